@@ -1,0 +1,306 @@
+//! The maze: cards on the grid, which segments are reached (§1.3), where a path card may go
+//! (§3.1) and which goals a placement turns (§5).
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::{Card, Shape};
+use crate::geometry::{Cell, Side};
+
+/// The three goal cells, top to bottom (§1.1).
+pub const GOAL_CELLS: [Cell; 3] = [Cell::new(8, -2), Cell::new(8, 0), Cell::new(8, 2)];
+
+/// The name of a goal cell as used in scenario files: `top`, `middle` or `bottom`.
+pub fn goal_name(cell: Cell) -> Option<&'static str> {
+    GOAL_CELLS
+        .iter()
+        .position(|c| *c == cell)
+        .map(|i| ["top", "middle", "bottom"][i])
+}
+
+/// A card lying in the maze.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tile {
+    /// The card.
+    pub card: Card,
+    /// Whether it lies turned 180°.
+    pub rotated: bool,
+    /// Whether it is a goal card still face down.
+    pub face_down: bool,
+}
+
+impl Tile {
+    fn shape(&self) -> &'static Shape {
+        // Only start, goal and path cards are ever put on the board.
+        self.card
+            .shape()
+            .unwrap_or(Card::Start.shape().expect("start has a shape"))
+    }
+
+    /// Whether the tile is open on `side` (a face-down goal is never open).
+    pub fn open(&self, side: Side) -> bool {
+        !self.face_down && self.shape().open(self.rotated, side)
+    }
+}
+
+/// A card on the board, with its cell: the serialised form of the maze.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlacedCard {
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+    /// The card.
+    pub card: Card,
+    /// Whether it lies turned 180°.
+    #[serde(default)]
+    pub rotated: bool,
+}
+
+/// The maze: every card on the grid, keyed by cell.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(from = "Vec<(Cell, Tile)>", into = "Vec<(Cell, Tile)>")]
+pub struct Board {
+    tiles: BTreeMap<Cell, Tile>,
+}
+
+impl From<Vec<(Cell, Tile)>> for Board {
+    fn from(v: Vec<(Cell, Tile)>) -> Self {
+        Board {
+            tiles: v.into_iter().collect(),
+        }
+    }
+}
+impl From<Board> for Vec<(Cell, Tile)> {
+    fn from(b: Board) -> Self {
+        b.tiles.into_iter().collect()
+    }
+}
+
+/// A segment of a tile: the cell and the segment's index in the card's shape.
+pub type SegmentRef = (Cell, usize);
+
+impl Board {
+    /// A board with the start at (0, 0) and the given goals face down, top to bottom.
+    pub fn new(goals: [Card; 3]) -> Self {
+        let mut tiles = BTreeMap::new();
+        tiles.insert(
+            Cell::START,
+            Tile {
+                card: Card::Start,
+                rotated: false,
+                face_down: false,
+            },
+        );
+        for (cell, card) in GOAL_CELLS.iter().zip(goals) {
+            tiles.insert(
+                *cell,
+                Tile {
+                    card,
+                    rotated: false,
+                    face_down: true,
+                },
+            );
+        }
+        Board { tiles }
+    }
+
+    /// The tile at a cell.
+    pub fn get(&self, cell: Cell) -> Option<&Tile> {
+        self.tiles.get(&cell)
+    }
+
+    /// Every tile, in cell order.
+    pub fn tiles(&self) -> impl Iterator<Item = (Cell, &Tile)> {
+        self.tiles.iter().map(|(c, t)| (*c, t))
+    }
+
+    /// How many cards lie on the board.
+    pub fn len(&self) -> usize {
+        self.tiles.len()
+    }
+
+    /// Whether the board is empty (never, once a round is laid out).
+    pub fn is_empty(&self) -> bool {
+        self.tiles.is_empty()
+    }
+
+    /// Puts a card on a cell (no legality check: see [`Board::check_path`]).
+    pub fn place(&mut self, cell: Cell, tile: Tile) {
+        self.tiles.insert(cell, tile);
+    }
+
+    /// Takes the card off a cell.
+    pub fn remove(&mut self, cell: Cell) -> Option<Tile> {
+        self.tiles.remove(&cell)
+    }
+
+    /// Turns a face-down goal face up in the given orientation.
+    pub fn reveal(&mut self, cell: Cell, rotated: bool) {
+        if let Some(t) = self.tiles.get_mut(&cell) {
+            t.face_down = false;
+            t.rotated = rotated;
+        }
+    }
+
+    /// The cards the players placed (not the start, not goals).
+    pub fn path_cards(&self) -> impl Iterator<Item = Card> + '_ {
+        self.tiles
+            .values()
+            .filter(|t| t.card.path_shape().is_some())
+            .map(|t| t.card)
+    }
+
+    /// The segment of the tile at `cell` that is open on `side`, if the tile is face up.
+    fn segment_on(&self, cell: Cell, side: Side) -> Option<usize> {
+        let t = self.tiles.get(&cell)?;
+        if t.face_down {
+            return None;
+        }
+        t.shape().segment_on(t.rotated, side)
+    }
+
+    /// Every segment linked to a root by a chain of connected segments (§1.3). Roots are the
+    /// start card and, in `saboteur2`, every ladder (§9.3). Face-down goals are never traversed.
+    pub fn reached(&self) -> Reach {
+        let mut seen: HashSet<SegmentRef> = HashSet::with_capacity(self.tiles.len() * 2);
+        let mut stack: Vec<SegmentRef> = Vec::with_capacity(16);
+        for (cell, t) in &self.tiles {
+            if !t.face_down && (t.card == Card::Start || t.shape().ladder) {
+                for i in 0..t.shape().segments.len() {
+                    if seen.insert((*cell, i)) {
+                        stack.push((*cell, i));
+                    }
+                }
+            }
+        }
+        while let Some((cell, i)) = stack.pop() {
+            let t = self.tiles[&cell];
+            let edges = t.shape().segments[i].edges.oriented(t.rotated);
+            for side in Side::ALL {
+                if !edges.has(side) {
+                    continue;
+                }
+                let next = cell.neighbour(side);
+                if let Some(j) = self.segment_on(next, side.opposite())
+                    && seen.insert((next, j))
+                {
+                    stack.push((next, j));
+                }
+            }
+        }
+        Reach { seen }
+    }
+
+    /// Checks the edges of a card placed at an empty `cell` (§3.1.3): on every edge shared with
+    /// a face-up card both sides are open or both closed. Face-down goals constrain nothing.
+    pub fn edges_match(&self, cell: Cell, shape: &Shape, rotated: bool) -> bool {
+        Side::ALL
+            .iter()
+            .all(|&side| match self.tiles.get(&cell.neighbour(side)) {
+                Some(n) if !n.face_down => n.open(side.opposite()) == shape.open(rotated, side),
+                _ => true,
+            })
+    }
+
+    /// Whether a card at `cell` would have a segment connected to a reached segment of a
+    /// neighbour (§3.1.4). Assumes the edges match.
+    pub fn connects(&self, reach: &Reach, cell: Cell, shape: &Shape, rotated: bool) -> bool {
+        Side::ALL.iter().any(|&side| {
+            shape.open(rotated, side)
+                && self
+                    .segment_on(cell.neighbour(side), side.opposite())
+                    .is_some_and(|j| reach.contains((cell.neighbour(side), j)))
+        })
+    }
+
+    /// Whether any card lies next to `cell` (orthogonally).
+    pub fn touches_card(&self, cell: Cell) -> bool {
+        Side::ALL
+            .iter()
+            .any(|s| self.tiles.contains_key(&cell.neighbour(*s)))
+    }
+
+    /// Whether a goal cell is orthogonally next to `cell`.
+    pub fn next_to_goal(&self, cell: Cell) -> bool {
+        Side::ALL
+            .iter()
+            .any(|s| GOAL_CELLS.contains(&cell.neighbour(*s)))
+    }
+
+    /// The face-down goals that a reached segment now opens towards (§5), each with the
+    /// orientation it is turned to: the one matching the most neighbouring edges; on a tie,
+    /// the one open towards a card that reached it; then upright.
+    pub fn goals_to_reveal(&self, reach: &Reach) -> Vec<(Cell, Card, bool)> {
+        let mut out = Vec::new();
+        for cell in GOAL_CELLS {
+            let Some(goal) = self.tiles.get(&cell) else {
+                continue;
+            };
+            if !goal.face_down {
+                continue;
+            }
+            let reaching: Vec<Side> = Side::ALL
+                .into_iter()
+                .filter(|&side| {
+                    let n = cell.neighbour(side);
+                    self.segment_on(n, side.opposite())
+                        .is_some_and(|j| reach.contains((n, j)))
+                })
+                .collect();
+            if reaching.is_empty() {
+                continue;
+            }
+            let shape = goal.shape();
+            let score = |rotated: bool| {
+                let matches = Side::ALL
+                    .iter()
+                    .filter(|&&side| match self.tiles.get(&cell.neighbour(side)) {
+                        Some(n) if !n.face_down => {
+                            n.open(side.opposite()) == shape.open(rotated, side)
+                        }
+                        _ => false,
+                    })
+                    .count();
+                let towards = reaching.iter().any(|&s| shape.open(rotated, s));
+                (matches, towards)
+            };
+            let rotated = score(true) > score(false);
+            out.push((cell, goal.card, rotated));
+        }
+        out
+    }
+
+    /// Every empty cell next to a card on the board.
+    pub fn frontier(&self) -> Vec<Cell> {
+        let mut cells: Vec<Cell> = self
+            .tiles
+            .keys()
+            .flat_map(|c| Side::ALL.map(|s| c.neighbour(s)))
+            .filter(|c| !self.tiles.contains_key(c))
+            .collect();
+        cells.sort_unstable();
+        cells.dedup();
+        cells
+    }
+}
+
+/// The set of reached segments of a board (§1.3).
+#[derive(Debug, Clone)]
+pub struct Reach {
+    seen: HashSet<SegmentRef>,
+}
+
+impl Reach {
+    /// Whether a segment is reached.
+    pub fn contains(&self, seg: SegmentRef) -> bool {
+        self.seen.contains(&seg)
+    }
+
+    /// The reached segments.
+    pub fn segments(&self) -> impl Iterator<Item = &SegmentRef> {
+        self.seen.iter()
+    }
+}

@@ -1,0 +1,249 @@
+//! Events: what happened, in the past tense. The log of a game is a list of events; its state
+//! is the fold of [`crate::Game::apply`] over them. Stored events are a public contract: their
+//! JSON is pinned by the golden logs in `tests/golden/`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::{Card, Role, Ruleset, Tool};
+use crate::game::Options;
+use crate::geometry::Cell;
+use crate::random::Seed;
+use crate::seat::Seat;
+use crate::secret::{Pile, Secret};
+
+/// The schema version of [`Event`]'s JSON. Bump it, and teach [`Event::decode`] to read the
+/// old form, when an event's shape changes.
+pub const EVENT_SCHEMA_VERSION: u16 = 1;
+
+/// Gold given to one seat, as recorded in [`Event::SaboteursPaid`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Payment {
+    /// Who is paid.
+    pub seat: Seat,
+    /// The gold cards taken (hidden from the other seats until the game ends, §7.3).
+    pub cards: Pile<Card>,
+}
+
+/// Something that happened in a game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Event {
+    /// The game was set up; nobody has a card yet.
+    GameCreated {
+        /// `base` or `saboteur2`.
+        ruleset: Ruleset,
+        /// Rule variants.
+        options: Options,
+        /// How many seats.
+        players: u8,
+        /// Who plays first in round 1 (§2).
+        first_player: Seat,
+        /// The seed of every shuffle; revealed when the game ends.
+        seed: Secret<Seed>,
+    },
+    /// A round was laid out and dealt (§2, §6, §9.1). Records every shuffle's outcome.
+    RoundStarted {
+        /// 1, 2 or 3.
+        round: u8,
+        /// Who plays first this round.
+        first_player: Seat,
+        /// Each seat's dwarf card.
+        roles: Vec<Secret<Role>>,
+        /// The dwarf cards nobody got (`saboteur2`: the dwarf pile, top first).
+        set_aside: Pile<Role>,
+        /// The goal cards, top to bottom.
+        goals: Secret<[Card; 3]>,
+        /// Each seat's hand.
+        hands: Vec<Pile<Card>>,
+        /// The draw pile, top first.
+        draw_pile: Pile<Card>,
+        /// The gold pile, top first (base game).
+        gold_pile: Pile<Card>,
+        /// The cards removed unseen (`saboteur2` §9.1).
+        removed: Pile<Card>,
+    },
+    /// A path card was placed (§3.1).
+    PathPlayed {
+        /// Who played it.
+        seat: Seat,
+        /// The card.
+        card: Card,
+        /// Where.
+        at: Cell,
+        /// Whether it lies turned 180°.
+        rotated: bool,
+    },
+    /// A goal card was turned face up (§5).
+    GoalRevealed {
+        /// The goal's cell.
+        at: Cell,
+        /// What it is.
+        card: Card,
+        /// How it lies (§5 ruling).
+        rotated: bool,
+    },
+    /// A broken tool was put in front of a player (§4.1).
+    ToolBroken {
+        /// Who played it.
+        seat: Seat,
+        /// The broken-tool card.
+        card: Card,
+        /// In front of whom.
+        target: Seat,
+    },
+    /// A broken tool was repaired (§4.2).
+    ToolRepaired {
+        /// Who played the repair.
+        seat: Seat,
+        /// The repair card.
+        card: Card,
+        /// Whose tool.
+        target: Seat,
+        /// Which tool.
+        tool: Tool,
+        /// The broken-tool card that went to the discard pile.
+        broken: Card,
+    },
+    /// A rockfall removed a path card (§4.3).
+    PathRemoved {
+        /// Who played the rockfall.
+        seat: Seat,
+        /// Where.
+        at: Cell,
+        /// The card removed.
+        removed: Card,
+    },
+    /// A player looked at a face-down goal with a map (§4.4).
+    MapUsed {
+        /// Who.
+        seat: Seat,
+        /// The goal's cell.
+        at: Cell,
+        /// What they saw (only they learn it).
+        goal: Secret<Card>,
+    },
+    /// A player passed, discarding face down (§3.3, §9.2).
+    Passed {
+        /// Who.
+        seat: Seat,
+        /// The cards discarded (face down: only they know them).
+        discarded: Pile<Card>,
+    },
+    /// A player drew a card from the draw pile.
+    CardDrawn {
+        /// Who.
+        seat: Seat,
+        /// The card (only they see it).
+        card: Secret<Card>,
+    },
+    /// The engine passed the turn of a player with no card and no draw pile (§3.3 ruling).
+    TurnSkipped {
+        /// Whose turn it was.
+        seat: Seat,
+    },
+    /// The round ended (§6): every dwarf card is revealed.
+    RoundEnded {
+        /// Which round.
+        round: u8,
+        /// Who turned the gold, if it was reached.
+        gold_reached_by: Option<Seat>,
+        /// Every seat's dwarf card, now public.
+        roles: Vec<Role>,
+        /// The seats that won the round (§7, §10).
+        winners: Vec<Seat>,
+    },
+    /// The finder drew gold cards to hand out (§7.1).
+    GoldDrawn {
+        /// Who chooses first.
+        seat: Seat,
+        /// The cards drawn from the gold pile (only the chooser sees them).
+        cards: Pile<Card>,
+    },
+    /// The remaining gold cards were handed on to the next gold-digger (§7.1).
+    GoldOffered {
+        /// Who chooses next.
+        seat: Seat,
+        /// The cards (only the chooser sees them).
+        cards: Pile<Card>,
+    },
+    /// A gold-digger kept a gold card (§7.1).
+    GoldKept {
+        /// Who.
+        seat: Seat,
+        /// The card (its value stays secret until the game ends, §7.3).
+        card: Secret<Card>,
+        /// True when it was the last card, handed over without a choice (§7.1 ruling).
+        automatic: bool,
+    },
+    /// The saboteurs took their gold (§7.2).
+    SaboteursPaid {
+        /// What each saboteur took, in the order they were paid.
+        payments: Vec<Payment>,
+        /// The gold pile afterwards, top first.
+        gold_pile: Pile<Card>,
+    },
+    /// The third round is over (§8).
+    GameEnded {
+        /// Each seat's total.
+        gold: Vec<u32>,
+        /// The seats sharing the win.
+        winners: Vec<Seat>,
+    },
+}
+
+impl Event {
+    /// The event's `type` tag.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::GameCreated { .. } => "game_created",
+            Event::RoundStarted { .. } => "round_started",
+            Event::PathPlayed { .. } => "path_played",
+            Event::GoalRevealed { .. } => "goal_revealed",
+            Event::ToolBroken { .. } => "tool_broken",
+            Event::ToolRepaired { .. } => "tool_repaired",
+            Event::PathRemoved { .. } => "path_removed",
+            Event::MapUsed { .. } => "map_used",
+            Event::Passed { .. } => "passed",
+            Event::CardDrawn { .. } => "card_drawn",
+            Event::TurnSkipped { .. } => "turn_skipped",
+            Event::RoundEnded { .. } => "round_ended",
+            Event::GoldDrawn { .. } => "gold_drawn",
+            Event::GoldOffered { .. } => "gold_offered",
+            Event::GoldKept { .. } => "gold_kept",
+            Event::SaboteursPaid { .. } => "saboteurs_paid",
+            Event::GameEnded { .. } => "game_ended",
+        }
+    }
+
+    /// The seat whose act caused the event, if a player's.
+    pub fn actor(&self) -> Option<Seat> {
+        match self {
+            Event::PathPlayed { seat, .. }
+            | Event::ToolBroken { seat, .. }
+            | Event::ToolRepaired { seat, .. }
+            | Event::PathRemoved { seat, .. }
+            | Event::MapUsed { seat, .. }
+            | Event::Passed { seat, .. }
+            | Event::GoldKept {
+                seat,
+                automatic: false,
+                ..
+            } => Some(*seat),
+            _ => None,
+        }
+    }
+
+    /// Reads an event stored with the given schema version. Only version 1 exists.
+    pub fn decode<'de, D: serde::Deserializer<'de>>(
+        schema_version: u16,
+        data: D,
+    ) -> Result<Event, D::Error> {
+        match schema_version {
+            EVENT_SCHEMA_VERSION => Event::deserialize(data),
+            v => Err(serde::de::Error::custom(format!(
+                "unknown event schema version {v}"
+            ))),
+        }
+    }
+}

@@ -1,0 +1,414 @@
+//! The state of a game and the reducer that applies events to it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, GOAL_CELLS};
+use crate::cards::{Action, Card, Role, Ruleset, Tool};
+use crate::event::Event;
+use crate::geometry::Cell;
+use crate::random::Seed;
+use crate::seat::Seat;
+
+/// How many gold cards the finder draws (§7.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GoldCardsDrawn {
+    /// As many as there are players, at most 9 (the default).
+    #[default]
+    Players,
+    /// As many as there are gold-diggers this round (variant).
+    Diggers,
+}
+
+/// The rule variants of a game (RULES.md "Variant"s).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Options {
+    /// §7.1: how many gold cards the finder draws.
+    pub gold_cards_drawn: GoldCardsDrawn,
+    /// §7.1 variant: a gold-digger with a broken tool is skipped when gold is handed out.
+    pub broken_tools_forfeit_gold: bool,
+}
+
+/// What the game is waiting for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// Created, not started yet.
+    NotStarted,
+    /// Players take turns (§3, §9.2).
+    Playing,
+    /// A gold-digger chooses a gold card (§7.1).
+    ChoosingGold {
+        /// Who chooses.
+        chooser: Seat,
+        /// The cards on offer.
+        offered: Vec<Card>,
+    },
+    /// The round is over; gold is being handed out.
+    RoundOver,
+    /// The game has ended (§8).
+    GameOver,
+}
+
+impl Phase {
+    /// The phase's name as used in scenario checks.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Phase::NotStarted => "not_started",
+            Phase::Playing => "playing",
+            Phase::ChoosingGold { .. } => "choosing_gold",
+            Phase::RoundOver => "round_over",
+            Phase::GameOver => "game_over",
+        }
+    }
+}
+
+/// What is known of a finished round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundResult {
+    /// Which round.
+    pub round: u8,
+    /// Who turned the gold, if anyone.
+    pub gold_reached_by: Option<Seat>,
+    /// The dwarf cards, revealed at the end of the round.
+    pub roles: Vec<Role>,
+    /// The seats that won it.
+    pub winners: Vec<Seat>,
+}
+
+/// The whole state of a game: what the omniscient audience sees. Only [`Game::apply`] changes
+/// it; players see it through [`crate::view`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Game {
+    /// `base` or `saboteur2`.
+    pub ruleset: Ruleset,
+    /// Rule variants.
+    pub options: Options,
+    /// How many seats.
+    pub players: u8,
+    /// Who plays first in round 1.
+    pub first_player: Seat,
+    /// The seed of every shuffle.
+    pub seed: Seed,
+    /// The current round, 0 before the start.
+    pub round: u8,
+    /// Who started the current round.
+    pub round_first_player: Seat,
+    /// What the game waits for.
+    pub phase: Phase,
+    /// Whose turn it is while playing.
+    pub current: Seat,
+    /// Each seat's dwarf card this round.
+    pub roles: Vec<Role>,
+    /// The dwarf cards nobody holds (`saboteur2`: the dwarf pile, top first).
+    pub set_aside: Vec<Role>,
+    /// The maze.
+    pub board: Board,
+    /// Each seat's hand.
+    pub hands: Vec<Vec<Card>>,
+    /// The draw pile, top first.
+    pub draw_pile: Vec<Card>,
+    /// The discard pile, in the order cards went there.
+    pub discard_pile: Vec<Card>,
+    /// The action cards in front of each seat.
+    pub in_front: Vec<Vec<Card>>,
+    /// The gold pile, top first.
+    pub gold_pile: Vec<Card>,
+    /// The gold cards each seat has won.
+    pub gold_cards: Vec<Vec<Card>>,
+    /// Each seat's gold total.
+    pub gold: Vec<u32>,
+    /// The goals each seat has looked at with a map this round.
+    pub peeked: Vec<Vec<(Cell, Card)>>,
+    /// The cards removed unseen this round (`saboteur2`).
+    pub removed: Vec<Card>,
+    /// Who took the last turn this round (automatic passes excluded, §6).
+    pub last_turn: Option<Seat>,
+    /// The finished rounds.
+    pub results: Vec<RoundResult>,
+    /// The seats sharing the win, once the game is over.
+    pub winners: Vec<Seat>,
+}
+
+/// Removes one copy of `card` from `cards`; false when absent.
+pub(crate) fn take(cards: &mut Vec<Card>, card: Card) -> bool {
+    match cards.iter().position(|c| *c == card) {
+        Some(i) => {
+            cards.remove(i);
+            true
+        }
+        None => false,
+    }
+}
+
+impl Game {
+    /// The state right after [`Event::GameCreated`].
+    pub fn new(
+        ruleset: Ruleset,
+        options: Options,
+        players: u8,
+        first_player: Seat,
+        seed: Seed,
+    ) -> Game {
+        let n = players as usize;
+        Game {
+            ruleset,
+            options,
+            players,
+            first_player,
+            seed,
+            round: 0,
+            round_first_player: first_player,
+            phase: Phase::NotStarted,
+            current: first_player,
+            roles: Vec::new(),
+            set_aside: Vec::new(),
+            board: Board::default(),
+            hands: vec![Vec::new(); n],
+            draw_pile: Vec::new(),
+            discard_pile: Vec::new(),
+            in_front: vec![Vec::new(); n],
+            gold_pile: crate::cards::gold_cards(),
+            gold_cards: vec![Vec::new(); n],
+            gold: vec![0; n],
+            peeked: vec![Vec::new(); n],
+            removed: Vec::new(),
+            last_turn: None,
+            results: Vec::new(),
+            winners: Vec::new(),
+        }
+    }
+
+    /// Rebuilds a game from its log: the fold of [`Game::apply`] over the events after the
+    /// first, which must be [`Event::GameCreated`]. `None` for an empty log or one that starts
+    /// otherwise.
+    pub fn replay<'a>(events: impl IntoIterator<Item = &'a Event>) -> Option<Game> {
+        let mut events = events.into_iter();
+        let mut game = Game::from_created(events.next()?)?;
+        for e in events {
+            game.apply(e);
+        }
+        Some(game)
+    }
+
+    /// The state a [`Event::GameCreated`] describes; `None` for any other event or a hidden
+    /// seed.
+    pub fn from_created(event: &Event) -> Option<Game> {
+        match event {
+            Event::GameCreated {
+                ruleset,
+                options,
+                players,
+                first_player,
+                seed,
+            } => Some(Game::new(
+                *ruleset,
+                *options,
+                *players,
+                *first_player,
+                *seed.known()?,
+            )),
+            _ => None,
+        }
+    }
+
+    /// How many seats, as a count.
+    pub fn n(&self) -> usize {
+        self.players as usize
+    }
+
+    /// The seat whose decision the game waits for, if any.
+    pub fn awaited(&self) -> Option<Seat> {
+        match &self.phase {
+            Phase::Playing => Some(self.current),
+            Phase::ChoosingGold { chooser, .. } => Some(*chooser),
+            _ => None,
+        }
+    }
+
+    /// The broken tools in front of a seat.
+    pub fn broken_tools(&self, seat: Seat) -> impl Iterator<Item = (Tool, Card)> + '_ {
+        self.in_front[seat.index()]
+            .iter()
+            .filter_map(|c| match c.action() {
+                Some(Action::Break(t)) => Some((t, *c)),
+                _ => None,
+            })
+    }
+
+    /// Whether a seat has any broken tool in front of them (§4.1).
+    pub fn has_broken_tool(&self, seat: Seat) -> bool {
+        self.broken_tools(seat).next().is_some()
+    }
+
+    /// Whether the cell holds a face-down goal.
+    pub fn is_hidden_goal(&self, cell: Cell) -> bool {
+        GOAL_CELLS.contains(&cell) && self.board.get(cell).is_some_and(|t| t.face_down)
+    }
+
+    fn next_turn(&mut self, seat: Seat) {
+        self.current = seat.left(self.n(), 1);
+    }
+
+    fn played(&mut self, seat: Seat, card: Card) {
+        take(&mut self.hands[seat.index()], card);
+        self.last_turn = Some(seat);
+        self.next_turn(seat);
+    }
+
+    /// Applies one event: the reducer. It never fails and never validates; replaying a game is
+    /// a fold of this function over its events.
+    pub fn apply(&mut self, event: &Event) {
+        match event {
+            Event::GameCreated { .. } => {
+                if let Some(g) = Game::from_created(event) {
+                    *self = g;
+                }
+            }
+            Event::RoundStarted {
+                round,
+                first_player,
+                roles,
+                set_aside,
+                goals,
+                hands,
+                draw_pile,
+                gold_pile,
+                removed,
+            } => {
+                let n = self.n();
+                self.round = *round;
+                self.round_first_player = *first_player;
+                self.current = *first_player;
+                self.phase = Phase::Playing;
+                self.roles = roles.iter().filter_map(|r| r.known().copied()).collect();
+                self.set_aside = set_aside.cards().to_vec();
+                self.board = goals.known().map(|g| Board::new(*g)).unwrap_or_default();
+                self.hands = hands.iter().map(|h| h.cards().to_vec()).collect();
+                self.draw_pile = draw_pile.cards().to_vec();
+                self.gold_pile = gold_pile.cards().to_vec();
+                self.removed = removed.cards().to_vec();
+                self.discard_pile.clear();
+                self.in_front = vec![Vec::new(); n];
+                self.peeked = vec![Vec::new(); n];
+                self.last_turn = None;
+            }
+            Event::PathPlayed {
+                seat,
+                card,
+                at,
+                rotated,
+            } => {
+                self.board.place(
+                    *at,
+                    crate::board::Tile {
+                        card: *card,
+                        rotated: *rotated,
+                        face_down: false,
+                    },
+                );
+                self.played(*seat, *card);
+            }
+            Event::GoalRevealed { at, rotated, .. } => self.board.reveal(*at, *rotated),
+            Event::ToolBroken { seat, card, target } => {
+                self.in_front[target.index()].push(*card);
+                self.played(*seat, *card);
+            }
+            Event::ToolRepaired {
+                seat,
+                card,
+                target,
+                broken,
+                ..
+            } => {
+                take(&mut self.in_front[target.index()], *broken);
+                self.discard_pile.extend([*card, *broken]);
+                self.played(*seat, *card);
+            }
+            Event::PathRemoved { seat, at, removed } => {
+                self.board.remove(*at);
+                self.discard_pile.extend([Card::Rockfall, *removed]);
+                self.played(*seat, Card::Rockfall);
+            }
+            Event::MapUsed { seat, at, goal } => {
+                if let Some(goal) = goal.known() {
+                    self.peeked[seat.index()].push((*at, *goal));
+                }
+                self.discard_pile.push(Card::Map);
+                self.played(*seat, Card::Map);
+            }
+            Event::Passed { seat, discarded } => {
+                for c in discarded.cards() {
+                    take(&mut self.hands[seat.index()], *c);
+                    self.discard_pile.push(*c);
+                }
+                self.last_turn = Some(*seat);
+                self.next_turn(*seat);
+            }
+            Event::CardDrawn { seat, card } => {
+                if !self.draw_pile.is_empty() {
+                    let top = self.draw_pile.remove(0);
+                    self.hands[seat.index()].push(card.known().copied().unwrap_or(top));
+                }
+            }
+            Event::TurnSkipped { seat } => self.next_turn(*seat),
+            Event::RoundEnded {
+                round,
+                gold_reached_by,
+                roles,
+                winners,
+            } => {
+                self.phase = Phase::RoundOver;
+                self.results.push(RoundResult {
+                    round: *round,
+                    gold_reached_by: *gold_reached_by,
+                    roles: roles.clone(),
+                    winners: winners.clone(),
+                });
+            }
+            Event::GoldDrawn { seat, cards } => {
+                let n = cards.len().min(self.gold_pile.len());
+                let drawn: Vec<Card> = self.gold_pile.drain(..n).collect();
+                self.phase = Phase::ChoosingGold {
+                    chooser: *seat,
+                    offered: drawn,
+                };
+            }
+            Event::GoldOffered { seat, .. } => {
+                if let Phase::ChoosingGold { chooser, .. } = &mut self.phase {
+                    *chooser = *seat;
+                }
+            }
+            Event::GoldKept { seat, card, .. } => {
+                if let Phase::ChoosingGold { offered, .. } = &mut self.phase {
+                    let card = card.known().copied().or_else(|| offered.first().copied());
+                    if let Some(card) = card {
+                        take(offered, card);
+                        self.gold_cards[seat.index()].push(card);
+                        self.gold[seat.index()] += u32::from(card.gold_value().unwrap_or(0));
+                    }
+                    if offered.is_empty() {
+                        self.phase = Phase::RoundOver;
+                    }
+                }
+            }
+            Event::SaboteursPaid {
+                payments,
+                gold_pile,
+            } => {
+                for p in payments {
+                    for c in p.cards.cards() {
+                        self.gold_cards[p.seat.index()].push(*c);
+                        self.gold[p.seat.index()] += u32::from(c.gold_value().unwrap_or(0));
+                    }
+                }
+                self.gold_pile = gold_pile.cards().to_vec();
+            }
+            Event::GameEnded { winners, .. } => {
+                self.phase = Phase::GameOver;
+                self.winners = winners.clone();
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! The Saboteur game engine: cards, maze geometry, rules, commands, events, the pure reducer,
+//! per-audience views and legal-move listing.
+//!
+//! Architecture invariant: this crate does no IO, has no clock, no async and no ambient
+//! randomness. Every random outcome is drawn from a ChaCha generator derived from the game's
+//! seed ([`Seed::round_rng`]) inside [`decide()`], and recorded in the events it produces, so
+//! replaying a game ([`Game::replay`]) never needs a generator.
+//!
+//! The flow of a command: [`decide()`] checks it against a [`Game`] and returns [`Event`]s or a
+//! [`RuleViolation`]; [`Game::apply`] folds each event into the state; [`view()`] and
+//! [`redact()`] show state and events to an [`Audience`]; [`legal_commands`] lists what a seat
+//! may do.
+
+#![warn(missing_docs)]
+
+pub mod board;
+pub mod cards;
+pub mod command;
+pub mod decide;
+pub mod event;
+pub mod game;
+pub mod geometry;
+pub mod legal;
+pub mod position;
+pub mod random;
+pub mod seat;
+pub mod secret;
+pub mod view;
+pub mod violation;
+
+pub use board::{Board, GOAL_CELLS, PlacedCard, Tile};
+pub use cards::{Card, Role, Ruleset, Team, Tool};
+pub use command::{Command, SeatTarget, Target};
+pub use decide::{create, deal, decide, start};
+pub use event::{EVENT_SCHEMA_VERSION, Event, Payment};
+pub use game::{Game, GoldCardsDrawn, Options, Phase, RoundResult};
+pub use geometry::{Cell, Edges, Side};
+pub use legal::legal_commands;
+pub use position::{Goals, Setup};
+pub use random::Seed;
+pub use seat::Seat;
+pub use secret::{Pile, Secret};
+pub use view::{Audience, View, redact, view};
+pub use violation::{RuleViolation, SetupError, Violation};

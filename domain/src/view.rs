@@ -1,0 +1,318 @@
+//! What each audience may see (§11): views of the state and redaction of events.
+//!
+//! A seat sees its own hand, role, map peeks, draws and gold; a spectator sees what is public;
+//! the omniscient audience (an auditor, or anyone once the game is over) sees everything.
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::PlacedCard;
+use crate::cards::{Card, Role, Ruleset};
+use crate::event::{Event, Payment};
+use crate::game::{Game, Options, Phase, RoundResult};
+use crate::geometry::Cell;
+use crate::random::Seed;
+use crate::seat::Seat;
+
+/// Who is looking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Audience {
+    /// A player, who knows their own secrets.
+    Seat(Seat),
+    /// Someone watching, who knows what is public.
+    Spectator,
+    /// An auditor, who knows everything.
+    Omniscient,
+}
+
+impl Audience {
+    /// Whether this audience may see what only `seat` knows.
+    pub fn sees(self, seat: Seat) -> bool {
+        match self {
+            Audience::Seat(s) => s == seat,
+            Audience::Spectator => false,
+            Audience::Omniscient => true,
+        }
+    }
+
+    /// Whether this audience sees everything.
+    pub fn is_omniscient(self) -> bool {
+        self == Audience::Omniscient
+    }
+}
+
+/// A goal cell as an audience sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoalView {
+    /// The goal's cell.
+    pub x: i32,
+    /// The goal's row.
+    pub y: i32,
+    /// Whether it has been turned face up.
+    pub revealed: bool,
+    /// The card, when revealed, or when this audience looked at it with a map.
+    pub card: Option<Card>,
+}
+
+/// The phase as an audience sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseView {
+    /// `not_started`, `playing`, `choosing_gold`, `round_over` or `game_over`.
+    pub name: String,
+    /// The seat whose decision is awaited.
+    pub awaited: Option<Seat>,
+    /// The gold cards offered, only to the chooser.
+    pub offered: Option<Vec<Card>>,
+    /// How many gold cards are on offer.
+    pub offered_count: usize,
+}
+
+/// The state of a game as one audience may see it (§11).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    /// Who this view is for.
+    pub audience: Audience,
+    /// `base` or `saboteur2`.
+    pub ruleset: Ruleset,
+    /// Rule variants.
+    pub options: Options,
+    /// How many seats.
+    pub players: u8,
+    /// The current round (0 before the start).
+    pub round: u8,
+    /// What the game waits for.
+    pub phase: PhaseView,
+    /// Whose turn it is while playing.
+    pub current_player: Seat,
+    /// The start and every face-up path card and goal.
+    pub board: Vec<PlacedCard>,
+    /// The three goals.
+    pub goals: Vec<GoalView>,
+    /// The action cards in front of each seat.
+    pub in_front: Vec<Vec<Card>>,
+    /// Cards in each hand.
+    pub hand_sizes: Vec<usize>,
+    /// Cards in the draw pile.
+    pub draw_pile_size: usize,
+    /// Cards in the discard pile.
+    pub discard_pile_size: usize,
+    /// Cards in the gold pile.
+    pub gold_pile_size: usize,
+    /// Gold cards each seat has won (values stay secret until the end, §7.3).
+    pub gold_card_counts: Vec<usize>,
+    /// The audience's own seat.
+    pub seat: Option<Seat>,
+    /// The audience's hand.
+    pub hand: Option<Vec<Card>>,
+    /// The audience's dwarf card.
+    pub role: Option<Role>,
+    /// The audience's gold cards and total.
+    pub my_gold: Option<(Vec<Card>, u32)>,
+    /// Every seat's dwarf card: omniscient only.
+    pub roles: Option<Vec<Role>>,
+    /// Every hand: omniscient only.
+    pub hands: Option<Vec<Vec<Card>>>,
+    /// Every seat's gold total: omniscient, or once the game is over.
+    pub gold: Option<Vec<u32>>,
+    /// The finished rounds, with their revealed dwarf cards.
+    pub rounds: Vec<RoundResult>,
+    /// The seats sharing the win, once the game is over.
+    pub winners: Vec<Seat>,
+    /// The seed of every shuffle: omniscient, or once the game is over.
+    pub seed: Option<Seed>,
+}
+
+/// The view of a game for an audience. Once the game is over everything is public.
+pub fn view(game: &Game, audience: Audience) -> View {
+    let over = game.phase == Phase::GameOver;
+    let all = audience.is_omniscient() || over;
+    let me = match audience {
+        Audience::Seat(s) if s.index() < game.n() => Some(s),
+        _ => None,
+    };
+    let mine = |s: Seat| all || me == Some(s);
+    let peeked: Vec<(Cell, Card)> = me
+        .map(|s| game.peeked[s.index()].clone())
+        .unwrap_or_default();
+    let board = game
+        .board
+        .tiles()
+        .filter(|(_, t)| !t.face_down)
+        .map(|(c, t)| PlacedCard {
+            x: c.x,
+            y: c.y,
+            card: t.card,
+            rotated: t.rotated,
+        })
+        .collect();
+    let goals = crate::board::GOAL_CELLS
+        .iter()
+        .filter_map(|&cell| {
+            let t = game.board.get(cell)?;
+            let peek = peeked.iter().any(|(c, _)| *c == cell);
+            let card = (!t.face_down || all || peek).then_some(t.card);
+            Some(GoalView {
+                x: cell.x,
+                y: cell.y,
+                revealed: !t.face_down,
+                card,
+            })
+        })
+        .collect();
+    let (offered, offered_count) = match &game.phase {
+        Phase::ChoosingGold { chooser, offered } => {
+            (mine(*chooser).then(|| offered.clone()), offered.len())
+        }
+        _ => (None, 0),
+    };
+    View {
+        audience,
+        ruleset: game.ruleset,
+        options: game.options,
+        players: game.players,
+        round: game.round,
+        phase: PhaseView {
+            name: game.phase.name().to_string(),
+            awaited: game.awaited(),
+            offered,
+            offered_count,
+        },
+        current_player: game.current,
+        board,
+        goals,
+        in_front: game.in_front.clone(),
+        hand_sizes: game.hands.iter().map(Vec::len).collect(),
+        draw_pile_size: game.draw_pile.len(),
+        discard_pile_size: game.discard_pile.len(),
+        gold_pile_size: game.gold_pile.len(),
+        gold_card_counts: game.gold_cards.iter().map(Vec::len).collect(),
+        seat: me,
+        hand: me.map(|s| game.hands[s.index()].clone()),
+        role: me.and_then(|s| game.roles.get(s.index()).copied()),
+        my_gold: me.map(|s| (game.gold_cards[s.index()].clone(), game.gold[s.index()])),
+        roles: all.then(|| game.roles.clone()),
+        hands: all.then(|| game.hands.clone()),
+        gold: all.then(|| game.gold.clone()),
+        rounds: game.results.clone(),
+        winners: game.winners.clone(),
+        seed: all.then_some(game.seed),
+    }
+}
+
+/// An event as an audience may see it: secrets of other seats replaced by `null` or a count.
+/// `game_over` says whether the game has ended, when everything becomes public (§11).
+pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
+    if audience.is_omniscient() || game_over {
+        return event.clone();
+    }
+    let sees = |s: Seat| audience.sees(s);
+    match event {
+        Event::GameCreated {
+            ruleset,
+            options,
+            players,
+            first_player,
+            seed,
+        } => Event::GameCreated {
+            ruleset: *ruleset,
+            options: *options,
+            players: *players,
+            first_player: *first_player,
+            seed: seed.shown_if(false),
+        },
+        Event::RoundStarted {
+            round,
+            first_player,
+            roles,
+            set_aside,
+            goals,
+            hands,
+            draw_pile,
+            gold_pile,
+            removed,
+        } => Event::RoundStarted {
+            round: *round,
+            first_player: *first_player,
+            roles: roles
+                .iter()
+                .enumerate()
+                .map(|(i, r)| r.shown_if(sees(Seat(i as u8))))
+                .collect(),
+            set_aside: set_aside.shown_if(false),
+            goals: goals.shown_if(false),
+            hands: hands
+                .iter()
+                .enumerate()
+                .map(|(i, h)| h.shown_if(sees(Seat(i as u8))))
+                .collect(),
+            draw_pile: draw_pile.shown_if(false),
+            gold_pile: gold_pile.shown_if(false),
+            removed: removed.shown_if(false),
+        },
+        Event::MapUsed { seat, at, goal } => Event::MapUsed {
+            seat: *seat,
+            at: *at,
+            goal: goal.shown_if(sees(*seat)),
+        },
+        Event::Passed { seat, discarded } => Event::Passed {
+            seat: *seat,
+            discarded: discarded.shown_if(sees(*seat)),
+        },
+        Event::CardDrawn { seat, card } => Event::CardDrawn {
+            seat: *seat,
+            card: card.shown_if(sees(*seat)),
+        },
+        Event::GoldDrawn { seat, cards } => Event::GoldDrawn {
+            seat: *seat,
+            cards: cards.shown_if(sees(*seat)),
+        },
+        Event::GoldOffered { seat, cards } => Event::GoldOffered {
+            seat: *seat,
+            cards: cards.shown_if(sees(*seat)),
+        },
+        Event::GoldKept {
+            seat,
+            card,
+            automatic,
+        } => Event::GoldKept {
+            seat: *seat,
+            card: card.shown_if(sees(*seat)),
+            automatic: *automatic,
+        },
+        Event::SaboteursPaid {
+            payments,
+            gold_pile,
+        } => Event::SaboteursPaid {
+            payments: payments
+                .iter()
+                .map(|p| Payment {
+                    seat: p.seat,
+                    cards: p.cards.shown_if(sees(p.seat)),
+                })
+                .collect(),
+            gold_pile: gold_pile.shown_if(false),
+        },
+        Event::PathPlayed { .. }
+        | Event::GoalRevealed { .. }
+        | Event::ToolBroken { .. }
+        | Event::ToolRepaired { .. }
+        | Event::PathRemoved { .. }
+        | Event::TurnSkipped { .. }
+        | Event::RoundEnded { .. }
+        | Event::GameEnded { .. } => event.clone(),
+    }
+}
+
+/// Whether an event could reveal hidden information to someone: a card drawn, a goal turned,
+/// a map used, or anything dealt. Undoing such an event needs everyone's consent.
+pub fn reveals_hidden(event: &Event) -> bool {
+    !matches!(
+        event,
+        Event::PathPlayed { .. }
+            | Event::ToolBroken { .. }
+            | Event::ToolRepaired { .. }
+            | Event::PathRemoved { .. }
+            | Event::Passed { .. }
+            | Event::TurnSkipped { .. }
+    )
+}
