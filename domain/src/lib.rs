@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod bot;
 pub mod cards;
 pub mod command;
 pub mod decide;

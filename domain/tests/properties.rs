@@ -1,0 +1,474 @@
+//! Properties over thousands of random games: random bots pick uniformly among legal moves
+//! (seeds 0..N, 3–10 players). `SABOTEUR_GAMES` sets N (default 10,000).
+//!
+//! Invariants checked: every card of the catalogue is in exactly one place at every step;
+//! the fold of all events equals the live state; the same seed yields the same log; random
+//! commands are either listed as legal and accepted, or rejected without change; listed
+//! commands are accepted; views and redacted events never show a seat what it must not know;
+//! every game ends after three rounds with gold conserved.
+
+use std::collections::BTreeMap;
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::Rng;
+use saboteur_domain::bot::bot_rng;
+use saboteur_domain::cards::{self, CATALOGUE, Kind};
+use saboteur_domain::random::below;
+use saboteur_domain::{
+    Audience, Card, Cell, Command, Event, Game, GoldCardsDrawn, Options, Phase, Pile, Role,
+    Ruleset, Seat, Secret, Side, Target, Tool, create, decide, legal_commands, redact, start, view,
+};
+
+fn games() -> u64 {
+    std::env::var("SABOTEUR_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000)
+}
+
+/// Every card of the base game, as a multiset.
+fn catalogue() -> BTreeMap<Card, usize> {
+    CATALOGUE
+        .iter()
+        .filter(|s| s.set == Ruleset::Base)
+        .map(|s| (s.card, s.count as usize))
+        .collect()
+}
+
+/// Where every card is now, as a multiset.
+fn census(game: &Game) -> BTreeMap<Card, usize> {
+    let mut m = BTreeMap::new();
+    let mut add = |c: Card| *m.entry(c).or_insert(0) += 1;
+    game.board.tiles().for_each(|(_, t)| add(t.card));
+    game.hands.iter().flatten().for_each(|c| add(*c));
+    game.draw_pile.iter().for_each(|c| add(*c));
+    game.discard_pile.iter().for_each(|c| add(*c));
+    game.in_front.iter().flatten().for_each(|c| add(*c));
+    game.gold_pile.iter().for_each(|c| add(*c));
+    game.gold_cards.iter().flatten().for_each(|c| add(*c));
+    game.removed.iter().for_each(|c| add(*c));
+    if let Phase::ChoosingGold { offered, .. } = &game.phase {
+        offered.iter().for_each(|c| add(*c));
+    }
+    m
+}
+
+fn random_command_of_any_kind(rng: &mut ChaCha20Rng, players: u8) -> Command {
+    let card = CATALOGUE[(rng.next_u64() % CATALOGUE.len() as u64) as usize].card;
+    let cell = Cell::new(
+        (rng.next_u64() % 12) as i32 - 2,
+        (rng.next_u64() % 9) as i32 - 4,
+    );
+    let seat = Seat((rng.next_u64() % (players as u64 + 2)) as u8);
+    let target = match rng.next_u64() % 3 {
+        0 => None,
+        1 => Some(Target::seat(seat)),
+        _ => Some(Target::Cell(cell)),
+    };
+    let tool = [
+        None,
+        Some(Tool::Pickaxe),
+        Some(Tool::Lantern),
+        Some(Tool::Cart),
+    ][(rng.next_u64() % 4) as usize];
+    match rng.next_u64() % 5 {
+        0 => Command::PlayPath {
+            card,
+            at: cell,
+            rotated: rng.next_u64().is_multiple_of(2),
+        },
+        1 => Command::PlayAction { card, target, tool },
+        2 => Command::Pass {
+            discard: (0..rng.next_u64() % 3).map(|_| card).collect(),
+        },
+        3 => Command::ChooseGold { card },
+        _ => Command::Steal { from: Some(seat) },
+    }
+}
+
+fn roles_named(json: &str) -> Vec<&'static str> {
+    ["\"gold_digger\"", "\"saboteur\""]
+        .into_iter()
+        .filter(|r| json.contains(r))
+        .collect()
+}
+
+fn role_id(role: Role) -> &'static str {
+    match role {
+        Role::GoldDigger => "\"gold_digger\"",
+        _ => "\"saboteur\"",
+    }
+}
+
+/// No seat's view or redacted events of the round under way tell it another seat's role, hand,
+/// draws, gold, or where the gold lies, unless the rules made it public or told that seat.
+fn check_no_leak(game: &Game, round_events: &[Event]) {
+    let gold_cell = game
+        .board
+        .tiles()
+        .find(|(_, t)| t.card == Card::GoalGold)
+        .map(|(c, _)| c);
+    let gold_public = game
+        .board
+        .tiles()
+        .any(|(_, t)| t.card == Card::GoalGold && !t.face_down);
+    let round_over = round_events
+        .iter()
+        .any(|e| matches!(e, Event::RoundEnded { .. }));
+    let audiences = (0..game.players)
+        .map(|s| Audience::Seat(Seat(s)))
+        .chain([Audience::Spectator]);
+    for audience in audiences {
+        let me = match audience {
+            Audience::Seat(s) => Some(s),
+            _ => None,
+        };
+        let mut v = view(game, audience);
+        v.rounds.clear(); // finished rounds' roles are public
+        assert!(v.roles.is_none() && v.hands.is_none() && v.gold.is_none() && v.seed.is_none());
+        let redacted: Vec<Event> = round_events
+            .iter()
+            .map(|e| redact(e, audience, false))
+            .collect();
+        let json = serde_json::to_string(&(&v, &redacted)).unwrap();
+        let peeked = me.is_some_and(|s| {
+            game.peeked[s.index()]
+                .iter()
+                .any(|(c, _)| Some(*c) == gold_cell)
+        });
+        if !gold_public && !peeked {
+            assert!(
+                !json.contains("goal_gold"),
+                "{audience:?} learns where the gold is: {json}"
+            );
+        }
+        if !round_over {
+            let own: Vec<&str> = me
+                .map(|s| role_id(game.roles[s.index()]))
+                .into_iter()
+                .collect();
+            for r in roles_named(&json) {
+                assert!(own.contains(&r), "{audience:?} learns of a role {r}");
+            }
+        }
+        for e in &redacted {
+            let foreign = |s: &Seat| Some(*s) != me;
+            match e {
+                Event::GameCreated { seed, .. } => assert_eq!(*seed, Secret::Hidden),
+                Event::RoundStarted {
+                    hands,
+                    roles,
+                    draw_pile,
+                    gold_pile,
+                    goals,
+                    ..
+                } => {
+                    for (i, (h, r)) in hands.iter().zip(roles).enumerate() {
+                        if foreign(&Seat(i as u8)) {
+                            assert!(matches!(h, Pile::Hidden { .. }) && *r == Secret::Hidden);
+                        }
+                    }
+                    assert!(matches!(draw_pile, Pile::Hidden { .. }));
+                    assert!(matches!(gold_pile, Pile::Hidden { .. }));
+                    assert_eq!(*goals, Secret::Hidden);
+                }
+                Event::CardDrawn { seat, card } if foreign(seat) => {
+                    assert_eq!(*card, Secret::Hidden)
+                }
+                Event::MapUsed { seat, goal, .. } if foreign(seat) => {
+                    assert_eq!(*goal, Secret::Hidden)
+                }
+                Event::Passed { seat, discarded } if foreign(seat) => {
+                    assert!(matches!(discarded, Pile::Hidden { .. }))
+                }
+                Event::GoldDrawn { seat, cards } | Event::GoldOffered { seat, cards }
+                    if foreign(seat) =>
+                {
+                    assert!(matches!(cards, Pile::Hidden { .. }))
+                }
+                Event::GoldKept { seat, card, .. } if foreign(seat) => {
+                    assert_eq!(*card, Secret::Hidden)
+                }
+                Event::SaboteursPaid {
+                    payments,
+                    gold_pile,
+                } => {
+                    assert!(matches!(gold_pile, Pile::Hidden { .. }));
+                    for p in payments.iter().filter(|p| foreign(&p.seat)) {
+                        assert!(matches!(p.cards, Pile::Hidden { .. }));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(s) = me {
+            assert_eq!(v.hand.as_ref(), Some(&game.hands[s.index()]));
+        } else {
+            assert!(v.hand.is_none() && v.role.is_none());
+        }
+    }
+}
+
+/// A legal command: uniformly random, or for an eager digger mostly a tunnel placed as far
+/// east as it goes.
+fn pick(legal: &[Command], eager: bool, rng: &mut ChaCha20Rng) -> Command {
+    if eager && !rng.next_u64().is_multiple_of(4) {
+        let east = legal
+            .iter()
+            .filter_map(|c| match c {
+                Command::PlayPath { card, at, rotated } => {
+                    let shape = card.path_shape()?;
+                    let onward = shape.segments.len() == 1 && shape.open(*rotated, Side::E);
+                    onward.then_some((at.x, c))
+                }
+                _ => None,
+            })
+            .max_by_key(|(x, _)| *x);
+        if let Some((_, c)) = east {
+            return c.clone();
+        }
+    }
+    legal[below(rng, legal.len())].clone()
+}
+
+struct Played {
+    events: Vec<Event>,
+    game: Game,
+}
+
+/// Plays one random game, checking the per-step invariants. `deep` adds the costly checks
+/// (every listed command accepted, leak checks, fold at every step).
+fn play(seed: u64, deep: bool) -> Played {
+    let players = 3 + (seed % 8) as u8;
+    let seed_bytes = saboteur_domain::Seed::from_u64(seed);
+    let first = Seat(seed_bytes.0[0] % players);
+    // Half the games dig east eagerly, so that rounds reach the gold; the variants take turns.
+    let eager = seed % 2 == 1;
+    let options = Options {
+        gold_cards_drawn: if seed.is_multiple_of(3) {
+            GoldCardsDrawn::Diggers
+        } else {
+            GoldCardsDrawn::Players
+        },
+        broken_tools_forfeit_gold: seed.is_multiple_of(5),
+    };
+    let mut events = vec![create(Ruleset::Base, options, players, first, seed_bytes).unwrap()];
+    let mut game = Game::replay(&events).unwrap();
+    events.extend(start(&game).unwrap());
+    game = Game::replay(&events).unwrap();
+    let mut rng = bot_rng(seed_bytes);
+    let mut noise = ChaCha20Rng::from_seed_u64(seed);
+    let all = catalogue();
+    let mut round_start = 1;
+    let mut steps = 0;
+    while let Some(seat) = game.awaited() {
+        steps += 1;
+        assert!(steps < 2_000, "seed {seed}: the game does not end");
+        assert_eq!(census(&game), all, "seed {seed}: cards are not conserved");
+        let legal = legal_commands(&game, seat);
+        assert!(
+            !legal.is_empty(),
+            "seed {seed}: {seat} has no legal command"
+        );
+        // Nobody else may act.
+        let other = seat.left(game.n(), 1);
+        if other != seat {
+            assert!(legal_commands(&game, other).is_empty());
+        }
+        // Random commands: accepted ones are listed; rejected ones change nothing.
+        for _ in 0..4 {
+            let cmd = random_command_of_any_kind(&mut noise, players);
+            let actor = if noise.next_u64() % 4 == 0 {
+                other
+            } else {
+                seat
+            };
+            let before = game.clone();
+            match decide(&game, actor, &cmd) {
+                Ok(_) => assert!(
+                    actor == seat && legal.contains(&cmd.canonical()),
+                    "seed {seed}: accepted but not listed: {cmd:?}"
+                ),
+                Err(_) => assert_eq!(game, before),
+            }
+        }
+        if deep {
+            for cmd in &legal {
+                assert!(
+                    decide(&game, seat, cmd).is_ok(),
+                    "seed {seed}: listed but refused: {cmd:?}"
+                );
+            }
+            check_no_leak(&game, &events[round_start..]);
+        }
+        let cmd = pick(&legal, eager, &mut rng);
+        let new = decide(&game, seat, &cmd)
+            .unwrap_or_else(|v| panic!("seed {seed}: legal command refused: {cmd:?}: {v}"));
+        for e in new {
+            if matches!(e, Event::RoundStarted { .. }) {
+                round_start = events.len();
+            }
+            game.apply(&e);
+            events.push(e);
+        }
+        if deep {
+            assert_eq!(
+                Game::replay(&events).as_ref(),
+                Some(&game),
+                "seed {seed}: fold differs"
+            );
+        }
+    }
+    Played { events, game }
+}
+
+trait FromU64 {
+    fn from_seed_u64(seed: u64) -> Self;
+}
+impl FromU64 for ChaCha20Rng {
+    fn from_seed_u64(seed: u64) -> Self {
+        let mut rng = saboteur_domain::Seed::from_u64(seed).round_rng(0);
+        rng.set_stream(7);
+        rng
+    }
+}
+
+fn check_game(seed: u64, deep: bool) {
+    let Played { events, game } = play(seed, deep);
+    assert_eq!(game.phase, Phase::GameOver, "seed {seed}");
+    assert_eq!(game.round, 3);
+    assert_eq!(game.results.len(), 3, "seed {seed}: three rounds");
+    assert_eq!(
+        Game::replay(&events).as_ref(),
+        Some(&game),
+        "seed {seed}: fold differs"
+    );
+    // Gold is conserved: won cards plus the pile are the 28 gold cards, totals match values.
+    let mut gold: Vec<Card> = game
+        .gold_cards
+        .iter()
+        .flatten()
+        .chain(&game.gold_pile)
+        .copied()
+        .collect();
+    gold.sort();
+    assert_eq!(gold, cards::gold_cards(), "seed {seed}");
+    for (cards, total) in game.gold_cards.iter().zip(&game.gold) {
+        let sum: u32 = cards.iter().map(|c| c.gold_value().unwrap() as u32).sum();
+        assert_eq!(sum, *total);
+    }
+    let best = *game.gold.iter().max().unwrap();
+    let winners: Vec<Seat> = (0..game.players)
+        .map(Seat)
+        .filter(|s| game.gold[s.index()] == best)
+        .collect();
+    assert_eq!(game.winners, winners);
+    let reached = events
+        .iter()
+        .filter(|e| matches!(e, Event::GoldKept { .. }))
+        .count();
+    REACHED.fetch_add(reached, std::sync::atomic::Ordering::Relaxed);
+    let Some(Event::GameEnded { gold: totals, .. }) = events.last() else {
+        panic!("seed {seed}: the log does not end with game_ended")
+    };
+    assert_eq!(totals, &game.gold);
+    // Once the game is over, every event is public.
+    for e in &events {
+        assert_eq!(&redact(e, Audience::Spectator, true), e);
+    }
+}
+
+static REACHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn run_range(part: u64, parts: u64) {
+    let n = games();
+    for seed in (0..n).filter(|s| s % parts == part) {
+        // One game in ten gets the costly checks at every step.
+        check_game(seed, seed % 10 == 0);
+    }
+    // The games exercise the gold choosing of §7.1, not only saboteurs' wins.
+    assert!(n < 100 || REACHED.load(std::sync::atomic::Ordering::Relaxed) > 0);
+}
+
+#[test]
+fn random_games_part_0() {
+    run_range(0, 4);
+}
+#[test]
+fn random_games_part_1() {
+    run_range(1, 4);
+}
+#[test]
+fn random_games_part_2() {
+    run_range(2, 4);
+}
+#[test]
+fn random_games_part_3() {
+    run_range(3, 4);
+}
+
+#[test]
+fn the_same_seed_yields_the_same_log() {
+    for seed in 0..20 {
+        let a = play(seed, false).events;
+        let b = play(seed, false).events;
+        assert_eq!(a, b, "seed {seed}");
+        let json = |e: &[Event]| serde_json::to_string(e).unwrap();
+        assert_eq!(json(&a), json(&b));
+    }
+    assert_ne!(play(1, false).events, play(9, false).events);
+}
+
+#[test]
+fn every_card_kind_appears_in_the_catalogue_counts() {
+    let all = catalogue();
+    assert_eq!(all.values().sum::<usize>(), 1 + 3 + 67 + 28);
+    assert!(all.keys().all(|c| !matches!(c.kind(), Kind::Action(a) if matches!(a, saboteur_domain::cards::Action::Theft))));
+}
+
+mod malformed {
+    use proptest::prelude::*;
+    use saboteur_domain::Command;
+
+    fn valid() -> Vec<&'static str> {
+        vec![
+            r#"{"type":"play_path","card":"tunnel_ew","at":{"x":1,"y":0},"rotated":false}"#,
+            r#"{"type":"play_action","card":"break_cart","target":{"seat":1}}"#,
+            r#"{"type":"play_action","card":"repair_pickaxe_cart","target":{"seat":1},"tool":"cart"}"#,
+            r#"{"type":"pass","discard":["map"]}"#,
+            r#"{"type":"choose_gold","card":"gold_2"}"#,
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+        /// Arbitrary bytes spliced into valid commands parse or fail cleanly, never panic, and
+        /// anything that parses serialises back to a command that parses the same.
+        #[test]
+        fn mangled_commands_never_panic(i in 0usize..5, at in 0usize..80, junk in ".{0,6}") {
+            let base = valid()[i];
+            let at = at.min(base.len());
+            let at = (0..=at).rev().find(|k| base.is_char_boundary(*k)).unwrap_or(0);
+            let text = format!("{}{}{}", &base[..at], junk, &base[at..]);
+            if let Ok(cmd) = serde_json::from_str::<Command>(&text) {
+                let again: Command = serde_json::from_str(&serde_json::to_string(&cmd).unwrap()).unwrap();
+                prop_assert_eq!(again, cmd);
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_fields_and_cards_are_rejected() {
+        for bad in [
+            r#"{"type":"pass","discard":["map"],"extra":1}"#,
+            r#"{"type":"play_path","card":"tunnel_xx","at":{"x":1,"y":0}}"#,
+            r#"{"type":"play_action","card":"map","target":{"x":8,"y":0,"z":1}}"#,
+            r#"{"type":"fly"}"#,
+        ] {
+            assert!(serde_json::from_str::<Command>(bad).is_err(), "{bad}");
+        }
+        for good in valid() {
+            serde_json::from_str::<Command>(good).unwrap();
+        }
+    }
+}
