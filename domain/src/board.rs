@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::cards::{Card, Shape};
+use crate::cards::{Card, Shape, Team};
 use crate::geometry::{Cell, Side};
 
 /// The three goal cells, top to bottom (§1.1).
@@ -165,12 +165,22 @@ impl Board {
     /// Every segment linked to a root by a chain of connected segments (§1.3). Roots are the
     /// start card and, in `saboteur2`, every ladder (§9.3). Face-down goals are never traversed.
     pub fn reached(&self) -> Reach {
+        self.reached_through(|_| true)
+    }
+
+    /// The segments reached through segments whose door `passable` accepts (§10.1 routes):
+    /// `passable(None)` is asked of plain tunnels, `passable(Some(team))` of doors.
+    pub fn reached_through(&self, passable: impl Fn(Option<Team>) -> bool) -> Reach {
+        let ok = |cell: Cell, i: usize| {
+            let t = &self.tiles[&cell];
+            passable(t.shape().segments[i].door)
+        };
         let mut seen: HashSet<SegmentRef> = HashSet::with_capacity(self.tiles.len() * 2);
         let mut stack: Vec<SegmentRef> = Vec::with_capacity(16);
         for (cell, t) in &self.tiles {
             if !t.face_down && (t.card == Card::Start || t.shape().ladder) {
                 for i in 0..t.shape().segments.len() {
-                    if seen.insert((*cell, i)) {
+                    if ok(*cell, i) && seen.insert((*cell, i)) {
                         stack.push((*cell, i));
                     }
                 }
@@ -185,6 +195,7 @@ impl Board {
                 }
                 let next = cell.neighbour(side);
                 if let Some(j) = self.segment_on(next, side.opposite())
+                    && ok(next, j)
                     && seen.insert((next, j))
                 {
                     stack.push((next, j));
@@ -271,6 +282,13 @@ impl Board {
             out.push((cell, goal.card, rotated));
         }
         out
+    }
+
+    /// How many crystals the path cards in the maze show (§9.3, §10.2).
+    pub fn crystals(&self) -> u32 {
+        self.path_cards()
+            .map(|c| c.path_shape().map_or(0, |s| u32::from(s.crystals)))
+            .sum()
     }
 
     /// Every empty cell next to a card on the board.

@@ -85,10 +85,22 @@ pub enum Command {
 
 impl Command {
     /// The same command with redundant parts dropped: a single repair card's `tool` when it
-    /// names the card's own tool. Two commands with the same canonical form have the same
+    /// names the card's own tool, and the order of discarded cards. Two commands with the same canonical form have the same
     /// effect; legal-move listings contain canonical forms.
     pub fn canonical(&self) -> Command {
+        let sorted = |cards: &Vec<Card>| {
+            let mut v = cards.clone();
+            v.sort_unstable();
+            v
+        };
         match self {
+            Command::Pass { discard } => Command::Pass {
+                discard: sorted(discard),
+            },
+            Command::DiscardToRemove { discard, remove } => Command::DiscardToRemove {
+                discard: sorted(discard),
+                remove: *remove,
+            },
             Command::PlayAction {
                 card,
                 target,

@@ -15,9 +15,9 @@ use crate::violation::{RuleViolation, SetupError, Violation as V};
 
 /// The events of a command being decided: each is applied to a scratch copy of the state as
 /// it is emitted, so that follow-ups (draws, skipped turns, the end of a round) see its effect.
-struct Tx {
-    game: Game,
-    events: Vec<Event>,
+pub(crate) struct Tx {
+    pub(crate) game: Game,
+    pub(crate) events: Vec<Event>,
 }
 
 impl Tx {
@@ -28,7 +28,7 @@ impl Tx {
         }
     }
 
-    fn emit(&mut self, event: Event) {
+    pub(crate) fn emit(&mut self, event: Event) {
         self.game.apply(&event);
         self.events.push(event);
     }
@@ -87,7 +87,12 @@ pub fn deal(game: &Game, round: u8, first_player: Seat) -> Event {
     let mut roles: Vec<Role> = if game.roles.is_empty() {
         cards::role_set(game.ruleset, n).unwrap_or_default()
     } else {
-        game.roles.iter().chain(&game.set_aside).copied().collect()
+        game.roles
+            .iter()
+            .chain(&game.set_aside)
+            .chain(&game.dwarf_discard)
+            .copied()
+            .collect()
     };
     roles.sort();
     shuffle(&mut rng, &mut roles);
@@ -149,6 +154,12 @@ pub fn decide(game: &Game, seat: Seat, command: &Command) -> Result<Vec<Event>, 
             play_action(game, seat, *card, *target, *tool)
         }
         (Phase::Playing, Command::Pass { discard }) => pass(game, seat, discard),
+        (Phase::Playing, Command::DiscardToRemove { discard, remove })
+            if game.ruleset == Ruleset::Saboteur2 =>
+        {
+            discard_to_remove(game, seat, discard, *remove)
+        }
+        (Phase::Stealing { .. }, Command::Steal { from }) => steal(game, seat, *from),
         (Phase::ChoosingGold { offered, .. }, Command::ChooseGold { card }) => {
             choose_gold(game, seat, offered, *card)
         }
@@ -184,6 +195,12 @@ fn play_path(
             format!("{seat} has a broken {tool:?} and cannot play path cards").to_lowercase(),
         );
     }
+    if game.is_trapped(seat) {
+        return reject(
+            V::Trapped,
+            format!("{seat} is trapped and cannot play path cards"),
+        );
+    }
     if game.board.get(at).is_some() {
         return reject(V::CellOccupied, format!("the cell {at} is not empty"));
     }
@@ -193,7 +210,14 @@ fn play_path(
             format!("{card} at {at} does not match the edges of its neighbours"),
         );
     }
-    if !game
+    if shape.ladder {
+        if !game.board.touches_card(at) || game.board.next_to_goal(at) {
+            return reject(
+                V::LadderPlacement,
+                format!("a ladder must touch a card and must not lie next to a goal ({at})"),
+            );
+        }
+    } else if !game
         .board
         .connects(&game.board.reached(), at, shape, rotated)
     {
@@ -340,16 +364,161 @@ fn play_action(
                 }
             }
         }
-        _ => {
-            return reject(
-                V::WrongCardKind,
-                format!("{card} belongs to the saboteur2 expansion"),
-            );
+        Action::Theft => {
+            if game.is_trapped(seat) {
+                return reject(
+                    V::Trapped,
+                    format!("{seat} is trapped and cannot use Theft"),
+                );
+            }
+            if target.is_some() {
+                return reject(
+                    V::InvalidTarget,
+                    "theft is played in front of oneself, with no target",
+                );
+            }
+            if game.in_front[seat.index()].contains(&Card::Theft) {
+                return reject(
+                    V::AlreadyInFront,
+                    format!("{seat} already has a theft in front of them"),
+                );
+            }
+            Event::TheftPlayed { seat }
+        }
+        Action::HandsOff | Action::FreeAtLast => {
+            let target = target_seat(game, card, target)?;
+            let removed = if action == Action::HandsOff {
+                Card::Theft
+            } else {
+                Card::Trapped
+            };
+            if !game.in_front[target.index()].contains(&removed) {
+                return reject(
+                    V::NothingToRemove,
+                    format!("{target} has no {removed} in front of them"),
+                );
+            }
+            Event::ActionCancelled {
+                seat,
+                card,
+                target,
+                removed,
+            }
+        }
+        Action::Trapped => {
+            let target = target_seat(game, card, target)?;
+            if game.is_trapped(target) {
+                return reject(V::AlreadyInFront, format!("{target} is already trapped"));
+            }
+            Event::PlayerTrapped { seat, target }
+        }
+        Action::SwapHats => {
+            let target = target_seat(game, card, target)?;
+            let Some(new) = game.set_aside.first() else {
+                return reject(V::DwarfPileEmpty, "the dwarf pile is empty");
+            };
+            Event::HatsSwapped {
+                seat,
+                target,
+                old: Secret::Known(game.roles[target.index()]),
+                new: Secret::Known(*new),
+            }
+        }
+        Action::Inspection | Action::SwapHand => {
+            let target = target_seat(game, card, target)?;
+            if target == seat {
+                return reject(
+                    V::InvalidTarget,
+                    format!("{card} must target another player"),
+                );
+            }
+            if action == Action::Inspection {
+                Event::Inspected {
+                    seat,
+                    target,
+                    role: Secret::Known(game.roles[target.index()]),
+                }
+            } else {
+                let mut mine = game.hands[seat.index()].clone();
+                take(&mut mine, card);
+                Event::HandsSwapped {
+                    seat,
+                    target,
+                    seat_hand: Pile::Known(game.hands[target.index()].clone()),
+                    target_hand: Pile::Known(mine),
+                }
+            }
         }
     };
     let mut tx = Tx::new(game);
+    let compensate = match &event {
+        Event::HandsSwapped { target, .. } => Some(*target),
+        _ => None,
+    };
     tx.emit(event);
+    if let Some(target) = compensate
+        && let Some(&card) = tx.game.draw_pile.first()
+    {
+        tx.emit(Event::CardDrawn {
+            seat: target,
+            card: Secret::Known(card),
+        });
+    }
     end_turn(&mut tx, seat, 1);
+    Ok(tx.events)
+}
+
+fn discard_to_remove(
+    game: &Game,
+    seat: Seat,
+    discard: &[Card],
+    remove: Card,
+) -> Result<Vec<Event>, RuleViolation> {
+    if let Some(c) = holds_all(&game.hands[seat.index()], discard) {
+        return reject(
+            V::CardNotInHand,
+            format!("{seat} does not hold {c} to discard"),
+        );
+    }
+    if !game.in_front[seat.index()].contains(&remove) {
+        return reject(
+            V::NothingToRemove,
+            format!("{seat} has no {remove} in front of them"),
+        );
+    }
+    if discard.len() != 2 {
+        return reject(
+            V::InvalidDiscard,
+            format!("discard exactly 2 cards, not {}", discard.len()),
+        );
+    }
+    let mut tx = Tx::new(game);
+    tx.emit(Event::DiscardedToRemove {
+        seat,
+        discarded: Pile::Known(discard.to_vec()),
+        removed: remove,
+    });
+    end_turn(&mut tx, seat, 1);
+    Ok(tx.events)
+}
+
+fn steal(game: &Game, seat: Seat, from: Option<Seat>) -> Result<Vec<Event>, RuleViolation> {
+    if let Some(from) = from {
+        if from.index() >= game.n() || from == seat {
+            return reject(
+                V::InvalidTarget,
+                format!("{seat} cannot steal from seat {}", from.0),
+            );
+        }
+        if game.gold[from.index()] == 0 {
+            return reject(V::InvalidTarget, format!("{from} has no coin to steal"));
+        }
+    }
+    let mut tx = Tx::new(game);
+    tx.emit(Event::CoinStolen { seat, from });
+    if tx.game.phase == Phase::RoundOver {
+        next_round(&mut tx);
+    }
     Ok(tx.events)
 }
 
@@ -367,14 +536,20 @@ fn pass(game: &Game, seat: Seat, discard: &[Card]) -> Result<Vec<Event>, RuleVio
             format!("{seat} does not hold {c} to discard"),
         );
     }
-    let want = if hand.is_empty() { 0 } else { 1 };
-    if discard.len() != want {
+    let (min, max) = match (game.ruleset, hand.is_empty()) {
+        (_, true) => (0, 0),
+        (Ruleset::Base, false) => (1, 1),
+        (Ruleset::Saboteur2, false) => (1, 3),
+    };
+    if discard.len() < min || discard.len() > max {
+        let want = if min == max {
+            format!("exactly {min}")
+        } else {
+            format!("{min} to {max}")
+        };
         return reject(
             V::InvalidDiscard,
-            format!(
-                "a pass discards exactly {want} card(s), not {}",
-                discard.len()
-            ),
+            format!("a pass discards {want} card(s) now, not {}", discard.len()),
         );
     }
     let mut tx = Tx::new(game);
@@ -382,7 +557,11 @@ fn pass(game: &Game, seat: Seat, discard: &[Card]) -> Result<Vec<Event>, RuleVio
         seat,
         discarded: Pile::Known(discard.to_vec()),
     });
-    end_turn(&mut tx, seat, 1);
+    let draws = match game.ruleset {
+        Ruleset::Base => 1,
+        Ruleset::Saboteur2 => discard.len(),
+    };
+    end_turn(&mut tx, seat, draws);
     Ok(tx.events)
 }
 
@@ -432,6 +611,10 @@ fn next_sharer(game: &Game, from: Seat) -> Option<Seat> {
 
 /// The end of a round (§6): roles revealed, winners named, gold handed out.
 fn end_round(tx: &mut Tx, finder: Option<Seat>) {
+    if tx.game.ruleset == Ruleset::Saboteur2 {
+        crate::expansion::end_round(tx, finder);
+        return;
+    }
     let g = &tx.game;
     let winners: Vec<Seat> = (0..g.players)
         .map(Seat)
@@ -583,7 +766,7 @@ fn pay_saboteurs(tx: &mut Tx) {
 }
 
 /// After the gold is handed out: the next round (§6), or the end of the game (§8).
-fn next_round(tx: &mut Tx) {
+pub(crate) fn next_round(tx: &mut Tx) {
     let g = &tx.game;
     if g.round >= 3 {
         let best = g.gold.iter().copied().max().unwrap_or(0);

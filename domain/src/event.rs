@@ -183,6 +183,87 @@ pub enum Event {
         /// The gold pile afterwards, top first.
         gold_pile: Pile<Card>,
     },
+    /// A player discarded two cards to remove a card in front of them (`saboteur2` §9.2).
+    DiscardedToRemove {
+        /// Who.
+        seat: Seat,
+        /// The two cards discarded (face down: only they know them).
+        discarded: Pile<Card>,
+        /// The card removed from in front of them.
+        removed: Card,
+    },
+    /// A player put a Theft in front of themselves (§9.4).
+    TheftPlayed {
+        /// Who.
+        seat: Seat,
+    },
+    /// A player was trapped (§9.4).
+    PlayerTrapped {
+        /// Who played the Trapped card.
+        seat: Seat,
+        /// Who is trapped.
+        target: Seat,
+    },
+    /// Hands off or Free at last removed a card in front of a player (§9.4).
+    ActionCancelled {
+        /// Who played it.
+        seat: Seat,
+        /// `hands_off` or `free_at_last`.
+        card: Card,
+        /// In front of whom.
+        target: Seat,
+        /// The card removed (`theft` or `trapped`).
+        removed: Card,
+    },
+    /// A player took a new dwarf card (§9.4 Swap hats).
+    HatsSwapped {
+        /// Who played Swap hats.
+        seat: Seat,
+        /// Who changed dwarf card.
+        target: Seat,
+        /// The dwarf card discarded unseen (only the target knows it).
+        old: Secret<Role>,
+        /// The dwarf card drawn (only the target sees it).
+        new: Secret<Role>,
+    },
+    /// A player looked at another's dwarf card (§9.4 Inspection).
+    Inspected {
+        /// Who looked.
+        seat: Seat,
+        /// At whose card.
+        target: Seat,
+        /// What they saw (only they learn it).
+        role: Secret<Role>,
+    },
+    /// Two players exchanged their hands (§9.4 Swap hands).
+    HandsSwapped {
+        /// Who played Swap hands.
+        seat: Seat,
+        /// With whom.
+        target: Seat,
+        /// The hand `seat` now holds (only they see it).
+        seat_hand: Pile<Card>,
+        /// The hand `target` now holds, before the compensation draw (only they see it).
+        target_hand: Pile<Card>,
+    },
+    /// Coins were paid out (§10.2): coins are public, as the payout follows from the revealed
+    /// dwarf cards.
+    CoinsPaid {
+        /// Each seat's coins this round.
+        coins: Vec<u32>,
+    },
+    /// The thefts of the round are resolved in this order (§9.4).
+    StealingStarted {
+        /// The thieves, in order.
+        order: Vec<Seat>,
+    },
+    /// A thief resolved their Theft (§9.4).
+    CoinStolen {
+        /// The thief.
+        seat: Seat,
+        /// The robbed seat, or none.
+        from: Option<Seat>,
+    },
     /// The third round is over (§8).
     GameEnded {
         /// Each seat's total.
@@ -212,6 +293,16 @@ impl Event {
             Event::GoldOffered { .. } => "gold_offered",
             Event::GoldKept { .. } => "gold_kept",
             Event::SaboteursPaid { .. } => "saboteurs_paid",
+            Event::DiscardedToRemove { .. } => "discarded_to_remove",
+            Event::TheftPlayed { .. } => "theft_played",
+            Event::PlayerTrapped { .. } => "player_trapped",
+            Event::ActionCancelled { .. } => "action_cancelled",
+            Event::HatsSwapped { .. } => "hats_swapped",
+            Event::Inspected { .. } => "inspected",
+            Event::HandsSwapped { .. } => "hands_swapped",
+            Event::CoinsPaid { .. } => "coins_paid",
+            Event::StealingStarted { .. } => "stealing_started",
+            Event::CoinStolen { .. } => "coin_stolen",
             Event::GameEnded { .. } => "game_ended",
         }
     }

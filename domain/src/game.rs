@@ -8,6 +8,7 @@ use crate::event::Event;
 use crate::geometry::Cell;
 use crate::random::Seed;
 use crate::seat::Seat;
+use crate::secret::Pile;
 
 /// How many gold cards the finder draws (§7.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -45,6 +46,11 @@ pub enum Phase {
         /// The cards on offer.
         offered: Vec<Card>,
     },
+    /// Thieves resolve their Theft cards, first of `order` first (`saboteur2` §9.4).
+    Stealing {
+        /// The thieves still to act.
+        order: Vec<Seat>,
+    },
     /// The round is over; gold is being handed out.
     RoundOver,
     /// The game has ended (§8).
@@ -58,6 +64,7 @@ impl Phase {
             Phase::NotStarted => "not_started",
             Phase::Playing => "playing",
             Phase::ChoosingGold { .. } => "choosing_gold",
+            Phase::Stealing { .. } => "stealing",
             Phase::RoundOver => "round_over",
             Phase::GameOver => "game_over",
         }
@@ -123,6 +130,12 @@ pub struct Game {
     pub peeked: Vec<Vec<(Cell, Card)>>,
     /// The cards removed unseen this round (`saboteur2`).
     pub removed: Vec<Card>,
+    /// Dwarf cards discarded by Swap hats this round (`saboteur2`).
+    pub dwarf_discard: Vec<Role>,
+    /// The dwarf cards each seat has looked at with Inspection this round.
+    pub inspected: Vec<Vec<(Seat, Role)>>,
+    /// The seats with a Theft in front of them, in the order they played it.
+    pub thefts: Vec<Seat>,
     /// Who took the last turn this round (automatic passes excluded, §6).
     pub last_turn: Option<Seat>,
     /// The finished rounds.
@@ -174,6 +187,9 @@ impl Game {
             gold: vec![0; n],
             peeked: vec![Vec::new(); n],
             removed: Vec::new(),
+            dwarf_discard: Vec::new(),
+            inspected: vec![Vec::new(); n],
+            thefts: Vec::new(),
             last_turn: None,
             results: Vec::new(),
             winners: Vec::new(),
@@ -223,6 +239,7 @@ impl Game {
         match &self.phase {
             Phase::Playing => Some(self.current),
             Phase::ChoosingGold { chooser, .. } => Some(*chooser),
+            Phase::Stealing { order } => order.first().copied(),
             _ => None,
         }
     }
@@ -240,6 +257,11 @@ impl Game {
     /// Whether a seat has any broken tool in front of them (§4.1).
     pub fn has_broken_tool(&self, seat: Seat) -> bool {
         self.broken_tools(seat).next().is_some()
+    }
+
+    /// Whether a Trapped card lies in front of a seat (§9.4).
+    pub fn is_trapped(&self, seat: Seat) -> bool {
+        self.in_front[seat.index()].contains(&Card::Trapped)
     }
 
     /// Whether the cell holds a face-down goal.
@@ -292,6 +314,9 @@ impl Game {
                 self.discard_pile.clear();
                 self.in_front = vec![Vec::new(); n];
                 self.peeked = vec![Vec::new(); n];
+                self.inspected = vec![Vec::new(); n];
+                self.dwarf_discard.clear();
+                self.thefts.clear();
                 self.last_turn = None;
             }
             Event::PathPlayed {
@@ -404,6 +429,116 @@ impl Game {
                     }
                 }
                 self.gold_pile = gold_pile.cards().to_vec();
+            }
+            Event::DiscardedToRemove {
+                seat,
+                discarded,
+                removed,
+            } => {
+                for c in discarded.cards() {
+                    take(&mut self.hands[seat.index()], *c);
+                    self.discard_pile.push(*c);
+                }
+                take(&mut self.in_front[seat.index()], *removed);
+                self.discard_pile.push(*removed);
+                if *removed == Card::Theft {
+                    self.thefts.retain(|s| s != seat);
+                }
+                self.last_turn = Some(*seat);
+                self.next_turn(*seat);
+            }
+            Event::TheftPlayed { seat } => {
+                self.in_front[seat.index()].push(Card::Theft);
+                self.thefts.push(*seat);
+                self.played(*seat, Card::Theft);
+            }
+            Event::PlayerTrapped { seat, target } => {
+                self.in_front[target.index()].push(Card::Trapped);
+                self.played(*seat, Card::Trapped);
+            }
+            Event::ActionCancelled {
+                seat,
+                card,
+                target,
+                removed,
+            } => {
+                take(&mut self.in_front[target.index()], *removed);
+                self.discard_pile.extend([*card, *removed]);
+                if *removed == Card::Theft {
+                    self.thefts.retain(|s| s != target);
+                }
+                self.played(*seat, *card);
+            }
+            Event::HatsSwapped {
+                seat,
+                target,
+                old,
+                new,
+            } => {
+                let t = target.index();
+                let old = old.known().copied().unwrap_or(self.roles[t]);
+                let top = if self.set_aside.is_empty() {
+                    None
+                } else {
+                    Some(self.set_aside.remove(0))
+                };
+                if let Some(new) = new.known().copied().or(top) {
+                    self.roles[t] = new;
+                }
+                self.dwarf_discard.push(old);
+                self.discard_pile.push(Card::SwapHats);
+                self.played(*seat, Card::SwapHats);
+            }
+            Event::Inspected { seat, target, role } => {
+                if let Some(role) = role.known() {
+                    self.inspected[seat.index()].push((*target, *role));
+                }
+                self.discard_pile.push(Card::Inspection);
+                self.played(*seat, Card::Inspection);
+            }
+            Event::HandsSwapped {
+                seat,
+                target,
+                seat_hand,
+                target_hand,
+            } => {
+                take(&mut self.hands[seat.index()], Card::SwapHand);
+                self.discard_pile.push(Card::SwapHand);
+                self.hands.swap(seat.index(), target.index());
+                if let (Pile::Known(a), Pile::Known(b)) = (seat_hand, target_hand) {
+                    self.hands[seat.index()] = a.clone();
+                    self.hands[target.index()] = b.clone();
+                }
+                self.last_turn = Some(*seat);
+                self.next_turn(*seat);
+            }
+            Event::CoinsPaid { coins } => {
+                for (total, c) in self.gold.iter_mut().zip(coins) {
+                    *total += c;
+                }
+            }
+            Event::StealingStarted { order } => {
+                self.phase = Phase::Stealing {
+                    order: order.clone(),
+                };
+            }
+            Event::CoinStolen { seat, from } => {
+                if let Some(from) = from
+                    && self.gold[from.index()] > 0
+                {
+                    self.gold[from.index()] -= 1;
+                    self.gold[seat.index()] += 1;
+                }
+                if take(&mut self.in_front[seat.index()], Card::Theft) {
+                    self.discard_pile.push(Card::Theft);
+                }
+                self.thefts.retain(|s| s != seat);
+                if let Phase::Stealing { order } = &mut self.phase {
+                    order.retain(|s| s != seat);
+                    if order.is_empty() {
+                        self.phase = Phase::RoundOver;
+                    }
+                }
             }
             Event::GameEnded { winners, .. } => {
                 self.phase = Phase::GameOver;

@@ -2,7 +2,7 @@
 //! [`crate::decide`], and every accepted command is listed (in its canonical form,
 //! [`Command::canonical`]). Identical cards are listed once.
 
-use crate::cards::{Action, Card};
+use crate::cards::{Action, Card, Ruleset};
 use crate::command::{Command, Target};
 use crate::game::{Game, Phase};
 use crate::seat::Seat;
@@ -25,6 +25,15 @@ pub fn legal_commands(game: &Game, seat: Seat) -> Vec<Command> {
             .into_iter()
             .map(|card| Command::ChooseGold { card })
             .collect(),
+        Phase::Stealing { .. } => std::iter::once(None)
+            .chain(
+                (0..game.players)
+                    .map(Seat)
+                    .filter(|s| *s != seat && game.gold[s.index()] > 0)
+                    .map(Some),
+            )
+            .map(|from| Command::Steal { from })
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -33,7 +42,7 @@ fn playing(game: &Game, seat: Seat) -> Vec<Command> {
     let hand = distinct(&game.hands[seat.index()]);
     let mut out = Vec::new();
     let seats = || (0..game.players).map(Seat);
-    let path_allowed = !game.has_broken_tool(seat);
+    let path_allowed = !game.has_broken_tool(seat) && !game.is_trapped(seat);
     let mut frontier = None;
     let mut reach = None;
     for &card in &hand {
@@ -44,9 +53,12 @@ fn playing(game: &Game, seat: Seat) -> Vec<Command> {
             let reach = reach.get_or_insert_with(|| game.board.reached());
             let frontier = frontier.get_or_insert_with(|| game.board.frontier());
             for &at in frontier.iter() {
+                if shape.ladder && game.board.next_to_goal(at) {
+                    continue;
+                }
                 for rotated in [false, true] {
                     if game.board.edges_match(at, shape, rotated)
-                        && game.board.connects(reach, at, shape, rotated)
+                        && (shape.ladder || game.board.connects(reach, at, shape, rotated))
                     {
                         out.push(Command::PlayPath { card, at, rotated });
                     }
@@ -95,15 +107,101 @@ fn playing(game: &Game, seat: Seat) -> Vec<Command> {
                     tool: None,
                 },
             )),
-            _ => {}
+            Action::Theft => {
+                if !game.is_trapped(seat) && !game.in_front[seat.index()].contains(&Card::Theft) {
+                    out.push(Command::PlayAction {
+                        card,
+                        target: None,
+                        tool: None,
+                    });
+                }
+            }
+            Action::HandsOff | Action::FreeAtLast => {
+                let removed = if action == Action::HandsOff {
+                    Card::Theft
+                } else {
+                    Card::Trapped
+                };
+                out.extend(
+                    seats()
+                        .filter(|s| game.in_front[s.index()].contains(&removed))
+                        .map(|s| on_seat(s, None)),
+                );
+            }
+            Action::Trapped => out.extend(
+                seats()
+                    .filter(|s| !game.is_trapped(*s))
+                    .map(|s| on_seat(s, None)),
+            ),
+            Action::SwapHats => {
+                if !game.set_aside.is_empty() {
+                    out.extend(seats().map(|s| on_seat(s, None)));
+                }
+            }
+            Action::Inspection | Action::SwapHand => {
+                out.extend(seats().filter(|s| *s != seat).map(|s| on_seat(s, None)))
+            }
         }
     }
-    if hand.is_empty() {
-        out.push(Command::Pass {
+    let full = &game.hands[seat.index()];
+    match game.ruleset {
+        Ruleset::Base if full.is_empty() => out.push(Command::Pass {
             discard: Vec::new(),
-        });
-    } else {
-        out.extend(hand.iter().map(|c| Command::Pass { discard: vec![*c] }));
+        }),
+        Ruleset::Base => out.extend(hand.iter().map(|c| Command::Pass { discard: vec![*c] })),
+        Ruleset::Saboteur2 => {
+            if full.is_empty() {
+                out.push(Command::Pass {
+                    discard: Vec::new(),
+                });
+            }
+            for size in 1..=3 {
+                for discard in sub_multisets(full, size) {
+                    out.push(Command::Pass { discard });
+                }
+            }
+            let removable = distinct(&game.in_front[seat.index()]);
+            for discard in sub_multisets(full, 2) {
+                for &remove in &removable {
+                    out.push(Command::DiscardToRemove {
+                        discard: discard.clone(),
+                        remove,
+                    });
+                }
+            }
+        }
     }
+    out
+}
+
+/// Every distinct sub-multiset of `cards` with `size` cards, each sorted.
+fn sub_multisets(cards: &[Card], size: usize) -> Vec<Vec<Card>> {
+    fn rec(
+        cards: &[Card],
+        size: usize,
+        start: usize,
+        pick: &mut Vec<Card>,
+        out: &mut Vec<Vec<Card>>,
+    ) {
+        if pick.len() == size {
+            out.push(pick.clone());
+            return;
+        }
+        let mut i = start;
+        while i < cards.len() {
+            pick.push(cards[i]);
+            rec(cards, size, i + 1, pick, out);
+            pick.pop();
+            // Skip the other copies of this card: identical cards are listed once.
+            let c = cards[i];
+            while i < cards.len() && cards[i] == c {
+                i += 1;
+            }
+        }
+    }
+    let mut sorted = cards.to_vec();
+    sorted.sort_unstable();
+    let mut out = Vec::new();
+    rec(&sorted, size, 0, &mut Vec::with_capacity(size), &mut out);
     out
 }

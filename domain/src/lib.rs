@@ -19,6 +19,7 @@ pub mod cards;
 pub mod command;
 pub mod decide;
 pub mod event;
+pub mod expansion;
 pub mod game;
 pub mod geometry;
 pub mod legal;

@@ -182,6 +182,11 @@ impl Setup {
         game.hands = self.hands;
         game.draw_pile = self.draw_pile;
         game.gold_pile = self.gold_pile;
+        // Thefts pinned in front count as played in seat order from the first player.
+        game.thefts = (0..n)
+            .map(|k| self.first_player.left(n, k))
+            .filter(|s| in_front[s.index()].contains(&Card::Theft))
+            .collect();
         game.in_front = in_front;
         game.gold = gold;
         Ok(game)

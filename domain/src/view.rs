@@ -112,8 +112,17 @@ pub struct View {
     pub roles: Option<Vec<Role>>,
     /// Every hand: omniscient only.
     pub hands: Option<Vec<Vec<Card>>>,
-    /// Every seat's gold total: omniscient, or once the game is over.
+    /// Every seat's gold total: omniscient, or once the game is over; in `saboteur2` coins are
+    /// public, as payouts follow from the revealed dwarf cards.
     pub gold: Option<Vec<u32>>,
+    /// The dwarf cards the audience has looked at with Inspection this round.
+    pub inspected: Vec<(Seat, Role)>,
+    /// Dwarf cards left in the dwarf pile (`saboteur2`).
+    pub dwarf_pile_size: usize,
+    /// The seats with a Theft in front of them, in the order they played it.
+    pub thefts: Vec<Seat>,
+    /// The cards removed unseen this round: omniscient only.
+    pub removed: Option<Vec<Card>>,
     /// The finished rounds, with their revealed dwarf cards.
     pub rounds: Vec<RoundResult>,
     /// The seats sharing the win, once the game is over.
@@ -192,7 +201,16 @@ pub fn view(game: &Game, audience: Audience) -> View {
         my_gold: me.map(|s| (game.gold_cards[s.index()].clone(), game.gold[s.index()])),
         roles: all.then(|| game.roles.clone()),
         hands: all.then(|| game.hands.clone()),
-        gold: all.then(|| game.gold.clone()),
+        gold: (all || game.ruleset == Ruleset::Saboteur2).then(|| game.gold.clone()),
+        inspected: me
+            .map(|s| game.inspected[s.index()].clone())
+            .unwrap_or_default(),
+        dwarf_pile_size: match game.ruleset {
+            Ruleset::Base => 0,
+            Ruleset::Saboteur2 => game.set_aside.len(),
+        },
+        thefts: game.thefts.clone(),
+        removed: all.then(|| game.removed.clone()),
         rounds: game.results.clone(),
         winners: game.winners.clone(),
         seed: all.then_some(game.seed),
@@ -292,7 +310,49 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
                 .collect(),
             gold_pile: gold_pile.shown_if(false),
         },
+        Event::DiscardedToRemove {
+            seat,
+            discarded,
+            removed,
+        } => Event::DiscardedToRemove {
+            seat: *seat,
+            discarded: discarded.shown_if(sees(*seat)),
+            removed: *removed,
+        },
+        Event::HatsSwapped {
+            seat,
+            target,
+            old,
+            new,
+        } => Event::HatsSwapped {
+            seat: *seat,
+            target: *target,
+            old: old.shown_if(sees(*target)),
+            new: new.shown_if(sees(*target)),
+        },
+        Event::Inspected { seat, target, role } => Event::Inspected {
+            seat: *seat,
+            target: *target,
+            role: role.shown_if(sees(*seat)),
+        },
+        Event::HandsSwapped {
+            seat,
+            target,
+            seat_hand,
+            target_hand,
+        } => Event::HandsSwapped {
+            seat: *seat,
+            target: *target,
+            seat_hand: seat_hand.shown_if(sees(*seat)),
+            target_hand: target_hand.shown_if(sees(*target)),
+        },
         Event::PathPlayed { .. }
+        | Event::TheftPlayed { .. }
+        | Event::PlayerTrapped { .. }
+        | Event::ActionCancelled { .. }
+        | Event::CoinsPaid { .. }
+        | Event::StealingStarted { .. }
+        | Event::CoinStolen { .. }
         | Event::GoalRevealed { .. }
         | Event::ToolBroken { .. }
         | Event::ToolRepaired { .. }
@@ -314,5 +374,9 @@ pub fn reveals_hidden(event: &Event) -> bool {
             | Event::PathRemoved { .. }
             | Event::Passed { .. }
             | Event::TurnSkipped { .. }
+            | Event::DiscardedToRemove { .. }
+            | Event::TheftPlayed { .. }
+            | Event::PlayerTrapped { .. }
+            | Event::ActionCancelled { .. }
     )
 }

@@ -26,13 +26,50 @@ fn games() -> u64 {
         .unwrap_or(10_000)
 }
 
-/// Every card of the base game, as a multiset.
-fn catalogue() -> BTreeMap<Card, usize> {
+/// Every card a game of the ruleset uses, as a multiset (`saboteur2`: no gold cards).
+fn catalogue(ruleset: Ruleset) -> BTreeMap<Card, usize> {
     CATALOGUE
         .iter()
-        .filter(|s| s.set == Ruleset::Base)
+        .filter(|s| s.set == Ruleset::Base || ruleset == Ruleset::Saboteur2)
+        .filter(|s| ruleset == Ruleset::Base || !matches!(s.kind, Kind::Gold(_)))
         .map(|s| (s.card, s.count as usize))
         .collect()
+}
+
+/// Where every dwarf card is now, as a sorted list.
+fn dwarf_census(game: &Game) -> Vec<Role> {
+    let mut v: Vec<Role> = game
+        .roles
+        .iter()
+        .chain(&game.set_aside)
+        .chain(&game.dwarf_discard)
+        .copied()
+        .collect();
+    v.sort();
+    v
+}
+
+/// The dwarf cards a seat may know of in the round under way: the ones it held, the ones it
+/// inspected.
+fn known_roles(seat: Option<Seat>, round_events: &[Event]) -> Vec<Role> {
+    let Some(me) = seat else { return Vec::new() };
+    let mut known = Vec::new();
+    for e in round_events {
+        match e {
+            Event::RoundStarted { roles, .. } => known.extend(roles[me.index()].known().copied()),
+            Event::HatsSwapped {
+                target, old, new, ..
+            } if *target == me => {
+                known.extend(old.known().copied());
+                known.extend(new.known().copied());
+            }
+            Event::Inspected { seat, role, .. } if *seat == me => {
+                known.extend(role.known().copied())
+            }
+            _ => {}
+        }
+    }
+    known
 }
 
 /// Where every card is now, as a multiset.
@@ -86,18 +123,18 @@ fn random_command_of_any_kind(rng: &mut ChaCha20Rng, players: u8) -> Command {
     }
 }
 
-fn roles_named(json: &str) -> Vec<&'static str> {
-    ["\"gold_digger\"", "\"saboteur\""]
-        .into_iter()
-        .filter(|r| json.contains(r))
-        .collect()
-}
+const ROLES: [Role; 7] = [
+    Role::GoldDigger,
+    Role::Saboteur,
+    Role::GreenDigger,
+    Role::BlueDigger,
+    Role::Boss,
+    Role::Geologist,
+    Role::Profiteer,
+];
 
-fn role_id(role: Role) -> &'static str {
-    match role {
-        Role::GoldDigger => "\"gold_digger\"",
-        _ => "\"saboteur\"",
-    }
+fn role_id(role: Role) -> String {
+    serde_json::to_string(&role).unwrap()
 }
 
 /// No seat's view or redacted events of the round under way tell it another seat's role, hand,
@@ -125,7 +162,8 @@ fn check_no_leak(game: &Game, round_events: &[Event]) {
         };
         let mut v = view(game, audience);
         v.rounds.clear(); // finished rounds' roles are public
-        assert!(v.roles.is_none() && v.hands.is_none() && v.gold.is_none() && v.seed.is_none());
+        assert!(v.roles.is_none() && v.hands.is_none() && v.seed.is_none() && v.removed.is_none());
+        assert_eq!(v.gold.is_some(), game.ruleset == Ruleset::Saboteur2);
         let redacted: Vec<Event> = round_events
             .iter()
             .map(|e| redact(e, audience, false))
@@ -143,12 +181,12 @@ fn check_no_leak(game: &Game, round_events: &[Event]) {
             );
         }
         if !round_over {
-            let own: Vec<&str> = me
-                .map(|s| role_id(game.roles[s.index()]))
-                .into_iter()
-                .collect();
-            for r in roles_named(&json) {
-                assert!(own.contains(&r), "{audience:?} learns of a role {r}");
+            let known = known_roles(me, round_events);
+            for r in ROLES.iter().filter(|r| !known.contains(r)) {
+                assert!(
+                    !json.contains(&role_id(*r)),
+                    "{audience:?} learns of a role {r:?}"
+                );
             }
         }
         for e in &redacted {
@@ -238,8 +276,11 @@ struct Played {
 
 /// Plays one random game, checking the per-step invariants. `deep` adds the costly checks
 /// (every listed command accepted, leak checks, fold at every step).
-fn play(seed: u64, deep: bool) -> Played {
-    let players = 3 + (seed % 8) as u8;
+fn play(ruleset: Ruleset, seed: u64, deep: bool) -> Played {
+    let players = match ruleset {
+        Ruleset::Base => 3 + (seed % 8) as u8,
+        Ruleset::Saboteur2 => 2 + (seed % 11) as u8,
+    };
     let seed_bytes = saboteur_domain::Seed::from_u64(seed);
     let first = Seat(seed_bytes.0[0] % players);
     // Half the games dig east eagerly, so that rounds reach the gold; the variants take turns.
@@ -252,23 +293,32 @@ fn play(seed: u64, deep: bool) -> Played {
         },
         broken_tools_forfeit_gold: seed.is_multiple_of(5),
     };
-    let mut events = vec![create(Ruleset::Base, options, players, first, seed_bytes).unwrap()];
+    let mut events = vec![create(ruleset, options, players, first, seed_bytes).unwrap()];
     let mut game = Game::replay(&events).unwrap();
     events.extend(start(&game).unwrap());
     game = Game::replay(&events).unwrap();
     let mut rng = bot_rng(seed_bytes);
     let mut noise = ChaCha20Rng::from_seed_u64(seed);
-    let all = catalogue();
+    let all = catalogue(ruleset);
+    let mut dwarves: Option<Vec<Role>> = None;
     let mut round_start = 1;
     let mut steps = 0;
     while let Some(seat) = game.awaited() {
         steps += 1;
         assert!(steps < 2_000, "seed {seed}: the game does not end");
         assert_eq!(census(&game), all, "seed {seed}: cards are not conserved");
+        let d = dwarf_census(&game);
+        assert_eq!(
+            dwarves.get_or_insert_with(|| d.clone()),
+            &d,
+            "seed {seed}: dwarf cards"
+        );
         let legal = legal_commands(&game, seat);
         assert!(
             !legal.is_empty(),
-            "seed {seed}: {seat} has no legal command"
+            "seed {seed}: {seat} has no legal command in {:?} holding {:?}",
+            game.phase,
+            game.hands[seat.index()]
         );
         // Nobody else may act.
         let other = seat.left(game.n(), 1);
@@ -333,8 +383,8 @@ impl FromU64 for ChaCha20Rng {
     }
 }
 
-fn check_game(seed: u64, deep: bool) {
-    let Played { events, game } = play(seed, deep);
+fn check_game(ruleset: Ruleset, seed: u64, deep: bool) {
+    let Played { events, game } = play(ruleset, seed, deep);
     assert_eq!(game.phase, Phase::GameOver, "seed {seed}");
     assert_eq!(game.round, 3);
     assert_eq!(game.results.len(), 3, "seed {seed}: three rounds");
@@ -343,19 +393,23 @@ fn check_game(seed: u64, deep: bool) {
         Some(&game),
         "seed {seed}: fold differs"
     );
-    // Gold is conserved: won cards plus the pile are the 28 gold cards, totals match values.
-    let mut gold: Vec<Card> = game
-        .gold_cards
-        .iter()
-        .flatten()
-        .chain(&game.gold_pile)
-        .copied()
-        .collect();
-    gold.sort();
-    assert_eq!(gold, cards::gold_cards(), "seed {seed}");
-    for (cards, total) in game.gold_cards.iter().zip(&game.gold) {
-        let sum: u32 = cards.iter().map(|c| c.gold_value().unwrap() as u32).sum();
-        assert_eq!(sum, *total);
+    if ruleset == Ruleset::Base {
+        // Gold is conserved: won cards plus the pile are the 28 gold cards, totals match values.
+        let mut gold: Vec<Card> = game
+            .gold_cards
+            .iter()
+            .flatten()
+            .chain(&game.gold_pile)
+            .copied()
+            .collect();
+        gold.sort();
+        assert_eq!(gold, cards::gold_cards(), "seed {seed}");
+        for (cards, total) in game.gold_cards.iter().zip(&game.gold) {
+            let sum: u32 = cards.iter().map(|c| c.gold_value().unwrap() as u32).sum();
+            assert_eq!(sum, *total);
+        }
+    } else {
+        check_coins(seed, &events, &game);
     }
     let best = *game.gold.iter().max().unwrap();
     let winners: Vec<Seat> = (0..game.players)
@@ -378,13 +432,68 @@ fn check_game(seed: u64, deep: bool) {
     }
 }
 
+/// `saboteur2`: each round's coins follow §10.2 from the revealed dwarf cards and winners, and
+/// thefts move coins without creating any.
+fn check_coins(seed: u64, events: &[Event], game: &Game) {
+    let mut paid = 0u32;
+    let mut board = None::<Game>;
+    let mut state = Game::replay(&events[..1]).unwrap();
+    for e in events {
+        if let Event::RoundEnded { .. } = e {
+            board = Some(state.clone());
+        }
+        if let (Event::CoinsPaid { coins }, Some(before)) = (e, &board) {
+            let Some(result) = state.results.last() else {
+                panic!("coins before a round ended")
+            };
+            let each: u32 = match result.winners.len() {
+                0 => 0,
+                1 => 5,
+                2 => 4,
+                3 => 3,
+                4 => 2,
+                _ => 1,
+            };
+            let geologists = (0..before.players)
+                .filter(|s| {
+                    result.roles[*s as usize] == Role::Geologist && !before.is_trapped(Seat(*s))
+                })
+                .count() as u32;
+            for (i, c) in coins.iter().enumerate() {
+                let seat = Seat(i as u8);
+                let want = match result.roles[i] {
+                    Role::Geologist if !before.is_trapped(seat) => {
+                        before.board.crystals() / geologists
+                    }
+                    _ if !result.winners.contains(&seat) => 0,
+                    Role::Boss => each.saturating_sub(1),
+                    Role::Profiteer => each.saturating_sub(2),
+                    _ => each,
+                };
+                assert_eq!(
+                    *c, want,
+                    "seed {seed}: {seat} was paid {c}, §10.2 says {want}"
+                );
+                assert!(!(result.winners.contains(&seat) && before.is_trapped(seat)));
+            }
+            paid += coins.iter().sum::<u32>();
+        }
+        state.apply(e);
+    }
+    assert_eq!(
+        game.gold.iter().sum::<u32>(),
+        paid,
+        "seed {seed}: thefts created or lost coins"
+    );
+}
+
 static REACHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-fn run_range(part: u64, parts: u64) {
+fn run_range(ruleset: Ruleset, part: u64, parts: u64) {
     let n = games();
     for seed in (0..n).filter(|s| s % parts == part) {
         // One game in ten gets the costly checks at every step.
-        check_game(seed, seed % 10 == 0);
+        check_game(ruleset, seed, seed % 10 == 0);
     }
     // The games exercise the gold choosing of §7.1, not only saboteurs' wins.
     assert!(n < 100 || REACHED.load(std::sync::atomic::Ordering::Relaxed) > 0);
@@ -392,37 +501,62 @@ fn run_range(part: u64, parts: u64) {
 
 #[test]
 fn random_games_part_0() {
-    run_range(0, 4);
+    run_range(Ruleset::Base, 0, 4);
+}
+#[test]
+fn saboteur2_games_part_0() {
+    run_range(Ruleset::Saboteur2, 0, 4);
 }
 #[test]
 fn random_games_part_1() {
-    run_range(1, 4);
+    run_range(Ruleset::Base, 1, 4);
+}
+#[test]
+fn saboteur2_games_part_1() {
+    run_range(Ruleset::Saboteur2, 1, 4);
 }
 #[test]
 fn random_games_part_2() {
-    run_range(2, 4);
+    run_range(Ruleset::Base, 2, 4);
+}
+#[test]
+fn saboteur2_games_part_2() {
+    run_range(Ruleset::Saboteur2, 2, 4);
 }
 #[test]
 fn random_games_part_3() {
-    run_range(3, 4);
+    run_range(Ruleset::Base, 3, 4);
+}
+#[test]
+fn saboteur2_games_part_3() {
+    run_range(Ruleset::Saboteur2, 3, 4);
 }
 
 #[test]
 fn the_same_seed_yields_the_same_log() {
     for seed in 0..20 {
-        let a = play(seed, false).events;
-        let b = play(seed, false).events;
+        let a = play(Ruleset::Base, seed, false).events;
+        let b = play(Ruleset::Base, seed, false).events;
         assert_eq!(a, b, "seed {seed}");
         let json = |e: &[Event]| serde_json::to_string(e).unwrap();
         assert_eq!(json(&a), json(&b));
     }
-    assert_ne!(play(1, false).events, play(9, false).events);
+    assert_ne!(
+        play(Ruleset::Base, 1, false).events,
+        play(Ruleset::Base, 9, false).events
+    );
+    let a = play(Ruleset::Saboteur2, 3, false).events;
+    assert_eq!(a, play(Ruleset::Saboteur2, 3, false).events);
 }
 
 #[test]
 fn every_card_kind_appears_in_the_catalogue_counts() {
-    let all = catalogue();
+    let all = catalogue(Ruleset::Base);
     assert_eq!(all.values().sum::<usize>(), 1 + 3 + 67 + 28);
+    assert_eq!(
+        catalogue(Ruleset::Saboteur2).values().sum::<usize>(),
+        1 + 3 + 67 + 50
+    );
     assert!(all.keys().all(|c| !matches!(c.kind(), Kind::Action(a) if matches!(a, saboteur_domain::cards::Action::Theft))));
 }
 
