@@ -7,13 +7,13 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use saboteur_domain::bot::{bot_rng, random_command, random_game};
 use saboteur_domain::{Command, Game, Options, Ruleset, Seed, decide, legal_commands};
 
-/// The position with the largest maze over a few random 3-player games in which the player to
-/// move still has a path placement; the placement farthest from the start.
-fn large_maze() -> (Game, Command) {
+/// The position with the largest maze over a few random games in which the player to move
+/// still has a path placement; the placement farthest from the start.
+fn large_maze(ruleset: Ruleset, players: u8) -> (Game, Command) {
     let mut best: Option<(usize, Game, Command)> = None;
     for seed in 0..20 {
         let seed = Seed::from_u64(seed);
-        let log = random_game(Ruleset::Base, Options::default(), 3, seed);
+        let log = random_game(ruleset, Options::default(), players, seed);
         let mut game = Game::replay(&log[..1]).expect("created");
         let mut rng = bot_rng(seed);
         for e in &log[1..] {
@@ -38,18 +38,18 @@ fn large_maze() -> (Game, Command) {
     (game, cmd)
 }
 
-fn benches(c: &mut Criterion) {
-    let log = random_game(Ruleset::Base, Options::default(), 10, Seed::from_u64(1));
-    let mut g = c.benchmark_group("replay");
+fn bench_ruleset(c: &mut Criterion, name: &str, ruleset: Ruleset, players: u8, maze_players: u8) {
+    let log = random_game(ruleset, Options::default(), players, Seed::from_u64(1));
+    let mut g = c.benchmark_group(format!("{name}/replay"));
     g.throughput(Throughput::Elements(log.len() as u64));
-    g.bench_function(format!("10_players_{}_events", log.len()), |b| {
+    g.bench_function(format!("{players}_players_{}_events", log.len()), |b| {
         b.iter(|| Game::replay(std::hint::black_box(&log)))
     });
     g.finish();
 
-    let (game, cmd) = large_maze();
+    let (game, cmd) = large_maze(ruleset, maze_players);
     let seat = game.awaited().expect("a player to move");
-    let mut g = c.benchmark_group(format!("maze_of_{}_cards", game.board.len()));
+    let mut g = c.benchmark_group(format!("{name}/maze_of_{}_cards", game.board.len()));
     g.bench_function("decide_path_placement", |b| {
         b.iter(|| decide(std::hint::black_box(&game), seat, &cmd))
     });
@@ -57,6 +57,11 @@ fn benches(c: &mut Criterion) {
         b.iter(|| legal_commands(std::hint::black_box(&game), seat))
     });
     g.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    bench_ruleset(c, "base", Ruleset::Base, 10, 3);
+    bench_ruleset(c, "saboteur2", Ruleset::Saboteur2, 12, 12);
 }
 
 criterion_group!(engine, benches);

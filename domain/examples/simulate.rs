@@ -2,6 +2,7 @@
 //!
 //! `cargo run --release -p saboteur-domain --example simulate -- --games N --players P --seed S`
 
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 use clap::Parser;
@@ -51,22 +52,49 @@ fn main() {
     }
     let events: usize = logs.iter().map(Vec::len).sum();
     let (mut rounds, mut digger_wins) = (0u64, 0u64);
+    // Per role: (rounds held, rounds won).
+    let mut roles: BTreeMap<Role, (u64, u64)> = BTreeMap::new();
     for log in &logs {
         for e in log {
             if let Event::RoundEnded {
                 gold_reached_by,
-                roles,
+                roles: dealt,
+                winners,
                 ..
             } = e
             {
                 rounds += 1;
-                let diggers = roles.contains(&Role::GoldDigger);
-                if gold_reached_by.is_some() && diggers {
+                let diggers = dealt
+                    .iter()
+                    .any(|r| matches!(r, Role::GoldDigger | Role::GreenDigger | Role::BlueDigger));
+                let digger_won = winners.iter().any(|s| {
+                    matches!(
+                        dealt[s.index()],
+                        Role::GoldDigger | Role::GreenDigger | Role::BlueDigger
+                    )
+                });
+                if gold_reached_by.is_some() && diggers && digger_won {
                     digger_wins += 1;
+                }
+                for (i, role) in dealt.iter().enumerate() {
+                    let entry = roles.entry(*role).or_default();
+                    entry.0 += 1;
+                    entry.1 += u64::from(winners.iter().any(|s| s.index() == i));
                 }
             }
         }
     }
+    let role_win_rate: BTreeMap<String, f64> = roles
+        .iter()
+        .map(|(role, (held, won))| {
+            let name = serde_json::to_value(role)
+                .expect("a role")
+                .as_str()
+                .unwrap_or("")
+                .to_string();
+            (name, *won as f64 / (*held).max(1) as f64)
+        })
+        .collect();
     let started = Instant::now();
     let mut finished = 0;
     for log in &logs {
@@ -83,6 +111,7 @@ fn main() {
         "events": events,
         "events_per_game": events as f64 / args.games.max(1) as f64,
         "gold_digger_round_win_rate": digger_wins as f64 / rounds.max(1) as f64,
+        "role_round_win_rate": role_win_rate,
         "replay_events_per_second": (events as f64 / seconds.max(1e-9)).round(),
     });
     println!("{}", serde_json::to_string_pretty(&figures).expect("JSON"));

@@ -721,9 +721,19 @@ pub fn saboteur_share(count: usize) -> u32 {
     }
 }
 
-/// §7.2: saboteurs are paid clockwise from the left of the last player to take a turn; each
-/// takes cards one at a time, putting a card that would exceed their share under the pile,
-/// until they hold their share or no card left fits.
+/// Whether `amount` nuggets can be made from some of `pile`'s gold cards.
+fn can_make(amount: u32, pile: &VecDeque<Card>) -> bool {
+    let count = |v| pile.iter().filter(|c| c.gold_value() == Some(v)).count() as u32;
+    let (ones, twos, threes) = (count(1), count(2), count(3));
+    (0..=threes.min(amount / 3))
+        .any(|c| (0..=twos.min((amount - 3 * c) / 2)).any(|b| amount - 3 * c - 2 * b <= ones))
+}
+
+/// §7.2: saboteurs are paid clockwise from the left of the last player to take a turn. Each
+/// saboteur's amount is their share, or, when the pile cannot make it exactly, the largest
+/// total not above it. They take cards from the top one at a time; a card that would exceed
+/// the amount, or leave the rest of the amount impossible to make from the pile, goes under
+/// the pile.
 fn pay_saboteurs(tx: &mut Tx) {
     let g = &tx.game;
     let n = g.n();
@@ -739,19 +749,17 @@ fn pay_saboteurs(tx: &mut Tx) {
     let mut pile: VecDeque<Card> = g.gold_pile.iter().copied().collect();
     let mut payments = Vec::with_capacity(saboteurs.len());
     for seat in saboteurs {
+        let amount = (0..=share).rev().find(|a| can_make(*a, &pile)).unwrap_or(0);
         let mut total = 0u32;
         let mut taken = Vec::new();
-        let mut misses = 0;
-        while total < share && misses < pile.len() {
+        while total < amount {
             let Some(card) = pile.pop_front() else { break };
             let value = u32::from(card.gold_value().unwrap_or(0));
-            if total + value <= share {
+            if total + value <= amount && can_make(amount - total - value, &pile) {
                 total += value;
                 taken.push(card);
-                misses = 0;
             } else {
                 pile.push_back(card);
-                misses += 1;
             }
         }
         payments.push(Payment {

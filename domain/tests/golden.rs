@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use saboteur_domain::bot::{bot_rng, random_command};
+use saboteur_domain::cards::Action;
 use saboteur_domain::random::below;
 use saboteur_domain::{
     Command, EVENT_SCHEMA_VERSION, Event, Game, Options, Ruleset, Seat, Seed, Side, create, decide,
@@ -30,6 +31,20 @@ fn cases() -> Vec<(&'static str, Ruleset, Options, u8, u64)> {
         ("base_3p_seed6", Ruleset::Base, Options::default(), 3, 6),
         ("base_6p_seed4", Ruleset::Base, Options::default(), 6, 4),
         ("base_10p_seed7_variants", Ruleset::Base, diggers, 10, 7),
+        (
+            "saboteur2_4p_seed14",
+            Ruleset::Saboteur2,
+            Options::default(),
+            4,
+            14,
+        ),
+        (
+            "saboteur2_12p_seed23",
+            Ruleset::Saboteur2,
+            Options::default(),
+            12,
+            23,
+        ),
     ]
 }
 
@@ -64,10 +79,20 @@ fn eager_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Ve
             })
             .max_by_key(|(key, _)| *key)
             .map(|(_, c)| c);
-        // Otherwise: keep gold choices and passes random, never break anything.
+        // Otherwise, in the base game: pass or choose gold at random, never break anything; in
+        // `saboteur2`: any legal command but tool-breaking and trapping, so the new actions
+        // show up.
         let calm: Vec<Command> = legal
             .into_iter()
-            .filter(|c| matches!(c, Command::Pass { .. } | Command::ChooseGold { .. }))
+            .filter(|c| match c {
+                Command::Pass { .. } | Command::ChooseGold { .. } => true,
+                Command::PlayAction { card, .. } if ruleset == Ruleset::Saboteur2 => !matches!(
+                    card.action(),
+                    Some(Action::Break(_) | Action::Trapped | Action::Rockfall)
+                ),
+                Command::Steal { .. } | Command::DiscardToRemove { .. } => true,
+                _ => false,
+            })
             .collect();
         let command = east
             .or_else(|| calm.get(below(&mut rng, calm.len().max(1))).cloned())
@@ -129,9 +154,13 @@ fn golden_logs_replay_to_their_recorded_final_state() {
             matches!(events.last(), Some(Event::GameEnded { .. })),
             "{stem}: a whole game"
         );
+        let rich = |e: &Event| match ruleset {
+            Ruleset::Base => matches!(e, Event::GoldKept { .. }),
+            Ruleset::Saboteur2 => matches!(e, Event::CoinStolen { .. }),
+        };
         assert!(
-            events.iter().any(|e| matches!(e, Event::GoldKept { .. })),
-            "{stem}: gold handed out"
+            events.iter().any(rich),
+            "{stem}: gold handed out or coins stolen"
         );
         let game = Game::replay(&events).unwrap();
         let want: serde_json::Value = serde_json::from_str(
