@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{Card, Role, Ruleset, Tool};
+use crate::command::Command;
 use crate::game::Options;
 use crate::geometry::Cell;
 use crate::random::Seed;
@@ -264,6 +265,41 @@ pub enum Event {
         /// The robbed seat, or none.
         from: Option<Seat>,
     },
+    /// A player's command was accepted; the events it caused follow it in the log. Recorded so
+    /// that an audit can decide every command again.
+    CommandAccepted {
+        /// Who issued it.
+        seat: Seat,
+        /// The command (hidden from others: a pass names the cards discarded face down).
+        command: Secret<Command>,
+    },
+    /// A player asked to take back their last command; every other player must approve.
+    UndoRequested {
+        /// Who asks.
+        seat: Seat,
+        /// The version the game would return to.
+        to_version: u64,
+    },
+    /// A player approved the pending undo request.
+    UndoApproved {
+        /// Who approved.
+        seat: Seat,
+    },
+    /// A player declined the pending undo request, which is dropped.
+    UndoDeclined {
+        /// Who declined.
+        seat: Seat,
+    },
+    /// The game returned to an earlier version. The log keeps the undone events; replaying
+    /// skips them.
+    Undone {
+        /// The version the game returned to.
+        to_version: u64,
+        /// The player whose command was taken back, or none for the host's rollback.
+        by: Option<Seat>,
+        /// The host's written reason for a rollback.
+        reason: Option<String>,
+    },
     /// The third round is over (§8).
     GameEnded {
         /// Each seat's total.
@@ -303,6 +339,11 @@ impl Event {
             Event::CoinsPaid { .. } => "coins_paid",
             Event::StealingStarted { .. } => "stealing_started",
             Event::CoinStolen { .. } => "coin_stolen",
+            Event::CommandAccepted { .. } => "command_accepted",
+            Event::UndoRequested { .. } => "undo_requested",
+            Event::UndoApproved { .. } => "undo_approved",
+            Event::UndoDeclined { .. } => "undo_declined",
+            Event::Undone { .. } => "undone",
             Event::GameEnded { .. } => "game_ended",
         }
     }

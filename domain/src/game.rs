@@ -540,6 +540,12 @@ impl Game {
                     }
                 }
             }
+            // Log-level events: the history (crate::history) gives them their meaning.
+            Event::CommandAccepted { .. }
+            | Event::UndoRequested { .. }
+            | Event::UndoApproved { .. }
+            | Event::UndoDeclined { .. }
+            | Event::Undone { .. } => {}
             Event::GameEnded { winners, .. } => {
                 self.phase = Phase::GameOver;
                 self.winners = winners.clone();

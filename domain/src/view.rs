@@ -346,7 +346,15 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
             seat_hand: seat_hand.shown_if(sees(*seat)),
             target_hand: target_hand.shown_if(sees(*target)),
         },
+        Event::CommandAccepted { seat, command } => Event::CommandAccepted {
+            seat: *seat,
+            command: command.shown_if(sees(*seat)),
+        },
         Event::PathPlayed { .. }
+        | Event::UndoRequested { .. }
+        | Event::UndoApproved { .. }
+        | Event::UndoDeclined { .. }
+        | Event::Undone { .. }
         | Event::TheftPlayed { .. }
         | Event::PlayerTrapped { .. }
         | Event::ActionCancelled { .. }
@@ -378,5 +386,6 @@ pub fn reveals_hidden(event: &Event) -> bool {
             | Event::TheftPlayed { .. }
             | Event::PlayerTrapped { .. }
             | Event::ActionCancelled { .. }
+            | Event::CommandAccepted { .. }
     )
 }

@@ -1,0 +1,484 @@
+//! A game's whole log: the events as recorded, the state they lead to with undone events
+//! skipped, pending undo requests, and the audit that decides every command again.
+//!
+//! Versions count events: version `v` is the state after the first `v` events of the log
+//! (event `seq` = 1, 2, …). Undoing never removes an event: [`Event::Undone`] names the version
+//! the game returns to, and replaying skips what came between.
+
+use serde::{Deserialize, Serialize};
+
+use crate::command::Command;
+use crate::decide::{deal, decide, start};
+use crate::event::Event;
+use crate::game::{Game, Phase};
+use crate::seat::Seat;
+use crate::secret::Secret;
+use crate::view::reveals_hidden;
+use crate::violation::RuleViolation;
+
+/// A pending request to take back a command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UndoRequest {
+    /// Who asked.
+    pub seat: Seat,
+    /// The version the game would return to.
+    pub to_version: u64,
+    /// Who has approved so far.
+    pub approvals: Vec<Seat>,
+}
+
+/// Why an undo or a rollback was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UndoError {
+    /// The game is over: its record is final.
+    #[error("the game is over: its record is final")]
+    GameOver,
+    /// The player has no command to take back, or someone acted since.
+    #[error("{0} has no command to take back: nobody may have acted since it")]
+    NothingToUndo(Seat),
+    /// Another undo request is waiting for votes.
+    #[error("another undo request is waiting for votes")]
+    AlreadyPending,
+    /// No undo request is waiting for votes.
+    #[error("no undo request is waiting for votes")]
+    NonePending,
+    /// The player cannot vote on this request.
+    #[error("{0} cannot vote on this request (the requester, or already voted)")]
+    CannotVote(Seat),
+    /// The version is not one the game can return to.
+    #[error("version {0} is not an earlier version between two commands")]
+    BadVersion(u64),
+    /// A rollback needs a written reason.
+    #[error("a rollback needs a written reason")]
+    NoReason,
+}
+
+/// A game's log with its current state.
+#[derive(Debug, Clone)]
+pub struct History {
+    log: Vec<Event>,
+    game: Game,
+    pending: Option<UndoRequest>,
+    /// Seq of the effective `CommandAccepted` events (not undone), in order.
+    commands: Vec<u64>,
+    /// The effective events as a persistent list: each node is (parent node, log index).
+    nodes: Vec<(Option<usize>, usize)>,
+    /// The last node of the effective list after each version (index `version - 1`).
+    heads: Vec<usize>,
+}
+
+/// Whether an event opens a batch appended at once: a command, an undo event, or the start.
+fn opens_batch(log: &[Event], index: usize) -> bool {
+    match &log[index] {
+        Event::CommandAccepted { .. }
+        | Event::UndoRequested { .. }
+        | Event::UndoApproved { .. }
+        | Event::UndoDeclined { .. } => true,
+        // The last approval and the undo it completes are appended together.
+        Event::Undone { .. } => index > 0 && !matches!(log[index - 1], Event::UndoApproved { .. }),
+        Event::RoundStarted { round: 1, .. } => {
+            index > 0
+                && matches!(
+                    log[index - 1],
+                    Event::GameCreated { .. } | Event::Undone { .. }
+                )
+        }
+        _ => false,
+    }
+}
+
+impl History {
+    /// A history from its first event, which must be [`Event::GameCreated`] with its seed.
+    pub fn new(created: Event) -> Option<History> {
+        let game = Game::from_created(&created)?;
+        Some(History {
+            log: vec![created],
+            game,
+            pending: None,
+            commands: Vec::new(),
+            nodes: vec![(None, 0)],
+            heads: vec![0],
+        })
+    }
+
+    /// The log indices of the effective events after `version`, in order.
+    fn path(&self, version: u64) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut node = Some(self.heads[version as usize - 1]);
+        while let Some(n) = node {
+            out.push(self.nodes[n].1);
+            node = self.nodes[n].0;
+        }
+        out.reverse();
+        out
+    }
+
+    /// The state at an earlier version (undone events skipped), without its log.
+    pub fn state_at(&self, version: u64) -> Option<Game> {
+        if version == 0 || version > self.version() {
+            return None;
+        }
+        let path = self.path(version);
+        let mut game = Game::from_created(&self.log[path[0]])?;
+        for &i in &path[1..] {
+            game.apply(&self.log[i]);
+        }
+        Some(game)
+    }
+
+    /// Replays a whole log; `None` if it does not start with a game's creation.
+    pub fn replay(events: impl IntoIterator<Item = Event>) -> Option<History> {
+        let mut events = events.into_iter();
+        let mut h = History::new(events.next()?)?;
+        for e in events {
+            h.push(e);
+        }
+        Some(h)
+    }
+
+    /// The state now, undone events skipped.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Every event recorded, undone ones included.
+    pub fn log(&self) -> &[Event] {
+        &self.log
+    }
+
+    /// The version: how many events the log holds.
+    pub fn version(&self) -> u64 {
+        self.log.len() as u64
+    }
+
+    /// The undo request waiting for votes, if any.
+    pub fn pending_undo(&self) -> Option<&UndoRequest> {
+        self.pending.as_ref()
+    }
+
+    /// The history as it was at an earlier version.
+    pub fn at(&self, version: u64) -> Option<History> {
+        if version == 0 || version > self.version() {
+            return None;
+        }
+        History::replay(self.log[..version as usize].iter().cloned())
+    }
+
+    /// Appends one event: the reducer of the log.
+    pub fn push(&mut self, event: Event) {
+        let seq = self.version() + 1;
+        let mut head = *self.heads.last().expect("a history has its first event");
+        let mut effective = false;
+        match &event {
+            Event::Undone { to_version, .. } => {
+                if let Some(game) = self.state_at(*to_version) {
+                    head = self.heads[*to_version as usize - 1];
+                    self.game = game;
+                    self.commands = self
+                        .path(*to_version)
+                        .into_iter()
+                        .filter(|&i| matches!(self.log[i], Event::CommandAccepted { .. }))
+                        .map(|i| i as u64 + 1)
+                        .collect();
+                }
+                self.pending = None;
+            }
+            Event::UndoRequested { seat, to_version } => {
+                self.pending = Some(UndoRequest {
+                    seat: *seat,
+                    to_version: *to_version,
+                    approvals: Vec::new(),
+                });
+            }
+            Event::UndoApproved { seat } => {
+                if let Some(p) = &mut self.pending {
+                    p.approvals.push(*seat);
+                }
+            }
+            Event::UndoDeclined { .. } => self.pending = None,
+            Event::CommandAccepted { .. } => {
+                // Acting moves the game on: a pending request would take this back too.
+                self.pending = None;
+                self.commands.push(seq);
+                effective = true;
+            }
+            e => {
+                self.game.apply(e);
+                effective = true;
+            }
+        }
+        if effective {
+            self.nodes.push((Some(head), self.log.len()));
+            head = self.nodes.len() - 1;
+        }
+        self.heads.push(head);
+        self.log.push(event);
+    }
+
+    /// Decides a player's command: `CommandAccepted` followed by the events it causes.
+    pub fn execute(&self, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
+        let mut events = vec![Event::CommandAccepted {
+            seat,
+            command: Secret::Known(command.clone()),
+        }];
+        events.extend(decide(&self.game, seat, command)?);
+        Ok(events)
+    }
+
+    /// Decides the start of the game: round 1 dealt.
+    pub fn start(&self) -> Result<Vec<Event>, RuleViolation> {
+        start(&self.game)
+    }
+
+    /// The seat whose command is the last effective one, with the version before it.
+    fn last_command(&self) -> Option<(Seat, u64)> {
+        let seq = *self.commands.last()?;
+        match &self.log[seq as usize - 1] {
+            Event::CommandAccepted { seat, .. } => Some((*seat, seq - 1)),
+            _ => None,
+        }
+    }
+
+    /// A player asks to take back their last command. Taken back at once when nobody has acted
+    /// since and it revealed nothing hidden to anyone; otherwise a request every other player
+    /// must approve.
+    pub fn request_undo(&self, seat: Seat) -> Result<Vec<Event>, UndoError> {
+        if self.game.phase == Phase::GameOver {
+            return Err(UndoError::GameOver);
+        }
+        let Some((by, to_version)) = self.last_command().filter(|(s, _)| *s == seat) else {
+            return Err(UndoError::NothingToUndo(seat));
+        };
+        // Nobody acted since: no command after it, and only its own events follow.
+        let after = &self.log[to_version as usize + 1..];
+        let revealing = after
+            .iter()
+            .any(|e| reveals_hidden(e) || !self.effective_event(e));
+        if !revealing {
+            return Ok(vec![Event::Undone {
+                to_version,
+                by: Some(by),
+                reason: None,
+            }]);
+        }
+        if self.pending.is_some() {
+            return Err(UndoError::AlreadyPending);
+        }
+        Ok(vec![Event::UndoRequested { seat, to_version }])
+    }
+
+    /// Whether an event after the last command is one of that command's own events (not an
+    /// undo vote or request, which mean others took part).
+    fn effective_event(&self, e: &Event) -> bool {
+        !matches!(
+            e,
+            Event::UndoRequested { .. }
+                | Event::UndoApproved { .. }
+                | Event::UndoDeclined { .. }
+                | Event::Undone { .. }
+        )
+    }
+
+    /// A player votes on the pending undo request; the last approval takes the command back.
+    pub fn vote_undo(&self, seat: Seat, approve: bool) -> Result<Vec<Event>, UndoError> {
+        let Some(p) = &self.pending else {
+            return Err(UndoError::NonePending);
+        };
+        if seat == p.seat || p.approvals.contains(&seat) || seat.index() >= self.game.n() {
+            return Err(UndoError::CannotVote(seat));
+        }
+        if !approve {
+            return Ok(vec![Event::UndoDeclined { seat }]);
+        }
+        let mut events = vec![Event::UndoApproved { seat }];
+        if p.approvals.len() + 2 >= self.game.n() {
+            events.push(Event::Undone {
+                to_version: p.to_version,
+                by: Some(p.seat),
+                reason: None,
+            });
+        }
+        Ok(events)
+    }
+
+    /// The host rolls the game back to an earlier version, with a written reason.
+    pub fn rollback(&self, to_version: u64, reason: &str) -> Result<Vec<Event>, UndoError> {
+        if self.game.phase == Phase::GameOver {
+            return Err(UndoError::GameOver);
+        }
+        if reason.trim().is_empty() {
+            return Err(UndoError::NoReason);
+        }
+        if to_version == 0
+            || to_version >= self.version()
+            || !opens_batch(&self.log, to_version as usize)
+        {
+            return Err(UndoError::BadVersion(to_version));
+        }
+        Ok(vec![Event::Undone {
+            to_version,
+            by: None,
+            reason: Some(reason.to_string()),
+        }])
+    }
+}
+
+/// What an audit of a whole log found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditReport {
+    /// Events in the log.
+    pub events: u64,
+    /// Commands decided again and found to cause exactly the recorded events.
+    pub commands_checked: u64,
+    /// Deals derived again from the seed and found equal to the recorded ones.
+    pub deals_checked: u64,
+    /// Undo and rollback events checked against the undo rules.
+    pub undos_checked: u64,
+    /// Each seat's final total.
+    pub gold: Vec<u32>,
+    /// The seats sharing the win.
+    pub winners: Vec<Seat>,
+}
+
+/// The first discrepancy an audit found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[error("event {seq}: {what}")]
+pub struct Discrepancy {
+    /// The sequence number of the first event in question.
+    pub seq: u64,
+    /// What is wrong.
+    pub what: String,
+}
+
+fn wrong(seq: u64, what: impl Into<String>) -> Discrepancy {
+    Discrepancy {
+        seq,
+        what: what.into(),
+    }
+}
+
+/// Audits a complete log: every deal derived again from the seed, every command decided again
+/// against the state before it and compared with the events recorded after it, every undo
+/// checked against the undo rules, and the final scores recomputed.
+pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
+    let first = log.first().ok_or_else(|| wrong(1, "the log is empty"))?;
+    let mut h = History::new(first.clone())
+        .ok_or_else(|| wrong(1, "the log does not start with game_created and its seed"))?;
+    let mut report = AuditReport {
+        events: log.len() as u64,
+        commands_checked: 0,
+        deals_checked: 0,
+        undos_checked: 0,
+        gold: Vec::new(),
+        winners: Vec::new(),
+    };
+    let mut i = 1;
+    while i < log.len() {
+        let seq = i as u64 + 1;
+        let end = (i + 1..log.len())
+            .find(|&k| opens_batch(log, k))
+            .unwrap_or(log.len());
+        let recorded = &log[i..end];
+        let expected: Vec<Event> = match &log[i] {
+            Event::CommandAccepted { seat, command } => {
+                let command = command
+                    .known()
+                    .ok_or_else(|| wrong(seq, "the command is redacted"))?;
+                report.commands_checked += 1;
+                h.execute(*seat, command).map_err(|v| {
+                    wrong(
+                        seq,
+                        format!("the command was illegal: {} ({})", v.code(), v.detail),
+                    )
+                })?
+            }
+            Event::RoundStarted { round: 1, .. } => h
+                .start()
+                .map_err(|v| wrong(seq, format!("the game could not start: {v}")))?,
+            Event::UndoRequested { seat, .. } => {
+                report.undos_checked += 1;
+                h.request_undo(*seat)
+                    .map_err(|e| wrong(seq, e.to_string()))?
+            }
+            Event::UndoApproved { seat } => {
+                report.undos_checked += 1;
+                h.vote_undo(*seat, true)
+                    .map_err(|e| wrong(seq, e.to_string()))?
+            }
+            Event::UndoDeclined { seat } => {
+                report.undos_checked += 1;
+                h.vote_undo(*seat, false)
+                    .map_err(|e| wrong(seq, e.to_string()))?
+            }
+            Event::Undone {
+                to_version,
+                by: None,
+                reason,
+            } => {
+                report.undos_checked += 1;
+                h.rollback(*to_version, reason.as_deref().unwrap_or(""))
+                    .map_err(|e| wrong(seq, e.to_string()))?
+            }
+            Event::Undone { by: Some(seat), .. } => {
+                report.undos_checked += 1;
+                h.request_undo(*seat)
+                    .map_err(|e| wrong(seq, e.to_string()))?
+            }
+            other => {
+                return Err(wrong(
+                    seq,
+                    format!("`{}` was recorded without a command", other.kind()),
+                ));
+            }
+        };
+        if expected.as_slice() != recorded {
+            let k = expected
+                .iter()
+                .zip(recorded)
+                .take_while(|(a, b)| a == b)
+                .count();
+            return Err(wrong(
+                seq + k as u64,
+                format!(
+                    "the record differs from what the rules decide: recorded {}, expected {}",
+                    recorded.get(k).map_or("nothing", Event::kind),
+                    expected.get(k).map_or("nothing", Event::kind)
+                ),
+            ));
+        }
+        for e in recorded {
+            if let Event::RoundStarted {
+                round,
+                first_player,
+                ..
+            } = e
+            {
+                let again = deal(h.game(), *round, *first_player);
+                if &again != e {
+                    return Err(wrong(
+                        h.version() + 1,
+                        format!("round {round} was not dealt from the seed"),
+                    ));
+                }
+                report.deals_checked += 1;
+            }
+            h.push(e.clone());
+        }
+        i = end;
+    }
+    let game = h.game();
+    if let Some(Event::GameEnded { gold, winners }) = log
+        .iter()
+        .rev()
+        .find(|e| matches!(e, Event::GameEnded { .. }))
+        && (gold != &game.gold || winners != &game.winners)
+    {
+        return Err(wrong(
+            report.events,
+            "the final scores differ from the replayed ones",
+        ));
+    }
+    report.gold = game.gold.clone();
+    report.winners = game.winners.clone();
+    Ok(report)
+}

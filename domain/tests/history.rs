@@ -1,0 +1,179 @@
+//! Undo without rewriting history, and the audit of whole logs.
+
+use rand_core::Rng;
+use saboteur_domain::bot::bot_rng;
+use saboteur_domain::random::below;
+use saboteur_domain::{
+    Event, History, Options, Ruleset, Seat, Secret, Seed, UndoError, audit, create, legal_commands,
+};
+
+fn push_all(h: &mut History, events: Vec<Event>) {
+    for e in events {
+        h.push(e);
+    }
+}
+
+/// Plays a random game in which players often take their command back: at once when it
+/// revealed nothing, otherwise by asking everyone, who sometimes decline; the host sometimes
+/// rolls the game back. Checks that every undo returns exactly to the state before the command.
+fn game_with_undos(ruleset: Ruleset, players: u8, seed: u64) -> History {
+    let seed = Seed::from_u64(seed);
+    let mut h =
+        History::new(create(ruleset, Options::default(), players, Seat(0), seed).unwrap()).unwrap();
+    let start = h.start().unwrap();
+    push_all(&mut h, start);
+    let mut rng = bot_rng(seed);
+    let mut steps = 0;
+    while let Some(seat) = h.game().awaited() {
+        steps += 1;
+        assert!(steps < 5_000);
+        let legal = legal_commands(h.game(), seat);
+        let command = legal[below(&mut rng, legal.len())].clone();
+        let before = h.game().clone();
+        let version_before = h.version();
+        let events = h.execute(seat, &command).unwrap();
+        push_all(&mut h, events);
+        if h.game().phase == saboteur_domain::Phase::GameOver {
+            assert_eq!(h.request_undo(seat), Err(UndoError::GameOver));
+            break;
+        }
+        match rng.next_u64() % 50 {
+            0..=9 => {
+                // Someone else cannot take it back.
+                let other = seat.left(h.game().n(), 1);
+                assert!(matches!(
+                    h.request_undo(other),
+                    Err(UndoError::NothingToUndo(_))
+                ));
+                let undo = h.request_undo(seat).unwrap();
+                match &undo[..] {
+                    [
+                        Event::Undone {
+                            to_version,
+                            by: Some(s),
+                            ..
+                        },
+                    ] => {
+                        assert_eq!((*to_version, *s), (version_before, seat));
+                    }
+                    [Event::UndoRequested { to_version, .. }] => {
+                        assert_eq!(*to_version, version_before);
+                    }
+                    other => panic!("unexpected undo events {other:?}"),
+                }
+                let free = matches!(undo[0], Event::Undone { .. });
+                push_all(&mut h, undo);
+                if !free {
+                    assert_eq!(h.request_undo(seat), Err(UndoError::AlreadyPending));
+                    assert!(matches!(
+                        h.vote_undo(seat, true),
+                        Err(UndoError::CannotVote(_))
+                    ));
+                    let decline = rng.next_u64().is_multiple_of(3);
+                    for k in 1..h.game().n() {
+                        let voter = seat.left(h.game().n(), k);
+                        let votes = h.vote_undo(voter, !decline).unwrap();
+                        push_all(&mut h, votes);
+                        if decline {
+                            break;
+                        }
+                    }
+                    if decline {
+                        assert!(h.pending_undo().is_none());
+                        continue;
+                    }
+                }
+                assert_eq!(
+                    h.game(),
+                    &before,
+                    "the undo returns to the state before the command"
+                );
+                assert!(h.version() > version_before, "the log only grows");
+            }
+            10 if h.version() > 30 => {
+                let to = h.version() - 1 - rng.next_u64() % 20;
+                match h.rollback(to, "a dispute") {
+                    Ok(events) => {
+                        let expected = h.at(to).unwrap().game().clone();
+                        push_all(&mut h, events);
+                        assert_eq!(h.game(), &expected);
+                    }
+                    Err(e) => assert_eq!(e, UndoError::BadVersion(to)),
+                }
+                assert_eq!(h.rollback(1, " "), Err(UndoError::NoReason));
+            }
+            _ => {}
+        }
+    }
+    h
+}
+
+#[test]
+fn undo_returns_to_the_state_before_and_the_audit_accepts_it() {
+    for seed in 0..60 {
+        let (ruleset, players) = if seed % 2 == 0 {
+            (Ruleset::Base, 3 + (seed % 8) as u8)
+        } else {
+            (Ruleset::Saboteur2, 2 + (seed % 11) as u8)
+        };
+        let h = game_with_undos(ruleset, players, seed);
+        assert!(
+            h.log().iter().any(|e| matches!(e, Event::Undone { .. })),
+            "seed {seed}: some undo"
+        );
+        let report = audit(h.log()).unwrap_or_else(|d| panic!("seed {seed}: {d}"));
+        assert_eq!(report.events, h.version());
+        assert_eq!(report.gold, h.game().gold);
+        assert!(
+            report.commands_checked > 0 && report.deals_checked >= 3 && report.undos_checked > 0
+        );
+        // Replaying the log gives the same state.
+        let again = History::replay(h.log().iter().cloned()).unwrap();
+        assert_eq!(again.game(), h.game());
+    }
+}
+
+#[test]
+fn the_audit_names_the_first_tampered_event() {
+    let h = game_with_undos(Ruleset::Base, 4, 11);
+    let log = h.log().to_vec();
+    // A drawn card changed.
+    let (i, e) = log
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, e)| matches!(e, Event::CardDrawn { .. }))
+        .unwrap();
+    let Event::CardDrawn { seat, card } = e else {
+        unreachable!()
+    };
+    let other = if card.known() == Some(&saboteur_domain::Card::Map) {
+        saboteur_domain::Card::Rockfall
+    } else {
+        saboteur_domain::Card::Map
+    };
+    let mut tampered = log.clone();
+    tampered[i] = Event::CardDrawn {
+        seat: *seat,
+        card: Secret::Known(other),
+    };
+    let d = audit(&tampered).unwrap_err();
+    assert_eq!(d.seq, i as u64 + 1, "{d}");
+    // A deal changed.
+    let mut tampered = log.clone();
+    let (j, _) = log
+        .iter()
+        .enumerate()
+        .find(|(_, e)| matches!(e, Event::RoundStarted { round: 2, .. }))
+        .unwrap();
+    if let Event::RoundStarted { first_player, .. } = &mut tampered[j] {
+        *first_player = first_player.left(4, 1);
+    }
+    assert_eq!(audit(&tampered).unwrap_err().seq, j as u64 + 1);
+    // An event with no command behind it.
+    let mut tampered = log.clone();
+    tampered.insert(5, Event::TurnSkipped { seat: Seat(0) });
+    assert!(audit(&tampered).is_err());
+    // The untouched log passes.
+    assert!(audit(&log).is_ok());
+}
