@@ -1,0 +1,45 @@
+//! The store and the engine: domain events in and out, and a game's history loaded by folding
+//! its events through the engine.
+
+use saboteur_domain::{EVENT_SCHEMA_VERSION, Event, History};
+
+use crate::{EventStore, NewEvent, Result, StoreError, StoredEvent};
+
+/// A domain event as the store keeps it.
+pub fn to_new_event(event: &Event) -> NewEvent {
+    NewEvent {
+        event_type: event.kind().to_string(),
+        schema_version: i32::from(EVENT_SCHEMA_VERSION),
+        payload: serde_json::to_value(event).expect("events serialise"),
+        seat: event.actor().map(|s| i32::from(s.0)),
+    }
+}
+
+/// A stored event read back as a domain event, through its schema version.
+pub fn decode(stored: &StoredEvent) -> Result<Event> {
+    let version = u16::try_from(stored.schema_version)
+        .map_err(|_| StoreError::Invalid(format!("event {}: bad schema version", stored.seq)))?;
+    Event::decode(version, &stored.payload)
+        .map_err(|e| StoreError::Invalid(format!("event {}: {e}", stored.seq)))
+}
+
+impl EventStore {
+    /// A game's history: every stored event folded through the engine.
+    pub async fn load_history(&self, game_id: &str) -> Result<History> {
+        let folded = self
+            .fold_events(game_id, None::<History>, |history, stored| {
+                let event = decode(stored)?;
+                match history {
+                    None => History::new(event).map(Some).ok_or_else(|| {
+                        StoreError::Invalid("the log does not start with game_created".into())
+                    }),
+                    Some(mut h) => {
+                        h.push(event);
+                        Ok(Some(h))
+                    }
+                }
+            })
+            .await??;
+        folded.ok_or(StoreError::NotFound)
+    }
+}

@@ -1,0 +1,248 @@
+//! A throwaway PostgreSQL for tests. With `DATABASE_URL` set, each test database is created
+//! on that server; otherwise one cluster per test process is started with the system's
+//! `initdb` and `pg_ctl` on a free loopback port, and stopped when the process exits.
+//! Without PostgreSQL installed, tests fail with a message saying how to install it.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use sqlx::Connection;
+
+struct Cluster {
+    _dir: tempfile::TempDir,
+    data: PathBuf,
+    bin: PathBuf,
+    port: u16,
+    as_postgres: bool,
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let _ = self.run(
+            "pg_ctl",
+            &[
+                "-D",
+                &self.data.to_string_lossy(),
+                "-m",
+                "immediate",
+                "stop",
+            ],
+        );
+    }
+}
+
+impl Cluster {
+    fn run(&self, tool: &str, args: &[&str]) -> std::io::Result<std::process::Output> {
+        let exe = self.bin.join(tool);
+        if self.as_postgres {
+            Command::new("runuser")
+                .arg("-u")
+                .arg("postgres")
+                .arg("--")
+                .arg(exe)
+                .args(args)
+                .output()
+        } else {
+            Command::new(exe).args(args).output()
+        }
+    }
+}
+
+fn find_bin() -> Option<PathBuf> {
+    let mut candidates: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    candidates.push("/usr/local/bin".into());
+    if let Ok(entries) = std::fs::read_dir("/usr/lib/postgresql") {
+        let mut versions: Vec<PathBuf> = entries.flatten().map(|e| e.path().join("bin")).collect();
+        versions.sort();
+        candidates.extend(versions.into_iter().rev());
+    }
+    candidates
+        .into_iter()
+        .find(|d| d.join("initdb").is_file() && d.join("pg_ctl").is_file())
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0"))
+}
+
+fn start_cluster(fsync: bool) -> Cluster {
+    let bin = find_bin().unwrap_or_else(|| {
+        panic!(
+            "PostgreSQL is not installed and DATABASE_URL is not set: the PostgreSQL tests need \
+             `initdb` and `pg_ctl`. Install them with `apt-get install -y postgresql` (Debian), \
+             or point DATABASE_URL at a server."
+        )
+    });
+    let dir = tempfile::Builder::new()
+        .prefix("saboteur-pg-")
+        .tempdir()
+        .expect("a temporary directory");
+    let data = dir.path().join("data");
+    let as_postgres = is_root();
+    if as_postgres {
+        // PostgreSQL refuses to run as root: the cluster belongs to the `postgres` user.
+        let _ = Command::new("chown")
+            .arg("-R")
+            .arg("postgres")
+            .arg(dir.path())
+            .status();
+        let _ = Command::new("chmod").arg("755").arg(dir.path()).status();
+    }
+    let port = free_port();
+    let cluster = Cluster {
+        data: data.clone(),
+        bin,
+        port,
+        as_postgres,
+        _dir: dir,
+    };
+    let init = cluster
+        .run(
+            "initdb",
+            &[
+                "-D",
+                &data.to_string_lossy(),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+            ],
+        )
+        .expect("initdb runs");
+    assert!(
+        init.status.success(),
+        "initdb failed: {}",
+        String::from_utf8_lossy(&init.stderr)
+    );
+    let socket = cluster._dir.path().to_string_lossy().to_string();
+    let options = format!(
+        "-p {port} -k {socket} -c listen_addresses=127.0.0.1 -c fsync={} -c max_connections=200",
+        if fsync { "on" } else { "off" }
+    );
+    let log = cluster._dir.path().join("log");
+    let start = cluster
+        .run(
+            "pg_ctl",
+            &[
+                "-D",
+                &data.to_string_lossy(),
+                "-o",
+                &options,
+                "-l",
+                &log.to_string_lossy(),
+                "-w",
+                "start",
+            ],
+        )
+        .expect("pg_ctl runs");
+    assert!(
+        start.status.success(),
+        "pg_ctl start failed: {}{}",
+        String::from_utf8_lossy(&start.stderr),
+        std::fs::read_to_string(&log).unwrap_or_default()
+    );
+    cluster
+}
+
+/// Statics are never dropped: a watcher stops the shared cluster and removes its files once
+/// the test process has exited.
+fn stop_when_process_exits(cluster: &Cluster) {
+    let pg_ctl = cluster.bin.join("pg_ctl");
+    let stop = format!(
+        "{} -D {} -m immediate stop",
+        pg_ctl.display(),
+        cluster.data.display()
+    );
+    let stop = if cluster.as_postgres {
+        format!("runuser -u postgres -- {stop}")
+    } else {
+        stop
+    };
+    let script = format!(
+        "while kill -0 {pid} 2>/dev/null; do sleep 1; done; {stop} >/dev/null 2>&1; rm -rf {dir}",
+        pid = std::process::id(),
+        dir = cluster._dir.path().display()
+    );
+    let _ = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+}
+
+static CLUSTER: OnceLock<Option<Cluster>> = OnceLock::new();
+
+/// The URL of the server the tests use: `DATABASE_URL`, or the process's throwaway cluster.
+pub fn server_url() -> String {
+    if let Ok(url) = std::env::var("DATABASE_URL") {
+        return url;
+    }
+    let cluster = CLUSTER
+        .get_or_init(|| {
+            let c = start_cluster(false);
+            stop_when_process_exits(&c);
+            Some(c)
+        })
+        .as_ref()
+        .expect("a cluster");
+    format!("postgres://postgres@127.0.0.1:{}/postgres", cluster.port)
+}
+
+/// A fresh, empty database on the test server: its URL.
+pub async fn fresh_database() -> String {
+    let server = server_url();
+    let name = format!("test_{}", std::process::id()) + &format!("_{}", next_id());
+    let mut conn = sqlx::PgConnection::connect(&server)
+        .await
+        .expect("connect to the test server");
+    sqlx::raw_sql(&format!("CREATE DATABASE {name}"))
+        .execute(&mut conn)
+        .await
+        .expect("create a test database");
+    let (base, _) = server
+        .rsplit_once('/')
+        .expect("a database URL ends with /name");
+    format!("{base}/{name}")
+}
+
+fn next_id() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+        + std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_micros() as u64 % 1_000_000_000)
+            .unwrap_or(0)
+            * 1000
+}
+
+/// A cluster with durable writes (fsync on), for benchmarks; stopped when dropped.
+pub struct DurableCluster(Cluster);
+
+impl DurableCluster {
+    /// Starts one.
+    pub fn start() -> DurableCluster {
+        DurableCluster(start_cluster(true))
+    }
+
+    /// Its server URL.
+    pub fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.0.port)
+    }
+}

@@ -1,0 +1,509 @@
+//! The event store's conformance suite, run against both backends: SQLite (a temporary file)
+//! and PostgreSQL (`DATABASE_URL`, or a throwaway cluster).
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use saboteur_storage::{
+    Append, AppendOutcome, ChainReport, Credential, EventStore, NewEvent, NewGame, StoreError,
+    seed_commitment,
+};
+use serde_json::json;
+
+async fn sqlite() -> (EventStore, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("store.db").display());
+    (EventStore::connect(&url).await.unwrap(), dir)
+}
+
+async fn postgres() -> (EventStore, String) {
+    let url = saboteur_storage::testing::fresh_database().await;
+    (EventStore::connect(&url).await.unwrap(), url)
+}
+
+fn event(n: i64) -> NewEvent {
+    NewEvent {
+        event_type: "thing_happened".into(),
+        schema_version: 1,
+        payload: json!({ "type": "thing_happened", "n": n, "nested": { "b": [1, 2], "a": null } }),
+        seat: Some((n % 4) as i32),
+    }
+}
+
+async fn new_game(store: &EventStore, id: &str, status: &str) {
+    store
+        .create_game(NewGame {
+            id: id.into(),
+            ruleset: "base".into(),
+            options: json!({ "broken_tools_forfeit_gold": false }),
+            seed_commitment: seed_commitment(&[7; 32]),
+            seed: vec![7; 32],
+            status: status.into(),
+        })
+        .await
+        .unwrap();
+}
+
+fn batch(game: &str, expected: i64, events: Vec<NewEvent>, command_id: Option<&str>) -> Append {
+    Append {
+        game_id: game.into(),
+        expected_version: expected,
+        prev_hash: None,
+        events,
+        command_id: command_id.map(str::to_string),
+        status: None,
+    }
+}
+
+async fn round_trip(store: EventStore) {
+    new_game(&store, "g1", "lobby").await;
+    let out = store
+        .append(batch("g1", 0, (1..=3).map(event).collect(), None))
+        .await
+        .unwrap();
+    let AppendOutcome::Appended {
+        first_seq: 1,
+        last_seq: 3,
+        last_hash,
+    } = out
+    else {
+        panic!("{out:?}")
+    };
+    let events = store.events_after("g1", 0, 100).await.unwrap();
+    assert_eq!(
+        events.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+    for (e, n) in events.iter().zip(1..) {
+        assert_eq!(e.payload, event(n).payload);
+        assert_eq!(e.event_type, "thing_happened");
+        assert_eq!(e.seat, Some((n % 4) as i32));
+    }
+    assert_eq!(events[2].hash, last_hash);
+    assert_eq!(events[1].prev_hash, events[0].hash);
+    let game = store.get_game("g1").await.unwrap();
+    assert_eq!(
+        (game.version, game.last_hash.as_str()),
+        (3, last_hash.as_str())
+    );
+    assert_eq!(
+        game.seed, None,
+        "the seed stays secret until the game is finished"
+    );
+    let sum = store
+        .fold_events("g1", 0, |acc, e| Ok::<_, ()>(acc + e.seq))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(sum, 6);
+    // The writer that knows the last hash saves a read.
+    let out = store
+        .append(Append {
+            prev_hash: Some(last_hash),
+            status: Some("finished".into()),
+            ..batch("g1", 3, vec![event(4)], None)
+        })
+        .await
+        .unwrap();
+    assert!(matches!(out, AppendOutcome::Appended { last_seq: 4, .. }));
+    let game = store.get_game("g1").await.unwrap();
+    assert_eq!(game.status, "finished");
+    assert_eq!(game.seed, Some(vec![7; 32]), "revealed once finished");
+    assert!(matches!(
+        store.verify_chain("g1").await.unwrap(),
+        ChainReport::Intact { events: 4 }
+    ));
+}
+
+async fn conflicts_and_missing_games(store: EventStore) {
+    new_game(&store, "g1", "active").await;
+    store
+        .append(batch("g1", 0, vec![event(1), event(2)], None))
+        .await
+        .unwrap();
+    let err = store
+        .append(batch("g1", 1, vec![event(3)], None))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            StoreError::Conflict {
+                expected: 1,
+                actual: 2
+            }
+        ),
+        "{err:?}"
+    );
+    // A stale hash is refused too, even at the right version.
+    let stale = Append {
+        prev_hash: Some("00".repeat(32)),
+        ..batch("g1", 2, vec![event(3)], None)
+    };
+    assert!(matches!(
+        store.append(stale).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    assert_eq!(
+        store.events_after("g1", 0, 100).await.unwrap().len(),
+        2,
+        "nothing appended"
+    );
+    assert!(matches!(
+        store.append(batch("nope", 0, vec![event(1)], None)).await,
+        Err(StoreError::NotFound)
+    ));
+    assert!(matches!(
+        store.append(batch("g1", 2, vec![], None)).await,
+        Err(StoreError::Invalid(_))
+    ));
+    assert!(matches!(
+        store.get_game("nope").await,
+        Err(StoreError::NotFound)
+    ));
+    let again = NewGame {
+        id: "g1".into(),
+        ruleset: "base".into(),
+        options: json!({}),
+        seed_commitment: String::new(),
+        seed: vec![],
+        status: "lobby".into(),
+    };
+    assert!(matches!(
+        store.create_game(again).await,
+        Err(StoreError::Exists)
+    ));
+}
+
+async fn idempotent_retry(store: EventStore) {
+    new_game(&store, "g1", "active").await;
+    let first = store
+        .append(batch("g1", 0, vec![event(1), event(2)], Some("cmd-1")))
+        .await
+        .unwrap();
+    assert!(matches!(
+        first,
+        AppendOutcome::Appended {
+            first_seq: 1,
+            last_seq: 2,
+            ..
+        }
+    ));
+    // The same command again, at the same (now stale) version or any other: the original.
+    for expected in [0, 2] {
+        let retry = store
+            .append(batch("g1", expected, vec![event(9)], Some("cmd-1")))
+            .await
+            .unwrap();
+        assert_eq!(
+            retry,
+            AppendOutcome::Duplicate {
+                first_seq: 1,
+                last_seq: 2
+            }
+        );
+    }
+    assert_eq!(store.get_game("g1").await.unwrap().version, 2);
+    let next = store
+        .append(batch("g1", 2, vec![event(3)], Some("cmd-2")))
+        .await
+        .unwrap();
+    assert!(matches!(next, AppendOutcome::Appended { first_seq: 3, .. }));
+    let events = store.events_after("g1", 0, 10).await.unwrap();
+    assert_eq!(
+        events
+            .iter()
+            .map(|e| e.command_id.clone())
+            .collect::<Vec<_>>(),
+        vec![
+            Some("cmd-1".into()),
+            Some("cmd-1".into()),
+            Some("cmd-2".into())
+        ]
+    );
+}
+
+async fn pagination(store: EventStore) {
+    new_game(&store, "g1", "active").await;
+    store
+        .append(batch("g1", 0, (1..=7).map(event).collect(), None))
+        .await
+        .unwrap();
+    let page = store.events_after("g1", 2, 3).await.unwrap();
+    assert_eq!(
+        page.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        vec![3, 4, 5]
+    );
+    assert!(store.events_after("g1", 7, 3).await.unwrap().is_empty());
+    for i in 0..7 {
+        new_game(
+            &store,
+            &format!("p{i}"),
+            if i % 2 == 0 { "lobby" } else { "active" },
+        )
+        .await;
+    }
+    let mut seen = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = store
+            .list_games(Some("lobby"), cursor.as_deref(), 2)
+            .await
+            .unwrap();
+        seen.extend(page.games.iter().map(|g| g.id.clone()));
+        assert!(page.games.iter().all(|g| g.status == "lobby"));
+        match page.next_cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    assert_eq!(seen, vec!["p0", "p2", "p4", "p6"]);
+    let all = store.list_games(None, None, 100).await.unwrap();
+    assert_eq!(all.games.len(), 8);
+    assert!(all.next_cursor.is_none());
+    assert!(matches!(
+        store.list_games(None, Some("zz"), 2).await,
+        Err(StoreError::Invalid(_))
+    ));
+}
+
+async fn immutable_and_tamper_evident(store: EventStore) {
+    new_game(&store, "g1", "active").await;
+    store
+        .append(batch("g1", 0, (1..=4).map(event).collect(), None))
+        .await
+        .unwrap();
+    assert!(
+        store
+            .execute_raw("UPDATE events SET event_type = 'x' WHERE seq = 2")
+            .await
+            .is_err()
+    );
+    assert!(
+        store
+            .execute_raw("DELETE FROM events WHERE seq = 4")
+            .await
+            .is_err()
+    );
+    assert_eq!(store.events_after("g1", 0, 10).await.unwrap().len(), 4);
+    assert!(matches!(
+        store.verify_chain("g1").await.unwrap(),
+        ChainReport::Intact { events: 4 }
+    ));
+    // In this throwaway database, go around the trigger and change an event.
+    let drop = match store.backend_name() {
+        "postgres" => "DROP TRIGGER events_no_update ON events",
+        _ => "DROP TRIGGER events_no_update",
+    };
+    store.execute_raw(drop).await.unwrap();
+    let tamper = match store.backend_name() {
+        "postgres" => "UPDATE events SET payload = '{\"n\": 99}'::jsonb WHERE seq = 3",
+        _ => "UPDATE events SET payload = '{\"n\": 99}' WHERE seq = 3",
+    };
+    assert_eq!(store.execute_raw(tamper).await.unwrap(), 1);
+    let report = store.verify_chain("g1").await.unwrap();
+    assert!(
+        matches!(report, ChainReport::Broken { seq: 3, .. }),
+        "{report:?}"
+    );
+}
+
+async fn notifications(store: EventStore, second: Option<EventStore>) {
+    new_game(&store, "g1", "active").await;
+    let mut mine = store.subscribe();
+    let mut theirs = second.as_ref().map(EventStore::subscribe);
+    store
+        .append(batch("g1", 0, vec![event(1), event(2)], None))
+        .await
+        .unwrap();
+    let got = tokio::time::timeout(Duration::from_secs(10), mine.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((got.game_id.as_str(), got.last_seq), ("g1", 2));
+    if let Some(rx) = &mut theirs {
+        // Another process on the same database hears it too.
+        let got = tokio::time::timeout(Duration::from_secs(10), rx.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((got.game_id.as_str(), got.last_seq), ("g1", 2));
+    }
+}
+
+async fn race(store: EventStore) {
+    new_game(&store, "race", "active").await;
+    for round in 0..5i64 {
+        let version = round * 2;
+        let tasks: Vec<_> = (0..32)
+            .map(|t| {
+                let store = store.clone();
+                tokio::spawn(async move {
+                    store
+                        .append(batch("race", version, vec![event(t), event(t + 100)], None))
+                        .await
+                })
+            })
+            .collect();
+        let mut wins = 0;
+        for t in tasks {
+            match t.await.unwrap() {
+                Ok(AppendOutcome::Appended { .. }) => wins += 1,
+                Err(StoreError::Conflict { .. }) => {}
+                other => panic!("unexpected outcome {other:?}"),
+            }
+        }
+        assert_eq!(wins, 1, "exactly one writer wins version {version}");
+        // The next round starts from the version the winner left.
+        let game = store.get_game("race").await.unwrap();
+        assert_eq!(game.version, version + 2);
+    }
+    let seqs: Vec<i64> = store
+        .events_after("race", 0, 1000)
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| e.seq)
+        .collect();
+    assert_eq!(seqs, (1..=10).collect::<Vec<_>>(), "no gap, no duplicate");
+    assert!(matches!(
+        store.verify_chain("race").await.unwrap(),
+        ChainReport::Intact { events: 10 }
+    ));
+}
+
+async fn credentials(store: EventStore) {
+    new_game(&store, "g1", "lobby").await;
+    let c = |hash: &str, seat| Credential {
+        game_id: "g1".into(),
+        token_hash: hash.into(),
+        role: "player".into(),
+        seat,
+        display_name: Some("Ada".into()),
+        created_at: chrono::Utc::now(),
+    };
+    store.add_credential(&c("h1", Some(0))).await.unwrap();
+    store.add_credential(&c("h2", Some(1))).await.unwrap();
+    assert!(matches!(
+        store.add_credential(&c("h1", Some(2))).await,
+        Err(StoreError::Exists)
+    ));
+    let all = store.credentials("g1").await.unwrap();
+    assert_eq!(
+        all.iter()
+            .map(|c| c.token_hash.as_str())
+            .collect::<BTreeSet<_>>(),
+        BTreeSet::from(["h1", "h2"])
+    );
+    store.remove_credential("g1", "h1").await.unwrap();
+    assert!(matches!(
+        store.remove_credential("g1", "h1").await,
+        Err(StoreError::NotFound)
+    ));
+    assert_eq!(store.credentials("g1").await.unwrap().len(), 1);
+}
+
+macro_rules! conformance {
+    ($backend:ident) => {
+        mod $backend {
+            use super::*;
+
+            #[tokio::test]
+            async fn append_and_read_round_trip() {
+                let (store, _keep) = $backend().await;
+                round_trip(store).await;
+            }
+            #[tokio::test]
+            async fn stale_versions_and_missing_games_are_refused() {
+                let (store, _keep) = $backend().await;
+                conflicts_and_missing_games(store).await;
+            }
+            #[tokio::test]
+            async fn a_retried_command_id_appends_nothing() {
+                let (store, _keep) = $backend().await;
+                idempotent_retry(store).await;
+            }
+            #[tokio::test]
+            async fn events_and_games_page() {
+                let (store, _keep) = $backend().await;
+                pagination(store).await;
+            }
+            #[tokio::test]
+            async fn events_are_immutable_and_tampering_is_found() {
+                let (store, _keep) = $backend().await;
+                immutable_and_tamper_evident(store).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn thirty_two_racers_one_winner_per_version() {
+                let (store, _keep) = $backend().await;
+                race(store).await;
+            }
+            #[tokio::test]
+            async fn credentials_are_stored_hashed_and_removable() {
+                let (store, _keep) = $backend().await;
+                credentials(store).await;
+            }
+        }
+    };
+}
+
+conformance!(sqlite);
+conformance!(postgres);
+
+#[tokio::test]
+async fn sqlite_notifies_in_process() {
+    let (store, _keep) = sqlite().await;
+    notifications(store, None).await;
+}
+
+#[tokio::test]
+async fn postgres_notifies_every_process_on_the_database() {
+    let (store, url) = postgres().await;
+    let second = EventStore::connect(&url).await.unwrap();
+    notifications(store, Some(second)).await;
+}
+
+#[tokio::test]
+async fn unknown_urls_are_refused() {
+    assert!(matches!(
+        EventStore::connect("mysql://x").await,
+        Err(StoreError::Invalid(_))
+    ));
+}
+
+/// A whole game stored event by event loads back, folded through the engine, to the state
+/// the engine reached live.
+async fn engine_round_trip(store: EventStore) {
+    use saboteur_domain::{History, Options, Ruleset, Seed, bot::random_game};
+    let log = random_game(Ruleset::Base, Options::default(), 5, Seed::from_u64(3));
+    new_game(&store, "game", "active").await;
+    let mut version = 0;
+    for chunk in log.chunks(7) {
+        let events = chunk.iter().map(saboteur_storage::to_new_event).collect();
+        store
+            .append(batch("game", version, events, None))
+            .await
+            .unwrap();
+        version += chunk.len() as i64;
+    }
+    let loaded = store.load_history("game").await.unwrap();
+    let live = History::replay(log.iter().cloned()).unwrap();
+    assert_eq!(loaded.game(), live.game());
+    assert_eq!(loaded.log(), live.log());
+    assert!(matches!(
+        store.load_history("missing").await,
+        Err(StoreError::NotFound)
+    ));
+}
+
+#[tokio::test]
+async fn sqlite_loads_a_game_through_the_engine() {
+    let (store, _keep) = sqlite().await;
+    engine_round_trip(store).await;
+}
+
+#[tokio::test]
+async fn postgres_loads_a_game_through_the_engine() {
+    let (store, _keep) = postgres().await;
+    engine_round_trip(store).await;
+}
