@@ -26,7 +26,7 @@ use serde_json::Value;
 use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
 use sqlx::{Row, types::Json};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
 pub use engine::{decode, to_new_event};
 pub use hash::{GENESIS, canonical_json, chain_hash, seed_commitment};
@@ -258,6 +258,36 @@ macro_rules! on_pool {
 pub struct EventStore {
     backend: Backend,
     notify: broadcast::Sender<Appended>,
+    /// PostgreSQL: appends waiting to be announced with NOTIFY.
+    outbox: Option<mpsc::UnboundedSender<Appended>>,
+}
+
+/// Sends the appends waiting in the outbox with NOTIFY, all that queued up in one message per
+/// round trip: one line `game_id last_seq` per game.
+async fn announce(pool: PgPool, mut inbox: mpsc::UnboundedReceiver<Appended>) {
+    while let Some(first) = inbox.recv().await {
+        let mut latest = std::collections::BTreeMap::new();
+        latest.insert(first.game_id, first.last_seq);
+        while let Ok(more) = inbox.try_recv() {
+            let seq = latest.entry(more.game_id).or_insert(more.last_seq);
+            *seq = (*seq).max(more.last_seq);
+        }
+        let lines: Vec<String> = latest
+            .into_iter()
+            .map(|(g, s)| format!("{g} {s}"))
+            .collect();
+        // NOTIFY payloads stay under 8000 bytes.
+        for chunk in lines.chunks(100) {
+            let result = sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(chunk.join("\n"))
+                .execute(&pool)
+                .await;
+            if let Err(e) = result {
+                tracing::warn!(error = %e, "could not announce appends");
+            }
+        }
+    }
 }
 
 fn is_unique_violation(e: &sqlx::Error) -> bool {
@@ -362,19 +392,22 @@ impl EventStore {
             let tx = notify.clone();
             tokio::spawn(async move {
                 while let Ok(n) = listener.recv().await {
-                    if let Some((game_id, seq)) = n.payload().rsplit_once(' ')
-                        && let Ok(last_seq) = seq.parse()
-                    {
-                        let _ = tx.send(Appended {
-                            game_id: game_id.to_string(),
-                            last_seq,
-                        });
+                    for line in n.payload().lines() {
+                        if let Some((game_id, seq)) = line.rsplit_once(' ')
+                            && let Ok(last_seq) = seq.parse()
+                        {
+                            let game_id = game_id.to_string();
+                            let _ = tx.send(Appended { game_id, last_seq });
+                        }
                     }
                 }
             });
+            let (outbox, inbox) = mpsc::unbounded_channel();
+            tokio::spawn(announce(pool.clone(), inbox));
             Ok(EventStore {
                 backend: Backend::Postgres(pool),
                 notify,
+                outbox: Some(outbox),
             })
         } else if url.starts_with("sqlite:") {
             let memory = url.contains(":memory:");
@@ -391,6 +424,7 @@ impl EventStore {
             Ok(EventStore {
                 backend: Backend::Sqlite(pool),
                 notify,
+                outbox: None,
             })
         } else {
             Err(StoreError::Invalid(format!(
@@ -564,21 +598,22 @@ impl EventStore {
         let now = Utc::now();
         let inserted = match &self.backend {
             Backend::Postgres(pool) => {
-                // One statement: the version guard, the command id, the events and the
-                // notification, all or nothing.
+                // One statement: the version guard, the command id and the events, all or
+                // nothing. (The notification is sent after commit by the notifier task: a NOTIFY
+                // inside the transaction would serialise every commit on PostgreSQL's global
+                // notification queue lock.)
                 let sql = "WITH g AS (
                         UPDATE games SET version = $1, last_hash = $2, updated_at = $3,
                             status = COALESCE($4, status)
                         WHERE id = $5 AND version = $6 AND last_hash = $7 RETURNING id),
                     c AS (
                         INSERT INTO command_ids (game_id, command_id, first_seq, last_seq)
-                        SELECT id, $8, $9, $10 FROM g WHERE $11::text IS NOT NULL),
-                    n AS (SELECT pg_notify($12, $13) AS sent FROM g)
+                        SELECT id, $8, $9, $10 FROM g WHERE $11::text IS NOT NULL)
                     INSERT INTO events (game_id, seq, event_type, schema_version, payload, seat,
                         command_id, recorded_at, prev_hash, hash)
-                    SELECT g.id, x.seq, x.event_type, x.schema_version, x.payload, x.seat, $14,
-                        $15, x.prev_hash, x.hash
-                    FROM g CROSS JOIN n CROSS JOIN jsonb_to_recordset($16::jsonb) AS x(
+                    SELECT g.id, x.seq, x.event_type, x.schema_version, x.payload, x.seat, $12,
+                        $13, x.prev_hash, x.hash
+                    FROM g CROSS JOIN jsonb_to_recordset($14::jsonb) AS x(
                         seq bigint, event_type text, schema_version int, payload jsonb,
                         seat int, prev_hash text, hash text)";
                 sqlx::query(sql)
@@ -593,8 +628,6 @@ impl EventStore {
                     .bind(first_seq)
                     .bind(last_seq)
                     .bind(&append.command_id)
-                    .bind(CHANNEL)
-                    .bind(format!("{} {last_seq}", append.game_id))
                     .bind(&append.command_id)
                     .bind(now)
                     .bind(Json(&batch))
@@ -656,11 +689,18 @@ impl EventStore {
         };
         match inserted {
             Ok(n) if n == append.events.len() as u64 => {
-                if let Backend::Sqlite(_) = self.backend {
-                    let _ = self.notify.send(Appended {
-                        game_id: append.game_id.clone(),
-                        last_seq,
-                    });
+                let appended = Appended {
+                    game_id: append.game_id.clone(),
+                    last_seq,
+                };
+                match &self.outbox {
+                    // PostgreSQL: every process hears it through LISTEN, this one included.
+                    Some(outbox) => {
+                        let _ = outbox.send(appended);
+                    }
+                    None => {
+                        let _ = self.notify.send(appended);
+                    }
                 }
                 Ok(AppendOutcome::Appended {
                     first_seq,
