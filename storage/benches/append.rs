@@ -17,7 +17,7 @@ fn payload(writer: usize, n: usize) -> serde_json::Value {
     // About 300 bytes, like a typical game event.
     json!({
         "type": "path_played", "seat": writer % 10, "card": "tunnel_nesw",
-        "at": { "x": n % 9, "y": (n / 9) % 5 }, "rotated": n % 2 == 0,
+        "at": { "x": n % 9, "y": (n / 9) % 5 }, "rotated": n.is_multiple_of(2),
         "note": "x".repeat(180), "n": n,
     })
 }

@@ -135,7 +135,7 @@ pub struct StoredEvent {
     pub payload: Value,
     /// The acting seat, if a player's.
     pub seat: Option<i32>,
-    /// The command id of the batch it was appended with.
+    /// The command id of the batch it opened (recorded on a batch's first event only).
     pub command_id: Option<String>,
     /// When it was appended.
     pub recorded_at: DateTime<Utc>,
@@ -347,7 +347,14 @@ const GAME_COLUMNS: &str = "id, ruleset, options, status, version, last_hash, se
                             seed, created_at, updated_at";
 
 /// The events of a batch, hashed and numbered, as the JSON array the insert statements read.
-fn batch_json(game_id: &str, first_seq: i64, prev: &str, events: &[NewEvent]) -> (Value, String) {
+fn batch_json(
+    game_id: &str,
+    first_seq: i64,
+    prev: &str,
+    events: &[NewEvent],
+    command_id: Option<&str>,
+) -> (Value, String) {
+    let last_seq = first_seq + events.len() as i64 - 1;
     let mut prev = prev.to_string();
     let mut rows = Vec::with_capacity(events.len());
     for (i, e) in events.iter().enumerate() {
@@ -368,6 +375,8 @@ fn batch_json(game_id: &str, first_seq: i64, prev: &str, events: &[NewEvent]) ->
             "seat": e.seat,
             "prev_hash": prev,
             "hash": hash,
+            "command_id": if i == 0 { command_id } else { None },
+            "batch_last_seq": last_seq,
         }));
         prev = hash;
     }
@@ -594,7 +603,13 @@ impl EventStore {
         };
         let first_seq = append.expected_version + 1;
         let last_seq = append.expected_version + append.events.len() as i64;
-        let (batch, last_hash) = batch_json(&append.game_id, first_seq, &prev, &append.events);
+        let (batch, last_hash) = batch_json(
+            &append.game_id,
+            first_seq,
+            &prev,
+            &append.events,
+            append.command_id.as_deref(),
+        );
         let now = Utc::now();
         let inserted = match &self.backend {
             Backend::Postgres(pool) => {
@@ -605,17 +620,15 @@ impl EventStore {
                 let sql = "WITH g AS (
                         UPDATE games SET version = $1, last_hash = $2, updated_at = $3,
                             status = COALESCE($4, status)
-                        WHERE id = $5 AND version = $6 AND last_hash = $7 RETURNING id),
-                    c AS (
-                        INSERT INTO command_ids (game_id, command_id, first_seq, last_seq)
-                        SELECT id, $8, $9, $10 FROM g WHERE $11::text IS NOT NULL)
+                        WHERE id = $5 AND version = $6 AND last_hash = $7 RETURNING id)
                     INSERT INTO events (game_id, seq, event_type, schema_version, payload, seat,
-                        command_id, recorded_at, prev_hash, hash)
-                    SELECT g.id, x.seq, x.event_type, x.schema_version, x.payload, x.seat, $12,
-                        $13, x.prev_hash, x.hash
-                    FROM g CROSS JOIN jsonb_to_recordset($14::jsonb) AS x(
+                        command_id, batch_last_seq, recorded_at, prev_hash, hash)
+                    SELECT g.id, x.seq, x.event_type, x.schema_version, x.payload, x.seat,
+                        x.command_id, x.batch_last_seq, $8, x.prev_hash, x.hash
+                    FROM g CROSS JOIN jsonb_to_recordset($9::jsonb) AS x(
                         seq bigint, event_type text, schema_version int, payload jsonb,
-                        seat int, prev_hash text, hash text)";
+                        seat int, command_id text, batch_last_seq bigint, prev_hash text,
+                        hash text)";
                 sqlx::query(sql)
                     .bind(last_seq)
                     .bind(&last_hash)
@@ -624,11 +637,6 @@ impl EventStore {
                     .bind(&append.game_id)
                     .bind(append.expected_version)
                     .bind(&prev)
-                    .bind(&append.command_id)
-                    .bind(first_seq)
-                    .bind(last_seq)
-                    .bind(&append.command_id)
-                    .bind(&append.command_id)
                     .bind(now)
                     .bind(Json(&batch))
                     .execute(pool)
@@ -654,28 +662,17 @@ impl EventStore {
                     if guard.rows_affected() == 0 {
                         return Ok(0);
                     }
-                    if let Some(id) = &append.command_id {
-                        sqlx::query(
-                            "INSERT INTO command_ids (game_id, command_id, first_seq, last_seq) \
-                             VALUES ($1, $2, $3, $4)",
-                        )
-                        .bind(&append.game_id)
-                        .bind(id)
-                        .bind(first_seq)
-                        .bind(last_seq)
-                        .execute(&mut *tx)
-                        .await?;
-                    }
                     let n = sqlx::query(
                         "INSERT INTO events (game_id, seq, event_type, schema_version, payload, \
-                         seat, command_id, recorded_at, prev_hash, hash) \
+                         seat, command_id, batch_last_seq, recorded_at, prev_hash, hash) \
                          SELECT $1, json_extract(value, '$.seq'), json_extract(value, '$.event_type'), \
-                         json_extract(value, '$.schema_version'), json(json_extract(value, '$.payload')), \
-                         json_extract(value, '$.seat'), $2, $3, json_extract(value, '$.prev_hash'), \
-                         json_extract(value, '$.hash') FROM json_each($4)",
+                         json_extract(value, '$.schema_version'), \
+                         json(json_extract(value, '$.payload')), json_extract(value, '$.seat'), \
+                         json_extract(value, '$.command_id'), json_extract(value, '$.batch_last_seq'), \
+                         $2, json_extract(value, '$.prev_hash'), json_extract(value, '$.hash') \
+                         FROM json_each($3)",
                     )
                     .bind(&append.game_id)
-                    .bind(&append.command_id)
                     .bind(now)
                     .bind(batch.to_string())
                     .execute(&mut *tx)
@@ -718,7 +715,8 @@ impl EventStore {
     /// no such game.
     async fn refused(&self, append: &Append) -> Result<AppendOutcome> {
         if let Some(id) = &append.command_id {
-            let sql = "SELECT first_seq, last_seq FROM command_ids WHERE game_id = $1 AND command_id = $2";
+            let sql =
+                "SELECT seq, batch_last_seq FROM events WHERE game_id = $1 AND command_id = $2";
             let found: Option<(i64, i64)> = on_pool!(self, pool => {
                 sqlx::query_as(sql).bind(&append.game_id).bind(id).fetch_optional(pool).await?
             });

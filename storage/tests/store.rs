@@ -217,7 +217,7 @@ async fn idempotent_retry(store: EventStore) {
             .collect::<Vec<_>>(),
         vec![
             Some("cmd-1".into()),
-            Some("cmd-1".into()),
+            None,
             Some("cmd-2".into())
         ]
     );

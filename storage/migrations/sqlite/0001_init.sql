@@ -1,4 +1,4 @@
--- Games, their append-only event log, command ids for idempotency, and player credentials.
+-- Games, their append-only event log, and player credentials.
 CREATE TABLE games (
     id              TEXT PRIMARY KEY,
     ord             INTEGER NOT NULL UNIQUE,
@@ -22,19 +22,16 @@ CREATE TABLE events (
     payload        TEXT NOT NULL,
     seat           INTEGER,
     command_id     TEXT,
+    batch_last_seq INTEGER NOT NULL,
     recorded_at    TEXT NOT NULL,
     prev_hash      TEXT NOT NULL,
     hash           TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+-- A command id is recorded on the first event of its batch, once per game: retrying the
+-- command finds the original batch (seq .. batch_last_seq) instead of appending again.
+CREATE UNIQUE INDEX events_by_command ON events (game_id, command_id) WHERE command_id IS NOT NULL;
 
-CREATE TABLE command_ids (
-    game_id    TEXT NOT NULL REFERENCES games (id),
-    command_id TEXT NOT NULL,
-    first_seq  INTEGER NOT NULL,
-    last_seq   INTEGER NOT NULL,
-    PRIMARY KEY (game_id, command_id)
-);
 
 CREATE TABLE credentials (
     game_id      TEXT NOT NULL REFERENCES games (id),
