@@ -215,11 +215,7 @@ async fn idempotent_retry(store: EventStore) {
             .iter()
             .map(|e| e.command_id.clone())
             .collect::<Vec<_>>(),
-        vec![
-            Some("cmd-1".into()),
-            None,
-            Some("cmd-2".into())
-        ]
+        vec![Some("cmd-1".into()), None, Some("cmd-2".into())]
     );
 }
 
