@@ -711,6 +711,18 @@ impl EventStore {
         }
     }
 
+    /// The batch a command id opened in a game, as (first seq, last seq), if it was used.
+    pub async fn command_batch(
+        &self,
+        game_id: &str,
+        command_id: &str,
+    ) -> Result<Option<(i64, i64)>> {
+        let sql = "SELECT seq, batch_last_seq FROM events WHERE game_id = $1 AND command_id = $2";
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as(sql).bind(game_id).bind(command_id).fetch_optional(pool).await?
+        }))
+    }
+
     /// Why an append was refused: a used command id (the original outcome), a stale version, or
     /// no such game.
     async fn refused(&self, append: &Append) -> Result<AppendOutcome> {

@@ -1,0 +1,167 @@
+//! Request and response bodies.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+/// Rule variants of a game (RULES.md "Variant"s).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct GameOptions {
+    /// §7.1: how many gold cards the finder draws: `players` (default, at most 9) or `diggers`.
+    #[schema(example = "players")]
+    pub gold_cards_drawn: Option<String>,
+    /// §7.1 variant: gold-diggers with a broken tool get no gold.
+    pub broken_tools_forfeit_gold: Option<bool>,
+}
+
+/// A game to create.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// `base` (3–10 players) or `saboteur2` (2–12 players).
+    #[schema(example = "base")]
+    pub ruleset: String,
+    /// Rule variants.
+    #[serde(default)]
+    pub options: GameOptions,
+    /// How many seats.
+    #[schema(example = 4)]
+    pub players: u8,
+    /// The seat that plays first in round 1 (default 0).
+    #[serde(default)]
+    pub first_player: u8,
+    /// A fixed seed (64 hex digits): only accepted by a server started with
+    /// `--allow-fixed-seed`, for testing.
+    pub seed: Option<String>,
+}
+
+/// A created game.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct GameCreated {
+    /// The game's id.
+    pub game_id: String,
+    /// The host's bearer token: keep it secret; it starts the game.
+    pub host_token: String,
+    /// Hex SHA-256 of the game's seed, published now; the seed is revealed when the game ends.
+    pub seed_commitment: String,
+    /// The game's version.
+    pub version: i64,
+}
+
+/// A taken seat.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SeatInfo {
+    /// The seat number, from 0.
+    pub seat: u8,
+    /// The player's display name.
+    pub name: String,
+}
+
+/// A game as listed.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct GameSummary {
+    /// The game's id.
+    pub id: String,
+    /// `base` or `saboteur2`.
+    pub ruleset: String,
+    /// Rule variants.
+    #[schema(value_type = Object)]
+    pub options: Value,
+    /// `lobby`, `active` or `finished`.
+    pub status: String,
+    /// How many events the log holds.
+    pub version: i64,
+    /// Hex SHA-256 of the seed.
+    pub seed_commitment: String,
+    /// The seed (64 hex digits), once the game is finished.
+    pub seed: Option<String>,
+    /// The seats taken so far.
+    pub seats: Vec<SeatInfo>,
+    /// How many seats the game has.
+    pub players: u8,
+}
+
+/// A page of games.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct GameList {
+    /// The games, oldest first.
+    pub games: Vec<GameSummary>,
+    /// Pass as `cursor` for the next page; absent on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// A player joining.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JoinGame {
+    /// The name shown to others (1–40 characters).
+    #[schema(example = "Ada")]
+    pub name: String,
+}
+
+/// A seat taken.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Joined {
+    /// The seat number, from 0.
+    pub seat: u8,
+    /// The player's bearer token: keep it secret; it plays for this seat.
+    pub player_token: String,
+}
+
+/// An event of the log, as the caller may see it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct EventRecord {
+    /// Its sequence number, from 1.
+    pub seq: i64,
+    /// The event, with what the caller may not see replaced by `null` or `{"count": n}`.
+    #[schema(value_type = Object)]
+    pub event: Value,
+}
+
+/// The outcome of a command or of the start.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Outcome {
+    /// The game's version now.
+    pub version: i64,
+    /// The new events, as the caller may see them.
+    pub events: Vec<EventRecord>,
+}
+
+/// What the caller sees of a game.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct StateView {
+    /// The version this view is of.
+    pub version: i64,
+    /// The view (§11): the caller's hand and role for a seat; everything once the game is over.
+    #[schema(value_type = Object)]
+    pub view: Value,
+}
+
+/// The caller's legal commands.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct LegalMoves {
+    /// The version they are legal at.
+    pub version: i64,
+    /// Every command the caller may send now, in the wire format (identical cards once).
+    #[schema(value_type = Vec<Object>)]
+    pub commands: Vec<Value>,
+}
+
+/// A page of events.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct EventPage {
+    /// The events, in order.
+    pub events: Vec<EventRecord>,
+    /// Pass as `after` for the next page; absent when the log has no more events yet.
+    pub next_after: Option<i64>,
+}
+
+/// The server's health.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Health {
+    /// `ok`.
+    pub status: String,
+    /// `postgres` or `sqlite`.
+    pub database: String,
+}

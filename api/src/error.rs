@@ -1,0 +1,119 @@
+//! Errors as RFC 9457 problem details. Internal causes are logged, never shown.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use saboteur_domain::RuleViolation;
+use saboteur_openapi::{PROBLEM_JSON, Problem};
+use saboteur_storage::StoreError;
+
+/// Why a request failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The request is malformed.
+    #[error("{0}")]
+    BadRequest(String),
+    /// No valid token for this game.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// The token does not allow this.
+    #[error("{0}")]
+    Forbidden(String),
+    /// No such game or resource.
+    #[error("{0}")]
+    NotFound(String),
+    /// The request conflicts with the game's state (lost race, full table, wrong status).
+    #[error("{0}")]
+    Conflict(String),
+    /// `If-Match` names another version.
+    #[error("{0}")]
+    PreconditionFailed(String),
+    /// The command breaks a rule of the game.
+    #[error("{0}")]
+    Rule(RuleViolation),
+    /// Something failed on our side.
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl From<RuleViolation> for ApiError {
+    fn from(v: RuleViolation) -> Self {
+        ApiError::Rule(v)
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::NotFound => ApiError::NotFound("no such game".into()),
+            StoreError::Conflict { expected, actual } => ApiError::Conflict(format!(
+                "another command was recorded first: the game moved from version {expected} to {actual}; fetch the state and try again"
+            )),
+            StoreError::Invalid(m) => ApiError::BadRequest(m),
+            other => ApiError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl ApiError {
+    fn parts(&self) -> (&'static str, &'static str) {
+        match self {
+            ApiError::BadRequest(_) => ("bad_request", "The request is malformed"),
+            ApiError::Unauthorized(_) => ("unauthorized", "A valid bearer token is needed"),
+            ApiError::Forbidden(_) => ("forbidden", "This token may not do that"),
+            ApiError::NotFound(_) => ("not_found", "Not found"),
+            ApiError::Conflict(_) => ("conflict", "The game has moved on"),
+            ApiError::PreconditionFailed(_) => {
+                ("precondition_failed", "The version does not match")
+            }
+            ApiError::Rule(v) => (v.code(), "The command breaks a rule"),
+            ApiError::Internal(_) => ("internal", "Internal error"),
+        }
+    }
+
+    /// The problem details for this error.
+    pub fn problem(&self) -> Problem {
+        let (code, title) = self.parts();
+        let kind = match self {
+            ApiError::Rule(_) => "rule-violation".to_string(),
+            _ => code.replace('_', "-"),
+        };
+        let detail = match self {
+            ApiError::Internal(_) => {
+                "something failed on the server; it has been logged".to_string()
+            }
+            ApiError::Rule(v) => v.detail.clone(),
+            other => other.to_string(),
+        };
+        Problem {
+            kind: format!("https://saboteur.invalid/problems/{kind}"),
+            title: title.to_string(),
+            status: self.status_code().as_u16(),
+            detail,
+            code: code.to_string(),
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
+            ApiError::Rule(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let ApiError::Internal(cause) = self {
+            tracing::error!(cause = %cause, "request failed");
+        }
+        HttpResponse::build(self.status_code())
+            .content_type(PROBLEM_JSON)
+            .json(self.problem())
+    }
+}

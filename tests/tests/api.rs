@@ -1,0 +1,585 @@
+//! End-to-end: the real server on port 0, real HTTP, a real database (SQLite and PostgreSQL).
+
+use std::net::SocketAddr;
+
+use reqwest::{Client, StatusCode};
+use serde_json::{Value, json};
+
+struct Server {
+    base: String,
+    _keep: Option<tempfile::TempDir>,
+}
+
+async fn start_server(database_url: String, keep: Option<tempfile::TempDir>) -> Server {
+    let config = saboteur_api::Config {
+        bind: "127.0.0.1:0".into(),
+        database_url,
+        allow_fixed_seed: true,
+    };
+    let (server, addr): (_, SocketAddr) = saboteur_api::start(config)
+        .await
+        .expect("the server starts");
+    tokio::spawn(server);
+    Server {
+        base: format!("http://{addr}"),
+        _keep: keep,
+    }
+}
+
+async fn sqlite_server() -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("e2e.db").display());
+    start_server(url, Some(dir)).await
+}
+
+async fn postgres_url() -> String {
+    saboteur_storage::testing::fresh_database().await
+}
+
+struct Table {
+    id: String,
+    host: String,
+    tokens: Vec<String>,
+}
+
+async fn body(r: reqwest::Response) -> (StatusCode, Value) {
+    let status = r.status();
+    let v = r.json::<Value>().await.unwrap_or(Value::Null);
+    (status, v)
+}
+
+async fn new_table(c: &Client, s: &Server, ruleset: &str, players: u8, seed: u64) -> Table {
+    let seed = format!("{:0<64}", format!("{seed:016x}"));
+    let (st, g) = body(
+        c.post(format!("{}/games", s.base))
+            .json(&json!({ "ruleset": ruleset, "players": players, "seed": seed }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED, "{g}");
+    let id = g["game_id"].as_str().unwrap().to_string();
+    assert_eq!(g["seed_commitment"].as_str().unwrap().len(), 64);
+    let mut tokens = Vec::new();
+    for i in 0..players {
+        let (st, j) = body(
+            c.post(format!("{}/games/{id}/seats", s.base))
+                .json(&json!({ "name": format!("p{i}") }))
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(st, StatusCode::CREATED, "{j}");
+        assert_eq!(j["seat"], i);
+        tokens.push(j["player_token"].as_str().unwrap().to_string());
+    }
+    Table {
+        id,
+        host: g["host_token"].as_str().unwrap().to_string(),
+        tokens,
+    }
+}
+
+fn pick(moves: &[Value], n: usize) -> Value {
+    // Prefer digging east now and then, so rounds also reach the gold.
+    let east = moves
+        .iter()
+        .filter(|m| m["type"] == "play_path")
+        .max_by_key(|m| m["at"]["x"].as_i64().unwrap_or(0));
+    match east {
+        Some(m) if n.is_multiple_of(3) => m.clone(),
+        _ => moves[n * 7919 % moves.len()].clone(),
+    }
+}
+
+/// Nothing a seat may not know shows in its view or its events.
+async fn check_no_leak(c: &Client, s: &Server, t: &Table) {
+    for (seat, token) in t.tokens.iter().enumerate() {
+        let (st, v) = body(
+            c.get(format!("{}/games/{}/state", s.base, t.id))
+                .bearer_auth(token)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(st, StatusCode::OK);
+        let view = &v["view"];
+        if view["phase"]["name"] == "game_over" {
+            continue;
+        }
+        assert_eq!(view["seat"], seat);
+        assert!(view["hands"].is_null() && view["roles"].is_null() && view["seed"].is_null());
+        let (_, page) = body(
+            c.get(format!("{}/games/{}/events?limit=1000", s.base, t.id))
+                .bearer_auth(token)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        for e in page["events"].as_array().unwrap() {
+            let e = &e["event"];
+            match e["type"].as_str().unwrap() {
+                "round_started" => {
+                    for (i, h) in e["hands"].as_array().unwrap().iter().enumerate() {
+                        assert_eq!(h.is_array(), i == seat, "seat {seat} sees hand {i}: {h}");
+                    }
+                    assert!(e["goals"].is_null() && e["draw_pile"]["count"].is_number());
+                }
+                "card_drawn" | "map_used" | "gold_kept" if e["seat"] != seat => {
+                    let secret = e.get("card").or(e.get("goal")).unwrap();
+                    assert!(secret.is_null(), "seat {seat} sees another's secret: {e}");
+                }
+                "command_accepted" if e["seat"] != seat => assert!(e["command"].is_null()),
+                "game_created" => assert!(e["seed"].is_null()),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Plays a whole game through the API only: every command chosen from the legal-moves
+/// endpoint.
+async fn play_whole_game(s: &Server, ruleset: &str, players: u8, seed: u64) {
+    let c = Client::new();
+    let t = new_table(&c, s, ruleset, players, seed).await;
+    let (st, out) = body(
+        c.post(format!("{}/games/{}/start", s.base, t.id))
+            .bearer_auth(&t.host)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{out}");
+    let mut n = 0;
+    loop {
+        let (_, g) = body(
+            c.get(format!("{}/games/{}/state", s.base, t.id))
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        let view = &g["view"];
+        if view["phase"]["name"] == "game_over" {
+            break;
+        }
+        let seat = view["phase"]["awaited"]
+            .as_u64()
+            .expect("someone is awaited") as usize;
+        let (st, moves) = body(
+            c.get(format!("{}/games/{}/legal-moves", s.base, t.id))
+                .bearer_auth(&t.tokens[seat])
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(st, StatusCode::OK);
+        let version = moves["version"].as_i64().unwrap();
+        let list = moves["commands"].as_array().unwrap();
+        assert!(!list.is_empty());
+        let command = pick(list, n);
+        let (st, out) = body(
+            c.post(format!("{}/games/{}/commands", s.base, t.id))
+                .bearer_auth(&t.tokens[seat])
+                .header("If-Match", format!("\"{version}\""))
+                .header("Idempotency-Key", format!("cmd-{n}"))
+                .json(&command)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(st, StatusCode::OK, "{command} → {out}");
+        assert!(out["version"].as_i64().unwrap() > version);
+        if n.is_multiple_of(25) {
+            check_no_leak(&c, s, &t).await;
+        }
+        n += 1;
+        assert!(n < 3000, "the game does not end");
+    }
+    // Over: everything public, the seed revealed and matching its commitment.
+    let (_, g) = body(
+        c.get(format!("{}/games/{}", s.base, t.id))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(g["status"], "finished");
+    let seed = g["seed"].as_str().expect("the seed is revealed");
+    assert_eq!(seed.len(), 64);
+    let (_, v) = body(
+        c.get(format!("{}/games/{}/state", s.base, t.id))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert!(v["view"]["roles"].is_array() && v["view"]["gold"].is_array());
+    assert_eq!(v["view"]["rounds"].as_array().unwrap().len(), 3);
+    // Replay: any earlier version.
+    let (st, early) = body(
+        c.get(format!("{}/games/{}/state?at=2", s.base, t.id))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    assert_eq!(early["view"]["round"], 1);
+}
+
+/// Error cases: 400, 401, 403, 404, 409, 412, 422, idempotent retry; a rejected command
+/// changes nothing.
+async fn errors_and_retries(s: &Server, second: &Server) {
+    let c = Client::new();
+    let t = new_table(&c, s, "base", 3, 5).await;
+    let problem = |v: &Value, code: &str| {
+        assert_eq!(v["code"], code, "{v}");
+        assert!(v["detail"].as_str().is_some_and(|d| !d.is_empty()));
+    };
+    // Joining a full table: 409.
+    let (st, v) = body(
+        c.post(format!("{}/games/{}/seats", s.base, t.id))
+            .json(&json!({"name": "late"}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::CONFLICT);
+    problem(&v, "conflict");
+    // A player cannot start the game: 403; without a token: 401.
+    let (st, v) = body(
+        c.post(format!("{}/games/{}/start", s.base, t.id))
+            .bearer_auth(&t.tokens[0])
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    problem(&v, "forbidden");
+    let (st, _) = body(
+        c.post(format!("{}/games/{}/start", s.base, t.id))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::UNAUTHORIZED);
+    let (st, _) = body(
+        c.post(format!("{}/games/{}/start", s.base, t.id))
+            .bearer_auth(&t.host)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    // Unknown game: 404; malformed id path still answers problem+json.
+    let r = c
+        .get(format!("{}/games/nope/state", s.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    assert_eq!(r.headers()["content-type"], "application/problem+json");
+    // Malformed commands: 400 (unknown field, unknown card, not JSON).
+    for bad in [
+        json!({"type": "pass", "discard": [], "x": 1}),
+        json!({"type": "play_path", "card": "nope", "at": {"x": 1, "y": 0}}),
+    ] {
+        let (st, v) = body(
+            c.post(format!("{}/games/{}/commands", s.base, t.id))
+                .bearer_auth(&t.tokens[0])
+                .json(&bad)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{bad}");
+        problem(&v, "bad_request");
+    }
+    let (_, before) = body(
+        c.get(format!("{}/games/{}/state", s.base, t.id))
+            .bearer_auth(&t.tokens[0])
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let version = before["version"].as_i64().unwrap();
+    // Not your turn: 422 with the rule's code; nothing changes.
+    let seat = before["view"]["phase"]["awaited"].as_u64().unwrap() as usize;
+    let other = (seat + 1) % 3;
+    let (st, v) = body(
+        c.post(format!("{}/games/{}/commands", s.base, t.id))
+            .bearer_auth(&t.tokens[other])
+            .json(&json!({"type": "pass", "discard": []}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
+    problem(&v, "not_your_turn");
+    // A rule broken by the right player: invalid discard.
+    let (st, v) = body(
+        c.post(format!("{}/games/{}/commands", s.base, t.id))
+            .bearer_auth(&t.tokens[seat])
+            .json(&json!({"type": "pass", "discard": []}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
+    problem(&v, "invalid_discard");
+    // The host is not a player: 403.
+    let (st, _) = body(
+        c.post(format!("{}/games/{}/commands", s.base, t.id))
+            .bearer_auth(&t.host)
+            .json(&json!({"type": "pass", "discard": []}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    let (_, after) = body(
+        c.get(format!("{}/games/{}/state", s.base, t.id))
+            .bearer_auth(&t.tokens[0])
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(after, before, "rejected commands change nothing");
+    // Stale If-Match: 412.
+    let (_, moves) = body(
+        c.get(format!("{}/games/{}/legal-moves", s.base, t.id))
+            .bearer_auth(&t.tokens[seat])
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let cmd = moves["commands"][0].clone();
+    let (st, v) = body(
+        c.post(format!("{}/games/{}/commands", s.base, t.id))
+            .bearer_auth(&t.tokens[seat])
+            .header("If-Match", "\"1\"")
+            .json(&cmd)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::PRECONDITION_FAILED);
+    problem(&v, "precondition_failed");
+    // Idempotent retry: the same outcome, nothing appended twice.
+    let send = || {
+        c.post(format!("{}/games/{}/commands", s.base, t.id))
+            .bearer_auth(&t.tokens[seat])
+            .header("Idempotency-Key", "retry-me")
+            .header("If-Match", format!("\"{version}\""))
+            .json(&cmd)
+            .send()
+    };
+    let (st, first) = body(send().await.unwrap()).await;
+    assert_eq!(st, StatusCode::OK, "{first}");
+    let (st, again) = body(send().await.unwrap()).await;
+    assert_eq!(st, StatusCode::OK, "{again}");
+    assert_eq!(first, again);
+    let (_, now) = body(
+        c.get(format!("{}/games/{}", s.base, t.id))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(now["version"], first["version"]);
+    // A lost race: a second server process on the same database still holds the old version.
+    let (_, stale) = body(
+        c.get(format!("{}/games/{}/state", second.base, t.id))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(stale["version"], first["version"]);
+    let (_, v2) = body(
+        c.get(format!("{}/games/{}/state", s.base, t.id))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let next = v2["view"]["phase"]["awaited"].as_u64().unwrap() as usize;
+    let (_, m) = body(
+        c.get(format!("{}/games/{}/legal-moves", s.base, t.id))
+            .bearer_auth(&t.tokens[next])
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let (st, _) = body(
+        c.post(format!("{}/games/{}/commands", s.base, t.id))
+            .bearer_auth(&t.tokens[next])
+            .json(&m["commands"][0])
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    let (_, m2) = body(
+        c.get(format!("{}/games/{}/legal-moves", second.base, t.id))
+            .bearer_auth(&t.tokens[next])
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let cmd = m2["commands"]
+        .get(0)
+        .expect("the stale server still offers the move");
+    let (st, v) = body(
+        c.post(format!("{}/games/{}/commands", second.base, t.id))
+            .bearer_auth(&t.tokens[next])
+            .json(cmd)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::CONFLICT, "{v}");
+    problem(&v, "conflict");
+    // The loser reloads: the next request sees the winner's version.
+    let (_, fresh) = body(
+        c.get(format!("{}/games/{}/state", second.base, t.id))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert!(fresh["version"].as_i64() > stale["version"].as_i64());
+    // Paging the events: Link rel=next.
+    let r = c
+        .get(format!("{}/games/{}/events?limit=1", s.base, t.id))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        r.headers()["link"]
+            .to_str()
+            .unwrap()
+            .contains("rel=\"next\"")
+    );
+    // Bad queries: 400.
+    let (st, _) = body(
+        c.get(format!("{}/games?limit=0", s.base))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    let (st, _) = body(
+        c.get(format!("{}/games/{}/events?after=x", s.base, t.id))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    // A fixed seed needs the testing flag (this server has it); a bad one is refused.
+    let (st, _) = body(
+        c.post(format!("{}/games", s.base))
+            .json(&json!({"ruleset": "base", "players": 3, "seed": "xyz"}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    let (st, _) = body(
+        c.post(format!("{}/games", s.base))
+            .json(&json!({"ruleset": "base", "players": 11}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_whole_base_game() {
+    let s = sqlite_server().await;
+    play_whole_game(&s, "base", 4, 11).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_whole_saboteur2_game() {
+    let s = sqlite_server().await;
+    play_whole_game(&s, "saboteur2", 5, 12).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_whole_base_game() {
+    let s = start_server(postgres_url().await, None).await;
+    play_whole_game(&s, "base", 5, 21).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_whole_saboteur2_game() {
+    let s = start_server(postgres_url().await, None).await;
+    play_whole_game(&s, "saboteur2", 7, 22).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_errors_and_retries() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("e2e.db").display());
+    let a = start_server(url.clone(), None).await;
+    let b = start_server(url, Some(dir)).await;
+    errors_and_retries(&a, &b).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_errors_and_retries() {
+    let url = postgres_url().await;
+    let a = start_server(url.clone(), None).await;
+    let b = start_server(url, None).await;
+    errors_and_retries(&a, &b).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn operations_endpoints() {
+    let s = sqlite_server().await;
+    let c = Client::new();
+    let (st, h) = body(c.get(format!("{}/healthz", s.base)).send().await.unwrap()).await;
+    assert_eq!((st, h["status"].as_str()), (StatusCode::OK, Some("ok")));
+    let (st, spec) = body(
+        c.get(format!("{}/openapi.json", s.base))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    assert!(spec["paths"]["/games/{id}/commands"]["post"].is_object());
+    let r = c.get(format!("{}/docs/", s.base)).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert!(r.text().await.unwrap().contains("swagger"));
+}
