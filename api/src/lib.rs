@@ -4,11 +4,15 @@
 //! commands on one game are serialised in this process, and across processes the store's
 //! expected version decides (a lost race is 409). A command costs one append.
 
+pub mod audit;
 pub mod dto;
 pub mod error;
 mod games;
+mod metrics;
 mod ops;
 mod play;
+mod stream;
+mod undo;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -59,6 +63,7 @@ impl Entry {
 pub(crate) struct AppState {
     pub store: EventStore,
     pub config: Config,
+    pub metrics: metrics::Metrics,
     games: StdMutex<HashMap<String, Arc<Mutex<Entry>>>>,
 }
 
@@ -185,6 +190,16 @@ fn json_error(err: impl std::fmt::Display) -> actix_web::Error {
     ApiError::BadRequest(err.to_string()).into()
 }
 
+/// Every documented route.
+fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    games::configure(cfg);
+    play::configure(cfg);
+    undo::configure(cfg);
+    audit::configure(cfg);
+    stream::configure(cfg);
+    ops::configure(cfg);
+}
+
 /// The whole application: routes, extractor limits and errors, the spec and the docs page.
 fn app(
     state: web::Data<AppState>,
@@ -197,7 +212,28 @@ fn app(
         InitError = (),
     >,
 > {
+    let measured = state.clone();
     let (app, api) = App::new()
+        .wrap_fn(move |req, srv| {
+            let started = std::time::Instant::now();
+            let method = req.method().to_string();
+            let metrics = measured.clone();
+            let call = actix_web::dev::Service::call(srv, req);
+            async move {
+                let res = call.await?;
+                let route = res
+                    .request()
+                    .match_pattern()
+                    .unwrap_or_else(|| "unmatched".into());
+                metrics.metrics.observe(
+                    &route,
+                    &method,
+                    res.status().as_u16(),
+                    started.elapsed().as_secs_f64(),
+                );
+                Ok(res)
+            }
+        })
         .app_data(state)
         .app_data(
             web::JsonConfig::default()
@@ -208,9 +244,7 @@ fn app(
         .app_data(web::PathConfig::default().error_handler(|e, _| json_error(e)))
         .into_utoipa_app()
         .openapi(saboteur_openapi::ApiDoc::openapi())
-        .configure(games::configure)
-        .configure(play::configure)
-        .configure(ops::configure)
+        .configure(routes)
         .split_for_parts();
     let spec = api.clone();
     app.service(ops::openapi_json(spec.clone()))
@@ -228,9 +262,7 @@ pub fn spec() -> utoipa::openapi::OpenApi {
     let (_, api) = App::new()
         .into_utoipa_app()
         .openapi(saboteur_openapi::ApiDoc::openapi())
-        .configure(games::configure)
-        .configure(play::configure)
-        .configure(ops::configure)
+        .configure(routes)
         .split_for_parts();
     api
 }
@@ -244,6 +276,7 @@ pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
     let state = web::Data::new(AppState {
         store,
         config: config.clone(),
+        metrics: metrics::Metrics::new(),
         games: StdMutex::new(HashMap::new()),
     });
     let server = HttpServer::new(move || app(state.clone())).bind(&config.bind)?;

@@ -19,6 +19,22 @@ enum Cmd {
     Serve(ServeArgs),
     /// Print the OpenAPI specification.
     Openapi,
+    /// Check an audit bundle: exits non-zero naming the first discrepancy.
+    Verify(VerifyArgs),
+}
+
+#[derive(clap::Args)]
+#[group(required = true, multiple = false)]
+struct VerifyArgs {
+    /// A bundle downloaded from `GET /games/{id}/audit`.
+    #[arg(long)]
+    file: Option<std::path::PathBuf>,
+    /// A finished game in the store named by `--database-url`.
+    #[arg(long)]
+    game: Option<String>,
+    /// The store, for `--game`.
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://saboteur.db")]
+    database_url: String,
 }
 
 #[derive(clap::Args, Clone)]
@@ -48,7 +64,44 @@ fn main() -> std::io::Result<()> {
             Ok(())
         }
         Some(Cmd::Serve(args)) => serve(args),
+        Some(Cmd::Verify(args)) => verify(args),
         None => serve(cli.serve),
+    }
+}
+
+fn verify(args: VerifyArgs) -> std::io::Result<()> {
+    let bundle = match (&args.file, &args.game) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path)?;
+            serde_json::from_str(&text).map_err(|e| {
+                std::io::Error::other(format!("{}: not a bundle: {e}", path.display()))
+            })?
+        }
+        (None, Some(id)) => {
+            let rt = tokio::runtime::Runtime::new()?;
+            rt.block_on(async {
+                let store = saboteur_storage::EventStore::connect(&args.database_url)
+                    .await
+                    .map_err(|e| std::io::Error::other(e.to_string()))?;
+                saboteur_api::audit::bundle_from_store(&store, id)
+                    .await
+                    .map_err(|e| std::io::Error::other(e.to_string()))
+            })?
+        }
+        (None, None) => unreachable!("clap requires one of --file and --game"),
+    };
+    match saboteur_api::audit::verify(&bundle) {
+        Ok(report) => {
+            println!(
+                "verified: {}",
+                serde_json::to_string(&report).unwrap_or_default()
+            );
+            Ok(())
+        }
+        Err(discrepancy) => {
+            eprintln!("first discrepancy: {discrepancy}");
+            std::process::exit(1);
+        }
     }
 }
 

@@ -8,7 +8,24 @@ use crate::dto::Health;
 use crate::error::ApiError;
 
 pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(healthz);
+    cfg.service(healthz).service(metrics);
+}
+
+/// Read the metrics
+///
+/// Prometheus text format: requests and latencies by route, commands by outcome, conflicts.
+#[utoipa::path(
+    tag = "operations",
+    responses(
+        (status = 200, description = "The metrics", content_type = "text/plain; version=0.0.4", body = String),
+        (status = 500, description = "Internal error", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/metrics")]
+async fn metrics(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/plain; version=0.0.4")
+        .body(state.metrics.render())
 }
 
 /// Check health

@@ -262,6 +262,7 @@ async fn send_command(
         && let Some((first, last)) = state.store.command_batch(&id, key).await?
     {
         // A retry: the stored outcome, nothing played again.
+        state.metrics.commands.with_label_values(&["retried"]).inc();
         let events = &entry.history.log()[first as usize - 1..last as usize];
         let out = Outcome {
             version: last,
@@ -274,6 +275,7 @@ async fn send_command(
     if let Some(v) = if_match(&req)?
         && v != entry.version()
     {
+        state.metrics.conflicts.with_label_values(&["stale"]).inc();
         return Err(ApiError::PreconditionFailed(format!(
             "the command was chosen at version {v}; the game is at version {}",
             entry.version()
@@ -282,11 +284,26 @@ async fn send_command(
     if entry.record.status == "lobby" {
         return Err(ApiError::Conflict("the game has not started".into()));
     }
-    let events = entry.history.execute(seat, &body)?;
-    let version = match append_batch(&state, &mut entry, events.clone(), key, None).await? {
+    let events = entry.history.execute(seat, &body).inspect_err(|_| {
+        state
+            .metrics
+            .commands
+            .with_label_values(&["rejected"])
+            .inc();
+    })?;
+    let appended = append_batch(&state, &mut entry, events.clone(), key, None).await;
+    if let Err(ApiError::Conflict(_)) = &appended {
+        state.metrics.conflicts.with_label_values(&["race"]).inc();
+    }
+    let version = match appended? {
         Appended::New(v) => v,
         Appended::Duplicate(last) => last,
     };
+    state
+        .metrics
+        .commands
+        .with_label_values(&["accepted"])
+        .inc();
     let first = version - events.len() as i64 + 1;
     let over = game_over(&entry);
     Ok(HttpResponse::Ok()

@@ -583,3 +583,291 @@ async fn operations_endpoints() {
     assert_eq!(r.status(), StatusCode::OK);
     assert!(r.text().await.unwrap().contains("swagger"));
 }
+
+async fn state_of(c: &Client, s: &Server, t: &Table, token: &str) -> Value {
+    body(
+        c.get(format!("{}/games/{}/state", s.base, t.id))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await
+    .1
+}
+
+/// Plays the awaited seat's first legal command; returns the seat.
+async fn play_one(c: &Client, s: &Server, t: &Table) -> usize {
+    let v = state_of(c, s, t, &t.tokens[0]).await;
+    let seat = v["view"]["phase"]["awaited"].as_u64().unwrap() as usize;
+    let (_, m) = body(
+        c.get(format!("{}/games/{}/legal-moves", s.base, t.id))
+            .bearer_auth(&t.tokens[seat])
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let pass = m["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] == "pass")
+        .unwrap()
+        .clone();
+    let (st, out) = body(
+        c.post(format!("{}/games/{}/commands", s.base, t.id))
+            .bearer_auth(&t.tokens[seat])
+            .json(&pass)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{out}");
+    seat
+}
+
+/// Undo by consent (approved, declined) and the host's rollback, through the API.
+async fn undo_and_rollback(s: &Server) {
+    let c = Client::new();
+    let t = new_table(&c, s, "base", 3, 8).await;
+    let post = |path: &str, token: &str| {
+        c.post(format!("{}/games/{}/{path}", s.base, t.id))
+            .bearer_auth(token.to_string())
+            .send()
+    };
+    let (st, _) = body(post("start", &t.host).await.unwrap()).await;
+    assert_eq!(st, StatusCode::OK);
+    let before: Vec<Value> = {
+        let mut v = Vec::new();
+        for tok in &t.tokens {
+            v.push(state_of(&c, s, &t, tok).await["view"].clone());
+        }
+        v
+    };
+    let seat = play_one(&c, s, &t).await;
+    // Someone else cannot take it back.
+    let other = (seat + 1) % 3;
+    let (st, v) = body(post("undo", &t.tokens[other]).await.unwrap()).await;
+    assert_eq!(st, StatusCode::CONFLICT, "{v}");
+    // The command drew a card: everyone must approve.
+    let (st, v) = body(post("undo", &t.tokens[seat]).await.unwrap()).await;
+    assert_eq!(st, StatusCode::ACCEPTED, "{v}");
+    assert_eq!(v["events"][0]["event"]["type"], "undo_requested");
+    let (st, _) = body(post("undo/approve", &t.tokens[seat]).await.unwrap()).await;
+    assert_eq!(st, StatusCode::CONFLICT, "the requester does not vote");
+    let (st, _) = body(post("undo/approve", &t.tokens[other]).await.unwrap()).await;
+    assert_eq!(st, StatusCode::ACCEPTED);
+    let (st, v) = body(
+        post("undo/approve", &t.tokens[(seat + 2) % 3])
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(
+        v["events"].as_array().unwrap().last().unwrap()["event"]["type"],
+        "undone"
+    );
+    for (i, tok) in t.tokens.iter().enumerate() {
+        assert_eq!(
+            state_of(&c, s, &t, tok).await["view"],
+            before[i],
+            "seat {i} is back where it was"
+        );
+    }
+    // Declined: the command stands.
+    play_one(&c, s, &t).await;
+    let after = state_of(&c, s, &t, &t.tokens[0]).await;
+    let (st, _) = body(post("undo", &t.tokens[seat]).await.unwrap()).await;
+    assert_eq!(st, StatusCode::ACCEPTED);
+    let (st, _) = body(post("undo/decline", &t.tokens[other]).await.unwrap()).await;
+    assert_eq!(st, StatusCode::ACCEPTED);
+    assert_eq!(
+        state_of(&c, s, &t, &t.tokens[0]).await["view"],
+        after["view"]
+    );
+    // The host rolls back to the deal, with a reason; the log keeps everything.
+    let rollback = |token: &str, body: Value| {
+        c.post(format!("{}/games/{}/rollback", s.base, t.id))
+            .bearer_auth(token.to_string())
+            .json(&body)
+            .send()
+    };
+    let (st, _) = body(
+        rollback(&t.tokens[0], json!({"to_version": 2, "reason": "dispute"}))
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    let (st, _) = body(
+        rollback(&t.host, json!({"to_version": 2, "reason": " "}))
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    let (st, v) = body(
+        rollback(
+            &t.host,
+            json!({"to_version": 2, "reason": "a card was misread"}),
+        )
+        .await
+        .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let now = state_of(&c, s, &t, &t.tokens[0]).await;
+    assert_eq!(now["view"], before[0]);
+    let (_, log) = body(
+        c.get(format!("{}/games/{}/events?limit=1000", s.base, t.id))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let kinds: Vec<&str> = log["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["event"]["type"].as_str().unwrap())
+        .collect();
+    for k in ["undo_requested", "undo_approved", "undo_declined", "undone"] {
+        assert!(kinds.contains(&k), "{k} is in the log");
+    }
+    // Not over: no audit bundle yet.
+    let (st, _) = body(
+        c.get(format!("{}/games/{}/audit", s.base, t.id))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::CONFLICT);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_undo_and_rollback() {
+    undo_and_rollback(&sqlite_server().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_undo_and_rollback() {
+    undo_and_rollback(&start_server(postgres_url().await, None).await).await;
+}
+
+/// Reads server-sent events until one with `id: want` arrives; returns every id seen.
+async fn read_until(resp: &mut reqwest::Response, want: i64) -> Vec<i64> {
+    let mut ids = Vec::new();
+    let mut text = String::new();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !ids.contains(&want) {
+        let chunk = tokio::time::timeout_at(deadline, resp.chunk())
+            .await
+            .expect("events arrive in time")
+            .unwrap();
+        text.push_str(&String::from_utf8_lossy(
+            &chunk.expect("the stream stays open"),
+        ));
+        ids = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("id: "))
+            .map(|n| n.parse().unwrap())
+            .collect();
+    }
+    ids
+}
+
+/// Live updates: the stream replays, follows new commands (also made through another server
+/// process on the same database), and resumes with Last-Event-ID.
+async fn live_updates(a: &Server, b: &Server) {
+    let c = Client::new();
+    let t = new_table(&c, a, "base", 3, 9).await;
+    body(
+        c.post(format!("{}/games/{}/start", a.base, t.id))
+            .bearer_auth(&t.host)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let mut stream = c
+        .get(format!("{}/games/{}/events/stream", b.base, t.id))
+        .bearer_auth(&t.tokens[0])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), StatusCode::OK);
+    assert!(
+        stream.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
+    assert_eq!(read_until(&mut stream, 2).await, vec![1, 2]);
+    // A command through the other server arrives on this stream.
+    play_one(&c, a, &t).await;
+    let v = state_of(&c, a, &t, &t.tokens[0]).await["version"]
+        .as_i64()
+        .unwrap();
+    let ids = read_until(&mut stream, v).await;
+    assert_eq!(
+        ids,
+        (3..=v).collect::<Vec<_>>(),
+        "every new event once, in order"
+    );
+    // Resume after the first two.
+    let mut resumed = c
+        .get(format!("{}/games/{}/events/stream", a.base, t.id))
+        .header("Last-Event-ID", "2")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        read_until(&mut resumed, v).await,
+        (3..=v).collect::<Vec<_>>()
+    );
+    let (st, _) = body(
+        c.get(format!("{}/games/{}/events/stream", a.base, t.id))
+            .header("Last-Event-ID", "x")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    // Metrics count what happened.
+    let metrics = c
+        .get(format!("{}/metrics", a.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        metrics.contains("saboteur_commands_total{outcome=\"accepted\"}"),
+        "{metrics}"
+    );
+    assert!(metrics.contains("saboteur_http_request_duration_seconds_bucket"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_live_updates() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("e2e.db").display());
+    let a = start_server(url.clone(), None).await;
+    // SQLite notifies within one process: both streams go through the same server here.
+    live_updates(&a, &a).await;
+    drop(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_live_updates_across_processes() {
+    let url = postgres_url().await;
+    let a = start_server(url.clone(), None).await;
+    let b = start_server(url, None).await;
+    live_updates(&a, &b).await;
+}

@@ -1,0 +1,202 @@
+//! Undo without rewriting history: take back one's last command (at once, or with everyone's
+//! consent), and the host's rollback with a written reason. Every step is an appended event.
+
+use actix_web::{HttpRequest, HttpResponse, post, web};
+use saboteur_domain::{Audience, Event, UndoError};
+use serde::Deserialize;
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+use crate::dto::Outcome;
+use crate::error::ApiError;
+use crate::play::append;
+use crate::{AppState, Caller, Entry, caller, redacted};
+
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(request_undo)
+        .service(approve_undo)
+        .service(decline_undo)
+        .service(rollback);
+}
+
+impl From<UndoError> for ApiError {
+    fn from(e: UndoError) -> Self {
+        match e {
+            UndoError::BadVersion(_) | UndoError::NoReason => ApiError::BadRequest(e.to_string()),
+            other => ApiError::Conflict(other.to_string()),
+        }
+    }
+}
+
+fn seat_of(who: Caller) -> Result<saboteur_domain::Seat, ApiError> {
+    match who {
+        Caller::Player(s) => Ok(s),
+        Caller::Host => Err(ApiError::Forbidden("the host is not a player".into())),
+        Caller::Anonymous => Err(ApiError::Unauthorized("a player's token is needed".into())),
+    }
+}
+
+async fn record(
+    state: &AppState,
+    entry: &mut Entry,
+    events: Vec<Event>,
+    audience: Audience,
+) -> Result<HttpResponse, ApiError> {
+    let undone = events.iter().any(|e| matches!(e, Event::Undone { .. }));
+    let version = append(state, entry, events.clone(), None, None).await?;
+    let first = version - events.len() as i64 + 1;
+    let out = Outcome {
+        version,
+        events: redacted(&events, first, audience, false),
+    };
+    Ok(if undone {
+        HttpResponse::Ok().json(out)
+    } else {
+        HttpResponse::Accepted().json(out)
+    })
+}
+
+/// Take back my last command
+///
+/// Takes back the caller's last command at once (200) when nobody has acted since and it
+/// revealed nothing hidden; otherwise asks every other player (202), who approve or decline.
+/// The log keeps the undone events.
+#[utoipa::path(
+    tag = "play",
+    params(("id" = String, Path, description = "The game's id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Taken back: the `undone` event", body = Outcome),
+        (status = 202, description = "Asked: the `undo_requested` event; the others must approve", body = Outcome),
+        (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The host is not a player", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Nothing to take back, or a request is pending, or the game is over", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/undo")]
+async fn request_undo(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let entry = state.entry(&id).await?;
+    let mut entry = entry.lock().await;
+    let seat = seat_of(caller(&req, &entry)?)?;
+    let events = entry.history.request_undo(seat)?;
+    record(&state, &mut entry, events, Audience::Seat(seat)).await
+}
+
+async fn vote(
+    state: web::Data<AppState>,
+    id: &str,
+    req: HttpRequest,
+    approve: bool,
+) -> Result<HttpResponse, ApiError> {
+    let entry = state.entry(id).await?;
+    let mut entry = entry.lock().await;
+    let seat = seat_of(caller(&req, &entry)?)?;
+    let events = entry.history.vote_undo(seat, approve)?;
+    record(&state, &mut entry, events, Audience::Seat(seat)).await
+}
+
+/// Approve the pending undo
+///
+/// The last approval takes the command back (200 with the `undone` event); before that, 202.
+#[utoipa::path(
+    tag = "play",
+    params(("id" = String, Path, description = "The game's id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Approved, and taken back", body = Outcome),
+        (status = 202, description = "Approved; others must still approve", body = Outcome),
+        (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The host is not a player", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "No request is pending, or this player cannot vote on it", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/undo/approve")]
+async fn approve_undo(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    vote(state, &id, req, true).await
+}
+
+/// Decline the pending undo
+///
+/// Drops the pending request; the command stands.
+#[utoipa::path(
+    tag = "play",
+    params(("id" = String, Path, description = "The game's id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 202, description = "Declined", body = Outcome),
+        (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The host is not a player", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "No request is pending, or this player cannot vote on it", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/undo/decline")]
+async fn decline_undo(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    vote(state, &id, req, false).await
+}
+
+/// A rollback to an earlier version.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Rollback {
+    /// The version to return to: one between two commands.
+    pub to_version: u64,
+    /// Why, in words: it is recorded in the log.
+    pub reason: String,
+}
+
+/// Roll the game back
+///
+/// The host returns the game to an earlier version to settle a dispute, with a written reason.
+/// Recorded as an `undone` event; the log keeps everything.
+#[utoipa::path(
+    tag = "play",
+    params(("id" = String, Path, description = "The game's id")),
+    security(("bearer" = [])),
+    request_body = Rollback,
+    responses(
+        (status = 200, description = "Rolled back", body = Outcome),
+        (status = 400, description = "No such version between two commands, or no reason", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "The host's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the host rolls back", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game is over", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/rollback")]
+async fn rollback(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    req: HttpRequest,
+    body: web::Json<Rollback>,
+) -> Result<HttpResponse, ApiError> {
+    let entry = state.entry(&id).await?;
+    let mut entry = entry.lock().await;
+    match caller(&req, &entry)? {
+        Caller::Host => {}
+        Caller::Anonymous => {
+            return Err(ApiError::Unauthorized("the host's token is needed".into()));
+        }
+        Caller::Player(_) => {
+            return Err(ApiError::Forbidden(
+                "only the host rolls a game back".into(),
+            ));
+        }
+    }
+    let events = entry.history.rollback(body.to_version, &body.reason)?;
+    record(&state, &mut entry, events, Audience::Spectator).await
+}
