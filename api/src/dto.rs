@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 #[serde(deny_unknown_fields, default)]
 pub struct GameOptions {
     /// §7.1: how many gold cards the finder draws: `players` (default, at most 9) or `diggers`.
-    #[schema(example = "players")]
+    #[schema(example = "players", pattern = "^(players|diggers)$")]
     pub gold_cards_drawn: Option<String>,
     /// §7.1 variant: gold-diggers with a broken tool get no gold.
     pub broken_tools_forfeit_gold: Option<bool>,
@@ -20,13 +20,13 @@ pub struct GameOptions {
 #[serde(deny_unknown_fields)]
 pub struct CreateGame {
     /// `base` (3–10 players) or `saboteur2` (2–12 players).
-    #[schema(example = "base")]
+    #[schema(example = "base", pattern = "^(base|saboteur2)$")]
     pub ruleset: String,
     /// Rule variants.
     #[serde(default)]
     pub options: GameOptions,
-    /// How many seats.
-    #[schema(example = 4)]
+    /// How many seats: 3–10 for `base`, 2–12 for `saboteur2`.
+    #[schema(example = 4, minimum = 2, maximum = 12)]
     pub players: u8,
     /// The seat that plays first in round 1 (default 0).
     #[serde(default)]
@@ -95,8 +95,8 @@ pub struct GameList {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JoinGame {
-    /// The name shown to others (1–40 characters).
-    #[schema(example = "Ada")]
+    /// The name shown to others (1–40 characters, not only spaces).
+    #[schema(example = "Ada", min_length = 1, max_length = 40, pattern = "\\S")]
     pub name: String,
 }
 

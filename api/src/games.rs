@@ -171,11 +171,13 @@ pub(crate) fn chrono_now() -> chrono::DateTime<chrono::Utc> {
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 struct ListQuery {
-    /// Only games of this status: `lobby`, `active` or `finished`.
+    /// Only games of this status.
+    #[param(value_type = Option<String>, pattern = "^(lobby|active|finished)$")]
     status: Option<String>,
     /// The `next_cursor` of the previous page.
     cursor: Option<String>,
     /// Games per page, 1–100 (default 20).
+    #[param(minimum = 1, maximum = 100)]
     limit: Option<u32>,
 }
 

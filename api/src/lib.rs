@@ -74,6 +74,11 @@ const CACHE_LIMIT: usize = 10_000;
 impl AppState {
     /// The game's entry, loaded from the store on first use.
     pub async fn entry(&self, id: &str) -> Result<Arc<Mutex<Entry>>, ApiError> {
+        if uuid::Uuid::parse_str(id).is_err() {
+            return Err(ApiError::NotFound(format!(
+                "no game {id:?}: game ids are UUIDs"
+            )));
+        }
         if let Some(e) = self.games.lock().expect("cache lock").get(id) {
             return Ok(e.clone());
         }

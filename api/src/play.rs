@@ -98,6 +98,7 @@ fn game_over(entry: &Entry) -> bool {
 #[serde(deny_unknown_fields)]
 struct StateQuery {
     /// Replay: the state at this earlier version instead of now.
+    #[param(minimum = 1)]
     at: Option<u64>,
 }
 
@@ -318,8 +319,10 @@ async fn send_command(
 #[serde(deny_unknown_fields)]
 struct EventsQuery {
     /// Events after this sequence number (default 0: from the start).
+    #[param(minimum = 0)]
     after: Option<i64>,
     /// Events per page, 1–1000 (default 200).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<u32>,
 }
 

@@ -25,6 +25,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
 #[serde(deny_unknown_fields)]
 struct StreamQuery {
     /// Start after this sequence number (the `Last-Event-ID` header wins when present).
+    #[param(minimum = 0)]
     after: Option<i64>,
 }
 
@@ -84,7 +85,7 @@ async fn send_after(
     ),
     security((), ("bearer" = [])),
     responses(
-        (status = 200, description = "An event stream", content_type = "text/event-stream", body = String),
+        (status = 200, description = "An event stream (`text/event-stream`): `id` is the sequence number, `event` the type, `data` `{\"seq\": n, \"event\": {…}}`"),
         (status = 400, description = "Malformed Last-Event-ID or query", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
