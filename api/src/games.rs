@@ -1,6 +1,6 @@
 //! Games: create, list, get, join, start.
 
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use saboteur_domain::{GoldCardsDrawn, Options, Ruleset, Seat, Seed};
 use saboteur_storage::{Append, AppendOutcome, Credential, NewGame, seed_commitment, to_new_event};
 use serde::Deserialize;
@@ -18,6 +18,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(list_games)
         .service(get_game)
         .service(join)
+        .service(leave)
         .service(start_game);
 }
 
@@ -308,6 +309,60 @@ async fn join(
         seat: seat as u8,
         player_token: token,
     }))
+}
+
+/// Leave a game
+///
+/// A player gives their seat back before the game starts; their token stops working.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id"), ("seat" = u8, Path, description = "The caller's seat")),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "The seat is free again"),
+        (status = 400, description = "Malformed seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the seat's own player may leave it", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has started", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+    )
+)]
+#[delete("/games/{id}/seats/{seat}")]
+async fn leave(
+    state: web::Data<AppState>,
+    path: web::Path<(String, u8)>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let (id, seat) = path.into_inner();
+    let entry = state.entry(&id).await?;
+    let mut entry = entry.lock().await;
+    match caller(&req, &entry)? {
+        Caller::Player(s) if s.0 == seat => {}
+        Caller::Anonymous => {
+            return Err(ApiError::Unauthorized(
+                "the seat's player token is needed".into(),
+            ));
+        }
+        _ => {
+            return Err(ApiError::Forbidden(
+                "only the seat's own player may leave it".into(),
+            ));
+        }
+    }
+    if entry.record.status != "lobby" {
+        return Err(ApiError::Conflict(
+            "the game has started: seats are kept to the end".into(),
+        ));
+    }
+    let token = entry
+        .credentials
+        .iter()
+        .find(|c| c.role == "player" && c.seat == Some(i32::from(seat)))
+        .map(|c| c.token_hash.clone())
+        .ok_or_else(|| ApiError::NotFound("that seat is free".into()))?;
+    state.store.remove_credential(&id, &token).await?;
+    entry.credentials.retain(|c| c.token_hash != token);
+    Ok(HttpResponse::NoContent().finish())
 }
 
 /// Start a game

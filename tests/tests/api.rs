@@ -244,6 +244,47 @@ async fn errors_and_retries(s: &Server, second: &Server) {
         assert_eq!(v["code"], code, "{v}");
         assert!(v["detail"].as_str().is_some_and(|d| !d.is_empty()));
     };
+    // Leaving before the start frees the seat; the next to join takes it.
+    let (st, _) = body(
+        c.delete(format!("{}/games/{}/seats/1", s.base, t.id))
+            .bearer_auth(&t.tokens[0])
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::FORBIDDEN, "not one's own seat");
+    let r = c
+        .delete(format!("{}/games/{}/seats/1", s.base, t.id))
+        .bearer_auth(&t.tokens[1])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::NO_CONTENT);
+    let (st, _) = body(
+        c.get(format!("{}/games/{}/legal-moves", s.base, t.id))
+            .bearer_auth(&t.tokens[1])
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(
+        st,
+        StatusCode::UNAUTHORIZED,
+        "the old token no longer works"
+    );
+    let (st, j) = body(
+        c.post(format!("{}/games/{}/seats", s.base, t.id))
+            .json(&json!({"name": "again"}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!((st, j["seat"].as_u64()), (StatusCode::CREATED, Some(1)));
+    let mut t = t;
+    t.tokens[1] = j["player_token"].as_str().unwrap().to_string();
     // Joining a full table: 409.
     let (st, v) = body(
         c.post(format!("{}/games/{}/seats", s.base, t.id))
