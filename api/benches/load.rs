@@ -1,0 +1,195 @@
+//! Load generator: K concurrent games played through HTTP against a server on PostgreSQL,
+//! one client per game acting for whichever seat is to move. Reports commands per second and
+//! the latency of `POST /commands` (p50, p99), beside the raw INSERT ceiling of the same
+//! database measured in the same run.
+//!
+//! `cargo bench -p saboteur-api --bench load` — `DATABASE_URL`, or a throwaway cluster with
+//! durable writes. `LOAD_CLIENTS` (default 64) and `LOAD_SECONDS` (default 20) tune it.
+
+use std::time::{Duration, Instant};
+
+use reqwest::Client;
+use serde_json::{Value, json};
+use sqlx::postgres::PgPoolOptions;
+
+async fn new_game(c: &Client, base: &str, players: u8) -> (String, Vec<String>) {
+    let g: Value = c
+        .post(format!("{base}/games"))
+        .json(&json!({"ruleset": "base", "players": players}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = g["game_id"].as_str().unwrap().to_string();
+    let mut tokens = Vec::new();
+    for i in 0..players {
+        let j: Value = c
+            .post(format!("{base}/games/{id}/seats"))
+            .json(&json!({"name": format!("p{i}")}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        tokens.push(j["player_token"].as_str().unwrap().to_string());
+    }
+    c.post(format!("{base}/games/{id}/start"))
+        .bearer_auth(g["host_token"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    (id, tokens)
+}
+
+/// Plays games one after another until the deadline; returns each command's latency.
+async fn client(base: String, deadline: Instant, n: usize) -> Vec<Duration> {
+    let c = Client::new();
+    let mut latencies = Vec::new();
+    let (mut id, mut tokens) = new_game(&c, &base, 4).await;
+    let mut k = n;
+    while Instant::now() < deadline {
+        let state: Value = c
+            .get(format!("{base}/games/{id}/state"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let Some(seat) = state["view"]["phase"]["awaited"].as_u64() else {
+            (id, tokens) = new_game(&c, &base, 4).await;
+            continue;
+        };
+        let token = &tokens[seat as usize];
+        let moves: Value = c
+            .get(format!("{base}/games/{id}/legal-moves"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let list = moves["commands"].as_array().unwrap();
+        k = k
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let command = &list[(k >> 33) as usize % list.len()];
+        let started = Instant::now();
+        let r = c
+            .post(format!("{base}/games/{id}/commands"))
+            .bearer_auth(token)
+            .json(command)
+            .send()
+            .await
+            .unwrap();
+        let ok = r.status().is_success();
+        let _ = r.bytes().await;
+        if ok {
+            latencies.push(started.elapsed());
+        }
+    }
+    latencies
+}
+
+async fn raw_inserts(url: &str, writers: usize, seconds: u64) -> f64 {
+    let pool = PgPoolOptions::new()
+        .max_connections(32)
+        .test_before_acquire(false)
+        .connect(url)
+        .await
+        .unwrap();
+    sqlx::raw_sql("DROP TABLE IF EXISTS raw_events; CREATE TABLE raw_events (id BIGSERIAL PRIMARY KEY, game_id TEXT NOT NULL, payload JSONB NOT NULL)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..writers)
+        .map(|w| {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                let mut n = 0u64;
+                while Instant::now() < deadline {
+                    sqlx::query("INSERT INTO raw_events (game_id, payload) VALUES ($1, $2)")
+                        .bind(format!("w{w}"))
+                        .bind(sqlx::types::Json(
+                            json!({"type": "path_played", "seat": w % 4, "note": "x".repeat(200)}),
+                        ))
+                        .execute(&pool)
+                        .await
+                        .unwrap();
+                    n += 1;
+                }
+                n
+            })
+        })
+        .collect();
+    let mut total = 0;
+    for t in tasks {
+        total += t.await.unwrap();
+    }
+    total as f64 / started.elapsed().as_secs_f64()
+}
+
+#[tokio::main(flavor = "multi_thread")]
+async fn main() {
+    let clients: usize = std::env::var("LOAD_CLIENTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(64);
+    let seconds: u64 = std::env::var("LOAD_SECONDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
+    let cluster;
+    let url = match std::env::var("DATABASE_URL") {
+        Ok(url) => url,
+        Err(_) => {
+            cluster = saboteur_storage::testing::DurableCluster::start();
+            cluster.url()
+        }
+    };
+    let config = saboteur_api::Config {
+        bind: "127.0.0.1:0".into(),
+        database_url: url.clone(),
+        allow_fixed_seed: false,
+    };
+    let (server, addr) = saboteur_api::start(config)
+        .await
+        .expect("the server starts");
+    tokio::spawn(server);
+    let base = format!("http://{addr}");
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..clients)
+        .map(|n| tokio::spawn(client(base.clone(), deadline, n)))
+        .collect();
+    let mut latencies = Vec::new();
+    for t in tasks {
+        latencies.extend(t.await.unwrap());
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    latencies.sort();
+    let pct = |p: f64| {
+        latencies
+            .get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)))
+            .map_or(0.0, |d| d.as_secs_f64() * 1e3)
+    };
+    println!("clients: {clients}, seconds: {seconds}");
+    println!(
+        "commands: {} ({:.0} commands/s)",
+        latencies.len(),
+        latencies.len() as f64 / elapsed
+    );
+    println!(
+        "POST /commands latency: p50 {:.1} ms, p99 {:.1} ms",
+        pct(0.50),
+        pct(0.99)
+    );
+    let raw = raw_inserts(&url, clients, 5).await;
+    println!("raw INSERT ceiling, {clients} writers, same database: {raw:.0}/s");
+}
