@@ -77,7 +77,7 @@ async fn client(base: String, deadline: Instant, n: usize) -> Vec<Duration> {
         k = k
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        let command = &list[(k >> 33) as usize % list.len()];
+        let command = &list[(k >> 33) % list.len()];
         let started = Instant::now();
         let r = c
             .post(format!("{base}/games/{id}/commands"))
