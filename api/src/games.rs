@@ -388,15 +388,7 @@ async fn start_game(
 ) -> Result<HttpResponse, ApiError> {
     let entry = state.entry(&id).await?;
     let mut entry = entry.lock().await;
-    match caller(&req, &entry)? {
-        Caller::Host => {}
-        Caller::Anonymous => {
-            return Err(ApiError::Unauthorized("the host's token is needed".into()));
-        }
-        Caller::Player(_) => {
-            return Err(ApiError::Forbidden("only the host starts the game".into()));
-        }
-    }
+    caller(&req, &entry)?.host("starts the game")?;
     if entry.record.status != "lobby" {
         return Err(ApiError::Conflict("the game has already started".into()));
     }

@@ -126,6 +126,26 @@ pub(crate) enum Caller {
 }
 
 impl Caller {
+    /// The caller's seat: only a player's token acts for a seat.
+    pub fn seat(self) -> Result<Seat, ApiError> {
+        match self {
+            Caller::Player(s) => Ok(s),
+            Caller::Host => Err(ApiError::Forbidden(
+                "the host is not a player: use a player's token".into(),
+            )),
+            Caller::Anonymous => Err(ApiError::Unauthorized("a player's token is needed".into())),
+        }
+    }
+
+    /// Only the host's token may `what`.
+    pub fn host(self, what: &str) -> Result<(), ApiError> {
+        match self {
+            Caller::Host => Ok(()),
+            Caller::Anonymous => Err(ApiError::Unauthorized("the host's token is needed".into())),
+            Caller::Player(_) => Err(ApiError::Forbidden(format!("only the host {what}"))),
+        }
+    }
+
     pub fn audience(self) -> Audience {
         match self {
             Caller::Player(s) => Audience::Seat(s),

@@ -9,7 +9,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::{EventPage, LegalMoves, Outcome, StateView};
 use crate::error::ApiError;
-use crate::{AppState, Caller, Entry, caller, redacted};
+use crate::{AppState, Entry, caller, redacted};
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(get_state)
@@ -175,7 +175,7 @@ async fn legal_moves(
 ) -> Result<HttpResponse, ApiError> {
     let entry = state.entry(&id).await?;
     let entry = entry.lock().await;
-    let seat = player(caller(&req, &entry)?)?;
+    let seat = caller(&req, &entry)?.seat()?;
     let commands = legal_commands(entry.history.game(), seat)
         .iter()
         .map(|c| serde_json::to_value(c).unwrap_or_default())
@@ -184,16 +184,6 @@ async fn legal_moves(
         version: entry.version(),
         commands,
     }))
-}
-
-fn player(who: Caller) -> Result<saboteur_domain::Seat, ApiError> {
-    match who {
-        Caller::Player(s) => Ok(s),
-        Caller::Host => Err(ApiError::Forbidden(
-            "the host is not a player: use a player's token".into(),
-        )),
-        Caller::Anonymous => Err(ApiError::Unauthorized("a player's token is needed".into())),
-    }
 }
 
 fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
@@ -257,7 +247,7 @@ async fn send_command(
 ) -> Result<HttpResponse, ApiError> {
     let entry_lock = state.entry(&id).await?;
     let mut entry = entry_lock.lock().await;
-    let seat = player(caller(&req, &entry)?)?;
+    let seat = caller(&req, &entry)?.seat()?;
     let key = idempotency_key(&req)?.map(|k| format!("{}:{k}", seat.0));
     if let Some(key) = &key
         && let Some((first, last)) = state.store.command_batch(&id, key).await?

@@ -10,7 +10,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use crate::dto::Outcome;
 use crate::error::ApiError;
 use crate::play::append;
-use crate::{AppState, Caller, Entry, caller, redacted};
+use crate::{AppState, Entry, caller, redacted};
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(request_undo)
@@ -25,14 +25,6 @@ impl From<UndoError> for ApiError {
             UndoError::BadVersion(_) | UndoError::NoReason => ApiError::BadRequest(e.to_string()),
             other => ApiError::Conflict(other.to_string()),
         }
-    }
-}
-
-fn seat_of(who: Caller) -> Result<saboteur_domain::Seat, ApiError> {
-    match who {
-        Caller::Player(s) => Ok(s),
-        Caller::Host => Err(ApiError::Forbidden("the host is not a player".into())),
-        Caller::Anonymous => Err(ApiError::Unauthorized("a player's token is needed".into())),
     }
 }
 
@@ -82,7 +74,7 @@ async fn request_undo(
 ) -> Result<HttpResponse, ApiError> {
     let entry = state.entry(&id).await?;
     let mut entry = entry.lock().await;
-    let seat = seat_of(caller(&req, &entry)?)?;
+    let seat = caller(&req, &entry)?.seat()?;
     let events = entry.history.request_undo(seat)?;
     record(&state, &mut entry, events, Audience::Seat(seat)).await
 }
@@ -95,7 +87,7 @@ async fn vote(
 ) -> Result<HttpResponse, ApiError> {
     let entry = state.entry(id).await?;
     let mut entry = entry.lock().await;
-    let seat = seat_of(caller(&req, &entry)?)?;
+    let seat = caller(&req, &entry)?.seat()?;
     let events = entry.history.vote_undo(seat, approve)?;
     record(&state, &mut entry, events, Audience::Seat(seat)).await
 }
@@ -186,17 +178,7 @@ async fn rollback(
 ) -> Result<HttpResponse, ApiError> {
     let entry = state.entry(&id).await?;
     let mut entry = entry.lock().await;
-    match caller(&req, &entry)? {
-        Caller::Host => {}
-        Caller::Anonymous => {
-            return Err(ApiError::Unauthorized("the host's token is needed".into()));
-        }
-        Caller::Player(_) => {
-            return Err(ApiError::Forbidden(
-                "only the host rolls a game back".into(),
-            ));
-        }
-    }
+    caller(&req, &entry)?.host("rolls a game back")?;
     let events = entry.history.rollback(body.to_version, &body.reason)?;
     record(&state, &mut entry, events, Audience::Spectator).await
 }
