@@ -5,7 +5,9 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use saboteur_domain::bot::{bot_rng, random_command, random_game};
-use saboteur_domain::{Command, Game, Options, Ruleset, Seed, decide, legal_commands};
+use saboteur_domain::{
+    Audience, Command, Game, Options, Ruleset, Seed, decide, legal_commands, view,
+};
 
 /// The position with the largest maze over a few random games in which the player to move
 /// still has a path placement; the placement farthest from the start.
@@ -31,7 +33,7 @@ fn large_maze(ruleset: Ruleset, players: u8) -> (Game, Command) {
             {
                 best = Some((game.board.len(), game.clone(), cmd));
             }
-            let _ = random_command(&game, seat, &mut rng);
+            let _ = random_command(&view(&game, Audience::Seat(seat)), &mut rng);
         }
     }
     let (_, game, cmd) = best.expect("a path placement in round 1");

@@ -1,57 +1,336 @@
-//! The `random` bot: a uniformly random legal command. It reads only what the seat may know:
-//! [`legal_commands`] depends on the seat's own hand, the public maze and the cards in front
-//! of the players.
+//! Computer players ("bots"). A bot is a pure function of what its seat may see — the seat's
+//! [`View`] — and a seeded generator: it never reads the omniscient [`Game`]. Two levels:
+//!
+//! - [`BotLevel::Random`]: a legal command drawn uniformly ([`random_command`]);
+//! - [`BotLevel::Heuristic`]: plays its dwarf card's side with simple beliefs about the other
+//!   seats, taken from their public [`crate::Conduct`] counters (see `bot/heuristic.rs`).
+//!
+//! [`choose`] is the single entry point: level, view and a 64-bit seed in, command out. Running
+//! it again on a recorded view and seed gives the recorded command, for the same
+//! [`BOT_VERSION`].
+//!
+//! To list legal moves from a view, [`rebuild`] turns it back into a playable [`Game`] with
+//! placeholders for what the seat cannot know; [`legal_commands`] on it equals
+//! [`legal_commands`] on the real game for the awaited seat (a property test checks this).
 
-use rand_core::Rng;
+mod heuristic;
 
-use crate::cards::Ruleset;
+use rand_chacha::ChaCha20Rng;
+use rand_core::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, Tile};
+use crate::cards::{self, Card, Role, Ruleset};
 use crate::command::Command;
-use crate::decide::{create, decide, start};
+use crate::decide::create;
 use crate::event::Event;
-use crate::game::{Game, Options};
+use crate::game::{Conduct, Game, Options, Phase};
+use crate::geometry::Cell;
+use crate::history::History;
 use crate::legal::legal_commands;
 use crate::random::{Seed, below};
 use crate::seat::Seat;
+use crate::secret::Secret;
+use crate::view::View;
 
-/// A legal command for `seat` drawn uniformly, or `None` when it is not their decision.
-pub fn random_command(game: &Game, seat: Seat, rng: &mut impl Rng) -> Option<Command> {
-    let mut moves = legal_commands(game, seat);
+/// The version of the bots' decision logic. It is recorded with each bot command so that an
+/// audit re-runs the same logic; bump it whenever a bot would choose differently.
+pub const BOT_VERSION: u32 = 1;
+
+/// How a bot plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BotLevel {
+    /// Uniformly random among the legal commands.
+    Random,
+    /// Plays its role: digs towards the gold or blocks, with beliefs about the other seats.
+    Heuristic,
+}
+
+impl BotLevel {
+    /// Every level, weakest first.
+    pub const ALL: [BotLevel; 2] = [BotLevel::Random, BotLevel::Heuristic];
+
+    /// The level's name as in JSON: `random` or `heuristic`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BotLevel::Random => "random",
+            BotLevel::Heuristic => "heuristic",
+        }
+    }
+}
+
+impl std::fmt::Display for BotLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for BotLevel {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        BotLevel::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| format!("unknown bot level {s:?}: use random or heuristic"))
+    }
+}
+
+/// How a bot chose a command, recorded with it in [`Event::CommandAccepted`]: re-running
+/// [`choose`] with this level and seed on the seat's view before the command gives the command
+/// again, for the same [`BOT_VERSION`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotMove {
+    /// The bot's level.
+    pub level: BotLevel,
+    /// The [`BOT_VERSION`] that chose.
+    pub version: u32,
+    /// The decision's seed: hidden from other seats until the game is over, like the view it
+    /// was applied to.
+    pub seed: Secret<u64>,
+}
+
+impl BotMove {
+    /// The record of a decision by the current logic.
+    pub fn new(level: BotLevel, seed: u64) -> BotMove {
+        BotMove {
+            level,
+            version: BOT_VERSION,
+            seed: Secret::Known(seed),
+        }
+    }
+
+    /// The record with its seed shown only if `visible`.
+    pub fn shown_if(&self, visible: bool) -> BotMove {
+        BotMove {
+            seed: self.seed.shown_if(visible),
+            ..*self
+        }
+    }
+}
+
+/// The seed of a bot's decision at a game version: ChaCha20 keyed by the game's seed on
+/// stream 3000, at a position set by the version. A function of the game, so every server
+/// process choosing for the same bot at the same version chooses the same command.
+pub fn decision_seed(game_seed: &Seed, version: u64) -> u64 {
+    let mut rng = ChaCha20Rng::from_seed(game_seed.0);
+    rng.set_stream(3000);
+    rng.set_word_pos(u128::from(version) * 2);
+    rng.next_u64()
+}
+
+/// The generator a bot draws from for one decision: ChaCha20 keyed by `seed` (as
+/// [`Seed::from_u64`]) on stream 2000. Pinned by our own construction, not a library's
+/// `seed_from_u64`, so recorded decisions re-run across library upgrades.
+pub fn decision_rng(seed: u64) -> ChaCha20Rng {
+    let mut rng = ChaCha20Rng::from_seed(Seed::from_u64(seed).0);
+    rng.set_stream(2000);
+    rng
+}
+
+/// The command a bot of `level` issues for the seat of `view`, with its generator seeded by
+/// `seed`; `None` when the view is not a seat's or the game does not await that seat.
+/// Deterministic: the same level, view and seed give the same command.
+pub fn choose(level: BotLevel, view: &View, seed: u64) -> Option<Command> {
+    choose_with(level, view, &mut decision_rng(seed))
+}
+
+/// As [`choose`], drawing from a generator the caller owns.
+pub fn choose_with(level: BotLevel, view: &View, rng: &mut impl Rng) -> Option<Command> {
+    match level {
+        BotLevel::Random => random_command(view, rng),
+        BotLevel::Heuristic => heuristic::command(view, rng),
+    }
+}
+
+/// A legal command for the seat of `view` drawn uniformly, or `None` when it is not their
+/// decision (or the view is not a seat's).
+pub fn random_command(view: &View, rng: &mut impl Rng) -> Option<Command> {
+    let seat = view.seat?;
+    if view.phase.awaited != Some(seat) {
+        return None;
+    }
+    let mut moves = legal_commands(&rebuild(view), seat);
     if moves.is_empty() {
         return None;
     }
     Some(moves.swap_remove(below(rng, moves.len())))
 }
 
-/// A whole game played by random bots: the complete event log. The deal comes from `seed`, the
-/// bots' choices from a generator keyed by the same seed on stream 1000.
-pub fn random_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Vec<Event> {
-    let first = Seat(seed.0[0] % players.max(1));
-    let Ok(created) = create(ruleset, options, players, first, seed) else {
-        return Vec::new();
+/// The card standing for a card the view's audience cannot see (other hands, the draw pile,
+/// the discard pile) in a [`rebuild`]t game. It is no card of any hand: [`Card::Start`].
+pub const UNKNOWN_CARD: Card = Card::Start;
+
+/// A playable [`Game`] built from a seat's view: what the seat knows is as in the real game;
+/// what it cannot know is a placeholder — other seats' hands, the draw and discard piles hold
+/// [`UNKNOWN_CARD`]s of the right counts, other seats' dwarf cards and the dwarf pile are
+/// placeholder roles of the right counts, a face-down goal the seat has not looked at is one
+/// of the goal cards not otherwise accounted for, gold cards of others are 1-nugget cards, the
+/// seed is zero when hidden. For the awaited seat, [`legal_commands`] on the result equals
+/// [`legal_commands`] on the real game.
+pub fn rebuild(view: &View) -> Game {
+    let n = view.players as usize;
+    let me = view.seat;
+    let placeholder_role = match view.ruleset {
+        Ruleset::Base => Role::GoldDigger,
+        Ruleset::Saboteur2 => Role::Boss,
     };
-    let mut events = vec![created];
-    let mut game = Game::replay(&events).expect("a created game");
-    let mut rng = bot_rng(seed);
-    let Ok(dealt) = start(&game) else {
-        return events;
+    let mut game = Game::new(
+        view.ruleset,
+        view.options,
+        view.players,
+        Seat(0),
+        view.seed.unwrap_or(Seed([0; 32])),
+    );
+    game.round = view.round;
+    game.round_first_player = view.current_player;
+    game.current = view.current_player;
+    game.roles = match &view.roles {
+        Some(r) => r.clone(),
+        None if view.round == 0 => Vec::new(),
+        None => (0..n)
+            .map(|i| match (me, view.role) {
+                (Some(s), Some(r)) if s.index() == i => r,
+                _ => placeholder_role,
+            })
+            .collect(),
     };
-    for e in dealt {
-        game.apply(&e);
-        events.push(e);
+    game.set_aside = vec![placeholder_role; view.dwarf_pile_size];
+    // The maze: the face-up cards, and the goals still face down.
+    let mut board = Board::default();
+    for p in &view.board {
+        board.place(
+            Cell::new(p.x, p.y),
+            Tile {
+                card: p.card,
+                rotated: p.rotated,
+                face_down: false,
+            },
+        );
     }
-    while let Some(seat) = game.awaited() {
-        let Some(command) = random_command(&game, seat, &mut rng) else {
-            break;
-        };
-        let Ok(new) = decide(&game, seat, &command) else {
-            break;
-        };
-        for e in new {
-            game.apply(&e);
-            events.push(e);
+    if !view.goals.is_empty() {
+        let mut unseen: Vec<Card> = cards::GOALS
+            .into_iter()
+            .filter(|g| !view.goals.iter().any(|v| v.card == Some(*g)))
+            .collect();
+        for g in view.goals.iter().filter(|g| !g.revealed) {
+            let card = g.card.or_else(|| unseen.pop()).unwrap_or(Card::GoalStoneNe);
+            board.place(
+                Cell::new(g.x, g.y),
+                Tile {
+                    card,
+                    rotated: false,
+                    face_down: true,
+                },
+            );
         }
     }
-    events
+    game.board = board;
+    game.hands = match &view.hands {
+        Some(h) => h.clone(),
+        None => (0..n)
+            .map(|i| match (me, &view.hand) {
+                (Some(s), Some(h)) if s.index() == i => h.clone(),
+                _ => vec![UNKNOWN_CARD; view.hand_sizes.get(i).copied().unwrap_or(0)],
+            })
+            .collect(),
+    };
+    game.draw_pile = vec![UNKNOWN_CARD; view.draw_pile_size];
+    game.discard_pile = vec![UNKNOWN_CARD; view.discard_pile_size];
+    game.in_front = view.in_front.clone();
+    game.gold_pile = vec![Card::Gold1; view.gold_pile_size];
+    game.gold_cards = (0..n)
+        .map(|i| match (me, &view.my_gold) {
+            (Some(s), Some((cards, _))) if s.index() == i => cards.clone(),
+            _ => vec![Card::Gold1; view.gold_card_counts.get(i).copied().unwrap_or(0)],
+        })
+        .collect();
+    game.gold = match &view.gold {
+        Some(g) => g.clone(),
+        None => (0..n)
+            .map(|i| match (me, &view.my_gold) {
+                (Some(s), Some((_, total))) if s.index() == i => *total,
+                _ => 0,
+            })
+            .collect(),
+    };
+    if let Some(s) = me {
+        game.peeked[s.index()] = view
+            .goals
+            .iter()
+            .filter(|g| !g.revealed)
+            .filter_map(|g| g.card.map(|c| (Cell::new(g.x, g.y), c)))
+            .collect();
+        game.inspected[s.index()] = view.inspected.clone();
+    }
+    game.removed = view.removed.clone().unwrap_or_default();
+    game.thefts = view.thefts.clone();
+    game.results = view.rounds.clone();
+    game.winners = view.winners.clone();
+    game.conduct = if view.conduct.len() == n {
+        view.conduct.clone()
+    } else {
+        vec![Conduct::default(); n]
+    };
+    let awaited = view.phase.awaited.unwrap_or(view.current_player);
+    game.phase = match view.phase.name.as_str() {
+        "playing" => Phase::Playing,
+        "choosing_gold" => Phase::ChoosingGold {
+            chooser: awaited,
+            offered: view
+                .phase
+                .offered
+                .clone()
+                .unwrap_or_else(|| vec![Card::Gold1; view.phase.offered_count]),
+        },
+        "stealing" => Phase::Stealing {
+            order: vec![awaited],
+        },
+        "round_over" => Phase::RoundOver,
+        "game_over" => Phase::GameOver,
+        _ => Phase::NotStarted,
+    };
+    game
+}
+
+/// A whole game played by random bots: the complete event log, as [`bot_game`] records it.
+pub fn random_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Vec<Event> {
+    bot_game(ruleset, options, players, seed, |_, _| BotLevel::Random)
+}
+
+/// A whole game in which each seat's level is picked by `level(game, seat)` at every decision
+/// (the caller may look at the whole game, e.g. to seat bots by role for a strength
+/// measurement; the bot itself sees only its seat's view). Recorded as a server records it:
+/// each command through [`History::execute_bot`], with its [`BotMove`], so the log passes
+/// [`crate::audit`]. The first player is drawn from the seed; the log is a function of the
+/// arguments. Empty when `players` does not suit the ruleset.
+pub fn bot_game(
+    ruleset: Ruleset,
+    options: Options,
+    players: u8,
+    seed: Seed,
+    mut level: impl FnMut(&Game, Seat) -> BotLevel,
+) -> Vec<Event> {
+    let first = Seat(seed.0[0] % players.max(1));
+    let Some(mut history) = create(ruleset, options, players, first, seed)
+        .ok()
+        .and_then(History::new)
+    else {
+        return Vec::new();
+    };
+    let Ok(dealt) = history.start() else {
+        return history.log().to_vec();
+    };
+    dealt.into_iter().for_each(|e| history.push(e));
+    while let Some(seat) = history.game().awaited() {
+        let level = level(history.game(), seat);
+        let Some(events) = history.execute_bot(seat, level) else {
+            break;
+        };
+        events.into_iter().for_each(|e| history.push(e));
+    }
+    history.log().to_vec()
 }
 
 /// The generator random bots draw from in [`random_game`].

@@ -272,6 +272,9 @@ pub enum Event {
         seat: Seat,
         /// The command (hidden from others: a pass names the cards discarded face down).
         command: Secret<Command>,
+        /// When a bot chose the command: how, so that an audit can choose it again.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bot: Option<crate::bot::BotMove>,
     },
     /// A player asked to take back their last command; every other player must approve.
     UndoRequested {

@@ -84,6 +84,59 @@ pub struct RoundResult {
     pub winners: Vec<Seat>,
 }
 
+/// What one seat has publicly done this round: counters the reducer keeps from public events
+/// only, reset at each round's start. Bots turn them into trust and suspicion; any player could
+/// keep the same tally by watching the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Conduct {
+    /// Path cards without a dead end that open towards the goals (east of the start's column
+    /// side, or north/south between the goals).
+    pub tunnels: u32,
+    /// Path cards without a dead end that do not open towards the goals.
+    pub detours: u32,
+    /// Path cards with a dead-end segment (ladders excepted).
+    pub dead_ends: u32,
+    /// Rockfalls that removed a path card without a dead end.
+    pub rockfalls: u32,
+    /// Rockfalls that removed a dead-end card.
+    pub cleared: u32,
+    /// Tools broken in front of another seat.
+    pub tools_broken: u32,
+    /// Tools repaired in front of another seat.
+    pub repairs: u32,
+    /// Other seats trapped (`saboteur2`).
+    pub traps: u32,
+    /// Other seats freed from a trap (`saboteur2`).
+    pub frees: u32,
+    /// Green doors placed (`saboteur2`).
+    pub green_doors: u32,
+    /// Blue doors placed (`saboteur2`).
+    pub blue_doors: u32,
+}
+
+/// Whether a path card has a dead-end segment (one opening only); ladders are roots, not dead
+/// ends.
+pub fn is_dead_end(card: Card) -> bool {
+    card.path_shape()
+        .is_some_and(|s| !s.ladder && s.segments.iter().any(|g| g.edges.0.count_ones() == 1))
+}
+
+/// Whether a path card lying at `at` in the given orientation opens towards the goals: east
+/// west of the goals' column, west east of it, north or south in the goals' column.
+pub fn opens_towards_goals(card: Card, at: Cell, rotated: bool) -> bool {
+    use crate::geometry::Side;
+    let Some(shape) = card.path_shape() else {
+        return false;
+    };
+    let goal_x = GOAL_CELLS[0].x;
+    match at.x.cmp(&goal_x) {
+        std::cmp::Ordering::Less => shape.open(rotated, Side::E),
+        std::cmp::Ordering::Greater => shape.open(rotated, Side::W),
+        std::cmp::Ordering::Equal => shape.open(rotated, Side::N) || shape.open(rotated, Side::S),
+    }
+}
+
 /// The whole state of a game: what the omniscient audience sees. Only [`Game::apply`] changes
 /// it; players see it through [`crate::view`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,6 +195,9 @@ pub struct Game {
     pub results: Vec<RoundResult>,
     /// The seats sharing the win, once the game is over.
     pub winners: Vec<Seat>,
+    /// What each seat has publicly done this round (public; reset at each round's start).
+    #[serde(default)]
+    pub conduct: Vec<Conduct>,
 }
 
 /// Removes one copy of `card` from `cards`; false when absent.
@@ -193,6 +249,7 @@ impl Game {
             last_turn: None,
             results: Vec::new(),
             winners: Vec::new(),
+            conduct: vec![Conduct::default(); n],
         }
     }
 
@@ -269,6 +326,15 @@ impl Game {
         GOAL_CELLS.contains(&cell) && self.board.get(cell).is_some_and(|t| t.face_down)
     }
 
+    /// The conduct counters of a seat, grown to size when a state was stored without them.
+    fn conduct_of(&mut self, seat: Seat) -> &mut Conduct {
+        let n = self.n().max(seat.index() + 1);
+        if self.conduct.len() < n {
+            self.conduct.resize(n, Conduct::default());
+        }
+        &mut self.conduct[seat.index()]
+    }
+
     fn next_turn(&mut self, seat: Seat) {
         self.current = seat.left(self.n(), 1);
     }
@@ -318,6 +384,7 @@ impl Game {
                 self.dwarf_discard.clear();
                 self.thefts.clear();
                 self.last_turn = None;
+                self.conduct = vec![Conduct::default(); n];
             }
             Event::PathPlayed {
                 seat,
@@ -325,6 +392,23 @@ impl Game {
                 at,
                 rotated,
             } => {
+                let door = card
+                    .path_shape()
+                    .and_then(|s| s.segments.iter().find_map(|g| g.door));
+                let towards = opens_towards_goals(*card, *at, *rotated);
+                let c = self.conduct_of(*seat);
+                match door {
+                    Some(crate::cards::Team::Green) => c.green_doors += 1,
+                    Some(crate::cards::Team::Blue) => c.blue_doors += 1,
+                    None => {}
+                }
+                if is_dead_end(*card) {
+                    c.dead_ends += 1;
+                } else if towards {
+                    c.tunnels += 1;
+                } else {
+                    c.detours += 1;
+                }
                 self.board.place(
                     *at,
                     crate::board::Tile {
@@ -337,6 +421,9 @@ impl Game {
             }
             Event::GoalRevealed { at, rotated, .. } => self.board.reveal(*at, *rotated),
             Event::ToolBroken { seat, card, target } => {
+                if seat != target {
+                    self.conduct_of(*seat).tools_broken += 1;
+                }
                 self.in_front[target.index()].push(*card);
                 self.played(*seat, *card);
             }
@@ -347,11 +434,20 @@ impl Game {
                 broken,
                 ..
             } => {
+                if seat != target {
+                    self.conduct_of(*seat).repairs += 1;
+                }
                 take(&mut self.in_front[target.index()], *broken);
                 self.discard_pile.extend([*card, *broken]);
                 self.played(*seat, *card);
             }
             Event::PathRemoved { seat, at, removed } => {
+                let c = self.conduct_of(*seat);
+                if is_dead_end(*removed) {
+                    c.cleared += 1;
+                } else {
+                    c.rockfalls += 1;
+                }
                 self.board.remove(*at);
                 self.discard_pile.extend([Card::Rockfall, *removed]);
                 self.played(*seat, Card::Rockfall);
@@ -453,6 +549,9 @@ impl Game {
                 self.played(*seat, Card::Theft);
             }
             Event::PlayerTrapped { seat, target } => {
+                if seat != target {
+                    self.conduct_of(*seat).traps += 1;
+                }
                 self.in_front[target.index()].push(Card::Trapped);
                 self.played(*seat, Card::Trapped);
             }
@@ -462,6 +561,9 @@ impl Game {
                 target,
                 removed,
             } => {
+                if *removed == Card::Trapped && seat != target {
+                    self.conduct_of(*seat).frees += 1;
+                }
                 take(&mut self.in_front[target.index()], *removed);
                 self.discard_pile.extend([*card, *removed]);
                 if *removed == Card::Theft {

@@ -7,13 +7,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::bot::{BOT_VERSION, BotLevel, BotMove, choose, decision_seed};
 use crate::command::Command;
 use crate::decide::{deal, decide, start};
 use crate::event::Event;
 use crate::game::{Game, Phase};
 use crate::seat::Seat;
 use crate::secret::Secret;
-use crate::view::reveals_hidden;
+use crate::view::{Audience, reveals_hidden, view};
 use crate::violation::RuleViolation;
 
 /// A pending request to take back a command.
@@ -217,12 +218,32 @@ impl History {
 
     /// Decides a player's command: `CommandAccepted` followed by the events it causes.
     pub fn execute(&self, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
+        self.execute_as(seat, command, None)
+    }
+
+    fn execute_as(
+        &self,
+        seat: Seat,
+        command: &Command,
+        bot: Option<BotMove>,
+    ) -> Result<Vec<Event>, RuleViolation> {
         let mut events = vec![Event::CommandAccepted {
             seat,
             command: Secret::Known(command.clone()),
+            bot,
         }];
         events.extend(decide(&self.game, seat, command)?);
         Ok(events)
+    }
+
+    /// Lets a bot of `level` play for `seat` now: its command (chosen from the seat's view with
+    /// [`crate::bot::decision_seed`] of this version) and the events it causes, the command
+    /// recorded with its [`BotMove`]. `None` when the game does not await that seat.
+    pub fn execute_bot(&self, seat: Seat, level: BotLevel) -> Option<Vec<Event>> {
+        let seed = decision_seed(&self.game.seed, self.version());
+        let command = choose(level, &view(&self.game, Audience::Seat(seat)), seed)?;
+        self.execute_as(seat, &command, Some(BotMove::new(level, seed)))
+            .ok()
     }
 
     /// Decides the start of the game: round 1 dealt.
@@ -231,29 +252,39 @@ impl History {
     }
 
     /// The seat whose command is the last effective one, with the version before it.
-    fn last_command(&self) -> Option<(Seat, u64)> {
-        let seq = *self.commands.last()?;
-        match &self.log[seq as usize - 1] {
-            Event::CommandAccepted { seat, .. } => Some((*seat, seq - 1)),
-            _ => None,
+    /// The last command `seat` chose itself (not by a bot), if only bots have acted since:
+    /// with the version before it.
+    fn last_own_command(&self, seat: Seat) -> Option<(Seat, u64)> {
+        for &seq in self.commands.iter().rev() {
+            match &self.log[seq as usize - 1] {
+                Event::CommandAccepted {
+                    seat: s, bot: None, ..
+                } if *s == seat => return Some((seat, seq - 1)),
+                Event::CommandAccepted { bot: Some(_), .. } => {}
+                _ => return None,
+            }
         }
+        None
     }
 
     /// A player asks to take back their last command. Taken back at once when nobody has acted
     /// since and it revealed nothing hidden to anyone; otherwise a request every other player
-    /// must approve.
+    /// must approve. When only bots have acted since, their commands go back with it (by
+    /// request: the server approves for its bots).
     pub fn request_undo(&self, seat: Seat) -> Result<Vec<Event>, UndoError> {
         if self.game.phase == Phase::GameOver {
             return Err(UndoError::GameOver);
         }
-        let Some((by, to_version)) = self.last_command().filter(|(s, _)| *s == seat) else {
+        let Some((by, to_version)) = self.last_own_command(seat) else {
             return Err(UndoError::NothingToUndo(seat));
         };
         // Nobody acted since: no command after it, and only its own events follow.
         let after = &self.log[to_version as usize + 1..];
-        let revealing = after
-            .iter()
-            .any(|e| reveals_hidden(e) || !self.effective_event(e));
+        let revealing = after.iter().any(|e| {
+            reveals_hidden(e)
+                || !self.effective_event(e)
+                || matches!(e, Event::CommandAccepted { .. })
+        });
         if !revealing {
             return Ok(vec![Event::Undone {
                 to_version,
@@ -334,6 +365,13 @@ pub struct AuditReport {
     pub deals_checked: u64,
     /// Undo and rollback events checked against the undo rules.
     pub undos_checked: u64,
+    /// Bot commands chosen again from the seat's view and recorded seed, and found equal.
+    #[serde(default)]
+    pub bot_moves_checked: u64,
+    /// Bot commands recorded by another [`BOT_VERSION`], whose logic this build cannot run:
+    /// decided again like any command, but not chosen again.
+    #[serde(default)]
+    pub bot_moves_of_other_versions: u64,
     /// Each seat's final total.
     pub gold: Vec<u32>,
     /// The seats sharing the win.
@@ -357,6 +395,24 @@ fn wrong(seq: u64, what: impl Into<String>) -> Discrepancy {
     }
 }
 
+/// Chooses a recorded bot command again: the same level, version and seed on the seat's view
+/// before it must give the same command.
+/// `Ok(false)` when another [`BOT_VERSION`] chose it: that logic is not here to run again.
+fn check_bot(h: &History, seat: Seat, command: &Command, bot: &BotMove) -> Result<bool, String> {
+    if bot.version != BOT_VERSION {
+        return Ok(false);
+    }
+    let seed = *bot.seed.known().ok_or("the bot's seed is redacted")?;
+    match choose(bot.level, &view(h.game(), Audience::Seat(seat)), seed) {
+        Some(again) if &again == command => Ok(true),
+        Some(_) => Err(format!(
+            "the {} bot with the recorded seed chooses another command",
+            bot.level
+        )),
+        None => Err(format!("the {} bot had no command to choose", bot.level)),
+    }
+}
+
 /// Audits a complete log: every deal derived again from the seed, every command decided again
 /// against the state before it and compared with the events recorded after it, every undo
 /// checked against the undo rules, and the final scores recomputed.
@@ -369,6 +425,8 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
         commands_checked: 0,
         deals_checked: 0,
         undos_checked: 0,
+        bot_moves_checked: 0,
+        bot_moves_of_other_versions: 0,
         gold: Vec::new(),
         winners: Vec::new(),
     };
@@ -380,12 +438,19 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
             .unwrap_or(log.len());
         let recorded = &log[i..end];
         let expected: Vec<Event> = match &log[i] {
-            Event::CommandAccepted { seat, command } => {
+            Event::CommandAccepted { seat, command, bot } => {
                 let command = command
                     .known()
                     .ok_or_else(|| wrong(seq, "the command is redacted"))?;
                 report.commands_checked += 1;
-                h.execute(*seat, command).map_err(|v| {
+                if let Some(bot) = bot {
+                    if check_bot(&h, *seat, command, bot).map_err(|what| wrong(seq, what))? {
+                        report.bot_moves_checked += 1;
+                    } else {
+                        report.bot_moves_of_other_versions += 1;
+                    }
+                }
+                h.execute_as(*seat, command, *bot).map_err(|v| {
                     wrong(
                         seq,
                         format!("the command was illegal: {} ({})", v.code(), v.detail),

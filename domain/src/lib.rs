@@ -28,15 +28,17 @@ pub mod position;
 pub mod random;
 pub mod seat;
 pub mod secret;
+pub mod simulate;
 pub mod view;
 pub mod violation;
 
 pub use board::{Board, GOAL_CELLS, PlacedCard, Tile};
+pub use bot::{BOT_VERSION, BotLevel, BotMove};
 pub use cards::{Card, Role, Ruleset, Team, Tool};
 pub use command::{Command, SeatTarget, Target};
 pub use decide::{create, deal, decide, start};
 pub use event::{EVENT_SCHEMA_VERSION, Event, Payment};
-pub use game::{Game, GoldCardsDrawn, Options, Phase, RoundResult};
+pub use game::{Conduct, Game, GoldCardsDrawn, Options, Phase, RoundResult};
 pub use geometry::{Cell, Edges, Side};
 pub use history::{AuditReport, Discrepancy, History, UndoError, UndoRequest, audit};
 pub use legal::legal_commands;

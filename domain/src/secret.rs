@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A single value that may be hidden: serialised as the value, or as `null` when hidden.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Secret<T> {
     /// The value, for an audience allowed to know it.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::board::PlacedCard;
 use crate::cards::{Card, Role, Ruleset};
 use crate::event::{Event, Payment};
-use crate::game::{Game, Options, Phase, RoundResult};
+use crate::game::{Conduct, Game, Options, Phase, RoundResult};
 use crate::geometry::Cell;
 use crate::random::Seed;
 use crate::seat::Seat;
@@ -129,6 +129,9 @@ pub struct View {
     pub winners: Vec<Seat>,
     /// The seed of every shuffle: omniscient, or once the game is over.
     pub seed: Option<Seed>,
+    /// What each seat has publicly done this round (public: tallied from public events).
+    #[serde(default)]
+    pub conduct: Vec<Conduct>,
 }
 
 /// The view of a game for an audience. Once the game is over everything is public.
@@ -214,6 +217,7 @@ pub fn view(game: &Game, audience: Audience) -> View {
         rounds: game.results.clone(),
         winners: game.winners.clone(),
         seed: all.then_some(game.seed),
+        conduct: game.conduct.clone(),
     }
 }
 
@@ -346,9 +350,10 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
             seat_hand: seat_hand.shown_if(sees(*seat)),
             target_hand: target_hand.shown_if(sees(*target)),
         },
-        Event::CommandAccepted { seat, command } => Event::CommandAccepted {
+        Event::CommandAccepted { seat, command, bot } => Event::CommandAccepted {
             seat: *seat,
             command: command.shown_if(sees(*seat)),
+            bot: bot.as_ref().map(|b| b.shown_if(sees(*seat))),
         },
         Event::PathPlayed { .. }
         | Event::UndoRequested { .. }

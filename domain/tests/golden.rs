@@ -9,8 +9,8 @@ use saboteur_domain::bot::{bot_rng, random_command};
 use saboteur_domain::cards::Action;
 use saboteur_domain::random::below;
 use saboteur_domain::{
-    Command, EVENT_SCHEMA_VERSION, Event, Game, Options, Ruleset, Seat, Seed, Side, create, decide,
-    legal_commands, start,
+    Audience, Command, EVENT_SCHEMA_VERSION, Event, Game, Options, Ruleset, Seat, Seed, Side,
+    create, decide, legal_commands, start, view,
 };
 use serde::{Deserialize, Serialize};
 
@@ -96,7 +96,7 @@ fn eager_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Ve
             .collect();
         let command = east
             .or_else(|| calm.get(below(&mut rng, calm.len().max(1))).cloned())
-            .or_else(|| random_command(&game, seat, &mut rng))
+            .or_else(|| random_command(&view(&game, Audience::Seat(seat)), &mut rng))
             .unwrap();
         pending = decide(&game, seat, &command).unwrap();
     }

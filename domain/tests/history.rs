@@ -177,3 +177,93 @@ fn the_audit_names_the_first_tampered_event() {
     // The untouched log passes.
     assert!(audit(&log).is_ok());
 }
+
+/// Lets the bots (every seat but `humans`) play until a human's turn or the end.
+fn bots_play(h: &mut History, humans: &[Seat]) {
+    while let Some(seat) = h.game().awaited() {
+        if humans.contains(&seat) {
+            return;
+        }
+        let events = h
+            .execute_bot(seat, saboteur_domain::BotLevel::Heuristic)
+            .expect("a bot's move");
+        push_all(h, events);
+    }
+}
+
+#[test]
+fn a_player_takes_back_their_command_with_the_bot_moves_after_it() {
+    for seed in 0..10 {
+        let humans = [Seat(0), Seat(2)];
+        let mut h = History::new(
+            create(
+                Ruleset::Base,
+                Options::default(),
+                5,
+                Seat(0),
+                Seed::from_u64(seed),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let start = h.start().unwrap();
+        push_all(&mut h, start);
+        let mut rng = bot_rng(Seed::from_u64(seed));
+        let mut undone = 0;
+        bots_play(&mut h, &humans);
+        while let Some(seat) = h.game().awaited() {
+            let legal = legal_commands(h.game(), seat);
+            let command = legal[below(&mut rng, legal.len())].clone();
+            let (before, version_before) = (h.game().clone(), h.version());
+            let events = h.execute(seat, &command).unwrap();
+            push_all(&mut h, events);
+            bots_play(&mut h, &humans);
+            if h.game().phase == saboteur_domain::Phase::GameOver {
+                break;
+            }
+            let other = humans.into_iter().find(|s| *s != seat).unwrap();
+            if h.game().awaited() == Some(other) && h.log().len() as u64 > version_before + 8 {
+                // Bots acted after it: a request, which every other seat must approve.
+                let asked = h.request_undo(seat).unwrap();
+                assert_eq!(
+                    asked,
+                    vec![Event::UndoRequested {
+                        seat,
+                        to_version: version_before
+                    }]
+                );
+                push_all(&mut h, asked);
+                let mut last = Vec::new();
+                for voter in (0..5).map(Seat).filter(|s| *s != seat) {
+                    last = h.vote_undo(voter, true).unwrap();
+                    push_all(&mut h, last.clone());
+                }
+                assert!(
+                    matches!(last.last(), Some(Event::Undone { to_version, .. }) if *to_version == version_before)
+                );
+                assert_eq!(h.game(), &before, "seed {seed}: back before the command");
+                undone += 1;
+                // Replaying the same command goes on as before.
+                let events = h.execute(seat, &command).unwrap();
+                push_all(&mut h, events);
+                bots_play(&mut h, &humans);
+                if h.game().phase == saboteur_domain::Phase::GameOver {
+                    break;
+                }
+                // Another human acting in between makes it impossible.
+                if let Some(next) = h.game().awaited().filter(|s| *s == other) {
+                    let legal = legal_commands(h.game(), next);
+                    let events = h.execute(next, &legal[0]).unwrap();
+                    push_all(&mut h, events);
+                    bots_play(&mut h, &humans);
+                    if h.game().phase != saboteur_domain::Phase::GameOver {
+                        assert_eq!(h.request_undo(seat), Err(UndoError::NothingToUndo(seat)));
+                    }
+                }
+            }
+        }
+        assert!(undone > 0, "seed {seed}: no undo tried");
+        let report = audit(h.log()).unwrap_or_else(|d| panic!("seed {seed}: {d}"));
+        assert!(report.bot_moves_checked > 0 && report.undos_checked > 0);
+    }
+}
