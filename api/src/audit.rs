@@ -68,6 +68,10 @@ pub struct Verified {
     pub deals_checked: u64,
     /// Undo events checked.
     pub undos_checked: u64,
+    /// Bot commands chosen again from the bot's view and recorded seed.
+    pub bot_moves_checked: u64,
+    /// Bot commands of another bot version, decided again but not chosen again.
+    pub bot_moves_of_other_versions: u64,
     /// Each seat's final total.
     pub gold: Vec<u32>,
     /// The winning seats.
@@ -81,6 +85,8 @@ impl From<AuditReport> for Verified {
             commands_checked: r.commands_checked,
             deals_checked: r.deals_checked,
             undos_checked: r.undos_checked,
+            bot_moves_checked: r.bot_moves_checked,
+            bot_moves_of_other_versions: r.bot_moves_of_other_versions,
             gold: r.gold,
             winners: r.winners.iter().map(|s| s.0).collect(),
         }

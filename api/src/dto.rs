@@ -56,6 +56,10 @@ pub struct SeatInfo {
     pub seat: u8,
     /// The player's display name.
     pub name: String,
+    /// When a bot holds the seat, its level: `random` or `heuristic`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "heuristic", pattern = "^(random|heuristic)$")]
+    pub bot: Option<String>,
 }
 
 /// A game as listed.
@@ -97,6 +101,29 @@ pub struct GameList {
 pub struct JoinGame {
     /// The name shown to others (1–40 characters, not only spaces).
     #[schema(example = "Ada", min_length = 1, max_length = 40, pattern = "\\S")]
+    pub name: String,
+}
+
+/// A bot to seat.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddBot {
+    /// `random` (uniform among the legal moves) or `heuristic` (plays its role).
+    #[schema(example = "heuristic", pattern = "^(random|heuristic)$")]
+    pub level: String,
+    /// The name shown to others (1–40 characters; default "<level> bot").
+    #[schema(example = "Digbot", min_length = 1, max_length = 40, pattern = "\\S")]
+    pub name: Option<String>,
+}
+
+/// A seat given to a bot.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct BotSeated {
+    /// The seat number, from 0.
+    pub seat: u8,
+    /// The bot's level.
+    pub level: String,
+    /// Its display name.
     pub name: String,
 }
 

@@ -8,16 +8,20 @@ use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::{
-    CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined, Outcome, SeatInfo,
+    AddBot, BotSeated, CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined, Outcome,
+    SeatInfo,
 };
 use crate::error::ApiError;
-use crate::{AppState, Caller, Entry, caller, new_token, redacted, token_hash};
+use crate::{
+    AppState, Caller, Entry, bot_level, bot_role, caller, new_token, redacted, token_hash,
+};
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(create_game)
         .service(list_games)
         .service(get_game)
         .service(join)
+        .service(add_bot)
         .service(leave)
         .service(start_game);
 }
@@ -43,10 +47,12 @@ pub(crate) fn summary(entry: &Entry) -> GameSummary {
     let mut seats: Vec<SeatInfo> = entry
         .credentials
         .iter()
-        .filter(|c| c.role == "player")
-        .map(|c| SeatInfo {
-            seat: c.seat.unwrap_or_default() as u8,
-            name: c.display_name.clone().unwrap_or_default(),
+        .filter_map(|c| {
+            Some(SeatInfo {
+                seat: u8::try_from(c.seat?).ok()?,
+                name: c.display_name.clone().unwrap_or_default(),
+                bot: bot_level(c).map(|l| l.to_string()),
+            })
         })
         .collect();
     seats.sort_by_key(|s| s.seat);
@@ -285,15 +291,7 @@ async fn join(
     }
     let entry = state.entry(&id).await?;
     let mut entry = entry.lock().await;
-    if entry.record.status != "lobby" {
-        return Err(ApiError::Conflict(
-            "the game has started: no seat can be taken".into(),
-        ));
-    }
-    let taken: Vec<i32> = entry.credentials.iter().filter_map(|c| c.seat).collect();
-    let Some(seat) = (0..i32::from(entry.players())).find(|s| !taken.contains(s)) else {
-        return Err(ApiError::Conflict("every seat is taken".into()));
-    };
+    let seat = free_seat(&entry)?;
     let token = new_token()?;
     let credential = Credential {
         game_id: id.to_string(),
@@ -311,18 +309,86 @@ async fn join(
     }))
 }
 
-/// Leave a game
+/// The first free seat of a game in the lobby.
+fn free_seat(entry: &Entry) -> Result<i32, ApiError> {
+    if entry.record.status != "lobby" {
+        return Err(ApiError::Conflict(
+            "the game has started: no seat can be taken".into(),
+        ));
+    }
+    let taken: Vec<i32> = entry.credentials.iter().filter_map(|c| c.seat).collect();
+    (0..i32::from(entry.players()))
+        .find(|s| !taken.contains(s))
+        .ok_or_else(|| ApiError::Conflict("every seat is taken".into()))
+}
+
+/// Seat a bot
 ///
-/// A player gives their seat back before the game starts; their token stops working.
+/// The host gives the first free seat to a computer player before the start. The server plays
+/// its turns as soon as they come (and approves undo requests for it); each of its commands is
+/// recorded with the bot's level, version and seed, so an audit chooses it again.
 #[utoipa::path(
     tag = "games",
-    params(("id" = String, Path, description = "The game's id"), ("seat" = u8, Path, description = "The caller's seat")),
+    params(("id" = String, Path, description = "The game's id")),
+    request_body = AddBot,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "The bot is seated", body = BotSeated),
+        (status = 400, description = "Malformed request, unknown level or bad name", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "The host's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the host seats bots", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has started or every seat is taken", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/bots")]
+async fn add_bot(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    req: HttpRequest,
+    body: web::Json<AddBot>,
+) -> Result<HttpResponse, ApiError> {
+    let level: saboteur_domain::BotLevel = body.level.parse().map_err(ApiError::BadRequest)?;
+    let name = match body.name.as_deref().map(str::trim) {
+        None => format!("{level} bot"),
+        Some(n) if !n.is_empty() && n.chars().count() <= 40 => n.to_string(),
+        Some(_) => return Err(ApiError::BadRequest("a name has 1 to 40 characters".into())),
+    };
+    let entry = state.entry(&id).await?;
+    let mut entry = entry.lock().await;
+    caller(&req, &entry)?.host("seats bots")?;
+    let seat = free_seat(&entry)?;
+    let credential = Credential {
+        game_id: id.to_string(),
+        // Not a token's hash (those are 64 hex digits): no bearer token acts as a bot.
+        token_hash: format!("bot:{seat}"),
+        role: bot_role(level),
+        seat: Some(seat),
+        display_name: Some(name.clone()),
+        created_at: chrono_now(),
+    };
+    state.store.add_credential(&credential).await?;
+    entry.credentials.push(credential);
+    Ok(HttpResponse::Created().json(BotSeated {
+        seat: seat as u8,
+        level: level.to_string(),
+        name,
+    }))
+}
+
+/// Leave a game
+///
+/// A player gives their seat back before the game starts; their token stops working. The host
+/// may unseat a bot the same way.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id"), ("seat" = u8, Path, description = "The caller's seat, or a bot's")),
     security(("bearer" = [])),
     responses(
         (status = 204, description = "The seat is free again"),
         (status = 400, description = "Malformed seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Only the seat's own player may leave it", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the seat's own player may leave it (the host, a bot's seat)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game has started", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
@@ -336,16 +402,19 @@ async fn leave(
     let (id, seat) = path.into_inner();
     let entry = state.entry(&id).await?;
     let mut entry = entry.lock().await;
-    match caller(&req, &entry)? {
+    let who = caller(&req, &entry)?;
+    let bot = entry.bot(Seat(seat)).is_some();
+    match who {
         Caller::Player(s) if s.0 == seat => {}
+        Caller::Host if bot => {}
         Caller::Anonymous => {
             return Err(ApiError::Unauthorized(
-                "the seat's player token is needed".into(),
+                "the seat's player token (or for a bot, the host's) is needed".into(),
             ));
         }
         _ => {
             return Err(ApiError::Forbidden(
-                "only the seat's own player may leave it".into(),
+                "only the seat's own player may leave it; the host may unseat a bot".into(),
             ));
         }
     }
@@ -357,7 +426,7 @@ async fn leave(
     let token = entry
         .credentials
         .iter()
-        .find(|c| c.role == "player" && c.seat == Some(i32::from(seat)))
+        .find(|c| c.role != "host" && c.seat == Some(i32::from(seat)))
         .map(|c| c.token_hash.clone())
         .ok_or_else(|| ApiError::NotFound("that seat is free".into()))?;
     state.store.remove_credential(&id, &token).await?;
@@ -395,7 +464,7 @@ async fn start_game(
     let seated = entry
         .credentials
         .iter()
-        .filter(|c| c.role == "player")
+        .filter(|c| c.seat.is_some())
         .count();
     if seated < usize::from(entry.players()) {
         return Err(ApiError::Conflict(format!(
@@ -410,8 +479,11 @@ async fn start_game(
     let version =
         crate::play::append(&state, &mut entry, events.clone(), None, Some("active")).await?;
     let first = version - events.len() as i64 + 1;
+    let mut events = events;
+    events.extend(crate::play::play_bots(&state, &mut entry).await);
+    let over = entry.record.status == "finished";
     Ok(HttpResponse::Ok().json(Outcome {
-        version,
-        events: redacted(&events, first, saboteur_domain::Audience::Spectator, false),
+        version: first + events.len() as i64 - 1,
+        events: redacted(&events, first, saboteur_domain::Audience::Spectator, over),
     }))
 }

@@ -57,6 +57,24 @@ impl Entry {
     pub fn players(&self) -> u8 {
         self.history.game().players
     }
+
+    /// The bot playing `seat`, if a bot holds it.
+    pub fn bot(&self, seat: Seat) -> Option<saboteur_domain::BotLevel> {
+        self.credentials
+            .iter()
+            .find(|c| c.seat == Some(i32::from(seat.0)))
+            .and_then(bot_level)
+    }
+}
+
+/// The credential role of a bot seat: `bot:<level>`.
+pub(crate) fn bot_role(level: saboteur_domain::BotLevel) -> String {
+    format!("bot:{level}")
+}
+
+/// The level of a bot seat's credential.
+pub(crate) fn bot_level(c: &Credential) -> Option<saboteur_domain::BotLevel> {
+    c.role.strip_prefix("bot:")?.parse().ok()
 }
 
 /// Shared by every request.

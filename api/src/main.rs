@@ -21,6 +21,35 @@ enum Cmd {
     Openapi,
     /// Check an audit bundle: exits non-zero naming the first discrepancy.
     Verify(VerifyArgs),
+    /// Play bot-only games at full speed, without a server, and print their statistics as
+    /// JSON: win rates per role and per bot level, events, speed.
+    Simulate(SimulateArgs),
+}
+
+#[derive(clap::Args)]
+struct SimulateArgs {
+    /// How many games.
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// Seats per game; 0 cycles over every count the ruleset allows.
+    #[arg(long, default_value_t = 5)]
+    players: u8,
+    /// `base` or `saboteur2`.
+    #[arg(long, default_value = "base", value_parser = ["base", "saboteur2"])]
+    ruleset: String,
+    /// The first game's seed; game i uses seed S + i.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Bot levels per seat, cycling from seat 0: e.g. `heuristic,random`.
+    #[arg(long, value_delimiter = ',', default_value = "random")]
+    bots: Vec<saboteur_domain::BotLevel>,
+    /// Instead of --bots: the level of every seat not holding a saboteur card, decided at each
+    /// move from the dealt card (needs --saboteur-bots).
+    #[arg(long, requires = "saboteur_bots")]
+    digger_bots: Option<saboteur_domain::BotLevel>,
+    /// Instead of --bots: the level of every seat holding a saboteur card.
+    #[arg(long, requires = "digger_bots")]
+    saboteur_bots: Option<saboteur_domain::BotLevel>,
 }
 
 #[derive(clap::Args)]
@@ -65,8 +94,54 @@ fn main() -> std::io::Result<()> {
         }
         Some(Cmd::Serve(args)) => serve(args),
         Some(Cmd::Verify(args)) => verify(args),
+        Some(Cmd::Simulate(args)) => simulate(args),
         None => serve(cli.serve),
     }
+}
+
+fn simulate(args: SimulateArgs) -> std::io::Result<()> {
+    use saboteur_domain::simulate::{Seating, Simulation};
+    let ruleset =
+        serde_json::from_value(serde_json::json!(args.ruleset)).map_err(std::io::Error::other)?;
+    let seating = match (args.digger_bots, args.saboteur_bots) {
+        (Some(diggers), Some(saboteurs)) => Seating::ByRole { diggers, saboteurs },
+        _ => Seating::PerSeat(args.bots),
+    };
+    let sim = Simulation {
+        ruleset,
+        options: saboteur_domain::Options::default(),
+        players: args.players,
+        games: args.games,
+        seed: args.seed,
+        seating,
+    };
+    let started = std::time::Instant::now();
+    let logs: Vec<_> = (0..sim.games).map(|i| sim.play(i)).collect();
+    let play_seconds = started.elapsed().as_secs_f64();
+    if logs.iter().any(Vec::is_empty) {
+        eprintln!(
+            "{} players cannot play {}: base seats 3-10, saboteur2 2-12",
+            args.players, args.ruleset
+        );
+        std::process::exit(2);
+    }
+    let started = std::time::Instant::now();
+    for log in &logs {
+        saboteur_domain::Game::replay(log).expect("a bot game's log replays");
+    }
+    let replay_seconds = started.elapsed().as_secs_f64();
+    let stats = sim.statistics(&logs);
+    let figures = serde_json::json!({
+        "simulation": sim,
+        "statistics": stats,
+        "play_seconds": play_seconds,
+        "replay_events_per_second": (stats.events as f64 / replay_seconds.max(1e-9)).round(),
+    });
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&figures).map_err(std::io::Error::other)?
+    );
+    Ok(())
 }
 
 fn verify(args: VerifyArgs) -> std::io::Result<()> {

@@ -1,7 +1,7 @@
 //! Play: the caller's view, legal moves, commands, and the event log.
 
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use saboteur_domain::{Audience, Command, Event, Phase, legal_commands, view};
+use saboteur_domain::{Audience, Command, Event, Phase, Seat, legal_commands, view};
 use saboteur_storage::{Append, AppendOutcome, StoreError, to_new_event};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -88,6 +88,44 @@ pub(crate) async fn append(
         Appended::New(v) => Ok(v),
         Appended::Duplicate(last) => Ok(last),
     }
+}
+
+/// Lets the bots act while the game waits for one of them: a pending undo request gets every
+/// bot's approval, and each awaited bot plays, appended like a player's command. Stops at a
+/// human's turn, at the end, or when an append fails (another process moved the game on: it
+/// plays the bots from there). Returns the events appended.
+pub(crate) async fn play_bots(state: &AppState, entry: &mut Entry) -> Vec<Event> {
+    let mut played = Vec::new();
+    loop {
+        let events = if let Some(request) = entry.history.pending_undo() {
+            let voter = (0..entry.players()).map(Seat).find(|s| {
+                *s != request.seat && !request.approvals.contains(s) && entry.bot(*s).is_some()
+            });
+            // A request waits for its humans' votes; meanwhile nobody acts.
+            let Some(voter) = voter else { break };
+            match entry.history.vote_undo(voter, true) {
+                Ok(events) => events,
+                Err(_) => break,
+            }
+        } else {
+            let Some(seat) = entry.history.game().awaited() else {
+                break;
+            };
+            let Some(level) = entry.bot(seat) else { break };
+            let Some(events) = entry.history.execute_bot(seat, level) else {
+                tracing::warn!(game = %entry.record.id, seat = seat.0, "a bot found no command");
+                break;
+            };
+            state.metrics.commands.with_label_values(&["bot"]).inc();
+            events
+        };
+        if let Err(e) = append(state, entry, events.clone(), None, None).await {
+            tracing::warn!(game = %entry.record.id, "a bot's move was not recorded: {e}");
+            break;
+        }
+        played.extend(events);
+    }
+    played
 }
 
 fn game_over(entry: &Entry) -> bool {
@@ -296,6 +334,9 @@ async fn send_command(
         .with_label_values(&["accepted"])
         .inc();
     let first = version - events.len() as i64 + 1;
+    let mut events = events;
+    events.extend(play_bots(&state, &mut entry).await);
+    let version = first + events.len() as i64 - 1;
     let over = game_over(&entry);
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", format!("\"{version}\"")))

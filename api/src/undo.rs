@@ -9,7 +9,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::Outcome;
 use crate::error::ApiError;
-use crate::play::append;
+use crate::play::{append, play_bots};
 use crate::{AppState, Entry, caller, redacted};
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -34,11 +34,14 @@ async fn record(
     events: Vec<Event>,
     audience: Audience,
 ) -> Result<HttpResponse, ApiError> {
-    let undone = events.iter().any(|e| matches!(e, Event::Undone { .. }));
     let version = append(state, entry, events.clone(), None, None).await?;
     let first = version - events.len() as i64 + 1;
+    let mut events = events;
+    // Bots approve a request at once, and play if the game now awaits one of them.
+    events.extend(play_bots(state, entry).await);
+    let undone = events.iter().any(|e| matches!(e, Event::Undone { .. }));
     let out = Outcome {
-        version,
+        version: first + events.len() as i64 - 1,
         events: redacted(&events, first, audience, false),
     };
     Ok(if undone {

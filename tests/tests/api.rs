@@ -912,3 +912,256 @@ async fn postgres_live_updates_across_processes() {
     let b = start_server(url, None).await;
     live_updates(&a, &b).await;
 }
+
+/// One human and the rest bots: the host seats the bots, the server plays their turns as soon
+/// as they come, and the human plays a whole game to the end; the bots' moves carry their
+/// level, version and seed, and the audit chooses every one again.
+async fn human_and_bots(s: &Server, ruleset: &str, players: u8, seed: u64) {
+    let c = Client::new();
+    let seed_hex = format!("{:0<64}", format!("{seed:016x}"));
+    let (_, g) = body(
+        c.post(format!("{}/games", s.base))
+            .json(&json!({ "ruleset": ruleset, "players": players, "seed": seed_hex }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let id = g["game_id"].as_str().unwrap().to_string();
+    let host = g["host_token"].as_str().unwrap().to_string();
+    let (_, me) = body(
+        c.post(format!("{}/games/{id}/seats", s.base))
+            .json(&json!({ "name": "Ada" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let token = me["player_token"].as_str().unwrap().to_string();
+    let bots = format!("{}/games/{id}/bots", s.base);
+    // Only the host seats bots, at a known level.
+    let (st, p) = body(
+        c.post(&bots)
+            .bearer_auth(&token)
+            .json(&json!({ "level": "heuristic" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!((st, &p["status"]), (StatusCode::FORBIDDEN, &json!(403)));
+    let (st, _) = body(
+        c.post(&bots)
+            .json(&json!({ "level": "heuristic" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::UNAUTHORIZED);
+    let (st, p) = body(
+        c.post(&bots)
+            .bearer_auth(&host)
+            .json(&json!({ "level": "genius" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{p}");
+    for seat in 1..players {
+        let level = if seat % 2 == 1 { "heuristic" } else { "random" };
+        let (st, b) = body(
+            c.post(&bots)
+                .bearer_auth(&host)
+                .json(&json!({ "level": level }))
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(st, StatusCode::CREATED, "{b}");
+        assert_eq!(
+            (b["seat"].as_u64(), &b["level"]),
+            (Some(u64::from(seat)), &json!(level))
+        );
+    }
+    let (st, _) = body(
+        c.post(&bots)
+            .bearer_auth(&host)
+            .json(&json!({ "level": "random" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::CONFLICT, "every seat is taken");
+    // A player cannot unseat a bot; the host can, and seat another.
+    let last = format!("{}/games/{id}/seats/{}", s.base, players - 1);
+    let st = c
+        .delete(&last)
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    let st = c
+        .delete(&last)
+        .bearer_auth(&host)
+        .send()
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(st, StatusCode::NO_CONTENT);
+    let (st, _) = body(
+        c.post(&bots)
+            .bearer_auth(&host)
+            .json(&json!({ "level": "heuristic", "name": "Digbot" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED);
+    let (_, summary) = body(
+        c.get(format!("{}/games/{id}", s.base))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let seats = summary["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), usize::from(players));
+    assert!(seats[0].get("bot").is_none());
+    assert_eq!(seats[usize::from(players) - 1]["name"], "Digbot");
+    assert_eq!(seats[usize::from(players) - 1]["bot"], "heuristic");
+
+    let (st, out) = body(
+        c.post(format!("{}/games/{id}/start", s.base))
+            .bearer_auth(&host)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{out}");
+    let mut n = 0;
+    let mut undone = false;
+    loop {
+        let state = c
+            .get(format!("{}/games/{id}/state", s.base))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .unwrap();
+        let etag = state.headers()["etag"].to_str().unwrap().to_string();
+        let (_, v) = body(state).await;
+        let view = &v["view"];
+        if view["phase"]["name"] == "game_over" {
+            break;
+        }
+        // The bots have played: only the human can be awaited.
+        assert_eq!(view["phase"]["awaited"], 0, "{}", view["phase"]);
+        let (_, moves) = body(
+            c.get(format!("{}/games/{id}/legal-moves", s.base))
+                .bearer_auth(&token)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        let command = pick(moves["commands"].as_array().unwrap(), n);
+        let (st, out) = body(
+            c.post(format!("{}/games/{id}/commands", s.base))
+                .bearer_auth(&token)
+                .header("If-Match", etag)
+                .json(&command)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(st, StatusCode::OK, "{command} → {out}");
+        let events = out["events"].as_array().unwrap();
+        // The reply holds the bots' moves after the human's, numbered on to the new version.
+        let last_seq = events.last().unwrap()["seq"].as_i64().unwrap();
+        assert_eq!(last_seq, out["version"].as_i64().unwrap());
+        let bot_moves: Vec<&Value> = events
+            .iter()
+            .map(|e| &e["event"])
+            .filter(|e| e["type"] == "command_accepted" && e["seat"] != 0)
+            .collect();
+        let over = events.iter().any(|e| e["event"]["type"] == "game_ended");
+        for e in &bot_moves {
+            assert_eq!(e["bot"]["version"], 1);
+            assert!(e["bot"]["level"] == "heuristic" || e["bot"]["level"] == "random");
+            // Another seat's bot seed stays hidden while the game goes on.
+            assert_eq!(e["bot"]["seed"].is_null(), !over, "{e}");
+        }
+        if !undone && n >= 3 && !bot_moves.is_empty() && !over {
+            // Taking a command back takes the bots' replies with it: they approve at once.
+            let (st, u) = body(
+                c.post(format!("{}/games/{id}/undo", s.base))
+                    .bearer_auth(&token)
+                    .send()
+                    .await
+                    .unwrap(),
+            )
+            .await;
+            assert_eq!(st, StatusCode::OK, "{u}");
+            let kinds: Vec<&str> = u["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["event"]["type"].as_str().unwrap())
+                .collect();
+            assert_eq!(kinds[0], "undo_requested");
+            assert!(kinds.contains(&"undone"), "{kinds:?}");
+            let back = events[0]["seq"].as_i64().unwrap() - 1;
+            let undone_event = u["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|e| e["event"]["type"] == "undone")
+                .unwrap();
+            assert_eq!(undone_event["event"]["to_version"], back);
+            undone = true;
+        }
+        n += 1;
+        assert!(n < 2000, "the game does not end");
+    }
+    assert!(undone, "an undo was tried");
+    // Over: the bots' seeds are public, and the audit chooses every bot move again.
+    let (st, bundle) = body(
+        c.get(format!("{}/games/{id}/audit", s.base))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    let bundle: saboteur_api::audit::AuditBundle = serde_json::from_value(bundle).unwrap();
+    let bot_commands = bundle
+        .events
+        .iter()
+        .filter(|e| e.event_type == "command_accepted" && e.payload["bot"].is_object())
+        .count() as u64;
+    assert!(bot_commands > 20);
+    let report = saboteur_api::audit::verify(&bundle).expect("the bundle verifies");
+    assert_eq!(report.bot_moves_checked, bot_commands);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_human_and_bots_play_a_whole_game() {
+    let s = sqlite_server().await;
+    human_and_bots(&s, "base", 4, 41).await;
+    human_and_bots(&s, "saboteur2", 5, 42).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_human_and_bots_play_a_whole_game() {
+    let s = start_server(postgres_url().await, None).await;
+    human_and_bots(&s, "base", 4, 43).await;
+    human_and_bots(&s, "saboteur2", 5, 44).await;
+}
