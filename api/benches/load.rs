@@ -12,7 +12,8 @@ use reqwest::Client;
 use serde_json::{Value, json};
 use sqlx::postgres::PgPoolOptions;
 
-async fn new_game(c: &Client, base: &str, players: u8) -> (String, Vec<String>) {
+/// A started game: its id, the seats' tokens, and the seat awaited first.
+async fn new_game(c: &Client, base: &str, players: u8) -> (String, Vec<String>, Option<u64>) {
     let g: Value = c
         .post(format!("{base}/games"))
         .json(&json!({"ruleset": "base", "players": players}))
@@ -36,31 +37,29 @@ async fn new_game(c: &Client, base: &str, players: u8) -> (String, Vec<String>) 
             .unwrap();
         tokens.push(j["player_token"].as_str().unwrap().to_string());
     }
-    c.post(format!("{base}/games/{id}/start"))
+    let started: Value = c
+        .post(format!("{base}/games/{id}/start"))
         .bearer_auth(g["host_token"].as_str().unwrap())
         .send()
         .await
+        .unwrap()
+        .json()
+        .await
         .unwrap();
-    (id, tokens)
+    (id, tokens, started["awaited"].as_u64())
 }
 
-/// Plays games one after another until the deadline; returns each command's latency.
+/// Plays games one after another until the deadline; returns each command's latency. Like a
+/// lean client: per command one `GET /legal-moves` and the `POST`, whose reply names the seat
+/// awaited next.
 async fn client(base: String, deadline: Instant, n: usize) -> Vec<Duration> {
     let c = Client::new();
     let mut latencies = Vec::new();
-    let (mut id, mut tokens) = new_game(&c, &base, 4).await;
+    let (mut id, mut tokens, mut awaited) = new_game(&c, &base, 4).await;
     let mut k = n;
     while Instant::now() < deadline {
-        let state: Value = c
-            .get(format!("{base}/games/{id}/state"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let Some(seat) = state["view"]["phase"]["awaited"].as_u64() else {
-            (id, tokens) = new_game(&c, &base, 4).await;
+        let Some(seat) = awaited else {
+            (id, tokens, awaited) = new_game(&c, &base, 4).await;
             continue;
         };
         let token = &tokens[seat as usize];
@@ -87,9 +86,10 @@ async fn client(base: String, deadline: Instant, n: usize) -> Vec<Duration> {
             .await
             .unwrap();
         let ok = r.status().is_success();
-        let _ = r.bytes().await;
+        let out: Value = r.json().await.unwrap_or(Value::Null);
         if ok {
             latencies.push(started.elapsed());
+            awaited = out["awaited"].as_u64();
         }
     }
     latencies

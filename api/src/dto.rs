@@ -153,6 +153,9 @@ pub struct Outcome {
     pub version: i64,
     /// The new events, as the caller may see them.
     pub events: Vec<EventRecord>,
+    /// The seat whose decision the game awaits now (`null` once it is over): a client need
+    /// not read the state to know who plays next.
+    pub awaited: Option<u8>,
 }
 
 /// What the caller sees of a game.

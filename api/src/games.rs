@@ -485,5 +485,6 @@ async fn start_game(
     Ok(HttpResponse::Ok().json(Outcome {
         version: first + events.len() as i64 - 1,
         events: redacted(&events, first, saboteur_domain::Audience::Spectator, over),
+        awaited: entry.history.game().awaited().map(|s| s.0),
     }))
 }

@@ -296,6 +296,7 @@ async fn send_command(
         let out = Outcome {
             version: last,
             events: redacted(events, first, Audience::Seat(seat), game_over(&entry)),
+            awaited: entry.history.game().awaited().map(|s| s.0),
         };
         return Ok(HttpResponse::Ok()
             .insert_header(("ETag", format!("\"{last}\"")))
@@ -343,6 +344,7 @@ async fn send_command(
         .json(Outcome {
             version,
             events: redacted(&events, first, Audience::Seat(seat), over),
+            awaited: entry.history.game().awaited().map(|s| s.0),
         }))
 }
 

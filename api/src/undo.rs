@@ -43,6 +43,7 @@ async fn record(
     let out = Outcome {
         version: first + events.len() as i64 - 1,
         events: redacted(&events, first, audience, false),
+        awaited: entry.history.game().awaited().map(|s| s.0),
     };
     Ok(if undone {
         HttpResponse::Ok().json(out)

@@ -1093,6 +1093,8 @@ async fn human_and_bots(s: &Server, ruleset: &str, players: u8, seed: u64) {
             .filter(|e| e["type"] == "command_accepted" && e["seat"] != 0)
             .collect();
         let over = events.iter().any(|e| e["event"]["type"] == "game_ended");
+        // The reply says who plays next: the human, or nobody once it is over.
+        assert_eq!(out["awaited"], if over { json!(null) } else { json!(0) });
         for e in &bot_moves {
             assert_eq!(e["bot"]["version"], 1);
             assert!(e["bot"]["level"] == "heuristic" || e["bot"]["level"] == "random");
