@@ -281,6 +281,13 @@ async fn immutable_and_tamper_evident(store: EventStore) {
             .await
             .is_err()
     );
+    // Nor does its game go: no event is ever left without one.
+    assert!(
+        store
+            .execute_raw("DELETE FROM games WHERE id = 'g1'")
+            .await
+            .is_err()
+    );
     assert_eq!(store.events_after("g1", 0, 10).await.unwrap().len(), 4);
     assert!(matches!(
         store.verify_chain("g1").await.unwrap(),
