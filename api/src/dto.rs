@@ -70,7 +70,7 @@ pub struct GameSummary {
     /// `base` or `saboteur2`.
     pub ruleset: String,
     /// Rule variants.
-    #[schema(value_type = Object)]
+    #[schema(value_type = saboteur_domain::Options)]
     pub options: Value,
     /// `lobby`, `active` or `finished`.
     pub status: String,
@@ -142,8 +142,7 @@ pub struct EventRecord {
     /// Its sequence number, from 1.
     pub seq: i64,
     /// The event, with what the caller may not see replaced by `null` or `{"count": n}`.
-    #[schema(value_type = Object)]
-    pub event: Value,
+    pub event: saboteur_domain::Event,
 }
 
 /// The outcome of a command or of the start.
@@ -164,8 +163,7 @@ pub struct StateView {
     /// The version this view is of.
     pub version: i64,
     /// The view (§11): the caller's hand and role for a seat; everything once the game is over.
-    #[schema(value_type = Object)]
-    pub view: Value,
+    pub view: saboteur_domain::View,
 }
 
 /// The caller's legal commands.
@@ -174,8 +172,7 @@ pub struct LegalMoves {
     /// The version they are legal at.
     pub version: i64,
     /// Every command the caller may send now, in the wire format (identical cards once).
-    #[schema(value_type = Vec<Object>)]
-    pub commands: Vec<Value>,
+    pub commands: Vec<saboteur_domain::Command>,
 }
 
 /// A page of events.

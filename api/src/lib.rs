@@ -223,8 +223,7 @@ pub(crate) fn redacted(
         .enumerate()
         .map(|(i, e)| dto::EventRecord {
             seq: first_seq + i as i64,
-            event: serde_json::to_value(saboteur_domain::redact(e, audience, game_over))
-                .unwrap_or_default(),
+            event: saboteur_domain::redact(e, audience, game_over),
         })
         .collect()
 }

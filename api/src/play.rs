@@ -183,7 +183,7 @@ async fn get_state(
     };
     let body = StateView {
         version,
-        view: serde_json::to_value(view(&game, audience)).unwrap_or_default(),
+        view: view(&game, audience),
     };
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", format!("\"{version}\"")))
@@ -214,10 +214,7 @@ async fn legal_moves(
     let entry = state.entry(&id).await?;
     let entry = entry.lock().await;
     let seat = caller(&req, &entry)?.seat()?;
-    let commands = legal_commands(entry.history.game(), seat)
-        .iter()
-        .map(|c| serde_json::to_value(c).unwrap_or_default())
-        .collect();
+    let commands = legal_commands(entry.history.game(), seat);
     Ok(HttpResponse::Ok().json(LegalMoves {
         version: entry.version(),
         commands,
@@ -264,7 +261,11 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
         ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key return the first outcome"),
     ),
     security(("bearer" = [])),
-    request_body(content = Object, description = "A command, e.g. {\"type\":\"play_path\",\"card\":\"tunnel_ew\",\"at\":{\"x\":1,\"y\":0},\"rotated\":false}"),
+    request_body(
+        content = saboteur_domain::Command,
+        description = "A command in the wire format of SCENARIOS.md",
+        example = json!({"type": "play_path", "card": "tunnel_ew", "at": {"x": 1, "y": 0}, "rotated": false})
+    ),
     responses(
         (status = 200, description = "Played: the new version and events as the player sees them", body = Outcome, headers(("ETag" = String, description = "The new version, quoted"))),
         (status = 400, description = "Malformed command or header", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

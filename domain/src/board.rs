@@ -46,6 +46,7 @@ impl Tile {
 
 /// A card on the board, with its cell: the serialised form of the maze.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PlacedCard {
     /// Column.

@@ -39,6 +39,7 @@ pub const BOT_VERSION: u32 = 1;
 
 /// How a bot plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BotLevel {
     /// Uniformly random among the legal commands.
@@ -81,6 +82,7 @@ impl std::str::FromStr for BotLevel {
 /// [`choose`] with this level and seed on the seat's view before the command gives the command
 /// again, for the same [`BOT_VERSION`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BotMove {
     /// The bot's level.
     pub level: BotLevel,

@@ -8,6 +8,7 @@ use crate::geometry::{Edges, Side};
 
 /// Which rule set a card or a game belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Ruleset {
     /// The base game, 3–10 players (§2–§8).
@@ -18,6 +19,7 @@ pub enum Ruleset {
 
 /// A tool that can be broken and repaired (§4.1, §4.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Tool {
     /// The pickaxe.
@@ -30,6 +32,7 @@ pub enum Tool {
 
 /// The colour of a team and of its doors (§9.3, §10.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Team {
     /// The green team.
@@ -40,6 +43,7 @@ pub enum Team {
 
 /// A dwarf card: the secret role a player holds for one round (§2, §9.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// A gold-digger (base game).
@@ -61,6 +65,7 @@ pub enum Role {
 /// Every card identifier of CARDS.md: the public vocabulary of the API, events and fixtures.
 #[allow(missing_docs)] // each variant is the CARDS.md identifier it serialises to
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[repr(u8)]
 pub enum Card {

@@ -9,6 +9,7 @@ use crate::seat::Seat;
 
 /// A seat as the target of an action: `{ "seat": n }`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SeatTarget {
     /// The targeted seat.
@@ -17,6 +18,7 @@ pub struct SeatTarget {
 
 /// The target of an action card: a seat or a cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(untagged)]
 pub enum Target {
     /// A player, `{ "seat": n }`.
@@ -34,6 +36,7 @@ impl Target {
 
 /// A player's command (SCENARIOS.md, "Commands").
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
     /// Play a path card into the maze (§3.1).

@@ -18,6 +18,7 @@ pub const EVENT_SCHEMA_VERSION: u16 = 1;
 
 /// Gold given to one seat, as recorded in [`Event::SaboteursPaid`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Payment {
     /// Who is paid.
@@ -28,6 +29,7 @@ pub struct Payment {
 
 /// Something that happened in a game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Event {
     /// The game was set up; nobody has a card yet.
@@ -54,6 +56,7 @@ pub enum Event {
         /// The dwarf cards nobody got (`saboteur2`: the dwarf pile, top first).
         set_aside: Pile<Role>,
         /// The goal cards, top to bottom.
+        #[cfg_attr(feature = "openapi", schema(value_type = Option<Vec<Card>>))]
         goals: Secret<[Card; 3]>,
         /// Each seat's hand.
         hands: Vec<Pile<Card>>,

@@ -12,6 +12,7 @@ use crate::secret::Pile;
 
 /// How many gold cards the finder draws (§7.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum GoldCardsDrawn {
     /// As many as there are players, at most 9 (the default).
@@ -23,6 +24,7 @@ pub enum GoldCardsDrawn {
 
 /// The rule variants of a game (RULES.md "Variant"s).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
     /// §7.1: how many gold cards the finder draws.
@@ -73,6 +75,7 @@ impl Phase {
 
 /// What is known of a finished round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoundResult {
     /// Which round.
     pub round: u8,
@@ -88,6 +91,7 @@ pub struct RoundResult {
 /// only, reset at each round's start. Bots turn them into trust and suspicion; any player could
 /// keep the same tally by watching the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct Conduct {
     /// Path cards without a dead end that open towards the goals (east of the start's column

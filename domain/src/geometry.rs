@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// A cell of the unbounded maze grid. `x` grows east (towards the goals), `y` grows south.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Cell {
     /// Column: 0 is the start card, 8 the goal cards.

@@ -84,6 +84,20 @@ pub fn shuffle<T>(rng: &mut impl Rng, items: &mut [T]) {
     }
 }
 
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Seed {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .pattern(Some("^[0-9a-f]{64}$"))
+            .description(Some("A game's 32-byte seed, as 64 lowercase hex digits."))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Seed {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// A single value that may be hidden: serialised as the value, or as `null` when hidden.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(untagged)]
 pub enum Secret<T> {
     /// The value, for an audience allowed to know it.
@@ -37,6 +38,7 @@ impl<T> Secret<T> {
 /// A list of cards that may be hidden: serialised as the list, or as `{"count": n}` when only
 /// its size may be known.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(untagged)]
 pub enum Pile<T> {
     /// The cards, in order (a pile lists its top card first).

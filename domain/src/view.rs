@@ -15,6 +15,7 @@ use crate::seat::Seat;
 
 /// Who is looking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Audience {
     /// A player, who knows their own secrets.
@@ -43,6 +44,7 @@ impl Audience {
 
 /// A goal cell as an audience sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GoalView {
     /// The goal's cell.
     pub x: i32,
@@ -56,6 +58,7 @@ pub struct GoalView {
 
 /// The phase as an audience sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PhaseView {
     /// `not_started`, `playing`, `choosing_gold`, `round_over` or `game_over`.
     pub name: String,
@@ -69,6 +72,7 @@ pub struct PhaseView {
 
 /// The state of a game as one audience may see it (§11).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct View {
     /// Who this view is for.
     pub audience: Audience,

@@ -1,8 +1,11 @@
 //! Architecture invariant: the domain crate does no IO. Its only dependencies are serde,
 //! rand_core, rand_chacha and thiserror: no async runtime, no database, no clock, no OS
-//! randomness.
+//! randomness. The one optional dependency is utoipa, which only describes types for the
+//! API's OpenAPI schemas, behind the `openapi` feature.
 
 const ALLOWED: [&str; 4] = ["serde", "rand_core", "rand_chacha", "thiserror"];
+/// Optional dependencies, each with the only feature line that may enable it.
+const OPTIONAL: [(&str, &str); 1] = [("utoipa", r#"openapi = ["dep:utoipa"]"#)];
 
 #[test]
 fn domain_depends_only_on_pure_crates() {
@@ -17,11 +20,24 @@ fn domain_depends_only_on_pure_crates() {
         }
         let runtime = section == "dependencies"
             || (section.starts_with("target.") && section.ends_with(".dependencies"));
-        if runtime && let Some((name, _)) = line.split_once('=') {
+        if runtime && let Some((name, spec)) = line.split_once('=') {
             let name = name.trim();
             if !name.is_empty() && !name.starts_with('#') {
-                deps.push(name.split('.').next().unwrap().to_string());
+                let name = name.split('.').next().unwrap().to_string();
+                let optional = OPTIONAL.iter().any(|(o, _)| *o == name);
+                assert_eq!(
+                    spec.contains("optional = true"),
+                    optional,
+                    "`{name}`: only {OPTIONAL:?} are optional, and they must be"
+                );
+                deps.push(name);
             }
+        }
+        if section == "features" && !line.is_empty() && !line.starts_with('#') {
+            assert!(
+                OPTIONAL.iter().any(|(_, f)| *f == line),
+                "domain features may only enable {OPTIONAL:?}, not `{line}`"
+            );
         }
         assert!(
             !section.starts_with("dependencies."),
@@ -34,12 +50,8 @@ fn domain_depends_only_on_pure_crates() {
     );
     for dep in &deps {
         assert!(
-            ALLOWED.contains(&dep.as_str()),
+            ALLOWED.contains(&dep.as_str()) || OPTIONAL.iter().any(|(o, _)| o == dep),
             "domain must stay pure: `{dep}` is not allowed"
         );
     }
-    assert!(
-        !manifest.contains("[features]"),
-        "no optional IO behind features either"
-    );
 }

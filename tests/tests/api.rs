@@ -5,6 +5,40 @@ use std::net::SocketAddr;
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
 
+/// The committed spec's schemas, compiled once: responses must match what clients generate
+/// their types from.
+fn validators() -> &'static std::collections::HashMap<&'static str, jsonschema::Validator> {
+    static V: std::sync::OnceLock<std::collections::HashMap<&'static str, jsonschema::Validator>> =
+        std::sync::OnceLock::new();
+    V.get_or_init(|| {
+        let spec: Value = serde_json::from_str(saboteur_openapi::COMMITTED).unwrap();
+        [
+            "StateView",
+            "LegalMoves",
+            "Outcome",
+            "EventPage",
+            "GameSummary",
+        ]
+        .into_iter()
+        .map(|name| {
+            // The whole spec as the root document, so `#/components/schemas/…` resolves.
+            let mut root = spec.clone();
+            root["$ref"] = json!(format!("#/components/schemas/{name}"));
+            let v = jsonschema::draft202012::new(&root)
+                .unwrap_or_else(|e| panic!("{name}: not a schema: {e}"));
+            (name, v)
+        })
+        .collect()
+    })
+}
+
+/// Fails when `value` does not match the spec's schema `name`.
+fn assert_conforms(name: &str, value: &Value) {
+    if let Err(e) = validators()[name].validate(value) {
+        panic!("a {name} contradicts the spec at {}: {e}", e.instance_path);
+    }
+}
+
 struct Server {
     base: String,
     _keep: Option<tempfile::TempDir>,
@@ -106,6 +140,7 @@ async fn check_no_leak(c: &Client, s: &Server, t: &Table) {
         )
         .await;
         assert_eq!(st, StatusCode::OK);
+        assert_conforms("StateView", &v);
         let view = &v["view"];
         if view["phase"]["name"] == "game_over" {
             continue;
@@ -120,6 +155,7 @@ async fn check_no_leak(c: &Client, s: &Server, t: &Table) {
                 .unwrap(),
         )
         .await;
+        assert_conforms("EventPage", &page);
         for e in page["events"].as_array().unwrap() {
             let e = &e["event"];
             match e["type"].as_str().unwrap() {
@@ -164,6 +200,7 @@ async fn play_whole_game(s: &Server, ruleset: &str, players: u8, seed: u64) {
                 .unwrap(),
         )
         .await;
+        assert_conforms("StateView", &g);
         let view = &g["view"];
         if view["phase"]["name"] == "game_over" {
             break;
@@ -180,6 +217,7 @@ async fn play_whole_game(s: &Server, ruleset: &str, players: u8, seed: u64) {
         )
         .await;
         assert_eq!(st, StatusCode::OK);
+        assert_conforms("LegalMoves", &moves);
         let version = moves["version"].as_i64().unwrap();
         let list = moves["commands"].as_array().unwrap();
         assert!(!list.is_empty());
@@ -196,6 +234,7 @@ async fn play_whole_game(s: &Server, ruleset: &str, players: u8, seed: u64) {
         )
         .await;
         assert_eq!(st, StatusCode::OK, "{command} → {out}");
+        assert_conforms("Outcome", &out);
         assert!(out["version"].as_i64().unwrap() > version);
         if n.is_multiple_of(25) {
             check_no_leak(&c, s, &t).await;
@@ -212,6 +251,7 @@ async fn play_whole_game(s: &Server, ruleset: &str, players: u8, seed: u64) {
     )
     .await;
     assert_eq!(g["status"], "finished");
+    assert_conforms("GameSummary", &g);
     let seed = g["seed"].as_str().expect("the seed is revealed");
     assert_eq!(seed.len(), 64);
     let (_, v) = body(
@@ -221,6 +261,7 @@ async fn play_whole_game(s: &Server, ruleset: &str, players: u8, seed: u64) {
             .unwrap(),
     )
     .await;
+    assert_conforms("StateView", &v);
     assert!(v["view"]["roles"].is_array() && v["view"]["gold"].is_array());
     assert_eq!(v["view"]["rounds"].as_array().unwrap().len(), 3);
     // Replay: any earlier version.
@@ -1057,6 +1098,7 @@ async fn human_and_bots(s: &Server, ruleset: &str, players: u8, seed: u64) {
             .unwrap();
         let etag = state.headers()["etag"].to_str().unwrap().to_string();
         let (_, v) = body(state).await;
+        assert_conforms("StateView", &v);
         let view = &v["view"];
         if view["phase"]["name"] == "game_over" {
             break;
@@ -1083,6 +1125,7 @@ async fn human_and_bots(s: &Server, ruleset: &str, players: u8, seed: u64) {
         )
         .await;
         assert_eq!(st, StatusCode::OK, "{command} → {out}");
+        assert_conforms("Outcome", &out);
         let events = out["events"].as_array().unwrap();
         // The reply holds the bots' moves after the human's, numbered on to the new version.
         let last_seq = events.last().unwrap()["seq"].as_i64().unwrap();
@@ -1112,6 +1155,7 @@ async fn human_and_bots(s: &Server, ruleset: &str, players: u8, seed: u64) {
             )
             .await;
             assert_eq!(st, StatusCode::OK, "{u}");
+            assert_conforms("Outcome", &u);
             let kinds: Vec<&str> = u["events"]
                 .as_array()
                 .unwrap()
@@ -1166,4 +1210,27 @@ async fn postgres_human_and_bots_play_a_whole_game() {
     let s = start_server(postgres_url().await, None).await;
     human_and_bots(&s, "base", 4, 43).await;
     human_and_bots(&s, "saboteur2", 5, 44).await;
+}
+
+/// The schema checks used above can fail: what the spec does not describe is refused.
+#[test]
+fn the_spec_check_refuses_what_the_spec_does_not_describe() {
+    let outcome = |event: Value| json!({ "version": 3, "events": [{ "seq": 3, "event": event }], "awaited": 1 });
+    let good = outcome(json!({ "type": "turn_skipped", "seat": 0 }));
+    let unknown = outcome(json!({ "type": "no_such_event", "seat": 0 }));
+    let bad_card = outcome(json!({ "type": "card_drawn", "seat": 0, "card": "joker" }));
+    let v = &validators()["Outcome"];
+    assert!(v.is_valid(&good), "{:?}", v.validate(&good).err());
+    assert!(!v.is_valid(&unknown));
+    assert!(!v.is_valid(&bad_card));
+    let moves = &validators()["LegalMoves"];
+    assert!(
+        moves.is_valid(
+            &json!({ "version": 1, "commands": [{ "type": "pass", "discard": ["map"] }] })
+        )
+    );
+    assert!(
+        !moves
+            .is_valid(&json!({ "version": 1, "commands": [{ "type": "pass", "discard": "map" }] }))
+    );
 }
