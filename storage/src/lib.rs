@@ -462,7 +462,7 @@ impl EventStore {
     }
 
     /// Creates a game with an empty log.
-    #[tracing::instrument(skip(self, game), fields(game = %game.id))]
+    #[tracing::instrument(level = "debug", skip(self, game), fields(game = %game.id))]
     pub async fn create_game(&self, game: NewGame) -> Result<GameRecord> {
         let now = Utc::now();
         // `ord` numbers games in creation order, for cursor pagination (PostgreSQL fills it
@@ -584,7 +584,7 @@ impl EventStore {
     }
 
     /// Appends a batch atomically at the expected version (see [`Append`]).
-    #[tracing::instrument(skip(self, append), fields(game = %append.game_id, expected = append.expected_version))]
+    #[tracing::instrument(level = "debug", skip(self, append), fields(game = %append.game_id, expected = append.expected_version))]
     pub async fn append(&self, append: Append) -> Result<AppendOutcome> {
         if append.events.is_empty() {
             return Err(StoreError::Invalid(
