@@ -20,7 +20,7 @@ fn simulate(args: &[&str]) -> (i32, Value, String) {
 
 #[test]
 fn simulate_plays_bot_games_and_reports_win_rates_per_role_and_level() {
-    let (code, out, err) = simulate(&[
+    const MIXED: [&str; 8] = [
         "--games",
         "12",
         "--players",
@@ -29,7 +29,8 @@ fn simulate_plays_bot_games_and_reports_win_rates_per_role_and_level() {
         "heuristic,random",
         "--seed",
         "3",
-    ]);
+    ];
+    let (code, out, err) = simulate(&MIXED);
     assert_eq!(code, 0, "{err}");
     let stats = &out["statistics"];
     assert_eq!(stats["games"], 12);
@@ -44,16 +45,7 @@ fn simulate_plays_bot_games_and_reports_win_rates_per_role_and_level() {
     assert!(stats["role_round_win_rate"]["gold_digger"].is_number());
     assert_eq!(out["simulation"]["seating"]["per_seat"][0], "heuristic");
     // The same arguments give the same games.
-    let (_, again, _) = simulate(&[
-        "--games",
-        "12",
-        "--players",
-        "5",
-        "--bots",
-        "heuristic,random",
-        "--seed",
-        "3",
-    ]);
+    let (_, again, _) = simulate(&MIXED);
     assert_eq!(again["statistics"], out["statistics"]);
 
     let (code, out, err) = simulate(&[

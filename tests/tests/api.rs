@@ -954,150 +954,117 @@ async fn postgres_live_updates_across_processes() {
     live_updates(&a, &b).await;
 }
 
+/// A client of one server: each call sends JSON (if any) with an optional bearer token and
+/// returns the status and the JSON body.
+struct Api<'a> {
+    c: Client,
+    s: &'a Server,
+}
+
+impl Api<'_> {
+    async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        json: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut rb = self.c.request(method, format!("{}{path}", self.s.base));
+        if let Some(t) = token {
+            rb = rb.bearer_auth(t);
+        }
+        if let Some(j) = json {
+            rb = rb.json(&j);
+        }
+        body(rb.send().await.unwrap()).await
+    }
+
+    async fn get(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
+        self.call(reqwest::Method::GET, path, token, None).await
+    }
+
+    async fn post(&self, path: &str, token: Option<&str>, json: Value) -> (StatusCode, Value) {
+        self.call(reqwest::Method::POST, path, token, Some(json))
+            .await
+    }
+
+    async fn delete(&self, path: &str, token: Option<&str>) -> StatusCode {
+        self.call(reqwest::Method::DELETE, path, token, None)
+            .await
+            .0
+    }
+}
+
 /// One human and the rest bots: the host seats the bots, the server plays their turns as soon
 /// as they come, and the human plays a whole game to the end; the bots' moves carry their
 /// level, version and seed, and the audit chooses every one again.
 async fn human_and_bots(s: &Server, ruleset: &str, players: u8, seed: u64) {
-    let c = Client::new();
+    let api = Api {
+        c: Client::new(),
+        s,
+    };
     let seed_hex = format!("{:0<64}", format!("{seed:016x}"));
-    let (_, g) = body(
-        c.post(format!("{}/games", s.base))
-            .json(&json!({ "ruleset": ruleset, "players": players, "seed": seed_hex }))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (_, g) = api
+        .post(
+            "/games",
+            None,
+            json!({ "ruleset": ruleset, "players": players, "seed": seed_hex }),
+        )
+        .await;
     let id = g["game_id"].as_str().unwrap().to_string();
     let host = g["host_token"].as_str().unwrap().to_string();
-    let (_, me) = body(
-        c.post(format!("{}/games/{id}/seats", s.base))
-            .json(&json!({ "name": "Ada" }))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let host = Some(host.as_str());
+    let (_, me) = api
+        .post(
+            &format!("/games/{id}/seats"),
+            None,
+            json!({ "name": "Ada" }),
+        )
+        .await;
     let token = me["player_token"].as_str().unwrap().to_string();
-    let bots = format!("{}/games/{id}/bots", s.base);
+    let me = Some(token.as_str());
+    let bots = format!("/games/{id}/bots");
     // Only the host seats bots, at a known level.
-    let (st, p) = body(
-        c.post(&bots)
-            .bearer_auth(&token)
-            .json(&json!({ "level": "heuristic" }))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let heuristic = json!({ "level": "heuristic" });
+    let (st, p) = api.post(&bots, me, heuristic.clone()).await;
     assert_eq!((st, &p["status"]), (StatusCode::FORBIDDEN, &json!(403)));
-    let (st, _) = body(
-        c.post(&bots)
-            .json(&json!({ "level": "heuristic" }))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (st, _) = api.post(&bots, None, heuristic.clone()).await;
     assert_eq!(st, StatusCode::UNAUTHORIZED);
-    let (st, p) = body(
-        c.post(&bots)
-            .bearer_auth(&host)
-            .json(&json!({ "level": "genius" }))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (st, p) = api.post(&bots, host, json!({ "level": "genius" })).await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{p}");
     for seat in 1..players {
         let level = if seat % 2 == 1 { "heuristic" } else { "random" };
-        let (st, b) = body(
-            c.post(&bots)
-                .bearer_auth(&host)
-                .json(&json!({ "level": level }))
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let (st, b) = api.post(&bots, host, json!({ "level": level })).await;
         assert_eq!(st, StatusCode::CREATED, "{b}");
         assert_eq!(
             (b["seat"].as_u64(), &b["level"]),
             (Some(u64::from(seat)), &json!(level))
         );
     }
-    let (st, _) = body(
-        c.post(&bots)
-            .bearer_auth(&host)
-            .json(&json!({ "level": "random" }))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (st, _) = api.post(&bots, host, heuristic.clone()).await;
     assert_eq!(st, StatusCode::CONFLICT, "every seat is taken");
     // A player cannot unseat a bot; the host can, and seat another.
-    let last = format!("{}/games/{id}/seats/{}", s.base, players - 1);
-    let st = c
-        .delete(&last)
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .status();
-    assert_eq!(st, StatusCode::FORBIDDEN);
-    let st = c
-        .delete(&last)
-        .bearer_auth(&host)
-        .send()
-        .await
-        .unwrap()
-        .status();
-    assert_eq!(st, StatusCode::NO_CONTENT);
-    let (st, _) = body(
-        c.post(&bots)
-            .bearer_auth(&host)
-            .json(&json!({ "level": "heuristic", "name": "Digbot" }))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
-    assert_eq!(st, StatusCode::CREATED);
-    let (_, summary) = body(
-        c.get(format!("{}/games/{id}", s.base))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let last = format!("/games/{id}/seats/{}", players - 1);
+    assert_eq!(api.delete(&last, me).await, StatusCode::FORBIDDEN);
+    assert_eq!(api.delete(&last, host).await, StatusCode::NO_CONTENT);
+    let named = json!({ "level": "heuristic", "name": "Digbot" });
+    assert_eq!(api.post(&bots, host, named).await.0, StatusCode::CREATED);
+    let (_, summary) = api.get(&format!("/games/{id}"), None).await;
+    assert_conforms("GameSummary", &summary);
     let seats = summary["seats"].as_array().unwrap();
     assert_eq!(seats.len(), usize::from(players));
     assert!(seats[0].get("bot").is_none());
     assert_eq!(seats[usize::from(players) - 1]["name"], "Digbot");
     assert_eq!(seats[usize::from(players) - 1]["bot"], "heuristic");
 
-    let (st, out) = body(
-        c.post(format!("{}/games/{id}/start", s.base))
-            .bearer_auth(&host)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (st, out) = api
+        .post(&format!("/games/{id}/start"), host, json!({}))
+        .await;
     assert_eq!(st, StatusCode::OK, "{out}");
     let mut n = 0;
     let mut undone = false;
     loop {
-        let state = c
-            .get(format!("{}/games/{id}/state", s.base))
-            .bearer_auth(&token)
-            .send()
-            .await
-            .unwrap();
-        let etag = state.headers()["etag"].to_str().unwrap().to_string();
-        let (_, v) = body(state).await;
+        let (_, v) = api.get(&format!("/games/{id}/state"), me).await;
         assert_conforms("StateView", &v);
         let view = &v["view"];
         if view["phase"]["name"] == "game_over" {
@@ -1105,31 +1072,26 @@ async fn human_and_bots(s: &Server, ruleset: &str, players: u8, seed: u64) {
         }
         // The bots have played: only the human can be awaited.
         assert_eq!(view["phase"]["awaited"], 0, "{}", view["phase"]);
-        let (_, moves) = body(
-            c.get(format!("{}/games/{id}/legal-moves", s.base))
-                .bearer_auth(&token)
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let (_, moves) = api.get(&format!("/games/{id}/legal-moves"), me).await;
         let command = pick(moves["commands"].as_array().unwrap(), n);
-        let (st, out) = body(
-            c.post(format!("{}/games/{id}/commands", s.base))
-                .bearer_auth(&token)
-                .header("If-Match", etag)
-                .json(&command)
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let (st, out) = api
+            .call(
+                reqwest::Method::POST,
+                &format!("/games/{id}/commands"),
+                me,
+                Some(command.clone()),
+            )
+            .await;
         assert_eq!(st, StatusCode::OK, "{command} → {out}");
         assert_conforms("Outcome", &out);
         let events = out["events"].as_array().unwrap();
         // The reply holds the bots' moves after the human's, numbered on to the new version.
         let last_seq = events.last().unwrap()["seq"].as_i64().unwrap();
         assert_eq!(last_seq, out["version"].as_i64().unwrap());
+        assert_eq!(
+            last_seq,
+            v["version"].as_i64().unwrap() + events.len() as i64
+        );
         let bot_moves: Vec<&Value> = events
             .iter()
             .map(|e| &e["event"])
@@ -1146,32 +1108,19 @@ async fn human_and_bots(s: &Server, ruleset: &str, players: u8, seed: u64) {
         }
         if !undone && n >= 3 && !bot_moves.is_empty() && !over {
             // Taking a command back takes the bots' replies with it: they approve at once.
-            let (st, u) = body(
-                c.post(format!("{}/games/{id}/undo", s.base))
-                    .bearer_auth(&token)
-                    .send()
-                    .await
-                    .unwrap(),
-            )
-            .await;
+            let (st, u) = api.post(&format!("/games/{id}/undo"), me, json!({})).await;
             assert_eq!(st, StatusCode::OK, "{u}");
             assert_conforms("Outcome", &u);
-            let kinds: Vec<&str> = u["events"]
+            let undo: Vec<&Value> = u["events"]
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|e| e["event"]["type"].as_str().unwrap())
+                .map(|e| &e["event"])
                 .collect();
-            assert_eq!(kinds[0], "undo_requested");
-            assert!(kinds.contains(&"undone"), "{kinds:?}");
+            assert_eq!(undo[0]["type"], "undo_requested");
             let back = events[0]["seq"].as_i64().unwrap() - 1;
-            let undone_event = u["events"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|e| e["event"]["type"] == "undone")
-                .unwrap();
-            assert_eq!(undone_event["event"]["to_version"], back);
+            let done = undo.iter().find(|e| e["type"] == "undone").expect("undone");
+            assert_eq!(done["to_version"], back);
             undone = true;
         }
         n += 1;
@@ -1179,13 +1128,7 @@ async fn human_and_bots(s: &Server, ruleset: &str, players: u8, seed: u64) {
     }
     assert!(undone, "an undo was tried");
     // Over: the bots' seeds are public, and the audit chooses every bot move again.
-    let (st, bundle) = body(
-        c.get(format!("{}/games/{id}/audit", s.base))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (st, bundle) = api.get(&format!("/games/{id}/audit"), None).await;
     assert_eq!(st, StatusCode::OK);
     let bundle: saboteur_api::audit::AuditBundle = serde_json::from_value(bundle).unwrap();
     let bot_commands = bundle
