@@ -110,7 +110,17 @@ impl AppState {
         {
             games.remove(&victim);
         }
-        Ok(games.entry(id.to_string()).or_insert(entry).clone())
+        let entry = games.entry(id.to_string()).or_insert(entry).clone();
+        drop(games);
+        // A game read back from the store may be waiting on a bot whose move was never
+        // recorded (the server stopped, or lost a race, between two appends): play it now.
+        {
+            let mut e = entry.lock().await;
+            if e.record.status == "active" {
+                play::play_bots(self, &mut e).await;
+            }
+        }
+        Ok(entry)
     }
 
     /// Reads a game back from the store.

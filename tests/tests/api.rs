@@ -1177,3 +1177,78 @@ fn the_spec_check_refuses_what_the_spec_does_not_describe() {
             .is_valid(&json!({ "version": 1, "commands": [{ "type": "pass", "discard": "map" }] }))
     );
 }
+
+/// A game left waiting on a bot — its start recorded, but not the bot's move, as when a server
+/// stops between two appends — goes on as soon as a server reads it again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_left_waiting_on_a_bot_resumes_when_read_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("resume.db").display());
+    let first = start_server(url.clone(), None).await;
+    let api = Api {
+        c: Client::new(),
+        s: &first,
+    };
+    let (_, g) = api
+        .post(
+            "/games",
+            None,
+            json!({ "ruleset": "base", "players": 3, "first_player": 1, "seed": "ab".repeat(32) }),
+        )
+        .await;
+    let id = g["game_id"].as_str().unwrap().to_string();
+    let host = g["host_token"].as_str().unwrap().to_string();
+    let (_, me) = api
+        .post(
+            &format!("/games/{id}/seats"),
+            None,
+            json!({ "name": "Ada" }),
+        )
+        .await;
+    let token = me["player_token"].as_str().unwrap().to_string();
+    for _ in 0..2 {
+        let level = json!({ "level": "heuristic" });
+        let (st, _) = api
+            .post(&format!("/games/{id}/bots"), Some(&host), level)
+            .await;
+        assert_eq!(st, StatusCode::CREATED);
+    }
+    // The deal is recorded behind the servers' backs: seat 1, a bot, is to play.
+    let store = saboteur_storage::EventStore::connect(&url).await.unwrap();
+    let history = store.load_history(&id).await.unwrap();
+    let record = store.get_game(&id).await.unwrap();
+    let dealt = history.start().unwrap();
+    store
+        .append(saboteur_storage::Append {
+            game_id: id.clone(),
+            expected_version: history.version() as i64,
+            prev_hash: Some(record.last_hash),
+            events: dealt.iter().map(saboteur_storage::to_new_event).collect(),
+            command_id: None,
+            status: Some("active".into()),
+        })
+        .await
+        .unwrap();
+    let started = (history.version() + dealt.len() as u64) as i64;
+    // Another server process reads the game and plays both bots up to the human's turn.
+    let second = start_server(url, Some(dir)).await;
+    let api = Api {
+        c: Client::new(),
+        s: &second,
+    };
+    let (st, v) = api.get(&format!("/games/{id}/state"), Some(&token)).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v["view"]["phase"]["awaited"], 0, "{}", v["view"]["phase"]);
+    let (_, page) = api
+        .get(&format!("/games/{id}/events?after={started}"), None)
+        .await;
+    let bots: Vec<&Value> = page["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["event"])
+        .filter(|e| e["type"] == "command_accepted")
+        .collect();
+    assert_eq!(bots.len(), 2, "seats 1 and 2 played: {page}");
+    assert!(bots.iter().all(|e| e["bot"]["level"] == "heuristic"));
+}
