@@ -100,18 +100,7 @@ impl AppState {
         if let Some(e) = self.games.lock().expect("cache lock").get(id) {
             return Ok(e.clone());
         }
-        let entry = Arc::new(Mutex::new(self.load(id).await?));
-        let mut games = self.games.lock().expect("cache lock");
-        if games.len() >= CACHE_LIMIT
-            && let Some(victim) = games
-                .iter()
-                .find(|(_, e)| Arc::strong_count(e) == 1)
-                .map(|(k, _)| k.clone())
-        {
-            games.remove(&victim);
-        }
-        let entry = games.entry(id.to_string()).or_insert(entry).clone();
-        drop(games);
+        let entry = self.cache(id, Arc::new(Mutex::new(self.load(id).await?)));
         // A game read back from the store may be waiting on a bot whose move was never
         // recorded (the server stopped, or lost a race, between two appends): play it now.
         {
@@ -121,6 +110,20 @@ impl AppState {
             }
         }
         Ok(entry)
+    }
+
+    /// Keeps a loaded entry, unless another request cached the game first (then that one).
+    fn cache(&self, id: &str, entry: Arc<Mutex<Entry>>) -> Arc<Mutex<Entry>> {
+        let mut games = self.games.lock().expect("cache lock");
+        if games.len() >= CACHE_LIMIT
+            && let Some(victim) = games
+                .iter()
+                .find(|(_, e)| Arc::strong_count(e) == 1)
+                .map(|(k, _)| k.clone())
+        {
+            games.remove(&victim);
+        }
+        games.entry(id.to_string()).or_insert(entry).clone()
     }
 
     /// Reads a game back from the store.
