@@ -9,8 +9,8 @@ use saboteur_domain::bot::{bot_rng, random_command};
 use saboteur_domain::cards::Action;
 use saboteur_domain::random::below;
 use saboteur_domain::{
-    Audience, Command, EVENT_SCHEMA_VERSION, Event, Game, Options, Ruleset, Seat, Seed, Side,
-    create, decide, legal_commands, start, view,
+    Audience, BotLevel, Command, EVENT_SCHEMA_VERSION, Event, Game, History, Options, Ruleset,
+    Seat, Seed, Side, audit, create, legal_commands, view,
 };
 use serde::{Deserialize, Serialize};
 
@@ -21,47 +21,82 @@ struct Line {
     event: serde_json::Value,
 }
 
-/// The recorded games: (file stem, ruleset, options, players, seed).
-fn cases() -> Vec<(&'static str, Ruleset, Options, u8, u64)> {
+/// How a recorded game was played.
+type Player = fn(Ruleset, Options, u8, Seed) -> Vec<Event>;
+
+/// A game of bots, half heuristic, half random: its log pins the bots' records too, and its
+/// audit chooses every bot move again, so changing a bot without bumping `BOT_VERSION` fails.
+fn bots_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Vec<Event> {
+    saboteur_domain::bot::bot_game(ruleset, options, players, seed, |_, s| {
+        if s.0 % 2 == 0 {
+            BotLevel::Heuristic
+        } else {
+            BotLevel::Random
+        }
+    })
+}
+
+/// The recorded games: (file stem, ruleset, options, players, seed, how it was played).
+fn cases() -> Vec<(&'static str, Ruleset, Options, u8, u64, Player)> {
     let diggers = Options {
         gold_cards_drawn: saboteur_domain::GoldCardsDrawn::Diggers,
         broken_tools_forfeit_gold: true,
     };
+    let base = Options::default();
     vec![
-        ("base_3p_seed6", Ruleset::Base, Options::default(), 3, 6),
-        ("base_6p_seed4", Ruleset::Base, Options::default(), 6, 4),
-        ("base_10p_seed7_variants", Ruleset::Base, diggers, 10, 7),
+        ("base_3p_seed6", Ruleset::Base, base, 3, 6, eager_game),
+        ("base_6p_seed4", Ruleset::Base, base, 6, 4, eager_game),
+        (
+            "base_10p_seed7_variants",
+            Ruleset::Base,
+            diggers,
+            10,
+            7,
+            eager_game,
+        ),
         (
             "saboteur2_4p_seed14",
             Ruleset::Saboteur2,
-            Options::default(),
+            base,
             4,
             14,
+            eager_game,
         ),
         (
             "saboteur2_12p_seed23",
             Ruleset::Saboteur2,
-            Options::default(),
+            base,
             12,
             23,
+            eager_game,
+        ),
+        ("base_5p_bots_seed3", Ruleset::Base, base, 5, 3, bots_game),
+        (
+            "saboteur2_6p_bots_seed9",
+            Ruleset::Saboteur2,
+            base,
+            6,
+            9,
+            bots_game,
         ),
     ]
 }
 
 /// A game where every player digs east whenever they can, and otherwise passes or chooses gold
 /// at random: its rounds reach goals, so the log holds gold handed out as well as saboteurs paid.
+/// Recorded as the server records it: each command as `command_accepted` and its events.
 fn eager_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Vec<Event> {
-    let mut events = vec![create(ruleset, options, players, Seat(0), seed).unwrap()];
-    let mut game = Game::replay(&events).unwrap();
+    let mut history =
+        History::new(create(ruleset, options, players, Seat(0), seed).unwrap()).unwrap();
     let mut rng = bot_rng(seed);
-    let mut pending = start(&game).unwrap();
+    let mut pending = history.start().unwrap();
     loop {
         for e in pending.drain(..) {
-            game.apply(&e);
-            events.push(e);
+            history.push(e);
         }
+        let game = history.game();
         let Some(seat) = game.awaited() else {
-            return events;
+            return history.log().to_vec();
         };
         let legal = legal_commands(&game, seat);
         let east = legal
@@ -96,9 +131,9 @@ fn eager_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Ve
             .collect();
         let command = east
             .or_else(|| calm.get(below(&mut rng, calm.len().max(1))).cloned())
-            .or_else(|| random_command(&view(&game, Audience::Seat(seat)), &mut rng))
+            .or_else(|| random_command(&view(game, Audience::Seat(seat)), &mut rng))
             .unwrap();
-        pending = decide(&game, seat, &command).unwrap();
+        pending = history.execute(seat, &command).unwrap();
     }
 }
 
@@ -126,12 +161,9 @@ fn write(stem: &str, events: &[Event]) {
 #[test]
 fn golden_logs_replay_to_their_recorded_final_state() {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    for (stem, ruleset, options, players, seed) in cases() {
+    for (stem, ruleset, options, players, seed, play) in cases() {
         if update {
-            write(
-                stem,
-                &eager_game(ruleset, options, players, Seed::from_u64(seed)),
-            );
+            write(stem, &play(ruleset, options, players, Seed::from_u64(seed)));
         }
         let text = std::fs::read_to_string(dir().join(format!("{stem}.jsonl")))
             .unwrap_or_else(|e| panic!("{stem}.jsonl: {e} (UPDATE_GOLDEN=1 writes it)"));
@@ -162,6 +194,18 @@ fn golden_logs_replay_to_their_recorded_final_state() {
             events.iter().any(rich),
             "{stem}: gold handed out or coins stolen"
         );
+        // Every command is decided again, every deal derived again, every bot move chosen
+        // again.
+        let report = audit(&events).unwrap_or_else(|d| panic!("{stem}: {d}"));
+        assert!(
+            report.commands_checked > 50 && report.deals_checked == 3,
+            "{stem}"
+        );
+        let bots = events
+            .iter()
+            .filter(|e| matches!(e, Event::CommandAccepted { bot: Some(_), .. }))
+            .count() as u64;
+        assert_eq!(report.bot_moves_checked, bots, "{stem}");
         let game = Game::replay(&events).unwrap();
         let want: serde_json::Value = serde_json::from_str(
             &std::fs::read_to_string(dir().join(format!("{stem}.final.json"))).unwrap(),
