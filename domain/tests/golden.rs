@@ -98,7 +98,7 @@ fn eager_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Ve
         let Some(seat) = game.awaited() else {
             return history.log().to_vec();
         };
-        let legal = legal_commands(&game, seat);
+        let legal = legal_commands(game, seat);
         let east = legal
             .iter()
             .cloned()
