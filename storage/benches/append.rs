@@ -125,11 +125,12 @@ async fn main() {
     let run = std::process::id();
     println!("writers | store appends/s | raw INSERTs/s | store/raw");
     let mut results = Vec::new();
-    for (writers, total) in [(1usize, 1000usize), (16, 8000), (64, 8000)] {
+    for (writers, total) in [(1usize, 2000usize), (16, 16000), (64, 16000)] {
         let per = total / writers;
-        // Interleave to share the machine's noise: raw, store, raw, store; keep the best of each.
+        // Interleave to share the machine's noise: raw, store, raw, store, …; keep the best of
+        // each.
         let mut best = (0f64, 0f64);
-        for round in 0..2 {
+        for round in 0..3 {
             let r = raw_rate(&raw, writers, per, &format!("raw{run}-{writers}-{round}")).await;
             let s = store_rate(&store, writers, per, &format!("st{run}-{writers}-{round}")).await;
             best = (best.0.max(s), best.1.max(r));

@@ -263,9 +263,31 @@ pub struct EventStore {
 }
 
 /// Sends the appends waiting in the outbox with NOTIFY, all that queued up in one message per
-/// round trip: one line `game_id last_seq` per game.
+/// round trip: one line `game_id last_seq` per game. On a connection of its own that commits
+/// asynchronously: a NOTIFY gives its transaction an id, so each would otherwise wait for a WAL
+/// flush of its own, competing with the appends' commits; a lost announcement costs nothing
+/// durable (the events are committed; listeners read them from the log).
 async fn announce(pool: PgPool, mut inbox: mpsc::UnboundedReceiver<Appended>) {
+    let mut conn = None;
     while let Some(first) = inbox.recv().await {
+        if conn.is_none() {
+            conn = match pool.acquire().await {
+                Ok(mut c) => match sqlx::query("SET synchronous_commit = off")
+                    .execute(&mut *c)
+                    .await
+                {
+                    Ok(_) => Some(c.detach()),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "could not prepare the announcer");
+                        None
+                    }
+                },
+                Err(e) => {
+                    tracing::warn!(error = %e, "no connection to announce appends");
+                    None
+                }
+            };
+        }
         let mut latest = std::collections::BTreeMap::new();
         latest.insert(first.game_id, first.last_seq);
         while let Ok(more) = inbox.try_recv() {
@@ -278,13 +300,15 @@ async fn announce(pool: PgPool, mut inbox: mpsc::UnboundedReceiver<Appended>) {
             .collect();
         // NOTIFY payloads stay under 8000 bytes.
         for chunk in lines.chunks(100) {
+            let Some(c) = conn.as_mut() else { break };
             let result = sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(CHANNEL)
                 .bind(chunk.join("\n"))
-                .execute(&pool)
+                .execute(&mut *c)
                 .await;
             if let Err(e) = result {
                 tracing::warn!(error = %e, "could not announce appends");
+                conn = None;
             }
         }
     }
