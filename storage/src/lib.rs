@@ -12,6 +12,7 @@
 //! The store knows nothing of the game: the caller gives each event's type, schema version
 //! and JSON payload.
 
+mod combine;
 mod engine;
 mod hash;
 #[cfg(feature = "testing")]
@@ -260,6 +261,8 @@ pub struct EventStore {
     notify: broadcast::Sender<Appended>,
     /// PostgreSQL: appends waiting to be announced with NOTIFY.
     outbox: Option<mpsc::UnboundedSender<Appended>>,
+    /// PostgreSQL: appends waiting to be written, grouped.
+    combiner: Option<combine::Combiner>,
 }
 
 /// Sends the appends waiting in the outbox with NOTIFY, all that queued up in one message per
@@ -392,6 +395,7 @@ fn batch_json(
             &e.payload,
         );
         rows.push(serde_json::json!({
+            "game_id": game_id,
             "seq": seq,
             "event_type": e.event_type,
             "schema_version": e.schema_version,
@@ -438,6 +442,7 @@ impl EventStore {
             let (outbox, inbox) = mpsc::unbounded_channel();
             tokio::spawn(announce(pool.clone(), inbox));
             Ok(EventStore {
+                combiner: Some(combine::Combiner::start(pool.clone())),
                 backend: Backend::Postgres(pool),
                 notify,
                 outbox: Some(outbox),
@@ -458,6 +463,7 @@ impl EventStore {
                 backend: Backend::Sqlite(pool),
                 notify,
                 outbox: None,
+                combiner: None,
             })
         } else {
             Err(StoreError::Invalid(format!(
@@ -636,36 +642,35 @@ impl EventStore {
         );
         let now = Utc::now();
         let inserted = match &self.backend {
-            Backend::Postgres(pool) => {
-                // One statement: the version guard, the command id and the events, all or
-                // nothing. (The notification is sent after commit by the notifier task: a NOTIFY
-                // inside the transaction would serialise every commit on PostgreSQL's global
-                // notification queue lock.)
-                let sql = "WITH g AS (
-                        UPDATE games SET version = $1, last_hash = $2, updated_at = $3,
-                            status = COALESCE($4, status)
-                        WHERE id = $5 AND version = $6 AND last_hash = $7 RETURNING id)
-                    INSERT INTO events (game_id, seq, event_type, schema_version, payload, seat,
-                        command_id, batch_last_seq, recorded_at, prev_hash, hash)
-                    SELECT g.id, x.seq, x.event_type, x.schema_version, x.payload, x.seat,
-                        x.command_id, x.batch_last_seq, $8, x.prev_hash, x.hash
-                    FROM g CROSS JOIN jsonb_to_recordset($9::jsonb) AS x(
-                        seq bigint, event_type text, schema_version int, payload jsonb,
-                        seat int, command_id text, batch_last_seq bigint, prev_hash text,
-                        hash text)";
-                sqlx::query(sql)
-                    .bind(last_seq)
-                    .bind(&last_hash)
-                    .bind(now)
-                    .bind(&append.status)
-                    .bind(&append.game_id)
-                    .bind(append.expected_version)
-                    .bind(&prev)
-                    .bind(now)
-                    .bind(Json(&batch))
-                    .execute(pool)
+            Backend::Postgres(_) => {
+                // One statement for this append and any others written at the same moment: each
+                // game's version guard, then its events, all or nothing per game (see
+                // `combine`). (The notification is sent after commit by the notifier task: a
+                // NOTIFY inside the transaction would serialise every commit on PostgreSQL's
+                // global notification queue lock.)
+                let head = serde_json::json!({
+                    "game_id": append.game_id,
+                    "expected": append.expected_version,
+                    "prev_hash": prev,
+                    "version": last_seq,
+                    "last_hash": last_hash,
+                    "status": append.status,
+                });
+                let rows = match batch {
+                    Value::Array(rows) => rows,
+                    other => vec![other],
+                };
+                let combiner = self.combiner.as_ref().expect("a PostgreSQL store has a combiner");
+                combiner
+                    .append(&append.game_id, head, rows)
                     .await
-                    .map(|r| r.rows_affected())
+                    .map(|appended| {
+                        if appended {
+                            append.events.len() as u64
+                        } else {
+                            0
+                        }
+                    })
             }
             Backend::Sqlite(pool) => {
                 async {

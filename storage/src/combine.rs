@@ -1,0 +1,204 @@
+//! Group commit on PostgreSQL: appends to different games that arrive while others are being
+//! written share one statement and one commit. Each keeps its own version guard: a game's
+//! events go in only if its row still holds the version and hash its writer saw, so one stale
+//! writer in a group refuses only its own append.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::postgres::PgPool;
+use sqlx::types::Json;
+use tokio::sync::{Mutex, mpsc, oneshot};
+
+/// The most appends one statement carries.
+const MOST: usize = 64;
+
+/// Statements in flight at once: while some are written, the next group gathers.
+const WORKERS: usize = 4;
+
+/// One append waiting for its group.
+pub(crate) struct Pending {
+    /// The game's guard and new head: `{game_id, expected, prev_hash, version, last_hash,
+    /// status}`.
+    pub head: Value,
+    /// The game.
+    pub game_id: String,
+    /// Its events, as rows with their `game_id`.
+    pub rows: Vec<Value>,
+    /// `Ok(true)`: appended; `Ok(false)`: the guard refused it.
+    pub reply: oneshot::Sender<Result<bool, sqlx::Error>>,
+}
+
+/// The queue appends wait in.
+#[derive(Clone)]
+pub(crate) struct Combiner {
+    queue: mpsc::UnboundedSender<Pending>,
+}
+
+impl Combiner {
+    /// Starts the writers on `pool`.
+    pub fn start(pool: PgPool) -> Combiner {
+        let (queue, inbox) = mpsc::unbounded_channel();
+        let inbox = Arc::new(Mutex::new(inbox));
+        for _ in 0..WORKERS {
+            tokio::spawn(write_groups(pool.clone(), inbox.clone()));
+        }
+        Combiner { queue }
+    }
+
+    /// Appends with the next group: whether the guard let it in.
+    pub async fn append(
+        &self,
+        game_id: &str,
+        head: Value,
+        rows: Vec<Value>,
+    ) -> Result<bool, sqlx::Error> {
+        let (reply, answer) = oneshot::channel();
+        let pending = Pending {
+            head,
+            game_id: game_id.to_string(),
+            rows,
+            reply,
+        };
+        if self.queue.send(pending).is_err() {
+            return Err(sqlx::Error::PoolClosed);
+        }
+        answer.await.unwrap_or(Err(sqlx::Error::PoolClosed))
+    }
+}
+
+/// One writer: takes what has queued up (one append per game: a second one for a game waits
+/// for the next group, behind the first), writes it, answers each writer.
+async fn write_groups(pool: PgPool, inbox: Arc<Mutex<mpsc::UnboundedReceiver<Pending>>>) {
+    let mut carried: Option<Pending> = None;
+    loop {
+        let mut group: Vec<Pending> = carried.take().into_iter().collect();
+        // A writer holding a carried append must not wait for the inbox: another writer may be
+        // holding it while it waits for new appends.
+        let guard = if group.is_empty() {
+            Some(inbox.lock().await)
+        } else {
+            inbox.try_lock().ok()
+        };
+        if let Some(mut inbox) = guard {
+            if group.is_empty() {
+                match inbox.recv().await {
+                    Some(p) => group.push(p),
+                    None => return,
+                }
+            }
+            let mut games: HashSet<String> = group.iter().map(|p| p.game_id.clone()).collect();
+            while group.len() < MOST {
+                let Ok(p) = inbox.try_recv() else { break };
+                if !games.insert(p.game_id.clone()) {
+                    carried = Some(p);
+                    break;
+                }
+                group.push(p);
+            }
+        }
+        // Every group takes its games' rows in the same order: no two groups wait on each other.
+        group.sort_by(|a, b| a.game_id.cmp(&b.game_id));
+        let now = Utc::now();
+        match write(&pool, &group, now).await {
+            Ok(done) => {
+                for p in group {
+                    let _ = p.reply.send(Ok(done.contains(&p.game_id)));
+                }
+            }
+            // One append's failure (a used command id) must not fail the others: each alone.
+            Err(_) if group.len() > 1 => {
+                for p in group {
+                    let alone = write(&pool, std::slice::from_ref(&p), now).await;
+                    let _ = p.reply.send(alone.map(|done| !done.is_empty()));
+                }
+            }
+            Err(e) => {
+                if let Some(p) = group.pop() {
+                    let _ = p.reply.send(Err(e));
+                }
+            }
+        }
+    }
+}
+
+/// One statement for a group: the guarded head updates, then the events of the games whose
+/// guard held. Returns those games.
+async fn write(
+    pool: &PgPool,
+    group: &[Pending],
+    now: DateTime<Utc>,
+) -> Result<HashSet<String>, sqlx::Error> {
+    if let [one] = group {
+        return write_one(pool, one, now).await;
+    }
+    let heads: Vec<&Value> = group.iter().map(|p| &p.head).collect();
+    let rows: Vec<&Value> = group.iter().flat_map(|p| &p.rows).collect();
+    let sql = "WITH v AS (
+            SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(game_id text, expected bigint,
+                prev_hash text, version bigint, last_hash text, status text)),
+        g AS (
+            UPDATE games SET version = v.version, last_hash = v.last_hash, updated_at = $2,
+                status = COALESCE(v.status, games.status)
+            FROM v
+            WHERE games.id = v.game_id AND games.version = v.expected
+                AND games.last_hash = v.prev_hash
+            RETURNING games.id),
+        e AS (
+            INSERT INTO events (game_id, seq, event_type, schema_version, payload, seat,
+                command_id, batch_last_seq, recorded_at, prev_hash, hash)
+            SELECT g.id, x.seq, x.event_type, x.schema_version, x.payload, x.seat,
+                x.command_id, x.batch_last_seq, $2, x.prev_hash, x.hash
+            FROM jsonb_to_recordset($3::jsonb) AS x(game_id text, seq bigint, event_type text,
+                schema_version int, payload jsonb, seat int, command_id text,
+                batch_last_seq bigint, prev_hash text, hash text)
+            JOIN g ON g.id = x.game_id)
+        SELECT id FROM g";
+    let done: Vec<(String,)> = sqlx::query_as(sql)
+        .bind(Json(&heads))
+        .bind(now)
+        .bind(Json(&rows))
+        .fetch_all(pool)
+        .await?;
+    Ok(done.into_iter().map(|(id,)| id).collect())
+}
+
+/// The statement for a group of one: no join, the guard's values bound directly.
+async fn write_one(
+    pool: &PgPool,
+    p: &Pending,
+    now: DateTime<Utc>,
+) -> Result<HashSet<String>, sqlx::Error> {
+    let sql = "WITH g AS (
+            UPDATE games SET version = $1, last_hash = $2, updated_at = $3,
+                status = COALESCE($4, status)
+            WHERE id = $5 AND version = $6 AND last_hash = $7 RETURNING id)
+        INSERT INTO events (game_id, seq, event_type, schema_version, payload, seat,
+            command_id, batch_last_seq, recorded_at, prev_hash, hash)
+        SELECT g.id, x.seq, x.event_type, x.schema_version, x.payload, x.seat,
+            x.command_id, x.batch_last_seq, $3, x.prev_hash, x.hash
+        FROM g CROSS JOIN jsonb_to_recordset($8::jsonb) AS x(
+            seq bigint, event_type text, schema_version int, payload jsonb,
+            seat int, command_id text, batch_last_seq bigint, prev_hash text,
+            hash text)";
+    let h = &p.head;
+    let inserted = sqlx::query(sql)
+        .bind(h["version"].as_i64())
+        .bind(h["last_hash"].as_str())
+        .bind(now)
+        .bind(h["status"].as_str())
+        .bind(&p.game_id)
+        .bind(h["expected"].as_i64())
+        .bind(h["prev_hash"].as_str())
+        .bind(Json(&p.rows))
+        .execute(pool)
+        .await?
+        .rows_affected();
+    Ok(if inserted > 0 {
+        HashSet::from([p.game_id.clone()])
+    } else {
+        HashSet::new()
+    })
+}
