@@ -993,6 +993,18 @@ impl Api<'_> {
             .await
             .0
     }
+
+    /// Creates a game and takes seat 0 as "Ada": (game id, host token, Ada's token).
+    async fn lobby(&self, game: Value) -> (String, String, String) {
+        let (st, g) = self.post("/games", None, game).await;
+        assert_eq!(st, StatusCode::CREATED, "{g}");
+        let id = g["game_id"].as_str().unwrap().to_string();
+        let seats = format!("/games/{id}/seats");
+        let (st, me) = self.post(&seats, None, json!({ "name": "Ada" })).await;
+        assert_eq!((st, &me["seat"]), (StatusCode::CREATED, &json!(0)));
+        let host = g["host_token"].as_str().unwrap().to_string();
+        (id, host, me["player_token"].as_str().unwrap().to_string())
+    }
 }
 
 /// One human and the rest bots: the host seats the bots, the server plays their turns as soon
@@ -1004,24 +1016,10 @@ async fn human_and_bots(s: &Server, ruleset: &str, players: u8, seed: u64) {
         s,
     };
     let seed_hex = format!("{:0<64}", format!("{seed:016x}"));
-    let (_, g) = api
-        .post(
-            "/games",
-            None,
-            json!({ "ruleset": ruleset, "players": players, "seed": seed_hex }),
-        )
+    let (id, host, token) = api
+        .lobby(json!({ "ruleset": ruleset, "players": players, "seed": seed_hex }))
         .await;
-    let id = g["game_id"].as_str().unwrap().to_string();
-    let host = g["host_token"].as_str().unwrap().to_string();
     let host = Some(host.as_str());
-    let (_, me) = api
-        .post(
-            &format!("/games/{id}/seats"),
-            None,
-            json!({ "name": "Ada" }),
-        )
-        .await;
-    let token = me["player_token"].as_str().unwrap().to_string();
     let me = Some(token.as_str());
     let bots = format!("/games/{id}/bots");
     // Only the host seats bots, at a known level.
@@ -1189,23 +1187,11 @@ async fn a_game_left_waiting_on_a_bot_resumes_when_read_again() {
         c: Client::new(),
         s: &first,
     };
-    let (_, g) = api
-        .post(
-            "/games",
-            None,
+    let (id, host, token) = api
+        .lobby(
             json!({ "ruleset": "base", "players": 3, "first_player": 1, "seed": "ab".repeat(32) }),
         )
         .await;
-    let id = g["game_id"].as_str().unwrap().to_string();
-    let host = g["host_token"].as_str().unwrap().to_string();
-    let (_, me) = api
-        .post(
-            &format!("/games/{id}/seats"),
-            None,
-            json!({ "name": "Ada" }),
-        )
-        .await;
-    let token = me["player_token"].as_str().unwrap().to_string();
     for _ in 0..2 {
         let level = json!({ "level": "heuristic" });
         let (st, _) = api
