@@ -321,24 +321,35 @@ fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
 }
 
-fn payload_of(row: &sqlx::postgres::PgRow) -> Result<Value> {
-    Ok(row.try_get::<Json<Value>, _>("payload")?.0)
+/// A JSON column as each backend stores it: `jsonb` on PostgreSQL, text on SQLite.
+trait JsonColumn {
+    fn json(&self, column: &str) -> Result<Value>;
 }
 
-fn payload_of_sqlite(row: &sqlx::sqlite::SqliteRow) -> Result<Value> {
-    let text: String = row.try_get("payload")?;
-    serde_json::from_str(&text).map_err(|e| StoreError::Invalid(format!("stored payload: {e}")))
+impl JsonColumn for sqlx::postgres::PgRow {
+    fn json(&self, column: &str) -> Result<Value> {
+        Ok(self.try_get::<Json<Value>, _>(column)?.0)
+    }
 }
 
+impl JsonColumn for sqlx::sqlite::SqliteRow {
+    fn json(&self, column: &str) -> Result<Value> {
+        let text: String = self.try_get(column)?;
+        serde_json::from_str(&text)
+            .map_err(|e| StoreError::Invalid(format!("stored {column}: {e}")))
+    }
+}
+
+/// Reads a [`StoredEvent`] from a row of either backend (selected with [`EVENT_COLUMNS`]).
 macro_rules! event_from_row {
-    ($row:expr, $payload:expr) => {{
+    ($row:expr) => {{
         let row = &$row;
         StoredEvent {
             game_id: row.try_get("game_id")?,
             seq: row.try_get("seq")?,
             event_type: row.try_get("event_type")?,
             schema_version: row.try_get("schema_version")?,
-            payload: $payload(row)?,
+            payload: row.json("payload")?,
             seat: row.try_get("seat")?,
             command_id: row.try_get("command_id")?,
             recorded_at: row.try_get("recorded_at")?,
@@ -348,15 +359,17 @@ macro_rules! event_from_row {
     }};
 }
 
+/// Reads a [`GameRecord`] from a row of either backend (selected with [`GAME_COLUMNS`]); the
+/// seed only once the game is finished.
 macro_rules! game_from_row {
-    ($row:expr, $options:expr) => {{
+    ($row:expr) => {{
         let row = &$row;
         let status: String = row.try_get("status")?;
         let seed: Option<Vec<u8>> = row.try_get("seed")?;
         GameRecord {
             id: row.try_get("id")?,
             ruleset: row.try_get("ruleset")?,
-            options: $options,
+            options: row.json("options")?,
             seed: if status == "finished" { seed } else { None },
             status,
             version: row.try_get("version")?,
@@ -535,26 +548,12 @@ impl EventStore {
     /// A game's row.
     pub async fn get_game(&self, id: &str) -> Result<GameRecord> {
         let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
-        let game = match &self.backend {
-            Backend::Postgres(pool) => {
-                let row = sqlx::query(&sql).bind(id).fetch_optional(pool).await?;
-                match row {
-                    Some(row) => Some(game_from_row!(
-                        row,
-                        row.try_get::<Json<Value>, _>("options")?.0
-                    )),
-                    None => None,
-                }
+        on_pool!(self, pool => {
+            match sqlx::query(&sql).bind(id).fetch_optional(pool).await? {
+                Some(row) => Ok(game_from_row!(row)),
+                None => Err(StoreError::NotFound),
             }
-            Backend::Sqlite(pool) => {
-                let row = sqlx::query(&sql).bind(id).fetch_optional(pool).await?;
-                match row {
-                    Some(row) => Some(game_from_row!(row, sqlite_json(&row, "options")?)),
-                    None => None,
-                }
-            }
-        };
-        game.ok_or(StoreError::NotFound)
+        })
     }
 
     /// The games, oldest first, optionally of one status, a page at a time.
@@ -581,31 +580,16 @@ impl EventStore {
         };
         let mut games = Vec::new();
         let mut last = None;
-        match &self.backend {
-            Backend::Postgres(pool) => {
-                let mut q = sqlx::query(&sql);
-                if let Some(s) = status {
-                    q = q.bind(s);
-                }
-                for row in q.bind(after).bind(limit).fetch_all(pool).await? {
-                    last = Some(row.try_get::<i64, _>("ord")?);
-                    games.push(game_from_row!(
-                        row,
-                        row.try_get::<Json<Value>, _>("options")?.0
-                    ));
-                }
+        on_pool!(self, pool => {
+            let mut q = sqlx::query(&sql);
+            if let Some(s) = status {
+                q = q.bind(s);
             }
-            Backend::Sqlite(pool) => {
-                let mut q = sqlx::query(&sql);
-                if let Some(s) = status {
-                    q = q.bind(s);
-                }
-                for row in q.bind(after).bind(limit).fetch_all(pool).await? {
-                    last = Some(row.try_get::<i64, _>("ord")?);
-                    games.push(game_from_row!(row, sqlite_json(&row, "options")?));
-                }
+            for row in q.bind(after).bind(limit).fetch_all(pool).await? {
+                last = Some(row.try_get::<i64, _>("ord")?);
+                games.push(game_from_row!(row));
             }
-        }
+        });
         let next_cursor = (games.len() as i64 == limit)
             .then_some(last)
             .flatten()
@@ -804,32 +788,15 @@ impl EventStore {
             "SELECT {EVENT_COLUMNS} FROM events WHERE game_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"
         );
         let limit = i64::from(limit.max(1));
-        let mut out = Vec::new();
-        match &self.backend {
-            Backend::Postgres(pool) => {
-                for row in sqlx::query(&sql)
-                    .bind(game_id)
-                    .bind(after)
-                    .bind(limit)
-                    .fetch_all(pool)
-                    .await?
-                {
-                    out.push(event_from_row!(row, payload_of));
-                }
-            }
-            Backend::Sqlite(pool) => {
-                for row in sqlx::query(&sql)
-                    .bind(game_id)
-                    .bind(after)
-                    .bind(limit)
-                    .fetch_all(pool)
-                    .await?
-                {
-                    out.push(event_from_row!(row, payload_of_sqlite));
-                }
-            }
-        }
-        Ok(out)
+        on_pool!(self, pool => {
+            let rows = sqlx::query(&sql)
+                .bind(game_id)
+                .bind(after)
+                .bind(limit)
+                .fetch_all(pool)
+                .await?;
+            rows.iter().map(|row| Ok(event_from_row!(row))).collect()
+        })
     }
 
     /// Folds every event of a game, in order, a page at a time.
@@ -985,8 +952,3 @@ type CredentialRow = (
     Option<String>,
     DateTime<Utc>,
 );
-
-fn sqlite_json(row: &sqlx::sqlite::SqliteRow, column: &str) -> Result<Value> {
-    let text: String = row.try_get(column)?;
-    serde_json::from_str(&text).map_err(|e| StoreError::Invalid(format!("stored {column}: {e}")))
-}
