@@ -76,7 +76,9 @@ struct Table {
     tokens: Vec<String>,
 }
 
-async fn body(r: reqwest::Response) -> (StatusCode, Value) {
+/// Sends a request and returns its status and JSON body (`null` when it has none).
+async fn send(rb: reqwest::RequestBuilder) -> (StatusCode, Value) {
+    let r = rb.send().await.unwrap();
     let status = r.status();
     let v = r.json::<Value>().await.unwrap_or(Value::Null);
     (status, v)
@@ -84,12 +86,9 @@ async fn body(r: reqwest::Response) -> (StatusCode, Value) {
 
 async fn new_table(c: &Client, s: &Server, ruleset: &str, players: u8, seed: u64) -> Table {
     let seed = format!("{:0<64}", format!("{seed:016x}"));
-    let (st, g) = body(
+    let (st, g) = send(
         c.post(format!("{}/games", s.base))
-            .json(&json!({ "ruleset": ruleset, "players": players, "seed": seed }))
-            .send()
-            .await
-            .unwrap(),
+            .json(&json!({ "ruleset": ruleset, "players": players, "seed": seed })),
     )
     .await;
     assert_eq!(st, StatusCode::CREATED, "{g}");
@@ -97,12 +96,9 @@ async fn new_table(c: &Client, s: &Server, ruleset: &str, players: u8, seed: u64
     assert_eq!(g["seed_commitment"].as_str().unwrap().len(), 64);
     let mut tokens = Vec::new();
     for i in 0..players {
-        let (st, j) = body(
+        let (st, j) = send(
             c.post(format!("{}/games/{id}/seats", s.base))
-                .json(&json!({ "name": format!("p{i}") }))
-                .send()
-                .await
-                .unwrap(),
+                .json(&json!({ "name": format!("p{i}") })),
         )
         .await;
         assert_eq!(st, StatusCode::CREATED, "{j}");
@@ -131,12 +127,9 @@ fn pick(moves: &[Value], n: usize) -> Value {
 /// Nothing a seat may not know shows in its view or its events.
 async fn check_no_leak(c: &Client, s: &Server, t: &Table) {
     for (seat, token) in t.tokens.iter().enumerate() {
-        let (st, v) = body(
+        let (st, v) = send(
             c.get(format!("{}/games/{}/state", s.base, t.id))
-                .bearer_auth(token)
-                .send()
-                .await
-                .unwrap(),
+                .bearer_auth(token),
         )
         .await;
         assert_eq!(st, StatusCode::OK);
@@ -147,12 +140,9 @@ async fn check_no_leak(c: &Client, s: &Server, t: &Table) {
         }
         assert_eq!(view["seat"], seat);
         assert!(view["hands"].is_null() && view["roles"].is_null() && view["seed"].is_null());
-        let (_, page) = body(
+        let (_, page) = send(
             c.get(format!("{}/games/{}/events?limit=1000", s.base, t.id))
-                .bearer_auth(token)
-                .send()
-                .await
-                .unwrap(),
+                .bearer_auth(token),
         )
         .await;
         assert_conforms("EventPage", &page);
@@ -182,24 +172,15 @@ async fn check_no_leak(c: &Client, s: &Server, t: &Table) {
 async fn play_whole_game(s: &Server, ruleset: &str, players: u8, seed: u64) {
     let c = Client::new();
     let t = new_table(&c, s, ruleset, players, seed).await;
-    let (st, out) = body(
+    let (st, out) = send(
         c.post(format!("{}/games/{}/start", s.base, t.id))
-            .bearer_auth(&t.host)
-            .send()
-            .await
-            .unwrap(),
+            .bearer_auth(&t.host),
     )
     .await;
     assert_eq!(st, StatusCode::OK, "{out}");
     let mut n = 0;
     loop {
-        let (_, g) = body(
-            c.get(format!("{}/games/{}/state", s.base, t.id))
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let (_, g) = send(c.get(format!("{}/games/{}/state", s.base, t.id))).await;
         assert_conforms("StateView", &g);
         let view = &g["view"];
         if view["phase"]["name"] == "game_over" {
@@ -208,12 +189,9 @@ async fn play_whole_game(s: &Server, ruleset: &str, players: u8, seed: u64) {
         let seat = view["phase"]["awaited"]
             .as_u64()
             .expect("someone is awaited") as usize;
-        let (st, moves) = body(
+        let (st, moves) = send(
             c.get(format!("{}/games/{}/legal-moves", s.base, t.id))
-                .bearer_auth(&t.tokens[seat])
-                .send()
-                .await
-                .unwrap(),
+                .bearer_auth(&t.tokens[seat]),
         )
         .await;
         assert_eq!(st, StatusCode::OK);
@@ -222,15 +200,12 @@ async fn play_whole_game(s: &Server, ruleset: &str, players: u8, seed: u64) {
         let list = moves["commands"].as_array().unwrap();
         assert!(!list.is_empty());
         let command = pick(list, n);
-        let (st, out) = body(
+        let (st, out) = send(
             c.post(format!("{}/games/{}/commands", s.base, t.id))
                 .bearer_auth(&t.tokens[seat])
                 .header("If-Match", format!("\"{version}\""))
                 .header("Idempotency-Key", format!("cmd-{n}"))
-                .json(&command)
-                .send()
-                .await
-                .unwrap(),
+                .json(&command),
         )
         .await;
         assert_eq!(st, StatusCode::OK, "{command} → {out}");
@@ -243,35 +218,17 @@ async fn play_whole_game(s: &Server, ruleset: &str, players: u8, seed: u64) {
         assert!(n < 3000, "the game does not end");
     }
     // Over: everything public, the seed revealed and matching its commitment.
-    let (_, g) = body(
-        c.get(format!("{}/games/{}", s.base, t.id))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (_, g) = send(c.get(format!("{}/games/{}", s.base, t.id))).await;
     assert_eq!(g["status"], "finished");
     assert_conforms("GameSummary", &g);
     let seed = g["seed"].as_str().expect("the seed is revealed");
     assert_eq!(seed.len(), 64);
-    let (_, v) = body(
-        c.get(format!("{}/games/{}/state", s.base, t.id))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (_, v) = send(c.get(format!("{}/games/{}/state", s.base, t.id))).await;
     assert_conforms("StateView", &v);
     assert!(v["view"]["roles"].is_array() && v["view"]["gold"].is_array());
     assert_eq!(v["view"]["rounds"].as_array().unwrap().len(), 3);
     // Replay: any earlier version.
-    let (st, early) = body(
-        c.get(format!("{}/games/{}/state?at=2", s.base, t.id))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (st, early) = send(c.get(format!("{}/games/{}/state?at=2", s.base, t.id))).await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(early["view"]["round"], 1);
 }
@@ -286,12 +243,9 @@ async fn errors_and_retries(s: &Server, second: &Server) {
         assert!(v["detail"].as_str().is_some_and(|d| !d.is_empty()));
     };
     // Leaving before the start frees the seat; the next to join takes it.
-    let (st, _) = body(
+    let (st, _) = send(
         c.delete(format!("{}/games/{}/seats/1", s.base, t.id))
-            .bearer_auth(&t.tokens[0])
-            .send()
-            .await
-            .unwrap(),
+            .bearer_auth(&t.tokens[0]),
     )
     .await;
     assert_eq!(st, StatusCode::FORBIDDEN, "not one's own seat");
@@ -302,12 +256,9 @@ async fn errors_and_retries(s: &Server, second: &Server) {
         .await
         .unwrap();
     assert_eq!(r.status(), StatusCode::NO_CONTENT);
-    let (st, _) = body(
+    let (st, _) = send(
         c.get(format!("{}/games/{}/legal-moves", s.base, t.id))
-            .bearer_auth(&t.tokens[1])
-            .send()
-            .await
-            .unwrap(),
+            .bearer_auth(&t.tokens[1]),
     )
     .await;
     assert_eq!(
@@ -315,53 +266,35 @@ async fn errors_and_retries(s: &Server, second: &Server) {
         StatusCode::UNAUTHORIZED,
         "the old token no longer works"
     );
-    let (st, j) = body(
+    let (st, j) = send(
         c.post(format!("{}/games/{}/seats", s.base, t.id))
-            .json(&json!({"name": "again"}))
-            .send()
-            .await
-            .unwrap(),
+            .json(&json!({"name": "again"})),
     )
     .await;
     assert_eq!((st, j["seat"].as_u64()), (StatusCode::CREATED, Some(1)));
     let mut t = t;
     t.tokens[1] = j["player_token"].as_str().unwrap().to_string();
     // Joining a full table: 409.
-    let (st, v) = body(
+    let (st, v) = send(
         c.post(format!("{}/games/{}/seats", s.base, t.id))
-            .json(&json!({"name": "late"}))
-            .send()
-            .await
-            .unwrap(),
+            .json(&json!({"name": "late"})),
     )
     .await;
     assert_eq!(st, StatusCode::CONFLICT);
     problem(&v, "conflict");
     // A player cannot start the game: 403; without a token: 401.
-    let (st, v) = body(
+    let (st, v) = send(
         c.post(format!("{}/games/{}/start", s.base, t.id))
-            .bearer_auth(&t.tokens[0])
-            .send()
-            .await
-            .unwrap(),
+            .bearer_auth(&t.tokens[0]),
     )
     .await;
     assert_eq!(st, StatusCode::FORBIDDEN);
     problem(&v, "forbidden");
-    let (st, _) = body(
-        c.post(format!("{}/games/{}/start", s.base, t.id))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (st, _) = send(c.post(format!("{}/games/{}/start", s.base, t.id))).await;
     assert_eq!(st, StatusCode::UNAUTHORIZED);
-    let (st, _) = body(
+    let (st, _) = send(
         c.post(format!("{}/games/{}/start", s.base, t.id))
-            .bearer_auth(&t.host)
-            .send()
-            .await
-            .unwrap(),
+            .bearer_auth(&t.host),
     )
     .await;
     assert_eq!(st, StatusCode::OK);
@@ -378,182 +311,121 @@ async fn errors_and_retries(s: &Server, second: &Server) {
         json!({"type": "pass", "discard": [], "x": 1}),
         json!({"type": "play_path", "card": "nope", "at": {"x": 1, "y": 0}}),
     ] {
-        let (st, v) = body(
+        let (st, v) = send(
             c.post(format!("{}/games/{}/commands", s.base, t.id))
                 .bearer_auth(&t.tokens[0])
-                .json(&bad)
-                .send()
-                .await
-                .unwrap(),
+                .json(&bad),
         )
         .await;
         assert_eq!(st, StatusCode::BAD_REQUEST, "{bad}");
         problem(&v, "bad_request");
     }
-    let (_, before) = body(
+    let (_, before) = send(
         c.get(format!("{}/games/{}/state", s.base, t.id))
-            .bearer_auth(&t.tokens[0])
-            .send()
-            .await
-            .unwrap(),
+            .bearer_auth(&t.tokens[0]),
     )
     .await;
     let version = before["version"].as_i64().unwrap();
     // Not your turn: 422 with the rule's code; nothing changes.
     let seat = before["view"]["phase"]["awaited"].as_u64().unwrap() as usize;
     let other = (seat + 1) % 3;
-    let (st, v) = body(
+    let (st, v) = send(
         c.post(format!("{}/games/{}/commands", s.base, t.id))
             .bearer_auth(&t.tokens[other])
-            .json(&json!({"type": "pass", "discard": []}))
-            .send()
-            .await
-            .unwrap(),
+            .json(&json!({"type": "pass", "discard": []})),
     )
     .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
     problem(&v, "not_your_turn");
     // A rule broken by the right player: invalid discard.
-    let (st, v) = body(
+    let (st, v) = send(
         c.post(format!("{}/games/{}/commands", s.base, t.id))
             .bearer_auth(&t.tokens[seat])
-            .json(&json!({"type": "pass", "discard": []}))
-            .send()
-            .await
-            .unwrap(),
+            .json(&json!({"type": "pass", "discard": []})),
     )
     .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
     problem(&v, "invalid_discard");
     // The host is not a player: 403.
-    let (st, _) = body(
+    let (st, _) = send(
         c.post(format!("{}/games/{}/commands", s.base, t.id))
             .bearer_auth(&t.host)
-            .json(&json!({"type": "pass", "discard": []}))
-            .send()
-            .await
-            .unwrap(),
+            .json(&json!({"type": "pass", "discard": []})),
     )
     .await;
     assert_eq!(st, StatusCode::FORBIDDEN);
-    let (_, after) = body(
+    let (_, after) = send(
         c.get(format!("{}/games/{}/state", s.base, t.id))
-            .bearer_auth(&t.tokens[0])
-            .send()
-            .await
-            .unwrap(),
+            .bearer_auth(&t.tokens[0]),
     )
     .await;
     assert_eq!(after, before, "rejected commands change nothing");
     // Stale If-Match: 412.
-    let (_, moves) = body(
+    let (_, moves) = send(
         c.get(format!("{}/games/{}/legal-moves", s.base, t.id))
-            .bearer_auth(&t.tokens[seat])
-            .send()
-            .await
-            .unwrap(),
+            .bearer_auth(&t.tokens[seat]),
     )
     .await;
     let cmd = moves["commands"][0].clone();
-    let (st, v) = body(
+    let (st, v) = send(
         c.post(format!("{}/games/{}/commands", s.base, t.id))
             .bearer_auth(&t.tokens[seat])
             .header("If-Match", "\"1\"")
-            .json(&cmd)
-            .send()
-            .await
-            .unwrap(),
+            .json(&cmd),
     )
     .await;
     assert_eq!(st, StatusCode::PRECONDITION_FAILED);
     problem(&v, "precondition_failed");
     // Idempotent retry: the same outcome, nothing appended twice.
-    let send = || {
+    let retry = || {
         c.post(format!("{}/games/{}/commands", s.base, t.id))
             .bearer_auth(&t.tokens[seat])
             .header("Idempotency-Key", "retry-me")
             .header("If-Match", format!("\"{version}\""))
             .json(&cmd)
-            .send()
     };
-    let (st, first) = body(send().await.unwrap()).await;
+    let (st, first) = send(retry()).await;
     assert_eq!(st, StatusCode::OK, "{first}");
-    let (st, again) = body(send().await.unwrap()).await;
+    let (st, again) = send(retry()).await;
     assert_eq!(st, StatusCode::OK, "{again}");
     assert_eq!(first, again);
-    let (_, now) = body(
-        c.get(format!("{}/games/{}", s.base, t.id))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (_, now) = send(c.get(format!("{}/games/{}", s.base, t.id))).await;
     assert_eq!(now["version"], first["version"]);
     // A lost race: a second server process on the same database still holds the old version.
-    let (_, stale) = body(
-        c.get(format!("{}/games/{}/state", second.base, t.id))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (_, stale) = send(c.get(format!("{}/games/{}/state", second.base, t.id))).await;
     assert_eq!(stale["version"], first["version"]);
-    let (_, v2) = body(
-        c.get(format!("{}/games/{}/state", s.base, t.id))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (_, v2) = send(c.get(format!("{}/games/{}/state", s.base, t.id))).await;
     let next = v2["view"]["phase"]["awaited"].as_u64().unwrap() as usize;
-    let (_, m) = body(
+    let (_, m) = send(
         c.get(format!("{}/games/{}/legal-moves", s.base, t.id))
-            .bearer_auth(&t.tokens[next])
-            .send()
-            .await
-            .unwrap(),
+            .bearer_auth(&t.tokens[next]),
     )
     .await;
-    let (st, _) = body(
+    let (st, _) = send(
         c.post(format!("{}/games/{}/commands", s.base, t.id))
             .bearer_auth(&t.tokens[next])
-            .json(&m["commands"][0])
-            .send()
-            .await
-            .unwrap(),
+            .json(&m["commands"][0]),
     )
     .await;
     assert_eq!(st, StatusCode::OK);
-    let (_, m2) = body(
+    let (_, m2) = send(
         c.get(format!("{}/games/{}/legal-moves", second.base, t.id))
-            .bearer_auth(&t.tokens[next])
-            .send()
-            .await
-            .unwrap(),
+            .bearer_auth(&t.tokens[next]),
     )
     .await;
     let cmd = m2["commands"]
         .get(0)
         .expect("the stale server still offers the move");
-    let (st, v) = body(
+    let (st, v) = send(
         c.post(format!("{}/games/{}/commands", second.base, t.id))
             .bearer_auth(&t.tokens[next])
-            .json(cmd)
-            .send()
-            .await
-            .unwrap(),
+            .json(cmd),
     )
     .await;
     assert_eq!(st, StatusCode::CONFLICT, "{v}");
     problem(&v, "conflict");
     // The loser reloads: the next request sees the winner's version.
-    let (_, fresh) = body(
-        c.get(format!("{}/games/{}/state", second.base, t.id))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (_, fresh) = send(c.get(format!("{}/games/{}/state", second.base, t.id))).await;
     assert!(fresh["version"].as_i64() > stale["version"].as_i64());
     // Paging the events: Link rel=next.
     let r = c
@@ -568,38 +440,20 @@ async fn errors_and_retries(s: &Server, second: &Server) {
             .contains("rel=\"next\"")
     );
     // Bad queries: 400.
-    let (st, _) = body(
-        c.get(format!("{}/games?limit=0", s.base))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (st, _) = send(c.get(format!("{}/games?limit=0", s.base))).await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
-    let (st, _) = body(
-        c.get(format!("{}/games/{}/events?after=x", s.base, t.id))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (st, _) = send(c.get(format!("{}/games/{}/events?after=x", s.base, t.id))).await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
     // A fixed seed needs the testing flag (this server has it); a bad one is refused.
-    let (st, _) = body(
+    let (st, _) = send(
         c.post(format!("{}/games", s.base))
-            .json(&json!({"ruleset": "base", "players": 3, "seed": "xyz"}))
-            .send()
-            .await
-            .unwrap(),
+            .json(&json!({"ruleset": "base", "players": 3, "seed": "xyz"})),
     )
     .await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
-    let (st, _) = body(
+    let (st, _) = send(
         c.post(format!("{}/games", s.base))
-            .json(&json!({"ruleset": "base", "players": 11}))
-            .send()
-            .await
-            .unwrap(),
+            .json(&json!({"ruleset": "base", "players": 11})),
     )
     .await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
@@ -650,15 +504,9 @@ async fn postgres_errors_and_retries() {
 async fn operations_endpoints() {
     let s = sqlite_server().await;
     let c = Client::new();
-    let (st, h) = body(c.get(format!("{}/healthz", s.base)).send().await.unwrap()).await;
+    let (st, h) = send(c.get(format!("{}/healthz", s.base))).await;
     assert_eq!((st, h["status"].as_str()), (StatusCode::OK, Some("ok")));
-    let (st, spec) = body(
-        c.get(format!("{}/openapi.json", s.base))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (st, spec) = send(c.get(format!("{}/openapi.json", s.base))).await;
     assert_eq!(st, StatusCode::OK);
     assert!(spec["paths"]["/games/{id}/commands"]["post"].is_object());
     let r = c.get(format!("{}/docs/", s.base)).send().await.unwrap();
@@ -667,12 +515,9 @@ async fn operations_endpoints() {
 }
 
 async fn state_of(c: &Client, s: &Server, t: &Table, token: &str) -> Value {
-    body(
+    send(
         c.get(format!("{}/games/{}/state", s.base, t.id))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap(),
+            .bearer_auth(token),
     )
     .await
     .1
@@ -682,12 +527,9 @@ async fn state_of(c: &Client, s: &Server, t: &Table, token: &str) -> Value {
 async fn play_one(c: &Client, s: &Server, t: &Table) -> usize {
     let v = state_of(c, s, t, &t.tokens[0]).await;
     let seat = v["view"]["phase"]["awaited"].as_u64().unwrap() as usize;
-    let (_, m) = body(
+    let (_, m) = send(
         c.get(format!("{}/games/{}/legal-moves", s.base, t.id))
-            .bearer_auth(&t.tokens[seat])
-            .send()
-            .await
-            .unwrap(),
+            .bearer_auth(&t.tokens[seat]),
     )
     .await;
     let pass = m["commands"]
@@ -697,13 +539,10 @@ async fn play_one(c: &Client, s: &Server, t: &Table) -> usize {
         .find(|c| c["type"] == "pass")
         .unwrap()
         .clone();
-    let (st, out) = body(
+    let (st, out) = send(
         c.post(format!("{}/games/{}/commands", s.base, t.id))
             .bearer_auth(&t.tokens[seat])
-            .json(&pass)
-            .send()
-            .await
-            .unwrap(),
+            .json(&pass),
     )
     .await;
     assert_eq!(st, StatusCode::OK, "{out}");
@@ -717,9 +556,8 @@ async fn undo_and_rollback(s: &Server) {
     let post = |path: &str, token: &str| {
         c.post(format!("{}/games/{}/{path}", s.base, t.id))
             .bearer_auth(token.to_string())
-            .send()
     };
-    let (st, _) = body(post("start", &t.host).await.unwrap()).await;
+    let (st, _) = send(post("start", &t.host)).await;
     assert_eq!(st, StatusCode::OK);
     let before: Vec<Value> = {
         let mut v = Vec::new();
@@ -731,22 +569,17 @@ async fn undo_and_rollback(s: &Server) {
     let seat = play_one(&c, s, &t).await;
     // Someone else cannot take it back.
     let other = (seat + 1) % 3;
-    let (st, v) = body(post("undo", &t.tokens[other]).await.unwrap()).await;
+    let (st, v) = send(post("undo", &t.tokens[other])).await;
     assert_eq!(st, StatusCode::CONFLICT, "{v}");
     // The command drew a card: everyone must approve.
-    let (st, v) = body(post("undo", &t.tokens[seat]).await.unwrap()).await;
+    let (st, v) = send(post("undo", &t.tokens[seat])).await;
     assert_eq!(st, StatusCode::ACCEPTED, "{v}");
     assert_eq!(v["events"][0]["event"]["type"], "undo_requested");
-    let (st, _) = body(post("undo/approve", &t.tokens[seat]).await.unwrap()).await;
+    let (st, _) = send(post("undo/approve", &t.tokens[seat])).await;
     assert_eq!(st, StatusCode::CONFLICT, "the requester does not vote");
-    let (st, _) = body(post("undo/approve", &t.tokens[other]).await.unwrap()).await;
+    let (st, _) = send(post("undo/approve", &t.tokens[other])).await;
     assert_eq!(st, StatusCode::ACCEPTED);
-    let (st, v) = body(
-        post("undo/approve", &t.tokens[(seat + 2) % 3])
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (st, v) = send(post("undo/approve", &t.tokens[(seat + 2) % 3])).await;
     assert_eq!(st, StatusCode::OK, "{v}");
     assert_eq!(
         v["events"].as_array().unwrap().last().unwrap()["event"]["type"],
@@ -762,9 +595,9 @@ async fn undo_and_rollback(s: &Server) {
     // Declined: the command stands.
     play_one(&c, s, &t).await;
     let after = state_of(&c, s, &t, &t.tokens[0]).await;
-    let (st, _) = body(post("undo", &t.tokens[seat]).await.unwrap()).await;
+    let (st, _) = send(post("undo", &t.tokens[seat])).await;
     assert_eq!(st, StatusCode::ACCEPTED);
-    let (st, _) = body(post("undo/decline", &t.tokens[other]).await.unwrap()).await;
+    let (st, _) = send(post("undo/decline", &t.tokens[other])).await;
     assert_eq!(st, StatusCode::ACCEPTED);
     assert_eq!(
         state_of(&c, s, &t, &t.tokens[0]).await["view"],
@@ -775,41 +608,24 @@ async fn undo_and_rollback(s: &Server) {
         c.post(format!("{}/games/{}/rollback", s.base, t.id))
             .bearer_auth(token.to_string())
             .json(&body)
-            .send()
     };
-    let (st, _) = body(
-        rollback(&t.tokens[0], json!({"to_version": 2, "reason": "dispute"}))
-            .await
-            .unwrap(),
-    )
+    let (st, _) = send(rollback(
+        &t.tokens[0],
+        json!({"to_version": 2, "reason": "dispute"}),
+    ))
     .await;
     assert_eq!(st, StatusCode::FORBIDDEN);
-    let (st, _) = body(
-        rollback(&t.host, json!({"to_version": 2, "reason": " "}))
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (st, _) = send(rollback(&t.host, json!({"to_version": 2, "reason": " "}))).await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
-    let (st, v) = body(
-        rollback(
-            &t.host,
-            json!({"to_version": 2, "reason": "a card was misread"}),
-        )
-        .await
-        .unwrap(),
-    )
+    let (st, v) = send(rollback(
+        &t.host,
+        json!({"to_version": 2, "reason": "a card was misread"}),
+    ))
     .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     let now = state_of(&c, s, &t, &t.tokens[0]).await;
     assert_eq!(now["view"], before[0]);
-    let (_, log) = body(
-        c.get(format!("{}/games/{}/events?limit=1000", s.base, t.id))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (_, log) = send(c.get(format!("{}/games/{}/events?limit=1000", s.base, t.id))).await;
     let kinds: Vec<&str> = log["events"]
         .as_array()
         .unwrap()
@@ -820,13 +636,7 @@ async fn undo_and_rollback(s: &Server) {
         assert!(kinds.contains(&k), "{k} is in the log");
     }
     // Not over: no audit bundle yet.
-    let (st, _) = body(
-        c.get(format!("{}/games/{}/audit", s.base, t.id))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (st, _) = send(c.get(format!("{}/games/{}/audit", s.base, t.id))).await;
     assert_eq!(st, StatusCode::CONFLICT);
 }
 
@@ -867,12 +677,9 @@ async fn read_until(resp: &mut reqwest::Response, want: i64) -> Vec<i64> {
 async fn live_updates(a: &Server, b: &Server) {
     let c = Client::new();
     let t = new_table(&c, a, "base", 3, 9).await;
-    body(
+    send(
         c.post(format!("{}/games/{}/start", a.base, t.id))
-            .bearer_auth(&t.host)
-            .send()
-            .await
-            .unwrap(),
+            .bearer_auth(&t.host),
     )
     .await;
     let mut stream = c
@@ -911,12 +718,9 @@ async fn live_updates(a: &Server, b: &Server) {
         read_until(&mut resumed, v).await,
         (3..=v).collect::<Vec<_>>()
     );
-    let (st, _) = body(
+    let (st, _) = send(
         c.get(format!("{}/games/{}/events/stream", a.base, t.id))
-            .header("Last-Event-ID", "x")
-            .send()
-            .await
-            .unwrap(),
+            .header("Last-Event-ID", "x"),
     )
     .await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
@@ -976,7 +780,7 @@ impl Api<'_> {
         if let Some(j) = json {
             rb = rb.json(&j);
         }
-        body(rb.send().await.unwrap()).await
+        send(rb).await
     }
 
     async fn get(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
