@@ -84,8 +84,13 @@ async fn send(rb: reqwest::RequestBuilder) -> (StatusCode, Value) {
     (status, v)
 }
 
+/// A test seed as the API takes it: 64 hex digits.
+fn seed_hex(seed: u64) -> String {
+    format!("{:0<64}", format!("{seed:016x}"))
+}
+
 async fn new_table(c: &Client, s: &Server, ruleset: &str, players: u8, seed: u64) -> Table {
-    let seed = format!("{:0<64}", format!("{seed:016x}"));
+    let seed = seed_hex(seed);
     let (st, g) = send(
         c.post(format!("{}/games", s.base))
             .json(&json!({ "ruleset": ruleset, "players": players, "seed": seed })),
@@ -819,7 +824,7 @@ async fn human_and_bots(s: &Server, ruleset: &str, players: u8, seed: u64) {
         c: Client::new(),
         s,
     };
-    let seed_hex = format!("{:0<64}", format!("{seed:016x}"));
+    let seed_hex = seed_hex(seed);
     let (id, host, token) = api
         .lobby(json!({ "ruleset": ruleset, "players": players, "seed": seed_hex }))
         .await;
