@@ -25,13 +25,13 @@ fn payload(writer: usize, n: usize) -> serde_json::Value {
 async fn store_rate(store: &EventStore, writers: usize, per_writer: usize, tag: &str) -> f64 {
     for w in 0..writers {
         store
-            .create_game(NewGame {
+            .create_game_row(NewGame {
                 id: format!("{tag}-{w}"),
-                ruleset: "base".into(),
-                options: json!({}),
+                ruleset: saboteur_domain::Ruleset::Base,
+                options: saboteur_domain::Options::default(),
+                players: 4,
                 seed_commitment: String::new(),
                 seed: vec![],
-                status: "active".into(),
             })
             .await
             .expect("create");
@@ -57,6 +57,7 @@ async fn store_rate(store: &EventStore, writers: usize, per_writer: usize, tag: 
                             }],
                             command_id: Some(format!("{id}-{n}")),
                             status: None,
+                            bot_awaited: false,
                         })
                         .await
                         .expect("append");
@@ -153,13 +154,13 @@ async fn main() {
     let log: Vec<_> = log.into_iter().take(300).collect();
     let id = format!("fold-{run}");
     store
-        .create_game(NewGame {
+        .create_game_row(NewGame {
             id: id.clone(),
-            ruleset: "base".into(),
-            options: json!({}),
+            ruleset: saboteur_domain::Ruleset::Base,
+            options: saboteur_domain::Options::default(),
+            players: 4,
             seed_commitment: String::new(),
             seed: vec![],
-            status: "active".into(),
         })
         .await
         .expect("create");
@@ -172,6 +173,7 @@ async fn main() {
             events,
             command_id: None,
             status: None,
+            bot_awaited: false,
         })
         .await
         .expect("append");

@@ -21,7 +21,7 @@ const WORKERS: usize = 4;
 /// One append waiting for its group.
 pub(crate) struct Pending {
     /// The game's guard and new head: `{game_id, expected, prev_hash, version, last_hash,
-    /// status}`.
+    /// status, bot_awaited}`.
     pub head: Value,
     /// The game.
     pub game_id: String,
@@ -108,6 +108,16 @@ async fn write_groups(pool: PgPool, inbox: Arc<Mutex<mpsc::UnboundedReceiver<Pen
                     let _ = p.reply.send(Ok(done.contains(&p.game_id)));
                 }
             }
+            // The connection broke: whether the group was recorded is unknown, for every
+            // member; each writer reads back what happened.
+            Err(e) if crate::error::is_unreachable(&e) => {
+                let message = e.to_string();
+                for p in group {
+                    let _ = p
+                        .reply
+                        .send(Err(sqlx::Error::Io(std::io::Error::other(message.clone()))));
+                }
+            }
             // One append's failure (a used command id) must not fail the others: each alone.
             Err(_) if group.len() > 1 => {
                 for p in group {
@@ -138,10 +148,11 @@ async fn write(
     let rows: Vec<&Value> = group.iter().flat_map(|p| &p.rows).collect();
     let sql = "WITH v AS (
             SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(game_id text, expected bigint,
-                prev_hash text, version bigint, last_hash text, status text)),
+                prev_hash text, version bigint, last_hash text, status text,
+                bot_awaited boolean)),
         g AS (
             UPDATE games SET version = v.version, last_hash = v.last_hash, updated_at = $2,
-                status = COALESCE(v.status, games.status)
+                status = COALESCE(v.status, games.status), bot_awaited = v.bot_awaited
             FROM v
             WHERE games.id = v.game_id AND games.version = v.expected
                 AND games.last_hash = v.prev_hash
@@ -173,7 +184,7 @@ async fn write_one(
 ) -> Result<HashSet<String>, sqlx::Error> {
     let sql = "WITH g AS (
             UPDATE games SET version = $1, last_hash = $2, updated_at = $3,
-                status = COALESCE($4, status)
+                status = COALESCE($4, status), bot_awaited = $9
             WHERE id = $5 AND version = $6 AND last_hash = $7 RETURNING id)
         INSERT INTO events (game_id, seq, event_type, schema_version, payload, seat,
             command_id, batch_last_seq, recorded_at, prev_hash, hash)
@@ -193,6 +204,7 @@ async fn write_one(
         .bind(h["expected"].as_i64())
         .bind(h["prev_hash"].as_str())
         .bind(Json(&p.rows))
+        .bind(h["bot_awaited"].as_bool().unwrap_or(false))
         .execute(pool)
         .await?
         .rows_affected();

@@ -6,6 +6,10 @@ use saboteur_domain::{EVENT_SCHEMA_VERSION, Event, History};
 use crate::{EventStore, NewEvent, Result, StoreError, StoredEvent};
 
 /// A domain event as the store keeps it.
+#[allow(
+    clippy::expect_used,
+    reason = "an event is plain data: serialising it cannot fail"
+)]
 pub fn to_new_event(event: &Event) -> NewEvent {
     NewEvent {
         event_type: event.kind().to_string(),

@@ -2,6 +2,14 @@
 //! on that server; otherwise one cluster per test process is started with the system's
 //! `initdb` and `pg_ctl` on a free loopback port, and stopped when the process exits.
 //! Without PostgreSQL installed, tests fail with a message saying how to install it.
+//!
+//! Test support: a failure here is a failed test, so it may panic.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -15,6 +23,8 @@ struct Cluster {
     bin: PathBuf,
     port: u16,
     as_postgres: bool,
+    /// The server's options (`pg_ctl -o`).
+    options: String,
 }
 
 impl Drop for Cluster {
@@ -107,6 +117,7 @@ fn start_cluster(fsync: bool) -> Cluster {
         bin,
         port,
         as_postgres,
+        options: String::new(),
         _dir: dir,
     };
     let init = cluster
@@ -129,33 +140,68 @@ fn start_cluster(fsync: bool) -> Cluster {
         String::from_utf8_lossy(&init.stderr)
     );
     let socket = cluster._dir.path().to_string_lossy().to_string();
-    let options = format!(
+    let mut cluster = cluster;
+    cluster.options = format!(
         "-p {port} -k {socket} -c listen_addresses=127.0.0.1 -c fsync={} -c max_connections=200",
         if fsync { "on" } else { "off" }
     );
-    let log = cluster._dir.path().join("log");
-    let start = cluster
-        .run(
-            "pg_ctl",
-            &[
-                "-D",
-                &data.to_string_lossy(),
-                "-o",
-                &options,
-                "-l",
-                &log.to_string_lossy(),
-                "-w",
-                "start",
-            ],
-        )
-        .expect("pg_ctl runs");
-    assert!(
-        start.status.success(),
-        "pg_ctl start failed: {}{}",
-        String::from_utf8_lossy(&start.stderr),
-        std::fs::read_to_string(&log).unwrap_or_default()
-    );
+    cluster.pg_start();
     cluster
+}
+
+impl Cluster {
+    /// Starts the server on its data directory and port, and waits until it accepts
+    /// connections.
+    fn pg_start(&self) {
+        let log = self._dir.path().join("log");
+        let start = self
+            .run(
+                "pg_ctl",
+                &[
+                    "-D",
+                    &self.data.to_string_lossy(),
+                    "-o",
+                    &self.options,
+                    "-l",
+                    &log.to_string_lossy(),
+                    "-w",
+                    "start",
+                ],
+            )
+            .expect("pg_ctl runs");
+        assert!(
+            start.status.success(),
+            "pg_ctl start failed: {}{}",
+            String::from_utf8_lossy(&start.stderr),
+            std::fs::read_to_string(&log).unwrap_or_default()
+        );
+    }
+
+    /// Stops the server, closing every connection (clients see their connections broken).
+    fn pg_stop(&self) {
+        let stop = self
+            .run(
+                "pg_ctl",
+                &[
+                    "-D",
+                    &self.data.to_string_lossy(),
+                    "-m",
+                    "fast",
+                    "-w",
+                    "stop",
+                ],
+            )
+            .expect("pg_ctl runs");
+        assert!(
+            stop.status.success(),
+            "pg_ctl stop failed: {}",
+            String::from_utf8_lossy(&stop.stderr)
+        );
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
 }
 
 /// Statics are never dropped: a watcher stops the shared cluster and removes its files once
@@ -201,12 +247,17 @@ pub fn server_url() -> String {
         })
         .as_ref()
         .expect("a cluster");
-    format!("postgres://postgres@127.0.0.1:{}/postgres", cluster.port)
+    cluster.url()
 }
 
 /// A fresh, empty database on the test server: its URL.
 pub async fn fresh_database() -> String {
-    let server = server_url();
+    database_on(&server_url()).await
+}
+
+/// A fresh, empty database on the server at `server`: its URL.
+async fn database_on(server: &str) -> String {
+    let server = server.to_string();
     let name = format!("test_{}", std::process::id()) + &format!("_{}", next_id());
     let mut conn = sqlx::PgConnection::connect(&server)
         .await
@@ -243,6 +294,38 @@ impl DurableCluster {
 
     /// Its server URL.
     pub fn url(&self) -> String {
-        format!("postgres://postgres@127.0.0.1:{}/postgres", self.0.port)
+        self.0.url()
+    }
+}
+
+/// A cluster of a test's own, which the test may stop and start again (to take the database
+/// away under a running server); stopped and removed when dropped. Needs a local PostgreSQL
+/// installation even when `DATABASE_URL` is set.
+pub struct OwnCluster(Cluster);
+
+impl OwnCluster {
+    /// Starts one on a free port.
+    pub fn start() -> OwnCluster {
+        OwnCluster(start_cluster(false))
+    }
+
+    /// Its server URL.
+    pub fn url(&self) -> String {
+        self.0.url()
+    }
+
+    /// A fresh, empty database on it: its URL.
+    pub async fn fresh_database(&self) -> String {
+        database_on(&self.0.url()).await
+    }
+
+    /// Stops the server (`pg_ctl stop -m fast`): connections break, new ones are refused.
+    pub fn stop(&mut self) {
+        self.0.pg_stop();
+    }
+
+    /// Starts the server again, on the same data directory and port.
+    pub fn restart(&mut self) {
+        self.0.pg_start();
     }
 }

@@ -4,9 +4,10 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+use saboteur_domain::{Options, Ruleset};
 use saboteur_storage::{
-    Append, AppendOutcome, ChainReport, Credential, EventStore, NewEvent, NewGame, StoreError,
-    seed_commitment,
+    Append, AppendOutcome, ChainReport, Credential, EventStore, GameStatus, NewEvent, NewGame,
+    Notice, Role, StoreError, seed_commitment,
 };
 use serde_json::json;
 
@@ -30,18 +31,53 @@ fn event(n: i64) -> NewEvent {
     }
 }
 
-async fn new_game(store: &EventStore, id: &str, status: &str) {
+fn game(id: &str) -> NewGame {
+    NewGame {
+        id: id.into(),
+        ruleset: Ruleset::Base,
+        options: Options::default(),
+        players: 4,
+        seed_commitment: seed_commitment(&[7; 32]),
+        seed: vec![7; 32],
+    }
+}
+
+fn host(id: &str) -> Credential {
+    Credential {
+        game_id: id.into(),
+        token_hash: format!("host-of-{id}"),
+        role: Role::Host,
+        seat: None,
+        display_name: None,
+        created_at: chrono::Utc::now(),
+    }
+}
+
+/// A game created whole (row, first event, host credential), in `status`.
+async fn created(store: &EventStore, id: &str, status: GameStatus) {
     store
-        .create_game(NewGame {
-            id: id.into(),
-            ruleset: "base".into(),
-            options: json!({ "broken_tools_forfeit_gold": false }),
-            seed_commitment: seed_commitment(&[7; 32]),
-            seed: vec![7; 32],
-            status: status.into(),
-        })
+        .create_game(game(id), host(id), vec![event(0)])
         .await
         .unwrap();
+    store
+        .execute_raw(&format!(
+            "UPDATE games SET status = '{status}' WHERE id = '{id}'"
+        ))
+        .await
+        .unwrap();
+}
+
+/// A game row with an empty log, in `status` (set by a first append when not the lobby's).
+async fn new_game(store: &EventStore, id: &str, status: GameStatus) {
+    store.create_game_row(game(id)).await.unwrap();
+    if status != GameStatus::Lobby {
+        store
+            .execute_raw(&format!(
+                "UPDATE games SET status = '{status}' WHERE id = '{id}'"
+            ))
+            .await
+            .unwrap();
+    }
 }
 
 fn batch(game: &str, expected: i64, events: Vec<NewEvent>, command_id: Option<&str>) -> Append {
@@ -52,11 +88,12 @@ fn batch(game: &str, expected: i64, events: Vec<NewEvent>, command_id: Option<&s
         events,
         command_id: command_id.map(str::to_string),
         status: None,
+        bot_awaited: false,
     }
 }
 
 async fn round_trip(store: EventStore) {
-    new_game(&store, "g1", "lobby").await;
+    new_game(&store, "g1", GameStatus::Lobby).await;
     let out = store
         .append(batch("g1", 0, (1..=3).map(event).collect(), None))
         .await
@@ -100,14 +137,14 @@ async fn round_trip(store: EventStore) {
     let out = store
         .append(Append {
             prev_hash: Some(last_hash),
-            status: Some("finished".into()),
+            status: Some(GameStatus::Finished),
             ..batch("g1", 3, vec![event(4)], None)
         })
         .await
         .unwrap();
     assert!(matches!(out, AppendOutcome::Appended { last_seq: 4, .. }));
     let game = store.get_game("g1").await.unwrap();
-    assert_eq!(game.status, "finished");
+    assert_eq!(game.status, GameStatus::Finished);
     assert_eq!(game.seed, Some(vec![7; 32]), "revealed once finished");
     assert!(matches!(
         store.verify_chain("g1").await.unwrap(),
@@ -116,7 +153,7 @@ async fn round_trip(store: EventStore) {
 }
 
 async fn conflicts_and_missing_games(store: EventStore) {
-    new_game(&store, "g1", "active").await;
+    new_game(&store, "g1", GameStatus::Active).await;
     store
         .append(batch("g1", 0, vec![event(1), event(2)], None))
         .await
@@ -161,22 +198,16 @@ async fn conflicts_and_missing_games(store: EventStore) {
         store.get_game("nope").await,
         Err(StoreError::NotFound)
     ));
-    let again = NewGame {
-        id: "g1".into(),
-        ruleset: "base".into(),
-        options: json!({}),
-        seed_commitment: String::new(),
-        seed: vec![],
-        status: "lobby".into(),
-    };
     assert!(matches!(
-        store.create_game(again).await,
+        store
+            .create_game(game("g1"), host("g1"), vec![event(0)])
+            .await,
         Err(StoreError::Exists)
     ));
 }
 
 async fn idempotent_retry(store: EventStore) {
-    new_game(&store, "g1", "active").await;
+    new_game(&store, "g1", GameStatus::Active).await;
     let first = store
         .append(batch("g1", 0, vec![event(1), event(2)], Some("cmd-1")))
         .await
@@ -220,7 +251,7 @@ async fn idempotent_retry(store: EventStore) {
 }
 
 async fn pagination(store: EventStore) {
-    new_game(&store, "g1", "active").await;
+    new_game(&store, "g1", GameStatus::Active).await;
     store
         .append(batch("g1", 0, (1..=7).map(event).collect(), None))
         .await
@@ -232,22 +263,26 @@ async fn pagination(store: EventStore) {
     );
     assert!(store.events_after("g1", 7, 3).await.unwrap().is_empty());
     for i in 0..7 {
-        new_game(
-            &store,
-            &format!("p{i}"),
-            if i % 2 == 0 { "lobby" } else { "active" },
-        )
-        .await;
+        let status = if i % 2 == 0 {
+            GameStatus::Lobby
+        } else {
+            GameStatus::Active
+        };
+        created(&store, &format!("p{i}"), status).await;
     }
     let mut seen = Vec::new();
     let mut cursor = None;
     loop {
         let page = store
-            .list_games(Some("lobby"), cursor.as_deref(), 2)
+            .list_games(Some(GameStatus::Lobby), cursor.as_deref(), 2)
             .await
             .unwrap();
-        seen.extend(page.games.iter().map(|g| g.id.clone()));
-        assert!(page.games.iter().all(|g| g.status == "lobby"));
+        seen.extend(page.games.iter().map(|g| g.record.id.clone()));
+        assert!(
+            page.games
+                .iter()
+                .all(|g| g.record.status == GameStatus::Lobby)
+        );
         match page.next_cursor {
             Some(c) => cursor = Some(c),
             None => break,
@@ -264,7 +299,7 @@ async fn pagination(store: EventStore) {
 }
 
 async fn immutable_and_tamper_evident(store: EventStore) {
-    new_game(&store, "g1", "active").await;
+    new_game(&store, "g1", GameStatus::Active).await;
     store
         .append(batch("g1", 0, (1..=4).map(event).collect(), None))
         .await
@@ -311,26 +346,31 @@ async fn immutable_and_tamper_evident(store: EventStore) {
     );
 }
 
+/// The next append announced, past any resync notices.
+async fn next_append(rx: &mut tokio::sync::broadcast::Receiver<Notice>) -> (String, i64) {
+    loop {
+        let got = tokio::time::timeout(Duration::from_secs(10), rx.recv())
+            .await
+            .expect("an announcement within 10 s")
+            .expect("the channel is open");
+        if let Notice::Appended(a) = got {
+            return (a.game_id, a.last_seq);
+        }
+    }
+}
+
 async fn notifications(store: EventStore, second: Option<EventStore>) {
-    new_game(&store, "g1", "active").await;
+    new_game(&store, "g1", GameStatus::Active).await;
     let mut mine = store.subscribe();
     let mut theirs = second.as_ref().map(EventStore::subscribe);
     store
         .append(batch("g1", 0, vec![event(1), event(2)], None))
         .await
         .unwrap();
-    let got = tokio::time::timeout(Duration::from_secs(10), mine.recv())
-        .await
-        .unwrap()
-        .unwrap();
-    assert_eq!((got.game_id.as_str(), got.last_seq), ("g1", 2));
+    assert_eq!(next_append(&mut mine).await, ("g1".to_string(), 2));
     if let Some(rx) = &mut theirs {
         // Another process on the same database hears it too.
-        let got = tokio::time::timeout(Duration::from_secs(10), rx.recv())
-            .await
-            .unwrap()
-            .unwrap();
-        assert_eq!((got.game_id.as_str(), got.last_seq), ("g1", 2));
+        assert_eq!(next_append(rx).await, ("g1".to_string(), 2));
     }
 }
 
@@ -340,9 +380,9 @@ async fn notifications(store: EventStore, second: Option<EventStore>) {
 async fn many_games(store: EventStore) {
     let games = 24;
     for g in 0..games {
-        new_game(&store, &format!("m{g}"), "active").await;
+        created(&store, &format!("m{g}"), GameStatus::Active).await;
     }
-    new_game(&store, "dup", "active").await;
+    new_game(&store, "dup", GameStatus::Active).await;
     let first = store
         .append(batch("dup", 0, vec![event(1), event(2)], Some("c1")))
         .await
@@ -401,8 +441,9 @@ async fn many_games(store: EventStore) {
     for g in 0..games {
         let id = format!("m{g}");
         let version = store.get_game(&id).await.unwrap().version;
-        assert!((1..=3 * 2).contains(&version), "{id}: {version}");
-        total += version;
+        // Each game starts with its first event.
+        assert!((2..=1 + 3 * 2).contains(&version), "{id}: {version}");
+        total += version - 1;
         let seqs: Vec<i64> = store
             .events_after(&id, 0, 100)
             .await
@@ -421,7 +462,7 @@ async fn many_games(store: EventStore) {
 }
 
 async fn race(store: EventStore) {
-    new_game(&store, "race", "active").await;
+    new_game(&store, "race", GameStatus::Active).await;
     for round in 0..5i64 {
         let version = round * 2;
         let tasks: Vec<_> = (0..32)
@@ -462,11 +503,11 @@ async fn race(store: EventStore) {
 }
 
 async fn credentials(store: EventStore) {
-    new_game(&store, "g1", "lobby").await;
+    new_game(&store, "g1", GameStatus::Lobby).await;
     let c = |hash: &str, seat| Credential {
         game_id: "g1".into(),
         token_hash: hash.into(),
-        role: "player".into(),
+        role: Role::Player,
         seat,
         display_name: Some("Ada".into()),
         created_at: chrono::Utc::now(),
@@ -570,7 +611,7 @@ async fn unknown_urls_are_refused() {
 async fn engine_round_trip(store: EventStore) {
     use saboteur_domain::{History, Options, Ruleset, Seed, bot::random_game};
     let log = random_game(Ruleset::Base, Options::default(), 5, Seed::from_u64(3));
-    new_game(&store, "game", "active").await;
+    new_game(&store, "game", GameStatus::Active).await;
     let mut version = 0;
     for chunk in log.chunks(7) {
         let events = chunk.iter().map(saboteur_storage::to_new_event).collect();
@@ -600,4 +641,224 @@ async fn sqlite_loads_a_game_through_the_engine() {
 async fn postgres_loads_a_game_through_the_engine() {
     let (store, _keep) = postgres().await;
     engine_round_trip(store).await;
+}
+
+/// A game is created whole: its row, first event and host credential together; creating it
+/// again changes nothing.
+async fn creation_is_whole(store: EventStore) {
+    let record = store
+        .create_game(game("w1"), host("w1"), vec![event(0), event(1)])
+        .await
+        .unwrap();
+    assert_eq!((record.version, record.players), (2, 4));
+    assert_eq!(record.status, GameStatus::Lobby);
+    assert_eq!(store.events_after("w1", 0, 10).await.unwrap().len(), 2);
+    let credentials = store.credentials("w1").await.unwrap();
+    assert_eq!(credentials.len(), 1);
+    assert_eq!(
+        (
+            credentials[0].role,
+            credentials[0].seat,
+            credentials[0].token_hash.as_str()
+        ),
+        (Role::Host, None, "host-of-w1")
+    );
+    assert!(matches!(
+        store
+            .create_game(game("w1"), host("w1"), vec![event(0)])
+            .await,
+        Err(StoreError::Exists)
+    ));
+    assert_eq!(store.events_after("w1", 0, 10).await.unwrap().len(), 2);
+    assert_eq!(store.credentials("w1").await.unwrap().len(), 1);
+    // One holder per seat.
+    let seat = |token: &str| Credential {
+        game_id: "w1".into(),
+        token_hash: token.into(),
+        role: Role::Player,
+        seat: Some(1),
+        display_name: Some("Ada".into()),
+        created_at: chrono::Utc::now(),
+    };
+    store.add_credential(&seat("t1")).await.unwrap();
+    assert!(matches!(
+        store.add_credential(&seat("t2")).await,
+        Err(StoreError::Exists)
+    ));
+}
+
+/// Games half-made by older versions (a row, no events) are never listed nor found, and never
+/// break a listing; appends keep `bot_awaited` for the sweep.
+async fn half_made_games_and_bot_flags(store: EventStore) {
+    created(&store, "a", GameStatus::Active).await;
+    store.create_game_row(game("half")).await.unwrap();
+    created(&store, "b", GameStatus::Active).await;
+    let mut seen = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = store.list_games(None, cursor.as_deref(), 1).await.unwrap();
+        seen.extend(page.games.iter().map(|g| g.record.id.clone()));
+        match page.next_cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    assert_eq!(seen, vec!["a", "b"]);
+    assert!(matches!(
+        store.get_game("half").await,
+        Err(StoreError::NotFound)
+    ));
+    let listed = store.list_games(None, None, 10).await.unwrap();
+    assert_eq!(
+        listed.games[0].credentials,
+        store.credentials("a").await.unwrap()
+    );
+
+    assert!(store.games_awaiting_bots(10).await.unwrap().is_empty());
+    store
+        .append(Append {
+            bot_awaited: true,
+            ..batch("a", 1, vec![event(1)], None)
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        store.games_awaiting_bots(10).await.unwrap(),
+        vec![("a".to_string(), 2)]
+    );
+    assert!(!store.clear_bot_awaited("a", 1).await.unwrap());
+    assert!(store.clear_bot_awaited("a", 2).await.unwrap());
+    assert!(store.games_awaiting_bots(10).await.unwrap().is_empty());
+    store
+        .append(Append {
+            bot_awaited: true,
+            ..batch("a", 2, vec![event(2)], None)
+        })
+        .await
+        .unwrap();
+    store
+        .append(batch("a", 3, vec![event(3)], None))
+        .await
+        .unwrap();
+    assert!(
+        store.games_awaiting_bots(10).await.unwrap().is_empty(),
+        "an append that leaves no bot due clears the flag"
+    );
+}
+
+#[tokio::test]
+async fn sqlite_creation_is_whole() {
+    let (store, _dir) = sqlite().await;
+    creation_is_whole(store).await;
+}
+
+#[tokio::test]
+async fn postgres_creation_is_whole() {
+    let (store, _) = postgres().await;
+    creation_is_whole(store).await;
+}
+
+#[tokio::test]
+async fn sqlite_half_made_games_and_bot_flags() {
+    let (store, _dir) = sqlite().await;
+    half_made_games_and_bot_flags(store).await;
+}
+
+#[tokio::test]
+async fn postgres_half_made_games_and_bot_flags() {
+    let (store, _) = postgres().await;
+    half_made_games_and_bot_flags(store).await;
+}
+
+/// The listener survives its connection being cut: subscribers are told to catch up, and then
+/// hear appends again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_notifications_survive_a_broken_connection() {
+    let (store, url) = postgres().await;
+    new_game(&store, "g1", GameStatus::Active).await;
+    let mut rx = store.subscribe();
+    let admin = EventStore::connect(&url).await.unwrap();
+    admin
+        .execute_raw(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE pid <> pg_backend_pid() AND datname = current_database() \
+             AND query ILIKE '%LISTEN%'",
+        )
+        .await
+        .unwrap();
+    let resync = tokio::time::timeout(Duration::from_secs(15), async {
+        loop {
+            if let Ok(Notice::Resync) = rx.recv().await {
+                return;
+            }
+        }
+    })
+    .await;
+    assert!(
+        resync.is_ok(),
+        "no resync after the listener's connection was cut"
+    );
+    store
+        .append(batch("g1", 0, vec![event(1)], None))
+        .await
+        .unwrap();
+    assert_eq!(next_append(&mut rx).await, ("g1".to_string(), 1));
+}
+
+/// With its database stopped, the store answers `Unavailable` within about the acquire
+/// timeout, and serves again once it is back, without reconnecting by hand.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_outage_is_unavailable_then_recovers() {
+    let mut cluster = saboteur_storage::testing::OwnCluster::start();
+    let url = cluster.fresh_database().await;
+    let store = EventStore::connect(&url).await.unwrap();
+    new_game(&store, "g1", GameStatus::Active).await;
+    let mut rx = store.subscribe();
+    cluster.stop();
+    let started = std::time::Instant::now();
+    let err = store.ping().await.unwrap_err();
+    assert!(matches!(err, StoreError::Unavailable(_)), "{err:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    let err = store
+        .append(batch("g1", 0, vec![event(1)], None))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, StoreError::Unavailable(_)), "{err:?}");
+    cluster.restart();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while store.ping().await.is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the store did not come back"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    store
+        .append(batch("g1", 0, vec![event(1)], None))
+        .await
+        .unwrap();
+    // The listener is back too (after a resync notice).
+    let heard = tokio::time::timeout(Duration::from_secs(15), async {
+        loop {
+            match rx.recv().await {
+                Ok(Notice::Appended(a)) if a.game_id == "g1" => return true,
+                Ok(_) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(_) => return false,
+            }
+        }
+    })
+    .await;
+    if heard != Ok(true) {
+        // The append may have come before the listener was back: a later one is heard.
+        store
+            .append(batch("g1", 1, vec![event(2)], None))
+            .await
+            .unwrap();
+        assert_eq!(next_append(&mut rx).await, ("g1".to_string(), 2));
+    }
 }

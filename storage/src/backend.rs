@@ -1,0 +1,235 @@
+//! The two backends behind one store: connecting (migrations applied), the pool macro that runs
+//! the same SQL on either, and reading rows the same way from both.
+
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
+use sqlx::{Row, types::Json};
+use tokio::sync::{broadcast, mpsc};
+
+use crate::combine;
+use crate::error::{Result, StoreError};
+use crate::notify;
+use crate::records::Notice;
+
+/// How long a request waits for a database connection before the store answers
+/// [`StoreError::Unavailable`]: a request fails fast while the database is down.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(2);
+
+#[derive(Clone)]
+pub(crate) enum Backend {
+    Postgres(PgPool),
+    Sqlite(SqlitePool),
+}
+
+/// Runs the same code on whichever pool the store has: the SQL is written once, with `$n`
+/// placeholders each used once and in order, which both databases accept.
+macro_rules! on_pool {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match &$store.backend {
+            $crate::backend::Backend::Postgres($pool) => $body,
+            $crate::backend::Backend::Sqlite($pool) => $body,
+        }
+    };
+}
+pub(crate) use on_pool;
+
+/// The event store.
+#[derive(Clone)]
+pub struct EventStore {
+    pub(crate) backend: Backend,
+    pub(crate) notify: broadcast::Sender<Notice>,
+    /// PostgreSQL: appends waiting to be announced with NOTIFY.
+    pub(crate) outbox: Option<mpsc::UnboundedSender<crate::Appended>>,
+    /// PostgreSQL: appends waiting to be written, grouped.
+    pub(crate) combiner: Option<combine::Combiner>,
+    /// Held while any clone of the store lives: the background tasks stop when it is gone.
+    pub(crate) _alive: Arc<()>,
+}
+
+/// A JSON column as each backend stores it: `jsonb` on PostgreSQL, text on SQLite.
+pub(crate) trait JsonColumn {
+    fn json(&self, column: &str) -> Result<Value>;
+}
+
+impl JsonColumn for sqlx::postgres::PgRow {
+    fn json(&self, column: &str) -> Result<Value> {
+        Ok(self.try_get::<Json<Value>, _>(column)?.0)
+    }
+}
+
+impl JsonColumn for sqlx::sqlite::SqliteRow {
+    fn json(&self, column: &str) -> Result<Value> {
+        let text: String = self.try_get(column)?;
+        serde_json::from_str(&text)
+            .map_err(|e| StoreError::Invalid(format!("stored {column}: {e}")))
+    }
+}
+
+pub(crate) const EVENT_COLUMNS: &str = "game_id, seq, event_type, schema_version, payload, \
+                                        seat, command_id, recorded_at, prev_hash, hash";
+pub(crate) const GAME_COLUMNS: &str = "id, ruleset, options, status, players, version, \
+                                       last_hash, seed_commitment, seed, created_at, updated_at";
+pub(crate) const CREDENTIAL_COLUMNS: &str =
+    "game_id, token_hash, role, seat, display_name, created_at";
+
+/// Reads a [`StoredEvent`] from a row of either backend (selected with [`EVENT_COLUMNS`]).
+macro_rules! event_from_row {
+    ($row:expr) => {{
+        use $crate::backend::JsonColumn as _;
+        let row = &$row;
+        $crate::records::StoredEvent {
+            game_id: row.try_get("game_id")?,
+            seq: row.try_get("seq")?,
+            event_type: row.try_get("event_type")?,
+            schema_version: row.try_get("schema_version")?,
+            payload: row.json("payload")?,
+            seat: row.try_get("seat")?,
+            command_id: row.try_get("command_id")?,
+            recorded_at: row.try_get("recorded_at")?,
+            prev_hash: row.try_get("prev_hash")?,
+            hash: row.try_get("hash")?,
+        }
+    }};
+}
+pub(crate) use event_from_row;
+
+/// Reads a [`crate::GameRecord`] from a row of either backend (selected with
+/// [`GAME_COLUMNS`]), in a closure so one bad row is one error; the seed only once the game
+/// is finished.
+macro_rules! game_from_row {
+    ($row:expr) => {
+        (|| -> $crate::error::Result<$crate::records::GameRecord> {
+            use $crate::backend::JsonColumn as _;
+            use $crate::error::StoreError;
+            let row = &$row;
+            let status: $crate::records::GameStatus =
+                row.try_get::<String, _>("status")?.parse()?;
+            let seed: Option<Vec<u8>> = row.try_get("seed")?;
+            let ruleset: String = row.try_get("ruleset")?;
+            let players: i32 = row.try_get("players")?;
+            Ok($crate::records::GameRecord {
+                id: row.try_get("id")?,
+                ruleset: serde_json::from_value(serde_json::Value::String(ruleset))
+                    .map_err(|e| StoreError::Invalid(format!("stored ruleset: {e}")))?,
+                options: serde_json::from_value(row.json("options")?)
+                    .map_err(|e| StoreError::Invalid(format!("stored options: {e}")))?,
+                seed: if status == $crate::records::GameStatus::Finished {
+                    seed
+                } else {
+                    None
+                },
+                status,
+                players: u8::try_from(players)
+                    .map_err(|_| StoreError::Invalid(format!("stored players: {players}")))?,
+                version: row.try_get("version")?,
+                last_hash: row.try_get("last_hash")?,
+                seed_commitment: row.try_get("seed_commitment")?,
+                created_at: row.try_get("created_at")?,
+                updated_at: row.try_get("updated_at")?,
+            })
+        })()
+    };
+}
+pub(crate) use game_from_row;
+
+/// Reads a [`crate::Credential`] from a row of either backend (selected with
+/// [`CREDENTIAL_COLUMNS`]).
+macro_rules! credential_from_row {
+    ($row:expr) => {
+        (|| -> $crate::error::Result<$crate::records::Credential> {
+            let row = &$row;
+            Ok($crate::records::Credential {
+                game_id: row.try_get("game_id")?,
+                token_hash: row.try_get("token_hash")?,
+                role: row.try_get::<String, _>("role")?.parse()?,
+                seat: row.try_get("seat")?,
+                display_name: row.try_get("display_name")?,
+                created_at: row.try_get("created_at")?,
+            })
+        })()
+    };
+}
+pub(crate) use credential_from_row;
+
+impl EventStore {
+    /// Connects by URL — `postgres://…` or `sqlite://path` (the file is created on first use,
+    /// `sqlite::memory:` for a private in-memory database) — and applies the migrations.
+    pub async fn connect(url: &str) -> Result<EventStore> {
+        let (notify, _) = broadcast::channel(1024);
+        let alive = Arc::new(());
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let pool = PgPoolOptions::new()
+                .max_connections(32)
+                .test_before_acquire(false)
+                .acquire_timeout(ACQUIRE_TIMEOUT)
+                .connect(url)
+                .await?;
+            sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+            notify::listen(pool.clone(), notify.clone(), Arc::downgrade(&alive)).await?;
+            let (outbox, inbox) = mpsc::unbounded_channel();
+            tokio::spawn(notify::announce(pool.clone(), inbox));
+            Ok(EventStore {
+                combiner: Some(combine::Combiner::start(pool.clone())),
+                backend: Backend::Postgres(pool),
+                notify,
+                outbox: Some(outbox),
+                _alive: alive.clone(),
+            })
+        } else if url.starts_with("sqlite:") {
+            let memory = url.contains(":memory:");
+            let options = SqliteConnectOptions::from_str(url)?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .busy_timeout(ACQUIRE_TIMEOUT)
+                .foreign_keys(true);
+            let pool = SqlitePoolOptions::new()
+                .max_connections(if memory { 1 } else { 8 })
+                .acquire_timeout(ACQUIRE_TIMEOUT)
+                .connect_with(options)
+                .await?;
+            sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
+            Ok(EventStore {
+                backend: Backend::Sqlite(pool),
+                notify,
+                outbox: None,
+                combiner: None,
+                _alive: alive.clone(),
+            })
+        } else {
+            Err(StoreError::Invalid(format!(
+                "unsupported database URL {url:?}: use postgres://… or sqlite://path"
+            )))
+        }
+    }
+
+    /// `postgres` or `sqlite`.
+    pub fn backend_name(&self) -> &'static str {
+        match self.backend {
+            Backend::Postgres(_) => "postgres",
+            Backend::Sqlite(_) => "sqlite",
+        }
+    }
+
+    /// Whether the database answers.
+    pub async fn ping(&self) -> Result<()> {
+        on_pool!(self, pool => { sqlx::query("SELECT 1").execute(pool).await?; });
+        Ok(())
+    }
+
+    /// What happens from now on: every append (on PostgreSQL, by any process), and
+    /// [`Notice::Resync`] whenever announcements may have been lost.
+    pub fn subscribe(&self) -> broadcast::Receiver<Notice> {
+        self.notify.subscribe()
+    }
+
+    /// Runs raw SQL: for tests that need to go around the store's rules.
+    #[doc(hidden)]
+    pub async fn execute_raw(&self, sql: &str) -> Result<u64> {
+        Ok(on_pool!(self, pool => sqlx::raw_sql(sql).execute(pool).await?.rows_affected()))
+    }
+}

@@ -1,0 +1,71 @@
+//! Credentials: hashed bearer tokens, and who holds each seat.
+
+use sqlx::Row;
+
+use crate::EventStore;
+use crate::backend::{CREDENTIAL_COLUMNS, credential_from_row, on_pool};
+use crate::error::{Result, StoreError, is_unique_violation};
+use crate::records::Credential;
+
+/// Inserts a credential: `$1` game, `$2` token hash, `$3` role, `$4` seat, `$5` name,
+/// `$6` time.
+pub(crate) const INSERT: &str = "INSERT INTO credentials (game_id, token_hash, role, seat, \
+                                 display_name, created_at) VALUES ($1, $2, $3, $4, $5, $6)";
+
+impl EventStore {
+    /// Stores a credential (the token's hash, never the token). A seat already held, or a
+    /// token already stored, is [`StoreError::Exists`].
+    pub async fn add_credential(&self, c: &Credential) -> Result<()> {
+        let result = on_pool!(self, pool => {
+            sqlx::query(INSERT)
+                .bind(&c.game_id)
+                .bind(&c.token_hash)
+                .bind(c.role.to_string())
+                .bind(c.seat)
+                .bind(&c.display_name)
+                .bind(c.created_at)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        });
+        match result {
+            Ok(_) => Ok(()),
+            Err(e) if is_unique_violation(&e) => Err(StoreError::Exists),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Every credential of a game, in the order they were issued.
+    pub async fn credentials(&self, game_id: &str) -> Result<Vec<Credential>> {
+        let sql = format!(
+            "SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE game_id = $1 \
+             ORDER BY created_at, token_hash"
+        );
+        on_pool!(self, pool => {
+            sqlx::query(&sql)
+                .bind(game_id)
+                .fetch_all(pool)
+                .await?
+                .iter()
+                .map(|row| credential_from_row!(row))
+                .collect()
+        })
+    }
+
+    /// Removes a credential (a player leaving before the start).
+    pub async fn remove_credential(&self, game_id: &str, token_hash: &str) -> Result<()> {
+        let n = on_pool!(self, pool => {
+            sqlx::query("DELETE FROM credentials WHERE game_id = $1 AND token_hash = $2")
+                .bind(game_id)
+                .bind(token_hash)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        if n == 0 {
+            Err(StoreError::NotFound)
+        } else {
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! What can go wrong in the store, and which failures mean "the database cannot be reached".
+
+/// What can go wrong in the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Another writer appended first: the expected version is stale.
+    #[error("version conflict: expected version {expected}, the game is at {actual}")]
+    Conflict {
+        /// The version the caller expected.
+        expected: i64,
+        /// The version the game is at.
+        actual: i64,
+    },
+    /// No game with that id.
+    #[error("no such game")]
+    NotFound,
+    /// A game (or a credential, or a seat) with that key exists already.
+    #[error("that exists already")]
+    Exists,
+    /// The request makes no sense (an empty batch, a bad cursor, an unknown URL scheme), or a
+    /// stored row cannot be read.
+    #[error("{0}")]
+    Invalid(String),
+    /// The database cannot be reached, or the connection broke. After a write answered this,
+    /// its outcome is **unknown**: it may or may not have been recorded; read it back.
+    #[error("the database cannot be reached: {0}")]
+    Unavailable(String),
+    /// The database failed.
+    #[error("database error: {0}")]
+    Database(sqlx::Error),
+    /// A migration failed.
+    #[error("migration error: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+/// A result of the store.
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        if is_unreachable(&e) {
+            StoreError::Unavailable(e.to_string())
+        } else {
+            StoreError::Database(e)
+        }
+    }
+}
+
+/// Whether an error says the database could not be reached or the connection broke (rather
+/// than that a statement was refused): IO, TLS and protocol failures, pool time-outs,
+/// PostgreSQL's connection exceptions (class 08) and shutdowns (57P01–57P03), SQLite's busy
+/// and locked database.
+pub fn is_unreachable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(d) => d.code().is_some_and(|c| {
+            c.starts_with("08") || matches!(&*c, "57P01" | "57P02" | "57P03" | "5" | "6")
+        }),
+        _ => false,
+    }
+}
+
+pub(crate) fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}

@@ -1,0 +1,283 @@
+//! The store's records: games, events, appends, credentials, and what subscribers hear.
+
+use chrono::{DateTime, Utc};
+use saboteur_domain::{BotLevel, Options, Ruleset};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{Result, StoreError};
+
+/// A game to create.
+#[derive(Debug, Clone)]
+pub struct NewGame {
+    /// The game's id.
+    pub id: String,
+    /// The ruleset.
+    pub ruleset: Ruleset,
+    /// The rule variants.
+    pub options: Options,
+    /// How many seats.
+    pub players: u8,
+    /// Hex SHA-256 of the seed, published at creation.
+    pub seed_commitment: String,
+    /// The seed, revealed only when the game is `finished`.
+    pub seed: Vec<u8>,
+}
+
+/// Where a game is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatus {
+    /// Created: seats are being taken.
+    Lobby,
+    /// Started.
+    Active,
+    /// Over: its seed is revealed.
+    Finished,
+}
+
+impl GameStatus {
+    /// The status as stored and as it appears on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Lobby => "lobby",
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+        }
+    }
+}
+
+impl std::fmt::Display for GameStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for GameStatus {
+    type Err = StoreError;
+    fn from_str(s: &str) -> Result<GameStatus> {
+        match s {
+            "lobby" => Ok(GameStatus::Lobby),
+            "active" => Ok(GameStatus::Active),
+            "finished" => Ok(GameStatus::Finished),
+            other => Err(StoreError::Invalid(format!(
+                "unknown game status {other:?}"
+            ))),
+        }
+    }
+}
+
+/// What a credential lets its token do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// The host: starts the game, seats bots, rolls back.
+    Host,
+    /// A player: acts for its seat.
+    Player,
+    /// A bot of that level holds the seat (no token acts as a bot).
+    Bot(BotLevel),
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Role::Host => f.write_str("host"),
+            Role::Player => f.write_str("player"),
+            Role::Bot(level) => write!(f, "bot:{level}"),
+        }
+    }
+}
+
+impl std::str::FromStr for Role {
+    type Err = StoreError;
+    fn from_str(s: &str) -> Result<Role> {
+        match s {
+            "host" => Ok(Role::Host),
+            "player" => Ok(Role::Player),
+            other => other
+                .strip_prefix("bot:")
+                .and_then(|l| l.parse().ok())
+                .map(Role::Bot)
+                .ok_or_else(|| StoreError::Invalid(format!("unknown credential role {other:?}"))),
+        }
+    }
+}
+
+/// A game's row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's id.
+    pub id: String,
+    /// The ruleset.
+    pub ruleset: Ruleset,
+    /// The rule variants.
+    pub options: Options,
+    /// Where the game is in its life.
+    pub status: GameStatus,
+    /// How many seats.
+    pub players: u8,
+    /// How many events the log holds.
+    pub version: i64,
+    /// The hash of the last event (or [`crate::GENESIS`]).
+    pub last_hash: String,
+    /// Hex SHA-256 of the seed.
+    pub seed_commitment: String,
+    /// The seed: only once the game is `finished`.
+    pub seed: Option<Vec<u8>>,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
+    /// When it last changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// An event to append.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewEvent {
+    /// The event's type tag.
+    pub event_type: String,
+    /// The schema version of its payload.
+    pub schema_version: i32,
+    /// The event as JSON.
+    pub payload: Value,
+    /// The acting seat, if a player's.
+    pub seat: Option<i32>,
+}
+
+/// An event as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredEvent {
+    /// The game.
+    pub game_id: String,
+    /// Its place in the log, from 1.
+    pub seq: i64,
+    /// The event's type tag.
+    pub event_type: String,
+    /// The schema version of its payload.
+    pub schema_version: i32,
+    /// The event as JSON.
+    pub payload: Value,
+    /// The acting seat, if a player's.
+    pub seat: Option<i32>,
+    /// The command id of the batch it opened (recorded on a batch's first event only).
+    pub command_id: Option<String>,
+    /// When it was appended.
+    pub recorded_at: DateTime<Utc>,
+    /// The previous event's hash.
+    pub prev_hash: String,
+    /// This event's hash.
+    pub hash: String,
+}
+
+/// A batch to append to one game.
+#[derive(Debug, Clone)]
+pub struct Append {
+    /// The game.
+    pub game_id: String,
+    /// The version the writer saw: the batch goes right after it, or not at all.
+    pub expected_version: i64,
+    /// The hash of the event at `expected_version`, if the writer knows it (saves a read).
+    pub prev_hash: Option<String>,
+    /// The events, in order (at least one).
+    pub events: Vec<NewEvent>,
+    /// Makes the append idempotent: a batch with a command id already used appends nothing
+    /// and returns the original outcome.
+    pub command_id: Option<String>,
+    /// A new status for the game, set in the same transaction.
+    pub status: Option<GameStatus>,
+    /// Whether a bot is due to act after this batch (its vote or its turn): kept on the
+    /// game's row so a sweep finds games left waiting for a bot.
+    pub bot_awaited: bool,
+}
+
+/// What an append did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AppendOutcome {
+    /// The batch is in the log.
+    Appended {
+        /// The first new sequence number.
+        first_seq: i64,
+        /// The last new sequence number: the game's new version.
+        last_seq: i64,
+        /// The hash of the last event.
+        last_hash: String,
+    },
+    /// The command id was used before: nothing was appended; this is the original batch.
+    Duplicate {
+        /// Its first sequence number.
+        first_seq: i64,
+        /// Its last sequence number.
+        last_seq: i64,
+    },
+}
+
+/// An append, announced to subscribers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Appended {
+    /// The game.
+    pub game_id: String,
+    /// Its new version.
+    pub last_seq: i64,
+}
+
+/// What subscribers of [`crate::EventStore::subscribe`] hear.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// A game moved on (through any process, on PostgreSQL).
+    Appended(Appended),
+    /// Announcements may have been lost (the listener's connection was lost and is back):
+    /// every subscriber reads again, from the log by sequence number, what it follows.
+    Resync,
+}
+
+/// A game as listed: its row and its credentials' public parts.
+#[derive(Debug, Clone)]
+pub struct ListedGame {
+    /// The game's row.
+    pub record: GameRecord,
+    /// Its credentials (seats, names, roles; the token hashes too, which callers must not show).
+    pub credentials: Vec<Credential>,
+}
+
+/// A page of games.
+#[derive(Debug, Clone)]
+pub struct GamePage {
+    /// The games, oldest first.
+    pub games: Vec<ListedGame>,
+    /// The cursor of the next page, if there may be one.
+    pub next_cursor: Option<String>,
+}
+
+/// A stored credential: a hashed bearer token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Credential {
+    /// The game.
+    pub game_id: String,
+    /// Hex SHA-256 of the token.
+    pub token_hash: String,
+    /// What the token may do.
+    pub role: Role,
+    /// The seat, for players and bots.
+    pub seat: Option<i32>,
+    /// The name shown to others.
+    pub display_name: Option<String>,
+    /// When it was issued.
+    pub created_at: DateTime<Utc>,
+}
+
+/// The result of walking a game's hash chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChainReport {
+    /// Every hash matches.
+    Intact {
+        /// How many events were checked.
+        events: i64,
+    },
+    /// The first event whose hash does not match.
+    Broken {
+        /// Its sequence number.
+        seq: i64,
+        /// What is wrong.
+        reason: String,
+    },
+}
