@@ -285,6 +285,11 @@ pub enum Event {
         seat: Seat,
         /// The version the game would return to.
         to_version: u64,
+        /// Whether the commands it would take back showed the requester something hidden: their
+        /// own draws and peeks, or anything turned face up for everyone (RULES.md §12). Absent
+        /// in logs recorded before it was kept.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        revealed: Option<bool>,
     },
     /// A player approved the pending undo request.
     UndoApproved {

@@ -14,7 +14,7 @@ use crate::event::Event;
 use crate::game::{Game, Phase};
 use crate::seat::Seat;
 use crate::secret::Secret;
-use crate::view::{Audience, reveals_hidden, view};
+use crate::view::{Audience, redact, reveals_hidden, view};
 use crate::violation::RuleViolation;
 
 /// A pending request to take back a command.
@@ -26,6 +26,19 @@ pub struct UndoRequest {
     pub to_version: u64,
     /// Who has approved so far.
     pub approvals: Vec<Seat>,
+    /// Whether the commands it would take back showed the requester something hidden
+    /// (RULES.md §12); taken as so for requests recorded before this was kept.
+    pub revealed: bool,
+}
+
+impl UndoRequest {
+    /// How a bot votes on the request (RULES.md §12, "knowledge cannot be taken back"): it
+    /// declines a request whose taken-back commands revealed hidden information to the
+    /// requester, and approves the others. A bot's own draws count for nothing: a bot keeps
+    /// no memory of them.
+    pub fn bot_approves(&self) -> bool {
+        !self.revealed
+    }
 }
 
 /// Why an undo or a rollback was refused.
@@ -184,11 +197,16 @@ impl History {
                 }
                 self.pending = None;
             }
-            Event::UndoRequested { seat, to_version } => {
+            Event::UndoRequested {
+                seat,
+                to_version,
+                revealed,
+            } => {
                 self.pending = Some(UndoRequest {
                     seat: *seat,
                     to_version: *to_version,
                     approvals: Vec::new(),
+                    revealed: revealed.unwrap_or(true),
                 });
             }
             Event::UndoApproved { seat } => {
@@ -295,7 +313,27 @@ impl History {
         if self.pending.is_some() {
             return Err(UndoError::AlreadyPending);
         }
-        Ok(vec![Event::UndoRequested { seat, to_version }])
+        Ok(vec![Event::UndoRequested {
+            seat,
+            to_version,
+            revealed: Some(self.revealed_to(seat, to_version)),
+        }])
+    }
+
+    /// Whether the events after `version` showed `seat` something hidden: an event that shows
+    /// that seat more than a spectator (its own draw, its peek, a swap it took part in, gold
+    /// offered to it), or one that turns something face up for everyone (a goal, the roles at
+    /// a round's end). Another seat's draw shows `seat` nothing.
+    fn revealed_to(&self, seat: Seat, version: u64) -> bool {
+        let after = self.log.get(version as usize..).unwrap_or_default();
+        after.iter().any(|e| {
+            if !reveals_hidden(e) {
+                return false;
+            }
+            let public = redact(e, Audience::Spectator, false);
+            redact(e, Audience::Seat(seat), false) != public
+                || redact(e, Audience::Omniscient, false) == public
+        })
     }
 
     /// Whether an event after the last command is one of that command's own events (not an
@@ -460,10 +498,20 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
             Event::RoundStarted { round: 1, .. } => h
                 .start()
                 .map_err(|v| wrong(seq, format!("the game could not start: {v}")))?,
-            Event::UndoRequested { seat, .. } => {
+            Event::UndoRequested { seat, revealed, .. } => {
                 report.undos_checked += 1;
-                h.request_undo(*seat)
-                    .map_err(|e| wrong(seq, e.to_string()))?
+                let mut asked = h
+                    .request_undo(*seat)
+                    .map_err(|e| wrong(seq, e.to_string()))?;
+                // Requests recorded before `revealed` was kept are checked without it.
+                if revealed.is_none() {
+                    for e in &mut asked {
+                        if let Event::UndoRequested { revealed, .. } = e {
+                            *revealed = None;
+                        }
+                    }
+                }
+                asked
             }
             Event::UndoApproved { seat } => {
                 report.undos_checked += 1;

@@ -225,12 +225,13 @@ fn a_player_takes_back_their_command_with_the_bot_moves_after_it() {
             if h.game().awaited() == Some(other) && h.log().len() as u64 > version_before + 8 {
                 // Bots acted after it: a request, which every other seat must approve.
                 let asked = h.request_undo(seat).unwrap();
-                assert_eq!(
-                    asked,
-                    vec![Event::UndoRequested {
-                        seat,
-                        to_version: version_before
-                    }]
+                assert!(
+                    matches!(
+                        &asked[..],
+                        [Event::UndoRequested { seat: s, to_version, revealed: Some(_) }]
+                            if *s == seat && *to_version == version_before
+                    ),
+                    "{asked:?}"
                 );
                 push_all(&mut h, asked);
                 let mut last = Vec::new();
@@ -266,4 +267,104 @@ fn a_player_takes_back_their_command_with_the_bot_moves_after_it() {
         let report = audit(h.log()).unwrap_or_else(|d| panic!("seed {seed}: {d}"));
         assert!(report.bot_moves_checked > 0 && report.undos_checked > 0);
     }
+}
+
+/// Plays random games (seeds from `from`) until `found` accepts a position reached right after
+/// `seat`'s command and the next seat's command, a bot's; returns that history and the seat.
+fn find_request(
+    from: u64,
+    mut found: impl FnMut(&History, &[Event], &[Event]) -> bool,
+) -> (History, Seat) {
+    for seed in from..from + 400 {
+        let seed = Seed::from_u64(seed);
+        let mut h =
+            History::new(create(Ruleset::Base, Options::default(), 4, Seat(0), seed).unwrap())
+                .unwrap();
+        let start = h.start().unwrap();
+        push_all(&mut h, start);
+        let mut rng = bot_rng(seed);
+        while let Some(seat) = h.game().awaited() {
+            let legal = legal_commands(h.game(), seat);
+            let mine = h
+                .execute(seat, &legal[below(&mut rng, legal.len())])
+                .unwrap();
+            let mut after = h.clone();
+            push_all(&mut after, mine.clone());
+            if let Some(next) = after.game().awaited()
+                && next != seat
+            {
+                // The next seat is a bot: a player takes back their command with the bot moves
+                // after it.
+                let Some(theirs) = after.execute_bot(next, saboteur_domain::BotLevel::Random)
+                else {
+                    h = after;
+                    continue;
+                };
+                let mut both = after.clone();
+                push_all(&mut both, theirs.clone());
+                if found(&both, &mine, &theirs) {
+                    return (both, seat);
+                }
+            }
+            h = after;
+        }
+    }
+    panic!("no such position in 400 games");
+}
+
+/// RULES.md §12: a request says whether the commands it takes back showed the requester
+/// something hidden. A Map's peek did: a bot declines it.
+#[test]
+fn rule_12_a_request_after_a_peek_is_marked_and_bots_decline_it() {
+    let (mut h, seat) = find_request(0, |_, mine, _| {
+        mine.iter().any(|e| matches!(e, Event::MapUsed { .. }))
+    });
+    let asked = h.request_undo(seat).unwrap();
+    assert!(
+        matches!(
+            asked[..],
+            [Event::UndoRequested {
+                revealed: Some(true),
+                ..
+            }]
+        ),
+        "{asked:?}"
+    );
+    push_all(&mut h, asked);
+    let pending = h.pending_undo().unwrap();
+    assert!(pending.revealed);
+    assert!(!pending.bot_approves());
+}
+
+/// RULES.md §12: commands that showed the requester nothing (no card drawn, nothing turned,
+/// no peek) make an unmarked request, which a bot approves.
+#[test]
+fn rule_12_a_request_that_revealed_nothing_is_approved_by_bots() {
+    let quiet = |events: &[Event]| {
+        events
+            .iter()
+            .all(|e| !saboteur_domain::view::reveals_hidden(e))
+    };
+    let (mut h, seat) = find_request(1000, |_, mine, theirs| quiet(mine) && quiet(theirs));
+    let asked = h.request_undo(seat).unwrap();
+    assert!(
+        matches!(
+            asked[..],
+            [Event::UndoRequested {
+                revealed: Some(false),
+                ..
+            }]
+        ),
+        "{asked:?}"
+    );
+    push_all(&mut h, asked);
+    assert!(h.pending_undo().unwrap().bot_approves());
+    // Approved by everyone, it takes both commands back; the audit agrees.
+    let n = h.game().n();
+    for k in 1..n {
+        let votes = h.vote_undo(seat.left(n, k), true).unwrap();
+        push_all(&mut h, votes);
+    }
+    assert!(matches!(h.log().last(), Some(Event::Undone { .. })));
+    audit(h.log()).unwrap();
 }
