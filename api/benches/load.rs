@@ -135,6 +135,39 @@ async fn raw_inserts(url: &str, writers: usize, seconds: u64) -> f64 {
     total as f64 / started.elapsed().as_secs_f64()
 }
 
+/// The resident set size of this process (client and server), in MiB.
+fn rss_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kib| kib / 1024.0)
+}
+
+/// Prints, every `every` seconds until `deadline`: elapsed time, resident memory, and what
+/// `/healthz` says the server holds.
+async fn samples(base: String, deadline: Instant, every: u64) {
+    let http = reqwest::Client::new();
+    let started = Instant::now();
+    while Instant::now() + Duration::from_secs(every) < deadline {
+        tokio::time::sleep(Duration::from_secs(every)).await;
+        let health: Value = match http.get(format!("{base}/healthz")).send().await {
+            Ok(r) => r.json().await.unwrap_or(Value::Null),
+            Err(_) => Value::Null,
+        };
+        println!(
+            "t={:>4.0}s rss={:.0} MiB cached_games={} cache_bytes={}",
+            started.elapsed().as_secs_f64(),
+            rss_mib(),
+            health["cached_games"],
+            health["cache_bytes"]
+        );
+    }
+}
+
 #[tokio::main(flavor = "multi_thread")]
 async fn main() {
     let clients: usize = std::env::var("LOAD_CLIENTS")
@@ -153,11 +186,7 @@ async fn main() {
             cluster.url()
         }
     };
-    let config = saboteur_api::Config {
-        bind: "127.0.0.1:0".into(),
-        database_url: url.clone(),
-        allow_fixed_seed: false,
-    };
+    let config = saboteur_api::Config::new("127.0.0.1:0", url.clone());
     let (server, addr) = saboteur_api::start(config)
         .await
         .expect("the server starts");
@@ -168,11 +197,19 @@ async fn main() {
     let tasks: Vec<_> = (0..clients)
         .map(|n| tokio::spawn(client(base.clone(), deadline, n)))
         .collect();
+    // A soak (e.g. LOAD_SECONDS=600) shows memory over time: the process's resident size and
+    // the server's estimate of the games it holds, every LOAD_SAMPLE seconds.
+    let sample: u64 = std::env::var("LOAD_SAMPLE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(60);
+    let sampler = tokio::spawn(samples(base.clone(), deadline, sample));
     let mut latencies = Vec::new();
     for t in tasks {
         latencies.extend(t.await.unwrap());
     }
     let elapsed = started.elapsed().as_secs_f64();
+    sampler.abort();
     latencies.sort();
     let pct = |p: f64| {
         latencies

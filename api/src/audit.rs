@@ -47,8 +47,8 @@ pub struct BundleEvent {
 pub struct AuditBundle {
     /// The game's id.
     pub game_id: String,
-    /// `base` or `saboteur2`.
-    pub ruleset: String,
+    /// The ruleset.
+    pub ruleset: saboteur_domain::Ruleset,
     /// The seed every shuffle was drawn from, 64 hex digits.
     pub seed: String,
     /// Hex SHA-256 of the seed, published when the game was created.
@@ -97,14 +97,14 @@ impl AuditBundle {
     /// A bundle from a game's stored events.
     pub fn new(
         game_id: &str,
-        ruleset: &str,
+        ruleset: saboteur_domain::Ruleset,
         seed: &[u8],
         commitment: &str,
         events: &[StoredEvent],
     ) -> Self {
         AuditBundle {
             game_id: game_id.to_string(),
-            ruleset: ruleset.to_string(),
+            ruleset,
             seed: hex::encode(seed),
             seed_commitment: commitment.to_string(),
             events: events
@@ -183,6 +183,7 @@ pub fn verify(bundle: &AuditBundle) -> Result<Verified, String> {
     responses(
         (status = 200, description = "The bundle", body = AuditBundle),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "The game is not over: its secrets are still secret", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
@@ -221,7 +222,7 @@ pub async fn bundle_from_store(
     }
     Ok(AuditBundle::new(
         id,
-        &game.ruleset,
+        game.ruleset,
         seed,
         &game.seed_commitment,
         &events,

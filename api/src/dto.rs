@@ -1,30 +1,19 @@
 //! Request and response bodies.
 
+use saboteur_domain::{BotLevel, Options, Ruleset};
+use saboteur_storage::GameStatus;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::ToSchema;
-
-/// Rule variants of a game (RULES.md "Variant"s).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields, default)]
-pub struct GameOptions {
-    /// §7.1: how many gold cards the finder draws: `players` (default, at most 9) or `diggers`.
-    #[schema(example = "players", pattern = "^(players|diggers)$")]
-    pub gold_cards_drawn: Option<String>,
-    /// §7.1 variant: gold-diggers with a broken tool get no gold.
-    pub broken_tools_forfeit_gold: Option<bool>,
-}
 
 /// A game to create.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateGame {
     /// `base` (3–10 players) or `saboteur2` (2–12 players).
-    #[schema(example = "base", pattern = "^(base|saboteur2)$")]
-    pub ruleset: String,
-    /// Rule variants.
+    pub ruleset: Ruleset,
+    /// Rule variants (RULES.md §7.1), each with its default when left out.
     #[serde(default)]
-    pub options: GameOptions,
+    pub options: Options,
     /// How many seats: 3–10 for `base`, 2–12 for `saboteur2`.
     #[schema(example = 4, minimum = 2, maximum = 12)]
     pub players: u8,
@@ -56,10 +45,9 @@ pub struct SeatInfo {
     pub seat: u8,
     /// The player's display name.
     pub name: String,
-    /// When a bot holds the seat, its level: `random` or `heuristic`.
+    /// When a bot holds the seat, its level.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = "heuristic", pattern = "^(random|heuristic)$")]
-    pub bot: Option<String>,
+    pub bot: Option<BotLevel>,
 }
 
 /// A game as listed.
@@ -67,13 +55,12 @@ pub struct SeatInfo {
 pub struct GameSummary {
     /// The game's id.
     pub id: String,
-    /// `base` or `saboteur2`.
-    pub ruleset: String,
+    /// The ruleset.
+    pub ruleset: Ruleset,
     /// Rule variants.
-    #[schema(value_type = saboteur_domain::Options)]
-    pub options: Value,
-    /// `lobby`, `active` or `finished`.
-    pub status: String,
+    pub options: Options,
+    /// Where the game is in its life.
+    pub status: GameStatus,
     /// How many events the log holds.
     pub version: i64,
     /// Hex SHA-256 of the seed.
@@ -109,8 +96,7 @@ pub struct JoinGame {
 #[serde(deny_unknown_fields)]
 pub struct AddBot {
     /// `random` (uniform among the legal moves) or `heuristic` (plays its role).
-    #[schema(example = "heuristic", pattern = "^(random|heuristic)$")]
-    pub level: String,
+    pub level: BotLevel,
     /// The name shown to others (1–40 characters; default "<level> bot").
     #[schema(example = "Digbot", min_length = 1, max_length = 40, pattern = "\\S")]
     pub name: Option<String>,
@@ -122,7 +108,7 @@ pub struct BotSeated {
     /// The seat number, from 0.
     pub seat: u8,
     /// The bot's level.
-    pub level: String,
+    pub level: BotLevel,
     /// Its display name.
     pub name: String,
 }
@@ -191,4 +177,10 @@ pub struct Health {
     pub status: String,
     /// `postgres` or `sqlite`.
     pub database: String,
+    /// Games held in memory by this process.
+    pub cached_games: u64,
+    /// Their estimated size in bytes (bounded by `--cache-bytes`).
+    pub cache_bytes: u64,
+    /// Event streams open on this process (bounded by `--max-streams`).
+    pub streams: u64,
 }

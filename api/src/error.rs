@@ -6,6 +6,9 @@ use saboteur_domain::RuleViolation;
 use saboteur_openapi::{PROBLEM_JSON, Problem};
 use saboteur_storage::StoreError;
 
+/// The `Retry-After` of a 503: long enough for a database to come back from a restart.
+pub const RETRY_AFTER_SECONDS: u64 = 2;
+
 /// Why a request failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -30,6 +33,25 @@ pub enum ApiError {
     /// The command breaks a rule of the game.
     #[error("{0}")]
     Rule(RuleViolation),
+    /// The request is well-formed but cannot be taken, for a reason with its own stable code
+    /// (e.g. `idempotency_key_reused`).
+    #[error("{detail}")]
+    Unprocessable {
+        /// The stable code.
+        code: &'static str,
+        /// What was wrong.
+        detail: String,
+    },
+    /// The path exists, but not with this method: the methods it has.
+    #[error("{0}")]
+    MethodNotAllowed(String),
+    /// Too many of something at once (e.g. open event streams): try again later.
+    #[error("{0}")]
+    Busy(String),
+    /// The database cannot be reached: try again after a moment. A command's outcome is then
+    /// unknown; retrying it with the same `Idempotency-Key` is safe.
+    #[error("{0}")]
+    Unavailable(String),
     /// Something failed on our side.
     #[error("internal error")]
     Internal(String),
@@ -49,6 +71,9 @@ impl From<StoreError> for ApiError {
                 "another command was recorded first: the game moved from version {expected} to {actual}; fetch the state and try again"
             )),
             StoreError::Invalid(m) => ApiError::BadRequest(m),
+            StoreError::Unavailable(m) => ApiError::Unavailable(format!(
+                "the database cannot be reached ({m}); try again shortly"
+            )),
             other => ApiError::Internal(other.to_string()),
         }
     }
@@ -66,6 +91,10 @@ impl ApiError {
                 ("precondition_failed", "The version does not match")
             }
             ApiError::Rule(v) => (v.code(), "The command breaks a rule"),
+            ApiError::Unprocessable { code, .. } => (code, "The request cannot be taken"),
+            ApiError::MethodNotAllowed(_) => ("method_not_allowed", "Method not allowed"),
+            ApiError::Busy(_) => ("busy", "Too busy"),
+            ApiError::Unavailable(_) => ("unavailable", "Service unavailable"),
             ApiError::Internal(_) => ("internal", "Internal error"),
         }
     }
@@ -103,7 +132,9 @@ impl ResponseError for ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
-            ApiError::Rule(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Rule(_) | ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Busy(_) | ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -112,8 +143,16 @@ impl ResponseError for ApiError {
         if let ApiError::Internal(cause) = self {
             tracing::error!(cause = %cause, "request failed");
         }
-        HttpResponse::build(self.status_code())
-            .content_type(PROBLEM_JSON)
-            .json(self.problem())
+        let mut response = HttpResponse::build(self.status_code());
+        match self {
+            ApiError::Busy(_) | ApiError::Unavailable(_) => {
+                response.insert_header(("Retry-After", RETRY_AFTER_SECONDS.to_string()));
+            }
+            ApiError::MethodNotAllowed(allow) => {
+                response.insert_header(("Allow", allow.as_str()));
+            }
+            _ => {}
+        }
+        response.content_type(PROBLEM_JSON).json(self.problem())
     }
 }

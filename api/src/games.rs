@@ -1,20 +1,21 @@
 //! Games: create, list, get, join, start.
 
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
-use saboteur_domain::{GoldCardsDrawn, Options, Ruleset, Seat, Seed};
-use saboteur_storage::{Append, AppendOutcome, Credential, NewGame, seed_commitment, to_new_event};
+use saboteur_domain::{Audience, Seat, Seed};
+use saboteur_storage::{Credential, GameStatus, NewGame, Role, seed_commitment, to_new_event};
 use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::auth::{Caller, new_token, token_hash};
+use crate::body::Json;
+use crate::dto::Outcome;
 use crate::dto::{
-    AddBot, BotSeated, CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined, Outcome,
-    SeatInfo,
+    AddBot, BotSeated, CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined, SeatInfo,
 };
 use crate::error::ApiError;
-use crate::{
-    AppState, Caller, Entry, bot_level, bot_role, caller, new_token, redacted, token_hash,
-};
+use crate::table::{Committed, Table};
+use crate::{AppState, bot_level, reply, text};
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(create_game)
@@ -26,46 +27,32 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(start_game);
 }
 
-fn options(o: &crate::dto::GameOptions) -> Result<Options, ApiError> {
-    let gold_cards_drawn = match o.gold_cards_drawn.as_deref() {
-        None | Some("players") => GoldCardsDrawn::Players,
-        Some("diggers") => GoldCardsDrawn::Diggers,
-        Some(other) => {
-            return Err(ApiError::BadRequest(format!(
-                "gold_cards_drawn is `players` or `diggers`, not {other:?}"
-            )));
-        }
-    };
-    Ok(Options {
-        gold_cards_drawn,
-        broken_tools_forfeit_gold: o.broken_tools_forfeit_gold.unwrap_or(false),
-    })
-}
-
-pub(crate) fn summary(entry: &Entry) -> GameSummary {
-    let r = &entry.record;
-    let mut seats: Vec<SeatInfo> = entry
-        .credentials
+/// A game as listed: its row, its seat count and its credentials (never their tokens).
+pub(crate) fn summary(
+    record: &saboteur_storage::GameRecord,
+    credentials: &[Credential],
+) -> GameSummary {
+    let mut seats: Vec<SeatInfo> = credentials
         .iter()
         .filter_map(|c| {
             Some(SeatInfo {
                 seat: u8::try_from(c.seat?).ok()?,
                 name: c.display_name.clone().unwrap_or_default(),
-                bot: bot_level(c).map(|l| l.to_string()),
+                bot: bot_level(c),
             })
         })
         .collect();
     seats.sort_by_key(|s| s.seat);
     GameSummary {
-        id: r.id.clone(),
-        ruleset: r.ruleset.clone(),
-        options: r.options.clone(),
-        status: r.status.clone(),
-        version: entry.version(),
-        seed_commitment: r.seed_commitment.clone(),
-        seed: r.seed.as_ref().map(hex::encode),
+        id: record.id.clone(),
+        ruleset: record.ruleset,
+        options: record.options,
+        status: record.status,
+        version: record.version,
+        seed_commitment: record.seed_commitment.clone(),
+        seed: record.seed.as_ref().map(hex::encode),
         seats,
-        players: entry.players(),
+        players: record.players,
     }
 }
 
@@ -84,19 +71,9 @@ pub(crate) fn summary(entry: &Entry) -> GameSummary {
 #[post("/games")]
 async fn create_game(
     state: web::Data<AppState>,
-    body: web::Json<CreateGame>,
+    body: Json<CreateGame>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let ruleset = match body.ruleset.as_str() {
-        "base" => Ruleset::Base,
-        "saboteur2" => Ruleset::Saboteur2,
-        other => {
-            return Err(ApiError::BadRequest(format!(
-                "ruleset is `base` or `saboteur2`, not {other:?}"
-            )));
-        }
-    };
-    let options = options(&body.options)?;
     let seed = match &body.seed {
         Some(_) if !state.config.allow_fixed_seed => {
             return Err(ApiError::BadRequest(
@@ -113,8 +90,8 @@ async fn create_game(
         }
     };
     let created = saboteur_domain::create(
-        ruleset,
-        options,
+        body.ruleset,
+        body.options,
         body.players,
         Seat(body.first_player),
         seed,
@@ -122,52 +99,37 @@ async fn create_game(
     .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let id = uuid::Uuid::new_v4().to_string();
     let commitment = seed_commitment(&seed.0);
-    state
-        .store
-        .create_game(NewGame {
-            id: id.clone(),
-            ruleset: body.ruleset.clone(),
-            options: serde_json::to_value(options).unwrap_or_default(),
-            seed_commitment: commitment.clone(),
-            seed: seed.0.to_vec(),
-            status: "lobby".into(),
-        })
-        .await?;
     let token = new_token()?;
-    state
+    // The game, its first event and the host's credential: one transaction.
+    let record = state
         .store
-        .add_credential(&Credential {
-            game_id: id.clone(),
-            token_hash: token_hash(&token),
-            role: "host".into(),
-            seat: None,
-            display_name: None,
-            created_at: chrono_now(),
-        })
+        .create_game(
+            NewGame {
+                id: id.clone(),
+                ruleset: body.ruleset,
+                options: body.options,
+                players: body.players,
+                seed_commitment: commitment.clone(),
+                seed: seed.0.to_vec(),
+            },
+            Credential {
+                game_id: id.clone(),
+                token_hash: token_hash(&token),
+                role: Role::Host,
+                seat: None,
+                display_name: None,
+                created_at: chrono_now(),
+            },
+            vec![to_new_event(&created)],
+        )
         .await?;
-    let out = state
-        .store
-        .append(Append {
-            game_id: id.clone(),
-            expected_version: 0,
-            prev_hash: None,
-            events: vec![to_new_event(&created)],
-            command_id: None,
-            status: None,
-        })
-        .await?;
-    let version = match out {
-        AppendOutcome::Appended { last_seq, .. } | AppendOutcome::Duplicate { last_seq, .. } => {
-            last_seq
-        }
-    };
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/games/{id}")))
         .json(GameCreated {
             game_id: id,
             host_token: token,
             seed_commitment: commitment,
-            version,
+            version: record.version,
         }))
 }
 
@@ -179,8 +141,7 @@ pub(crate) fn chrono_now() -> chrono::DateTime<chrono::Utc> {
 #[serde(deny_unknown_fields)]
 struct ListQuery {
     /// Only games of this status.
-    #[param(value_type = Option<String>, pattern = "^(lobby|active|finished)$")]
-    status: Option<String>,
+    status: Option<GameStatus>,
     /// The `next_cursor` of the previous page.
     cursor: Option<String>,
     /// Games per page, 1–100 (default 20).
@@ -205,31 +166,23 @@ async fn list_games(
     state: web::Data<AppState>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    if let Some(s) = &query.status
-        && !["lobby", "active", "finished"].contains(&s.as_str())
-    {
-        return Err(ApiError::BadRequest(format!(
-            "status is lobby, active or finished, not {s:?}"
-        )));
-    }
     let limit = query.limit.unwrap_or(20);
     if !(1..=100).contains(&limit) {
         return Err(ApiError::BadRequest("limit is between 1 and 100".into()));
     }
     let page = state
         .store
-        .list_games(query.status.as_deref(), query.cursor.as_deref(), limit)
+        .list_games(query.status, query.cursor.as_deref(), limit)
         .await?;
-    let mut games = Vec::with_capacity(page.games.len());
-    for g in &page.games {
-        let entry = state.entry(&g.id).await?;
-        games.push(summary(&*entry.lock().await));
-    }
+    let games = page
+        .games
+        .iter()
+        .map(|g| summary(&g.record, &g.credentials))
+        .collect();
     let mut response = HttpResponse::Ok();
     if let Some(next) = &page.next_cursor {
         let status = query
             .status
-            .as_deref()
             .map(|s| format!("&status={s}"))
             .unwrap_or_default();
         response.insert_header((
@@ -253,6 +206,7 @@ async fn list_games(
     responses(
         (status = 200, description = "The game", body = GameSummary),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]
 #[get("/games/{id}")]
@@ -260,9 +214,8 @@ async fn get_game(
     state: web::Data<AppState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let entry = state.entry(&id).await?;
-    let entry = entry.lock().await;
-    Ok(HttpResponse::Ok().json(summary(&entry)))
+    let table = state.tables.open(&id).await?;
+    Ok(HttpResponse::Ok().json(table.summary()))
 }
 
 /// Join a game
@@ -276,6 +229,7 @@ async fn get_game(
         (status = 201, description = "Seated", body = Joined),
         (status = 400, description = "Malformed request or name", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "The game has started or every seat is taken", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
@@ -283,41 +237,58 @@ async fn get_game(
 async fn join(
     state: web::Data<AppState>,
     id: web::Path<String>,
-    body: web::Json<JoinGame>,
+    body: Json<JoinGame>,
 ) -> Result<HttpResponse, ApiError> {
-    let name = body.name.trim();
-    if name.is_empty() || name.chars().count() > 40 {
-        return Err(ApiError::BadRequest("a name has 1 to 40 characters".into()));
-    }
-    let entry = state.entry(&id).await?;
-    let mut entry = entry.lock().await;
-    let seat = free_seat(&entry)?;
+    let name = text::name(&body.name)?;
+    let mut table = state.tables.open(&id).await?;
+    let seat = free_seat(&table)?;
     let token = new_token()?;
     let credential = Credential {
         game_id: id.to_string(),
         token_hash: token_hash(&token),
-        role: "player".into(),
+        role: Role::Player,
         seat: Some(seat),
-        display_name: Some(name.to_string()),
+        display_name: Some(name),
         created_at: chrono_now(),
     };
-    state.store.add_credential(&credential).await?;
-    entry.credentials.push(credential);
+    seat_credential(&state, &mut table, credential).await?;
     Ok(HttpResponse::Created().json(Joined {
         seat: seat as u8,
         player_token: token,
     }))
 }
 
+/// Stores a seat's credential; when another process seated someone there first, the table
+/// reads the seats again and the caller gets 409.
+async fn seat_credential(
+    state: &AppState,
+    table: &mut Table,
+    credential: Credential,
+) -> Result<(), ApiError> {
+    match state.store.add_credential(&credential).await {
+        Ok(()) => {
+            table.credentials.push(credential);
+            Ok(())
+        }
+        Err(saboteur_storage::StoreError::Exists) => {
+            table.credentials = state.store.credentials(table.id()).await?;
+            Err(ApiError::Conflict(
+                "that seat was just taken: try again".into(),
+            ))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// The first free seat of a game in the lobby.
-fn free_seat(entry: &Entry) -> Result<i32, ApiError> {
-    if entry.record.status != "lobby" {
+fn free_seat(table: &Table) -> Result<i32, ApiError> {
+    if table.record.status != GameStatus::Lobby {
         return Err(ApiError::Conflict(
             "the game has started: no seat can be taken".into(),
         ));
     }
-    let taken: Vec<i32> = entry.credentials.iter().filter_map(|c| c.seat).collect();
-    (0..i32::from(entry.players()))
+    let taken: Vec<i32> = table.credentials.iter().filter_map(|c| c.seat).collect();
+    (0..i32::from(table.players()))
         .find(|s| !taken.contains(s))
         .ok_or_else(|| ApiError::Conflict("every seat is taken".into()))
 }
@@ -338,6 +309,7 @@ fn free_seat(entry: &Entry) -> Result<i32, ApiError> {
         (status = 401, description = "The host's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the host seats bots", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "The game has started or every seat is taken", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
@@ -346,32 +318,29 @@ async fn add_bot(
     state: web::Data<AppState>,
     id: web::Path<String>,
     req: HttpRequest,
-    body: web::Json<AddBot>,
+    body: Json<AddBot>,
 ) -> Result<HttpResponse, ApiError> {
-    let level: saboteur_domain::BotLevel = body.level.parse().map_err(ApiError::BadRequest)?;
-    let name = match body.name.as_deref().map(str::trim) {
+    let level = body.level;
+    let name = match body.name.as_deref() {
         None => format!("{level} bot"),
-        Some(n) if !n.is_empty() && n.chars().count() <= 40 => n.to_string(),
-        Some(_) => return Err(ApiError::BadRequest("a name has 1 to 40 characters".into())),
+        Some(n) => text::name(n)?,
     };
-    let entry = state.entry(&id).await?;
-    let mut entry = entry.lock().await;
-    caller(&req, &entry)?.host("seats bots")?;
-    let seat = free_seat(&entry)?;
+    let mut table = state.tables.open(&id).await?;
+    table.caller(&state.store, &req).await?.host("seats bots")?;
+    let seat = free_seat(&table)?;
     let credential = Credential {
         game_id: id.to_string(),
         // Not a token's hash (those are 64 hex digits): no bearer token acts as a bot.
         token_hash: format!("bot:{seat}"),
-        role: bot_role(level),
+        role: Role::Bot(level),
         seat: Some(seat),
         display_name: Some(name.clone()),
         created_at: chrono_now(),
     };
-    state.store.add_credential(&credential).await?;
-    entry.credentials.push(credential);
+    seat_credential(&state, &mut table, credential).await?;
     Ok(HttpResponse::Created().json(BotSeated {
         seat: seat as u8,
-        level: level.to_string(),
+        level,
         name,
     }))
 }
@@ -390,6 +359,7 @@ async fn add_bot(
         (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the seat's own player may leave it (the host, a bot's seat)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "The game has started", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
@@ -400,10 +370,9 @@ async fn leave(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (id, seat) = path.into_inner();
-    let entry = state.entry(&id).await?;
-    let mut entry = entry.lock().await;
-    let who = caller(&req, &entry)?;
-    let bot = entry.bot(Seat(seat)).is_some();
+    let mut table = state.tables.open(&id).await?;
+    let who = table.caller(&state.store, &req).await?;
+    let bot = table.bot(Seat(seat)).is_some();
     match who {
         Caller::Player(s) if s.0 == seat => {}
         Caller::Host if bot => {}
@@ -418,19 +387,19 @@ async fn leave(
             ));
         }
     }
-    if entry.record.status != "lobby" {
+    if table.record.status != GameStatus::Lobby {
         return Err(ApiError::Conflict(
             "the game has started: seats are kept to the end".into(),
         ));
     }
-    let token = entry
+    let token = table
         .credentials
         .iter()
-        .find(|c| c.role != "host" && c.seat == Some(i32::from(seat)))
+        .find(|c| c.seat == Some(i32::from(seat)))
         .map(|c| c.token_hash.clone())
         .ok_or_else(|| ApiError::NotFound("that seat is free".into()))?;
     state.store.remove_credential(&id, &token).await?;
-    entry.credentials.retain(|c| c.token_hash != token);
+    table.credentials.retain(|c| c.token_hash != token);
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -446,6 +415,7 @@ async fn leave(
         (status = 401, description = "No valid token for this game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the host starts the game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "Seats are free, or the game has started", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
@@ -455,36 +425,38 @@ async fn start_game(
     id: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let entry = state.entry(&id).await?;
-    let mut entry = entry.lock().await;
-    caller(&req, &entry)?.host("starts the game")?;
-    if entry.record.status != "lobby" {
+    let mut table = state.tables.open(&id).await?;
+    table
+        .caller(&state.store, &req)
+        .await?
+        .host("starts the game")?;
+    if table.record.status != GameStatus::Lobby {
         return Err(ApiError::Conflict("the game has already started".into()));
     }
-    let seated = entry
+    let seated = table
         .credentials
         .iter()
         .filter(|c| c.seat.is_some())
         .count();
-    if seated < usize::from(entry.players()) {
+    if seated < usize::from(table.players()) {
         return Err(ApiError::Conflict(format!(
             "{seated} of {} seats are taken",
-            entry.players()
+            table.players()
         )));
     }
-    let events = entry
+    let events = table
         .history
         .start()
         .map_err(|v| ApiError::Conflict(v.detail))?;
-    let version =
-        crate::play::append(&state, &mut entry, events.clone(), None, Some("active")).await?;
-    let first = version - events.len() as i64 + 1;
+    let batch = match table.commit(&state.store, events.clone(), None).await? {
+        Committed::New(batch) | Committed::Retried(batch) => batch,
+    };
     let mut events = events;
-    events.extend(crate::play::play_bots(&state, &mut entry).await);
-    let over = entry.record.status == "finished";
-    Ok(HttpResponse::Ok().json(Outcome {
-        version: first + events.len() as i64 - 1,
-        events: redacted(&events, first, saboteur_domain::Audience::Spectator, over),
-        awaited: entry.history.game().awaited().map(|s| s.0),
-    }))
+    events.extend(crate::bots::play(&state, &mut table).await);
+    Ok(reply::ok(reply::outcome(
+        &table,
+        batch.first,
+        &events,
+        Audience::Spectator,
+    )))
 }

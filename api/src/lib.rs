@@ -1,34 +1,55 @@
 //! Saboteur Server's HTTP API: REST over the engine and the event store.
 //!
-//! Every game has an in-memory entry (its history and credentials) behind an async mutex:
-//! commands on one game are serialised in this process, and across processes the store's
-//! expected version decides (a lost race is 409). A command costs one append.
+//! This file is wiring: the configuration, the shared state, the routes and the server. A
+//! request on a game opens the game's [`table::Table`] through [`tables::Tables`] (serialising
+//! requests on one game in this process, following appends made by others), decides with the
+//! engine, and writes through the one command cycle, [`table::Table::commit`]; across
+//! processes the store's expected version decides (a lost race is 409). Bots are played by
+//! [`bots`], after each commit and by a sweep that survives errors and restarts.
+
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic
+    )
+)]
 
 pub mod audit;
+mod auth;
+mod body;
+mod bots;
 pub mod dto;
 pub mod error;
 mod games;
+mod limits;
 mod metrics;
 mod ops;
 mod play;
+mod reply;
 mod stream;
+mod table;
+mod tables;
+mod text;
 mod undo;
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex as StdMutex};
+use std::sync::Arc;
+use std::time::Duration;
 
 use actix_web::dev::Server;
-use actix_web::{App, HttpRequest, HttpServer, web};
-use saboteur_domain::{Audience, Event, History, Seat};
-use saboteur_storage::{Credential, EventStore, GameRecord};
-use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
-use tokio::sync::Mutex;
+use actix_web::{App, HttpServer, web};
+use saboteur_storage::{Credential, EventStore, Notice, Role};
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 
 use crate::error::ApiError;
+
+pub use crate::limits::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_STREAMS};
+pub use crate::table::RECHECK_AFTER;
+pub use crate::tables::DEFAULT_CACHE_BYTES;
 
 /// How the server runs.
 #[derive(Debug, Clone)]
@@ -39,42 +60,34 @@ pub struct Config {
     pub database_url: String,
     /// Accept a fixed seed at game creation (testing only).
     pub allow_fixed_seed: bool,
+    /// The budget of the games held in memory, in bytes.
+    pub cache_bytes: usize,
+    /// The most event streams open at once in this process; beyond, 503.
+    pub max_streams: usize,
+    /// The longest a request body may take to arrive.
+    pub body_timeout: Duration,
 }
 
-/// A game held in memory: its log folded through the engine, and who may act.
-pub(crate) struct Entry {
-    pub record: GameRecord,
-    pub history: History,
-    pub last_hash: String,
-    pub credentials: Vec<Credential>,
-}
-
-impl Entry {
-    pub fn version(&self) -> i64 {
-        self.history.version() as i64
-    }
-
-    pub fn players(&self) -> u8 {
-        self.history.game().players
-    }
-
-    /// The bot playing `seat`, if a bot holds it.
-    pub fn bot(&self, seat: Seat) -> Option<saboteur_domain::BotLevel> {
-        self.credentials
-            .iter()
-            .find(|c| c.seat == Some(i32::from(seat.0)))
-            .and_then(bot_level)
+impl Config {
+    /// The defaults for a server listening on `bind` with the store at `database_url`.
+    pub fn new(bind: impl Into<String>, database_url: impl Into<String>) -> Config {
+        Config {
+            bind: bind.into(),
+            database_url: database_url.into(),
+            allow_fixed_seed: false,
+            cache_bytes: DEFAULT_CACHE_BYTES,
+            max_streams: limits::DEFAULT_MAX_STREAMS,
+            body_timeout: limits::DEFAULT_BODY_TIMEOUT,
+        }
     }
 }
 
-/// The credential role of a bot seat: `bot:<level>`.
-pub(crate) fn bot_role(level: saboteur_domain::BotLevel) -> String {
-    format!("bot:{level}")
-}
-
-/// The level of a bot seat's credential.
+/// The level of the bot holding a seat's credential, if a bot holds it.
 pub(crate) fn bot_level(c: &Credential) -> Option<saboteur_domain::BotLevel> {
-    c.role.strip_prefix("bot:")?.parse().ok()
+    match c.role {
+        Role::Bot(level) => Some(level),
+        Role::Host | Role::Player => None,
+    }
 }
 
 /// Shared by every request.
@@ -82,163 +95,29 @@ pub(crate) struct AppState {
     pub store: EventStore,
     pub config: Config,
     pub metrics: metrics::Metrics,
-    games: StdMutex<HashMap<String, Arc<Mutex<Entry>>>>,
+    pub tables: Arc<tables::Tables>,
+    pub streams: limits::Gauge,
 }
-
-/// The most games kept in memory; beyond it, an arbitrary idle one is dropped and reloaded
-/// from the store when needed.
-const CACHE_LIMIT: usize = 10_000;
 
 impl AppState {
-    /// The game's entry, loaded from the store on first use.
-    pub async fn entry(&self, id: &str) -> Result<Arc<Mutex<Entry>>, ApiError> {
-        if uuid::Uuid::parse_str(id).is_err() {
-            return Err(ApiError::NotFound(format!(
-                "no game {id:?}: game ids are UUIDs"
-            )));
-        }
-        if let Some(e) = self.games.lock().expect("cache lock").get(id) {
-            return Ok(e.clone());
-        }
-        let entry = self.cache(id, Arc::new(Mutex::new(self.load(id).await?)));
-        // A game read back from the store may be waiting on a bot whose move was never
-        // recorded (the server stopped, or lost a race, between two appends): play it now.
-        {
-            let mut e = entry.lock().await;
-            if e.record.status == "active" {
-                play::play_bots(self, &mut e).await;
+    /// Follows the store's announcements for as long as the store lives: each tells the tables
+    /// which game moved on; a lost stretch makes every table check the store.
+    fn follow_store(self: &Arc<Self>) {
+        let mut notices = self.store.subscribe();
+        let tables = self.tables.clone();
+        tokio::spawn(async move {
+            use tokio::sync::broadcast::error::RecvError;
+            loop {
+                match notices.recv().await {
+                    Ok(Notice::Appended(a)) => tables.heard(&a.game_id, a.last_seq),
+                    Ok(Notice::Resync) | Err(RecvError::Lagged(_)) => {
+                        tables.heard_nothing_for_sure()
+                    }
+                    Err(RecvError::Closed) => return,
+                }
             }
-        }
-        Ok(entry)
+        });
     }
-
-    /// Keeps a loaded entry, unless another request cached the game first (then that one).
-    fn cache(&self, id: &str, entry: Arc<Mutex<Entry>>) -> Arc<Mutex<Entry>> {
-        let mut games = self.games.lock().expect("cache lock");
-        if games.len() >= CACHE_LIMIT
-            && let Some(victim) = games
-                .iter()
-                .find(|(_, e)| Arc::strong_count(e) == 1)
-                .map(|(k, _)| k.clone())
-        {
-            games.remove(&victim);
-        }
-        games.entry(id.to_string()).or_insert(entry).clone()
-    }
-
-    /// Reads a game back from the store.
-    pub async fn load(&self, id: &str) -> Result<Entry, ApiError> {
-        let record = self.store.get_game(id).await?;
-        let history = self.store.load_history(id).await?;
-        let credentials = self.store.credentials(id).await?;
-        Ok(Entry {
-            last_hash: record.last_hash.clone(),
-            record,
-            history,
-            credentials,
-        })
-    }
-
-    /// Drops a cached game (after a lost race, so the next request reloads it).
-    pub fn forget(&self, id: &str) {
-        self.games.lock().expect("cache lock").remove(id);
-    }
-}
-
-/// Who is calling, as far as one game is concerned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Caller {
-    /// No token.
-    Anonymous,
-    /// The host's token.
-    Host,
-    /// A player's token.
-    Player(Seat),
-}
-
-impl Caller {
-    /// The caller's seat: only a player's token acts for a seat.
-    pub fn seat(self) -> Result<Seat, ApiError> {
-        match self {
-            Caller::Player(s) => Ok(s),
-            Caller::Host => Err(ApiError::Forbidden(
-                "the host is not a player: use a player's token".into(),
-            )),
-            Caller::Anonymous => Err(ApiError::Unauthorized("a player's token is needed".into())),
-        }
-    }
-
-    /// Only the host's token may `what`.
-    pub fn host(self, what: &str) -> Result<(), ApiError> {
-        match self {
-            Caller::Host => Ok(()),
-            Caller::Anonymous => Err(ApiError::Unauthorized("the host's token is needed".into())),
-            Caller::Player(_) => Err(ApiError::Forbidden(format!("only the host {what}"))),
-        }
-    }
-
-    pub fn audience(self) -> Audience {
-        match self {
-            Caller::Player(s) => Audience::Seat(s),
-            _ => Audience::Spectator,
-        }
-    }
-}
-
-/// Hex SHA-256 of a token: what the store keeps.
-pub(crate) fn token_hash(token: &str) -> String {
-    hex::encode(Sha256::digest(token.as_bytes()))
-}
-
-/// A fresh 256-bit bearer token, as 64 hex digits.
-pub(crate) fn new_token() -> Result<String, ApiError> {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|e| ApiError::Internal(format!("no randomness: {e}")))?;
-    Ok(hex::encode(bytes))
-}
-
-/// The caller of a request on a game: the bearer token is hashed and compared in constant
-/// time with the game's credentials. A token that is not the game's is refused (401).
-pub(crate) fn caller(req: &HttpRequest, entry: &Entry) -> Result<Caller, ApiError> {
-    let Some(header) = req.headers().get("authorization") else {
-        return Ok(Caller::Anonymous);
-    };
-    let token = header
-        .to_str()
-        .ok()
-        .and_then(|h| h.strip_prefix("Bearer "))
-        .ok_or_else(|| ApiError::Unauthorized("use `Authorization: Bearer <token>`".into()))?;
-    let hash = token_hash(token.trim());
-    let mut found = None;
-    for c in &entry.credentials {
-        if bool::from(c.token_hash.as_bytes().ct_eq(hash.as_bytes())) {
-            found = Some(c);
-        }
-    }
-    match found {
-        Some(c) if c.role == "host" => Ok(Caller::Host),
-        Some(c) => Ok(Caller::Player(Seat(c.seat.unwrap_or_default() as u8))),
-        None => Err(ApiError::Unauthorized(
-            "this token does not belong to this game".into(),
-        )),
-    }
-}
-
-/// Events as the caller may see them, numbered.
-pub(crate) fn redacted(
-    events: &[Event],
-    first_seq: i64,
-    audience: Audience,
-    game_over: bool,
-) -> Vec<dto::EventRecord> {
-    events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| dto::EventRecord {
-            seq: first_seq + i as i64,
-            event: saboteur_domain::redact(e, audience, game_over),
-        })
-        .collect()
 }
 
 fn json_error(err: impl std::fmt::Display) -> actix_web::Error {
@@ -289,12 +168,8 @@ fn app(
                 Ok(res)
             }
         })
+        .wrap_fn(limits::problem_for_every_error)
         .app_data(state)
-        .app_data(
-            web::JsonConfig::default()
-                .limit(64 * 1024)
-                .error_handler(|e, _| json_error(e)),
-        )
         .app_data(web::QueryConfig::default().error_handler(|e, _| json_error(e)))
         .app_data(web::PathConfig::default().error_handler(|e, _| json_error(e)))
         .into_utoipa_app()
@@ -302,13 +177,18 @@ fn app(
         .configure(routes)
         .split_for_parts();
     let spec = api.clone();
+    let methods = Arc::new(limits::Methods::of(&spec));
     app.service(ops::openapi_json(spec.clone()))
         .service(web::redirect("/docs", "/docs/"))
         .service(utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", spec))
-        .default_service(web::to(|| async {
-            Err::<actix_web::HttpResponse, _>(ApiError::NotFound(
-                "no such endpoint: see /docs/".into(),
-            ))
+        .default_service(web::to(move |req: actix_web::HttpRequest| {
+            let allowed = methods.allowed(req.path());
+            async move {
+                Err::<actix_web::HttpResponse, _>(match allowed {
+                    Some(allow) => ApiError::MethodNotAllowed(allow),
+                    None => ApiError::NotFound("no such endpoint: see /docs/".into()),
+                })
+            }
         }))
 }
 
@@ -328,13 +208,24 @@ pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
     let store = EventStore::connect(&config.database_url)
         .await
         .map_err(|e| std::io::Error::other(format!("cannot open the store: {e}")))?;
-    let state = web::Data::new(AppState {
+    let state = Arc::new(AppState {
+        tables: Arc::new(tables::Tables::new(store.clone(), config.cache_bytes)),
         store,
         config: config.clone(),
-        metrics: metrics::Metrics::new(),
-        games: StdMutex::new(HashMap::new()),
+        metrics: metrics::Metrics::new()
+            .map_err(|e| std::io::Error::other(format!("cannot set up the metrics: {e}")))?,
+        streams: limits::Gauge::default(),
     });
-    let server = HttpServer::new(move || app(state.clone())).bind(&config.bind)?;
-    let addr = server.addrs()[0];
+    state.follow_store();
+    bots::Driver::spawn(state.clone());
+    let state = web::Data::from(state);
+    let server = HttpServer::new(move || app(state.clone()))
+        .client_request_timeout(config.body_timeout)
+        .bind(&config.bind)?;
+    let addr = server
+        .addrs()
+        .first()
+        .copied()
+        .ok_or_else(|| std::io::Error::other("the server listens nowhere"))?;
     Ok((server.shutdown_timeout(10).run(), addr))
 }

@@ -1,5 +1,12 @@
 //! `saboteur`: the Saboteur Server binary.
 
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
 use clap::{Parser, Subcommand};
 use saboteur_api::Config;
 
@@ -53,13 +60,12 @@ struct SimulateArgs {
 }
 
 #[derive(clap::Args)]
-#[group(required = true, multiple = false)]
 struct VerifyArgs {
     /// A bundle downloaded from `GET /games/{id}/audit`.
-    #[arg(long)]
+    #[arg(long, group = "source", required_unless_present = "game")]
     file: Option<std::path::PathBuf>,
     /// A finished game in the store named by `--database-url`.
-    #[arg(long)]
+    #[arg(long, group = "source")]
     game: Option<String>,
     /// The store, for `--game`.
     #[arg(long, env = "DATABASE_URL", default_value = "sqlite://saboteur.db")]
@@ -78,6 +84,16 @@ struct ServeArgs {
     /// shuffle predictable).
     #[arg(long)]
     allow_fixed_seed: bool,
+    /// The memory budget of the games held in memory, in bytes (finished and idle games are
+    /// dropped first beyond it, and read again from the store when needed).
+    #[arg(long, default_value_t = saboteur_api::DEFAULT_CACHE_BYTES)]
+    cache_bytes: usize,
+    /// The most event streams this process serves at once; beyond, 503 with `Retry-After`.
+    #[arg(long, default_value_t = saboteur_api::DEFAULT_MAX_STREAMS)]
+    max_streams: usize,
+    /// Seconds a request's head, and then its body, may take to arrive.
+    #[arg(long, default_value_t = 10)]
+    body_timeout: u64,
 }
 
 fn main() -> std::io::Result<()> {
@@ -127,7 +143,9 @@ fn simulate(args: SimulateArgs) -> std::io::Result<()> {
     }
     let started = std::time::Instant::now();
     for log in &logs {
-        saboteur_domain::Game::replay(log).expect("a bot game's log replays");
+        if saboteur_domain::Game::replay(log).is_none() {
+            return Err(std::io::Error::other("a bot game's log does not replay"));
+        }
     }
     let replay_seconds = started.elapsed().as_secs_f64();
     let stats = sim.statistics(&logs);
@@ -163,7 +181,9 @@ fn verify(args: VerifyArgs) -> std::io::Result<()> {
                     .map_err(|e| std::io::Error::other(e.to_string()))
             })?
         }
-        (None, None) => unreachable!("clap requires one of --file and --game"),
+        (None, None) => {
+            return Err(std::io::Error::other("give --file or --game"));
+        }
     };
     match saboteur_api::audit::verify(&bundle) {
         Ok(report) => {
@@ -188,9 +208,11 @@ async fn serve(args: ServeArgs) -> std::io::Result<()> {
         )
         .init();
     let config = Config {
-        bind: args.bind,
-        database_url: args.database_url,
         allow_fixed_seed: args.allow_fixed_seed,
+        cache_bytes: args.cache_bytes,
+        max_streams: args.max_streams,
+        body_timeout: std::time::Duration::from_secs(args.body_timeout.max(1)),
+        ..Config::new(args.bind, args.database_url)
     };
     let (server, addr) = saboteur_api::start(config.clone()).await?;
     tracing::info!(

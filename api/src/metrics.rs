@@ -14,7 +14,7 @@ pub(crate) struct Metrics {
 }
 
 impl Metrics {
-    pub fn new() -> Metrics {
+    pub fn new() -> prometheus::Result<Metrics> {
         let registry = Registry::new();
         let requests = IntCounterVec::new(
             Opts::new(
@@ -22,8 +22,7 @@ impl Metrics {
                 "HTTP requests by route, method and status",
             ),
             &["route", "method", "status"],
-        )
-        .expect("valid metric");
+        )?;
         let latency = HistogramVec::new(
             HistogramOpts::new(
                 "saboteur_http_request_duration_seconds",
@@ -33,39 +32,36 @@ impl Metrics {
                 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
             ]),
             &["route", "method"],
-        )
-        .expect("valid metric");
+        )?;
         let commands = IntCounterVec::new(
             Opts::new(
                 "saboteur_commands_total",
                 "Commands by outcome: accepted, rejected (a rule), retried (idempotent)",
             ),
             &["outcome"],
-        )
-        .expect("valid metric");
+        )?;
         let conflicts = IntCounterVec::new(
             Opts::new(
                 "saboteur_conflicts_total",
                 "Appends that lost a race (409) or were stale (412)",
             ),
             &["kind"],
-        )
-        .expect("valid metric");
+        )?;
         for m in [
             Box::new(requests.clone()) as Box<dyn prometheus::core::Collector>,
             Box::new(latency.clone()),
             Box::new(commands.clone()),
             Box::new(conflicts.clone()),
         ] {
-            registry.register(m).expect("metric registered once");
+            registry.register(m)?;
         }
-        Metrics {
+        Ok(Metrics {
             registry,
             requests,
             latency,
             commands,
             conflicts,
-        }
+        })
     }
 
     pub fn observe(&self, route: &str, method: &str, status: u16, seconds: f64) {

@@ -28,26 +28,39 @@ async fn metrics(state: web::Data<AppState>) -> HttpResponse {
         .body(state.metrics.render())
 }
 
+/// How long `/healthz` waits for the database before it says the database is unreachable.
+const PING_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(1500);
+
 /// Check health
 ///
-/// Answers 200 when the server and its database answer.
+/// Answers 200 when the server and its database answer, with what the server holds; 503 with
+/// `Retry-After` when the database cannot be reached.
 #[utoipa::path(
     tag = "operations",
     responses(
         (status = 200, description = "Healthy", body = Health),
-        (status = 500, description = "The database does not answer", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database is unreachable", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]
 #[get("/healthz")]
 async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    state
-        .store
-        .ping()
+    let unreachable = |why: String| {
+        ApiError::Unavailable(format!(
+            "the database ({}) is unreachable: {why}",
+            state.store.backend_name()
+        ))
+    };
+    tokio::time::timeout(PING_TIMEOUT, state.store.ping())
         .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+        .map_err(|_| unreachable(format!("no answer within {} ms", PING_TIMEOUT.as_millis())))?
+        .map_err(|e| unreachable(e.to_string()))?;
+    let (cached_games, cache_bytes) = state.tables.usage();
     Ok(HttpResponse::Ok().json(Health {
         status: "ok".into(),
         database: state.store.backend_name().into(),
+        cached_games: cached_games as u64,
+        cache_bytes: cache_bytes as u64,
+        streams: state.streams.count() as u64,
     }))
 }
 

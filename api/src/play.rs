@@ -1,135 +1,23 @@
 //! Play: the caller's view, legal moves, commands, and the event log.
 
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use saboteur_domain::{Audience, Command, Event, Phase, Seat, legal_commands, view};
-use saboteur_storage::{Append, AppendOutcome, StoreError, to_new_event};
+use saboteur_domain::{Audience, Command, Event, legal_commands, view};
 use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::AppState;
+use crate::body::Json;
 use crate::dto::{EventPage, LegalMoves, Outcome, StateView};
 use crate::error::ApiError;
-use crate::{AppState, Entry, caller, redacted};
+use crate::reply::{self, redacted};
+use crate::table::{Batch, Committed, Table};
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(get_state)
         .service(legal_moves)
         .service(send_command)
         .service(list_events);
-}
-
-/// What an append did.
-pub(crate) enum Appended {
-    /// The events are in the log; the game's new version.
-    New(i64),
-    /// The command id was used before: the original batch's last sequence number.
-    Duplicate(i64),
-}
-
-/// Appends events at the entry's version, then folds them into the entry. A lost race drops
-/// the cached game so the next request reloads it.
-pub(crate) async fn append_batch(
-    state: &AppState,
-    entry: &mut Entry,
-    events: Vec<Event>,
-    command_id: Option<String>,
-    status: Option<&str>,
-) -> Result<Appended, ApiError> {
-    let over = events.iter().any(|e| matches!(e, Event::GameEnded { .. }));
-    let status = if over { Some("finished") } else { status };
-    let outcome = state
-        .store
-        .append(Append {
-            game_id: entry.record.id.clone(),
-            expected_version: entry.version(),
-            prev_hash: Some(entry.last_hash.clone()),
-            events: events.iter().map(to_new_event).collect(),
-            command_id,
-            status: status.map(str::to_string),
-        })
-        .await;
-    match outcome {
-        Ok(AppendOutcome::Appended {
-            last_seq,
-            last_hash,
-            ..
-        }) => {
-            for e in events {
-                entry.history.push(e);
-            }
-            entry.last_hash = last_hash;
-            entry.record.version = last_seq;
-            if let Some(s) = status {
-                entry.record.status = s.to_string();
-            }
-            if over {
-                entry.record.seed = Some(entry.history.game().seed.0.to_vec());
-            }
-            Ok(Appended::New(last_seq))
-        }
-        Ok(AppendOutcome::Duplicate { last_seq, .. }) => Ok(Appended::Duplicate(last_seq)),
-        Err(e @ StoreError::Conflict { .. }) => {
-            state.forget(&entry.record.id);
-            Err(e.into())
-        }
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// [`append_batch`] where a duplicate cannot happen (no command id).
-pub(crate) async fn append(
-    state: &AppState,
-    entry: &mut Entry,
-    events: Vec<Event>,
-    command_id: Option<String>,
-    status: Option<&str>,
-) -> Result<i64, ApiError> {
-    match append_batch(state, entry, events, command_id, status).await? {
-        Appended::New(v) => Ok(v),
-        Appended::Duplicate(last) => Ok(last),
-    }
-}
-
-/// Lets the bots act while the game waits for one of them: a pending undo request gets every
-/// bot's approval, and each awaited bot plays, appended like a player's command. Stops at a
-/// human's turn, at the end, or when an append fails (another process moved the game on: it
-/// plays the bots from there). Returns the events appended.
-pub(crate) async fn play_bots(state: &AppState, entry: &mut Entry) -> Vec<Event> {
-    let mut played = Vec::new();
-    loop {
-        let events = if let Some(request) = entry.history.pending_undo() {
-            let voter = (0..entry.players()).map(Seat).find(|s| {
-                *s != request.seat && !request.approvals.contains(s) && entry.bot(*s).is_some()
-            });
-            // A request waits for its humans' votes; meanwhile nobody acts.
-            let Some(voter) = voter else { break };
-            match entry.history.vote_undo(voter, true) {
-                Ok(events) => events,
-                Err(_) => break,
-            }
-        } else {
-            let Some(seat) = entry.history.game().awaited() else {
-                break;
-            };
-            let Some(level) = entry.bot(seat) else { break };
-            let Some(events) = entry.history.execute_bot(seat, level) else {
-                tracing::warn!(game = %entry.record.id, seat = seat.0, "a bot found no command");
-                break;
-            };
-            state.metrics.commands.with_label_values(&["bot"]).inc();
-            events
-        };
-        if let Err(e) = append(state, entry, events.clone(), None, None).await {
-            tracing::warn!(game = %entry.record.id, "a bot's move was not recorded: {e}");
-            break;
-        }
-        played.extend(events);
-    }
-    played
-}
-
-fn game_over(entry: &Entry) -> bool {
-    entry.history.game().phase == Phase::GameOver
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -154,6 +42,7 @@ struct StateQuery {
         (status = 400, description = "Malformed query or no such version", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]
 #[get("/games/{id}/state")]
@@ -163,19 +52,18 @@ async fn get_state(
     query: web::Query<StateQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let entry = state.entry(&id).await?;
-    let entry = entry.lock().await;
-    let who = caller(&req, &entry)?;
-    let audience = if game_over(&entry) {
+    let mut table = state.tables.open(&id).await?;
+    let who = table.caller(&state.store, &req).await?;
+    let audience = if table.over() {
         Audience::Omniscient
     } else {
         who.audience()
     };
     let (version, game) = match query.at {
-        None => (entry.version(), entry.history.game().clone()),
+        None => (table.version(), table.history.game().clone()),
         Some(at) => (
             at as i64,
-            entry
+            table
                 .history
                 .state_at(at)
                 .ok_or_else(|| ApiError::BadRequest(format!("the game has no version {at}")))?,
@@ -203,6 +91,7 @@ async fn get_state(
         (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host is not a player", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]
 #[get("/games/{id}/legal-moves")]
@@ -211,29 +100,30 @@ async fn legal_moves(
     id: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let entry = state.entry(&id).await?;
-    let entry = entry.lock().await;
-    let seat = caller(&req, &entry)?.seat()?;
-    let commands = legal_commands(entry.history.game(), seat);
+    let mut table = state.tables.open(&id).await?;
+    let seat = table.caller(&state.store, &req).await?.seat()?;
+    let commands = legal_commands(table.history.game(), seat);
     Ok(HttpResponse::Ok().json(LegalMoves {
-        version: entry.version(),
+        version: table.version(),
         commands,
     }))
 }
 
+/// The version `If-Match` names: `None` without the header or with `*`, which matches any
+/// current game (RFC 9110 §13.1.1).
 fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
     let Some(h) = req.headers().get("if-match") else {
         return Ok(None);
     };
-    let text = h
-        .to_str()
-        .unwrap_or_default()
-        .trim()
-        .trim_start_matches("W/")
-        .trim_matches('"');
-    text.parse()
+    let text = h.to_str().unwrap_or_default().trim();
+    if text == "*" {
+        return Ok(None);
+    }
+    text.trim_start_matches("W/")
+        .trim_matches('"')
+        .parse()
         .map(Some)
-        .map_err(|_| ApiError::BadRequest("If-Match holds the version, e.g. \"12\"".into()))
+        .map_err(|_| ApiError::BadRequest("If-Match holds the version, e.g. \"12\", or *".into()))
 }
 
 fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
@@ -250,9 +140,11 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
 
 /// Send a command
 ///
-/// Plays a command in the wire format of SCENARIOS.md for the token's seat. `If-Match` with
-/// the version refuses a stale command (412); an `Idempotency-Key` makes a retry return the
-/// stored outcome without playing again. A broken rule is 422 with the rule's stable `code`.
+/// Plays a command in the wire format of docs/scenarios.md for the token's seat. `If-Match`
+/// with the version refuses a stale command (412; `*` matches any version); an
+/// `Idempotency-Key` makes a retry return the stored outcome without playing again, through
+/// any server process, even after a 503 whose outcome was unknown. A broken rule is 422 with
+/// the rule's stable `code`.
 #[utoipa::path(
     tag = "play",
     params(
@@ -272,9 +164,10 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
         (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host cannot play for a seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "Another command was recorded first", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 412, description = "If-Match names another version", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The command breaks a rule", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The command breaks a rule (`code` is the rule's), or the Idempotency-Key was used for another command (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/commands")]
@@ -282,71 +175,102 @@ async fn send_command(
     state: web::Data<AppState>,
     id: web::Path<String>,
     req: HttpRequest,
-    body: web::Json<Command>,
+    body: Json<Command>,
 ) -> Result<HttpResponse, ApiError> {
-    let entry_lock = state.entry(&id).await?;
-    let mut entry = entry_lock.lock().await;
-    let seat = caller(&req, &entry)?.seat()?;
+    let mut table = state.tables.open(&id).await?;
+    let seat = table.caller(&state.store, &req).await?.seat()?;
     let key = idempotency_key(&req)?.map(|k| format!("{}:{k}", seat.0));
     if let Some(key) = &key
         && let Some((first, last)) = state.store.command_batch(&id, key).await?
     {
-        // A retry: the stored outcome, nothing played again.
-        state.metrics.commands.with_label_values(&["retried"]).inc();
-        let events = &entry.history.log()[first as usize - 1..last as usize];
-        let out = Outcome {
-            version: last,
-            events: redacted(events, first, Audience::Seat(seat), game_over(&entry)),
-            awaited: entry.history.game().awaited().map(|s| s.0),
-        };
-        return Ok(HttpResponse::Ok()
-            .insert_header(("ETag", format!("\"{last}\"")))
-            .json(out));
+        return retried(&state, &table, Batch { first, last }, seat, &body).await;
     }
     if let Some(v) = if_match(&req)?
-        && v != entry.version()
+        && v != table.version()
     {
         state.metrics.conflicts.with_label_values(&["stale"]).inc();
         return Err(ApiError::PreconditionFailed(format!(
             "the command was chosen at version {v}; the game is at version {}",
-            entry.version()
+            table.version()
         )));
     }
-    if entry.record.status == "lobby" {
+    if table.record.status == saboteur_storage::GameStatus::Lobby {
         return Err(ApiError::Conflict("the game has not started".into()));
     }
-    let events = entry.history.execute(seat, &body).inspect_err(|_| {
+    let events = table.history.execute(seat, &body).inspect_err(|_| {
         state
             .metrics
             .commands
             .with_label_values(&["rejected"])
             .inc();
     })?;
-    let appended = append_batch(&state, &mut entry, events.clone(), key, None).await;
-    if let Err(ApiError::Conflict(_)) = &appended {
-        state.metrics.conflicts.with_label_values(&["race"]).inc();
-    }
-    let version = match appended? {
-        Appended::New(v) => v,
-        Appended::Duplicate(last) => last,
+    let batch = match table.commit(&state.store, events.clone(), key).await {
+        Ok(Committed::New(batch)) => batch,
+        Ok(Committed::Retried(batch)) => {
+            return retried(&state, &table, batch, seat, &body).await;
+        }
+        Err(e) => {
+            if let ApiError::Conflict(_) = e {
+                state.metrics.conflicts.with_label_values(&["race"]).inc();
+            }
+            return Err(e);
+        }
     };
     state
         .metrics
         .commands
         .with_label_values(&["accepted"])
         .inc();
-    let first = version - events.len() as i64 + 1;
     let mut events = events;
-    events.extend(play_bots(&state, &mut entry).await);
-    let version = first + events.len() as i64 - 1;
-    let over = game_over(&entry);
-    Ok(HttpResponse::Ok()
-        .insert_header(("ETag", format!("\"{version}\"")))
-        .json(Outcome {
-            version,
-            events: redacted(&events, first, Audience::Seat(seat), over),
-            awaited: entry.history.game().awaited().map(|s| s.0),
-        }))
+    events.extend(crate::bots::play(&state, &mut table).await);
+    Ok(reply::ok(reply::outcome(
+        &table,
+        batch.first,
+        &events,
+        Audience::Seat(seat),
+    )))
+}
+
+/// The stored outcome of a command sent again with its `Idempotency-Key`, read from the
+/// store (it may have been recorded through another process): the batch it recorded. The
+/// key names one command: sent with another, it is refused (422 `idempotency_key_reused`).
+async fn retried(
+    state: &AppState,
+    table: &Table,
+    batch: Batch,
+    seat: saboteur_domain::Seat,
+    command: &Command,
+) -> Result<HttpResponse, ApiError> {
+    let count = u32::try_from(batch.last - batch.first + 1).unwrap_or(u32::MAX);
+    let mut events = Vec::new();
+    for stored in state
+        .store
+        .events_after(table.id(), batch.first - 1, count)
+        .await?
+    {
+        events.push(saboteur_storage::decode(&stored)?);
+    }
+    match events.first() {
+        Some(Event::CommandAccepted {
+            command: saboteur_domain::Secret::Known(first),
+            ..
+        }) if first == command => {}
+        _ => {
+            return Err(ApiError::Unprocessable {
+                code: "idempotency_key_reused",
+                detail: "this Idempotency-Key was used for another command; use a new key for \
+                         a new command"
+                    .into(),
+            });
+        }
+    }
+    state.metrics.commands.with_label_values(&["retried"]).inc();
+    let out = crate::dto::Outcome {
+        version: batch.last,
+        events: redacted(&events, batch.first, Audience::Seat(seat), table.over()),
+        awaited: table.history.game().awaited().map(|s| s.0),
+    };
+    Ok(reply::ok(out))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -374,6 +298,7 @@ struct EventsQuery {
         (status = 400, description = "Malformed query", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]
 #[get("/games/{id}/events")]
@@ -393,17 +318,16 @@ async fn list_events(
             "after is a sequence number, 0 or more".into(),
         ));
     }
-    let entry = state.entry(&id).await?;
-    let entry = entry.lock().await;
-    let who = caller(&req, &entry)?;
-    let log = entry.history.log();
+    let mut table = state.tables.open(&id).await?;
+    let who = table.caller(&state.store, &req).await?;
+    let log = table.history.log();
     let start = (after as usize).min(log.len());
     let end = (start + limit as usize).min(log.len());
     let page = redacted(
-        &log[start..end],
+        log.get(start..end).unwrap_or_default(),
         start as i64 + 1,
         who.audience(),
-        game_over(&entry),
+        table.over(),
     );
     let next_after = (end < log.len()).then_some(end as i64);
     let mut response = HttpResponse::Ok();

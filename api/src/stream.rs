@@ -1,21 +1,30 @@
 //! Live updates: Server-Sent Events whose `id` is the event's sequence number, redacted for
-//! the caller, resumable with `Last-Event-ID`. Appends are heard through the store's
-//! notifications, so a stream follows commands made through any server process on the same
-//! PostgreSQL.
+//! the caller, resumable with `Last-Event-ID`.
+//!
+//! A stream is woken by the store's announcements (so it follows commands made through any
+//! server process on the same PostgreSQL) and reads what it has not sent from the game's
+//! table, which follows the store: a thousand streams on one game cost one read of the log per
+//! append, not a thousand. After a gap in the announcements (the database went away and came
+//! back) every stream catches up by sequence number; a keep-alive every 15 s also checks. The
+//! number of open streams per process is capped ([`crate::Config::max_streams`]): beyond it,
+//! 503 with `Retry-After`.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::{HttpRequest, HttpResponse, get, web};
-use saboteur_domain::{Audience, Event, Phase};
-use saboteur_storage::{EventStore, decode};
+use saboteur_domain::Audience;
+use saboteur_storage::Notice;
 use serde::Deserialize;
 use tokio::sync::{broadcast, mpsc};
 use tokio_stream::wrappers::ReceiverStream;
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::AppState;
 use crate::error::ApiError;
-use crate::{AppState, caller};
+use crate::limits::Permit;
+use crate::tables::Tables;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(stream_events);
@@ -31,42 +40,92 @@ struct StreamQuery {
 
 type Frames = mpsc::Sender<Result<web::Bytes, std::io::Error>>;
 
-/// Sends every event after `sent`, redacted; returns the last sequence number sent, or `None`
-/// when the client has gone.
-async fn send_after(
-    store: &EventStore,
+/// How often a quiet stream sends a comment, and checks the game for missed events.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// The frames of the events after `sent`, as `audience` may see them, and the last sequence
+/// number among them. `Err`: the game cannot be read now (the stream tries again later).
+async fn frames_after(
+    tables: &Arc<Tables>,
     id: &str,
-    mut sent: i64,
+    sent: i64,
     audience: Audience,
-    over: &mut bool,
+) -> Result<(Vec<web::Bytes>, i64), ApiError> {
+    let table = tables.open(id).await?;
+    let log = table.history.log();
+    let start = usize::try_from(sent).unwrap_or(0).min(log.len());
+    let over = table.over();
+    let mut frames = Vec::new();
+    let mut last = sent;
+    for (event, seq) in log.iter().skip(start).zip(sent + 1..) {
+        let shown = saboteur_domain::redact(event, audience, over);
+        let data = serde_json::json!({ "seq": seq, "event": shown });
+        frames.push(web::Bytes::from(format!(
+            "id: {seq}\nevent: {}\ndata: {data}\n\n",
+            event.kind()
+        )));
+        last = seq;
+    }
+    Ok((frames, last))
+}
+
+/// Sends what the stream has not sent yet; `None` when the client has gone.
+async fn catch_up(
+    tables: &Arc<Tables>,
+    id: &str,
+    sent: i64,
+    audience: Audience,
     tx: &Frames,
 ) -> Option<i64> {
+    match frames_after(tables, id, sent, audience).await {
+        Ok((frames, last)) => {
+            for frame in frames {
+                tx.send(Ok(frame)).await.ok()?;
+            }
+            Some(last)
+        }
+        Err(e) => {
+            tracing::debug!(game = %id, "stream: cannot read the game now: {e}");
+            Some(sent)
+        }
+    }
+}
+
+/// Feeds one stream until its client goes away.
+async fn feed(
+    tables: Arc<Tables>,
+    mut notices: broadcast::Receiver<Notice>,
+    id: String,
+    mut sent: i64,
+    audience: Audience,
+    tx: Frames,
+    _permit: Permit,
+) {
+    let Some(s) = catch_up(&tables, &id, sent, audience, &tx).await else {
+        return;
+    };
+    sent = s;
     loop {
-        let page = match store.events_after(id, sent, 500).await {
-            Ok(p) => p,
-            Err(e) => {
-                tracing::warn!(error = %e, "stream: cannot read events");
-                return Some(sent);
+        let wake = tokio::select! {
+            // The client went away: give the stream's place back now.
+            _ = tx.closed() => return,
+            note = notices.recv() => match note {
+                Ok(Notice::Appended(a)) => a.game_id == id && a.last_seq > sent,
+                Ok(Notice::Resync) | Err(broadcast::error::RecvError::Lagged(_)) => true,
+                Err(broadcast::error::RecvError::Closed) => return,
+            },
+            _ = tokio::time::sleep(KEEP_ALIVE) => {
+                if tx.send(Ok(web::Bytes::from_static(b": keep-alive\n\n"))).await.is_err() {
+                    return;
+                }
+                true
             }
         };
-        for stored in &page {
-            let Ok(event) = decode(stored) else {
-                return Some(sent);
-            };
-            *over |= matches!(event, Event::GameEnded { .. });
-            let shown = saboteur_domain::redact(&event, audience, *over);
-            let data = serde_json::json!({ "seq": stored.seq, "event": shown });
-            let frame = format!(
-                "id: {}\nevent: {}\ndata: {}\n\n",
-                stored.seq,
-                event.kind(),
-                data
-            );
-            tx.send(Ok(web::Bytes::from(frame))).await.ok()?;
-            sent = stored.seq;
-        }
-        if page.len() < 500 {
-            return Some(sent);
+        if wake {
+            match catch_up(&tables, &id, sent, audience, &tx).await {
+                Some(s) => sent = s,
+                None => return,
+            }
         }
     }
 }
@@ -89,6 +148,7 @@ async fn send_after(
         (status = 400, description = "Malformed Last-Event-ID or query", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]
 #[get("/games/{id}/events/stream")]
@@ -98,13 +158,18 @@ async fn stream_events(
     query: web::Query<StreamQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let (audience, mut over) = {
-        let entry = state.entry(&id).await?;
-        let entry = entry.lock().await;
-        (
-            caller(&req, &entry)?.audience(),
-            entry.history.game().phase == Phase::GameOver,
-        )
+    let permit = state
+        .streams
+        .take(state.config.max_streams)
+        .ok_or_else(|| {
+            ApiError::Busy(format!(
+                "this server has {} event streams open, its most: try again later",
+                state.config.max_streams
+            ))
+        })?;
+    let audience = {
+        let mut table = state.tables.open(&id).await?;
+        table.caller(&state.store, &req).await?.audience()
     };
     let after = match req.headers().get("last-event-id") {
         Some(h) => h
@@ -120,34 +185,17 @@ async fn stream_events(
         ));
     }
     // Listen before reading the backlog, so nothing appended in between is missed.
-    let mut appended = state.store.subscribe();
-    let store = state.store.clone();
-    let id = id.into_inner();
+    let notices = state.store.subscribe();
     let (tx, rx) = mpsc::channel(64);
-    tokio::spawn(async move {
-        let Some(mut sent) = send_after(&store, &id, after, audience, &mut over, &tx).await else {
-            return;
-        };
-        loop {
-            tokio::select! {
-                note = appended.recv() => match note {
-                    Ok(a) if a.game_id != id || a.last_seq <= sent => continue,
-                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                        match send_after(&store, &id, sent, audience, &mut over, &tx).await {
-                            Some(s) => sent = s,
-                            None => return,
-                        }
-                    }
-                    Err(broadcast::error::RecvError::Closed) => return,
-                },
-                _ = tokio::time::sleep(Duration::from_secs(15)) => {
-                    if tx.send(Ok(web::Bytes::from_static(b": keep-alive\n\n"))).await.is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-    });
+    tokio::spawn(feed(
+        state.tables.clone(),
+        notices,
+        id.into_inner(),
+        after,
+        audience,
+        tx,
+        permit,
+    ));
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header(("Cache-Control", "no-cache"))

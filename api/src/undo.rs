@@ -7,10 +7,11 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::body::Json;
 use crate::dto::Outcome;
 use crate::error::ApiError;
-use crate::play::{append, play_bots};
-use crate::{AppState, Entry, caller, redacted};
+use crate::table::{Committed, Table};
+use crate::{AppState, reply, text};
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(request_undo)
@@ -28,23 +29,22 @@ impl From<UndoError> for ApiError {
     }
 }
 
+/// Commits an undo step, lets the bots answer (they vote on a request at once, and play if
+/// the game now awaits one of them), and answers 200 when something was taken back, 202 when
+/// votes are still awaited.
 async fn record(
     state: &AppState,
-    entry: &mut Entry,
+    table: &mut Table,
     events: Vec<Event>,
     audience: Audience,
 ) -> Result<HttpResponse, ApiError> {
-    let version = append(state, entry, events.clone(), None, None).await?;
-    let first = version - events.len() as i64 + 1;
-    let mut events = events;
-    // Bots approve a request at once, and play if the game now awaits one of them.
-    events.extend(play_bots(state, entry).await);
-    let undone = events.iter().any(|e| matches!(e, Event::Undone { .. }));
-    let out = Outcome {
-        version: first + events.len() as i64 - 1,
-        events: redacted(&events, first, audience, false),
-        awaited: entry.history.game().awaited().map(|s| s.0),
+    let batch = match table.commit(&state.store, events.clone(), None).await? {
+        Committed::New(batch) | Committed::Retried(batch) => batch,
     };
+    let mut events = events;
+    events.extend(crate::bots::play(state, table).await);
+    let undone = events.iter().any(|e| matches!(e, Event::Undone { .. }));
+    let out = reply::outcome(table, batch.first, &events, audience);
     Ok(if undone {
         HttpResponse::Ok().json(out)
     } else {
@@ -67,6 +67,7 @@ async fn record(
         (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host is not a player", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "Nothing to take back, or a request is pending, or the game is over", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
@@ -76,11 +77,10 @@ async fn request_undo(
     id: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let entry = state.entry(&id).await?;
-    let mut entry = entry.lock().await;
-    let seat = caller(&req, &entry)?.seat()?;
-    let events = entry.history.request_undo(seat)?;
-    record(&state, &mut entry, events, Audience::Seat(seat)).await
+    let mut table = state.tables.open(&id).await?;
+    let seat = table.caller(&state.store, &req).await?.seat()?;
+    let events = table.history.request_undo(seat)?;
+    record(&state, &mut table, events, Audience::Seat(seat)).await
 }
 
 async fn vote(
@@ -89,11 +89,10 @@ async fn vote(
     req: HttpRequest,
     approve: bool,
 ) -> Result<HttpResponse, ApiError> {
-    let entry = state.entry(id).await?;
-    let mut entry = entry.lock().await;
-    let seat = caller(&req, &entry)?.seat()?;
-    let events = entry.history.vote_undo(seat, approve)?;
-    record(&state, &mut entry, events, Audience::Seat(seat)).await
+    let mut table = state.tables.open(id).await?;
+    let seat = table.caller(&state.store, &req).await?.seat()?;
+    let events = table.history.vote_undo(seat, approve)?;
+    record(&state, &mut table, events, Audience::Seat(seat)).await
 }
 
 /// Approve the pending undo
@@ -109,6 +108,7 @@ async fn vote(
         (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host is not a player", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "No request is pending, or this player cannot vote on it", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
@@ -133,6 +133,7 @@ async fn approve_undo(
         (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host is not a player", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "No request is pending, or this player cannot vote on it", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
@@ -170,6 +171,7 @@ pub struct Rollback {
         (status = 401, description = "The host's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the host rolls back", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "The game is over", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
@@ -178,11 +180,14 @@ async fn rollback(
     state: web::Data<AppState>,
     id: web::Path<String>,
     req: HttpRequest,
-    body: web::Json<Rollback>,
+    body: Json<Rollback>,
 ) -> Result<HttpResponse, ApiError> {
-    let entry = state.entry(&id).await?;
-    let mut entry = entry.lock().await;
-    caller(&req, &entry)?.host("rolls a game back")?;
-    let events = entry.history.rollback(body.to_version, &body.reason)?;
-    record(&state, &mut entry, events, Audience::Spectator).await
+    let mut table = state.tables.open(&id).await?;
+    table
+        .caller(&state.store, &req)
+        .await?
+        .host("rolls a game back")?;
+    let reason = text::reason(&body.reason)?;
+    let events = table.history.rollback(body.to_version, &reason)?;
+    record(&state, &mut table, events, Audience::Spectator).await
 }

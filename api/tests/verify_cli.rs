@@ -55,7 +55,7 @@ fn bundle() -> AuditBundle {
         .collect();
     AuditBundle {
         game_id: "g".into(),
-        ruleset: "base".into(),
+        ruleset: Ruleset::Base,
         seed: seed.to_hex(),
         seed_commitment: seed_commitment(&seed.0),
         events,

@@ -1,0 +1,76 @@
+//! Request bodies: JSON read under a deadline, so a body that never arrives cannot hold a
+//! connection (actix-web's own extractors wait for as long as the client keeps it open).
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest, web};
+use serde::de::DeserializeOwned;
+
+use crate::AppState;
+use crate::error::ApiError;
+use crate::limits::{BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
+
+/// A JSON request body (`application/json`, at most [`BODY_LIMIT`] bytes), read within the
+/// server's body timeout.
+pub(crate) struct Json<T>(pub T);
+
+impl<T> std::ops::Deref for Json<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> Json<T> {
+    /// The body.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let deadline = req
+            .app_data::<web::Data<AppState>>()
+            .map_or(DEFAULT_BODY_TIMEOUT, |s| s.config.body_timeout);
+        let json = req
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|m| {
+                let m = m.trim();
+                m.eq_ignore_ascii_case("application/json") || m.ends_with("+json")
+            });
+        let read = web::Bytes::from_request(req, payload);
+        Box::pin(async move {
+            if !json {
+                return Err(ApiError::BadRequest(
+                    "the body must be JSON: send `Content-Type: application/json`".into(),
+                ));
+            }
+            let bytes = tokio::time::timeout(deadline, read)
+                .await
+                .map_err(|_| {
+                    ApiError::BadRequest(format!(
+                        "the body did not arrive within {} s",
+                        deadline.as_secs()
+                    ))
+                })?
+                .map_err(|e| ApiError::BadRequest(format!("cannot read the body: {e}")))?;
+            if bytes.len() > BODY_LIMIT {
+                return Err(ApiError::BadRequest(format!(
+                    "the body is over {BODY_LIMIT} bytes"
+                )));
+            }
+            serde_json::from_slice(&bytes)
+                .map(Json)
+                .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
+        })
+    }
+}

@@ -1,0 +1,223 @@
+//! The games held in memory: loaded on first use, bounded in bytes, told of appends by the
+//! store's announcements so a table never answers from a log it knows to be behind.
+//!
+//! Requests on one game are serialised by its table's lock. A table's cost is estimated from
+//! its log's length ([`cost`]); when the estimated total passes the budget, the tables nobody
+//! holds are dropped, finished games first, then the longest idle (they are read again from
+//! the store when next needed).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex as StdMutex, MutexGuard, PoisonError};
+use std::time::Instant;
+
+use saboteur_storage::EventStore;
+use tokio::sync::{Mutex, OwnedMutexGuard};
+
+use crate::error::ApiError;
+use crate::table::Table;
+
+/// The default budget of the tables held in memory, in bytes (`--cache-bytes`).
+pub const DEFAULT_CACHE_BYTES: usize = 256 * 1024 * 1024;
+
+/// Estimated bytes a table costs besides its events (the state, the credentials, the maps).
+const TABLE_BYTES: usize = 6 * 1024;
+/// Estimated bytes each event of a table's log costs (the event and the history's indices).
+const EVENT_BYTES: usize = 360;
+
+/// The estimated memory a table holds (see BENCHMARKS.md for the measurement behind it).
+pub fn cost(events: usize) -> usize {
+    TABLE_BYTES + events * EVENT_BYTES
+}
+
+/// A table in the cache, with what the cache knows of it without taking its lock.
+struct Slot {
+    table: Arc<Mutex<Table>>,
+    /// The highest version the store announced for the game (`i64::MAX`: anything may have
+    /// been missed).
+    heard: AtomicI64,
+    /// Its estimated cost, as of the last time its lock was released.
+    bytes: AtomicUsize,
+    /// When it was last used, in milliseconds since the cache was made.
+    used: AtomicU64,
+    finished: AtomicBool,
+}
+
+/// The tables held in memory.
+pub(crate) struct Tables {
+    store: EventStore,
+    slots: StdMutex<HashMap<String, Arc<Slot>>>,
+    budget: usize,
+    total: AtomicUsize,
+    epoch: Instant,
+}
+
+/// A table, locked for one request.
+pub(crate) struct Held {
+    table: OwnedMutexGuard<Table>,
+    slot: Arc<Slot>,
+    tables: Arc<Tables>,
+}
+
+impl std::ops::Deref for Held {
+    type Target = Table;
+    fn deref(&self) -> &Table {
+        &self.table
+    }
+}
+
+impl std::ops::DerefMut for Held {
+    fn deref_mut(&mut self) -> &mut Table {
+        &mut self.table
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let bytes = cost(self.table.history.log().len());
+        let before = self.slot.bytes.swap(bytes, Ordering::Relaxed);
+        self.tables.total.fetch_add(bytes, Ordering::Relaxed);
+        self.tables.total.fetch_sub(before, Ordering::Relaxed);
+        self.slot
+            .finished
+            .store(self.table.over(), Ordering::Relaxed);
+        self.slot
+            .used
+            .store(self.tables.now_ms(), Ordering::Relaxed);
+    }
+}
+
+impl Tables {
+    /// An empty cache of at most about `budget` bytes.
+    pub fn new(store: EventStore, budget: usize) -> Tables {
+        Tables {
+            store,
+            slots: StdMutex::new(HashMap::new()),
+            budget,
+            total: AtomicUsize::new(0),
+            epoch: Instant::now(),
+        }
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    fn slots(&self) -> MutexGuard<'_, HashMap<String, Arc<Slot>>> {
+        // The map is never left half-changed: a panic elsewhere cannot poison its meaning.
+        self.slots.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// How many tables are held, and their estimated bytes.
+    pub fn usage(&self) -> (usize, usize) {
+        (self.slots().len(), self.total.load(Ordering::Relaxed))
+    }
+
+    /// The game's table, locked, loaded from the store on first use and brought up to the
+    /// store when it may be behind (see [`Table::needs_check`]).
+    pub async fn open(self: &Arc<Self>, id: &str) -> Result<Held, ApiError> {
+        if uuid::Uuid::parse_str(id).is_err() {
+            return Err(ApiError::NotFound(format!(
+                "no game {id:?}: game ids are UUIDs"
+            )));
+        }
+        let cached = self.slots().get(id).cloned();
+        let slot = match cached {
+            Some(slot) => slot,
+            None => {
+                let table = Table::load(&self.store, id).await?;
+                self.insert(id, table)
+            }
+        };
+        let mut table = slot.table.clone().lock_owned().await;
+        let heard = slot.heard.load(Ordering::Acquire);
+        if table.needs_check(heard) {
+            table.follow(&self.store).await?;
+            if heard == i64::MAX {
+                let _ = slot.heard.compare_exchange(
+                    i64::MAX,
+                    table.version(),
+                    Ordering::AcqRel,
+                    Ordering::Relaxed,
+                );
+            }
+        }
+        Ok(Held {
+            table,
+            slot,
+            tables: self.clone(),
+        })
+    }
+
+    /// Whether a request holds the game's table now, or waits for it.
+    pub fn busy(&self, id: &str) -> bool {
+        self.slots()
+            .get(id)
+            .is_some_and(|s| Arc::strong_count(&s.table) > 1)
+    }
+
+    /// Keeps a loaded table (unless another request cached the game first: then that one),
+    /// making room within the budget.
+    fn insert(&self, id: &str, table: Table) -> Arc<Slot> {
+        let bytes = cost(table.history.log().len());
+        let finished = table.over();
+        let mut slots = self.slots();
+        if let Some(existing) = slots.get(id) {
+            return existing.clone();
+        }
+        if self.total.load(Ordering::Relaxed) + bytes > self.budget {
+            self.evict(&mut slots, bytes);
+        }
+        let slot = Arc::new(Slot {
+            heard: AtomicI64::new(table.version()),
+            table: Arc::new(Mutex::new(table)),
+            bytes: AtomicUsize::new(bytes),
+            used: AtomicU64::new(self.now_ms()),
+            finished: AtomicBool::new(finished),
+        });
+        self.total.fetch_add(bytes, Ordering::Relaxed);
+        slots.insert(id.to_string(), slot.clone());
+        slot
+    }
+
+    /// Drops tables nobody holds until `room` more bytes fit in nine tenths of the budget:
+    /// finished games first, then the longest idle.
+    fn evict(&self, slots: &mut HashMap<String, Arc<Slot>>, room: usize) {
+        let target = (self.budget / 10 * 9).saturating_sub(room);
+        let mut idle: Vec<(bool, u64, String)> = slots
+            .iter()
+            .filter(|(_, s)| Arc::strong_count(s) == 1 && Arc::strong_count(&s.table) == 1)
+            .map(|(id, s)| {
+                (
+                    !s.finished.load(Ordering::Relaxed),
+                    s.used.load(Ordering::Relaxed),
+                    id.clone(),
+                )
+            })
+            .collect();
+        idle.sort_unstable();
+        for (_, _, id) in idle {
+            if self.total.load(Ordering::Relaxed) <= target {
+                break;
+            }
+            if let Some(slot) = slots.remove(&id) {
+                self.total
+                    .fetch_sub(slot.bytes.load(Ordering::Relaxed), Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The store announced that a game reached `version` (through any process).
+    pub fn heard(&self, id: &str, version: i64) {
+        if let Some(slot) = self.slots().get(id) {
+            slot.heard.fetch_max(version, Ordering::AcqRel);
+        }
+    }
+
+    /// Announcements may have been lost: every table checks the store before its next answer.
+    pub fn heard_nothing_for_sure(&self) {
+        for slot in self.slots().values() {
+            slot.heard.store(i64::MAX, Ordering::Release);
+        }
+    }
+}
