@@ -1,0 +1,305 @@
+//! The fault suite's tools: the real `saboteur` binary in a process of its own (so it can be
+//! killed with SIGKILL and started again on the same database), and a small HTTP client.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use reqwest::{Client, StatusCode};
+use serde_json::{Value, json};
+
+/// Where a server answers.
+#[derive(Debug, Clone)]
+pub struct Remote {
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+}
+
+impl Remote {
+    /// `base` + `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+/// A server process.
+pub struct Server {
+    child: Child,
+    remote: Remote,
+}
+
+impl std::ops::Deref for Server {
+    type Target = Remote;
+    fn deref(&self) -> &Remote {
+        &self.remote
+    }
+}
+
+impl Server {
+    /// Starts `saboteur serve` on a free port with the store at `database_url`, and waits until
+    /// it listens.
+    pub fn start(database_url: &str, extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_saboteur"))
+            .args(["serve", "--bind", "127.0.0.1:0", "--allow-fixed-seed"])
+            .args(["--database-url", database_url])
+            .args(extra)
+            .env("RUST_LOG", "info")
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the binary starts");
+        let stdout = child.stdout.take().expect("its output");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut sent = false;
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if !sent && let Some(rest) = line.split("listening on http://").nth(1) {
+                    let addr = rest
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or_default()
+                        .to_string();
+                    let _ = tx.send(addr);
+                    sent = true;
+                }
+            }
+        });
+        let addr = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the server says where it listens");
+        Server {
+            child,
+            remote: Remote {
+                base: format!("http://{addr}"),
+            },
+        }
+    }
+
+    /// SIGKILL: no shutdown, no flush, whatever was in flight is cut.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Where it answers, to hand to tasks.
+    pub fn remote(&self) -> Remote {
+        self.remote.clone()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A client that gives up on a request after 10 s.
+pub fn client() -> Client {
+    Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .expect("a client")
+}
+
+/// Sends a request: its status, JSON body (`null` when none) and headers; `None` when the
+/// connection failed.
+pub async fn send(
+    rb: reqwest::RequestBuilder,
+) -> Option<(StatusCode, Value, reqwest::header::HeaderMap)> {
+    let r = rb.send().await.ok()?;
+    let status = r.status();
+    let headers = r.headers().clone();
+    let v = r.json::<Value>().await.unwrap_or(Value::Null);
+    Some((status, v, headers))
+}
+
+/// A test seed as the API takes it.
+pub fn seed_hex(seed: u64) -> String {
+    format!("{:0<64}", format!("{seed:016x}"))
+}
+
+/// A started game whose seat 0 is a person (the token returned) and every other seat a bot.
+pub async fn game_with_bots(
+    c: &Client,
+    s: &Remote,
+    ruleset: &str,
+    players: u8,
+    seed: u64,
+) -> (String, String) {
+    let (st, g, _) = send(c.post(s.url("/games")).json(&json!({
+        "ruleset": ruleset, "players": players, "seed": seed_hex(seed)
+    })))
+    .await
+    .expect("create");
+    assert_eq!(st, StatusCode::CREATED, "{g}");
+    let id = g["game_id"].as_str().unwrap().to_string();
+    let host = g["host_token"].as_str().unwrap().to_string();
+    let (st, j, _) = send(
+        c.post(s.url(&format!("/games/{id}/seats")))
+            .json(&json!({"name": "Ada"})),
+    )
+    .await
+    .expect("join");
+    assert_eq!(st, StatusCode::CREATED, "{j}");
+    let token = j["player_token"].as_str().unwrap().to_string();
+    for i in 1..players {
+        let level = if i % 2 == 0 { "random" } else { "heuristic" };
+        let (st, b, _) = send(
+            c.post(s.url(&format!("/games/{id}/bots")))
+                .bearer_auth(&host)
+                .json(&json!({ "level": level })),
+        )
+        .await
+        .expect("seat a bot");
+        assert_eq!(st, StatusCode::CREATED, "{b}");
+    }
+    let (st, o, _) = send(
+        c.post(s.url(&format!("/games/{id}/start")))
+            .bearer_auth(&host),
+    )
+    .await
+    .expect("start");
+    assert_eq!(st, StatusCode::OK, "{o}");
+    (id, token)
+}
+
+/// One move of the person at seat 0 when it is their turn: the first legal command, sent with
+/// `If-Match` and an `Idempotency-Key`. Returns the command, the key, and the reply (status and
+/// body); `None` when it is not their turn or the server did not answer.
+pub async fn one_move(
+    c: &Client,
+    s: &Remote,
+    id: &str,
+    token: &str,
+    n: u64,
+) -> Option<(Value, String, StatusCode, Value)> {
+    let (st, moves, _) = send(
+        c.get(s.url(&format!("/games/{id}/legal-moves")))
+            .bearer_auth(token),
+    )
+    .await?;
+    if st != StatusCode::OK {
+        return None;
+    }
+    let list = moves["commands"].as_array()?;
+    let command = list.get(n as usize % list.len().max(1))?.clone();
+    let key = format!("move-{id}-{n}");
+    let (st, body, _) = send(
+        c.post(s.url(&format!("/games/{id}/commands")))
+            .bearer_auth(token)
+            .header("If-Match", format!("\"{}\"", moves["version"]))
+            .header("Idempotency-Key", &key)
+            .json(&command),
+    )
+    .await?;
+    Some((command, key, st, body))
+}
+
+/// The game's summary status.
+pub async fn status(c: &Client, s: &Remote, id: &str) -> Option<String> {
+    let (_, g, _) = send(c.get(s.url(&format!("/games/{id}")))).await?;
+    g["status"].as_str().map(str::to_string)
+}
+
+/// Plays the person's seat until the game is over (bots play theirs on the server), within
+/// `limit`. Panics when the game does not end: a game stuck waiting for a bot shows here.
+pub async fn play_to_end(c: &Client, s: &Remote, id: &str, token: &str, limit: Duration) {
+    let started = Instant::now();
+    let mut n = 1_000_000;
+    while status(c, s, id).await.as_deref() != Some("finished") {
+        assert!(
+            started.elapsed() < limit,
+            "game {id} did not end within {limit:?}: stuck?"
+        );
+        if one_move(c, s, id, token, n).await.is_none() {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        n += 1;
+    }
+}
+
+/// `saboteur verify --game ID --database-url URL`: whether the game's record verifies, and
+/// what the command said.
+pub fn verify(database_url: &str, id: &str) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_saboteur"))
+        .args(["verify", "--game", id, "--database-url", database_url])
+        .output()
+        .expect("verify runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+/// Follows a game's event stream in the background: the sequence numbers received, in order.
+pub struct Follower {
+    seen: std::sync::Arc<std::sync::Mutex<Vec<i64>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Follower {
+    /// Opens `GET /games/{id}/events/stream` (with `token`, if any) and records every `id:`.
+    pub async fn open(c: &Client, s: &Remote, id: &str, token: Option<&str>) -> Follower {
+        let mut rb = c.get(s.url(&format!("/games/{id}/events/stream")));
+        if let Some(t) = token {
+            rb = rb.bearer_auth(t);
+        }
+        // No overall timeout for a stream: the follower is stopped by dropping it.
+        let mut r = Client::new()
+            .execute(rb.build().unwrap())
+            .await
+            .expect("the stream opens");
+        assert_eq!(r.status(), StatusCode::OK);
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let into = seen.clone();
+        let task = tokio::spawn(async move {
+            let mut pending = String::new();
+            while let Ok(Some(chunk)) = r.chunk().await {
+                pending.push_str(&String::from_utf8_lossy(&chunk));
+                while let Some(end) = pending.find('\n') {
+                    let line: String = pending.drain(..=end).collect();
+                    if let Some(seq) = line.strip_prefix("id: ") {
+                        into.lock().unwrap().push(seq.trim().parse().unwrap());
+                    }
+                }
+            }
+        });
+        Follower { seen, task }
+    }
+
+    /// Waits until the stream has delivered every event up to `version`, and checks that it
+    /// delivered each exactly once, in order.
+    pub async fn expect_all(&self, version: i64, within: Duration) {
+        let deadline = Instant::now() + within;
+        loop {
+            let seen = self.seen.lock().unwrap().clone();
+            if seen.last().copied().unwrap_or(0) >= version {
+                let want: Vec<i64> = (1..=seen.len() as i64).collect();
+                assert_eq!(seen, want, "the stream skipped or repeated events");
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the stream stopped at {:?} of {version}",
+                seen.last()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+impl Drop for Follower {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// The game's version as `s` serves it now.
+pub async fn version(c: &Client, s: &Remote, id: &str) -> i64 {
+    let (_, g, _) = send(c.get(s.url(&format!("/games/{id}"))))
+        .await
+        .expect("the game");
+    g["version"].as_i64().expect("a version")
+}

@@ -1,0 +1,10 @@
+//! The fault suite: the release-shaped binary under the failures a deployment meets — killed
+//! with SIGKILL under load and while creating games, its database stopped and started again,
+//! two processes serving one database, hostile and slow clients. Every test is bounded in
+//! time. PostgreSQL tests start their own throwaway cluster when `DATABASE_URL` is unset.
+
+mod harness;
+mod hostile;
+mod kill;
+mod outage;
+mod processes;
