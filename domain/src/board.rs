@@ -242,10 +242,22 @@ impl Board {
             .any(|s| GOAL_CELLS.contains(&cell.neighbour(*s)))
     }
 
-    /// The face-down goals that a reached segment now opens towards (§5), each with the
-    /// orientation it is turned to: the one matching the most neighbouring edges; on a tie,
-    /// the one open towards a card that reached it; then upright.
-    pub fn goals_to_reveal(&self, reach: &Reach) -> Vec<(Cell, Card, bool)> {
+    /// The face-down goals that a reached segment now opens towards (§5) after a card was
+    /// placed at `placed`, each with the orientation it is turned to, under the game's rules
+    /// version (§13):
+    ///
+    /// - version 2 (the revised ruling): the orientation open towards the card that reached
+    ///   it — the card just placed, if it lies next to the goal open towards it, otherwise
+    ///   every reached neighbour open towards the goal; where both orientations are, or
+    ///   neither, the one matching the most neighbouring edges; then upright;
+    /// - version 1: the one matching the most neighbouring edges; on a tie, the one open
+    ///   towards a card that reached it; then upright.
+    pub fn goals_to_reveal(
+        &self,
+        reach: &Reach,
+        placed: Cell,
+        rules_version: u8,
+    ) -> Vec<(Cell, Card, bool)> {
         let mut out = Vec::new();
         for cell in GOAL_CELLS {
             let Some(goal) = self.tiles.get(&cell) else {
@@ -265,6 +277,17 @@ impl Board {
             if reaching.is_empty() {
                 continue;
             }
+            // Version 2: the card just placed, when it is one that reached the goal.
+            let by_placed: Vec<Side> = reaching
+                .iter()
+                .copied()
+                .filter(|&s| cell.neighbour(s) == placed)
+                .collect();
+            let towards_sides = if by_placed.is_empty() {
+                &reaching
+            } else {
+                &by_placed
+            };
             let shape = goal.shape();
             let score = |rotated: bool| {
                 let matches = Side::ALL
@@ -276,8 +299,13 @@ impl Board {
                         _ => false,
                     })
                     .count();
-                let towards = reaching.iter().any(|&s| shape.open(rotated, s));
-                (matches, towards)
+                if rules_version >= 2 {
+                    let towards = towards_sides.iter().any(|&s| shape.open(rotated, s));
+                    (usize::from(towards), matches)
+                } else {
+                    let towards = reaching.iter().any(|&s| shape.open(rotated, s));
+                    (matches, usize::from(towards))
+                }
             };
             let rotated = score(true) > score(false);
             out.push((cell, goal.card, rotated));

@@ -68,6 +68,7 @@ pub fn create(
         players,
         first_player,
         seed: Secret::Known(seed),
+        rules_version: crate::game::RULES_VERSION,
     })
 }
 
@@ -235,7 +236,8 @@ fn play_path(
     });
     let reach = tx.game.board.reached();
     let mut gold = false;
-    for (cell, goal, rotated) in tx.game.board.goals_to_reveal(&reach) {
+    let rules = tx.game.rules_version;
+    for (cell, goal, rotated) in tx.game.board.goals_to_reveal(&reach, at, rules) {
         gold |= goal == Card::GoalGold;
         tx.emit(Event::GoalRevealed {
             at: cell,

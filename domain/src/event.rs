@@ -44,6 +44,13 @@ pub enum Event {
         first_player: Seat,
         /// The seed of every shuffle; revealed when the game ends.
         seed: Secret<Seed>,
+        /// The rules version the game is played, replayed and audited under (RULES.md §13).
+        /// Absent in games created under version 1.
+        #[serde(
+            default = "crate::game::first_rules",
+            skip_serializing_if = "crate::game::is_first_rules"
+        )]
+        rules_version: u8,
     },
     /// A round was laid out and dealt (§2, §6, §9.1). Records every shuffle's outcome.
     RoundStarted {
@@ -368,6 +375,14 @@ impl Event {
             | Event::PathRemoved { seat, .. }
             | Event::MapUsed { seat, .. }
             | Event::Passed { seat, .. }
+            | Event::DiscardedToRemove { seat, .. }
+            | Event::TheftPlayed { seat }
+            | Event::PlayerTrapped { seat, .. }
+            | Event::ActionCancelled { seat, .. }
+            | Event::HatsSwapped { seat, .. }
+            | Event::Inspected { seat, .. }
+            | Event::HandsSwapped { seat, .. }
+            | Event::CoinStolen { seat, .. }
             | Event::GoldKept {
                 seat,
                 automatic: false,

@@ -22,6 +22,20 @@ pub enum GoldCardsDrawn {
     Diggers,
 }
 
+/// The rules version new games are created under (RULES.md §13): version 2 lays a turned stone
+/// goal facing the card that reached it (§5, revised ruling).
+pub const RULES_VERSION: u8 = 2;
+
+/// Version 1: the rules as first implemented (§13).
+pub(crate) fn first_rules() -> u8 {
+    1
+}
+
+/// Whether a rules version is version 1 (left out of the JSON, as it was before versions).
+pub(crate) fn is_first_rules(version: &u8) -> bool {
+    *version == 1
+}
+
 /// The rule variants of a game (RULES.md "Variant"s).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -147,6 +161,9 @@ pub fn opens_towards_goals(card: Card, at: Cell, rotated: bool) -> bool {
 pub struct Game {
     /// `base` or `saboteur2`.
     pub ruleset: Ruleset,
+    /// The rules version it is played under (RULES.md §13).
+    #[serde(default = "first_rules", skip_serializing_if = "is_first_rules")]
+    pub rules_version: u8,
     /// Rule variants.
     pub options: Options,
     /// How many seats.
@@ -227,6 +244,7 @@ impl Game {
         let n = players as usize;
         Game {
             ruleset,
+            rules_version: RULES_VERSION,
             options,
             players,
             first_player,
@@ -279,13 +297,16 @@ impl Game {
                 players,
                 first_player,
                 seed,
-            } => Some(Game::new(
-                *ruleset,
-                *options,
-                *players,
-                *first_player,
-                *seed.known()?,
-            )),
+                rules_version,
+            } => {
+                if !(1..=RULES_VERSION).contains(rules_version) {
+                    return None;
+                }
+                let mut game =
+                    Game::new(*ruleset, *options, *players, *first_player, *seed.known()?);
+                game.rules_version = *rules_version;
+                Some(game)
+            }
             _ => None,
         }
     }

@@ -38,7 +38,7 @@ pub use cards::{Card, Role, Ruleset, Team, Tool};
 pub use command::{Command, SeatTarget, Target};
 pub use decide::{create, deal, decide, start};
 pub use event::{EVENT_SCHEMA_VERSION, Event, Payment};
-pub use game::{Conduct, Game, GoldCardsDrawn, Options, Phase, RoundResult};
+pub use game::{Conduct, Game, GoldCardsDrawn, Options, Phase, RULES_VERSION, RoundResult};
 pub use geometry::{Cell, Edges, Side};
 pub use history::{AuditReport, Discrepancy, History, UndoError, UndoRequest, audit};
 pub use legal::legal_commands;

@@ -81,6 +81,14 @@ pub struct Setup {
     /// The seed for the rounds after this one.
     #[serde(default)]
     pub seed: u64,
+    /// The rules version the position is played under (RULES.md §13): the newest unless
+    /// pinned, to test a game created under an older one.
+    #[serde(default = "newest_rules")]
+    pub rules_version: u8,
+}
+
+fn newest_rules() -> u8 {
+    crate::game::RULES_VERSION
 }
 
 fn per_seat<T>(field: &'static str, v: &[T], players: usize) -> Result<(), SetupError> {
@@ -156,6 +164,9 @@ impl Setup {
                 },
             );
         }
+        if !(1..=crate::game::RULES_VERSION).contains(&self.rules_version) {
+            return Err(SetupError::RulesVersion(self.rules_version));
+        }
         let in_front = self.in_front.unwrap_or_else(|| vec![Vec::new(); n]);
         per_seat("in_front", &in_front, n)?;
         for cards in &in_front {
@@ -172,6 +183,7 @@ impl Setup {
             self.first_player,
             Seed::from_u64(self.seed),
         );
+        game.rules_version = self.rules_version;
         game.round = self.round;
         game.round_first_player = self.first_player;
         game.current = self.first_player;

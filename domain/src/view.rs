@@ -239,12 +239,14 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
             players,
             first_player,
             seed,
+            rules_version,
         } => Event::GameCreated {
             ruleset: *ruleset,
             options: *options,
             players: *players,
             first_player: *first_player,
             seed: seed.shown_if(false),
+            rules_version: *rules_version,
         },
         Event::RoundStarted {
             round,

@@ -123,6 +123,9 @@ pub enum SetupError {
     /// The first player is not a seat of the game.
     #[error("first player {0} is not a seat of the game")]
     FirstPlayer(u8),
+    /// No such rules version (RULES.md §13).
+    #[error("rules version {0} does not exist: versions run from 1 to {max}", max = crate::game::RULES_VERSION)]
+    RulesVersion(u8),
     /// A per-seat list does not have one entry per seat.
     #[error("`{field}` must have one entry per seat ({players}), not {len}")]
     PerSeat {
