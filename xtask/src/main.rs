@@ -1,0 +1,216 @@
+//! `cargo xtask test`: the one test command. It installs what the tests need when it is
+//! missing and it can (PostgreSQL for the store's and the server's tests, a Python virtual
+//! environment with Schemathesis for the spec check), says exactly what to run when it
+//! cannot, then runs the whole suite and closes with one line: `total: N passed, N failed`.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "The project's own tasks")]
+struct Cli {
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Subcommand)]
+enum Task {
+    /// Install what the tests need when missing, then run every test: `cargo test
+    /// --workspace` and Schemathesis against the live server's spec.
+    Test {
+        /// Skip the Schemathesis run.
+        #[arg(long)]
+        no_schemathesis: bool,
+        /// Passed to `cargo test` after `--` (e.g. a test name filter).
+        #[arg(last = true)]
+        rest: Vec<String>,
+    },
+}
+
+/// Counts of a test run.
+#[derive(Default)]
+struct Tally {
+    passed: u64,
+    failed: u64,
+}
+
+impl Tally {
+    /// Adds the counts of a runner's closing line: cargo test's `test result: ok. N passed;
+    /// M failed; …` or the scenario runner's `N passed, M failed`.
+    fn read(&mut self, line: &str) {
+        let number_before = |word: &str| -> Option<u64> {
+            let at = line.find(word)?;
+            line[..at].split_whitespace().last()?.parse().ok()
+        };
+        if line.contains(" passed") && line.contains(" failed") {
+            self.passed += number_before(" passed").unwrap_or(0);
+            self.failed += number_before(" failed").unwrap_or(0);
+        }
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0"))
+}
+
+/// Whether PostgreSQL's `initdb` is on PATH or where Debian keeps it.
+fn has_postgres() -> bool {
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("initdb").is_file()));
+    let debian = std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|versions| {
+        versions
+            .flatten()
+            .any(|v| v.path().join("bin/initdb").is_file())
+    });
+    on_path || debian
+}
+
+/// Runs a command, its output shown; whether it succeeded.
+fn run(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// PostgreSQL for the tests' throwaway clusters (unless `DATABASE_URL` names a server).
+fn ensure_postgres() -> Result<(), String> {
+    if std::env::var_os("DATABASE_URL").is_some() || has_postgres() {
+        return Ok(());
+    }
+    if !is_root() {
+        return Err(
+            "PostgreSQL is missing: run `sudo apt-get install -y postgresql` \
+                    (or set DATABASE_URL to a server), then `cargo xtask test` again"
+                .into(),
+        );
+    }
+    eprintln!("xtask: installing PostgreSQL (apt-get install postgresql)");
+    if run("apt-get", &["update", "-qq"])
+        && run("apt-get", &["install", "-y", "-qq", "postgresql"])
+        && has_postgres()
+    {
+        Ok(())
+    } else {
+        Err("installing PostgreSQL failed: run `apt-get install -y postgresql`".into())
+    }
+}
+
+/// A virtual environment with Schemathesis, made once under the system's temporary folder.
+fn ensure_schemathesis() -> Result<PathBuf, String> {
+    let venv = std::env::temp_dir().join("saboteur-schemathesis");
+    let exe = venv.join("bin/schemathesis");
+    if exe.is_file() {
+        return Ok(exe);
+    }
+    eprintln!("xtask: installing Schemathesis into {}", venv.display());
+    let venv_text = venv.to_string_lossy().to_string();
+    let pip = venv.join("bin/pip").to_string_lossy().to_string();
+    if run("python3", &["-m", "venv", &venv_text]) && run(&pip, &["install", "-q", "schemathesis"])
+    {
+        Ok(exe)
+    } else {
+        Err(
+            "installing Schemathesis failed: it needs python3 with venv and pip \
+             (`apt-get install -y python3-venv`)"
+                .into(),
+        )
+    }
+}
+
+/// `cargo test --workspace`, its output shown and its counts added up.
+fn cargo_test(rest: &[String], tally: &mut Tally) -> bool {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut child = match Command::new(cargo)
+        .current_dir(root())
+        .args(["test", "--workspace"])
+        .args(if rest.is_empty() {
+            vec![]
+        } else {
+            vec!["--".to_string()]
+        })
+        .args(rest)
+        .stdout(Stdio::piped())
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("xtask: cannot run cargo test: {e}");
+            return false;
+        }
+    };
+    if let Some(out) = child.stdout.take() {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            println!("{line}");
+            tally.read(&line);
+        }
+    }
+    child.wait().is_ok_and(|s| s.success())
+}
+
+/// Schemathesis against the live server's own spec (`xtask/schemathesis.sh`).
+fn schemathesis(exe: &Path) -> bool {
+    Command::new("bash")
+        .current_dir(root())
+        .arg("xtask/schemathesis.sh")
+        .env("SCHEMATHESIS", exe)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+fn test(no_schemathesis: bool, rest: &[String]) -> Result<Tally, String> {
+    ensure_postgres()?;
+    let st = if no_schemathesis {
+        None
+    } else {
+        Some(ensure_schemathesis()?)
+    };
+    let mut tally = Tally::default();
+    let mut ok = true;
+    if let Some(exe) = st {
+        if schemathesis(&exe) {
+            tally.passed += 1;
+        } else {
+            tally.failed += 1;
+            ok = false;
+        }
+    }
+    ok &= cargo_test(rest, &mut tally);
+    if ok && tally.failed == 0 {
+        Ok(tally)
+    } else {
+        println!("total: {} passed, {} failed", tally.passed, tally.failed);
+        Err("some tests failed".into())
+    }
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().task {
+        Task::Test {
+            no_schemathesis,
+            rest,
+        } => match test(no_schemathesis, &rest) {
+            Ok(tally) => {
+                println!("total: {} passed, {} failed", tally.passed, tally.failed);
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("xtask: {e}");
+                ExitCode::FAILURE
+            }
+        },
+    }
+}
