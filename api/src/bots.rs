@@ -21,7 +21,7 @@ use crate::tables::Tables;
 pub const SWEEP_EVERY: Duration = Duration::from_secs(1);
 
 /// What the bots do next, if the game waits for one: a bot's vote on a pending undo request
-/// (RULES.md §12), or the awaited bot's command.
+/// (docs/rules.md §12), or the awaited bot's command.
 pub(crate) fn next_move(table: &Table) -> Option<Vec<Event>> {
     if let Some(request) = table.history.pending_undo() {
         // A request waits for its humans' votes; meanwhile nobody acts.

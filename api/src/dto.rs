@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 pub struct CreateGame {
     /// `base` (3–10 players) or `saboteur2` (2–12 players).
     pub ruleset: Ruleset,
-    /// Rule variants (RULES.md §7.1), each with its default when left out.
+    /// Rule variants (docs/rules.md §7.1), each with its default when left out.
     #[serde(default)]
     pub options: Options,
     /// How many seats: 3–10 for `base`, 2–12 for `saboteur2`.

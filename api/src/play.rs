@@ -155,7 +155,7 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
     security(("bearer" = [])),
     request_body(
         content = saboteur_domain::Command,
-        description = "A command in the wire format of SCENARIOS.md",
+        description = "A command in the wire format of docs/scenarios.md",
         example = json!({"type": "play_path", "card": "tunnel_ew", "at": {"x": 1, "y": 0}, "rotated": false})
     ),
     responses(

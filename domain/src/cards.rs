@@ -1,4 +1,4 @@
-//! The card catalogue (CARDS.md) as one data table, and the shapes of path cards (§1.2).
+//! The card catalogue (docs/cards.md) as one data table, and the shapes of path cards (§1.2).
 //!
 //! A correction to a card is a one-line change in [`CATALOGUE`].
 
@@ -62,8 +62,8 @@ pub enum Role {
     Profiteer,
 }
 
-/// Every card identifier of CARDS.md: the public vocabulary of the API, events and fixtures.
-#[allow(missing_docs)] // each variant is the CARDS.md identifier it serialises to
+/// Every card identifier of docs/cards.md: the public vocabulary of the API, events and fixtures.
+#[allow(missing_docs)] // each variant is the docs/cards.md identifier it serialises to
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
@@ -487,7 +487,7 @@ impl Card {
         }
     }
 
-    /// The identifier as written in CARDS.md.
+    /// The identifier as written in docs/cards.md.
     pub fn id(self) -> &'static str {
         CARD_IDS[self as usize]
     }

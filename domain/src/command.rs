@@ -1,4 +1,4 @@
-//! Commands: what a player asks to do, in the JSON wire format of SCENARIOS.md. The HTTP API
+//! Commands: what a player asks to do, in the JSON wire format of docs/scenarios.md. The HTTP API
 //! accepts these very objects.
 
 use serde::{Deserialize, Serialize};
@@ -34,7 +34,7 @@ impl Target {
     }
 }
 
-/// A player's command (SCENARIOS.md, "Commands").
+/// A player's command (docs/scenarios.md, "Commands").
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]

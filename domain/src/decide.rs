@@ -130,7 +130,7 @@ pub fn deal(game: &Game, round: u8, first_player: Seat) -> Event {
 }
 
 /// Decides a player's command: the events it causes, or the first rule it breaks (in the
-/// order of SCENARIOS.md's code table). Never changes `game`.
+/// order of docs/scenarios.md's code table). Never changes `game`.
 pub fn decide(game: &Game, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
     match game.phase {
         Phase::GameOver => return reject(V::GameOver, "the game has ended"),

@@ -44,7 +44,7 @@ pub enum Event {
         first_player: Seat,
         /// The seed of every shuffle; revealed when the game ends.
         seed: Secret<Seed>,
-        /// The rules version the game is played, replayed and audited under (RULES.md §13).
+        /// The rules version the game is played, replayed and audited under (docs/rules.md §13).
         /// Absent in games created under version 1.
         #[serde(
             default = "crate::game::first_rules",
@@ -293,7 +293,7 @@ pub enum Event {
         /// The version the game would return to.
         to_version: u64,
         /// Whether the commands it would take back showed the requester something hidden: their
-        /// own draws and peeks, or anything turned face up for everyone (RULES.md §12). Absent
+        /// own draws and peeks, or anything turned face up for everyone (docs/rules.md §12). Absent
         /// in logs recorded before it was kept.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         revealed: Option<bool>,

@@ -22,7 +22,7 @@ pub enum GoldCardsDrawn {
     Diggers,
 }
 
-/// The rules version new games are created under (RULES.md §13): version 2 lays a turned stone
+/// The rules version new games are created under (docs/rules.md §13): version 2 lays a turned stone
 /// goal facing the card that reached it (§5, revised ruling).
 pub const RULES_VERSION: u8 = 2;
 
@@ -36,7 +36,7 @@ pub(crate) fn is_first_rules(version: &u8) -> bool {
     *version == 1
 }
 
-/// The rule variants of a game (RULES.md "Variant"s).
+/// The rule variants of a game (docs/rules.md "Variant"s).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields, default)]
@@ -161,7 +161,7 @@ pub fn opens_towards_goals(card: Card, at: Cell, rotated: bool) -> bool {
 pub struct Game {
     /// `base` or `saboteur2`.
     pub ruleset: Ruleset,
-    /// The rules version it is played under (RULES.md §13).
+    /// The rules version it is played under (docs/rules.md §13).
     #[serde(default = "first_rules", skip_serializing_if = "is_first_rules")]
     pub rules_version: u8,
     /// Rule variants.

@@ -1,4 +1,4 @@
-//! Maze geometry (RULES.md §1.1): cells, sides and sets of openings.
+//! Maze geometry (docs/rules.md §1.1): cells, sides and sets of openings.
 
 use serde::{Deserialize, Serialize};
 

@@ -27,12 +27,12 @@ pub struct UndoRequest {
     /// Who has approved so far.
     pub approvals: Vec<Seat>,
     /// Whether the commands it would take back showed the requester something hidden
-    /// (RULES.md §12); taken as so for requests recorded before this was kept.
+    /// (docs/rules.md §12); taken as so for requests recorded before this was kept.
     pub revealed: bool,
 }
 
 impl UndoRequest {
-    /// How a bot votes on the request (RULES.md §12, "knowledge cannot be taken back"): it
+    /// How a bot votes on the request (docs/rules.md §12, "knowledge cannot be taken back"): it
     /// declines a request whose taken-back commands revealed hidden information to the
     /// requester, and approves the others. A bot's own draws count for nothing: a bot keeps
     /// no memory of them.

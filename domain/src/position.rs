@@ -1,5 +1,5 @@
 //! Pinned positions: a game state given card by card (the `setup` of a scenario file,
-//! SCENARIOS.md). Used exactly as given: card counts are not checked against the catalogue.
+//! docs/scenarios.md). Used exactly as given: card counts are not checked against the catalogue.
 
 use serde::{Deserialize, Serialize};
 
@@ -37,7 +37,7 @@ fn round_one() -> u8 {
     1
 }
 
-/// A pinned position (SCENARIOS.md `setup`). Absent keys take the defaults the format gives.
+/// A pinned position (docs/scenarios.md `setup`). Absent keys take the defaults the format gives.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Setup {
@@ -81,7 +81,7 @@ pub struct Setup {
     /// The seed for the rounds after this one.
     #[serde(default)]
     pub seed: u64,
-    /// The rules version the position is played under (RULES.md §13): the newest unless
+    /// The rules version the position is played under (docs/rules.md §13): the newest unless
     /// pinned, to test a game created under an older one.
     #[serde(default = "newest_rules")]
     pub rules_version: u8,

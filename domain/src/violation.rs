@@ -1,8 +1,8 @@
-//! Rule violations: why a command was rejected, with the stable codes of SCENARIOS.md.
+//! Rule violations: why a command was rejected, with the stable codes of docs/scenarios.md.
 
 use serde::{Deserialize, Serialize};
 
-/// The stable rule-violation codes (SCENARIOS.md), in the table's order: when a command breaks
+/// The stable rule-violation codes (docs/scenarios.md), in the table's order: when a command breaks
 /// several rules, the first in this order is reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -123,7 +123,7 @@ pub enum SetupError {
     /// The first player is not a seat of the game.
     #[error("first player {0} is not a seat of the game")]
     FirstPlayer(u8),
-    /// No such rules version (RULES.md §13).
+    /// No such rules version (docs/rules.md §13).
     #[error("rules version {0} does not exist: versions run from 1 to {max}", max = crate::game::RULES_VERSION)]
     RulesVersion(u8),
     /// A per-seat list does not have one entry per seat.

@@ -312,7 +312,7 @@ fn find_request(
     panic!("no such position in 400 games");
 }
 
-/// RULES.md §12: a request says whether the commands it takes back showed the requester
+/// docs/rules.md §12: a request says whether the commands it takes back showed the requester
 /// something hidden. A Map's peek did: a bot declines it.
 #[test]
 fn rule_12_a_request_after_a_peek_is_marked_and_bots_decline_it() {
@@ -336,7 +336,7 @@ fn rule_12_a_request_after_a_peek_is_marked_and_bots_decline_it() {
     assert!(!pending.bot_approves());
 }
 
-/// RULES.md §12: commands that showed the requester nothing (no card drawn, nothing turned,
+/// docs/rules.md §12: commands that showed the requester nothing (no card drawn, nothing turned,
 /// no peek) make an unmarked request, which a bot approves.
 #[test]
 fn rule_12_a_request_that_revealed_nothing_is_approved_by_bots() {
@@ -369,7 +369,7 @@ fn rule_12_a_request_that_revealed_nothing_is_approved_by_bots() {
     audit(h.log()).unwrap();
 }
 
-/// RULES.md §13: a game records the rules version it was created under in its first event;
+/// docs/rules.md §13: a game records the rules version it was created under in its first event;
 /// new games get the newest, and logs recorded before versions existed read as version 1 and
 /// are written back byte for byte (so their hash chains still hold).
 #[test]

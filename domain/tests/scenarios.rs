@@ -1,4 +1,4 @@
-//! The scenario runner of SCENARIOS.md: every `*.json` under `domain/tests/scenarios/`, or
+//! The scenario runner of docs/scenarios.md: every `*.json` under `domain/tests/scenarios/`, or
 //! under `$SCENARIOS_DIR` when set. Prints `PASS name` / `FAIL name: reason` per file, then
 //! `N passed, N failed`; fails when any file fails or when no file is found.
 

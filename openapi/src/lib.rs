@@ -34,7 +34,7 @@ pub struct Problem {
     pub status: u16,
     /// What went wrong, in plain words.
     pub detail: String,
-    /// A stable code: a rule-violation code of SCENARIOS.md for 422, otherwise one of
+    /// A stable code: a rule-violation code of docs/scenarios.md for 422, otherwise one of
     /// `bad_request`, `unauthorized`, `forbidden`, `not_found`, `conflict`,
     /// `precondition_failed`, `too_large`, `internal`.
     pub code: String,
@@ -59,7 +59,7 @@ impl Modify for BearerAuth {
         title = "Saboteur Server",
         description = "Play, watch, replay and audit games of Saboteur over HTTP. Every action is an \
 immutable event; a game's state is its events replayed. Commands use the wire format of \
-SCENARIOS.md. Players authenticate with the bearer token they got when joining; the host with \
+docs/scenarios.md. Players authenticate with the bearer token they got when joining; the host with \
 the token they got when creating the game. Errors are RFC 9457 problem details with a stable \
 `code`.",
         license(name = "MIT")

@@ -933,7 +933,7 @@ async fn human_and_bots(s: &Server, ruleset: &str, players: u8, seed: u64) {
                 .collect();
             assert_eq!(undo[0]["type"], "undo_requested");
             if undo[0]["revealed"] == true {
-                // RULES.md §12: the command showed its player something hidden (a draw, a
+                // docs/rules.md §12: the command showed its player something hidden (a draw, a
                 // peek): knowledge cannot be taken back, so the bots decline.
                 assert_eq!(st, StatusCode::ACCEPTED, "{u}");
                 assert_eq!(undo[1]["type"], "undo_declined", "{u}");
