@@ -1,0 +1,168 @@
+//! Errors and retries across the endpoints: seats, start, commands, preconditions, idempotency,
+//! a lost race between two server processes, paging and bad queries.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, sqlite_url};
+
+/// Error cases: 400, 401, 403, 404, 409, 412, 422, idempotent retry; a rejected command
+/// changes nothing.
+async fn errors_and_retries(app: &TestApp, second: &TestApp) {
+    let t = app.table("base", 3, 5).await;
+    let problem = |v: &Value, code: &str| {
+        assert_eq!(v["code"], code, "{v}");
+        assert!(v["detail"].as_str().is_some_and(|d| !d.is_empty()));
+    };
+    // Leaving before the start frees the seat; the next to join takes it.
+    let (st, _) = app.leave(&t.id, 1, Some(&t.tokens[0])).await;
+    assert_eq!(st, StatusCode::FORBIDDEN, "not one's own seat");
+    let (st, _) = app.leave(&t.id, 1, Some(&t.tokens[1])).await;
+    assert_eq!(st, StatusCode::NO_CONTENT);
+    let (st, _) = app.legal_moves(&t.id, &t.tokens[1]).await;
+    assert_eq!(
+        st,
+        StatusCode::UNAUTHORIZED,
+        "the old token no longer works"
+    );
+    let (st, j) = app.join(&t.id, "again").await;
+    assert_eq!((st, j["seat"].as_u64()), (StatusCode::CREATED, Some(1)));
+    let mut t = t;
+    t.tokens[1] = j["player_token"].as_str().unwrap().to_string();
+    // Joining a full table: 409.
+    let (st, v) = app.join(&t.id, "late").await;
+    assert_eq!(st, StatusCode::CONFLICT);
+    problem(&v, "conflict");
+    // A player cannot start the game: 403; without a token: 401.
+    let (st, v) = app.start(&t.id, Some(&t.tokens[0])).await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    problem(&v, "forbidden");
+    let (st, _) = app.start(&t.id, None).await;
+    assert_eq!(st, StatusCode::UNAUTHORIZED);
+    let (st, _) = app.start(&t.id, Some(&t.host)).await;
+    assert_eq!(st, StatusCode::OK);
+    // Unknown game: 404; malformed id path still answers problem+json.
+    let r = app.get_raw("/games/nope/state", None).await;
+    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    assert_eq!(r.headers()["content-type"], "application/problem+json");
+    // Malformed commands: 400 (unknown field, unknown card, not JSON).
+    for bad in [
+        json!({"type": "pass", "discard": [], "x": 1}),
+        json!({"type": "play_path", "card": "nope", "at": {"x": 1, "y": 0}}),
+    ] {
+        let (st, v) = app.command(&t.id, &t.tokens[0], &bad).await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{bad}");
+        problem(&v, "bad_request");
+    }
+    let (_, before) = app.state(&t.id, Some(&t.tokens[0])).await;
+    let version = before["version"].as_i64().unwrap();
+    // Not your turn: 422 with the rule's code; nothing changes.
+    let seat = before["view"]["phase"]["awaited"].as_u64().unwrap() as usize;
+    let other = (seat + 1) % 3;
+    let pass = json!({"type": "pass", "discard": []});
+    let (st, v) = app.command(&t.id, &t.tokens[other], &pass).await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
+    problem(&v, "not_your_turn");
+    // A rule broken by the right player: invalid discard.
+    let (st, v) = app.command(&t.id, &t.tokens[seat], &pass).await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
+    problem(&v, "invalid_discard");
+    // The host is not a player: 403.
+    let (st, _) = app.command(&t.id, &t.host, &pass).await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    let (_, after) = app.state(&t.id, Some(&t.tokens[0])).await;
+    assert_eq!(after, before, "rejected commands change nothing");
+    // Stale If-Match: 412.
+    let (_, moves) = app.legal_moves(&t.id, &t.tokens[seat]).await;
+    let cmd = moves["commands"][0].clone();
+    let (st, v) = app
+        .command_with(&t.id, &t.tokens[seat], &cmd, Some(1), None)
+        .await;
+    assert_eq!(st, StatusCode::PRECONDITION_FAILED);
+    problem(&v, "precondition_failed");
+    // Idempotent retry: the same outcome, nothing appended twice.
+    let retry = || {
+        app.command_with(
+            &t.id,
+            &t.tokens[seat],
+            &cmd,
+            Some(version),
+            Some("retry-me"),
+        )
+    };
+    let (st, first) = retry().await;
+    assert_eq!(st, StatusCode::OK, "{first}");
+    let (st, again) = retry().await;
+    assert_eq!(st, StatusCode::OK, "{again}");
+    assert_eq!(first, again);
+    let (_, now) = app.game(&t.id).await;
+    assert_eq!(now["version"], first["version"]);
+    // A lost race: a second server process on the same database still holds the old version.
+    let (_, stale) = second.state(&t.id, None).await;
+    assert_eq!(stale["version"], first["version"]);
+    let (_, v2) = app.state(&t.id, None).await;
+    let next = v2["view"]["phase"]["awaited"].as_u64().unwrap() as usize;
+    let (_, m) = app.legal_moves(&t.id, &t.tokens[next]).await;
+    let (st, _) = app.command(&t.id, &t.tokens[next], &m["commands"][0]).await;
+    assert_eq!(st, StatusCode::OK);
+    let (_, m2) = second.legal_moves(&t.id, &t.tokens[next]).await;
+    let (_, current) = app.game(&t.id).await;
+    if m2["version"] == current["version"] {
+        // The second process heard the append (PostgreSQL announces it to every process):
+        // it serves the new version, and the move is no longer offered.
+        assert!(m2["commands"].as_array().unwrap().is_empty(), "{m2}");
+    } else {
+        // It had not heard yet (an SQLite file shared by two processes is checked once a
+        // second): the stale move loses the race at the store.
+        let cmd = m2["commands"]
+            .get(0)
+            .expect("the stale server still offers the move");
+        let (st, v) = second.command(&t.id, &t.tokens[next], cmd).await;
+        assert_eq!(st, StatusCode::CONFLICT, "{v}");
+        problem(&v, "conflict");
+    }
+    // Either way the next request through the second process sees the winner's version.
+    let (_, fresh) = second.state(&t.id, None).await;
+    assert!(fresh["version"].as_i64() > stale["version"].as_i64());
+    // Paging the events: Link rel=next.
+    let r = app
+        .get_raw(&format!("/games/{}/events?limit=1", t.id), None)
+        .await;
+    assert!(
+        r.headers()["link"]
+            .to_str()
+            .unwrap()
+            .contains("rel=\"next\"")
+    );
+    // Bad queries: 400.
+    let (st, _) = app.list_games("limit=0").await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    let (st, _) = app.events(&t.id, "after=x", None).await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    // A fixed seed needs the testing flag (this server has it); a bad one is refused.
+    let (st, _) = app
+        .create_game(&json!({"ruleset": "base", "players": 3, "seed": "xyz"}))
+        .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    let (st, _) = app
+        .create_game(&json!({"ruleset": "base", "players": 11}))
+        .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_errors_and_retries() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = sqlite_url(&dir, "e2e.db");
+    let a = TestApp::spawn(url.clone(), None).await;
+    let b = TestApp::spawn(url, Some(dir)).await;
+    errors_and_retries(&a, &b).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_errors_and_retries() {
+    let url = crate::helpers::postgres_url().await;
+    let a = TestApp::spawn(url.clone(), None).await;
+    let b = TestApp::spawn(url, None).await;
+    errors_and_retries(&a, &b).await;
+}

@@ -1,0 +1,13 @@
+//! End-to-end: the real server on port 0, real HTTP, a real database (SQLite and PostgreSQL).
+//! `helpers` starts servers and holds one client method per endpoint; each other module tests
+//! one part of the API.
+
+mod helpers;
+
+mod bots;
+mod errors;
+mod events;
+mod ops;
+mod play;
+mod spec;
+mod undo;
