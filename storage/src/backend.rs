@@ -160,7 +160,9 @@ impl EventStore {
     /// Connects by URL — `postgres://…` or `sqlite://path` (the file is created on first use,
     /// `sqlite::memory:` for a private in-memory database) — and applies the migrations.
     pub async fn connect(url: &str) -> Result<EventStore> {
-        let (notify, _) = broadcast::channel(1024);
+        // Room for bursts: a NOTIFY carries up to 100 appends, and a subscriber that falls behind
+        // must read everything again (`Lagged` counts as a resync).
+        let (notify, _) = broadcast::channel(16 * 1024);
         let alive = Arc::new(());
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let pool = PgPoolOptions::new()

@@ -267,8 +267,7 @@ impl EventStore {
     /// Active games a bot is due in (as their last append said), with their versions: a sweep
     /// plays them, whichever process made the append and whatever happened since.
     pub async fn games_awaiting_bots(&self, limit: u32) -> Result<Vec<(String, i64)>> {
-        let sql = "SELECT id, version FROM games WHERE bot_awaited AND status = 'active' \
-                   ORDER BY updated_at LIMIT $1";
+        let sql = "SELECT id, version FROM games WHERE bot_awaited AND status = 'active' LIMIT $1";
         Ok(on_pool!(self, pool => {
             sqlx::query_as(sql).bind(i64::from(limit)).fetch_all(pool).await?
         }))

@@ -12,7 +12,8 @@ UPDATE games SET players = (e.payload ->> 'players')::int
 -- outage). Every active game is checked once.
 ALTER TABLE games ADD COLUMN bot_awaited BOOLEAN NOT NULL DEFAULT FALSE;
 UPDATE games SET bot_awaited = TRUE WHERE status = 'active';
-CREATE INDEX games_awaiting_bots ON games (updated_at) WHERE bot_awaited AND status = 'active';
+-- On the id, not on a column every append changes: appends stay HOT updates.
+CREATE INDEX games_awaiting_bots ON games (id) WHERE bot_awaited AND status = 'active';
 
 -- Games half-made by older versions (a row, no events: creation was three writes then, one
 -- transaction now) cannot be repaired (their seat count was never recorded) and cannot be

@@ -8,7 +8,8 @@ UPDATE games SET players = COALESCE((SELECT json_extract(e.payload, '$.players')
 -- `bot_awaited`: whether the last append left a bot to act; every active game is checked once.
 ALTER TABLE games ADD COLUMN bot_awaited INTEGER NOT NULL DEFAULT 0;
 UPDATE games SET bot_awaited = 1 WHERE status = 'active';
-CREATE INDEX games_awaiting_bots ON games (updated_at) WHERE bot_awaited AND status = 'active';
+-- On the id, not on a column every append changes: appends stay HOT updates.
+CREATE INDEX games_awaiting_bots ON games (id) WHERE bot_awaited AND status = 'active';
 
 -- Games half-made by older versions (a row, no events) stay hidden: every read of games asks
 -- for `version > 0`.
