@@ -34,9 +34,10 @@ pub struct Problem {
     pub status: u16,
     /// What went wrong, in plain words.
     pub detail: String,
-    /// A stable code: a rule-violation code of docs/scenarios.md for 422, otherwise one of
-    /// `bad_request`, `unauthorized`, `forbidden`, `not_found`, `conflict`,
-    /// `precondition_failed`, `too_large`, `internal`.
+    /// A stable code: for 422 a rule-violation code of docs/scenarios.md, or
+    /// `idempotency_key_reused`; otherwise one of `bad_request`, `unauthorized`, `forbidden`,
+    /// `not_found`, `method_not_allowed`, `conflict`, `precondition_failed`, `busy` (503: too
+    /// many event streams), `unavailable` (503: the database cannot be reached), `internal`.
     pub code: String,
 }
 

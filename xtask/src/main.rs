@@ -136,7 +136,7 @@ fn cargo_test(rest: &[String], tally: &mut Tally) -> bool {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut child = match Command::new(cargo)
         .current_dir(root())
-        .args(["test", "--workspace"])
+        .args(["test", "--workspace", "--no-fail-fast"])
         .args(if rest.is_empty() {
             vec![]
         } else {
