@@ -62,7 +62,9 @@ impl Table {
     /// Reads a game back from the store.
     pub async fn load(store: &EventStore, id: &str) -> Result<Table, ApiError> {
         let record = store.get_game(id).await?;
-        let history = store.load_history(id).await?;
+        let mut history = store.load_history(id).await?;
+        // Read event by event, the lists grew by doubling: give the room back.
+        history.shrink_to_fit();
         let credentials = store.credentials(id).await?;
         let mut table = Table {
             record,

@@ -22,8 +22,10 @@ pub const DEFAULT_CACHE_BYTES: usize = 256 * 1024 * 1024;
 
 /// Estimated bytes a table costs besides its events (the state, the credentials, the maps).
 const TABLE_BYTES: usize = 6 * 1024;
-/// Estimated bytes each event of a table's log costs (the event and the history's indices).
-const EVENT_BYTES: usize = 360;
+/// Estimated bytes each event of a table's log costs (the event and the history's indices):
+/// measured at 195 once a game is read from the store (its lists shrunk to fit) and up to 370
+/// while it grows by doubling (BENCHMARKS.md).
+const EVENT_BYTES: usize = 280;
 
 /// The estimated memory a table holds (see BENCHMARKS.md for the measurement behind it).
 pub fn cost(events: usize) -> usize {

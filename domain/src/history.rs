@@ -160,6 +160,15 @@ impl History {
         &self.log
     }
 
+    /// Gives back the room its lists grew into while the log was read (they grow by doubling):
+    /// for a history kept in memory for long, e.g. a server's cached game.
+    pub fn shrink_to_fit(&mut self) {
+        self.log.shrink_to_fit();
+        self.nodes.shrink_to_fit();
+        self.heads.shrink_to_fit();
+        self.commands.shrink_to_fit();
+    }
+
     /// The version: how many events the log holds.
     pub fn version(&self) -> u64 {
         self.log.len() as u64
