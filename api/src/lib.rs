@@ -21,6 +21,7 @@ pub mod audit;
 mod auth;
 mod body;
 mod bots;
+mod catalogue;
 pub mod dto;
 pub mod error;
 mod games;
@@ -132,6 +133,7 @@ fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     audit::configure(cfg);
     stream::configure(cfg);
     ops::configure(cfg);
+    catalogue::configure(cfg);
 }
 
 /// The whole application: routes, extractor limits and errors, the spec and the docs page.
