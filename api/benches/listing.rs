@@ -9,16 +9,8 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-fn rss_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        })
-        .map_or(0.0, |kib| kib / 1024.0)
-}
+mod common;
+use common::rss_mib;
 
 #[tokio::main(flavor = "multi_thread")]
 async fn main() {

@@ -135,17 +135,8 @@ async fn raw_inserts(url: &str, writers: usize, seconds: u64) -> f64 {
     total as f64 / started.elapsed().as_secs_f64()
 }
 
-/// The resident set size of this process (client and server), in MiB.
-fn rss_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        })
-        .map_or(0.0, |kib| kib / 1024.0)
-}
+mod common;
+use common::rss_mib;
 
 /// Prints, every `every` seconds until `deadline`: elapsed time, resident memory, and what
 /// `/healthz` says the server holds.

@@ -12,7 +12,38 @@ use crate::hash::GENESIS;
 use crate::records::{Credential, GamePage, GameRecord, GameStatus, ListedGame, NewEvent, NewGame};
 use crate::{EventStore, append::batch_json};
 
+/// A game's ruleset and options as the games table stores them.
+fn stored(game: &NewGame) -> Result<(String, serde_json::Value)> {
+    let options = serde_json::to_value(game.options)
+        .map_err(|e| StoreError::Invalid(format!("options: {e}")))?;
+    let ruleset = serde_json::to_value(game.ruleset)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    Ok((ruleset, options))
+}
+
 impl EventStore {
+    /// Inserts a game's row: `$1` id, `$2` ruleset, `$3` options, `$4` status, `$5` players,
+    /// `$6` version, `$7` last hash, `$8` seed commitment, `$9` seed, `$10`/`$11` times. `ord`
+    /// numbers games in creation order, for cursor pagination (PostgreSQL fills it from an
+    /// identity column; SQLite has a single writer).
+    fn insert_game_sql(&self) -> &'static str {
+        match self.backend {
+            Backend::Postgres(_) => {
+                "INSERT INTO games (id, ruleset, options, status, players, version, last_hash, \
+                 seed_commitment, seed, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+            }
+            Backend::Sqlite(_) => {
+                "INSERT INTO games (id, ruleset, options, status, players, version, last_hash, \
+                 seed_commitment, seed, created_at, updated_at, ord) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
+                 (SELECT COALESCE(MAX(ord), 0) + 1 FROM games))"
+            }
+        }
+    }
+
     /// Creates a game whole, in one transaction: its row, its first events (hash-chained from
     /// [`GENESIS`]) and its host's credential. A game exists with all three or not at all.
     #[tracing::instrument(level = "debug", skip_all, fields(game = %game.id))]
@@ -28,27 +59,8 @@ impl EventStore {
         let now = Utc::now();
         let version = first_events.len() as i64;
         let (batch, last_hash) = batch_json(&game.id, 1, GENESIS, &first_events, None);
-        let options = serde_json::to_value(game.options)
-            .map_err(|e| StoreError::Invalid(format!("options: {e}")))?;
-        let ruleset = serde_json::to_value(game.ruleset)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
-        // `ord` numbers games in creation order, for cursor pagination (PostgreSQL fills it
-        // from an identity column; SQLite has a single writer).
-        let insert_game = match self.backend {
-            Backend::Postgres(_) => {
-                "INSERT INTO games (id, ruleset, options, status, players, version, last_hash, \
-                 seed_commitment, seed, created_at, updated_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
-            }
-            Backend::Sqlite(_) => {
-                "INSERT INTO games (id, ruleset, options, status, players, version, last_hash, \
-                 seed_commitment, seed, created_at, updated_at, ord) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
-                 (SELECT COALESCE(MAX(ord), 0) + 1 FROM games))"
-            }
-        };
+        let (ruleset, options) = stored(&game)?;
+        let insert_game = self.insert_game_sql();
         let insert_events = match self.backend {
             Backend::Postgres(_) => {
                 "INSERT INTO events (game_id, seq, event_type, schema_version, payload, seat, \
@@ -110,25 +122,8 @@ impl EventStore {
     #[doc(hidden)]
     pub async fn create_game_row(&self, game: NewGame) -> Result<()> {
         let now = Utc::now();
-        let options = serde_json::to_value(game.options)
-            .map_err(|e| StoreError::Invalid(format!("options: {e}")))?;
-        let ruleset = serde_json::to_value(game.ruleset)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
-        let sql = match self.backend {
-            Backend::Postgres(_) => {
-                "INSERT INTO games (id, ruleset, options, status, players, version, last_hash, \
-                 seed_commitment, seed, created_at, updated_at) \
-                 VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10)"
-            }
-            Backend::Sqlite(_) => {
-                "INSERT INTO games (id, ruleset, options, status, players, version, last_hash, \
-                 seed_commitment, seed, created_at, updated_at, ord) \
-                 VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10, \
-                 (SELECT COALESCE(MAX(ord), 0) + 1 FROM games))"
-            }
-        };
+        let (ruleset, options) = stored(&game)?;
+        let sql = self.insert_game_sql();
         let result = on_pool!(self, pool => {
             sqlx::query(sql)
                 .bind(&game.id)
@@ -136,6 +131,7 @@ impl EventStore {
                 .bind(Json(&options))
                 .bind(GameStatus::Lobby.as_str())
                 .bind(i32::from(game.players))
+                .bind(0_i64)
                 .bind(GENESIS)
                 .bind(&game.seed_commitment)
                 .bind(&game.seed)
