@@ -25,9 +25,7 @@ pub const SWEEP_EVERY: Duration = Duration::from_secs(1);
 pub(crate) fn next_move(table: &Table) -> Option<Vec<Event>> {
     if let Some(request) = table.history.pending_undo() {
         // A request waits for its humans' votes; meanwhile nobody acts.
-        let voter = (0..table.players()).map(Seat).find(|s| {
-            *s != request.seat && !request.approvals.contains(s) && table.bot(*s).is_some()
-        })?;
+        let voter = bot_voter(table)?;
         return table.history.vote_undo(voter, request.bot_approves()).ok();
     }
     let seat = table.history.game().awaited()?;
@@ -39,12 +37,18 @@ pub(crate) fn next_move(table: &Table) -> Option<Vec<Event>> {
     events
 }
 
+/// A bot seat that has still to vote on the pending undo request, if any.
+fn bot_voter(table: &Table) -> Option<Seat> {
+    let request = table.history.pending_undo()?;
+    (0..table.players())
+        .map(Seat)
+        .find(|s| *s != request.seat && !request.approvals.contains(s) && table.bot(*s).is_some())
+}
+
 /// Whether the game waits for a bot: its vote on a pending undo request, or its turn.
 pub(crate) fn due(table: &Table) -> bool {
     match table.history.pending_undo() {
-        Some(request) => (0..table.players()).map(Seat).any(|s| {
-            s != request.seat && !request.approvals.contains(&s) && table.bot(s).is_some()
-        }),
+        Some(_) => bot_voter(table).is_some(),
         None => table
             .history
             .game()

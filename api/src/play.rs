@@ -265,12 +265,13 @@ async fn retried(
         }
     }
     state.metrics.commands.with_label_values(&["retried"]).inc();
-    let out = crate::dto::Outcome {
-        version: batch.last,
-        events: redacted(&events, batch.first, Audience::Seat(seat), table.over()),
-        awaited: table.history.game().awaited().map(|s| s.0),
-    };
-    Ok(reply::ok(out))
+    // The batch's events, numbered from its first: the version after it is its last.
+    Ok(reply::ok(reply::outcome(
+        table,
+        batch.first,
+        &events,
+        Audience::Seat(seat),
+    )))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

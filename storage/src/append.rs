@@ -230,11 +230,7 @@ impl EventStore {
                 .await?
                 .rows_affected()
         });
-        if n == 0 {
-            Err(StoreError::NotFound)
-        } else {
-            Ok(())
-        }
+        crate::error::touched(n)
     }
 
     /// A game's events with `seq > after`, at most `limit`, in order.

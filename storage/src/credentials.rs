@@ -4,7 +4,7 @@ use sqlx::Row;
 
 use crate::EventStore;
 use crate::backend::{CREDENTIAL_COLUMNS, credential_from_row, on_pool};
-use crate::error::{Result, StoreError, is_unique_violation};
+use crate::error::{Result, inserted, touched};
 use crate::records::Credential;
 
 /// Inserts a credential: `$1` game, `$2` token hash, `$3` role, `$4` seat, `$5` name,
@@ -28,11 +28,7 @@ impl EventStore {
                 .await
                 .map(|r| r.rows_affected())
         });
-        match result {
-            Ok(_) => Ok(()),
-            Err(e) if is_unique_violation(&e) => Err(StoreError::Exists),
-            Err(e) => Err(e.into()),
-        }
+        inserted(result)
     }
 
     /// Every credential of a game, in the order they were issued.
@@ -62,10 +58,6 @@ impl EventStore {
                 .await?
                 .rows_affected()
         });
-        if n == 0 {
-            Err(StoreError::NotFound)
-        } else {
-            Ok(())
-        }
+        touched(n)
     }
 }

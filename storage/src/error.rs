@@ -68,3 +68,21 @@ pub fn is_unreachable(e: &sqlx::Error) -> bool {
 pub(crate) fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
 }
+
+/// The outcome of an insert: a key already taken is [`StoreError::Exists`].
+pub(crate) fn inserted<T>(result: std::result::Result<T, sqlx::Error>) -> Result<()> {
+    match result {
+        Ok(_) => Ok(()),
+        Err(e) if is_unique_violation(&e) => Err(StoreError::Exists),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The outcome of an update or delete of one row: none touched is [`StoreError::NotFound`].
+pub(crate) fn touched(rows: u64) -> Result<()> {
+    if rows == 0 {
+        Err(StoreError::NotFound)
+    } else {
+        Ok(())
+    }
+}

@@ -141,11 +141,7 @@ impl EventStore {
                 .await
                 .map(|r| r.rows_affected())
         });
-        match result {
-            Ok(_) => Ok(()),
-            Err(e) if is_unique_violation(&e) => Err(StoreError::Exists),
-            Err(e) => Err(e.into()),
-        }
+        crate::error::inserted(result)
     }
 
     /// A game's row. A game without events (half-made by an older version) is not found.
