@@ -17,7 +17,6 @@ mod heuristic;
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
-use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Tile};
 use crate::cards::{self, Card, Role, Ruleset};
@@ -30,87 +29,9 @@ use crate::history::History;
 use crate::legal::legal_commands;
 use crate::random::{Seed, below};
 use crate::seat::Seat;
-use crate::secret::Secret;
 use crate::view::View;
 
-/// The version of the bots' decision logic. It is recorded with each bot command so that an
-/// audit re-runs the same logic; bump it whenever a bot would choose differently.
-pub const BOT_VERSION: u32 = 1;
-
-/// How a bot plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum BotLevel {
-    /// Uniformly random among the legal commands.
-    Random,
-    /// Plays its role: digs towards the gold or blocks, with beliefs about the other seats.
-    Heuristic,
-}
-
-impl BotLevel {
-    /// Every level, weakest first.
-    pub const ALL: [BotLevel; 2] = [BotLevel::Random, BotLevel::Heuristic];
-
-    /// The level's name as in JSON: `random` or `heuristic`.
-    pub fn name(self) -> &'static str {
-        match self {
-            BotLevel::Random => "random",
-            BotLevel::Heuristic => "heuristic",
-        }
-    }
-}
-
-impl std::fmt::Display for BotLevel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for BotLevel {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        BotLevel::ALL
-            .into_iter()
-            .find(|l| l.name() == s)
-            .ok_or_else(|| format!("unknown bot level {s:?}: use random or heuristic"))
-    }
-}
-
-/// How a bot chose a command, recorded with it in [`Event::CommandAccepted`]: re-running
-/// [`choose`] with this level and seed on the seat's view before the command gives the command
-/// again, for the same [`BOT_VERSION`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct BotMove {
-    /// The bot's level.
-    pub level: BotLevel,
-    /// The [`BOT_VERSION`] that chose.
-    pub version: u32,
-    /// The decision's seed: hidden from other seats until the game is over, like the view it
-    /// was applied to.
-    pub seed: Secret<u64>,
-}
-
-impl BotMove {
-    /// The record of a decision by the current logic.
-    pub fn new(level: BotLevel, seed: u64) -> BotMove {
-        BotMove {
-            level,
-            version: BOT_VERSION,
-            seed: Secret::Known(seed),
-        }
-    }
-
-    /// The record with its seed shown only if `visible`.
-    pub fn shown_if(&self, visible: bool) -> BotMove {
-        BotMove {
-            seed: self.seed.shown_if(visible),
-            ..*self
-        }
-    }
-}
+pub use crate::event::{BOT_VERSION, BotLevel, BotMove};
 
 /// The seed of a bot's decision at a game version: ChaCha20 keyed by the game's seed on
 /// stream 3000, at a position set by the version. A function of the game, so every server
@@ -340,4 +261,20 @@ pub fn bot_rng(seed: Seed) -> rand_chacha::ChaCha20Rng {
     let mut rng = seed.round_rng(0);
     rng.set_stream(1000);
     rng
+}
+
+impl History {
+    /// Lets a bot of `level` play for `seat` now: its command (chosen from the seat's view with
+    /// [`crate::bot::decision_seed`] of this version) and the events it causes, the command
+    /// recorded with its [`BotMove`]. `None` when the game does not await that seat.
+    pub fn execute_bot(&self, seat: Seat, level: BotLevel) -> Option<Vec<Event>> {
+        let seed = decision_seed(&self.game().seed, self.version());
+        let command = choose(
+            level,
+            &crate::view::view(self.game(), crate::view::Audience::Seat(seat)),
+            seed,
+        )?;
+        self.execute_as(seat, &command, Some(BotMove::new(level, seed)))
+            .ok()
+    }
 }

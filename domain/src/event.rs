@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::cards::{Card, Role, Ruleset, Tool};
 use crate::command::Command;
-use crate::game::Options;
 use crate::geometry::Cell;
+use crate::options::Options;
 use crate::random::Seed;
 use crate::seat::Seat;
 use crate::secret::{Pile, Secret};
@@ -15,6 +15,85 @@ use crate::secret::{Pile, Secret};
 /// The schema version of [`Event`]'s JSON. Bump it, and teach [`Event::decode`] to read the
 /// old form, when an event's shape changes.
 pub const EVENT_SCHEMA_VERSION: u16 = 1;
+
+/// The version of the bots' decision logic. It is recorded with each bot command so that an
+/// audit re-runs the same logic; bump it whenever a bot would choose differently.
+pub const BOT_VERSION: u32 = 1;
+
+/// How a bot plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum BotLevel {
+    /// Uniformly random among the legal commands.
+    Random,
+    /// Plays its role: digs towards the gold or blocks, with beliefs about the other seats.
+    Heuristic,
+}
+
+impl BotLevel {
+    /// Every level, weakest first.
+    pub const ALL: [BotLevel; 2] = [BotLevel::Random, BotLevel::Heuristic];
+
+    /// The level's name as in JSON: `random` or `heuristic`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BotLevel::Random => "random",
+            BotLevel::Heuristic => "heuristic",
+        }
+    }
+}
+
+impl std::fmt::Display for BotLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for BotLevel {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        BotLevel::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| format!("unknown bot level {s:?}: use random or heuristic"))
+    }
+}
+
+/// How a bot chose a command, recorded with it in [`Event::CommandAccepted`]: re-running
+/// [`crate::bot::choose`] with this level and seed on the seat's view before the command gives the command
+/// again, for the same [`BOT_VERSION`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct BotMove {
+    /// The bot's level.
+    pub level: BotLevel,
+    /// The [`BOT_VERSION`] that chose.
+    pub version: u32,
+    /// The decision's seed: hidden from other seats until the game is over, like the view it
+    /// was applied to.
+    pub seed: Secret<u64>,
+}
+
+impl BotMove {
+    /// The record of a decision by the current logic.
+    pub fn new(level: BotLevel, seed: u64) -> BotMove {
+        BotMove {
+            level,
+            version: BOT_VERSION,
+            seed: Secret::Known(seed),
+        }
+    }
+
+    /// The record with its seed shown only if `visible`.
+    pub fn shown_if(&self, visible: bool) -> BotMove {
+        BotMove {
+            seed: self.seed.shown_if(visible),
+            ..*self
+        }
+    }
+}
 
 /// Gold given to one seat, as recorded in [`Event::SaboteursPaid`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,8 +126,8 @@ pub enum Event {
         /// The rules version the game is played, replayed and audited under (docs/rules.md §13).
         /// Absent in games created under version 1.
         #[serde(
-            default = "crate::game::first_rules",
-            skip_serializing_if = "crate::game::is_first_rules"
+            default = "crate::options::first_rules_version",
+            skip_serializing_if = "crate::options::is_first_rules_version"
         )]
         rules_version: u8,
     },
@@ -284,7 +363,7 @@ pub enum Event {
         command: Secret<Command>,
         /// When a bot chose the command: how, so that an audit can choose it again.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        bot: Option<crate::bot::BotMove>,
+        bot: Option<BotMove>,
     },
     /// A player asked to take back their last command; every other player must approve.
     UndoRequested {

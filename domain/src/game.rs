@@ -2,6 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::options::{GoldCardsDrawn, Options, RULES_VERSION};
+use crate::options::{first_rules_version, is_first_rules_version};
+
 use crate::board::{Board, GOAL_CELLS};
 use crate::cards::{Action, Card, Role, Ruleset, Tool};
 use crate::event::Event;
@@ -9,43 +12,6 @@ use crate::geometry::Cell;
 use crate::random::Seed;
 use crate::seat::Seat;
 use crate::secret::Pile;
-
-/// How many gold cards the finder draws (§7.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum GoldCardsDrawn {
-    /// As many as there are players, at most 9 (the default).
-    #[default]
-    Players,
-    /// As many as there are gold-diggers this round (variant).
-    Diggers,
-}
-
-/// The rules version new games are created under (docs/rules.md §13): version 2 lays a turned stone
-/// goal facing the card that reached it (§5, revised ruling).
-pub const RULES_VERSION: u8 = 2;
-
-/// Version 1: the rules as first implemented (§13).
-pub(crate) fn first_rules() -> u8 {
-    1
-}
-
-/// Whether a rules version is version 1 (left out of the JSON, as it was before versions).
-pub(crate) fn is_first_rules(version: &u8) -> bool {
-    *version == 1
-}
-
-/// The rule variants of a game (docs/rules.md "Variant"s).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(deny_unknown_fields, default)]
-pub struct Options {
-    /// §7.1: how many gold cards the finder draws.
-    pub gold_cards_drawn: GoldCardsDrawn,
-    /// §7.1 variant: a gold-digger with a broken tool is skipped when gold is handed out.
-    pub broken_tools_forfeit_gold: bool,
-}
 
 /// What the game is waiting for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -162,7 +128,10 @@ pub struct Game {
     /// `base` or `saboteur2`.
     pub ruleset: Ruleset,
     /// The rules version it is played under (docs/rules.md §13).
-    #[serde(default = "first_rules", skip_serializing_if = "is_first_rules")]
+    #[serde(
+        default = "first_rules_version",
+        skip_serializing_if = "is_first_rules_version"
+    )]
     pub rules_version: u8,
     /// Rule variants.
     pub options: Options,

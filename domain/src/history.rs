@@ -7,14 +7,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bot::{BOT_VERSION, BotLevel, BotMove, choose, decision_seed};
 use crate::command::Command;
-use crate::decide::{deal, decide, start};
-use crate::event::Event;
+use crate::decide::{decide, start};
+use crate::event::{BotMove, Event};
 use crate::game::{Game, Phase};
 use crate::seat::Seat;
 use crate::secret::Secret;
-use crate::view::{Audience, redact, reveals_hidden, view};
+use crate::view::{Audience, redact, reveals_hidden};
 use crate::violation::RuleViolation;
 
 /// A pending request to take back a command.
@@ -82,7 +81,7 @@ pub struct History {
 }
 
 /// Whether an event opens a batch appended at once: a command, an undo event, or the start.
-fn opens_batch(log: &[Event], index: usize) -> bool {
+pub(crate) fn opens_batch(log: &[Event], index: usize) -> bool {
     match &log[index] {
         Event::CommandAccepted { .. }
         | Event::UndoRequested { .. }
@@ -248,7 +247,8 @@ impl History {
         self.execute_as(seat, command, None)
     }
 
-    fn execute_as(
+    /// Decides a command as [`History::execute`], recording how a bot chose it, if one did.
+    pub(crate) fn execute_as(
         &self,
         seat: Seat,
         command: &Command,
@@ -261,16 +261,6 @@ impl History {
         }];
         events.extend(decide(&self.game, seat, command)?);
         Ok(events)
-    }
-
-    /// Lets a bot of `level` play for `seat` now: its command (chosen from the seat's view with
-    /// [`crate::bot::decision_seed`] of this version) and the events it causes, the command
-    /// recorded with its [`BotMove`]. `None` when the game does not await that seat.
-    pub fn execute_bot(&self, seat: Seat, level: BotLevel) -> Option<Vec<Event>> {
-        let seed = decision_seed(&self.game.seed, self.version());
-        let command = choose(level, &view(&self.game, Audience::Seat(seat)), seed)?;
-        self.execute_as(seat, &command, Some(BotMove::new(level, seed)))
-            .ok()
     }
 
     /// Decides the start of the game: round 1 dealt.
@@ -399,208 +389,4 @@ impl History {
             reason: Some(reason.to_string()),
         }])
     }
-}
-
-/// What an audit of a whole log found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AuditReport {
-    /// Events in the log.
-    pub events: u64,
-    /// Commands decided again and found to cause exactly the recorded events.
-    pub commands_checked: u64,
-    /// Deals derived again from the seed and found equal to the recorded ones.
-    pub deals_checked: u64,
-    /// Undo and rollback events checked against the undo rules.
-    pub undos_checked: u64,
-    /// Bot commands chosen again from the seat's view and recorded seed, and found equal.
-    #[serde(default)]
-    pub bot_moves_checked: u64,
-    /// Bot commands recorded by another [`BOT_VERSION`], whose logic this build cannot run:
-    /// decided again like any command, but not chosen again.
-    #[serde(default)]
-    pub bot_moves_of_other_versions: u64,
-    /// Each seat's final total.
-    pub gold: Vec<u32>,
-    /// The seats sharing the win.
-    pub winners: Vec<Seat>,
-}
-
-/// The first discrepancy an audit found.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
-#[error("event {seq}: {what}")]
-pub struct Discrepancy {
-    /// The sequence number of the first event in question.
-    pub seq: u64,
-    /// What is wrong.
-    pub what: String,
-}
-
-fn wrong(seq: u64, what: impl Into<String>) -> Discrepancy {
-    Discrepancy {
-        seq,
-        what: what.into(),
-    }
-}
-
-/// Chooses a recorded bot command again: the same level, version and seed on the seat's view
-/// before it must give the same command.
-/// `Ok(false)` when another [`BOT_VERSION`] chose it: that logic is not here to run again.
-fn check_bot(h: &History, seat: Seat, command: &Command, bot: &BotMove) -> Result<bool, String> {
-    if bot.version != BOT_VERSION {
-        return Ok(false);
-    }
-    let seed = *bot.seed.known().ok_or("the bot's seed is redacted")?;
-    match choose(bot.level, &view(h.game(), Audience::Seat(seat)), seed) {
-        Some(again) if &again == command => Ok(true),
-        Some(_) => Err(format!(
-            "the {} bot with the recorded seed chooses another command",
-            bot.level
-        )),
-        None => Err(format!("the {} bot had no command to choose", bot.level)),
-    }
-}
-
-/// Audits a complete log: every deal derived again from the seed, every command decided again
-/// against the state before it and compared with the events recorded after it, every undo
-/// checked against the undo rules, and the final scores recomputed.
-pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
-    let first = log.first().ok_or_else(|| wrong(1, "the log is empty"))?;
-    let mut h = History::new(first.clone())
-        .ok_or_else(|| wrong(1, "the log does not start with game_created and its seed"))?;
-    let mut report = AuditReport {
-        events: log.len() as u64,
-        commands_checked: 0,
-        deals_checked: 0,
-        undos_checked: 0,
-        bot_moves_checked: 0,
-        bot_moves_of_other_versions: 0,
-        gold: Vec::new(),
-        winners: Vec::new(),
-    };
-    let mut i = 1;
-    while i < log.len() {
-        let seq = i as u64 + 1;
-        let end = (i + 1..log.len())
-            .find(|&k| opens_batch(log, k))
-            .unwrap_or(log.len());
-        let recorded = &log[i..end];
-        let expected: Vec<Event> = match &log[i] {
-            Event::CommandAccepted { seat, command, bot } => {
-                let command = command
-                    .known()
-                    .ok_or_else(|| wrong(seq, "the command is redacted"))?;
-                report.commands_checked += 1;
-                if let Some(bot) = bot {
-                    if check_bot(&h, *seat, command, bot).map_err(|what| wrong(seq, what))? {
-                        report.bot_moves_checked += 1;
-                    } else {
-                        report.bot_moves_of_other_versions += 1;
-                    }
-                }
-                h.execute_as(*seat, command, *bot).map_err(|v| {
-                    wrong(
-                        seq,
-                        format!("the command was illegal: {} ({})", v.code(), v.detail),
-                    )
-                })?
-            }
-            Event::RoundStarted { round: 1, .. } => h
-                .start()
-                .map_err(|v| wrong(seq, format!("the game could not start: {v}")))?,
-            Event::UndoRequested { seat, revealed, .. } => {
-                report.undos_checked += 1;
-                let mut asked = h
-                    .request_undo(*seat)
-                    .map_err(|e| wrong(seq, e.to_string()))?;
-                // Requests recorded before `revealed` was kept are checked without it.
-                if revealed.is_none() {
-                    for e in &mut asked {
-                        if let Event::UndoRequested { revealed, .. } = e {
-                            *revealed = None;
-                        }
-                    }
-                }
-                asked
-            }
-            Event::UndoApproved { seat } => {
-                report.undos_checked += 1;
-                h.vote_undo(*seat, true)
-                    .map_err(|e| wrong(seq, e.to_string()))?
-            }
-            Event::UndoDeclined { seat } => {
-                report.undos_checked += 1;
-                h.vote_undo(*seat, false)
-                    .map_err(|e| wrong(seq, e.to_string()))?
-            }
-            Event::Undone {
-                to_version,
-                by: None,
-                reason,
-            } => {
-                report.undos_checked += 1;
-                h.rollback(*to_version, reason.as_deref().unwrap_or(""))
-                    .map_err(|e| wrong(seq, e.to_string()))?
-            }
-            Event::Undone { by: Some(seat), .. } => {
-                report.undos_checked += 1;
-                h.request_undo(*seat)
-                    .map_err(|e| wrong(seq, e.to_string()))?
-            }
-            other => {
-                return Err(wrong(
-                    seq,
-                    format!("`{}` was recorded without a command", other.kind()),
-                ));
-            }
-        };
-        if expected.as_slice() != recorded {
-            let k = expected
-                .iter()
-                .zip(recorded)
-                .take_while(|(a, b)| a == b)
-                .count();
-            return Err(wrong(
-                seq + k as u64,
-                format!(
-                    "the record differs from what the rules decide: recorded {}, expected {}",
-                    recorded.get(k).map_or("nothing", Event::kind),
-                    expected.get(k).map_or("nothing", Event::kind)
-                ),
-            ));
-        }
-        for e in recorded {
-            if let Event::RoundStarted {
-                round,
-                first_player,
-                ..
-            } = e
-            {
-                let again = deal(h.game(), *round, *first_player);
-                if &again != e {
-                    return Err(wrong(
-                        h.version() + 1,
-                        format!("round {round} was not dealt from the seed"),
-                    ));
-                }
-                report.deals_checked += 1;
-            }
-            h.push(e.clone());
-        }
-        i = end;
-    }
-    let game = h.game();
-    if let Some(Event::GameEnded { gold, winners }) = log
-        .iter()
-        .rev()
-        .find(|e| matches!(e, Event::GameEnded { .. }))
-        && (gold != &game.gold || winners != &game.winners)
-    {
-        return Err(wrong(
-            report.events,
-            "the final scores differ from the replayed ones",
-        ));
-    }
-    report.gold = game.gold.clone();
-    report.winners = game.winners.clone();
-    Ok(report)
 }

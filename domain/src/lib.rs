@@ -13,17 +13,20 @@
 
 #![warn(missing_docs)]
 
+pub mod audit;
 pub mod board;
 pub mod bot;
 pub mod cards;
 pub mod command;
 pub mod decide;
 pub mod event;
-pub mod expansion;
+/// Saboteur 2's end of a round (§10), also reachable as `decide::saboteur2`.
+pub use decide::saboteur2 as expansion;
 pub mod game;
 pub mod geometry;
 pub mod history;
 pub mod legal;
+pub mod options;
 pub mod position;
 pub mod random;
 pub mod seat;
@@ -32,6 +35,7 @@ pub mod simulate;
 pub mod view;
 pub mod violation;
 
+pub use audit::{AuditReport, Discrepancy, audit};
 pub use board::{Board, GOAL_CELLS, PlacedCard, Tile};
 pub use bot::{BOT_VERSION, BotLevel, BotMove};
 pub use cards::{Card, Role, Ruleset, Team, Tool};
@@ -40,7 +44,7 @@ pub use decide::{create, deal, decide, start};
 pub use event::{EVENT_SCHEMA_VERSION, Event, Payment};
 pub use game::{Conduct, Game, GoldCardsDrawn, Options, Phase, RULES_VERSION, RoundResult};
 pub use geometry::{Cell, Edges, Side};
-pub use history::{AuditReport, Discrepancy, History, UndoError, UndoRequest, audit};
+pub use history::{History, UndoError, UndoRequest};
 pub use legal::legal_commands;
 pub use position::{Goals, Setup};
 pub use random::Seed;

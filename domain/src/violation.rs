@@ -124,7 +124,7 @@ pub enum SetupError {
     #[error("first player {0} is not a seat of the game")]
     FirstPlayer(u8),
     /// No such rules version (docs/rules.md §13).
-    #[error("rules version {0} does not exist: versions run from 1 to {max}", max = crate::game::RULES_VERSION)]
+    #[error("rules version {0} does not exist: versions run from 1 to {max}", max = crate::options::RULES_VERSION)]
     RulesVersion(u8),
     /// A per-seat list does not have one entry per seat.
     #[error("`{field}` must have one entry per seat ({players}), not {len}")]

@@ -1,6 +1,8 @@
 //! The decision function: checks a command against the state and returns the events it
 //! causes, or the rule it breaks. Every random outcome is drawn here and recorded in events.
 
+pub mod saboteur2;
+
 use std::collections::VecDeque;
 
 use crate::cards::{self, Action, Card, Role, Ruleset, Tool};
@@ -614,7 +616,7 @@ fn next_sharer(game: &Game, from: Seat) -> Option<Seat> {
 /// The end of a round (§6): roles revealed, winners named, gold handed out.
 fn end_round(tx: &mut Tx, finder: Option<Seat>) {
     if tx.game.ruleset == Ruleset::Saboteur2 {
-        crate::expansion::end_round(tx, finder);
+        saboteur2::end_round(tx, finder);
         return;
     }
     let g = &tx.game;

@@ -1,9 +1,9 @@
 //! Saboteur 2's end of a round (§10): the door analysis over routes, winners, the payout
 //! table, geologists' crystals, then the thefts of §9.4.
 
+use super::{Tx, next_round};
 use crate::board::Reach;
 use crate::cards::{Card, Role, Team};
-use crate::decide::{Tx, next_round};
 use crate::event::Event;
 use crate::game::Game;
 use crate::seat::Seat;
