@@ -1,12 +1,18 @@
 //! Saboteur 2's end of a round (§10): the door analysis over routes, winners, the payout
-//! table, geologists' crystals, then the thefts of §9.4.
+//! table, geologists' crystals, then the thefts of §9.4; and the expansion's own commands:
+//! discarding two to remove a card (§9.2) and resolving a theft (§9.4).
 
-use super::{Tx, next_round};
+use super::pass::end_turn;
+use super::round_end::next_round;
+use super::{Tx, holds_all, reject};
 use crate::board::Reach;
-use crate::cards::{Card, Role, Team};
+use crate::cards::Team;
+use crate::cards::{Card, Role};
 use crate::event::Event;
-use crate::game::Game;
+use crate::game::{Game, Phase};
 use crate::seat::Seat;
+use crate::secret::Pile;
+use crate::violation::{RuleViolation, Violation as V};
 
 /// Which routes from a root to the gold exist (§10.1): avoiding all doors, avoiding blue
 /// doors (green's route), avoiding green doors (blue's route).
@@ -139,4 +145,62 @@ pub(crate) fn end_round(tx: &mut Tx, finder: Option<Seat>) {
     } else {
         tx.emit(Event::StealingStarted { order });
     }
+}
+
+pub(super) fn discard_to_remove(
+    game: &Game,
+    seat: Seat,
+    discard: &[Card],
+    remove: Card,
+) -> Result<Vec<Event>, RuleViolation> {
+    if let Some(c) = holds_all(&game.hands[seat.index()], discard) {
+        return reject(
+            V::CardNotInHand,
+            format!("{seat} does not hold {c} to discard"),
+        );
+    }
+    if !game.in_front[seat.index()].contains(&remove) {
+        return reject(
+            V::NothingToRemove,
+            format!("{seat} has no {remove} in front of them"),
+        );
+    }
+    if discard.len() != 2 {
+        return reject(
+            V::InvalidDiscard,
+            format!("discard exactly 2 cards, not {}", discard.len()),
+        );
+    }
+    let mut tx = Tx::new(game);
+    tx.emit(Event::DiscardedToRemove {
+        seat,
+        discarded: Pile::Known(discard.to_vec()),
+        removed: remove,
+    });
+    end_turn(&mut tx, seat, 1);
+    Ok(tx.events)
+}
+
+pub(super) fn steal(
+    game: &Game,
+    seat: Seat,
+    from: Option<Seat>,
+) -> Result<Vec<Event>, RuleViolation> {
+    if let Some(from) = from {
+        if from.index() >= game.n() || from == seat {
+            return reject(
+                V::InvalidTarget,
+                format!("{seat} cannot steal from seat {}", from.0),
+            );
+        }
+        if game.gold[from.index()] == 0 {
+            return reject(V::InvalidTarget, format!("{from} has no coin to steal"));
+        }
+    }
+    let mut tx = Tx::new(game);
+    tx.emit(Event::CoinStolen { seat, from });
+    if tx.game.phase == Phase::RoundOver {
+        next_round(&mut tx);
+    }
+    Ok(tx.events)
 }
