@@ -18,6 +18,7 @@ pub mod board;
 pub mod bot;
 pub mod cards;
 pub mod command;
+pub mod conduct;
 pub mod decide;
 pub mod event;
 /// Saboteur 2's end of a round (§10), also reachable as `decide::saboteur2`.
