@@ -89,12 +89,12 @@ impl Table {
 
     /// How many seats the game has.
     pub fn players(&self) -> u8 {
-        self.history.game().players
+        self.history.game().players()
     }
 
     /// Whether the game is over.
     pub fn over(&self) -> bool {
-        self.history.game().phase == Phase::GameOver
+        *self.history.game().phase() == Phase::GameOver
     }
 
     /// The bot playing `seat`, if a bot holds it.
@@ -205,7 +205,7 @@ impl Table {
                     self.record.status = s;
                 }
                 if self.over() {
-                    self.record.seed = Some(self.history.game().seed.0.to_vec());
+                    self.record.seed = Some(self.history.game().seed().0.to_vec());
                 }
                 self.checked = Some(Instant::now());
                 Ok(Committed::New(Batch {

@@ -29,9 +29,11 @@ fn large_maze(ruleset: Ruleset, players: u8) -> (Game, Command) {
                     _ => 0,
                 });
             if let Some(cmd) = path
-                && best.as_ref().is_none_or(|(n, _, _)| game.board.len() > *n)
+                && best
+                    .as_ref()
+                    .is_none_or(|(n, _, _)| game.board().len() > *n)
             {
-                best = Some((game.board.len(), game.clone(), cmd));
+                best = Some((game.board().len(), game.clone(), cmd));
             }
             let _ = random_command(&view(&game, Audience::Seat(seat)), &mut rng);
         }
@@ -51,7 +53,7 @@ fn bench_ruleset(c: &mut Criterion, name: &str, ruleset: Ruleset, players: u8, m
 
     let (game, cmd) = large_maze(ruleset, maze_players);
     let seat = game.awaited().expect("a player to move");
-    let mut g = c.benchmark_group(format!("{name}/maze_of_{}_cards", game.board.len()));
+    let mut g = c.benchmark_group(format!("{name}/maze_of_{}_cards", game.board().len()));
     g.bench_function("decide_path_placement", |b| {
         b.iter(|| decide(std::hint::black_box(&game), seat, &cmd))
     });

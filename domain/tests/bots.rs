@@ -126,7 +126,7 @@ fn midgame(ruleset: Ruleset, seed: u64, steps: usize) -> (Game, Seat) {
     let mut seen = 0;
     for e in &log[1..] {
         game.apply(e);
-        if game.phase == saboteur_domain::Phase::Playing && game.awaited().is_some() {
+        if *game.phase() == saboteur_domain::Phase::Playing && game.awaited().is_some() {
             seen += 1;
             if seen >= steps {
                 break;
@@ -145,31 +145,42 @@ fn a_bot_sees_only_its_seats_view() {
             // Change what the seat cannot know: another seat's hand (swapped with draw pile
             // cards), the order of the draw pile, two other seats' dwarf cards, and the
             // face-down goals the seat has not looked at.
-            let mut other = game.clone();
+            // The state is changed through its JSON, as a stored state could be.
+            let mut json = serde_json::to_value(&game).unwrap();
             let o = seat.left(game.n(), 1).index();
-            let k = other.hands[o].len().min(other.draw_pile.len());
+            let k = game.hands()[o].len().min(game.draw_pile().len());
             for i in 0..k {
-                std::mem::swap(&mut other.hands[o][i], &mut other.draw_pile[i]);
+                let card = json["hands"][o][i].take();
+                json["hands"][o][i] = json["draw_pile"][i].take();
+                json["draw_pile"][i] = card;
             }
-            other.draw_pile.reverse();
+            json["draw_pile"].as_array_mut().unwrap().reverse();
             let (a, b) = (
                 seat.left(game.n(), 1).index(),
                 seat.left(game.n(), 2).index(),
             );
-            other.roles.swap(a, b);
+            json["roles"].as_array_mut().unwrap().swap(a, b);
             let hidden: Vec<_> = saboteur_domain::GOAL_CELLS
                 .into_iter()
                 .filter(|c| {
                     game.is_hidden_goal(*c)
-                        && !game.peeked[seat.index()].iter().any(|(p, _)| p == c)
+                        && !game.peeked()[seat.index()].iter().any(|(p, _)| p == c)
                 })
                 .collect();
             if hidden.len() >= 2 {
-                let ta = *other.board.get(hidden[0]).unwrap();
-                let tb = *other.board.get(hidden[1]).unwrap();
-                other.board.place(hidden[0], tb);
-                other.board.place(hidden[1], ta);
+                let tiles = json["board"].as_array_mut().unwrap();
+                let at = |tiles: &[serde_json::Value], c: saboteur_domain::Cell| {
+                    tiles
+                        .iter()
+                        .position(|t| t[0]["x"] == c.x && t[0]["y"] == c.y)
+                        .unwrap()
+                };
+                let (i, j) = (at(tiles, hidden[0]), at(tiles, hidden[1]));
+                let card = tiles[i][1]["card"].take();
+                tiles[i][1]["card"] = tiles[j][1]["card"].take();
+                tiles[j][1]["card"] = card;
             }
+            let other: Game = serde_json::from_value(json).unwrap();
             assert_ne!(game, other, "seed {seed}: the hidden information changed");
             let va = view(&game, Audience::Seat(seat));
             let vb = view(&other, Audience::Seat(seat));
@@ -271,7 +282,7 @@ fn strength(ruleset: Ruleset, diggers: BotLevel, saboteurs: BotLevel) -> (f64, f
             n,
             Seed::from_u64(seed),
             |g, s| {
-                if g.roles[s.index()] == Role::Saboteur {
+                if g.roles()[s.index()] == Role::Saboteur {
                     saboteurs
                 } else {
                     diggers

@@ -33,7 +33,7 @@ fn game_with_undos(ruleset: Ruleset, players: u8, seed: u64) -> History {
         let version_before = h.version();
         let events = h.execute(seat, &command).unwrap();
         push_all(&mut h, events);
-        if h.game().phase == saboteur_domain::Phase::GameOver {
+        if *h.game().phase() == saboteur_domain::Phase::GameOver {
             assert_eq!(h.request_undo(seat), Err(UndoError::GameOver));
             break;
         }
@@ -123,7 +123,7 @@ fn undo_returns_to_the_state_before_and_the_audit_accepts_it() {
         );
         let report = audit(h.log()).unwrap_or_else(|d| panic!("seed {seed}: {d}"));
         assert_eq!(report.events, h.version());
-        assert_eq!(report.gold, h.game().gold);
+        assert_eq!(report.gold, h.game().gold());
         assert!(
             report.commands_checked > 0 && report.deals_checked >= 3 && report.undos_checked > 0
         );
@@ -218,7 +218,7 @@ fn a_player_takes_back_their_command_with_the_bot_moves_after_it() {
             let events = h.execute(seat, &command).unwrap();
             push_all(&mut h, events);
             bots_play(&mut h, &humans);
-            if h.game().phase == saboteur_domain::Phase::GameOver {
+            if *h.game().phase() == saboteur_domain::Phase::GameOver {
                 break;
             }
             let other = humans.into_iter().find(|s| *s != seat).unwrap();
@@ -248,7 +248,7 @@ fn a_player_takes_back_their_command_with_the_bot_moves_after_it() {
                 let events = h.execute(seat, &command).unwrap();
                 push_all(&mut h, events);
                 bots_play(&mut h, &humans);
-                if h.game().phase == saboteur_domain::Phase::GameOver {
+                if *h.game().phase() == saboteur_domain::Phase::GameOver {
                     break;
                 }
                 // Another human acting in between makes it impossible.
@@ -257,7 +257,7 @@ fn a_player_takes_back_their_command_with_the_bot_moves_after_it() {
                     let events = h.execute(next, &legal[0]).unwrap();
                     push_all(&mut h, events);
                     bots_play(&mut h, &humans);
-                    if h.game().phase != saboteur_domain::Phase::GameOver {
+                    if *h.game().phase() != saboteur_domain::Phase::GameOver {
                         assert_eq!(h.request_undo(seat), Err(UndoError::NothingToUndo(seat)));
                     }
                 }
@@ -392,7 +392,7 @@ fn rule_13_games_keep_the_rules_version_they_were_created_under() {
     assert_eq!(saboteur_domain::RULES_VERSION, 2);
     let json = serde_json::to_value(&created).unwrap();
     assert_eq!(json["rules_version"], 2);
-    assert_eq!(History::new(created).unwrap().game().rules_version, 2);
+    assert_eq!(History::new(created).unwrap().game().rules_version(), 2);
 
     let old = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -409,7 +409,7 @@ fn rule_13_games_keep_the_rules_version_they_were_created_under() {
         }
     ));
     assert_eq!(serde_json::to_value(&first).unwrap(), line["event"]);
-    assert_eq!(History::new(first).unwrap().game().rules_version, 1);
+    assert_eq!(History::new(first).unwrap().game().rules_version(), 1);
 
     // A version that does not exist is refused.
     let mut future = json;

@@ -39,10 +39,10 @@ fn catalogue(ruleset: Ruleset) -> BTreeMap<Card, usize> {
 /// Where every dwarf card is now, as a sorted list.
 fn dwarf_census(game: &Game) -> Vec<Role> {
     let mut v: Vec<Role> = game
-        .roles
+        .roles()
         .iter()
-        .chain(&game.set_aside)
-        .chain(&game.dwarf_discard)
+        .chain(game.set_aside())
+        .chain(game.dwarf_discard())
         .copied()
         .collect();
     v.sort();
@@ -76,15 +76,15 @@ fn known_roles(seat: Option<Seat>, round_events: &[Event]) -> Vec<Role> {
 fn census(game: &Game) -> BTreeMap<Card, usize> {
     let mut m = BTreeMap::new();
     let mut add = |c: Card| *m.entry(c).or_insert(0) += 1;
-    game.board.tiles().for_each(|(_, t)| add(t.card));
-    game.hands.iter().flatten().for_each(|c| add(*c));
-    game.draw_pile.iter().for_each(|c| add(*c));
-    game.discard_pile.iter().for_each(|c| add(*c));
-    game.in_front.iter().flatten().for_each(|c| add(*c));
-    game.gold_pile.iter().for_each(|c| add(*c));
-    game.gold_cards.iter().flatten().for_each(|c| add(*c));
-    game.removed.iter().for_each(|c| add(*c));
-    if let Phase::ChoosingGold { offered, .. } = &game.phase {
+    game.board().tiles().for_each(|(_, t)| add(t.card));
+    game.hands().iter().flatten().for_each(|c| add(*c));
+    game.draw_pile().iter().for_each(|c| add(*c));
+    game.discard_pile().iter().for_each(|c| add(*c));
+    game.in_front().iter().flatten().for_each(|c| add(*c));
+    game.gold_pile().iter().for_each(|c| add(*c));
+    game.gold_cards().iter().flatten().for_each(|c| add(*c));
+    game.removed().iter().for_each(|c| add(*c));
+    if let Phase::ChoosingGold { offered, .. } = &game.phase() {
         offered.iter().for_each(|c| add(*c));
     }
     m
@@ -141,18 +141,18 @@ fn role_id(role: Role) -> String {
 /// draws, gold, or where the gold lies, unless the rules made it public or told that seat.
 fn check_no_leak(game: &Game, round_events: &[Event]) {
     let gold_cell = game
-        .board
+        .board()
         .tiles()
         .find(|(_, t)| t.card == Card::GoalGold)
         .map(|(c, _)| c);
     let gold_public = game
-        .board
+        .board()
         .tiles()
         .any(|(_, t)| t.card == Card::GoalGold && !t.face_down);
     let round_over = round_events
         .iter()
         .any(|e| matches!(e, Event::RoundEnded { .. }));
-    let audiences = (0..game.players)
+    let audiences = (0..game.players())
         .map(|s| Audience::Seat(Seat(s)))
         .chain([Audience::Spectator]);
     for audience in audiences {
@@ -163,14 +163,14 @@ fn check_no_leak(game: &Game, round_events: &[Event]) {
         let mut v = view(game, audience);
         v.rounds.clear(); // finished rounds' roles are public
         assert!(v.roles.is_none() && v.hands.is_none() && v.seed.is_none() && v.removed.is_none());
-        assert_eq!(v.gold.is_some(), game.ruleset == Ruleset::Saboteur2);
+        assert_eq!(v.gold.is_some(), game.ruleset() == Ruleset::Saboteur2);
         let redacted: Vec<Event> = round_events
             .iter()
             .map(|e| redact(e, audience, false))
             .collect();
         let json = serde_json::to_string(&(&v, &redacted)).unwrap();
         let peeked = me.is_some_and(|s| {
-            game.peeked[s.index()]
+            game.peeked()[s.index()]
                 .iter()
                 .any(|(c, _)| Some(*c) == gold_cell)
         });
@@ -240,7 +240,7 @@ fn check_no_leak(game: &Game, round_events: &[Event]) {
             }
         }
         if let Some(s) = me {
-            assert_eq!(v.hand.as_ref(), Some(&game.hands[s.index()]));
+            assert_eq!(v.hand.as_ref(), Some(&game.hands()[s.index()]));
         } else {
             assert!(v.hand.is_none() && v.role.is_none());
         }
@@ -317,8 +317,8 @@ fn play(ruleset: Ruleset, seed: u64, deep: bool) -> Played {
         assert!(
             !legal.is_empty(),
             "seed {seed}: {seat} has no legal command in {:?} holding {:?}",
-            game.phase,
-            game.hands[seat.index()]
+            game.phase(),
+            game.hands()[seat.index()]
         );
         // Nobody else may act.
         let other = seat.left(game.n(), 1);
@@ -385,9 +385,9 @@ impl FromU64 for ChaCha20Rng {
 
 fn check_game(ruleset: Ruleset, seed: u64, deep: bool) {
     let Played { events, game } = play(ruleset, seed, deep);
-    assert_eq!(game.phase, Phase::GameOver, "seed {seed}");
-    assert_eq!(game.round, 3);
-    assert_eq!(game.results.len(), 3, "seed {seed}: three rounds");
+    assert_eq!(*game.phase(), Phase::GameOver, "seed {seed}");
+    assert_eq!(game.round(), 3);
+    assert_eq!(game.results().len(), 3, "seed {seed}: three rounds");
     assert_eq!(
         Game::replay(&events).as_ref(),
         Some(&game),
@@ -396,27 +396,27 @@ fn check_game(ruleset: Ruleset, seed: u64, deep: bool) {
     if ruleset == Ruleset::Base {
         // Gold is conserved: won cards plus the pile are the 28 gold cards, totals match values.
         let mut gold: Vec<Card> = game
-            .gold_cards
+            .gold_cards()
             .iter()
             .flatten()
-            .chain(&game.gold_pile)
+            .chain(game.gold_pile())
             .copied()
             .collect();
         gold.sort();
         assert_eq!(gold, cards::gold_cards(), "seed {seed}");
-        for (cards, total) in game.gold_cards.iter().zip(&game.gold) {
+        for (cards, total) in game.gold_cards().iter().zip(game.gold()) {
             let sum: u32 = cards.iter().map(|c| c.gold_value().unwrap() as u32).sum();
             assert_eq!(sum, *total);
         }
     } else {
         check_coins(seed, &events, &game);
     }
-    let best = *game.gold.iter().max().unwrap();
-    let winners: Vec<Seat> = (0..game.players)
+    let best = *game.gold().iter().max().unwrap();
+    let winners: Vec<Seat> = (0..game.players())
         .map(Seat)
-        .filter(|s| game.gold[s.index()] == best)
+        .filter(|s| game.gold()[s.index()] == best)
         .collect();
-    assert_eq!(game.winners, winners);
+    assert_eq!(game.winners(), winners);
     let reached = events
         .iter()
         .filter(|e| matches!(e, Event::GoldKept { .. }))
@@ -425,7 +425,7 @@ fn check_game(ruleset: Ruleset, seed: u64, deep: bool) {
     let Some(Event::GameEnded { gold: totals, .. }) = events.last() else {
         panic!("seed {seed}: the log does not end with game_ended")
     };
-    assert_eq!(totals, &game.gold);
+    assert_eq!(totals, &game.gold());
     // Once the game is over, every event is public.
     for e in &events {
         assert_eq!(&redact(e, Audience::Spectator, true), e);
@@ -443,7 +443,7 @@ fn check_coins(seed: u64, events: &[Event], game: &Game) {
             board = Some(state.clone());
         }
         if let (Event::CoinsPaid { coins }, Some(before)) = (e, &board) {
-            let Some(result) = state.results.last() else {
+            let Some(result) = state.results().last() else {
                 panic!("coins before a round ended")
             };
             let each: u32 = match result.winners.len() {
@@ -454,7 +454,7 @@ fn check_coins(seed: u64, events: &[Event], game: &Game) {
                 4 => 2,
                 _ => 1,
             };
-            let geologists = (0..before.players)
+            let geologists = (0..before.players())
                 .filter(|s| {
                     result.roles[*s as usize] == Role::Geologist && !before.is_trapped(Seat(*s))
                 })
@@ -463,7 +463,7 @@ fn check_coins(seed: u64, events: &[Event], game: &Game) {
                 let seat = Seat(i as u8);
                 let want = match result.roles[i] {
                     Role::Geologist if !before.is_trapped(seat) => {
-                        before.board.crystals() / geologists
+                        before.board().crystals() / geologists
                     }
                     _ if !result.winners.contains(&seat) => 0,
                     Role::Boss => each.saturating_sub(1),
@@ -481,7 +481,7 @@ fn check_coins(seed: u64, events: &[Event], game: &Game) {
         state.apply(e);
     }
     assert_eq!(
-        game.gold.iter().sum::<u32>(),
+        game.gold().iter().sum::<u32>(),
         paid,
         "seed {seed}: thefts created or lost coins"
     );

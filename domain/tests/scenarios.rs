@@ -89,31 +89,31 @@ fn run_check(game: &Game, check: &Check) -> Result<(), String> {
         same("current_player", &Some(want), &game.awaited())?;
     }
     if let Some(want) = &check.phase {
-        same("phase", &want.as_str(), &game.phase.name())?;
+        same("phase", &want.as_str(), &game.phase().name())?;
     }
     if let Some(want) = check.round {
-        same("round", &want, &game.round)?;
+        same("round", &want, &game.round())?;
     }
     if let Some(want) = &check.hand_sizes {
         same(
             "hand_sizes",
             want,
-            &game.hands.iter().map(Vec::len).collect(),
+            &game.hands().iter().map(Vec::len).collect(),
         )?;
     }
     if let Some(h) = &check.hand {
         let got = game
-            .hands
+            .hands()
             .get(h.seat.index())
             .ok_or("check `hand`: no such seat")?;
         same("hand", &sorted(&h.cards), &sorted(got))?;
     }
     if let Some(want) = check.draw_pile_size {
-        same("draw_pile_size", &want, &game.draw_pile.len())?;
+        same("draw_pile_size", &want, &game.draw_pile().len())?;
     }
     for c in check.cells.iter().flatten() {
         let cell = Cell::new(c.x, c.y);
-        match game.board.get(cell) {
+        match game.board().get(cell) {
             Some(t)
                 if !t.face_down && t.card == c.card && c.rotated.is_none_or(|r| r == t.rotated) => {
             }
@@ -126,39 +126,39 @@ fn run_check(game: &Game, check: &Check) -> Result<(), String> {
         }
     }
     for cell in check.empty_cells.iter().flatten() {
-        if let Some(t) = game.board.get(*cell) {
+        if let Some(t) = game.board().get(*cell) {
             return Err(format!("check `empty_cells`: {cell} holds {}", t.card));
         }
     }
     if let Some(want) = &check.goals_revealed {
         let got: Vec<String> = GOAL_CELLS
             .iter()
-            .filter(|c| game.board.get(**c).is_some_and(|t| !t.face_down))
+            .filter(|c| game.board().get(**c).is_some_and(|t| !t.face_down))
             .filter_map(|c| goal_name(*c).map(str::to_string))
             .collect();
         same("goals_revealed", &sorted(want), &sorted(&got))?;
     }
     if let Some(want) = &check.in_front {
         let want: Vec<Vec<Card>> = want.iter().map(|v| sorted(v)).collect();
-        let got: Vec<Vec<Card>> = game.in_front.iter().map(|v| sorted(v)).collect();
+        let got: Vec<Vec<Card>> = game.in_front().iter().map(|v| sorted(v)).collect();
         same("in_front", &want, &got)?;
     }
     if let Some(want) = &check.roles {
-        same("roles", want, &game.roles)?;
+        same("roles", want, &game.roles().to_vec())?;
     }
     if let Some(want) = &check.gold {
-        same("gold", want, &game.gold)?;
+        same("gold", want, &game.gold().to_vec())?;
     }
     if let Some(want) = &check.round_winners {
         let got = game
-            .results
+            .results()
             .last()
             .map(|r| r.winners.clone())
             .unwrap_or_default();
         same("round_winners", &sorted(want), &sorted(&got))?;
     }
     if let Some(want) = &check.game_winners {
-        same("game_winners", &sorted(want), &sorted(&game.winners))?;
+        same("game_winners", &sorted(want), &sorted(game.winners()))?;
     }
     Ok(())
 }

@@ -71,72 +71,74 @@ pub struct RoundResult {
 }
 
 /// The whole state of a game: what the omniscient audience sees. Only [`Game::apply`] changes
-/// it; players see it through [`crate::view`].
+/// it (besides the constructors [`Game::new`], the pinned
+/// positions of [`crate::Setup::into_game`] and the bots' [`crate::bot::rebuild`]); others read
+/// it through accessors named like its fields. Players see it through [`crate::view`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Game {
     /// `base` or `saboteur2`.
-    pub ruleset: Ruleset,
+    pub(crate) ruleset: Ruleset,
     /// The rules version it is played under (docs/rules.md §13).
     #[serde(
         default = "first_rules_version",
         skip_serializing_if = "is_first_rules_version"
     )]
-    pub rules_version: u8,
+    pub(crate) rules_version: u8,
     /// Rule variants.
-    pub options: Options,
+    pub(crate) options: Options,
     /// How many seats.
-    pub players: u8,
+    pub(crate) players: u8,
     /// Who plays first in round 1.
-    pub first_player: Seat,
+    pub(crate) first_player: Seat,
     /// The seed of every shuffle.
-    pub seed: Seed,
+    pub(crate) seed: Seed,
     /// The current round, 0 before the start.
-    pub round: u8,
+    pub(crate) round: u8,
     /// Who started the current round.
-    pub round_first_player: Seat,
+    pub(crate) round_first_player: Seat,
     /// What the game waits for.
-    pub phase: Phase,
+    pub(crate) phase: Phase,
     /// Whose turn it is while playing.
-    pub current: Seat,
+    pub(crate) current: Seat,
     /// Each seat's dwarf card this round.
-    pub roles: Vec<Role>,
+    pub(crate) roles: Vec<Role>,
     /// The dwarf cards nobody holds (`saboteur2`: the dwarf pile, top first).
-    pub set_aside: Vec<Role>,
+    pub(crate) set_aside: Vec<Role>,
     /// The maze.
-    pub board: Board,
+    pub(crate) board: Board,
     /// Each seat's hand.
-    pub hands: Vec<Vec<Card>>,
+    pub(crate) hands: Vec<Vec<Card>>,
     /// The draw pile, top first.
-    pub draw_pile: Vec<Card>,
+    pub(crate) draw_pile: Vec<Card>,
     /// The discard pile, in the order cards went there.
-    pub discard_pile: Vec<Card>,
+    pub(crate) discard_pile: Vec<Card>,
     /// The action cards in front of each seat.
-    pub in_front: Vec<Vec<Card>>,
+    pub(crate) in_front: Vec<Vec<Card>>,
     /// The gold pile, top first.
-    pub gold_pile: Vec<Card>,
+    pub(crate) gold_pile: Vec<Card>,
     /// The gold cards each seat has won.
-    pub gold_cards: Vec<Vec<Card>>,
+    pub(crate) gold_cards: Vec<Vec<Card>>,
     /// Each seat's gold total.
-    pub gold: Vec<u32>,
+    pub(crate) gold: Vec<u32>,
     /// The goals each seat has looked at with a map this round.
-    pub peeked: Vec<Vec<(Cell, Card)>>,
+    pub(crate) peeked: Vec<Vec<(Cell, Card)>>,
     /// The cards removed unseen this round (`saboteur2`).
-    pub removed: Vec<Card>,
+    pub(crate) removed: Vec<Card>,
     /// Dwarf cards discarded by Swap hats this round (`saboteur2`).
-    pub dwarf_discard: Vec<Role>,
+    pub(crate) dwarf_discard: Vec<Role>,
     /// The dwarf cards each seat has looked at with Inspection this round.
-    pub inspected: Vec<Vec<(Seat, Role)>>,
+    pub(crate) inspected: Vec<Vec<(Seat, Role)>>,
     /// The seats with a Theft in front of them, in the order they played it.
-    pub thefts: Vec<Seat>,
+    pub(crate) thefts: Vec<Seat>,
     /// Who took the last turn this round (automatic passes excluded, §6).
-    pub last_turn: Option<Seat>,
+    pub(crate) last_turn: Option<Seat>,
     /// The finished rounds.
-    pub results: Vec<RoundResult>,
+    pub(crate) results: Vec<RoundResult>,
     /// The seats sharing the win, once the game is over.
-    pub winners: Vec<Seat>,
+    pub(crate) winners: Vec<Seat>,
     /// What each seat has publicly done this round (public; reset at each round's start).
     #[serde(default)]
-    pub conduct: Vec<Conduct>,
+    pub(crate) conduct: Vec<Conduct>,
 }
 
 /// Removes one copy of `card` from `cards`; false when absent.
@@ -287,5 +289,153 @@ impl Game {
         take(&mut self.hands[seat.index()], card);
         self.last_turn = Some(seat);
         self.next_turn(seat);
+    }
+}
+
+/// Read access to every part of the state, one accessor per field.
+impl Game {
+    /// `base` or `saboteur2`.
+    pub fn ruleset(&self) -> Ruleset {
+        self.ruleset
+    }
+
+    /// Rule variants.
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// How many seats.
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+
+    /// Who plays first in round 1.
+    pub fn first_player(&self) -> Seat {
+        self.first_player
+    }
+
+    /// The seed of every shuffle.
+    pub fn seed(&self) -> Seed {
+        self.seed
+    }
+
+    /// The current round, 0 before the start.
+    pub fn round(&self) -> u8 {
+        self.round
+    }
+
+    /// Who started the current round.
+    pub fn round_first_player(&self) -> Seat {
+        self.round_first_player
+    }
+
+    /// What the game waits for.
+    pub fn phase(&self) -> &Phase {
+        &self.phase
+    }
+
+    /// Whose turn it is while playing.
+    pub fn current(&self) -> Seat {
+        self.current
+    }
+
+    /// Each seat's dwarf card this round.
+    pub fn roles(&self) -> &[Role] {
+        &self.roles
+    }
+
+    /// The dwarf cards nobody holds (`saboteur2`: the dwarf pile, top first).
+    pub fn set_aside(&self) -> &[Role] {
+        &self.set_aside
+    }
+
+    /// The maze.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Each seat's hand.
+    pub fn hands(&self) -> &[Vec<Card>] {
+        &self.hands
+    }
+
+    /// The draw pile, top first.
+    pub fn draw_pile(&self) -> &[Card] {
+        &self.draw_pile
+    }
+
+    /// The discard pile, in the order cards went there.
+    pub fn discard_pile(&self) -> &[Card] {
+        &self.discard_pile
+    }
+
+    /// The action cards in front of each seat.
+    pub fn in_front(&self) -> &[Vec<Card>] {
+        &self.in_front
+    }
+
+    /// The gold pile, top first.
+    pub fn gold_pile(&self) -> &[Card] {
+        &self.gold_pile
+    }
+
+    /// The gold cards each seat has won.
+    pub fn gold_cards(&self) -> &[Vec<Card>] {
+        &self.gold_cards
+    }
+
+    /// Each seat's gold total.
+    pub fn gold(&self) -> &[u32] {
+        &self.gold
+    }
+
+    /// The goals each seat has looked at with a map this round.
+    pub fn peeked(&self) -> &[Vec<(Cell, Card)>] {
+        &self.peeked
+    }
+
+    /// The cards removed unseen this round (`saboteur2`).
+    pub fn removed(&self) -> &[Card] {
+        &self.removed
+    }
+
+    /// Dwarf cards discarded by Swap hats this round (`saboteur2`).
+    pub fn dwarf_discard(&self) -> &[Role] {
+        &self.dwarf_discard
+    }
+
+    /// The dwarf cards each seat has looked at with Inspection this round.
+    pub fn inspected(&self) -> &[Vec<(Seat, Role)>] {
+        &self.inspected
+    }
+
+    /// The seats with a Theft in front of them, in the order they played it.
+    pub fn thefts(&self) -> &[Seat] {
+        &self.thefts
+    }
+
+    /// Who took the last turn this round (automatic passes excluded, §6).
+    pub fn last_turn(&self) -> Option<Seat> {
+        self.last_turn
+    }
+
+    /// The finished rounds.
+    pub fn results(&self) -> &[RoundResult] {
+        &self.results
+    }
+
+    /// The seats sharing the win, once the game is over.
+    pub fn winners(&self) -> &[Seat] {
+        &self.winners
+    }
+
+    /// What each seat has publicly done this round (public; reset at each round's start).
+    pub fn conduct(&self) -> &[Conduct] {
+        &self.conduct
+    }
+
+    /// The rules version the game is played under (RULES.md §13); 1 when absent.
+    pub fn rules_version(&self) -> u8 {
+        self.rules_version
     }
 }
