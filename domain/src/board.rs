@@ -128,7 +128,7 @@ impl Board {
         self.tiles.is_empty()
     }
 
-    /// Puts a card on a cell (no legality check: see [`Board::check_path`]).
+    /// Puts a card on a cell (no legality check: see [`Board::edges_match`] and [`Board::connects`]).
     pub fn place(&mut self, cell: Cell, tile: Tile) {
         self.tiles.insert(cell, tile);
     }

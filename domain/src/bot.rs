@@ -226,7 +226,7 @@ pub fn random_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) 
 /// (the caller may look at the whole game, e.g. to seat bots by role for a strength
 /// measurement; the bot itself sees only its seat's view). Recorded as a server records it:
 /// each command through [`History::execute_bot`], with its [`BotMove`], so the log passes
-/// [`crate::audit`]. The first player is drawn from the seed; the log is a function of the
+/// [`crate::audit()`]. The first player is drawn from the seed; the log is a function of the
 /// arguments. Empty when `players` does not suit the ruleset.
 pub fn bot_game(
     ruleset: Ruleset,

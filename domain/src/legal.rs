@@ -1,5 +1,5 @@
 //! Legal-move listing: every command a seat may issue now. Each listed command is accepted by
-//! [`crate::decide`], and every accepted command is listed (in its canonical form,
+//! [`crate::decide()`], and every accepted command is listed (in its canonical form,
 //! [`Command::canonical`]). Identical cards are listed once.
 
 use crate::cards::{Action, Card, Ruleset};

@@ -73,7 +73,7 @@ pub struct RoundResult {
 /// The whole state of a game: what the omniscient audience sees. Only [`Game::apply`] changes
 /// it (besides the constructors [`Game::new`], the pinned
 /// positions of [`crate::Setup::into_game`] and the bots' [`crate::bot::rebuild`]); others read
-/// it through accessors named like its fields. Players see it through [`crate::view`].
+/// it through accessors named like its fields. Players see it through [`crate::view()`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Game {
     /// `base` or `saboteur2`.
