@@ -103,7 +103,7 @@ pub struct ActionEntry {
 /// One card of the catalogue.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct CardEntry {
-    /// The card's identifier (CARDS.md).
+    /// The card's identifier (docs/cards.md).
     pub card: Card,
     /// What kind of card it is.
     pub kind: CardKind,

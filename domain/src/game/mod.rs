@@ -434,7 +434,7 @@ impl Game {
         &self.conduct
     }
 
-    /// The rules version the game is played under (RULES.md §13); 1 when absent.
+    /// The rules version the game is played under (docs/rules.md §13); 1 when absent.
     pub fn rules_version(&self) -> u8 {
         self.rules_version
     }
