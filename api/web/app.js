@@ -1,0 +1,381 @@
+// Saboteur's web client: lobby (/), table (/play/{id}), replay (/replay/{id}), audit (/audit/{id}).
+// Plain ES modules over the HTTP API; tokens are kept per game in localStorage.
+import { el, cardShape, faceDown, describe } from "/assets/svg.js";
+
+const main = document.getElementById("main");
+const h = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== false && v != null) e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const k of kids.flat()) if (k != null) e.append(k);
+  return e;
+};
+
+/** Calls the API; a problem+json error is thrown with its `detail`. */
+async function api(path, { method = "GET", token, body, headers = {} } = {}) {
+  const hd = { ...headers };
+  if (token) hd.authorization = `Bearer ${token}`;
+  if (body !== undefined) hd["content-type"] = "application/json";
+  const res = await fetch(path, { method, headers: hd, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  const data = text ? JSON.parse(text) : null;
+  if (!res.ok) throw new Error(data?.detail ?? `${res.status} ${res.statusText}`);
+  return data;
+}
+
+const tokens = {
+  get: (id) => JSON.parse(localStorage.getItem(`saboteur:${id}`) ?? "{}"),
+  set: (id, t) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ ...tokens.get(id), ...t })),
+};
+
+let catalogue = null;
+async function cards(ruleset) {
+  catalogue ??= await api("/catalogue");
+  const rs = catalogue.rulesets.find((r) => r.ruleset === ruleset) ?? catalogue.rulesets[0];
+  return Object.fromEntries(rs.cards.map((c) => [c.card, c]));
+}
+
+const words = (s) => String(s).replaceAll("_", " ");
+
+// ---------------------------------------------------------------- lobby
+async function lobby() {
+  document.title = "Saboteur — lobby";
+  const list = h("tbody");
+  const more = h("button", { type: "button", hidden: true }, "More games");
+  let cursor = null;
+  async function page() {
+    const q = new URLSearchParams({ limit: "20" });
+    if (cursor) q.set("cursor", cursor);
+    const data = await api(`/games?${q}`);
+    for (const g of data.games) {
+      const mine = tokens.get(g.id);
+      list.append(h("tr", {},
+        h("td", {}, h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8))),
+        h("td", {}, g.ruleset), h("td", {}, g.status),
+        h("td", {}, `${g.seats.length}/${g.players}: ${g.seats.map((s) => s.name + (s.bot ? " (bot)" : "")).join(", ")}`),
+        h("td", {}, mine.token ? "your seat" : mine.host ? "host" : "",
+          " ", h("a", { href: `/replay/${g.id}` }, "replay"),
+          g.status === "finished" ? [" ", h("a", { href: `/audit/${g.id}` }, "audit")] : null)));
+    }
+    cursor = data.next_cursor ?? null;
+    more.hidden = !cursor;
+  }
+  more.addEventListener("click", page);
+  const err = h("p", { class: "error", role: "alert" });
+  const form = h("form", { "aria-label": "Create a game" },
+    h("h2", {}, "Create a game"),
+    h("label", {}, "Ruleset ", h("select", { name: "ruleset" }, h("option", { value: "base" }, "Base game"), h("option", { value: "saboteur2" }, "Saboteur 2"))), " ",
+    h("label", {}, "Players ", h("input", { name: "players", type: "number", min: 2, max: 12, value: 3 })), " ",
+    h("label", {}, "Your name ", h("input", { name: "name", value: "Player", maxlength: 40 })), " ",
+    h("label", {}, "Bots ", h("input", { name: "bots", type: "number", min: 0, max: 11, value: 2 })), " ",
+    h("label", {}, "Bot level ", h("select", { name: "level" }, h("option", { value: "heuristic" }, "heuristic"), h("option", { value: "random" }, "random"))), " ",
+    h("label", {}, h("input", { name: "forfeit", type: "checkbox" }), " broken tools forfeit gold"), " ",
+    h("button", { type: "submit" }, "Create"), err);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const f = new FormData(form);
+    try {
+      const players = Number(f.get("players"));
+      const created = await api("/games", { method: "POST", body: { ruleset: f.get("ruleset"), players, options: f.get("forfeit") ? { broken_tools_forfeit_gold: true } : {} } });
+      const id = created.game_id;
+      tokens.set(id, { host: created.host_token });
+      const joined = await api(`/games/${id}/seats`, { method: "POST", body: { name: f.get("name") || "Player" } });
+      tokens.set(id, { token: joined.player_token, seat: joined.seat });
+      for (let i = 0; i < Number(f.get("bots")); i++) {
+        await api(`/games/${id}/bots`, { method: "POST", token: created.host_token, body: { level: f.get("level") } });
+      }
+      location.href = `/play/${id}`;
+    } catch (e) { err.textContent = e.message; }
+  });
+  main.replaceChildren(h("h1", {}, "Games"), form,
+    h("h2", {}, "All games"),
+    h("table", {}, h("thead", {}, h("tr", {}, ["Game", "Ruleset", "Status", "Seats", ""].map((t) => h("th", { scope: "col" }, t)))), list), more);
+  await page();
+}
+
+// ---------------------------------------------------------------- board
+function board(view, deck, { legal = [], onCell } = {}) {
+  const cells = [...view.board.map((p) => [p.x, p.y]), ...view.goals.map((g) => [g.x, g.y]), ...legal.map((c) => [c.at.x, c.at.y])];
+  const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
+  let box = [Math.min(...xs) - 1, Math.min(...ys) - 1, Math.max(...xs) - Math.min(...xs) + 3, Math.max(...ys) - Math.min(...ys) + 3];
+  const svg = el("svg", { class: "board", viewBox: box.join(" "), role: "group", "aria-label": "The maze" });
+  const title = el("title"); title.textContent = "The maze: use the highlighted cells to place the selected card";
+  svg.append(title);
+  for (const p of view.board) {
+    const entry = deck[p.card];
+    const g = cardShape(entry, p.x, p.y, p.rotated);
+    g.setAttribute("role", "img");
+    g.setAttribute("aria-label", `(${p.x}, ${p.y}): ${describe(entry, p.rotated)}`);
+    svg.append(g);
+  }
+  for (const goal of view.goals) {
+    if (goal.revealed) continue;
+    const g = goal.card ? cardShape(deck[goal.card], goal.x, goal.y) : faceDown(goal.x, goal.y);
+    if (goal.card) g.setAttribute("opacity", "0.7");
+    g.setAttribute("role", "img");
+    g.setAttribute("aria-label", `goal at (${goal.x}, ${goal.y}): ${goal.card ? `face down, you saw ${words(goal.card)}` : "face down"}`);
+    svg.append(g);
+  }
+  const seen = new Set();
+  for (const c of legal) {
+    const key = `${c.at.x},${c.at.y}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const r = el("rect", { class: "cell-legal", x: c.at.x + 0.05, y: c.at.y + 0.05, width: 0.9, height: 0.9, tabindex: 0, role: "button", "aria-label": `play here at (${c.at.x}, ${c.at.y})` });
+    const go = () => onCell?.(c.at);
+    r.addEventListener("click", go);
+    r.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
+    svg.append(r);
+  }
+  // Pan (drag) and zoom (wheel).
+  let drag = null;
+  svg.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const k = e.deltaY > 0 ? 1.15 : 1 / 1.15;
+    box = [box[0] + (box[2] * (1 - k)) / 2, box[1] + (box[3] * (1 - k)) / 2, box[2] * k, box[3] * k];
+    svg.setAttribute("viewBox", box.join(" "));
+  }, { passive: false });
+  svg.addEventListener("pointerdown", (e) => { if (e.target === svg) drag = [e.clientX, e.clientY, box[0], box[1]]; });
+  svg.addEventListener("pointerup", () => { drag = null; });
+  svg.addEventListener("pointermove", (e) => {
+    if (!drag) return;
+    const s = box[2] / svg.clientWidth;
+    box[0] = drag[2] - (e.clientX - drag[0]) * s;
+    box[1] = drag[3] - (e.clientY - drag[1]) * s;
+    svg.setAttribute("viewBox", box.join(" "));
+  });
+  return svg;
+}
+
+function players(view, names) {
+  return h("ul", { class: "players", "aria-label": "Players" }, view.hand_sizes.map((n, i) => {
+    const turn = view.phase.awaited === i;
+    return h("li", { class: turn ? "turn" : "" },
+      `${names[i] ?? `seat ${i}`}${view.seat === i ? " (you)" : ""}: ${n} cards, ${view.gold_card_counts[i]} gold cards`,
+      view.gold ? `, ${view.gold[i]} gold` : "",
+      view.in_front[i].length ? `; in front: ${view.in_front[i].map(words).join(", ")}` : "",
+      view.roles ? `; role: ${words(view.roles[i])}` : "",
+      turn ? " — their turn" : "");
+  }));
+}
+
+function describeCommand(c, names) {
+  const who = (s) => names[s] ?? `seat ${s}`;
+  switch (c.type) {
+    case "play_path": return `place ${words(c.card)} at (${c.at.x}, ${c.at.y})${c.rotated ? " turned" : ""}`;
+    case "play_action": {
+      const t = c.target;
+      const on = !t ? "" : t.seat !== undefined ? ` on ${who(t.seat)}` : ` at (${t.x}, ${t.y})`;
+      return `play ${words(c.card)}${on}${c.tool ? ` (${c.tool})` : ""}`;
+    }
+    case "pass": return `pass, discarding ${c.discard.map(words).join(", ") || "nothing"}`;
+    case "discard_to_remove": return `discard ${c.discard.map(words).join(", ")} to remove ${words(c.remove)}`;
+    case "choose_gold": return `keep ${words(c.card)}`;
+    case "steal": return c.from == null ? "steal from nobody" : `steal from ${who(c.from)}`;
+    default: return words(c.type);
+  }
+}
+
+function describeEvent(e, names) {
+  const ev = e.event ?? {};
+  const who = (s) => (s == null ? "" : names[s] ?? `seat ${s}`);
+  const seat = ev.seat ?? ev.by;
+  const bits = [`#${e.seq}`, words(ev.type ?? "event")];
+  if (seat != null) bits.push(`by ${who(seat)}`);
+  if (ev.card) bits.push(words(ev.card));
+  if (ev.at) bits.push(`at (${ev.at.x}, ${ev.at.y})`);
+  return bits.join(" ");
+}
+
+/** Follows the SSE stream with fetch (EventSource cannot send Authorization), reconnecting
+ * with Last-Event-ID. */
+async function follow(id, token, onEvent, signal) {
+  let last = null;
+  while (!signal.aborted) {
+    try {
+      const headers = { accept: "text/event-stream" };
+      if (token) headers.authorization = `Bearer ${token}`;
+      if (last) headers["last-event-id"] = last;
+      const res = await fetch(`/games/${id}/events/stream`, { headers, signal });
+      const reader = res.body.getReader();
+      const dec = new TextDecoder();
+      let buf = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += dec.decode(value, { stream: true });
+        let i;
+        while ((i = buf.indexOf("\n\n")) >= 0) {
+          const block = buf.slice(0, i); buf = buf.slice(i + 2);
+          let data = "";
+          for (const line of block.split("\n")) {
+            if (line.startsWith("id:")) last = line.slice(3).trim();
+            if (line.startsWith("data:")) data += line.slice(5).trim();
+          }
+          if (data) onEvent(data);
+        }
+      }
+    } catch (e) { if (signal.aborted) return; }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+// ---------------------------------------------------------------- table
+async function table(id) {
+  document.title = "Saboteur — table";
+  const hashToken = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (hashToken) { tokens.set(id, { token: hashToken }); history.replaceState(null, "", location.pathname); }
+  const mine = tokens.get(id);
+  const summary = await api(`/games/${id}`);
+  const deck = await cards(summary.ruleset);
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
+  let selected = null, rotated = false, message = "";
+  const abort = new AbortController();
+  async function render() {
+    const s = await api(`/games/${id}`);
+    for (const seat of s.seats) names[seat.seat] = seat.name;
+    const kids = [h("h1", {}, `Game ${id.slice(0, 8)} — ${s.ruleset}, ${s.status}`)];
+    const err = h("p", { class: "error", role: "alert" }, message);
+    if (s.status === "lobby") {
+      const join = h("form", {}, h("label", {}, "Name ", h("input", { name: "name", value: "Player" })), " ", h("button", { type: "submit" }, "Join a seat"));
+      join.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        try {
+          const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: new FormData(join).get("name") } });
+          tokens.set(id, { token: j.player_token, seat: j.seat }); mine.token = j.player_token; render();
+        } catch (e) { message = e.message; render(); }
+      });
+      kids.push(h("p", {}, `Seats: ${s.seats.length}/${s.players}: ${s.seats.map((x) => x.name).join(", ")}`));
+      if (!mine.token) kids.push(join);
+      if (mine.host) {
+        const invite = h("button", { type: "button" }, "Create an invite link");
+        const out = h("output", {});
+        invite.addEventListener("click", async () => {
+          try {
+            const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: "Guest" } });
+            out.replaceChildren(h("a", { href: `/play/${id}#token=${j.player_token}` }, `${location.origin}/play/${id}#token=${j.player_token}`));
+          } catch (e) { out.textContent = e.message; }
+        });
+        const start = h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/start`, { method: "POST", token: mine.host }); } catch (e) { message = e.message; } render(); } }, "Start the game");
+        kids.push(h("p", {}, invite, " ", out), h("p", {}, start));
+      }
+      kids.push(err);
+      main.replaceChildren(...kids);
+      return;
+    }
+    const st = await api(`/games/${id}/state`, { token: mine.token });
+    const view = st.view;
+    let legal = [];
+    if (mine.token && view.phase.awaited === view.seat) {
+      try { legal = (await api(`/games/${id}/legal-moves`, { token: mine.token })).commands; } catch { legal = []; }
+    }
+    const send = async (cmd) => {
+      try {
+        await api(`/games/${id}/commands`, { method: "POST", token: mine.token, body: cmd, headers: { "if-match": `"${st.version}"` } });
+        message = ""; selected = null;
+      } catch (e) { message = e.message; }
+      render();
+    };
+    const forCard = legal.filter((c) => c.card === selected || c.discard?.includes(selected));
+    const paths = forCard.filter((c) => c.type === "play_path" && !!c.rotated === rotated);
+    const svg = board(view, deck, { legal: paths, onCell: (at) => send({ type: "play_path", card: selected, at, rotated }) });
+    const hand = h("ul", { class: "hand", "aria-label": "Your hand" }, (view.hand ?? []).map((c, i) => {
+      const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });
+      if (deck[c]?.segments?.length) icon.append(cardShape(deck[c], 0, 0, selected === c && rotated));
+      return h("li", {}, h("button", { type: "button", "aria-pressed": selected === c ? "true" : "false", onclick: () => { selected = selected === c ? null : c; render(); } }, icon, describe(deck[c])));
+    }));
+    const actions = h("div", { "aria-label": "Moves for the selected card" },
+      selected && deck[selected]?.kind === "path" ? h("button", { type: "button", onclick: () => { rotated = !rotated; render(); } }, `Flip 180° (${rotated ? "turned" : "upright"})`) : null,
+      forCard.filter((c) => c.type !== "play_path").map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))),
+      legal.filter((c) => !c.card && !c.discard).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))));
+    const undo = mine.token ? h("p", {},
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo`, { method: "POST", token: mine.token }); message = "Undo requested"; } catch (e) { message = e.message; } render(); } }, "Request undo"), " ",
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/approve`, { method: "POST", token: mine.token }); } catch (e) { message = e.message; } render(); } }, "Approve undo"), " ",
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/decline`, { method: "POST", token: mine.token }); } catch (e) { message = e.message; } render(); } }, "Decline undo")) : null;
+    const log = await api(`/games/${id}/events?after=${Math.max(0, st.version - 30)}&limit=30`, { token: mine.token });
+    kids.push(h("div", { class: "layout" },
+      h("section", { "aria-label": "Table" }, svg, err,
+        view.role ? h("p", {}, `Your role: ${words(view.role)}`) : h("p", {}, "You are watching (public view)."),
+        view.inspected?.length ? h("p", {}, `You inspected: ${view.inspected.map(([s, r]) => `${names[s] ?? s} is ${words(r)}`).join("; ")}`) : null,
+        view.phase.awaited === view.seat && view.seat != null ? h("p", { role: "status" }, "Your turn: select a card.") : null,
+        hand, actions, undo),
+      h("aside", {}, h("p", {}, `Round ${view.round}, ${words(view.phase.name)}, draw pile ${view.draw_pile_size}`), players(view, names),
+        view.rounds?.length ? h("p", {}, `Rounds finished: ${view.rounds.length}`) : null,
+        view.winners?.length ? h("p", {}, `Winners: ${view.winners.map((w) => names[w] ?? w).join(", ")}`) : null,
+        h("h2", {}, "Log"), h("ol", { class: "log" }, log.events.map((e) => h("li", {}, describeEvent(e, names)))),
+        h("p", {}, h("a", { href: `/replay/${id}` }, "Replay"), " ", s.status === "finished" ? h("a", { href: `/audit/${id}` }, "Audit") : null))));
+    main.replaceChildren(...kids);
+  }
+  await render();
+  let pending = null;
+  follow(id, mine.token, () => { clearTimeout(pending); pending = setTimeout(render, 150); }, abort.signal);
+}
+
+// ---------------------------------------------------------------- replay
+async function replay(id) {
+  document.title = "Saboteur — replay";
+  const q = new URLSearchParams(location.search);
+  const summary = await api(`/games/${id}`);
+  const deck = await cards(summary.ruleset);
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
+  const as = q.get("as") ?? "spectator";
+  const token = as === "spectator" ? undefined : tokens.get(id).token;
+  const events = [];
+  for (let after = 0; ;) {
+    const p = await api(`/games/${id}/events?after=${after}&limit=500`, { token });
+    events.push(...p.events);
+    if (p.next_after == null || !p.events.length) break;
+    after = p.next_after;
+  }
+  const max = summary.version;
+  let v = Math.min(max, Math.max(1, Number(q.get("v") ?? max)));
+  const marks = events.filter((e) => /round_started|round_dealt|goal_revealed|undo|rolled_back|rollback/.test(e.event?.type ?? ""));
+  const slider = h("input", { type: "range", min: 1, max, value: v, "aria-label": "Version" });
+  const label = h("output", { "aria-live": "polite" });
+  const stage = h("div", {});
+  const log = h("ol", { class: "log", "aria-label": "Log" }, events.map((e) => h("li", { "data-seq": e.seq }, describeEvent(e, names))));
+  const cache = new Map();
+  async function show(n) {
+    v = Math.min(max, Math.max(1, n));
+    slider.value = String(v);
+    const st = cache.get(v) ?? (await api(`/games/${id}/state?at=${v}`, { token }));
+    cache.set(v, st);
+    stage.replaceChildren(board(st.view, deck), players(st.view, names));
+    label.textContent = `Version ${v} of ${max}`;
+    for (const li of log.children) li.classList.toggle("current", Number(li.dataset.seq) === v);
+    log.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    const url = new URL(location.href); url.searchParams.set("v", String(v)); url.searchParams.set("as", as);
+    history.replaceState(null, "", url);
+    document.dispatchEvent(new CustomEvent("replay-shown", { detail: v }));
+  }
+  slider.addEventListener("input", () => show(Number(slider.value)));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowRight") { e.preventDefault(); show(v + 1); }
+    if (e.key === "ArrowLeft") { e.preventDefault(); show(v - 1); }
+  });
+  main.replaceChildren(h("h1", {}, `Replay of ${id.slice(0, 8)} as ${as}`),
+    h("p", {}, h("button", { type: "button", onclick: () => show(v - 1) }, "◀ Back"), " ", h("button", { type: "button", onclick: () => show(v + 1) }, "Forward ▶"), " ", slider, " ", label),
+    h("p", {}, "Jump to: ", marks.map((e) => h("button", { type: "button", onclick: () => show(e.seq) }, `${words(e.event.type)} #${e.seq}`))),
+    h("div", { class: "layout" }, stage, h("aside", {}, h("h2", {}, "Log"), log)));
+  await show(v);
+}
+
+// ---------------------------------------------------------------- audit
+async function audit(id) {
+  document.title = "Saboteur — audit";
+  const summary = await api(`/games/${id}`);
+  const kids = [h("h1", {}, `Audit of ${id.slice(0, 8)}`), h("p", {}, `Seed commitment: ${summary.seed_commitment}`), h("p", {}, `Seed: ${summary.seed ?? "not revealed until the game ends"}`)];
+  try {
+    const bundle = await api(`/games/${id}/audit`);
+    const blob = new Blob([JSON.stringify(bundle, null, 2)], { type: "application/json" });
+    kids.push(h("p", {}, h("a", { href: URL.createObjectURL(blob), download: `saboteur-${id}.json` }, "Download the audit bundle")),
+      h("p", {}, "Check it offline: ", h("code", {}, `saboteur verify --file saboteur-${id}.json`)));
+  } catch (e) { kids.push(h("p", { class: "error", role: "alert" }, e.message)); }
+  main.replaceChildren(...kids);
+}
+
+const [, kind, id] = location.pathname.split("/");
+const route = { play: table, replay, audit }[kind];
+(route ? route(id) : lobby()).catch((e) => main.replaceChildren(h("p", { class: "error", role: "alert" }, e.message)));

@@ -1,0 +1,70 @@
+// Draws cards from the catalogue's segments (GET /catalogue): never a picture per card.
+const NS = "http://www.w3.org/2000/svg";
+const FLIP = { n: "s", s: "n", e: "w", w: "e" };
+const END = { n: [0.5, 0], e: [1, 0.5], s: [0.5, 1], w: [0, 0.5] };
+
+export function el(name, attrs = {}, ...children) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  for (const c of children) e.append(c);
+  return e;
+}
+
+/** Describes a card in words (for screen readers and titles). */
+export function describe(entry, rotated) {
+  if (!entry) return "unknown card";
+  const parts = [entry.card.replaceAll("_", " ")];
+  if (rotated) parts.push("turned 180°");
+  if (entry.doors?.length) parts.push(entry.doors.map((d) => `${d} door`).join(", "));
+  if (entry.ladder) parts.push("ladder");
+  if (entry.crystals) parts.push(`${entry.crystals} crystal`);
+  return parts.join(", ");
+}
+
+/** A group drawing one card at (x, y), one unit square. */
+export function cardShape(entry, x, y, rotated = false) {
+  const g = el("g", { transform: `translate(${x} ${y})` });
+  g.append(el("rect", { x: 0.02, y: 0.02, width: 0.96, height: 0.96, rx: 0.06, fill: "#c9a66b", stroke: "#6b4f2a", "stroke-width": 0.02 }));
+  for (const seg of entry?.segments ?? []) {
+    const sides = seg.openings.map((o) => (rotated ? FLIP[o] : o));
+    const colour = seg.door === "blue" ? "#1f5fbf" : seg.door === "green" ? "#1b7f3b" : "#3b2a1a";
+    for (const s of sides) {
+      const [ex, ey] = END[s];
+      const [tx, ty] = seg.dead_end ? [0.5 + (ex - 0.5) * 0.4, 0.5 + (ey - 0.5) * 0.4] : [0.5, 0.5];
+      g.append(el("line", { x1: ex, y1: ey, x2: tx, y2: ty, stroke: colour, "stroke-width": 0.22, "stroke-linecap": seg.dead_end ? "butt" : "round" }));
+      if (seg.dead_end) g.append(el("circle", { cx: tx, cy: ty, r: 0.09, fill: "#7a1f1f" }));
+    }
+    if (seg.door) {
+      const [ex, ey] = END[sides[0]];
+      const t = el("text", { x: 0.5 + (ex - 0.5) * 0.55, y: 0.5 + (ey - 0.5) * 0.55 + 0.08, "font-size": 0.22, "text-anchor": "middle", fill: "#fff", "font-weight": "bold" });
+      t.textContent = seg.door === "blue" ? "B" : "G";
+      g.append(t);
+    }
+  }
+  if (entry?.ladder) {
+    const t = el("text", { x: 0.5, y: 0.58, "font-size": 0.28, "text-anchor": "middle", fill: "#fff" });
+    t.textContent = "⇅";
+    g.append(t);
+  }
+  if (entry?.crystals) g.append(el("polygon", { points: "0.8,0.08 0.9,0.18 0.8,0.28 0.7,0.18", fill: "#b84fd6", stroke: "#fff", "stroke-width": 0.02 }));
+  if (entry?.kind === "goal" && entry.gold) {
+    const t = el("text", { x: 0.5, y: 0.6, "font-size": 0.3, "text-anchor": "middle", fill: "#ffd700" });
+    t.textContent = "★";
+    g.append(t);
+  }
+  if (entry?.kind === "start") {
+    const t = el("text", { x: 0.5, y: 0.6, "font-size": 0.22, "text-anchor": "middle", fill: "#fff" });
+    t.textContent = "S";
+    g.append(t);
+  }
+  return g;
+}
+
+export function faceDown(x, y) {
+  const g = el("g", { transform: `translate(${x} ${y})` });
+  g.append(el("rect", { x: 0.02, y: 0.02, width: 0.96, height: 0.96, rx: 0.06, fill: "#2b2f4a", stroke: "#aaa", "stroke-width": 0.02 }));
+  const t = el("text", { x: 0.5, y: 0.62, "font-size": 0.4, "text-anchor": "middle", fill: "#ddd" });
+  t.textContent = "?";
+  g.append(t);
+  return g;
+}
