@@ -286,7 +286,7 @@ async function table(id) {
       if (deck[c]?.segments?.length) icon.append(cardShape(deck[c], 0, 0, selected === c && rotated));
       return h("li", {}, h("button", { type: "button", "aria-pressed": selected === c ? "true" : "false", onclick: () => { selected = selected === c ? null : c; render(); } }, icon, describe(deck[c])));
     }));
-    const actions = h("div", { "aria-label": "Moves for the selected card" },
+    const actions = h("div", { role: "group", "aria-label": "Moves for the selected card" },
       selected && deck[selected]?.kind === "path" ? h("button", { type: "button", onclick: () => { rotated = !rotated; render(); } }, `Flip 180° (${rotated ? "turned" : "upright"})`) : null,
       forCard.filter((c) => c.type !== "play_path").map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))),
       legal.filter((c) => !c.card && !c.discard).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))));
@@ -331,7 +331,7 @@ async function replay(id) {
   }
   const max = summary.version;
   let v = Math.min(max, Math.max(1, Number(q.get("v") ?? max)));
-  const marks = events.filter((e) => /round_started|round_dealt|goal_revealed|undo|rolled_back|rollback/.test(e.event?.type ?? ""));
+  const marks = events.filter((e) => /round_started|goal_revealed|undone|rolled_back/.test(e.event?.type ?? ""));
   const slider = h("input", { type: "range", min: 1, max, value: v, "aria-label": "Version" });
   const label = h("output", { "aria-live": "polite" });
   const stage = h("div", {});
