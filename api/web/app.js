@@ -231,7 +231,7 @@ async function table(id) {
   const summary = await api(`/games/${id}`);
   const deck = await cards(summary.ruleset);
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
-  let selected = null, rotated = false, message = "";
+  let selected = null, sel = null, rotated = false, message = "";
   const abort = new AbortController();
   async function render() {
     const s = await api(`/games/${id}`);
@@ -274,7 +274,7 @@ async function table(id) {
     const send = async (cmd) => {
       try {
         await api(`/games/${id}/commands`, { method: "POST", token: mine.token, body: cmd, headers: { "if-match": `"${st.version}"` } });
-        message = ""; selected = null;
+        message = ""; selected = null; sel = null;
       } catch (e) { message = e.message; }
       render();
     };
@@ -283,8 +283,8 @@ async function table(id) {
     const svg = board(view, deck, { legal: paths, onCell: (at) => send({ type: "play_path", card: selected, at, rotated }) });
     const hand = h("ul", { class: "hand", "aria-label": "Your hand" }, (view.hand ?? []).map((c, i) => {
       const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });
-      if (deck[c]?.segments?.length) icon.append(cardShape(deck[c], 0, 0, selected === c && rotated));
-      return h("li", {}, h("button", { type: "button", "aria-pressed": selected === c ? "true" : "false", onclick: () => { selected = selected === c ? null : c; render(); } }, icon, describe(deck[c])));
+      if (deck[c]?.segments?.length) icon.append(cardShape(deck[c], 0, 0, sel === i && rotated));
+      return h("li", {}, h("button", { type: "button", "aria-pressed": sel === i ? "true" : "false", onclick: () => { sel = sel === i ? null : i; selected = sel === null ? null : c; render(); } }, icon, describe(deck[c])));
     }));
     const actions = h("div", { role: "group", "aria-label": "Moves for the selected card" },
       selected && deck[selected]?.kind === "path" ? h("button", { type: "button", onclick: () => { rotated = !rotated; render(); } }, `Flip 180° (${rotated ? "turned" : "upright"})`) : null,

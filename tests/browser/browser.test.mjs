@@ -101,11 +101,13 @@ test("create a game with bots, invite a second player, start and play", async ()
   let played = false;
   for (let i = 0; i < n && !played; i++) {
     await hand.nth(i).click();
+    await page.locator(".hand button[aria-pressed=true]").first().waitFor();
     const cell = page.locator("rect.cell-legal").first();
     if (await cell.count()) { await cell.click(); played = true; break; }
     const moves = page.getByLabel("Moves for the selected card").getByRole("button").filter({ hasText: /^play / });
     if (await moves.count()) { await moves.first().click(); played = true; break; }
     await hand.nth(i).click();
+    await page.locator(".hand button[aria-pressed=true]").first().waitFor({ state: "detached" });
   }
   assert.ok(played, "a card was played");
   await shots(page, "table");
@@ -113,10 +115,12 @@ test("create a game with bots, invite a second player, start and play", async ()
   await guest.getByText(/path played|tool broken|map used|passed/).first().waitFor({ timeout: 10000 });
   await shots(guest, "guest");
   await page.getByRole("button", { name: "Approve undo" }).click();
-  const alert = await page.getByRole("alert").textContent();
+  const alert = await page.getByRole("alert").filter({ hasText: /\S/ }).textContent();
+  console.log(`rejected: ${alert}`);
   assert.ok(alert && alert.length > 3, `a rejected request shows the problem's detail: ${alert}`);
   await page.getByRole("button", { name: "Request undo" }).click();
-  await page.getByRole("alert").waitFor();
+  const undo = await page.getByRole("alert").filter({ hasText: /undo|Undo/ }).textContent();
+  console.log(`undo: ${undo}`);
   await host.close();
   await guestContext.close();
 });
