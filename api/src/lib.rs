@@ -35,6 +35,8 @@ mod table;
 mod tables;
 mod text;
 mod undo;
+mod verdict;
+mod webclient;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -134,6 +136,7 @@ fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     stream::configure(cfg);
     ops::configure(cfg);
     catalogue::configure(cfg);
+    verdict::configure(cfg);
 }
 
 /// The whole application: routes, extractor limits and errors, the spec and the docs page.
@@ -180,7 +183,8 @@ fn app(
         .split_for_parts();
     let spec = api.clone();
     let methods = Arc::new(limits::Methods::of(&spec));
-    app.service(ops::openapi_json(spec.clone()))
+    app.configure(webclient::configure)
+        .service(ops::openapi_json(spec.clone()))
         .service(web::redirect("/docs", "/docs/"))
         .service(utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", spec))
         .default_service(web::to(move |req: actix_web::HttpRequest| {

@@ -69,7 +69,7 @@ async function lobby() {
     h("label", {}, "Ruleset ", h("select", { name: "ruleset" }, h("option", { value: "base" }, "Base game"), h("option", { value: "saboteur2" }, "Saboteur 2"))), " ",
     h("label", {}, "Players ", h("input", { name: "players", type: "number", min: 2, max: 12, value: 3 })), " ",
     h("label", {}, "Your name ", h("input", { name: "name", value: "Player", maxlength: 40 })), " ",
-    h("label", {}, "Bots ", h("input", { name: "bots", type: "number", min: 0, max: 11, value: 2 })), " ",
+    h("label", {}, "Bots ", h("input", { name: "bots", type: "number", min: 0, max: 12, value: 2 })), " ",
     h("label", {}, "Bot level ", h("select", { name: "level" }, h("option", { value: "heuristic" }, "heuristic"), h("option", { value: "random" }, "random"))), " ",
     h("label", {}, h("input", { name: "forfeit", type: "checkbox" }), " broken tools forfeit gold"), " ",
     h("button", { type: "submit" }, "Create"), err);
@@ -81,9 +81,13 @@ async function lobby() {
       const created = await api("/games", { method: "POST", body: { ruleset: f.get("ruleset"), players, options: f.get("forfeit") ? { broken_tools_forfeit_gold: true } : {} } });
       const id = created.game_id;
       tokens.set(id, { host: created.host_token });
-      const joined = await api(`/games/${id}/seats`, { method: "POST", body: { name: f.get("name") || "Player" } });
-      tokens.set(id, { token: joined.player_token, seat: joined.seat });
-      for (let i = 0; i < Number(f.get("bots")); i++) {
+      const bots = Math.min(players, Number(f.get("bots")));
+      if (bots < players) {
+        // The creator takes a seat unless bots take them all (a game to watch).
+        const joined = await api(`/games/${id}/seats`, { method: "POST", body: { name: f.get("name") || "Player" } });
+        tokens.set(id, { token: joined.player_token, seat: joined.seat });
+      }
+      for (let i = 0; i < bots; i++) {
         await api(`/games/${id}/bots`, { method: "POST", token: created.host_token, body: { level: f.get("level") } });
       }
       location.href = `/play/${id}`;
@@ -368,9 +372,11 @@ async function audit(id) {
   const summary = await api(`/games/${id}`);
   const kids = [h("h1", {}, `Audit of ${id.slice(0, 8)}`), h("p", {}, `Seed commitment: ${summary.seed_commitment}`), h("p", {}, `Seed: ${summary.seed ?? "not revealed until the game ends"}`)];
   try {
-    const bundle = await api(`/games/${id}/audit`);
-    const blob = new Blob([JSON.stringify(bundle, null, 2)], { type: "application/json" });
-    kids.push(h("p", {}, h("a", { href: URL.createObjectURL(blob), download: `saboteur-${id}.json` }, "Download the audit bundle")),
+    const v = await api(`/games/${id}/audit/verdict`);
+    kids.push(
+      h("p", { role: "status", class: v.ok ? "" : "error" }, v.ok ? `Verified: ${v.events} events, ${v.report.commands_checked} commands and ${v.report.deals_checked} deals checked again` : `Discrepancy: ${v.discrepancy}`),
+      v.ok ? h("p", {}, `Winners: ${v.report.winners.map((w) => `seat ${w}`).join(", ") || "none"}; gold: ${v.report.gold.join(", ")}`) : null,
+      h("p", {}, h("a", { href: `/games/${id}/audit`, download: `saboteur-${id}.json` }, "Download the audit bundle")),
       h("p", {}, "Check it offline: ", h("code", {}, `saboteur verify --file saboteur-${id}.json`)));
   } catch (e) { kids.push(h("p", { class: "error", role: "alert" }, e.message)); }
   main.replaceChildren(...kids);

@@ -145,11 +145,43 @@ test("replay: keyboard steps, deep links, timing", async () => {
   await context.close();
 });
 
+let finishedId;
+
+test("a game of bots is watched to its end, then replayed", async () => {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  finishedId = await createFromLobby(page, { players: 4, bots: 4 });
+  await page.getByRole("button", { name: "Start the game" }).click();
+  await page.getByText(/Winners:/).waitFor({ timeout: 60000 });
+  await page.getByText("You are watching (public view).").waitFor();
+  await shots(page, "finished");
+  // A replay step on a long game: from a click to the board shown.
+  await page.goto(`${BASE}/replay/${finishedId}?v=10&as=spectator`);
+  await page.getByText(/^Version 10 of/).waitFor();
+  const times = [];
+  for (let i = 0; i < 10; i++) {
+    const t = await page.evaluate(() => new Promise((resolve) => {
+      const t0 = performance.now();
+      document.addEventListener("replay-shown", () => requestAnimationFrame(() => resolve(performance.now() - t0)), { once: true });
+      document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight" }));
+    }));
+    times.push(t);
+  }
+  const max = await page.locator("input[type=range]").getAttribute("max");
+  times.sort((a, b) => a - b);
+  console.log(`replay step on a ${max}-event game: median ${times[5].toFixed(1)} ms, worst ${times[9].toFixed(1)} ms to visible (budget 100 ms)`);
+  assert.ok(times[5] < 100);
+  await context.close();
+});
+
 test("audit view", async () => {
   const context = await browser.newContext({ viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/audit/${gameId}`);
-  await page.getByText("Seed commitment").waitFor();
+  await page.getByRole("alert").filter({ hasText: /not over/ }).waitFor();
+  await page.goto(`${BASE}/audit/${finishedId}`);
+  await page.getByText(/^Verified:/).waitFor();
+  await page.getByText(/saboteur verify --file/).waitFor();
   await axe(page, "audit");
   await shots(page, "audit");
   await context.close();
