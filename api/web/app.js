@@ -306,7 +306,8 @@ async function table(id) {
         view.phase.awaited === view.seat && view.seat != null ? h("p", { role: "status" }, "Your turn: select a card.") : null,
         hand, actions, undo),
       h("aside", {}, h("p", {}, `Round ${view.round}, ${words(view.phase.name)}, draw pile ${view.draw_pile_size}`), players(view, names),
-        view.rounds?.length ? h("p", {}, `Rounds finished: ${view.rounds.length}`) : null,
+        view.rounds?.length ? h("section", { "aria-label": "Finished rounds" }, h("h2", {}, "Finished rounds"), h("ul", {}, view.rounds.map((r) =>
+          h("li", {}, `Round ${r.round}: ${r.gold_reached_by == null ? "the gold was not reached" : `${names[r.gold_reached_by] ?? r.gold_reached_by} reached the gold`}; won by ${r.winners.map((w) => names[w] ?? w).join(", ") || "nobody"}; roles: ${r.roles.map((role, i) => `${names[i] ?? i} ${words(role)}`).join(", ")}`)))) : null,
         view.winners?.length ? h("p", {}, `Winners: ${view.winners.map((w) => names[w] ?? w).join(", ")}`) : null,
         h("h2", {}, "Log"), h("ol", { class: "log" }, log.events.map((e) => h("li", {}, describeEvent(e, names)))),
         h("p", {}, h("a", { href: `/replay/${id}` }, "Replay"), " ", s.status === "finished" ? h("a", { href: `/audit/${id}` }, "Audit") : null))));
@@ -335,7 +336,7 @@ async function replay(id) {
   }
   const max = summary.version;
   let v = Math.min(max, Math.max(1, Number(q.get("v") ?? max)));
-  const marks = events.filter((e) => /round_started|goal_revealed|undone|rolled_back/.test(e.event?.type ?? ""));
+  const marks = events.filter((e) => /round_started|goal_revealed|undo|rolled_back/.test(e.event?.type ?? ""));
   const slider = h("input", { type: "range", min: 1, max, value: v, "aria-label": "Version" });
   const label = h("output", { "aria-live": "polite" });
   const stage = h("div", {});
