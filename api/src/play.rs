@@ -33,12 +33,21 @@ struct StateQuery {
 /// The game as the caller may see it (§11): with a player's token, their hand and role; without
 /// a token, what a spectator sees. `at` replays any earlier version; once the game is over,
 /// everything is public. The `ETag` is the version.
+///
+/// A past version never changes for an audience, so `?at=` below the current version is
+/// served `immutable`: `private` (per token, `Vary: Authorization`) while the game runs,
+/// `public` once it is over and every audience sees everything. The current version is
+/// `no-cache`.
 #[utoipa::path(
     tag = "play",
     params(("id" = String, Path, description = "The game's id"), StateQuery),
     security((), ("bearer" = [])),
     responses(
-        (status = 200, description = "The view", body = StateView, headers(("ETag" = String, description = "The version, quoted"))),
+        (status = 200, description = "The view", body = StateView, headers(
+            ("ETag" = String, description = "The version, quoted"),
+            ("Cache-Control" = String, description = "`immutable` for a past version (`private` while the game runs, `public` once it is over); `no-cache` for the current one"),
+            ("Vary" = String, description = "`Authorization`: the view depends on the token"),
+        )),
         (status = 400, description = "Malformed query or no such version", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -69,12 +78,21 @@ async fn get_state(
                 .ok_or_else(|| ApiError::BadRequest(format!("the game has no version {at}")))?,
         ),
     };
+    let cache = match query.at {
+        Some(at) if (at as i64) < table.version() && table.over() => {
+            "public, max-age=31536000, immutable"
+        }
+        Some(at) if (at as i64) < table.version() => "private, max-age=31536000, immutable",
+        _ => "no-cache",
+    };
     let body = StateView {
         version,
         view: view(&game, audience),
     };
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", format!("\"{version}\"")))
+        .insert_header((actix_web::http::header::CACHE_CONTROL, cache))
+        .insert_header((actix_web::http::header::VARY, "Authorization"))
         .json(body))
 }
 

@@ -43,6 +43,7 @@ pub struct AuditVerdict {
         (status = 200, description = "The verdict", body = AuditVerdict),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is not over: its secrets are still secret", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]
 #[get("/games/{id}/audit/verdict")]

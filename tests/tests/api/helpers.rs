@@ -186,6 +186,26 @@ impl TestApp {
             .await
     }
 
+    /// The `Cache-Control` and `Vary` headers of `GET /games/{id}/state?at={version}` with a
+    /// token or without.
+    pub async fn state_at_caching(
+        &self,
+        id: &str,
+        version: i64,
+        token: Option<&str>,
+    ) -> (String, String) {
+        let path = format!("/games/{id}/state?at={version}");
+        let res = self.request(Method::GET, &path, token).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        let header = |name: &str| {
+            res.headers()
+                .get(name)
+                .map(|v| v.to_str().unwrap().to_string())
+                .unwrap_or_default()
+        };
+        (header("cache-control"), header("vary"))
+    }
+
     /// `GET /games/{id}/legal-moves`.
     pub async fn legal_moves(&self, id: &str, token: &str) -> Reply {
         self.get(&format!("/games/{id}/legal-moves"), Some(token))

@@ -46,6 +46,15 @@ async fn play_whole_game(app: &TestApp, ruleset: &str, players: u8, seed: u64) {
     let t = app.table(ruleset, players, seed).await;
     let (st, out) = app.start(&t.id, Some(&t.host)).await;
     assert_eq!(st, StatusCode::OK, "{out}");
+    // A past version never changes for its audience: immutable, per token while the game
+    // runs; the current version is revalidated.
+    let (cache, vary) = app.state_at_caching(&t.id, 1, Some(&t.tokens[0])).await;
+    assert_eq!(cache, "private, max-age=31536000, immutable");
+    assert_eq!(vary, "Authorization");
+    let (_, now) = app.state(&t.id, None).await;
+    let current = now["version"].as_i64().unwrap();
+    let (cache, _) = app.state_at_caching(&t.id, current, None).await;
+    assert_eq!(cache, "no-cache");
     let mut n = 0;
     loop {
         let (_, g) = app.state(&t.id, None).await;
@@ -91,6 +100,9 @@ async fn play_whole_game(app: &TestApp, ruleset: &str, players: u8, seed: u64) {
     let (st, early) = app.state_at(&t.id, 2).await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(early["view"]["round"], 1);
+    // Once over, every audience sees everything: a past version is the same for all.
+    let (cache, _) = app.state_at_caching(&t.id, 2, None).await;
+    assert_eq!(cache, "public, max-age=31536000, immutable");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
