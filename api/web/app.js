@@ -13,7 +13,16 @@ const h = (tag, attrs = {}, ...kids) => {
   return e;
 };
 
-/** Calls the API; a problem+json error is thrown with its `detail`. */
+/** The API's schemas, generated from openapi/openapi.json (api/types/api.d.ts). */
+/** @typedef {import("../types/api").components["schemas"]} Schemas */
+
+/**
+ * Calls the API; a problem+json error is thrown with its `detail`. The caller names the
+ * response's schema where it keeps the result, so `tsc` checks every field it reads.
+ * @param {string} path
+ * @param {{ method?: string, token?: string, body?: unknown, headers?: Record<string, string> }} [options]
+ * @returns {Promise<any>}
+ */
 async function api(path, { method = "GET", token, body, headers = {} } = {}) {
   const hd = { ...headers };
   if (token) hd.authorization = `Bearer ${token}`;
@@ -32,7 +41,9 @@ const tokens = {
 
 let catalogue = null;
 async function cards(ruleset) {
-  catalogue ??= await api("/catalogue");
+  /** @type {Schemas["Catalogue"]} */
+  const all = catalogue ?? (await api("/catalogue"));
+  catalogue = all;
   const rs = catalogue.rulesets.find((r) => r.ruleset === ruleset) ?? catalogue.rulesets[0];
   return Object.fromEntries(rs.cards.map((c) => [c.card, c]));
 }
@@ -48,6 +59,7 @@ async function lobby() {
   async function page() {
     const q = new URLSearchParams({ limit: "20" });
     if (cursor) q.set("cursor", cursor);
+    /** @type {Schemas["GameList"]} */
     const data = await api(`/games?${q}`);
     for (const g of data.games) {
       const mine = tokens.get(g.id);
@@ -78,12 +90,14 @@ async function lobby() {
     const f = new FormData(form);
     try {
       const players = Number(f.get("players"));
+      /** @type {Schemas["GameCreated"]} */
       const created = await api("/games", { method: "POST", body: { ruleset: f.get("ruleset"), players, options: f.get("forfeit") ? { broken_tools_forfeit_gold: true } : {} } });
       const id = created.game_id;
       tokens.set(id, { host: created.host_token });
       const bots = Math.min(players, Number(f.get("bots")));
       if (bots < players) {
         // The creator takes a seat unless bots take them all (a game to watch).
+        /** @type {Schemas["Joined"]} */
         const joined = await api(`/games/${id}/seats`, { method: "POST", body: { name: f.get("name") || "Player" } });
         tokens.set(id, { token: joined.player_token, seat: joined.seat });
       }
@@ -100,6 +114,12 @@ async function lobby() {
 }
 
 // ---------------------------------------------------------------- board
+/**
+ * The maze as SVG, with the cells where the selected card may go.
+ * @param {Schemas["View"]} view
+ * @param {Record<string, Schemas["CardEntry"]>} deck
+ * @param {{ legal?: Array<{ at: Schemas["Cell"] }>, onCell?: (at: Schemas["Cell"]) => void }} [options]
+ */
 function board(view, deck, { legal = [], onCell } = {}) {
   const cells = [...view.board.map((p) => [p.x, p.y]), ...view.goals.map((g) => [g.x, g.y]), ...legal.map((c) => [c.at.x, c.at.y])];
   const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
@@ -153,6 +173,10 @@ function board(view, deck, { legal = [], onCell } = {}) {
   return svg;
 }
 
+/**
+ * @param {Schemas["View"]} view
+ * @param {Record<number, string>} names
+ */
 function players(view, names) {
   return h("ul", { class: "players", "aria-label": "Players" }, view.hand_sizes.map((n, i) => {
     const turn = view.phase.awaited === i;
@@ -232,12 +256,14 @@ async function table(id) {
   const hashToken = new URLSearchParams(location.hash.slice(1)).get("token");
   if (hashToken) { tokens.set(id, { token: hashToken }); history.replaceState(null, "", location.pathname); }
   const mine = tokens.get(id);
+  /** @type {Schemas["GameSummary"]} */
   const summary = await api(`/games/${id}`);
   const deck = await cards(summary.ruleset);
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
   let selected = null, sel = null, rotated = false, message = "";
   const abort = new AbortController();
   async function render() {
+    /** @type {Schemas["GameSummary"]} */
     const s = await api(`/games/${id}`);
     for (const seat of s.seats) names[seat.seat] = seat.name;
     const kids = [h("h1", {}, `Game ${id.slice(0, 8)} — ${s.ruleset}, ${s.status}`)];
@@ -247,6 +273,7 @@ async function table(id) {
       join.addEventListener("submit", async (ev) => {
         ev.preventDefault();
         try {
+          /** @type {Schemas["Joined"]} */
           const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: new FormData(join).get("name") } });
           tokens.set(id, { token: j.player_token, seat: j.seat }); mine.token = j.player_token; render();
         } catch (e) { message = e.message; render(); }
@@ -258,6 +285,7 @@ async function table(id) {
         const out = h("output", {});
         invite.addEventListener("click", async () => {
           try {
+            /** @type {Schemas["Joined"]} */
             const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: "Guest" } });
             out.replaceChildren(h("a", { href: `/play/${id}#token=${j.player_token}` }, `${location.origin}/play/${id}#token=${j.player_token}`));
           } catch (e) { out.textContent = e.message; }
@@ -269,11 +297,17 @@ async function table(id) {
       main.replaceChildren(...kids);
       return;
     }
+    /** @type {Schemas["StateView"]} */
     const st = await api(`/games/${id}/state`, { token: mine.token });
     const view = st.view;
+    /** @type {Schemas["Command"][]} */
     let legal = [];
     if (mine.token && view.phase.awaited === view.seat) {
-      try { legal = (await api(`/games/${id}/legal-moves`, { token: mine.token })).commands; } catch { legal = []; }
+      try {
+        /** @type {Schemas["LegalMoves"]} */
+        const moves = await api(`/games/${id}/legal-moves`, { token: mine.token });
+        legal = moves.commands;
+      } catch { legal = []; }
     }
     const send = async (cmd) => {
       try {
@@ -282,8 +316,10 @@ async function table(id) {
       } catch (e) { message = e.message; }
       render();
     };
-    const forCard = legal.filter((c) => c.card === selected || c.discard?.includes(selected));
-    const paths = forCard.filter((c) => c.type === "play_path" && !!c.rotated === rotated);
+    /** The card a command plays, and the cards it discards. @param {Schemas["Command"]} c */
+    const uses = (c) => ({ card: "card" in c ? c.card : undefined, discard: "discard" in c ? c.discard ?? [] : [] });
+    const forCard = legal.filter((c) => uses(c).card === selected || uses(c).discard.includes(selected));
+    const paths = forCard.flatMap((c) => (c.type === "play_path" && !!c.rotated === rotated ? [c] : []));
     const svg = board(view, deck, { legal: paths, onCell: (at) => send({ type: "play_path", card: selected, at, rotated }) });
     const hand = h("ul", { class: "hand", "aria-label": "Your hand" }, (view.hand ?? []).map((c, i) => {
       const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });
@@ -293,11 +329,12 @@ async function table(id) {
     const actions = h("div", { role: "group", "aria-label": "Moves for the selected card" },
       selected && deck[selected]?.kind === "path" ? h("button", { type: "button", onclick: () => { rotated = !rotated; render(); } }, `Flip 180° (${rotated ? "turned" : "upright"})`) : null,
       forCard.filter((c) => c.type !== "play_path").map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))),
-      legal.filter((c) => !c.card && !c.discard).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))));
+      legal.filter((c) => !uses(c).card && !uses(c).discard.length).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))));
     const undo = mine.token ? h("p", {},
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo`, { method: "POST", token: mine.token }); message = "Undo requested"; } catch (e) { message = e.message; } render(); } }, "Request undo"), " ",
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/approve`, { method: "POST", token: mine.token }); } catch (e) { message = e.message; } render(); } }, "Approve undo"), " ",
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/decline`, { method: "POST", token: mine.token }); } catch (e) { message = e.message; } render(); } }, "Decline undo")) : null;
+    /** @type {Schemas["EventPage"]} */
     const log = await api(`/games/${id}/events?after=${Math.max(0, st.version - 30)}&limit=30`, { token: mine.token });
     kids.push(h("div", { class: "layout" },
       h("section", { "aria-label": "Table" }, svg, err,
@@ -309,7 +346,7 @@ async function table(id) {
         view.rounds?.length ? h("section", { "aria-label": "Finished rounds" }, h("h2", {}, "Finished rounds"), h("ul", {}, view.rounds.map((r) =>
           h("li", {}, `Round ${r.round}: ${r.gold_reached_by == null ? "the gold was not reached" : `${names[r.gold_reached_by] ?? r.gold_reached_by} reached the gold`}; won by ${r.winners.map((w) => names[w] ?? w).join(", ") || "nobody"}; roles: ${r.roles.map((role, i) => `${names[i] ?? i} ${words(role)}`).join(", ")}`)))) : null,
         view.winners?.length ? h("p", {}, `Winners: ${view.winners.map((w) => names[w] ?? w).join(", ")}`) : null,
-        h("h2", {}, "Log"), h("ol", { class: "log" }, log.events.map((e) => h("li", {}, describeEvent(e, names)))),
+        h("h2", {}, "Log"), h("ol", { class: "log", "aria-label": "Recent events", tabindex: 0 }, log.events.map((e) => h("li", {}, describeEvent(e, names)))),
         h("p", {}, h("a", { href: `/replay/${id}` }, "Replay"), " ", s.status === "finished" ? h("a", { href: `/audit/${id}` }, "Audit") : null))));
     main.replaceChildren(...kids);
   }
@@ -322,6 +359,7 @@ async function table(id) {
 async function replay(id) {
   document.title = "Saboteur — replay";
   const q = new URLSearchParams(location.search);
+  /** @type {Schemas["GameSummary"]} */
   const summary = await api(`/games/${id}`);
   const deck = await cards(summary.ruleset);
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
@@ -329,6 +367,7 @@ async function replay(id) {
   const token = as === "spectator" ? undefined : tokens.get(id).token;
   const events = [];
   for (let after = 0; ;) {
+    /** @type {Schemas["EventPage"]} */
     const p = await api(`/games/${id}/events?after=${after}&limit=500`, { token });
     events.push(...p.events);
     if (p.next_after == null || !p.events.length) break;
@@ -340,11 +379,12 @@ async function replay(id) {
   const slider = h("input", { type: "range", min: 1, max, value: v, "aria-label": "Version" });
   const label = h("output", { "aria-live": "polite" });
   const stage = h("div", {});
-  const log = h("ol", { class: "log", "aria-label": "Log" }, events.map((e) => h("li", { "data-seq": e.seq }, describeEvent(e, names))));
+  const log = h("ol", { class: "log", "aria-label": "Log", tabindex: 0 }, events.map((e) => h("li", { "data-seq": e.seq }, describeEvent(e, names))));
   const cache = new Map();
   async function show(n) {
     v = Math.min(max, Math.max(1, n));
     slider.value = String(v);
+    /** @type {Schemas["StateView"]} */
     const st = cache.get(v) ?? (await api(`/games/${id}/state?at=${v}`, { token }));
     cache.set(v, st);
     stage.replaceChildren(board(st.view, deck), players(st.view, names));
@@ -370,9 +410,11 @@ async function replay(id) {
 // ---------------------------------------------------------------- audit
 async function audit(id) {
   document.title = "Saboteur — audit";
+  /** @type {Schemas["GameSummary"]} */
   const summary = await api(`/games/${id}`);
   const kids = [h("h1", {}, `Audit of ${id.slice(0, 8)}`), h("p", {}, `Seed commitment: ${summary.seed_commitment}`), h("p", {}, `Seed: ${summary.seed ?? "not revealed until the game ends"}`)];
   try {
+    /** @type {Schemas["AuditVerdict"]} */
     const v = await api(`/games/${id}/audit/verdict`);
     kids.push(
       h("p", { role: "status", class: v.ok ? "" : "error" }, v.ok ? `Verified: ${v.events} events, ${v.report.commands_checked} commands and ${v.report.deals_checked} deals checked again` : `Discrepancy: ${v.discrepancy}`),

@@ -1,7 +1,8 @@
 //! `cargo xtask test`: the one test command. It installs what the tests need when it is
 //! missing and it can (PostgreSQL for the store's and the server's tests, a Python virtual
-//! environment with Schemathesis for the spec check), says exactly what to run when it
-//! cannot, then runs the whole suite and closes with one line: `total: N passed, N failed`.
+//! environment with Schemathesis for the spec check, Chromium, Node.js and the npm packages
+//! for the web client's tests), says exactly what to run when it cannot, then runs the whole
+//! suite and closes with one line: `total: N passed, N failed`.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -19,11 +20,15 @@ struct Cli {
 #[derive(Subcommand)]
 enum Task {
     /// Install what the tests need when missing, then run every test: `cargo test
-    /// --workspace` and Schemathesis against the live server's spec.
+    /// --workspace`, Schemathesis against the live server's spec, and the web client's type
+    /// check and browser tests against the release binary.
     Test {
         /// Skip the Schemathesis run.
         #[arg(long)]
         no_schemathesis: bool,
+        /// Skip the web client's tests (types and browser).
+        #[arg(long)]
+        no_browser: bool,
         /// Passed to `cargo test` after `--` (e.g. a test name filter).
         #[arg(last = true)]
         rest: Vec<String>,
@@ -39,8 +44,18 @@ struct Tally {
 
 impl Tally {
     /// Adds the counts of a runner's closing line: cargo test's `test result: ok. N passed;
-    /// M failed; …` or the scenario runner's `N passed, M failed`.
+    /// M failed; …`, the scenario runner's `N passed, M failed`, or node's TAP summary
+    /// (`# pass N`, `# fail N`).
     fn read(&mut self, line: &str) {
+        let tap = |prefix: &str| -> Option<u64> { line.strip_prefix(prefix)?.trim().parse().ok() };
+        if let Some(n) = tap("# pass ") {
+            self.passed += n;
+            return;
+        }
+        if let Some(n) = tap("# fail ") {
+            self.failed += n;
+            return;
+        }
         let number_before = |word: &str| -> Option<u64> {
             let at = line.find(word)?;
             line[..at].split_whitespace().last()?.parse().ok()
@@ -76,6 +91,122 @@ fn has_postgres() -> bool {
             .any(|v| v.path().join("bin/initdb").is_file())
     });
     on_path || debian
+}
+
+/// Whether a program is on PATH.
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
+}
+
+/// The Chromium the browser tests drive: Debian's package.
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// Chromium, Node.js and npm for the web client's tests, from Debian's packages.
+fn ensure_browser_tools() -> Result<(), String> {
+    let mut missing = Vec::new();
+    if !Path::new(CHROMIUM).is_file() {
+        missing.push("chromium");
+    }
+    if !on_path("node") {
+        missing.push("nodejs");
+    }
+    if !on_path("npm") {
+        missing.push("npm");
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let list = missing.join(" ");
+    if !is_root() {
+        return Err(format!(
+            "the web client's tests need {list}: run `sudo apt-get install -y {list}` \
+             (or `cargo xtask test --no-browser`), then `cargo xtask test` again"
+        ));
+    }
+    eprintln!("xtask: installing {list} (apt-get install)");
+    let mut args = vec!["install", "-y", "-qq"];
+    args.extend(&missing);
+    if run("apt-get", &["update", "-qq"]) && run("apt-get", &args) {
+        Ok(())
+    } else {
+        Err(format!(
+            "installing {list} failed: run `apt-get install -y {list}`"
+        ))
+    }
+}
+
+/// The npm packages of `tests/browser` (playwright-core, axe-core, TypeScript,
+/// openapi-typescript), installed from its lock file when missing or older than it.
+fn ensure_npm_packages() -> Result<(), String> {
+    let dir = root().join("tests/browser");
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let installed = modified(&dir.join("node_modules/.package-lock.json"));
+    let wanted = modified(&dir.join("package-lock.json"));
+    if installed.is_some() && installed >= wanted {
+        return Ok(());
+    }
+    eprintln!("xtask: installing the browser tests' npm packages (npm ci)");
+    let ok = Command::new("npm")
+        .current_dir(&dir)
+        .args(["ci", "--no-audit", "--no-fund"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok {
+        Ok(())
+    } else {
+        Err("`npm ci` in tests/browser failed".into())
+    }
+}
+
+/// The web client's tests: its types against the spec, then the pages in Chromium, served
+/// by the release binary (built here); their counts added up.
+fn browser_tests(tally: &mut Tally) -> bool {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let built = Command::new(cargo)
+        .current_dir(root())
+        .args([
+            "build",
+            "--release",
+            "-p",
+            "saboteur-api",
+            "--bin",
+            "saboteur",
+        ])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !built {
+        eprintln!("xtask: building the release binary failed");
+        return false;
+    }
+    let bin = root().join("target/release/saboteur");
+    let mut child = match Command::new("node")
+        .current_dir(root().join("tests/browser"))
+        .args([
+            "--test",
+            "--test-concurrency=1",
+            "--test-reporter=tap",
+            "types.test.mjs",
+            "browser.test.mjs",
+        ])
+        .env("SABOTEUR_BIN", bin)
+        .env("CHROMIUM", CHROMIUM)
+        .stdout(Stdio::piped())
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("xtask: cannot run node: {e}");
+            return false;
+        }
+    };
+    if let Some(out) = child.stdout.take() {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            println!("{line}");
+            tally.read(&line);
+        }
+    }
+    child.wait().is_ok_and(|s| s.success())
 }
 
 /// Runs a command, its output shown; whether it succeeded.
@@ -171,8 +302,12 @@ fn schemathesis(exe: &Path) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-fn test(no_schemathesis: bool, rest: &[String]) -> Result<Tally, String> {
+fn test(no_schemathesis: bool, no_browser: bool, rest: &[String]) -> Result<Tally, String> {
     ensure_postgres()?;
+    if !no_browser {
+        ensure_browser_tools()?;
+        ensure_npm_packages()?;
+    }
     let st = if no_schemathesis {
         None
     } else {
@@ -189,6 +324,9 @@ fn test(no_schemathesis: bool, rest: &[String]) -> Result<Tally, String> {
         }
     }
     ok &= cargo_test(rest, &mut tally);
+    if !no_browser {
+        ok &= browser_tests(&mut tally);
+    }
     if ok && tally.failed == 0 {
         Ok(tally)
     } else {
@@ -201,8 +339,9 @@ fn main() -> ExitCode {
     match Cli::parse().task {
         Task::Test {
             no_schemathesis,
+            no_browser,
             rest,
-        } => match test(no_schemathesis, &rest) {
+        } => match test(no_schemathesis, no_browser, &rest) {
             Ok(tally) => {
                 println!("total: {} passed, {} failed", tally.passed, tally.failed);
                 ExitCode::SUCCESS
