@@ -79,6 +79,21 @@ impl From<StoreError> for ApiError {
     }
 }
 
+/// Every code a problem may carry besides the rule-violation codes, as `parts` gives them.
+pub const API_CODES: &[&str] = &[
+    "bad_request",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "conflict",
+    "precondition_failed",
+    "idempotency_key_reused",
+    "method_not_allowed",
+    "busy",
+    "unavailable",
+    "internal",
+];
+
 impl ApiError {
     fn parts(&self) -> (&'static str, &'static str) {
         match self {
@@ -154,5 +169,45 @@ impl ResponseError for ApiError {
             _ => {}
         }
         response.content_type(PROBLEM_JSON).json(self.problem())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_a_problem_carries_is_listed_in_the_spec() {
+        let s = || String::from("x");
+        let errors = [
+            ApiError::BadRequest(s()),
+            ApiError::Unauthorized(s()),
+            ApiError::Forbidden(s()),
+            ApiError::NotFound(s()),
+            ApiError::Conflict(s()),
+            ApiError::PreconditionFailed(s()),
+            ApiError::Unprocessable {
+                code: "idempotency_key_reused",
+                detail: s(),
+            },
+            ApiError::MethodNotAllowed(s()),
+            ApiError::Busy(s()),
+            ApiError::Unavailable(s()),
+            ApiError::Internal(s()),
+        ];
+        let codes: Vec<&str> = errors.iter().map(|e| e.parts().0).collect();
+        assert_eq!(codes, API_CODES);
+        let spec = serde_json::to_value(crate::spec()).unwrap();
+        let listed = &spec["components"]["schemas"]["Problem"]["properties"]["code"]["enum"];
+        for code in saboteur_domain::Violation::ALL
+            .iter()
+            .map(|v| v.code())
+            .chain(codes)
+        {
+            assert!(
+                listed.as_array().unwrap().iter().any(|c| c == code),
+                "{code} is not in the spec's enum"
+            );
+        }
     }
 }

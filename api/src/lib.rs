@@ -174,6 +174,10 @@ fn app(
             }
         })
         .wrap_fn(limits::problem_for_every_error)
+        .wrap(actix_web::middleware::DefaultHeaders::new().add((
+            saboteur_openapi::API_VERSION_HEADER,
+            saboteur_openapi::API_VERSION,
+        )))
         .app_data(state)
         .app_data(web::QueryConfig::default().error_handler(|e, _| json_error(e)))
         .app_data(web::PathConfig::default().error_handler(|e, _| json_error(e)))
@@ -181,7 +185,7 @@ fn app(
         .openapi(saboteur_openapi::ApiDoc::openapi())
         .configure(routes)
         .split_for_parts();
-    let spec = api.clone();
+    let spec = finish(api);
     let methods = Arc::new(limits::Methods::of(&spec));
     app.configure(webclient::configure)
         .service(ops::openapi_json(spec.clone()))
@@ -205,7 +209,18 @@ pub fn spec() -> utoipa::openapi::OpenApi {
         .openapi(saboteur_openapi::ApiDoc::openapi())
         .configure(routes)
         .split_for_parts();
-    api
+    finish(api)
+}
+
+/// The spec as clients generate from it: versioned, every schema titled, the problem codes
+/// listed (`saboteur_openapi::finish`).
+fn finish(api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
+    let codes: Vec<&str> = saboteur_domain::Violation::ALL
+        .iter()
+        .map(|v| v.code())
+        .chain(error::API_CODES.iter().copied())
+        .collect();
+    saboteur_openapi::finish(api, &codes)
 }
 
 /// Connects the store (applying migrations), binds and returns the running server with the

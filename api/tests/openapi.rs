@@ -46,3 +46,101 @@ fn every_operation_has_a_summary_and_problem_responses() {
     }
     assert!(spec["components"]["securitySchemes"]["bearer"].is_object());
 }
+
+/// The spec with only what travels on the wire: paths, methods, parameters, bodies, status
+/// codes, headers and schemas, without the words (descriptions, summaries, titles, examples).
+fn wire_form(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| {
+                    !matches!(
+                        k.as_str(),
+                        "description" | "summary" | "title" | "example" | "examples" | "tags"
+                    )
+                })
+                .map(|(k, v)| (k.clone(), wire_form(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(wire_form).collect()),
+        other => other.clone(),
+    }
+}
+
+/// `openapi/wire-versions.txt`: one line per API version, `VERSION SHA256` of the wire form of
+/// its spec. A change to the wire format fails here until the version is bumped (and the
+/// CHANGELOG says what changed); `UPDATE_OPENAPI=1` then records the new version's line.
+#[test]
+fn a_change_to_the_wire_format_bumps_the_api_version() {
+    use sha2::{Digest, Sha256};
+    let spec: serde_json::Value =
+        serde_json::from_str(&saboteur_api::spec().to_json().unwrap()).unwrap();
+    let version = saboteur_openapi::API_VERSION;
+    assert_eq!(spec["info"]["version"], version);
+    let mut wire = wire_form(&spec);
+    wire["info"] = serde_json::Value::Null;
+    let hash = hex::encode(Sha256::digest(wire.to_string()));
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/wire-versions.txt");
+    let recorded = std::fs::read_to_string(path).unwrap_or_default();
+    let last = recorded.lines().rfind(|l| !l.starts_with('#'));
+    let (last_version, last_hash) = last
+        .and_then(|l| l.split_once(' '))
+        .unwrap_or(("none", "none"));
+    if last_version == version {
+        assert_eq!(
+            last_hash, hash,
+            "the wire format changed under API version {version}: bump \
+             saboteur_openapi::API_VERSION, say what changed in CHANGELOG.md, then run \
+             UPDATE_OPENAPI=1 cargo test -p saboteur-api --test openapi"
+        );
+    } else if std::env::var_os("UPDATE_OPENAPI").is_some() {
+        std::fs::write(path, format!("{recorded}{version} {hash}\n")).unwrap();
+    } else {
+        panic!(
+            "API version {version} has no line in openapi/wire-versions.txt: run \
+             UPDATE_OPENAPI=1 cargo test -p saboteur-api --test openapi"
+        );
+    }
+    let changelog =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../CHANGELOG.md"))
+            .expect("CHANGELOG.md");
+    assert!(
+        changelog.contains(&format!("## {version}")),
+        "CHANGELOG.md has no entry for API version {version}"
+    );
+}
+
+/// What generators need: a name for every operation, a title and a description on every
+/// schema, no tuple schemas.
+#[test]
+fn the_spec_is_ready_for_generated_clients() {
+    let spec: serde_json::Value =
+        serde_json::from_str(&saboteur_api::spec().to_json().unwrap()).unwrap();
+    let mut ids = std::collections::BTreeSet::new();
+    for (path, ops) in spec["paths"].as_object().unwrap() {
+        for (method, op) in ops.as_object().unwrap() {
+            let id = op["operationId"].as_str();
+            assert!(id.is_some(), "{method} {path} has no operationId");
+            assert!(ids.insert(id), "operationId {id:?} is used twice");
+        }
+    }
+    for (name, schema) in spec["components"]["schemas"].as_object().unwrap() {
+        assert_eq!(schema["title"], name.as_str(), "{name} has no title");
+        assert!(
+            schema["description"]
+                .as_str()
+                .is_some_and(|d| !d.is_empty()),
+            "{name} has no description"
+        );
+    }
+    let text = spec.to_string();
+    assert!(!text.contains("prefixItems"), "a tuple schema is left");
+    assert!(!text.contains("\"items\":false"), "a tuple schema is left");
+    let codes = &spec["components"]["schemas"]["Problem"]["properties"]["code"]["enum"];
+    assert!(
+        codes
+            .as_array()
+            .is_some_and(|c| c.iter().any(|c| c == "edges_mismatch"))
+    );
+}

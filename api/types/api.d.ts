@@ -443,7 +443,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description What an action card does. */
+        /**
+         * ActionEntry
+         * @description What an action card does.
+         */
         ActionEntry: {
             /**
              * @description The effect: `break`, `repair`, `rockfall`, `map`, `theft`, `hands_off`, `swap_hand`,
@@ -458,11 +461,15 @@ export interface components {
             tools: components["schemas"]["Tool"][];
         };
         /**
+         * ActionTarget
          * @description What an action card targets.
          * @enum {string}
          */
         ActionTarget: "player" | "cell" | "goal";
-        /** @description A bot to seat. */
+        /**
+         * AddBot
+         * @description A bot to seat.
+         */
         AddBot: {
             /** @description `random` (uniform among the legal moves) or `heuristic` (plays its role). */
             level: components["schemas"]["BotLevel"];
@@ -472,12 +479,18 @@ export interface components {
              */
             name?: string | null;
         };
-        /** @description Who is looking. */
+        /**
+         * Audience
+         * @description Who is looking.
+         */
         Audience: {
             /** @description A player, who knows their own secrets. */
             seat: components["schemas"]["Seat"];
         } | "spectator" | "omniscient";
-        /** @description A finished game's whole record. */
+        /**
+         * AuditBundle
+         * @description A finished game's whole record.
+         */
         AuditBundle: {
             /** @description Every event, in order. */
             events: components["schemas"]["BundleEvent"][];
@@ -490,7 +503,10 @@ export interface components {
             /** @description Hex SHA-256 of the seed, published when the game was created. */
             seed_commitment: string;
         };
-        /** @description The outcome of checking a finished game's audit bundle. */
+        /**
+         * AuditVerdict
+         * @description The outcome of checking a finished game's audit bundle.
+         */
         AuditVerdict: {
             /** @description The first discrepancy, when a check failed. */
             discrepancy?: string | null;
@@ -505,11 +521,13 @@ export interface components {
             seed_commitment: string;
         };
         /**
+         * BotLevel
          * @description How a bot plays.
          * @enum {string}
          */
         BotLevel: "random" | "heuristic";
         /**
+         * BotMove
          * @description How a bot chose a command, recorded with it in [`Event::CommandAccepted`]: re-running
          *     [`crate::bot::choose`] with this level and seed on the seat's view before the command gives the command
          *     again, for the same [`BOT_VERSION`].
@@ -528,7 +546,10 @@ export interface components {
              */
             version: number;
         };
-        /** @description A seat given to a bot. */
+        /**
+         * BotSeated
+         * @description A seat given to a bot.
+         */
         BotSeated: {
             /** @description The bot's level. */
             level: components["schemas"]["BotLevel"];
@@ -540,7 +561,10 @@ export interface components {
              */
             seat: number;
         };
-        /** @description One stored event, as it is in the log. */
+        /**
+         * BundleEvent
+         * @description One stored event, as it is in the log.
+         */
         BundleEvent: {
             /** @description Its type tag. */
             event_type: string;
@@ -562,11 +586,15 @@ export interface components {
             seq: number;
         };
         /**
+         * Card
          * @description Every card identifier of docs/cards.md: the public vocabulary of the API, events and fixtures.
          * @enum {string}
          */
         Card: "start" | "goal_gold" | "goal_stone_ne" | "goal_stone_nw" | "tunnel_ew" | "tunnel_ns" | "tunnel_ne" | "tunnel_nw" | "tunnel_new" | "tunnel_nes" | "tunnel_nesw" | "deadend_n" | "deadend_e" | "deadend_ns" | "deadend_ew" | "deadend_ne" | "deadend_nw" | "deadend_new" | "deadend_nes" | "deadend_nesw" | "break_pickaxe" | "break_lantern" | "break_cart" | "repair_pickaxe" | "repair_lantern" | "repair_cart" | "repair_pickaxe_lantern" | "repair_pickaxe_cart" | "repair_lantern_cart" | "map" | "rockfall" | "gold_1" | "gold_2" | "gold_3" | "bridge" | "double_curve" | "ladder_s" | "ladder_e" | "ladder_ne" | "ladder_nw" | "door_blue_ns" | "door_blue_ew" | "door_blue_ne" | "door_green_nes" | "door_green_ew" | "door_green_nw" | "crystal_deadend_n" | "crystal_deadend_e" | "crystal_tunnel_nesw" | "crystal_tunnel_new" | "crystal_tunnel_nes" | "crystal_split_nes_w" | "crystal_split_new_s" | "crystal_split_ew_n" | "crystal_tunnel_ns" | "crystal_tunnel_ew" | "crystal_tunnel_ne" | "crystal_tunnel_nw" | "theft" | "hands_off" | "swap_hand" | "inspection" | "swap_hats" | "trapped" | "free_at_last";
-        /** @description One card of the catalogue. */
+        /**
+         * CardEntry
+         * @description One card of the catalogue.
+         */
         CardEntry: {
             action?: null | components["schemas"]["ActionEntry"];
             /** @description The card's identifier (docs/cards.md). */
@@ -607,16 +635,23 @@ export interface components {
             value?: number | null;
         };
         /**
+         * CardKind
          * @description What kind of card a card is.
          * @enum {string}
          */
         CardKind: "start" | "goal" | "path" | "action" | "gold";
-        /** @description The catalogue of both rulesets. */
+        /**
+         * Catalogue
+         * @description The catalogue of both rulesets.
+         */
         Catalogue: {
             /** @description One entry per ruleset: `base`, then `saboteur2`. */
             rulesets: components["schemas"]["RulesetCatalogue"][];
         };
-        /** @description A cell of the unbounded maze grid. `x` grows east (towards the goals), `y` grows south. */
+        /**
+         * Cell
+         * @description A cell of the unbounded maze grid. `x` grows east (towards the goals), `y` grows south.
+         */
         Cell: {
             /**
              * Format: int32
@@ -629,7 +664,10 @@ export interface components {
              */
             y: number;
         };
-        /** @description A player's command (docs/scenarios.md, "Commands"). */
+        /**
+         * Command
+         * @description A player's command (docs/scenarios.md, "Commands").
+         */
         Command: {
             /** @description The empty cell to place it on. */
             at: components["schemas"]["Cell"];
@@ -669,6 +707,7 @@ export interface components {
             type: "steal";
         };
         /**
+         * Conduct
          * @description What one seat has publicly done this round: counters the reducer keeps from public events
          *     only, reset at each round's start. Bots turn them into trust and suspicion; any player could
          *     keep the same tally by watching the table.
@@ -742,7 +781,10 @@ export interface components {
              */
             tunnels: number;
         };
-        /** @description A game to create. */
+        /**
+         * CreateGame
+         * @description A game to create.
+         */
         CreateGame: {
             /**
              * Format: int32
@@ -765,7 +807,10 @@ export interface components {
              */
             seed?: string | null;
         };
-        /** @description Something that happened in a game. */
+        /**
+         * Event
+         * @description Something that happened in a game.
+         */
         Event: {
             /** @description Who plays first in round 1 (§2). */
             first_player: components["schemas"]["Seat"];
@@ -1066,7 +1111,10 @@ export interface components {
             /** @description The seats sharing the win. */
             winners: components["schemas"]["Seat"][];
         };
-        /** @description A page of events. */
+        /**
+         * EventPage
+         * @description A page of events.
+         */
         EventPage: {
             /** @description The events, in order. */
             events: components["schemas"]["EventRecord"][];
@@ -1076,7 +1124,10 @@ export interface components {
              */
             next_after?: number | null;
         };
-        /** @description An event of the log, as the caller may see it. */
+        /**
+         * EventRecord
+         * @description An event of the log, as the caller may see it.
+         */
         EventRecord: {
             /** @description The event, with what the caller may not see replaced by `null` or `{"count": n}`. */
             event: components["schemas"]["Event"];
@@ -1086,7 +1137,10 @@ export interface components {
              */
             seq: number;
         };
-        /** @description A created game. */
+        /**
+         * GameCreated
+         * @description A created game.
+         */
         GameCreated: {
             /** @description The game's id. */
             game_id: string;
@@ -1100,7 +1154,10 @@ export interface components {
              */
             version: number;
         };
-        /** @description A page of games. */
+        /**
+         * GameList
+         * @description A page of games.
+         */
         GameList: {
             /** @description The games, oldest first. */
             games: components["schemas"]["GameSummary"][];
@@ -1108,11 +1165,15 @@ export interface components {
             next_cursor?: string | null;
         };
         /**
+         * GameStatus
          * @description Where a game is in its life.
          * @enum {string}
          */
         GameStatus: "lobby" | "active" | "finished";
-        /** @description A game as listed. */
+        /**
+         * GameSummary
+         * @description A game as listed.
+         */
         GameSummary: {
             /** @description The game's id. */
             id: string;
@@ -1139,7 +1200,10 @@ export interface components {
              */
             version: number;
         };
-        /** @description A goal cell as an audience sees it. */
+        /**
+         * GoalView
+         * @description A goal cell as an audience sees it.
+         */
         GoalView: {
             card?: null | components["schemas"]["Card"];
             /** @description Whether it has been turned face up. */
@@ -1156,11 +1220,15 @@ export interface components {
             y: number;
         };
         /**
+         * GoldCardsDrawn
          * @description How many gold cards the finder draws (§7.1).
          * @enum {string}
          */
         GoldCardsDrawn: "players" | "diggers";
-        /** @description The server's health. */
+        /**
+         * Health
+         * @description The server's health.
+         */
         Health: {
             /**
              * Format: int64
@@ -1182,7 +1250,20 @@ export interface components {
              */
             streams: number;
         };
-        /** @description A player joining. */
+        /**
+         * Inspection
+         * @description A dwarf card the audience looked at with Inspection (§9.4).
+         */
+        Inspection: {
+            /** @description Its dwarf card. */
+            role: components["schemas"]["Role"];
+            /** @description The seat inspected. */
+            seat: components["schemas"]["Seat"];
+        };
+        /**
+         * JoinGame
+         * @description A player joining.
+         */
         JoinGame: {
             /**
              * @description The name shown to others (1–40 characters, not only spaces).
@@ -1190,7 +1271,10 @@ export interface components {
              */
             name: string;
         };
-        /** @description A seat taken. */
+        /**
+         * Joined
+         * @description A seat taken.
+         */
         Joined: {
             /** @description The player's bearer token: keep it secret; it plays for this seat. */
             player_token: string;
@@ -1200,7 +1284,10 @@ export interface components {
              */
             seat: number;
         };
-        /** @description The caller's legal commands. */
+        /**
+         * LegalMoves
+         * @description The caller's legal commands.
+         */
         LegalMoves: {
             /** @description Every command the caller may send now, in the wire format (identical cards once). */
             commands: components["schemas"]["Command"][];
@@ -1211,11 +1298,29 @@ export interface components {
             version: number;
         };
         /**
+         * MyGold
+         * @description The audience's own gold: its gold cards (values known to it alone until the end, §7.3)
+         *     and their total.
+         */
+        MyGold: {
+            /** @description The gold cards the audience has won. */
+            cards: components["schemas"]["Card"][];
+            /**
+             * Format: int32
+             * @description Their total value.
+             */
+            total: number;
+        };
+        /**
+         * Opening
          * @description A side of a card, upright: north is up.
          * @enum {string}
          */
         Opening: "n" | "e" | "s" | "w";
-        /** @description The rule variants of a game (docs/rules.md "Variant"s). */
+        /**
+         * Options
+         * @description The rule variants of a game (docs/rules.md "Variant"s).
+         */
         Options: {
             /**
              * @description §7.1 variant: a gold-digger with a broken tool is skipped when gold is handed out.
@@ -1225,7 +1330,10 @@ export interface components {
             /** @default players */
             gold_cards_drawn: components["schemas"]["GoldCardsDrawn"];
         };
-        /** @description The outcome of a command or of the start. */
+        /**
+         * Outcome
+         * @description The outcome of a command or of the start.
+         */
         Outcome: {
             /**
              * Format: int32
@@ -1241,14 +1349,20 @@ export interface components {
              */
             version: number;
         };
-        /** @description Gold given to one seat, as recorded in [`Event::SaboteursPaid`]. */
+        /**
+         * Payment
+         * @description Gold given to one seat, as recorded in [`Event::SaboteursPaid`].
+         */
         Payment: {
             /** @description The gold cards taken (hidden from the other seats until the game ends, §7.3). */
             cards: components["schemas"]["Pile_Card"];
             /** @description Who is paid. */
             seat: components["schemas"]["Seat"];
         };
-        /** @description A number per player count. */
+        /**
+         * PerPlayers
+         * @description A number per player count.
+         */
         PerPlayers: {
             /**
              * Format: int32
@@ -1261,17 +1375,27 @@ export interface components {
              */
             players: number;
         };
-        /** @description The phase as an audience sees it. */
+        /**
+         * PhaseName
+         * @description The kind of a [`Phase`], without its data: what views name it.
+         * @enum {string}
+         */
+        PhaseName: "not_started" | "playing" | "choosing_gold" | "stealing" | "round_over" | "game_over";
+        /**
+         * PhaseView
+         * @description The phase as an audience sees it.
+         */
         PhaseView: {
             awaited?: null | components["schemas"]["Seat"];
-            /** @description `not_started`, `playing`, `choosing_gold`, `round_over` or `game_over`. */
-            name: string;
+            /** @description Which phase. */
+            name: components["schemas"]["PhaseName"];
             /** @description The gold cards offered, only to the chooser. */
             offered?: components["schemas"]["Card"][] | null;
             /** @description How many gold cards are on offer. */
             offered_count: number;
         };
         /**
+         * Pile_Card
          * @description A list of cards that may be hidden: serialised as the list, or as `{"count": n}` when only
          *     its size may be known.
          */
@@ -1280,6 +1404,7 @@ export interface components {
             count: number;
         };
         /**
+         * Pile_Role
          * @description A list of cards that may be hidden: serialised as the list, or as `{"count": n}` when only
          *     its size may be known.
          */
@@ -1287,7 +1412,10 @@ export interface components {
             /** @description How many cards. */
             count: number;
         };
-        /** @description A card on the board, with its cell: the serialised form of the maze. */
+        /**
+         * PlacedCard
+         * @description A card on the board, with its cell: the serialised form of the maze.
+         */
         PlacedCard: {
             /** @description The card. */
             card: components["schemas"]["Card"];
@@ -1305,6 +1433,7 @@ export interface components {
             y: number;
         };
         /**
+         * Problem
          * @description An error, as RFC 9457 problem details.
          * @example {
          *       "code": "edges_mismatch",
@@ -1320,8 +1449,9 @@ export interface components {
              *     `idempotency_key_reused`; otherwise one of `bad_request`, `unauthorized`, `forbidden`,
              *     `not_found`, `method_not_allowed`, `conflict`, `precondition_failed`, `busy` (503: too
              *     many event streams), `unavailable` (503: the database cannot be reached), `internal`.
+             * @enum {string}
              */
-            code: string;
+            code: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "busy" | "unavailable" | "internal";
             /** @description What went wrong, in plain words. */
             detail: string;
             /**
@@ -1335,18 +1465,25 @@ export interface components {
             type: string;
         };
         /**
+         * Role
          * @description A dwarf card: the secret role a player holds for one round (§2, §9.1).
          * @enum {string}
          */
         Role: "gold_digger" | "saboteur" | "green_digger" | "blue_digger" | "boss" | "geologist" | "profiteer";
-        /** @description A role and how many of its dwarf cards are dealt for each player count. */
+        /**
+         * RoleEntry
+         * @description A role and how many of its dwarf cards are dealt for each player count.
+         */
         RoleEntry: {
             /** @description Its dwarf cards per player count. */
             dealt: components["schemas"]["PerPlayers"][];
             /** @description The role. */
             role: components["schemas"]["Role"];
         };
-        /** @description A rollback to an earlier version. */
+        /**
+         * Rollback
+         * @description A rollback to an earlier version.
+         */
         Rollback: {
             /** @description Why, in words: it is recorded in the log. */
             reason: string;
@@ -1356,7 +1493,10 @@ export interface components {
              */
             to_version: number;
         };
-        /** @description What is known of a finished round. */
+        /**
+         * RoundResult
+         * @description What is known of a finished round.
+         */
         RoundResult: {
             gold_reached_by?: null | components["schemas"]["Seat"];
             /** @description The dwarf cards, revealed at the end of the round. */
@@ -1370,11 +1510,15 @@ export interface components {
             winners: components["schemas"]["Seat"][];
         };
         /**
+         * Ruleset
          * @description Which rule set a card or a game belongs to.
          * @enum {string}
          */
         Ruleset: "base" | "saboteur2";
-        /** @description The cards and roles of one ruleset. */
+        /**
+         * RulesetCatalogue
+         * @description The cards and roles of one ruleset.
+         */
         RulesetCatalogue: {
             /** @description Every card used by the ruleset (start, goals, path, action and gold cards). */
             cards: components["schemas"]["CardEntry"][];
@@ -1386,11 +1530,15 @@ export interface components {
             ruleset: components["schemas"]["Ruleset"];
         };
         /**
+         * Seat
          * Format: int32
          * @description A player's seat at the table, counted from 0. Play goes clockwise: seat + 1 (§2).
          */
         Seat: number;
-        /** @description A taken seat. */
+        /**
+         * SeatInfo
+         * @description A taken seat.
+         */
         SeatInfo: {
             bot?: null | components["schemas"]["BotLevel"];
             /** @description The player's display name. */
@@ -1401,14 +1549,23 @@ export interface components {
              */
             seat: number;
         };
-        /** @description A seat as the target of an action: `{ "seat": n }`. */
+        /**
+         * SeatTarget
+         * @description A seat as the target of an action: `{ "seat": n }`.
+         */
         SeatTarget: {
             /** @description The targeted seat. */
             seat: components["schemas"]["Seat"];
         };
-        /** @description A single value that may be hidden: serialised as the value, or as `null` when hidden. */
+        /**
+         * Secret_Card
+         * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
+         */
         Secret_Card: ("start" | "goal_gold" | "goal_stone_ne" | "goal_stone_nw" | "tunnel_ew" | "tunnel_ns" | "tunnel_ne" | "tunnel_nw" | "tunnel_new" | "tunnel_nes" | "tunnel_nesw" | "deadend_n" | "deadend_e" | "deadend_ns" | "deadend_ew" | "deadend_ne" | "deadend_nw" | "deadend_new" | "deadend_nes" | "deadend_nesw" | "break_pickaxe" | "break_lantern" | "break_cart" | "repair_pickaxe" | "repair_lantern" | "repair_cart" | "repair_pickaxe_lantern" | "repair_pickaxe_cart" | "repair_lantern_cart" | "map" | "rockfall" | "gold_1" | "gold_2" | "gold_3" | "bridge" | "double_curve" | "ladder_s" | "ladder_e" | "ladder_ne" | "ladder_nw" | "door_blue_ns" | "door_blue_ew" | "door_blue_ne" | "door_green_nes" | "door_green_ew" | "door_green_nw" | "crystal_deadend_n" | "crystal_deadend_e" | "crystal_tunnel_nesw" | "crystal_tunnel_new" | "crystal_tunnel_nes" | "crystal_split_nes_w" | "crystal_split_new_s" | "crystal_split_ew_n" | "crystal_tunnel_ns" | "crystal_tunnel_ew" | "crystal_tunnel_ne" | "crystal_tunnel_nw" | "theft" | "hands_off" | "swap_hand" | "inspection" | "swap_hats" | "trapped" | "free_at_last") | null;
-        /** @description A single value that may be hidden: serialised as the value, or as `null` when hidden. */
+        /**
+         * Secret_Command
+         * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
+         */
         Secret_Command: ({
             /** @description The empty cell to place it on. */
             at: components["schemas"]["Cell"];
@@ -1447,15 +1604,30 @@ export interface components {
             /** @enum {string} */
             type: "steal";
         }) | null;
-        /** @description A single value that may be hidden: serialised as the value, or as `null` when hidden. */
+        /**
+         * Secret_Role
+         * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
+         */
         Secret_Role: ("gold_digger" | "saboteur" | "green_digger" | "blue_digger" | "boss" | "geologist" | "profiteer") | null;
-        /** @description A single value that may be hidden: serialised as the value, or as `null` when hidden. */
+        /**
+         * Secret_Seed
+         * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
+         */
         Secret_Seed: string | null;
-        /** @description A single value that may be hidden: serialised as the value, or as `null` when hidden. */
+        /**
+         * Secret_u64
+         * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
+         */
         Secret_u64: number | null;
-        /** @description A game's 32-byte seed, as 64 lowercase hex digits. */
+        /**
+         * Seed
+         * @description A game's 32-byte seed, as 64 lowercase hex digits.
+         */
         Seed: string;
-        /** @description One segment of a card in the maze: openings joined through the card's centre. */
+        /**
+         * SegmentEntry
+         * @description One segment of a card in the maze: openings joined through the card's centre.
+         */
         SegmentEntry: {
             /** @description Whether the segment ends inside the card (a single opening that is not a ladder). */
             dead_end: boolean;
@@ -1463,7 +1635,10 @@ export interface components {
             /** @description The openings of the segment, upright. */
             openings: components["schemas"]["Opening"][];
         };
-        /** @description What the caller sees of a game. */
+        /**
+         * StateView
+         * @description What the caller sees of a game.
+         */
         StateView: {
             /**
              * Format: int64
@@ -1473,19 +1648,27 @@ export interface components {
             /** @description The view (§11): the caller's hand and role for a seat; everything once the game is over. */
             view: components["schemas"]["View"];
         };
-        /** @description The target of an action card: a seat or a cell. */
+        /**
+         * Target
+         * @description The target of an action card: a seat or a cell.
+         */
         Target: components["schemas"]["SeatTarget"] | components["schemas"]["Cell"];
         /**
+         * Team
          * @description The colour of a team and of its doors (§9.3, §10.1).
          * @enum {string}
          */
         Team: "green" | "blue";
         /**
+         * Tool
          * @description A tool that can be broken and repaired (§4.1, §4.2).
          * @enum {string}
          */
         Tool: "pickaxe" | "lantern" | "cart";
-        /** @description What a verified bundle showed. */
+        /**
+         * Verified
+         * @description What a verified bundle showed.
+         */
         Verified: {
             /**
              * Format: int64
@@ -1522,7 +1705,10 @@ export interface components {
             /** @description The winning seats. */
             winners: number[];
         };
-        /** @description The state of a game as one audience may see it (§11). */
+        /**
+         * View
+         * @description The state of a game as one audience may see it (§11).
+         */
         View: {
             /** @description Who this view is for. */
             audience: components["schemas"]["Audience"];
@@ -1558,15 +1744,8 @@ export interface components {
             /** @description The action cards in front of each seat. */
             in_front: components["schemas"]["Card"][][];
             /** @description The dwarf cards the audience has looked at with Inspection this round. */
-            inspected: [
-                number,
-                "gold_digger" | "saboteur" | "green_digger" | "blue_digger" | "boss" | "geologist" | "profiteer"
-            ][];
-            /** @description The audience's gold cards and total. */
-            my_gold?: [
-                ("start" | "goal_gold" | "goal_stone_ne" | "goal_stone_nw" | "tunnel_ew" | "tunnel_ns" | "tunnel_ne" | "tunnel_nw" | "tunnel_new" | "tunnel_nes" | "tunnel_nesw" | "deadend_n" | "deadend_e" | "deadend_ns" | "deadend_ew" | "deadend_ne" | "deadend_nw" | "deadend_new" | "deadend_nes" | "deadend_nesw" | "break_pickaxe" | "break_lantern" | "break_cart" | "repair_pickaxe" | "repair_lantern" | "repair_cart" | "repair_pickaxe_lantern" | "repair_pickaxe_cart" | "repair_lantern_cart" | "map" | "rockfall" | "gold_1" | "gold_2" | "gold_3" | "bridge" | "double_curve" | "ladder_s" | "ladder_e" | "ladder_ne" | "ladder_nw" | "door_blue_ns" | "door_blue_ew" | "door_blue_ne" | "door_green_nes" | "door_green_ew" | "door_green_nw" | "crystal_deadend_n" | "crystal_deadend_e" | "crystal_tunnel_nesw" | "crystal_tunnel_new" | "crystal_tunnel_nes" | "crystal_split_nes_w" | "crystal_split_new_s" | "crystal_split_ew_n" | "crystal_tunnel_ns" | "crystal_tunnel_ew" | "crystal_tunnel_ne" | "crystal_tunnel_nw" | "theft" | "hands_off" | "swap_hand" | "inspection" | "swap_hats" | "trapped" | "free_at_last")[],
-                number
-            ] | null;
+            inspected: components["schemas"]["Inspection"][];
+            my_gold?: null | components["schemas"]["MyGold"];
             /** @description Rule variants. */
             options: components["schemas"]["Options"];
             /** @description What the game waits for. */

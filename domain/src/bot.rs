@@ -23,7 +23,7 @@ use crate::cards::{self, Card, Role, Ruleset};
 use crate::command::Command;
 use crate::decide::create;
 use crate::event::Event;
-use crate::game::{Conduct, Game, Options, Phase};
+use crate::game::{Conduct, Game, Options, Phase, PhaseName};
 use crate::geometry::Cell;
 use crate::history::History;
 use crate::legal::legal_commands;
@@ -165,7 +165,7 @@ pub fn rebuild(view: &View) -> Game {
     game.gold_pile = vec![Card::Gold1; view.gold_pile_size];
     game.gold_cards = (0..n)
         .map(|i| match (me, &view.my_gold) {
-            (Some(s), Some((cards, _))) if s.index() == i => cards.clone(),
+            (Some(s), Some(mine)) if s.index() == i => mine.cards.clone(),
             _ => vec![Card::Gold1; view.gold_card_counts.get(i).copied().unwrap_or(0)],
         })
         .collect();
@@ -173,7 +173,7 @@ pub fn rebuild(view: &View) -> Game {
         Some(g) => g.clone(),
         None => (0..n)
             .map(|i| match (me, &view.my_gold) {
-                (Some(s), Some((_, total))) if s.index() == i => *total,
+                (Some(s), Some(mine)) if s.index() == i => mine.total,
                 _ => 0,
             })
             .collect(),
@@ -185,7 +185,7 @@ pub fn rebuild(view: &View) -> Game {
             .filter(|g| !g.revealed)
             .filter_map(|g| g.card.map(|c| (Cell::new(g.x, g.y), c)))
             .collect();
-        game.inspected[s.index()] = view.inspected.clone();
+        game.inspected[s.index()] = view.inspected.iter().map(|x| (x.seat, x.role)).collect();
     }
     game.removed = view.removed.clone().unwrap_or_default();
     game.thefts = view.thefts.clone();
@@ -197,9 +197,9 @@ pub fn rebuild(view: &View) -> Game {
         vec![Conduct::default(); n]
     };
     let awaited = view.phase.awaited.unwrap_or(view.current_player);
-    game.phase = match view.phase.name.as_str() {
-        "playing" => Phase::Playing,
-        "choosing_gold" => Phase::ChoosingGold {
+    game.phase = match view.phase.name {
+        PhaseName::Playing => Phase::Playing,
+        PhaseName::ChoosingGold => Phase::ChoosingGold {
             chooser: awaited,
             offered: view
                 .phase
@@ -207,12 +207,12 @@ pub fn rebuild(view: &View) -> Game {
                 .clone()
                 .unwrap_or_else(|| vec![Card::Gold1; view.phase.offered_count]),
         },
-        "stealing" => Phase::Stealing {
+        PhaseName::Stealing => Phase::Stealing {
             order: vec![awaited],
         },
-        "round_over" => Phase::RoundOver,
-        "game_over" => Phase::GameOver,
-        _ => Phase::NotStarted,
+        PhaseName::RoundOver => Phase::RoundOver,
+        PhaseName::GameOver => Phase::GameOver,
+        PhaseName::NotStarted => Phase::NotStarted,
     };
     game
 }

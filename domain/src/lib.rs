@@ -43,7 +43,9 @@ pub use cards::{Card, Role, Ruleset, Team, Tool};
 pub use command::{Command, SeatTarget, Target};
 pub use decide::{create, deal, decide, start};
 pub use event::{EVENT_SCHEMA_VERSION, Event, Payment};
-pub use game::{Conduct, Game, GoldCardsDrawn, Options, Phase, RULES_VERSION, RoundResult};
+pub use game::{
+    Conduct, Game, GoldCardsDrawn, Options, Phase, PhaseName, RULES_VERSION, RoundResult,
+};
 pub use geometry::{Cell, Edges, Side};
 pub use history::{History, UndoError, UndoRequest};
 pub use legal::legal_commands;
@@ -51,5 +53,5 @@ pub use position::{Goals, Setup};
 pub use random::Seed;
 pub use seat::Seat;
 pub use secret::{Pile, Secret};
-pub use view::{Audience, View, redact, view};
+pub use view::{Audience, Inspection, MyGold, View, redact, view};
 pub use violation::{RuleViolation, SetupError, Violation};

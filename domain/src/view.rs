@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::board::PlacedCard;
 use crate::cards::{Card, Role, Ruleset};
 use crate::event::{Event, Payment};
-use crate::game::{Conduct, Game, Options, Phase, RoundResult};
+use crate::game::{Conduct, Game, Options, Phase, PhaseName, RoundResult};
 use crate::geometry::Cell;
 use crate::random::Seed;
 use crate::seat::Seat;
@@ -60,14 +60,35 @@ pub struct GoalView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PhaseView {
-    /// `not_started`, `playing`, `choosing_gold`, `round_over` or `game_over`.
-    pub name: String,
+    /// Which phase.
+    pub name: PhaseName,
     /// The seat whose decision is awaited.
     pub awaited: Option<Seat>,
     /// The gold cards offered, only to the chooser.
     pub offered: Option<Vec<Card>>,
     /// How many gold cards are on offer.
     pub offered_count: usize,
+}
+
+/// The audience's own gold: its gold cards (values known to it alone until the end, §7.3)
+/// and their total.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct MyGold {
+    /// The gold cards the audience has won.
+    pub cards: Vec<Card>,
+    /// Their total value.
+    pub total: u32,
+}
+
+/// A dwarf card the audience looked at with Inspection (§9.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Inspection {
+    /// The seat inspected.
+    pub seat: Seat,
+    /// Its dwarf card.
+    pub role: Role,
 }
 
 /// The state of a game as one audience may see it (§11).
@@ -111,7 +132,7 @@ pub struct View {
     /// The audience's dwarf card.
     pub role: Option<Role>,
     /// The audience's gold cards and total.
-    pub my_gold: Option<(Vec<Card>, u32)>,
+    pub my_gold: Option<MyGold>,
     /// Every seat's dwarf card: omniscient only.
     pub roles: Option<Vec<Role>>,
     /// Every hand: omniscient only.
@@ -120,7 +141,7 @@ pub struct View {
     /// public, as payouts follow from the revealed dwarf cards.
     pub gold: Option<Vec<u32>>,
     /// The dwarf cards the audience has looked at with Inspection this round.
-    pub inspected: Vec<(Seat, Role)>,
+    pub inspected: Vec<Inspection>,
     /// Dwarf cards left in the dwarf pile (`saboteur2`).
     pub dwarf_pile_size: usize,
     /// The seats with a Theft in front of them, in the order they played it.
@@ -188,7 +209,7 @@ pub fn view(game: &Game, audience: Audience) -> View {
         players: game.players,
         round: game.round,
         phase: PhaseView {
-            name: game.phase.name().to_string(),
+            name: game.phase.kind(),
             awaited: game.awaited(),
             offered,
             offered_count,
@@ -205,12 +226,20 @@ pub fn view(game: &Game, audience: Audience) -> View {
         seat: me,
         hand: me.map(|s| game.hands[s.index()].clone()),
         role: me.and_then(|s| game.roles.get(s.index()).copied()),
-        my_gold: me.map(|s| (game.gold_cards[s.index()].clone(), game.gold[s.index()])),
+        my_gold: me.map(|s| MyGold {
+            cards: game.gold_cards[s.index()].clone(),
+            total: game.gold[s.index()],
+        }),
         roles: all.then(|| game.roles.clone()),
         hands: all.then(|| game.hands.clone()),
         gold: (all || game.ruleset == Ruleset::Saboteur2).then(|| game.gold.clone()),
         inspected: me
-            .map(|s| game.inspected[s.index()].clone())
+            .map(|s| {
+                game.inspected[s.index()]
+                    .iter()
+                    .map(|&(seat, role)| Inspection { seat, role })
+                    .collect()
+            })
             .unwrap_or_default(),
         dwarf_pile_size: match game.ruleset {
             Ruleset::Base => 0,

@@ -52,6 +52,31 @@ pub enum Violation {
 }
 
 impl Violation {
+    /// Every violation, in the table's order.
+    pub const ALL: [Violation; 21] = [
+        Violation::GameOver,
+        Violation::NotYourTurn,
+        Violation::WrongPhase,
+        Violation::CardNotInHand,
+        Violation::WrongCardKind,
+        Violation::ToolsBroken,
+        Violation::Trapped,
+        Violation::CellOccupied,
+        Violation::EdgesMismatch,
+        Violation::NotConnected,
+        Violation::LadderPlacement,
+        Violation::InvalidTarget,
+        Violation::ToolAlreadyBroken,
+        Violation::NothingToRepair,
+        Violation::NotATunnel,
+        Violation::NotAHiddenGoal,
+        Violation::AlreadyInFront,
+        Violation::NothingToRemove,
+        Violation::InvalidDiscard,
+        Violation::DwarfPileEmpty,
+        Violation::NotOffered,
+    ];
+
     /// The stable code, e.g. `"edges_mismatch"`.
     pub fn code(self) -> &'static str {
         match self {

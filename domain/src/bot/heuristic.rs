@@ -293,8 +293,8 @@ fn beliefs(view: &View, me: Seat, team: Option<Team>) -> Vec<f64> {
             if i == me.index() {
                 return -10.0;
             }
-            if let Some((_, role)) = view.inspected.iter().rev().find(|(s, _)| s.index() == i) {
-                return match role {
+            if let Some(seen) = view.inspected.iter().rev().find(|x| x.seat.index() == i) {
+                return match &seen.role {
                     Role::Saboteur => 10.0,
                     r if team.is_some() && team_of(*r).is_some() && team_of(*r) != team => 1.0,
                     _ => -5.0,

@@ -54,6 +54,37 @@ impl Phase {
             Phase::GameOver => "game_over",
         }
     }
+
+    /// The phase's kind without its data, as views show it.
+    pub fn kind(&self) -> PhaseName {
+        match self {
+            Phase::NotStarted => PhaseName::NotStarted,
+            Phase::Playing => PhaseName::Playing,
+            Phase::ChoosingGold { .. } => PhaseName::ChoosingGold,
+            Phase::Stealing { .. } => PhaseName::Stealing,
+            Phase::RoundOver => PhaseName::RoundOver,
+            Phase::GameOver => PhaseName::GameOver,
+        }
+    }
+}
+
+/// The kind of a [`Phase`], without its data: what views name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseName {
+    /// Created, not dealt yet.
+    NotStarted,
+    /// Players take turns (§3).
+    Playing,
+    /// The finder chooses gold cards (§7.1).
+    ChoosingGold,
+    /// Thefts are resolved at a round's end (§9.4).
+    Stealing,
+    /// Between rounds.
+    RoundOver,
+    /// The game has ended (§8).
+    GameOver,
 }
 
 /// What is known of a finished round.

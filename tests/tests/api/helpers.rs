@@ -195,7 +195,11 @@ impl TestApp {
         token: Option<&str>,
     ) -> (String, String) {
         let path = format!("/games/{id}/state?at={version}");
-        let res = self.request(Method::GET, &path, token).send().await.unwrap();
+        let res = self
+            .request(Method::GET, &path, token)
+            .send()
+            .await
+            .unwrap();
         assert_eq!(res.status(), StatusCode::OK);
         let header = |name: &str| {
             res.headers()

@@ -190,7 +190,7 @@ impl Ctx<'_> {
             }
             Action::Inspection => {
                 let Some(t) = seat else { return -10.0 };
-                if self.view.inspected.iter().any(|(s, _)| *s == t) {
+                if self.view.inspected.iter().any(|x| x.seat == t) {
                     -3.0
                 } else {
                     1.5 - 0.3 * self.suspicion[t.index()].abs()
