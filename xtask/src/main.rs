@@ -29,6 +29,9 @@ enum Task {
         /// Skip the web client's tests (types and browser).
         #[arg(long)]
         no_browser: bool,
+        /// Skip the example clients generated from the spec (TypeScript, Python, Rust).
+        #[arg(long)]
+        no_clients: bool,
         /// Passed to `cargo test` after `--` (e.g. a test name filter).
         #[arg(last = true)]
         rest: Vec<String>,
@@ -102,11 +105,15 @@ fn on_path(program: &str) -> bool {
 /// The Chromium the browser tests drive: Debian's package.
 const CHROMIUM: &str = "/usr/bin/chromium";
 
-/// Chromium, Node.js and npm for the web client's tests, from Debian's packages.
-fn ensure_browser_tools() -> Result<(), String> {
+/// Chromium, Node.js and npm for the web client's tests, and Java for openapi-generator
+/// (the example clients), from Debian's packages.
+fn ensure_browser_tools(browser: bool, clients: bool) -> Result<(), String> {
     let mut missing = Vec::new();
-    if !Path::new(CHROMIUM).is_file() {
+    if browser && !Path::new(CHROMIUM).is_file() {
         missing.push("chromium");
+    }
+    if clients && !on_path("java") {
+        missing.push("default-jre-headless");
     }
     if !on_path("node") {
         missing.push("nodejs");
@@ -159,9 +166,8 @@ fn ensure_npm_packages() -> Result<(), String> {
     }
 }
 
-/// The web client's tests: its types against the spec, then the pages in Chromium, served
-/// by the release binary (built here); their counts added up.
-fn browser_tests(tally: &mut Tally) -> bool {
+/// The release binary the web client's and the example clients' tests run against.
+fn release_binary() -> Option<PathBuf> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let built = Command::new(cargo)
         .current_dir(root())
@@ -177,26 +183,20 @@ fn browser_tests(tally: &mut Tally) -> bool {
         .is_ok_and(|s| s.success());
     if !built {
         eprintln!("xtask: building the release binary failed");
-        return false;
+        return None;
     }
-    let bin = root().join("target/release/saboteur");
-    let mut child = match Command::new("node")
-        .current_dir(root().join("tests/browser"))
-        .args([
-            "--test",
-            "--test-concurrency=1",
-            "--test-reporter=tap",
-            "types.test.mjs",
-            "browser.test.mjs",
-        ])
-        .env("SABOTEUR_BIN", bin)
-        .env("CHROMIUM", CHROMIUM)
-        .stdout(Stdio::piped())
-        .spawn()
-    {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"));
+    Some(target.join("release/saboteur"))
+}
+
+/// Runs a test program, its output shown and its counts added up.
+fn counted(mut command: Command, tally: &mut Tally) -> bool {
+    let mut child = match command.stdout(Stdio::piped()).spawn() {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("xtask: cannot run node: {e}");
+            eprintln!("xtask: cannot run {command:?}: {e}");
             return false;
         }
     };
@@ -207,6 +207,33 @@ fn browser_tests(tally: &mut Tally) -> bool {
         }
     }
     child.wait().is_ok_and(|s| s.success())
+}
+
+/// The web client's tests: its types against the spec, then the pages in Chromium, served
+/// by the release binary.
+fn browser_tests(bin: &Path, tally: &mut Tally) -> bool {
+    let mut node = Command::new("node");
+    node.current_dir(root().join("tests/browser"))
+        .args([
+            "--test",
+            "--test-concurrency=1",
+            "--test-reporter=tap",
+            "types.test.mjs",
+            "browser.test.mjs",
+        ])
+        .env("SABOTEUR_BIN", bin)
+        .env("CHROMIUM", CHROMIUM);
+    counted(node, tally)
+}
+
+/// The example clients (`tests/clients/run.sh`): generated from the spec, type-checked, and
+/// playing whole games against the release binary.
+fn client_tests(bin: &Path, tally: &mut Tally) -> bool {
+    let mut run = Command::new("bash");
+    run.current_dir(root())
+        .arg("tests/clients/run.sh")
+        .env("SABOTEUR_BIN", bin);
+    counted(run, tally)
 }
 
 /// Runs a command, its output shown; whether it succeeded.
@@ -302,10 +329,17 @@ fn schemathesis(exe: &Path) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-fn test(no_schemathesis: bool, no_browser: bool, rest: &[String]) -> Result<Tally, String> {
+fn test(
+    no_schemathesis: bool,
+    no_browser: bool,
+    no_clients: bool,
+    rest: &[String],
+) -> Result<Tally, String> {
     ensure_postgres()?;
+    if !no_browser || !no_clients {
+        ensure_browser_tools(!no_browser, !no_clients)?;
+    }
     if !no_browser {
-        ensure_browser_tools()?;
         ensure_npm_packages()?;
     }
     let st = if no_schemathesis {
@@ -324,8 +358,18 @@ fn test(no_schemathesis: bool, no_browser: bool, rest: &[String]) -> Result<Tall
         }
     }
     ok &= cargo_test(rest, &mut tally);
-    if !no_browser {
-        ok &= browser_tests(&mut tally);
+    if !no_browser || !no_clients {
+        match release_binary() {
+            Some(bin) => {
+                if !no_browser {
+                    ok &= browser_tests(&bin, &mut tally);
+                }
+                if !no_clients {
+                    ok &= client_tests(&bin, &mut tally);
+                }
+            }
+            None => ok = false,
+        }
     }
     if ok && tally.failed == 0 {
         Ok(tally)
@@ -340,8 +384,9 @@ fn main() -> ExitCode {
         Task::Test {
             no_schemathesis,
             no_browser,
+            no_clients,
             rest,
-        } => match test(no_schemathesis, no_browser, &rest) {
+        } => match test(no_schemathesis, no_browser, no_clients, &rest) {
             Ok(tally) => {
                 println!("total: {} passed, {} failed", tally.passed, tally.failed);
                 ExitCode::SUCCESS

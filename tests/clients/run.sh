@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The example clients against a live server, as a third-party developer would use them: each
+# client generated from the committed spec (not committed itself), type-checked strictly, then
+# playing a base game and a Saboteur 2 game to the end. `cargo xtask test` runs it with
+# SABOTEUR_BIN naming the release binary; it ends with `N passed, M failed`.
+set -uo pipefail
+cd "$(dirname "$0")"
+here=$(pwd)
+spec="$here/../../openapi/openapi.json"
+bin="${SABOTEUR_BIN:?run through cargo xtask test, or set SABOTEUR_BIN to the saboteur binary}"
+venv="${CLIENTS_VENV:-${TMPDIR:-/tmp}/saboteur-clients-venv}"
+work=$(mktemp -d)
+port=$((18200 + RANDOM % 500))
+base="http://127.0.0.1:$port"
+"$bin" serve --bind "127.0.0.1:$port" --database-url "sqlite://$work/clients.db" >"$work/server.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do
+  python3 -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1])" "$base/healthz" 2>/dev/null && break
+  sleep 0.1
+done
+
+passed=0
+failed=0
+# check NAME COMMAND...: one test; its output is shown when it fails.
+check() {
+  local name=$1
+  shift
+  if "$@" >"$work/out" 2>&1; then
+    passed=$((passed + 1))
+    echo "ok - $name"
+  else
+    failed=$((failed + 1))
+    echo "not ok - $name"
+    sed 's/^/    /' "$work/out"
+  fi
+}
+# plays NAME COMMAND...: a whole game, which must show the 412 and 422 handling and a score.
+plays() {
+  local name=$1
+  shift
+  if "$@" >"$work/game" 2>&1 && grep -q "^412 precondition_failed" "$work/game" &&
+    grep -q "^422 [a-z_]*:" "$work/game" && grep -q "^final score: " "$work/game"; then
+    passed=$((passed + 1))
+    echo "ok - $name: $(grep '^final score' "$work/game")"
+  else
+    failed=$((failed + 1))
+    echo "not ok - $name"
+    sed 's/^/    /' "$work/game"
+  fi
+}
+
+# TypeScript: openapi-typescript + openapi-fetch, tsc --strict.
+ts="$here/typescript"
+check "typescript: npm ci" npm ci --prefix "$ts" --no-audit --no-fund
+check "typescript: generate the client from the spec" \
+  "$ts/node_modules/.bin/openapi-typescript" "$spec" -o "$ts/generated/api.d.ts"
+check "typescript: tsc --strict" "$ts/node_modules/.bin/tsc" -p "$ts/tsconfig.json"
+for ruleset in base saboteur2; do
+  plays "typescript: plays a $ruleset game" node "$ts/dist/src/bot.js" "$base" "$ruleset" 4
+done
+
+# Python: openapi-python-client, mypy --strict.
+py="$here/python"
+if [ ! -x "$venv/bin/openapi-python-client" ] || [ ! -x "$venv/bin/openapi-generator-cli" ]; then
+  check "python: a virtual environment with the generator and mypy" \
+    bash -c "python3 -m venv '$venv' && '$venv/bin/pip' install -q -r '$py/requirements.txt'"
+fi
+rm -rf "$py/generated"
+check "python: generate the client from the spec" env PATH="$venv/bin:$PATH" \
+  "$venv/bin/openapi-python-client" generate --path "$spec" --config "$py/config.yaml" \
+  --meta none --output-path "$py/generated/saboteur_client"
+check "python: mypy --strict" env MYPYPATH="$py/generated" \
+  "$venv/bin/mypy" --strict --config-file "$py/mypy.ini" --cache-dir "$work/mypy" "$py/bot.py"
+for ruleset in base saboteur2; do
+  plays "python: plays a $ruleset game" env PYTHONPATH="$py/generated" \
+    "$venv/bin/python" "$py/bot.py" "$base" "$ruleset" 4
+done
+
+# Rust: openapi-generator (its `rust` generator: reqwest, blocking), compiled with cargo. The
+# generator runs on Java; its PyPI package carries it.
+if command -v java >/dev/null; then
+  check "rust: generate the client from the spec (openapi-generator)" \
+    "$venv/bin/openapi-generator-cli" generate -i "$spec" -g rust -o "$work/rust" \
+    --additional-properties=packageName=saboteur-client,supportAsync=false
+  check "rust: cargo check the generated client" env CARGO_TARGET_DIR="${TMPDIR:-/tmp}/saboteur-rust-client" \
+    cargo check --quiet --manifest-path "$work/rust/Cargo.toml" --no-default-features
+else
+  failed=$((failed + 1))
+  echo "not ok - rust: openapi-generator needs Java (apt-get install default-jre-headless)"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
