@@ -8,7 +8,7 @@ schemathesis="${SCHEMATHESIS:?run through cargo xtask test, which installs Schem
 db=$(mktemp -d)
 cargo build -q -p saboteur-api
 port=18089
-target/debug/saboteur serve --bind "127.0.0.1:$port" --database-url "sqlite://$db/st.db" >"$db/server.log" 2>&1 &
+"${CARGO_TARGET_DIR:-target}/debug/saboteur" serve --bind "127.0.0.1:$port" --database-url "sqlite://$db/st.db" >"$db/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; rm -rf "$db"' EXIT
 for _ in $(seq 100); do

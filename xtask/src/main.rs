@@ -292,31 +292,13 @@ fn ensure_schemathesis() -> Result<PathBuf, String> {
 /// `cargo test --workspace`, its output shown and its counts added up.
 fn cargo_test(rest: &[String], tally: &mut Tally) -> bool {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut child = match Command::new(cargo)
-        .current_dir(root())
-        .args(["test", "--workspace", "--no-fail-fast"])
-        .args(if rest.is_empty() {
-            vec![]
-        } else {
-            vec!["--".to_string()]
-        })
-        .args(rest)
-        .stdout(Stdio::piped())
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("xtask: cannot run cargo test: {e}");
-            return false;
-        }
-    };
-    if let Some(out) = child.stdout.take() {
-        for line in BufReader::new(out).lines().map_while(Result::ok) {
-            println!("{line}");
-            tally.read(&line);
-        }
+    let mut test = Command::new(cargo);
+    test.current_dir(root())
+        .args(["test", "--workspace", "--no-fail-fast"]);
+    if !rest.is_empty() {
+        test.arg("--").args(rest);
     }
-    child.wait().is_ok_and(|s| s.success())
+    counted(test, tally)
 }
 
 /// Schemathesis against the live server's own spec (`xtask/schemathesis.sh`).
