@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use saboteur_domain::{Event, Seat};
+use saboteur_domain::Event;
 
 use crate::AppState;
 use crate::table::{Committed, Table};
@@ -25,7 +25,7 @@ pub const SWEEP_EVERY: Duration = Duration::from_secs(1);
 pub(crate) fn next_move(table: &Table) -> Option<Vec<Event>> {
     if let Some(request) = table.history.pending_undo() {
         // A request waits for its humans' votes; meanwhile nobody acts.
-        let voter = bot_voter(table)?;
+        let voter = table.bot_voter()?;
         return table.history.vote_undo(voter, request.bot_approves()).ok();
     }
     let seat = table.history.game().awaited()?;
@@ -35,26 +35,6 @@ pub(crate) fn next_move(table: &Table) -> Option<Vec<Event>> {
         tracing::warn!(game = %table.id(), seat = seat.0, "a bot found no command");
     }
     events
-}
-
-/// A bot seat that has still to vote on the pending undo request, if any.
-fn bot_voter(table: &Table) -> Option<Seat> {
-    let request = table.history.pending_undo()?;
-    (0..table.players())
-        .map(Seat)
-        .find(|s| *s != request.seat && !request.approvals.contains(s) && table.bot(*s).is_some())
-}
-
-/// Whether the game waits for a bot: its vote on a pending undo request, or its turn.
-pub(crate) fn due(table: &Table) -> bool {
-    match table.history.pending_undo() {
-        Some(_) => bot_voter(table).is_some(),
-        None => table
-            .history
-            .game()
-            .awaited()
-            .is_some_and(|s| table.bot(s).is_some()),
-    }
 }
 
 /// Lets the bots act while the game waits for one of them, each move committed like a
@@ -125,7 +105,7 @@ async fn drive(state: &AppState, tables: &Arc<Tables>, id: &str, version: i64) {
             return;
         }
     };
-    if due(&table) {
+    if table.bot_due() {
         play(state, &mut table).await;
     } else if table.version() == version {
         // The flag outlived its reason (e.g. set by a migration): clear it.

@@ -1,7 +1,9 @@
 //! Request and response bodies.
 
 use saboteur_domain::{BotLevel, Options, Ruleset};
-use saboteur_storage::GameStatus;
+use saboteur_storage::{Credential, GameStatus};
+
+use crate::bot_level;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -183,4 +185,33 @@ pub struct Health {
     pub cache_bytes: u64,
     /// Event streams open on this process (bounded by `--max-streams`).
     pub streams: u64,
+}
+
+/// A game as listed: its row, its seat count and its credentials (never their tokens).
+pub(crate) fn summary(
+    record: &saboteur_storage::GameRecord,
+    credentials: &[Credential],
+) -> GameSummary {
+    let mut seats: Vec<SeatInfo> = credentials
+        .iter()
+        .filter_map(|c| {
+            Some(SeatInfo {
+                seat: u8::try_from(c.seat?).ok()?,
+                name: c.display_name.clone().unwrap_or_default(),
+                bot: bot_level(c),
+            })
+        })
+        .collect();
+    seats.sort_by_key(|s| s.seat);
+    GameSummary {
+        id: record.id.clone(),
+        ruleset: record.ruleset,
+        options: record.options,
+        status: record.status,
+        version: record.version,
+        seed_commitment: record.seed_commitment.clone(),
+        seed: record.seed.as_ref().map(hex::encode),
+        seats,
+        players: record.players,
+    }
 }

@@ -11,11 +11,11 @@ use crate::auth::{Caller, new_token, token_hash};
 use crate::body::Json;
 use crate::dto::Outcome;
 use crate::dto::{
-    AddBot, BotSeated, CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined, SeatInfo,
+    AddBot, BotSeated, CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined,
 };
 use crate::error::ApiError;
 use crate::table::{Committed, Table};
-use crate::{AppState, bot_level, reply, text};
+use crate::{AppState, reply, text};
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(create_game)
@@ -25,35 +25,6 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(add_bot)
         .service(leave)
         .service(start_game);
-}
-
-/// A game as listed: its row, its seat count and its credentials (never their tokens).
-pub(crate) fn summary(
-    record: &saboteur_storage::GameRecord,
-    credentials: &[Credential],
-) -> GameSummary {
-    let mut seats: Vec<SeatInfo> = credentials
-        .iter()
-        .filter_map(|c| {
-            Some(SeatInfo {
-                seat: u8::try_from(c.seat?).ok()?,
-                name: c.display_name.clone().unwrap_or_default(),
-                bot: bot_level(c),
-            })
-        })
-        .collect();
-    seats.sort_by_key(|s| s.seat);
-    GameSummary {
-        id: record.id.clone(),
-        ruleset: record.ruleset,
-        options: record.options,
-        status: record.status,
-        version: record.version,
-        seed_commitment: record.seed_commitment.clone(),
-        seed: record.seed.as_ref().map(hex::encode),
-        seats,
-        players: record.players,
-    }
 }
 
 /// Create a game
@@ -177,7 +148,7 @@ async fn list_games(
     let games = page
         .games
         .iter()
-        .map(|g| summary(&g.record, &g.credentials))
+        .map(|g| crate::dto::summary(&g.record, &g.credentials))
         .collect();
     let mut response = HttpResponse::Ok();
     if let Some(next) = &page.next_cursor {

@@ -105,6 +105,26 @@ impl Table {
             .and_then(crate::bot_level)
     }
 
+    /// A bot seat that has still to vote on the pending undo request, if any.
+    pub fn bot_voter(&self) -> Option<Seat> {
+        let request = self.history.pending_undo()?;
+        (0..self.players()).map(Seat).find(|s| {
+            *s != request.seat && !request.approvals.contains(s) && self.bot(*s).is_some()
+        })
+    }
+
+    /// Whether the game waits for a bot: its vote on a pending undo request, or its turn.
+    pub fn bot_due(&self) -> bool {
+        match self.history.pending_undo() {
+            Some(_) => self.bot_voter().is_some(),
+            None => self
+                .history
+                .game()
+                .awaited()
+                .is_some_and(|s| self.bot(s).is_some()),
+        }
+    }
+
     /// Whether the table must be read again before it answers: told so by the store, or not
     /// checked for [`RECHECK_AFTER`].
     pub fn needs_check(&self, heard: i64) -> bool {
@@ -181,7 +201,7 @@ impl Table {
         } else {
             None
         };
-        let bot_awaited = crate::bots::due(self);
+        let bot_awaited = self.bot_due();
         let outcome = store
             .append(Append {
                 game_id: self.record.id.clone(),
@@ -269,6 +289,6 @@ impl Table {
 impl Table {
     /// The game as listed.
     pub fn summary(&self) -> crate::dto::GameSummary {
-        crate::games::summary(&self.record, &self.credentials)
+        crate::dto::summary(&self.record, &self.credentials)
     }
 }
