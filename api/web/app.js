@@ -181,7 +181,7 @@ function players(view, names) {
   return h("ul", { class: "players", "aria-label": "Players" }, view.hand_sizes.map((n, i) => {
     const turn = view.phase.awaited === i;
     return h("li", { class: turn ? "turn" : "" },
-      `${names[i] ?? `seat ${i}`}${view.seat === i ? " (you)" : ""}: ${n} cards, ${view.gold_card_counts[i]} gold cards`,
+      `Seat ${i}, ${names[i] ?? "empty"}${view.seat === i ? " (you)" : ""}: ${n} cards, ${view.gold_card_counts[i]} gold cards`,
       view.gold ? `, ${view.gold[i]} gold` : "",
       view.in_front[i].length ? `; in front: ${view.in_front[i].map(words).join(", ")}` : "",
       view.roles ? `; role: ${words(view.roles[i])}` : "",
@@ -206,15 +206,36 @@ function describeCommand(c, names) {
   }
 }
 
+/** One event of the log in plain words. */
 function describeEvent(e, names) {
   const ev = e.event ?? {};
-  const who = (s) => (s == null ? "" : names[s] ?? `seat ${s}`);
-  const seat = ev.seat ?? ev.by;
-  const bits = [`#${e.seq}`, words(ev.type ?? "event")];
-  if (seat != null) bits.push(`by ${who(seat)}`);
-  if (ev.card) bits.push(words(ev.card));
-  if (ev.at) bits.push(`at (${ev.at.x}, ${ev.at.y})`);
-  return bits.join(" ");
+  const who = (s) => (s == null ? "someone" : names[s] ?? `seat ${s}`);
+  const at = (c) => (c ? `(${c.x}, ${c.y})` : "");
+  const card = (c) => (c ? words(c) : "a hidden card");
+  const by = ev.seat != null ? ` by ${who(ev.seat)}` : "";
+  const target = ev.target?.seat ?? ev.target;
+  const sentence = (() => {
+    switch (ev.type) {
+      case "game_created": return `game created: ${ev.ruleset}, ${ev.players} players`;
+      case "round_started": return `round ${ev.round} dealt; ${who(ev.first_player)} starts`;
+      case "path_played": return `path played${by}: ${card(ev.card)} at ${at(ev.at)}${ev.rotated ? ", turned" : ""}`;
+      case "goal_revealed": return `goal turned at ${at(ev.at)}: ${card(ev.card)}`;
+      case "tool_broken": return `tool broken${by}: ${card(ev.card)} on ${who(target)}`;
+      case "tool_repaired": return `tool repaired${by}: ${words(ev.tool ?? "a tool")} of ${who(target)}`;
+      case "path_removed": return `rockfall${by}: the card at ${at(ev.at)} removed`;
+      case "map_used": return `map used${by} on the goal at ${at(ev.at)}${ev.goal ? `: ${card(ev.goal)}` : ""}`;
+      case "passed": return `passed${by}, discarding ${ev.discarded?.length ?? 0}`;
+      case "card_drawn": return `card drawn${by}${ev.card ? `: ${card(ev.card)}` : ""}`;
+      case "turn_skipped": return `turn skipped for ${who(ev.seat)}: no cards left`;
+      case "round_ended": return `round ${ev.round} over: ${ev.gold_reached_by == null ? "the gold was not reached" : `${who(ev.gold_reached_by)} reached the gold`}; won by ${(ev.winners ?? []).map(who).join(", ") || "nobody"}`;
+      case "gold_kept": return `gold kept${by}${ev.card ? `: ${card(ev.card)}` : ""}`;
+      case "command_accepted": return `move${by}${ev.bot ? " (bot)" : ""}`;
+      case "undone": return `undone: back to version ${ev.to_version}${ev.reason ? ` (${ev.reason})` : ""}`;
+      case "game_ended": return `game over: won by ${(ev.winners ?? []).map(who).join(", ") || "nobody"}`;
+      default: return `${words(ev.type ?? "event")}${by}`;
+    }
+  })();
+  return `#${e.seq} ${sentence}`;
 }
 
 /** Follows the SSE stream with fetch (EventSource cannot send Authorization), reconnecting
