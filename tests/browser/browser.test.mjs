@@ -89,8 +89,8 @@ async function get(path) {
 
 /**
  * Plays one card on a page whose turn it is, as a person would: selects cards in turn until
- * one has a legal cell (a path card) or a move button (an action card). `prefer` tries that
- * kind first. Returns the kind played, or null.
+ * one has a legal cell (a path card) or a move button (an action card), else passes. `prefer`
+ * tries that kind first. Returns the kind played (`path`, `action` or `pass`), or null.
  */
 async function playOne(page, prefer) {
   const hand = page.getByRole("list", { name: "Your hand" }).getByRole("button");
@@ -109,6 +109,13 @@ async function playOne(page, prefer) {
       await hand.nth(i).click();
       await page.locator(".hand button[aria-pressed=true]").first().waitFor({ state: "detached" });
     }
+  }
+  // No card can be played (a broken tool and only path cards, say): pass, discarding one.
+  if (n) {
+    await hand.first().click();
+    await page.locator(".hand button[aria-pressed=true]").first().waitFor();
+    const pass = page.getByLabel("Moves for the selected card").getByRole("button").filter({ hasText: /^pass, discarding/ });
+    if (await pass.count()) { await pass.first().click(); return "pass"; }
   }
   return null;
 }
@@ -137,7 +144,7 @@ test("create a game with bots, invite a second player, start and play", async ()
   // Host and guest play in turn, as people would, until both a path card and an action card
   // were played; the guest's page follows the bot's moves live from the event stream.
   const played = new Set();
-  for (let turn = 0; turn < 24 && played.size < 2; turn++) {
+  for (let turn = 0; turn < 40 && !(played.has("path") && played.has("action")); turn++) {
     await Promise.race([page, guest].map((p) => p.getByText("Your turn").waitFor({ timeout: 15000 })));
     const who = (await page.getByText("Your turn").count()) ? page : guest;
     const kind = await playOne(who, played.has("action") ? "path" : "action");
@@ -145,7 +152,7 @@ test("create a game with bots, invite a second player, start and play", async ()
     played.add(kind);
     await who.getByText("Your turn").waitFor({ state: "detached" });
   }
-  assert.deepEqual([...played].sort(), ["action", "path"]);
+  assert.ok(played.has("path") && played.has("action"), `both kinds of card were played: ${[...played]}`);
   await guest.locator(".log li").filter({ hasText: `by ${bot.name}` }).first().waitFor({ timeout: 10000 });
   await shots(page, "table");
   await shots(guest, "guest");
