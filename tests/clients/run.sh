@@ -9,16 +9,8 @@ here=$(pwd)
 spec="$here/../../openapi/openapi.json"
 bin="${SABOTEUR_BIN:?run through cargo xtask test, or set SABOTEUR_BIN to the saboteur binary}"
 venv="${CLIENTS_VENV:-${TMPDIR:-/tmp}/saboteur-clients-venv}"
-work=$(mktemp -d)
-port=$((18200 + RANDOM % 500))
-base="http://127.0.0.1:$port"
-"$bin" serve --bind "127.0.0.1:$port" --database-url "sqlite://$work/clients.db" >"$work/server.log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 100); do
-  python3 -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1])" "$base/healthz" 2>/dev/null && break
-  sleep 0.1
-done
+source "$here/../../xtask/throwaway-server.sh"
+throwaway_server "$bin" || exit 1
 
 passed=0
 failed=0

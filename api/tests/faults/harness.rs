@@ -165,6 +165,22 @@ pub async fn game_with_bots(
     (id, token)
 }
 
+/// `count` started 4-seat games as [`game_with_bots`] makes them, base and Saboteur 2 in
+/// turn, from seeds `first_seed`, `first_seed + 1`, …
+pub async fn mixed_games(
+    c: &Client,
+    s: &Remote,
+    count: u64,
+    first_seed: u64,
+) -> Vec<(String, String)> {
+    let mut games = Vec::new();
+    for i in 0..count {
+        let ruleset = if i % 2 == 0 { "base" } else { "saboteur2" };
+        games.push(game_with_bots(c, s, ruleset, 4, first_seed + i).await);
+    }
+    games
+}
+
 /// One move of the person at seat 0 when it is their turn: the first legal command, sent with
 /// `If-Match` and an `Idempotency-Key`. Returns the command, the key, and the reply (status and
 /// body); `None` when it is not their turn or the server did not answer.

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::harness::{Server, client, game_with_bots, one_move, play_to_end, send, verify};
+use crate::harness::{Server, client, mixed_games, one_move, play_to_end, send, verify};
 
 /// A command acknowledged by the server before it was killed.
 struct Acked {
@@ -21,11 +21,7 @@ struct Acked {
 async fn kill_under_load(database_url: String) {
     let c = client();
     let server = Server::start(&database_url, &[]);
-    let mut games = Vec::new();
-    for i in 0..6u64 {
-        let ruleset = if i % 2 == 0 { "base" } else { "saboteur2" };
-        games.push(game_with_bots(&c, &server, ruleset, 4, 100 + i).await);
-    }
+    let games = mixed_games(&c, &server, 6, 100).await;
     // Every person plays as fast as the server answers, until the server dies.
     let deadline = Instant::now() + Duration::from_millis(1500);
     let mut load = Vec::new();

@@ -6,9 +6,7 @@ use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 
-use crate::harness::{
-    Follower, Server, client, game_with_bots, one_move, play_to_end, send, version,
-};
+use crate::harness::{Follower, Server, client, mixed_games, one_move, play_to_end, send, version};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_outage_answers_503_then_recovers() {
@@ -22,11 +20,7 @@ async fn postgres_outage_answers_503_then_recovers() {
     let db = cluster.fresh_database().await;
     let server = Server::start(&db, &[]);
     let c = client();
-    let mut games = Vec::new();
-    for i in 0..4u64 {
-        let ruleset = if i % 2 == 0 { "base" } else { "saboteur2" };
-        games.push(game_with_bots(&c, &server, ruleset, 4, 300 + i).await);
-    }
+    let games = mixed_games(&c, &server, 4, 300).await;
     let (watched, _) = games[0].clone();
     let follower = Follower::open(&c, &server, &watched, None).await;
 
