@@ -41,6 +41,7 @@ fn cases() -> Vec<(&'static str, Ruleset, Options, u8, u64, Player)> {
     let diggers = Options {
         gold_cards_drawn: saboteur_domain::GoldCardsDrawn::Diggers,
         broken_tools_forfeit_gold: true,
+        ..Options::default()
     };
     let base = Options::default();
     vec![
