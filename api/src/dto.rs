@@ -152,6 +152,9 @@ pub struct StateView {
     pub version: i64,
     /// The view (§11): the caller's hand and role for a seat; everything once the game is over.
     pub view: saboteur_domain::View,
+    /// The table around the game at that version: the clocks and the awaited decision's
+    /// deadline, seats handed to bots, messages hidden by the host.
+    pub table: saboteur_domain::TableStatus,
 }
 
 /// The caller's legal commands.

@@ -22,11 +22,13 @@ mod auth;
 mod body;
 mod bots;
 mod catalogue;
+pub mod clock;
 pub mod dto;
 pub mod error;
 mod games;
 mod limits;
 mod metrics;
+mod online;
 mod ops;
 mod play;
 mod reply;
@@ -50,6 +52,7 @@ use utoipa_actix_web::AppExt;
 
 use crate::error::ApiError;
 
+pub use crate::clock::TimeSource;
 pub use crate::limits::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_STREAMS};
 pub use crate::table::RECHECK_AFTER;
 pub use crate::tables::DEFAULT_CACHE_BYTES;
@@ -69,6 +72,9 @@ pub struct Config {
     pub max_streams: usize,
     /// The longest a request body may take to arrive.
     pub body_timeout: Duration,
+    /// Where the server reads the time (turn clocks, table talk): the system clock, or a
+    /// manual one in tests.
+    pub time: TimeSource,
 }
 
 impl Config {
@@ -81,6 +87,7 @@ impl Config {
             cache_bytes: DEFAULT_CACHE_BYTES,
             max_streams: limits::DEFAULT_MAX_STREAMS,
             body_timeout: limits::DEFAULT_BODY_TIMEOUT,
+            time: TimeSource::system(),
         }
     }
 }
@@ -100,6 +107,7 @@ pub(crate) struct AppState {
     pub metrics: metrics::Metrics,
     pub tables: Arc<tables::Tables>,
     pub streams: limits::Gauge,
+    pub presence: Arc<online::Presence>,
 }
 
 impl AppState {
@@ -132,6 +140,7 @@ fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     games::configure(cfg);
     play::configure(cfg);
     undo::configure(cfg);
+    online::configure(cfg);
     audit::configure(cfg);
     stream::configure(cfg);
     ops::configure(cfg);
@@ -230,12 +239,17 @@ pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
         .await
         .map_err(|e| std::io::Error::other(format!("cannot open the store: {e}")))?;
     let state = Arc::new(AppState {
-        tables: Arc::new(tables::Tables::new(store.clone(), config.cache_bytes)),
+        tables: Arc::new(tables::Tables::new(
+            store.clone(),
+            config.cache_bytes,
+            config.time.clone(),
+        )),
         store,
         config: config.clone(),
         metrics: metrics::Metrics::new()
             .map_err(|e| std::io::Error::other(format!("cannot set up the metrics: {e}")))?,
         streams: limits::Gauge::default(),
+        presence: Arc::default(),
     });
     state.follow_store();
     bots::Driver::spawn(state.clone());

@@ -85,9 +85,19 @@ async fn get_state(
         Some(at) if (at as i64) < table.version() => "private, max-age=31536000, immutable",
         _ => "no-cache",
     };
+    let status = if version == table.version() {
+        table.history.table_status()
+    } else {
+        table
+            .history
+            .at(version as u64)
+            .map(|h| h.table_status())
+            .ok_or_else(|| ApiError::BadRequest(format!("the game has no version {version}")))?
+    };
     let body = StateView {
         version,
         view: view(&game, audience),
+        table: status,
     };
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", format!("\"{version}\"")))
@@ -343,10 +353,10 @@ async fn list_events(
     let start = (after as usize).min(log.len());
     let end = (start + limit as usize).min(log.len());
     let page = redacted(
+        &table.history,
         log.get(start..end).unwrap_or_default(),
         start as i64 + 1,
         who.audience(),
-        table.over(),
     );
     let next_after = (end < log.len()).then_some(end as i64);
     let mut response = HttpResponse::Ok();

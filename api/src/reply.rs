@@ -2,24 +2,25 @@
 //! may see it.
 
 use actix_web::HttpResponse;
-use saboteur_domain::{Audience, Event};
+use saboteur_domain::{Audience, Event, History};
 
 use crate::dto::{EventRecord, Outcome};
 use crate::table::Table;
 
-/// Events as an audience may see them, numbered from `first_seq`.
+/// Events of `history` as an audience may see them (a message the host hid without its
+/// text), numbered from `first_seq`.
 pub(crate) fn redacted(
+    history: &History,
     events: &[Event],
     first_seq: i64,
     audience: Audience,
-    game_over: bool,
 ) -> Vec<EventRecord> {
     events
         .iter()
         .zip(first_seq..)
         .map(|(e, seq)| EventRecord {
             seq,
-            event: saboteur_domain::redact(e, audience, game_over),
+            event: history.shown(seq as u64, e, audience),
         })
         .collect()
 }
@@ -29,7 +30,7 @@ pub(crate) fn redacted(
 pub(crate) fn outcome(table: &Table, first: i64, events: &[Event], audience: Audience) -> Outcome {
     Outcome {
         version: first + events.len() as i64 - 1,
-        events: redacted(events, first, audience, table.over()),
+        events: redacted(&table.history, events, first, audience),
         awaited: table.history.game().awaited().map(|s| s.0),
     }
 }

@@ -58,6 +58,8 @@ async fn store_rate(store: &EventStore, writers: usize, per_writer: usize, tag: 
                             command_id: Some(format!("{id}-{n}")),
                             status: None,
                             bot_awaited: false,
+                            deadline: None,
+                            token: None,
                         })
                         .await
                         .expect("append");
@@ -174,6 +176,8 @@ async fn main() {
             command_id: None,
             status: None,
             bot_awaited: false,
+            deadline: None,
+            token: None,
         })
         .await
         .expect("append");

@@ -265,6 +265,17 @@ impl EventStore {
         }))
     }
 
+    /// Active games that need the server now: a bot is due (as their last append said), or the
+    /// awaited decision's deadline is at or before `now` (milliseconds since the Unix epoch).
+    pub async fn games_due(&self, now: i64, limit: u32) -> Result<Vec<(String, i64)>> {
+        let sql = "SELECT id, version FROM games WHERE bot_awaited AND status = 'active' \
+                   UNION SELECT id, version FROM games WHERE deadline <= $1 \
+                   AND deadline IS NOT NULL AND status = 'active' LIMIT $2";
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as(sql).bind(now).bind(i64::from(limit)).fetch_all(pool).await?
+        }))
+    }
+
     /// Clears a game's `bot_awaited` if the game is still at `version`: whether it did.
     pub async fn clear_bot_awaited(&self, game_id: &str, version: i64) -> Result<bool> {
         let sql = "UPDATE games SET bot_awaited = FALSE WHERE id = $1 AND version = $2";

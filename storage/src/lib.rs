@@ -45,5 +45,5 @@ pub use hash::{GENESIS, canonical_json, chain_hash, seed_commitment};
 pub use notify::CHANNEL;
 pub use records::{
     Append, AppendOutcome, Appended, ChainReport, Credential, GamePage, GameRecord, GameStatus,
-    ListedGame, NewEvent, NewGame, Notice, Role, StoredEvent,
+    ListedGame, NewEvent, NewGame, Notice, Role, StoredEvent, TokenSwap,
 };

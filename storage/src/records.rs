@@ -188,6 +188,21 @@ pub struct Append {
     /// Whether a bot is due to act after this batch (its vote or its turn): kept on the
     /// game's row so a sweep finds games left waiting for a bot.
     pub bot_awaited: bool,
+    /// The deadline of the awaited decision after this batch, in milliseconds since the Unix
+    /// epoch (clocked games): kept on the game's row so a sweep finds games past it.
+    pub deadline: Option<i64>,
+    /// A seat's new token, swapped in the same transaction as the batch (which records that
+    /// it was issued).
+    pub token: Option<TokenSwap>,
+}
+
+/// A seat's credential given a new token hash, in [`Append::token`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenSwap {
+    /// The seat.
+    pub seat: i32,
+    /// The new token's hash.
+    pub token_hash: String,
 }
 
 /// What an append did.

@@ -89,6 +89,8 @@ fn batch(game: &str, expected: i64, events: Vec<NewEvent>, command_id: Option<&s
         command_id: command_id.map(str::to_string),
         status: None,
         bot_awaited: false,
+        deadline: None,
+        token: None,
     }
 }
 
@@ -718,6 +720,8 @@ async fn half_made_games_and_bot_flags(store: EventStore) {
     store
         .append(Append {
             bot_awaited: true,
+            deadline: None,
+            token: None,
             ..batch("a", 1, vec![event(1)], None)
         })
         .await
@@ -732,6 +736,8 @@ async fn half_made_games_and_bot_flags(store: EventStore) {
     store
         .append(Append {
             bot_awaited: true,
+            deadline: None,
+            token: None,
             ..batch("a", 2, vec![event(2)], None)
         })
         .await
