@@ -50,6 +50,9 @@ pub struct SeatInfo {
     /// When a bot holds the seat, its level.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<BotLevel>,
+    /// A rematch's seat still waiting for its player from the previous game to claim it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reserved: bool,
 }
 
 /// A game as listed.
@@ -73,6 +76,8 @@ pub struct GameSummary {
     pub seats: Vec<SeatInfo>,
     /// How many seats the game has.
     pub players: u8,
+    /// The game this one is a rematch of (`GET /games/{id}/series` follows the series).
+    pub previous: Option<String>,
 }
 
 /// A page of games.
@@ -202,6 +207,7 @@ pub(crate) fn summary(
                 seat: u8::try_from(c.seat?).ok()?,
                 name: c.display_name.clone().unwrap_or_default(),
                 bot: bot_level(c),
+                reserved: c.role == saboteur_storage::Role::Reserved,
             })
         })
         .collect();
@@ -216,5 +222,6 @@ pub(crate) fn summary(
         seed: record.seed.as_ref().map(hex::encode),
         seats,
         players: record.players,
+        previous: record.previous.clone(),
     }
 }

@@ -32,6 +32,7 @@ mod online;
 mod ops;
 mod play;
 mod reply;
+mod series;
 mod stream;
 mod table;
 mod tables;
@@ -96,7 +97,7 @@ impl Config {
 pub(crate) fn bot_level(c: &Credential) -> Option<saboteur_domain::BotLevel> {
     match c.role {
         Role::Bot(level) => Some(level),
-        Role::Host | Role::Player => None,
+        Role::Host | Role::Player | Role::Reserved => None,
     }
 }
 
@@ -141,6 +142,7 @@ fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     play::configure(cfg);
     undo::configure(cfg);
     online::configure(cfg);
+    series::configure(cfg);
     audit::configure(cfg);
     stream::configure(cfg);
     ops::configure(cfg);

@@ -41,8 +41,8 @@ struct StreamQuery {
 type Frames = mpsc::Sender<Result<web::Bytes, std::io::Error>>;
 
 /// How often a quiet stream sends a comment, and checks the game for missed events. A client
-/// that went away is noticed at the next write: a stream stops counting for presence within
-/// this long.
+/// that went away is noticed when a write fails (the first write after it left may still be
+/// taken by the network): a stream stops counting for presence within about twice this long.
 const KEEP_ALIVE: Duration = Duration::from_secs(5);
 
 /// The frames of the events after `sent`, as `audience` may see them, and the last sequence

@@ -32,6 +32,7 @@ async fn store_rate(store: &EventStore, writers: usize, per_writer: usize, tag: 
                 players: 4,
                 seed_commitment: String::new(),
                 seed: vec![],
+                previous: None,
             })
             .await
             .expect("create");
@@ -163,6 +164,7 @@ async fn main() {
             players: 4,
             seed_commitment: String::new(),
             seed: vec![],
+            previous: None,
         })
         .await
         .expect("create");

@@ -126,29 +126,30 @@ impl EventStore {
                         }
                     })
             }
-            Backend::Sqlite(pool) => async {
-                let mut tx = pool.begin().await?;
-                let guard = sqlx::query(
-                    "UPDATE games SET version = $1, last_hash = $2, updated_at = $3, \
+            Backend::Sqlite(pool) => {
+                async {
+                    let mut tx = pool.begin().await?;
+                    let guard = sqlx::query(
+                        "UPDATE games SET version = $1, last_hash = $2, updated_at = $3, \
                          status = COALESCE($4, status), bot_awaited = $5, deadline = $6 \
                          WHERE id = $7 AND version = $8 AND last_hash = $9",
-                )
-                .bind(last_seq)
-                .bind(&last_hash)
-                .bind(now)
-                .bind(append.status.map(GameStatus::as_str))
-                .bind(append.bot_awaited)
-                .bind(append.deadline)
-                .bind(&append.game_id)
-                .bind(append.expected_version)
-                .bind(&prev)
-                .execute(&mut *tx)
-                .await?;
-                if guard.rows_affected() == 0 {
-                    return Ok(0);
-                }
-                if let Some(swap) = &append.token {
-                    sqlx::query(
+                    )
+                    .bind(last_seq)
+                    .bind(&last_hash)
+                    .bind(now)
+                    .bind(append.status.map(GameStatus::as_str))
+                    .bind(append.bot_awaited)
+                    .bind(append.deadline)
+                    .bind(&append.game_id)
+                    .bind(append.expected_version)
+                    .bind(&prev)
+                    .execute(&mut *tx)
+                    .await?;
+                    if guard.rows_affected() == 0 {
+                        return Ok(0);
+                    }
+                    if let Some(swap) = &append.token {
+                        sqlx::query(
                         "UPDATE credentials SET token_hash = $1 WHERE game_id = $2 AND seat = $3",
                     )
                     .bind(&swap.token_hash)
@@ -156,18 +157,19 @@ impl EventStore {
                     .bind(swap.seat)
                     .execute(&mut *tx)
                     .await?;
+                    }
+                    let n = sqlx::query(SQLITE_INSERT_EVENTS)
+                        .bind(&append.game_id)
+                        .bind(now)
+                        .bind(batch.to_string())
+                        .execute(&mut *tx)
+                        .await?
+                        .rows_affected();
+                    tx.commit().await?;
+                    Ok::<u64, sqlx::Error>(n)
                 }
-                let n = sqlx::query(SQLITE_INSERT_EVENTS)
-                    .bind(&append.game_id)
-                    .bind(now)
-                    .bind(batch.to_string())
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-                tx.commit().await?;
-                Ok::<u64, sqlx::Error>(n)
+                .await
             }
-            .await,
         };
         match inserted {
             Ok(n) if n == append.events.len() as u64 => {

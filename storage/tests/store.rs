@@ -39,6 +39,7 @@ fn game(id: &str) -> NewGame {
         players: 4,
         seed_commitment: seed_commitment(&[7; 32]),
         seed: vec![7; 32],
+        previous: None,
     }
 }
 

@@ -258,7 +258,8 @@ async fn talk_tokens_seats_and_presence(app: &TestApp) {
     assert_eq!(p["spectators"], 1, "{p}");
     drop(stream);
     drop(spectator);
-    let deadline = Instant::now() + Duration::from_secs(10);
+    // The server notices at its next writes (a keep-alive every 5 s): wait for it.
+    let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let (_, p) = app.get_json(&presence, None).await;
         if p["seats"][0]["connected"] == false && p["spectators"] == 0 {
@@ -473,4 +474,105 @@ async fn postgres_abandoned_seat() {
         &time,
     )
     .await;
+}
+
+/// A rematch: the same seats and bots; each player claims their seat with their old token and
+/// gets a new one; the games link both ways and the series adds up the gold.
+async fn rematch(app: &TestApp) {
+    let (st, g) = app
+        .create_game(&json!({ "ruleset": "base", "players": 3, "seed": seed_hex(41) }))
+        .await;
+    assert_eq!(st, StatusCode::CREATED, "{g}");
+    let id = g["game_id"].as_str().unwrap().to_string();
+    let host = g["host_token"].as_str().unwrap().to_string();
+    let (_, ada) = app.join(&id, "Ada").await;
+    let ada = ada["player_token"].as_str().unwrap().to_string();
+    for _ in 0..2 {
+        let (st, v) = app
+            .add_bot(&id, Some(&host), &json!({ "level": "random" }))
+            .await;
+        assert_eq!(st, StatusCode::CREATED, "{v}");
+    }
+    let (st, _) = app.start(&id, Some(&host)).await;
+    assert_eq!(st, StatusCode::OK);
+    // Not over yet: no rematch.
+    let path = format!("/games/{id}/rematch");
+    let (st, v) = app.post_json(&path, Some(&host), None).await;
+    assert_eq!(st, StatusCode::CONFLICT, "{v}");
+    // Ada plays until the end (the bots answer at once).
+    for _ in 0..2_000 {
+        let (_, moves) = app.legal_moves(&id, &ada).await;
+        let Some(command) = moves["commands"].get(0).cloned() else {
+            let (_, game) = app.game(&id).await;
+            if game["status"] == "finished" {
+                break;
+            }
+            continue;
+        };
+        let (st, v) = app.command(&id, &ada, &command).await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+    }
+    let (_, old) = app.game(&id).await;
+    assert_eq!(old["status"], "finished");
+    let (st, v) = app.post_json(&path, Some(&ada), None).await;
+    assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
+    let (st, next) = app.post_json(&path, Some(&host), None).await;
+    assert_eq!(st, StatusCode::CREATED, "{next}");
+    let (st, _) = app.post_json(&path, Some(&host), None).await;
+    assert_eq!(st, StatusCode::CONFLICT, "one rematch per game");
+    let new_id = next["game_id"].as_str().unwrap().to_string();
+    let new_host = next["host_token"].as_str().unwrap().to_string();
+    // The same seats: the bots are seated, Ada's seat waits for her.
+    let (_, game) = app.game(&new_id).await;
+    assert_conforms("GameSummary", &game);
+    assert_eq!(game["previous"], id.as_str());
+    assert_eq!(game["seats"][0]["name"], "Ada");
+    assert_eq!(game["seats"][0]["reserved"], true);
+    assert_eq!(game["seats"][1]["bot"], "random");
+    let (st, _) = app.start(&new_id, Some(&new_host)).await;
+    assert_eq!(st, StatusCode::CONFLICT, "Ada has not claimed her seat");
+    // Her old token is not a token of the new game, and claims only her own seat.
+    let (st, _) = app.legal_moves(&new_id, &ada).await;
+    assert_eq!(st, StatusCode::UNAUTHORIZED);
+    let claim = |seat: u8| format!("/games/{new_id}/seats/{seat}/claim");
+    let (st, _) = app.post_json(&claim(0), Some(&host), None).await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    let (st, _) = app.post_json(&claim(0), None, None).await;
+    assert_eq!(st, StatusCode::UNAUTHORIZED);
+    let (st, _) = app.post_json(&claim(1), Some(&ada), None).await;
+    assert_eq!(st, StatusCode::FORBIDDEN, "a bot's seat");
+    let (st, seat) = app.post_json(&claim(0), Some(&ada), None).await;
+    assert_eq!(st, StatusCode::CREATED, "{seat}");
+    let fresh = seat["player_token"].as_str().unwrap();
+    assert_ne!(fresh, ada);
+    let (st, _) = app.post_json(&claim(0), Some(&ada), None).await;
+    assert_eq!(st, StatusCode::NOT_FOUND, "claimed once");
+    let (st, v) = app.start(&new_id, Some(&new_host)).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let (st, _) = app.legal_moves(&new_id, fresh).await;
+    assert_eq!(st, StatusCode::OK);
+    // The series, from either game: both games, the first one's gold as the running total.
+    for from in [&id, &new_id] {
+        let (st, s) = app.get_json(&format!("/games/{from}/series"), None).await;
+        assert_eq!(st, StatusCode::OK, "{s}");
+        let games: Vec<&str> = s["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(games, vec![id.as_str(), new_id.as_str()]);
+        assert_eq!(s["games"][1]["gold"], Value::Null);
+        assert_eq!(s["totals"], s["games"][0]["gold"]);
+    }
+}
+
+#[tokio::test]
+async fn sqlite_rematch() {
+    rematch(&TestApp::sqlite().await).await;
+}
+
+#[tokio::test]
+async fn postgres_rematch() {
+    rematch(&TestApp::postgres().await).await;
 }
