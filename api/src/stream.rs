@@ -40,10 +40,14 @@ struct StreamQuery {
 
 type Frames = mpsc::Sender<Result<web::Bytes, std::io::Error>>;
 
-/// How often a quiet stream sends a comment, and checks the game for missed events. A client
-/// that went away is noticed when a write fails (the first write after it left may still be
-/// taken by the network): a stream stops counting for presence within about twice this long.
+/// How often a quiet stream sends a comment. A client that went away is noticed when a write
+/// fails (the first write after it left may still be taken by the network): a stream stops
+/// counting for presence within about twice this long.
 const KEEP_ALIVE: Duration = Duration::from_secs(5);
+
+/// Every how many keep-alives a quiet stream also checks the game for missed events (every
+/// 15 s): a check takes the game's table, which waits on the database while it is away.
+const CHECK_EVERY: u32 = 3;
 
 /// The frames of the events after `sent`, as `audience` may see them, and the last sequence
 /// number among them. `Err`: the game cannot be read now (the stream tries again later).
@@ -107,6 +111,7 @@ async fn feed(
         return;
     };
     sent = s;
+    let mut quiet = 0u32;
     loop {
         let wake = tokio::select! {
             // The client went away: give the stream's place back now.
@@ -120,7 +125,8 @@ async fn feed(
                 if tx.send(Ok(web::Bytes::from_static(b": keep-alive\n\n"))).await.is_err() {
                     return;
                 }
-                true
+                quiet += 1;
+                quiet.is_multiple_of(CHECK_EVERY)
             }
         };
         if wake {

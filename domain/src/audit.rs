@@ -213,7 +213,11 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
                     .map_err(|e| wrong(seq, e.to_string()))?
             }
             Event::TurnTimedOut { at, .. } => {
+                // The timeout and the bot's decision for the seat, chosen again (compared with
+                // the record below).
                 report.timeouts_checked += 1;
+                report.bot_moves_checked += 1;
+                report.commands_checked += 1;
                 h.time_out(*at).map_err(|e| wrong(seq, e.to_string()))?
             }
             Event::TalkPosted {
