@@ -141,7 +141,7 @@ fn online_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> V
             13 if history.handed_to(seat).is_none() => {
                 history.hand_to_bot(seat, BotLevel::Random).unwrap()
             }
-            _ if history.handed_to(seat).is_some() && decisions % 5 == 0 => {
+            _ if history.handed_to(seat).is_some() && decisions.is_multiple_of(5) => {
                 absent = None;
                 history.reclaim_seat(seat).unwrap()
             }
