@@ -253,6 +253,7 @@ async fn talk(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Hidden", body = Outcome),
+        (status = 400, description = "Malformed path or authorization header", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The host's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the host hides messages", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game, or that event is not a message", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -334,6 +335,7 @@ async fn hand_over(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Taken back", body = Outcome),
+        (status = 400, description = "Malformed path or authorization header", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The seat's player token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not this seat's token", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -375,6 +377,7 @@ async fn reclaim(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The new token", body = NewToken),
+        (status = 400, description = "Malformed path or authorization header", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The host's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the host issues tokens", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or seat, or nobody holds it", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

@@ -167,6 +167,7 @@ async fn rematch(
     security(("bearer" = [])),
     responses(
         (status = 201, description = "Seated: the new token", body = Joined),
+        (status = 400, description = "Malformed path or authorization header", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The seat's token from the previous game is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "That token held another seat, or none", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game, or the seat is not waiting to be claimed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

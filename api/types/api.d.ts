@@ -3255,6 +3255,15 @@ export interface operations {
                     "application/json": components["schemas"]["Joined"];
                 };
             };
+            /** @description Malformed path or authorization header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The seat's token from the previous game is needed */
             401: {
                 headers: {
@@ -3403,6 +3412,15 @@ export interface operations {
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
+            /** @description Malformed path or authorization header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The seat's player token is needed */
             401: {
                 headers: {
@@ -3473,6 +3491,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NewToken"];
+                };
+            };
+            /** @description Malformed path or authorization header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The host's token is needed */
@@ -3822,6 +3849,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Outcome"];
+                };
+            };
+            /** @description Malformed path or authorization header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The host's token is needed */
