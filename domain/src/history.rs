@@ -80,7 +80,7 @@ pub struct History {
     heads: Vec<usize>,
     /// The table around the game: talk, clocks, seats handed to bots (followed in log order;
     /// no undo takes it back).
-    pub(crate) table: crate::online::Table,
+    pub(crate) table: crate::table::Table,
 }
 
 /// Whether an event opens a batch appended at once: a command (unless a timeout's), an undo
@@ -123,7 +123,7 @@ impl History {
     /// A history from its first event, which must be [`Event::GameCreated`] with its seed.
     pub fn new(created: Event) -> Option<History> {
         let game = Game::from_created(&created)?;
-        let table = crate::online::Table::new(game.options(), game.n());
+        let table = crate::table::Table::new(game.options(), game.n());
         Some(History {
             table,
             log: vec![created],

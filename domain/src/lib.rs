@@ -34,6 +34,7 @@ pub mod random;
 pub mod seat;
 pub mod secret;
 pub mod simulate;
+mod table;
 pub mod view;
 pub mod violation;
 

@@ -10,17 +10,17 @@
 //! reckoned from recorded times only, so an audit checks each [`Event::TurnTimedOut`] against
 //! the log alone.
 
-use std::collections::BTreeSet;
-
 use serde::{Deserialize, Serialize};
 
 use crate::event::{BotLevel, Event, HandOver};
 use crate::game::Phase;
 use crate::history::History;
-use crate::options::{Clock, Options};
+use crate::options::Clock;
 use crate::seat::Seat;
 use crate::secret::Secret;
 use crate::view::Audience;
+
+pub use crate::table::recorded_time;
 
 /// The longest message, in characters.
 pub const TALK_MAX_CHARS: usize = 280;
@@ -124,134 +124,6 @@ pub struct TableStatus {
     pub seats: Vec<SeatStatus>,
     /// The sequence numbers of the messages the host hid.
     pub hidden_talk: Vec<u64>,
-}
-
-/// What [`History`] follows at the table, in the order of the log.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Table {
-    options: Options,
-    /// When the awaited decision began (the last recorded time that started one).
-    since: Option<u64>,
-    /// Each seat's bank, in milliseconds.
-    bank: Vec<u64>,
-    /// Each seat's timeouts in a row.
-    timeouts: Vec<u8>,
-    /// The bot each seat was handed to, if any.
-    handed: Vec<Option<BotLevel>>,
-    /// Every message: its speaker and time.
-    talk: Vec<(Option<Seat>, u64)>,
-    /// The sequence numbers of messages, and of those hidden.
-    messages: BTreeSet<u64>,
-    hidden: BTreeSet<u64>,
-    /// The latest time recorded.
-    last_at: u64,
-    /// The last decision-making event was a timeout: the command after it is its bot's.
-    timed_out: bool,
-}
-
-impl Table {
-    /// The table of a new game.
-    pub(crate) fn new(options: Options, players: usize) -> Table {
-        let bank = match options.clock {
-            Some(Clock::Bank { seconds, .. }) => u64::from(seconds) * 1000,
-            _ => 0,
-        };
-        Table {
-            options,
-            bank: vec![bank; players],
-            timeouts: vec![0; players],
-            handed: vec![None; players],
-            ..Table::default()
-        }
-    }
-
-    fn seat_mut<T>(list: &mut [T], seat: Seat) -> Option<&mut T> {
-        list.get_mut(seat.index())
-    }
-
-    /// Follows one event of the log, numbered `seq`.
-    pub(crate) fn observe(&mut self, seq: u64, event: &Event) {
-        match event {
-            Event::RoundStarted {
-                round: 1,
-                at: Some(t),
-                ..
-            } => self.since = Some(*t),
-            Event::CommandAccepted { seat, bot, at, .. } => {
-                if let (Some(t), Some(clock)) = (at, self.options.clock) {
-                    let spent = t.saturating_sub(self.since.unwrap_or(*t));
-                    if let Some(bank) = Table::seat_mut(&mut self.bank, *seat)
-                        && let Clock::Bank {
-                            increment_seconds, ..
-                        } = clock
-                    {
-                        if !self.timed_out {
-                            *bank = bank.saturating_sub(spent);
-                        }
-                        *bank += u64::from(increment_seconds) * 1000;
-                    }
-                    self.since = Some(*t);
-                }
-                if bot.is_none()
-                    && let Some(n) = Table::seat_mut(&mut self.timeouts, *seat)
-                {
-                    *n = 0;
-                }
-                self.timed_out = false;
-            }
-            Event::Undone { at: Some(t), .. } => self.since = Some(*t),
-            Event::TurnTimedOut { seat, at, .. } => {
-                if let Some(bank) = Table::seat_mut(&mut self.bank, *seat) {
-                    *bank = 0;
-                }
-                if let Some(n) = Table::seat_mut(&mut self.timeouts, *seat) {
-                    *n = n.saturating_add(1);
-                }
-                self.since = Some(*at);
-                self.timed_out = true;
-            }
-            Event::SeatHandedToBot { seat, level, .. } => {
-                if let Some(h) = Table::seat_mut(&mut self.handed, *seat) {
-                    *h = Some(*level);
-                }
-            }
-            Event::SeatReclaimed { seat } => {
-                if let Some(h) = Table::seat_mut(&mut self.handed, *seat) {
-                    *h = None;
-                }
-                if let Some(n) = Table::seat_mut(&mut self.timeouts, *seat) {
-                    *n = 0;
-                }
-            }
-            Event::TalkPosted { seat, at, .. } => {
-                self.talk.push((*seat, *at));
-                self.messages.insert(seq);
-            }
-            Event::TalkHidden { message } => {
-                self.hidden.insert(*message);
-            }
-            _ => {}
-        }
-        if let Some(t) = recorded_time(event) {
-            self.last_at = self.last_at.max(t);
-        }
-    }
-
-    /// The bot a seat was handed to, if any.
-    pub(crate) fn handed(&self, seat: Seat) -> Option<BotLevel> {
-        self.handed.get(seat.index()).copied().flatten()
-    }
-}
-
-/// The time an event records, if it records one.
-pub fn recorded_time(event: &Event) -> Option<u64> {
-    match event {
-        Event::RoundStarted { at, .. }
-        | Event::CommandAccepted { at, .. }
-        | Event::Undone { at, .. } => *at,
-        Event::TalkPosted { at, .. } | Event::TurnTimedOut { at, .. } => Some(*at),
-        _ => None,
-    }
 }
 
 /// Whether a text may be posted: not blank, at most `most` characters, no control characters
