@@ -1,7 +1,7 @@
 //! Play: the caller's view, legal moves, commands, and the event log.
 
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use saboteur_domain::{Audience, Command, Event, legal_commands, view};
+use saboteur_domain::{Audience, Command, Event, legal_commands};
 use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -10,6 +10,7 @@ use crate::AppState;
 use crate::body::Json;
 use crate::dto::{EventPage, LegalMoves, Outcome, StateView};
 use crate::error::ApiError;
+use crate::receipt::ReceiptKind;
 use crate::reply::{self, redacted};
 use crate::table::{Batch, Committed, Table};
 
@@ -85,10 +86,10 @@ async fn get_state(
         Some(at) if (at as i64) < table.version() => "private, max-age=31536000, immutable",
         _ => "no-cache",
     };
-    let body = StateView {
-        version,
-        view: view(&game, audience),
-    };
+    let mut body = reply::state_view(&game, version, audience);
+    let at = (version, None);
+    body.receipt =
+        Some(reply::receipt(&state, &table, ReceiptKind::View, at, audience, &body).await?);
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", format!("\"{version}\"")))
         .insert_header((actix_web::http::header::CACHE_CONTROL, cache))
@@ -241,12 +242,9 @@ async fn send_command(
         .inc();
     let mut events = events;
     events.extend(crate::bots::play(&state, &mut table).await);
-    Ok(reply::ok(reply::outcome(
-        &table,
-        batch.first,
-        &events,
-        Audience::Seat(seat),
-    )))
+    Ok(reply::ok(
+        reply::outcome(&state, &table, batch.first, &events, Audience::Seat(seat)).await?,
+    ))
 }
 
 /// The stored outcome of a command sent again with its `Idempotency-Key`, read from the
@@ -284,12 +282,9 @@ async fn retried(
     }
     state.metrics.commands.with_label_values(&["retried"]).inc();
     // The batch's events, numbered from its first: the version after it is its last.
-    Ok(reply::ok(reply::outcome(
-        table,
-        batch.first,
-        &events,
-        Audience::Seat(seat),
-    )))
+    Ok(reply::ok(
+        reply::outcome(state, table, batch.first, &events, Audience::Seat(seat)).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
