@@ -387,3 +387,70 @@ async fn receipts_prove_a_record_was_rewritten_after_it_was_served() {
         text(&out)
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_file_is_published_and_a_rotation_keeps_the_old_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("k.db").display());
+    // Two processes starting on one database (its schema made first): one key.
+    drop(saboteur_storage::EventStore::connect(&url).await.unwrap());
+    let (a, b) = tokio::join!(Server::start(&url), Server::start(&url));
+    let keys = a.call("GET", "/keys", None, None).await;
+    assert_eq!(keys, b.call("GET", "/keys", None, None).await);
+    assert_eq!(keys["keys"].as_array().unwrap().len(), 1);
+    let first = keys["keys"][0]["id"].as_str().unwrap().to_string();
+    assert!(keys["keys"][0]["retired_at"].is_null());
+    assert_eq!(keys["keys"][0]["public_key"].as_str().unwrap().len(), 64);
+
+    // `saboteur keys rotate`: a new active key; the old one stays published, retired.
+    let out = Command::new(env!("CARGO_BIN_EXE_saboteur"))
+        .args(["keys", "rotate", "--database-url", &url])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let rotated: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let keys = a.call("GET", "/keys", None, None).await;
+    let keys = keys["keys"].as_array().unwrap();
+    assert_eq!(keys.len(), 2);
+    assert!(
+        keys.iter()
+            .any(|k| k["id"] == first.as_str() && k["retired_at"].is_string())
+    );
+    assert!(
+        keys.iter()
+            .any(|k| k["id"] == rotated["id"] && k["retired_at"].is_null())
+    );
+
+    // A key file: its key is the one published as active, and the one receipts name.
+    let file = dir.path().join("signing.key");
+    let config = saboteur_api::Config {
+        signing_key_file: Some(file.clone()),
+        ..saboteur_api::Config::new("127.0.0.1:0", url.as_str())
+    };
+    let (server, addr) = saboteur_api::start(config).await.unwrap();
+    tokio::spawn(server);
+    let mine = saboteur_api::receipt::Signer::from_file(&file).unwrap();
+    let keys: Value = reqwest::get(format!("http://{addr}/keys"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let active: Vec<&Value> = keys["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|k| k["retired_at"].is_null())
+        .collect();
+    assert_eq!(active.len(), 1);
+    assert_eq!(active[0]["id"], mine.id());
+    assert_eq!(active[0]["public_key"], mine.public_hex().as_str());
+    let checkpoint: Value = reqwest::get(format!("http://{addr}/log/checkpoint"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(checkpoint["key_id"], mine.id());
+    assert_eq!(checkpoint["size"], 0);
+}
