@@ -170,70 +170,71 @@ fn text(out: &std::process::Output) -> String {
     )
 }
 
-/// What a dishonest operator does to a finished game on SQLite: drops the triggers, gives
-/// seat 0 more gold in the last event (`game_ended`), recomputes its hash, the game's last
-/// hash and the game's transparency log entry.
+/// What a dishonest operator does to a finished game: drops the triggers, gives seat 0 more
+/// gold in the last event (`game_ended`), recomputes its hash, the game's last hash and the
+/// game's transparency log entry.
 async fn rewrite(database_url: &str, id: &str) {
-    use sqlx::Row;
-    let pool = sqlx::SqlitePool::connect(database_url).await.unwrap();
-    for sql in [
-        "DROP TRIGGER events_no_update",
-        "DROP TRIGGER transparency_log_no_update",
-    ] {
-        sqlx::query(sql).execute(&pool).await.unwrap();
-    }
-    let row = sqlx::query(
-        "SELECT seq, event_type, schema_version, payload, prev_hash FROM events \
-         WHERE game_id = $1 ORDER BY seq DESC LIMIT 1",
-    )
-    .bind(id)
-    .fetch_one(&pool)
-    .await
-    .unwrap();
-    let seq: i64 = row.get("seq");
-    let kind: String = row.get("event_type");
-    assert_eq!(kind, "game_ended");
-    let mut payload: Value = serde_json::from_str(row.get::<&str, _>("payload")).unwrap();
+    let store = saboteur_storage::EventStore::connect(database_url)
+        .await
+        .unwrap();
+    let on = if database_url.starts_with("postgres") {
+        " ON events"
+    } else {
+        ""
+    };
+    let on_log = if on.is_empty() {
+        ""
+    } else {
+        " ON transparency_log"
+    };
+    store
+        .execute_raw(&format!("DROP TRIGGER events_no_update{on}"))
+        .await
+        .unwrap();
+    store
+        .execute_raw(&format!("DROP TRIGGER transparency_log_no_update{on_log}"))
+        .await
+        .unwrap();
+    let game = store.get_game(id).await.unwrap();
+    let last = store
+        .events_after(id, game.version - 1, 1)
+        .await
+        .unwrap()
+        .remove(0);
+    assert_eq!(last.event_type, "game_ended");
+    let mut payload = last.payload.clone();
     payload["gold"][0] = json!(payload["gold"][0].as_u64().unwrap() + 5);
-    let prev: String = row.get("prev_hash");
-    let hash =
-        saboteur_storage::chain_hash(&prev, id, seq, &kind, row.get("schema_version"), &payload);
-    sqlx::query("UPDATE events SET payload = $1, hash = $2 WHERE game_id = $3 AND seq = $4")
-        .bind(payload.to_string())
-        .bind(&hash)
-        .bind(id)
-        .bind(seq)
-        .execute(&pool)
-        .await
-        .unwrap();
-    sqlx::query("UPDATE games SET last_hash = $1 WHERE id = $2")
-        .bind(&hash)
-        .bind(id)
-        .execute(&pool)
-        .await
-        .unwrap();
-    let entry = sqlx::query("SELECT seq, prev_hash FROM transparency_log WHERE game_id = $1")
-        .bind(id)
-        .fetch_one(&pool)
-        .await
-        .unwrap();
-    let entry_seq: i64 = entry.get("seq");
-    let entry_prev: String = entry.get("prev_hash");
-    let entry_hash = saboteur_storage::log_entry_hash(&entry_prev, entry_seq, id, seq, &hash);
-    sqlx::query("UPDATE transparency_log SET head = $1, hash = $2 WHERE game_id = $3")
-        .bind(&hash)
-        .bind(&entry_hash)
-        .bind(id)
-        .execute(&pool)
-        .await
-        .unwrap();
-    pool.close().await;
+    let hash = saboteur_storage::chain_hash(
+        &last.prev_hash,
+        id,
+        last.seq,
+        &last.event_type,
+        last.schema_version,
+        &payload,
+    );
+    let entry = store.log_entry_of(id).await.unwrap().unwrap();
+    let entry_hash =
+        saboteur_storage::log_entry_hash(&entry.prev_hash, entry.seq, id, last.seq, &hash);
+    // Ids, hashes and this payload hold no quote.
+    for sql in [
+        format!(
+            "UPDATE events SET payload = '{payload}', hash = '{hash}' \
+             WHERE game_id = '{id}' AND seq = {}",
+            last.seq
+        ),
+        format!("UPDATE games SET last_hash = '{hash}' WHERE id = '{id}'"),
+        format!(
+            "UPDATE transparency_log SET head = '{hash}', hash = '{entry_hash}' \
+             WHERE game_id = '{id}'"
+        ),
+    ] {
+        assert_eq!(store.execute_raw(&sql).await.unwrap(), 1, "{sql}");
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn receipts_prove_a_record_was_rewritten_after_it_was_served() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}?mode=rwc", dir.path().join("r.db").display());
+/// Plays, keeps receipts, checks them, rewrites the game, and checks them again.
+async fn receipts_prove_a_rewrite(url: &str, dir: &std::path::Path) {
+    let url = url.to_string();
     let server = Server::start(&url).await;
     let (id, kept) = play(&server).await;
     let bundle = server
@@ -249,7 +250,7 @@ async fn receipts_prove_a_record_was_rewritten_after_it_was_served() {
     assert_eq!(checkpoint["size"], 1);
 
     // Untouched, every receipt agrees with the bundle: views, outcomes, spectators, a replay.
-    let out = verify(dir.path(), &bundle, &json!(kept));
+    let out = verify(dir, &bundle, &json!(kept));
     assert!(out.status.success(), "{}", text(&out));
     assert!(
         text(&out).contains("receipts agree with the bundle"),
@@ -258,7 +259,7 @@ async fn receipts_prove_a_record_was_rewritten_after_it_was_served() {
     );
     // Bare receipts too.
     let bare: Vec<Value> = kept.iter().map(|b| b["receipt"].clone()).collect();
-    let out = verify(dir.path(), &bundle, &json!(bare));
+    let out = verify(dir, &bundle, &json!(bare));
     assert!(out.status.success(), "{}", text(&out));
 
     // The server checks them too, and its verdict shows the keys and the log entry.
@@ -283,7 +284,7 @@ async fn receipts_prove_a_record_was_rewritten_after_it_was_served() {
     // A forged receipt proves nothing: it is refused.
     let mut forged = bare.clone();
     forged[3]["version"] = json!(forged[3]["version"].as_i64().unwrap() + 1);
-    let out = verify(dir.path(), &bundle, &json!(forged));
+    let out = verify(dir, &bundle, &json!(forged));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         text(&out).contains("a forgery proves nothing"),
@@ -308,7 +309,7 @@ async fn receipts_prove_a_record_was_rewritten_after_it_was_served() {
     // A body changed after it was served no longer matches its receipt.
     let mut changed = kept.clone();
     changed[1]["version"] = json!(0);
-    let out = verify(dir.path(), &bundle, &json!(changed));
+    let out = verify(dir, &bundle, &json!(changed));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         text(&out).contains("not the one it signed"),
@@ -324,7 +325,7 @@ async fn receipts_prove_a_record_was_rewritten_after_it_was_served() {
         .call("GET", &format!("/games/{id}/audit"), None, None)
         .await;
     assert_ne!(rewritten, bundle);
-    let out = verify(dir.path(), &rewritten, &json!(kept));
+    let out = verify(dir, &rewritten, &json!(kept));
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let first_at_end = kept
         .iter()
@@ -364,10 +365,10 @@ async fn receipts_prove_a_record_was_rewritten_after_it_was_served() {
     );
 
     // The rewritten log no longer extends the checkpoint kept before.
-    let original = dir.path().join("original.json");
+    let original = dir.join("original.json");
     std::fs::write(&original, bundle.to_string()).unwrap();
-    let log_file = dir.path().join("log.json");
-    let cp_file = dir.path().join("checkpoint.json");
+    let log_file = dir.join("log.json");
+    let cp_file = dir.join("checkpoint.json");
     let log_now = server.call("GET", "/log", None, None).await;
     std::fs::write(&log_file, log_now.to_string()).unwrap();
     std::fs::write(&cp_file, checkpoint.to_string()).unwrap();
@@ -386,6 +387,20 @@ async fn receipts_prove_a_record_was_rewritten_after_it_was_served() {
         "{}",
         text(&out)
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn receipts_prove_a_record_was_rewritten_after_it_was_served_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("r.db").display());
+    receipts_prove_a_rewrite(&url, dir.path()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn receipts_prove_a_record_was_rewritten_after_it_was_served_on_postgres() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = saboteur_storage::testing::fresh_database().await;
+    receipts_prove_a_rewrite(&url, dir.path()).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
