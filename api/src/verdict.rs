@@ -116,7 +116,7 @@ async fn audit_verdict(
 #[utoipa::path(
     tag = "audit",
     params(("id" = String, Path, description = "The game's id")),
-    request_body(content = Vec<Object>, description = "Receipts, or the bodies served with them"),
+    request_body(content = Vec<crate::receipt::Receipt>, description = "Receipts, in the order they were kept (a body served with its receipt is accepted in place of the receipt, and checked against it)"),
     responses(
         (status = 200, description = "The verdict", body = ReceiptsVerdict),
         (status = 400, description = "Not a list of receipts", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

@@ -2263,10 +2263,10 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Receipts, or the bodies served with them */
+        /** @description Receipts, in the order they were kept (a body served with its receipt is accepted in place of the receipt, and checked against it) */
         requestBody: {
             content: {
-                "application/json": Record<string, never>[];
+                "application/json": components["schemas"]["Receipt"][];
             };
         };
         responses: {
