@@ -347,12 +347,13 @@ pub fn check_receipts(
         let recomputed = match receipt.kind {
             ReceiptKind::View => {
                 checked.views += 1;
-                let game = history.state_at(version).ok_or_else(|| {
-                    Refused(format!(
-                        "{name}: the bundle's state at {version} is missing"
-                    ))
-                })?;
-                serde_json::to_value(crate::reply::state_view(&game, receipt.version, audience))
+                let view = crate::reply::state_view(&history, receipt.version, audience)
+                    .ok_or_else(|| {
+                        Refused(format!(
+                            "{name}: the bundle's state at {version} is missing"
+                        ))
+                    })?;
+                serde_json::to_value(view)
             }
             ReceiptKind::Outcome => {
                 checked.outcomes += 1;
@@ -541,7 +542,7 @@ mod properties {
                     audiences = vec![Audience::Omniscient];
                 }
                 for audience in audiences {
-                    let view = state_view(history.game(), version, audience);
+                    let view = state_view(&history, version, audience).unwrap();
                     receipts.push(sign(&signer, &bundle, ReceiptKind::View, (version, None), audience, &view));
                 }
                 let seat = Audience::Seat(Seat((i % players as usize) as u8));

@@ -109,9 +109,11 @@ impl Driver {
     }
 }
 
-/// One sweep: every game waiting for a bot that no request of this process is serving now.
+/// One sweep: every game waiting for a bot, or past its deadline (opening a table records its
+/// timeout), that no request of this process is serving now.
 async fn sweep(state: &AppState) {
-    let waiting = match state.store.games_awaiting_bots(100).await {
+    let now = i64::try_from(state.config.time.now_ms()).unwrap_or(i64::MAX);
+    let waiting = match state.store.games_due(now, 100).await {
         Ok(w) => w,
         Err(e) => {
             tracing::debug!("bot sweep: {e}");

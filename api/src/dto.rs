@@ -50,6 +50,9 @@ pub struct SeatInfo {
     /// When a bot holds the seat, its level.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<BotLevel>,
+    /// A rematch's seat still waiting for its player from the previous game to claim it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reserved: bool,
 }
 
 /// A game as listed.
@@ -73,6 +76,8 @@ pub struct GameSummary {
     pub seats: Vec<SeatInfo>,
     /// How many seats the game has.
     pub players: u8,
+    /// The game this one is a rematch of (`GET /games/{id}/series` follows the series).
+    pub previous: Option<String>,
 }
 
 /// A page of games.
@@ -156,6 +161,9 @@ pub struct StateView {
     pub version: i64,
     /// The view (§11): the caller's hand and role for a seat; everything once the game is over.
     pub view: saboteur_domain::View,
+    /// The table around the game at that version: the clocks and the awaited decision's
+    /// deadline, seats handed to bots, messages hidden by the host.
+    pub table: saboteur_domain::TableStatus,
     /// The server's signed receipt for this view (its `view_hash` covers the rest of this
     /// body): keep it to prove later what you were shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -207,6 +215,7 @@ pub(crate) fn summary(
                 seat: u8::try_from(c.seat?).ok()?,
                 name: c.display_name.clone().unwrap_or_default(),
                 bot: bot_level(c),
+                reserved: c.role == saboteur_storage::Role::Reserved,
             })
         })
         .collect();
@@ -221,5 +230,6 @@ pub(crate) fn summary(
         seed: record.seed.as_ref().map(hex::encode),
         seats,
         players: record.players,
+        previous: record.previous.clone(),
     }
 }

@@ -52,9 +52,40 @@ pub enum ApiError {
     /// unknown; retrying it with the same `Idempotency-Key` is safe.
     #[error("{0}")]
     Unavailable(String),
+    /// The caller posts too fast (table talk): try again after `retry_after` seconds.
+    #[error("{detail}")]
+    TooManyRequests {
+        /// What was refused.
+        detail: String,
+        /// Seconds to wait.
+        retry_after: u64,
+    },
     /// Something failed on our side.
     #[error("internal error")]
     Internal(String),
+}
+
+impl From<saboteur_domain::TableError> for ApiError {
+    fn from(e: saboteur_domain::TableError) -> Self {
+        use saboteur_domain::TableError as T;
+        match e {
+            T::TooFast { retry_after_ms } => ApiError::TooManyRequests {
+                detail: e.to_string(),
+                retry_after: retry_after_ms.div_ceil(1000),
+            },
+            T::BadText(m) => ApiError::BadRequest(m),
+            T::NoSuchSeat(_) | T::NoSuchMessage(_) => ApiError::NotFound(e.to_string()),
+            T::SpectatorsMayNotTalk => ApiError::Forbidden(e.to_string()),
+            T::NoCommand(_) => ApiError::Internal(e.to_string()),
+            T::GameOver
+            | T::NotStarted
+            | T::AlreadyHidden(_)
+            | T::NoDeadline
+            | T::NotYet(_)
+            | T::AlreadyBot(_)
+            | T::NotBot(_) => ApiError::Conflict(e.to_string()),
+        }
+    }
 }
 
 impl From<RuleViolation> for ApiError {
@@ -91,6 +122,7 @@ pub const API_CODES: &[&str] = &[
     "method_not_allowed",
     "busy",
     "unavailable",
+    "too_many_requests",
     "internal",
 ];
 
@@ -110,6 +142,7 @@ impl ApiError {
             ApiError::MethodNotAllowed(_) => ("method_not_allowed", "Method not allowed"),
             ApiError::Busy(_) => ("busy", "Too busy"),
             ApiError::Unavailable(_) => ("unavailable", "Service unavailable"),
+            ApiError::TooManyRequests { .. } => ("too_many_requests", "Too many requests"),
             ApiError::Internal(_) => ("internal", "Internal error"),
         }
     }
@@ -150,6 +183,7 @@ impl ResponseError for ApiError {
             ApiError::Rule(_) | ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Busy(_) | ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -165,6 +199,9 @@ impl ResponseError for ApiError {
             }
             ApiError::MethodNotAllowed(allow) => {
                 response.insert_header(("Allow", allow.as_str()));
+            }
+            ApiError::TooManyRequests { retry_after, .. } => {
+                response.insert_header(("Retry-After", retry_after.to_string()));
             }
             _ => {}
         }
@@ -193,6 +230,10 @@ mod tests {
             ApiError::MethodNotAllowed(s()),
             ApiError::Busy(s()),
             ApiError::Unavailable(s()),
+            ApiError::TooManyRequests {
+                detail: s(),
+                retry_after: 1,
+            },
             ApiError::Internal(s()),
         ];
         let codes: Vec<&str> = errors.iter().map(|e| e.parts().0).collect();

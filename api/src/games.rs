@@ -82,6 +82,7 @@ async fn create_game(
                 players: body.players,
                 seed_commitment: commitment.clone(),
                 seed: seed.0.to_vec(),
+                previous: None,
             },
             Credential {
                 game_id: id.clone(),
@@ -407,11 +408,11 @@ async fn start_game(
     let seated = table
         .credentials
         .iter()
-        .filter(|c| c.seat.is_some())
+        .filter(|c| c.seat.is_some() && c.role != Role::Reserved)
         .count();
     if seated < usize::from(table.players()) {
         return Err(ApiError::Conflict(format!(
-            "{seated} of {} seats are taken",
+            "{seated} of {} seats are taken (a rematch's reserved seats wait for their players)",
             table.players()
         )));
     }

@@ -22,15 +22,18 @@ mod auth;
 mod body;
 mod bots;
 mod catalogue;
+pub mod clock;
 pub mod dto;
 pub mod error;
 mod games;
 mod limits;
 mod metrics;
+mod online;
 mod ops;
 mod play;
 pub mod receipt;
 mod reply;
+mod series;
 mod stream;
 mod table;
 mod tables;
@@ -52,6 +55,7 @@ use utoipa_actix_web::AppExt;
 
 use crate::error::ApiError;
 
+pub use crate::clock::TimeSource;
 pub use crate::limits::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_STREAMS};
 pub use crate::table::RECHECK_AFTER;
 pub use crate::tables::DEFAULT_CACHE_BYTES;
@@ -71,6 +75,9 @@ pub struct Config {
     pub max_streams: usize,
     /// The longest a request body may take to arrive.
     pub body_timeout: Duration,
+    /// Where the server reads the time (turn clocks, table talk): the system clock, or a
+    /// manual one in tests.
+    pub time: TimeSource,
     /// A file holding the signing key (64 hex digits; created when missing) instead of the
     /// key the store keeps.
     pub signing_key_file: Option<std::path::PathBuf>,
@@ -86,6 +93,7 @@ impl Config {
             cache_bytes: DEFAULT_CACHE_BYTES,
             max_streams: limits::DEFAULT_MAX_STREAMS,
             body_timeout: limits::DEFAULT_BODY_TIMEOUT,
+            time: TimeSource::system(),
             signing_key_file: None,
         }
     }
@@ -95,7 +103,7 @@ impl Config {
 pub(crate) fn bot_level(c: &Credential) -> Option<saboteur_domain::BotLevel> {
     match c.role {
         Role::Bot(level) => Some(level),
-        Role::Host | Role::Player => None,
+        Role::Host | Role::Player | Role::Reserved => None,
     }
 }
 
@@ -106,6 +114,7 @@ pub(crate) struct AppState {
     pub metrics: metrics::Metrics,
     pub tables: Arc<tables::Tables>,
     pub streams: limits::Gauge,
+    pub presence: Arc<online::Presence>,
     /// The key receipts and log checkpoints are signed with.
     pub signer: receipt::Signer,
 }
@@ -140,6 +149,8 @@ fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     games::configure(cfg);
     play::configure(cfg);
     undo::configure(cfg);
+    online::configure(cfg);
+    series::configure(cfg);
     audit::configure(cfg);
     stream::configure(cfg);
     ops::configure(cfg);
@@ -240,12 +251,17 @@ pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
         .map_err(|e| std::io::Error::other(format!("cannot open the store: {e}")))?;
     let signer = signing_key(&store, config.signing_key_file.as_deref()).await?;
     let state = Arc::new(AppState {
-        tables: Arc::new(tables::Tables::new(store.clone(), config.cache_bytes)),
+        tables: Arc::new(tables::Tables::new(
+            store.clone(),
+            config.cache_bytes,
+            config.time.clone(),
+        )),
         store,
         config: config.clone(),
         metrics: metrics::Metrics::new()
             .map_err(|e| std::io::Error::other(format!("cannot set up the metrics: {e}")))?,
         streams: limits::Gauge::default(),
+        presence: Arc::default(),
         signer,
     });
     state.follow_store();

@@ -69,16 +69,7 @@ async fn get_state(
     } else {
         who.audience()
     };
-    let (version, game) = match query.at {
-        None => (table.version(), table.history.game().clone()),
-        Some(at) => (
-            at as i64,
-            table
-                .history
-                .state_at(at)
-                .ok_or_else(|| ApiError::BadRequest(format!("the game has no version {at}")))?,
-        ),
-    };
+    let version = query.at.map_or(table.version(), |at| at as i64);
     let cache = match query.at {
         Some(at) if (at as i64) < table.version() && table.over() => {
             "public, max-age=31536000, immutable"
@@ -86,7 +77,8 @@ async fn get_state(
         Some(at) if (at as i64) < table.version() => "private, max-age=31536000, immutable",
         _ => "no-cache",
     };
-    let mut body = reply::state_view(&game, version, audience);
+    let mut body = reply::state_view(&table.history, version, audience)
+        .ok_or_else(|| ApiError::BadRequest(format!("the game has no version {version}")))?;
     let at = (version, None);
     body.receipt =
         Some(reply::receipt(&state, &table, ReceiptKind::View, at, audience, &body).await?);
@@ -338,10 +330,10 @@ async fn list_events(
     let start = (after as usize).min(log.len());
     let end = (start + limit as usize).min(log.len());
     let page = redacted(
+        &table.history,
         log.get(start..end).unwrap_or_default(),
         start as i64 + 1,
         who.audience(),
-        table.over(),
     );
     let next_after = (end < log.len()).then_some(end as i64);
     let mut response = HttpResponse::Ok();

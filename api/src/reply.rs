@@ -6,7 +6,7 @@
 //! recomputed from the record hashes as the body served did.
 
 use actix_web::HttpResponse;
-use saboteur_domain::{Audience, Event, Game, History, Phase};
+use saboteur_domain::{Audience, Event, History};
 use serde::Serialize;
 
 use crate::AppState;
@@ -15,19 +15,20 @@ use crate::error::ApiError;
 use crate::receipt::{Receipt, ReceiptKind, audience_of, view_hash};
 use crate::table::Table;
 
-/// Events as an audience may see them, numbered from `first_seq`.
+/// Events of `history` as an audience may see them (a message the host hid without its
+/// text), numbered from `first_seq`.
 pub(crate) fn redacted(
+    history: &History,
     events: &[Event],
     first_seq: i64,
     audience: Audience,
-    game_over: bool,
 ) -> Vec<EventRecord> {
     events
         .iter()
         .zip(first_seq..)
         .map(|(e, seq)| EventRecord {
             seq,
-            event: saboteur_domain::redact(e, audience, game_over),
+            event: history.shown(seq as u64, e, audience),
         })
         .collect()
 }
@@ -41,30 +42,40 @@ pub(crate) fn outcome_body(
     audience: Audience,
 ) -> Outcome {
     let version = first + events.len() as i64 - 1;
+    // The history as it was at `version` (a message hidden since, a game over since, change
+    // nothing in what was served then).
     let earlier;
-    let game = if version == history.version() as i64 {
-        history.game()
+    let then = if version == history.version() as i64 {
+        history
     } else {
-        earlier = u64::try_from(version)
-            .ok()
-            .and_then(|v| history.state_at(v));
-        earlier.as_ref().unwrap_or(history.game())
+        earlier = u64::try_from(version).ok().and_then(|v| history.at(v));
+        earlier.as_ref().unwrap_or(history)
     };
     Outcome {
         version,
-        events: redacted(events, first, audience, *game.phase() == Phase::GameOver),
-        awaited: game.awaited().map(|s| s.0),
+        events: redacted(then, events, first, audience),
+        awaited: then.game().awaited().map(|s| s.0),
         receipt: None,
     }
 }
 
-/// The view of `game` at `version` for `audience`.
-pub(crate) fn state_view(game: &Game, version: i64, audience: Audience) -> StateView {
-    StateView {
+/// The view at `version` of `history` for `audience`, and the table around the game then:
+/// the live state for the current version, the history replayed to `version` for an earlier
+/// one. `None` when the game has no such version.
+pub(crate) fn state_view(history: &History, version: i64, audience: Audience) -> Option<StateView> {
+    let earlier;
+    let then = if version == history.version() as i64 {
+        history
+    } else {
+        earlier = history.at(u64::try_from(version).ok()?)?;
+        &earlier
+    };
+    Some(StateView {
         version,
-        view: saboteur_domain::view(game, audience),
+        view: saboteur_domain::view(then.game(), audience),
+        table: then.table_status(),
         receipt: None,
-    }
+    })
 }
 
 /// A signed receipt for `body`, served to `audience` at `version` of the table's game.

@@ -40,8 +40,14 @@ struct StreamQuery {
 
 type Frames = mpsc::Sender<Result<web::Bytes, std::io::Error>>;
 
-/// How often a quiet stream sends a comment, and checks the game for missed events.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// How often a quiet stream sends a comment. A client that went away is noticed when a write
+/// fails (the first write after it left may still be taken by the network): a stream stops
+/// counting for presence within about twice this long.
+const KEEP_ALIVE: Duration = Duration::from_secs(5);
+
+/// Every how many keep-alives a quiet stream also checks the game for missed events (every
+/// 15 s): a check takes the game's table, which waits on the database while it is away.
+const CHECK_EVERY: u32 = 3;
 
 /// The frames of the events after `sent`, as `audience` may see them, and the last sequence
 /// number among them. `Err`: the game cannot be read now (the stream tries again later).
@@ -54,11 +60,10 @@ async fn frames_after(
     let table = tables.open(id).await?;
     let log = table.history.log();
     let start = usize::try_from(sent).unwrap_or(0).min(log.len());
-    let over = table.over();
     let mut frames = Vec::new();
     let mut last = sent;
     for (event, seq) in log.iter().skip(start).zip(sent + 1..) {
-        let shown = saboteur_domain::redact(event, audience, over);
+        let shown = table.history.shown(seq as u64, event, audience);
         let data = serde_json::json!({ "seq": seq, "event": shown });
         frames.push(web::Bytes::from(format!(
             "id: {seq}\nevent: {}\ndata: {data}\n\n",
@@ -99,12 +104,14 @@ async fn feed(
     mut sent: i64,
     audience: Audience,
     tx: Frames,
-    _permit: Permit,
+    // The stream's place among this process's streams, and its presence at the table.
+    _held: (Permit, crate::online::Present),
 ) {
     let Some(s) = catch_up(&tables, &id, sent, audience, &tx).await else {
         return;
     };
     sent = s;
+    let mut quiet = 0u32;
     loop {
         let wake = tokio::select! {
             // The client went away: give the stream's place back now.
@@ -118,7 +125,8 @@ async fn feed(
                 if tx.send(Ok(web::Bytes::from_static(b": keep-alive\n\n"))).await.is_err() {
                     return;
                 }
-                true
+                quiet += 1;
+                quiet.is_multiple_of(CHECK_EVERY)
             }
         };
         if wake {
@@ -187,14 +195,15 @@ async fn stream_events(
     // Listen before reading the backlog, so nothing appended in between is missed.
     let notices = state.store.subscribe();
     let (tx, rx) = mpsc::channel(64);
+    let id = id.into_inner();
     tokio::spawn(feed(
         state.tables.clone(),
         notices,
-        id.into_inner(),
+        id.clone(),
         after,
         audience,
         tx,
-        permit,
+        (permit, state.presence.enter(&id, audience)),
     ));
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")

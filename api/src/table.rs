@@ -17,8 +17,10 @@ use std::time::{Duration, Instant};
 
 use saboteur_domain::{Event, History, Phase, Seat};
 use saboteur_storage::{
-    Append, AppendOutcome, Credential, EventStore, GameRecord, GameStatus, StoreError,
+    Append, AppendOutcome, Credential, EventStore, GameRecord, GameStatus, StoreError, TokenSwap,
 };
+
+use crate::clock::TimeSource;
 
 use crate::auth::{Caller, bearer, identify};
 use crate::error::ApiError;
@@ -39,6 +41,8 @@ pub(crate) struct Table {
     pub credentials: Vec<Credential>,
     /// When the table was last known to match the store; `None`: it must be read again.
     checked: Option<Instant>,
+    /// The server's time: recorded in clocked games, and what deadlines are checked against.
+    pub time: TimeSource,
 }
 
 /// The range of sequence numbers a commit wrote (or, for a retried command id, had written).
@@ -60,7 +64,7 @@ pub(crate) enum Committed {
 
 impl Table {
     /// Reads a game back from the store.
-    pub async fn load(store: &EventStore, id: &str) -> Result<Table, ApiError> {
+    pub async fn load(store: &EventStore, id: &str, time: TimeSource) -> Result<Table, ApiError> {
         let record = store.get_game(id).await?;
         let mut history = store.load_history(id).await?;
         // Read event by event, the lists grew by doubling: give the room back.
@@ -71,6 +75,7 @@ impl Table {
             history,
             credentials,
             checked: Some(Instant::now()),
+            time,
         };
         // The row and the log are read apart: take the row's version and last hash from the log.
         if table.record.version != table.version() {
@@ -116,12 +121,29 @@ impl Table {
         *self.history.game().phase() == Phase::GameOver
     }
 
-    /// The bot playing `seat`, if a bot holds it.
+    /// The bot playing `seat`, if a bot holds it: seated as a bot, or handed to one during play.
     pub fn bot(&self, seat: Seat) -> Option<saboteur_domain::BotLevel> {
         self.credentials
             .iter()
             .find(|c| c.seat == Some(i32::from(seat.0)))
             .and_then(crate::bot_level)
+            .or_else(|| self.history.handed_to(seat))
+    }
+
+    /// The awaited seat ran out of time: records its timeout (and the bot's decision for it)
+    /// if the deadline has passed. Whichever process gets there first records it; the others
+    /// lose the race at the store and read it. Whether a timeout was recorded.
+    pub async fn enforce_clock(&mut self, store: &EventStore) -> Result<bool, ApiError> {
+        let now = self.time.now_ms();
+        if !self.history.overdue(now) {
+            return Ok(false);
+        }
+        let events = self
+            .history
+            .time_out(now)
+            .map_err(|e| ApiError::Internal(format!("a timeout could not be decided: {e}")))?;
+        self.commit(store, events, None).await?;
+        Ok(true)
     }
 
     /// A bot seat that has still to vote on the pending undo request, if any.
@@ -157,7 +179,7 @@ impl Table {
     /// folds in the events appended since its version (by another process).
     pub async fn follow(&mut self, store: &EventStore) -> Result<(), ApiError> {
         if self.checked.is_none() {
-            *self = Table::load(store, &self.record.id).await?;
+            *self = Table::load(store, &self.record.id, self.time.clone()).await?;
             return Ok(());
         }
         let record = store.get_game(self.id()).await?;
@@ -207,6 +229,28 @@ impl Table {
         events: Vec<Event>,
         command_id: Option<String>,
     ) -> Result<Committed, ApiError> {
+        self.commit_with(store, events, command_id, None).await
+    }
+
+    /// [`Table::commit`], swapping a seat's token in the same transaction.
+    pub async fn commit_with(
+        &mut self,
+        store: &EventStore,
+        mut events: Vec<Event>,
+        command_id: Option<String>,
+        token: Option<TokenSwap>,
+    ) -> Result<Committed, ApiError> {
+        let now = self.time.now_ms();
+        if matches!(events.first(), Some(Event::CommandAccepted { .. }))
+            && self.history.overdue(now)
+        {
+            // The clock ran out while the command was decided: the timeout comes first.
+            return Err(ApiError::Conflict(
+                "the clock ran out before the decision was recorded: it is made for the seat"
+                    .into(),
+            ));
+        }
+        self.history.stamp(&mut events, now);
         let expected_version = self.version();
         let was_lobby = self.record.status == GameStatus::Lobby;
         let new_events = events.iter().map(saboteur_storage::to_new_event).collect();
@@ -221,6 +265,10 @@ impl Table {
             None
         };
         let bot_awaited = self.bot_due();
+        let deadline = self
+            .history
+            .deadline()
+            .and_then(|d| i64::try_from(d.at).ok());
         let outcome = store
             .append(Append {
                 game_id: self.record.id.clone(),
@@ -230,6 +278,8 @@ impl Table {
                 command_id,
                 status,
                 bot_awaited,
+                deadline,
+                token: token.clone(),
             })
             .await;
         match outcome {
@@ -242,6 +292,13 @@ impl Table {
                 self.record.last_hash = last_hash;
                 if let Some(s) = status {
                     self.record.status = s;
+                }
+                if let Some(swap) = &token {
+                    for c in &mut self.credentials {
+                        if c.seat == Some(swap.seat) {
+                            c.token_hash.clone_from(&swap.token_hash);
+                        }
+                    }
                 }
                 if self.over() {
                     self.record.seed = Some(self.history.game().seed().0.to_vec());
@@ -287,7 +344,7 @@ impl Table {
 
     /// Reads the table again from the store now, or before its next answer if that fails.
     async fn reload(&mut self, store: &EventStore) {
-        match Table::load(store, &self.record.id).await {
+        match Table::load(store, &self.record.id, self.time.clone()).await {
             Ok(table) => *self = table,
             Err(_) => self.distrust(),
         }

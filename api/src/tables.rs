@@ -14,6 +14,7 @@ use std::time::Instant;
 use saboteur_storage::EventStore;
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
+use crate::clock::TimeSource;
 use crate::error::ApiError;
 use crate::table::Table;
 
@@ -48,6 +49,7 @@ struct Slot {
 /// The tables held in memory.
 pub(crate) struct Tables {
     store: EventStore,
+    time: TimeSource,
     slots: StdMutex<HashMap<String, Arc<Slot>>>,
     budget: usize,
     total: AtomicUsize,
@@ -91,9 +93,10 @@ impl Drop for Held {
 
 impl Tables {
     /// An empty cache of at most about `budget` bytes.
-    pub fn new(store: EventStore, budget: usize) -> Tables {
+    pub fn new(store: EventStore, budget: usize, time: TimeSource) -> Tables {
         Tables {
             store,
+            time,
             slots: StdMutex::new(HashMap::new()),
             budget,
             total: AtomicUsize::new(0),
@@ -127,7 +130,7 @@ impl Tables {
         let slot = match cached {
             Some(slot) => slot,
             None => {
-                let table = Table::load(&self.store, id).await?;
+                let table = Table::load(&self.store, id, self.time.clone()).await?;
                 self.insert(id, table)
             }
         };
@@ -143,6 +146,11 @@ impl Tables {
                     Ordering::Relaxed,
                 );
             }
+        }
+        if let Err(e) = table.enforce_clock(&self.store).await {
+            // Another process recorded it first (the table has read it), or the store is away:
+            // the answer is still the table's, the sweep tries again.
+            tracing::debug!(game = %id, "timeout not recorded here: {e}");
         }
         Ok(Held {
             table,

@@ -92,6 +92,33 @@ async fn play(server: &Server) -> (String, Vec<Value>) {
             .call("POST", &format!("/games/{id}/start"), Some(&host), None)
             .await,
     ];
+    // Table talk, hidden by the host afterwards: the receipt of the reply that showed the
+    // message still agrees with the record (it covers what was shown then).
+    let said = server
+        .call(
+            "POST",
+            &format!("/games/{id}/talk"),
+            Some(&me),
+            Some(json!({"text": "hello"})),
+        )
+        .await;
+    let seq = said["events"][0]["seq"].as_i64().unwrap();
+    kept.push(said);
+    kept.push(
+        server
+            .call("GET", &format!("/games/{id}/state"), None, None)
+            .await,
+    );
+    kept.push(
+        server
+            .call(
+                "POST",
+                &format!("/games/{id}/talk/{seq}/hide"),
+                Some(&host),
+                None,
+            )
+            .await,
+    );
     for turn in 0..2000 {
         let summary = server
             .call("GET", &format!("/games/{id}"), None, None)

@@ -251,6 +251,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{id}/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is connected
+         * @description Which seats follow the game live (an open event stream to this server), and how many
+         *     spectators do.
+         */
+        get: operations["presence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play a rematch
+         * @description From a finished game, the host creates the next one: the same ruleset, options, seats and
+         *     bots, a new seed, the next seat starting. Each player claims their seat with their token
+         *     from this game (`POST /games/{new}/seats/{seat}/claim`) and gets a new one; the host gets
+         *     the new game's host token. The games are linked both ways (`previous`, and the series).
+         */
+        post: operations["rematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{id}/rollback": {
         parameters: {
             query?: never;
@@ -313,6 +357,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{id}/seats/{seat}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim my seat in a rematch
+         * @description A player of the previous game claims their seat in its rematch with their token from that
+         *     game, and gets this game's token for the seat.
+         */
+        post: operations["claim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{id}/seats/{seat}/handover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand a seat to a bot
+         * @description The host hands a seat to a bot during play (its player is away): the bot decides for it
+         *     until the player takes it back with their token. Recorded as an event.
+         */
+        post: operations["hand_over"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{id}/seats/{seat}/reclaim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take my seat back
+         * @description A player whose seat was handed to a bot (abandoned after timeouts, or by the host) takes it
+         *     back with their token.
+         */
+        post: operations["reclaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{id}/seats/{seat}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a seat a new token
+         * @description For a player who lost their token: the host gets a new one for the seat and the old one
+         *     stops working, in one transaction with the event that records that it happened (never the
+         *     token).
+         */
+        post: operations["reissue_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{id}/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a series
+         * @description The games of the series this game belongs to (each a rematch of the one before), with each
+         *     finished game's gold and the running totals per seat.
+         */
+        get: operations["series"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{id}/start": {
         parameters: {
             query?: never;
@@ -354,6 +504,50 @@ export interface paths {
         get: operations["get_state"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{id}/talk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Talk at the table
+         * @description Posts a public message, recorded in the log (it shows in the event stream and in replays).
+         *     Players post with their token; spectators without one, under a `name`, if the host allowed
+         *     it when creating the game. At most 5 messages every 30 seconds per seat (spectators count as
+         *     one): beyond, 429 with `Retry-After`.
+         */
+        post: operations["talk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{id}/talk/{seq}/hide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hide a message
+         * @description The host hides a message: an event of its own. The message stays in the log (the audit
+         *     bundle keeps it) but is shown to everyone else with `text: null`.
+         */
+        post: operations["hide_talk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -782,6 +976,32 @@ export interface components {
             time: string;
         };
         /**
+         * Clock
+         * @description The turn clock chosen when a game is created: how long each seat has to decide.
+         */
+        Clock: {
+            /** @enum {string} */
+            kind: "per_decision";
+            /**
+             * Format: int32
+             * @description Seconds for each decision.
+             */
+            seconds: number;
+        } | {
+            /**
+             * Format: int32
+             * @description Seconds added to the bank after each decision.
+             */
+            increment_seconds: number;
+            /** @enum {string} */
+            kind: "bank";
+            /**
+             * Format: int32
+             * @description Seconds in each seat's bank at the start.
+             */
+            seconds: number;
+        };
+        /**
          * Command
          * @description A player's command (docs/scenarios.md, "Commands").
          */
@@ -925,6 +1145,19 @@ export interface components {
             seed?: string | null;
         };
         /**
+         * Deadline
+         * @description The deadline of the awaited decision.
+         */
+        Deadline: {
+            /**
+             * Format: int64
+             * @description When its time runs out, in milliseconds since the Unix epoch.
+             */
+            at: number;
+            /** @description The awaited seat. */
+            seat: components["schemas"]["Seat"];
+        };
+        /**
          * Event
          * @description Something that happened in a game.
          */
@@ -951,6 +1184,12 @@ export interface components {
             /** @enum {string} */
             type: "game_created";
         } | {
+            /**
+             * Format: int64
+             * @description When round 1 was dealt (the game started), in milliseconds since the Unix epoch: recorded in games with a turn
+             *     clock (the clock is reckoned from these times), absent otherwise.
+             */
+            at?: number | null;
             /** @description The draw pile, top first. */
             draw_pile: components["schemas"]["Pile_Card"];
             /** @description Who plays first this round. */
@@ -1176,6 +1415,12 @@ export interface components {
             /** @enum {string} */
             type: "coin_stolen";
         } | {
+            /**
+             * Format: int64
+             * @description When it was accepted, in milliseconds since the Unix epoch: recorded in games with a turn
+             *     clock (the clock is reckoned from these times), absent otherwise.
+             */
+            at?: number | null;
             bot?: null | components["schemas"]["BotMove"];
             /** @description The command (hidden from others: a pass names the cards discarded face down). */
             command: components["schemas"]["Secret_Command"];
@@ -1210,6 +1455,12 @@ export interface components {
             /** @enum {string} */
             type: "undo_declined";
         } | {
+            /**
+             * Format: int64
+             * @description When it happened, in milliseconds since the Unix epoch: recorded in games with a turn
+             *     clock (the clock is reckoned from these times), absent otherwise.
+             */
+            at?: number | null;
             by?: null | components["schemas"]["Seat"];
             /** @description The host's written reason for a rollback. */
             reason?: string | null;
@@ -1220,6 +1471,62 @@ export interface components {
             to_version: number;
             /** @enum {string} */
             type: "undone";
+        } | {
+            /**
+             * Format: int64
+             * @description When, in milliseconds since the Unix epoch.
+             */
+            at: number;
+            /** @description A spectator's chosen name (players are known by their seat). */
+            name?: string | null;
+            seat?: null | components["schemas"]["Seat"];
+            /** @description The message; `null` once the host hid it (the audit bundle keeps it). */
+            text: components["schemas"]["Secret_String"];
+            /** @enum {string} */
+            type: "talk_posted";
+        } | {
+            /**
+             * Format: int64
+             * @description The sequence number of the hidden [`Event::TalkPosted`].
+             */
+            message: number;
+            /** @enum {string} */
+            type: "talk_hidden";
+        } | {
+            /**
+             * Format: int64
+             * @description When the timeout was recorded (at or after the deadline).
+             */
+            at: number;
+            /**
+             * Format: int64
+             * @description Its deadline, in milliseconds since the Unix epoch, as reckoned from the recorded
+             *     times.
+             */
+            deadline: number;
+            /** @description The seat that ran out of time. */
+            seat: components["schemas"]["Seat"];
+            /** @enum {string} */
+            type: "turn_timed_out";
+        } | {
+            /** @description The bot that plays it. */
+            level: components["schemas"]["BotLevel"];
+            /** @description Why: the seat timed out too often in a row, or the host handed it over. */
+            reason: components["schemas"]["HandOver"];
+            /** @description The seat. */
+            seat: components["schemas"]["Seat"];
+            /** @enum {string} */
+            type: "seat_handed_to_bot";
+        } | {
+            /** @description The seat. */
+            seat: components["schemas"]["Seat"];
+            /** @enum {string} */
+            type: "seat_reclaimed";
+        } | {
+            /** @description The seat. */
+            seat: components["schemas"]["Seat"];
+            /** @enum {string} */
+            type: "token_reissued";
         } | {
             /** @description Each seat's total. */
             gold: number[];
@@ -1301,6 +1608,8 @@ export interface components {
              * @description How many seats the game has.
              */
             players: number;
+            /** @description The game this one is a rematch of (`GET /games/{id}/series` follows the series). */
+            previous?: string | null;
             /** @description The ruleset. */
             ruleset: components["schemas"]["Ruleset"];
             /** @description The seats taken so far. */
@@ -1342,6 +1651,20 @@ export interface components {
          * @enum {string}
          */
         GoldCardsDrawn: "players" | "diggers";
+        /**
+         * HandOver
+         * @description Why a seat was handed to a bot ([`Event::SeatHandedToBot`]).
+         * @enum {string}
+         */
+        HandOver: "abandoned" | "host";
+        /**
+         * HandOverRequest
+         * @description The bot a seat is handed to.
+         */
+        HandOverRequest: {
+            /** @description `random` or `heuristic` (the default). */
+            level?: components["schemas"]["BotLevel"];
+        };
         /**
          * Health
          * @description The server's health.
@@ -1479,6 +1802,24 @@ export interface components {
             total: number;
         };
         /**
+         * NewToken
+         * @description A seat's new token.
+         */
+        NewToken: {
+            /** @description The new bearer token: give it to the seat's player; the old one no longer works. */
+            player_token: string;
+            /**
+             * Format: int32
+             * @description The seat.
+             */
+            seat: number;
+            /**
+             * Format: int64
+             * @description The game's version after [`saboteur_domain::Event::TokenReissued`] was recorded.
+             */
+            version: number;
+        };
+        /**
          * Opening
          * @description A side of a card, upright: north is up.
          * @enum {string}
@@ -1486,16 +1827,29 @@ export interface components {
         Opening: "n" | "e" | "s" | "w";
         /**
          * Options
-         * @description The rule variants of a game (docs/rules.md "Variant"s).
+         * @description The rule variants of a game (docs/rules.md "Variant"s) and the table's settings for online
+         *     play: its turn clock, when a seat counts as abandoned, whether spectators may talk.
          */
         Options: {
+            /**
+             * Format: int32
+             * @description After this many consecutive timeouts a seat is handed to a bot until its player takes it
+             *     back; never when absent. Needs a clock.
+             */
+            abandon_after?: number | null;
             /**
              * @description §7.1 variant: a gold-digger with a broken tool is skipped when gold is handed out.
              * @default false
              */
             broken_tools_forfeit_gold: boolean;
+            clock?: null | components["schemas"]["Clock"];
             /** @default players */
             gold_cards_drawn: components["schemas"]["GoldCardsDrawn"];
+            /**
+             * @description Whether spectators may post table talk (players always may).
+             * @default false
+             */
+            spectator_talk: boolean;
         };
         /**
          * Outcome
@@ -1601,6 +1955,19 @@ export interface components {
             y: number;
         };
         /**
+         * PresenceView
+         * @description Who follows a game live through this server.
+         */
+        PresenceView: {
+            /** @description Every seat, in order. */
+            seats: components["schemas"]["SeatPresence"][];
+            /**
+             * Format: int32
+             * @description How many spectators (streams without a player's token).
+             */
+            spectators: number;
+        };
+        /**
          * Problem
          * @description An error, as RFC 9457 problem details.
          * @example {
@@ -1619,7 +1986,7 @@ export interface components {
              *     many event streams), `unavailable` (503: the database cannot be reached), `internal`.
              * @enum {string}
              */
-            code: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "busy" | "unavailable" | "internal";
+            code: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "busy" | "unavailable" | "too_many_requests" | "internal";
             /** @description What went wrong, in plain words. */
             detail: string;
             /**
@@ -1817,11 +2184,46 @@ export interface components {
             bot?: null | components["schemas"]["BotLevel"];
             /** @description The player's display name. */
             name: string;
+            /** @description A rematch's seat still waiting for its player from the previous game to claim it. */
+            reserved?: boolean;
             /**
              * Format: int32
              * @description The seat number, from 0.
              */
             seat: number;
+        };
+        /**
+         * SeatPresence
+         * @description Whether one seat is connected.
+         */
+        SeatPresence: {
+            /** @description Whether its player follows the game live (an open event stream). */
+            connected: boolean;
+            /**
+             * Format: int32
+             * @description The seat.
+             */
+            seat: number;
+        };
+        /**
+         * SeatStatus
+         * @description One seat at the table, as everyone may see it.
+         */
+        SeatStatus: {
+            handed_to?: null | components["schemas"]["BotLevel"];
+            /**
+             * Format: int64
+             * @description Milliseconds left on the seat's clock at the start of its current (or next) decision:
+             *     its bank, or the limit per decision; absent without a clock.
+             */
+            remaining_ms?: number | null;
+            /** @description The seat. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * Format: int32
+             * @description Its timeouts in a row.
+             */
+            timeouts: number;
         };
         /**
          * SeatTarget
@@ -1889,6 +2291,11 @@ export interface components {
          */
         Secret_Seed: string | null;
         /**
+         * Secret_String
+         * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
+         */
+        Secret_String: string | null;
+        /**
          * Secret_u64
          * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
          */
@@ -1910,11 +2317,38 @@ export interface components {
             openings: components["schemas"]["Opening"][];
         };
         /**
+         * Series
+         * @description A series of games, each a rematch of the one before.
+         */
+        Series: {
+            /** @description The games, first first. */
+            games: components["schemas"]["SeriesGame"][];
+            /** @description Each seat's gold over the finished games. */
+            totals: number[];
+        };
+        /**
+         * SeriesGame
+         * @description One game of a series.
+         */
+        SeriesGame: {
+            /** @description Each seat's gold, once the game is over. */
+            gold?: number[] | null;
+            /** @description The game's id. */
+            id: string;
+            /** @description Where it is in its life. */
+            status: components["schemas"]["GameStatus"];
+        };
+        /**
          * StateView
          * @description What the caller sees of a game.
          */
         StateView: {
             receipt?: null | components["schemas"]["Receipt"];
+            /**
+             * @description The table around the game at that version: the clocks and the awaited decision's
+             *     deadline, seats handed to bots, messages hidden by the host.
+             */
+            table: components["schemas"]["TableStatus"];
             /**
              * Format: int64
              * @description The version this view is of.
@@ -1922,6 +2356,39 @@ export interface components {
             version: number;
             /** @description The view (§11): the caller's hand and role for a seat; everything once the game is over. */
             view: components["schemas"]["View"];
+        };
+        /**
+         * TableStatus
+         * @description The table around the game, as everyone may see it: its settings, the clocks, the seats
+         *     handed to bots and the messages the host hid. A function of the log alone.
+         */
+        TableStatus: {
+            /**
+             * Format: int32
+             * @description Timeouts in a row after which a seat is handed to a bot, if ever.
+             */
+            abandon_after?: number | null;
+            clock?: null | components["schemas"]["Clock"];
+            deadline?: null | components["schemas"]["Deadline"];
+            /** @description The sequence numbers of the messages the host hid. */
+            hidden_talk: number[];
+            /** @description Every seat, in order. */
+            seats: components["schemas"]["SeatStatus"][];
+            /** @description Whether spectators may talk. */
+            spectator_talk: boolean;
+        };
+        /**
+         * TalkRequest
+         * @description A message for the table.
+         */
+        TalkRequest: {
+            /** @description A spectator's name (1–40 characters); players are known by their seat and send none. */
+            name?: string | null;
+            /**
+             * @description The message: 1–280 characters, no control characters.
+             * @example seat 2 broke my lamp: saboteur!
+             */
+            text: string;
         };
         /**
          * Target
@@ -2766,6 +3233,119 @@ export interface operations {
             };
         };
     };
+    presence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who is connected */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PresenceView"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The finished game's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rematch was created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameCreated"];
+                };
+            };
+            /** @description The host's token is needed */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only the host creates the rematch */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The game is not over, or already has a rematch */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     rollback: {
         parameters: {
             query?: never;
@@ -2993,6 +3573,368 @@ export interface operations {
             };
         };
     };
+    claim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rematch's id */
+                id: string;
+                /** @description The seat held in the previous game */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Seated: the new token */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Joined"];
+                };
+            };
+            /** @description Malformed path or authorization header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The seat's token from the previous game is needed */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description That token held another seat, or none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game, or the seat is not waiting to be claimed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    hand_over: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+                /** @description The seat */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HandOverRequest"];
+            };
+        };
+        responses: {
+            /** @description Handed over (and the bot's moves, if it was the seat's turn) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Outcome"];
+                };
+            };
+            /** @description Malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The host's token is needed */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only the host hands seats over */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game or seat */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not started, over, or a bot already plays the seat */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reclaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+                /** @description The seat */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Taken back */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Outcome"];
+                };
+            };
+            /** @description Malformed path or authorization header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The seat's player token is needed */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not this seat's token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game or seat */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No bot plays the seat, or the game is over */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reissue_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+                /** @description The seat */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewToken"];
+                };
+            };
+            /** @description Malformed path or authorization header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The host's token is needed */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only the host issues tokens */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game or seat, or nobody holds it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A bot holds the seat, or the game is over */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    series: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Any game of the series */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The series */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Series"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     start_game: {
         parameters: {
             query?: never;
@@ -3121,6 +4063,181 @@ export interface operations {
                 };
             };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    talk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TalkRequest"];
+            };
+        };
+        responses: {
+            /** @description Posted: the event as the caller sees it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Outcome"];
+                };
+            };
+            /** @description Empty, too long, or holding control characters; a player sent a name, or a spectator none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token is not this game's */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The host's token, or a spectator at a table where spectators may not talk */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The game is over, or another write was recorded first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many messages: try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    hide_talk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+                /** @description The message's sequence number */
+                seq: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Hidden */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Outcome"];
+                };
+            };
+            /** @description Malformed path or authorization header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The host's token is needed */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only the host hides messages */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game, or that event is not a message */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Already hidden, or the game is over */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */

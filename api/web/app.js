@@ -99,6 +99,11 @@ async function lobby() {
     h("label", {}, "Bots ", h("input", { name: "bots", type: "number", min: 0, max: 12, value: 2 })), " ",
     h("label", {}, "Bot level ", h("select", { name: "level" }, h("option", { value: "heuristic" }, "heuristic"), h("option", { value: "random" }, "random"))), " ",
     h("label", {}, h("input", { name: "forfeit", type: "checkbox" }), " broken tools forfeit gold"), " ",
+    h("label", {}, "Turn clock ", h("select", { name: "clock" }, h("option", { value: "" }, "none"), h("option", { value: "per_decision" }, "seconds per decision"), h("option", { value: "bank" }, "time bank + increment"))), " ",
+    h("label", {}, "Seconds ", h("input", { name: "seconds", type: "number", min: 5, value: 300 })), " ",
+    h("label", {}, "Increment ", h("input", { name: "increment", type: "number", min: 0, value: 20 })), " ",
+    h("label", {}, "Bot takes over after ", h("input", { name: "abandon", type: "number", min: 0, max: 20, value: 3 }), " timeouts"), " ",
+    h("label", {}, h("input", { name: "spectators", type: "checkbox" }), " spectators may talk"), " ",
     h("button", { type: "submit" }, "Create"), err);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -106,7 +111,16 @@ async function lobby() {
     try {
       const players = Number(f.get("players"));
       /** @type {Schemas["GameCreated"]} */
-      const created = await api("/games", { method: "POST", body: { ruleset: f.get("ruleset"), players, options: f.get("forfeit") ? { broken_tools_forfeit_gold: true } : {} } });
+      /** @type {Schemas["Options"]} */
+      const options = {};
+      if (f.get("forfeit")) options.broken_tools_forfeit_gold = true;
+      if (f.get("spectators")) options.spectator_talk = true;
+      const seconds = Number(f.get("seconds"));
+      if (f.get("clock") === "per_decision") options.clock = { kind: "per_decision", seconds };
+      if (f.get("clock") === "bank") options.clock = { kind: "bank", seconds, increment_seconds: Number(f.get("increment")) };
+      if (options.clock && Number(f.get("abandon")) > 0) options.abandon_after = Number(f.get("abandon"));
+      /** @type {Schemas["GameCreated"]} */
+      const created = await api("/games", { method: "POST", body: { ruleset: f.get("ruleset"), players, options } });
       const id = created.game_id;
       tokens.set(id, { host: created.host_token });
       const bots = Math.min(players, Number(f.get("bots")));
@@ -188,15 +202,28 @@ function board(view, deck, { legal = [], onCell } = {}) {
   return svg;
 }
 
+/** Milliseconds as "m:ss". @param {number} ms */
+const clock = (ms) => { const s = Math.max(0, Math.ceil(ms / 1000)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
+
 /**
  * @param {Schemas["View"]} view
  * @param {Record<number, string>} names
+ * @param {Schemas["TableStatus"]} [table]
+ * @param {Schemas["PresenceView"]} [presence]
+ * @param {Set<number>} [bots] the seats bots hold (present by nature)
  */
-function players(view, names) {
+function players(view, names, table, presence, bots = new Set()) {
   return h("ul", { class: "players", "aria-label": "Players" }, view.hand_sizes.map((n, i) => {
     const turn = view.phase.awaited === i;
+    const seat = table?.seats[i];
+    const here = presence?.seats[i]?.connected;
+    const shown = presence && !bots.has(i);
     return h("li", { class: turn ? "turn" : "" },
-      `Seat ${i}, ${names[i] ?? "empty"}${view.seat === i ? " (you)" : ""}: ${n} cards, ${view.gold_card_counts[i]} gold cards`,
+      shown ? h("span", { class: here ? "here" : "away", title: here ? "connected" : "not connected" }, here ? "● " : "○ ") : "",
+      `Seat ${i}, ${names[i] ?? "empty"}${view.seat === i ? " (you)" : ""}${shown ? (here ? " (connected)" : " (away)") : ""}: ${n} cards, ${view.gold_card_counts[i]} gold cards`,
+      seat?.remaining_ms != null && !turn ? `; clock ${clock(seat.remaining_ms)}` : "",
+      seat?.handed_to ? `; played by the ${seat.handed_to} bot` : "",
+      seat?.timeouts ? `; ${seat.timeouts} timeout${seat.timeouts > 1 ? "s" : ""} in a row` : "",
       view.gold ? `, ${view.gold[i]} gold` : "",
       view.in_front[i].length ? `; in front: ${view.in_front[i].map(words).join(", ")}` : "",
       view.roles ? `; role: ${words(view.roles[i])}` : "",
@@ -247,6 +274,12 @@ function describeEvent(e, names) {
       case "command_accepted": return `move${by}${ev.bot ? " (bot)" : ""}`;
       case "undone": return `undone: back to version ${ev.to_version}${ev.reason ? ` (${ev.reason})` : ""}`;
       case "game_ended": return `game over: won by ${(ev.winners ?? []).map(who).join(", ") || "nobody"}`;
+      case "talk_posted": return `${ev.seat == null ? `${ev.name ?? "a spectator"} (watching)` : who(ev.seat)} said: ${ev.text == null ? "(hidden by the host)" : `“${ev.text}”`}`;
+      case "talk_hidden": return `the host hid message #${ev.message}`;
+      case "turn_timed_out": return `${who(ev.seat)} ran out of time; the bot decided`;
+      case "seat_handed_to_bot": return `${who(ev.seat)} handed to the ${ev.level} bot (${ev.reason === "abandoned" ? "too many timeouts" : "by the host"})`;
+      case "seat_reclaimed": return `${who(ev.seat)} is back`;
+      case "token_reissued": return `the host issued ${who(ev.seat)} a new token`;
       default: return `${words(ev.type ?? "event")}${by}`;
     }
   })();
@@ -296,7 +329,7 @@ async function table(id) {
   const summary = await api(`/games/${id}`);
   const deck = await cards(summary.ruleset);
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
-  let selected = null, sel = null, rotated = false, message = "";
+  let selected = null, sel = null, rotated = false, message = "", timer = 0;
   const abort = new AbortController();
   async function render() {
     /** @type {Schemas["GameSummary"]} */
@@ -314,8 +347,19 @@ async function table(id) {
           tokens.set(id, { token: j.player_token, seat: j.seat }); mine.token = j.player_token; render();
         } catch (e) { message = e.message; render(); }
       });
-      kids.push(h("p", {}, `Seats: ${s.seats.length}/${s.players}: ${s.seats.map((x) => x.name).join(", ")}`));
-      if (!mine.token) kids.push(join);
+      kids.push(h("p", {}, `Seats: ${s.seats.length}/${s.players}: ${s.seats.map((x) => x.name + (x.reserved ? " (not back yet)" : "")).join(", ")}`));
+      const before = s.previous ? tokens.get(s.previous) : {};
+      const mySeat = s.seats.find((x) => x.seat === before.seat && x.reserved);
+      if (!mine.token && mySeat && before.token) {
+        kids.push(h("p", {}, "A rematch of your game: ", h("button", { type: "button", onclick: async () => {
+          try {
+            /** @type {Schemas["Joined"]} */
+            const j = await api(`/games/${id}/seats/${mySeat.seat}/claim`, { method: "POST", token: before.token });
+            tokens.set(id, { token: j.player_token, seat: j.seat }); mine.token = j.player_token; message = "";
+          } catch (e) { message = e.message; }
+          render();
+        } }, "Take my seat")));
+      } else if (!mine.token) kids.push(join);
       if (mine.host) {
         const invite = h("button", { type: "button" }, "Create an invite link");
         const out = h("output", {});
@@ -372,19 +416,54 @@ async function table(id) {
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/decline`, { method: "POST", token: mine.token }); } catch (e) { message = e.message; } render(); } }, "Decline undo")) : null;
     /** @type {Schemas["EventPage"]} */
     const log = await api(`/games/${id}/events?after=${Math.max(0, st.version - 30)}&limit=30`, { token: mine.token });
+    /** @type {Schemas["PresenceView"]} */
+    const presence = await api(`/games/${id}/presence`);
+    const deadline = st.table.deadline;
+    const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
+    const tick = () => { countdown.textContent = deadline ? `${names[deadline.seat] ?? `Seat ${deadline.seat}`} has ${clock(deadline.at - Date.now())} to decide` : ""; };
+    tick();
+    clearInterval(timer); if (deadline) timer = setInterval(tick, 1000);
+    const said = log.events.filter((e) => e.event.type === "talk_posted");
+    const talkForm = h("form", { "aria-label": "Say something" },
+      h("label", {}, "Message ", h("input", { name: "text", maxlength: "280", required: "" })),
+      mine.token ? "" : h("label", {}, " Name ", h("input", { name: "name", maxlength: "40", value: "Spectator" })),
+      " ", h("button", { type: "submit" }, "Say"));
+    talkForm.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const data = new FormData(talkForm);
+      const body = mine.token ? { text: data.get("text") } : { text: data.get("text"), name: data.get("name") };
+      try { await api(`/games/${id}/talk`, { method: "POST", token: mine.token, body }); message = ""; } catch (e) { message = e.message; }
+      render();
+    });
+    const talk = s.status === "finished" ? null : h("section", { "aria-label": "Table talk" }, h("h2", {}, "Table talk"),
+      h("ul", { class: "talk" }, said.map((e) => h("li", {}, describeEvent(e, names),
+        mine.host && e.event.type === "talk_posted" && e.event.text != null ? h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/talk/${e.seq}/hide`, { method: "POST", token: mine.host }); } catch (err) { message = err.message; } render(); } }, "Hide") : null))),
+      talkForm);
+    const mySeat = view.seat != null ? st.table.seats[view.seat] : null;
+    const reclaim = mySeat?.handed_to ? h("p", {}, "A bot is playing your seat. ",
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/seats/${view.seat}/reclaim`, { method: "POST", token: mine.token }); message = ""; } catch (e) { message = e.message; } render(); } }, "Take my seat back")) : null;
     kids.push(h("div", { class: "layout" },
       h("section", { "aria-label": "Table" }, svg, err,
         view.role ? h("p", {}, `Your role: ${words(view.role)}`) : h("p", {}, "You are watching (public view)."),
         view.my_gold ? h("p", {}, `Your gold: ${view.my_gold.total} (${view.my_gold.cards.map(words).join(", ") || "no gold cards yet"})`) : null,
         view.inspected?.length ? h("p", {}, `You inspected: ${view.inspected.map(({ seat, role }) => `${names[seat] ?? seat} is ${words(role)}`).join("; ")}`) : null,
         view.phase.awaited === view.seat && view.seat != null ? h("p", { role: "status" }, "Your turn: select a card.") : null,
-        hand, actions, undo),
-      h("aside", {}, h("p", {}, `Round ${view.round}, ${words(view.phase.name)}, draw pile ${view.draw_pile_size}`), players(view, names),
+        countdown, reclaim, hand, actions, undo, talk),
+      h("aside", {}, h("p", {}, `Round ${view.round}, ${words(view.phase.name)}, draw pile ${view.draw_pile_size}`), players(view, names, st.table, presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
         view.rounds?.length ? h("section", { "aria-label": "Finished rounds" }, h("h2", {}, "Finished rounds"), h("ul", {}, view.rounds.map((r) =>
           h("li", {}, `Round ${r.round}: ${r.gold_reached_by == null ? "the gold was not reached" : `${names[r.gold_reached_by] ?? r.gold_reached_by} reached the gold`}; won by ${r.winners.map((w) => names[w] ?? w).join(", ") || "nobody"}; roles: ${r.roles.map((role, i) => `${names[i] ?? i} ${words(role)}`).join(", ")}`)))) : null,
         view.winners?.length ? h("p", {}, `Winners: ${view.winners.map((w) => names[w] ?? w).join(", ")}`) : null,
         h("h2", {}, "Log"), h("ol", { class: "log", "aria-label": "Recent events", tabindex: 0 }, log.events.map((e) => h("li", {}, describeEvent(e, names)))),
-        h("p", {}, h("a", { href: `/replay/${id}` }, "Replay"), " ", s.status === "finished" ? h("a", { href: `/audit/${id}` }, "Audit") : null))));
+        h("p", {}, h("a", { href: `/replay/${id}` }, "Replay"), " ", s.status === "finished" ? h("a", { href: `/audit/${id}` }, "Audit") : null),
+        s.status === "finished" || s.previous ? h("p", {}, h("a", { href: `/games/${id}/series` }, "Series totals (JSON)")) : null,
+        s.status === "finished" && mine.host ? h("p", {}, h("button", { type: "button", onclick: async () => {
+          try {
+            /** @type {Schemas["GameCreated"]} */
+            const next = await api(`/games/${id}/rematch`, { method: "POST", token: mine.host });
+            tokens.set(next.game_id, { host: next.host_token });
+            location.href = `/play/${next.game_id}`;
+          } catch (e) { message = e.message; render(); }
+        } }, "Play a rematch")) : null)));
     main.replaceChildren(...kids);
   }
   await render();

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::bot::{BOT_VERSION, choose};
 use crate::command::Command;
 use crate::decide::deal;
-use crate::event::{BotMove, Event};
+use crate::event::{BotMove, Event, HandOver};
 use crate::history::{History, opens_batch};
 use crate::seat::Seat;
 use crate::view::{Audience, view};
@@ -29,6 +29,10 @@ pub struct AuditReport {
     /// decided again like any command, but not chosen again.
     #[serde(default)]
     pub bot_moves_of_other_versions: u64,
+    /// Timeouts checked against the deadlines reckoned from the recorded times, each decided
+    /// again by the bot.
+    #[serde(default)]
+    pub timeouts_checked: u64,
     /// Each seat's final total.
     pub gold: Vec<u32>,
     /// The seats sharing the win.
@@ -70,6 +74,39 @@ fn check_bot(h: &History, seat: Seat, command: &Command, bot: &BotMove) -> Resul
     }
 }
 
+/// Records in `expected` (decided without a clock) the time the batch recorded, as the server
+/// stamped it: the time of a clocked game's batch is the server's word, but it must be there
+/// and must not go backwards.
+fn stamp_as_recorded(
+    h: &History,
+    seq: u64,
+    expected: &mut [Event],
+    recorded: &[Event],
+) -> Result<(), Discrepancy> {
+    let stamped = recorded.iter().find_map(|e| match e {
+        Event::CommandAccepted { at, .. }
+        | Event::Undone { at, .. }
+        | Event::RoundStarted { round: 1, at, .. } => Some(*at),
+        _ => None,
+    });
+    match stamped {
+        Some(Some(t)) => {
+            if h.recorded_now(t) != t {
+                return Err(wrong(
+                    seq,
+                    format!("time {t} is earlier than a time recorded before it"),
+                ));
+            }
+            h.stamp(expected, t);
+        }
+        Some(None) if h.table_status().clock.is_some() => {
+            return Err(wrong(seq, "a clocked game's batch records no time"));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 /// Audits a complete log: every deal derived again from the seed, every command decided again
 /// against the state before it and compared with the events recorded after it, every undo
 /// checked against the undo rules, and the final scores recomputed.
@@ -84,6 +121,7 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
         undos_checked: 0,
         bot_moves_checked: 0,
         bot_moves_of_other_versions: 0,
+        timeouts_checked: 0,
         gold: Vec::new(),
         winners: Vec::new(),
     };
@@ -95,10 +133,27 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
             .unwrap_or(log.len());
         let recorded = &log[i..end];
         let expected: Vec<Event> = match &log[i] {
-            Event::CommandAccepted { seat, command, bot } => {
+            Event::CommandAccepted {
+                seat,
+                command,
+                bot,
+                at,
+            } => {
                 let command = command
                     .known()
                     .ok_or_else(|| wrong(seq, "the command is redacted"))?;
+                if let (Some(at), Some(deadline)) = (at, h.deadline())
+                    && *at >= deadline.at
+                {
+                    return Err(wrong(
+                        seq,
+                        format!(
+                            "{} decided at {at}, at or after its deadline {}: the decision was \
+                             the clock's",
+                            deadline.seat, deadline.at
+                        ),
+                    ));
+                }
                 report.commands_checked += 1;
                 if let Some(bot) = bot {
                     if check_bot(&h, *seat, command, bot).map_err(|what| wrong(seq, what))? {
@@ -146,6 +201,7 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
                 to_version,
                 by: None,
                 reason,
+                ..
             } => {
                 report.undos_checked += 1;
                 h.rollback(*to_version, reason.as_deref().unwrap_or(""))
@@ -156,6 +212,42 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
                 h.request_undo(*seat)
                     .map_err(|e| wrong(seq, e.to_string()))?
             }
+            Event::TurnTimedOut { at, .. } => {
+                // The timeout and the bot's decision for the seat, chosen again (compared with
+                // the record below).
+                report.timeouts_checked += 1;
+                report.bot_moves_checked += 1;
+                report.commands_checked += 1;
+                h.time_out(*at).map_err(|e| wrong(seq, e.to_string()))?
+            }
+            Event::TalkPosted {
+                seat,
+                name,
+                text,
+                at,
+            } => {
+                let text = text
+                    .known()
+                    .ok_or_else(|| wrong(seq, "the message is redacted"))?;
+                h.talk(*seat, name.as_deref(), text, *at)
+                    .map_err(|e| wrong(seq, e.to_string()))?
+            }
+            Event::TalkHidden { message } => h
+                .hide_talk(*message)
+                .map_err(|e| wrong(seq, e.to_string()))?,
+            Event::SeatHandedToBot {
+                seat,
+                level,
+                reason: HandOver::Host,
+            } => h
+                .hand_to_bot(*seat, *level)
+                .map_err(|e| wrong(seq, e.to_string()))?,
+            Event::SeatReclaimed { seat } => h
+                .reclaim_seat(*seat)
+                .map_err(|e| wrong(seq, e.to_string()))?,
+            Event::TokenReissued { seat } => h
+                .reissue_token(*seat)
+                .map_err(|e| wrong(seq, e.to_string()))?,
             other => {
                 return Err(wrong(
                     seq,
@@ -163,6 +255,8 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
                 ));
             }
         };
+        let mut expected = expected;
+        stamp_as_recorded(&h, seq, &mut expected, recorded)?;
         if expected.as_slice() != recorded {
             let k = expected
                 .iter()
@@ -186,7 +280,11 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
             } = e
             {
                 let again = deal(h.game(), *round, *first_player);
-                if &again != e {
+                let mut unstamped = e.clone();
+                if let Event::RoundStarted { at, .. } = &mut unstamped {
+                    *at = None;
+                }
+                if again != unstamped {
                     return Err(wrong(
                         h.version() + 1,
                         format!("round {round} was not dealt from the seed"),

@@ -106,6 +106,18 @@ pub struct Payment {
     pub cards: Pile<Card>,
 }
 
+/// Why a seat was handed to a bot ([`Event::SeatHandedToBot`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum HandOver {
+    /// The seat timed out as many times in a row as the table allows
+    /// ([`crate::Options::abandon_after`]).
+    Abandoned,
+    /// The host handed it over.
+    Host,
+}
+
 /// Something that happened in a game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -152,6 +164,10 @@ pub enum Event {
         gold_pile: Pile<Card>,
         /// The cards removed unseen (`saboteur2` §9.1).
         removed: Pile<Card>,
+        /// When round 1 was dealt (the game started), in milliseconds since the Unix epoch: recorded in games with a turn
+        /// clock (the clock is reckoned from these times), absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<u64>,
     },
     /// A path card was placed (§3.1).
     PathPlayed {
@@ -364,6 +380,10 @@ pub enum Event {
         /// When a bot chose the command: how, so that an audit can choose it again.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         bot: Option<BotMove>,
+        /// When it was accepted, in milliseconds since the Unix epoch: recorded in games with a turn
+        /// clock (the clock is reckoned from these times), absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<u64>,
     },
     /// A player asked to take back their last command; every other player must approve.
     UndoRequested {
@@ -396,6 +416,58 @@ pub enum Event {
         by: Option<Seat>,
         /// The host's written reason for a rollback.
         reason: Option<String>,
+        /// When it happened, in milliseconds since the Unix epoch: recorded in games with a turn
+        /// clock (the clock is reckoned from these times), absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<u64>,
+    },
+    /// A message was posted at the table. Public: it shows nothing else.
+    TalkPosted {
+        /// The player who posted it, or none for a spectator.
+        seat: Option<Seat>,
+        /// A spectator's chosen name (players are known by their seat).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        /// The message; `null` once the host hid it (the audit bundle keeps it).
+        text: Secret<String>,
+        /// When, in milliseconds since the Unix epoch.
+        at: u64,
+    },
+    /// The host hid a message: it stays in the log, no longer shown.
+    TalkHidden {
+        /// The sequence number of the hidden [`Event::TalkPosted`].
+        message: u64,
+    },
+    /// A seat's decision was not made by its deadline; the heuristic bot makes it, recorded in
+    /// the [`Event::CommandAccepted`] that follows.
+    TurnTimedOut {
+        /// The seat that ran out of time.
+        seat: Seat,
+        /// Its deadline, in milliseconds since the Unix epoch, as reckoned from the recorded
+        /// times.
+        deadline: u64,
+        /// When the timeout was recorded (at or after the deadline).
+        at: u64,
+    },
+    /// A seat is played by a bot until its player takes it back.
+    SeatHandedToBot {
+        /// The seat.
+        seat: Seat,
+        /// The bot that plays it.
+        level: BotLevel,
+        /// Why: the seat timed out too often in a row, or the host handed it over.
+        reason: HandOver,
+    },
+    /// A seat's player took the seat back from the bot, with their token.
+    SeatReclaimed {
+        /// The seat.
+        seat: Seat,
+    },
+    /// The host issued a new token for a seat; the old one no longer works. The token itself
+    /// is never recorded.
+    TokenReissued {
+        /// The seat.
+        seat: Seat,
     },
     /// The third round is over (§8).
     GameEnded {
@@ -441,6 +513,12 @@ impl Event {
             Event::UndoApproved { .. } => "undo_approved",
             Event::UndoDeclined { .. } => "undo_declined",
             Event::Undone { .. } => "undone",
+            Event::TalkPosted { .. } => "talk_posted",
+            Event::TalkHidden { .. } => "talk_hidden",
+            Event::TurnTimedOut { .. } => "turn_timed_out",
+            Event::SeatHandedToBot { .. } => "seat_handed_to_bot",
+            Event::SeatReclaimed { .. } => "seat_reclaimed",
+            Event::TokenReissued { .. } => "token_reissued",
             Event::GameEnded { .. } => "game_ended",
         }
     }
@@ -462,6 +540,10 @@ impl Event {
             | Event::Inspected { seat, .. }
             | Event::HandsSwapped { seat, .. }
             | Event::CoinStolen { seat, .. }
+            | Event::TalkPosted {
+                seat: Some(seat), ..
+            }
+            | Event::SeatReclaimed { seat }
             | Event::GoldKept {
                 seat,
                 automatic: false,

@@ -78,15 +78,34 @@ pub struct History {
     nodes: Vec<(Option<usize>, usize)>,
     /// The last node of the effective list after each version (index `version - 1`).
     heads: Vec<usize>,
+    /// The table around the game: talk, clocks, seats handed to bots (followed in log order;
+    /// no undo takes it back).
+    pub(crate) table: crate::online::Table,
 }
 
-/// Whether an event opens a batch appended at once: a command, an undo event, or the start.
+/// Whether an event opens a batch appended at once: a command (unless a timeout's), an undo
+/// event, the start, or an act at the table (talk, a timeout, a seat handed over or taken
+/// back, a token issued again).
 pub(crate) fn opens_batch(log: &[Event], index: usize) -> bool {
+    let after_timeout = index > 0
+        && matches!(
+            log[index - 1],
+            Event::TurnTimedOut { .. }
+                | Event::SeatHandedToBot {
+                    reason: crate::event::HandOver::Abandoned,
+                    ..
+                }
+        );
     match &log[index] {
-        Event::CommandAccepted { .. }
-        | Event::UndoRequested { .. }
-        | Event::UndoApproved { .. }
-        | Event::UndoDeclined { .. } => true,
+        Event::CommandAccepted { .. } | Event::SeatHandedToBot { .. } => !after_timeout,
+        Event::TalkPosted { .. }
+        | Event::TalkHidden { .. }
+        | Event::TurnTimedOut { .. }
+        | Event::SeatReclaimed { .. }
+        | Event::TokenReissued { .. } => true,
+        Event::UndoRequested { .. } | Event::UndoApproved { .. } | Event::UndoDeclined { .. } => {
+            true
+        }
         // The last approval and the undo it completes are appended together.
         Event::Undone { .. } => index > 0 && !matches!(log[index - 1], Event::UndoApproved { .. }),
         Event::RoundStarted { round: 1, .. } => {
@@ -104,7 +123,9 @@ impl History {
     /// A history from its first event, which must be [`Event::GameCreated`] with its seed.
     pub fn new(created: Event) -> Option<History> {
         let game = Game::from_created(&created)?;
+        let table = crate::online::Table::new(game.options(), game.n());
         Some(History {
+            table,
             log: vec![created],
             game,
             pending: None,
@@ -191,6 +212,7 @@ impl History {
         let seq = self.version() + 1;
         let mut head = *self.heads.last().expect("a history has its first event");
         let mut effective = false;
+        self.table.observe(seq, &event);
         match &event {
             Event::Undone { to_version, .. } => {
                 if let Some(game) = self.state_at(*to_version) {
@@ -223,6 +245,13 @@ impl History {
                 }
             }
             Event::UndoDeclined { .. } => self.pending = None,
+            // The table's acts: followed by `table`, outside the game's state.
+            Event::TalkPosted { .. }
+            | Event::TalkHidden { .. }
+            | Event::TurnTimedOut { .. }
+            | Event::SeatHandedToBot { .. }
+            | Event::SeatReclaimed { .. }
+            | Event::TokenReissued { .. } => {}
             Event::CommandAccepted { .. } => {
                 // Acting moves the game on: a pending request would take this back too.
                 self.pending = None;
@@ -258,6 +287,7 @@ impl History {
             seat,
             command: Secret::Known(command.clone()),
             bot,
+            at: None,
         }];
         events.extend(decide(&self.game, seat, command)?);
         Ok(events)
@@ -274,6 +304,16 @@ impl History {
     fn last_own_command(&self, seat: Seat) -> Option<(Seat, u64)> {
         for &seq in self.commands.iter().rev() {
             match &self.log[seq as usize - 1] {
+                // A timeout's command was nobody's choice: it is not taken back.
+                Event::CommandAccepted { .. }
+                    if seq >= 2
+                        && matches!(
+                            self.log[seq as usize - 2],
+                            Event::TurnTimedOut { .. } | Event::SeatHandedToBot { .. }
+                        ) =>
+                {
+                    return None;
+                }
                 Event::CommandAccepted {
                     seat: s, bot: None, ..
                 } if *s == seat => return Some((seat, seq - 1)),
@@ -307,6 +347,7 @@ impl History {
                 to_version,
                 by: Some(by),
                 reason: None,
+                at: None,
             }]);
         }
         if self.pending.is_some() {
@@ -364,6 +405,7 @@ impl History {
                 to_version: p.to_version,
                 by: Some(p.seat),
                 reason: None,
+                at: None,
             });
         }
         Ok(events)
@@ -387,6 +429,7 @@ impl History {
             to_version,
             by: None,
             reason: Some(reason.to_string()),
+            at: None,
         }])
     }
 }

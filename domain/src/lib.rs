@@ -27,6 +27,7 @@ pub mod game;
 pub mod geometry;
 pub mod history;
 pub mod legal;
+pub mod online;
 pub mod options;
 pub mod position;
 pub mod random;
@@ -42,13 +43,15 @@ pub use bot::{BOT_VERSION, BotLevel, BotMove};
 pub use cards::{Card, Role, Ruleset, Team, Tool};
 pub use command::{Command, SeatTarget, Target};
 pub use decide::{create, deal, decide, start};
-pub use event::{EVENT_SCHEMA_VERSION, Event, Payment};
+pub use event::{EVENT_SCHEMA_VERSION, Event, HandOver, Payment};
 pub use game::{
     Conduct, Game, GoldCardsDrawn, Options, Phase, PhaseName, RULES_VERSION, RoundResult,
 };
 pub use geometry::{Cell, Edges, Side};
 pub use history::{History, UndoError, UndoRequest};
 pub use legal::legal_commands;
+pub use online::{Deadline, SeatStatus, TableError, TableStatus};
+pub use options::Clock;
 pub use position::{Goals, Setup};
 pub use random::Seed;
 pub use seat::Seat;

@@ -33,7 +33,67 @@ pub enum GoldCardsDrawn {
     Diggers,
 }
 
-/// The rule variants of a game (docs/rules.md "Variant"s).
+/// The turn clock chosen when a game is created: how long each seat has to decide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Clock {
+    /// Every decision has the same limit.
+    PerDecision {
+        /// Seconds for each decision.
+        seconds: u32,
+    },
+    /// Each seat has a bank of time, spent while it decides, and an increment added after
+    /// each of its decisions (e.g. 300 + 20).
+    Bank {
+        /// Seconds in each seat's bank at the start.
+        seconds: u32,
+        /// Seconds added to the bank after each decision.
+        increment_seconds: u32,
+    },
+}
+
+impl Clock {
+    /// The fewest seconds a decision or a bank may have.
+    pub const MIN_SECONDS: u32 = 5;
+    /// The most seconds a decision or a bank may have: a week.
+    pub const MAX_SECONDS: u32 = 7 * 24 * 3600;
+
+    /// Why the clock cannot be used, if it cannot.
+    pub fn check(&self) -> Result<(), String> {
+        let (seconds, increment) = match *self {
+            Clock::PerDecision { seconds } => (seconds, 0),
+            Clock::Bank {
+                seconds,
+                increment_seconds,
+            } => (seconds, increment_seconds),
+        };
+        if !(Clock::MIN_SECONDS..=Clock::MAX_SECONDS).contains(&seconds) {
+            return Err(format!(
+                "a clock needs {} to {} seconds, not {seconds}",
+                Clock::MIN_SECONDS,
+                Clock::MAX_SECONDS
+            ));
+        }
+        if increment > Clock::MAX_SECONDS {
+            return Err(format!(
+                "an increment is at most {} seconds, not {increment}",
+                Clock::MAX_SECONDS
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The most consecutive timeouts [`Options::abandon_after`] may wait for.
+pub const MOST_TIMEOUTS: u8 = 20;
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// The rule variants of a game (docs/rules.md "Variant"s) and the table's settings for online
+/// play: its turn clock, when a seat counts as abandoned, whether spectators may talk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields, default)]
@@ -42,4 +102,32 @@ pub struct Options {
     pub gold_cards_drawn: GoldCardsDrawn,
     /// §7.1 variant: a gold-digger with a broken tool is skipped when gold is handed out.
     pub broken_tools_forfeit_gold: bool,
+    /// The turn clock; none by default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
+    /// After this many consecutive timeouts a seat is handed to a bot until its player takes it
+    /// back; never when absent. Needs a clock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub abandon_after: Option<u8>,
+    /// Whether spectators may post table talk (players always may).
+    #[serde(skip_serializing_if = "is_false")]
+    pub spectator_talk: bool,
+}
+
+impl Options {
+    /// Why the table's settings cannot be used together, if they cannot.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(clock) = &self.clock {
+            clock.check()?;
+        }
+        match self.abandon_after {
+            Some(n) if !(1..=MOST_TIMEOUTS).contains(&n) => Err(format!(
+                "abandon_after is 1 to {MOST_TIMEOUTS} timeouts, not {n}"
+            )),
+            Some(_) if self.clock.is_none() => {
+                Err("abandon_after needs a clock: without one nobody times out".into())
+            }
+            _ => Ok(()),
+        }
+    }
 }

@@ -287,6 +287,7 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
             draw_pile,
             gold_pile,
             removed,
+            at,
         } => Event::RoundStarted {
             round: *round,
             first_player: *first_player,
@@ -305,6 +306,7 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
             draw_pile: draw_pile.shown_if(false),
             gold_pile: gold_pile.shown_if(false),
             removed: removed.shown_if(false),
+            at: *at,
         },
         Event::MapUsed { seat, at, goal } => Event::MapUsed {
             seat: *seat,
@@ -385,10 +387,16 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
             seat_hand: seat_hand.shown_if(sees(*seat)),
             target_hand: target_hand.shown_if(sees(*target)),
         },
-        Event::CommandAccepted { seat, command, bot } => Event::CommandAccepted {
+        Event::CommandAccepted {
+            seat,
+            command,
+            bot,
+            at,
+        } => Event::CommandAccepted {
             seat: *seat,
             command: command.shown_if(sees(*seat)),
             bot: bot.as_ref().map(|b| b.shown_if(sees(*seat))),
+            at: *at,
         },
         Event::PathPlayed { .. }
         | Event::UndoRequested { .. }
@@ -407,6 +415,12 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
         | Event::PathRemoved { .. }
         | Event::TurnSkipped { .. }
         | Event::RoundEnded { .. }
+        | Event::TalkPosted { .. }
+        | Event::TalkHidden { .. }
+        | Event::TurnTimedOut { .. }
+        | Event::SeatHandedToBot { .. }
+        | Event::SeatReclaimed { .. }
+        | Event::TokenReissued { .. }
         | Event::GameEnded { .. } => event.clone(),
     }
 }
@@ -427,5 +441,11 @@ pub fn reveals_hidden(event: &Event) -> bool {
             | Event::PlayerTrapped { .. }
             | Event::ActionCancelled { .. }
             | Event::CommandAccepted { .. }
+            | Event::TalkPosted { .. }
+            | Event::TalkHidden { .. }
+            | Event::TurnTimedOut { .. }
+            | Event::SeatHandedToBot { .. }
+            | Event::SeatReclaimed { .. }
+            | Event::TokenReissued { .. }
     )
 }

@@ -148,6 +148,9 @@ pub enum SetupError {
     /// The first player is not a seat of the game.
     #[error("first player {0} is not a seat of the game")]
     FirstPlayer(u8),
+    /// The table's settings cannot be used (a clock out of range, abandonment without a clock).
+    #[error("{0}")]
+    Settings(String),
     /// No such rules version (docs/rules.md §13).
     #[error("rules version {0} does not exist: versions run from 1 to {max}", max = crate::options::RULES_VERSION)]
     RulesVersion(u8),

@@ -41,6 +41,7 @@ fn cases() -> Vec<(&'static str, Ruleset, Options, u8, u64, Player)> {
     let diggers = Options {
         gold_cards_drawn: saboteur_domain::GoldCardsDrawn::Diggers,
         broken_tools_forfeit_gold: true,
+        ..Options::default()
     };
     let base = Options::default();
     vec![
@@ -79,7 +80,86 @@ fn cases() -> Vec<(&'static str, Ruleset, Options, u8, u64, Player)> {
             9,
             bots_game,
         ),
+        (
+            "base_4p_online_seed5",
+            Ruleset::Base,
+            Options {
+                clock: Some(saboteur_domain::Clock::Bank {
+                    seconds: 60,
+                    increment_seconds: 10,
+                }),
+                abandon_after: Some(2),
+                spectator_talk: true,
+                ..Options::default()
+            },
+            4,
+            5,
+            online_game,
+        ),
     ]
+}
+
+/// A clocked game played online, as the server records it: times in the log, table talk (one
+/// message hidden by the host), seats that run out of time (one of them twice in a row, so it is
+/// handed to the bot and then taken back), a host's hand-over and a token issued again.
+fn online_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Vec<Event> {
+    const T0: u64 = 1_795_435_200_000;
+    let mut history =
+        History::new(create(ruleset, options, players, Seat(0), seed).unwrap()).unwrap();
+    let mut rng = bot_rng(seed);
+    let mut now = T0;
+    let mut pending = history.start().unwrap();
+    history.stamp(&mut pending, now);
+    let mut decisions = 0u32;
+    let mut absent = None;
+    loop {
+        for e in pending.drain(..) {
+            history.push(e);
+        }
+        let Some(seat) = history.game().awaited() else {
+            return history.log().to_vec();
+        };
+        decisions += 1;
+        now += 3_000;
+        pending = match decisions % 29 {
+            3 => history
+                .talk(Some(seat), None, "the east looks blocked", now)
+                .unwrap(),
+            4 => history.talk(None, Some("Kibitzer"), "nice", now).unwrap(),
+            5 => {
+                let message = history.version() - 1;
+                history.hide_talk(message).unwrap()
+            }
+            _ if history.handed_to(seat).is_none()
+                && (absent == Some(seat) || (absent.is_none() && decisions % 29 == 7)) =>
+            {
+                absent = Some(seat);
+                now = history.deadline().unwrap().at;
+                history.time_out(now).unwrap()
+            }
+            11 => history.reissue_token(seat).unwrap(),
+            13 if history.handed_to(seat).is_none() => {
+                history.hand_to_bot(seat, BotLevel::Random).unwrap()
+            }
+            _ if history.handed_to(seat).is_some() && decisions.is_multiple_of(5) => {
+                absent = None;
+                history.reclaim_seat(seat).unwrap()
+            }
+            _ => {
+                let mut events = match history.handed_to(seat) {
+                    Some(level) => history.execute_bot(seat, level).unwrap(),
+                    None => {
+                        let legal = legal_commands(history.game(), seat);
+                        history
+                            .execute(seat, &legal[below(&mut rng, legal.len())])
+                            .unwrap()
+                    }
+                };
+                history.stamp(&mut events, now);
+                events
+            }
+        };
+    }
 }
 
 /// A game where every player digs east whenever they can, and otherwise passes or chooses gold

@@ -292,6 +292,7 @@ fn play(ruleset: Ruleset, seed: u64, deep: bool) -> Played {
             GoldCardsDrawn::Players
         },
         broken_tools_forfeit_gold: seed.is_multiple_of(5),
+        ..Options::default()
     };
     let mut events = vec![create(ruleset, options, players, first, seed_bytes).unwrap()];
     let mut game = Game::replay(&events).unwrap();

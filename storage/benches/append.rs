@@ -32,6 +32,7 @@ async fn store_rate(store: &EventStore, writers: usize, per_writer: usize, tag: 
                 players: 4,
                 seed_commitment: String::new(),
                 seed: vec![],
+                previous: None,
             })
             .await
             .expect("create");
@@ -58,6 +59,8 @@ async fn store_rate(store: &EventStore, writers: usize, per_writer: usize, tag: 
                             command_id: Some(format!("{id}-{n}")),
                             status: None,
                             bot_awaited: false,
+                            deadline: None,
+                            token: None,
                         })
                         .await
                         .expect("append");
@@ -161,6 +164,7 @@ async fn main() {
             players: 4,
             seed_commitment: String::new(),
             seed: vec![],
+            previous: None,
         })
         .await
         .expect("create");
@@ -174,6 +178,8 @@ async fn main() {
             command_id: None,
             status: None,
             bot_awaited: false,
+            deadline: None,
+            token: None,
         })
         .await
         .expect("append");

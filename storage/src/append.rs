@@ -102,6 +102,9 @@ impl EventStore {
                     "last_hash": last_hash,
                     "status": append.status.map(GameStatus::as_str),
                     "bot_awaited": append.bot_awaited,
+                    "deadline": append.deadline,
+                    "token_seat": append.token.as_ref().map(|t| t.seat),
+                    "token_hash": append.token.as_ref().map(|t| &t.token_hash),
                 });
                 let rows = match batch {
                     Value::Array(rows) => rows,
@@ -128,14 +131,15 @@ impl EventStore {
                     let mut tx = pool.begin().await?;
                     let guard = sqlx::query(
                         "UPDATE games SET version = $1, last_hash = $2, updated_at = $3, \
-                         status = COALESCE($4, status), bot_awaited = $5 \
-                         WHERE id = $6 AND version = $7 AND last_hash = $8",
+                         status = COALESCE($4, status), bot_awaited = $5, deadline = $6 \
+                         WHERE id = $7 AND version = $8 AND last_hash = $9",
                     )
                     .bind(last_seq)
                     .bind(&last_hash)
                     .bind(now)
                     .bind(append.status.map(GameStatus::as_str))
                     .bind(append.bot_awaited)
+                    .bind(append.deadline)
                     .bind(&append.game_id)
                     .bind(append.expected_version)
                     .bind(&prev)
@@ -143,6 +147,16 @@ impl EventStore {
                     .await?;
                     if guard.rows_affected() == 0 {
                         return Ok(0);
+                    }
+                    if let Some(swap) = &append.token {
+                        sqlx::query(
+                        "UPDATE credentials SET token_hash = $1 WHERE game_id = $2 AND seat = $3",
+                    )
+                    .bind(&swap.token_hash)
+                    .bind(&append.game_id)
+                    .bind(swap.seat)
+                    .execute(&mut *tx)
+                    .await?;
                     }
                     let n = sqlx::query(SQLITE_INSERT_EVENTS)
                         .bind(&append.game_id)

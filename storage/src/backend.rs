@@ -73,7 +73,8 @@ impl JsonColumn for sqlx::sqlite::SqliteRow {
 pub(crate) const EVENT_COLUMNS: &str = "game_id, seq, event_type, schema_version, payload, \
                                         seat, command_id, recorded_at, prev_hash, hash";
 pub(crate) const GAME_COLUMNS: &str = "id, ruleset, options, status, players, version, \
-                                       last_hash, seed_commitment, seed, created_at, updated_at";
+                                       last_hash, seed_commitment, seed, created_at, updated_at, \
+                                       previous_game";
 pub(crate) const CREDENTIAL_COLUMNS: &str =
     "game_id, token_hash, role, seat, display_name, created_at";
 
@@ -129,6 +130,7 @@ macro_rules! game_from_row {
                 version: row.try_get("version")?,
                 last_hash: row.try_get("last_hash")?,
                 seed_commitment: row.try_get("seed_commitment")?,
+                previous: row.try_get("previous_game")?,
                 created_at: row.try_get("created_at")?,
                 updated_at: row.try_get("updated_at")?,
             })

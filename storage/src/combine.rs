@@ -21,7 +21,7 @@ const WORKERS: usize = 4;
 /// One append waiting for its group.
 pub(crate) struct Pending {
     /// The game's guard and new head: `{game_id, expected, prev_hash, version, last_hash,
-    /// status, bot_awaited}`.
+    /// status, bot_awaited, deadline, token_seat, token_hash}`.
     pub head: Value,
     /// The game.
     pub game_id: String,
@@ -149,14 +149,21 @@ async fn write(
     let sql = "WITH v AS (
             SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(game_id text, expected bigint,
                 prev_hash text, version bigint, last_hash text, status text,
-                bot_awaited boolean)),
+                bot_awaited boolean, deadline bigint, token_seat int, token_hash text)),
         g AS (
             UPDATE games SET version = v.version, last_hash = v.last_hash, updated_at = $2,
-                status = COALESCE(v.status, games.status), bot_awaited = v.bot_awaited
+                status = COALESCE(v.status, games.status), bot_awaited = v.bot_awaited,
+                deadline = v.deadline
             FROM v
             WHERE games.id = v.game_id AND games.version = v.expected
                 AND games.last_hash = v.prev_hash
             RETURNING games.id),
+        c AS (
+            UPDATE credentials SET token_hash = v.token_hash
+            FROM v JOIN g ON g.id = v.game_id
+            WHERE credentials.game_id = v.game_id AND credentials.seat = v.token_seat
+                AND v.token_hash IS NOT NULL
+            RETURNING 1),
         e AS (
             INSERT INTO events (game_id, seq, event_type, schema_version, payload, seat,
                 command_id, batch_last_seq, recorded_at, prev_hash, hash)
@@ -184,8 +191,13 @@ async fn write_one(
 ) -> Result<HashSet<String>, sqlx::Error> {
     let sql = "WITH g AS (
             UPDATE games SET version = $1, last_hash = $2, updated_at = $3,
-                status = COALESCE($4, status), bot_awaited = $9
-            WHERE id = $5 AND version = $6 AND last_hash = $7 RETURNING id)
+                status = COALESCE($4, status), bot_awaited = $9, deadline = $10
+            WHERE id = $5 AND version = $6 AND last_hash = $7 RETURNING id),
+        c AS (
+            UPDATE credentials SET token_hash = $11::text FROM g
+            WHERE credentials.game_id = g.id AND credentials.seat = $12::int
+                AND $11::text IS NOT NULL
+            RETURNING 1)
         INSERT INTO events (game_id, seq, event_type, schema_version, payload, seat,
             command_id, batch_last_seq, recorded_at, prev_hash, hash)
         SELECT g.id, x.seq, x.event_type, x.schema_version, x.payload, x.seat,
@@ -205,6 +217,9 @@ async fn write_one(
         .bind(h["prev_hash"].as_str())
         .bind(Json(&p.rows))
         .bind(h["bot_awaited"].as_bool().unwrap_or(false))
+        .bind(h["deadline"].as_i64())
+        .bind(h["token_hash"].as_str())
+        .bind(h["token_seat"].as_i64().and_then(|s| i32::try_from(s).ok()))
         .execute(pool)
         .await?
         .rows_affected();

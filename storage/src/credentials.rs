@@ -61,3 +61,30 @@ impl EventStore {
         touched(n)
     }
 }
+
+impl EventStore {
+    /// A rematch's reserved seat claimed by its player: the credential holding `reserved_hash`
+    /// for `seat` becomes a player's with `token_hash`. [`StoreError::NotFound`] when no such
+    /// reservation is left (claimed already, perhaps through another process).
+    pub async fn claim_seat(
+        &self,
+        game_id: &str,
+        seat: i32,
+        reserved_hash: &str,
+        token_hash: &str,
+    ) -> Result<()> {
+        let sql = "UPDATE credentials SET token_hash = $1, role = 'player' \
+                   WHERE game_id = $2 AND seat = $3 AND token_hash = $4 AND role = 'reserved'";
+        let n = on_pool!(self, pool => {
+            sqlx::query(sql)
+                .bind(token_hash)
+                .bind(game_id)
+                .bind(seat)
+                .bind(reserved_hash)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        touched(n)
+    }
+}

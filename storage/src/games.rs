@@ -32,13 +32,13 @@ impl EventStore {
         match self.backend {
             Backend::Postgres(_) => {
                 "INSERT INTO games (id, ruleset, options, status, players, version, last_hash, \
-                 seed_commitment, seed, created_at, updated_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+                 seed_commitment, seed, created_at, updated_at, previous_game) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
             }
             Backend::Sqlite(_) => {
                 "INSERT INTO games (id, ruleset, options, status, players, version, last_hash, \
-                 seed_commitment, seed, created_at, updated_at, ord) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
+                 seed_commitment, seed, created_at, updated_at, previous_game, ord) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, \
                  (SELECT COALESCE(MAX(ord), 0) + 1 FROM games))"
             }
         }
@@ -51,6 +51,20 @@ impl EventStore {
         &self,
         game: NewGame,
         host: Credential,
+        first_events: Vec<NewEvent>,
+    ) -> Result<GameRecord> {
+        self.create_game_seated(game, host, Vec::new(), first_events)
+            .await
+    }
+
+    /// [`EventStore::create_game`] with seats already held (a rematch's bots and reserved
+    /// seats), in the same transaction. A game that already has a rematch is
+    /// [`StoreError::Exists`].
+    pub async fn create_game_seated(
+        &self,
+        game: NewGame,
+        host: Credential,
+        seats: Vec<Credential>,
         first_events: Vec<NewEvent>,
     ) -> Result<GameRecord> {
         if first_events.is_empty() {
@@ -88,6 +102,7 @@ impl EventStore {
                     .bind(&game.seed)
                     .bind(now)
                     .bind(now)
+                    .bind(&game.previous)
                     .execute(&mut *tx)
                     .await?;
                 sqlx::query(insert_events)
@@ -96,15 +111,17 @@ impl EventStore {
                     .bind(batch.to_string())
                     .execute(&mut *tx)
                     .await?;
-                sqlx::query(crate::credentials::INSERT)
-                    .bind(&host.game_id)
-                    .bind(&host.token_hash)
-                    .bind(host.role.to_string())
-                    .bind(host.seat)
-                    .bind(&host.display_name)
-                    .bind(host.created_at)
-                    .execute(&mut *tx)
-                    .await?;
+                for c in std::iter::once(&host).chain(&seats) {
+                    sqlx::query(crate::credentials::INSERT)
+                        .bind(&c.game_id)
+                        .bind(&c.token_hash)
+                        .bind(c.role.to_string())
+                        .bind(c.seat)
+                        .bind(&c.display_name)
+                        .bind(c.created_at)
+                        .execute(&mut *tx)
+                        .await?;
+                }
                 tx.commit().await
             }
             .await
@@ -137,6 +154,7 @@ impl EventStore {
                 .bind(&game.seed)
                 .bind(now)
                 .bind(now)
+                .bind(&game.previous)
                 .execute(pool)
                 .await
                 .map(|r| r.rows_affected())
@@ -263,6 +281,26 @@ impl EventStore {
         Ok(on_pool!(self, pool => {
             sqlx::query_as(sql).bind(i64::from(limit)).fetch_all(pool).await?
         }))
+    }
+
+    /// Active games that need the server now: a bot is due (as their last append said), or the
+    /// awaited decision's deadline is at or before `now` (milliseconds since the Unix epoch).
+    pub async fn games_due(&self, now: i64, limit: u32) -> Result<Vec<(String, i64)>> {
+        let sql = "SELECT id, version FROM games WHERE bot_awaited AND status = 'active' \
+                   UNION SELECT id, version FROM games WHERE deadline <= $1 \
+                   AND deadline IS NOT NULL AND status = 'active' LIMIT $2";
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as(sql).bind(now).bind(i64::from(limit)).fetch_all(pool).await?
+        }))
+    }
+
+    /// The game created as a rematch of `id`, if there is one.
+    pub async fn next_game(&self, id: &str) -> Result<Option<String>> {
+        let sql = "SELECT id FROM games WHERE previous_game = $1 AND version > 0";
+        let found: Option<(String,)> = on_pool!(self, pool => {
+            sqlx::query_as(sql).bind(id).fetch_optional(pool).await?
+        });
+        Ok(found.map(|(id,)| id))
     }
 
     /// Clears a game's `bot_awaited` if the game is still at `version`: whether it did.

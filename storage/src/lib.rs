@@ -50,6 +50,6 @@ pub use keys::{NewKey, ServerKey};
 pub use notify::CHANNEL;
 pub use records::{
     Append, AppendOutcome, Appended, ChainReport, Credential, GamePage, GameRecord, GameStatus,
-    ListedGame, NewEvent, NewGame, Notice, Role, StoredEvent,
+    ListedGame, NewEvent, NewGame, Notice, Role, StoredEvent, TokenSwap,
 };
 pub use translog::LogEntry;

@@ -22,6 +22,8 @@ pub struct NewGame {
     pub seed_commitment: String,
     /// The seed, revealed only when the game is `finished`.
     pub seed: Vec<u8>,
+    /// The game this one is a rematch of.
+    pub previous: Option<String>,
 }
 
 /// Where a game is in its life.
@@ -77,6 +79,10 @@ pub enum Role {
     Player,
     /// A bot of that level holds the seat (no token acts as a bot).
     Bot(BotLevel),
+    /// A rematch's seat kept for the player who held it in the previous game: their old
+    /// token claims it (the credential holds `claim:` and that token's hash, which no bearer
+    /// token matches).
+    Reserved,
 }
 
 impl std::fmt::Display for Role {
@@ -85,6 +91,7 @@ impl std::fmt::Display for Role {
             Role::Host => f.write_str("host"),
             Role::Player => f.write_str("player"),
             Role::Bot(level) => write!(f, "bot:{level}"),
+            Role::Reserved => f.write_str("reserved"),
         }
     }
 }
@@ -95,6 +102,7 @@ impl std::str::FromStr for Role {
         match s {
             "host" => Ok(Role::Host),
             "player" => Ok(Role::Player),
+            "reserved" => Ok(Role::Reserved),
             other => other
                 .strip_prefix("bot:")
                 .and_then(|l| l.parse().ok())
@@ -125,6 +133,9 @@ pub struct GameRecord {
     pub seed_commitment: String,
     /// The seed: only once the game is `finished`.
     pub seed: Option<Vec<u8>>,
+    /// The game this one is a rematch of.
+    #[serde(default)]
+    pub previous: Option<String>,
     /// When it was created.
     pub created_at: DateTime<Utc>,
     /// When it last changed.
@@ -188,6 +199,21 @@ pub struct Append {
     /// Whether a bot is due to act after this batch (its vote or its turn): kept on the
     /// game's row so a sweep finds games left waiting for a bot.
     pub bot_awaited: bool,
+    /// The deadline of the awaited decision after this batch, in milliseconds since the Unix
+    /// epoch (clocked games): kept on the game's row so a sweep finds games past it.
+    pub deadline: Option<i64>,
+    /// A seat's new token, swapped in the same transaction as the batch (which records that
+    /// it was issued).
+    pub token: Option<TokenSwap>,
+}
+
+/// A seat's credential given a new token hash, in [`Append::token`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenSwap {
+    /// The seat.
+    pub seat: i32,
+    /// The new token's hash.
+    pub token_hash: String,
 }
 
 /// What an append did.

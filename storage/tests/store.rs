@@ -7,7 +7,7 @@ use std::time::Duration;
 use saboteur_domain::{Options, Ruleset};
 use saboteur_storage::{
     Append, AppendOutcome, ChainReport, Credential, EventStore, GameStatus, NewEvent, NewGame,
-    Notice, Role, StoreError, seed_commitment,
+    Notice, Role, StoreError, TokenSwap, seed_commitment,
 };
 use serde_json::json;
 
@@ -39,6 +39,7 @@ fn game(id: &str) -> NewGame {
         players: 4,
         seed_commitment: seed_commitment(&[7; 32]),
         seed: vec![7; 32],
+        previous: None,
     }
 }
 
@@ -89,6 +90,8 @@ fn batch(game: &str, expected: i64, events: Vec<NewEvent>, command_id: Option<&s
         command_id: command_id.map(str::to_string),
         status: None,
         bot_awaited: false,
+        deadline: None,
+        token: None,
     }
 }
 
@@ -616,6 +619,86 @@ async fn transparency_log(store: EventStore) {
     );
 }
 
+/// Appends that swap a seat's token and keep a deadline, many at once (so PostgreSQL writes
+/// them in groups too): the token changes exactly when the batch is in, a refused batch
+/// changes no token, and the sweep finds the games past their deadline.
+async fn tokens_and_deadlines(store: EventStore) {
+    let games: Vec<String> = (0..24).map(|i| format!("t{i}")).collect();
+    for id in &games {
+        created(&store, id, GameStatus::Active).await;
+        let mut player = host(id);
+        player.token_hash = format!("old-{id}");
+        player.role = Role::Player;
+        player.seat = Some(1);
+        store.add_credential(&player).await.unwrap();
+    }
+    let appends: Vec<_> = games
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            let store = store.clone();
+            let id = id.clone();
+            tokio::spawn(async move {
+                let mut a = batch(&id, 1, vec![event(1)], None);
+                a.token = Some(TokenSwap {
+                    seat: 1,
+                    token_hash: format!("new-{id}"),
+                });
+                a.deadline = Some(1_000 + i as i64);
+                store.append(a).await
+            })
+        })
+        .collect();
+    for handle in appends {
+        let outcome = handle.await.unwrap();
+        assert!(
+            matches!(outcome, Ok(AppendOutcome::Appended { .. })),
+            "{outcome:?}"
+        );
+    }
+    for id in &games {
+        let held: Vec<String> = store
+            .credentials(id)
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|c| c.seat == Some(1))
+            .map(|c| c.token_hash)
+            .collect();
+        assert_eq!(held, vec![format!("new-{id}")]);
+    }
+    // A stale append with a swap: refused, and the token stays.
+    let mut stale = batch(&games[0], 1, vec![event(2)], None);
+    stale.token = Some(TokenSwap {
+        seat: 1,
+        token_hash: "never".into(),
+    });
+    assert!(matches!(
+        store.append(stale).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    assert!(
+        store
+            .credentials(&games[0])
+            .await
+            .unwrap()
+            .iter()
+            .all(|c| c.token_hash != "never")
+    );
+    // Games past their deadline at 1010: the first eleven.
+    let mut due: Vec<String> = store
+        .games_due(1_010, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    due.sort();
+    let mut expected: Vec<String> = games[..11].to_vec();
+    expected.sort();
+    assert_eq!(due, expected);
+}
+
 macro_rules! conformance {
     ($backend:ident) => {
         mod $backend {
@@ -655,6 +738,11 @@ macro_rules! conformance {
             async fn simultaneous_appends_to_many_games_keep_their_own_outcomes() {
                 let (store, _keep) = $backend().await;
                 many_games(store).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn tokens_swap_with_their_batch_and_deadlines_are_swept() {
+                let (store, _keep) = $backend().await;
+                tokens_and_deadlines(store).await;
             }
             #[tokio::test]
             async fn credentials_are_stored_hashed_and_removable() {
@@ -811,6 +899,8 @@ async fn half_made_games_and_bot_flags(store: EventStore) {
     store
         .append(Append {
             bot_awaited: true,
+            deadline: None,
+            token: None,
             ..batch("a", 1, vec![event(1)], None)
         })
         .await
@@ -825,6 +915,8 @@ async fn half_made_games_and_bot_flags(store: EventStore) {
     store
         .append(Append {
             bot_awaited: true,
+            deadline: None,
+            token: None,
             ..batch("a", 2, vec![event(2)], None)
         })
         .await

@@ -181,6 +181,45 @@ test("create a game with bots, invite a second player, start and play", async ()
   await guestContext.close();
 });
 
+test("table talk, a turn clock and presence", async () => {
+  const ctx = await browser.newContext({ viewport: DESKTOP });
+  const page = await ctx.newPage();
+  await page.goto(BASE + "/");
+  await page.getByLabel("Bots", { exact: true }).fill("2");
+  await page.getByLabel("Turn clock").selectOption("per_decision");
+  await page.getByLabel("Seconds", { exact: true }).fill("600");
+  await page.getByLabel("spectators may talk").check();
+  await page.getByRole("button", { name: "Create" }).click();
+  await page.waitForURL(/\/play\//);
+  const id = page.url().split("/play/")[1];
+  await page.getByRole("button", { name: "Start the game" }).click();
+  await page.locator("svg.board").waitFor();
+  // The clock: whoever is awaited has a deadline, counted down on the page.
+  const timer = page.getByRole("timer");
+  await timer.filter({ hasText: /has \d+:\d\d to decide/ }).waitFor();
+  const state = await get(`/games/${id}/state`);
+  assert.equal(state.table.clock.seconds, 600);
+  assert.ok(state.table.deadline.at > Date.now(), "the deadline is ahead");
+  // Presence: this page follows the game live, so its seat shows as connected.
+  await page.locator(".players li").filter({ hasText: "(you) (connected)" }).waitFor({ timeout: 10000 });
+  // Talk: a player's message appears in the table talk; a spectator's reaches the player live.
+  await page.getByLabel("Message").fill("hello table");
+  await page.getByRole("button", { name: "Say" }).click();
+  const talk = page.getByRole("region", { name: "Table talk" });
+  await talk.getByText("said: “hello table”").waitFor();
+  const watcherCtx = await browser.newContext({ viewport: PHONE });
+  const watcher = await watcherCtx.newPage();
+  await watcher.goto(`${BASE}/play/${id}`);
+  await watcher.getByLabel("Name").fill("Kibitzer");
+  await watcher.getByLabel("Message").fill("nice dig");
+  await watcher.getByRole("button", { name: "Say" }).click();
+  await talk.getByText("Kibitzer (watching) said: “nice dig”").waitFor({ timeout: 10000 });
+  await axe(page, "table with talk and clock");
+  await shots(page, "talk");
+  await watcherCtx.close();
+  await ctx.close();
+});
+
 test("replay: keyboard steps, deep links, timing", async () => {
   const context = await browser.newContext({ viewport: DESKTOP });
   const page = await context.newPage();

@@ -34,6 +34,7 @@ pub fn create(
     if first_player.index() >= n {
         return Err(SetupError::FirstPlayer(first_player.0));
     }
+    options.check().map_err(SetupError::Settings)?;
     Ok(Event::GameCreated {
         ruleset,
         options,
@@ -98,5 +99,6 @@ pub fn deal(game: &Game, round: u8, first_player: Seat) -> Event {
         draw_pile: Pile::Known(deck),
         gold_pile: Pile::Known(gold_pile),
         removed: Pile::Known(removed),
+        at: None,
     }
 }

@@ -28,6 +28,7 @@ impl Game {
                 draw_pile,
                 gold_pile,
                 removed,
+                ..
             } => {
                 let n = self.n();
                 self.round = *round;
@@ -290,7 +291,13 @@ impl Game {
             | Event::UndoRequested { .. }
             | Event::UndoApproved { .. }
             | Event::UndoDeclined { .. }
-            | Event::Undone { .. } => {}
+            | Event::Undone { .. }
+            | Event::TalkPosted { .. }
+            | Event::TalkHidden { .. }
+            | Event::TurnTimedOut { .. }
+            | Event::SeatHandedToBot { .. }
+            | Event::SeatReclaimed { .. }
+            | Event::TokenReissued { .. } => {}
             Event::GameEnded { winners, .. } => {
                 self.phase = Phase::GameOver;
                 self.winners = winners.clone();

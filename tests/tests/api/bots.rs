@@ -176,6 +176,8 @@ async fn a_game_left_waiting_on_a_bot_resumes_when_read_again() {
             command_id: None,
             status: Some(saboteur_storage::GameStatus::Active),
             bot_awaited: true,
+            deadline: None,
+            token: None,
         })
         .await
         .unwrap();

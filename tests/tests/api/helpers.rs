@@ -25,6 +25,7 @@ pub fn validators() -> &'static HashMap<&'static str, jsonschema::Validator> {
             "Outcome",
             "EventPage",
             "GameSummary",
+            "Series",
         ]
         .into_iter()
         .map(|name| {
@@ -79,8 +80,19 @@ impl TestApp {
     /// Starts a server on `database_url`; `keep` (a SQLite file's directory) lives as long as
     /// the app.
     pub async fn spawn(database_url: String, keep: Option<TempDir>) -> TestApp {
+        TestApp::spawn_at(database_url, keep, saboteur_api::TimeSource::system()).await
+    }
+
+    /// Starts a server on `database_url` reading the time from `time` (a manual clock drives
+    /// turn clocks without sleeping).
+    pub async fn spawn_at(
+        database_url: String,
+        keep: Option<TempDir>,
+        time: saboteur_api::TimeSource,
+    ) -> TestApp {
         let config = saboteur_api::Config {
             allow_fixed_seed: true,
+            time,
             ..saboteur_api::Config::new("127.0.0.1:0", database_url)
         };
         let (server, addr): (_, SocketAddr) = saboteur_api::start(config)
@@ -125,6 +137,25 @@ impl TestApp {
             None => rb,
         })
         .await
+    }
+
+    /// Any GET with a JSON answer.
+    pub async fn get_json(&self, path: &str, token: Option<&str>) -> Reply {
+        self.get(path, token).await
+    }
+
+    /// Any POST with an optional JSON body.
+    pub async fn post_json(&self, path: &str, token: Option<&str>, body: Option<&Value>) -> Reply {
+        self.post(path, token, body).await
+    }
+
+    /// Any POST, for the tests that look at headers.
+    pub async fn post_raw(&self, path: &str, token: Option<&str>, body: &Value) -> Response {
+        self.request(Method::POST, path, token)
+            .json(body)
+            .send()
+            .await
+            .unwrap()
     }
 
     /// Any GET, for the tests that look at headers.

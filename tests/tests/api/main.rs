@@ -7,6 +7,7 @@ mod helpers;
 mod bots;
 mod errors;
 mod events;
+mod online;
 mod ops;
 mod play;
 mod spec;

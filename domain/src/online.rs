@@ -1,0 +1,526 @@
+//! Playing online: table talk, turn clocks, seats handed to bots and tokens issued again.
+//!
+//! What happens at the table around the game is recorded in the log like every move, so a
+//! replay shows the talk and a dispute about a timeout is settled from the record. It lives
+//! beside the game's state, not in it: [`History`] follows it in the order of the log, and an
+//! undo or a rollback takes none of it back (time spent stays spent, words said stay said).
+//!
+//! The engine has no clock. The caller passes the time in (milliseconds since the Unix epoch);
+//! [`History::stamp`] records it in the events of a clocked game, and every deadline is
+//! reckoned from recorded times only, so an audit checks each [`Event::TurnTimedOut`] against
+//! the log alone.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::event::{BotLevel, Event, HandOver};
+use crate::game::Phase;
+use crate::history::History;
+use crate::options::{Clock, Options};
+use crate::seat::Seat;
+use crate::secret::Secret;
+use crate::view::Audience;
+
+/// The longest message, in characters.
+pub const TALK_MAX_CHARS: usize = 280;
+/// The longest name a spectator may talk under, in characters.
+pub const NAME_MAX_CHARS: usize = 40;
+/// How many messages one speaker may post within [`TALK_WINDOW_MS`] (all spectators together
+/// count as one speaker).
+pub const TALK_BURST: usize = 5;
+/// The window of the talk rate limit, in milliseconds.
+pub const TALK_WINDOW_MS: u64 = 30_000;
+/// The level of the bot that decides for a seat that ran out of time, or was abandoned.
+pub const TIMEOUT_BOT: BotLevel = BotLevel::Heuristic;
+
+/// Why talk or an act at the table was refused. Nothing is recorded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// The game is over: its record is final.
+    #[error("the game is over: its record is final")]
+    GameOver,
+    /// The game has not started.
+    #[error("the game has not started")]
+    NotStarted,
+    /// No seat has that number.
+    #[error("the game has no {0}")]
+    NoSuchSeat(Seat),
+    /// The text or name cannot be posted.
+    #[error("{0}")]
+    BadText(String),
+    /// Spectators may not talk at this table.
+    #[error("the host does not let spectators talk at this table")]
+    SpectatorsMayNotTalk,
+    /// The speaker posted too much, too fast.
+    #[error("at most {TALK_BURST} messages every {} seconds: wait {retry_after_ms} ms", TALK_WINDOW_MS / 1000)]
+    TooFast {
+        /// How long until the next message is allowed, in milliseconds.
+        retry_after_ms: u64,
+    },
+    /// The sequence number is not a message's.
+    #[error("event {0} is not a message")]
+    NoSuchMessage(u64),
+    /// The message is already hidden.
+    #[error("message {0} is already hidden")]
+    AlreadyHidden(u64),
+    /// No decision has a deadline now (no clock, or nobody is awaited).
+    #[error("no decision has a deadline now")]
+    NoDeadline,
+    /// The deadline has not passed.
+    #[error("the deadline ({0}) has not passed")]
+    NotYet(u64),
+    /// The seat is already played by a bot.
+    #[error("{0} is already played by a bot")]
+    AlreadyBot(Seat),
+    /// The seat is not played by a bot.
+    #[error("{0} is not played by a bot")]
+    NotBot(Seat),
+    /// The bot found no command to play.
+    #[error("the bot found no command for {0}")]
+    NoCommand(Seat),
+}
+
+/// The deadline of the awaited decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Deadline {
+    /// The awaited seat.
+    pub seat: Seat,
+    /// When its time runs out, in milliseconds since the Unix epoch.
+    pub at: u64,
+}
+
+/// One seat at the table, as everyone may see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SeatStatus {
+    /// The seat.
+    pub seat: Seat,
+    /// Milliseconds left on the seat's clock at the start of its current (or next) decision:
+    /// its bank, or the limit per decision; absent without a clock.
+    pub remaining_ms: Option<u64>,
+    /// Its timeouts in a row.
+    pub timeouts: u8,
+    /// The bot playing the seat since it was handed over (abandoned, or by the host), if one
+    /// is. Seats taken by a bot when the game was set up are listed with the game.
+    pub handed_to: Option<BotLevel>,
+}
+
+/// The table around the game, as everyone may see it: its settings, the clocks, the seats
+/// handed to bots and the messages the host hid. A function of the log alone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TableStatus {
+    /// The turn clock, if the game has one.
+    pub clock: Option<Clock>,
+    /// Timeouts in a row after which a seat is handed to a bot, if ever.
+    pub abandon_after: Option<u8>,
+    /// Whether spectators may talk.
+    pub spectator_talk: bool,
+    /// The deadline of the awaited decision, if it has one.
+    pub deadline: Option<Deadline>,
+    /// Every seat, in order.
+    pub seats: Vec<SeatStatus>,
+    /// The sequence numbers of the messages the host hid.
+    pub hidden_talk: Vec<u64>,
+}
+
+/// What [`History`] follows at the table, in the order of the log.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Table {
+    options: Options,
+    /// When the awaited decision began (the last recorded time that started one).
+    since: Option<u64>,
+    /// Each seat's bank, in milliseconds.
+    bank: Vec<u64>,
+    /// Each seat's timeouts in a row.
+    timeouts: Vec<u8>,
+    /// The bot each seat was handed to, if any.
+    handed: Vec<Option<BotLevel>>,
+    /// Every message: its speaker and time.
+    talk: Vec<(Option<Seat>, u64)>,
+    /// The sequence numbers of messages, and of those hidden.
+    messages: BTreeSet<u64>,
+    hidden: BTreeSet<u64>,
+    /// The latest time recorded.
+    last_at: u64,
+    /// The last decision-making event was a timeout: the command after it is its bot's.
+    timed_out: bool,
+}
+
+impl Table {
+    /// The table of a new game.
+    pub(crate) fn new(options: Options, players: usize) -> Table {
+        let bank = match options.clock {
+            Some(Clock::Bank { seconds, .. }) => u64::from(seconds) * 1000,
+            _ => 0,
+        };
+        Table {
+            options,
+            bank: vec![bank; players],
+            timeouts: vec![0; players],
+            handed: vec![None; players],
+            ..Table::default()
+        }
+    }
+
+    fn seat_mut<T>(list: &mut [T], seat: Seat) -> Option<&mut T> {
+        list.get_mut(seat.index())
+    }
+
+    /// Follows one event of the log, numbered `seq`.
+    pub(crate) fn observe(&mut self, seq: u64, event: &Event) {
+        match event {
+            Event::RoundStarted {
+                round: 1,
+                at: Some(t),
+                ..
+            } => self.since = Some(*t),
+            Event::CommandAccepted { seat, bot, at, .. } => {
+                if let (Some(t), Some(clock)) = (at, self.options.clock) {
+                    let spent = t.saturating_sub(self.since.unwrap_or(*t));
+                    if let Some(bank) = Table::seat_mut(&mut self.bank, *seat)
+                        && let Clock::Bank {
+                            increment_seconds, ..
+                        } = clock
+                    {
+                        if !self.timed_out {
+                            *bank = bank.saturating_sub(spent);
+                        }
+                        *bank += u64::from(increment_seconds) * 1000;
+                    }
+                    self.since = Some(*t);
+                }
+                if bot.is_none()
+                    && let Some(n) = Table::seat_mut(&mut self.timeouts, *seat)
+                {
+                    *n = 0;
+                }
+                self.timed_out = false;
+            }
+            Event::Undone { at: Some(t), .. } => self.since = Some(*t),
+            Event::TurnTimedOut { seat, at, .. } => {
+                if let Some(bank) = Table::seat_mut(&mut self.bank, *seat) {
+                    *bank = 0;
+                }
+                if let Some(n) = Table::seat_mut(&mut self.timeouts, *seat) {
+                    *n = n.saturating_add(1);
+                }
+                self.since = Some(*at);
+                self.timed_out = true;
+            }
+            Event::SeatHandedToBot { seat, level, .. } => {
+                if let Some(h) = Table::seat_mut(&mut self.handed, *seat) {
+                    *h = Some(*level);
+                }
+            }
+            Event::SeatReclaimed { seat } => {
+                if let Some(h) = Table::seat_mut(&mut self.handed, *seat) {
+                    *h = None;
+                }
+                if let Some(n) = Table::seat_mut(&mut self.timeouts, *seat) {
+                    *n = 0;
+                }
+            }
+            Event::TalkPosted { seat, at, .. } => {
+                self.talk.push((*seat, *at));
+                self.messages.insert(seq);
+            }
+            Event::TalkHidden { message } => {
+                self.hidden.insert(*message);
+            }
+            _ => {}
+        }
+        if let Some(t) = recorded_time(event) {
+            self.last_at = self.last_at.max(t);
+        }
+    }
+
+    /// The bot a seat was handed to, if any.
+    pub(crate) fn handed(&self, seat: Seat) -> Option<BotLevel> {
+        self.handed.get(seat.index()).copied().flatten()
+    }
+}
+
+/// The time an event records, if it records one.
+pub fn recorded_time(event: &Event) -> Option<u64> {
+    match event {
+        Event::RoundStarted { at, .. }
+        | Event::CommandAccepted { at, .. }
+        | Event::Undone { at, .. } => *at,
+        Event::TalkPosted { at, .. } | Event::TurnTimedOut { at, .. } => Some(*at),
+        _ => None,
+    }
+}
+
+/// Whether a text may be posted: not blank, at most `most` characters, no control characters
+/// and no bidirectional overrides (which could make a message read as something else).
+pub fn check_text(what: &str, text: &str, most: usize) -> Result<(), TableError> {
+    if text.trim().is_empty() {
+        return Err(TableError::BadText(format!("the {what} is empty")));
+    }
+    let chars = text.chars().count();
+    if chars > most {
+        return Err(TableError::BadText(format!(
+            "the {what} has {chars} characters: at most {most}"
+        )));
+    }
+    if let Some(c) = text.chars().find(|c| {
+        c.is_control()
+            || ('\u{202a}'..='\u{202e}').contains(c)
+            || ('\u{2066}'..='\u{2069}').contains(c)
+    }) {
+        return Err(TableError::BadText(format!(
+            "the {what} holds the control character U+{:04X}",
+            u32::from(c)
+        )));
+    }
+    Ok(())
+}
+
+impl History {
+    fn table_open(&self) -> Result<(), TableError> {
+        if *self.game().phase() == Phase::GameOver {
+            return Err(TableError::GameOver);
+        }
+        Ok(())
+    }
+
+    fn seat_of_game(&self, seat: Seat) -> Result<(), TableError> {
+        if seat.index() >= self.game().n() {
+            return Err(TableError::NoSuchSeat(seat));
+        }
+        Ok(())
+    }
+
+    /// The time to record for something happening at `now`: never earlier than a time already
+    /// recorded, so the log's times never go backwards (server clocks may disagree a little).
+    pub fn recorded_now(&self, now: u64) -> u64 {
+        now.max(self.table.last_at)
+    }
+
+    /// Records the time `now` in a batch about to be appended, if the game has a clock: in
+    /// each accepted command, each undo and the start (round 1 dealt). Games without a clock
+    /// record no times in them.
+    pub fn stamp(&self, events: &mut [Event], now: u64) {
+        if self.table.options.clock.is_none() {
+            return;
+        }
+        let t = self.recorded_now(now);
+        for e in events {
+            match e {
+                Event::CommandAccepted { at, .. }
+                | Event::Undone { at, .. }
+                | Event::RoundStarted { round: 1, at, .. } => *at = Some(t),
+                _ => {}
+            }
+        }
+    }
+
+    /// The deadline of the awaited decision: none without a clock, before the start, at the
+    /// end, or while a bot plays the awaited seat.
+    pub fn deadline(&self) -> Option<Deadline> {
+        let clock = self.table.options.clock?;
+        let since = self.table.since?;
+        let seat = self.game().awaited()?;
+        if self.table.handed(seat).is_some() {
+            return None;
+        }
+        let left = match clock {
+            Clock::PerDecision { seconds } => u64::from(seconds) * 1000,
+            Clock::Bank { .. } => self.table.bank.get(seat.index()).copied().unwrap_or(0),
+        };
+        Some(Deadline {
+            seat,
+            at: since + left,
+        })
+    }
+
+    /// Whether the awaited decision's deadline has passed at `now`.
+    pub fn overdue(&self, now: u64) -> bool {
+        self.deadline()
+            .is_some_and(|d| self.recorded_now(now) >= d.at)
+    }
+
+    /// The awaited seat ran out of time at `now`: [`Event::TurnTimedOut`], the seat handed to
+    /// the bot if it has now timed out as often in a row as the table allows, and the
+    /// heuristic bot's command for it (recorded with its [`crate::BotMove`], so the audit
+    /// chooses it again).
+    pub fn time_out(&self, now: u64) -> Result<Vec<Event>, TableError> {
+        let deadline = self.deadline().ok_or(TableError::NoDeadline)?;
+        let at = self.recorded_now(now);
+        if at < deadline.at {
+            return Err(TableError::NotYet(deadline.at));
+        }
+        let seat = deadline.seat;
+        let mut events = vec![Event::TurnTimedOut {
+            seat,
+            deadline: deadline.at,
+            at,
+        }];
+        let timeouts = self.table.timeouts.get(seat.index()).copied().unwrap_or(0);
+        if self
+            .table
+            .options
+            .abandon_after
+            .is_some_and(|n| timeouts.saturating_add(1) >= n)
+        {
+            events.push(Event::SeatHandedToBot {
+                seat,
+                level: TIMEOUT_BOT,
+                reason: HandOver::Abandoned,
+            });
+        }
+        let mut decided = self
+            .execute_bot(seat, TIMEOUT_BOT)
+            .ok_or(TableError::NoCommand(seat))?;
+        self.stamp(&mut decided, at);
+        events.extend(decided);
+        Ok(events)
+    }
+
+    /// A message posted by a seat's player, or by a spectator under a name, at `now`. Checked:
+    /// the text (and name), whether spectators may talk, and the rate limit.
+    pub fn talk(
+        &self,
+        seat: Option<Seat>,
+        name: Option<&str>,
+        text: &str,
+        now: u64,
+    ) -> Result<Vec<Event>, TableError> {
+        self.table_open()?;
+        let name = match seat {
+            Some(s) => {
+                self.seat_of_game(s)?;
+                None
+            }
+            None => {
+                if !self.table.options.spectator_talk {
+                    return Err(TableError::SpectatorsMayNotTalk);
+                }
+                let name = name.unwrap_or_default();
+                check_text("name", name, NAME_MAX_CHARS)?;
+                Some(name.trim().to_string())
+            }
+        };
+        check_text("message", text, TALK_MAX_CHARS)?;
+        let at = self.recorded_now(now);
+        let recent: Vec<u64> = self
+            .table
+            .talk
+            .iter()
+            .filter(|(who, t)| *who == seat && t + TALK_WINDOW_MS > at)
+            .map(|(_, t)| *t)
+            .collect();
+        if recent.len() >= TALK_BURST {
+            let oldest = recent.iter().min().copied().unwrap_or(at);
+            return Err(TableError::TooFast {
+                retry_after_ms: (oldest + TALK_WINDOW_MS).saturating_sub(at).max(1),
+            });
+        }
+        Ok(vec![Event::TalkPosted {
+            seat,
+            name,
+            text: Secret::Known(text.to_string()),
+            at,
+        }])
+    }
+
+    /// The host hides a message (event `message`); it stays in the log.
+    pub fn hide_talk(&self, message: u64) -> Result<Vec<Event>, TableError> {
+        self.table_open()?;
+        if !self.table.messages.contains(&message) {
+            return Err(TableError::NoSuchMessage(message));
+        }
+        if self.table.hidden.contains(&message) {
+            return Err(TableError::AlreadyHidden(message));
+        }
+        Ok(vec![Event::TalkHidden { message }])
+    }
+
+    /// The host hands a seat to a bot of `level` until its player takes it back.
+    pub fn hand_to_bot(&self, seat: Seat, level: BotLevel) -> Result<Vec<Event>, TableError> {
+        self.table_open()?;
+        self.seat_of_game(seat)?;
+        if *self.game().phase() == Phase::NotStarted {
+            return Err(TableError::NotStarted);
+        }
+        if self.table.handed(seat).is_some() {
+            return Err(TableError::AlreadyBot(seat));
+        }
+        Ok(vec![Event::SeatHandedToBot {
+            seat,
+            level,
+            reason: HandOver::Host,
+        }])
+    }
+
+    /// A seat's player takes the seat back from the bot.
+    pub fn reclaim_seat(&self, seat: Seat) -> Result<Vec<Event>, TableError> {
+        self.table_open()?;
+        self.seat_of_game(seat)?;
+        if self.table.handed(seat).is_none() {
+            return Err(TableError::NotBot(seat));
+        }
+        Ok(vec![Event::SeatReclaimed { seat }])
+    }
+
+    /// The host issues a new token for a seat (the token itself is never recorded).
+    pub fn reissue_token(&self, seat: Seat) -> Result<Vec<Event>, TableError> {
+        self.table_open()?;
+        self.seat_of_game(seat)?;
+        Ok(vec![Event::TokenReissued { seat }])
+    }
+
+    /// The bot a seat was handed to during play, if one plays it now.
+    pub fn handed_to(&self, seat: Seat) -> Option<BotLevel> {
+        self.table.handed(seat)
+    }
+
+    /// Whether the message recorded as event `seq` was hidden by the host.
+    pub fn talk_hidden(&self, seq: u64) -> bool {
+        self.table.hidden.contains(&seq)
+    }
+
+    /// The table around the game as everyone may see it.
+    pub fn table_status(&self) -> TableStatus {
+        let o = self.table.options;
+        let seats = (0..self.game().n())
+            .map(|i| {
+                let seat = Seat(i as u8);
+                SeatStatus {
+                    seat,
+                    remaining_ms: o.clock.map(|c| match c {
+                        Clock::PerDecision { seconds } => u64::from(seconds) * 1000,
+                        Clock::Bank { .. } => self.table.bank.get(i).copied().unwrap_or(0),
+                    }),
+                    timeouts: self.table.timeouts.get(i).copied().unwrap_or(0),
+                    handed_to: self.table.handed(seat),
+                }
+            })
+            .collect();
+        TableStatus {
+            clock: o.clock,
+            abandon_after: o.abandon_after,
+            spectator_talk: o.spectator_talk,
+            deadline: self.deadline(),
+            seats,
+            hidden_talk: self.table.hidden.iter().copied().collect(),
+        }
+    }
+
+    /// Event `seq` as `audience` may see it: [`crate::redact`], and a message the host hid
+    /// shown without its text (except to the omniscient audience: the audit keeps it).
+    pub fn shown(&self, seq: u64, event: &Event, audience: Audience) -> Event {
+        let over = *self.game().phase() == Phase::GameOver;
+        let mut shown = crate::view::redact(event, audience, over);
+        if audience != Audience::Omniscient
+            && self.talk_hidden(seq)
+            && let Event::TalkPosted { text, .. } = &mut shown
+        {
+            *text = Secret::Hidden;
+        }
+        shown
+    }
+}
