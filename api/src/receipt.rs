@@ -107,11 +107,18 @@ pub fn jcs(value: &Value) -> Vec<u8> {
 
 /// `view_hash` of a served body: hex SHA-256 of its JCS form without its `receipt` field.
 pub fn view_hash(body: &Value) -> String {
-    let mut body = body.clone();
-    if let Some(o) = body.as_object_mut() {
-        o.remove("receipt");
-    }
-    hex::encode(Sha256::digest(jcs(&body)))
+    let digest = match body.get("receipt") {
+        Some(_) => {
+            let mut body = body.clone();
+            if let Some(o) = body.as_object_mut() {
+                o.remove("receipt");
+            }
+            Sha256::digest(jcs(&body))
+        }
+        // A body being signed has no receipt yet: no copy.
+        None => Sha256::digest(jcs(body)),
+    };
+    hex::encode(digest)
 }
 
 /// A key's id: the first 16 hex digits of SHA-256 of its public key.
