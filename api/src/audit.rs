@@ -5,7 +5,7 @@
 //! every event's decoding, that the log was created with the revealed seed, then the engine's
 //! audit — every deal derived again from the seed, every command decided again against the
 //! state before it and compared with the recorded events, every undo checked — and the final
-//! scores. Since API 0.3.0 a bundle also holds the server's published signing keys and the
+//! scores. Since API 0.4.0 a bundle also holds the server's published signing keys and the
 //! game's transparency log entry, and [`check_receipts`] checks receipts kept by players and
 //! spectators against it (see docs/threat-model.md for what that proves).
 
