@@ -5,7 +5,9 @@
 //! every event's decoding, that the log was created with the revealed seed, then the engine's
 //! audit — every deal derived again from the seed, every command decided again against the
 //! state before it and compared with the recorded events, every undo checked — and the final
-//! scores.
+//! scores. Since API 0.4.0 a bundle also holds the server's published signing keys and the
+//! game's transparency log entry, and [`check_receipts`] checks receipts kept by players and
+//! spectators against it (see docs/threat-model.md for what that proves).
 
 use actix_web::{HttpResponse, get, web};
 use saboteur_domain::{AuditReport, Event};
@@ -17,6 +19,8 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::AppState;
 use crate::error::ApiError;
+use crate::receipt::{PublishedKey, Receipt, ReceiptKind, audience_from, view_hash};
+use crate::transparency::LogRecord;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(audit_bundle);
@@ -55,6 +59,12 @@ pub struct AuditBundle {
     pub seed_commitment: String,
     /// Every event, in order.
     pub events: Vec<BundleEvent>,
+    /// Every key the server has signed receipts with (`GET /keys`).
+    #[serde(default)]
+    pub keys: Vec<PublishedKey>,
+    /// The game's entry in the transparency log, once it is logged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_entry: Option<LogRecord>,
 }
 
 /// What a verified bundle showed.
@@ -118,12 +128,63 @@ impl AuditBundle {
                     hash: e.hash.clone(),
                 })
                 .collect(),
+            keys: Vec::new(),
+            log_entry: None,
         }
     }
 }
 
 /// Checks a bundle; the error names the first discrepancy.
 pub fn verify(bundle: &AuditBundle) -> Result<Verified, String> {
+    let log = decode_log(bundle)?;
+    check_log_entry(bundle)?;
+    saboteur_domain::audit(&log)
+        .map(Verified::from)
+        .map_err(|d| d.to_string())
+}
+
+/// Checks the bundle's transparency log entry, if it has one, against its events.
+fn check_log_entry(bundle: &AuditBundle) -> Result<(), String> {
+    let Some(entry) = &bundle.log_entry else {
+        return Ok(());
+    };
+    let last = bundle
+        .events
+        .last()
+        .map(|e| e.hash.as_str())
+        .unwrap_or(GENESIS);
+    if entry.game_id != bundle.game_id {
+        return Err(format!("the log entry is game {}'s", entry.game_id));
+    }
+    let hash = saboteur_storage::log_entry_hash(
+        &entry.prev_hash,
+        entry.seq,
+        &entry.game_id,
+        entry.version,
+        &entry.head,
+    );
+    if hash != entry.hash {
+        return Err(format!(
+            "log entry {}: its contents do not match its hash",
+            entry.seq
+        ));
+    }
+    if entry.version != bundle.events.len() as i64 || entry.head != last {
+        return Err(format!(
+            "log entry {} says the game ended at version {} with head {}; the bundle has {} \
+             events and head {last}: the record was changed after it was logged",
+            entry.seq,
+            entry.version,
+            entry.head,
+            bundle.events.len()
+        ));
+    }
+    Ok(())
+}
+
+/// The bundle's events, its chain checked and each decoded; the error names the first
+/// discrepancy.
+fn decode_log(bundle: &AuditBundle) -> Result<Vec<Event>, String> {
     let seed = hex::decode(&bundle.seed).map_err(|_| "the seed is not hex".to_string())?;
     if seed_commitment(&seed) != bundle.seed_commitment {
         return Err("the revealed seed does not match the commitment published at creation".into());
@@ -168,9 +229,159 @@ pub fn verify(bundle: &AuditBundle) -> Result<Verified, String> {
             if s.known().map(|s| s.0.as_slice()) == Some(seed.as_slice()) => {}
         _ => return Err("event 1: the game was not created with the revealed seed".into()),
     }
-    saboteur_domain::audit(&log)
-        .map(Verified::from)
-        .map_err(|d| d.to_string())
+    Ok(log)
+}
+
+/// What checking receipts against a bundle showed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ReceiptsChecked {
+    /// Receipts checked: each signed by a published key, its head on the bundle's chain at its
+    /// version, its `view_hash` that of the body recomputed from the bundle.
+    pub receipts: u64,
+    /// Of which views (`GET /games/{id}/state`).
+    pub views: u64,
+    /// Of which outcomes of writes.
+    pub outcomes: u64,
+    /// Receipts given with the body they were served with, the body checked against them.
+    pub bodies: u64,
+}
+
+/// Why receipts do not agree with a bundle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReceiptProblem {
+    /// A receipt proves nothing (a bad signature, an unknown key, another game, a body that is
+    /// not the one it signed): it is refused.
+    Refused(String),
+    /// A genuine receipt contradicts the bundle: the record changed after it was served.
+    Contradiction(String),
+}
+
+impl std::fmt::Display for ReceiptProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReceiptProblem::Refused(s) => write!(f, "refused: {s}"),
+            ReceiptProblem::Contradiction(s) => write!(f, "contradiction: {s}"),
+        }
+    }
+}
+
+/// Reads a list of receipts, or of served bodies holding one (`receipt` field), or a mix.
+pub fn read_receipts(items: &[Value]) -> Result<Vec<(Receipt, Option<Value>)>, String> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let (receipt, body) = match item.get("receipt") {
+                Some(r) => (r, Some(item.clone())),
+                None => (item, None),
+            };
+            let receipt: Receipt = serde_json::from_value(receipt.clone())
+                .map_err(|e| format!("item {}: not a receipt: {e}", i + 1))?;
+            Ok((receipt, body))
+        })
+        .collect()
+}
+
+/// Checks receipts against a bundle [`verify`] accepted, in order; the error names the first
+/// receipt that is refused or that contradicts the bundle.
+pub fn check_receipts(
+    bundle: &AuditBundle,
+    receipts: &[(Receipt, Option<Value>)],
+) -> Result<ReceiptsChecked, ReceiptProblem> {
+    use ReceiptProblem::{Contradiction, Refused};
+    let log = decode_log(bundle).map_err(Refused)?;
+    let history = saboteur_domain::History::replay(log.iter().cloned())
+        .ok_or_else(|| Refused("the bundle's log does not start with a game".into()))?;
+    let mut checked = ReceiptsChecked {
+        receipts: 0,
+        views: 0,
+        outcomes: 0,
+        bodies: 0,
+    };
+    for (receipt, body) in receipts {
+        let name = format!(
+            "receipt for {} at version {}",
+            receipt.audience_words(),
+            receipt.version
+        );
+        receipt
+            .check_signature(&bundle.keys)
+            .map_err(|e| Refused(format!("{name}: {e}: a forgery proves nothing")))?;
+        if let Some(body) = body {
+            if view_hash(body) != receipt.view_hash {
+                return Err(Refused(format!(
+                    "{name}: the body given with it is not the one it signed"
+                )));
+            }
+            checked.bodies += 1;
+        }
+        if receipt.game_id != bundle.game_id {
+            return Err(Refused(format!(
+                "{name}: it is for game {}, the bundle is game {}",
+                receipt.game_id, bundle.game_id
+            )));
+        }
+        let audience =
+            audience_from(receipt).ok_or_else(|| Refused(format!("{name}: it names no seat")))?;
+        let version = u64::try_from(receipt.version)
+            .ok()
+            .filter(|v| (1..=history.version()).contains(v))
+            .ok_or_else(|| {
+                Contradiction(format!(
+                    "{name}: the bundle has {} events: the record was cut after it was served",
+                    history.version()
+                ))
+            })?;
+        let head = bundle
+            .events
+            .get(version as usize - 1)
+            .map(|e| e.hash.as_str())
+            .unwrap_or_default();
+        if head != receipt.head {
+            return Err(Contradiction(format!(
+                "{name}: the bundle's chain head at {version} is {head}, the receipt signed {}: \
+                 the record was changed after it was served",
+                receipt.head
+            )));
+        }
+        let recomputed = match receipt.kind {
+            ReceiptKind::View => {
+                checked.views += 1;
+                let view = crate::reply::state_view(&history, receipt.version, audience)
+                    .ok_or_else(|| {
+                        Refused(format!(
+                            "{name}: the bundle's state at {version} is missing"
+                        ))
+                    })?;
+                serde_json::to_value(view)
+            }
+            ReceiptKind::Outcome => {
+                checked.outcomes += 1;
+                let first = receipt
+                    .first
+                    .filter(|f| (1..=receipt.version).contains(f))
+                    .ok_or_else(|| Refused(format!("{name}: it names no first event")))?;
+                let events = log
+                    .get(first as usize - 1..version as usize)
+                    .unwrap_or_default();
+                serde_json::to_value(crate::reply::outcome_body(
+                    &history, first, events, audience,
+                ))
+            }
+        }
+        .map_err(|e| Refused(format!("{name}: {e}")))?;
+        let hash = view_hash(&recomputed);
+        if hash != receipt.view_hash {
+            return Err(Contradiction(format!(
+                "{name}: what the bundle gives for it hashes to {hash}, the receipt signed {}: \
+                 the record was changed after it was served, or the server served what its \
+                 record does not give",
+                receipt.view_hash
+            )));
+        }
+        checked.receipts += 1;
+    }
+    Ok(checked)
 }
 
 /// Download the audit bundle
@@ -220,11 +431,127 @@ pub async fn bundle_from_store(
         }
         events.extend(page);
     }
-    Ok(AuditBundle::new(
-        id,
-        game.ruleset,
-        seed,
-        &game.seed_commitment,
-        &events,
-    ))
+    let mut bundle = AuditBundle::new(id, game.ruleset, seed, &game.seed_commitment, &events);
+    bundle.keys = crate::transparency::published_keys(store).await?;
+    bundle.log_entry = store.log_entry_of(id).await?.map(LogRecord::from);
+    Ok(bundle)
+}
+
+#[cfg(test)]
+mod properties {
+    //! Receipts signed as the server signs them, for every seat, a spectator and (once the game
+    //! is over) everyone, agree with the views and outcomes recomputed from the game's bundle.
+
+    use proptest::prelude::*;
+    use saboteur_domain::bot::random_game;
+    use saboteur_domain::{Audience, EVENT_SCHEMA_VERSION, History, Options, Ruleset, Seat, Seed};
+    use saboteur_storage::{GENESIS, chain_hash, seed_commitment};
+
+    use super::*;
+    use crate::receipt::{Signer, audience_of};
+    use crate::reply::{outcome_body, state_view};
+
+    fn bundle(log: &[Event], seed: Seed) -> AuditBundle {
+        let mut prev = GENESIS.to_string();
+        let events = log
+            .iter()
+            .zip(1..)
+            .map(|(e, seq)| {
+                let payload = serde_json::to_value(e).unwrap();
+                let version = i32::from(EVENT_SCHEMA_VERSION);
+                let hash = chain_hash(&prev, "g", seq, e.kind(), version, &payload);
+                BundleEvent {
+                    seq,
+                    event_type: e.kind().to_string(),
+                    schema_version: version,
+                    payload,
+                    prev_hash: std::mem::replace(&mut prev, hash.clone()),
+                    hash,
+                }
+            })
+            .collect();
+        AuditBundle {
+            game_id: "g".into(),
+            ruleset: Ruleset::Base,
+            seed: seed.to_hex(),
+            seed_commitment: seed_commitment(&seed.0),
+            events,
+            keys: Vec::new(),
+            log_entry: None,
+        }
+    }
+
+    fn sign(
+        signer: &Signer,
+        bundle: &AuditBundle,
+        kind: ReceiptKind,
+        (version, first): (i64, Option<i64>),
+        audience: Audience,
+        body: &impl Serialize,
+    ) -> (Receipt, Option<Value>) {
+        let value = serde_json::to_value(body).unwrap();
+        let (audience, seat) = audience_of(audience);
+        let receipt = signer.sign(Receipt {
+            kind,
+            game_id: bundle.game_id.clone(),
+            version,
+            first,
+            head: bundle.events[version as usize - 1].hash.clone(),
+            served_at: "2026-11-23T00:00:00.000Z".into(),
+            audience,
+            seat,
+            view_hash: crate::receipt::view_hash(&value),
+            key_id: String::new(),
+            signature: String::new(),
+        });
+        (receipt, Some(value))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn receipts_match_the_views_recomputed_from_the_bundle(
+            n in any::<u64>(),
+            players in 3u8..=6,
+            expansion in any::<bool>(),
+        ) {
+            let ruleset = if expansion { Ruleset::Saboteur2 } else { Ruleset::Base };
+            let seed = Seed::from_u64(n);
+            let log = random_game(ruleset, Options::default(), players, seed);
+            prop_assume!(log.len() > 1);
+            let signer = Signer::from_secret(&[9; 32]);
+            let mut bundle = bundle(&log, seed);
+            bundle.ruleset = ruleset;
+            bundle.keys = vec![signer.published()];
+            // The server's way: a history growing event by event, the view of its current
+            // state, the outcome of its last event; a sample of versions, and the last.
+            let step = (log.len() / 12).max(1);
+            let mut history = History::new(log[0].clone()).unwrap();
+            let mut receipts = Vec::new();
+            for (i, event) in log.iter().enumerate().skip(1) {
+                history.push(event.clone());
+                let version = i as i64 + 1;
+                if i % step != 0 && i + 1 != log.len() {
+                    continue;
+                }
+                let over = *history.game().phase() == saboteur_domain::Phase::GameOver;
+                let mut audiences: Vec<Audience> =
+                    (0..players).map(|s| Audience::Seat(Seat(s))).collect();
+                audiences.push(Audience::Spectator);
+                if over {
+                    audiences = vec![Audience::Omniscient];
+                }
+                for audience in audiences {
+                    let view = state_view(&history, version, audience).unwrap();
+                    receipts.push(sign(&signer, &bundle, ReceiptKind::View, (version, None), audience, &view));
+                }
+                let seat = Audience::Seat(Seat((i % players as usize) as u8));
+                let out = outcome_body(&history, version, std::slice::from_ref(event), seat);
+                receipts.push(sign(&signer, &bundle, ReceiptKind::Outcome, (version, Some(version)), seat, &out));
+            }
+            let checked = check_receipts(&bundle, &receipts);
+            prop_assert!(checked.is_ok(), "{:?}", checked);
+            prop_assert_eq!(checked.unwrap().receipts, receipts.len() as u64);
+        }
+    }
 }

@@ -20,6 +20,33 @@ use crate::tables::Tables;
 /// How often the driver asks the store for games waiting on a bot.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(1);
 
+/// Every how many sweeps the driver also logs finished games left out of the transparency
+/// log (the first sweep does it too).
+const LOG_SWEEP_EVERY: u64 = 60;
+
+/// Writes the transparency log's entries of finished games left unlogged (a crash between the
+/// finishing append and its entry, or games finished before the log existed).
+async fn log_unlogged(state: &AppState) {
+    loop {
+        let ids = match state.store.unlogged_finished_games(100).await {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::warn!("cannot list the games to log: {e}");
+                return;
+            }
+        };
+        for id in &ids {
+            if let Err(e) = state.store.log_finished_game(id).await {
+                tracing::warn!(game = %id, "the finished game is not logged yet: {e}");
+                return;
+            }
+        }
+        if ids.len() < 100 {
+            return;
+        }
+    }
+}
+
 /// What the bots do next, if the game waits for one: a bot's vote on a pending undo request
 /// (docs/rules.md §12), or the awaited bot's command.
 pub(crate) fn next_move(table: &Table) -> Option<Vec<Event>> {
@@ -71,9 +98,12 @@ impl Driver {
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(SWEEP_EVERY);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
+            for n in 0_u64.. {
                 tick.tick().await;
                 sweep(&state).await;
+                if n % LOG_SWEEP_EVERY == 0 {
+                    log_unlogged(&state).await;
+                }
             }
         });
     }

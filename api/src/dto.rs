@@ -148,6 +148,10 @@ pub struct Outcome {
     /// The seat whose decision the game awaits now (`null` once it is over): a client need
     /// not read the state to know who plays next.
     pub awaited: Option<u8>,
+    /// The server's signed receipt for this outcome (its `view_hash` covers the rest of this
+    /// body): keep it to prove later what you were told.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<crate::receipt::Receipt>,
 }
 
 /// What the caller sees of a game.
@@ -160,6 +164,10 @@ pub struct StateView {
     /// The table around the game at that version: the clocks and the awaited decision's
     /// deadline, seats handed to bots, messages hidden by the host.
     pub table: saboteur_domain::TableStatus,
+    /// The server's signed receipt for this view (its `view_hash` covers the rest of this
+    /// body): keep it to prove later what you were shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<crate::receipt::Receipt>,
 }
 
 /// The caller's legal commands.

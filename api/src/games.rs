@@ -425,10 +425,7 @@ async fn start_game(
     };
     let mut events = events;
     events.extend(crate::bots::play(&state, &mut table).await);
-    Ok(reply::ok(reply::outcome(
-        &table,
-        batch.first,
-        &events,
-        Audience::Spectator,
-    )))
+    Ok(reply::ok(
+        reply::outcome(&state, &table, batch.first, &events, Audience::Spectator).await?,
+    ))
 }

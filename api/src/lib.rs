@@ -31,12 +31,14 @@ mod metrics;
 mod online;
 mod ops;
 mod play;
+pub mod receipt;
 mod reply;
 mod series;
 mod stream;
 mod table;
 mod tables;
 mod text;
+pub mod transparency;
 mod undo;
 mod verdict;
 mod webclient;
@@ -76,6 +78,9 @@ pub struct Config {
     /// Where the server reads the time (turn clocks, table talk): the system clock, or a
     /// manual one in tests.
     pub time: TimeSource,
+    /// A file holding the signing key (64 hex digits; created when missing) instead of the
+    /// key the store keeps.
+    pub signing_key_file: Option<std::path::PathBuf>,
 }
 
 impl Config {
@@ -89,6 +94,7 @@ impl Config {
             max_streams: limits::DEFAULT_MAX_STREAMS,
             body_timeout: limits::DEFAULT_BODY_TIMEOUT,
             time: TimeSource::system(),
+            signing_key_file: None,
         }
     }
 }
@@ -109,6 +115,8 @@ pub(crate) struct AppState {
     pub tables: Arc<tables::Tables>,
     pub streams: limits::Gauge,
     pub presence: Arc<online::Presence>,
+    /// The key receipts and log checkpoints are signed with.
+    pub signer: receipt::Signer,
 }
 
 impl AppState {
@@ -148,6 +156,7 @@ fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     ops::configure(cfg);
     catalogue::configure(cfg);
     verdict::configure(cfg);
+    transparency::configure(cfg);
 }
 
 /// The whole application: routes, extractor limits and errors, the spec and the docs page.
@@ -240,6 +249,7 @@ pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
     let store = EventStore::connect(&config.database_url)
         .await
         .map_err(|e| std::io::Error::other(format!("cannot open the store: {e}")))?;
+    let signer = signing_key(&store, config.signing_key_file.as_deref()).await?;
     let state = Arc::new(AppState {
         tables: Arc::new(tables::Tables::new(
             store.clone(),
@@ -252,6 +262,7 @@ pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
             .map_err(|e| std::io::Error::other(format!("cannot set up the metrics: {e}")))?,
         streams: limits::Gauge::default(),
         presence: Arc::default(),
+        signer,
     });
     state.follow_store();
     bots::Driver::spawn(state.clone());
@@ -265,4 +276,48 @@ pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
         .copied()
         .ok_or_else(|| std::io::Error::other("the server listens nowhere"))?;
     Ok((server.shutdown_timeout(10).run(), addr))
+}
+
+/// The key this process signs with: the file's when one is given (recorded as the active key
+/// if it is not), otherwise the store's active key, made on the first start. Processes
+/// starting together on one database end up with one key: the store decides.
+pub async fn signing_key(
+    store: &EventStore,
+    file: Option<&std::path::Path>,
+) -> std::io::Result<receipt::Signer> {
+    let err = |e: saboteur_storage::StoreError| {
+        std::io::Error::other(format!("cannot read the signing keys: {e}"))
+    };
+    match file {
+        Some(path) => {
+            let signer = receipt::Signer::from_file(path)?;
+            let active = store.active_server_key().await.map_err(err)?;
+            if active.map(|k| k.id).as_deref() != Some(signer.id()) {
+                store
+                    .rotate_server_key(signer.new_key(false))
+                    .await
+                    .map_err(err)?;
+            }
+            Ok(signer)
+        }
+        None => {
+            let candidate = receipt::Signer::generate()?;
+            let key = store
+                .ensure_server_key(candidate.new_key(true))
+                .await
+                .map_err(err)?;
+            receipt::Signer::from_stored(&key)
+        }
+    }
+}
+
+/// Retires the active signing key and makes a new one (kept by the store); the old keys stay
+/// published. Running servers sign with the key they started with until they restart.
+pub async fn rotate_signing_key(store: &EventStore) -> std::io::Result<receipt::PublishedKey> {
+    let signer = receipt::Signer::generate()?;
+    let key = store
+        .rotate_server_key(signer.new_key(true))
+        .await
+        .map_err(|e| std::io::Error::other(format!("cannot rotate the signing key: {e}")))?;
+    Ok(receipt::PublishedKey::from(&key))
 }

@@ -26,8 +26,12 @@ enum Cmd {
     Serve(ServeArgs),
     /// Print the OpenAPI specification.
     Openapi,
-    /// Check an audit bundle: exits non-zero naming the first discrepancy.
+    /// Check an audit bundle, and receipts and log checkpoints against it: exits 1 naming the
+    /// first discrepancy or the first receipt the bundle contradicts, 2 when a receipt is
+    /// refused (a bad signature, an unknown key: it proves nothing).
     Verify(VerifyArgs),
+    /// Manage the server's signing keys.
+    Keys(KeysArgs),
     /// Play bot-only games at full speed, without a server, and print their statistics as
     /// JSON: win rates per role and per bot level, events, speed.
     Simulate(SimulateArgs),
@@ -60,6 +64,29 @@ struct SimulateArgs {
 }
 
 #[derive(clap::Args)]
+struct KeysArgs {
+    #[command(subcommand)]
+    command: KeysCmd,
+    /// The store.
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        default_value = "sqlite://saboteur.db",
+        global = true
+    )]
+    database_url: String,
+}
+
+#[derive(Subcommand)]
+enum KeysCmd {
+    /// Retire the active key (it stays published) and make a new one; running servers sign
+    /// with their key until they restart.
+    Rotate,
+    /// Print every key, as `GET /keys` does.
+    List,
+}
+
+#[derive(clap::Args)]
 struct VerifyArgs {
     /// A bundle downloaded from `GET /games/{id}/audit`.
     #[arg(long, group = "source", required_unless_present = "game")]
@@ -70,6 +97,18 @@ struct VerifyArgs {
     /// The store, for `--game`.
     #[arg(long, env = "DATABASE_URL", default_value = "sqlite://saboteur.db")]
     database_url: String,
+    /// Receipts kept from the server: a JSON array of receipts, or of the bodies served with
+    /// them (views, outcomes), checked against the bundle.
+    #[arg(long)]
+    receipts: Option<std::path::PathBuf>,
+    /// The transparency log's entries, from the first (`GET /log` pages joined as one JSON
+    /// array, or a page), for `--checkpoint`; the bundle's entry is looked for in it.
+    #[arg(long)]
+    log: Option<std::path::PathBuf>,
+    /// A log checkpoint kept earlier (`GET /log/checkpoint`), checked to be a prefix of
+    /// `--log`. Repeatable.
+    #[arg(long, requires = "log")]
+    checkpoint: Vec<std::path::PathBuf>,
 }
 
 #[derive(clap::Args, Clone)]
@@ -94,6 +133,10 @@ struct ServeArgs {
     /// Seconds a request's head, and then its body, may take to arrive.
     #[arg(long, default_value_t = 10)]
     body_timeout: u64,
+    /// Sign receipts with the key in this file (64 hex digits; created when missing) instead
+    /// of the key the store keeps; it is published as the active key.
+    #[arg(long, env = "SABOTEUR_SIGNING_KEY_FILE")]
+    signing_key_file: Option<std::path::PathBuf>,
 }
 
 fn main() -> std::io::Result<()> {
@@ -111,6 +154,7 @@ fn main() -> std::io::Result<()> {
         Some(Cmd::Serve(args)) => serve(args),
         Some(Cmd::Verify(args)) => verify(args),
         Some(Cmd::Simulate(args)) => simulate(args),
+        Some(Cmd::Keys(args)) => keys(args),
         None => serve(cli.serve),
     }
 }
@@ -162,6 +206,60 @@ fn simulate(args: SimulateArgs) -> std::io::Result<()> {
     Ok(())
 }
 
+fn keys(args: KeysArgs) -> std::io::Result<()> {
+    let rt = tokio::runtime::Runtime::new()?;
+    rt.block_on(async {
+        let store = saboteur_storage::EventStore::connect(&args.database_url)
+            .await
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        let out = match args.command {
+            KeysCmd::Rotate => {
+                serde_json::to_value(saboteur_api::rotate_signing_key(&store).await?)
+            }
+            KeysCmd::List => {
+                let keys = store
+                    .server_keys()
+                    .await
+                    .map_err(|e| std::io::Error::other(e.to_string()))?;
+                serde_json::to_value(
+                    keys.iter()
+                        .map(saboteur_api::receipt::PublishedKey::from)
+                        .collect::<Vec<_>>(),
+                )
+            }
+        }
+        .map_err(std::io::Error::other)?;
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&out).map_err(std::io::Error::other)?
+        );
+        Ok(())
+    })
+}
+
+fn read_json(path: &std::path::Path) -> std::io::Result<serde_json::Value> {
+    let text = std::fs::read_to_string(path)?;
+    serde_json::from_str(&text)
+        .map_err(|e| std::io::Error::other(format!("{}: not JSON: {e}", path.display())))
+}
+
+/// A JSON array's items, or a single object as one item; `field` names the array inside an
+/// object (a page of `GET /log` holds `entries`).
+fn items(value: serde_json::Value, field: &str) -> Vec<serde_json::Value> {
+    match value {
+        serde_json::Value::Array(items) => items,
+        serde_json::Value::Object(mut o) => match o.remove(field) {
+            Some(serde_json::Value::Array(items)) => items,
+            Some(other) => {
+                o.insert(field.to_string(), other);
+                vec![serde_json::Value::Object(o)]
+            }
+            None => vec![serde_json::Value::Object(o)],
+        },
+        other => vec![other],
+    }
+}
+
 fn verify(args: VerifyArgs) -> std::io::Result<()> {
     let bundle = match (&args.file, &args.game) {
         (Some(path), _) => {
@@ -185,19 +283,87 @@ fn verify(args: VerifyArgs) -> std::io::Result<()> {
             return Err(std::io::Error::other("give --file or --game"));
         }
     };
+    // Receipts are checked even when the engine's audit fails: a genuine receipt the record
+    // contradicts says more than the record's own inconsistency.
+    let mut failed = false;
     match saboteur_api::audit::verify(&bundle) {
         Ok(report) => {
             println!(
                 "verified: {}",
                 serde_json::to_string(&report).unwrap_or_default()
             );
-            Ok(())
         }
         Err(discrepancy) => {
             eprintln!("first discrepancy: {discrepancy}");
-            std::process::exit(1);
+            failed = true;
         }
     }
+    if let Some(path) = &args.receipts {
+        let items = items(read_json(path)?, "receipts");
+        let receipts = saboteur_api::audit::read_receipts(&items)
+            .map_err(|e| std::io::Error::other(format!("{}: {e}", path.display())))?;
+        match saboteur_api::audit::check_receipts(&bundle, &receipts) {
+            Ok(checked) => println!(
+                "receipts agree with the bundle: {}",
+                serde_json::to_string(&checked).unwrap_or_default()
+            ),
+            Err(problem @ saboteur_api::audit::ReceiptProblem::Contradiction(_)) => {
+                eprintln!("{problem}");
+                std::process::exit(1);
+            }
+            Err(problem) => {
+                eprintln!("{problem}");
+                std::process::exit(if failed { 1 } else { 2 });
+            }
+        }
+    }
+    if let Some(path) = &args.log {
+        use saboteur_api::transparency::{Checkpoint, LogRecord, check_checkpoint, check_entries};
+        let entries: Vec<LogRecord> =
+            serde_json::from_value(serde_json::Value::Array(items(read_json(path)?, "entries")))
+                .map_err(|e| {
+                    std::io::Error::other(format!("{}: not log entries: {e}", path.display()))
+                })?;
+        if let Err(e) = check_entries(&entries) {
+            eprintln!("first discrepancy in the log: {e}");
+            std::process::exit(1);
+        }
+        for path in &args.checkpoint {
+            let checkpoint: Checkpoint = serde_json::from_value(read_json(path)?).map_err(|e| {
+                std::io::Error::other(format!("{}: not a checkpoint: {e}", path.display()))
+            })?;
+            match check_checkpoint(&checkpoint, &entries, &bundle.keys) {
+                Ok(()) => println!(
+                    "checkpoint of size {} is a prefix of the log",
+                    checkpoint.size
+                ),
+                Err(e) => {
+                    eprintln!("{e}");
+                    std::process::exit(1);
+                }
+            }
+        }
+        match entries.iter().find(|e| e.game_id == bundle.game_id) {
+            Some(entry)
+                if entry.version != bundle.events.len() as i64
+                    || Some(entry.head.as_str())
+                        != bundle.events.last().map(|e| e.hash.as_str()) =>
+            {
+                eprintln!(
+                    "log entry {}: the game ended at version {} with head {}; the bundle \
+                     differs: the record was changed after it was logged",
+                    entry.seq, entry.version, entry.head
+                );
+                std::process::exit(1);
+            }
+            Some(entry) => println!("the game is log entry {}", entry.seq),
+            None => println!("the game is not in the log given"),
+        }
+    }
+    if failed {
+        std::process::exit(1);
+    }
+    Ok(())
 }
 
 #[actix_web::main]
@@ -212,6 +378,7 @@ async fn serve(args: ServeArgs) -> std::io::Result<()> {
         cache_bytes: args.cache_bytes,
         max_streams: args.max_streams,
         body_timeout: std::time::Duration::from_secs(args.body_timeout.max(1)),
+        signing_key_file: args.signing_key_file,
         ..Config::new(args.bind, args.database_url)
     };
     let (server, addr) = saboteur_api::start(config.clone()).await?;

@@ -176,7 +176,7 @@ async fn record(
     };
     let mut events = events;
     events.extend(crate::bots::play(state, table).await);
-    Ok(reply::outcome(table, batch.first, &events, audience))
+    reply::outcome(state, table, batch.first, &events, audience).await
 }
 
 fn seat_of(table: &Table, seat: u8) -> Result<Seat, ApiError> {

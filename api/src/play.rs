@@ -1,7 +1,7 @@
 //! Play: the caller's view, legal moves, commands, and the event log.
 
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use saboteur_domain::{Audience, Command, Event, legal_commands, view};
+use saboteur_domain::{Audience, Command, Event, legal_commands};
 use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -10,6 +10,7 @@ use crate::AppState;
 use crate::body::Json;
 use crate::dto::{EventPage, LegalMoves, Outcome, StateView};
 use crate::error::ApiError;
+use crate::receipt::ReceiptKind;
 use crate::reply::{self, redacted};
 use crate::table::{Batch, Committed, Table};
 
@@ -68,16 +69,7 @@ async fn get_state(
     } else {
         who.audience()
     };
-    let (version, game) = match query.at {
-        None => (table.version(), table.history.game().clone()),
-        Some(at) => (
-            at as i64,
-            table
-                .history
-                .state_at(at)
-                .ok_or_else(|| ApiError::BadRequest(format!("the game has no version {at}")))?,
-        ),
-    };
+    let version = query.at.map_or(table.version(), |at| at as i64);
     let cache = match query.at {
         Some(at) if (at as i64) < table.version() && table.over() => {
             "public, max-age=31536000, immutable"
@@ -85,20 +77,11 @@ async fn get_state(
         Some(at) if (at as i64) < table.version() => "private, max-age=31536000, immutable",
         _ => "no-cache",
     };
-    let status = if version == table.version() {
-        table.history.table_status()
-    } else {
-        table
-            .history
-            .at(version as u64)
-            .map(|h| h.table_status())
-            .ok_or_else(|| ApiError::BadRequest(format!("the game has no version {version}")))?
-    };
-    let body = StateView {
-        version,
-        view: view(&game, audience),
-        table: status,
-    };
+    let mut body = reply::state_view(&table.history, version, audience)
+        .ok_or_else(|| ApiError::BadRequest(format!("the game has no version {version}")))?;
+    let at = (version, None);
+    body.receipt =
+        Some(reply::receipt(&state, &table, ReceiptKind::View, at, audience, &body).await?);
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", format!("\"{version}\"")))
         .insert_header((actix_web::http::header::CACHE_CONTROL, cache))
@@ -251,12 +234,9 @@ async fn send_command(
         .inc();
     let mut events = events;
     events.extend(crate::bots::play(&state, &mut table).await);
-    Ok(reply::ok(reply::outcome(
-        &table,
-        batch.first,
-        &events,
-        Audience::Seat(seat),
-    )))
+    Ok(reply::ok(
+        reply::outcome(&state, &table, batch.first, &events, Audience::Seat(seat)).await?,
+    ))
 }
 
 /// The stored outcome of a command sent again with its `Idempotency-Key`, read from the
@@ -294,12 +274,9 @@ async fn retried(
     }
     state.metrics.commands.with_label_values(&["retried"]).inc();
     // The batch's events, numbered from its first: the version after it is its last.
-    Ok(reply::ok(reply::outcome(
-        table,
-        batch.first,
-        &events,
-        Audience::Seat(seat),
-    )))
+    Ok(reply::ok(
+        reply::outcome(state, table, batch.first, &events, Audience::Seat(seat)).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

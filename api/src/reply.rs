@@ -1,10 +1,18 @@
 //! What a write answers: the batch it recorded (and the bots' answers after it), as the caller
-//! may see it.
+//! may see it; what a view shows; and the signed receipt of either.
+//!
+//! [`outcome_body`] and [`state_view`] are the one way each body is computed, by the handlers
+//! and by the offline check of receipts against an audit bundle (`crate::audit`), so a body
+//! recomputed from the record hashes as the body served did.
 
 use actix_web::HttpResponse;
 use saboteur_domain::{Audience, Event, History};
+use serde::Serialize;
 
-use crate::dto::{EventRecord, Outcome};
+use crate::AppState;
+use crate::dto::{EventRecord, Outcome, StateView};
+use crate::error::ApiError;
+use crate::receipt::{Receipt, ReceiptKind, audience_of, view_hash};
 use crate::table::Table;
 
 /// Events of `history` as an audience may see them (a message the host hid without its
@@ -26,13 +34,89 @@ pub(crate) fn redacted(
 }
 
 /// The outcome of a write whose events start at `first`, as `audience` may see them, with the
-/// game's version after them and the seat it awaits now.
-pub(crate) fn outcome(table: &Table, first: i64, events: &[Event], audience: Audience) -> Outcome {
+/// game's version after them and the seat it awaits then (from `history`, which holds them).
+pub(crate) fn outcome_body(
+    history: &History,
+    first: i64,
+    events: &[Event],
+    audience: Audience,
+) -> Outcome {
+    let version = first + events.len() as i64 - 1;
+    // The history as it was at `version` (a message hidden since, a game over since, change
+    // nothing in what was served then).
+    let earlier;
+    let then = if version == history.version() as i64 {
+        history
+    } else {
+        earlier = u64::try_from(version).ok().and_then(|v| history.at(v));
+        earlier.as_ref().unwrap_or(history)
+    };
     Outcome {
-        version: first + events.len() as i64 - 1,
-        events: redacted(&table.history, events, first, audience),
-        awaited: table.history.game().awaited().map(|s| s.0),
+        version,
+        events: redacted(then, events, first, audience),
+        awaited: then.game().awaited().map(|s| s.0),
+        receipt: None,
     }
+}
+
+/// The view at `version` of `history` for `audience`, and the table around the game then:
+/// the live state for the current version, the history replayed to `version` for an earlier
+/// one. `None` when the game has no such version.
+pub(crate) fn state_view(history: &History, version: i64, audience: Audience) -> Option<StateView> {
+    let earlier;
+    let then = if version == history.version() as i64 {
+        history
+    } else {
+        earlier = history.at(u64::try_from(version).ok()?)?;
+        &earlier
+    };
+    Some(StateView {
+        version,
+        view: saboteur_domain::view(then.game(), audience),
+        table: then.table_status(),
+        receipt: None,
+    })
+}
+
+/// A signed receipt for `body`, served to `audience` at `version` of the table's game.
+pub(crate) async fn receipt(
+    state: &AppState,
+    table: &Table,
+    kind: ReceiptKind,
+    (version, first): (i64, Option<i64>),
+    audience: Audience,
+    body: &impl Serialize,
+) -> Result<Receipt, ApiError> {
+    let head = table.head_at(&state.store, version).await?;
+    let value = serde_json::to_value(body).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let (audience, seat) = audience_of(audience);
+    Ok(state.signer.sign(Receipt {
+        kind,
+        game_id: table.id().to_string(),
+        version,
+        first,
+        head,
+        served_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        audience,
+        seat,
+        view_hash: view_hash(&value),
+        key_id: String::new(),
+        signature: String::new(),
+    }))
+}
+
+/// The outcome of a write whose events start at `first`, as `audience` may see them, signed.
+pub(crate) async fn outcome(
+    state: &AppState,
+    table: &Table,
+    first: i64,
+    events: &[Event],
+    audience: Audience,
+) -> Result<Outcome, ApiError> {
+    let mut out = outcome_body(&table.history, first, events, audience);
+    let at = (out.version, Some(first));
+    out.receipt = Some(receipt(state, table, ReceiptKind::Outcome, at, audience, &out).await?);
+    Ok(out)
 }
 
 /// A 200 with the outcome and its version as the `ETag`.

@@ -77,14 +77,33 @@ impl Table {
             checked: Some(Instant::now()),
             time,
         };
-        // The row and the log are read apart: take the row's version from the log.
-        table.record.version = table.version();
+        // The row and the log are read apart: take the row's version and last hash from the log.
+        if table.record.version != table.version() {
+            // (Asked while the row's version differs: `head_at` reads it from the log.)
+            table.record.last_hash = table.head_at(store, table.version()).await?;
+            table.record.version = table.version();
+        }
         Ok(table)
     }
 
     /// The game's version: how many events its log holds.
     pub fn version(&self) -> i64 {
         self.history.version() as i64
+    }
+
+    /// The hash of the event at `version`: the head of the game's chain there. The current
+    /// version's is held; an earlier one's is read from the store.
+    pub async fn head_at(&self, store: &EventStore, version: i64) -> Result<String, ApiError> {
+        if version == self.record.version {
+            return Ok(self.record.last_hash.clone());
+        }
+        store
+            .events_after(self.id(), version - 1, 1)
+            .await?
+            .into_iter()
+            .find(|e| e.seq == version)
+            .map(|e| e.hash)
+            .ok_or_else(|| ApiError::Internal(format!("the log has no event {version}")))
     }
 
     /// The game's id.
@@ -283,6 +302,15 @@ impl Table {
                 }
                 if self.over() {
                     self.record.seed = Some(self.history.game().seed().0.to_vec());
+                }
+                if status == Some(GameStatus::Finished) {
+                    // Written once per game; if this fails, the bots' sweep logs it later.
+                    if let Err(e) = store.log_finished_game(self.id()).await {
+                        tracing::warn!(
+                            game = self.id(),
+                            "the finished game is not logged yet: {e}"
+                        );
+                    }
                 }
                 self.checked = Some(Instant::now());
                 Ok(Committed::New(Batch {

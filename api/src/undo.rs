@@ -44,7 +44,7 @@ async fn record(
     let mut events = events;
     events.extend(crate::bots::play(state, table).await);
     let undone = events.iter().any(|e| matches!(e, Event::Undone { .. }));
-    let out = reply::outcome(table, batch.first, &events, audience);
+    let out = reply::outcome(state, table, batch.first, &events, audience).await?;
     Ok(if undone {
         HttpResponse::Ok().json(out)
     } else {

@@ -1,17 +1,24 @@
 //! The audit verdict on a finished game: the server runs the same check as
-//! `saboteur verify --file` over the game's bundle, for clients that cannot run the binary.
+//! `saboteur verify --file` over the game's bundle, for clients that cannot run the binary, and
+//! checks receipts against it as `saboteur verify --receipts` does.
 
-use actix_web::{HttpResponse, get, web};
+use actix_web::{HttpResponse, get, post, web};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::AppState;
-use crate::audit::{Verified, bundle_from_store, verify};
+use crate::audit::{
+    ReceiptProblem, ReceiptsChecked, Verified, bundle_from_store, check_receipts, read_receipts,
+    verify,
+};
+use crate::body::Json;
 use crate::error::ApiError;
+use crate::receipt::PublishedKey;
+use crate::transparency::LogRecord;
 
 pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(audit_verdict);
+    cfg.service(audit_verdict).service(receipts_verdict);
 }
 
 /// The outcome of checking a finished game's audit bundle.
@@ -29,6 +36,24 @@ pub struct AuditVerdict {
     pub seed_commitment: String,
     /// How many events the bundle holds.
     pub events: usize,
+    /// The server's signing keys, as the bundle publishes them.
+    pub keys: Vec<PublishedKey>,
+    /// The game's entry in the transparency log, once it is logged.
+    pub log_entry: Option<LogRecord>,
+}
+
+/// What receipts showed against a finished game's record.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ReceiptsVerdict {
+    /// Whether every receipt agrees with the record.
+    pub ok: bool,
+    /// What was checked, when every receipt agreed.
+    pub checked: Option<ReceiptsChecked>,
+    /// The first receipt the record contradicts: the record changed after it was served.
+    pub contradiction: Option<String>,
+    /// The first receipt refused: it proves nothing (a bad signature, an unknown key, another
+    /// game, a body that is not the one it signed).
+    pub refused: Option<String>,
 }
 
 /// Check a finished game's record
@@ -76,5 +101,65 @@ async fn audit_verdict(
         seed: bundle.seed,
         seed_commitment: bundle.seed_commitment,
         events: bundle.events.len(),
+        keys: bundle.keys,
+        log_entry: bundle.log_entry,
+    }))
+}
+
+/// Check receipts against a finished game's record
+///
+/// Checks receipts kept from this server (a JSON array of receipts, or of the bodies served
+/// with them) against the game's audit bundle, as `saboteur verify --receipts` does: each
+/// signed by a published key, its head on the game's chain at its version, its `view_hash`
+/// that of the body recomputed from the record. Names the first receipt refused or
+/// contradicted. The body is at most 64 KiB: send receipts without their bodies.
+#[utoipa::path(
+    tag = "audit",
+    params(("id" = String, Path, description = "The game's id")),
+    request_body(content = Vec<crate::receipt::Receipt>, description = "Receipts, in the order they were kept (a body served with its receipt is accepted in place of the receipt, and checked against it)"),
+    responses(
+        (status = 200, description = "The verdict", body = ReceiptsVerdict),
+        (status = 400, description = "Not a list of receipts", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game is not over: its secrets are still secret", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
+    )
+)]
+#[post("/games/{id}/audit/receipts")]
+async fn receipts_verdict(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    body: Json<Vec<serde_json::Value>>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    if uuid::Uuid::parse_str(&id).is_err() {
+        return Err(ApiError::NotFound(format!(
+            "no game {id:?}: game ids are UUIDs"
+        )));
+    }
+    let receipts = read_receipts(&body.into_inner()).map_err(ApiError::BadRequest)?;
+    let bundle = bundle_from_store(&state.store, &id).await?;
+    let result = web::block(move || check_receipts(&bundle, &receipts))
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(HttpResponse::Ok().json(match result {
+        Ok(checked) => ReceiptsVerdict {
+            ok: true,
+            checked: Some(checked),
+            contradiction: None,
+            refused: None,
+        },
+        Err(ReceiptProblem::Contradiction(c)) => ReceiptsVerdict {
+            ok: false,
+            checked: None,
+            contradiction: Some(c),
+            refused: None,
+        },
+        Err(ReceiptProblem::Refused(r)) => ReceiptsVerdict {
+            ok: false,
+            checked: None,
+            contradiction: None,
+            refused: Some(r),
+        },
     }))
 }

@@ -59,6 +59,8 @@ fn bundle() -> AuditBundle {
         seed: seed.to_hex(),
         seed_commitment: seed_commitment(&seed.0),
         events,
+        keys: Vec::new(),
+        log_entry: None,
     }
 }
 

@@ -94,6 +94,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{id}/audit/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check receipts against a finished game's record
+         * @description Checks receipts kept from this server (a JSON array of receipts, or of the bodies served
+         *     with them) against the game's audit bundle, as `saboteur verify --receipts` does: each
+         *     signed by a published key, its head on the game's chain at its version, its `view_hash`
+         *     that of the body recomputed from the record. Names the first receipt refused or
+         *     contradicted. The body is at most 64 KiB: send receipts without their bodies.
+         */
+        post: operations["receipts_verdict"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{id}/audit/verdict": {
         parameters: {
             query?: never;
@@ -613,6 +637,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the server's signing keys
+         * @description Every Ed25519 key the server has signed receipts and checkpoints with, the retired ones
+         *     included, so that old receipts stay checkable. Public keys are 64 hex digits; a key's id is
+         *     the first 16 hex digits of SHA-256 of the public key.
+         */
+        get: operations["list_keys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the transparency log
+         * @description One entry per finished game, in the order they were logged, each chained to the one
+         *     before: a game rewritten after it was logged no longer matches its entry, and a rewritten
+         *     log no longer extends an older checkpoint.
+         */
+        get: operations["list_log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a signed checkpoint of the log
+         * @description The log's size and last hash now, signed with the server's key. Keep it: any later log
+         *     must hold it as a prefix (`saboteur verify --log FILE --checkpoint FILE` checks it).
+         */
+        get: operations["log_checkpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -690,6 +779,9 @@ export interface components {
             events: components["schemas"]["BundleEvent"][];
             /** @description The game's id. */
             game_id: string;
+            /** @description Every key the server has signed receipts with (`GET /keys`). */
+            keys?: components["schemas"]["PublishedKey"][];
+            log_entry?: null | components["schemas"]["LogRecord"];
             /** @description The ruleset. */
             ruleset: components["schemas"]["Ruleset"];
             /** @description The seed every shuffle was drawn from, 64 hex digits. */
@@ -706,6 +798,9 @@ export interface components {
             discrepancy?: string | null;
             /** @description How many events the bundle holds. */
             events: number;
+            /** @description The server's signing keys, as the bundle publishes them. */
+            keys: components["schemas"]["PublishedKey"][];
+            log_entry?: null | components["schemas"]["LogRecord"];
             /** @description Whether every check passed. */
             ok: boolean;
             report?: null | components["schemas"]["Verified"];
@@ -857,6 +952,28 @@ export interface components {
              * @description Row: 0 is the start card's row; negative is north.
              */
             y: number;
+        };
+        /**
+         * Checkpoint
+         * @description The log's size and head, signed: a later log must extend it.
+         */
+        Checkpoint: {
+            /** @description The last entry's hash (64 zeros for an empty log). */
+            head: string;
+            /** @description The signing key's id (`GET /keys`). */
+            key_id: string;
+            /**
+             * @description Ed25519 over the JCS (RFC 8785) form of this checkpoint without `signature`, 128 hex
+             *     digits.
+             */
+            signature?: string;
+            /**
+             * Format: int64
+             * @description How many entries the log holds.
+             */
+            size: number;
+            /** @description When it was signed (RFC 3339, the server's clock). */
+            time: string;
         };
         /**
          * Clock
@@ -1608,6 +1725,14 @@ export interface components {
             seat: number;
         };
         /**
+         * KeyList
+         * @description Every key the server has signed with.
+         */
+        KeyList: {
+            /** @description Oldest first; the one without `retired_at` signs now. */
+            keys: components["schemas"]["PublishedKey"][];
+        };
+        /**
          * LegalMoves
          * @description The caller's legal commands.
          */
@@ -1617,6 +1742,48 @@ export interface components {
             /**
              * Format: int64
              * @description The version they are legal at.
+             */
+            version: number;
+        };
+        /**
+         * LogPage
+         * @description A page of the transparency log.
+         */
+        LogPage: {
+            /** @description The entries, in order. */
+            entries: components["schemas"]["LogRecord"][];
+            /**
+             * Format: int64
+             * @description Pass as `after` for the next page; absent on the last page.
+             */
+            next_after?: number | null;
+        };
+        /**
+         * LogRecord
+         * @description One entry of the transparency log: a finished game's final version and chain head.
+         */
+        LogRecord: {
+            /** @description The finished game. */
+            game_id: string;
+            /**
+             * @description Hex SHA-256 over the previous hash, `seq`, the game's id, its version and head, each
+             *     length-prefixed as in the event chain.
+             */
+            hash: string;
+            /** @description The hash of the game's last event. */
+            head: string;
+            /** @description When it was written (RFC 3339). */
+            logged_at: string;
+            /** @description The previous entry's hash (64 zeros for the first). */
+            prev_hash: string;
+            /**
+             * Format: int64
+             * @description Its place in the log, from 1.
+             */
+            seq: number;
+            /**
+             * Format: int64
+             * @description The game's final version.
              */
             version: number;
         };
@@ -1697,6 +1864,7 @@ export interface components {
             awaited?: number | null;
             /** @description The new events, as the caller may see them. */
             events: components["schemas"]["EventRecord"][];
+            receipt?: null | components["schemas"]["Receipt"];
             /**
              * Format: int64
              * @description The game's version now.
@@ -1830,6 +1998,112 @@ export interface components {
             title: string;
             /** @description A URI naming the kind of problem. */
             type: string;
+        };
+        /**
+         * PublishedKey
+         * @description A signing key as published: receipts signed with it stay checkable after it is retired.
+         */
+        PublishedKey: {
+            /** @description When the server first used it (RFC 3339). */
+            created_at: string;
+            /** @description The first 16 hex digits of SHA-256 of the public key. */
+            id: string;
+            /** @description The Ed25519 public key, 64 hex digits. */
+            public_key: string;
+            /** @description When another key replaced it (RFC 3339); absent for the key in use. */
+            retired_at?: string | null;
+        };
+        /**
+         * Receipt
+         * @description The server's signed statement of what it served.
+         */
+        Receipt: {
+            /** @description Whom the body was computed for. */
+            audience: components["schemas"]["ReceiptAudience"];
+            /**
+             * Format: int64
+             * @description For an outcome: the sequence number of its first event.
+             */
+            first?: number | null;
+            /** @description The game's id. */
+            game_id: string;
+            /** @description The hash of the game's event at `version`: the head of its hash chain there. */
+            head: string;
+            /** @description The signing key's id (`GET /keys`). */
+            key_id: string;
+            /** @description A view or a write's outcome. */
+            kind: components["schemas"]["ReceiptKind"];
+            /**
+             * Format: int32
+             * @description The seat, for the audience `seat`.
+             */
+            seat?: number | null;
+            /** @description When it was served (RFC 3339, the server's clock). */
+            served_at: string;
+            /** @description Ed25519 over the JCS form of this receipt without `signature`, 128 hex digits. */
+            signature?: string;
+            /**
+             * Format: int64
+             * @description The version the body is of (for an outcome: the version after its events).
+             */
+            version: number;
+            /** @description Hex SHA-256 of the JCS (RFC 8785) form of the body served, its `receipt` removed. */
+            view_hash: string;
+        };
+        /**
+         * ReceiptAudience
+         * @description Whom a served body was computed for.
+         * @enum {string}
+         */
+        ReceiptAudience: "seat" | "spectator" | "everyone";
+        /**
+         * ReceiptKind
+         * @description What a receipt is for.
+         * @enum {string}
+         */
+        ReceiptKind: "view" | "outcome";
+        /**
+         * ReceiptsChecked
+         * @description What checking receipts against a bundle showed.
+         */
+        ReceiptsChecked: {
+            /**
+             * Format: int64
+             * @description Receipts given with the body they were served with, the body checked against them.
+             */
+            bodies: number;
+            /**
+             * Format: int64
+             * @description Of which outcomes of writes.
+             */
+            outcomes: number;
+            /**
+             * Format: int64
+             * @description Receipts checked: each signed by a published key, its head on the bundle's chain at its
+             *     version, its `view_hash` that of the body recomputed from the bundle.
+             */
+            receipts: number;
+            /**
+             * Format: int64
+             * @description Of which views (`GET /games/{id}/state`).
+             */
+            views: number;
+        };
+        /**
+         * ReceiptsVerdict
+         * @description What receipts showed against a finished game's record.
+         */
+        ReceiptsVerdict: {
+            checked?: null | components["schemas"]["ReceiptsChecked"];
+            /** @description The first receipt the record contradicts: the record changed after it was served. */
+            contradiction?: string | null;
+            /** @description Whether every receipt agrees with the record. */
+            ok: boolean;
+            /**
+             * @description The first receipt refused: it proves nothing (a bad signature, an unknown key, another
+             *     game, a body that is not the one it signed).
+             */
+            refused?: string | null;
         };
         /**
          * Role
@@ -2069,6 +2343,7 @@ export interface components {
          * @description What the caller sees of a game.
          */
         StateView: {
+            receipt?: null | components["schemas"]["Receipt"];
             /**
              * @description The table around the game at that version: the clocks and the awaited decision's
              *     deadline, seats handed to bots, messages hidden by the host.
@@ -2433,6 +2708,72 @@ export interface operations {
                 };
             };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    receipts_verdict: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Receipts, in the order they were kept (a body served with its receipt is accepted in place of the receipt, and checked against it) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Receipt"][];
+            };
+        };
+        responses: {
+            /** @description The verdict */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptsVerdict"];
+                };
+            };
+            /** @description Not a list of receipts */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The game is not over: its secrets are still secret */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -4156,6 +4497,113 @@ export interface operations {
                 };
             };
             /** @description The database is unreachable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_keys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyList"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_log: {
+        parameters: {
+            query?: {
+                /** @description Entries after this place (default 0: from the first). */
+                after?: number | null;
+                /** @description Entries per page, 1–1000 (default 200). */
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogPage"];
+                };
+            };
+            /** @description Malformed query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    log_checkpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkpoint"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */

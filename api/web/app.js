@@ -1,5 +1,6 @@
 // Saboteur's web client: lobby (/), table (/play/{id}), replay (/replay/{id}), audit (/audit/{id}).
-// Plain ES modules over the HTTP API; tokens are kept per game in localStorage.
+// Plain ES modules over the HTTP API; tokens, and the receipts the server signs on every view
+// and outcome, are kept per game in localStorage.
 import { el, cardShape, faceDown, describe } from "/assets/svg.js";
 
 const main = document.getElementById("main");
@@ -31,8 +32,22 @@ async function api(path, { method = "GET", token, body, headers = {} } = {}) {
   const text = await res.text();
   const data = text ? JSON.parse(text) : null;
   if (!res.ok) throw new Error(data?.detail ?? `${res.status} ${res.statusText}`);
+  if (data?.receipt) receipts.keep(data.receipt);
   return data;
 }
+
+/** The receipts served to this browser, per game: the last 1000, oldest first. */
+const receipts = {
+  /** @param {string} id @returns {Schemas["Receipt"][]} */
+  get: (id) => JSON.parse(localStorage.getItem(`saboteur:receipts:${id}`) ?? "[]"),
+  /** @param {Schemas["Receipt"]} r */
+  keep: (r) => {
+    try {
+      const all = [...receipts.get(r.game_id), r].slice(-1000);
+      localStorage.setItem(`saboteur:receipts:${r.game_id}`, JSON.stringify(all));
+    } catch { /* storage full or unavailable: the game goes on */ }
+  },
+};
 
 const tokens = {
   get: (id) => JSON.parse(localStorage.getItem(`saboteur:${id}`) ?? "{}"),
@@ -517,13 +532,46 @@ async function audit(id) {
   try {
     /** @type {Schemas["AuditVerdict"]} */
     const v = await api(`/games/${id}/audit/verdict`);
+    const kept = receipts.get(id);
+    const file = URL.createObjectURL(new Blob([JSON.stringify(kept, null, 1)], { type: "application/json" }));
     kids.push(
       h("p", { role: "status", class: v.ok ? "" : "error" }, v.ok ? `Verified: ${v.events} events, ${v.report.commands_checked} commands and ${v.report.deals_checked} deals checked again` : `Discrepancy: ${v.discrepancy}`),
       v.ok ? h("p", {}, `Winners: ${v.report.winners.map((w) => `seat ${w}`).join(", ") || "none"}; gold: ${v.report.gold.join(", ")}`) : null,
-      h("p", {}, h("a", { href: `/games/${id}/audit`, download: `saboteur-${id}.json` }, "Download the audit bundle")),
-      h("p", {}, "Check it offline: ", h("code", {}, `saboteur verify --file saboteur-${id}.json`)));
+      h("p", {}, v.log_entry ? `Transparency log entry ${v.log_entry.seq}: final version ${v.log_entry.version}, head ${v.log_entry.head}, logged ${v.log_entry.logged_at}` : "Not in the transparency log yet."),
+      h("h2", {}, "Signing keys"),
+      h("ul", {}, v.keys.map((k) => h("li", {}, `${k.id}: ${k.public_key}, since ${k.created_at}${k.retired_at ? `, retired ${k.retired_at}` : " (in use)"}`))),
+      h("p", {}, h("a", { href: `/games/${id}/audit`, download: `saboteur-${id}.json` }, "Download the audit bundle"), " ",
+        h("a", { href: file, download: `receipts-${id}.json` }, `Download the ${kept.length} receipts this browser kept`)),
+      h("p", {}, "Check it offline: ", h("code", {}, `saboteur verify --file saboteur-${id}.json --receipts receipts-${id}.json`)),
+      checkReceipts(id, kept));
   } catch (e) { kids.push(h("p", { class: "error", role: "alert" }, e.message)); }
   main.replaceChildren(...kids);
+}
+
+/** A form that checks receipts (kept by this browser, or pasted) against the game's record. */
+function checkReceipts(id, kept) {
+  const area = h("textarea", { id: "receipts", rows: 6, cols: 80, placeholder: "[{ \"kind\": \"view\", … }]" });
+  const out = h("p", { role: "status", "aria-live": "polite" });
+  const check = async (list) => {
+    out.textContent = "Checking…";
+    let count = 0;
+    try {
+      // The server reads at most 64 KiB a request: a few dozen receipts at a time.
+      for (let i = 0; i < list.length; i += 50) {
+        /** @type {Schemas["ReceiptsVerdict"]} */
+        const r = await api(`/games/${id}/audit/receipts`, { method: "POST", body: list.slice(i, i + 50).map((x) => x.receipt ?? x) });
+        if (!r.ok) { out.textContent = r.contradiction ? `Contradiction: ${r.contradiction}` : `Refused: ${r.refused}`; out.className = "error"; return; }
+        count += r.checked?.receipts ?? 0;
+      }
+      out.className = "";
+      out.textContent = `${count} receipts agree with the record.`;
+    } catch (e) { out.className = "error"; out.textContent = e.message; }
+  };
+  return h("section", { "aria-label": "Receipts" }, h("h2", {}, "Receipts"),
+    h("p", {}, h("button", { type: "button", onclick: () => check(kept) }, `Check the ${kept.length} receipts this browser kept`)),
+    h("p", {}, h("label", { for: "receipts" }, "Or paste receipts (a JSON array)"), h("br"), area, h("br"),
+      h("button", { type: "button", onclick: () => { try { check(JSON.parse(area.value || "[]")); } catch (e) { out.className = "error"; out.textContent = e.message; } } }, "Check the pasted receipts")),
+    out);
 }
 
 const [, kind, id] = location.pathname.split("/");

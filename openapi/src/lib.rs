@@ -72,6 +72,7 @@ the token they got when creating the game. Errors are RFC 9457 problem details w
         (name = "play", description = "What a seat sees, may do, and does"),
         (name = "events", description = "The event log, redacted for the caller"),
         (name = "table", description = "Playing online: table talk, seats handed to bots and taken back, new tokens, presence"),
+        (name = "audit", description = "Signing keys, receipts and the transparency log of finished games"),
         (name = "operations", description = "Health and documentation"),
     )
 )]
@@ -80,7 +81,7 @@ pub struct ApiDoc;
 /// The version of the HTTP API: the spec's `info.version` and every response's
 /// [`API_VERSION_HEADER`]. A change to the wire format bumps it and gets a CHANGELOG entry; the
 /// golden test `api/tests/openapi.rs` fails until both are done.
-pub const API_VERSION: &str = "0.3.0";
+pub const API_VERSION: &str = "0.4.0";
 
 /// The response header that states [`API_VERSION`].
 pub const API_VERSION_HEADER: &str = "Api-Version";

@@ -44,6 +44,25 @@ pub fn seed_commitment(seed: &[u8]) -> String {
     hex::encode(Sha256::digest(seed))
 }
 
+/// The hash of a transparency log entry: SHA-256 over the previous entry's hash (GENESIS for
+/// the first), its place in the log, the game's id, its final version and the hash of its last
+/// event, each field length-prefixed as in [`chain_hash`]. Hex, lowercase.
+pub fn log_entry_hash(
+    prev_hash: &str,
+    seq: i64,
+    game_id: &str,
+    version: i64,
+    head: &str,
+) -> String {
+    let mut h = Sha256::new();
+    field(&mut h, prev_hash.as_bytes());
+    h.update(seq.to_be_bytes());
+    field(&mut h, game_id.as_bytes());
+    h.update(version.to_be_bytes());
+    field(&mut h, head.as_bytes());
+    hex::encode(h.finalize())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

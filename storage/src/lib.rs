@@ -8,6 +8,8 @@
 //! - **Immutability**: triggers refuse UPDATE and DELETE on `events`, and DELETE on `games`.
 //! - **Tamper evidence**: every event carries `hash = SHA-256(prev_hash ‖ canonical event)`;
 //!   [`EventStore::verify_chain`] names the first broken sequence number.
+//! - **Signing keys** ([`ServerKey`]): one active, every one kept; and the **transparency log**
+//!   ([`LogEntry`]): one hash-chained entry per finished game, written once.
 //! - **Live notification** of appends: LISTEN/NOTIFY on PostgreSQL (shared by every server
 //!   process on the database, surviving outages), an in-process broadcast on SQLite.
 //!
@@ -33,17 +35,21 @@ mod engine;
 mod error;
 mod games;
 mod hash;
+mod keys;
 mod notify;
 mod records;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod translog;
 
 pub use backend::{ACQUIRE_TIMEOUT, EventStore};
 pub use engine::{decode, to_new_event};
 pub use error::{Result, StoreError, is_unreachable};
-pub use hash::{GENESIS, canonical_json, chain_hash, seed_commitment};
+pub use hash::{GENESIS, canonical_json, chain_hash, log_entry_hash, seed_commitment};
+pub use keys::{NewKey, ServerKey};
 pub use notify::CHANNEL;
 pub use records::{
     Append, AppendOutcome, Appended, ChainReport, Credential, GamePage, GameRecord, GameStatus,
     ListedGame, NewEvent, NewGame, Notice, Role, StoredEvent, TokenSwap,
 };
+pub use translog::LogEntry;

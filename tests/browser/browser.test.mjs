@@ -314,6 +314,13 @@ test("audit view", async () => {
   await page.goto(`${BASE}/audit/${finishedId}`);
   await page.getByText(/^Verified:/).waitFor();
   await page.getByText(/saboteur verify --file/).waitFor();
+  await page.getByRole("heading", { name: "Signing keys" }).waitFor();
+  await page.getByText(/^Transparency log entry \d+/).waitFor();
+  // Receipts pasted (a spectator's view and a replay, fetched apart) agree with the record.
+  const served = [await get(`/games/${finishedId}/state`), await get(`/games/${finishedId}/state?at=5`)];
+  await page.getByLabel("Or paste receipts (a JSON array)").fill(JSON.stringify(served));
+  await page.getByRole("button", { name: "Check the pasted receipts" }).click();
+  await page.getByText("2 receipts agree with the record.").waitFor();
   await axe(page, "audit");
   await shots(page, "audit");
   await context.close();

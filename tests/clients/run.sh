@@ -27,12 +27,14 @@ check() {
     sed 's/^/    /' "$work/out"
   fi
 }
-# plays NAME COMMAND...: a whole game, which must show the 412 and 422 handling and a score.
+# plays NAME COMMAND...: a whole game, which must show the 412 and 422 handling, a score, and
+# the receipts it kept agreeing with the record.
 plays() {
   local name=$1
   shift
   if "$@" >"$work/game" 2>&1 && grep -q "^412 precondition_failed" "$work/game" &&
-    grep -q "^422 [a-z_]*:" "$work/game" && grep -q "^final score: " "$work/game"; then
+    grep -q "^422 [a-z_]*:" "$work/game" && grep -q "^final score: " "$work/game" &&
+    grep -q "^receipts: [1-9][0-9]* kept, every one agrees" "$work/game"; then
     passed=$((passed + 1))
     echo "ok - $name: $(grep '^final score' "$work/game")"
   else

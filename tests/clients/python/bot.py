@@ -11,7 +11,9 @@ It creates a game, takes seat 0, gives the other seats to the server's bots, sta
 the event stream (Server-Sent Events, resumed with Last-Event-ID), and plays a legal move
 whenever its seat is awaited until the game ends; then it prints the final score. Once, on
 purpose, it sends a move chosen at a stale version (412: it reloads) and a card it does not
-hold (422: it reads the problem's `code`).
+hold (422: it reads the problem's `code`). It keeps the signed receipt of every view and reply
+it is served, and once the game is over has the server check them against the game's record,
+as a player preparing a dispute would (`saboteur verify --receipts` does it offline).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import TypeVar
 import httpx
 
 from saboteur_client import AuthenticatedClient, Client
+from saboteur_client.api.audit import receipts_verdict
 from saboteur_client.api.games import add_bot, create_game, join, start_game
 from saboteur_client.api.play import get_state, legal_moves, send_command
 from saboteur_client.models import (
@@ -39,12 +42,15 @@ from saboteur_client.models import (
     CommandSteal,
     CreateGame,
     JoinGame,
+    Outcome,
     PhaseName,
     Problem,
+    Receipt,
+    ReceiptsChecked,
     Ruleset,
     StateView,
 )
-from saboteur_client.types import Response
+from saboteur_client.types import Response, Unset
 
 Command = (
     CommandPlayPath
@@ -97,9 +103,17 @@ class Bot:
         print(f"game {self.game} ({ruleset.value}, {players} players): seat {self.seat}")
         self.shown_stale = False
         self.shown_illegal = False
+        self.receipts: list[Receipt] = []
+
+    def keep(self, receipt: Receipt | None | Unset) -> None:
+        """Keeps a receipt the server signed."""
+        if isinstance(receipt, Receipt):
+            self.receipts.append(receipt)
 
     def state(self) -> StateView:
-        return expect("state", get_state.sync_detailed(self.game, client=self.client))
+        view = expect("state", get_state.sync_detailed(self.game, client=self.client))
+        self.keep(view.receipt)
+        return view
 
     def send(self, command: Command, version: int) -> int:
         """Sends a command chosen at `version`; 409, 412 and 422 are expected answers."""
@@ -111,6 +125,8 @@ class Bot:
             idempotency_key=str(uuid.uuid4()),
         )
         status = int(sent.status_code)
+        if isinstance(sent.parsed, Outcome):
+            self.keep(sent.parsed.receipt)
         if status in (200, 409, 412):
             return status
         if status == 422 and isinstance(sent.parsed, Problem):
@@ -174,6 +190,24 @@ class Bot:
         score = ", ".join(f"seat {seat} {g}" for seat, g in enumerate(gold))
         winners = ", ".join(str(w) for w in end.view.winners)
         print(f"final score: {score}; winners {winners}; events {end.version}")
+        self.check_receipts()
+
+    def check_receipts(self) -> None:
+        """Has the server check every receipt kept against the finished game's record, 50 at a
+        time (a request holds at most 64 KiB)."""
+        agreed = 0
+        for i in range(0, len(self.receipts), 50):
+            verdict = expect(
+                "check receipts",
+                receipts_verdict.sync_detailed(
+                    self.game, client=self.client, body=self.receipts[i : i + 50]
+                ),
+            )
+            if not verdict.ok:
+                raise RuntimeError(f"receipts: {verdict.contradiction} {verdict.refused}")
+            if isinstance(verdict.checked, ReceiptsChecked):
+                agreed += verdict.checked.receipts
+        print(f"receipts: {agreed} kept, every one agrees with the record")
 
 
 def main() -> None:

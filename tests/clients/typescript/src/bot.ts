@@ -8,12 +8,15 @@
 // the event stream (Server-Sent Events, resumed with Last-Event-ID), and plays a legal move
 // whenever its seat is awaited until the game ends; then it prints the final score. Once, on
 // purpose, it sends a move chosen at a stale version (412: it reloads) and a card it does not
-// hold (422: it reads the problem's `code`).
+// hold (422: it reads the problem's `code`). It keeps the signed receipt of every view and
+// reply it is served, and once the game is over has the server check them against the game's
+// record, as a player preparing a dispute would (`saboteur verify --receipts` does it offline).
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/api.js";
 
 type Command = components["schemas"]["Command"];
 type Problem = components["schemas"]["Problem"];
+type Receipt = components["schemas"]["Receipt"];
 type StateView = components["schemas"]["StateView"];
 type Ruleset = components["schemas"]["Ruleset"];
 
@@ -21,6 +24,7 @@ const [base = "http://127.0.0.1:8080", rulesetArg = "base", playersArg = "4"] = 
 const ruleset: Ruleset = rulesetArg === "saboteur2" ? "saboteur2" : "base";
 const players = Number(playersArg);
 const api = createClient<paths>({ baseUrl: base });
+const receipts: Receipt[] = [];
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 function fail(what: string, error: Problem | undefined, status: number): never {
@@ -47,6 +51,7 @@ console.log(`game ${game} (${ruleset}, ${players} players): seat ${me}`);
 async function state(): Promise<StateView> {
   const got = await api.GET("/games/{id}/state", { params: { path: { id: game } }, headers: bearer(token) });
   if (!got.data) fail("state", got.error, got.response.status);
+  if (got.data.receipt) receipts.push(got.data.receipt);
   return got.data;
 }
 
@@ -90,6 +95,7 @@ async function send(command: Command, version: number): Promise<number> {
     body: command,
   });
   const status = sent.response.status;
+  if (sent.data?.receipt) receipts.push(sent.data.receipt);
   if (sent.data) return status;
   if (status === 412 || status === 409) return status; // someone moved first: reload and retry
   if (status === 422 && sent.error) {
@@ -136,3 +142,13 @@ while (!over) {
 const end = await state();
 const gold = end.view.gold ?? [];
 console.log(`final score: ${gold.map((g, seat) => `seat ${seat} ${g}`).join(", ")}; winners ${end.view.winners.join(", ")}; events ${end.version}`);
+
+// Check the receipts kept against the finished game's record (a request holds at most 64 KiB).
+let agreed = 0;
+for (let i = 0; i < receipts.length; i += 50) {
+  const checked = await api.POST("/games/{id}/audit/receipts", { params: { path: { id: game } }, body: receipts.slice(i, i + 50) });
+  if (!checked.data) fail("check receipts", checked.error, checked.response.status);
+  if (!checked.data.ok) throw new Error(`receipts: ${checked.data.contradiction ?? checked.data.refused}`);
+  agreed += checked.data.checked?.receipts ?? 0;
+}
+console.log(`receipts: ${agreed} kept, every one agrees with the record`);

@@ -1,0 +1,392 @@
+//! Signed receipts: what the server answered, to whom, at which point of the game's chain,
+//! signed with the server's Ed25519 key. Usable offline (`saboteur verify --receipts`).
+//!
+//! - A **receipt** names the game, the version and the chain's head there (the hash of the
+//!   event at that version), the time, the audience, and `view_hash`: hex SHA-256 of the RFC 8785
+//!   (JCS) canonical JSON of the body served, with its `receipt` field removed.
+//! - The **signature** is Ed25519 over the JCS of the receipt without its `signature` field,
+//!   128 hex digits; the key is named by `key_id`, the first 16 hex digits of SHA-256 of the
+//!   public key. Public keys are 64 hex digits (`GET /keys`, and in every audit bundle).
+//!
+//! A receipt binds the server: once the game's record is public (the audit bundle), anyone can
+//! recompute the body served at that version for that audience and check its hash, and check
+//! the head against the bundle's chain. A record rewritten after a receipt was kept no longer
+//! matches the receipt.
+
+use ed25519_dalek::{Signature, Signer as _, SigningKey, VerifyingKey};
+use saboteur_domain::Audience;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+/// What a receipt is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReceiptKind {
+    /// A view of the game (`GET /games/{id}/state`): `version` is the version viewed.
+    View,
+    /// The outcome of a write: the events from `first` to `version`, as the caller saw them.
+    Outcome,
+}
+
+/// Whom a served body was computed for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReceiptAudience {
+    /// A player: `seat` names the seat.
+    Seat,
+    /// Anyone without a player's token (a spectator, or the host).
+    Spectator,
+    /// Everyone: the game was over and everything was public.
+    Everyone,
+}
+
+/// The server's signed statement of what it served.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Receipt {
+    /// A view or a write's outcome.
+    pub kind: ReceiptKind,
+    /// The game's id.
+    pub game_id: String,
+    /// The version the body is of (for an outcome: the version after its events).
+    pub version: i64,
+    /// For an outcome: the sequence number of its first event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<i64>,
+    /// The hash of the game's event at `version`: the head of its hash chain there.
+    pub head: String,
+    /// When it was served (RFC 3339, the server's clock).
+    pub served_at: String,
+    /// Whom the body was computed for.
+    pub audience: ReceiptAudience,
+    /// The seat, for the audience `seat`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+    /// Hex SHA-256 of the JCS (RFC 8785) form of the body served, its `receipt` removed.
+    pub view_hash: String,
+    /// The signing key's id (`GET /keys`).
+    pub key_id: String,
+    /// Ed25519 over the JCS form of this receipt without `signature`, 128 hex digits.
+    #[serde(default)]
+    pub signature: String,
+}
+
+/// A signing key as published: receipts signed with it stay checkable after it is retired.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PublishedKey {
+    /// The first 16 hex digits of SHA-256 of the public key.
+    pub id: String,
+    /// The Ed25519 public key, 64 hex digits.
+    pub public_key: String,
+    /// When the server first used it (RFC 3339).
+    pub created_at: String,
+    /// When another key replaced it (RFC 3339); absent for the key in use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retired_at: Option<String>,
+}
+
+impl From<&saboteur_storage::ServerKey> for PublishedKey {
+    fn from(k: &saboteur_storage::ServerKey) -> Self {
+        PublishedKey {
+            id: k.id.clone(),
+            public_key: k.public_key.clone(),
+            created_at: k.created_at.to_rfc3339(),
+            retired_at: k.retired_at.map(|t| t.to_rfc3339()),
+        }
+    }
+}
+
+/// The JCS (RFC 8785) bytes of a JSON value.
+pub fn jcs(value: &Value) -> Vec<u8> {
+    // A `Value` always serialises (its numbers are finite).
+    serde_json_canonicalizer::to_vec(value).unwrap_or_default()
+}
+
+/// `view_hash` of a served body: hex SHA-256 of its JCS form without its `receipt` field.
+pub fn view_hash(body: &Value) -> String {
+    let digest = match body.get("receipt") {
+        Some(_) => {
+            let mut body = body.clone();
+            if let Some(o) = body.as_object_mut() {
+                o.remove("receipt");
+            }
+            Sha256::digest(jcs(&body))
+        }
+        // A body being signed has no receipt yet: no copy.
+        None => Sha256::digest(jcs(body)),
+    };
+    hex::encode(digest)
+}
+
+/// A key's id: the first 16 hex digits of SHA-256 of its public key.
+pub fn key_id(public_key: &[u8; 32]) -> String {
+    hex::encode(Sha256::digest(public_key))
+        .chars()
+        .take(16)
+        .collect()
+}
+
+impl Receipt {
+    /// The bytes the signature covers: the JCS form of the receipt without `signature`.
+    pub fn signed_bytes(&self) -> Vec<u8> {
+        let mut v = serde_json::to_value(self).unwrap_or_default();
+        if let Some(o) = v.as_object_mut() {
+            o.remove("signature");
+        }
+        jcs(&v)
+    }
+
+    /// Whom it names, in words: "seat 2", "a spectator", "everyone".
+    pub fn audience_words(&self) -> String {
+        match (self.audience, self.seat) {
+            (ReceiptAudience::Seat, Some(s)) => format!("seat {s}"),
+            (ReceiptAudience::Seat, None) => "a seat".into(),
+            (ReceiptAudience::Spectator, _) => "a spectator".into(),
+            (ReceiptAudience::Everyone, _) => "everyone".into(),
+        }
+    }
+
+    /// Checks the signature against the published keys; the error says why it proves nothing.
+    pub fn check_signature(&self, keys: &[PublishedKey]) -> Result<(), String> {
+        check_bytes(keys, &self.key_id, &self.signed_bytes(), &self.signature)
+    }
+}
+
+/// The audience fields of a receipt for a body computed for `audience`.
+pub fn audience_of(audience: Audience) -> (ReceiptAudience, Option<u8>) {
+    match audience {
+        Audience::Seat(s) => (ReceiptAudience::Seat, Some(s.0)),
+        Audience::Spectator => (ReceiptAudience::Spectator, None),
+        Audience::Omniscient => (ReceiptAudience::Everyone, None),
+    }
+}
+
+/// The audience a receipt names.
+pub fn audience_from(receipt: &Receipt) -> Option<Audience> {
+    match (receipt.audience, receipt.seat) {
+        (ReceiptAudience::Seat, Some(s)) => Some(Audience::Seat(saboteur_domain::Seat(s))),
+        (ReceiptAudience::Seat, None) => None,
+        (ReceiptAudience::Spectator, _) => Some(Audience::Spectator),
+        (ReceiptAudience::Everyone, _) => Some(Audience::Omniscient),
+    }
+}
+
+/// The server's signing key.
+#[derive(Clone)]
+pub struct Signer {
+    key: SigningKey,
+    id: String,
+}
+
+impl std::fmt::Debug for Signer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Signer({})", self.id)
+    }
+}
+
+impl Signer {
+    /// A signer from a 32-byte Ed25519 secret key.
+    pub fn from_secret(secret: &[u8; 32]) -> Signer {
+        let key = SigningKey::from_bytes(secret);
+        let id = key_id(key.verifying_key().as_bytes());
+        Signer { key, id }
+    }
+
+    /// A new random key, from the operating system.
+    pub fn generate() -> std::io::Result<Signer> {
+        let mut secret = [0u8; 32];
+        getrandom::fill(&mut secret).map_err(|e| std::io::Error::other(e.to_string()))?;
+        Ok(Signer::from_secret(&secret))
+    }
+
+    /// A signer from a file of 64 hex digits (the secret key); a missing file is created with
+    /// a new key, readable by its owner only.
+    pub fn from_file(path: &std::path::Path) -> std::io::Result<Signer> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => {
+                let secret: [u8; 32] = hex::decode(text.trim())
+                    .ok()
+                    .and_then(|b| b.try_into().ok())
+                    .ok_or_else(|| {
+                        std::io::Error::other(format!(
+                            "{}: a signing key file holds 64 hex digits",
+                            path.display()
+                        ))
+                    })?;
+                Ok(Signer::from_secret(&secret))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let signer = Signer::generate()?;
+                let mut options = std::fs::OpenOptions::new();
+                options.write(true).create_new(true);
+                #[cfg(unix)]
+                std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+                let mut file = options.open(path)?;
+                std::io::Write::write_all(
+                    &mut file,
+                    hex::encode(signer.key.to_bytes()).as_bytes(),
+                )?;
+                Ok(signer)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The key's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The public key, 64 hex digits.
+    pub fn public_hex(&self) -> String {
+        hex::encode(self.key.verifying_key().as_bytes())
+    }
+
+    /// The key as the store records it; `with_secret` keeps the secret half in the store.
+    pub fn new_key(&self, with_secret: bool) -> saboteur_storage::NewKey {
+        saboteur_storage::NewKey {
+            id: self.id.clone(),
+            public_key: self.public_hex(),
+            secret_key: with_secret.then(|| self.key.to_bytes().to_vec()),
+        }
+    }
+
+    /// A signer from a key the store kept (with its secret half).
+    pub fn from_stored(key: &saboteur_storage::ServerKey) -> std::io::Result<Signer> {
+        let secret: [u8; 32] = key
+            .secret_key
+            .as_deref()
+            .and_then(|b| b.try_into().ok())
+            .ok_or_else(|| {
+                std::io::Error::other(format!(
+                    "the active signing key {} is kept outside the store: start with \
+                     --signing-key-file, or rotate the key",
+                    key.id
+                ))
+            })?;
+        let signer = Signer::from_secret(&secret);
+        if signer.id != key.id {
+            return Err(std::io::Error::other(format!(
+                "the stored signing key {} does not match its id",
+                key.id
+            )));
+        }
+        Ok(signer)
+    }
+
+    /// Signs `receipt` (its `key_id` set to this key's).
+    pub fn sign(&self, mut receipt: Receipt) -> Receipt {
+        receipt.key_id = self.id.clone();
+        receipt.signature = String::new();
+        let signature = self.key.sign(&receipt.signed_bytes());
+        receipt.signature = hex::encode(signature.to_bytes());
+        receipt
+    }
+
+    /// Signs any statement's JCS bytes (a log checkpoint), 128 hex digits.
+    pub fn sign_bytes(&self, bytes: &[u8]) -> String {
+        hex::encode(self.key.sign(bytes).to_bytes())
+    }
+
+    /// A published form of this key, for tests and tools that sign offline.
+    pub fn published(&self) -> PublishedKey {
+        PublishedKey {
+            id: self.id.clone(),
+            public_key: self.public_hex(),
+            created_at: chrono::Utc::now().to_rfc3339(),
+            retired_at: None,
+        }
+    }
+}
+
+/// Checks a signature (128 hex digits) over `bytes` by the published key `key_id`; the error
+/// says why it proves nothing.
+pub fn check_bytes(
+    keys: &[PublishedKey],
+    key_id: &str,
+    bytes: &[u8],
+    signature: &str,
+) -> Result<(), String> {
+    let key = keys
+        .iter()
+        .find(|k| k.id == key_id)
+        .ok_or_else(|| format!("it names key {key_id}, which is not published"))?;
+    let public: [u8; 32] = hex::decode(&key.public_key)
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .ok_or_else(|| format!("key {key_id} is not 64 hex digits"))?;
+    if self::key_id(&public) != key.id {
+        return Err(format!(
+            "key {key_id}: its id does not match its public key"
+        ));
+    }
+    let public = VerifyingKey::from_bytes(&public)
+        .map_err(|_| format!("key {key_id} is not an Ed25519 public key"))?;
+    let signature: [u8; 64] = hex::decode(signature)
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .ok_or("its signature is not 128 hex digits")?;
+    public
+        .verify_strict(bytes, &Signature::from_bytes(&signature))
+        .map_err(|_| format!("its signature is not key {key_id}'s"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn receipt() -> Receipt {
+        Receipt {
+            kind: ReceiptKind::View,
+            game_id: "g".into(),
+            version: 3,
+            first: None,
+            head: "ab".repeat(32),
+            served_at: "2026-01-01T00:00:00+00:00".into(),
+            audience: ReceiptAudience::Seat,
+            seat: Some(2),
+            view_hash: view_hash(&serde_json::json!({"version": 3, "view": {"b": 1, "a": 2}})),
+            key_id: String::new(),
+            signature: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_signed_receipt_checks_and_a_changed_one_does_not() {
+        let signer = Signer::from_secret(&[7; 32]);
+        let keys = vec![signer.published()];
+        let signed = signer.sign(receipt());
+        assert_eq!(signed.key_id.len(), 16);
+        assert_eq!(signed.signature.len(), 128);
+        signed.check_signature(&keys).unwrap();
+        let mut changed = signed.clone();
+        changed.version = 4;
+        assert!(changed.check_signature(&keys).is_err());
+        let other = Signer::from_secret(&[8; 32]);
+        assert!(signed.check_signature(&[other.published()]).is_err());
+    }
+
+    #[test]
+    fn the_view_hash_ignores_key_order_and_the_receipt() {
+        let a = serde_json::json!({"version": 1, "view": {"x": 1, "y": [1, 2]}});
+        let b: Value =
+            serde_json::from_str(r#"{"view":{"y":[1,2],"x":1},"receipt":{"k":1},"version":1}"#)
+                .unwrap();
+        assert_eq!(view_hash(&a), view_hash(&b));
+        assert_ne!(view_hash(&a), view_hash(&serde_json::json!({"version": 2})));
+    }
+
+    #[test]
+    fn a_key_file_is_made_once_and_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("key");
+        let made = Signer::from_file(&path).unwrap();
+        let read = Signer::from_file(&path).unwrap();
+        assert_eq!(made.id(), read.id());
+        std::fs::write(&path, "not hex").unwrap();
+        assert!(Signer::from_file(&path).is_err());
+    }
+}

@@ -1,0 +1,290 @@
+//! The server's public commitments: its signing keys (`GET /keys`) and the transparency log of
+//! finished games (`GET /log`, `GET /log/checkpoint`), and the offline check of a checkpoint
+//! against the log's entries.
+//!
+//! A game is logged when the append that finishes it is accepted (`Table::commit`), and by the
+//! bots' sweep for any finished game left unlogged (a crash in between, games finished before
+//! the log existed): the store writes each game's entry once.
+
+use actix_web::{HttpResponse, get, web};
+use saboteur_storage::{EventStore, GENESIS, LogEntry, log_entry_hash};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_actix_web::service_config::ServiceConfig;
+
+use crate::AppState;
+use crate::error::ApiError;
+use crate::receipt::{PublishedKey, Signer, check_bytes, jcs};
+
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(list_keys)
+        .service(list_log)
+        .service(log_checkpoint);
+}
+
+/// Every key the server has signed with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct KeyList {
+    /// Oldest first; the one without `retired_at` signs now.
+    pub keys: Vec<PublishedKey>,
+}
+
+/// One entry of the transparency log: a finished game's final version and chain head.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LogRecord {
+    /// Its place in the log, from 1.
+    pub seq: i64,
+    /// The finished game.
+    pub game_id: String,
+    /// The game's final version.
+    pub version: i64,
+    /// The hash of the game's last event.
+    pub head: String,
+    /// The previous entry's hash (64 zeros for the first).
+    pub prev_hash: String,
+    /// Hex SHA-256 over the previous hash, `seq`, the game's id, its version and head, each
+    /// length-prefixed as in the event chain.
+    pub hash: String,
+    /// When it was written (RFC 3339).
+    pub logged_at: String,
+}
+
+impl From<LogEntry> for LogRecord {
+    fn from(e: LogEntry) -> Self {
+        LogRecord {
+            seq: e.seq,
+            game_id: e.game_id,
+            version: e.version,
+            head: e.head,
+            prev_hash: e.prev_hash,
+            hash: e.hash,
+            logged_at: e.logged_at.to_rfc3339(),
+        }
+    }
+}
+
+/// A page of the transparency log.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct LogPage {
+    /// The entries, in order.
+    pub entries: Vec<LogRecord>,
+    /// Pass as `after` for the next page; absent on the last page.
+    pub next_after: Option<i64>,
+}
+
+/// The log's size and head, signed: a later log must extend it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Checkpoint {
+    /// How many entries the log holds.
+    pub size: i64,
+    /// The last entry's hash (64 zeros for an empty log).
+    pub head: String,
+    /// When it was signed (RFC 3339, the server's clock).
+    pub time: String,
+    /// The signing key's id (`GET /keys`).
+    pub key_id: String,
+    /// Ed25519 over the JCS (RFC 8785) form of this checkpoint without `signature`, 128 hex
+    /// digits.
+    #[serde(default)]
+    pub signature: String,
+}
+
+impl Checkpoint {
+    /// The bytes the signature covers.
+    pub fn signed_bytes(&self) -> Vec<u8> {
+        let mut v = serde_json::to_value(self).unwrap_or_default();
+        if let Some(o) = v.as_object_mut() {
+            o.remove("signature");
+        }
+        jcs(&v)
+    }
+
+    fn signed(mut self, signer: &Signer) -> Checkpoint {
+        self.key_id = signer.id().to_string();
+        self.signature = String::new();
+        self.signature = signer.sign_bytes(&self.signed_bytes());
+        self
+    }
+}
+
+/// Checks log entries (from the first) hash by hash; the error names the first broken one.
+pub fn check_entries(entries: &[LogRecord]) -> Result<(), String> {
+    let mut prev = GENESIS.to_string();
+    for (e, seq) in entries.iter().zip(1..) {
+        if e.seq != seq {
+            return Err(format!("log entry {seq}: numbered {}", e.seq));
+        }
+        if e.prev_hash != prev {
+            return Err(format!(
+                "log entry {seq}: its previous hash breaks the chain"
+            ));
+        }
+        let hash = log_entry_hash(&prev, seq, &e.game_id, e.version, &e.head);
+        if hash != e.hash {
+            return Err(format!(
+                "log entry {seq}: its contents do not match its hash"
+            ));
+        }
+        prev = hash;
+    }
+    Ok(())
+}
+
+/// Checks that a signed checkpoint is a prefix of the log `entries` (every entry from the
+/// first): its signature is a published key's, the entries chain, and the entry at its size
+/// has its head.
+pub fn check_checkpoint(
+    checkpoint: &Checkpoint,
+    entries: &[LogRecord],
+    keys: &[PublishedKey],
+) -> Result<(), String> {
+    check_bytes(
+        keys,
+        &checkpoint.key_id,
+        &checkpoint.signed_bytes(),
+        &checkpoint.signature,
+    )
+    .map_err(|e| format!("the checkpoint of size {} is refused: {e}", checkpoint.size))?;
+    check_entries(entries)?;
+    let head = match usize::try_from(checkpoint.size) {
+        Ok(0) => GENESIS.to_string(),
+        Ok(n) => match entries.get(n - 1) {
+            Some(e) => e.hash.clone(),
+            None => {
+                return Err(format!(
+                    "the checkpoint of size {} is longer than the log ({} entries): the log \
+                     was cut",
+                    checkpoint.size,
+                    entries.len()
+                ));
+            }
+        },
+        Err(_) => return Err("the checkpoint's size is negative".into()),
+    };
+    if head != checkpoint.head {
+        return Err(format!(
+            "the checkpoint of size {} has head {}, the log has {head} there: the log was \
+             rewritten",
+            checkpoint.size, checkpoint.head
+        ));
+    }
+    Ok(())
+}
+
+/// The published keys, oldest first.
+pub(crate) async fn published_keys(store: &EventStore) -> Result<Vec<PublishedKey>, ApiError> {
+    Ok(store
+        .server_keys()
+        .await?
+        .iter()
+        .map(PublishedKey::from)
+        .collect())
+}
+
+/// List the server's signing keys
+///
+/// Every Ed25519 key the server has signed receipts and checkpoints with, the retired ones
+/// included, so that old receipts stay checkable. Public keys are 64 hex digits; a key's id is
+/// the first 16 hex digits of SHA-256 of the public key.
+#[utoipa::path(
+    tag = "audit",
+    responses(
+        (status = 200, description = "The keys", body = KeyList),
+        (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
+    )
+)]
+#[get("/keys")]
+async fn list_keys(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(KeyList {
+        keys: published_keys(&state.store).await?,
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+struct LogQuery {
+    /// Entries after this place (default 0: from the first).
+    #[param(minimum = 0)]
+    after: Option<i64>,
+    /// Entries per page, 1–1000 (default 200).
+    #[param(minimum = 1, maximum = 1000)]
+    limit: Option<u32>,
+}
+
+/// List the transparency log
+///
+/// One entry per finished game, in the order they were logged, each chained to the one
+/// before: a game rewritten after it was logged no longer matches its entry, and a rewritten
+/// log no longer extends an older checkpoint.
+#[utoipa::path(
+    tag = "audit",
+    params(LogQuery),
+    responses(
+        (status = 200, description = "A page of entries", body = LogPage),
+        (status = 400, description = "Malformed query", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
+    )
+)]
+#[get("/log")]
+async fn list_log(
+    state: web::Data<AppState>,
+    query: web::Query<LogQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let limit = query.limit.unwrap_or(200);
+    if !(1..=1000).contains(&limit) {
+        return Err(ApiError::BadRequest("limit is between 1 and 1000".into()));
+    }
+    let after = query.after.unwrap_or(0);
+    if after < 0 {
+        return Err(ApiError::BadRequest(
+            "after is a place in the log, 0 or more".into(),
+        ));
+    }
+    let entries: Vec<LogRecord> = state
+        .store
+        .log_entries(after, limit)
+        .await?
+        .into_iter()
+        .map(LogRecord::from)
+        .collect();
+    let next_after = match entries.last() {
+        Some(last) if entries.len() == limit as usize => Some(last.seq),
+        _ => None,
+    };
+    Ok(HttpResponse::Ok().json(LogPage {
+        entries,
+        next_after,
+    }))
+}
+
+/// Get a signed checkpoint of the log
+///
+/// The log's size and last hash now, signed with the server's key. Keep it: any later log
+/// must hold it as a prefix (`saboteur verify --log FILE --checkpoint FILE` checks it).
+#[utoipa::path(
+    tag = "audit",
+    responses(
+        (status = 200, description = "The checkpoint", body = Checkpoint),
+        (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
+    )
+)]
+#[get("/log/checkpoint")]
+async fn log_checkpoint(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let (size, head) = match state.store.last_log_entry().await? {
+        Some(e) => (e.seq, e.hash),
+        None => (0, GENESIS.to_string()),
+    };
+    let checkpoint = Checkpoint {
+        size,
+        head,
+        time: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        key_id: String::new(),
+        signature: String::new(),
+    }
+    .signed(&state.signer);
+    Ok(HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-cache"))
+        .json(checkpoint))
+}

@@ -1,0 +1,498 @@
+//! Receipts make a rewritten record provable: a game is played over HTTP keeping every body
+//! served; an operator then rewrites the finished game in the database (triggers dropped, the
+//! chain and the transparency log recomputed); `saboteur verify --receipts` names the first
+//! receipt the rewritten bundle contradicts. Untouched, the receipts agree; a forged one is
+//! refused.
+
+use std::process::Command;
+
+use reqwest::Client;
+use serde_json::{Value, json};
+
+struct Server {
+    base: String,
+    client: Client,
+}
+
+impl Server {
+    async fn start(database_url: &str) -> Server {
+        let config = saboteur_api::Config {
+            allow_fixed_seed: true,
+            ..saboteur_api::Config::new("127.0.0.1:0", database_url)
+        };
+        let (server, addr) = saboteur_api::start(config).await.unwrap();
+        tokio::spawn(server);
+        Server {
+            base: format!("http://{addr}"),
+            client: Client::new(),
+        }
+    }
+
+    async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Value {
+        let url = format!("{}{path}", self.base);
+        let mut rb = match method {
+            "GET" => self.client.get(url),
+            _ => self.client.post(url),
+        };
+        if let Some(t) = token {
+            rb = rb.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            rb = rb.json(&b);
+        }
+        let res = rb.send().await.unwrap();
+        let status = res.status();
+        let value: Value = res.json().await.unwrap();
+        assert!(status.is_success(), "{method} {path}: {status} {value}");
+        value
+    }
+}
+
+/// Plays a game of one human (seat 0, the first legal move each turn) and two bots, keeping
+/// every body served with a receipt: the player's views and outcomes, a spectator's views, a
+/// replay (`?at=`) and the final view. Returns the game's id and the bodies.
+async fn play(server: &Server) -> (String, Vec<Value>) {
+    let created = server
+        .call(
+            "POST",
+            "/games",
+            None,
+            Some(json!({"ruleset": "base", "players": 3, "seed": "ab".repeat(32)})),
+        )
+        .await;
+    let id = created["game_id"].as_str().unwrap().to_string();
+    let host = created["host_token"].as_str().unwrap().to_string();
+    let joined = server
+        .call(
+            "POST",
+            &format!("/games/{id}/seats"),
+            None,
+            Some(json!({"name": "Ada"})),
+        )
+        .await;
+    let me = joined["player_token"].as_str().unwrap().to_string();
+    for _ in 0..2 {
+        server
+            .call(
+                "POST",
+                &format!("/games/{id}/bots"),
+                Some(&host),
+                Some(json!({"level": "random"})),
+            )
+            .await;
+    }
+    let mut kept = vec![
+        server
+            .call("POST", &format!("/games/{id}/start"), Some(&host), None)
+            .await,
+    ];
+    // Table talk, hidden by the host afterwards: the receipt of the reply that showed the
+    // message still agrees with the record (it covers what was shown then).
+    let said = server
+        .call(
+            "POST",
+            &format!("/games/{id}/talk"),
+            Some(&me),
+            Some(json!({"text": "hello"})),
+        )
+        .await;
+    let seq = said["events"][0]["seq"].as_i64().unwrap();
+    kept.push(said);
+    kept.push(
+        server
+            .call("GET", &format!("/games/{id}/state"), None, None)
+            .await,
+    );
+    kept.push(
+        server
+            .call(
+                "POST",
+                &format!("/games/{id}/talk/{seq}/hide"),
+                Some(&host),
+                None,
+            )
+            .await,
+    );
+    for turn in 0..2000 {
+        let summary = server
+            .call("GET", &format!("/games/{id}"), None, None)
+            .await;
+        if summary["status"] == "finished" {
+            break;
+        }
+        kept.push(
+            server
+                .call("GET", &format!("/games/{id}/state"), Some(&me), None)
+                .await,
+        );
+        if turn % 5 == 0 {
+            kept.push(
+                server
+                    .call("GET", &format!("/games/{id}/state"), None, None)
+                    .await,
+            );
+        }
+        let legal = server
+            .call("GET", &format!("/games/{id}/legal-moves"), Some(&me), None)
+            .await;
+        if let Some(command) = legal["commands"].as_array().and_then(|c| c.first()) {
+            kept.push(
+                server
+                    .call(
+                        "POST",
+                        &format!("/games/{id}/commands"),
+                        Some(&me),
+                        Some(command.clone()),
+                    )
+                    .await,
+            );
+        } else {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+    kept.push(
+        server
+            .call("GET", &format!("/games/{id}/state?at=5"), Some(&me), None)
+            .await,
+    );
+    kept.push(
+        server
+            .call("GET", &format!("/games/{id}/state"), None, None)
+            .await,
+    );
+    for body in &kept {
+        assert!(
+            body["receipt"]["signature"].is_string(),
+            "no receipt: {body}"
+        );
+    }
+    (id, kept)
+}
+
+fn verify(dir: &std::path::Path, bundle: &Value, receipts: &Value) -> std::process::Output {
+    let b = dir.join("bundle.json");
+    let r = dir.join("receipts.json");
+    std::fs::write(&b, bundle.to_string()).unwrap();
+    std::fs::write(&r, receipts.to_string()).unwrap();
+    Command::new(env!("CARGO_BIN_EXE_saboteur"))
+        .args(["verify", "--file"])
+        .arg(&b)
+        .arg("--receipts")
+        .arg(&r)
+        .output()
+        .unwrap()
+}
+
+fn text(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// What a dishonest operator does to a finished game: drops the triggers, gives seat 0 more
+/// gold in the last event (`game_ended`), recomputes its hash, the game's last hash and the
+/// game's transparency log entry.
+async fn rewrite(database_url: &str, id: &str) {
+    let store = saboteur_storage::EventStore::connect(database_url)
+        .await
+        .unwrap();
+    let on = if database_url.starts_with("postgres") {
+        " ON events"
+    } else {
+        ""
+    };
+    let on_log = if on.is_empty() {
+        ""
+    } else {
+        " ON transparency_log"
+    };
+    store
+        .execute_raw(&format!("DROP TRIGGER events_no_update{on}"))
+        .await
+        .unwrap();
+    store
+        .execute_raw(&format!("DROP TRIGGER transparency_log_no_update{on_log}"))
+        .await
+        .unwrap();
+    let game = store.get_game(id).await.unwrap();
+    let last = store
+        .events_after(id, game.version - 1, 1)
+        .await
+        .unwrap()
+        .remove(0);
+    assert_eq!(last.event_type, "game_ended");
+    let mut payload = last.payload.clone();
+    payload["gold"][0] = json!(payload["gold"][0].as_u64().unwrap() + 5);
+    let hash = saboteur_storage::chain_hash(
+        &last.prev_hash,
+        id,
+        last.seq,
+        &last.event_type,
+        last.schema_version,
+        &payload,
+    );
+    let entry = store.log_entry_of(id).await.unwrap().unwrap();
+    let entry_hash =
+        saboteur_storage::log_entry_hash(&entry.prev_hash, entry.seq, id, last.seq, &hash);
+    // Ids, hashes and this payload hold no quote.
+    for sql in [
+        format!(
+            "UPDATE events SET payload = '{payload}', hash = '{hash}' \
+             WHERE game_id = '{id}' AND seq = {}",
+            last.seq
+        ),
+        format!("UPDATE games SET last_hash = '{hash}' WHERE id = '{id}'"),
+        format!(
+            "UPDATE transparency_log SET head = '{hash}', hash = '{entry_hash}' \
+             WHERE game_id = '{id}'"
+        ),
+    ] {
+        assert_eq!(store.execute_raw(&sql).await.unwrap(), 1, "{sql}");
+    }
+}
+
+/// Plays, keeps receipts, checks them, rewrites the game, and checks them again.
+async fn receipts_prove_a_rewrite(url: &str, dir: &std::path::Path) {
+    let url = url.to_string();
+    let server = Server::start(&url).await;
+    let (id, kept) = play(&server).await;
+    let bundle = server
+        .call("GET", &format!("/games/{id}/audit"), None, None)
+        .await;
+    assert!(!bundle["keys"].as_array().unwrap().is_empty());
+    assert_eq!(bundle["log_entry"]["game_id"], id.as_str());
+    let keys = server.call("GET", "/keys", None, None).await;
+    assert_eq!(keys["keys"], bundle["keys"]);
+    let log = server.call("GET", "/log", None, None).await;
+    assert_eq!(log["entries"][0], bundle["log_entry"]);
+    let checkpoint = server.call("GET", "/log/checkpoint", None, None).await;
+    assert_eq!(checkpoint["size"], 1);
+
+    // Untouched, every receipt agrees with the bundle: views, outcomes, spectators, a replay.
+    let out = verify(dir, &bundle, &json!(kept));
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("receipts agree with the bundle"),
+        "{}",
+        text(&out)
+    );
+    // Bare receipts too.
+    let bare: Vec<Value> = kept.iter().map(|b| b["receipt"].clone()).collect();
+    let out = verify(dir, &bundle, &json!(bare));
+    assert!(out.status.success(), "{}", text(&out));
+
+    // The server checks them too, and its verdict shows the keys and the log entry.
+    let verdict = server
+        .call("GET", &format!("/games/{id}/audit/verdict"), None, None)
+        .await;
+    assert_eq!(verdict["ok"], true, "{verdict}");
+    assert_eq!(verdict["keys"], bundle["keys"]);
+    assert_eq!(verdict["log_entry"], bundle["log_entry"]);
+    let some: Vec<Value> = bare.iter().take(20).cloned().collect();
+    let checked = server
+        .call(
+            "POST",
+            &format!("/games/{id}/audit/receipts"),
+            None,
+            Some(json!(some)),
+        )
+        .await;
+    assert_eq!(checked["ok"], true, "{checked}");
+    assert_eq!(checked["checked"]["receipts"], 20);
+
+    // A forged receipt proves nothing: it is refused.
+    let mut forged = bare.clone();
+    forged[3]["version"] = json!(forged[3]["version"].as_i64().unwrap() + 1);
+    let out = verify(dir, &bundle, &json!(forged));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("a forgery proves nothing"),
+        "{}",
+        text(&out)
+    );
+    let refused = server
+        .call(
+            "POST",
+            &format!("/games/{id}/audit/receipts"),
+            None,
+            Some(json!(forged[..5])),
+        )
+        .await;
+    assert_eq!(refused["ok"], false);
+    assert!(
+        refused["refused"]
+            .as_str()
+            .unwrap()
+            .contains("a forgery proves nothing")
+    );
+    // A body changed after it was served no longer matches its receipt.
+    let mut changed = kept.clone();
+    changed[1]["version"] = json!(0);
+    let out = verify(dir, &bundle, &json!(changed));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("not the one it signed"),
+        "{}",
+        text(&out)
+    );
+
+    // The operator rewrites the end of the game and everything that hashes it.
+    let version = bundle["events"].as_array().unwrap().len();
+    rewrite(&url, &id).await;
+    let server = Server::start(&url).await;
+    let rewritten = server
+        .call("GET", &format!("/games/{id}/audit"), None, None)
+        .await;
+    assert_ne!(rewritten, bundle);
+    let out = verify(dir, &rewritten, &json!(kept));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let first_at_end = kept
+        .iter()
+        .map(|b| &b["receipt"])
+        .find(|r| r["version"].as_u64() == Some(version as u64))
+        .unwrap();
+    let who = match first_at_end["seat"].as_u64() {
+        Some(s) => format!("seat {s}"),
+        None if first_at_end["audience"] == "everyone" => "everyone".to_string(),
+        None => "a spectator".to_string(),
+    };
+    let expected = format!(
+        "receipt for {who} at version {version}: the bundle's chain head at {version} is {}, \
+         the receipt signed {}: the record was changed after it was served",
+        rewritten["events"][version - 1]["hash"].as_str().unwrap(),
+        first_at_end["head"].as_str().unwrap()
+    );
+    assert!(
+        text(&out).contains(&expected),
+        "{}\nwanted: {expected}",
+        text(&out)
+    );
+    let contradicted = server
+        .call(
+            "POST",
+            &format!("/games/{id}/audit/receipts"),
+            None,
+            Some(json!([first_at_end])),
+        )
+        .await;
+    assert!(
+        contradicted["contradiction"]
+            .as_str()
+            .unwrap()
+            .contains(&expected),
+        "{contradicted}"
+    );
+
+    // The rewritten log no longer extends the checkpoint kept before.
+    let original = dir.join("original.json");
+    std::fs::write(&original, bundle.to_string()).unwrap();
+    let log_file = dir.join("log.json");
+    let cp_file = dir.join("checkpoint.json");
+    let log_now = server.call("GET", "/log", None, None).await;
+    std::fs::write(&log_file, log_now.to_string()).unwrap();
+    std::fs::write(&cp_file, checkpoint.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_saboteur"))
+        .args(["verify", "--file"])
+        .arg(&original)
+        .arg("--log")
+        .arg(&log_file)
+        .arg("--checkpoint")
+        .arg(&cp_file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("the log was rewritten"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn receipts_prove_a_record_was_rewritten_after_it_was_served_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("r.db").display());
+    receipts_prove_a_rewrite(&url, dir.path()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn receipts_prove_a_record_was_rewritten_after_it_was_served_on_postgres() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = saboteur_storage::testing::fresh_database().await;
+    receipts_prove_a_rewrite(&url, dir.path()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_file_is_published_and_a_rotation_keeps_the_old_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("k.db").display());
+    // Two processes starting on one database (its schema made first): one key.
+    drop(saboteur_storage::EventStore::connect(&url).await.unwrap());
+    let (a, b) = tokio::join!(Server::start(&url), Server::start(&url));
+    let keys = a.call("GET", "/keys", None, None).await;
+    assert_eq!(keys, b.call("GET", "/keys", None, None).await);
+    assert_eq!(keys["keys"].as_array().unwrap().len(), 1);
+    let first = keys["keys"][0]["id"].as_str().unwrap().to_string();
+    assert!(keys["keys"][0]["retired_at"].is_null());
+    assert_eq!(keys["keys"][0]["public_key"].as_str().unwrap().len(), 64);
+
+    // `saboteur keys rotate`: a new active key; the old one stays published, retired.
+    let out = Command::new(env!("CARGO_BIN_EXE_saboteur"))
+        .args(["keys", "rotate", "--database-url", &url])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let rotated: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let keys = a.call("GET", "/keys", None, None).await;
+    let keys = keys["keys"].as_array().unwrap();
+    assert_eq!(keys.len(), 2);
+    assert!(
+        keys.iter()
+            .any(|k| k["id"] == first.as_str() && k["retired_at"].is_string())
+    );
+    assert!(
+        keys.iter()
+            .any(|k| k["id"] == rotated["id"] && k["retired_at"].is_null())
+    );
+
+    // A key file: its key is the one published as active, and the one receipts name.
+    let file = dir.path().join("signing.key");
+    let config = saboteur_api::Config {
+        signing_key_file: Some(file.clone()),
+        ..saboteur_api::Config::new("127.0.0.1:0", url.as_str())
+    };
+    let (server, addr) = saboteur_api::start(config).await.unwrap();
+    tokio::spawn(server);
+    let mine = saboteur_api::receipt::Signer::from_file(&file).unwrap();
+    let keys: Value = reqwest::get(format!("http://{addr}/keys"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let active: Vec<&Value> = keys["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|k| k["retired_at"].is_null())
+        .collect();
+    assert_eq!(active.len(), 1);
+    assert_eq!(active[0]["id"], mine.id());
+    assert_eq!(active[0]["public_key"], mine.public_hex().as_str());
+    let checkpoint: Value = reqwest::get(format!("http://{addr}/log/checkpoint"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(checkpoint["key_id"], mine.id());
+    assert_eq!(checkpoint["size"], 0);
+}
