@@ -81,7 +81,8 @@ async function lobby() {
       list.append(h("tr", {},
         h("td", {}, h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8))),
         h("td", {}, g.ruleset), h("td", {}, g.status),
-        h("td", {}, `${g.seats.length}/${g.players}: ${g.seats.map((s) => s.name + (s.bot ? " (bot)" : "")).join(", ")}`),
+        h("td", {}, `${g.seats.length}/${g.players}: ${g.seats.map((s) => s.name + (s.bot ? " (bot)" : "")).join(", ")}`,
+          g.previous ? [" — rematch of ", h("a", { href: `/play/${g.previous}` }, g.previous.slice(0, 8))] : null),
         h("td", {}, mine.token ? "your seat" : mine.host ? "host" : "",
           " ", h("a", { href: `/replay/${g.id}` }, "replay"),
           g.status === "finished" ? [" ", h("a", { href: `/audit/${g.id}` }, "audit")] : null)));
@@ -286,6 +287,23 @@ function describeEvent(e, names) {
   return `#${e.seq} ${sentence}`;
 }
 
+/**
+ * The series a game belongs to (each game a rematch of the one before), with links and the
+ * running totals; nothing for a game that is not part of one.
+ * @param {string} id
+ * @param {Record<number, string>} names
+ * @param {(game: string) => string} link where each game's link goes
+ */
+async function seriesSection(id, names, link) {
+  /** @type {Schemas["Series"]} */
+  const series = await api(`/games/${id}/series`);
+  if (series.games.length < 2) return null;
+  return h("section", { "aria-label": "Series" }, h("h2", {}, "Series"),
+    h("ol", {}, series.games.map((g) => h("li", {}, g.id === id ? h("strong", {}, `${g.id.slice(0, 8)} (this game)`) : h("a", { href: link(g.id) }, g.id.slice(0, 8)),
+      `: ${g.status}${g.gold ? `, gold ${g.gold.map((x, i) => `${names[i] ?? i} ${x}`).join(", ")}` : ""}`))),
+    h("p", {}, `Running totals: ${series.totals.map((x, i) => `${names[i] ?? i} ${x}`).join(", ") || "no game finished yet"}`));
+}
+
 /** Follows the SSE stream with fetch (EventSource cannot send Authorization), reconnecting
  * with Last-Event-ID. */
 async function follow(id, token, onEvent, signal) {
@@ -455,7 +473,7 @@ async function table(id) {
         view.winners?.length ? h("p", {}, `Winners: ${view.winners.map((w) => names[w] ?? w).join(", ")}`) : null,
         h("h2", {}, "Log"), h("ol", { class: "log", "aria-label": "Recent events", tabindex: 0 }, log.events.map((e) => h("li", {}, describeEvent(e, names)))),
         h("p", {}, h("a", { href: `/replay/${id}` }, "Replay"), " ", s.status === "finished" ? h("a", { href: `/audit/${id}` }, "Audit") : null),
-        s.status === "finished" || s.previous ? h("p", {}, h("a", { href: `/games/${id}/series` }, "Series totals (JSON)")) : null,
+        s.status === "finished" || s.previous ? await seriesSection(id, names, (g) => `/play/${g}`) : null,
         s.status === "finished" && mine.host ? h("p", {}, h("button", { type: "button", onclick: async () => {
           try {
             /** @type {Schemas["GameCreated"]} */
@@ -519,7 +537,7 @@ async function replay(id) {
   main.replaceChildren(h("h1", {}, `Replay of ${id.slice(0, 8)} as ${as}`),
     h("p", {}, h("button", { type: "button", onclick: () => show(v - 1) }, "◀ Back"), " ", h("button", { type: "button", onclick: () => show(v + 1) }, "Forward ▶"), " ", slider, " ", label),
     h("p", {}, "Jump to: ", marks.map((e) => h("button", { type: "button", onclick: () => show(e.seq) }, `${words(e.event.type)} #${e.seq}`))),
-    h("div", { class: "layout" }, stage, h("aside", {}, h("h2", {}, "Log"), log)));
+    h("div", { class: "layout" }, stage, h("aside", {}, h("h2", {}, "Log"), log, await seriesSection(id, names, (g) => `/replay/${g}`))));
   await show(v);
 }
 

@@ -87,6 +87,14 @@ async function get(path) {
   return res.json();
 }
 
+async function post(path, token, body) {
+  const headers = { "content-type": "application/json" };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(BASE + path, { method: "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  assert.ok(res.ok, `${path}: ${res.status}`);
+  return res.json();
+}
+
 /**
  * Plays one card on a page whose turn it is, as a person would: selects cards in turn until
  * one has a legal cell (a path card) or a move button (an action card), else passes. `prefer`
@@ -217,6 +225,29 @@ test("table talk, a turn clock and presence", async () => {
   await axe(page, "table with talk and clock");
   await shots(page, "talk");
   await watcherCtx.close();
+  await ctx.close();
+});
+
+test("a rematch: the series in the lobby, the table and the replay", async () => {
+  // A game of bots is over as soon as it starts (the bots answer at once); its host plays a
+  // rematch with the same bots.
+  const first = await post("/games", undefined, { ruleset: "base", players: 3 });
+  for (let i = 0; i < 3; i++) await post(`/games/${first.game_id}/bots`, first.host_token, { level: "random" });
+  await post(`/games/${first.game_id}/start`, first.host_token);
+  assert.equal((await get(`/games/${first.game_id}`)).status, "finished");
+  const second = await post(`/games/${first.game_id}/rematch`, first.host_token);
+  const ctx = await browser.newContext({ viewport: DESKTOP });
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/replay/${first.game_id}`);
+  const series = page.getByRole("region", { name: "Series" });
+  await series.getByRole("link", { name: second.game_id.slice(0, 8) }).waitFor();
+  await series.getByText(/Running totals: .*\d/).waitFor();
+  await series.getByRole("link", { name: second.game_id.slice(0, 8) }).click();
+  await page.waitForURL(new RegExp(`/replay/${second.game_id}`));
+  await page.getByRole("region", { name: "Series" }).getByText(`${second.game_id.slice(0, 8)} (this game)`).waitFor();
+  await page.goto(BASE + "/");
+  await page.getByRole("row").filter({ hasText: "rematch of" }).first().waitFor();
+  await axe(page, "lobby with a rematch");
   await ctx.close();
 });
 
