@@ -36,6 +36,29 @@ enum Task {
         #[arg(last = true)]
         rest: Vec<String>,
     },
+    /// Run the rule scenarios alone (docs/scenarios.md): the repository's own, or the scenario
+    /// files under a directory of your own.
+    Scenarios {
+        /// A directory of scenario files to run instead of `domain/tests/scenarios/`.
+        dir: Option<PathBuf>,
+    },
+}
+
+/// Runs the scenario runner, on `dir` when given; its exit status is the task's.
+fn scenarios(dir: Option<&Path>) -> ExitCode {
+    let mut command = Command::new(env!("CARGO"));
+    command.args(["test", "-p", "saboteur-domain", "--test", "scenarios"]);
+    if let Some(dir) = dir {
+        command.env("SCENARIOS_DIR", dir);
+    }
+    match command.status() {
+        Ok(status) if status.success() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("xtask: cannot run cargo: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Counts of a test run.
@@ -378,5 +401,6 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Task::Scenarios { dir } => scenarios(dir.as_deref()),
     }
 }
