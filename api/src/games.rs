@@ -14,7 +14,7 @@ use crate::dto::{
     AddBot, BotSeated, CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined,
 };
 use crate::error::ApiError;
-use crate::table::{Committed, Table};
+use crate::table::Table;
 use crate::{AppState, reply, text};
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -420,12 +420,7 @@ async fn start_game(
         .history
         .start()
         .map_err(|v| ApiError::Conflict(v.detail))?;
-    let batch = match table.commit(&state.store, events.clone(), None).await? {
-        Committed::New(batch) | Committed::Retried(batch) => batch,
-    };
-    let mut events = events;
-    events.extend(crate::bots::play(&state, &mut table).await);
     Ok(reply::ok(
-        reply::outcome(&state, &table, batch.first, &events, Audience::Spectator).await?,
+        reply::record(&state, &mut table, events, None, Audience::Spectator).await?,
     ))
 }

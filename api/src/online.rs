@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use saboteur_domain::{Audience, BotLevel, Event, Seat};
+use saboteur_domain::{Audience, BotLevel, Seat};
 use saboteur_storage::TokenSwap;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -16,7 +16,7 @@ use crate::auth::{Caller, new_token, token_hash};
 use crate::body::Json;
 use crate::dto::Outcome;
 use crate::error::ApiError;
-use crate::table::{Committed, Table};
+use crate::table::Table;
 use crate::{AppState, reply};
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -159,26 +159,6 @@ impl Drop for Present {
     }
 }
 
-/// Commits an act at the table, lets the bots play if it left the game waiting for one, and
-/// answers with the outcome as `audience` sees it.
-async fn record(
-    state: &AppState,
-    table: &mut Table,
-    events: Vec<Event>,
-    audience: Audience,
-    token: Option<TokenSwap>,
-) -> Result<Outcome, ApiError> {
-    let batch = match table
-        .commit_with(&state.store, events.clone(), None, token)
-        .await?
-    {
-        Committed::New(batch) | Committed::Retried(batch) => batch,
-    };
-    let mut events = events;
-    events.extend(crate::bots::play(state, table).await);
-    reply::outcome(state, table, batch.first, &events, audience).await
-}
-
 fn seat_of(table: &Table, seat: u8) -> Result<Seat, ApiError> {
     if seat >= table.players() {
         return Err(ApiError::NotFound(format!("the game has no seat {seat}")));
@@ -236,7 +216,7 @@ async fn talk(
     };
     let now = table.time.now_ms();
     let events = table.history.talk(seat, name.as_deref(), &text, now)?;
-    let out = record(&state, &mut table, events, who.audience(), None).await?;
+    let out = reply::record(&state, &mut table, events, None, who.audience()).await?;
     Ok(reply::ok(out))
 }
 
@@ -274,7 +254,7 @@ async fn hide_talk(
         .await?
         .host("hides messages")?;
     let events = table.history.hide_talk(seq)?;
-    let out = record(&state, &mut table, events, Audience::Spectator, None).await?;
+    let out = reply::record(&state, &mut table, events, None, Audience::Spectator).await?;
     Ok(reply::ok(out))
 }
 
@@ -318,7 +298,7 @@ async fn hand_over(
         return Err(ApiError::Conflict(format!("a bot already plays {seat}")));
     }
     let events = table.history.hand_to_bot(seat, body.level)?;
-    let out = record(&state, &mut table, events, Audience::Spectator, None).await?;
+    let out = reply::record(&state, &mut table, events, None, Audience::Spectator).await?;
     Ok(reply::ok(out))
 }
 
@@ -359,7 +339,7 @@ async fn reclaim(
         )));
     }
     let events = table.history.reclaim_seat(seat)?;
-    let out = record(&state, &mut table, events, who.audience(), None).await?;
+    let out = reply::record(&state, &mut table, events, None, who.audience()).await?;
     Ok(reply::ok(out))
 }
 
@@ -414,7 +394,7 @@ async fn reissue_token(
         seat: i32::from(seat.0),
         token_hash: token_hash(&token),
     };
-    let out = record(&state, &mut table, events, Audience::Spectator, Some(swap)).await?;
+    let out = reply::record(&state, &mut table, events, Some(swap), Audience::Spectator).await?;
     Ok(HttpResponse::Ok().json(NewToken {
         seat: seat.0,
         player_token: token,

@@ -13,7 +13,7 @@ use crate::AppState;
 use crate::dto::{EventRecord, Outcome, StateView};
 use crate::error::ApiError;
 use crate::receipt::{Receipt, ReceiptKind, audience_of, view_hash};
-use crate::table::Table;
+use crate::table::{Committed, Table};
 
 /// Events of `history` as an audience may see them (a message the host hid without its
 /// text), numbered from `first_seq`.
@@ -103,6 +103,27 @@ pub(crate) async fn receipt(
         key_id: String::new(),
         signature: String::new(),
     }))
+}
+
+/// A write that is not a player's command (the start, undo steps, acts at the table): commits
+/// `events` through the one command cycle (with a seat's new token, if any), lets the bots
+/// answer, and gives the outcome of both as `audience` may see it, signed.
+pub(crate) async fn record(
+    state: &AppState,
+    table: &mut Table,
+    events: Vec<Event>,
+    token: Option<saboteur_storage::TokenSwap>,
+    audience: Audience,
+) -> Result<Outcome, ApiError> {
+    let batch = match table
+        .commit_with(&state.store, events.clone(), None, token)
+        .await?
+    {
+        Committed::New(batch) | Committed::Retried(batch) => batch,
+    };
+    let mut events = events;
+    events.extend(crate::bots::play(state, table).await);
+    outcome(state, table, batch.first, &events, audience).await
 }
 
 /// The outcome of a write whose events start at `first`, as `audience` may see them, signed.

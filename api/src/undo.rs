@@ -10,7 +10,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use crate::body::Json;
 use crate::dto::Outcome;
 use crate::error::ApiError;
-use crate::table::{Committed, Table};
+use crate::table::Table;
 use crate::{AppState, reply, text};
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -38,13 +38,11 @@ async fn record(
     events: Vec<Event>,
     audience: Audience,
 ) -> Result<HttpResponse, ApiError> {
-    let batch = match table.commit(&state.store, events.clone(), None).await? {
-        Committed::New(batch) | Committed::Retried(batch) => batch,
-    };
-    let mut events = events;
-    events.extend(crate::bots::play(state, table).await);
-    let undone = events.iter().any(|e| matches!(e, Event::Undone { .. }));
-    let out = reply::outcome(state, table, batch.first, &events, audience).await?;
+    let out = reply::record(state, table, events, None, audience).await?;
+    let undone = out
+        .events
+        .iter()
+        .any(|e| matches!(e.event, Event::Undone { .. }));
     Ok(if undone {
         HttpResponse::Ok().json(out)
     } else {
