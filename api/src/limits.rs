@@ -147,3 +147,28 @@ fn as_problem<B: MessageBody>(res: ServiceResponse<B>) -> ServiceResponse<Either
     let (req, _) = res.into_parts();
     ServiceResponse::new(req, response).map_into_right_body()
 }
+
+/// The most items a page of events or of the transparency log holds.
+pub const MOST_PER_PAGE: u32 = 1000;
+
+/// A page's bounds from its query: `after` (0 or more; 0 when absent) and `limit` (1 to
+/// [`MOST_PER_PAGE`]; 200 when absent). `counted` says what `after` counts, for the error.
+pub(crate) fn page(
+    after: Option<i64>,
+    limit: Option<u32>,
+    counted: &str,
+) -> Result<(i64, u32), ApiError> {
+    let limit = limit.unwrap_or(200);
+    if !(1..=MOST_PER_PAGE).contains(&limit) {
+        return Err(ApiError::BadRequest(format!(
+            "limit is between 1 and {MOST_PER_PAGE}"
+        )));
+    }
+    let after = after.unwrap_or(0);
+    if after < 0 {
+        return Err(ApiError::BadRequest(format!(
+            "after is {counted}, 0 or more"
+        )));
+    }
+    Ok((after, limit))
+}

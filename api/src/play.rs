@@ -314,16 +314,7 @@ async fn list_events(
     query: web::Query<EventsQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let limit = query.limit.unwrap_or(200);
-    if !(1..=1000).contains(&limit) {
-        return Err(ApiError::BadRequest("limit is between 1 and 1000".into()));
-    }
-    let after = query.after.unwrap_or(0);
-    if after < 0 {
-        return Err(ApiError::BadRequest(
-            "after is a sequence number, 0 or more".into(),
-        ));
-    }
+    let (after, limit) = crate::limits::page(query.after, query.limit, "a sequence number")?;
     let mut table = state.tables.open(&id).await?;
     let who = table.caller(&state.store, &req).await?;
     let log = table.history.log();

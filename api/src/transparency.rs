@@ -232,16 +232,7 @@ async fn list_log(
     state: web::Data<AppState>,
     query: web::Query<LogQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let limit = query.limit.unwrap_or(200);
-    if !(1..=1000).contains(&limit) {
-        return Err(ApiError::BadRequest("limit is between 1 and 1000".into()));
-    }
-    let after = query.after.unwrap_or(0);
-    if after < 0 {
-        return Err(ApiError::BadRequest(
-            "after is a place in the log, 0 or more".into(),
-        ));
-    }
+    let (after, limit) = crate::limits::page(query.after, query.limit, "a place in the log")?;
     let entries: Vec<LogRecord> = state
         .store
         .log_entries(after, limit)
