@@ -28,6 +28,15 @@ impl TimeSource {
         }
     }
 
+    /// Now, as RFC 3339 in UTC with milliseconds: the time the server signs (receipts,
+    /// checkpoints).
+    pub fn rfc3339(&self) -> String {
+        let ms = i64::try_from(self.now_ms()).unwrap_or(i64::MAX);
+        chrono::DateTime::from_timestamp_millis(ms)
+            .unwrap_or_default()
+            .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    }
+
     /// Sets a manual clock (a system clock ignores it).
     pub fn set(&self, ms: u64) {
         if let Some(t) = &self.0 {

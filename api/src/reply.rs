@@ -96,7 +96,7 @@ pub(crate) async fn receipt(
         version,
         first,
         head,
-        served_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        served_at: table.time.rfc3339(),
         audience,
         seat,
         view_hash: view_hash(&value),

@@ -270,7 +270,7 @@ async fn log_checkpoint(state: web::Data<AppState>) -> Result<HttpResponse, ApiE
     let checkpoint = Checkpoint {
         size,
         head,
-        time: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        time: state.config.time.rfc3339(),
         key_id: String::new(),
         signature: String::new(),
     }
