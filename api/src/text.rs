@@ -9,13 +9,8 @@ pub const NAME_MAX: usize = 40;
 /// The longest rollback reason, in characters.
 pub const REASON_MAX: usize = 500;
 
-/// Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069).
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
-
-/// `what`, trimmed, checked: 1 to `max` characters, none of them control characters or bidi
-/// controls.
+/// `what`, trimmed, checked: 1 to `max` characters, none of them forbidden
+/// ([`saboteur_domain::online::forbidden_char`]: control characters, bidi controls).
 pub(crate) fn checked(text: &str, what: &str, max: usize) -> Result<String, ApiError> {
     let text = text.trim();
     let len = text.chars().count();
@@ -24,7 +19,7 @@ pub(crate) fn checked(text: &str, what: &str, max: usize) -> Result<String, ApiE
             "{what} has 1 to {max} characters, not only spaces"
         )));
     }
-    if let Some(c) = text.chars().find(|&c| c.is_control() || is_bidi_control(c)) {
+    if let Some(c) = saboteur_domain::online::forbidden_char(text) {
         return Err(ApiError::BadRequest(format!(
             "{what} may not hold the control character U+{:04X}",
             u32::from(c)
