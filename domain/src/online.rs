@@ -179,8 +179,8 @@ impl History {
     }
 
     /// Records the time `now` in a batch about to be appended, if the game has a clock: in
-    /// each accepted command, each undo and the start (round 1 dealt). Games without a clock
-    /// record no times in them.
+    /// each accepted command, each undo and the start (round 1 dealt) that has no time yet (a
+    /// timeout's decision keeps the timeout's). Games without a clock record no times in them.
     pub fn stamp(&self, events: &mut [Event], now: u64) {
         if self.table.options.clock.is_none() {
             return;
@@ -190,7 +190,9 @@ impl History {
             match e {
                 Event::CommandAccepted { at, .. }
                 | Event::Undone { at, .. }
-                | Event::RoundStarted { round: 1, at, .. } => *at = Some(t),
+                | Event::RoundStarted { round: 1, at, .. } => {
+                    at.get_or_insert(t);
+                }
                 _ => {}
             }
         }
