@@ -1,7 +1,7 @@
 //! Playing an action card (§4, §9.4).
 
-use super::pass::end_turn;
-use super::{Tx, in_hand, reject};
+use super::turn::end_turn;
+use super::tx::{Tx, in_hand, reject};
 use crate::cards::{Action, Card, Tool};
 use crate::command::Target;
 use crate::event::Event;

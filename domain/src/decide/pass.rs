@@ -1,12 +1,12 @@
-//! Passing (§3.3, §9.2) and the end of a turn: the draw, skipped turns (§3.3 ruling).
+//! Passing (§3.3, §9.2) and Saboteur 2's discarding two cards to remove one in front (§9.2).
 
-use super::round_end::end_round;
-use super::{Tx, holds_all, reject};
+use super::turn::end_turn;
+use super::tx::{Tx, holds_all, reject};
 use crate::cards::{Card, Ruleset};
 use crate::event::Event;
 use crate::game::Game;
 use crate::seat::Seat;
-use crate::secret::{Pile, Secret};
+use crate::secret::Pile;
 use crate::violation::{RuleViolation, Violation as V};
 
 pub(super) fn pass(game: &Game, seat: Seat, discard: &[Card]) -> Result<Vec<Event>, RuleViolation> {
@@ -46,29 +46,36 @@ pub(super) fn pass(game: &Game, seat: Seat, discard: &[Card]) -> Result<Vec<Even
     Ok(tx.events)
 }
 
-/// After a turn: the player draws, play moves on, empty-handed players are passed over with
-/// an empty draw pile (§3.3 ruling), and the round ends when nobody holds a card (§6).
-pub(super) fn end_turn(tx: &mut Tx, seat: Seat, draws: usize) {
-    for _ in 0..draws {
-        let Some(&card) = tx.game.draw_pile.first() else {
-            break;
-        };
-        tx.emit(Event::CardDrawn {
-            seat,
-            card: Secret::Known(card),
-        });
+pub(super) fn discard_to_remove(
+    game: &Game,
+    seat: Seat,
+    discard: &[Card],
+    remove: Card,
+) -> Result<Vec<Event>, RuleViolation> {
+    if let Some(c) = holds_all(&game.hands[seat.index()], discard) {
+        return reject(
+            V::CardNotInHand,
+            format!("{seat} does not hold {c} to discard"),
+        );
     }
-    loop {
-        let g = &tx.game;
-        if g.draw_pile.is_empty() && g.hands.iter().all(Vec::is_empty) {
-            end_round(tx, None);
-            return;
-        }
-        if g.draw_pile.is_empty() && g.hands[g.current.index()].is_empty() {
-            let seat = g.current;
-            tx.emit(Event::TurnSkipped { seat });
-            continue;
-        }
-        return;
+    if !game.in_front[seat.index()].contains(&remove) {
+        return reject(
+            V::NothingToRemove,
+            format!("{seat} has no {remove} in front of them"),
+        );
     }
+    if discard.len() != 2 {
+        return reject(
+            V::InvalidDiscard,
+            format!("discard exactly 2 cards, not {}", discard.len()),
+        );
+    }
+    let mut tx = Tx::new(game);
+    tx.emit(Event::DiscardedToRemove {
+        seat,
+        discarded: Pile::Known(discard.to_vec()),
+        removed: remove,
+    });
+    end_turn(&mut tx, seat, 1);
+    Ok(tx.events)
 }

@@ -1,8 +1,7 @@
 //! Playing a path card (§3.1) and the goals it turns (§5).
 
-use super::pass::end_turn;
-use super::round_end::end_round;
-use super::{Tx, in_hand, reject};
+use super::turn::{end_round, end_turn};
+use super::tx::{Tx, in_hand, reject};
 use crate::cards::Card;
 use crate::event::Event;
 use crate::game::Game;

@@ -1,9 +1,9 @@
 //! The end of a round in the base game (§6, §7): winners, gold handed out, saboteurs paid,
 //! and the next round or the end of the game (§8).
 
-use super::setup::deal;
-use super::{Tx, reject};
-use crate::cards::{Card, Role, Ruleset};
+use super::next_round::next_round;
+use super::tx::{Tx, reject};
+use crate::cards::{Card, Role};
 use crate::event::{Event, Payment};
 use crate::game::{Game, GoldCardsDrawn, Phase};
 use crate::seat::Seat;
@@ -28,12 +28,8 @@ pub(super) fn next_sharer(game: &Game, from: Seat) -> Option<Seat> {
         .find(|s| shares_gold(game, *s))
 }
 
-/// The end of a round (§6): roles revealed, winners named, gold handed out.
+/// The end of a round in the base game (§6): roles revealed, winners named, gold handed out.
 pub(super) fn end_round(tx: &mut Tx, finder: Option<Seat>) {
-    if tx.game.ruleset == Ruleset::Saboteur2 {
-        super::saboteur2::end_round(tx, finder);
-        return;
-    }
     let g = &tx.game;
     let winners: Vec<Seat> = (0..g.players)
         .map(Seat)
@@ -190,28 +186,4 @@ pub(super) fn pay_saboteurs(tx: &mut Tx) {
         payments,
         gold_pile: Pile::Known(pile.into()),
     });
-}
-
-/// After the gold is handed out: the next round (§6), or the end of the game (§8).
-pub(crate) fn next_round(tx: &mut Tx) {
-    let g = &tx.game;
-    if g.round >= 3 {
-        let best = g.gold.iter().copied().max().unwrap_or(0);
-        let winners = (0..g.players)
-            .map(Seat)
-            .filter(|s| g.gold[s.index()] == best)
-            .collect();
-        tx.emit(Event::GameEnded {
-            gold: g.gold.clone(),
-            winners,
-        });
-        return;
-    }
-    let first = g
-        .last_turn
-        .map(|s| s.left(g.n(), 1))
-        .unwrap_or(g.round_first_player);
-    let event = deal(g, g.round + 1, first);
-    tx.emit(event);
-    // A dealt round always has cards in hand, so no turn needs skipping here.
 }

@@ -1,17 +1,15 @@
 //! Saboteur 2's end of a round (§10): the door analysis over routes, winners, the payout
-//! table, geologists' crystals, then the thefts of §9.4; and the expansion's own commands:
-//! discarding two to remove a card (§9.2) and resolving a theft (§9.4).
+//! table, geologists' crystals, then the thefts of §9.4; and resolving a theft (§9.4). The
+//! expansion's other command, discarding two to remove a card (§9.2), is a turn's: `pass.rs`.
 
-use super::pass::end_turn;
-use super::round_end::next_round;
-use super::{Tx, holds_all, reject};
+use super::next_round::next_round;
+use super::tx::{Tx, reject};
 use crate::board::Reach;
 use crate::cards::Team;
 use crate::cards::{Card, Role};
 use crate::event::Event;
 use crate::game::{Game, Phase};
 use crate::seat::Seat;
-use crate::secret::Pile;
 use crate::violation::{RuleViolation, Violation as V};
 
 /// Which routes from a root to the gold exist (§10.1): avoiding all doors, avoiding blue
@@ -128,7 +126,8 @@ pub fn theft_order(game: &Game) -> Vec<Seat> {
         .collect()
 }
 
-pub(crate) fn end_round(tx: &mut Tx, finder: Option<Seat>) {
+/// The end of a round in Saboteur 2 (§10): winners, coins, then the thefts (§9.4).
+pub(super) fn end_round(tx: &mut Tx, finder: Option<Seat>) {
     let g = &tx.game;
     let winners = winners(g, finder);
     let coins = payout(g, &winners);
@@ -145,40 +144,6 @@ pub(crate) fn end_round(tx: &mut Tx, finder: Option<Seat>) {
     } else {
         tx.emit(Event::StealingStarted { order });
     }
-}
-
-pub(super) fn discard_to_remove(
-    game: &Game,
-    seat: Seat,
-    discard: &[Card],
-    remove: Card,
-) -> Result<Vec<Event>, RuleViolation> {
-    if let Some(c) = holds_all(&game.hands[seat.index()], discard) {
-        return reject(
-            V::CardNotInHand,
-            format!("{seat} does not hold {c} to discard"),
-        );
-    }
-    if !game.in_front[seat.index()].contains(&remove) {
-        return reject(
-            V::NothingToRemove,
-            format!("{seat} has no {remove} in front of them"),
-        );
-    }
-    if discard.len() != 2 {
-        return reject(
-            V::InvalidDiscard,
-            format!("discard exactly 2 cards, not {}", discard.len()),
-        );
-    }
-    let mut tx = Tx::new(game);
-    tx.emit(Event::DiscardedToRemove {
-        seat,
-        discarded: Pile::Known(discard.to_vec()),
-        removed: remove,
-    });
-    end_turn(&mut tx, seat, 1);
-    Ok(tx.events)
 }
 
 pub(super) fn steal(

@@ -1,6 +1,6 @@
 //! Creating a game and dealing its rounds (§2, §6, §9.1, §13).
 
-use super::reject;
+use super::tx::reject;
 use crate::cards::{self, Card, Role, Ruleset};
 use crate::event::Event;
 use crate::game::{Game, Options, Phase, RULES_VERSION};
