@@ -24,7 +24,7 @@ use crate::legal::legal_commands;
 use crate::seat::Seat;
 use crate::view::View;
 
-use super::rebuild;
+use super::placeholder::rebuild;
 
 mod maze;
 mod score;
