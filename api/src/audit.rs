@@ -17,9 +17,9 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::AppState;
 use crate::error::ApiError;
 use crate::receipt::{PublishedKey, Receipt, ReceiptKind, audience_from, view_hash};
+use crate::state::AppState;
 use crate::transparency::LogRecord;
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -347,7 +347,7 @@ pub fn check_receipts(
         let recomputed = match receipt.kind {
             ReceiptKind::View => {
                 checked.views += 1;
-                let view = crate::reply::state_view(&history, receipt.version, audience)
+                let view = crate::app::reply::state_view(&history, receipt.version, audience)
                     .ok_or_else(|| {
                         Refused(format!(
                             "{name}: the bundle's state at {version} is missing"
@@ -364,7 +364,7 @@ pub fn check_receipts(
                 let events = log
                     .get(first as usize - 1..version as usize)
                     .unwrap_or_default();
-                serde_json::to_value(crate::reply::outcome_body(
+                serde_json::to_value(crate::app::reply::outcome_body(
                     &history, first, events, audience,
                 ))
             }
@@ -448,8 +448,8 @@ mod properties {
     use saboteur_storage::{GENESIS, chain_hash, seed_commitment};
 
     use super::*;
+    use crate::app::reply::{outcome_body, state_view};
     use crate::receipt::{Signer, audience_of};
-    use crate::reply::{outcome_body, state_view};
 
     fn bundle(log: &[Event], seed: Seed) -> AuditBundle {
         let mut prev = GENESIS.to_string();

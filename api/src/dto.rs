@@ -3,7 +3,7 @@
 use saboteur_domain::{BotLevel, Options, Ruleset};
 use saboteur_storage::{Credential, GameStatus};
 
-use crate::bot_level;
+use crate::app::auth::bot_level;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -173,6 +173,9 @@ pub struct StateView {
 /// The caller's legal commands.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct LegalMoves {
+    /// The version after the last event that changes what a seat decides on: `If-Match` with
+    /// any version from this one to `version` holds (talk and new tokens do not move it).
+    pub decision_version: i64,
     /// The version they are legal at.
     pub version: i64,
     /// Every command the caller may send now, in the wire format (identical cards once).
@@ -232,4 +235,15 @@ pub(crate) fn summary(
         players: record.players,
         previous: record.previous.clone(),
     }
+}
+
+/// A seat's new token.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct NewToken {
+    /// The seat.
+    pub seat: u8,
+    /// The new bearer token: give it to the seat's player; the old one no longer works.
+    pub player_token: String,
+    /// The game's version after [`saboteur_domain::Event::TokenReissued`] was recorded.
+    pub version: i64,
 }

@@ -52,6 +52,17 @@ pub enum ApiError {
     /// unknown; retrying it with the same `Idempotency-Key` is safe.
     #[error("{0}")]
     Unavailable(String),
+    /// The request cannot be taken now, for a reason with its own stable code (an undo or an
+    /// act at the table refused by the engine), answered with `status`.
+    #[error("{detail}")]
+    Refused {
+        /// The HTTP status.
+        status: StatusCode,
+        /// The stable code.
+        code: &'static str,
+        /// What was wrong.
+        detail: String,
+    },
     /// The caller posts too fast (table talk): try again after `retry_after` seconds.
     #[error("{detail}")]
     TooManyRequests {
@@ -65,25 +76,65 @@ pub enum ApiError {
     Internal(String),
 }
 
+impl ApiError {
+    /// Something failed on our side because of `cause`: its whole chain is kept for the log
+    /// (never shown to the client).
+    pub fn internal(what: &str, cause: impl std::error::Error) -> ApiError {
+        let mut text = format!("{what}: {cause}");
+        let mut source = cause.source();
+        while let Some(s) = source {
+            text.push_str(&format!(": {s}"));
+            source = s.source();
+        }
+        ApiError::Internal(text)
+    }
+}
+
 impl From<saboteur_domain::TableError> for ApiError {
     fn from(e: saboteur_domain::TableError) -> Self {
         use saboteur_domain::TableError as T;
-        match e {
-            T::TooFast { retry_after_ms } => ApiError::TooManyRequests {
-                detail: e.to_string(),
-                retry_after: retry_after_ms.div_ceil(1000),
-            },
-            T::BadText(m) => ApiError::BadRequest(m),
-            T::NoSuchSeat(_) | T::NoSuchMessage(_) => ApiError::NotFound(e.to_string()),
-            T::SpectatorsMayNotTalk => ApiError::Forbidden(e.to_string()),
-            T::NoCommand(_) => ApiError::Internal(e.to_string()),
+        let status = match e {
+            T::TooFast { retry_after_ms } => {
+                return ApiError::TooManyRequests {
+                    detail: e.to_string(),
+                    retry_after: retry_after_ms.div_ceil(1000),
+                };
+            }
+            T::NoCommand(_) => return ApiError::internal("a timeout found no command", e),
+            T::BadText(_) => StatusCode::BAD_REQUEST,
+            T::NoSuchSeat(_) | T::NoSuchMessage(_) => StatusCode::NOT_FOUND,
+            T::SpectatorsMayNotTalk => StatusCode::FORBIDDEN,
             T::GameOver
             | T::NotStarted
             | T::AlreadyHidden(_)
             | T::NoDeadline
             | T::NotYet(_)
             | T::AlreadyBot(_)
-            | T::NotBot(_) => ApiError::Conflict(e.to_string()),
+            | T::NotBot(_) => StatusCode::CONFLICT,
+        };
+        ApiError::Refused {
+            status,
+            code: e.code(),
+            detail: e.to_string(),
+        }
+    }
+}
+
+impl From<saboteur_domain::UndoError> for ApiError {
+    fn from(e: saboteur_domain::UndoError) -> Self {
+        use saboteur_domain::UndoError as U;
+        let status = match e {
+            U::BadVersion(_) | U::NoReason => StatusCode::BAD_REQUEST,
+            U::GameOver
+            | U::NothingToUndo(_)
+            | U::AlreadyPending
+            | U::NonePending
+            | U::CannotVote(_) => StatusCode::CONFLICT,
+        };
+        ApiError::Refused {
+            status,
+            code: e.code(),
+            detail: e.to_string(),
         }
     }
 }
@@ -105,12 +156,16 @@ impl From<StoreError> for ApiError {
             StoreError::Unavailable(m) => ApiError::Unavailable(format!(
                 "the database cannot be reached ({m}); try again shortly"
             )),
-            other => ApiError::Internal(other.to_string()),
+            other @ (StoreError::Exists
+            | StoreError::Corrupt(_)
+            | StoreError::Database(_)
+            | StoreError::Migrate(_)) => ApiError::internal("the store failed", other),
         }
     }
 }
 
-/// Every code a problem may carry besides the rule-violation codes, as `parts` gives them.
+/// Every code a problem may carry besides the rule-violation codes and the engine's refusals
+/// of undos and acts at the table ([`refusal_codes`]), as `parts` gives them.
 pub const API_CODES: &[&str] = &[
     "bad_request",
     "unauthorized",
@@ -126,6 +181,20 @@ pub const API_CODES: &[&str] = &[
     "internal",
 ];
 
+/// The stable codes of the engine's refusals of undos and acts at the table, each once.
+pub fn refusal_codes() -> Vec<&'static str> {
+    let mut codes: Vec<&'static str> = Vec::new();
+    for c in saboteur_domain::UndoError::CODES
+        .iter()
+        .chain(saboteur_domain::TableError::CODES)
+    {
+        if !codes.contains(c) && !API_CODES.contains(c) {
+            codes.push(c);
+        }
+    }
+    codes
+}
+
 impl ApiError {
     fn parts(&self) -> (&'static str, &'static str) {
         match self {
@@ -139,6 +208,7 @@ impl ApiError {
             }
             ApiError::Rule(v) => (v.code(), "The command breaks a rule"),
             ApiError::Unprocessable { code, .. } => (code, "The request cannot be taken"),
+            ApiError::Refused { code, .. } => (code, "The request cannot be taken now"),
             ApiError::MethodNotAllowed(_) => ("method_not_allowed", "Method not allowed"),
             ApiError::Busy(_) => ("busy", "Too busy"),
             ApiError::Unavailable(_) => ("unavailable", "Service unavailable"),
@@ -181,6 +251,7 @@ impl ResponseError for ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             ApiError::Rule(_) | ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Refused { status, .. } => *status,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Busy(_) | ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,

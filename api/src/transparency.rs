@@ -12,9 +12,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::AppState;
 use crate::error::ApiError;
 use crate::receipt::{PublishedKey, Signer, check_bytes, jcs};
+use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(list_keys)
@@ -232,7 +232,7 @@ async fn list_log(
     state: web::Data<AppState>,
     query: web::Query<LogQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let (after, limit) = crate::limits::page(query.after, query.limit, "a place in the log")?;
+    let (after, limit) = crate::http::limits::page(query.after, query.limit, "a place in the log")?;
     let entries: Vec<LogRecord> = state
         .store
         .log_entries(after, limit)

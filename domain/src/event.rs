@@ -523,6 +523,17 @@ impl Event {
         }
     }
 
+    /// Whether the event can change what a seat decides on: everything but talk at the table
+    /// and a token issued again. A client's `If-Match` is held against the events that do
+    /// ([`crate::History::decision_version`]), so a message posted meanwhile never makes a
+    /// pending command stale.
+    pub fn changes_decisions(&self) -> bool {
+        !matches!(
+            self,
+            Event::TalkPosted { .. } | Event::TalkHidden { .. } | Event::TokenReissued { .. }
+        )
+    }
+
     /// The seat whose act caused the event, if a player's.
     pub fn actor(&self) -> Option<Seat> {
         match self {

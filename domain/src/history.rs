@@ -66,6 +66,33 @@ pub enum UndoError {
     NoReason,
 }
 
+impl UndoError {
+    /// Every stable code an undo or a rollback may be refused with, in the order of the
+    /// variants.
+    pub const CODES: &'static [&'static str] = &[
+        "game_over",
+        "nothing_to_undo",
+        "undo_pending",
+        "no_undo_pending",
+        "cannot_vote",
+        "bad_version",
+        "no_reason",
+    ];
+
+    /// The stable code of the refusal (one of [`UndoError::CODES`]).
+    pub fn code(&self) -> &'static str {
+        match self {
+            UndoError::GameOver => "game_over",
+            UndoError::NothingToUndo(_) => "nothing_to_undo",
+            UndoError::AlreadyPending => "undo_pending",
+            UndoError::NonePending => "no_undo_pending",
+            UndoError::CannotVote(_) => "cannot_vote",
+            UndoError::BadVersion(_) => "bad_version",
+            UndoError::NoReason => "no_reason",
+        }
+    }
+}
+
 /// A game's log with its current state.
 #[derive(Debug, Clone)]
 pub struct History {
@@ -192,6 +219,39 @@ impl History {
     /// The version: how many events the log holds.
     pub fn version(&self) -> u64 {
         self.log.len() as u64
+    }
+
+    /// The version after the last event that can change what a seat decides on
+    /// ([`Event::changes_decisions`]): a command chosen at any version from this one to
+    /// [`History::version`] was chosen on the same game.
+    pub fn decision_version(&self) -> u64 {
+        let trailing = self
+            .log
+            .iter()
+            .rev()
+            .take_while(|e| !e.changes_decisions())
+            .count();
+        self.version() - trailing as u64
+    }
+
+    /// The end of the answer to the batch ending at `last`: `last`, then every batch right
+    /// after it that a bot decided (a bot's command not forced by a timeout), which the server
+    /// records in the same request. A command's reply covers its batch and these, whichever
+    /// process recorded them, so a retry answers as the first reply did.
+    pub fn answered_through(&self, last: u64) -> u64 {
+        let mut end = last.min(self.version());
+        let mut i = end as usize;
+        while i < self.log.len()
+            && opens_batch(&self.log, i)
+            && matches!(self.log[i], Event::CommandAccepted { bot: Some(_), .. })
+        {
+            i += 1;
+            while i < self.log.len() && !opens_batch(&self.log, i) {
+                i += 1;
+            }
+            end = i as u64;
+        }
+        end
     }
 
     /// The undo request waiting for votes, if any.

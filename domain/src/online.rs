@@ -81,6 +81,45 @@ pub enum TableError {
     NoCommand(Seat),
 }
 
+impl TableError {
+    /// Every stable code an act at the table may be refused with, in the order of the
+    /// variants.
+    pub const CODES: &'static [&'static str] = &[
+        "game_over",
+        "not_started",
+        "no_such_seat",
+        "bad_text",
+        "spectators_may_not_talk",
+        "too_many_requests",
+        "no_such_message",
+        "already_hidden",
+        "no_deadline",
+        "deadline_not_passed",
+        "already_bot",
+        "not_bot",
+        "no_command",
+    ];
+
+    /// The stable code of the refusal (one of [`TableError::CODES`]).
+    pub fn code(&self) -> &'static str {
+        match self {
+            TableError::GameOver => "game_over",
+            TableError::NotStarted => "not_started",
+            TableError::NoSuchSeat(_) => "no_such_seat",
+            TableError::BadText(_) => "bad_text",
+            TableError::SpectatorsMayNotTalk => "spectators_may_not_talk",
+            TableError::TooFast { .. } => "too_many_requests",
+            TableError::NoSuchMessage(_) => "no_such_message",
+            TableError::AlreadyHidden(_) => "already_hidden",
+            TableError::NoDeadline => "no_deadline",
+            TableError::NotYet(_) => "deadline_not_passed",
+            TableError::AlreadyBot(_) => "already_bot",
+            TableError::NotBot(_) => "not_bot",
+            TableError::NoCommand(_) => "no_command",
+        }
+    }
+}
+
 /// The deadline of the awaited decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

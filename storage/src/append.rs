@@ -111,7 +111,7 @@ impl EventStore {
                     other => vec![other],
                 };
                 let Some(combiner) = self.combiner.as_ref() else {
-                    return Err(StoreError::Invalid(
+                    return Err(StoreError::Corrupt(
                         "a PostgreSQL store has a combiner".into(),
                     ));
                 };

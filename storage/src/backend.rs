@@ -66,7 +66,7 @@ impl JsonColumn for sqlx::sqlite::SqliteRow {
     fn json(&self, column: &str) -> Result<Value> {
         let text: String = self.try_get(column)?;
         serde_json::from_str(&text)
-            .map_err(|e| StoreError::Invalid(format!("stored {column}: {e}")))
+            .map_err(|e| StoreError::Corrupt(format!("stored {column}: {e}")))
     }
 }
 
@@ -116,9 +116,9 @@ macro_rules! game_from_row {
             Ok($crate::records::GameRecord {
                 id: row.try_get("id")?,
                 ruleset: serde_json::from_value(serde_json::Value::String(ruleset))
-                    .map_err(|e| StoreError::Invalid(format!("stored ruleset: {e}")))?,
+                    .map_err(|e| StoreError::Corrupt(format!("stored ruleset: {e}")))?,
                 options: serde_json::from_value(row.json("options")?)
-                    .map_err(|e| StoreError::Invalid(format!("stored options: {e}")))?,
+                    .map_err(|e| StoreError::Corrupt(format!("stored options: {e}")))?,
                 seed: if status == $crate::records::GameStatus::Finished {
                     seed
                 } else {
@@ -126,7 +126,7 @@ macro_rules! game_from_row {
                 },
                 status,
                 players: u8::try_from(players)
-                    .map_err(|_| StoreError::Invalid(format!("stored players: {players}")))?,
+                    .map_err(|_| StoreError::Corrupt(format!("stored players: {players}")))?,
                 version: row.try_get("version")?,
                 last_hash: row.try_get("last_hash")?,
                 seed_commitment: row.try_get("seed_commitment")?,

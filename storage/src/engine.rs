@@ -22,9 +22,9 @@ pub fn to_new_event(event: &Event) -> NewEvent {
 /// A stored event read back as a domain event, through its schema version.
 pub fn decode(stored: &StoredEvent) -> Result<Event> {
     let version = u16::try_from(stored.schema_version)
-        .map_err(|_| StoreError::Invalid(format!("event {}: bad schema version", stored.seq)))?;
+        .map_err(|_| StoreError::Corrupt(format!("event {}: bad schema version", stored.seq)))?;
     Event::decode(version, &stored.payload)
-        .map_err(|e| StoreError::Invalid(format!("event {}: {e}", stored.seq)))
+        .map_err(|e| StoreError::Corrupt(format!("event {}: {e}", stored.seq)))
 }
 
 impl EventStore {
@@ -35,7 +35,7 @@ impl EventStore {
                 let event = decode(stored)?;
                 match history {
                     None => History::new(event).map(Some).ok_or_else(|| {
-                        StoreError::Invalid("the log does not start with game_created".into())
+                        StoreError::Corrupt("the log does not start with game_created".into())
                     }),
                     Some(mut h) => {
                         h.push(event);

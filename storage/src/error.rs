@@ -17,10 +17,14 @@ pub enum StoreError {
     /// A game (or a credential, or a seat) with that key exists already.
     #[error("that exists already")]
     Exists,
-    /// The request makes no sense (an empty batch, a bad cursor, an unknown URL scheme), or a
-    /// stored row cannot be read.
+    /// The request makes no sense (an empty batch, a bad cursor, an unknown URL scheme).
     #[error("{0}")]
     Invalid(String),
+    /// What the store holds cannot be read back (a row or an event the code does not
+    /// understand), or it broke one of its own invariants: the store's fault, never the
+    /// caller's.
+    #[error("the stored record cannot be read: {0}")]
+    Corrupt(String),
     /// The database cannot be reached, or the connection broke. After a write answered this,
     /// its outcome is **unknown**: it may or may not have been recorded; read it back.
     #[error("the database cannot be reached: {0}")]

@@ -15,7 +15,7 @@ use crate::{EventStore, append::batch_json};
 /// A game's ruleset and options as the games table stores them.
 fn stored(game: &NewGame) -> Result<(String, serde_json::Value)> {
     let options = serde_json::to_value(game.options)
-        .map_err(|e| StoreError::Invalid(format!("options: {e}")))?;
+        .map_err(|e| StoreError::Corrupt(format!("options: {e}")))?;
     let ruleset = serde_json::to_value(game.ruleset)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
@@ -252,7 +252,7 @@ impl EventStore {
         }
         let ids: Vec<&str> = games.iter().map(|g| g.id.as_str()).collect();
         let ids = serde_json::to_string(&ids)
-            .map_err(|e| StoreError::Invalid(format!("game ids: {e}")))?;
+            .map_err(|e| StoreError::Corrupt(format!("game ids: {e}")))?;
         let sql = match self.backend {
             Backend::Postgres(_) => format!(
                 "SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE game_id IN \

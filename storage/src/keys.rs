@@ -102,7 +102,7 @@ impl EventStore {
         }
         self.active_server_key()
             .await?
-            .ok_or_else(|| StoreError::Invalid("no active signing key after recording one".into()))
+            .ok_or_else(|| StoreError::Corrupt("no active signing key after recording one".into()))
     }
 
     /// Retires the active key (it stays published) and makes `new` the active key, in one

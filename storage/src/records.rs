@@ -63,7 +63,7 @@ impl std::str::FromStr for GameStatus {
             "lobby" => Ok(GameStatus::Lobby),
             "active" => Ok(GameStatus::Active),
             "finished" => Ok(GameStatus::Finished),
-            other => Err(StoreError::Invalid(format!(
+            other => Err(StoreError::Corrupt(format!(
                 "unknown game status {other:?}"
             ))),
         }
@@ -107,7 +107,7 @@ impl std::str::FromStr for Role {
                 .strip_prefix("bot:")
                 .and_then(|l| l.parse().ok())
                 .map(Role::Bot)
-                .ok_or_else(|| StoreError::Invalid(format!("unknown credential role {other:?}"))),
+                .ok_or_else(|| StoreError::Corrupt(format!("unknown credential role {other:?}"))),
         }
     }
 }

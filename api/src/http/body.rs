@@ -8,9 +8,9 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use serde::de::DeserializeOwned;
 
-use crate::AppState;
 use crate::error::ApiError;
-use crate::limits::{BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
+use crate::http::limits::{BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
+use crate::state::AppState;
 
 /// A JSON request body (`application/json`, at most [`BODY_LIMIT`] bytes), read within the
 /// server's body timeout.

@@ -3,9 +3,9 @@
 use actix_web::{HttpResponse, get, web};
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::AppState;
 use crate::dto::Health;
 use crate::error::ApiError;
+use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(healthz).service(metrics);

@@ -14,9 +14,10 @@ use std::time::Instant;
 use saboteur_storage::EventStore;
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
-use crate::clock::TimeSource;
+use crate::app::clock::TimeSource;
+use crate::app::ids::GameId;
+use crate::app::table::Table;
 use crate::error::ApiError;
-use crate::table::Table;
 
 /// The default budget of the tables held in memory, in bytes (`--cache-bytes`).
 pub const DEFAULT_CACHE_BYTES: usize = 256 * 1024 * 1024;
@@ -56,7 +57,7 @@ pub(crate) struct Tables {
     epoch: Instant,
 }
 
-/// A table, locked for one request.
+/// A table, locked for one request. Only the seam (`crate::app::seam`) writes through it.
 pub(crate) struct Held {
     table: OwnedMutexGuard<Table>,
     slot: Arc<Slot>,
@@ -78,7 +79,7 @@ impl std::ops::DerefMut for Held {
 
 impl Drop for Held {
     fn drop(&mut self) {
-        let bytes = cost(self.table.history.log().len());
+        let bytes = cost(self.table.history().log().len());
         let before = self.slot.bytes.swap(bytes, Ordering::Relaxed);
         self.tables.total.fetch_add(bytes, Ordering::Relaxed);
         self.tables.total.fetch_sub(before, Ordering::Relaxed);
@@ -120,17 +121,13 @@ impl Tables {
 
     /// The game's table, locked, loaded from the store on first use and brought up to the
     /// store when it may be behind (see [`Table::needs_check`]).
-    pub async fn open(self: &Arc<Self>, id: &str) -> Result<Held, ApiError> {
-        if uuid::Uuid::parse_str(id).is_err() {
-            return Err(ApiError::NotFound(format!(
-                "no game {id:?}: game ids are UUIDs"
-            )));
-        }
+    pub async fn open(self: &Arc<Self>, game: &GameId) -> Result<Held, ApiError> {
+        let id = game.as_str();
         let cached = self.slots().get(id).cloned();
         let slot = match cached {
             Some(slot) => slot,
             None => {
-                let table = Table::load(&self.store, id, self.time.clone()).await?;
+                let table = Table::load(&self.store, game, self.time.clone()).await?;
                 self.insert(id, table)
             }
         };
@@ -141,16 +138,11 @@ impl Tables {
             if heard == i64::MAX {
                 let _ = slot.heard.compare_exchange(
                     i64::MAX,
-                    table.version(),
+                    table.version().stored(),
                     Ordering::AcqRel,
                     Ordering::Relaxed,
                 );
             }
-        }
-        if let Err(e) = table.enforce_clock(&self.store).await {
-            // Another process recorded it first (the table has read it), or the store is away:
-            // the answer is still the table's, the sweep tries again.
-            tracing::debug!(game = %id, "timeout not recorded here: {e}");
         }
         Ok(Held {
             table,
@@ -169,7 +161,7 @@ impl Tables {
     /// Keeps a loaded table (unless another request cached the game first: then that one),
     /// making room within the budget.
     fn insert(&self, id: &str, table: Table) -> Arc<Slot> {
-        let bytes = cost(table.history.log().len());
+        let bytes = cost(table.history().log().len());
         let finished = table.over();
         let mut slots = self.slots();
         if let Some(existing) = slots.get(id) {
@@ -179,7 +171,7 @@ impl Tables {
             self.evict(&mut slots, bytes);
         }
         let slot = Arc::new(Slot {
-            heard: AtomicI64::new(table.version()),
+            heard: AtomicI64::new(table.version().stored()),
             table: Arc::new(Mutex::new(table)),
             bytes: AtomicUsize::new(bytes),
             used: AtomicU64::new(self.now_ms()),

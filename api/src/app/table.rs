@@ -1,5 +1,5 @@
-//! The application layer: a game held in memory (a [`Table`]) and the one command cycle every
-//! writer goes through — load, decide, persist, fold, publish — in [`Table::commit`].
+//! A game held in memory (a [`Table`]) and its write: [`Table::commit`], which the seam
+//! (`crate::app::seam`) calls for every act that appends; nothing else writes a table.
 //!
 //! A table is the game's log folded through the engine, its credentials and the store's view
 //! of it (version, last hash, status). It is only ever changed by events the store accepted:
@@ -20,9 +20,9 @@ use saboteur_storage::{
     Append, AppendOutcome, Credential, EventStore, GameRecord, GameStatus, StoreError, TokenSwap,
 };
 
-use crate::clock::TimeSource;
-
-use crate::auth::{Caller, bearer, identify};
+use crate::app::auth::{Caller, bot_level, identify};
+use crate::app::clock::TimeSource;
+use crate::app::ids::{GameId, Version};
 use crate::error::ApiError;
 
 /// How long a table may answer without checking the store for appends it was not told of.
@@ -33,25 +33,27 @@ pub const RECHECK_AFTER: Duration = Duration::from_secs(1);
 
 /// A game held in memory.
 pub(crate) struct Table {
+    /// The game's id.
+    id: GameId,
     /// The game's row as last read or written.
-    pub record: GameRecord,
+    record: GameRecord,
     /// The log folded through the engine.
-    pub history: History,
+    history: History,
     /// Who may act for which seat.
-    pub credentials: Vec<Credential>,
+    credentials: Vec<Credential>,
     /// When the table was last known to match the store; `None`: it must be read again.
     checked: Option<Instant>,
     /// The server's time: recorded in clocked games, and what deadlines are checked against.
-    pub time: TimeSource,
+    time: TimeSource,
 }
 
 /// The range of sequence numbers a commit wrote (or, for a retried command id, had written).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Batch {
     /// Its first sequence number.
-    pub first: i64,
+    pub first: Version,
     /// Its last: the game's version after it.
-    pub last: i64,
+    pub last: Version,
 }
 
 /// What a commit did.
@@ -64,13 +66,18 @@ pub(crate) enum Committed {
 
 impl Table {
     /// Reads a game back from the store.
-    pub async fn load(store: &EventStore, id: &str, time: TimeSource) -> Result<Table, ApiError> {
-        let record = store.get_game(id).await?;
-        let mut history = store.load_history(id).await?;
+    pub async fn load(
+        store: &EventStore,
+        id: &GameId,
+        time: TimeSource,
+    ) -> Result<Table, ApiError> {
+        let record = store.get_game(id.as_str()).await?;
+        let mut history = store.load_history(id.as_str()).await?;
         // Read event by event, the lists grew by doubling: give the room back.
         history.shrink_to_fit();
-        let credentials = store.credentials(id).await?;
+        let credentials = store.credentials(id.as_str()).await?;
         let mut table = Table {
+            id: id.clone(),
             record,
             history,
             credentials,
@@ -78,37 +85,64 @@ impl Table {
             time,
         };
         // The row and the log are read apart: take the row's version and last hash from the log.
-        if table.record.version != table.version() {
+        if table.record.version != table.version().stored() {
             // (Asked while the row's version differs: `head_at` reads it from the log.)
             table.record.last_hash = table.head_at(store, table.version()).await?;
-            table.record.version = table.version();
+            table.record.version = table.version().stored();
         }
         Ok(table)
     }
 
     /// The game's version: how many events its log holds.
-    pub fn version(&self) -> i64 {
-        self.history.version() as i64
+    pub fn version(&self) -> Version {
+        Version::of(self.history.version())
+    }
+
+    /// The version after the last event that changes what a seat decides on: an `If-Match`
+    /// naming any version from this one to [`Table::version`] still holds.
+    pub fn decision_version(&self) -> Version {
+        Version::of(self.history.decision_version())
+    }
+
+    /// The log folded through the engine.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The game's row as last read or written.
+    pub fn record(&self) -> &GameRecord {
+        &self.record
+    }
+
+    /// Who holds which seat.
+    pub fn credentials(&self) -> &[Credential] {
+        &self.credentials
+    }
+
+    /// The server's time source.
+    pub fn time(&self) -> &TimeSource {
+        &self.time
     }
 
     /// The hash of the event at `version`: the head of the game's chain there. The current
     /// version's is held; an earlier one's is read from the store.
-    pub async fn head_at(&self, store: &EventStore, version: i64) -> Result<String, ApiError> {
-        if version == self.record.version {
+    pub async fn head_at(&self, store: &EventStore, version: Version) -> Result<String, ApiError> {
+        let seq = version.stored();
+        if seq == self.record.version {
             return Ok(self.record.last_hash.clone());
         }
         store
-            .events_after(self.id(), version - 1, 1)
+            .events_after(self.id.as_str(), seq - 1, 1)
             .await?
             .into_iter()
-            .find(|e| e.seq == version)
+            .find(|e| e.seq == seq)
             .map(|e| e.hash)
             .ok_or_else(|| ApiError::Internal(format!("the log has no event {version}")))
     }
 
     /// The game's id.
-    pub fn id(&self) -> &str {
-        &self.record.id
+    pub fn id(&self) -> &GameId {
+        &self.id
     }
 
     /// How many seats the game has.
@@ -126,24 +160,8 @@ impl Table {
         self.credentials
             .iter()
             .find(|c| c.seat == Some(i32::from(seat.0)))
-            .and_then(crate::bot_level)
+            .and_then(bot_level)
             .or_else(|| self.history.handed_to(seat))
-    }
-
-    /// The awaited seat ran out of time: records its timeout (and the bot's decision for it)
-    /// if the deadline has passed. Whichever process gets there first records it; the others
-    /// lose the race at the store and read it. Whether a timeout was recorded.
-    pub async fn enforce_clock(&mut self, store: &EventStore) -> Result<bool, ApiError> {
-        let now = self.time.now_ms();
-        if !self.history.overdue(now) {
-            return Ok(false);
-        }
-        let events = self
-            .history
-            .time_out(now)
-            .map_err(|e| ApiError::Internal(format!("a timeout could not be decided: {e}")))?;
-        self.commit(store, events, None).await?;
-        Ok(true)
     }
 
     /// A bot seat that has still to vote on the pending undo request, if any.
@@ -171,7 +189,7 @@ impl Table {
     pub fn needs_check(&self, heard: i64) -> bool {
         match self.checked {
             None => true,
-            Some(at) => heard > self.version() || at.elapsed() >= RECHECK_AFTER,
+            Some(at) => heard > self.version().stored() || at.elapsed() >= RECHECK_AFTER,
         }
     }
 
@@ -179,21 +197,21 @@ impl Table {
     /// folds in the events appended since its version (by another process).
     pub async fn follow(&mut self, store: &EventStore) -> Result<(), ApiError> {
         if self.checked.is_none() {
-            *self = Table::load(store, &self.record.id, self.time.clone()).await?;
+            *self = Table::load(store, &self.id, self.time.clone()).await?;
             return Ok(());
         }
-        let record = store.get_game(self.id()).await?;
-        if record.version > self.version() {
-            let mut after = self.version();
+        let record = store.get_game(self.id.as_str()).await?;
+        if record.version > self.version().stored() {
+            let mut after = self.version().stored();
             while after < record.version {
-                let page = store.events_after(self.id(), after, 1000).await?;
+                let page = store.events_after(self.id.as_str(), after, 1000).await?;
                 let Some(last) = page.last() else { break };
                 after = last.seq;
                 for stored in &page {
                     self.history.push(saboteur_storage::decode(stored)?);
                 }
             }
-            if self.version() != record.version {
+            if self.version().stored() != record.version {
                 // The row moved on while the log was read: read it all again next time.
                 self.checked = None;
                 return Err(ApiError::Unavailable(
@@ -203,7 +221,7 @@ impl Table {
         }
         if record.status == GameStatus::Lobby || record.version != self.record.version {
             // Seats change in the lobby without events; a started game's seats are fixed.
-            self.credentials = store.credentials(self.id()).await?;
+            self.credentials = store.credentials(self.id.as_str()).await?;
         }
         self.record = record;
         self.checked = Some(Instant::now());
@@ -215,25 +233,16 @@ impl Table {
         self.checked = None;
     }
 
-    /// The command cycle's write: appends `events` at the table's version (with an optional
-    /// command id that makes a retry return the first outcome) and folds them in.
+    /// The write: appends `events` at the table's version (with an optional command id that
+    /// makes a retry return the first outcome, and a seat's new token swapped in the same
+    /// transaction) and folds them in. Only the seam calls it.
     ///
-    /// The events are folded first (the game's status and whether a bot is due next are
-    /// written with them), then appended. Anything but an accepted append leaves a table that
-    /// holds events the log may not: it is read again from the store — at once after a lost
-    /// race (409) or a retried command id, before its next answer after an unknown outcome
-    /// (503).
+    /// The time is stamped into a clocked game's events first, then they are folded (the
+    /// game's status, whether a bot is due next and the deadline are written with them), then
+    /// appended. Anything but an accepted append leaves a table that holds events the log may
+    /// not: it is read again from the store — at once after a lost race (409) or a retried
+    /// command id, before its next answer after an unknown outcome (503).
     pub async fn commit(
-        &mut self,
-        store: &EventStore,
-        events: Vec<Event>,
-        command_id: Option<String>,
-    ) -> Result<Committed, ApiError> {
-        self.commit_with(store, events, command_id, None).await
-    }
-
-    /// [`Table::commit`], swapping a seat's token in the same transaction.
-    pub async fn commit_with(
         &mut self,
         store: &EventStore,
         mut events: Vec<Event>,
@@ -241,8 +250,10 @@ impl Table {
         token: Option<TokenSwap>,
     ) -> Result<Committed, ApiError> {
         let now = self.time.now_ms();
-        if matches!(events.first(), Some(Event::CommandAccepted { .. }))
-            && self.history.overdue(now)
+        if matches!(
+            events.first(),
+            Some(Event::CommandAccepted { bot: None, .. })
+        ) && self.history.overdue(now)
         {
             // The clock ran out while the command was decided: the timeout comes first.
             return Err(ApiError::Conflict(
@@ -251,7 +262,7 @@ impl Table {
             ));
         }
         self.history.stamp(&mut events, now);
-        let expected_version = self.version();
+        let expected = self.version();
         let was_lobby = self.record.status == GameStatus::Lobby;
         let new_events = events.iter().map(saboteur_storage::to_new_event).collect();
         for e in events {
@@ -271,8 +282,8 @@ impl Table {
             .and_then(|d| i64::try_from(d.at).ok());
         let outcome = store
             .append(Append {
-                game_id: self.record.id.clone(),
-                expected_version,
+                game_id: self.id.as_str().to_string(),
+                expected_version: expected.stored(),
                 prev_hash: Some(self.record.last_hash.clone()),
                 events: new_events,
                 command_id,
@@ -305,17 +316,14 @@ impl Table {
                 }
                 if status == Some(GameStatus::Finished) {
                     // Written once per game; if this fails, the bots' sweep logs it later.
-                    if let Err(e) = store.log_finished_game(self.id()).await {
-                        tracing::warn!(
-                            game = self.id(),
-                            "the finished game is not logged yet: {e}"
-                        );
+                    if let Err(e) = store.log_finished_game(self.id.as_str()).await {
+                        tracing::warn!(game = %self.id, "the finished game is not logged yet: {e}");
                     }
                 }
                 self.checked = Some(Instant::now());
                 Ok(Committed::New(Batch {
-                    first: first_seq,
-                    last: last_seq,
+                    first: Version::from_stored(first_seq)?,
+                    last: Version::from_stored(last_seq)?,
                 }))
             }
             Ok(AppendOutcome::Duplicate {
@@ -326,8 +334,8 @@ impl Table {
                 // another process).
                 self.reload(store).await;
                 Ok(Committed::Retried(Batch {
-                    first: first_seq,
-                    last: last_seq,
+                    first: Version::from_stored(first_seq)?,
+                    last: Version::from_stored(last_seq)?,
                 }))
             }
             Err(e @ StoreError::Conflict { .. }) => {
@@ -343,8 +351,8 @@ impl Table {
     }
 
     /// Reads the table again from the store now, or before its next answer if that fails.
-    async fn reload(&mut self, store: &EventStore) {
-        match Table::load(store, &self.record.id, self.time.clone()).await {
+    pub async fn reload(&mut self, store: &EventStore) {
+        match Table::load(store, &self.id, self.time.clone()).await {
             Ok(table) => *self = table,
             Err(_) => self.distrust(),
         }
@@ -352,26 +360,80 @@ impl Table {
 }
 
 impl Table {
-    /// Who is calling. A token this table does not know is looked up once more in the store
-    /// (it may have been issued through another process) before it is refused (401).
+    /// Who is calling with `token`. A token this table does not know is looked up once more
+    /// in the store (it may have been issued through another process) before it is refused
+    /// (401).
     pub async fn caller(
         &mut self,
         store: &EventStore,
-        req: &actix_web::HttpRequest,
+        token: Option<&str>,
     ) -> Result<Caller, ApiError> {
-        let Some(token) = bearer(req)? else {
+        let Some(token) = token else {
             return Ok(Caller::Anonymous);
         };
-        if let Some(who) = identify(&token, &self.credentials) {
+        if let Some(who) = identify(token, &self.credentials) {
             return Ok(who);
         }
-        self.credentials = store.credentials(self.id()).await?;
-        identify(&token, &self.credentials)
+        self.reload_credentials(store).await?;
+        identify(token, &self.credentials)
             .ok_or_else(|| ApiError::Unauthorized("this token does not belong to this game".into()))
     }
-}
 
-impl Table {
+    /// Reads the game's credentials again from the store (a seat was taken or claimed through
+    /// another process, or a write here was refused by the store).
+    pub async fn reload_credentials(&mut self, store: &EventStore) -> Result<(), ApiError> {
+        self.credentials = store.credentials(self.id.as_str()).await?;
+        Ok(())
+    }
+
+    /// Whether `token_hash` still holds `seat` (a stream checks this before each event it
+    /// sends: a token issued again ends the old token's streams).
+    pub fn holds(&self, seat: Seat, token_hash: &str) -> bool {
+        self.credentials.iter().any(|c| {
+            c.seat == Some(i32::from(seat.0)) && c.token_hash.as_bytes() == token_hash.as_bytes()
+        })
+    }
+
+    /// The credential holding `seat`, if anyone holds it.
+    pub fn holder(&self, seat: Seat) -> Option<&Credential> {
+        self.credentials
+            .iter()
+            .find(|c| c.seat == Some(i32::from(seat.0)))
+    }
+
+    /// Stores a seat's credential and keeps it; when another process seated someone there
+    /// first, the table reads the seats again and the caller gets 409.
+    pub async fn seat(
+        &mut self,
+        store: &EventStore,
+        credential: Credential,
+    ) -> Result<(), ApiError> {
+        match store.add_credential(&credential).await {
+            Ok(()) => {
+                self.credentials.push(credential);
+                Ok(())
+            }
+            Err(StoreError::Exists) => {
+                self.reload_credentials(store).await?;
+                Err(ApiError::Conflict(
+                    "that seat was just taken: try again".into(),
+                ))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Gives `seat` back before the start: its credential is removed.
+    pub async fn unseat(&mut self, store: &EventStore, seat: Seat) -> Result<(), ApiError> {
+        let held = self
+            .holder(seat)
+            .map(|c| c.token_hash.clone())
+            .ok_or_else(|| ApiError::NotFound("that seat is free".into()))?;
+        store.remove_credential(self.id.as_str(), &held).await?;
+        self.credentials.retain(|c| c.token_hash != held);
+        Ok(())
+    }
+
     /// The game as listed.
     pub fn summary(&self) -> crate::dto::GameSummary {
         crate::dto::summary(&self.record, &self.credentials)

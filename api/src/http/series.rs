@@ -2,25 +2,20 @@
 //! their seat with their token from the game before, and a series' running total of gold.
 
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use saboteur_domain::{Seat, Seed};
-use saboteur_storage::{
-    Credential, GameStatus, NewGame, Role, StoreError, seed_commitment, to_new_event,
-};
+use saboteur_storage::GameStatus;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::AppState;
-use crate::auth::{bearer, new_token, token_hash};
+use crate::app::act::Act;
+use crate::app::seam;
 use crate::dto::{GameCreated, Joined};
 use crate::error::ApiError;
-use crate::games::chrono_now;
+use crate::http::{game, perform};
+use crate::state::AppState;
 
 /// The most games a series lists.
 const MOST_GAMES: usize = 100;
-
-/// The prefix of a reserved seat's credential: what follows is the previous game's token hash.
-const CLAIM: &str = "claim:";
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(rematch).service(claim).service(series);
@@ -71,87 +66,7 @@ async fn rematch(
     id: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let (ruleset, options, players, first, seats) = {
-        let mut table = state.tables.open(&id).await?;
-        table
-            .caller(&state.store, &req)
-            .await?
-            .host("creates the rematch")?;
-        if !table.over() {
-            return Err(ApiError::Conflict(
-                "the game is not over: a rematch follows a finished game".into(),
-            ));
-        }
-        let game = table.history.game();
-        (
-            game.ruleset(),
-            game.options(),
-            table.players(),
-            Seat((game.first_player().0 + 1) % table.players().max(1)),
-            table.credentials.clone(),
-        )
-    };
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|e| ApiError::Internal(format!("no randomness: {e}")))?;
-    let seed = Seed(bytes);
-    let created = saboteur_domain::create(ruleset, options, players, first, seed)
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
-    let new_id = uuid::Uuid::new_v4().to_string();
-    let commitment = seed_commitment(&seed.0);
-    let host = new_token()?;
-    let now = chrono_now();
-    let credential = |token_hash: String, role: Role, old: &Credential| Credential {
-        game_id: new_id.clone(),
-        token_hash,
-        role,
-        seat: old.seat,
-        display_name: old.display_name.clone(),
-        created_at: now,
-    };
-    let kept: Vec<Credential> = seats
-        .iter()
-        .filter(|c| c.seat.is_some())
-        .map(|c| match c.role {
-            Role::Bot(_) => credential(c.token_hash.clone(), c.role, c),
-            _ => credential(format!("{CLAIM}{}", c.token_hash), Role::Reserved, c),
-        })
-        .collect();
-    let record = state
-        .store
-        .create_game_seated(
-            NewGame {
-                id: new_id.clone(),
-                ruleset,
-                options,
-                players,
-                seed_commitment: commitment.clone(),
-                seed: seed.0.to_vec(),
-                previous: Some(id.to_string()),
-            },
-            Credential {
-                game_id: new_id.clone(),
-                token_hash: token_hash(&host),
-                role: Role::Host,
-                seat: None,
-                display_name: None,
-                created_at: now,
-            },
-            kept,
-            vec![to_new_event(&created)],
-        )
-        .await
-        .map_err(|e| match e {
-            StoreError::Exists => ApiError::Conflict("this game already has a rematch".into()),
-            other => other.into(),
-        })?;
-    Ok(HttpResponse::Created()
-        .insert_header(("Location", format!("/games/{new_id}")))
-        .json(GameCreated {
-            game_id: new_id,
-            host_token: host,
-            seed_commitment: commitment,
-            version: record.version,
-        }))
+    perform(&state, &req, Act::Rematch { game: game(&id)? }).await
 }
 
 /// Claim my seat in a rematch
@@ -181,56 +96,15 @@ async fn claim(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (id, seat) = path.into_inner();
-    let Some(old) = bearer(&req)? else {
-        return Err(ApiError::Unauthorized(
-            "the seat's token from the previous game is needed".into(),
-        ));
-    };
-    let reserved = format!("{CLAIM}{}", token_hash(&old));
-    let mut table = state.tables.open(&id).await?;
-    let held = table
-        .credentials
-        .iter()
-        .find(|c| c.role == Role::Reserved && c.token_hash == reserved)
-        .map(|c| c.seat);
-    match held {
-        Some(Some(s)) if s == i32::from(seat) => {}
-        Some(_) => {
-            return Err(ApiError::Forbidden(
-                "that token held another seat in the previous game".into(),
-            ));
-        }
-        None if table
-            .credentials
-            .iter()
-            .any(|c| c.seat == Some(i32::from(seat)) && c.role == Role::Reserved) =>
-        {
-            return Err(ApiError::Forbidden(
-                "that token did not hold this seat in the previous game".into(),
-            ));
-        }
-        None => {
-            return Err(ApiError::NotFound(format!(
-                "seat {seat} is not waiting to be claimed"
-            )));
-        }
-    }
-    let token = new_token()?;
-    let result = state
-        .store
-        .claim_seat(&id, i32::from(seat), &reserved, &token_hash(&token))
-        .await;
-    table.credentials = state.store.credentials(&id).await?;
-    match result {
-        Ok(()) => Ok(HttpResponse::Created().json(Joined {
+    perform(
+        &state,
+        &req,
+        Act::Claim {
+            game: game(&id)?,
             seat,
-            player_token: token,
-        })),
-        Err(StoreError::NotFound) => {
-            Err(ApiError::NotFound(format!("seat {seat} was just claimed")))
-        }
-        Err(e) => Err(e.into()),
-    }
+        },
+    )
+    .await
 }
 
 /// Follow a series
@@ -273,8 +147,8 @@ async fn series(
     let mut games = Vec::with_capacity(ids.len());
     let mut totals: Vec<u32> = Vec::new();
     for game in ids {
-        let table = state.tables.open(&game).await?;
-        let gold = table.over().then(|| table.history.game().gold().to_vec());
+        let table = seam::open(&state, &crate::http::game(&game)?).await?;
+        let gold = table.over().then(|| table.history().game().gold().to_vec());
         if let Some(g) = &gold {
             totals.resize(totals.len().max(g.len()), 0);
             for (t, x) in totals.iter_mut().zip(g) {
@@ -283,7 +157,7 @@ async fn series(
         }
         games.push(SeriesGame {
             id: game,
-            status: table.record.status,
+            status: table.record().status,
             gold,
         });
     }

@@ -5,15 +5,15 @@
 //! and by the offline check of receipts against an audit bundle (`crate::audit`), so a body
 //! recomputed from the record hashes as the body served did.
 
-use actix_web::HttpResponse;
 use saboteur_domain::{Audience, Event, History};
 use serde::Serialize;
 
-use crate::AppState;
+use crate::app::ids::Version;
+use crate::app::table::Table;
 use crate::dto::{EventRecord, Outcome, StateView};
 use crate::error::ApiError;
 use crate::receipt::{Receipt, ReceiptKind, audience_of, view_hash};
-use crate::table::{Committed, Table};
+use crate::state::AppState;
 
 /// Events of `history` as an audience may see them (a message the host hid without its
 /// text), numbered from `first_seq`.
@@ -28,7 +28,7 @@ pub(crate) fn redacted(
         .zip(first_seq..)
         .map(|(e, seq)| EventRecord {
             seq,
-            event: history.shown(seq as u64, e, audience),
+            event: history.shown(u64::try_from(seq).unwrap_or_default(), e, audience),
         })
         .collect()
 }
@@ -41,15 +41,17 @@ pub(crate) fn outcome_body(
     events: &[Event],
     audience: Audience,
 ) -> Outcome {
-    let version = first + events.len() as i64 - 1;
+    let version = first.saturating_add(i64::try_from(events.len()).unwrap_or(i64::MAX)) - 1;
     // The history as it was at `version` (a message hidden since, a game over since, change
     // nothing in what was served then).
     let earlier;
-    let then = if version == history.version() as i64 {
-        history
-    } else {
-        earlier = u64::try_from(version).ok().and_then(|v| history.at(v));
-        earlier.as_ref().unwrap_or(history)
+    let then = match u64::try_from(version) {
+        Ok(v) if v == history.version() => history,
+        Ok(v) => {
+            earlier = history.at(v);
+            earlier.as_ref().unwrap_or(history)
+        }
+        Err(_) => history,
     };
     Outcome {
         version,
@@ -64,11 +66,12 @@ pub(crate) fn outcome_body(
 /// one. `None` when the game has no such version.
 pub(crate) fn state_view(history: &History, version: i64, audience: Audience) -> Option<StateView> {
     let earlier;
-    let then = if version == history.version() as i64 {
-        history
-    } else {
-        earlier = history.at(u64::try_from(version).ok()?)?;
-        &earlier
+    let then = match u64::try_from(version).ok()? {
+        v if v == history.version() => history,
+        v => {
+            earlier = history.at(v)?;
+            &earlier
+        }
     };
     Some(StateView {
         version,
@@ -78,25 +81,27 @@ pub(crate) fn state_view(history: &History, version: i64, audience: Audience) ->
     })
 }
 
-/// A signed receipt for `body`, served to `audience` at `version` of the table's game.
+/// A signed receipt for `body`, served to `audience` at `version` of the table's game (for an
+/// outcome, `first` is its first event).
 pub(crate) async fn receipt(
     state: &AppState,
     table: &Table,
     kind: ReceiptKind,
-    (version, first): (i64, Option<i64>),
+    (version, first): (Version, Option<Version>),
     audience: Audience,
     body: &impl Serialize,
 ) -> Result<Receipt, ApiError> {
     let head = table.head_at(&state.store, version).await?;
-    let value = serde_json::to_value(body).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let value = serde_json::to_value(body)
+        .map_err(|e| ApiError::internal("a served body does not serialise", e))?;
     let (audience, seat) = audience_of(audience);
     Ok(state.signer.sign(Receipt {
         kind,
         game_id: table.id().to_string(),
-        version,
-        first,
+        version: version.stored(),
+        first: first.map(Version::stored),
         head,
-        served_at: table.time.rfc3339(),
+        served_at: table.time().rfc3339(),
         audience,
         seat,
         view_hash: view_hash(&value),
@@ -105,44 +110,23 @@ pub(crate) async fn receipt(
     }))
 }
 
-/// A write that is not a player's command (the start, undo steps, acts at the table): commits
-/// `events` through the one command cycle (with a seat's new token, if any), lets the bots
-/// answer, and gives the outcome of both as `audience` may see it, signed.
-pub(crate) async fn record(
-    state: &AppState,
-    table: &mut Table,
-    events: Vec<Event>,
-    token: Option<saboteur_storage::TokenSwap>,
-    audience: Audience,
-) -> Result<Outcome, ApiError> {
-    let batch = match table
-        .commit_with(&state.store, events.clone(), None, token)
-        .await?
-    {
-        Committed::New(batch) | Committed::Retried(batch) => batch,
-    };
-    let mut events = events;
-    events.extend(crate::bots::play(state, table).await);
-    outcome(state, table, batch.first, &events, audience).await
-}
-
-/// The outcome of a write whose events start at `first`, as `audience` may see them, signed.
+/// The outcome of the events from `first` to `end` of the table's log — exactly as they are
+/// stored, clock times included — as `audience` may see them, signed.
 pub(crate) async fn outcome(
     state: &AppState,
     table: &Table,
-    first: i64,
-    events: &[Event],
+    first: Version,
+    end: Version,
     audience: Audience,
 ) -> Result<Outcome, ApiError> {
-    let mut out = outcome_body(&table.history, first, events, audience);
-    let at = (out.version, Some(first));
+    let events = usize::try_from(first.get())
+        .ok()
+        .and_then(|f| f.checked_sub(1))
+        .zip(usize::try_from(end.get()).ok())
+        .and_then(|(from, to)| table.history().log().get(from..to))
+        .ok_or_else(|| ApiError::Internal(format!("the log has no events {first} to {end}")))?;
+    let mut out = outcome_body(table.history(), first.stored(), events, audience);
+    let at = (end, Some(first));
     out.receipt = Some(receipt(state, table, ReceiptKind::Outcome, at, audience, &out).await?);
     Ok(out)
-}
-
-/// A 200 with the outcome and its version as the `ETag`.
-pub(crate) fn ok(out: Outcome) -> HttpResponse {
-    HttpResponse::Ok()
-        .insert_header(("ETag", format!("\"{}\"", out.version)))
-        .json(out)
 }

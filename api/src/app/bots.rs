@@ -1,7 +1,8 @@
-//! Bots at the table: what a bot does when the game waits for one, and the driver that makes
-//! sure it happens exactly once, whichever process does it, whatever failed in between.
+//! Bots at the table: what a bot does when the game waits for one ([`next_move`]), and the
+//! driver that makes sure it happens exactly once, whichever process does it, whatever failed
+//! in between.
 //!
-//! After every commit the request that made it lets the bots play ([`play`]), so a reply holds
+//! After every act the seam lets the bots answer (`crate::app::seam`, step 7), so a reply holds
 //! their answers. When that fails — the database went away, the process was killed, another
 //! process won a race — the store still says the game waits for a bot (`bot_awaited`, written
 //! with every append), and the [`Driver`]'s sweep finds it and plays it. Two processes may both
@@ -13,9 +14,11 @@ use std::time::Duration;
 
 use saboteur_domain::Event;
 
-use crate::AppState;
-use crate::table::{Committed, Table};
-use crate::tables::Tables;
+use crate::app::act::{Act, Done, Request};
+use crate::app::ids::GameId;
+use crate::app::seam;
+use crate::app::table::Table;
+use crate::state::AppState;
 
 /// How often the driver asks the store for games waiting on a bot.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(1);
@@ -50,42 +53,19 @@ async fn log_unlogged(state: &AppState) {
 /// What the bots do next, if the game waits for one: a bot's vote on a pending undo request
 /// (docs/rules.md §12), or the awaited bot's command.
 pub(crate) fn next_move(table: &Table) -> Option<Vec<Event>> {
-    if let Some(request) = table.history.pending_undo() {
+    let history = table.history();
+    if let Some(request) = history.pending_undo() {
         // A request waits for its humans' votes; meanwhile nobody acts.
         let voter = table.bot_voter()?;
-        return table.history.vote_undo(voter, request.bot_approves()).ok();
+        return history.vote_undo(voter, request.bot_approves()).ok();
     }
-    let seat = table.history.game().awaited()?;
+    let seat = history.game().awaited()?;
     let level = table.bot(seat)?;
-    let events = table.history.execute_bot(seat, level);
+    let events = history.execute_bot(seat, level);
     if events.is_none() {
         tracing::warn!(game = %table.id(), seat = seat.0, "a bot found no command");
     }
     events
-}
-
-/// Lets the bots act while the game waits for one of them, each move committed like a
-/// player's command. Stops at a human's decision, at the end, or at the first failed commit
-/// (the driver's sweep takes over from there). Returns the events recorded.
-pub(crate) async fn play(state: &AppState, table: &mut Table) -> Vec<Event> {
-    let mut played = Vec::new();
-    while let Some(events) = next_move(table) {
-        let is_command = matches!(events.first(), Some(Event::CommandAccepted { .. }));
-        match table.commit(&state.store, events.clone(), None).await {
-            Ok(Committed::New(_)) => {
-                if is_command {
-                    state.metrics.commands.with_label_values(&["bot"]).inc();
-                }
-                played.extend(events);
-            }
-            Ok(Committed::Retried(_)) => break,
-            Err(e) => {
-                tracing::warn!(game = %table.id(), "a bot's move was not recorded: {e}");
-                break;
-            }
-        }
-    }
-    played
 }
 
 /// Plays the bots of games the store says are waiting for one, every [`SWEEP_EVERY`], for as
@@ -121,26 +101,36 @@ async fn sweep(state: &AppState) {
         }
     };
     for (id, version) in waiting {
-        drive(state, &state.tables, &id, version).await;
+        drive(state, &id, version).await;
     }
 }
 
-/// Plays the bots of one game, unless a request holds it (it plays them itself).
-async fn drive(state: &AppState, tables: &Arc<Tables>, id: &str, version: i64) {
-    if tables.busy(id) {
+/// Plays the bots of one game through the seam, unless a request of this process holds it
+/// (that request lets them answer itself).
+async fn drive(state: &AppState, id: &str, version: i64) {
+    if state.tables.busy(id) {
         return;
     }
-    let mut table = match tables.open(id).await {
-        Ok(t) => t,
+    let game = match GameId::parse(id) {
+        Ok(g) => g,
         Err(e) => {
-            tracing::debug!(game = %id, "bot sweep: {e}");
+            tracing::warn!(game = %id, "bot sweep: {e}");
             return;
         }
     };
-    if table.bot_due() {
-        play(state, &mut table).await;
-    } else if table.version() == version {
-        // The flag outlived its reason (e.g. set by a migration): clear it.
-        let _ = state.store.clear_bot_awaited(id, version).await;
+    match seam::act(
+        state,
+        Request::new(None, Act::BotsDue { game: game.clone() }),
+    )
+    .await
+    {
+        Ok(Done::Nothing) => {
+            // Nothing was due: the flag outlived its reason (e.g. set by a migration).
+            if let Err(e) = state.store.clear_bot_awaited(game.as_str(), version).await {
+                tracing::debug!(game = %game, "bot sweep: {e}");
+            }
+        }
+        Ok(_) => {}
+        Err(e) => tracing::debug!(game = %game, "bot sweep: {e}"),
     }
 }

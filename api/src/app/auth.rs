@@ -1,7 +1,6 @@
 //! Who is calling: bearer tokens, hashed and compared in constant time with a game's
 //! credentials, and what each kind of caller may do.
 
-use actix_web::HttpRequest;
 use saboteur_domain::{Audience, Seat};
 use saboteur_storage::{Credential, Role};
 use sha2::{Digest, Sha256};
@@ -62,17 +61,12 @@ pub(crate) fn new_token() -> Result<String, ApiError> {
     Ok(hex::encode(bytes))
 }
 
-/// The bearer token of a request, if it has an `Authorization` header.
-pub(crate) fn bearer(req: &HttpRequest) -> Result<Option<String>, ApiError> {
-    let Some(header) = req.headers().get("authorization") else {
-        return Ok(None);
-    };
-    header
-        .to_str()
-        .ok()
-        .and_then(|h| h.strip_prefix("Bearer "))
-        .map(|t| Some(t.trim().to_string()))
-        .ok_or_else(|| ApiError::Unauthorized("use `Authorization: Bearer <token>`".into()))
+/// The level of the bot holding a seat's credential, if a bot holds it.
+pub(crate) fn bot_level(c: &Credential) -> Option<saboteur_domain::BotLevel> {
+    match c.role {
+        Role::Bot(level) => Some(level),
+        Role::Host | Role::Player | Role::Reserved => None,
+    }
 }
 
 /// The caller a token names among a game's credentials: `None` when it is not the game's.

@@ -1,18 +1,21 @@
 //! Play: the caller's view, legal moves, commands, and the event log.
 
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use saboteur_domain::{Audience, Command, Event, legal_commands};
+use saboteur_domain::{Audience, Command, legal_commands};
 use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::AppState;
-use crate::body::Json;
+use crate::app::act::Act;
+use crate::app::ids::Version;
+use crate::app::reply::{self, redacted};
+use crate::app::seam;
 use crate::dto::{EventPage, LegalMoves, Outcome, StateView};
 use crate::error::ApiError;
+use crate::http::body::Json;
+use crate::http::{bearer, game, perform};
 use crate::receipt::ReceiptKind;
-use crate::reply::{self, redacted};
-use crate::table::{Batch, Committed, Table};
+use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(get_state)
@@ -62,22 +65,21 @@ async fn get_state(
     query: web::Query<StateQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let mut table = state.tables.open(&id).await?;
-    let who = table.caller(&state.store, &req).await?;
+    let mut table = seam::open(&state, &game(&id)?).await?;
+    let who = table.caller(&state.store, bearer(&req)?.as_deref()).await?;
     let audience = if table.over() {
         Audience::Omniscient
     } else {
         who.audience()
     };
-    let version = query.at.map_or(table.version(), |at| at as i64);
+    let now = table.version();
+    let version = query.at.map_or(now, Version::of);
     let cache = match query.at {
-        Some(at) if (at as i64) < table.version() && table.over() => {
-            "public, max-age=31536000, immutable"
-        }
-        Some(at) if (at as i64) < table.version() => "private, max-age=31536000, immutable",
+        Some(_) if version < now && table.over() => "public, max-age=31536000, immutable",
+        Some(_) if version < now => "private, max-age=31536000, immutable",
         _ => "no-cache",
     };
-    let mut body = reply::state_view(&table.history, version, audience)
+    let mut body = reply::state_view(table.history(), version.stored(), audience)
         .ok_or_else(|| ApiError::BadRequest(format!("the game has no version {version}")))?;
     let at = (version, None);
     body.receipt =
@@ -111,18 +113,22 @@ async fn legal_moves(
     id: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let mut table = state.tables.open(&id).await?;
-    let seat = table.caller(&state.store, &req).await?.seat()?;
-    let commands = legal_commands(table.history.game(), seat);
+    let mut table = seam::open(&state, &game(&id)?).await?;
+    let seat = table
+        .caller(&state.store, bearer(&req)?.as_deref())
+        .await?
+        .seat()?;
+    let commands = legal_commands(table.history().game(), seat);
     Ok(HttpResponse::Ok().json(LegalMoves {
-        version: table.version(),
+        decision_version: table.decision_version().stored(),
+        version: table.version().stored(),
         commands,
     }))
 }
 
 /// The version `If-Match` names: `None` without the header or with `*`, which matches any
 /// current game (RFC 9110 §13.1.1).
-fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
+fn if_match(req: &HttpRequest) -> Result<Option<Version>, ApiError> {
     let Some(h) = req.headers().get("if-match") else {
         return Ok(None);
     };
@@ -133,7 +139,7 @@ fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
     text.trim_start_matches("W/")
         .trim_matches('"')
         .parse()
-        .map(Some)
+        .map(|v| Some(Version::of(v)))
         .map_err(|_| ApiError::BadRequest("If-Match holds the version, e.g. \"12\", or *".into()))
 }
 
@@ -188,95 +194,13 @@ async fn send_command(
     req: HttpRequest,
     body: Json<Command>,
 ) -> Result<HttpResponse, ApiError> {
-    let mut table = state.tables.open(&id).await?;
-    let seat = table.caller(&state.store, &req).await?.seat()?;
-    let key = idempotency_key(&req)?.map(|k| format!("{}:{k}", seat.0));
-    if let Some(key) = &key
-        && let Some((first, last)) = state.store.command_batch(&id, key).await?
-    {
-        return retried(&state, &table, Batch { first, last }, seat, &body).await;
-    }
-    if let Some(v) = if_match(&req)?
-        && v != table.version()
-    {
-        state.metrics.conflicts.with_label_values(&["stale"]).inc();
-        return Err(ApiError::PreconditionFailed(format!(
-            "the command was chosen at version {v}; the game is at version {}",
-            table.version()
-        )));
-    }
-    if table.record.status == saboteur_storage::GameStatus::Lobby {
-        return Err(ApiError::Conflict("the game has not started".into()));
-    }
-    let events = table.history.execute(seat, &body).inspect_err(|_| {
-        state
-            .metrics
-            .commands
-            .with_label_values(&["rejected"])
-            .inc();
-    })?;
-    let batch = match table.commit(&state.store, events.clone(), key).await {
-        Ok(Committed::New(batch)) => batch,
-        Ok(Committed::Retried(batch)) => {
-            return retried(&state, &table, batch, seat, &body).await;
-        }
-        Err(e) => {
-            if let ApiError::Conflict(_) = e {
-                state.metrics.conflicts.with_label_values(&["race"]).inc();
-            }
-            return Err(e);
-        }
+    let act = Act::Command {
+        game: game(&id)?,
+        command: body.into_inner(),
+        if_match: if_match(&req)?,
+        key: idempotency_key(&req)?,
     };
-    state
-        .metrics
-        .commands
-        .with_label_values(&["accepted"])
-        .inc();
-    let mut events = events;
-    events.extend(crate::bots::play(&state, &mut table).await);
-    Ok(reply::ok(
-        reply::outcome(&state, &table, batch.first, &events, Audience::Seat(seat)).await?,
-    ))
-}
-
-/// The stored outcome of a command sent again with its `Idempotency-Key`, read from the
-/// store (it may have been recorded through another process): the batch it recorded. The
-/// key names one command: sent with another, it is refused (422 `idempotency_key_reused`).
-async fn retried(
-    state: &AppState,
-    table: &Table,
-    batch: Batch,
-    seat: saboteur_domain::Seat,
-    command: &Command,
-) -> Result<HttpResponse, ApiError> {
-    let count = u32::try_from(batch.last - batch.first + 1).unwrap_or(u32::MAX);
-    let mut events = Vec::new();
-    for stored in state
-        .store
-        .events_after(table.id(), batch.first - 1, count)
-        .await?
-    {
-        events.push(saboteur_storage::decode(&stored)?);
-    }
-    match events.first() {
-        Some(Event::CommandAccepted {
-            command: saboteur_domain::Secret::Known(first),
-            ..
-        }) if first == command => {}
-        _ => {
-            return Err(ApiError::Unprocessable {
-                code: "idempotency_key_reused",
-                detail: "this Idempotency-Key was used for another command; use a new key for \
-                         a new command"
-                    .into(),
-            });
-        }
-    }
-    state.metrics.commands.with_label_values(&["retried"]).inc();
-    // The batch's events, numbered from its first: the version after it is its last.
-    Ok(reply::ok(
-        reply::outcome(state, table, batch.first, &events, Audience::Seat(seat)).await?,
-    ))
+    perform(&state, &req, act).await
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -314,19 +238,23 @@ async fn list_events(
     query: web::Query<EventsQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let (after, limit) = crate::limits::page(query.after, query.limit, "a sequence number")?;
-    let mut table = state.tables.open(&id).await?;
-    let who = table.caller(&state.store, &req).await?;
-    let log = table.history.log();
-    let start = (after as usize).min(log.len());
-    let end = (start + limit as usize).min(log.len());
+    let (after, limit) = crate::http::limits::page(query.after, query.limit, "a sequence number")?;
+    let mut table = seam::open(&state, &game(&id)?).await?;
+    let who = table.caller(&state.store, bearer(&req)?.as_deref()).await?;
+    let log = table.history().log();
+    let start = usize::try_from(after).unwrap_or(usize::MAX).min(log.len());
+    let end = start
+        .saturating_add(usize::try_from(limit).unwrap_or(usize::MAX))
+        .min(log.len());
+    let first = Version::of(u64::try_from(start).unwrap_or(u64::MAX)).plus(1);
     let page = redacted(
-        &table.history,
+        table.history(),
         log.get(start..end).unwrap_or_default(),
-        start as i64 + 1,
+        first.stored(),
         who.audience(),
     );
-    let next_after = (end < log.len()).then_some(end as i64);
+    let next_after =
+        (end < log.len()).then(|| Version::of(u64::try_from(end).unwrap_or(u64::MAX)).stored());
     let mut response = HttpResponse::Ok();
     if let Some(next) = next_after {
         response.insert_header((

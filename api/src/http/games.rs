@@ -1,21 +1,21 @@
 //! Games: create, list, get, join, start.
 
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
-use saboteur_domain::{Audience, Seat, Seed};
-use saboteur_storage::{Credential, GameStatus, NewGame, Role, seed_commitment, to_new_event};
+use saboteur_storage::GameStatus;
 use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::auth::{Caller, new_token, token_hash};
-use crate::body::Json;
+use crate::app::act::Act;
+use crate::app::seam;
 use crate::dto::Outcome;
 use crate::dto::{
     AddBot, BotSeated, CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined,
 };
 use crate::error::ApiError;
-use crate::table::Table;
-use crate::{AppState, reply, text};
+use crate::http::body::Json;
+use crate::http::{game, perform};
+use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(create_game)
@@ -43,70 +43,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
 async fn create_game(
     state: web::Data<AppState>,
     body: Json<CreateGame>,
+    req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let body = body.into_inner();
-    let seed = match &body.seed {
-        Some(_) if !state.config.allow_fixed_seed => {
-            return Err(ApiError::BadRequest(
-                "a fixed seed is only accepted by a server started with --allow-fixed-seed".into(),
-            ));
-        }
-        Some(hex) => Seed::from_hex(hex)
-            .ok_or_else(|| ApiError::BadRequest("a seed is 64 hex digits".into()))?,
-        None => {
-            let mut bytes = [0u8; 32];
-            getrandom::fill(&mut bytes)
-                .map_err(|e| ApiError::Internal(format!("no randomness: {e}")))?;
-            Seed(bytes)
-        }
-    };
-    let created = saboteur_domain::create(
-        body.ruleset,
-        body.options,
-        body.players,
-        Seat(body.first_player),
-        seed,
-    )
-    .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    let id = uuid::Uuid::new_v4().to_string();
-    let commitment = seed_commitment(&seed.0);
-    let token = new_token()?;
-    // The game, its first event and the host's credential: one transaction.
-    let record = state
-        .store
-        .create_game(
-            NewGame {
-                id: id.clone(),
-                ruleset: body.ruleset,
-                options: body.options,
-                players: body.players,
-                seed_commitment: commitment.clone(),
-                seed: seed.0.to_vec(),
-                previous: None,
-            },
-            Credential {
-                game_id: id.clone(),
-                token_hash: token_hash(&token),
-                role: Role::Host,
-                seat: None,
-                display_name: None,
-                created_at: chrono_now(),
-            },
-            vec![to_new_event(&created)],
-        )
-        .await?;
-    Ok(HttpResponse::Created()
-        .insert_header(("Location", format!("/games/{id}")))
-        .json(GameCreated {
-            game_id: id,
-            host_token: token,
-            seed_commitment: commitment,
-            version: record.version,
-        }))
-}
-
-pub(crate) fn chrono_now() -> chrono::DateTime<chrono::Utc> {
-    chrono::Utc::now()
+    perform(&state, &req, Act::Create(body.into_inner())).await
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -186,7 +125,7 @@ async fn get_game(
     state: web::Data<AppState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let table = state.tables.open(&id).await?;
+    let table = seam::open(&state, &game(&id)?).await?;
     Ok(HttpResponse::Ok().json(table.summary()))
 }
 
@@ -210,59 +149,13 @@ async fn join(
     state: web::Data<AppState>,
     id: web::Path<String>,
     body: Json<JoinGame>,
+    req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let name = text::name(&body.name)?;
-    let mut table = state.tables.open(&id).await?;
-    let seat = free_seat(&table)?;
-    let token = new_token()?;
-    let credential = Credential {
-        game_id: id.to_string(),
-        token_hash: token_hash(&token),
-        role: Role::Player,
-        seat: Some(seat),
-        display_name: Some(name),
-        created_at: chrono_now(),
+    let act = Act::Join {
+        game: game(&id)?,
+        name: body.into_inner().name,
     };
-    seat_credential(&state, &mut table, credential).await?;
-    Ok(HttpResponse::Created().json(Joined {
-        seat: seat as u8,
-        player_token: token,
-    }))
-}
-
-/// Stores a seat's credential; when another process seated someone there first, the table
-/// reads the seats again and the caller gets 409.
-async fn seat_credential(
-    state: &AppState,
-    table: &mut Table,
-    credential: Credential,
-) -> Result<(), ApiError> {
-    match state.store.add_credential(&credential).await {
-        Ok(()) => {
-            table.credentials.push(credential);
-            Ok(())
-        }
-        Err(saboteur_storage::StoreError::Exists) => {
-            table.credentials = state.store.credentials(table.id()).await?;
-            Err(ApiError::Conflict(
-                "that seat was just taken: try again".into(),
-            ))
-        }
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// The first free seat of a game in the lobby.
-fn free_seat(table: &Table) -> Result<i32, ApiError> {
-    if table.record.status != GameStatus::Lobby {
-        return Err(ApiError::Conflict(
-            "the game has started: no seat can be taken".into(),
-        ));
-    }
-    let taken: Vec<i32> = table.credentials.iter().filter_map(|c| c.seat).collect();
-    (0..i32::from(table.players()))
-        .find(|s| !taken.contains(s))
-        .ok_or_else(|| ApiError::Conflict("every seat is taken".into()))
+    perform(&state, &req, act).await
 }
 
 /// Seat a bot
@@ -292,29 +185,13 @@ async fn add_bot(
     req: HttpRequest,
     body: Json<AddBot>,
 ) -> Result<HttpResponse, ApiError> {
-    let level = body.level;
-    let name = match body.name.as_deref() {
-        None => format!("{level} bot"),
-        Some(n) => text::name(n)?,
-    };
-    let mut table = state.tables.open(&id).await?;
-    table.caller(&state.store, &req).await?.host("seats bots")?;
-    let seat = free_seat(&table)?;
-    let credential = Credential {
-        game_id: id.to_string(),
-        // Not a token's hash (those are 64 hex digits): no bearer token acts as a bot.
-        token_hash: format!("bot:{seat}"),
-        role: Role::Bot(level),
-        seat: Some(seat),
-        display_name: Some(name.clone()),
-        created_at: chrono_now(),
-    };
-    seat_credential(&state, &mut table, credential).await?;
-    Ok(HttpResponse::Created().json(BotSeated {
-        seat: seat as u8,
+    let AddBot { level, name } = body.into_inner();
+    let act = Act::SeatBot {
+        game: game(&id)?,
         level,
         name,
-    }))
+    };
+    perform(&state, &req, act).await
 }
 
 /// Leave a game
@@ -342,37 +219,15 @@ async fn leave(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (id, seat) = path.into_inner();
-    let mut table = state.tables.open(&id).await?;
-    let who = table.caller(&state.store, &req).await?;
-    let bot = table.bot(Seat(seat)).is_some();
-    match who {
-        Caller::Player(s) if s.0 == seat => {}
-        Caller::Host if bot => {}
-        Caller::Anonymous => {
-            return Err(ApiError::Unauthorized(
-                "the seat's player token (or for a bot, the host's) is needed".into(),
-            ));
-        }
-        _ => {
-            return Err(ApiError::Forbidden(
-                "only the seat's own player may leave it; the host may unseat a bot".into(),
-            ));
-        }
-    }
-    if table.record.status != GameStatus::Lobby {
-        return Err(ApiError::Conflict(
-            "the game has started: seats are kept to the end".into(),
-        ));
-    }
-    let token = table
-        .credentials
-        .iter()
-        .find(|c| c.seat == Some(i32::from(seat)))
-        .map(|c| c.token_hash.clone())
-        .ok_or_else(|| ApiError::NotFound("that seat is free".into()))?;
-    state.store.remove_credential(&id, &token).await?;
-    table.credentials.retain(|c| c.token_hash != token);
-    Ok(HttpResponse::NoContent().finish())
+    perform(
+        &state,
+        &req,
+        Act::Leave {
+            game: game(&id)?,
+            seat,
+        },
+    )
+    .await
 }
 
 /// Start a game
@@ -397,30 +252,5 @@ async fn start_game(
     id: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let mut table = state.tables.open(&id).await?;
-    table
-        .caller(&state.store, &req)
-        .await?
-        .host("starts the game")?;
-    if table.record.status != GameStatus::Lobby {
-        return Err(ApiError::Conflict("the game has already started".into()));
-    }
-    let seated = table
-        .credentials
-        .iter()
-        .filter(|c| c.seat.is_some() && c.role != Role::Reserved)
-        .count();
-    if seated < usize::from(table.players()) {
-        return Err(ApiError::Conflict(format!(
-            "{seated} of {} seats are taken (a rematch's reserved seats wait for their players)",
-            table.players()
-        )));
-    }
-    let events = table
-        .history
-        .start()
-        .map_err(|v| ApiError::Conflict(v.detail))?;
-    Ok(reply::ok(
-        reply::record(&state, &mut table, events, None, Audience::Spectator).await?,
-    ))
+    perform(&state, &req, Act::Start { game: game(&id)? }).await
 }

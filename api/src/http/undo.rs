@@ -2,52 +2,22 @@
 //! consent), and the host's rollback with a written reason. Every step is an appended event.
 
 use actix_web::{HttpRequest, HttpResponse, post, web};
-use saboteur_domain::{Audience, Event, UndoError};
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::body::Json;
+use crate::app::act::Act;
 use crate::dto::Outcome;
 use crate::error::ApiError;
-use crate::table::Table;
-use crate::{AppState, reply, text};
+use crate::http::body::Json;
+use crate::http::{game, perform};
+use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(request_undo)
         .service(approve_undo)
         .service(decline_undo)
         .service(rollback);
-}
-
-impl From<UndoError> for ApiError {
-    fn from(e: UndoError) -> Self {
-        match e {
-            UndoError::BadVersion(_) | UndoError::NoReason => ApiError::BadRequest(e.to_string()),
-            other => ApiError::Conflict(other.to_string()),
-        }
-    }
-}
-
-/// Commits an undo step, lets the bots answer (they vote on a request at once, and play if
-/// the game now awaits one of them), and answers 200 when something was taken back, 202 when
-/// votes are still awaited.
-async fn record(
-    state: &AppState,
-    table: &mut Table,
-    events: Vec<Event>,
-    audience: Audience,
-) -> Result<HttpResponse, ApiError> {
-    let out = reply::record(state, table, events, None, audience).await?;
-    let undone = out
-        .events
-        .iter()
-        .any(|e| matches!(e.event, Event::Undone { .. }));
-    Ok(if undone {
-        HttpResponse::Ok().json(out)
-    } else {
-        HttpResponse::Accepted().json(out)
-    })
 }
 
 /// Take back my last command
@@ -75,10 +45,7 @@ async fn request_undo(
     id: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let mut table = state.tables.open(&id).await?;
-    let seat = table.caller(&state.store, &req).await?.seat()?;
-    let events = table.history.request_undo(seat)?;
-    record(&state, &mut table, events, Audience::Seat(seat)).await
+    perform(&state, &req, Act::RequestUndo { game: game(&id)? }).await
 }
 
 async fn vote(
@@ -87,10 +54,11 @@ async fn vote(
     req: HttpRequest,
     approve: bool,
 ) -> Result<HttpResponse, ApiError> {
-    let mut table = state.tables.open(id).await?;
-    let seat = table.caller(&state.store, &req).await?.seat()?;
-    let events = table.history.vote_undo(seat, approve)?;
-    record(&state, &mut table, events, Audience::Seat(seat)).await
+    let act = Act::VoteUndo {
+        game: game(id)?,
+        approve,
+    };
+    perform(&state, &req, act).await
 }
 
 /// Approve the pending undo
@@ -180,12 +148,11 @@ async fn rollback(
     req: HttpRequest,
     body: Json<Rollback>,
 ) -> Result<HttpResponse, ApiError> {
-    let mut table = state.tables.open(&id).await?;
-    table
-        .caller(&state.store, &req)
-        .await?
-        .host("rolls a game back")?;
-    let reason = text::reason(&body.reason)?;
-    let events = table.history.rollback(body.to_version, &reason)?;
-    record(&state, &mut table, events, Audience::Spectator).await
+    let Rollback { to_version, reason } = body.into_inner();
+    let act = Act::Rollback {
+        game: game(&id)?,
+        to_version,
+        reason,
+    };
+    perform(&state, &req, act).await
 }

@@ -2,22 +2,20 @@
 //! who is connected. Every act is an event decided by the engine (`History::talk`, …) and
 //! committed through the one command cycle; presence is this process's open event streams.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
-
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use saboteur_domain::{Audience, BotLevel, Seat};
-use saboteur_storage::TokenSwap;
+use saboteur_domain::BotLevel;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::auth::{Caller, new_token, token_hash};
-use crate::body::Json;
-use crate::dto::Outcome;
+use crate::app::act::Act;
+use crate::app::presence::PresenceView;
+use crate::app::seam;
+use crate::dto::{NewToken, Outcome};
 use crate::error::ApiError;
-use crate::table::Table;
-use crate::{AppState, reply};
+use crate::http::body::Json;
+use crate::http::{game, perform};
+use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(talk)
@@ -57,115 +55,6 @@ fn heuristic() -> BotLevel {
     BotLevel::Heuristic
 }
 
-/// A seat's new token.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct NewToken {
-    /// The seat.
-    pub seat: u8,
-    /// The new bearer token: give it to the seat's player; the old one no longer works.
-    pub player_token: String,
-    /// The game's version after [`saboteur_domain::Event::TokenReissued`] was recorded.
-    pub version: i64,
-}
-
-/// Whether one seat is connected.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct SeatPresence {
-    /// The seat.
-    pub seat: u8,
-    /// Whether its player follows the game live (an open event stream).
-    pub connected: bool,
-}
-
-/// Who follows a game live through this server.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct PresenceView {
-    /// Every seat, in order.
-    pub seats: Vec<SeatPresence>,
-    /// How many spectators (streams without a player's token).
-    pub spectators: u32,
-}
-
-/// The event streams open in this process, by game and audience.
-#[derive(Default)]
-pub(crate) struct Presence {
-    open: Mutex<HashMap<String, HashMap<Option<u8>, u32>>>,
-}
-
-/// A stream counted as present until it is dropped.
-pub(crate) struct Present {
-    presence: Arc<Presence>,
-    game: String,
-    seat: Option<u8>,
-}
-
-impl Presence {
-    fn with<T>(&self, f: impl FnOnce(&mut HashMap<String, HashMap<Option<u8>, u32>>) -> T) -> T {
-        f(&mut self.open.lock().unwrap_or_else(PoisonError::into_inner))
-    }
-
-    /// Counts a stream on `game` for `audience` until the returned guard is dropped.
-    pub fn enter(self: &Arc<Self>, game: &str, audience: Audience) -> Present {
-        let seat = match audience {
-            Audience::Seat(s) => Some(s.0),
-            _ => None,
-        };
-        self.with(|open| {
-            *open
-                .entry(game.to_string())
-                .or_default()
-                .entry(seat)
-                .or_default() += 1;
-        });
-        Present {
-            presence: self.clone(),
-            game: game.to_string(),
-            seat,
-        }
-    }
-
-    fn of(&self, game: &str, players: u8) -> PresenceView {
-        self.with(|open| {
-            let counts = open.get(game);
-            let count = |seat: Option<u8>| counts.and_then(|c| c.get(&seat)).copied().unwrap_or(0);
-            PresenceView {
-                seats: (0..players)
-                    .map(|s| SeatPresence {
-                        seat: s,
-                        connected: count(Some(s)) > 0,
-                    })
-                    .collect(),
-                spectators: count(None),
-            }
-        })
-    }
-}
-
-impl Drop for Present {
-    fn drop(&mut self) {
-        self.presence.with(|open| {
-            if let Some(counts) = open.get_mut(&self.game) {
-                if let Some(n) = counts.get_mut(&self.seat) {
-                    *n = n.saturating_sub(1);
-                    if *n == 0 {
-                        counts.remove(&self.seat);
-                    }
-                }
-                if counts.is_empty() {
-                    open.remove(&self.game);
-                }
-            }
-        });
-    }
-}
-
-fn seat_of(table: &Table, seat: u8) -> Result<Seat, ApiError> {
-    if seat >= table.players() {
-        return Err(ApiError::NotFound(format!("the game has no seat {seat}")));
-    }
-    Ok(Seat(seat))
-}
-
 /// Talk at the table
 ///
 /// Posts a public message, recorded in the log (it shows in the event stream and in replays).
@@ -195,29 +84,13 @@ async fn talk(
     body: Json<TalkRequest>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let mut table = state.tables.open(&id).await?;
-    let who = table.caller(&state.store, &req).await?;
     let TalkRequest { text, name } = body.into_inner();
-    let seat = match who {
-        Caller::Player(s) => {
-            if name.is_some() {
-                return Err(ApiError::BadRequest(
-                    "players are known by their seat: send no name".into(),
-                ));
-            }
-            Some(s)
-        }
-        Caller::Host => {
-            return Err(ApiError::Forbidden(
-                "the host talks with a player's token (or as a spectator, without one)".into(),
-            ));
-        }
-        Caller::Anonymous => None,
+    let act = Act::Talk {
+        game: game(&id)?,
+        text,
+        name,
     };
-    let now = table.time.now_ms();
-    let events = table.history.talk(seat, name.as_deref(), &text, now)?;
-    let out = reply::record(&state, &mut table, events, None, who.audience()).await?;
-    Ok(reply::ok(out))
+    perform(&state, &req, act).await
 }
 
 /// Hide a message
@@ -248,14 +121,15 @@ async fn hide_talk(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (id, seq) = path.into_inner();
-    let mut table = state.tables.open(&id).await?;
-    table
-        .caller(&state.store, &req)
-        .await?
-        .host("hides messages")?;
-    let events = table.history.hide_talk(seq)?;
-    let out = reply::record(&state, &mut table, events, None, Audience::Spectator).await?;
-    Ok(reply::ok(out))
+    perform(
+        &state,
+        &req,
+        Act::HideTalk {
+            game: game(&id)?,
+            seq,
+        },
+    )
+    .await
 }
 
 /// Hand a seat to a bot
@@ -288,18 +162,12 @@ async fn hand_over(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (id, seat) = path.into_inner();
-    let mut table = state.tables.open(&id).await?;
-    table
-        .caller(&state.store, &req)
-        .await?
-        .host("hands seats to bots")?;
-    let seat = seat_of(&table, seat)?;
-    if table.bot(seat).is_some() {
-        return Err(ApiError::Conflict(format!("a bot already plays {seat}")));
-    }
-    let events = table.history.hand_to_bot(seat, body.level)?;
-    let out = reply::record(&state, &mut table, events, None, Audience::Spectator).await?;
-    Ok(reply::ok(out))
+    let act = Act::HandOver {
+        game: game(&id)?,
+        seat,
+        level: body.level,
+    };
+    perform(&state, &req, act).await
 }
 
 /// Take my seat back
@@ -330,17 +198,15 @@ async fn reclaim(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (id, seat) = path.into_inner();
-    let mut table = state.tables.open(&id).await?;
-    let who = table.caller(&state.store, &req).await?;
-    let seat = seat_of(&table, seat)?;
-    if who.seat()? != seat {
-        return Err(ApiError::Forbidden(format!(
-            "only {seat}'s own player takes it back"
-        )));
-    }
-    let events = table.history.reclaim_seat(seat)?;
-    let out = reply::record(&state, &mut table, events, None, who.audience()).await?;
-    Ok(reply::ok(out))
+    perform(
+        &state,
+        &req,
+        Act::Reclaim {
+            game: game(&id)?,
+            seat,
+        },
+    )
+    .await
 }
 
 /// Issue a seat a new token
@@ -372,34 +238,15 @@ async fn reissue_token(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (id, seat) = path.into_inner();
-    let mut table = state.tables.open(&id).await?;
-    table
-        .caller(&state.store, &req)
-        .await?
-        .host("issues tokens")?;
-    let seat = seat_of(&table, seat)?;
-    let holder = table
-        .credentials
-        .iter()
-        .find(|c| c.seat == Some(i32::from(seat.0)))
-        .ok_or_else(|| ApiError::NotFound(format!("nobody holds {seat}")))?;
-    if crate::bot_level(holder).is_some() {
-        return Err(ApiError::Conflict(format!(
-            "a bot holds {seat}: it has no token"
-        )));
-    }
-    let events = table.history.reissue_token(seat)?;
-    let token = new_token()?;
-    let swap = TokenSwap {
-        seat: i32::from(seat.0),
-        token_hash: token_hash(&token),
-    };
-    let out = reply::record(&state, &mut table, events, Some(swap), Audience::Spectator).await?;
-    Ok(HttpResponse::Ok().json(NewToken {
-        seat: seat.0,
-        player_token: token,
-        version: out.version,
-    }))
+    perform(
+        &state,
+        &req,
+        Act::ReissueToken {
+            game: game(&id)?,
+            seat,
+        },
+    )
+    .await
 }
 
 /// Who is connected
@@ -420,8 +267,9 @@ async fn presence(
     state: web::Data<AppState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let players = state.tables.open(&id).await?.players();
+    let game = game(&id)?;
+    let players = seam::open(&state, &game).await?.players();
     Ok(HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-cache"))
-        .json(state.presence.of(&id, players)))
+        .json(state.presence.of(game.as_str(), players)))
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::{HttpRequest, HttpResponse, get, web};
-use saboteur_domain::Audience;
+use saboteur_domain::{Audience, Seat};
 use saboteur_storage::Notice;
 use serde::Deserialize;
 use tokio::sync::{broadcast, mpsc};
@@ -21,10 +21,14 @@ use tokio_stream::wrappers::ReceiverStream;
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::AppState;
+use crate::app::auth::token_hash;
+use crate::app::ids::GameId;
+use crate::app::presence::Present;
+use crate::app::seam;
 use crate::error::ApiError;
-use crate::limits::Permit;
-use crate::tables::Tables;
+use crate::http::limits::Permit;
+use crate::http::{bearer, game};
+use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(stream_events);
@@ -49,90 +53,111 @@ const KEEP_ALIVE: Duration = Duration::from_secs(5);
 /// 15 s): a check takes the game's table, which waits on the database while it is away.
 const CHECK_EVERY: u32 = 3;
 
-/// The frames of the events after `sent`, as `audience` may see them, and the last sequence
-/// number among them. `Err`: the game cannot be read now (the stream tries again later).
-async fn frames_after(
-    tables: &Arc<Tables>,
-    id: &str,
-    sent: i64,
+/// One stream's reader: the game, whom it shows events to and, for a player, the token it was
+/// opened with (the stream ends once that token no longer holds the seat).
+struct Follower {
+    state: Arc<AppState>,
+    game: GameId,
     audience: Audience,
-) -> Result<(Vec<web::Bytes>, i64), ApiError> {
-    let table = tables.open(id).await?;
-    let log = table.history.log();
-    let start = usize::try_from(sent).unwrap_or(0).min(log.len());
-    let mut frames = Vec::new();
-    let mut last = sent;
-    for (event, seq) in log.iter().skip(start).zip(sent + 1..) {
-        let shown = table.history.shown(seq as u64, event, audience);
-        let data = serde_json::json!({ "seq": seq, "event": shown });
-        frames.push(web::Bytes::from(format!(
-            "id: {seq}\nevent: {}\ndata: {data}\n\n",
-            event.kind()
-        )));
-        last = seq;
-    }
-    Ok((frames, last))
+    /// The seat and its token's hash, for a player's stream.
+    holder: Option<(Seat, String)>,
 }
 
-/// Sends what the stream has not sent yet; `None` when the client has gone.
-async fn catch_up(
-    tables: &Arc<Tables>,
-    id: &str,
-    sent: i64,
-    audience: Audience,
-    tx: &Frames,
-) -> Option<i64> {
-    match frames_after(tables, id, sent, audience).await {
-        Ok((frames, last)) => {
-            for frame in frames {
-                tx.send(Ok(frame)).await.ok()?;
-            }
-            Some(last)
-        }
-        Err(e) => {
-            tracing::debug!(game = %id, "stream: cannot read the game now: {e}");
-            Some(sent)
-        }
-    }
+/// Why a stream stops reading.
+enum Stop {
+    /// The client went away.
+    Gone,
+    /// The token it was opened with was issued again: it no longer sees the seat.
+    Revoked,
 }
 
-/// Feeds one stream until its client goes away.
-async fn feed(
-    tables: Arc<Tables>,
-    mut notices: broadcast::Receiver<Notice>,
-    id: String,
-    mut sent: i64,
-    audience: Audience,
-    tx: Frames,
-    // The stream's place among this process's streams, and its presence at the table.
-    _held: (Permit, crate::online::Present),
-) {
-    let Some(s) = catch_up(&tables, &id, sent, audience, &tx).await else {
-        return;
-    };
-    sent = s;
-    let mut quiet = 0u32;
-    loop {
-        let wake = tokio::select! {
-            // The client went away: give the stream's place back now.
-            _ = tx.closed() => return,
-            note = notices.recv() => match note {
-                Ok(Notice::Appended(a)) => a.game_id == id && a.last_seq > sent,
-                Ok(Notice::Resync) | Err(broadcast::error::RecvError::Lagged(_)) => true,
-                Err(broadcast::error::RecvError::Closed) => return,
-            },
-            _ = tokio::time::sleep(KEEP_ALIVE) => {
-                if tx.send(Ok(web::Bytes::from_static(b": keep-alive\n\n"))).await.is_err() {
-                    return;
+impl Follower {
+    /// The frames of the events after `sent`, as the audience may see them, and the last
+    /// sequence number among them. `Ok(Err(Revoked))`: the stream's token no longer holds its
+    /// seat. `Err`: the game cannot be read now (the stream tries again later).
+    async fn frames_after(
+        &self,
+        sent: i64,
+    ) -> Result<Result<(Vec<web::Bytes>, i64), Stop>, ApiError> {
+        let table = seam::open(&self.state, &self.game).await?;
+        if let Some((seat, hash)) = &self.holder
+            && !table.holds(*seat, hash)
+        {
+            return Ok(Err(Stop::Revoked));
+        }
+        let history = table.history();
+        let log = history.log();
+        let start = usize::try_from(sent).unwrap_or(0).min(log.len());
+        let mut frames = Vec::new();
+        let mut last = sent;
+        for (event, seq) in log.iter().skip(start).zip(sent + 1..) {
+            let shown = history.shown(u64::try_from(seq).unwrap_or_default(), event, self.audience);
+            let data = serde_json::json!({ "seq": seq, "event": shown });
+            frames.push(web::Bytes::from(format!(
+                "id: {seq}\nevent: {}\ndata: {data}\n\n",
+                event.kind()
+            )));
+            last = seq;
+        }
+        Ok(Ok((frames, last)))
+    }
+
+    /// Sends what the stream has not sent yet, and the last sequence number sent.
+    async fn catch_up(&self, sent: i64, tx: &Frames) -> Result<i64, Stop> {
+        match self.frames_after(sent).await {
+            Ok(Ok((frames, last))) => {
+                for frame in frames {
+                    tx.send(Ok(frame)).await.map_err(|_| Stop::Gone)?;
                 }
-                quiet += 1;
-                quiet.is_multiple_of(CHECK_EVERY)
+                Ok(last)
             }
+            Ok(Err(stop)) => Err(stop),
+            Err(e) => {
+                tracing::debug!(game = %self.game, "stream: cannot read the game now: {e}");
+                Ok(sent)
+            }
+        }
+    }
+
+    /// Feeds the stream until its client goes away or its token is issued again.
+    async fn feed(
+        self,
+        mut notices: broadcast::Receiver<Notice>,
+        mut sent: i64,
+        tx: Frames,
+        // The stream's place among this process's streams, and its presence at the table.
+        held: (Permit, Present),
+    ) {
+        let recheck = held.1.recheck.clone();
+        let Ok(s) = self.catch_up(sent, &tx).await else {
+            return;
         };
-        if wake {
-            match catch_up(&tables, &id, sent, audience, &tx).await {
-                Some(s) => sent = s,
-                None => return,
+        sent = s;
+        let mut quiet = 0u32;
+        loop {
+            let wake = tokio::select! {
+                // The client went away: give the stream's place back now.
+                _ = tx.closed() => return,
+                // A token of the game was issued again: check this stream's.
+                _ = recheck.notified() => true,
+                note = notices.recv() => match note {
+                    Ok(Notice::Appended(a)) => a.game_id == self.game.as_str() && a.last_seq > sent,
+                    Ok(Notice::Resync) | Err(broadcast::error::RecvError::Lagged(_)) => true,
+                    Err(broadcast::error::RecvError::Closed) => return,
+                },
+                _ = tokio::time::sleep(KEEP_ALIVE) => {
+                    if tx.send(Ok(web::Bytes::from_static(b": keep-alive\n\n"))).await.is_err() {
+                        return;
+                    }
+                    quiet += 1;
+                    quiet.is_multiple_of(CHECK_EVERY)
+                }
+            };
+            if wake {
+                match self.catch_up(sent, &tx).await {
+                    Ok(s) => sent = s,
+                    Err(_) => return,
+                }
             }
         }
     }
@@ -175,9 +200,18 @@ async fn stream_events(
                 state.config.max_streams
             ))
         })?;
+    let game = game(&id)?;
+    let token = bearer(&req)?;
     let audience = {
-        let mut table = state.tables.open(&id).await?;
-        table.caller(&state.store, &req).await?.audience()
+        let mut table = seam::open(&state, &game).await?;
+        table
+            .caller(&state.store, token.as_deref())
+            .await?
+            .audience()
+    };
+    let holder = match (audience, token) {
+        (Audience::Seat(seat), Some(token)) => Some((seat, token_hash(&token))),
+        _ => None,
     };
     let after = match req.headers().get("last-event-id") {
         Some(h) => h
@@ -195,16 +229,14 @@ async fn stream_events(
     // Listen before reading the backlog, so nothing appended in between is missed.
     let notices = state.store.subscribe();
     let (tx, rx) = mpsc::channel(64);
-    let id = id.into_inner();
-    tokio::spawn(feed(
-        state.tables.clone(),
-        notices,
-        id.clone(),
-        after,
+    let present = state.presence.enter(game.as_str(), audience);
+    let follower = Follower {
+        state: state.clone().into_inner(),
+        game,
         audience,
-        tx,
-        (permit, state.presence.enter(&id, audience)),
-    ));
+        holder,
+    };
+    tokio::spawn(follower.feed(notices, after, tx, (permit, present)));
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header(("Cache-Control", "no-cache"))

@@ -7,14 +7,14 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::AppState;
 use crate::audit::{
     ReceiptProblem, ReceiptsChecked, Verified, bundle_from_store, check_receipts, read_receipts,
     verify,
 };
-use crate::body::Json;
 use crate::error::ApiError;
+use crate::http::body::Json;
 use crate::receipt::PublishedKey;
+use crate::state::AppState;
 use crate::transparency::LogRecord;
 
 pub fn configure(cfg: &mut ServiceConfig) {

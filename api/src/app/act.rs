@@ -1,0 +1,154 @@
+//! Every act that writes a game, as one value: what a client asks for (parsed by a handler)
+//! or what the server does by itself (a timeout, a bot due after a restart). The seam
+//! ([`crate::app::seam::act`]) takes an [`Act`] and gives a [`Done`].
+
+use saboteur_domain::{BotLevel, Command, Seat};
+
+use crate::app::ids::{GameId, Version};
+use crate::dto::{BotSeated, CreateGame, GameCreated, Joined, NewToken, Outcome};
+
+/// An act and the bearer token it came with.
+#[derive(Debug)]
+pub(crate) struct Request {
+    /// The `Authorization: Bearer` token, if the request carried one.
+    pub token: Option<String>,
+    /// What is asked.
+    pub act: Act,
+}
+
+impl Request {
+    /// An act asked with `token`.
+    pub fn new(token: Option<String>, act: Act) -> Request {
+        Request { token, act }
+    }
+}
+
+/// What can be done to a game. Each is authorised, decided, recorded, answered by the bots and
+/// signed by the seam, in that order.
+#[derive(Debug)]
+pub(crate) enum Act {
+    /// Create a game in the lobby (anyone).
+    Create(CreateGame),
+    /// Take the next free seat (anyone, in the lobby).
+    Join { game: GameId, name: String },
+    /// Seat a bot in the next free seat (the host, in the lobby).
+    SeatBot {
+        game: GameId,
+        level: BotLevel,
+        name: Option<String>,
+    },
+    /// Give a seat back before the start (its player; the host for a bot).
+    Leave { game: GameId, seat: u8 },
+    /// Deal round 1 (the host, every seat taken).
+    Start { game: GameId },
+    /// A player's command, chosen at `if_match` if given; `key` makes a retry answer the
+    /// first reply.
+    Command {
+        game: GameId,
+        command: Command,
+        if_match: Option<Version>,
+        key: Option<String>,
+    },
+    /// Ask to take back one's last command (a player).
+    RequestUndo { game: GameId },
+    /// Vote on the pending undo request (a player).
+    VoteUndo { game: GameId, approve: bool },
+    /// Return the game to an earlier version, with a reason (the host).
+    Rollback {
+        game: GameId,
+        to_version: u64,
+        reason: String,
+    },
+    /// Post a message: a player, or a spectator under a name.
+    Talk {
+        game: GameId,
+        text: String,
+        name: Option<String>,
+    },
+    /// Hide a message (the host).
+    HideTalk { game: GameId, seq: u64 },
+    /// Hand a seat to a bot during play (the host).
+    HandOver {
+        game: GameId,
+        seat: u8,
+        level: BotLevel,
+    },
+    /// Take one's seat back from a bot (its player).
+    Reclaim { game: GameId, seat: u8 },
+    /// Issue a seat a new token; the old one stops working (the host).
+    ReissueToken { game: GameId, seat: u8 },
+    /// Create the next game of a finished one's series (the host).
+    Rematch { game: GameId },
+    /// Claim one's seat in a rematch with the previous game's token.
+    Claim { game: GameId, seat: u8 },
+    /// The awaited decision's deadline passed: the server records the timeout.
+    TimeOut { game: GameId },
+    /// The store says a bot is due (after a restart, an outage or a lost race): the server
+    /// lets it play.
+    BotsDue { game: GameId },
+}
+
+impl Act {
+    /// The game the act is on; `None` for a creation.
+    pub fn game(&self) -> Option<&GameId> {
+        match self {
+            Act::Create(_) => None,
+            Act::Join { game, .. }
+            | Act::SeatBot { game, .. }
+            | Act::Leave { game, .. }
+            | Act::Start { game }
+            | Act::Command { game, .. }
+            | Act::RequestUndo { game }
+            | Act::VoteUndo { game, .. }
+            | Act::Rollback { game, .. }
+            | Act::Talk { game, .. }
+            | Act::HideTalk { game, .. }
+            | Act::HandOver { game, .. }
+            | Act::Reclaim { game, .. }
+            | Act::ReissueToken { game, .. }
+            | Act::Rematch { game }
+            | Act::Claim { game, .. }
+            | Act::TimeOut { game }
+            | Act::BotsDue { game } => Some(game),
+        }
+    }
+
+    /// Whether the server does it by itself (no client may ask for it).
+    pub fn by_server(&self) -> bool {
+        matches!(self, Act::TimeOut { .. } | Act::BotsDue { .. })
+    }
+}
+
+/// Who an act is done by, once identified and authorised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Who {
+    /// Anyone: no token, or none needed.
+    Anyone,
+    /// The game's host.
+    Host,
+    /// A seat's player.
+    Player(Seat),
+    /// The server itself (clocks and bots).
+    Server,
+}
+
+/// What an act did, for the handler to answer with.
+#[derive(Debug)]
+pub(crate) enum Done {
+    /// A game was created (201).
+    Created(GameCreated),
+    /// A seat was taken, or claimed (201).
+    Joined(Joined),
+    /// A bot was seated (201).
+    BotSeated(BotSeated),
+    /// A seat was given back (204).
+    Left,
+    /// Events were recorded: the outcome as the caller may see it, signed (200).
+    Recorded(Outcome),
+    /// An undo step was recorded but votes are still awaited (202).
+    Awaiting(Outcome),
+    /// A seat's new token (200).
+    NewToken(NewToken),
+    /// Nothing to record (a server act that found nothing due).
+    Nothing,
+}

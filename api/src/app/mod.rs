@@ -1,0 +1,15 @@
+//! The application layer: the games held in memory and the one seam every act that writes a
+//! game goes through ([`seam::act`]). It knows nothing of HTTP: handlers (`crate::http`) parse
+//! a request into an [`act::Act`], call the seam and turn its [`act::Done`] into a response.
+
+pub(crate) mod act;
+pub(crate) mod auth;
+pub(crate) mod bots;
+pub(crate) mod clock;
+pub(crate) mod ids;
+pub(crate) mod presence;
+pub(crate) mod reply;
+pub(crate) mod seam;
+pub(crate) mod table;
+pub(crate) mod tables;
+pub(crate) mod text;

@@ -1,0 +1,108 @@
+//! What every request shares: the configuration, the store, the games held in memory, the
+//! signing key, the metrics and the live connections.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use saboteur_storage::{EventStore, Notice};
+
+use crate::app::clock::TimeSource;
+use crate::app::presence::Presence;
+use crate::app::tables::{DEFAULT_CACHE_BYTES, Tables};
+use crate::http::limits::{self, Gauge};
+use crate::metrics::Metrics;
+use crate::receipt::Signer;
+
+/// How the server runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Where to listen, e.g. `127.0.0.1:8080` (port 0 picks a free one).
+    pub bind: String,
+    /// `sqlite://path` or `postgres://…`.
+    pub database_url: String,
+    /// Accept a fixed seed at game creation (testing only).
+    pub allow_fixed_seed: bool,
+    /// The budget of the games held in memory, in bytes.
+    pub cache_bytes: usize,
+    /// The most event streams open at once in this process; beyond, 503.
+    pub max_streams: usize,
+    /// The longest a request body may take to arrive.
+    pub body_timeout: Duration,
+    /// Where the server reads the time (turn clocks, table talk): the system clock, or a
+    /// manual one in tests.
+    pub time: TimeSource,
+    /// A file holding the signing key (64 hex digits; created when missing) instead of the
+    /// key the store keeps.
+    pub signing_key_file: Option<std::path::PathBuf>,
+}
+
+impl Config {
+    /// The defaults for a server listening on `bind` with the store at `database_url`.
+    pub fn new(bind: impl Into<String>, database_url: impl Into<String>) -> Config {
+        Config {
+            bind: bind.into(),
+            database_url: database_url.into(),
+            allow_fixed_seed: false,
+            cache_bytes: DEFAULT_CACHE_BYTES,
+            max_streams: limits::DEFAULT_MAX_STREAMS,
+            body_timeout: limits::DEFAULT_BODY_TIMEOUT,
+            time: TimeSource::system(),
+            signing_key_file: None,
+        }
+    }
+}
+
+/// Shared by every request.
+pub(crate) struct AppState {
+    pub store: EventStore,
+    pub config: Config,
+    pub metrics: Metrics,
+    pub tables: Arc<Tables>,
+    pub streams: Gauge,
+    pub presence: Arc<Presence>,
+    /// The key receipts and log checkpoints are signed with.
+    pub signer: Signer,
+}
+
+impl AppState {
+    /// The shared state of a server on `store`, signing with `signer`.
+    pub(crate) fn new(
+        store: EventStore,
+        config: Config,
+        signer: Signer,
+    ) -> std::io::Result<AppState> {
+        Ok(AppState {
+            tables: Arc::new(Tables::new(
+                store.clone(),
+                config.cache_bytes,
+                config.time.clone(),
+            )),
+            store,
+            config,
+            metrics: Metrics::new()
+                .map_err(|e| std::io::Error::other(format!("cannot set up the metrics: {e}")))?,
+            streams: Gauge::default(),
+            presence: Arc::default(),
+            signer,
+        })
+    }
+
+    /// Follows the store's announcements for as long as the store lives: each tells the tables
+    /// which game moved on; a lost stretch makes every table check the store.
+    pub(crate) fn follow_store(self: &Arc<Self>) {
+        let mut notices = self.store.subscribe();
+        let tables = self.tables.clone();
+        tokio::spawn(async move {
+            use tokio::sync::broadcast::error::RecvError;
+            loop {
+                match notices.recv().await {
+                    Ok(Notice::Appended(a)) => tables.heard(&a.game_id, a.last_seq),
+                    Ok(Notice::Resync) | Err(RecvError::Lagged(_)) => {
+                        tables.heard_nothing_for_sure()
+                    }
+                    Err(RecvError::Closed) => return,
+                }
+            }
+        });
+    }
+}
