@@ -158,15 +158,19 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
 /// Send a command
 ///
 /// Plays a command in the wire format of docs/scenarios.md for the token's seat. `If-Match`
-/// with the version refuses a stale command (412; `*` matches any version); an
-/// `Idempotency-Key` makes a retry return the stored outcome without playing again, through
-/// any server process, even after a 503 whose outcome was unknown. A broken rule is 422 with
-/// the rule's stable `code`.
+/// names the version the command was chosen at (a view's or the legal moves' `version`, or an
+/// `ETag`): it holds while no event that changes what a seat decides on was recorded after it —
+/// table talk, hidden messages and tokens issued again never make it stale — and otherwise
+/// answers 412 (`*` matches any version; `LegalMoves.decision_version` is the oldest version
+/// that still holds). An `Idempotency-Key` makes a retry answer exactly the first reply (the
+/// command's events and the bots' answers after it, the same version and awaited seat) without
+/// playing again, through any server process and after a restart, even after a 503 whose
+/// outcome was unknown. A broken rule is 422 with the rule's stable `code`.
 #[utoipa::path(
     tag = "play",
     params(
         ("id" = String, Path, description = "The game's id"),
-        ("If-Match" = Option<String>, Header, description = "The version the command was chosen at"),
+        ("If-Match" = Option<String>, Header, description = "The version the command was chosen at: holds while no event that changes what a seat decides on was recorded after it (talk and new tokens do not)"),
         ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key return the first outcome"),
     ),
     security(("bearer" = [])),
@@ -183,7 +187,7 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "Another command was recorded first", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
-        (status = 412, description = "If-Match names another version", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 412, description = "The game changed after the version If-Match names (a move, an undo, a timeout, a seat handed over)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 422, description = "The command breaks a rule (`code` is the rule's), or the Idempotency-Key was used for another command (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
