@@ -7,7 +7,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use saboteur_api::receipt::{Receipt, ReceiptAudience, ReceiptKind, Signer, view_hash};
+use saboteur_api::receipt::{
+    Receipt, ReceiptAudience, ReceiptKind, Signer, canonicalised, view_hash,
+};
+use sha2::{Digest, Sha256};
 use saboteur_domain::bot::random_game;
 use saboteur_domain::{Audience, History, Options, Ruleset, Seat, Seed};
 
@@ -48,6 +51,13 @@ fn main() {
     per_op("view_hash", n, || {
         black_box(view_hash(black_box(&body)));
     });
+    per_op(
+        "view_hash by the general canonicaliser (the path before 0.5.0)",
+        n,
+        || {
+            black_box(hex::encode(Sha256::digest(canonicalised(black_box(&body)))));
+        },
+    );
     per_op(
         "a signed receipt (view_hash, canonical form, Ed25519)",
         n,

@@ -101,24 +101,133 @@ impl From<&saboteur_storage::ServerKey> for PublishedKey {
 
 /// The JCS (RFC 8785) bytes of a JSON value.
 pub fn jcs(value: &Value) -> Vec<u8> {
+    let mut out = Vec::new();
+    if plain(value) && write_canonical(&mut out, value).is_ok() {
+        out
+    } else {
+        canonicalised(value)
+    }
+}
+
+/// The JCS bytes of a JSON value by the general canonicaliser (numbers formatted as ECMAScript
+/// does, keys sorted by UTF-16 code units).
+pub fn canonicalised(value: &Value) -> Vec<u8> {
     // A `Value` always serialises (its numbers are finite).
     serde_json_canonicalizer::to_vec(value).unwrap_or_default()
 }
 
-/// `view_hash` of a served body: hex SHA-256 of its JCS form without its `receipt` field.
-pub fn view_hash(body: &Value) -> String {
-    let digest = match body.get("receipt") {
-        Some(_) => {
-            let mut body = body.clone();
-            if let Some(o) = body.as_object_mut() {
-                o.remove("receipt");
-            }
-            Sha256::digest(jcs(&body))
+/// Whether [`write_canonical`] writes `value` in its JCS form: every number is an integer,
+/// every key is ASCII and every object's keys come in ascending order (byte order is then
+/// UTF-16 order). Strings are escaped alike by serde_json and JCS: `"`, `\\`, the short escapes
+/// and `\u00xx` in lowercase for other control characters, everything else as UTF-8. The
+/// bodies the server signs hold only integers and ASCII keys, so they take this path; anything
+/// else goes through [`canonicalised`].
+fn plain(value: &Value) -> bool {
+    match value {
+        Value::Number(n) => n.is_i64() || n.is_u64(),
+        Value::Array(items) => items.iter().all(plain),
+        Value::Object(map) => {
+            let mut previous: Option<&str> = None;
+            map.iter().all(|(k, v)| {
+                let ordered = k.is_ascii() && previous.is_none_or(|p| p < k.as_str());
+                previous = Some(k);
+                ordered && plain(v)
+            })
         }
-        // A body being signed has no receipt yet: no copy.
-        None => Sha256::digest(jcs(body)),
+        Value::Null | Value::Bool(_) | Value::String(_) => true,
+    }
+}
+
+/// The largest integer JCS writes digit for digit (2^53): beyond it, a number is written as the
+/// ECMAScript double nearest to it.
+const EXACT: u64 = 1 << 53;
+
+/// Writes a [`plain`] value in its JCS form.
+fn write_canonical(out: &mut impl std::io::Write, value: &Value) -> std::io::Result<()> {
+    match value {
+        Value::Number(n) => {
+            let exact = n.as_u64().is_some_and(|u| u <= EXACT)
+                || n.as_i64().is_some_and(|i| i.unsigned_abs() <= EXACT);
+            match (exact, n.as_f64()) {
+                (true, _) | (false, None) => serde_json::to_writer(out, n)?,
+                // Below 10^21 (every 64-bit integer is), ECMAScript writes the shortest digits
+                // that round-trip, without an exponent, as Rust's `Display` for f64 does.
+                (false, Some(f)) => write!(out, "{f}")?,
+            }
+        }
+        Value::Array(items) => {
+            out.write_all(b"[")?;
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                write_canonical(out, item)?;
+            }
+            out.write_all(b"]")?;
+        }
+        Value::Object(map) => write_object(out, map, None)?,
+        Value::Null | Value::Bool(_) | Value::String(_) => serde_json::to_writer(out, value)?,
+    }
+    Ok(())
+}
+
+/// Writes a [`plain`] object in its JCS form, leaving out the key `skip`.
+fn write_object(
+    out: &mut impl std::io::Write,
+    map: &serde_json::Map<String, Value>,
+    skip: Option<&str>,
+) -> std::io::Result<()> {
+    out.write_all(b"{")?;
+    let mut first = true;
+    for (key, value) in map.iter().filter(|(k, _)| Some(k.as_str()) != skip) {
+        if !first {
+            out.write_all(b",")?;
+        }
+        first = false;
+        serde_json::to_writer(&mut *out, key)?;
+        out.write_all(b":")?;
+        write_canonical(out, value)?;
+    }
+    out.write_all(b"}")
+}
+
+/// SHA-256 fed by a writer, so a body is hashed as it is written out.
+struct Hashing(Sha256);
+
+impl std::io::Write for Hashing {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `view_hash` of a served body: hex SHA-256 of its JCS form without its `receipt` field.
+/// A body whose compact form is canonical (see [`plain`]) is written straight into the hash,
+/// its top-level `receipt` skipped, with no copy and no second pass.
+pub fn view_hash(body: &Value) -> String {
+    let Value::Object(map) = body else {
+        return hex::encode(Sha256::digest(jcs(body)));
     };
-    hex::encode(digest)
+    if !plain(body) {
+        let mut body = body.clone();
+        if let Some(o) = body.as_object_mut() {
+            o.remove("receipt");
+        }
+        return hex::encode(Sha256::digest(canonicalised(&body)));
+    }
+    let mut out = Hashing(Sha256::new());
+    if write_object(&mut out, map, Some("receipt")).is_err() {
+        // Writing into a hash cannot fail; should it, the general path gives the same hash.
+        let mut body = body.clone();
+        if let Some(o) = body.as_object_mut() {
+            o.remove("receipt");
+        }
+        return hex::encode(Sha256::digest(canonicalised(&body)));
+    }
+    hex::encode(out.0.finalize())
 }
 
 /// A key's id: the first 16 hex digits of SHA-256 of its public key.
@@ -337,6 +446,65 @@ pub fn check_bytes(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hash of the body without `receipt`, by the general canonicaliser only.
+    fn reference_hash(body: &Value) -> String {
+        let mut body = body.clone();
+        if let Some(o) = body.as_object_mut() {
+            o.remove("receipt");
+        }
+        hex::encode(Sha256::digest(canonicalised(&body)))
+    }
+
+    #[test]
+    fn the_direct_hash_is_the_canonical_hash_of_served_bodies() {
+        use saboteur_domain::{Audience, History, Options, Ruleset, Seat, Seed};
+        let mut checked = 0;
+        for (seed, ruleset, players) in [
+            (1, Ruleset::Base, 3),
+            (2, Ruleset::Base, 10),
+            (3, Ruleset::Saboteur2, 12),
+        ] {
+            let log = saboteur_domain::bot::random_game(
+                ruleset,
+                Options::default(),
+                players,
+                Seed::from_u64(seed),
+            );
+            let history = History::replay(log.clone()).unwrap();
+            for version in (1..=history.version()).step_by(25) {
+                let game = history.state_at(version).unwrap();
+                for audience in [Audience::Seat(Seat(0)), Audience::Spectator, Audience::Omniscient] {
+                    let body = serde_json::json!({
+                        "version": version,
+                        "view": saboteur_domain::view(&game, audience),
+                        "events": log.get(..version as usize),
+                        "receipt": {"signature": "x"},
+                    });
+                    assert!(plain(&body), "a served body takes the direct path");
+                    assert_eq!(view_hash(&body), reference_hash(&body));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 30);
+    }
+
+    #[test]
+    fn bodies_the_direct_path_cannot_write_go_through_the_canonicaliser() {
+        let tricky = serde_json::json!({
+            "b": "quote \" backslash \\ controls \u{1} \u{1f} \n \t \u{7f} é \u{2028} 😀",
+            "a": [1, -2, 3.5, 1e21, 0.1],
+            "é": {"z": null, "y": true},
+            "receipt": "dropped",
+        });
+        assert!(!plain(&tricky));
+        assert_eq!(view_hash(&tricky), reference_hash(&tricky));
+        let strings = serde_json::json!({"s": "\u{0}\u{8}\u{c}\u{b}\"\\/é😀\u{2029}", "n": -7});
+        assert!(plain(&strings));
+        assert_eq!(jcs(&strings), canonicalised(&strings));
+        assert_eq!(view_hash(&strings), reference_hash(&strings));
+    }
 
     fn receipt() -> Receipt {
         Receipt {
