@@ -1,7 +1,7 @@
 //! Hostile input to the engine: arbitrary JSON decoded as a command, and arbitrary commands
 //! decided at random positions of random games, by any seat, and by undo and rollback. Nothing
 //! may panic; a refused command changes nothing; a decoded command survives a round trip.
-//! A bounded run (`PROPTEST_CASES`, default 256 per property).
+//! A bounded run (`PROPTEST_CASES`, default 256 per property; 2,000 mangled commands).
 
 use proptest::prelude::*;
 use saboteur_domain::cards::CATALOGUE;
@@ -177,4 +177,52 @@ fn the_generator_makes_commands() {
         .count();
     assert!(decoded >= 100, "only {decoded} of 1000 decode");
     eprintln!("{decoded} of 1000 decode");
+}
+
+/// Valid commands with arbitrary bytes spliced in, and unknown fields and cards.
+mod malformed {
+    use proptest::prelude::*;
+    use saboteur_domain::Command;
+
+    fn valid() -> Vec<&'static str> {
+        vec![
+            r#"{"type":"play_path","card":"tunnel_ew","at":{"x":1,"y":0},"rotated":false}"#,
+            r#"{"type":"play_action","card":"break_cart","target":{"seat":1}}"#,
+            r#"{"type":"play_action","card":"repair_pickaxe_cart","target":{"seat":1},"tool":"cart"}"#,
+            r#"{"type":"pass","discard":["map"]}"#,
+            r#"{"type":"choose_gold","card":"gold_2"}"#,
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+        /// Arbitrary bytes spliced into valid commands parse or fail cleanly, never panic, and
+        /// anything that parses serialises back to a command that parses the same.
+        #[test]
+        fn mangled_commands_never_panic(i in 0usize..5, at in 0usize..80, junk in ".{0,6}") {
+            let base = valid()[i];
+            let at = at.min(base.len());
+            let at = (0..=at).rev().find(|k| base.is_char_boundary(*k)).unwrap_or(0);
+            let text = format!("{}{}{}", &base[..at], junk, &base[at..]);
+            if let Ok(cmd) = serde_json::from_str::<Command>(&text) {
+                let again: Command = serde_json::from_str(&serde_json::to_string(&cmd).unwrap()).unwrap();
+                prop_assert_eq!(again, cmd);
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_fields_and_cards_are_rejected() {
+        for bad in [
+            r#"{"type":"pass","discard":["map"],"extra":1}"#,
+            r#"{"type":"play_path","card":"tunnel_xx","at":{"x":1,"y":0}}"#,
+            r#"{"type":"play_action","card":"map","target":{"x":8,"y":0,"z":1}}"#,
+            r#"{"type":"fly"}"#,
+        ] {
+            assert!(serde_json::from_str::<Command>(bad).is_err(), "{bad}");
+        }
+        for good in valid() {
+            serde_json::from_str::<Command>(good).unwrap();
+        }
+    }
 }
