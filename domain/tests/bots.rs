@@ -6,8 +6,9 @@
 
 use saboteur_domain::bot::{self, BotLevel, bot_game, choose, rebuild};
 use saboteur_domain::{
-    Audience, Command, Event, Game, Options, Role, Ruleset, Seat, Secret, Seed, View, audit,
-    create, decide, legal_commands, redact, start, view,
+    Audience, Card, Cell, Command, Event, GOAL_CELLS, Game, Goals, Options, PlacedCard, Role,
+    Ruleset, Seat, Secret, Seed, Setup, View, audit, create, decide, legal_commands, redact, start,
+    view,
 };
 
 fn env(name: &str, default: u64) -> u64 {
@@ -137,6 +138,46 @@ fn midgame(ruleset: Ruleset, seed: u64, steps: usize) -> (Game, Seat) {
     (game, seat)
 }
 
+/// The pinned position (docs/scenarios.md `setup`) of a state in the middle of a round, the
+/// seat to move first: what a position gives card by card — roles, hands, piles, the maze,
+/// cards in front, gold — not what seats have looked at or done.
+fn position(game: &Game) -> Setup {
+    let goal = |i: usize| game.board().get(GOAL_CELLS[i]).unwrap().card;
+    let board = game
+        .board()
+        .tiles()
+        .filter(|(cell, tile)| *cell != Cell::START && !tile.face_down)
+        .map(|(cell, tile)| PlacedCard {
+            x: cell.x,
+            y: cell.y,
+            card: tile.card,
+            rotated: tile.rotated,
+        })
+        .collect();
+    Setup {
+        ruleset: game.ruleset(),
+        options: game.options(),
+        players: game.players(),
+        round: game.round(),
+        first_player: game.current(),
+        roles: game.roles().to_vec(),
+        set_aside_roles: game.set_aside().to_vec(),
+        goals: Goals {
+            top: goal(0),
+            middle: goal(1),
+            bottom: goal(2),
+        },
+        hands: game.hands().to_vec(),
+        draw_pile: game.draw_pile().to_vec(),
+        gold_pile: game.gold_pile().to_vec(),
+        board,
+        in_front: Some(game.in_front().to_vec()),
+        gold: Some(game.gold().to_vec()),
+        seed: 0,
+        rules_version: game.rules_version(),
+    }
+}
+
 #[test]
 fn a_bot_sees_only_its_seats_view() {
     for ruleset in [Ruleset::Base, Ruleset::Saboteur2] {
@@ -144,45 +185,35 @@ fn a_bot_sees_only_its_seats_view() {
             let (game, seat) = midgame(ruleset, seed, 5 + seed as usize);
             // Change what the seat cannot know: another seat's hand (swapped with draw pile
             // cards), the order of the draw pile, two other seats' dwarf cards, and the
-            // face-down goals the seat has not looked at.
-            // The state is changed through its JSON, as a stored state could be.
-            let mut json = serde_json::to_value(&game).unwrap();
+            // face-down goals. Both states are pinned positions, the checked way to give a
+            // state card by card.
+            let known = position(&game);
+            let mut changed = known.clone();
             let o = seat.left(game.n(), 1).index();
-            let k = game.hands()[o].len().min(game.draw_pile().len());
+            let k = changed.hands[o].len().min(changed.draw_pile.len());
             for i in 0..k {
-                let card = json["hands"][o][i].take();
-                json["hands"][o][i] = json["draw_pile"][i].take();
-                json["draw_pile"][i] = card;
+                std::mem::swap(&mut changed.hands[o][i], &mut changed.draw_pile[i]);
             }
-            json["draw_pile"].as_array_mut().unwrap().reverse();
+            changed.draw_pile.reverse();
             let (a, b) = (
                 seat.left(game.n(), 1).index(),
                 seat.left(game.n(), 2).index(),
             );
-            json["roles"].as_array_mut().unwrap().swap(a, b);
-            let hidden: Vec<_> = saboteur_domain::GOAL_CELLS
+            changed.roles.swap(a, b);
+            let goals = &mut changed.goals;
+            let mut hidden: Vec<&mut Card> = [&mut goals.top, &mut goals.middle, &mut goals.bottom]
                 .into_iter()
-                .filter(|c| {
-                    game.is_hidden_goal(*c)
-                        && !game.peeked()[seat.index()].iter().any(|(p, _)| p == c)
-                })
+                .zip(GOAL_CELLS)
+                .filter(|(_, cell)| game.is_hidden_goal(*cell))
+                .map(|(card, _)| card)
                 .collect();
-            if hidden.len() >= 2 {
-                let tiles = json["board"].as_array_mut().unwrap();
-                let at = |tiles: &[serde_json::Value], c: saboteur_domain::Cell| {
-                    tiles
-                        .iter()
-                        .position(|t| t[0]["x"] == c.x && t[0]["y"] == c.y)
-                        .unwrap()
-                };
-                let (i, j) = (at(tiles, hidden[0]), at(tiles, hidden[1]));
-                let card = tiles[i][1]["card"].take();
-                tiles[i][1]["card"] = tiles[j][1]["card"].take();
-                tiles[j][1]["card"] = card;
+            if let [first, second, ..] = hidden.as_mut_slice() {
+                std::mem::swap(*first, *second);
             }
-            let other: Game = serde_json::from_value(json).unwrap();
-            assert_ne!(game, other, "seed {seed}: the hidden information changed");
-            let va = view(&game, Audience::Seat(seat));
+            let known = known.into_game().unwrap();
+            let other = changed.into_game().unwrap();
+            assert_ne!(known, other, "seed {seed}: the hidden information changed");
+            let va = view(&known, Audience::Seat(seat));
             let vb = view(&other, Audience::Seat(seat));
             assert_eq!(va, vb, "seed {seed}: the seat's view is the same");
             for level in BotLevel::ALL {

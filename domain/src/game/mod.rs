@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::options::is_first_rules_version;
 pub use crate::options::{FIRST_RULES_VERSION, GoldCardsDrawn, Options, RULES_VERSION};
-use crate::options::{first_rules_version, is_first_rules_version};
 
 pub use crate::conduct::{Conduct, is_dead_end, opens_towards_goals};
 
@@ -105,15 +105,15 @@ pub struct RoundResult {
 /// it (besides the constructors [`Game::new`], the pinned
 /// positions of [`crate::Setup::into_game`] and the bots' [`crate::bot::rebuild`]); others read
 /// it through accessors named like its fields. Players see it through [`crate::view()`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// It serialises (the golden logs pin its JSON) but does not deserialise: a state comes only
+/// from the checked ways in above, so no unchecked JSON becomes a game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Game {
     /// `base` or `saboteur2`.
     pub(crate) ruleset: Ruleset,
     /// The rules version it is played under (docs/rules.md §13).
-    #[serde(
-        default = "first_rules_version",
-        skip_serializing_if = "is_first_rules_version"
-    )]
+    #[serde(skip_serializing_if = "is_first_rules_version")]
     pub(crate) rules_version: u8,
     /// Rule variants.
     pub(crate) options: Options,
@@ -168,7 +168,6 @@ pub struct Game {
     /// The seats sharing the win, once the game is over.
     pub(crate) winners: Vec<Seat>,
     /// What each seat has publicly done this round (public; reset at each round's start).
-    #[serde(default)]
     pub(crate) conduct: Vec<Conduct>,
 }
 
