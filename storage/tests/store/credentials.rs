@@ -1,0 +1,120 @@
+//! Credentials, and the token swaps and deadlines that appends carry.
+
+use std::collections::BTreeSet;
+
+use saboteur_storage::{
+    AppendOutcome, Credential, EventStore, GameStatus, Role, StoreError, TokenSwap,
+};
+
+use super::helpers::{batch, created, event, host, new_game};
+
+pub(crate) async fn credentials(store: EventStore) {
+    new_game(&store, "g1", GameStatus::Lobby).await;
+    let c = |hash: &str, seat| Credential {
+        game_id: "g1".into(),
+        token_hash: hash.into(),
+        role: Role::Player,
+        seat,
+        display_name: Some("Ada".into()),
+        created_at: chrono::Utc::now(),
+    };
+    store.add_credential(&c("h1", Some(0))).await.unwrap();
+    store.add_credential(&c("h2", Some(1))).await.unwrap();
+    assert!(matches!(
+        store.add_credential(&c("h1", Some(2))).await,
+        Err(StoreError::Exists)
+    ));
+    let all = store.credentials("g1").await.unwrap();
+    assert_eq!(
+        all.iter()
+            .map(|c| c.token_hash.as_str())
+            .collect::<BTreeSet<_>>(),
+        BTreeSet::from(["h1", "h2"])
+    );
+    store.remove_credential("g1", "h1").await.unwrap();
+    assert!(matches!(
+        store.remove_credential("g1", "h1").await,
+        Err(StoreError::NotFound)
+    ));
+    assert_eq!(store.credentials("g1").await.unwrap().len(), 1);
+}
+
+/// Appends that swap a seat's token and keep a deadline, many at once (so PostgreSQL writes
+/// them in groups too): the token changes exactly when the batch is in, a refused batch
+/// changes no token, and the sweep finds the games past their deadline.
+pub(crate) async fn tokens_and_deadlines(store: EventStore) {
+    let games: Vec<String> = (0..24).map(|i| format!("t{i}")).collect();
+    for id in &games {
+        created(&store, id, GameStatus::Active).await;
+        let mut player = host(id);
+        player.token_hash = format!("old-{id}");
+        player.role = Role::Player;
+        player.seat = Some(1);
+        store.add_credential(&player).await.unwrap();
+    }
+    let appends: Vec<_> = games
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            let store = store.clone();
+            let id = id.clone();
+            tokio::spawn(async move {
+                let mut a = batch(&id, 1, vec![event(1)], None);
+                a.token = Some(TokenSwap {
+                    seat: 1,
+                    token_hash: format!("new-{id}"),
+                });
+                a.deadline = Some(1_000 + i as i64);
+                store.append(a).await
+            })
+        })
+        .collect();
+    for handle in appends {
+        let outcome = handle.await.unwrap();
+        assert!(
+            matches!(outcome, Ok(AppendOutcome::Appended { .. })),
+            "{outcome:?}"
+        );
+    }
+    for id in &games {
+        let held: Vec<String> = store
+            .credentials(id)
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|c| c.seat == Some(1))
+            .map(|c| c.token_hash)
+            .collect();
+        assert_eq!(held, vec![format!("new-{id}")]);
+    }
+    // A stale append with a swap: refused, and the token stays.
+    let mut stale = batch(&games[0], 1, vec![event(2)], None);
+    stale.token = Some(TokenSwap {
+        seat: 1,
+        token_hash: "never".into(),
+    });
+    assert!(matches!(
+        store.append(stale).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    assert!(
+        store
+            .credentials(&games[0])
+            .await
+            .unwrap()
+            .iter()
+            .all(|c| c.token_hash != "never")
+    );
+    // Games past their deadline at 1010: the first eleven.
+    let mut due: Vec<String> = store
+        .games_due(1_010, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    due.sort();
+    let mut expected: Vec<String> = games[..11].to_vec();
+    expected.sort();
+    assert_eq!(due, expected);
+}

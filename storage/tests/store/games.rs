@@ -1,0 +1,174 @@
+//! Games as wholes: loaded back through the engine, created whole, half-made by older
+//! versions.
+
+use saboteur_storage::{Append, Credential, EventStore, GameStatus, Role, StoreError};
+
+use super::helpers::{batch, created, event, game, host, new_game, postgres, sqlite};
+
+/// A whole game stored event by event loads back, folded through the engine, to the state
+/// the engine reached live.
+async fn engine_round_trip(store: EventStore) {
+    use saboteur_domain::{History, Options, Ruleset, Seed, bot::random_game};
+    let log = random_game(Ruleset::Base, Options::default(), 5, Seed::from_u64(3));
+    new_game(&store, "game", GameStatus::Active).await;
+    let mut version = 0;
+    for chunk in log.chunks(7) {
+        let events = chunk.iter().map(saboteur_storage::to_new_event).collect();
+        store
+            .append(batch("game", version, events, None))
+            .await
+            .unwrap();
+        version += chunk.len() as i64;
+    }
+    let loaded = store.load_history("game").await.unwrap();
+    let live = History::replay(log.iter().cloned()).unwrap();
+    assert_eq!(loaded.game(), live.game());
+    assert_eq!(loaded.log(), live.log());
+    assert!(matches!(
+        store.load_history("missing").await,
+        Err(StoreError::NotFound)
+    ));
+}
+
+#[tokio::test]
+async fn sqlite_loads_a_game_through_the_engine() {
+    let (store, _keep) = sqlite().await;
+    engine_round_trip(store).await;
+}
+
+#[tokio::test]
+async fn postgres_loads_a_game_through_the_engine() {
+    let (store, _keep) = postgres().await;
+    engine_round_trip(store).await;
+}
+
+/// A game is created whole: its row, first event and host credential together; creating it
+/// again changes nothing.
+async fn creation_is_whole(store: EventStore) {
+    let record = store
+        .create_game(game("w1"), host("w1"), vec![event(0), event(1)])
+        .await
+        .unwrap();
+    assert_eq!((record.version, record.players), (2, 4));
+    assert_eq!(record.status, GameStatus::Lobby);
+    assert_eq!(store.events_after("w1", 0, 10).await.unwrap().len(), 2);
+    let credentials = store.credentials("w1").await.unwrap();
+    assert_eq!(credentials.len(), 1);
+    assert_eq!(
+        (
+            credentials[0].role,
+            credentials[0].seat,
+            credentials[0].token_hash.as_str()
+        ),
+        (Role::Host, None, "host-of-w1")
+    );
+    assert!(matches!(
+        store
+            .create_game(game("w1"), host("w1"), vec![event(0)])
+            .await,
+        Err(StoreError::Exists)
+    ));
+    assert_eq!(store.events_after("w1", 0, 10).await.unwrap().len(), 2);
+    assert_eq!(store.credentials("w1").await.unwrap().len(), 1);
+    // One holder per seat.
+    let seat = |token: &str| Credential {
+        game_id: "w1".into(),
+        token_hash: token.into(),
+        role: Role::Player,
+        seat: Some(1),
+        display_name: Some("Ada".into()),
+        created_at: chrono::Utc::now(),
+    };
+    store.add_credential(&seat("t1")).await.unwrap();
+    assert!(matches!(
+        store.add_credential(&seat("t2")).await,
+        Err(StoreError::Exists)
+    ));
+}
+
+/// Games half-made by older versions (a row, no events) are never listed nor found, and never
+/// break a listing; appends keep `bot_awaited` for the sweep.
+async fn half_made_games_and_bot_flags(store: EventStore) {
+    created(&store, "a", GameStatus::Active).await;
+    store.create_game_row(game("half")).await.unwrap();
+    created(&store, "b", GameStatus::Active).await;
+    let mut seen = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = store.list_games(None, cursor.as_deref(), 1).await.unwrap();
+        seen.extend(page.games.iter().map(|g| g.record.id.clone()));
+        match page.next_cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    assert_eq!(seen, vec!["a", "b"]);
+    assert!(matches!(
+        store.get_game("half").await,
+        Err(StoreError::NotFound)
+    ));
+    let listed = store.list_games(None, None, 10).await.unwrap();
+    assert_eq!(
+        listed.games[0].credentials,
+        store.credentials("a").await.unwrap()
+    );
+
+    assert!(store.games_awaiting_bots(10).await.unwrap().is_empty());
+    store
+        .append(Append {
+            bot_awaited: true,
+            deadline: None,
+            token: None,
+            ..batch("a", 1, vec![event(1)], None)
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        store.games_awaiting_bots(10).await.unwrap(),
+        vec![("a".to_string(), 2)]
+    );
+    assert!(!store.clear_bot_awaited("a", 1).await.unwrap());
+    assert!(store.clear_bot_awaited("a", 2).await.unwrap());
+    assert!(store.games_awaiting_bots(10).await.unwrap().is_empty());
+    store
+        .append(Append {
+            bot_awaited: true,
+            deadline: None,
+            token: None,
+            ..batch("a", 2, vec![event(2)], None)
+        })
+        .await
+        .unwrap();
+    store
+        .append(batch("a", 3, vec![event(3)], None))
+        .await
+        .unwrap();
+    assert!(
+        store.games_awaiting_bots(10).await.unwrap().is_empty(),
+        "an append that leaves no bot due clears the flag"
+    );
+}
+
+#[tokio::test]
+async fn sqlite_creation_is_whole() {
+    let (store, _dir) = sqlite().await;
+    creation_is_whole(store).await;
+}
+
+#[tokio::test]
+async fn postgres_creation_is_whole() {
+    let (store, _) = postgres().await;
+    creation_is_whole(store).await;
+}
+
+#[tokio::test]
+async fn sqlite_half_made_games_and_bot_flags() {
+    let (store, _dir) = sqlite().await;
+    half_made_games_and_bot_flags(store).await;
+}
+
+#[tokio::test]
+async fn postgres_half_made_games_and_bot_flags() {
+    let (store, _) = postgres().await;
+    half_made_games_and_bot_flags(store).await;
+}
