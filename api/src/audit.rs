@@ -9,22 +9,15 @@
 //! game's transparency log entry, and [`check_receipts`] checks receipts kept by players and
 //! spectators against it (see docs/threat-model.md for what that proves).
 
-use actix_web::{HttpResponse, get, web};
 use saboteur_domain::{AuditReport, Event};
 use saboteur_storage::{GENESIS, StoredEvent, chain_hash, seed_commitment};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
-use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::error::ApiError;
 use crate::receipt::{PublishedKey, Receipt, ReceiptKind, audience_from, view_hash};
-use crate::state::AppState;
 use crate::transparency::LogRecord;
-
-pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(audit_bundle);
-}
 
 /// One stored event, as it is in the log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -382,34 +375,6 @@ pub fn check_receipts(
         checked.receipts += 1;
     }
     Ok(checked)
-}
-
-/// Download the audit bundle
-///
-/// A finished game's whole record: every event unredacted, the revealed seed and its
-/// commitment. Check it offline with `saboteur verify --file BUNDLE`.
-#[utoipa::path(
-    tag = "events",
-    params(("id" = String, Path, description = "The game's id")),
-    responses(
-        (status = 200, description = "The bundle", body = AuditBundle),
-        (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
-        (status = 409, description = "The game is not over: its secrets are still secret", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
-    )
-)]
-#[get("/games/{id}/audit")]
-async fn audit_bundle(
-    state: web::Data<AppState>,
-    id: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
-    let bundle = bundle_from_store(&state.store, &id).await?;
-    Ok(HttpResponse::Ok()
-        .insert_header((
-            "Content-Disposition",
-            format!("attachment; filename=\"saboteur-{id}.json\""),
-        ))
-        .json(bundle))
 }
 
 /// Builds a finished game's bundle from the store.

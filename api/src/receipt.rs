@@ -474,7 +474,11 @@ mod tests {
             let history = History::replay(log.clone()).unwrap();
             for version in (1..=history.version()).step_by(25) {
                 let game = history.state_at(version).unwrap();
-                for audience in [Audience::Seat(Seat(0)), Audience::Spectator, Audience::Omniscient] {
+                for audience in [
+                    Audience::Seat(Seat(0)),
+                    Audience::Spectator,
+                    Audience::Omniscient,
+                ] {
                     let body = serde_json::json!({
                         "version": version,
                         "view": saboteur_domain::view(&game, audience),

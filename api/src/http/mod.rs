@@ -2,6 +2,7 @@
 //! (`crate::app::seam::act`) or reads a table, and turns the answer into a response. No handler
 //! touches the store or a table's state directly.
 
+pub(crate) mod audit;
 pub(crate) mod body;
 pub(crate) mod catalogue;
 pub(crate) mod games;
@@ -11,6 +12,7 @@ pub(crate) mod ops;
 pub(crate) mod play;
 pub(crate) mod series;
 pub(crate) mod stream;
+pub(crate) mod transparency;
 pub(crate) mod undo;
 pub(crate) mod verdict;
 pub(crate) mod webclient;
@@ -31,12 +33,12 @@ pub(crate) fn configure(cfg: &mut ServiceConfig) {
     undo::configure(cfg);
     online::configure(cfg);
     series::configure(cfg);
-    crate::audit::configure(cfg);
+    audit::configure(cfg);
     stream::configure(cfg);
     ops::configure(cfg);
     catalogue::configure(cfg);
     verdict::configure(cfg);
-    crate::transparency::configure(cfg);
+    transparency::configure(cfg);
 }
 
 /// The bearer token of a request, if it has an `Authorization` header.
