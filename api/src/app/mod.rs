@@ -5,7 +5,10 @@
 pub(crate) mod act;
 pub(crate) mod auth;
 pub(crate) mod bots;
+pub(crate) mod check;
 pub(crate) mod clock;
+pub(crate) mod decision;
+pub(crate) mod games;
 pub(crate) mod ids;
 pub(crate) mod presence;
 pub(crate) mod reply;

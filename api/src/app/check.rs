@@ -1,0 +1,200 @@
+//! Steps 2 and 4 of the seam: who asks and whether they may, and what must hold before an act
+//! is decided.
+
+use saboteur_domain::Seat;
+use saboteur_storage::{GameStatus, Role};
+
+use crate::app::act::{Act, Who};
+use crate::app::auth::{Caller, bot_level};
+use crate::app::tables::Held;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// Step 2: the caller, and whether they may do the act.
+pub(crate) async fn authorise(
+    state: &AppState,
+    table: &mut Held,
+    token: Option<&str>,
+    act: &Act,
+) -> Result<Who, ApiError> {
+    if act.by_server() {
+        return Ok(Who::Server);
+    }
+    match act {
+        // Anyone may take a seat.
+        Act::Join { .. } => return Ok(Who::Anyone),
+        // A rematch's seat is claimed with the previous game's token (checked when decided).
+        Act::Claim { .. } if token.is_some() => return Ok(Who::Anyone),
+        Act::Claim { .. } => {
+            return Err(ApiError::Unauthorized(
+                "the seat's token from the previous game is needed".into(),
+            ));
+        }
+        _ => {}
+    }
+    let caller = table.caller(&state.store, token).await?;
+    let who = match act {
+        Act::SeatBot { .. } => host(caller, "seats bots")?,
+        Act::Start { .. } => host(caller, "starts the game")?,
+        Act::Rollback { .. } => host(caller, "rolls a game back")?,
+        Act::HideTalk { .. } => host(caller, "hides messages")?,
+        Act::HandOver { .. } => host(caller, "hands seats to bots")?,
+        Act::ReissueToken { .. } => host(caller, "issues tokens")?,
+        Act::Rematch { .. } => host(caller, "creates the rematch")?,
+        Act::Command { .. } | Act::RequestUndo { .. } | Act::VoteUndo { .. } => {
+            Who::Player(caller.seat()?)
+        }
+        Act::Reclaim { seat, .. } => {
+            let own = caller.seat()?;
+            if own.0 != *seat {
+                return Err(ApiError::Forbidden(format!(
+                    "only {}'s own player takes it back",
+                    Seat(*seat)
+                )));
+            }
+            Who::Player(own)
+        }
+        Act::Leave { seat, .. } => match caller {
+            Caller::Player(s) if s.0 == *seat => Who::Player(s),
+            Caller::Host if table.bot(Seat(*seat)).is_some() => Who::Host,
+            Caller::Anonymous => {
+                return Err(ApiError::Unauthorized(
+                    "the seat's player token (or for a bot, the host's) is needed".into(),
+                ));
+            }
+            _ => {
+                return Err(ApiError::Forbidden(
+                    "only the seat's own player may leave it; the host may unseat a bot".into(),
+                ));
+            }
+        },
+        Act::Talk { name, .. } => match caller {
+            Caller::Player(_) if name.is_some() => {
+                return Err(ApiError::BadRequest(
+                    "players are known by their seat: send no name".into(),
+                ));
+            }
+            Caller::Player(s) => Who::Player(s),
+            Caller::Host => {
+                return Err(ApiError::Forbidden(
+                    "the host talks with a player's token (or as a spectator, without one)".into(),
+                ));
+            }
+            Caller::Anonymous => Who::Anyone,
+        },
+        Act::Create(_)
+        | Act::Join { .. }
+        | Act::Claim { .. }
+        | Act::TimeOut { .. }
+        | Act::BotsDue { .. } => Who::Anyone,
+    };
+    Ok(who)
+}
+
+pub(crate) fn host(caller: Caller, what: &str) -> Result<Who, ApiError> {
+    caller.host(what).map(|()| Who::Host)
+}
+
+/// A seat number a client named: 404 when the game has no such seat.
+pub(crate) fn seat_of(table: &Held, seat: u8) -> Result<Seat, ApiError> {
+    if seat >= table.players() {
+        return Err(ApiError::NotFound(format!("the game has no seat {seat}")));
+    }
+    Ok(Seat(seat))
+}
+
+/// Step 4: what must hold before the act is decided.
+pub(crate) fn precondition(state: &AppState, table: &Held, act: &Act) -> Result<(), ApiError> {
+    let lobby = table.record().status == GameStatus::Lobby;
+    match act {
+        Act::Command { if_match, .. } => {
+            if let Some(v) = if_match {
+                let (decided, now) = (table.decision_version(), table.version());
+                if *v < decided || *v > now {
+                    state.metrics.conflicts.with_label_values(&["stale"]).inc();
+                    return Err(ApiError::PreconditionFailed(format!(
+                        "the command was chosen at version {v}; the game has changed since \
+                         version {decided} (it is at version {now})"
+                    )));
+                }
+            }
+            if lobby {
+                return Err(ApiError::Conflict("the game has not started".into()));
+            }
+        }
+        Act::Join { .. } | Act::SeatBot { .. } => {
+            free_seat(table)?;
+        }
+        Act::Leave { seat, .. } => {
+            if !lobby {
+                return Err(ApiError::Conflict(
+                    "the game has started: seats are kept to the end".into(),
+                ));
+            }
+            table
+                .holder(seat_of(table, *seat)?)
+                .ok_or_else(|| ApiError::NotFound("that seat is free".into()))?;
+        }
+        Act::Start { .. } => {
+            if !lobby {
+                return Err(ApiError::Conflict("the game has already started".into()));
+            }
+            let seated = table
+                .credentials()
+                .iter()
+                .filter(|c| c.seat.is_some() && c.role != Role::Reserved)
+                .count();
+            if seated < usize::from(table.players()) {
+                return Err(ApiError::Conflict(format!(
+                    "{seated} of {} seats are taken (a rematch's reserved seats wait for their players)",
+                    table.players()
+                )));
+            }
+        }
+        Act::HandOver { seat, .. } => {
+            let seat = seat_of(table, *seat)?;
+            if table.bot(seat).is_some() {
+                return Err(ApiError::Conflict(format!("a bot already plays {seat}")));
+            }
+        }
+        Act::Reclaim { seat, .. } => {
+            seat_of(table, *seat)?;
+        }
+        Act::ReissueToken { seat, .. } => {
+            let seat = seat_of(table, *seat)?;
+            let holder = table
+                .holder(seat)
+                .ok_or_else(|| ApiError::NotFound(format!("nobody holds {seat}")))?;
+            if bot_level(holder).is_some() {
+                return Err(ApiError::Conflict(format!(
+                    "a bot holds {seat}: it has no token"
+                )));
+            }
+        }
+        Act::Claim { seat, .. } => {
+            seat_of(table, *seat)?;
+        }
+        Act::Create(_)
+        | Act::RequestUndo { .. }
+        | Act::VoteUndo { .. }
+        | Act::Rollback { .. }
+        | Act::Talk { .. }
+        | Act::HideTalk { .. }
+        | Act::Rematch { .. }
+        | Act::TimeOut { .. }
+        | Act::BotsDue { .. } => {}
+    }
+    Ok(())
+}
+
+/// The first free seat of a game in the lobby.
+pub(crate) fn free_seat(table: &Held) -> Result<u8, ApiError> {
+    if table.record().status != GameStatus::Lobby {
+        return Err(ApiError::Conflict(
+            "the game has started: no seat can be taken".into(),
+        ));
+    }
+    (0..table.players())
+        .find(|s| table.holder(Seat(*s)).is_none())
+        .ok_or_else(|| ApiError::Conflict("every seat is taken".into()))
+}

@@ -1,0 +1,193 @@
+//! Step 5 of the seam: what an act decides to write, by the engine (events) or as the
+//! credential a seat needs.
+
+use saboteur_domain::{Event, Seat};
+use saboteur_storage::{Credential, Role, TokenSwap};
+
+use crate::app::act::{Act, Who};
+use crate::app::auth::{new_token, token_hash};
+use crate::app::check::free_seat;
+use crate::app::tables::Held;
+use crate::app::text;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// The prefix of a rematch's reserved seat: what follows is the previous game's token hash.
+pub(crate) const CLAIM: &str = "claim:";
+
+/// What an act decided to write.
+pub(crate) enum Decided {
+    /// Events to append, with a seat's new token (its hash and the token) swapped with them.
+    Events {
+        events: Vec<Event>,
+        swap: Option<(TokenSwap, String)>,
+    },
+    /// A seat taken (with the player's token; a bot has none).
+    Seat(Credential, Option<String>),
+    /// A seat given back.
+    Unseat(Seat),
+    /// A rematch's reserved seat claimed with a new token.
+    Claim {
+        seat: Seat,
+        reserved: String,
+        token: String,
+    },
+    /// Nothing to write.
+    Nothing,
+}
+
+/// A credential's seat, as the wire numbers it.
+pub(crate) fn seat_number(c: &Credential) -> Result<u8, ApiError> {
+    c.seat
+        .and_then(|s| u8::try_from(s).ok())
+        .ok_or_else(|| ApiError::Internal("a seat's credential names no seat".into()))
+}
+
+/// Step 5: the engine decides.
+pub(crate) fn decide(
+    state: &AppState,
+    table: &Held,
+    act: &Act,
+    who: Who,
+    token: Option<&str>,
+) -> Result<Decided, ApiError> {
+    let history = table.history();
+    let events = |events: Vec<Event>| Decided::Events { events, swap: None };
+    Ok(match (act, who) {
+        (Act::Command { command, .. }, Who::Player(seat)) => {
+            events(history.execute(seat, command).inspect_err(|_| {
+                state
+                    .metrics
+                    .commands
+                    .with_label_values(&["rejected"])
+                    .inc();
+            })?)
+        }
+        (Act::Start { .. }, _) => {
+            events(history.start().map_err(|v| ApiError::Conflict(v.detail))?)
+        }
+        (Act::RequestUndo { .. }, Who::Player(seat)) => events(history.request_undo(seat)?),
+        (Act::VoteUndo { approve, .. }, Who::Player(seat)) => {
+            events(history.vote_undo(seat, *approve)?)
+        }
+        (
+            Act::Rollback {
+                to_version, reason, ..
+            },
+            _,
+        ) => {
+            let reason = text::reason(reason)?;
+            events(history.rollback(*to_version, &reason)?)
+        }
+        (Act::Talk { text, name, .. }, who) => {
+            let seat = match who {
+                Who::Player(s) => Some(s),
+                _ => None,
+            };
+            let now = table.time().now_ms();
+            events(history.talk(seat, name.as_deref(), text, now)?)
+        }
+        (Act::HideTalk { seq, .. }, _) => events(history.hide_talk(*seq)?),
+        (Act::HandOver { seat, level, .. }, _) => events(history.hand_to_bot(Seat(*seat), *level)?),
+        (Act::Reclaim { seat, .. }, _) => events(history.reclaim_seat(Seat(*seat))?),
+        (Act::ReissueToken { seat, .. }, _) => {
+            let token = new_token()?;
+            let swap = TokenSwap {
+                seat: i32::from(*seat),
+                token_hash: token_hash(&token),
+            };
+            Decided::Events {
+                events: history.reissue_token(Seat(*seat))?,
+                swap: Some((swap, token)),
+            }
+        }
+        (Act::TimeOut { .. }, _) => match history.time_out(table.time().now_ms()) {
+            Ok(e) => events(e),
+            Err(saboteur_domain::TableError::NoCommand(seat)) => {
+                return Err(ApiError::Internal(format!(
+                    "the timeout of {seat} found no command to play"
+                )));
+            }
+            // Recorded meanwhile (another process), or the clock moved: nothing is due.
+            Err(_) => Decided::Nothing,
+        },
+        (Act::Join { game, name }, _) => {
+            let name = text::name(name)?;
+            let seat = free_seat(table)?;
+            let token = new_token()?;
+            Decided::Seat(
+                Credential {
+                    game_id: game.as_str().to_string(),
+                    token_hash: token_hash(&token),
+                    role: Role::Player,
+                    seat: Some(i32::from(seat)),
+                    display_name: Some(name),
+                    created_at: chrono::Utc::now(),
+                },
+                Some(token),
+            )
+        }
+        (Act::SeatBot { game, level, name }, _) => {
+            let name = match name.as_deref() {
+                None => format!("{level} bot"),
+                Some(n) => text::name(n)?,
+            };
+            let seat = free_seat(table)?;
+            Decided::Seat(
+                Credential {
+                    game_id: game.as_str().to_string(),
+                    // Not a token's hash (those are 64 hex digits): no bearer token acts as a bot.
+                    token_hash: format!("bot:{seat}"),
+                    role: Role::Bot(*level),
+                    seat: Some(i32::from(seat)),
+                    display_name: Some(name),
+                    created_at: chrono::Utc::now(),
+                },
+                None,
+            )
+        }
+        (Act::Leave { seat, .. }, _) => Decided::Unseat(Seat(*seat)),
+        (Act::Claim { seat, .. }, _) => {
+            let reserved = format!("{CLAIM}{}", token_hash(token.unwrap_or_default()));
+            let seat = Seat(*seat);
+            let number = Some(i32::from(seat.0));
+            let held = table
+                .credentials()
+                .iter()
+                .find(|c| c.role == Role::Reserved && c.token_hash == reserved)
+                .map(|c| c.seat);
+            let waiting = table
+                .credentials()
+                .iter()
+                .any(|c| c.seat == number && c.role == Role::Reserved);
+            match held {
+                Some(s) if s == number => {}
+                Some(_) => {
+                    return Err(ApiError::Forbidden(
+                        "that token held another seat in the previous game".into(),
+                    ));
+                }
+                None if waiting => {
+                    return Err(ApiError::Forbidden(
+                        "that token did not hold this seat in the previous game".into(),
+                    ));
+                }
+                None => {
+                    return Err(ApiError::NotFound(format!(
+                        "{seat} is not waiting to be claimed"
+                    )));
+                }
+            }
+            Decided::Claim {
+                seat,
+                reserved,
+                token: new_token()?,
+            }
+        }
+        (Act::BotsDue { .. }, _) => Decided::Nothing,
+        (Act::Create(_) | Act::Rematch { .. }, _)
+        | (Act::Command { .. } | Act::RequestUndo { .. } | Act::VoteUndo { .. }, _) => {
+            return Err(ApiError::Internal("an act reached the wrong step".into()));
+        }
+    })
+}
