@@ -38,7 +38,7 @@ pub(crate) enum Act {
         name: Option<String>,
     },
     /// Give a seat back before the start (its player; the host for a bot).
-    Leave { game: GameId, seat: u8 },
+    Leave { game: GameId, seat: Seat },
     /// Deal round 1 (the host, every seat taken).
     Start { game: GameId },
     /// A player's command, chosen at `if_match` if given; `key` makes a retry answer the
@@ -70,17 +70,17 @@ pub(crate) enum Act {
     /// Hand a seat to a bot during play (the host).
     HandOver {
         game: GameId,
-        seat: u8,
+        seat: Seat,
         level: BotLevel,
     },
     /// Take one's seat back from a bot (its player).
-    Reclaim { game: GameId, seat: u8 },
+    Reclaim { game: GameId, seat: Seat },
     /// Issue a seat a new token; the old one stops working (the host).
-    ReissueToken { game: GameId, seat: u8 },
+    ReissueToken { game: GameId, seat: Seat },
     /// Create the next game of a finished one's series (the host).
     Rematch { game: GameId },
     /// Claim one's seat in a rematch with the previous game's token.
-    Claim { game: GameId, seat: u8 },
+    Claim { game: GameId, seat: Seat },
     /// The awaited decision's deadline passed: the server records the timeout.
     TimeOut { game: GameId },
     /// The store says a bot is due (after a restart, an outage or a lost race): the server

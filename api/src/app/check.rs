@@ -46,17 +46,17 @@ pub(crate) async fn authorise(
         }
         Act::Reclaim { seat, .. } => {
             let own = caller.seat()?;
-            if own.0 != *seat {
+            if own != *seat {
                 return Err(ApiError::Forbidden(format!(
                     "only {}'s own player takes it back",
-                    Seat(*seat)
+                    seat
                 )));
             }
             Who::Player(own)
         }
         Act::Leave { seat, .. } => match caller {
-            Caller::Player(s) if s.0 == *seat => Who::Player(s),
-            Caller::Host if table.bot(Seat(*seat)).is_some() => Who::Host,
+            Caller::Player(s) if s == *seat => Who::Player(s),
+            Caller::Host if table.bot(*seat).is_some() => Who::Host,
             Caller::Anonymous => {
                 return Err(ApiError::Unauthorized(
                     "the seat's player token (or for a bot, the host's) is needed".into(),
@@ -96,11 +96,11 @@ pub(crate) fn host(caller: Caller, what: &str) -> Result<Who, ApiError> {
 }
 
 /// A seat number a client named: 404 when the game has no such seat.
-pub(crate) fn seat_of(table: &Held, seat: u8) -> Result<Seat, ApiError> {
-    if seat >= table.players() {
-        return Err(ApiError::NotFound(format!("the game has no seat {seat}")));
+pub(crate) fn seat_of(table: &Held, seat: Seat) -> Result<Seat, ApiError> {
+    if seat.0 >= table.players() {
+        return Err(ApiError::NotFound(format!("the game has no {seat}")));
     }
-    Ok(Seat(seat))
+    Ok(seat)
 }
 
 /// Step 4: what must hold before the act is decided.

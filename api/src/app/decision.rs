@@ -88,16 +88,16 @@ pub(crate) fn decide(
             events(history.talk(seat, name.as_deref(), text, now)?)
         }
         (Act::HideTalk { seq, .. }, _) => events(history.hide_talk(*seq)?),
-        (Act::HandOver { seat, level, .. }, _) => events(history.hand_to_bot(Seat(*seat), *level)?),
-        (Act::Reclaim { seat, .. }, _) => events(history.reclaim_seat(Seat(*seat))?),
+        (Act::HandOver { seat, level, .. }, _) => events(history.hand_to_bot(*seat, *level)?),
+        (Act::Reclaim { seat, .. }, _) => events(history.reclaim_seat(*seat)?),
         (Act::ReissueToken { seat, .. }, _) => {
             let token = new_token()?;
             let swap = TokenSwap {
-                seat: i32::from(*seat),
+                seat: i32::from(seat.0),
                 token_hash: token_hash(&token),
             };
             Decided::Events {
-                events: history.reissue_token(Seat(*seat))?,
+                events: history.reissue_token(*seat)?,
                 swap: Some((swap, token)),
             }
         }
@@ -146,10 +146,10 @@ pub(crate) fn decide(
                 None,
             )
         }
-        (Act::Leave { seat, .. }, _) => Decided::Unseat(Seat(*seat)),
+        (Act::Leave { seat, .. }, _) => Decided::Unseat(*seat),
         (Act::Claim { seat, .. }, _) => {
             let reserved = format!("{CLAIM}{}", token_hash(token.unwrap_or_default()));
-            let seat = Seat(*seat);
+            let seat = *seat;
             let number = Some(i32::from(seat.0));
             let held = table
                 .credentials()

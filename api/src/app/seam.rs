@@ -243,7 +243,7 @@ async fn answer(
     let outcome = reply::outcome(state, table, batch.first, end, audience(who)).await?;
     Ok(match act {
         Act::ReissueToken { seat, .. } => Done::NewToken(NewToken {
-            seat: *seat,
+            seat: seat.0,
             player_token: new_token
                 .ok_or_else(|| ApiError::Internal("a token issued again got no token".into()))?,
             version: outcome.version,

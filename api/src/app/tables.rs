@@ -106,7 +106,7 @@ impl Tables {
     }
 
     fn now_ms(&self) -> u64 {
-        self.epoch.elapsed().as_millis() as u64
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
     fn slots(&self) -> MutexGuard<'_, HashMap<String, Arc<Slot>>> {

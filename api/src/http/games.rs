@@ -1,6 +1,7 @@
 //! Games: create, list, get, join, start.
 
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
+use saboteur_domain::Seat;
 use saboteur_storage::GameStatus;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -224,7 +225,7 @@ async fn leave(
         &req,
         Act::Leave {
             game: game(&id)?,
-            seat,
+            seat: Seat(seat),
         },
     )
     .await

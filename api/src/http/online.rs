@@ -3,7 +3,7 @@
 //! committed through the one command cycle; presence is this process's open event streams.
 
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use saboteur_domain::BotLevel;
+use saboteur_domain::{BotLevel, Seat};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -164,7 +164,7 @@ async fn hand_over(
     let (id, seat) = path.into_inner();
     let act = Act::HandOver {
         game: game(&id)?,
-        seat,
+        seat: Seat(seat),
         level: body.level,
     };
     perform(&state, &req, act).await
@@ -203,7 +203,7 @@ async fn reclaim(
         &req,
         Act::Reclaim {
             game: game(&id)?,
-            seat,
+            seat: Seat(seat),
         },
     )
     .await
@@ -243,7 +243,7 @@ async fn reissue_token(
         &req,
         Act::ReissueToken {
             game: game(&id)?,
-            seat,
+            seat: Seat(seat),
         },
     )
     .await

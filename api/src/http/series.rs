@@ -2,6 +2,7 @@
 //! their seat with their token from the game before, and a series' running total of gold.
 
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use saboteur_domain::Seat;
 use saboteur_storage::GameStatus;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -101,7 +102,7 @@ async fn claim(
         &req,
         Act::Claim {
             game: game(&id)?,
-            seat,
+            seat: Seat(seat),
         },
     )
     .await
