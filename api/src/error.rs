@@ -195,6 +195,22 @@ pub fn refusal_codes() -> Vec<&'static str> {
     codes
 }
 
+/// Every code a problem may carry: the rule-violation codes, the engine's refusals of undos
+/// and acts at the table, and the API's own, each once. The spec's `Problem.code` lists
+/// exactly these.
+pub fn all_codes() -> Vec<&'static str> {
+    let mut codes: Vec<&'static str> = saboteur_domain::Violation::ALL
+        .iter()
+        .map(|v| v.code())
+        .collect();
+    for c in API_CODES.iter().copied().chain(refusal_codes()) {
+        if !codes.contains(&c) {
+            codes.push(c);
+        }
+    }
+    codes
+}
+
 impl ApiError {
     fn parts(&self) -> (&'static str, &'static str) {
         match self {
@@ -309,16 +325,41 @@ mod tests {
         ];
         let codes: Vec<&str> = errors.iter().map(|e| e.parts().0).collect();
         assert_eq!(codes, API_CODES);
-        let spec = serde_json::to_value(crate::spec()).unwrap();
-        let listed = &spec["components"]["schemas"]["Problem"]["properties"]["code"]["enum"];
-        for code in saboteur_domain::Violation::ALL
-            .iter()
-            .map(|v| v.code())
-            .chain(codes)
-        {
+        // Every refusal the engine can give maps to a listed code.
+        use saboteur_domain::{Seat, TableError as T, UndoError as U};
+        let refusals: Vec<ApiError> = vec![
+            U::GameOver.into(),
+            U::NothingToUndo(Seat(0)).into(),
+            U::AlreadyPending.into(),
+            U::NonePending.into(),
+            U::CannotVote(Seat(0)).into(),
+            U::BadVersion(1).into(),
+            U::NoReason.into(),
+            T::GameOver.into(),
+            T::NotStarted.into(),
+            T::NoSuchSeat(Seat(0)).into(),
+            T::BadText(s()).into(),
+            T::SpectatorsMayNotTalk.into(),
+            T::TooFast { retry_after_ms: 1 }.into(),
+            T::NoSuchMessage(1).into(),
+            T::AlreadyHidden(1).into(),
+            T::NoDeadline.into(),
+            T::NotYet(1).into(),
+            T::AlreadyBot(Seat(0)).into(),
+            T::NotBot(Seat(0)).into(),
+            T::NoCommand(Seat(0)).into(),
+        ];
+        let all = all_codes();
+        for e in &refusals {
+            assert!(all.contains(&e.parts().0), "{} is not listed", e.parts().0);
+        }
+        // And every refusal code is one some refusal gives (none listed for nothing).
+        for code in refusal_codes() {
             assert!(
-                listed.as_array().unwrap().iter().any(|c| c == code),
-                "{code} is not in the spec's enum"
+                refusals.iter().any(|e| e.parts().0 == code)
+                    || code == "no_command" // logged as internal: it is the engine's fault
+                    || code == "too_many_requests",
+                "{code} is listed but never given"
             );
         }
     }

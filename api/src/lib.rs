@@ -130,12 +130,7 @@ pub fn spec() -> utoipa::openapi::OpenApi {
 /// The spec as clients generate from it: versioned, every schema titled, the problem codes
 /// listed (`saboteur_openapi::finish`).
 fn finish(api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
-    let codes: Vec<&str> = saboteur_domain::Violation::ALL
-        .iter()
-        .map(|v| v.code())
-        .chain(error::API_CODES.iter().copied())
-        .chain(error::refusal_codes())
-        .collect();
+    let codes = error::all_codes();
     saboteur_openapi::finish(api, &codes)
 }
 
@@ -148,7 +143,7 @@ pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
     let signer = signing_key(&store, config.signing_key_file.as_deref()).await?;
     let state = Arc::new(AppState::new(store, config.clone(), signer)?);
     state.follow_store();
-    app::bots::Driver::spawn(state.clone());
+    app::driver::Driver::spawn(state.clone());
     let state = web::Data::from(state);
     let server = HttpServer::new(move || app(state.clone()))
         .client_request_timeout(config.body_timeout)

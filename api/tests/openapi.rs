@@ -138,9 +138,18 @@ fn the_spec_is_ready_for_generated_clients() {
     assert!(!text.contains("prefixItems"), "a tuple schema is left");
     assert!(!text.contains("\"items\":false"), "a tuple schema is left");
     let codes = &spec["components"]["schemas"]["Problem"]["properties"]["code"]["enum"];
-    assert!(
-        codes
-            .as_array()
-            .is_some_and(|c| c.iter().any(|c| c == "edges_mismatch"))
+    let mut listed: Vec<&str> = codes
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    let mut emitted = saboteur_api::error::all_codes();
+    listed.sort_unstable();
+    emitted.sort_unstable();
+    assert_eq!(
+        listed, emitted,
+        "the spec lists exactly the codes the server gives"
     );
+    assert!(listed.contains(&"edges_mismatch") && listed.contains(&"nothing_to_undo"));
 }

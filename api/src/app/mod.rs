@@ -8,6 +8,7 @@ pub(crate) mod bots;
 pub(crate) mod check;
 pub(crate) mod clock;
 pub(crate) mod decision;
+pub(crate) mod driver;
 pub(crate) mod games;
 pub(crate) mod ids;
 pub(crate) mod presence;

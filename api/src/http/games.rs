@@ -15,7 +15,7 @@ use crate::dto::{
 };
 use crate::error::ApiError;
 use crate::http::body::Json;
-use crate::http::{game, perform};
+use crate::http::perform::{game, perform};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {

@@ -1,6 +1,6 @@
 //! The HTTP handlers: each parses a request, hands an act to the seam
-//! (`crate::app::seam::act`) or reads a table, and turns the answer into a response. No handler
-//! touches the store or a table's state directly.
+//! (`crate::app::seam::act`, through `perform`) or reads a table, and turns the answer into a
+//! response. No handler writes to the store or a table's state. This file only wires them.
 
 pub(crate) mod audit;
 pub(crate) mod body;
@@ -9,6 +9,7 @@ pub(crate) mod games;
 pub(crate) mod limits;
 pub(crate) mod online;
 pub(crate) mod ops;
+pub(crate) mod perform;
 pub(crate) mod play;
 pub(crate) mod series;
 pub(crate) mod stream;
@@ -17,14 +18,7 @@ pub(crate) mod undo;
 pub(crate) mod verdict;
 pub(crate) mod webclient;
 
-use actix_web::{HttpRequest, HttpResponse};
 use utoipa_actix_web::service_config::ServiceConfig;
-
-use crate::app::act::{Act, Done, Request};
-use crate::app::ids::GameId;
-use crate::app::seam;
-use crate::error::ApiError;
-use crate::state::AppState;
 
 /// Every documented route.
 pub(crate) fn configure(cfg: &mut ServiceConfig) {
@@ -39,52 +33,4 @@ pub(crate) fn configure(cfg: &mut ServiceConfig) {
     catalogue::configure(cfg);
     verdict::configure(cfg);
     transparency::configure(cfg);
-}
-
-/// The bearer token of a request, if it has an `Authorization` header.
-pub(crate) fn bearer(req: &HttpRequest) -> Result<Option<String>, ApiError> {
-    let Some(header) = req.headers().get("authorization") else {
-        return Ok(None);
-    };
-    header
-        .to_str()
-        .ok()
-        .and_then(|h| h.strip_prefix("Bearer "))
-        .map(|t| Some(t.trim().to_string()))
-        .ok_or_else(|| ApiError::Unauthorized("use `Authorization: Bearer <token>`".into()))
-}
-
-/// A game id from a path.
-pub(crate) fn game(id: &str) -> Result<GameId, ApiError> {
-    GameId::parse(id)
-}
-
-/// Hands `act` to the seam with the request's token and answers with what it did.
-pub(crate) async fn perform(
-    state: &AppState,
-    req: &HttpRequest,
-    act: Act,
-) -> Result<HttpResponse, ApiError> {
-    let done = seam::act(state, Request::new(bearer(req)?, act)).await?;
-    Ok(respond(done))
-}
-
-/// The response for what an act did.
-fn respond(done: Done) -> HttpResponse {
-    match done {
-        Done::Created(created) => HttpResponse::Created()
-            .insert_header(("Location", format!("/games/{}", created.game_id)))
-            .json(created),
-        Done::Joined(joined) => HttpResponse::Created().json(joined),
-        Done::BotSeated(seated) => HttpResponse::Created().json(seated),
-        Done::Left => HttpResponse::NoContent().finish(),
-        Done::Recorded(out) => HttpResponse::Ok()
-            .insert_header(("ETag", format!("\"{}\"", out.version)))
-            .json(out),
-        Done::Awaiting(out) => HttpResponse::Accepted()
-            .insert_header(("ETag", format!("\"{}\"", out.version)))
-            .json(out),
-        Done::NewToken(token) => HttpResponse::Ok().json(token),
-        Done::Nothing => HttpResponse::NoContent().finish(),
-    }
 }

@@ -14,7 +14,7 @@ use crate::app::seam;
 use crate::dto::{NewToken, Outcome};
 use crate::error::ApiError;
 use crate::http::body::Json;
-use crate::http::{game, perform};
+use crate::http::perform::{game, perform};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {

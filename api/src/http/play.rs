@@ -13,7 +13,7 @@ use crate::app::seam;
 use crate::dto::{EventPage, LegalMoves, Outcome, StateView};
 use crate::error::ApiError;
 use crate::http::body::Json;
-use crate::http::{bearer, game, perform};
+use crate::http::perform::{bearer, game, perform};
 use crate::receipt::ReceiptKind;
 use crate::state::AppState;
 

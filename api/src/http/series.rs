@@ -12,7 +12,7 @@ use crate::app::act::Act;
 use crate::app::seam;
 use crate::dto::{GameCreated, Joined};
 use crate::error::ApiError;
-use crate::http::{game, perform};
+use crate::http::perform::{game, perform};
 use crate::state::AppState;
 
 /// The most games a series lists.
@@ -148,7 +148,7 @@ async fn series(
     let mut games = Vec::with_capacity(ids.len());
     let mut totals: Vec<u32> = Vec::new();
     for game in ids {
-        let table = seam::open(&state, &crate::http::game(&game)?).await?;
+        let table = seam::open(&state, &crate::http::perform::game(&game)?).await?;
         let gold = table.over().then(|| table.history().game().gold().to_vec());
         if let Some(g) = &gold {
             totals.resize(totals.len().max(g.len()), 0);

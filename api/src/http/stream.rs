@@ -27,7 +27,7 @@ use crate::app::presence::Present;
 use crate::app::seam;
 use crate::error::ApiError;
 use crate::http::limits::Permit;
-use crate::http::{bearer, game};
+use crate::http::perform::{bearer, game};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {

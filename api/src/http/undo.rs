@@ -10,7 +10,7 @@ use crate::app::act::Act;
 use crate::dto::Outcome;
 use crate::error::ApiError;
 use crate::http::body::Json;
-use crate::http::{game, perform};
+use crate::http::perform::{game, perform};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {

@@ -1,0 +1,109 @@
+//! The driver: a sweep in every process that hands the seam the games a bot is due in or whose
+//! deadline passed (a kill, an outage, a lost race or a restart left them so), and logs
+//! finished games the transparency log misses. Exactly once, because the store's version
+//! decides.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::app::act::{Act, Done, Request};
+use crate::app::ids::GameId;
+use crate::app::seam;
+use crate::state::AppState;
+
+/// How often the driver asks the store for games waiting on a bot.
+pub const SWEEP_EVERY: Duration = Duration::from_secs(1);
+
+/// Every how many sweeps the driver also logs finished games left out of the transparency
+/// log (the first sweep does it too).
+const LOG_SWEEP_EVERY: u64 = 60;
+
+/// Writes the transparency log's entries of finished games left unlogged (a crash between the
+/// finishing append and its entry, or games finished before the log existed).
+async fn log_unlogged(state: &AppState) {
+    loop {
+        let ids = match state.store.unlogged_finished_games(100).await {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::warn!("cannot list the games to log: {e}");
+                return;
+            }
+        };
+        for id in &ids {
+            if let Err(e) = state.store.log_finished_game(id).await {
+                tracing::warn!(game = %id, "the finished game is not logged yet: {e}");
+                return;
+            }
+        }
+        if ids.len() < 100 {
+            return;
+        }
+    }
+}
+
+/// Plays the bots of games the store says are waiting for one, every [`SWEEP_EVERY`], for as
+/// long as the server runs.
+pub(crate) struct Driver;
+
+impl Driver {
+    /// Starts the sweep on the current runtime.
+    pub fn spawn(state: Arc<AppState>) {
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(SWEEP_EVERY);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            for n in 0_u64.. {
+                tick.tick().await;
+                sweep(&state).await;
+                if n % LOG_SWEEP_EVERY == 0 {
+                    log_unlogged(&state).await;
+                }
+            }
+        });
+    }
+}
+
+/// One sweep: every game waiting for a bot, or past its deadline (opening a table records its
+/// timeout), that no request of this process is serving now.
+async fn sweep(state: &AppState) {
+    let now = i64::try_from(state.config.time.now_ms()).unwrap_or(i64::MAX);
+    let waiting = match state.store.games_due(now, 100).await {
+        Ok(w) => w,
+        Err(e) => {
+            tracing::debug!("bot sweep: {e}");
+            return;
+        }
+    };
+    for (id, version) in waiting {
+        drive(state, &id, version).await;
+    }
+}
+
+/// Plays the bots of one game through the seam, unless a request of this process holds it
+/// (that request lets them answer itself).
+async fn drive(state: &AppState, id: &str, version: i64) {
+    if state.tables.busy(id) {
+        return;
+    }
+    let game = match GameId::parse(id) {
+        Ok(g) => g,
+        Err(e) => {
+            tracing::warn!(game = %id, "bot sweep: {e}");
+            return;
+        }
+    };
+    match seam::act(
+        state,
+        Request::new(None, Act::BotsDue { game: game.clone() }),
+    )
+    .await
+    {
+        Ok(Done::Nothing) => {
+            // Nothing was due: the flag outlived its reason (e.g. set by a migration).
+            if let Err(e) = state.store.clear_bot_awaited(game.as_str(), version).await {
+                tracing::debug!(game = %game, "bot sweep: {e}");
+            }
+        }
+        Ok(_) => {}
+        Err(e) => tracing::debug!(game = %game, "bot sweep: {e}"),
+    }
+}
