@@ -145,14 +145,14 @@ macro_rules! credential_from_row {
     ($row:expr) => {
         (|| -> $crate::error::Result<$crate::records::Credential> {
             let row = &$row;
-            Ok($crate::records::Credential {
-                game_id: row.try_get("game_id")?,
-                token_hash: row.try_get("token_hash")?,
-                role: row.try_get::<String, _>("role")?.parse()?,
-                seat: row.try_get("seat")?,
-                display_name: row.try_get("display_name")?,
-                created_at: row.try_get("created_at")?,
-            })
+            $crate::records::Credential::from_stored(
+                row.try_get("game_id")?,
+                row.try_get("token_hash")?,
+                row.try_get::<String, _>("role")?.parse()?,
+                row.try_get("seat")?,
+                row.try_get("display_name")?,
+                row.try_get("created_at")?,
+            )
         })()
     };
 }

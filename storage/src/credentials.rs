@@ -19,7 +19,7 @@ impl EventStore {
         let result = on_pool!(self, pool => {
             sqlx::query(INSERT)
                 .bind(&c.game_id)
-                .bind(&c.token_hash)
+                .bind(c.stored_key())
                 .bind(c.role.to_string())
                 .bind(c.seat)
                 .bind(&c.display_name)
@@ -48,12 +48,13 @@ impl EventStore {
         })
     }
 
-    /// Removes a credential (a player leaving before the start).
-    pub async fn remove_credential(&self, game_id: &str, token_hash: &str) -> Result<()> {
+    /// Gives a seat back (a player leaving before the start, or a bot unseated): its
+    /// credential is removed.
+    pub async fn remove_seat(&self, game_id: &str, seat: i32) -> Result<()> {
         let n = on_pool!(self, pool => {
-            sqlx::query("DELETE FROM credentials WHERE game_id = $1 AND token_hash = $2")
+            sqlx::query("DELETE FROM credentials WHERE game_id = $1 AND seat = $2")
                 .bind(game_id)
-                .bind(token_hash)
+                .bind(seat)
                 .execute(pool)
                 .await?
                 .rows_affected()
@@ -63,16 +64,27 @@ impl EventStore {
 }
 
 impl EventStore {
-    /// A rematch's reserved seat claimed by its player: the credential holding `reserved_hash`
-    /// for `seat` becomes a player's with `token_hash`. [`StoreError::NotFound`] when no such
-    /// reservation is left (claimed already, perhaps through another process).
+    /// A rematch's reserved seat claimed by its player: the credential of `seat` that
+    /// `claimed_by` (the previous game's token hash) may claim becomes a player's with
+    /// `token_hash`. [`StoreError::NotFound`] when no such reservation is left (claimed
+    /// already, perhaps through another process).
     pub async fn claim_seat(
         &self,
         game_id: &str,
         seat: i32,
-        reserved_hash: &str,
+        claimed_by: &str,
         token_hash: &str,
     ) -> Result<()> {
+        let reserved = Credential {
+            game_id: game_id.to_string(),
+            token_hash: None,
+            role: crate::records::Role::Reserved,
+            seat: Some(seat),
+            display_name: None,
+            created_at: chrono::Utc::now(),
+            claimed_by: Some(claimed_by.to_string()),
+        }
+        .stored_key();
         let sql = "UPDATE credentials SET token_hash = $1, role = 'player' \
                    WHERE game_id = $2 AND seat = $3 AND token_hash = $4 AND role = 'reserved'";
         let n = on_pool!(self, pool => {
@@ -80,7 +92,7 @@ impl EventStore {
                 .bind(token_hash)
                 .bind(game_id)
                 .bind(seat)
-                .bind(reserved_hash)
+                .bind(reserved)
                 .execute(pool)
                 .await?
                 .rows_affected()

@@ -114,7 +114,7 @@ impl EventStore {
                 for c in std::iter::once(&host).chain(&seats) {
                     sqlx::query(crate::credentials::INSERT)
                         .bind(&c.game_id)
-                        .bind(&c.token_hash)
+                        .bind(c.stored_key())
                         .bind(c.role.to_string())
                         .bind(c.seat)
                         .bind(&c.display_name)

@@ -80,8 +80,7 @@ pub enum Role {
     /// A bot of that level holds the seat (no token acts as a bot).
     Bot(BotLevel),
     /// A rematch's seat kept for the player who held it in the previous game: their old
-    /// token claims it (the credential holds `claim:` and that token's hash, which no bearer
-    /// token matches).
+    /// token claims it ([`Credential::claimed_by`]).
     Reserved,
 }
 
@@ -274,13 +273,16 @@ pub struct GamePage {
     pub next_cursor: Option<String>,
 }
 
-/// A stored credential: a hashed bearer token.
+/// A stored credential: who holds a seat (or hosts the game), and the hashed bearer token
+/// that acts with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Credential {
     /// The game.
     pub game_id: String,
-    /// Hex SHA-256 of the token.
-    pub token_hash: String,
+    /// Hex SHA-256 of the token that acts with it: a host's or a player's. `None` for a bot
+    /// (no token acts as a bot) and for a rematch's reserved seat (its player has no token of
+    /// this game yet).
+    pub token_hash: Option<String>,
     /// What the token may do.
     pub role: Role,
     /// The seat, for players and bots.
@@ -289,6 +291,54 @@ pub struct Credential {
     pub display_name: Option<String>,
     /// When it was issued.
     pub created_at: DateTime<Utc>,
+    /// For a rematch's reserved seat ([`Role::Reserved`]): hex SHA-256 of the previous game's
+    /// token that claims it.
+    pub claimed_by: Option<String>,
+}
+
+impl Credential {
+    /// The credential's key in its game, as stored: the token's hash, or for a credential
+    /// without a token, a key no token's hash (64 hex digits) can equal — `bot:` and the seat
+    /// for a bot, `claim:` and the claiming hash for a reserved seat. Only the store reads it.
+    pub(crate) fn stored_key(&self) -> String {
+        match (&self.token_hash, &self.claimed_by) {
+            (Some(hash), _) => hash.clone(),
+            (None, Some(claim)) => format!("claim:{claim}"),
+            (None, None) => format!("bot:{}", self.seat.unwrap_or(-1)),
+        }
+    }
+
+    /// A credential read back from its stored key and role.
+    pub(crate) fn from_stored(
+        game_id: String,
+        key: String,
+        role: Role,
+        seat: Option<i32>,
+        display_name: Option<String>,
+        created_at: DateTime<Utc>,
+    ) -> Result<Credential> {
+        let (token_hash, claimed_by) = match role {
+            Role::Host | Role::Player => (Some(key), None),
+            Role::Bot(_) => (None, None),
+            Role::Reserved => match key.strip_prefix("claim:") {
+                Some(claim) => (None, Some(claim.to_string())),
+                None => {
+                    return Err(StoreError::Corrupt(format!(
+                        "a reserved seat of game {game_id} has no claim"
+                    )));
+                }
+            },
+        };
+        Ok(Credential {
+            game_id,
+            token_hash,
+            role,
+            seat,
+            display_name,
+            created_at,
+            claimed_by,
+        })
+    }
 }
 
 /// The result of walking a game's hash chain.

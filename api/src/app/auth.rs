@@ -75,7 +75,8 @@ pub(crate) fn identify(token: &str, credentials: &[Credential]) -> Option<Caller
     let mut found = None;
     // Every credential is compared, so the time taken does not say which one matched.
     for c in credentials {
-        if bool::from(c.token_hash.as_bytes().ct_eq(hash.as_bytes())) {
+        let Some(held) = &c.token_hash else { continue };
+        if bool::from(held.as_bytes().ct_eq(hash.as_bytes())) {
             found = Some(c);
         }
     }

@@ -12,9 +12,6 @@ use crate::app::text;
 use crate::error::ApiError;
 use crate::state::AppState;
 
-/// The prefix of a rematch's reserved seat: what follows is the previous game's token hash.
-pub(crate) const CLAIM: &str = "claim:";
-
 /// What an act decided to write.
 pub(crate) enum Decided {
     /// Events to append, with a seat's new token (its hash and the token) swapped with them.
@@ -29,7 +26,8 @@ pub(crate) enum Decided {
     /// A rematch's reserved seat claimed with a new token.
     Claim {
         seat: Seat,
-        reserved: String,
+        /// The previous game's token hash the seat was kept for.
+        claimant: String,
         token: String,
     },
     /// Nothing to write.
@@ -118,11 +116,12 @@ pub(crate) fn decide(
             Decided::Seat(
                 Credential {
                     game_id: game.as_str().to_string(),
-                    token_hash: token_hash(&token),
+                    token_hash: Some(token_hash(&token)),
                     role: Role::Player,
                     seat: Some(i32::from(seat)),
                     display_name: Some(name),
                     created_at: chrono::Utc::now(),
+                    claimed_by: None,
                 },
                 Some(token),
             )
@@ -136,25 +135,26 @@ pub(crate) fn decide(
             Decided::Seat(
                 Credential {
                     game_id: game.as_str().to_string(),
-                    // Not a token's hash (those are 64 hex digits): no bearer token acts as a bot.
-                    token_hash: format!("bot:{seat}"),
+                    // No bearer token acts as a bot.
+                    token_hash: None,
                     role: Role::Bot(*level),
                     seat: Some(i32::from(seat)),
                     display_name: Some(name),
                     created_at: chrono::Utc::now(),
+                    claimed_by: None,
                 },
                 None,
             )
         }
         (Act::Leave { seat, .. }, _) => Decided::Unseat(*seat),
         (Act::Claim { seat, .. }, _) => {
-            let reserved = format!("{CLAIM}{}", token_hash(token.unwrap_or_default()));
+            let claimant = token_hash(token.unwrap_or_default());
             let seat = *seat;
             let number = Some(i32::from(seat.0));
             let held = table
                 .credentials()
                 .iter()
-                .find(|c| c.role == Role::Reserved && c.token_hash == reserved)
+                .find(|c| c.role == Role::Reserved && c.claimed_by.as_deref() == Some(&claimant))
                 .map(|c| c.seat);
             let waiting = table
                 .credentials()
@@ -180,7 +180,7 @@ pub(crate) fn decide(
             }
             Decided::Claim {
                 seat,
-                reserved,
+                claimant,
                 token: new_token()?,
             }
         }

@@ -7,7 +7,6 @@ use saboteur_storage::{Credential, NewGame, Role, StoreError};
 use crate::app::act::{Act, Done};
 use crate::app::auth::{new_token, token_hash};
 use crate::app::check::host;
-use crate::app::decision::CLAIM;
 use crate::app::ids::GameId;
 use crate::dto::GameCreated;
 use crate::error::ApiError;
@@ -73,11 +72,12 @@ async fn record_game(
     let token = new_token()?;
     let host = Credential {
         game_id: game.id.clone(),
-        token_hash: token_hash(&token),
+        token_hash: Some(token_hash(&token)),
         role: Role::Host,
         seat: None,
         display_name: None,
         created_at: chrono::Utc::now(),
+        claimed_by: None,
     };
     let first = vec![saboteur_storage::to_new_event(created)];
     let record = state
@@ -128,10 +128,7 @@ pub(crate) async fn rematch(
         .filter(|c| c.seat.is_some())
         .map(|c| Credential {
             game_id: id.to_string(),
-            token_hash: match c.role {
-                Role::Bot(_) => c.token_hash.clone(),
-                _ => format!("{CLAIM}{}", c.token_hash),
-            },
+            token_hash: None,
             role: match c.role {
                 Role::Bot(level) => Role::Bot(level),
                 _ => Role::Reserved,
@@ -139,6 +136,11 @@ pub(crate) async fn rematch(
             seat: c.seat,
             display_name: c.display_name.clone(),
             created_at: now,
+            // A player's seat waits for the token that held it; a bot's is taken at once.
+            claimed_by: match c.role {
+                Role::Bot(_) => None,
+                _ => c.token_hash.clone(),
+            },
         })
         .collect();
     let game = NewGame {

@@ -127,7 +127,7 @@ async fn on_table(
         }
         Decided::Claim {
             seat,
-            reserved,
+            claimant,
             token,
         } => {
             let claimed = state
@@ -135,7 +135,7 @@ async fn on_table(
                 .claim_seat(
                     table.id().as_str(),
                     i32::from(seat.0),
-                    &reserved,
+                    &claimant,
                     &token_hash(&token),
                 )
                 .await;

@@ -307,7 +307,7 @@ impl Table {
                 if let Some(swap) = &token {
                     for c in &mut self.credentials {
                         if c.seat == Some(swap.seat) {
-                            c.token_hash.clone_from(&swap.token_hash);
+                            c.token_hash = Some(swap.token_hash.clone());
                         }
                     }
                 }
@@ -390,7 +390,7 @@ impl Table {
     /// sends: a token issued again ends the old token's streams).
     pub fn holds(&self, seat: Seat, token_hash: &str) -> bool {
         self.credentials.iter().any(|c| {
-            c.seat == Some(i32::from(seat.0)) && c.token_hash.as_bytes() == token_hash.as_bytes()
+            c.seat == Some(i32::from(seat.0)) && c.token_hash.as_deref() == Some(token_hash)
         })
     }
 
@@ -425,12 +425,14 @@ impl Table {
 
     /// Gives `seat` back before the start: its credential is removed.
     pub async fn unseat(&mut self, store: &EventStore, seat: Seat) -> Result<(), ApiError> {
-        let held = self
-            .holder(seat)
-            .map(|c| c.token_hash.clone())
-            .ok_or_else(|| ApiError::NotFound("that seat is free".into()))?;
-        store.remove_credential(self.id.as_str(), &held).await?;
-        self.credentials.retain(|c| c.token_hash != held);
+        let number = Some(i32::from(seat.0));
+        if self.holder(seat).is_none() {
+            return Err(ApiError::NotFound("that seat is free".into()));
+        }
+        store
+            .remove_seat(self.id.as_str(), i32::from(seat.0))
+            .await?;
+        self.credentials.retain(|c| c.seat != number);
         Ok(())
     }
 

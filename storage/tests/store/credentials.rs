@@ -12,11 +12,12 @@ pub(crate) async fn credentials(store: EventStore) {
     new_game(&store, "g1", GameStatus::Lobby).await;
     let c = |hash: &str, seat| Credential {
         game_id: "g1".into(),
-        token_hash: hash.into(),
+        token_hash: Some(hash.into()),
         role: Role::Player,
         seat,
         display_name: Some("Ada".into()),
         created_at: chrono::Utc::now(),
+        claimed_by: None,
     };
     store.add_credential(&c("h1", Some(0))).await.unwrap();
     store.add_credential(&c("h2", Some(1))).await.unwrap();
@@ -27,16 +28,61 @@ pub(crate) async fn credentials(store: EventStore) {
     let all = store.credentials("g1").await.unwrap();
     assert_eq!(
         all.iter()
-            .map(|c| c.token_hash.as_str())
+            .filter_map(|c| c.token_hash.as_deref())
             .collect::<BTreeSet<_>>(),
         BTreeSet::from(["h1", "h2"])
     );
-    store.remove_credential("g1", "h1").await.unwrap();
+    store.remove_seat("g1", 0).await.unwrap();
     assert!(matches!(
-        store.remove_credential("g1", "h1").await,
+        store.remove_seat("g1", 0).await,
         Err(StoreError::NotFound)
     ));
     assert_eq!(store.credentials("g1").await.unwrap().len(), 1);
+    // A bot and a seat kept for a rematch's claim hold no token: they read back as stored,
+    // and only the claiming hash turns the kept seat into a player's.
+    let bot = Credential {
+        token_hash: None,
+        role: Role::Bot(saboteur_domain::BotLevel::Heuristic),
+        claimed_by: None,
+        ..c("unused", Some(2))
+    };
+    let kept = Credential {
+        token_hash: None,
+        role: Role::Reserved,
+        claimed_by: Some("old-h3".into()),
+        ..c("unused", Some(3))
+    };
+    store.add_credential(&bot).await.unwrap();
+    store.add_credential(&kept).await.unwrap();
+    // (Times compare to the microsecond PostgreSQL keeps.)
+    let same = |a: &Credential, b: &Credential| {
+        (&a.token_hash, a.role, a.seat, &a.claimed_by)
+            == (&b.token_hash, b.role, b.seat, &b.claimed_by)
+    };
+    let all = store.credentials("g1").await.unwrap();
+    assert!(
+        all.iter().any(|c| same(c, &bot)) && all.iter().any(|c| same(c, &kept)),
+        "{all:?}"
+    );
+    assert!(matches!(
+        store.claim_seat("g1", 3, "someone-else", "h3").await,
+        Err(StoreError::NotFound)
+    ));
+    store.claim_seat("g1", 3, "old-h3", "h3").await.unwrap();
+    let claimed = store.credentials("g1").await.unwrap();
+    let seat3 = claimed.iter().find(|c| c.seat == Some(3)).unwrap();
+    assert_eq!(
+        (
+            seat3.role,
+            seat3.token_hash.as_deref(),
+            seat3.claimed_by.as_deref()
+        ),
+        (Role::Player, Some("h3"), None)
+    );
+    assert!(matches!(
+        store.claim_seat("g1", 3, "old-h3", "h3").await,
+        Err(StoreError::NotFound)
+    ));
 }
 
 /// Appends that swap a seat's token and keep a deadline, many at once (so PostgreSQL writes
@@ -47,7 +93,7 @@ pub(crate) async fn tokens_and_deadlines(store: EventStore) {
     for id in &games {
         created(&store, id, GameStatus::Active).await;
         let mut player = host(id);
-        player.token_hash = format!("old-{id}");
+        player.token_hash = Some(format!("old-{id}"));
         player.role = Role::Player;
         player.seat = Some(1);
         store.add_credential(&player).await.unwrap();
@@ -83,7 +129,7 @@ pub(crate) async fn tokens_and_deadlines(store: EventStore) {
             .unwrap()
             .into_iter()
             .filter(|c| c.seat == Some(1))
-            .map(|c| c.token_hash)
+            .filter_map(|c| c.token_hash)
             .collect();
         assert_eq!(held, vec![format!("new-{id}")]);
     }
@@ -103,7 +149,7 @@ pub(crate) async fn tokens_and_deadlines(store: EventStore) {
             .await
             .unwrap()
             .iter()
-            .all(|c| c.token_hash != "never")
+            .all(|c| c.token_hash.as_deref() != Some("never"))
     );
     // Games past their deadline at 1010: the first eleven.
     let mut due: Vec<String> = store

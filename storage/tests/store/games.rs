@@ -58,9 +58,9 @@ async fn creation_is_whole(store: EventStore) {
         (
             credentials[0].role,
             credentials[0].seat,
-            credentials[0].token_hash.as_str()
+            credentials[0].token_hash.as_deref()
         ),
-        (Role::Host, None, "host-of-w1")
+        (Role::Host, None, Some("host-of-w1"))
     );
     assert!(matches!(
         store
@@ -73,11 +73,12 @@ async fn creation_is_whole(store: EventStore) {
     // One holder per seat.
     let seat = |token: &str| Credential {
         game_id: "w1".into(),
-        token_hash: token.into(),
+        token_hash: Some(token.into()),
         role: Role::Player,
         seat: Some(1),
         display_name: Some("Ada".into()),
         created_at: chrono::Utc::now(),
+        claimed_by: None,
     };
     store.add_credential(&seat("t1")).await.unwrap();
     assert!(matches!(

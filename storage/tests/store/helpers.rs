@@ -44,11 +44,12 @@ pub(crate) fn game(id: &str) -> NewGame {
 pub(crate) fn host(id: &str) -> Credential {
     Credential {
         game_id: id.into(),
-        token_hash: format!("host-of-{id}"),
+        token_hash: Some(format!("host-of-{id}")),
         role: Role::Host,
         seat: None,
         display_name: None,
         created_at: chrono::Utc::now(),
+        claimed_by: None,
     }
 }
 

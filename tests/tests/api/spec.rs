@@ -18,7 +18,7 @@ fn the_spec_check_refuses_what_the_spec_does_not_describe() {
     let moves = &validators()["LegalMoves"];
     assert!(
         moves.is_valid(
-            &json!({ "version": 1, "commands": [{ "type": "pass", "discard": ["map"] }] })
+            &json!({ "decision_version": 1, "version": 1, "commands": [{ "type": "pass", "discard": ["map"] }] })
         )
     );
     assert!(
