@@ -10,9 +10,9 @@ use std::time::Instant;
 use saboteur_api::receipt::{
     Receipt, ReceiptAudience, ReceiptKind, Signer, canonicalised, view_hash,
 };
-use sha2::{Digest, Sha256};
 use saboteur_domain::bot::random_game;
 use saboteur_domain::{Audience, History, Options, Ruleset, Seat, Seed};
+use sha2::{Digest, Sha256};
 
 fn per_op(what: &str, n: u32, mut f: impl FnMut()) {
     let started = Instant::now();
