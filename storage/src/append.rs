@@ -28,11 +28,10 @@ pub(crate) fn batch_json(
     events: &[NewEvent],
     command_id: Option<&str>,
 ) -> (Value, String) {
-    let last_seq = first_seq + events.len() as i64 - 1;
+    let last_seq = first_seq + count(events.len()) - 1;
     let mut prev = prev.to_string();
     let mut rows = Vec::with_capacity(events.len());
-    for (i, e) in events.iter().enumerate() {
-        let seq = first_seq + i as i64;
+    for (e, seq) in events.iter().zip(first_seq..) {
         let hash = chain_hash(
             &prev,
             game_id,
@@ -50,7 +49,7 @@ pub(crate) fn batch_json(
             "seat": e.seat,
             "prev_hash": prev,
             "hash": hash,
-            "command_id": if i == 0 { command_id } else { None },
+            "command_id": if seq == first_seq { command_id } else { None },
             "batch_last_seq": last_seq,
         }));
         prev = hash;
@@ -78,7 +77,7 @@ impl EventStore {
             }
         };
         let first_seq = append.expected_version + 1;
-        let last_seq = append.expected_version + append.events.len() as i64;
+        let last_seq = append.expected_version + count(append.events.len());
         let (batch, last_hash) = batch_json(
             &append.game_id,
             first_seq,
@@ -120,7 +119,7 @@ impl EventStore {
                     .await
                     .map(|appended| {
                         if appended {
-                            append.events.len() as u64
+                            rows_of(append.events.len())
                         } else {
                             0
                         }
@@ -172,7 +171,7 @@ impl EventStore {
             }
         };
         match inserted {
-            Ok(n) if n == append.events.len() as u64 => {
+            Ok(n) if n == rows_of(append.events.len()) => {
                 let appended = Appended {
                     game_id: append.game_id.clone(),
                     last_seq,
@@ -294,4 +293,14 @@ impl EventStore {
         }
         Ok(Ok(state))
     }
+}
+
+/// How many events a batch holds, as the log counts versions (a batch is never near 2^63).
+pub(crate) fn count(events: usize) -> i64 {
+    i64::try_from(events).unwrap_or(i64::MAX)
+}
+
+/// How many rows a batch's insert touches, as the database counts them.
+fn rows_of(events: usize) -> u64 {
+    u64::try_from(events).unwrap_or(u64::MAX)
 }

@@ -71,7 +71,7 @@ impl EventStore {
             return Err(StoreError::Invalid("a game starts with an event".into()));
         }
         let now = Utc::now();
-        let version = first_events.len() as i64;
+        let version = crate::append::count(first_events.len());
         let (batch, last_hash) = batch_json(&game.id, 1, GENESIS, &first_events, None);
         let (ruleset, options) = stored(&game)?;
         let insert_game = self.insert_game_sql();
