@@ -133,8 +133,12 @@ pub(crate) fn opens_batch(log: &[Event], index: usize) -> bool {
         Event::UndoRequested { .. } | Event::UndoApproved { .. } | Event::UndoDeclined { .. } => {
             true
         }
-        // The last approval and the undo it completes are appended together.
-        Event::Undone { .. } => index > 0 && !matches!(log[index - 1], Event::UndoApproved { .. }),
+        // The host's rollback is always its own batch, even right after an approval that left
+        // a request waiting; the last approval and the undo it completes are appended together.
+        Event::Undone { by: None, .. } => true,
+        Event::Undone { by: Some(_), .. } => {
+            index > 0 && !matches!(log[index - 1], Event::UndoApproved { .. })
+        }
         Event::RoundStarted { round: 1, .. } => {
             index > 0
                 && matches!(

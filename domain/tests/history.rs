@@ -478,3 +478,56 @@ fn every_act_names_the_seat_that_commanded_it() {
     // reach the gold; the golden logs show those).
     assert_eq!(seen.len(), ACTS.len() - 1, "{seen:?}");
 }
+
+/// §12: the host's rollback may come while an undo request waits for more votes, right after
+/// one approval. It is a batch of its own: the audit decides it as the host's rollback, not as
+/// the end of the approval before it.
+#[test]
+fn rule_12_a_rollback_right_after_a_partial_approval_is_its_own_batch() {
+    let seed = Seed::from_u64(11);
+    let mut h =
+        History::new(create(Ruleset::Base, Options::default(), 4, Seat(0), seed).unwrap()).unwrap();
+    let start = h.start().unwrap();
+    push_all(&mut h, start);
+    let mut rng = bot_rng(seed);
+    // A few commands, so there is a version to roll back to.
+    for _ in 0..6 {
+        let seat = h.game().awaited().unwrap();
+        let legal = legal_commands(h.game(), seat);
+        let events = h
+            .execute(seat, &legal[below(&mut rng, legal.len())])
+            .unwrap();
+        push_all(&mut h, events);
+    }
+    // The last mover asks; someone else's command may not be taken back by them.
+    let requester = Seat(((h.game().awaited().unwrap().0 as usize + 3) % 4) as u8);
+    let asked = h.request_undo(requester).unwrap();
+    assert!(
+        matches!(asked[..], [Event::UndoRequested { .. }]),
+        "a play draws a card, so the request waits for votes: {asked:?}"
+    );
+    push_all(&mut h, asked);
+    // One approval of three: the request still waits.
+    let voter = requester.left(4, 1);
+    let approval = h.vote_undo(voter, true).unwrap();
+    assert!(matches!(approval[..], [Event::UndoApproved { .. }]));
+    push_all(&mut h, approval);
+    assert!(h.pending_undo().is_some());
+    // The host rolls back to just after the start (a batch boundary).
+    let to = h
+        .log()
+        .iter()
+        .position(|e| matches!(e, Event::CommandAccepted { .. }))
+        .unwrap() as u64;
+    let rolled = h.rollback(to, "a dispute").unwrap();
+    push_all(&mut h, rolled);
+    assert!(h.pending_undo().is_none());
+    let report = audit(h.log()).unwrap_or_else(|d| panic!("{d}"));
+    assert_eq!(report.events, h.version());
+    // The illegal case: the same rollback with its reason removed is caught.
+    let mut tampered = h.log().to_vec();
+    if let Some(Event::Undone { reason, .. }) = tampered.last_mut() {
+        *reason = None;
+    }
+    assert!(audit(&tampered).is_err());
+}
