@@ -99,9 +99,15 @@ impl TestApp {
             .await
             .expect("the server starts");
         tokio::spawn(server);
+        // The server closes a connection idle for 5 s: a client that reused one as it closed
+        // would see the request fail, so none is kept idle that long.
+        let client = Client::builder()
+            .pool_idle_timeout(std::time::Duration::from_secs(2))
+            .build()
+            .unwrap();
         TestApp {
             base: format!("http://{addr}"),
-            client: Client::new(),
+            client,
             _keep: keep,
         }
     }
@@ -316,6 +322,26 @@ impl TestApp {
     /// `POST /games/{id}/rollback`.
     pub async fn rollback(&self, id: &str, token: &str, body: &Value) -> Reply {
         self.post(&format!("/games/{id}/rollback"), Some(token), Some(body))
+            .await
+    }
+
+    // Online play.
+
+    /// `POST /games/{id}/talk`.
+    pub async fn talk(&self, id: &str, token: Option<&str>, body: &Value) -> Reply {
+        self.post(&format!("/games/{id}/talk"), token, Some(body))
+            .await
+    }
+
+    /// `POST /games/{id}/seats/{seat}/token`: the seat's new token.
+    pub async fn reissue_token(&self, id: &str, token: Option<&str>, seat: usize) -> Reply {
+        self.post(&format!("/games/{id}/seats/{seat}/token"), token, None)
+            .await
+    }
+
+    /// `POST /games/{id}/audit/receipts`.
+    pub async fn audit_receipts(&self, id: &str, receipts: &Value) -> Reply {
+        self.post(&format!("/games/{id}/audit/receipts"), None, Some(receipts))
             .await
     }
 

@@ -3,6 +3,7 @@
 //! one part of the API.
 
 mod helpers;
+mod players;
 
 mod bots;
 mod errors;
@@ -10,5 +11,6 @@ mod events;
 mod online;
 mod ops;
 mod play;
+mod seams;
 mod spec;
 mod undo;
