@@ -62,6 +62,14 @@ pub fn seed_hex(seed: u64) -> String {
     format!("{:0<64}", format!("{seed:016x}"))
 }
 
+/// A status, the `Content-Type` and the JSON body (`null` when there is none).
+#[derive(Debug, Clone)]
+pub struct Exchange {
+    pub status: StatusCode,
+    pub content_type: String,
+    pub body: Value,
+}
+
 /// A game whose every seat is taken by a player.
 pub struct Table {
     pub id: String,
@@ -343,6 +351,38 @@ impl TestApp {
     pub async fn audit_receipts(&self, id: &str, receipts: &Value) -> Reply {
         self.post(&format!("/games/{id}/audit/receipts"), None, Some(receipts))
             .await
+    }
+
+    /// Any request with extra headers, answered with its status, `Content-Type` and JSON body.
+    pub async fn exchange(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+        headers: &[(&str, String)],
+    ) -> Exchange {
+        let mut rb = self.request(method, path, token);
+        if let Some(b) = body {
+            rb = rb.json(b);
+        }
+        for (name, value) in headers {
+            rb = rb.header(*name, value);
+        }
+        let r = rb.send().await.unwrap();
+        let status = r.status();
+        let content_type = r
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        let body = r.json::<Value>().await.unwrap_or(Value::Null);
+        Exchange {
+            status,
+            content_type,
+            body,
+        }
     }
 
     // Audit and operations.

@@ -8,6 +8,7 @@ mod players;
 mod bots;
 mod errors;
 mod events;
+mod mixed;
 mod online;
 mod ops;
 mod play;
