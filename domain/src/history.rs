@@ -59,7 +59,7 @@ pub enum UndoError {
     #[error("{0} cannot vote on this request (the requester, or already voted)")]
     CannotVote(Seat),
     /// The version is not one the game can return to.
-    #[error("version {0} is not an earlier version between two commands")]
+    #[error("version {0} is not an earlier version between two commands after the deal")]
     BadVersion(u64),
     /// A rollback needs a written reason.
     #[error("a rollback needs a written reason")]
@@ -486,6 +486,13 @@ impl History {
         if to_version == 0
             || to_version >= self.version()
             || !opens_batch(&self.log, to_version as usize)
+        {
+            return Err(UndoError::BadVersion(to_version));
+        }
+        // A started game is never taken back to before its deal: nothing could start it again.
+        if self
+            .state_at(to_version)
+            .is_none_or(|g| g.phase == Phase::NotStarted)
         {
             return Err(UndoError::BadVersion(to_version));
         }

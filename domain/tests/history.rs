@@ -519,6 +519,8 @@ fn rule_12_a_rollback_right_after_a_partial_approval_is_its_own_batch() {
         .iter()
         .position(|e| matches!(e, Event::CommandAccepted { .. }))
         .unwrap() as u64;
+    // Not to before the deal (version 1 is the game's creation): nothing could start it again.
+    assert_eq!(h.rollback(1, "a dispute"), Err(UndoError::BadVersion(1)));
     let rolled = h.rollback(to, "a dispute").unwrap();
     push_all(&mut h, rolled);
     assert!(h.pending_undo().is_none());
