@@ -59,7 +59,8 @@ pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiE
 /// clock ran out; whichever process gets there first records it, the others read it.
 pub(crate) async fn open(state: &AppState, game: &GameId) -> Result<Held, ApiError> {
     let mut table = state.tables.open(game).await?;
-    if table.history().overdue(table.time().now_ms()) {
+    // A bot due is played (step 7 of any act, or the driver's `Act::BotsDue`), never timed out.
+    if !table.bot_due() && table.history().overdue(table.time().now_ms()) {
         let timeout = Act::TimeOut { game: game.clone() };
         if let Err(e) = Box::pin(on_table(state, &mut table, None, timeout)).await {
             // Another process recorded it first (the table has read it), or the store is away:

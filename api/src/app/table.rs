@@ -276,9 +276,11 @@ impl Table {
             None
         };
         let bot_awaited = self.bot_due();
+        // A bot seated at the table is never timed out: it is played, not waited for.
         let deadline = self
             .history
             .deadline()
+            .filter(|_| !bot_awaited)
             .and_then(|d| i64::try_from(d.at).ok());
         let outcome = store
             .append(Append {
