@@ -1,0 +1,270 @@
+//! The state of one game driven at random and its bookkeeping: each seat's token, stream and
+//! last read, the receipts kept, the keyed commands and revoked tokens, the tally and the last
+//! acts that a failure names, and the view every act starts from.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use reqwest::{Method, StatusCode};
+use saboteur_api::TimeSource;
+use serde_json::Value;
+
+use super::dice::Rng;
+use crate::helpers::{Exchange, TestApp};
+use crate::players::{Kept, Stream, kind};
+
+/// Whether an exchange is a problem with a code.
+fn is_problem(ex: &Exchange) -> bool {
+    ex.content_type.starts_with("application/problem+json") && ex.body["code"].is_string()
+}
+
+/// A player's seat as the driver knows it.
+pub struct Player {
+    pub token: String,
+    /// The event stream opened with the current token.
+    pub stream: Stream,
+    /// The last legal moves read: their version and commands.
+    pub read: Option<(i64, Vec<Value>)>,
+}
+
+/// A command sent with an `Idempotency-Key` and the reply it got first.
+pub struct Keyed {
+    pub seat: usize,
+    pub key: String,
+    pub command: Value,
+    pub if_match: Option<i64>,
+    pub first: Exchange,
+}
+
+/// What a view said about the game, read at the start of each act.
+pub struct Look {
+    pub version: i64,
+    pub over: bool,
+    pub awaited: Option<usize>,
+    pub deadline: Option<u64>,
+    pub handed: Vec<bool>,
+}
+
+/// One game driven at random.
+pub struct Mixed {
+    pub app: Arc<TestApp>,
+    pub time: TimeSource,
+    pub rng: Rng,
+    pub id: String,
+    pub host: String,
+    /// How the game was created, for messages and rematches.
+    pub settings: Value,
+    pub spectator_talk: bool,
+    /// Per seat: `None` for a bot.
+    pub seats: Vec<Option<Player>>,
+    /// Revoked tokens: (seat, token, the sequence number of the `token_reissued` event).
+    pub revoked: Vec<(usize, String, i64)>,
+    pub kept: Kept,
+    pub messages: Vec<i64>,
+    pub hidden: BTreeSet<i64>,
+    /// Versions the game may be rolled back to: just before a batch.
+    pub boundaries: Vec<i64>,
+    pub keyed: Vec<Keyed>,
+    pub pending_undo: bool,
+    pub acts: usize,
+    /// What was done and how it was answered ("command 200": count).
+    pub tally: BTreeMap<String, usize>,
+    /// The last acts, for failure messages.
+    pub recent: Vec<String>,
+    /// How long checking the receipts took.
+    pub checking: std::time::Duration,
+}
+
+impl Mixed {
+    pub fn humans(&self) -> Vec<usize> {
+        (0..self.seats.len())
+            .filter(|s| self.seats[*s].is_some())
+            .collect()
+    }
+
+    /// A player's seat, at random.
+    pub fn any_human(&mut self) -> usize {
+        let humans = self.humans();
+        humans[self.rng.index(humans.len())]
+    }
+
+    pub fn token(&self, seat: usize) -> String {
+        self.seats[seat].as_ref().expect("a player").token.clone()
+    }
+
+    /// No token, the host's, or a player's, at random.
+    pub fn anyone(&mut self) -> Option<String> {
+        match self.rng.below(4) {
+            0 => None,
+            1 => Some(self.host.clone()),
+            _ => {
+                let seat = self.any_human();
+                Some(self.token(seat))
+            }
+        }
+    }
+
+    pub fn note(&mut self, what: String) {
+        if self.recent.len() == 12 {
+            self.recent.remove(0);
+        }
+        self.recent.push(what);
+    }
+
+    pub fn count(&mut self, what: &str, status: StatusCode) {
+        let key = format!("{what} {}", status.as_u16());
+        *self.tally.entry(key).or_default() += 1;
+    }
+
+    /// Fails with the game's settings and its last acts.
+    #[track_caller]
+    pub fn fail(&self, what: String) -> ! {
+        panic!(
+            "game {} ({}), act {}: {what}\nlast acts:\n  {}",
+            self.id,
+            self.settings,
+            self.acts,
+            self.recent.join("\n  ")
+        )
+    }
+
+    #[track_caller]
+    pub fn check(&self, ok: bool, what: impl FnOnce() -> String) {
+        if !ok {
+            self.fail(what());
+        }
+    }
+
+    /// `GET /games/{id}{tail}`.
+    pub async fn get(&self, tail: &str, token: Option<&str>) -> Exchange {
+        let path = format!("/games/{}{tail}", self.id);
+        self.app
+            .exchange(Method::GET, &path, token, None, &[])
+            .await
+    }
+
+    /// `POST /games/{id}{tail}`.
+    pub async fn post(
+        &self,
+        tail: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+        headers: &[(&str, String)],
+    ) -> Exchange {
+        let path = format!("/games/{}{tail}", self.id);
+        let app = &self.app;
+        app.exchange(Method::POST, &path, token, body, headers)
+            .await
+    }
+
+    pub async fn version(&self) -> i64 {
+        let ex = self.get("", None).await;
+        self.check(ex.status == StatusCode::OK, || format!("the game: {ex:?}"));
+        ex.body["version"].as_i64().unwrap()
+    }
+
+    /// Keeps a served body's receipt: a successful write or view must carry one.
+    pub fn keep(&mut self, what: &str, ex: &Exchange) {
+        if !self.kept.keep(&ex.body) {
+            self.fail(format!("{what}: served without a receipt: {ex:?}"));
+        }
+        if let Some(first) = ex.body["receipt"]["first"].as_i64() {
+            self.boundaries.push(first - 1);
+        }
+        for e in ex.body["events"].as_array().into_iter().flatten() {
+            match kind(e) {
+                "undo_requested" => self.pending_undo = true,
+                "undo_declined" | "undone" | "command_accepted" => self.pending_undo = false,
+                _ => {}
+            }
+        }
+    }
+
+    /// A refusal: problem+json with a code, with a status the act allows, and the game where
+    /// it was.
+    pub async fn refused(&self, what: &str, ex: &Exchange, allowed: &[StatusCode], before: i64) {
+        self.check(allowed.contains(&ex.status) && is_problem(ex), || {
+            format!("{what}: {ex:?}: expected one of {allowed:?} as problem+json with a code")
+        });
+        let after = self.version().await;
+        self.check(after == before, || {
+            format!("{what} was refused ({ex:?}) yet the game moved from {before} to {after}")
+        });
+    }
+
+    /// A view for a random audience, kept, once the game waits for a player (or is over).
+    ///
+    /// A timeout recorded on a read does not let the bots answer within that request: when
+    /// the seat after it is a bot's, the game waits for the server's sweep (every second),
+    /// which would race the next act. Unless an undo request waits for the players' votes,
+    /// the driver waits for the sweep (10 s at most) before it acts.
+    pub async fn look(&mut self) -> Look {
+        let until = std::time::Instant::now() + crate::players::STREAM_BOUND;
+        loop {
+            let look = self.view_now().await;
+            let bot = |s: usize| self.seats[s].is_none() || look.handed[s];
+            if look.over || !look.awaited.is_some_and(bot) {
+                return look;
+            }
+            if self.pending_in_log(look.version).await {
+                self.pending_undo = true;
+                return look;
+            }
+            self.count("waited for the sweep", StatusCode::OK);
+            while self.version().await == look.version {
+                self.check(std::time::Instant::now() < until, || {
+                    format!(
+                        "at {} the game waits for a bot that does not play",
+                        look.version
+                    )
+                });
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+        }
+    }
+
+    /// Whether an undo request is pending, from the log: the last request, vote outcome or
+    /// command.
+    async fn pending_in_log(&self, version: i64) -> bool {
+        let mut hi = version;
+        while hi > 0 {
+            let lo = (hi - 100).max(0);
+            let ex = self
+                .get(&format!("/events?after={lo}&limit={}", hi - lo), None)
+                .await;
+            let events = ex.body["events"].as_array().cloned().unwrap_or_default();
+            for e in events.iter().rev() {
+                match kind(e) {
+                    "undo_requested" => return true,
+                    "command_accepted" | "undone" | "undo_declined" => return false,
+                    _ => {}
+                }
+            }
+            hi = lo;
+        }
+        false
+    }
+
+    /// A view for a random audience, kept.
+    async fn view_now(&mut self) -> Look {
+        let token = self.anyone();
+        let ex = self.get("/state", token.as_deref()).await;
+        self.check(ex.status == StatusCode::OK, || format!("a view: {ex:?}"));
+        self.keep("a view", &ex);
+        let b = &ex.body;
+        let deadline = b["table"]["deadline"]["at"].as_u64();
+        let now = self.time.now_ms();
+        self.check(deadline.is_none_or(|d| d > now), || {
+            format!("a view at {now} shows a deadline passed: {}", b["table"])
+        });
+        Look {
+            version: b["version"].as_i64().unwrap(),
+            over: b["view"]["phase"]["name"] == "game_over",
+            awaited: b["view"]["phase"]["awaited"].as_u64().map(|s| s as usize),
+            deadline,
+            handed: (0..self.seats.len())
+                .map(|s| !b["table"]["seats"][s]["handed_to"].is_null())
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! How a game begins: created with random settings (ruleset, players and bots, clock,
+//! spectator talk), or as a rematch whose players claim their seats with their tokens; then
+//! started, with every player's stream open.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use reqwest::{Method, StatusCode};
+use saboteur_api::TimeSource;
+use serde_json::{Value, json};
+
+use super::dice::Rng;
+use super::game::{Mixed, Player};
+use crate::helpers::{TestApp, seed_hex};
+use crate::players::{Kept, Stream};
+
+impl Mixed {
+    /// A rematch: its players claim their seats with their tokens, and it starts.
+    pub async fn rematch(self) -> Mixed {
+        let ex = self.post("/rematch", Some(&self.host), None, &[]).await;
+        self.check(ex.status == StatusCode::CREATED, || {
+            format!("a rematch: {ex:?}")
+        });
+        let id = ex.body["game_id"].as_str().unwrap().to_string();
+        let host = ex.body["host_token"].as_str().unwrap().to_string();
+        let mut tokens = Vec::new();
+        for (seat, player) in self.seats.iter().enumerate() {
+            let Some(p) = player else {
+                tokens.push(None);
+                continue;
+            };
+            let path = format!("/games/{id}/seats/{seat}/claim");
+            let app = &self.app;
+            let ex = app
+                .exchange(Method::POST, &path, Some(&p.token), None, &[])
+                .await;
+            self.check(ex.status == StatusCode::CREATED, || {
+                format!("a claim: {ex:?}")
+            });
+            tokens.push(Some(ex.body["player_token"].as_str().unwrap().to_string()));
+        }
+        let mut settings = self.settings.clone();
+        settings["rematch_of"] = json!(self.id);
+        let (app, time, rng) = (self.app.clone(), self.time.clone(), self.rng.clone());
+        Mixed::started(
+            app,
+            time,
+            rng,
+            (id, host, tokens),
+            settings,
+            self.spectator_talk,
+        )
+        .await
+    }
+
+    /// Starts a seated game and opens every player's stream.
+    async fn started(
+        app: Arc<TestApp>,
+        time: TimeSource,
+        rng: Rng,
+        (id, host, tokens): (String, String, Vec<Option<String>>),
+        settings: Value,
+        spectator_talk: bool,
+    ) -> Mixed {
+        let mut seats = Vec::new();
+        for token in tokens {
+            seats.push(match token {
+                None => None,
+                Some(token) => Some(Player {
+                    stream: Stream::open(&app, &id, &token).await,
+                    token,
+                    read: None,
+                }),
+            });
+        }
+        let mut game = Mixed {
+            app,
+            time,
+            rng,
+            id,
+            host,
+            settings,
+            spectator_talk,
+            seats,
+            revoked: Vec::new(),
+            kept: Kept::default(),
+            messages: Vec::new(),
+            hidden: BTreeSet::new(),
+            boundaries: Vec::new(),
+            keyed: Vec::new(),
+            pending_undo: false,
+            acts: 0,
+            tally: BTreeMap::new(),
+            recent: Vec::new(),
+            checking: std::time::Duration::ZERO,
+        };
+        let ex = game.post("/start", Some(&game.host), None, &[]).await;
+        game.check(ex.status == StatusCode::OK, || format!("the start: {ex:?}"));
+        game.keep("the start", &ex);
+        game
+    }
+
+    /// A new game with random settings, seated and started.
+    pub async fn create(app: Arc<TestApp>, time: TimeSource, mut rng: Rng) -> Mixed {
+        let ruleset = if rng.chance(50) { "base" } else { "saboteur2" };
+        let players = 3 + rng.index(5);
+        let mut options = json!({ "spectator_talk": rng.chance(50) });
+        let clock = rng.below(3);
+        if clock > 0 {
+            options["clock"] = if clock == 1 {
+                json!({ "kind": "per_decision", "seconds": 5 + rng.below(116) })
+            } else {
+                json!({
+                    "kind": "bank",
+                    "seconds": 30 + rng.below(571),
+                    "increment_seconds": 5 + rng.below(16),
+                })
+            };
+            if rng.chance(50) {
+                options["abandon_after"] = json!(1 + rng.below(3));
+            }
+        }
+        // Now and then every seat a player's: only then do undo requests wait for votes.
+        let all = rng.chance(20);
+        let mut humans: Vec<bool> = (0..players).map(|_| all || rng.chance(50)).collect();
+        humans[rng.index(players)] = true;
+        let settings = json!({
+            "ruleset": ruleset,
+            "players": players,
+            "first_player": rng.index(players),
+            "seed": seed_hex(rng.next()),
+            "options": options,
+        });
+        let (st, g) = app.create_game(&settings).await;
+        assert_eq!(st, StatusCode::CREATED, "{settings} → {g}");
+        let id = g["game_id"].as_str().unwrap().to_string();
+        let host = g["host_token"].as_str().unwrap().to_string();
+        let mut tokens = Vec::new();
+        for (seat, human) in humans.iter().enumerate() {
+            if *human {
+                let (st, j) = app.join(&id, &format!("p{seat}")).await;
+                assert_eq!(st, StatusCode::CREATED, "{j}");
+                tokens.push(Some(j["player_token"].as_str().unwrap().to_string()));
+            } else {
+                let level = if rng.chance(50) {
+                    "random"
+                } else {
+                    "heuristic"
+                };
+                let bot = json!({ "level": level });
+                let (st, b) = app.add_bot(&id, Some(&host), &bot).await;
+                assert_eq!(st, StatusCode::CREATED, "{b}");
+                tokens.push(None);
+            }
+        }
+        let mut described = settings;
+        described["humans"] = json!(humans);
+        let talk = options["spectator_talk"] == true;
+        Mixed::started(app, time, rng, (id, host, tokens), described, talk).await
+    }
+}
