@@ -51,7 +51,11 @@ pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiE
     }
     // 1. The table, with its clock enforced.
     let mut table = open(state, &game).await?;
-    on_table(state, &mut table, token.as_deref(), act).await
+    let done = on_table(state, &mut table, token.as_deref(), act).await;
+    if let Err(ApiError::Unavailable(_)) = &done {
+        table.note_unreachable();
+    }
+    done
 }
 
 /// Opens a game's table for a request. A decision whose deadline has passed is recorded first
@@ -63,6 +67,9 @@ pub(crate) async fn open(state: &AppState, game: &GameId) -> Result<Held, ApiErr
     if !table.bot_due() && table.history().overdue(table.time().now_ms()) {
         let timeout = Act::TimeOut { game: game.clone() };
         if let Err(e) = Box::pin(on_table(state, &mut table, None, timeout)).await {
+            if let ApiError::Unavailable(_) = e {
+                table.note_unreachable();
+            }
             // Another process recorded it first (the table has read it), or the store is away:
             // the answer is still the table's, the sweep tries again.
             tracing::debug!(game = %game, "timeout not recorded here: {e}");

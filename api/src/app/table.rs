@@ -31,6 +31,12 @@ use crate::error::ApiError;
 /// SQLite file.
 pub const RECHECK_AFTER: Duration = Duration::from_secs(1);
 
+/// How long after a request on a table found the database unreachable the next requests on it
+/// answer 503 at once instead of waiting for the pool again. Requests on one game wait for
+/// each other (the table's lock): without this, one that waited behind a request stuck on the
+/// pool would then wait on the pool itself, twice the bound a client is promised.
+pub const UNREACHABLE_FOR: Duration = Duration::from_secs(1);
+
 /// A game held in memory.
 pub(crate) struct Table {
     /// The game's id.
@@ -43,6 +49,8 @@ pub(crate) struct Table {
     credentials: Vec<Credential>,
     /// When the table was last known to match the store; `None`: it must be read again.
     checked: Option<Instant>,
+    /// When a request on this table last found the database unreachable.
+    unreachable: Option<Instant>,
     /// The server's time: recorded in clocked games, and what deadlines are checked against.
     time: TimeSource,
 }
@@ -82,6 +90,7 @@ impl Table {
             history,
             credentials,
             checked: Some(Instant::now()),
+            unreachable: None,
             time,
         };
         // The row and the log are read apart: take the row's version and last hash from the log.
@@ -226,6 +235,18 @@ impl Table {
         self.record = record;
         self.checked = Some(Instant::now());
         Ok(())
+    }
+
+    /// Notes that the database could not be reached by a request on this table now.
+    pub fn note_unreachable(&mut self) {
+        self.unreachable = Some(Instant::now());
+    }
+
+    /// Whether a request on this table found the database unreachable within
+    /// [`UNREACHABLE_FOR`].
+    pub fn recently_unreachable(&self) -> bool {
+        self.unreachable
+            .is_some_and(|at| at.elapsed() < UNREACHABLE_FOR)
     }
 
     /// Marks the table to be read again from the store before its next answer.

@@ -133,8 +133,18 @@ impl Tables {
         };
         let mut table = slot.table.clone().lock_owned().await;
         let heard = slot.heard.load(Ordering::Acquire);
+        if table.recently_unreachable() {
+            return Err(ApiError::Unavailable(
+                "the database could not be reached a moment ago; try again shortly".into(),
+            ));
+        }
         if table.needs_check(heard) {
-            table.follow(&self.store).await?;
+            if let Err(e) = table.follow(&self.store).await {
+                if let ApiError::Unavailable(_) = e {
+                    table.note_unreachable();
+                }
+                return Err(e);
+            }
             if heard == i64::MAX {
                 let _ = slot.heard.compare_exchange(
                     i64::MAX,
