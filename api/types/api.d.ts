@@ -174,10 +174,14 @@ export interface paths {
         /**
          * Send a command
          * @description Plays a command in the wire format of docs/scenarios.md for the token's seat. `If-Match`
-         *     with the version refuses a stale command (412; `*` matches any version); an
-         *     `Idempotency-Key` makes a retry return the stored outcome without playing again, through
-         *     any server process, even after a 503 whose outcome was unknown. A broken rule is 422 with
-         *     the rule's stable `code`.
+         *     names the version the command was chosen at (a view's or the legal moves' `version`, or an
+         *     `ETag`): it holds while no event that changes what a seat decides on was recorded after it —
+         *     table talk, hidden messages and tokens issued again never make it stale — and otherwise
+         *     answers 412 (`*` matches any version; `LegalMoves.decision_version` is the oldest version
+         *     that still holds). An `Idempotency-Key` makes a retry answer exactly the first reply (the
+         *     command's events and the bots' answers after it, the same version and awaited seat) without
+         *     playing again, through any server process and after a restart, even after a 503 whose
+         *     outcome was unknown. A broken rule is 422 with the rule's stable `code`.
          */
         post: operations["send_command"];
         delete?: never;
@@ -1741,6 +1745,12 @@ export interface components {
             commands: components["schemas"]["Command"][];
             /**
              * Format: int64
+             * @description The version after the last event that changes what a seat decides on: `If-Match` with
+             *     any version from this one to `version` holds (talk and new tokens do not move it).
+             */
+            decision_version: number;
+            /**
+             * Format: int64
              * @description The version they are legal at.
              */
             version: number;
@@ -1986,7 +1996,7 @@ export interface components {
              *     many event streams), `unavailable` (503: the database cannot be reached), `internal`.
              * @enum {string}
              */
-            code: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "busy" | "unavailable" | "too_many_requests" | "internal";
+            code: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "busy" | "unavailable" | "too_many_requests" | "internal" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "not_started" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "no_command";
             /** @description What went wrong, in plain words. */
             detail: string;
             /**
@@ -2925,7 +2935,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The version the command was chosen at */
+                /** @description The version the command was chosen at: holds while no event that changes what a seat decides on was recorded after it (talk and new tokens do not) */
                 "If-Match"?: string | null;
                 /** @description Retries with the same key return the first outcome */
                 "Idempotency-Key"?: string | null;
@@ -3010,7 +3020,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description If-Match names another version */
+            /** @description The game changed after the version If-Match names (a move, an undo, a timeout, a seat handed over) */
             412: {
                 headers: {
                     [name: string]: unknown;
