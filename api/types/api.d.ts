@@ -223,7 +223,10 @@ export interface paths {
          * Follow the game live
          * @description Server-Sent Events: every event after `Last-Event-ID` (or `after`), then each new one as it
          *     is recorded, as the caller may see it. The `id` of each message is the event's sequence
-         *     number and its `event` the event's type; comments keep the connection alive.
+         *     number and its `event` the event's type; a comment every 5 s keeps the connection alive.
+         *     Once the game is over and every event has been sent, the response ends: a client
+         *     reconnects only while the game is not over. A player's stream also ends when the seat's
+         *     token is issued again.
          */
         get: operations["stream_events"];
         put?: never;
@@ -3135,7 +3138,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An event stream (`text/event-stream`): `id` is the sequence number, `event` the type, `data` `{"seq": n, "event": {…}}` */
+            /** @description An event stream (`text/event-stream`): `id` is the sequence number, `event` the type, `data` `{"seq": n, "event": {…}}`; it ends after a finished game's last event */
             200: {
                 headers: {
                     [name: string]: unknown;

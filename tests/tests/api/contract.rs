@@ -1,0 +1,100 @@
+//! The client contract beyond the bodies: a finished game's event stream ends.
+
+use std::time::Duration;
+
+use reqwest::{Response, StatusCode};
+use serde_json::json;
+
+use crate::helpers::{TestApp, seed_hex};
+
+/// A game of Ada (seat 0) and two heuristic bots, started: (id, host token, Ada's token).
+async fn ada_and_bots(app: &TestApp, seed: u64) -> (String, String, String) {
+    let game = json!({ "ruleset": "base", "players": 3, "seed": seed_hex(seed) });
+    let (id, host, ada) = app.lobby(&game).await;
+    for _ in 1..3 {
+        let (st, b) = app
+            .add_bot(&id, Some(&host), &json!({ "level": "heuristic" }))
+            .await;
+        assert_eq!(st, StatusCode::CREATED, "{b}");
+    }
+    let (st, out) = app.start(&id, Some(&host)).await;
+    assert_eq!(st, StatusCode::OK, "{out}");
+    (id, host, ada)
+}
+
+/// The host hands Ada's seat to a bot: the bots play the game to its end in that request.
+/// Returns the finished game's version.
+async fn bots_finish(app: &TestApp, id: &str, host: &str) -> i64 {
+    let path = format!("/games/{id}/seats/0/handover");
+    let (st, out) = app.post_json(&path, Some(host), Some(&json!({}))).await;
+    assert_eq!(st, StatusCode::OK, "{out}");
+    let (_, g) = app.game(id).await;
+    assert_eq!(g["status"], "finished", "{g}");
+    g["version"].as_i64().unwrap()
+}
+
+/// Reads a server-sent event stream until it ends, or until nothing but keep-alives arrived
+/// for `quiet` after the last event: the ids seen, and whether the stream ended.
+async fn read_stream(res: &mut Response, quiet: Duration) -> (Vec<i64>, bool) {
+    let mut text = String::new();
+    let mut ids = Vec::new();
+    let mut deadline = tokio::time::Instant::now() + quiet;
+    loop {
+        match tokio::time::timeout_at(deadline, res.chunk()).await {
+            Err(_) => return (ids, false),
+            Ok(chunk) => match chunk.expect("the stream reads") {
+                None => return (ids, true),
+                Some(bytes) => text.push_str(&String::from_utf8_lossy(&bytes)),
+            },
+        }
+        let seen: Vec<i64> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("id: "))
+            .map(|n| n.parse().unwrap())
+            .collect();
+        if seen.len() > ids.len() {
+            deadline = tokio::time::Instant::now() + quiet;
+        }
+        ids = seen;
+    }
+}
+
+// 1. A finished game's stream ends.
+
+async fn a_finished_games_stream_ends(app: &TestApp) {
+    let (id, host, ada) = ada_and_bots(app, 31).await;
+    // A spectator and Ada follow the game live.
+    let mut watching = app.events_stream(&id, None, None).await;
+    let mut playing = app.events_stream(&id, Some(&ada), None).await;
+    assert_eq!(watching.status(), StatusCode::OK);
+    assert_eq!(playing.status(), StatusCode::OK);
+    let version = bots_finish(app, &id, &host).await;
+    let every: Vec<i64> = (1..=version).collect();
+    for stream in [&mut watching, &mut playing] {
+        let (ids, ended) = read_stream(stream, Duration::from_secs(12)).await;
+        assert_eq!(ids, every, "every event once, in order");
+        assert!(ended, "the stream goes on after the game's last event");
+    }
+    // Opened on the finished game: its backlog, then the end.
+    let mut late = app.events_stream(&id, Some(&ada), None).await;
+    assert_eq!(late.status(), StatusCode::OK);
+    let (ids, ended) = read_stream(&mut late, Duration::from_secs(12)).await;
+    assert_eq!(ids, every);
+    assert!(ended, "a stream opened on a finished game goes on");
+    // Resumed after the last event: nothing, then the end.
+    let mut resumed = app
+        .events_stream(&id, None, Some(&version.to_string()))
+        .await;
+    let (ids, ended) = read_stream(&mut resumed, Duration::from_secs(12)).await;
+    assert!(ids.is_empty() && ended, "{ids:?} ended: {ended}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_finished_games_stream_ends() {
+    a_finished_games_stream_ends(&TestApp::sqlite().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_finished_games_stream_ends() {
+    a_finished_games_stream_ends(&TestApp::postgres().await).await;
+}
