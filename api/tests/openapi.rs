@@ -153,3 +153,24 @@ fn the_spec_is_ready_for_generated_clients() {
     );
     assert!(listed.contains(&"edges_mismatch") && listed.contains(&"nothing_to_undo"));
 }
+
+/// A body over the limit is 413 `too_large`: every operation that takes a body says so.
+#[test]
+fn every_operation_with_a_body_documents_413() {
+    let spec: serde_json::Value =
+        serde_json::from_str(&saboteur_api::spec().to_json().unwrap()).unwrap();
+    let mut bodies = 0;
+    for (path, ops) in spec["paths"].as_object().unwrap() {
+        for (method, op) in ops.as_object().unwrap() {
+            if op.get("requestBody").is_none() {
+                continue;
+            }
+            bodies += 1;
+            assert!(
+                op["responses"]["413"]["content"]["application/problem+json"].is_object(),
+                "{method} {path} takes a body but documents no 413"
+            );
+        }
+    }
+    assert!(bodies >= 8, "{bodies} operations take a body");
+}

@@ -1995,11 +1995,12 @@ export interface components {
             /**
              * @description A stable code: for 422 a rule-violation code of docs/scenarios.md, or
              *     `idempotency_key_reused`; otherwise one of `bad_request`, `unauthorized`, `forbidden`,
-             *     `not_found`, `method_not_allowed`, `conflict`, `precondition_failed`, `busy` (503: too
-             *     many event streams), `unavailable` (503: the database cannot be reached), `internal`.
+             *     `not_found`, `method_not_allowed`, `too_large` (413: a body over 64 KiB), `conflict`,
+             *     `precondition_failed`, `busy` (503: too many event streams), `unavailable` (503: the
+             *     database cannot be reached), `internal`.
              * @enum {string}
              */
-            code: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "busy" | "unavailable" | "too_many_requests" | "internal" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "not_started" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "no_command";
+            code: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "internal" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "not_started" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "no_command";
             /** @description What went wrong, in plain words. */
             detail: string;
             /**
@@ -2636,6 +2637,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     get_game: {
@@ -2786,6 +2796,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -2921,6 +2940,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3025,6 +3053,15 @@ export interface operations {
             };
             /** @description The game changed after the version If-Match names (a move, an undo, a timeout, a seat handed over) */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3429,6 +3466,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3487,6 +3533,15 @@ export interface operations {
             };
             /** @description The game has started or every seat is taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3723,6 +3778,15 @@ export interface operations {
             };
             /** @description Not started, over, or a bot already plays the seat */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4151,6 +4215,15 @@ export interface operations {
             };
             /** @description The game is over, or another write was recorded first */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

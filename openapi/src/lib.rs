@@ -36,8 +36,9 @@ pub struct Problem {
     pub detail: String,
     /// A stable code: for 422 a rule-violation code of docs/scenarios.md, or
     /// `idempotency_key_reused`; otherwise one of `bad_request`, `unauthorized`, `forbidden`,
-    /// `not_found`, `method_not_allowed`, `conflict`, `precondition_failed`, `busy` (503: too
-    /// many event streams), `unavailable` (503: the database cannot be reached), `internal`.
+    /// `not_found`, `method_not_allowed`, `too_large` (413: a body over 64 KiB), `conflict`,
+    /// `precondition_failed`, `busy` (503: too many event streams), `unavailable` (503: the
+    /// database cannot be reached), `internal`.
     pub code: String,
 }
 

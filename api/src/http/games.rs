@@ -38,6 +38,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
     responses(
         (status = 201, description = "The game was created", body = GameCreated),
         (status = 400, description = "Malformed request, unknown ruleset, bad player count", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games")]
@@ -140,6 +141,7 @@ async fn get_game(
     responses(
         (status = 201, description = "Seated", body = Joined),
         (status = 400, description = "Malformed request or name", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "The game has started or every seat is taken", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -172,6 +174,7 @@ async fn join(
     responses(
         (status = 201, description = "The bot is seated", body = BotSeated),
         (status = 400, description = "Malformed request, unknown level or bad name", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The host's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the host seats bots", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

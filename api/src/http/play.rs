@@ -182,6 +182,7 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
     responses(
         (status = 200, description = "Played: the new version and events as the player sees them", body = Outcome, headers(("ETag" = String, description = "The new version, quoted"))),
         (status = 400, description = "Malformed command or header", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host cannot play for a seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

@@ -134,6 +134,7 @@ pub struct Rollback {
     responses(
         (status = 200, description = "Rolled back", body = Outcome),
         (status = 400, description = "No such version between two commands, or no reason", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The host's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the host rolls back", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

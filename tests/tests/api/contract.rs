@@ -1,11 +1,21 @@
-//! The client contract beyond the bodies: a finished game's event stream ends.
+//! The client contract beyond the bodies: a finished game's event stream ends, and a body over
+//! the limit is 413.
 
+use std::io::{Read, Write};
 use std::time::Duration;
 
-use reqwest::{Response, StatusCode};
-use serde_json::json;
+use reqwest::{Client, Response, StatusCode};
+use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, seed_hex};
+
+/// A client that keeps no connection idle as long as the server does (see `TestApp::spawn_at`).
+fn client() -> Client {
+    Client::builder()
+        .pool_idle_timeout(Duration::from_secs(2))
+        .build()
+        .unwrap()
+}
 
 /// A game of Ada (seat 0) and two heuristic bots, started: (id, host token, Ada's token).
 async fn ada_and_bots(app: &TestApp, seed: u64) -> (String, String, String) {
@@ -97,4 +107,75 @@ async fn sqlite_a_finished_games_stream_ends() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_a_finished_games_stream_ends() {
     a_finished_games_stream_ends(&TestApp::postgres().await).await;
+}
+
+// 2. A body over the limit is 413.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_over_64_kib_is_413_too_large() {
+    let app = TestApp::sqlite().await;
+    let c = client();
+    const LIMIT: usize = 64 * 1024;
+    // A game's creation padded with spaces (still JSON) to `len` bytes.
+    let padded = |len: usize| {
+        let mut body = json!({ "ruleset": "base", "players": 3 }).to_string();
+        body.push_str(&" ".repeat(len - body.len()));
+        body
+    };
+    let post = |path: &str, body: String| {
+        c.post(format!("{}{path}", app.base))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+    };
+    let res = post("/games", padded(LIMIT)).await.unwrap();
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "a body of exactly the limit"
+    );
+    let id = res.json::<Value>().await.unwrap()["game_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let receipts = format!("/games/{id}/audit/receipts");
+    for (path, len) in [
+        ("/games", LIMIT + 1),
+        ("/games", 300 * 1024),
+        ("/games", 2 * 1024 * 1024),
+        (receipts.as_str(), 100 * 1024),
+    ] {
+        let res = post(path, padded(len)).await.unwrap();
+        assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE, "{path} {len}");
+        assert_eq!(res.headers()["content-type"], "application/problem+json");
+        let problem: Value = res.json().await.unwrap();
+        assert_eq!(problem["code"], "too_large", "{problem}");
+        assert_eq!(problem["status"], 413);
+    }
+    // A body of unknown length (chunked) is cut off at the limit too.
+    let addr = app.base.trim_start_matches("http://").to_string();
+    let chunk = " ".repeat(16 * 1024);
+    let answer = tokio::task::spawn_blocking(move || {
+        let mut socket = std::net::TcpStream::connect(addr).unwrap();
+        socket
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut request = String::from(
+            "POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+             Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+        );
+        for _ in 0..5 {
+            request.push_str(&format!("{:x}\r\n{chunk}\r\n", chunk.len()));
+        }
+        request.push_str("0\r\n\r\n");
+        // The server may answer before it read everything: a failed write is not the test's.
+        let _ = socket.write_all(request.as_bytes());
+        let mut reply = Vec::new();
+        let _ = socket.read_to_end(&mut reply);
+        String::from_utf8_lossy(&reply).to_string()
+    })
+    .await
+    .unwrap();
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("too_large"), "{answer}");
 }
