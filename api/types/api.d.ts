@@ -178,7 +178,8 @@ export interface paths {
          *     `ETag`): it holds while no event that changes what a seat decides on was recorded after it —
          *     table talk, hidden messages and tokens issued again never make it stale — and otherwise
          *     answers 412 (`*` matches any version; `LegalMoves.decision_version` is the oldest version
-         *     that still holds). An `Idempotency-Key` makes a retry answer exactly the first reply (the
+         *     that still holds). A list (`"12", "14"`, RFC 9110) holds when any version it names holds;
+         *     weak tags (`W/"12"`) name their version too; a malformed list is 400. An `Idempotency-Key` makes a retry answer exactly the first reply (the
          *     command's events and the bots' answers after it, the same version and awaited seat) without
          *     playing again, through any server process and after a restart, even after a 503 whose
          *     outcome was unknown. A broken rule is 422 with the rule's stable `code`.
@@ -2966,7 +2967,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The version the command was chosen at: holds while no event that changes what a seat decides on was recorded after it (talk and new tokens do not) */
+                /** @description The version the command was chosen at (`"12"`), or a list of versions (`"12", "14"`) that holds when any of them does, or `*`: a version holds while no event that changes what a seat decides on was recorded after it (talk and new tokens do not) */
                 "If-Match"?: string | null;
                 /** @description Retries with the same key return the first outcome */
                 "Idempotency-Key"?: string | null;
@@ -3006,7 +3007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
-            /** @description Malformed command or header */
+            /** @description Malformed command or header (an If-Match that is not a list of versions) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3051,7 +3052,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game changed after the version If-Match names (a move, an undo, a timeout, a seat handed over) */
+            /** @description The game changed after every version If-Match lists (a move, an undo, a timeout, a seat handed over) */
             412: {
                 headers: {
                     [name: string]: unknown;

@@ -1,10 +1,10 @@
-//! The client contract beyond the bodies: a finished game's event stream ends, and a body over
-//! the limit is 413.
+//! The client contract beyond the bodies: a finished game's event stream ends, a body over the
+//! limit is 413, and `If-Match` takes a list.
 
 use std::io::{Read, Write};
 use std::time::Duration;
 
-use reqwest::{Client, Response, StatusCode};
+use reqwest::{Client, Method, Response, StatusCode};
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, seed_hex};
@@ -178,4 +178,62 @@ async fn a_body_over_64_kib_is_413_too_large() {
     .unwrap();
     assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
     assert!(answer.contains("too_large"), "{answer}");
+}
+
+// 3. If-Match takes a list.
+
+async fn if_match_takes_a_list(app: &TestApp) {
+    let t = app.table("base", 3, 14).await;
+    app.start(&t.id, Some(&t.host)).await;
+    let send = |seat: usize, command: Value, values: Vec<String>| {
+        let headers: Vec<(&str, String)> = values.into_iter().map(|v| ("If-Match", v)).collect();
+        let path = format!("/games/{}/commands", t.id);
+        let token = t.tokens[seat].clone();
+        async move {
+            app.exchange(Method::POST, &path, Some(&token), Some(&command), &headers)
+                .await
+        }
+    };
+    let (_, s) = app.state(&t.id, None).await;
+    let seat = s["view"]["phase"]["awaited"].as_u64().unwrap() as usize;
+    let (_, moves) = app.legal_moves(&t.id, &t.tokens[seat]).await;
+    let v = moves["version"].as_i64().unwrap();
+    let command = moves["commands"][0].clone();
+    // Malformed lists: 400, as a malformed tag is.
+    for bad in [
+        "\"1\", nope",
+        "*, \"1\"",
+        "\"1\" \"2\"",
+        " , ",
+        "\"1\", \"x\"",
+    ] {
+        let ex = send(seat, command.clone(), vec![bad.to_string()]).await;
+        assert_eq!(ex.status, StatusCode::BAD_REQUEST, "{bad}: {:?}", ex.body);
+        assert_eq!(ex.body["code"], "bad_request");
+    }
+    // No version listed holds (before the last decision, or not yet recorded): 412.
+    let stale = vec![format!("\"1\", W/\"1\", \"{}\"", v + 5)];
+    let ex = send(seat, command.clone(), stale).await;
+    assert_eq!(ex.status, StatusCode::PRECONDITION_FAILED, "{:?}", ex.body);
+    // One listed version holds: played.
+    let ex = send(seat, command.clone(), vec![format!("\"1\", \"{v}\"")]).await;
+    assert_eq!(ex.status, StatusCode::OK, "{:?}", ex.body);
+    // A list over several header lines, weak tags among them, holds as one list.
+    let (_, s) = app.state(&t.id, None).await;
+    let next = s["view"]["phase"]["awaited"].as_u64().unwrap() as usize;
+    let (_, moves) = app.legal_moves(&t.id, &t.tokens[next]).await;
+    let v = moves["version"].as_i64().unwrap();
+    let lines = vec!["\"2\"".to_string(), format!("W/\"3\", W/\"{v}\",")];
+    let ex = send(next, moves["commands"][0].clone(), lines).await;
+    assert_eq!(ex.status, StatusCode::OK, "{:?}", ex.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_if_match_takes_a_list() {
+    if_match_takes_a_list(&TestApp::sqlite().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_if_match_takes_a_list() {
+    if_match_takes_a_list(&TestApp::postgres().await).await;
 }
