@@ -2590,6 +2590,8 @@ export interface operations {
             /** @description A page of games */
             200: {
                 headers: {
+                    /** @description The next page, `</games?cursor=…&limit=…>; rel="next"`, while there is one */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2623,6 +2625,8 @@ export interface operations {
             /** @description The game was created */
             201: {
                 headers: {
+                    /** @description The new game: `/games/{id}` */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2890,6 +2894,8 @@ export interface operations {
             /** @description The bot is seated */
             201: {
                 headers: {
+                    /** @description The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start) */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3112,6 +3118,8 @@ export interface operations {
             /** @description A page of events */
             200: {
                 headers: {
+                    /** @description The next page, `</games/{id}/events?after=…&limit=…>; rel="next"`, while there is one */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3342,6 +3350,8 @@ export interface operations {
             /** @description The rematch was created */
             201: {
                 headers: {
+                    /** @description The rematch: `/games/{id}` */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3508,6 +3518,8 @@ export interface operations {
             /** @description Seated */
             201: {
                 headers: {
+                    /** @description The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start) */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3659,6 +3671,8 @@ export interface operations {
             /** @description Seated: the new token */
             201: {
                 headers: {
+                    /** @description The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start) */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -256,7 +256,7 @@ struct EventsQuery {
     params(("id" = String, Path, description = "The game's id"), EventsQuery),
     security((), ("bearer" = [])),
     responses(
-        (status = 200, description = "A page of events", body = EventPage),
+        (status = 200, description = "A page of events", body = EventPage, headers(("Link" = String, description = "The next page, `</games/{id}/events?after=…&limit=…>; rel=\"next\"`, while there is one"))),
         (status = 400, description = "Malformed query", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

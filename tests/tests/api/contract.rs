@@ -1,5 +1,6 @@
 //! The client contract beyond the bodies: a finished game's event stream ends, a body over the
-//! limit is 413, and `If-Match` takes a list.
+//! limit is 413, `If-Match` takes a list, and every `Location` and `Link` the server sends is
+//! declared in the spec.
 
 use std::io::{Read, Write};
 use std::time::Duration;
@@ -15,6 +16,38 @@ fn client() -> Client {
         .pool_idle_timeout(Duration::from_secs(2))
         .build()
         .unwrap()
+}
+
+/// Whether the committed spec declares the response header `name` on `method path`'s `status`.
+fn declares(method: &Method, path: &str, status: StatusCode, name: &str) -> bool {
+    let spec: Value = serde_json::from_str(saboteur_openapi::COMMITTED).unwrap();
+    let op = &spec["paths"][path][method.as_str().to_lowercase()];
+    assert!(op.is_object(), "the spec has no {method} {path}");
+    op["responses"][status.as_str()]["headers"]
+        .as_object()
+        .is_some_and(|h| h.keys().any(|k| k.eq_ignore_ascii_case(name)))
+}
+
+/// Fails when `res` (an answer to `method` on the spec's `path`) carries a `Location` or a
+/// `Link` its operation does not declare.
+fn assert_declared(method: &Method, path: &str, res: &Response) {
+    for name in ["location", "link"] {
+        if res.headers().contains_key(name) {
+            assert!(
+                declares(method, path, res.status(), name),
+                "{method} {path} answers {} with an undeclared {name}",
+                res.status()
+            );
+        }
+    }
+}
+
+/// The header `name` of `res`, or "".
+fn header(res: &Response, name: &str) -> String {
+    res.headers()
+        .get(name)
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default()
 }
 
 /// A game of Ada (seat 0) and two heuristic bots, started: (id, host token, Ada's token).
@@ -236,4 +269,89 @@ async fn sqlite_if_match_takes_a_list() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_if_match_takes_a_list() {
     if_match_takes_a_list(&TestApp::postgres().await).await;
+}
+
+// 4. Every 201 names what it made; every Location and Link is declared.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_201_names_what_it_made_and_its_headers_are_declared() {
+    let app = TestApp::sqlite().await;
+    let c = client();
+    let send = |method: Method, path: String, token: Option<&str>, body: Option<Value>| {
+        let mut rb = c.request(method, format!("{}{path}", app.base));
+        if let Some(t) = token {
+            rb = rb.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            rb = rb.json(&b);
+        }
+        rb.send()
+    };
+    let created = |res: &Response, spec_path: &str, location: &str| {
+        assert_eq!(res.status(), StatusCode::CREATED, "POST {spec_path}");
+        assert_eq!(header(res, "location"), location, "POST {spec_path}");
+        assert!(
+            declares(&Method::POST, spec_path, StatusCode::CREATED, "location"),
+            "POST {spec_path} does not declare its Location"
+        );
+    };
+    let game = json!({ "ruleset": "base", "players": 3, "seed": seed_hex(33) });
+    let res = send(Method::POST, "/games".into(), None, Some(game))
+        .await
+        .unwrap();
+    let id = header(&res, "location")
+        .trim_start_matches("/games/")
+        .to_string();
+    created(&res, "/games", &format!("/games/{id}"));
+    let g: Value = res.json().await.unwrap();
+    let host = g["host_token"].as_str().unwrap().to_string();
+    let join = json!({ "name": "Ada" });
+    let res = send(Method::POST, format!("/games/{id}/seats"), None, Some(join))
+        .await
+        .unwrap();
+    created(&res, "/games/{id}/seats", &format!("/games/{id}/seats/0"));
+    let ada = res.json::<Value>().await.unwrap()["player_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for seat in 1..3 {
+        let bot = json!({ "level": "random" });
+        let path = format!("/games/{id}/bots");
+        let res = send(Method::POST, path, Some(&host), Some(bot))
+            .await
+            .unwrap();
+        created(
+            &res,
+            "/games/{id}/bots",
+            &format!("/games/{id}/seats/{seat}"),
+        );
+    }
+    app.start(&id, Some(&host)).await;
+    bots_finish(&app, &id, &host).await;
+    let path = format!("/games/{id}/rematch");
+    let res = send(Method::POST, path, Some(&host), None).await.unwrap();
+    let next = header(&res, "location")
+        .trim_start_matches("/games/")
+        .to_string();
+    created(&res, "/games/{id}/rematch", &format!("/games/{next}"));
+    let path = format!("/games/{next}/seats/0/claim");
+    let res = send(Method::POST, path, Some(&ada), None).await.unwrap();
+    created(
+        &res,
+        "/games/{id}/seats/{seat}/claim",
+        &format!("/games/{next}/seats/0"),
+    );
+    // Pages name the next one in `Link`, declared.
+    for (path, spec_path) in [
+        ("/games?limit=1".to_string(), "/games"),
+        (format!("/games/{id}/events?limit=1"), "/games/{id}/events"),
+        ("/log?limit=1".to_string(), "/log"),
+    ] {
+        let res = send(Method::GET, path.clone(), None, None).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        assert_declared(&Method::GET, spec_path, &res);
+        if spec_path != "/log" {
+            assert!(header(&res, "link").contains("rel=\"next\""), "{path}");
+        }
+    }
 }
