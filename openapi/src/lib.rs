@@ -63,7 +63,7 @@ impl Modify for BearerAuth {
 immutable event; a game's state is its events replayed. Commands use the wire format of \
 docs/scenarios.md. Players authenticate with the bearer token they got when joining; the host with \
 the token they got when creating the game. Errors are RFC 9457 problem details with a stable \
-`code`.",
+`code`. Every GET also answers HEAD: the same status and headers, without the body.",
         license(name = "MIT")
     ),
     modifiers(&BearerAuth),

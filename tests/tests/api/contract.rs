@@ -1,6 +1,6 @@
 //! The client contract beyond the bodies: a finished game's event stream ends, a body over the
-//! limit is 413, `If-Match` takes a list, and every `Location` and `Link` the server sends is
-//! declared in the spec.
+//! limit is 413, `If-Match` takes a list, every `Location` and `Link` the server sends is
+//! declared in the spec, and HEAD answers like GET.
 
 use std::io::{Read, Write};
 use std::time::Duration;
@@ -353,5 +353,75 @@ async fn every_201_names_what_it_made_and_its_headers_are_declared() {
         if spec_path != "/log" {
             assert!(header(&res, "link").contains("rel=\"next\""), "{path}");
         }
+    }
+}
+
+// 5. HEAD answers like GET.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn head_answers_like_get_without_a_body() {
+    let app = TestApp::sqlite().await;
+    let c = client();
+    let t = app.table("base", 3, 15).await;
+    app.start(&t.id, Some(&t.host)).await;
+    let url = |path: &str| format!("{}{path}", app.base);
+    for path in [
+        "/games?limit=1".to_string(),
+        format!("/games/{}", t.id),
+        format!("/games/{}/state", t.id),
+        format!("/games/{}/events?limit=1", t.id),
+        "/catalogue".to_string(),
+        "/healthz".to_string(),
+        "/openapi.json".to_string(),
+    ] {
+        let get = c.get(url(&path)).send().await.unwrap();
+        let head = c.head(url(&path)).send().await.unwrap();
+        assert_eq!(head.status(), get.status(), "HEAD {path}");
+        for name in [
+            "content-type",
+            "etag",
+            "link",
+            "cache-control",
+            "api-version",
+        ] {
+            assert_eq!(
+                header(&head, name),
+                header(&get, name),
+                "HEAD {path}: {name}"
+            );
+        }
+        assert!(
+            head.bytes().await.unwrap().is_empty(),
+            "HEAD {path} has a body"
+        );
+    }
+    // The event stream: its head at once, and no stream.
+    let path = format!("/games/{}/events/stream", t.id);
+    let head = tokio::time::timeout(Duration::from_secs(5), c.head(url(&path)).send())
+        .await
+        .expect("HEAD of a stream answers at once")
+        .unwrap();
+    assert_eq!(head.status(), StatusCode::OK);
+    assert!(header(&head, "content-type").starts_with("text/event-stream"));
+    // Errors are answered alike, without their problem body.
+    let nobody = "/games/00000000-0000-4000-8000-000000000000";
+    let head = c.head(url(nobody)).send().await.unwrap();
+    assert_eq!(head.status(), StatusCode::NOT_FOUND);
+    assert_eq!(header(&head, "content-type"), "application/problem+json");
+    assert!(head.bytes().await.unwrap().is_empty());
+    // HEAD is allowed wherever GET is, and only there.
+    for (method, path, allow) in [
+        (Method::PUT, format!("/games/{}/state", t.id), "GET, HEAD"),
+        (Method::DELETE, "/games".to_string(), "GET, HEAD, POST"),
+        (Method::POST, "/openapi.json".to_string(), "GET, HEAD"),
+        (Method::HEAD, format!("/games/{}/commands", t.id), "POST"),
+    ] {
+        let res = c.request(method.clone(), url(&path)).send().await.unwrap();
+        assert_eq!(
+            res.status(),
+            StatusCode::METHOD_NOT_ALLOWED,
+            "{method} {path}"
+        );
+        assert_eq!(header(&res, "allow"), allow, "{method} {path}");
     }
 }
