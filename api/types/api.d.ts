@@ -573,9 +573,11 @@ export interface paths {
         put?: never;
         /**
          * Take back my last command
-         * @description Takes back the caller's last command at once (200) when nobody has acted since and it
-         *     revealed nothing hidden; otherwise asks every other player (202), who approve or decline.
-         *     The log keeps the undone events.
+         * @description Takes back the caller's last command at once when nobody has acted since and it revealed
+         *     nothing hidden; otherwise asks every other player, who approve or decline (bots vote at once,
+         *     within this request). 200 when the outcome is settled — taken back, or declined — and
+         *     nothing is pending; 202 while other players' votes are still awaited. The log keeps the
+         *     undone events.
          */
         post: operations["request_undo"];
         delete?: never;
@@ -595,7 +597,8 @@ export interface paths {
         put?: never;
         /**
          * Approve the pending undo
-         * @description The last approval takes the command back (200 with the `undone` event); before that, 202.
+         * @description The last approval takes the command back (200 with the `undone` event: nothing is pending);
+         *     before that, 202 while other votes are still awaited.
          */
         post: operations["approve_undo"];
         delete?: never;
@@ -615,7 +618,7 @@ export interface paths {
         put?: never;
         /**
          * Decline the pending undo
-         * @description Drops the pending request; the command stands.
+         * @description Drops the pending request; the command stands. Nothing is pending after it: 200.
          */
         post: operations["decline_undo"];
         delete?: never;
@@ -4363,7 +4366,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Taken back: the `undone` event */
+            /** @description Settled, nothing pending: taken back (the `undone` event), or asked and declined at once by the bots (`undo_requested`, `undo_declined`) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4372,7 +4375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
-            /** @description Asked: the `undo_requested` event; the others must approve */
+            /** @description Asked: the `undo_requested` event (and the bots' approvals); other players' votes are still awaited */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -4442,7 +4445,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Approved, and taken back */
+            /** @description Approved, and taken back: nothing is pending */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4451,7 +4454,7 @@ export interface operations {
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
-            /** @description Approved; others must still approve */
+            /** @description Approved; other votes are still awaited */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -4521,8 +4524,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Declined */
-            202: {
+            /** @description Declined: the request is dropped, nothing is pending */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,7 @@
 //! The client contract beyond the bodies: a finished game's event stream ends, a body over the
 //! limit is 413, `If-Match` takes a list, every `Location` and `Link` the server sends is
-//! declared in the spec, and HEAD answers like GET.
+//! declared in the spec, HEAD answers like GET, and an undo's reply says whether votes are
+//! still awaited.
 
 use std::io::{Read, Write};
 use std::time::Duration;
@@ -424,4 +425,50 @@ async fn head_answers_like_get_without_a_body() {
         );
         assert_eq!(header(&res, "allow"), allow, "{method} {path}");
     }
+}
+
+// 6. An undo's reply says whether votes are awaited.
+
+async fn an_undo_settled_at_once_answers_200(app: &TestApp) {
+    // Ada's command drew her a card: the bots decline to take it back at once (§12).
+    let (id, _, ada) = ada_and_bots(app, 36).await;
+    let (_, moves) = app.legal_moves(&id, &ada).await;
+    let play = moves["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] != "pass")
+        .unwrap()
+        .clone();
+    let (st, out) = app.command(&id, &ada, &play).await;
+    assert_eq!(st, StatusCode::OK, "{out}");
+    let (st, u) = app.undo(&id, &ada).await;
+    let kinds: Vec<&Value> = u["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["event"]["type"])
+        .collect();
+    assert_eq!(kinds, ["undo_requested", "undo_declined"], "{u}");
+    assert_eq!(u["events"][0]["event"]["revealed"], true);
+    assert_eq!(st, StatusCode::OK, "declined at once: nothing is awaited");
+    // Among people: 202 while votes are awaited, 200 once declined.
+    let t = app.table("base", 3, 37).await;
+    app.start(&t.id, Some(&t.host)).await;
+    let seat = app.play_one(&t).await;
+    let (st, u) = app.undo(&t.id, &t.tokens[seat]).await;
+    assert_eq!(st, StatusCode::ACCEPTED, "{u}");
+    let (st, u) = app.undo_decline(&t.id, &t.tokens[(seat + 1) % 3]).await;
+    assert_eq!(st, StatusCode::OK, "declined: nothing is awaited: {u}");
+    assert_eq!(u["events"][0]["event"]["type"], "undo_declined");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_an_undo_settled_at_once_answers_200() {
+    an_undo_settled_at_once_answers_200(&TestApp::sqlite().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_an_undo_settled_at_once_answers_200() {
+    an_undo_settled_at_once_answers_200(&TestApp::postgres().await).await;
 }
