@@ -45,6 +45,9 @@ pub enum ApiError {
     /// The path exists, but not with this method: the methods it has.
     #[error("{0}")]
     MethodNotAllowed(String),
+    /// The request's body is over the limit (`crate::http::limits::BODY_LIMIT`).
+    #[error("{0}")]
+    TooLarge(String),
     /// Too many of something at once (e.g. open event streams): try again later.
     #[error("{0}")]
     Busy(String),
@@ -175,6 +178,7 @@ pub const API_CODES: &[&str] = &[
     "precondition_failed",
     "idempotency_key_reused",
     "method_not_allowed",
+    "too_large",
     "busy",
     "unavailable",
     "too_many_requests",
@@ -226,6 +230,7 @@ impl ApiError {
             ApiError::Unprocessable { code, .. } => (code, "The request cannot be taken"),
             ApiError::Refused { code, .. } => (code, "The request cannot be taken now"),
             ApiError::MethodNotAllowed(_) => ("method_not_allowed", "Method not allowed"),
+            ApiError::TooLarge(_) => ("too_large", "The body is too large"),
             ApiError::Busy(_) => ("busy", "Too busy"),
             ApiError::Unavailable(_) => ("unavailable", "Service unavailable"),
             ApiError::TooManyRequests { .. } => ("too_many_requests", "Too many requests"),
@@ -269,6 +274,7 @@ impl ResponseError for ApiError {
             ApiError::Rule(_) | ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Refused { status, .. } => *status,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Busy(_) | ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -315,6 +321,7 @@ mod tests {
                 detail: s(),
             },
             ApiError::MethodNotAllowed(s()),
+            ApiError::TooLarge(s()),
             ApiError::Busy(s()),
             ApiError::Unavailable(s()),
             ApiError::TooManyRequests {

@@ -68,6 +68,7 @@ fn app(
 > {
     let measured = state.clone();
     let (app, api) = App::new()
+        .wrap_fn(http::head::head_as_get)
         .wrap_fn(move |req, srv| {
             let started = std::time::Instant::now();
             let method = req.method().to_string();

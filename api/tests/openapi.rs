@@ -153,3 +153,87 @@ fn the_spec_is_ready_for_generated_clients() {
     );
     assert!(listed.contains(&"edges_mismatch") && listed.contains(&"nothing_to_undo"));
 }
+
+/// A body over the limit is 413 `too_large`: every operation that takes a body says so.
+#[test]
+fn every_operation_with_a_body_documents_413() {
+    let spec: serde_json::Value =
+        serde_json::from_str(&saboteur_api::spec().to_json().unwrap()).unwrap();
+    let mut bodies = 0;
+    for (path, ops) in spec["paths"].as_object().unwrap() {
+        for (method, op) in ops.as_object().unwrap() {
+            if op.get("requestBody").is_none() {
+                continue;
+            }
+            bodies += 1;
+            assert!(
+                op["responses"]["413"]["content"]["application/problem+json"].is_object(),
+                "{method} {path} takes a body but documents no 413"
+            );
+        }
+    }
+    assert!(bodies >= 8, "{bodies} operations take a body");
+}
+
+/// The operations whose handler sends `header`, found in the handlers' source: each occurrence
+/// of `("Header",` belongs to the route attribute (`#[get("…")]`, …) above it.
+fn routes_sending(header: &str) -> Vec<(String, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/http");
+    let mut routes = Vec::new();
+    for file in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+        for (at, _) in text.match_indices(&format!("\"{header}\",")) {
+            let before = &text[..at];
+            let route = ["get", "post", "put", "delete", "patch"]
+                .iter()
+                .filter_map(|m| before.rfind(&format!("#[{m}(\"")).map(|i| (i, *m)))
+                .max();
+            let Some((i, method)) = route else { continue };
+            let path = before[i + method.len() + 4..].split('"').next().unwrap();
+            routes.push((method.to_string(), path.to_string()));
+        }
+    }
+    routes.sort();
+    routes.dedup();
+    routes
+}
+
+/// Every 201 declares the `Location` it sends, and every response the server sends a `Link`
+/// on declares it.
+#[test]
+fn every_201_declares_location_and_every_link_is_declared() {
+    let spec: serde_json::Value =
+        serde_json::from_str(&saboteur_api::spec().to_json().unwrap()).unwrap();
+    let declares = |response: &serde_json::Value, name: &str| {
+        response["headers"]
+            .as_object()
+            .is_some_and(|h| h.keys().any(|k| k.eq_ignore_ascii_case(name)))
+    };
+    let mut created = 0;
+    for (path, ops) in spec["paths"].as_object().unwrap() {
+        for (method, op) in ops.as_object().unwrap() {
+            if let Some(response) = op["responses"].get("201") {
+                created += 1;
+                assert!(
+                    declares(response, "Location"),
+                    "{method} {path} answers 201 without declaring Location"
+                );
+            }
+        }
+    }
+    assert!(created >= 5, "{created} operations answer 201");
+    let linked = routes_sending("Link");
+    for route in [("get", "/games"), ("get", "/games/{id}/events")] {
+        assert!(
+            linked.contains(&(route.0.into(), route.1.into())),
+            "{route:?} sends Link, and the search did not find it: {linked:?}"
+        );
+    }
+    for (method, path) in linked {
+        let response = &spec["paths"][&path][&method]["responses"]["200"];
+        assert!(
+            declares(response, "Link"),
+            "{method} {path} sends Link without declaring it"
+        );
+    }
+}

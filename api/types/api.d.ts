@@ -178,7 +178,8 @@ export interface paths {
          *     `ETag`): it holds while no event that changes what a seat decides on was recorded after it —
          *     table talk, hidden messages and tokens issued again never make it stale — and otherwise
          *     answers 412 (`*` matches any version; `LegalMoves.decision_version` is the oldest version
-         *     that still holds). An `Idempotency-Key` makes a retry answer exactly the first reply (the
+         *     that still holds). A list (`"12", "14"`, RFC 9110) holds when any version it names holds;
+         *     weak tags (`W/"12"`) name their version too; a malformed list is 400. An `Idempotency-Key` makes a retry answer exactly the first reply (the
          *     command's events and the bots' answers after it, the same version and awaited seat) without
          *     playing again, through any server process and after a restart, even after a 503 whose
          *     outcome was unknown. A broken rule is 422 with the rule's stable `code`.
@@ -223,7 +224,10 @@ export interface paths {
          * Follow the game live
          * @description Server-Sent Events: every event after `Last-Event-ID` (or `after`), then each new one as it
          *     is recorded, as the caller may see it. The `id` of each message is the event's sequence
-         *     number and its `event` the event's type; comments keep the connection alive.
+         *     number and its `event` the event's type; a comment every 5 s keeps the connection alive.
+         *     Once the game is over and every event has been sent, the response ends: a client
+         *     reconnects only while the game is not over. A player's stream also ends when the seat's
+         *     token is issued again.
          */
         get: operations["stream_events"];
         put?: never;
@@ -569,9 +573,11 @@ export interface paths {
         put?: never;
         /**
          * Take back my last command
-         * @description Takes back the caller's last command at once (200) when nobody has acted since and it
-         *     revealed nothing hidden; otherwise asks every other player (202), who approve or decline.
-         *     The log keeps the undone events.
+         * @description Takes back the caller's last command at once when nobody has acted since and it revealed
+         *     nothing hidden; otherwise asks every other player, who approve or decline (bots vote at once,
+         *     within this request). 200 when the outcome is settled — taken back, or declined — and
+         *     nothing is pending; 202 while other players' votes are still awaited. The log keeps the
+         *     undone events.
          */
         post: operations["request_undo"];
         delete?: never;
@@ -591,7 +597,8 @@ export interface paths {
         put?: never;
         /**
          * Approve the pending undo
-         * @description The last approval takes the command back (200 with the `undone` event); before that, 202.
+         * @description The last approval takes the command back (200 with the `undone` event: nothing is pending);
+         *     before that, 202 while other votes are still awaited.
          */
         post: operations["approve_undo"];
         delete?: never;
@@ -611,7 +618,7 @@ export interface paths {
         put?: never;
         /**
          * Decline the pending undo
-         * @description Drops the pending request; the command stands.
+         * @description Drops the pending request; the command stands. Nothing is pending after it: 200.
          */
         post: operations["decline_undo"];
         delete?: never;
@@ -1992,11 +1999,12 @@ export interface components {
             /**
              * @description A stable code: for 422 a rule-violation code of docs/scenarios.md, or
              *     `idempotency_key_reused`; otherwise one of `bad_request`, `unauthorized`, `forbidden`,
-             *     `not_found`, `method_not_allowed`, `conflict`, `precondition_failed`, `busy` (503: too
-             *     many event streams), `unavailable` (503: the database cannot be reached), `internal`.
+             *     `not_found`, `method_not_allowed`, `too_large` (413: a body over 64 KiB), `conflict`,
+             *     `precondition_failed`, `busy` (503: too many event streams), `unavailable` (503: the
+             *     database cannot be reached), `internal`.
              * @enum {string}
              */
-            code: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "busy" | "unavailable" | "too_many_requests" | "internal" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "not_started" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "no_command";
+            code: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "internal" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "not_started" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "no_command";
             /** @description What went wrong, in plain words. */
             detail: string;
             /**
@@ -2585,6 +2593,8 @@ export interface operations {
             /** @description A page of games */
             200: {
                 headers: {
+                    /** @description The next page, `</games?cursor=…&limit=…>; rel="next"`, while there is one */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2618,6 +2628,8 @@ export interface operations {
             /** @description The game was created */
             201: {
                 headers: {
+                    /** @description The new game: `/games/{id}` */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2626,6 +2638,15 @@ export interface operations {
             };
             /** @description Malformed request, unknown ruleset, bad player count */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2783,6 +2804,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -2867,6 +2897,8 @@ export interface operations {
             /** @description The bot is seated */
             201: {
                 headers: {
+                    /** @description The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start) */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2918,6 +2950,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -2935,7 +2976,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The version the command was chosen at: holds while no event that changes what a seat decides on was recorded after it (talk and new tokens do not) */
+                /** @description The version the command was chosen at (`"12"`), or a list of versions (`"12", "14"`) that holds when any of them does, or `*`: a version holds while no event that changes what a seat decides on was recorded after it (talk and new tokens do not) */
                 "If-Match"?: string | null;
                 /** @description Retries with the same key return the first outcome */
                 "Idempotency-Key"?: string | null;
@@ -2975,7 +3016,7 @@ export interface operations {
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
-            /** @description Malformed command or header */
+            /** @description Malformed command or header (an If-Match that is not a list of versions) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3020,8 +3061,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game changed after the version If-Match names (a move, an undo, a timeout, a seat handed over) */
+            /** @description The game changed after every version If-Match lists (a move, an undo, a timeout, a seat handed over) */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3071,6 +3121,8 @@ export interface operations {
             /** @description A page of events */
             200: {
                 headers: {
+                    /** @description The next page, `</games/{id}/events?after=…&limit=…>; rel="next"`, while there is one */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3135,7 +3187,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An event stream (`text/event-stream`): `id` is the sequence number, `event` the type, `data` `{"seq": n, "event": {…}}` */
+            /** @description An event stream (`text/event-stream`): `id` is the sequence number, `event` the type, `data` `{"seq": n, "event": {…}}`; it ends after a finished game's last event */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3301,6 +3353,8 @@ export interface operations {
             /** @description The rematch was created */
             201: {
                 headers: {
+                    /** @description The rematch: `/games/{id}` */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3426,6 +3480,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3458,6 +3521,8 @@ export interface operations {
             /** @description Seated */
             201: {
                 headers: {
+                    /** @description The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start) */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3484,6 +3549,15 @@ export interface operations {
             };
             /** @description The game has started or every seat is taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3600,6 +3674,8 @@ export interface operations {
             /** @description Seated: the new token */
             201: {
                 headers: {
+                    /** @description The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start) */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3720,6 +3796,15 @@ export interface operations {
             };
             /** @description Not started, over, or a bot already plays the seat */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4155,6 +4240,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many messages: try again after `Retry-After` seconds */
             429: {
                 headers: {
@@ -4272,7 +4366,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Taken back: the `undone` event */
+            /** @description Settled, nothing pending: taken back (the `undone` event), or asked and declined at once by the bots (`undo_requested`, `undo_declined`) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4281,7 +4375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
-            /** @description Asked: the `undo_requested` event; the others must approve */
+            /** @description Asked: the `undo_requested` event (and the bots' approvals); other players' votes are still awaited */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -4351,7 +4445,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Approved, and taken back */
+            /** @description Approved, and taken back: nothing is pending */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4360,7 +4454,7 @@ export interface operations {
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
-            /** @description Approved; others must still approve */
+            /** @description Approved; other votes are still awaited */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -4430,8 +4524,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Declined */
-            202: {
+            /** @description Declined: the request is dropped, nothing is pending */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -305,10 +305,11 @@ async function seriesSection(id, names, link) {
 }
 
 /** Follows the SSE stream with fetch (EventSource cannot send Authorization), reconnecting
- * with Last-Event-ID. */
+ * with Last-Event-ID while the game is not over: the server ends a finished game's stream after
+ * its last event. */
 async function follow(id, token, onEvent, signal) {
-  let last = null;
-  while (!signal.aborted) {
+  let last = null, over = false;
+  while (!signal.aborted && !over) {
     try {
       const headers = { accept: "text/event-stream" };
       if (token) headers.authorization = `Bearer ${token}`;
@@ -327,12 +328,14 @@ async function follow(id, token, onEvent, signal) {
           let data = "";
           for (const line of block.split("\n")) {
             if (line.startsWith("id:")) last = line.slice(3).trim();
+            if (line.startsWith("event:") && line.slice(6).trim() === "game_ended") over = true;
             if (line.startsWith("data:")) data += line.slice(5).trim();
           }
           if (data) onEvent(data);
         }
       }
     } catch (e) { if (signal.aborted) return; }
+    if (over) return;
     await new Promise((r) => setTimeout(r, 1000));
   }
 }

@@ -36,8 +36,9 @@ pub struct Problem {
     pub detail: String,
     /// A stable code: for 422 a rule-violation code of docs/scenarios.md, or
     /// `idempotency_key_reused`; otherwise one of `bad_request`, `unauthorized`, `forbidden`,
-    /// `not_found`, `method_not_allowed`, `conflict`, `precondition_failed`, `busy` (503: too
-    /// many event streams), `unavailable` (503: the database cannot be reached), `internal`.
+    /// `not_found`, `method_not_allowed`, `too_large` (413: a body over 64 KiB), `conflict`,
+    /// `precondition_failed`, `busy` (503: too many event streams), `unavailable` (503: the
+    /// database cannot be reached), `internal`.
     pub code: String,
 }
 
@@ -62,7 +63,7 @@ impl Modify for BearerAuth {
 immutable event; a game's state is its events replayed. Commands use the wire format of \
 docs/scenarios.md. Players authenticate with the bearer token they got when joining; the host with \
 the token they got when creating the game. Errors are RFC 9457 problem details with a stable \
-`code`.",
+`code`. Every GET also answers HEAD: the same status and headers, without the body.",
         license(name = "MIT")
     ),
     modifiers(&BearerAuth),

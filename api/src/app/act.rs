@@ -41,12 +41,13 @@ pub(crate) enum Act {
     Leave { game: GameId, seat: Seat },
     /// Deal round 1 (the host, every seat taken).
     Start { game: GameId },
-    /// A player's command, chosen at `if_match` if given; `key` makes a retry answer the
+    /// A player's command, chosen at one of the versions `if_match` lists if given (an
+    /// `If-Match` list; `None` without the header or with `*`); `key` makes a retry answer the
     /// first reply.
     Command {
         game: GameId,
         command: Command,
-        if_match: Option<Version>,
+        if_match: Option<Vec<Version>>,
         key: Option<String>,
     },
     /// Ask to take back one's last command (a player).

@@ -6,6 +6,7 @@ use saboteur_storage::{GameStatus, Role};
 
 use crate::app::act::{Act, Who};
 use crate::app::auth::{Caller, bot_level};
+use crate::app::ids::Version;
 use crate::app::tables::Held;
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -108,13 +109,17 @@ pub(crate) fn precondition(state: &AppState, table: &Held, act: &Act) -> Result<
     let lobby = table.record().status == GameStatus::Lobby;
     match act {
         Act::Command { if_match, .. } => {
-            if let Some(v) = if_match {
+            // RFC 9110 §13.1.1: the condition holds when any listed version does; a version v
+            // holds while nothing a seat decides on was recorded after it.
+            if let Some(listed) = if_match {
                 let (decided, now) = (table.decision_version(), table.version());
-                if *v < decided || *v > now {
+                if !listed.iter().any(|v| decided <= *v && *v <= now) {
                     state.metrics.conflicts.with_label_values(&["stale"]).inc();
+                    let names: Vec<String> = listed.iter().map(Version::to_string).collect();
                     return Err(ApiError::PreconditionFailed(format!(
-                        "the command was chosen at version {v}; the game has changed since \
-                         version {decided} (it is at version {now})"
+                        "the command was chosen at version {}; the game has changed since \
+                         version {decided} (it is at version {now})",
+                        names.join(" or ")
                     )));
                 }
             }

@@ -256,11 +256,10 @@ async fn answer(
                 .ok_or_else(|| ApiError::Internal("a token issued again got no token".into()))?,
             version: outcome.version,
         }),
-        Act::RequestUndo { .. } | Act::VoteUndo { .. } | Act::Rollback { .. }
-            if !outcome
-                .events
-                .iter()
-                .any(|e| matches!(e.event, Event::Undone { .. })) =>
+        // An undo request or a vote leaves votes awaited (202) while a request is pending after
+        // the bots answered; otherwise its outcome is settled (200): taken back, or declined.
+        Act::RequestUndo { .. } | Act::VoteUndo { .. }
+            if table.history().pending_undo().is_some() =>
         {
             Done::Awaiting(outcome)
         }

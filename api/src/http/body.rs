@@ -1,5 +1,7 @@
 //! Request bodies: JSON read under a deadline, so a body that never arrives cannot hold a
-//! connection (actix-web's own extractors wait for as long as the client keeps it open).
+//! connection (actix-web's own extractors wait for as long as the client keeps it open), and
+//! at most [`BODY_LIMIT`] bytes of it: beyond, 413 `too_large` (announced by `Content-Length`
+//! or found while reading a body of unknown length).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -7,6 +9,7 @@ use std::pin::Pin;
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use serde::de::DeserializeOwned;
+use tokio_stream::StreamExt;
 
 use crate::error::ApiError;
 use crate::http::limits::{BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
@@ -47,27 +50,40 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
                 let m = m.trim();
                 m.eq_ignore_ascii_case("application/json") || m.ends_with("+json")
             });
-        let read = web::Bytes::from_request(req, payload);
+        let announced = req
+            .headers()
+            .get("content-length")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        let mut payload = payload.take();
         Box::pin(async move {
             if !json {
                 return Err(ApiError::BadRequest(
                     "the body must be JSON: send `Content-Type: application/json`".into(),
                 ));
             }
-            let bytes = tokio::time::timeout(deadline, read)
-                .await
-                .map_err(|_| {
-                    ApiError::BadRequest(format!(
-                        "the body did not arrive within {} s",
-                        deadline.as_secs()
-                    ))
-                })?
-                .map_err(|e| ApiError::BadRequest(format!("cannot read the body: {e}")))?;
-            if bytes.len() > BODY_LIMIT {
-                return Err(ApiError::BadRequest(format!(
-                    "the body is over {BODY_LIMIT} bytes"
-                )));
+            let too_large = || ApiError::TooLarge(format!("the body is over {BODY_LIMIT} bytes"));
+            if announced.is_some_and(|n| n > BODY_LIMIT as u64) {
+                return Err(too_large());
             }
+            let read = async {
+                let mut bytes = web::BytesMut::new();
+                while let Some(chunk) = payload.next().await {
+                    let chunk = chunk
+                        .map_err(|e| ApiError::BadRequest(format!("cannot read the body: {e}")))?;
+                    if bytes.len() + chunk.len() > BODY_LIMIT {
+                        return Err(too_large());
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                Ok(bytes)
+            };
+            let bytes = tokio::time::timeout(deadline, read).await.map_err(|_| {
+                ApiError::BadRequest(format!(
+                    "the body did not arrive within {} s",
+                    deadline.as_secs()
+                ))
+            })??;
             serde_json::from_slice(&bytes)
                 .map(Json)
                 .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))

@@ -36,8 +36,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
     tag = "games",
     request_body = CreateGame,
     responses(
-        (status = 201, description = "The game was created", body = GameCreated),
+        (status = 201, description = "The game was created", body = GameCreated, headers(("Location" = String, description = "The new game: `/games/{id}`"))),
         (status = 400, description = "Malformed request, unknown ruleset, bad player count", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games")]
@@ -69,7 +70,7 @@ struct ListQuery {
     tag = "games",
     params(ListQuery),
     responses(
-        (status = 200, description = "A page of games", body = GameList),
+        (status = 200, description = "A page of games", body = GameList, headers(("Link" = String, description = "The next page, `</games?cursor=…&limit=…>; rel=\"next\"`, while there is one"))),
         (status = 400, description = "Bad status, cursor or limit", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
@@ -138,8 +139,9 @@ async fn get_game(
     params(("id" = String, Path, description = "The game's id")),
     request_body = JoinGame,
     responses(
-        (status = 201, description = "Seated", body = Joined),
+        (status = 201, description = "Seated", body = Joined, headers(("Location" = String, description = "The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start)"))),
         (status = 400, description = "Malformed request or name", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "The game has started or every seat is taken", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -170,8 +172,9 @@ async fn join(
     request_body = AddBot,
     security(("bearer" = [])),
     responses(
-        (status = 201, description = "The bot is seated", body = BotSeated),
+        (status = 201, description = "The bot is seated", body = BotSeated, headers(("Location" = String, description = "The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start)"))),
         (status = 400, description = "Malformed request, unknown level or bad name", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The host's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the host seats bots", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

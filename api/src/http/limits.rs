@@ -52,7 +52,8 @@ impl Drop for Permit {
     }
 }
 
-/// The methods of every path the server has, to answer a wrong method with 405 and `Allow`.
+/// The methods of every path the server has, to answer a wrong method with 405 and `Allow`:
+/// HEAD wherever GET is ([`crate::http::head`]).
 pub(crate) struct Methods(Vec<(Vec<String>, String)>);
 
 impl Methods {
@@ -62,6 +63,7 @@ impl Methods {
         for (path, item) in &spec.paths.paths {
             let ops = [
                 ("GET", item.get.is_some()),
+                ("HEAD", item.get.is_some()),
                 ("PUT", item.put.is_some()),
                 ("POST", item.post.is_some()),
                 ("DELETE", item.delete.is_some()),
@@ -74,7 +76,7 @@ impl Methods {
                 .collect();
             routes.push((segments(path), allow.join(", ")));
         }
-        routes.push((segments("/openapi.json"), "GET".to_string()));
+        routes.push((segments("/openapi.json"), "GET, HEAD".to_string()));
         Methods(routes)
     }
 
@@ -133,9 +135,8 @@ fn as_problem<B: MessageBody>(res: ServiceResponse<B>) -> ServiceResponse<Either
                 .headers()
                 .get("allow")
                 .and_then(|v| v.to_str().ok())
-                .unwrap_or("GET")
-                .to_string();
-            ApiError::MethodNotAllowed(allow)
+                .unwrap_or("GET");
+            ApiError::MethodNotAllowed(with_head(allow))
         }
         s if s.is_server_error() => ApiError::Internal(format!("status {s}")),
         s => ApiError::BadRequest(format!(
@@ -146,6 +147,25 @@ fn as_problem<B: MessageBody>(res: ServiceResponse<B>) -> ServiceResponse<Either
     let response: HttpResponse = error.error_response();
     let (req, _) = res.into_parts();
     ServiceResponse::new(req, response).map_into_right_body()
+}
+
+/// An `Allow` list with HEAD wherever GET is ([`crate::http::head`] answers it).
+fn with_head(allow: &str) -> String {
+    let methods: Vec<&str> = allow.split(',').map(str::trim).collect();
+    if !methods.contains(&"GET") || methods.contains(&"HEAD") {
+        return allow.to_string();
+    }
+    methods
+        .iter()
+        .flat_map(|m| {
+            if *m == "GET" {
+                vec!["GET", "HEAD"]
+            } else {
+                vec![*m]
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The most items a page of events or of the transparency log holds.

@@ -6,6 +6,7 @@ pub(crate) mod audit;
 pub(crate) mod body;
 pub(crate) mod catalogue;
 pub(crate) mod games;
+pub(crate) mod head;
 pub(crate) mod limits;
 pub(crate) mod online;
 pub(crate) mod ops;

@@ -69,6 +69,7 @@ fn heuristic() -> BotLevel {
     responses(
         (status = 200, description = "Posted: the event as the caller sees it", body = Outcome),
         (status = 400, description = "Empty, too long, or holding control characters; a player sent a name, or a spectator none", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host's token, or a spectator at a table where spectators may not talk", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -147,6 +148,7 @@ async fn hide_talk(
     responses(
         (status = 200, description = "Handed over (and the bot's moves, if it was the seat's turn)", body = Outcome),
         (status = 400, description = "Malformed body", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The host's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the host hands seats over", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

@@ -33,18 +33,29 @@ pub(crate) async fn perform(
     req: &HttpRequest,
     act: Act,
 ) -> Result<HttpResponse, ApiError> {
+    let game = act.game().cloned();
     let done = seam::act(state, Request::new(bearer(req)?, act)).await?;
-    Ok(respond(done))
+    Ok(respond(done, game.as_ref()))
 }
 
-/// The response for what an act did.
-fn respond(done: Done) -> HttpResponse {
+/// A 201 naming the seat of `game` it took in `Location` (every act that seats has a game).
+fn seated(game: Option<&GameId>, seat: u8) -> actix_web::HttpResponseBuilder {
+    let mut response = HttpResponse::Created();
+    if let Some(game) = game {
+        response.insert_header(("Location", format!("/games/{}/seats/{seat}", game.as_str())));
+    }
+    response
+}
+
+/// The response for what an act on `game` (none for a creation) did. Every 201 names what it
+/// made in `Location`: the game, or the seat.
+fn respond(done: Done, game: Option<&GameId>) -> HttpResponse {
     match done {
         Done::Created(created) => HttpResponse::Created()
             .insert_header(("Location", format!("/games/{}", created.game_id)))
             .json(created),
-        Done::Joined(joined) => HttpResponse::Created().json(joined),
-        Done::BotSeated(seated) => HttpResponse::Created().json(seated),
+        Done::Joined(joined) => seated(game, joined.seat).json(joined),
+        Done::BotSeated(bot) => seated(game, bot.seat).json(bot),
         Done::Left => HttpResponse::NoContent().finish(),
         Done::Recorded(out) => HttpResponse::Ok()
             .insert_header(("ETag", format!("\"{}\"", out.version)))

@@ -126,21 +126,47 @@ async fn legal_moves(
     }))
 }
 
-/// The version `If-Match` names: `None` without the header or with `*`, which matches any
-/// current game (RFC 9110 §13.1.1).
-fn if_match(req: &HttpRequest) -> Result<Option<Version>, ApiError> {
-    let Some(h) = req.headers().get("if-match") else {
-        return Ok(None);
-    };
-    let text = h.to_str().unwrap_or_default().trim();
-    if text == "*" {
+/// The versions `If-Match` lists (RFC 9110 §13.1.1: the condition holds when any of them
+/// does): `None` without the header or with `*`, which matches any current game. The list may
+/// span several header lines; empty elements are ignored; a weak tag (`W/"12"`) names its
+/// version as a strong one does. Anything else is 400.
+fn if_match(req: &HttpRequest) -> Result<Option<Vec<Version>>, ApiError> {
+    let mut lines = req.headers().get_all("if-match").peekable();
+    if lines.peek().is_none() {
         return Ok(None);
     }
-    text.trim_start_matches("W/")
-        .trim_matches('"')
-        .parse()
-        .map(|v| Some(Version::of(v)))
-        .map_err(|_| ApiError::BadRequest("If-Match holds the version, e.g. \"12\", or *".into()))
+    let malformed = || {
+        ApiError::BadRequest(
+            "If-Match lists versions, e.g. \"12\" or \"12\", \"14\", or is *".into(),
+        )
+    };
+    let mut elements = Vec::new();
+    for line in lines {
+        let text = line.to_str().map_err(|_| malformed())?;
+        elements.extend(text.split(',').map(str::trim).filter(|e| !e.is_empty()));
+    }
+    if elements == ["*"] {
+        return Ok(None);
+    }
+    let versions = elements
+        .iter()
+        .map(|tag| {
+            let tag = tag.strip_prefix("W/").unwrap_or(tag);
+            let version = tag
+                .strip_prefix('"')
+                .and_then(|t| t.strip_suffix('"'))
+                // A bare number is taken as the version too, as it always was.
+                .unwrap_or(tag);
+            match version.parse::<u64>() {
+                Ok(v) if version.bytes().all(|b| b.is_ascii_digit()) => Ok(Version::of(v)),
+                _ => Err(malformed()),
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if versions.is_empty() {
+        return Err(malformed());
+    }
+    Ok(Some(versions))
 }
 
 fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
@@ -162,7 +188,8 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
 /// `ETag`): it holds while no event that changes what a seat decides on was recorded after it —
 /// table talk, hidden messages and tokens issued again never make it stale — and otherwise
 /// answers 412 (`*` matches any version; `LegalMoves.decision_version` is the oldest version
-/// that still holds). An `Idempotency-Key` makes a retry answer exactly the first reply (the
+/// that still holds). A list (`"12", "14"`, RFC 9110) holds when any version it names holds;
+/// weak tags (`W/"12"`) name their version too; a malformed list is 400. An `Idempotency-Key` makes a retry answer exactly the first reply (the
 /// command's events and the bots' answers after it, the same version and awaited seat) without
 /// playing again, through any server process and after a restart, even after a 503 whose
 /// outcome was unknown. A broken rule is 422 with the rule's stable `code`.
@@ -170,7 +197,7 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
     tag = "play",
     params(
         ("id" = String, Path, description = "The game's id"),
-        ("If-Match" = Option<String>, Header, description = "The version the command was chosen at: holds while no event that changes what a seat decides on was recorded after it (talk and new tokens do not)"),
+        ("If-Match" = Option<String>, Header, description = "The version the command was chosen at (`\"12\"`), or a list of versions (`\"12\", \"14\"`) that holds when any of them does, or `*`: a version holds while no event that changes what a seat decides on was recorded after it (talk and new tokens do not)"),
         ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key return the first outcome"),
     ),
     security(("bearer" = [])),
@@ -181,13 +208,14 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
     ),
     responses(
         (status = 200, description = "Played: the new version and events as the player sees them", body = Outcome, headers(("ETag" = String, description = "The new version, quoted"))),
-        (status = 400, description = "Malformed command or header", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed command or header (an If-Match that is not a list of versions)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host cannot play for a seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "Another command was recorded first", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
-        (status = 412, description = "The game changed after the version If-Match names (a move, an undo, a timeout, a seat handed over)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 412, description = "The game changed after every version If-Match lists (a move, an undo, a timeout, a seat handed over)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 422, description = "The command breaks a rule (`code` is the rule's), or the Idempotency-Key was used for another command (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
@@ -228,7 +256,7 @@ struct EventsQuery {
     params(("id" = String, Path, description = "The game's id"), EventsQuery),
     security((), ("bearer" = [])),
     responses(
-        (status = 200, description = "A page of events", body = EventPage),
+        (status = 200, description = "A page of events", body = EventPage, headers(("Link" = String, description = "The next page, `</games/{id}/events?after=…&limit=…>; rel=\"next\"`, while there is one"))),
         (status = 400, description = "Malformed query", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

@@ -53,7 +53,7 @@ pub struct Series {
     params(("id" = String, Path, description = "The finished game's id")),
     security(("bearer" = [])),
     responses(
-        (status = 201, description = "The rematch was created", body = GameCreated),
+        (status = 201, description = "The rematch was created", body = GameCreated, headers(("Location" = String, description = "The rematch: `/games/{id}`"))),
         (status = 401, description = "The host's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the host creates the rematch", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -82,7 +82,7 @@ async fn rematch(
     ),
     security(("bearer" = [])),
     responses(
-        (status = 201, description = "Seated: the new token", body = Joined),
+        (status = 201, description = "Seated: the new token", body = Joined, headers(("Location" = String, description = "The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start)"))),
         (status = 400, description = "Malformed path or authorization header", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The seat's token from the previous game is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "That token held another seat, or none", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

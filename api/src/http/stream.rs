@@ -5,9 +5,11 @@
 //! server process on the same PostgreSQL) and reads what it has not sent from the game's
 //! table, which follows the store: a thousand streams on one game cost one read of the log per
 //! append, not a thousand. After a gap in the announcements (the database went away and came
-//! back) every stream catches up by sequence number; a keep-alive every 15 s also checks. The
-//! number of open streams per process is capped ([`crate::Config::max_streams`]): beyond it,
-//! 503 with `Retry-After`.
+//! back) every stream catches up by sequence number; a keep-alive comment goes out every 5 s,
+//! and every third one also checks. Once the game is over and every event has been sent, the
+//! stream ends (one opened on a finished game sends the backlog, then ends). The number of open
+//! streams per process is capped ([`crate::Config::max_streams`]): beyond it, 503 with
+//! `Retry-After`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -69,16 +71,23 @@ enum Stop {
     Gone,
     /// The token it was opened with was issued again: it no longer sees the seat.
     Revoked,
+    /// The game is over and every event has been sent.
+    Finished,
+}
+
+/// What a catch-up read: the frames of the events not sent yet, the last sequence number among
+/// them, and whether the game is over (nothing will follow them).
+struct Read {
+    frames: Vec<web::Bytes>,
+    last: i64,
+    over: bool,
 }
 
 impl Follower {
-    /// The frames of the events after `sent`, as the audience may see them, and the last
-    /// sequence number among them. `Ok(Err(Revoked))`: the stream's token no longer holds its
-    /// seat. `Err`: the game cannot be read now (the stream tries again later).
-    async fn frames_after(
-        &self,
-        sent: i64,
-    ) -> Result<Result<(Vec<web::Bytes>, i64), Stop>, ApiError> {
+    /// The frames of the events after `sent`, as the audience may see them. `Ok(Err(Revoked))`:
+    /// the stream's token no longer holds its seat. `Err`: the game cannot be read now (the
+    /// stream tries again later).
+    async fn frames_after(&self, sent: i64) -> Result<Result<Read, Stop>, ApiError> {
         let table = seam::open(&self.state, &self.game).await?;
         if let Some((seat, hash)) = &self.holder
             && !table.holds(*seat, hash)
@@ -99,17 +108,25 @@ impl Follower {
             )));
             last = seq;
         }
-        Ok(Ok((frames, last)))
+        Ok(Ok(Read {
+            frames,
+            last,
+            over: table.over(),
+        }))
     }
 
-    /// Sends what the stream has not sent yet, and the last sequence number sent.
+    /// Sends what the stream has not sent yet, and the last sequence number sent;
+    /// `Err(Finished)` once that was the game's last event.
     async fn catch_up(&self, sent: i64, tx: &Frames) -> Result<i64, Stop> {
         match self.frames_after(sent).await {
-            Ok(Ok((frames, last))) => {
-                for frame in frames {
+            Ok(Ok(read)) => {
+                for frame in read.frames {
                     tx.send(Ok(frame)).await.map_err(|_| Stop::Gone)?;
                 }
-                Ok(last)
+                if read.over {
+                    return Err(Stop::Finished);
+                }
+                Ok(read.last)
             }
             Ok(Err(stop)) => Err(stop),
             Err(e) => {
@@ -119,7 +136,9 @@ impl Follower {
         }
     }
 
-    /// Feeds the stream until its client goes away or its token is issued again.
+    /// Feeds the stream until its client goes away, its token is issued again or the game is
+    /// over and every event has been sent. Returning drops the sender: the response ends once
+    /// the frames already queued are written.
     async fn feed(
         self,
         mut notices: broadcast::Receiver<Notice>,
@@ -167,7 +186,10 @@ impl Follower {
 ///
 /// Server-Sent Events: every event after `Last-Event-ID` (or `after`), then each new one as it
 /// is recorded, as the caller may see it. The `id` of each message is the event's sequence
-/// number and its `event` the event's type; comments keep the connection alive.
+/// number and its `event` the event's type; a comment every 5 s keeps the connection alive.
+/// Once the game is over and every event has been sent, the response ends: a client
+/// reconnects only while the game is not over. A player's stream also ends when the seat's
+/// token is issued again.
 #[utoipa::path(
     tag = "events",
     params(
@@ -177,7 +199,7 @@ impl Follower {
     ),
     security((), ("bearer" = [])),
     responses(
-        (status = 200, description = "An event stream (`text/event-stream`): `id` is the sequence number, `event` the type, `data` `{\"seq\": n, \"event\": {…}}`"),
+        (status = 200, description = "An event stream (`text/event-stream`): `id` is the sequence number, `event` the type, `data` `{\"seq\": n, \"event\": {…}}`; it ends after a finished game's last event"),
         (status = 400, description = "Malformed Last-Event-ID or query", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

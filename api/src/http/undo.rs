@@ -22,16 +22,18 @@ pub fn configure(cfg: &mut ServiceConfig) {
 
 /// Take back my last command
 ///
-/// Takes back the caller's last command at once (200) when nobody has acted since and it
-/// revealed nothing hidden; otherwise asks every other player (202), who approve or decline.
-/// The log keeps the undone events.
+/// Takes back the caller's last command at once when nobody has acted since and it revealed
+/// nothing hidden; otherwise asks every other player, who approve or decline (bots vote at once,
+/// within this request). 200 when the outcome is settled — taken back, or declined — and
+/// nothing is pending; 202 while other players' votes are still awaited. The log keeps the
+/// undone events.
 #[utoipa::path(
     tag = "play",
     params(("id" = String, Path, description = "The game's id")),
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "Taken back: the `undone` event", body = Outcome),
-        (status = 202, description = "Asked: the `undo_requested` event; the others must approve", body = Outcome),
+        (status = 200, description = "Settled, nothing pending: taken back (the `undone` event), or asked and declined at once by the bots (`undo_requested`, `undo_declined`)", body = Outcome),
+        (status = 202, description = "Asked: the `undo_requested` event (and the bots' approvals); other players' votes are still awaited", body = Outcome),
         (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host is not a player", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -63,14 +65,15 @@ async fn vote(
 
 /// Approve the pending undo
 ///
-/// The last approval takes the command back (200 with the `undone` event); before that, 202.
+/// The last approval takes the command back (200 with the `undone` event: nothing is pending);
+/// before that, 202 while other votes are still awaited.
 #[utoipa::path(
     tag = "play",
     params(("id" = String, Path, description = "The game's id")),
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "Approved, and taken back", body = Outcome),
-        (status = 202, description = "Approved; others must still approve", body = Outcome),
+        (status = 200, description = "Approved, and taken back: nothing is pending", body = Outcome),
+        (status = 202, description = "Approved; other votes are still awaited", body = Outcome),
         (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host is not a player", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -89,13 +92,13 @@ async fn approve_undo(
 
 /// Decline the pending undo
 ///
-/// Drops the pending request; the command stands.
+/// Drops the pending request; the command stands. Nothing is pending after it: 200.
 #[utoipa::path(
     tag = "play",
     params(("id" = String, Path, description = "The game's id")),
     security(("bearer" = [])),
     responses(
-        (status = 202, description = "Declined", body = Outcome),
+        (status = 200, description = "Declined: the request is dropped, nothing is pending", body = Outcome),
         (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host is not a player", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -134,6 +137,7 @@ pub struct Rollback {
     responses(
         (status = 200, description = "Rolled back", body = Outcome),
         (status = 400, description = "No such version between two commands, or no reason", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The host's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the host rolls back", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

@@ -209,14 +209,26 @@ async fn wrong_methods_and_unknown_paths_are_problems() {
     let c = client();
     let id = "00000000-0000-4000-8000-000000000000";
     for (method, path, allow) in [
-        (reqwest::Method::DELETE, "/games".to_string(), "GET, POST"),
-        (reqwest::Method::PUT, format!("/games/{id}/state"), "GET"),
+        (
+            reqwest::Method::DELETE,
+            "/games".to_string(),
+            "GET, HEAD, POST",
+        ),
+        (
+            reqwest::Method::PUT,
+            format!("/games/{id}/state"),
+            "GET, HEAD",
+        ),
         (
             reqwest::Method::GET,
             format!("/games/{id}/commands"),
             "POST",
         ),
-        (reqwest::Method::POST, "/openapi.json".to_string(), "GET"),
+        (
+            reqwest::Method::POST,
+            "/openapi.json".to_string(),
+            "GET, HEAD",
+        ),
     ] {
         let r = c
             .request(method.clone(), server.url(&path))

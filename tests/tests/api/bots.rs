@@ -102,8 +102,9 @@ async fn human_and_bots(app: &TestApp, ruleset: &str, players: u8, seed: u64) {
             assert_eq!(undo[0]["type"], "undo_requested");
             if undo[0]["revealed"] == true {
                 // docs/rules.md §12: the command showed its player something hidden (a draw,
-                // a peek): knowledge cannot be taken back, so the bots decline.
-                assert_eq!(st, StatusCode::ACCEPTED, "{u}");
+                // a peek): knowledge cannot be taken back, so the bots decline at once: the
+                // outcome is settled, nothing is pending.
+                assert_eq!(st, StatusCode::OK, "{u}");
                 assert_eq!(undo[1]["type"], "undo_declined", "{u}");
             } else {
                 assert_eq!(st, StatusCode::OK, "{u}");

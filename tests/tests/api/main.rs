@@ -6,6 +6,7 @@ mod helpers;
 mod players;
 
 mod bots;
+mod contract;
 mod errors;
 mod events;
 mod mixed;

@@ -49,7 +49,7 @@ async fn undo_and_rollback(app: &TestApp) {
     let (st, _) = app.undo(&t.id, &t.tokens[seat]).await;
     assert_eq!(st, StatusCode::ACCEPTED);
     let (st, _) = app.undo_decline(&t.id, &t.tokens[other]).await;
-    assert_eq!(st, StatusCode::ACCEPTED);
+    assert_eq!(st, StatusCode::OK, "declined: nothing is pending");
     assert_eq!(
         app.state(&t.id, Some(&t.tokens[0])).await.1["view"],
         after["view"]
