@@ -51,10 +51,15 @@ pub enum ApiError {
     /// Too many of something at once (e.g. open event streams): try again later.
     #[error("{0}")]
     Busy(String),
-    /// The database cannot be reached: try again after a moment. A command's outcome is then
-    /// unknown; retrying it with the same `Idempotency-Key` is safe.
+    /// The game cannot be answered for now (e.g. it moved on while it was read): try again
+    /// after a moment.
     #[error("{0}")]
     Unavailable(String),
+    /// The database cannot be reached: try again after a moment. A command's outcome is then
+    /// unknown; retrying it with the same `Idempotency-Key` is safe. (The same problem as
+    /// [`ApiError::Unavailable`] on the wire; apart so a table knows the store is away.)
+    #[error("{0}")]
+    Unreachable(String),
     /// The request cannot be taken now, for a reason with its own stable code (an undo or an
     /// act at the table refused by the engine), answered with `status`.
     #[error("{detail}")]
@@ -156,7 +161,7 @@ impl From<StoreError> for ApiError {
                 "another command was recorded first: the game moved from version {expected} to {actual}; fetch the state and try again"
             )),
             StoreError::Invalid(m) => ApiError::BadRequest(m),
-            StoreError::Unavailable(m) => ApiError::Unavailable(format!(
+            StoreError::Unavailable(m) => ApiError::Unreachable(format!(
                 "the database cannot be reached ({m}); try again shortly"
             )),
             other @ (StoreError::Exists
@@ -232,7 +237,9 @@ impl ApiError {
             ApiError::MethodNotAllowed(_) => ("method_not_allowed", "Method not allowed"),
             ApiError::TooLarge(_) => ("too_large", "The body is too large"),
             ApiError::Busy(_) => ("busy", "Too busy"),
-            ApiError::Unavailable(_) => ("unavailable", "Service unavailable"),
+            ApiError::Unavailable(_) | ApiError::Unreachable(_) => {
+                ("unavailable", "Service unavailable")
+            }
             ApiError::TooManyRequests { .. } => ("too_many_requests", "Too many requests"),
             ApiError::Internal(_) => ("internal", "Internal error"),
         }
@@ -275,7 +282,9 @@ impl ResponseError for ApiError {
             ApiError::Refused { status, .. } => *status,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::Busy(_) | ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Busy(_) | ApiError::Unavailable(_) | ApiError::Unreachable(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -287,7 +296,7 @@ impl ResponseError for ApiError {
         }
         let mut response = HttpResponse::build(self.status_code());
         match self {
-            ApiError::Busy(_) | ApiError::Unavailable(_) => {
+            ApiError::Busy(_) | ApiError::Unavailable(_) | ApiError::Unreachable(_) => {
                 response.insert_header(("Retry-After", RETRY_AFTER_SECONDS.to_string()));
             }
             ApiError::MethodNotAllowed(allow) => {
@@ -324,13 +333,16 @@ mod tests {
             ApiError::TooLarge(s()),
             ApiError::Busy(s()),
             ApiError::Unavailable(s()),
+            ApiError::Unreachable(s()),
             ApiError::TooManyRequests {
                 detail: s(),
                 retry_after: 1,
             },
             ApiError::Internal(s()),
         ];
-        let codes: Vec<&str> = errors.iter().map(|e| e.parts().0).collect();
+        let mut codes: Vec<&str> = errors.iter().map(|e| e.parts().0).collect();
+        // (`Unavailable` and `Unreachable` are one problem on the wire.)
+        codes.dedup();
         assert_eq!(codes, API_CODES);
         // Every refusal the engine can give maps to a listed code.
         use saboteur_domain::{Seat, TableError as T, UndoError as U};

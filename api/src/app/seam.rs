@@ -52,7 +52,7 @@ pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiE
     // 1. The table, with its clock enforced.
     let mut table = open(state, &game).await?;
     let done = on_table(state, &mut table, token.as_deref(), act).await;
-    if let Err(ApiError::Unavailable(_)) = &done {
+    if let Err(ApiError::Unreachable(_)) = &done {
         table.note_unreachable();
     }
     done
@@ -67,7 +67,7 @@ pub(crate) async fn open(state: &AppState, game: &GameId) -> Result<Held, ApiErr
     if !table.bot_due() && table.history().overdue(table.time().now_ms()) {
         let timeout = Act::TimeOut { game: game.clone() };
         if let Err(e) = Box::pin(on_table(state, &mut table, None, timeout)).await {
-            if let ApiError::Unavailable(_) = e {
+            if let ApiError::Unreachable(_) = e {
                 table.note_unreachable();
             }
             // Another process recorded it first (the table has read it), or the store is away:

@@ -212,20 +212,26 @@ impl Table {
         let record = store.get_game(self.id.as_str()).await?;
         if record.version > self.version().stored() {
             let mut after = self.version().stored();
+            // Up to the row's version exactly: events appended since the row was read are
+            // folded in by the next follow, with the row that counts them.
             while after < record.version {
-                let page = store.events_after(self.id.as_str(), after, 1000).await?;
+                let want = u32::try_from((record.version - after).min(1000)).unwrap_or(1000);
+                let page = store.events_after(self.id.as_str(), after, want).await?;
                 let Some(last) = page.last() else { break };
                 after = last.seq;
-                for stored in &page {
+                for stored in page.iter().filter(|e| e.seq <= record.version) {
                     self.history.push(saboteur_storage::decode(stored)?);
                 }
             }
             if self.version().stored() != record.version {
-                // The row moved on while the log was read: read it all again next time.
+                // The log holds fewer events than its row counts: read it all again next time.
                 self.checked = None;
-                return Err(ApiError::Unavailable(
-                    "the game moved on while it was read; try again".into(),
-                ));
+                return Err(ApiError::Internal(format!(
+                    "game {}: the row counts {} events, the log gave {}",
+                    self.id,
+                    record.version,
+                    self.version()
+                )));
             }
         }
         if record.status == GameStatus::Lobby || record.version != self.record.version {

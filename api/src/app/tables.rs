@@ -134,13 +134,13 @@ impl Tables {
         let mut table = slot.table.clone().lock_owned().await;
         let heard = slot.heard.load(Ordering::Acquire);
         if table.recently_unreachable() {
-            return Err(ApiError::Unavailable(
+            return Err(ApiError::Unreachable(
                 "the database could not be reached a moment ago; try again shortly".into(),
             ));
         }
         if table.needs_check(heard) {
             if let Err(e) = table.follow(&self.store).await {
-                if let ApiError::Unavailable(_) = e {
+                if let ApiError::Unreachable(_) = e {
                     table.note_unreachable();
                 }
                 return Err(e);
