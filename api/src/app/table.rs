@@ -31,12 +31,6 @@ use crate::error::ApiError;
 /// SQLite file.
 pub const RECHECK_AFTER: Duration = Duration::from_secs(1);
 
-/// How long after a request on a table found the database unreachable the next requests on it
-/// answer 503 at once instead of waiting for the pool again. Requests on one game wait for
-/// each other (the table's lock): without this, one that waited behind a request stuck on the
-/// pool would then wait on the pool itself, twice the bound a client is promised.
-pub const UNREACHABLE_FOR: Duration = Duration::from_secs(1);
-
 /// A game held in memory.
 pub(crate) struct Table {
     /// The game's id.
@@ -248,11 +242,12 @@ impl Table {
         self.unreachable = Some(Instant::now());
     }
 
-    /// Whether a request on this table found the database unreachable within
-    /// [`UNREACHABLE_FOR`].
-    pub fn recently_unreachable(&self) -> bool {
-        self.unreachable
-            .is_some_and(|at| at.elapsed() < UNREACHABLE_FOR)
+    /// Whether a request on this table found the database unreachable since `t`. Requests on
+    /// one game wait for each other (the table's lock): one that waited behind a request stuck
+    /// on the pool answers 503 at once rather than wait on the pool itself (twice the bound a
+    /// client is promised); one that arrives later tries the database again.
+    pub fn unreachable_since(&self, t: Instant) -> bool {
+        self.unreachable.is_some_and(|at| at >= t)
     }
 
     /// Marks the table to be read again from the store before its next answer.

@@ -131,9 +131,10 @@ impl Tables {
                 self.insert(id, table)
             }
         };
+        let arrived = Instant::now();
         let mut table = slot.table.clone().lock_owned().await;
         let heard = slot.heard.load(Ordering::Acquire);
-        if table.recently_unreachable() {
+        if table.unreachable_since(arrived) {
             return Err(ApiError::Unreachable(
                 "the database could not be reached a moment ago; try again shortly".into(),
             ));
