@@ -101,12 +101,15 @@ fn app(
         .openapi(saboteur_openapi::ApiDoc::openapi())
         .configure(routes)
         .split_for_parts();
+    let methods = Arc::new(http::limits::Methods::of(&api));
     let spec = finish(api);
-    let methods = Arc::new(http::limits::Methods::of(&spec));
     app.configure(http::webclient::configure)
-        .service(http::ops::openapi_json(spec.clone()))
+        .service(http::ops::openapi_json(&spec))
         .service(web::redirect("/docs", "/docs/"))
-        .service(utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", spec))
+        .service(
+            utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
+                .external_url_unchecked("/openapi.json", spec),
+        )
         .default_service(web::to(move |req: actix_web::HttpRequest| {
             let allowed = methods.allowed(req.path());
             async move {
@@ -118,8 +121,13 @@ fn app(
         }))
 }
 
+/// The spec as text: pretty JSON, as committed in `openapi/openapi.json` and served.
+pub fn spec_text(spec: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(spec).unwrap_or_default()
+}
+
 /// The OpenAPI specification of the API, as served at `/openapi.json`.
-pub fn spec() -> utoipa::openapi::OpenApi {
+pub fn spec() -> serde_json::Value {
     let (_, api) = App::new()
         .into_utoipa_app()
         .openapi(saboteur_openapi::ApiDoc::openapi())
@@ -128,9 +136,9 @@ pub fn spec() -> utoipa::openapi::OpenApi {
     finish(api)
 }
 
-/// The spec as clients generate from it: versioned, every schema titled, the problem codes
-/// listed (`saboteur_openapi::finish`).
-fn finish(api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
+/// The spec as clients generate from it (`saboteur_openapi::finish`), with the problem codes
+/// the server emits.
+fn finish(api: utoipa::openapi::OpenApi) -> serde_json::Value {
     let codes = error::all_codes();
     saboteur_openapi::finish(api, &codes)
 }

@@ -143,12 +143,7 @@ fn main() -> std::io::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Cmd::Openapi) => {
-            println!(
-                "{}",
-                saboteur_api::spec()
-                    .to_pretty_json()
-                    .map_err(std::io::Error::other)?
-            );
+            println!("{}", saboteur_api::spec_text(&saboteur_api::spec()));
             Ok(())
         }
         Some(Cmd::Serve(args)) => serve(args),

@@ -1016,42 +1016,90 @@ export interface components {
          * Command
          * @description A player's command (docs/scenarios.md, "Commands").
          */
-        Command: {
+        Command: components["schemas"]["CommandPlayPath"] | components["schemas"]["CommandPlayAction"] | components["schemas"]["CommandPass"] | components["schemas"]["CommandDiscardToRemove"] | components["schemas"]["CommandChooseGold"] | components["schemas"]["CommandSteal"];
+        /**
+         * CommandChooseGold
+         * @description Keep one of the gold cards offered (§7.1).
+         */
+        CommandChooseGold: {
+            /** @description The gold card kept. */
+            card: components["schemas"]["Card"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "choose_gold";
+        };
+        /**
+         * CommandDiscardToRemove
+         * @description Discard two cards to remove one card lying in front of oneself (`saboteur2` §9.2).
+         */
+        CommandDiscardToRemove: {
+            /** @description The two discarded cards. */
+            discard: components["schemas"]["Card"][];
+            /** @description The card in front of the player to remove. */
+            remove: components["schemas"]["Card"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "discard_to_remove";
+        };
+        /**
+         * CommandPass
+         * @description Pass, discarding face down (§3.3; `saboteur2` §9.2: 1 to 3 cards).
+         */
+        CommandPass: {
+            /** @description The discarded cards. */
+            discard?: components["schemas"]["Card"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pass";
+        };
+        /**
+         * CommandPlayAction
+         * @description Play an action card (§3.2, §4, §9.4).
+         */
+        CommandPlayAction: {
+            /** @description The action card from the hand. */
+            card: components["schemas"]["Card"];
+            target?: null | components["schemas"]["Target"];
+            tool?: null | components["schemas"]["Tool"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "play_action";
+        };
+        /**
+         * CommandPlayPath
+         * @description Play a path card into the maze (§3.1).
+         */
+        CommandPlayPath: {
             /** @description The empty cell to place it on. */
             at: components["schemas"]["Cell"];
             /** @description The path card from the hand. */
             card: components["schemas"]["Card"];
             /** @description Whether it is turned 180°. */
             rotated?: boolean;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "play_path";
-        } | {
-            /** @description The action card from the hand. */
-            card: components["schemas"]["Card"];
-            target?: null | components["schemas"]["Target"];
-            tool?: null | components["schemas"]["Tool"];
-            /** @enum {string} */
-            type: "play_action";
-        } | {
-            /** @description The discarded cards. */
-            discard?: components["schemas"]["Card"][];
-            /** @enum {string} */
-            type: "pass";
-        } | {
-            /** @description The two discarded cards. */
-            discard: components["schemas"]["Card"][];
-            /** @description The card in front of the player to remove. */
-            remove: components["schemas"]["Card"];
-            /** @enum {string} */
-            type: "discard_to_remove";
-        } | {
-            /** @description The gold card kept. */
-            card: components["schemas"]["Card"];
-            /** @enum {string} */
-            type: "choose_gold";
-        } | {
+        };
+        /**
+         * CommandSteal
+         * @description Resolve one's Theft at the end of the round (§9.4): a seat, or `null` to steal nothing.
+         */
+        CommandSteal: {
             from?: null | components["schemas"]["Seat"];
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "steal";
         };
         /**
@@ -1172,7 +1220,114 @@ export interface components {
          * Event
          * @description Something that happened in a game.
          */
-        Event: {
+        Event: components["schemas"]["EventGameCreated"] | components["schemas"]["EventRoundStarted"] | components["schemas"]["EventPathPlayed"] | components["schemas"]["EventGoalRevealed"] | components["schemas"]["EventToolBroken"] | components["schemas"]["EventToolRepaired"] | components["schemas"]["EventPathRemoved"] | components["schemas"]["EventMapUsed"] | components["schemas"]["EventPassed"] | components["schemas"]["EventCardDrawn"] | components["schemas"]["EventTurnSkipped"] | components["schemas"]["EventRoundEnded"] | components["schemas"]["EventGoldDrawn"] | components["schemas"]["EventGoldOffered"] | components["schemas"]["EventGoldKept"] | components["schemas"]["EventSaboteursPaid"] | components["schemas"]["EventDiscardedToRemove"] | components["schemas"]["EventTheftPlayed"] | components["schemas"]["EventPlayerTrapped"] | components["schemas"]["EventActionCancelled"] | components["schemas"]["EventHatsSwapped"] | components["schemas"]["EventInspected"] | components["schemas"]["EventHandsSwapped"] | components["schemas"]["EventCoinsPaid"] | components["schemas"]["EventStealingStarted"] | components["schemas"]["EventCoinStolen"] | components["schemas"]["EventCommandAccepted"] | components["schemas"]["EventUndoRequested"] | components["schemas"]["EventUndoApproved"] | components["schemas"]["EventUndoDeclined"] | components["schemas"]["EventUndone"] | components["schemas"]["EventTalkPosted"] | components["schemas"]["EventTalkHidden"] | components["schemas"]["EventTurnTimedOut"] | components["schemas"]["EventSeatHandedToBot"] | components["schemas"]["EventSeatReclaimed"] | components["schemas"]["EventTokenReissued"] | components["schemas"]["EventGameEnded"];
+        /**
+         * EventActionCancelled
+         * @description Hands off or Free at last removed a card in front of a player (§9.4).
+         */
+        EventActionCancelled: {
+            /** @description `hands_off` or `free_at_last`. */
+            card: components["schemas"]["Card"];
+            /** @description The card removed (`theft` or `trapped`). */
+            removed: components["schemas"]["Card"];
+            /** @description Who played it. */
+            seat: components["schemas"]["Seat"];
+            /** @description In front of whom. */
+            target: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "action_cancelled";
+        };
+        /**
+         * EventCardDrawn
+         * @description A player drew a card from the draw pile.
+         */
+        EventCardDrawn: {
+            /** @description The card (only they see it). */
+            card: components["schemas"]["Secret_Card"];
+            /** @description Who. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "card_drawn";
+        };
+        /**
+         * EventCoinStolen
+         * @description A thief resolved their Theft (§9.4).
+         */
+        EventCoinStolen: {
+            from?: null | components["schemas"]["Seat"];
+            /** @description The thief. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "coin_stolen";
+        };
+        /**
+         * EventCoinsPaid
+         * @description Coins were paid out (§10.2): coins are public, as the payout follows from the revealed
+         *     dwarf cards.
+         */
+        EventCoinsPaid: {
+            /** @description Each seat's coins this round. */
+            coins: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "coins_paid";
+        };
+        /**
+         * EventCommandAccepted
+         * @description A player's command was accepted; the events it caused follow it in the log. Recorded so
+         *     that an audit can decide every command again.
+         */
+        EventCommandAccepted: {
+            /**
+             * Format: int64
+             * @description When it was accepted, in milliseconds since the Unix epoch: recorded in games with a turn
+             *     clock (the clock is reckoned from these times), absent otherwise.
+             */
+            at?: number | null;
+            bot?: null | components["schemas"]["BotMove"];
+            /** @description The command (hidden from others: a pass names the cards discarded face down). */
+            command: components["schemas"]["Secret_Command"];
+            /** @description Who issued it. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "command_accepted";
+        };
+        /**
+         * EventDiscardedToRemove
+         * @description A player discarded two cards to remove a card in front of them (`saboteur2` §9.2).
+         */
+        EventDiscardedToRemove: {
+            /** @description The two cards discarded (face down: only they know them). */
+            discarded: components["schemas"]["Pile_Card"];
+            /** @description The card removed from in front of them. */
+            removed: components["schemas"]["Card"];
+            /** @description Who. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "discarded_to_remove";
+        };
+        /**
+         * EventGameCreated
+         * @description The game was set up; nobody has a card yet.
+         */
+        EventGameCreated: {
             /** @description Who plays first in round 1 (§2). */
             first_player: components["schemas"]["Seat"];
             /** @description Rule variants. */
@@ -1192,9 +1347,281 @@ export interface components {
             ruleset: components["schemas"]["Ruleset"];
             /** @description The seed of every shuffle; revealed when the game ends. */
             seed: components["schemas"]["Secret_Seed"];
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "game_created";
-        } | {
+        };
+        /**
+         * EventGameEnded
+         * @description The third round is over (§8).
+         */
+        EventGameEnded: {
+            /** @description Each seat's total. */
+            gold: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_ended";
+            /** @description The seats sharing the win. */
+            winners: components["schemas"]["Seat"][];
+        };
+        /**
+         * EventGoalRevealed
+         * @description A goal card was turned face up (§5).
+         */
+        EventGoalRevealed: {
+            /** @description The goal's cell. */
+            at: components["schemas"]["Cell"];
+            /** @description What it is. */
+            card: components["schemas"]["Card"];
+            /** @description How it lies (§5 ruling). */
+            rotated: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "goal_revealed";
+        };
+        /**
+         * EventGoldDrawn
+         * @description The finder drew gold cards to hand out (§7.1).
+         */
+        EventGoldDrawn: {
+            /** @description The cards drawn from the gold pile (only the chooser sees them). */
+            cards: components["schemas"]["Pile_Card"];
+            /** @description Who chooses first. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "gold_drawn";
+        };
+        /**
+         * EventGoldKept
+         * @description A gold-digger kept a gold card (§7.1).
+         */
+        EventGoldKept: {
+            /** @description True when it was the last card, handed over without a choice (§7.1 ruling). */
+            automatic: boolean;
+            /** @description The card (its value stays secret until the game ends, §7.3). */
+            card: components["schemas"]["Secret_Card"];
+            /** @description Who. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "gold_kept";
+        };
+        /**
+         * EventGoldOffered
+         * @description The remaining gold cards were handed on to the next gold-digger (§7.1).
+         */
+        EventGoldOffered: {
+            /** @description The cards (only the chooser sees them). */
+            cards: components["schemas"]["Pile_Card"];
+            /** @description Who chooses next. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "gold_offered";
+        };
+        /**
+         * EventHandsSwapped
+         * @description Two players exchanged their hands (§9.4 Swap hands).
+         */
+        EventHandsSwapped: {
+            /** @description Who played Swap hands. */
+            seat: components["schemas"]["Seat"];
+            /** @description The hand `seat` now holds (only they see it). */
+            seat_hand: components["schemas"]["Pile_Card"];
+            /** @description With whom. */
+            target: components["schemas"]["Seat"];
+            /** @description The hand `target` now holds, before the compensation draw (only they see it). */
+            target_hand: components["schemas"]["Pile_Card"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "hands_swapped";
+        };
+        /**
+         * EventHatsSwapped
+         * @description A player took a new dwarf card (§9.4 Swap hats).
+         */
+        EventHatsSwapped: {
+            /** @description The dwarf card drawn (only the target sees it). */
+            new: components["schemas"]["Secret_Role"];
+            /** @description The dwarf card discarded unseen (only the target knows it). */
+            old: components["schemas"]["Secret_Role"];
+            /** @description Who played Swap hats. */
+            seat: components["schemas"]["Seat"];
+            /** @description Who changed dwarf card. */
+            target: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "hats_swapped";
+        };
+        /**
+         * EventInspected
+         * @description A player looked at another's dwarf card (§9.4 Inspection).
+         */
+        EventInspected: {
+            /** @description What they saw (only they learn it). */
+            role: components["schemas"]["Secret_Role"];
+            /** @description Who looked. */
+            seat: components["schemas"]["Seat"];
+            /** @description At whose card. */
+            target: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inspected";
+        };
+        /**
+         * EventMapUsed
+         * @description A player looked at a face-down goal with a map (§4.4).
+         */
+        EventMapUsed: {
+            /** @description The goal's cell. */
+            at: components["schemas"]["Cell"];
+            /** @description What they saw (only they learn it). */
+            goal: components["schemas"]["Secret_Card"];
+            /** @description Who. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "map_used";
+        };
+        /**
+         * EventPage
+         * @description A page of events.
+         */
+        EventPage: {
+            /** @description The events, in order. */
+            events: components["schemas"]["EventRecord"][];
+            /**
+             * Format: int64
+             * @description Pass as `after` for the next page; absent when the log has no more events yet.
+             */
+            next_after?: number | null;
+        };
+        /**
+         * EventPassed
+         * @description A player passed, discarding face down (§3.3, §9.2).
+         */
+        EventPassed: {
+            /** @description The cards discarded (face down: only they know them). */
+            discarded: components["schemas"]["Pile_Card"];
+            /** @description Who. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "passed";
+        };
+        /**
+         * EventPathPlayed
+         * @description A path card was placed (§3.1).
+         */
+        EventPathPlayed: {
+            /** @description Where. */
+            at: components["schemas"]["Cell"];
+            /** @description The card. */
+            card: components["schemas"]["Card"];
+            /** @description Whether it lies turned 180°. */
+            rotated: boolean;
+            /** @description Who played it. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "path_played";
+        };
+        /**
+         * EventPathRemoved
+         * @description A rockfall removed a path card (§4.3).
+         */
+        EventPathRemoved: {
+            /** @description Where. */
+            at: components["schemas"]["Cell"];
+            /** @description The card removed. */
+            removed: components["schemas"]["Card"];
+            /** @description Who played the rockfall. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "path_removed";
+        };
+        /**
+         * EventPlayerTrapped
+         * @description A player was trapped (§9.4).
+         */
+        EventPlayerTrapped: {
+            /** @description Who played the Trapped card. */
+            seat: components["schemas"]["Seat"];
+            /** @description Who is trapped. */
+            target: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "player_trapped";
+        };
+        /**
+         * EventRecord
+         * @description An event of the log, as the caller may see it.
+         */
+        EventRecord: {
+            /** @description The event, with what the caller may not see replaced by `null` or `{"count": n}`. */
+            event: components["schemas"]["Event"];
+            /**
+             * Format: int64
+             * @description Its sequence number, from 1.
+             */
+            seq: number;
+        };
+        /**
+         * EventRoundEnded
+         * @description The round ended (§6): every dwarf card is revealed.
+         */
+        EventRoundEnded: {
+            gold_reached_by?: null | components["schemas"]["Seat"];
+            /** @description Every seat's dwarf card, now public. */
+            roles: components["schemas"]["Role"][];
+            /**
+             * Format: int32
+             * @description Which round.
+             */
+            round: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "round_ended";
+            /** @description The seats that won the round (§7, §10). */
+            winners: components["schemas"]["Seat"][];
+        };
+        /**
+         * EventRoundStarted
+         * @description A round was laid out and dealt (§2, §6, §9.1). Records every shuffle's outcome.
+         */
+        EventRoundStarted: {
             /**
              * Format: int64
              * @description When round 1 was dealt (the game started), in milliseconds since the Unix epoch: recorded in games with a turn
@@ -1222,38 +1649,156 @@ export interface components {
             round: number;
             /** @description The dwarf cards nobody got (`saboteur2`: the dwarf pile, top first). */
             set_aside: components["schemas"]["Pile_Role"];
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "round_started";
-        } | {
-            /** @description Where. */
-            at: components["schemas"]["Cell"];
-            /** @description The card. */
-            card: components["schemas"]["Card"];
-            /** @description Whether it lies turned 180°. */
-            rotated: boolean;
-            /** @description Who played it. */
+        };
+        /**
+         * EventSaboteursPaid
+         * @description The saboteurs took their gold (§7.2).
+         */
+        EventSaboteursPaid: {
+            /** @description The gold pile afterwards, top first. */
+            gold_pile: components["schemas"]["Pile_Card"];
+            /** @description What each saboteur took, in the order they were paid. */
+            payments: components["schemas"]["Payment"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "saboteurs_paid";
+        };
+        /**
+         * EventSeatHandedToBot
+         * @description A seat is played by a bot until its player takes it back.
+         */
+        EventSeatHandedToBot: {
+            /** @description The bot that plays it. */
+            level: components["schemas"]["BotLevel"];
+            /** @description Why: the seat timed out too often in a row, or the host handed it over. */
+            reason: components["schemas"]["HandOver"];
+            /** @description The seat. */
             seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "path_played";
-        } | {
-            /** @description The goal's cell. */
-            at: components["schemas"]["Cell"];
-            /** @description What it is. */
-            card: components["schemas"]["Card"];
-            /** @description How it lies (§5 ruling). */
-            rotated: boolean;
-            /** @enum {string} */
-            type: "goal_revealed";
-        } | {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_handed_to_bot";
+        };
+        /**
+         * EventSeatReclaimed
+         * @description A seat's player took the seat back from the bot, with their token.
+         */
+        EventSeatReclaimed: {
+            /** @description The seat. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_reclaimed";
+        };
+        /**
+         * EventStealingStarted
+         * @description The thefts of the round are resolved in this order (§9.4).
+         */
+        EventStealingStarted: {
+            /** @description The thieves, in order. */
+            order: components["schemas"]["Seat"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "stealing_started";
+        };
+        /**
+         * EventTalkHidden
+         * @description The host hid a message: it stays in the log, no longer shown.
+         */
+        EventTalkHidden: {
+            /**
+             * Format: int64
+             * @description The sequence number of the hidden [`Event::TalkPosted`].
+             */
+            message: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "talk_hidden";
+        };
+        /**
+         * EventTalkPosted
+         * @description A message was posted at the table. Public: it shows nothing else.
+         */
+        EventTalkPosted: {
+            /**
+             * Format: int64
+             * @description When, in milliseconds since the Unix epoch.
+             */
+            at: number;
+            /** @description A spectator's chosen name (players are known by their seat). */
+            name?: string | null;
+            seat?: null | components["schemas"]["Seat"];
+            /** @description The message; `null` once the host hid it (the audit bundle keeps it). */
+            text: components["schemas"]["Secret_String"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "talk_posted";
+        };
+        /**
+         * EventTheftPlayed
+         * @description A player put a Theft in front of themselves (§9.4).
+         */
+        EventTheftPlayed: {
+            /** @description Who. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "theft_played";
+        };
+        /**
+         * EventTokenReissued
+         * @description The host issued a new token for a seat; the old one no longer works. The token itself
+         *     is never recorded.
+         */
+        EventTokenReissued: {
+            /** @description The seat. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "token_reissued";
+        };
+        /**
+         * EventToolBroken
+         * @description A broken tool was put in front of a player (§4.1).
+         */
+        EventToolBroken: {
             /** @description The broken-tool card. */
             card: components["schemas"]["Card"];
             /** @description Who played it. */
             seat: components["schemas"]["Seat"];
             /** @description In front of whom. */
             target: components["schemas"]["Seat"];
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "tool_broken";
-        } | {
+        };
+        /**
+         * EventToolRepaired
+         * @description A broken tool was repaired (§4.2).
+         */
+        EventToolRepaired: {
             /** @description The broken-tool card that went to the discard pile. */
             broken: components["schemas"]["Card"];
             /** @description The repair card. */
@@ -1264,182 +1809,81 @@ export interface components {
             target: components["schemas"]["Seat"];
             /** @description Which tool. */
             tool: components["schemas"]["Tool"];
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "tool_repaired";
-        } | {
-            /** @description Where. */
-            at: components["schemas"]["Cell"];
-            /** @description The card removed. */
-            removed: components["schemas"]["Card"];
-            /** @description Who played the rockfall. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "path_removed";
-        } | {
-            /** @description The goal's cell. */
-            at: components["schemas"]["Cell"];
-            /** @description What they saw (only they learn it). */
-            goal: components["schemas"]["Secret_Card"];
-            /** @description Who. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "map_used";
-        } | {
-            /** @description The cards discarded (face down: only they know them). */
-            discarded: components["schemas"]["Pile_Card"];
-            /** @description Who. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "passed";
-        } | {
-            /** @description The card (only they see it). */
-            card: components["schemas"]["Secret_Card"];
-            /** @description Who. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "card_drawn";
-        } | {
+        };
+        /**
+         * EventTurnSkipped
+         * @description The engine passed the turn of a player with no card and no draw pile (§3.3 ruling).
+         */
+        EventTurnSkipped: {
             /** @description Whose turn it was. */
             seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "turn_skipped";
-        } | {
-            gold_reached_by?: null | components["schemas"]["Seat"];
-            /** @description Every seat's dwarf card, now public. */
-            roles: components["schemas"]["Role"][];
             /**
-             * Format: int32
-             * @description Which round.
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            round: number;
-            /** @enum {string} */
-            type: "round_ended";
-            /** @description The seats that won the round (§7, §10). */
-            winners: components["schemas"]["Seat"][];
-        } | {
-            /** @description The cards drawn from the gold pile (only the chooser sees them). */
-            cards: components["schemas"]["Pile_Card"];
-            /** @description Who chooses first. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "gold_drawn";
-        } | {
-            /** @description The cards (only the chooser sees them). */
-            cards: components["schemas"]["Pile_Card"];
-            /** @description Who chooses next. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "gold_offered";
-        } | {
-            /** @description True when it was the last card, handed over without a choice (§7.1 ruling). */
-            automatic: boolean;
-            /** @description The card (its value stays secret until the game ends, §7.3). */
-            card: components["schemas"]["Secret_Card"];
-            /** @description Who. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "gold_kept";
-        } | {
-            /** @description The gold pile afterwards, top first. */
-            gold_pile: components["schemas"]["Pile_Card"];
-            /** @description What each saboteur took, in the order they were paid. */
-            payments: components["schemas"]["Payment"][];
-            /** @enum {string} */
-            type: "saboteurs_paid";
-        } | {
-            /** @description The two cards discarded (face down: only they know them). */
-            discarded: components["schemas"]["Pile_Card"];
-            /** @description The card removed from in front of them. */
-            removed: components["schemas"]["Card"];
-            /** @description Who. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "discarded_to_remove";
-        } | {
-            /** @description Who. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "theft_played";
-        } | {
-            /** @description Who played the Trapped card. */
-            seat: components["schemas"]["Seat"];
-            /** @description Who is trapped. */
-            target: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "player_trapped";
-        } | {
-            /** @description `hands_off` or `free_at_last`. */
-            card: components["schemas"]["Card"];
-            /** @description The card removed (`theft` or `trapped`). */
-            removed: components["schemas"]["Card"];
-            /** @description Who played it. */
-            seat: components["schemas"]["Seat"];
-            /** @description In front of whom. */
-            target: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "action_cancelled";
-        } | {
-            /** @description The dwarf card drawn (only the target sees it). */
-            new: components["schemas"]["Secret_Role"];
-            /** @description The dwarf card discarded unseen (only the target knows it). */
-            old: components["schemas"]["Secret_Role"];
-            /** @description Who played Swap hats. */
-            seat: components["schemas"]["Seat"];
-            /** @description Who changed dwarf card. */
-            target: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "hats_swapped";
-        } | {
-            /** @description What they saw (only they learn it). */
-            role: components["schemas"]["Secret_Role"];
-            /** @description Who looked. */
-            seat: components["schemas"]["Seat"];
-            /** @description At whose card. */
-            target: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "inspected";
-        } | {
-            /** @description Who played Swap hands. */
-            seat: components["schemas"]["Seat"];
-            /** @description The hand `seat` now holds (only they see it). */
-            seat_hand: components["schemas"]["Pile_Card"];
-            /** @description With whom. */
-            target: components["schemas"]["Seat"];
-            /** @description The hand `target` now holds, before the compensation draw (only they see it). */
-            target_hand: components["schemas"]["Pile_Card"];
-            /** @enum {string} */
-            type: "hands_swapped";
-        } | {
-            /** @description Each seat's coins this round. */
-            coins: number[];
-            /** @enum {string} */
-            type: "coins_paid";
-        } | {
-            /** @description The thieves, in order. */
-            order: components["schemas"]["Seat"][];
-            /** @enum {string} */
-            type: "stealing_started";
-        } | {
-            from?: null | components["schemas"]["Seat"];
-            /** @description The thief. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "coin_stolen";
-        } | {
+            type: "turn_skipped";
+        };
+        /**
+         * EventTurnTimedOut
+         * @description A seat's decision was not made by its deadline; the heuristic bot makes it, recorded in
+         *     the [`Event::CommandAccepted`] that follows.
+         */
+        EventTurnTimedOut: {
             /**
              * Format: int64
-             * @description When it was accepted, in milliseconds since the Unix epoch: recorded in games with a turn
-             *     clock (the clock is reckoned from these times), absent otherwise.
+             * @description When the timeout was recorded (at or after the deadline).
              */
-            at?: number | null;
-            bot?: null | components["schemas"]["BotMove"];
-            /** @description The command (hidden from others: a pass names the cards discarded face down). */
-            command: components["schemas"]["Secret_Command"];
-            /** @description Who issued it. */
+            at: number;
+            /**
+             * Format: int64
+             * @description Its deadline, in milliseconds since the Unix epoch, as reckoned from the recorded
+             *     times.
+             */
+            deadline: number;
+            /** @description The seat that ran out of time. */
             seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "command_accepted";
-        } | {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "turn_timed_out";
+        };
+        /**
+         * EventUndoApproved
+         * @description A player approved the pending undo request.
+         */
+        EventUndoApproved: {
+            /** @description Who approved. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "undo_approved";
+        };
+        /**
+         * EventUndoDeclined
+         * @description A player declined the pending undo request, which is dropped.
+         */
+        EventUndoDeclined: {
+            /** @description Who declined. */
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "undo_declined";
+        };
+        /**
+         * EventUndoRequested
+         * @description A player asked to take back their last command; every other player must approve.
+         */
+        EventUndoRequested: {
             /**
              * @description Whether the commands it would take back showed the requester something hidden: their
              *     own draws and peeks, or anything turned face up for everyone (docs/rules.md §12). Absent
@@ -1453,19 +1897,18 @@ export interface components {
              * @description The version the game would return to.
              */
             to_version: number;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "undo_requested";
-        } | {
-            /** @description Who approved. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "undo_approved";
-        } | {
-            /** @description Who declined. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "undo_declined";
-        } | {
+        };
+        /**
+         * EventUndone
+         * @description The game returned to an earlier version. The log keeps the undone events; replaying
+         *     skips them.
+         */
+        EventUndone: {
             /**
              * Format: int64
              * @description When it happened, in milliseconds since the Unix epoch: recorded in games with a turn
@@ -1480,97 +1923,11 @@ export interface components {
              * @description The version the game returned to.
              */
             to_version: number;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "undone";
-        } | {
-            /**
-             * Format: int64
-             * @description When, in milliseconds since the Unix epoch.
-             */
-            at: number;
-            /** @description A spectator's chosen name (players are known by their seat). */
-            name?: string | null;
-            seat?: null | components["schemas"]["Seat"];
-            /** @description The message; `null` once the host hid it (the audit bundle keeps it). */
-            text: components["schemas"]["Secret_String"];
-            /** @enum {string} */
-            type: "talk_posted";
-        } | {
-            /**
-             * Format: int64
-             * @description The sequence number of the hidden [`Event::TalkPosted`].
-             */
-            message: number;
-            /** @enum {string} */
-            type: "talk_hidden";
-        } | {
-            /**
-             * Format: int64
-             * @description When the timeout was recorded (at or after the deadline).
-             */
-            at: number;
-            /**
-             * Format: int64
-             * @description Its deadline, in milliseconds since the Unix epoch, as reckoned from the recorded
-             *     times.
-             */
-            deadline: number;
-            /** @description The seat that ran out of time. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "turn_timed_out";
-        } | {
-            /** @description The bot that plays it. */
-            level: components["schemas"]["BotLevel"];
-            /** @description Why: the seat timed out too often in a row, or the host handed it over. */
-            reason: components["schemas"]["HandOver"];
-            /** @description The seat. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "seat_handed_to_bot";
-        } | {
-            /** @description The seat. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "seat_reclaimed";
-        } | {
-            /** @description The seat. */
-            seat: components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "token_reissued";
-        } | {
-            /** @description Each seat's total. */
-            gold: number[];
-            /** @enum {string} */
-            type: "game_ended";
-            /** @description The seats sharing the win. */
-            winners: components["schemas"]["Seat"][];
-        };
-        /**
-         * EventPage
-         * @description A page of events.
-         */
-        EventPage: {
-            /** @description The events, in order. */
-            events: components["schemas"]["EventRecord"][];
-            /**
-             * Format: int64
-             * @description Pass as `after` for the next page; absent when the log has no more events yet.
-             */
-            next_after?: number | null;
-        };
-        /**
-         * EventRecord
-         * @description An event of the log, as the caller may see it.
-         */
-        EventRecord: {
-            /** @description The event, with what the caller may not see replaced by `null` or `{"count": n}`. */
-            event: components["schemas"]["Event"];
-            /**
-             * Format: int64
-             * @description Its sequence number, from 1.
-             */
-            seq: number;
         };
         /**
          * GameCreated
@@ -1852,14 +2209,16 @@ export interface components {
              * Format: int32
              * @description After this many consecutive timeouts a seat is handed to a bot until its player takes it
              *     back; never when absent. Needs a clock.
+             * @default null
              */
-            abandon_after?: number | null;
+            abandon_after: number | null;
             /**
              * @description §7.1 variant: a gold-digger with a broken tool is skipped when gold is handed out.
              * @default false
              */
             broken_tools_forfeit_gold: boolean;
-            clock?: null | components["schemas"]["Clock"];
+            /** @default null */
+            clock: null | components["schemas"]["Clock"];
             /** @default players */
             gold_cards_drawn: components["schemas"]["GoldCardsDrawn"];
             /**
@@ -1938,7 +2297,7 @@ export interface components {
          * @description A list of cards that may be hidden: serialised as the list, or as `{"count": n}` when only
          *     its size may be known.
          */
-        Pile_Card: ("start" | "goal_gold" | "goal_stone_ne" | "goal_stone_nw" | "tunnel_ew" | "tunnel_ns" | "tunnel_ne" | "tunnel_nw" | "tunnel_new" | "tunnel_nes" | "tunnel_nesw" | "deadend_n" | "deadend_e" | "deadend_ns" | "deadend_ew" | "deadend_ne" | "deadend_nw" | "deadend_new" | "deadend_nes" | "deadend_nesw" | "break_pickaxe" | "break_lantern" | "break_cart" | "repair_pickaxe" | "repair_lantern" | "repair_cart" | "repair_pickaxe_lantern" | "repair_pickaxe_cart" | "repair_lantern_cart" | "map" | "rockfall" | "gold_1" | "gold_2" | "gold_3" | "bridge" | "double_curve" | "ladder_s" | "ladder_e" | "ladder_ne" | "ladder_nw" | "door_blue_ns" | "door_blue_ew" | "door_blue_ne" | "door_green_nes" | "door_green_ew" | "door_green_nw" | "crystal_deadend_n" | "crystal_deadend_e" | "crystal_tunnel_nesw" | "crystal_tunnel_new" | "crystal_tunnel_nes" | "crystal_split_nes_w" | "crystal_split_new_s" | "crystal_split_ew_n" | "crystal_tunnel_ns" | "crystal_tunnel_ew" | "crystal_tunnel_ne" | "crystal_tunnel_nw" | "theft" | "hands_off" | "swap_hand" | "inspection" | "swap_hats" | "trapped" | "free_at_last")[] | {
+        Pile_Card: components["schemas"]["Card"][] | {
             /** @description How many cards. */
             count: number;
         };
@@ -1947,7 +2306,7 @@ export interface components {
          * @description A list of cards that may be hidden: serialised as the list, or as `{"count": n}` when only
          *     its size may be known.
          */
-        Pile_Role: ("gold_digger" | "saboteur" | "green_digger" | "blue_digger" | "boss" | "geologist" | "profiteer")[] | {
+        Pile_Role: components["schemas"]["Role"][] | {
             /** @description How many cards. */
             count: number;
         };
@@ -1997,14 +2356,11 @@ export interface components {
          */
         Problem: {
             /**
-             * @description A stable code: for 422 a rule-violation code of docs/scenarios.md, or
-             *     `idempotency_key_reused`; otherwise one of `bad_request`, `unauthorized`, `forbidden`,
-             *     `not_found`, `method_not_allowed`, `too_large` (413: a body over 64 KiB), `conflict`,
-             *     `precondition_failed`, `busy` (503: too many event streams), `unavailable` (503: the
-             *     database cannot be reached), `internal`.
-             * @enum {string}
+             * @description A stable code: for 422 a rule-violation code of docs/scenarios.md (or
+             *     `idempotency_key_reused`); otherwise a code of the HTTP layer (`not_found`,
+             *     `precondition_failed`, `too_many_requests`, `too_large`, `unavailable`, …). The codes the server answers with today are the values of `ProblemCode`; more may be added, so treat a code you do not know like its status.
              */
-            code: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "internal" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "not_started" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "no_command";
+            code: string;
             /** @description What went wrong, in plain words. */
             detail: string;
             /**
@@ -2017,6 +2373,12 @@ export interface components {
             /** @description A URI naming the kind of problem. */
             type: string;
         };
+        /**
+         * ProblemCode
+         * @description Every stable code a problem carries today (`Problem.code`): the rule-violation codes of docs/scenarios.md and the codes of the HTTP layer. New codes may be added in a minor version.
+         * @enum {string}
+         */
+        ProblemCode: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "internal" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "not_started" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "no_command";
         /**
          * PublishedKey
          * @description A signing key as published: receipts signed with it stay checkable after it is retired.
@@ -2255,59 +2617,22 @@ export interface components {
          * Secret_Card
          * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
          */
-        Secret_Card: ("start" | "goal_gold" | "goal_stone_ne" | "goal_stone_nw" | "tunnel_ew" | "tunnel_ns" | "tunnel_ne" | "tunnel_nw" | "tunnel_new" | "tunnel_nes" | "tunnel_nesw" | "deadend_n" | "deadend_e" | "deadend_ns" | "deadend_ew" | "deadend_ne" | "deadend_nw" | "deadend_new" | "deadend_nes" | "deadend_nesw" | "break_pickaxe" | "break_lantern" | "break_cart" | "repair_pickaxe" | "repair_lantern" | "repair_cart" | "repair_pickaxe_lantern" | "repair_pickaxe_cart" | "repair_lantern_cart" | "map" | "rockfall" | "gold_1" | "gold_2" | "gold_3" | "bridge" | "double_curve" | "ladder_s" | "ladder_e" | "ladder_ne" | "ladder_nw" | "door_blue_ns" | "door_blue_ew" | "door_blue_ne" | "door_green_nes" | "door_green_ew" | "door_green_nw" | "crystal_deadend_n" | "crystal_deadend_e" | "crystal_tunnel_nesw" | "crystal_tunnel_new" | "crystal_tunnel_nes" | "crystal_split_nes_w" | "crystal_split_new_s" | "crystal_split_ew_n" | "crystal_tunnel_ns" | "crystal_tunnel_ew" | "crystal_tunnel_ne" | "crystal_tunnel_nw" | "theft" | "hands_off" | "swap_hand" | "inspection" | "swap_hats" | "trapped" | "free_at_last") | null;
+        Secret_Card: components["schemas"]["Card"] | null;
         /**
          * Secret_Command
          * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
          */
-        Secret_Command: ({
-            /** @description The empty cell to place it on. */
-            at: components["schemas"]["Cell"];
-            /** @description The path card from the hand. */
-            card: components["schemas"]["Card"];
-            /** @description Whether it is turned 180°. */
-            rotated?: boolean;
-            /** @enum {string} */
-            type: "play_path";
-        } | {
-            /** @description The action card from the hand. */
-            card: components["schemas"]["Card"];
-            target?: null | components["schemas"]["Target"];
-            tool?: null | components["schemas"]["Tool"];
-            /** @enum {string} */
-            type: "play_action";
-        } | {
-            /** @description The discarded cards. */
-            discard?: components["schemas"]["Card"][];
-            /** @enum {string} */
-            type: "pass";
-        } | {
-            /** @description The two discarded cards. */
-            discard: components["schemas"]["Card"][];
-            /** @description The card in front of the player to remove. */
-            remove: components["schemas"]["Card"];
-            /** @enum {string} */
-            type: "discard_to_remove";
-        } | {
-            /** @description The gold card kept. */
-            card: components["schemas"]["Card"];
-            /** @enum {string} */
-            type: "choose_gold";
-        } | {
-            from?: null | components["schemas"]["Seat"];
-            /** @enum {string} */
-            type: "steal";
-        }) | null;
+        Secret_Command: components["schemas"]["Command"] | null;
         /**
          * Secret_Role
          * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
          */
-        Secret_Role: ("gold_digger" | "saboteur" | "green_digger" | "blue_digger" | "boss" | "geologist" | "profiteer") | null;
+        Secret_Role: components["schemas"]["Role"] | null;
         /**
          * Secret_Seed
          * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
          */
-        Secret_Seed: string | null;
+        Secret_Seed: components["schemas"]["Seed"] | null;
         /**
          * Secret_String
          * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
@@ -2374,6 +2699,34 @@ export interface components {
             version: number;
             /** @description The view (§11): the caller's hand and role for a seat; everything once the game is over. */
             view: components["schemas"]["View"];
+        };
+        /**
+         * StreamMessage
+         * @description One message of `GET /games/{id}/events/stream` (Server-Sent Events, `text/event-stream`),
+         *     field by field. Messages are separated by a blank line; lines starting with `:` are
+         *     keep-alive comments (one every 5 s) and carry nothing.
+         * @example {
+         *       "data": "{\"seq\":12,\"event\":{\"type\":\"card_drawn\",\"seat\":0,\"card\":null}}",
+         *       "event": "card_drawn",
+         *       "id": "12"
+         *     }
+         */
+        StreamMessage: {
+            /**
+             * @description An `EventRecord` as JSON text (`{"seq": n, "event": {…}}`): parse it with the
+             *     `EventRecord` schema.
+             */
+            data: string;
+            /**
+             * @description The event's `type` (`card_drawn`, `path_played`, …), for SSE libraries that dispatch
+             *     on it.
+             */
+            event: string;
+            /**
+             * @description The event's sequence number, in decimal. Send the last one received back in the
+             *     `Last-Event-ID` header to resume after a dropped connection.
+             */
+            id: string;
         };
         /**
          * TableStatus
@@ -2557,6 +2910,8 @@ export interface operations {
             /** @description The catalogue */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2566,6 +2921,8 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2593,6 +2950,8 @@ export interface operations {
             /** @description A page of games */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description The next page, `</games?cursor=…&limit=…>; rel="next"`, while there is one */
                     Link?: string;
                     [name: string]: unknown;
@@ -2604,6 +2963,8 @@ export interface operations {
             /** @description Bad status, cursor or limit */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2628,6 +2989,8 @@ export interface operations {
             /** @description The game was created */
             201: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description The new game: `/games/{id}` */
                     Location?: string;
                     [name: string]: unknown;
@@ -2639,6 +3002,8 @@ export interface operations {
             /** @description Malformed request, unknown ruleset, bad player count */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2648,6 +3013,8 @@ export interface operations {
             /** @description The body is over 64 KiB (`too_large`) */
             413: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2671,6 +3038,8 @@ export interface operations {
             /** @description The game */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2680,6 +3049,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2689,6 +3060,8 @@ export interface operations {
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2714,6 +3087,8 @@ export interface operations {
             /** @description The bundle */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2723,6 +3098,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2732,6 +3109,8 @@ export interface operations {
             /** @description The game is not over: its secrets are still secret */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2741,6 +3120,8 @@ export interface operations {
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2771,6 +3152,8 @@ export interface operations {
             /** @description The verdict */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2780,6 +3163,8 @@ export interface operations {
             /** @description Not a list of receipts */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2789,6 +3174,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2798,6 +3185,8 @@ export interface operations {
             /** @description The game is not over: its secrets are still secret */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2807,6 +3196,8 @@ export interface operations {
             /** @description The body is over 64 KiB (`too_large`) */
             413: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2816,6 +3207,8 @@ export interface operations {
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2841,6 +3234,8 @@ export interface operations {
             /** @description The verdict */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2850,6 +3245,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2859,6 +3256,8 @@ export interface operations {
             /** @description The game is not over: its secrets are still secret */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2868,6 +3267,8 @@ export interface operations {
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2897,6 +3298,8 @@ export interface operations {
             /** @description The bot is seated */
             201: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start) */
                     Location?: string;
                     [name: string]: unknown;
@@ -2908,6 +3311,8 @@ export interface operations {
             /** @description Malformed request, unknown level or bad name */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2917,6 +3322,8 @@ export interface operations {
             /** @description The host's token is needed */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2926,6 +3333,8 @@ export interface operations {
             /** @description Only the host seats bots */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2935,6 +3344,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2944,6 +3355,8 @@ export interface operations {
             /** @description The game has started or every seat is taken */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2953,6 +3366,8 @@ export interface operations {
             /** @description The body is over 64 KiB (`too_large`) */
             413: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2962,6 +3377,8 @@ export interface operations {
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3008,6 +3425,8 @@ export interface operations {
             /** @description Played: the new version and events as the player sees them */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description The new version, quoted */
                     ETag?: string;
                     [name: string]: unknown;
@@ -3019,6 +3438,8 @@ export interface operations {
             /** @description Malformed command or header (an If-Match that is not a list of versions) */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3028,6 +3449,8 @@ export interface operations {
             /** @description A player's token is needed */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3037,6 +3460,8 @@ export interface operations {
             /** @description The host cannot play for a seat */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3046,6 +3471,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3055,6 +3482,8 @@ export interface operations {
             /** @description Another command was recorded first */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3064,6 +3493,8 @@ export interface operations {
             /** @description The game changed after every version If-Match lists (a move, an undo, a timeout, a seat handed over) */
             412: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3073,6 +3504,8 @@ export interface operations {
             /** @description The body is over 64 KiB (`too_large`) */
             413: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3082,6 +3515,8 @@ export interface operations {
             /** @description The command breaks a rule (`code` is the rule's), or the Idempotency-Key was used for another command (`idempotency_key_reused`) */
             422: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3091,6 +3526,8 @@ export interface operations {
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3121,6 +3558,8 @@ export interface operations {
             /** @description A page of events */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description The next page, `</games/{id}/events?after=…&limit=…>; rel="next"`, while there is one */
                     Link?: string;
                     [name: string]: unknown;
@@ -3132,6 +3571,8 @@ export interface operations {
             /** @description Malformed query */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3141,6 +3582,8 @@ export interface operations {
             /** @description The token is not this game's */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3150,6 +3593,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3159,6 +3604,8 @@ export interface operations {
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3187,16 +3634,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An event stream (`text/event-stream`): `id` is the sequence number, `event` the type, `data` `{"seq": n, "event": {…}}`; it ends after a finished game's last event */
+            /** @description Server-Sent Events, each message a `StreamMessage`: `id` is the sequence number, `event` the event's type, `data` an `EventRecord` as JSON (`{"seq": n, "event": {…}}`); a comment line every 5 s keeps the connection alive. The response ends after a finished game's last event, and a player's when its token is issued again. */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": components["schemas"]["StreamMessage"];
+                };
             };
             /** @description Malformed Last-Event-ID or query */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3206,6 +3659,8 @@ export interface operations {
             /** @description The token is not this game's */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3215,6 +3670,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3224,6 +3681,8 @@ export interface operations {
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3249,6 +3708,8 @@ export interface operations {
             /** @description The legal commands */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3258,6 +3719,8 @@ export interface operations {
             /** @description A player's token is needed */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3267,6 +3730,8 @@ export interface operations {
             /** @description The host is not a player */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3276,6 +3741,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3285,6 +3752,8 @@ export interface operations {
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3310,6 +3779,8 @@ export interface operations {
             /** @description Who is connected */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3319,6 +3790,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3328,6 +3801,8 @@ export interface operations {
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3353,6 +3828,8 @@ export interface operations {
             /** @description The rematch was created */
             201: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description The rematch: `/games/{id}` */
                     Location?: string;
                     [name: string]: unknown;
@@ -3364,6 +3841,8 @@ export interface operations {
             /** @description The host's token is needed */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3373,6 +3852,8 @@ export interface operations {
             /** @description Only the host creates the rematch */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3382,6 +3863,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3391,6 +3874,8 @@ export interface operations {
             /** @description The game is not over, or already has a rematch */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3400,6 +3885,8 @@ export interface operations {
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3429,6 +3916,10 @@ export interface operations {
             /** @description Rolled back */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description The game's version after the act, quoted: send it as `If-Match` */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3438,6 +3929,8 @@ export interface operations {
             /** @description No such version between two commands, or no reason */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3447,6 +3940,8 @@ export interface operations {
             /** @description The host's token is needed */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3456,6 +3951,8 @@ export interface operations {
             /** @description Only the host rolls back */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3465,6 +3962,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3474,6 +3973,8 @@ export interface operations {
             /** @description The game is over */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3483,6 +3984,8 @@ export interface operations {
             /** @description The body is over 64 KiB (`too_large`) */
             413: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3492,6 +3995,8 @@ export interface operations {
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3521,6 +4026,8 @@ export interface operations {
             /** @description Seated */
             201: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start) */
                     Location?: string;
                     [name: string]: unknown;
@@ -3532,6 +4039,8 @@ export interface operations {
             /** @description Malformed request or name */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3541,6 +4050,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3550,6 +4061,8 @@ export interface operations {
             /** @description The game has started or every seat is taken */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3559,6 +4072,8 @@ export interface operations {
             /** @description The body is over 64 KiB (`too_large`) */
             413: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3568,6 +4083,8 @@ export interface operations {
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3595,6 +4112,8 @@ export interface operations {
             /** @description The seat is free again */
             204: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3602,6 +4121,8 @@ export interface operations {
             /** @description Malformed seat */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3611,6 +4132,8 @@ export interface operations {
             /** @description A player's token is needed */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3620,6 +4143,8 @@ export interface operations {
             /** @description Only the seat's own player may leave it (the host, a bot's seat) */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3629,6 +4154,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3638,6 +4165,8 @@ export interface operations {
             /** @description The game has started */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3647,6 +4176,8 @@ export interface operations {
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3674,6 +4205,8 @@ export interface operations {
             /** @description Seated: the new token */
             201: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start) */
                     Location?: string;
                     [name: string]: unknown;
@@ -3685,6 +4218,8 @@ export interface operations {
             /** @description Malformed path or authorization header */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3694,6 +4229,8 @@ export interface operations {
             /** @description The seat's token from the previous game is needed */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3703,6 +4240,8 @@ export interface operations {
             /** @description That token held another seat, or none */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3712,6 +4251,8 @@ export interface operations {
             /** @description No such game, or the seat is not waiting to be claimed */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3721,6 +4262,8 @@ export interface operations {
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3752,6 +4295,10 @@ export interface operations {
             /** @description Handed over (and the bot's moves, if it was the seat's turn) */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description The game's version after the act, quoted: send it as `If-Match` */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3761,6 +4308,8 @@ export interface operations {
             /** @description Malformed body */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3770,6 +4319,8 @@ export interface operations {
             /** @description The host's token is needed */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3779,6 +4330,8 @@ export interface operations {
             /** @description Only the host hands seats over */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3788,6 +4341,8 @@ export interface operations {
             /** @description No such game or seat */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3797,6 +4352,8 @@ export interface operations {
             /** @description Not started, over, or a bot already plays the seat */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3806,6 +4363,8 @@ export interface operations {
             /** @description The body is over 64 KiB (`too_large`) */
             413: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3815,6 +4374,8 @@ export interface operations {
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3842,6 +4403,10 @@ export interface operations {
             /** @description Taken back */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description The game's version after the act, quoted: send it as `If-Match` */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3851,6 +4416,8 @@ export interface operations {
             /** @description Malformed path or authorization header */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3860,6 +4427,8 @@ export interface operations {
             /** @description The seat's player token is needed */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3869,6 +4438,8 @@ export interface operations {
             /** @description Not this seat's token */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3878,6 +4449,8 @@ export interface operations {
             /** @description No such game or seat */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3887,6 +4460,8 @@ export interface operations {
             /** @description No bot plays the seat, or the game is over */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3896,6 +4471,8 @@ export interface operations {
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3923,6 +4500,8 @@ export interface operations {
             /** @description The new token */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3932,6 +4511,8 @@ export interface operations {
             /** @description Malformed path or authorization header */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3941,6 +4522,8 @@ export interface operations {
             /** @description The host's token is needed */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3950,6 +4533,8 @@ export interface operations {
             /** @description Only the host issues tokens */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3959,6 +4544,8 @@ export interface operations {
             /** @description No such game or seat, or nobody holds it */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3968,6 +4555,8 @@ export interface operations {
             /** @description A bot holds the seat, or the game is over */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3977,6 +4566,8 @@ export interface operations {
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4002,6 +4593,8 @@ export interface operations {
             /** @description The series */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4011,6 +4604,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4020,6 +4615,8 @@ export interface operations {
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4045,6 +4642,10 @@ export interface operations {
             /** @description Started: the events as the host (a spectator) sees them */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description The game's version after the act, quoted: send it as `If-Match` */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4054,6 +4655,8 @@ export interface operations {
             /** @description No valid token for this game */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4063,6 +4666,8 @@ export interface operations {
             /** @description Only the host starts the game */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4072,6 +4677,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4081,6 +4688,8 @@ export interface operations {
             /** @description Seats are free, or the game has started */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4090,6 +4699,8 @@ export interface operations {
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4118,6 +4729,8 @@ export interface operations {
             /** @description The view */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description `immutable` for a past version (`private` while the game runs, `public` once it is over); `no-cache` for the current one */
                     "Cache-Control"?: string;
                     /** @description The version, quoted */
@@ -4133,6 +4746,8 @@ export interface operations {
             /** @description Malformed query or no such version */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4142,6 +4757,8 @@ export interface operations {
             /** @description The token is not this game's */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4151,6 +4768,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4160,6 +4779,8 @@ export interface operations {
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4189,6 +4810,10 @@ export interface operations {
             /** @description Posted: the event as the caller sees it */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description The game's version after the act, quoted: send it as `If-Match` */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4198,6 +4823,8 @@ export interface operations {
             /** @description Empty, too long, or holding control characters; a player sent a name, or a spectator none */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4207,6 +4834,8 @@ export interface operations {
             /** @description The token is not this game's */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4216,6 +4845,8 @@ export interface operations {
             /** @description The host's token, or a spectator at a table where spectators may not talk */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4225,6 +4856,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4234,6 +4867,8 @@ export interface operations {
             /** @description The game is over, or another write was recorded first */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4243,6 +4878,8 @@ export interface operations {
             /** @description The body is over 64 KiB (`too_large`) */
             413: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4252,6 +4889,8 @@ export interface operations {
             /** @description Too many messages: try again after `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4263,6 +4902,8 @@ export interface operations {
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4290,6 +4931,10 @@ export interface operations {
             /** @description Hidden */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description The game's version after the act, quoted: send it as `If-Match` */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4299,6 +4944,8 @@ export interface operations {
             /** @description Malformed path or authorization header */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4308,6 +4955,8 @@ export interface operations {
             /** @description The host's token is needed */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4317,6 +4966,8 @@ export interface operations {
             /** @description Only the host hides messages */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4326,6 +4977,8 @@ export interface operations {
             /** @description No such game, or that event is not a message */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4335,6 +4988,8 @@ export interface operations {
             /** @description Already hidden, or the game is over */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4344,6 +4999,8 @@ export interface operations {
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4369,6 +5026,10 @@ export interface operations {
             /** @description Settled, nothing pending: taken back (the `undone` event), or asked and declined at once by the bots (`undo_requested`, `undo_declined`) */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description The game's version after the act, quoted: send it as `If-Match` */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4378,6 +5039,10 @@ export interface operations {
             /** @description Asked: the `undo_requested` event (and the bots' approvals); other players' votes are still awaited */
             202: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description The game's version after the act, quoted: send it as `If-Match` */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4387,6 +5052,8 @@ export interface operations {
             /** @description A player's token is needed */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4396,6 +5063,8 @@ export interface operations {
             /** @description The host is not a player */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4405,6 +5074,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4414,6 +5085,8 @@ export interface operations {
             /** @description Nothing to take back, or a request is pending, or the game is over */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4423,6 +5096,8 @@ export interface operations {
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4448,6 +5123,10 @@ export interface operations {
             /** @description Approved, and taken back: nothing is pending */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description The game's version after the act, quoted: send it as `If-Match` */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4457,6 +5136,10 @@ export interface operations {
             /** @description Approved; other votes are still awaited */
             202: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description The game's version after the act, quoted: send it as `If-Match` */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4466,6 +5149,8 @@ export interface operations {
             /** @description A player's token is needed */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4475,6 +5160,8 @@ export interface operations {
             /** @description The host is not a player */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4484,6 +5171,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4493,6 +5182,8 @@ export interface operations {
             /** @description No request is pending, or this player cannot vote on it */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4502,6 +5193,8 @@ export interface operations {
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4527,6 +5220,10 @@ export interface operations {
             /** @description Declined: the request is dropped, nothing is pending */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description The game's version after the act, quoted: send it as `If-Match` */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4536,6 +5233,8 @@ export interface operations {
             /** @description A player's token is needed */
             401: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4545,6 +5244,8 @@ export interface operations {
             /** @description The host is not a player */
             403: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4554,6 +5255,8 @@ export interface operations {
             /** @description No such game */
             404: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4563,6 +5266,8 @@ export interface operations {
             /** @description No request is pending, or this player cannot vote on it */
             409: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4572,6 +5277,8 @@ export interface operations {
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4594,6 +5301,8 @@ export interface operations {
             /** @description Healthy */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4603,6 +5312,8 @@ export interface operations {
             /** @description The database is unreachable */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4625,6 +5336,8 @@ export interface operations {
             /** @description The keys */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4634,6 +5347,8 @@ export interface operations {
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4661,6 +5376,8 @@ export interface operations {
             /** @description A page of entries */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4670,6 +5387,8 @@ export interface operations {
             /** @description Malformed query */
             400: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4679,6 +5398,8 @@ export interface operations {
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4701,6 +5422,8 @@ export interface operations {
             /** @description The checkpoint */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4710,6 +5433,8 @@ export interface operations {
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4732,6 +5457,8 @@ export interface operations {
             /** @description The metrics */
             200: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4741,6 +5468,8 @@ export interface operations {
             /** @description Internal error */
             500: {
                 headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {

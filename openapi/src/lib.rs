@@ -6,6 +6,7 @@
 //! clients generate from (a golden test in `api` fails when the two drift apart).
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
@@ -34,11 +35,9 @@ pub struct Problem {
     pub status: u16,
     /// What went wrong, in plain words.
     pub detail: String,
-    /// A stable code: for 422 a rule-violation code of docs/scenarios.md, or
-    /// `idempotency_key_reused`; otherwise one of `bad_request`, `unauthorized`, `forbidden`,
-    /// `not_found`, `method_not_allowed`, `too_large` (413: a body over 64 KiB), `conflict`,
-    /// `precondition_failed`, `busy` (503: too many event streams), `unavailable` (503: the
-    /// database cannot be reached), `internal`.
+    /// A stable code: for 422 a rule-violation code of docs/scenarios.md (or
+    /// `idempotency_key_reused`); otherwise a code of the HTTP layer (`not_found`,
+    /// `precondition_failed`, `too_many_requests`, `too_large`, `unavailable`, …).
     pub code: String,
 }
 
@@ -67,7 +66,7 @@ the token they got when creating the game. Errors are RFC 9457 problem details w
         license(name = "MIT")
     ),
     modifiers(&BearerAuth),
-    components(schemas(Problem)),
+    components(schemas(Problem, StreamMessage)),
     tags(
         (name = "games", description = "Create, list and join games"),
         (name = "play", description = "What a seat sees, may do, and does"),
@@ -87,64 +86,321 @@ pub const API_VERSION: &str = "0.5.0";
 /// The response header that states [`API_VERSION`].
 pub const API_VERSION_HEADER: &str = "Api-Version";
 
-/// Finishes the document the handlers produced, for generated clients: the API's version,
-/// a `title` on every component schema (its name), and the closed set of problem codes as an
-/// enum on `Problem.code`.
-pub fn finish(spec: utoipa::openapi::OpenApi, codes: &[&str]) -> utoipa::openapi::OpenApi {
-    let mut doc = match serde_json::to_value(&spec) {
-        Ok(doc) => doc,
-        Err(_) => return spec,
-    };
+/// One message of `GET /games/{id}/events/stream` (Server-Sent Events, `text/event-stream`),
+/// field by field. Messages are separated by a blank line; lines starting with `:` are
+/// keep-alive comments (one every 5 s) and carry nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "id": "12",
+    "event": "card_drawn",
+    "data": "{\"seq\":12,\"event\":{\"type\":\"card_drawn\",\"seat\":0,\"card\":null}}"
+}))]
+pub struct StreamMessage {
+    /// The event's sequence number, in decimal. Send the last one received back in the
+    /// `Last-Event-ID` header to resume after a dropped connection.
+    pub id: String,
+    /// The event's `type` (`card_drawn`, `path_played`, …), for SSE libraries that dispatch
+    /// on it.
+    pub event: String,
+    /// An `EventRecord` as JSON text (`{"seq": n, "event": {…}}`): parse it with the
+    /// `EventRecord` schema.
+    #[schema(content_media_type = "application/json")]
+    pub data: String,
+}
+
+/// The schema of every stable problem code the server answers with today (the values
+/// `Problem.code` may take). New codes may be added in a minor version: a client compares
+/// against these and treats any other value as a code it does not know.
+pub const PROBLEM_CODE: &str = "ProblemCode";
+
+/// Finishes the document the handlers produced, for generated clients, and returns it as JSON
+/// (some of what it says, like `contentSchema`, has no place in utoipa's types):
+/// - the API's version, and the license's SPDX identifier;
+/// - no inline copies: a schema that repeats a component (a hidden card inside `Secret_Card`,
+///   a command inside `Secret_Command`) refers to it with `$ref`;
+/// - every variant of a union tagged by `type` (`Command`, `Event`) is a component of its
+///   own, named after its tag (`CommandPlayPath`, `EventCardDrawn`), and the union carries a
+///   `discriminator`;
+/// - `Problem.code` is open (a string), and [`PROBLEM_CODE`] lists `codes`, the codes the
+///   server emits;
+/// - the stream's messages are described by [`StreamMessage`], whose `data` is an
+///   `EventRecord`;
+/// - every response declares `Api-Version`; every 429 and 503 declares `Retry-After`; every
+///   reply carrying an `Outcome` declares its `ETag`;
+/// - a `title` on every component schema (its name) and on the variants of the unions left.
+pub fn finish(spec: utoipa::openapi::OpenApi, codes: &[&str]) -> serde_json::Value {
+    let mut doc = serde_json::to_value(&spec).expect("a utoipa document serialises to JSON");
     doc["info"]["version"] = API_VERSION.into();
     // OpenAPI 3.1 names a license by its SPDX identifier; strict validators require it.
     doc["info"]["license"]["identifier"] = "MIT".into();
+    refer_to_components(&mut doc);
+    name_tagged_variants(&mut doc);
+    open_problem_codes(&mut doc, codes);
+    describe_stream(&mut doc);
+    declare_headers(&mut doc);
+    title_schemas(&mut doc);
+    doc
+}
+
+/// A schema with its own words (`title`, `description`) left out, for comparing shapes.
+fn shape(schema: &Value) -> Value {
+    let mut shape = schema.clone();
+    if let Some(map) = shape.as_object_mut() {
+        map.remove("title");
+        map.remove("description");
+    }
+    shape
+}
+
+/// Whether a component's shape says enough to be recognised: an enum, a union, an object's
+/// properties, a pattern (a bare `{"type": "string"}` is not a copy of anything).
+fn recognisable(shape: &Value) -> bool {
+    ["enum", "oneOf", "anyOf", "allOf", "properties", "pattern"]
+        .iter()
+        .any(|k| shape.get(k).is_some())
+}
+
+/// Replaces every inline copy of a component schema, anywhere in the document but the
+/// component itself, with a `$ref` to it (keeping the copy's own description when it differs).
+fn refer_to_components(doc: &mut Value) {
+    let Some(schemas) = doc
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+    else {
+        return;
+    };
+    let known: Vec<(String, Value, Option<Value>)> = schemas
+        .iter()
+        .map(|(name, schema)| {
+            (
+                name.clone(),
+                shape(schema),
+                schema.get("description").cloned(),
+            )
+        })
+        .filter(|(_, shape, _)| recognisable(shape))
+        .collect();
+    fn walk(node: &mut Value, known: &[(String, Value, Option<Value>)], skip: Option<&str>) {
+        if node.is_object() && skip.is_none() {
+            let node_shape = shape(node);
+            if let Some((name, _, description)) = known.iter().find(|(_, s, _)| *s == node_shape) {
+                let mut reference = serde_json::Map::new();
+                reference.insert("$ref".into(), format!("#/components/schemas/{name}").into());
+                if let Some(own) = node
+                    .get("description")
+                    .filter(|d| Some(*d) != description.as_ref())
+                {
+                    reference.insert("description".into(), own.clone());
+                }
+                *node = Value::Object(reference);
+                return;
+            }
+        }
+        match node {
+            Value::Object(map) => map.values_mut().for_each(|v| walk(v, known, None)),
+            Value::Array(items) => items.iter_mut().for_each(|v| walk(v, known, None)),
+            _ => {}
+        }
+    }
     if let Some(schemas) = doc
         .pointer_mut("/components/schemas")
-        .and_then(|s| s.as_object_mut())
+        .and_then(Value::as_object_mut)
     {
         for (name, schema) in schemas.iter_mut() {
-            let Some(schema) = schema.as_object_mut() else {
+            // The component itself is not a copy of itself; what is inside it may be.
+            walk(schema, &known, Some(name));
+        }
+    }
+    if let Some(paths) = doc.get_mut("paths") {
+        walk(paths, &known, None);
+    }
+}
+
+/// The value of a variant's `type` tag, when it is an object tagged by one.
+fn tag_of(variant: &Value) -> Option<&str> {
+    let values = variant.pointer("/properties/type/enum")?.as_array()?;
+    match values.as_slice() {
+        [only] => only.as_str(),
+        _ => None,
+    }
+}
+
+/// Moves each variant of every union tagged by `type` into a component of its own,
+/// `{Union}{Tag}`, and gives the union a discriminator mapping each tag to it.
+fn name_tagged_variants(doc: &mut Value) {
+    let Some(schemas) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    let mut named = Vec::new();
+    for (name, schema) in schemas.iter_mut() {
+        let Some(variants) = schema.get_mut("oneOf").and_then(Value::as_array_mut) else {
+            continue;
+        };
+        let tags: Option<Vec<String>> = variants
+            .iter()
+            .map(|v| tag_of(v).map(str::to_owned))
+            .collect();
+        let Some(tags) = tags.filter(|t| !t.is_empty()) else {
+            continue;
+        };
+        let mut mapping = serde_json::Map::new();
+        for (variant, tag) in variants.iter_mut().zip(&tags) {
+            let component = format!("{name}{}", pascal(tag));
+            let location = format!("#/components/schemas/{component}");
+            mapping.insert(tag.clone(), location.clone().into());
+            let mut body = std::mem::replace(variant, serde_json::json!({ "$ref": location }));
+            body["title"] = component.clone().into();
+            named.push((component, body));
+        }
+        schema["discriminator"] = serde_json::json!({ "propertyName": "type", "mapping": mapping });
+    }
+    for (component, body) in named {
+        let clash = schemas.insert(component.clone(), body);
+        assert!(
+            clash.is_none(),
+            "the variant {component} clashes with a schema of that name"
+        );
+    }
+}
+
+/// `Problem.code` becomes an open string; [`PROBLEM_CODE`] lists the known values.
+fn open_problem_codes(doc: &mut Value, codes: &[&str]) {
+    if let Some(code) = doc.pointer_mut("/components/schemas/Problem/properties/code") {
+        if let Some(code) = code.as_object_mut() {
+            code.remove("enum");
+        }
+        let said = code["description"].as_str().unwrap_or_default().to_owned();
+        code["description"] = format!(
+            "{said} The codes the server answers with today are the values of `{PROBLEM_CODE}`; \
+             more may be added, so treat a code you do not know like its status."
+        )
+        .into();
+    }
+    if let Some(schemas) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    {
+        schemas.insert(
+            PROBLEM_CODE.into(),
+            serde_json::json!({
+                "type": "string",
+                "description": "Every stable code a problem carries today (`Problem.code`): the \
+                    rule-violation codes of docs/scenarios.md and the codes of the HTTP layer. \
+                    New codes may be added in a minor version.",
+                "enum": codes,
+            }),
+        );
+    }
+}
+
+/// The stream's 200 is `text/event-stream`, each message a [`StreamMessage`] whose `data` is
+/// an `EventRecord` as JSON.
+fn describe_stream(doc: &mut Value) {
+    if let Some(data) = doc.pointer_mut("/components/schemas/StreamMessage/properties/data") {
+        data["contentSchema"] = serde_json::json!({ "$ref": "#/components/schemas/EventRecord" });
+    }
+}
+
+/// Declares the headers every response carries (`Api-Version`), those of waiting
+/// (`Retry-After` on 429 and 503) and the version of a recorded act (`ETag` on a reply
+/// carrying an `Outcome`).
+fn declare_headers(doc: &mut Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for operation in paths
+        .values_mut()
+        .filter_map(Value::as_object_mut)
+        .flat_map(|ops| ops.values_mut())
+    {
+        let Some(responses) = operation
+            .get_mut("responses")
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        for (status, response) in responses.iter_mut() {
+            let outcome = response
+                .pointer("/content/application~1json/schema/$ref")
+                .and_then(Value::as_str)
+                == Some("#/components/schemas/Outcome");
+            let headers = response
+                .as_object_mut()
+                .map(|r| r.entry("headers").or_insert_with(|| serde_json::json!({})));
+            let Some(headers) = headers.and_then(Value::as_object_mut) else {
                 continue;
             };
-            schema
-                .entry("title")
-                .or_insert_with(|| name.as_str().into());
-            // The variants of a union, named after their tag (`Command` `play_path` →
-            // `CommandPlayPath`), their one value (`Audience` `spectator`) or their one
-            // property (`Audience` `seat`), so that generated types have names.
-            for variant in schema
-                .get_mut("oneOf")
-                .and_then(|v| v.as_array_mut())
-                .into_iter()
-                .flatten()
-            {
-                let only_value = variant
-                    .get("enum")
-                    .and_then(|e| e.as_array())
-                    .filter(|e| e.len() == 1)
-                    .and_then(|e| e[0].as_str());
-                let only_property = variant
-                    .get("properties")
-                    .and_then(|p| p.as_object())
-                    .filter(|p| p.len() == 1)
-                    .and_then(|p| p.keys().next())
-                    .map(String::as_str);
-                let tag = variant
-                    .pointer("/properties/type/enum/0")
-                    .and_then(|t| t.as_str())
-                    .or(only_value)
-                    .or(only_property)
-                    .map(|t| format!("{name}{}", pascal(t)));
-                if let (Some(tag), Some(variant)) = (tag, variant.as_object_mut()) {
-                    variant.entry("title").or_insert_with(|| tag.into());
-                }
+            headers.entry(API_VERSION_HEADER).or_insert_with(|| {
+                serde_json::json!({
+                    "description": "The API's version (`info.version`)",
+                    "schema": { "type": "string" },
+                })
+            });
+            if status == "429" || status == "503" {
+                headers.entry("Retry-After").or_insert_with(|| {
+                    serde_json::json!({
+                        "description": "Seconds to wait before trying again",
+                        "schema": { "type": "string" },
+                    })
+                });
+            }
+            if outcome {
+                headers.entry("ETag").or_insert_with(|| {
+                    serde_json::json!({
+                        "description": "The game's version after the act, quoted: send it as `If-Match`",
+                        "schema": { "type": "string" },
+                    })
+                });
             }
         }
     }
-    if let Some(code) = doc.pointer_mut("/components/schemas/Problem/properties/code") {
-        code["enum"] = codes.iter().map(|c| serde_json::Value::from(*c)).collect();
+}
+
+/// A `title` on every component schema (its name), and on the variants of the unions that are
+/// not tagged by `type`, named after their one value (`Audience` `spectator`) or their one
+/// property (`Audience` `seat`), so that generated types have names.
+fn title_schemas(doc: &mut Value) {
+    let Some(schemas) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    for (name, schema) in schemas.iter_mut() {
+        let Some(schema) = schema.as_object_mut() else {
+            continue;
+        };
+        schema
+            .entry("title")
+            .or_insert_with(|| name.as_str().into());
+        for variant in schema
+            .get_mut("oneOf")
+            .and_then(|v| v.as_array_mut())
+            .into_iter()
+            .flatten()
+        {
+            let only_value = variant
+                .get("enum")
+                .and_then(|e| e.as_array())
+                .filter(|e| e.len() == 1)
+                .and_then(|e| e[0].as_str());
+            let only_property = variant
+                .get("properties")
+                .and_then(|p| p.as_object())
+                .filter(|p| p.len() == 1)
+                .and_then(|p| p.keys().next())
+                .map(String::as_str);
+            let tag = only_value
+                .or(only_property)
+                .map(|t| format!("{name}{}", pascal(t)));
+            if let (Some(tag), Some(variant)) = (tag, variant.as_object_mut()) {
+                variant.entry("title").or_insert_with(|| tag.into());
+            }
+        }
     }
-    serde_json::from_value(doc).unwrap_or(spec)
 }
 
 /// `play_path` → `PlayPath`.

@@ -65,8 +65,8 @@ async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
 }
 
 /// `/openapi.json`: the specification, generated from the handlers.
-pub fn openapi_json(spec: utoipa::openapi::OpenApi) -> actix_web::Resource {
-    let body = spec.to_pretty_json().unwrap_or_default();
+pub fn openapi_json(spec: &serde_json::Value) -> actix_web::Resource {
+    let body = crate::spec_text(spec);
     web::resource("/openapi.json").route(web::get().to(move || {
         let body = body.clone();
         async move {

@@ -199,7 +199,7 @@ impl Follower {
     ),
     security((), ("bearer" = [])),
     responses(
-        (status = 200, description = "An event stream (`text/event-stream`): `id` is the sequence number, `event` the type, `data` `{\"seq\": n, \"event\": {…}}`; it ends after a finished game's last event"),
+        (status = 200, description = "Server-Sent Events, each message a `StreamMessage`: `id` is the sequence number, `event` the event's type, `data` an `EventRecord` as JSON (`{\"seq\": n, \"event\": {…}}`); a comment line every 5 s keeps the connection alive. The response ends after a finished game's last event, and a player's when its token is issued again.", body = saboteur_openapi::StreamMessage, content_type = "text/event-stream"),
         (status = 400, description = "Malformed Last-Event-ID or query", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
