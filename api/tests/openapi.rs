@@ -399,3 +399,20 @@ fn every_response_declares_its_content_and_headers() {
         "#/components/schemas/EventRecord"
     );
 }
+
+/// Every code a client can meet is explained where a client developer reads: the rule
+/// violations in docs/scenarios.md, the rest in docs/clients.md.
+#[test]
+fn every_code_is_documented() {
+    let docs = [
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/clients.md"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/scenarios.md"),
+    ]
+    .map(|path| std::fs::read_to_string(path).expect("the client docs"))
+    .join("\n");
+    let missing: Vec<&str> = saboteur_api::error::all_codes()
+        .into_iter()
+        .filter(|code| !docs.contains(&format!("`{code}`")))
+        .collect();
+    assert!(missing.is_empty(), "codes no doc explains: {missing:?}");
+}
