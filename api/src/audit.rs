@@ -127,8 +127,29 @@ impl AuditBundle {
     }
 }
 
-/// Checks a bundle; the error names the first discrepancy.
+/// Checks a finished game's bundle; the error names the first discrepancy. A bundle whose log
+/// does not end the game is refused: a record cut before its end would otherwise verify as a
+/// game nobody won.
 pub fn verify(bundle: &AuditBundle) -> Result<Verified, String> {
+    let log = decode_log(bundle)?;
+    check_log_entry(bundle)?;
+    if !log.iter().any(|e| matches!(e, Event::GameEnded { .. })) {
+        let last = log.last().map(Event::kind).unwrap_or("none");
+        return Err(format!(
+            "the record stops at version {} (its last event is `{last}`) before the game's \
+             end: a finished game's record ends it with `game_ended` (audit a game in progress \
+             with --unfinished)",
+            log.len()
+        ));
+    }
+    saboteur_domain::audit(&log)
+        .map(Verified::from)
+        .map_err(|d| d.to_string())
+}
+
+/// Checks the bundle of a game that may still be in progress, as [`verify`] does but without
+/// asking that the record end the game.
+pub fn verify_unfinished(bundle: &AuditBundle) -> Result<Verified, String> {
     let log = decode_log(bundle)?;
     check_log_entry(bundle)?;
     saboteur_domain::audit(&log)
@@ -218,11 +239,28 @@ fn decode_log(bundle: &AuditBundle) -> Result<Vec<Event>, String> {
         log.push(event);
     }
     match log.first() {
-        Some(Event::GameCreated { seed: s, .. })
-            if s.known().map(|s| s.0.as_slice()) == Some(seed.as_slice()) => {}
+        Some(Event::GameCreated {
+            seed: s, ruleset, ..
+        }) if s.known().map(|s| s.0.as_slice()) == Some(seed.as_slice()) => {
+            if *ruleset != bundle.ruleset {
+                return Err(format!(
+                    "the bundle says the ruleset is {}, event 1 created a game of {}",
+                    ruleset_name(bundle.ruleset),
+                    ruleset_name(*ruleset)
+                ));
+            }
+        }
         _ => return Err("event 1: the game was not created with the revealed seed".into()),
     }
     Ok(log)
+}
+
+/// A ruleset's wire name (`base`, `saboteur2`).
+fn ruleset_name(ruleset: saboteur_domain::Ruleset) -> String {
+    serde_json::to_value(ruleset)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
 }
 
 /// What checking receipts against a bundle showed.
@@ -281,7 +319,43 @@ pub fn check_receipts(
     bundle: &AuditBundle,
     receipts: &[(Receipt, Option<Value>)],
 ) -> Result<ReceiptsChecked, ReceiptProblem> {
+    check_receipts_with_keys(bundle, receipts, &[])
+}
+
+/// The receipt's signature checked against the keys the bundle publishes; a receipt signed by
+/// a key the client kept (`GET /keys` from first contact) that the bundle no longer publishes
+/// is genuine, and its key's absence is the server's contradiction, not a forgery.
+fn check_signed(
+    name: &str,
+    receipt: &Receipt,
+    published: &[PublishedKey],
+    kept: &[PublishedKey],
+) -> Result<(), ReceiptProblem> {
+    let Err(e) = receipt.check_signature(published) else {
+        return Ok(());
+    };
+    if receipt.check_signature(kept).is_ok() {
+        return Err(ReceiptProblem::Contradiction(format!(
+            "{name}: it is signed by key {}, which was kept from the server's published keys \
+             and which the bundle no longer publishes as it was: the server withdrew its key",
+            receipt.key_id
+        )));
+    }
+    Err(ReceiptProblem::Refused(format!(
+        "{name}: {e}: a forgery proves nothing"
+    )))
+}
+
+/// [`check_receipts`] with the keys the client kept from `GET /keys`: a receipt valid under a
+/// kept key that the bundle omits (or publishes otherwise) is a contradiction, "the server
+/// withdrew its key".
+pub fn check_receipts_with_keys(
+    bundle: &AuditBundle,
+    receipts: &[(Receipt, Option<Value>)],
+    kept: &[PublishedKey],
+) -> Result<ReceiptsChecked, ReceiptProblem> {
     use ReceiptProblem::{Contradiction, Refused};
+    check_equivocation(receipts, &bundle.keys, kept)?;
     let log = decode_log(bundle).map_err(Refused)?;
     let history = saboteur_domain::History::replay(log.iter().cloned())
         .ok_or_else(|| Refused("the bundle's log does not start with a game".into()))?;
@@ -297,9 +371,7 @@ pub fn check_receipts(
             receipt.audience_words(),
             receipt.version
         );
-        receipt
-            .check_signature(&bundle.keys)
-            .map_err(|e| Refused(format!("{name}: {e}: a forgery proves nothing")))?;
+        check_signed(&name, receipt, &bundle.keys, kept)?;
         if let Some(body) = body {
             if view_hash(body) != receipt.view_hash {
                 return Err(Refused(format!(
@@ -375,6 +447,119 @@ pub fn check_receipts(
         checked.receipts += 1;
     }
     Ok(checked)
+}
+
+/// The name of a receipt in a verdict: whom it was for and at which version.
+fn receipt_name(receipt: &Receipt) -> String {
+    format!(
+        "receipt for {} at version {} of game {}",
+        receipt.audience_words(),
+        receipt.version,
+        receipt.game_id
+    )
+}
+
+/// Receipts pooled from several players, checked against each other: the server signs one
+/// chain per game, so two genuine receipts with different heads at one version of a game prove
+/// that it served two different records (equivocation). Receipts that no key signed are left
+/// to the other checks.
+pub fn check_equivocation(
+    receipts: &[(Receipt, Option<Value>)],
+    published: &[PublishedKey],
+    kept: &[PublishedKey],
+) -> Result<(), ReceiptProblem> {
+    let mut heads: std::collections::BTreeMap<(&str, i64), &Receipt> = Default::default();
+    for (receipt, _) in receipts {
+        let genuine =
+            receipt.check_signature(published).is_ok() || receipt.check_signature(kept).is_ok();
+        if !genuine {
+            continue;
+        }
+        let at = (receipt.game_id.as_str(), receipt.version);
+        match heads.get(&at) {
+            Some(other) if other.head != receipt.head => {
+                return Err(ReceiptProblem::Contradiction(format!(
+                    "equivocation: the server signed two different heads at version {} of \
+                     game {}: {} ({}) and {} ({})",
+                    receipt.version,
+                    receipt.game_id,
+                    other.head,
+                    other.audience_words(),
+                    receipt.head,
+                    receipt.audience_words()
+                )));
+            }
+            Some(_) => {}
+            None => {
+                heads.insert(at, receipt);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What receipts prove by themselves, without the game's record: per game, how many genuine
+/// receipts there are, the latest version the server signed, and whether a body kept with a
+/// receipt shows the game over.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReceiptsProve {
+    /// The game.
+    pub game_id: String,
+    /// Genuine receipts of it.
+    pub receipts: u64,
+    /// The latest version a receipt signed.
+    pub latest_version: i64,
+    /// When the latest receipt was served (RFC 3339).
+    pub latest_served_at: String,
+    /// The version at which a kept body (signed by its receipt) shows the game over.
+    pub signed_game_over_at: Option<i64>,
+}
+
+/// Checks receipts without a bundle: every signature (under the kept keys), then the pool for
+/// equivocation; returns what they prove, game by game.
+pub fn prove_with_receipts(
+    receipts: &[(Receipt, Option<Value>)],
+    kept: &[PublishedKey],
+) -> Result<Vec<ReceiptsProve>, ReceiptProblem> {
+    for (receipt, body) in receipts {
+        let name = receipt_name(receipt);
+        check_signed(&name, receipt, kept, &[])?;
+        if let Some(body) = body
+            && view_hash(body) != receipt.view_hash
+        {
+            return Err(ReceiptProblem::Refused(format!(
+                "{name}: the body given with it is not the one it signed"
+            )));
+        }
+    }
+    check_equivocation(receipts, kept, &[])?;
+    let mut games: Vec<ReceiptsProve> = Vec::new();
+    for (receipt, body) in receipts {
+        let over = body.as_ref().is_some_and(|b| {
+            b.pointer("/view/phase/name").and_then(Value::as_str) == Some("game_over")
+        });
+        if !games.iter().any(|g| g.game_id == receipt.game_id) {
+            games.push(ReceiptsProve {
+                game_id: receipt.game_id.clone(),
+                receipts: 0,
+                latest_version: 0,
+                latest_served_at: String::new(),
+                signed_game_over_at: None,
+            });
+        }
+        let Some(entry) = games.iter_mut().find(|g| g.game_id == receipt.game_id) else {
+            continue;
+        };
+        entry.receipts += 1;
+        if receipt.version >= entry.latest_version {
+            entry.latest_version = receipt.version;
+            entry.latest_served_at = receipt.served_at.clone();
+        }
+        if over {
+            entry.signed_game_over_at = Some(receipt.version);
+        }
+    }
+    Ok(games)
 }
 
 /// Builds a finished game's bundle from the store.

@@ -89,7 +89,7 @@ enum KeysCmd {
 #[derive(clap::Args)]
 struct VerifyArgs {
     /// A bundle downloaded from `GET /games/{id}/audit`.
-    #[arg(long, group = "source", required_unless_present = "game")]
+    #[arg(long, group = "source")]
     file: Option<std::path::PathBuf>,
     /// A finished game in the store named by `--database-url`.
     #[arg(long, group = "source")]
@@ -109,6 +109,15 @@ struct VerifyArgs {
     /// `--log`. Repeatable.
     #[arg(long, requires = "log")]
     checkpoint: Vec<std::path::PathBuf>,
+    /// The server's keys as kept from `GET /keys` (the body, or a list of keys). Repeatable.
+    /// A receipt signed by a kept key that the bundle no longer publishes is reported as the
+    /// server withdrawing its key (exit 1), not as a forgery.
+    #[arg(long)]
+    keys: Vec<std::path::PathBuf>,
+    /// Audit a game that may not be over: without it, a record that does not end the game is
+    /// a discrepancy (exit 1), saying where it stops.
+    #[arg(long)]
+    unfinished: bool,
 }
 
 #[derive(clap::Args, Clone)]
@@ -255,61 +264,101 @@ fn items(value: serde_json::Value, field: &str) -> Vec<serde_json::Value> {
     }
 }
 
+/// Exits with `code` after saying why.
+fn fail(code: i32, why: impl std::fmt::Display) -> ! {
+    eprintln!("{why}");
+    std::process::exit(code)
+}
+
 fn verify(args: VerifyArgs) -> std::io::Result<()> {
-    let bundle = match (&args.file, &args.game) {
+    use saboteur_api::audit::ReceiptProblem;
+    let bundle: Option<saboteur_api::audit::AuditBundle> = match (&args.file, &args.game) {
         (Some(path), _) => {
             let text = std::fs::read_to_string(path)?;
-            serde_json::from_str(&text).map_err(|e| {
+            Some(serde_json::from_str(&text).map_err(|e| {
                 std::io::Error::other(format!("{}: not a bundle: {e}", path.display()))
-            })?
+            })?)
         }
         (None, Some(id)) => {
             let rt = tokio::runtime::Runtime::new()?;
-            rt.block_on(async {
+            Some(rt.block_on(async {
                 let store = saboteur_storage::EventStore::connect(&args.database_url)
                     .await
                     .map_err(|e| std::io::Error::other(e.to_string()))?;
                 saboteur_api::audit::bundle_from_store(&store, id)
                     .await
                     .map_err(|e| std::io::Error::other(e.to_string()))
-            })?
+            })?)
         }
-        (None, None) => {
-            return Err(std::io::Error::other("give --file or --game"));
-        }
+        (None, None) => None,
     };
+    if bundle.is_none() && args.receipts.is_none() && args.log.is_none() {
+        return Err(std::io::Error::other(
+            "give a bundle (--file or --game), receipts (--receipts) or a log (--log)",
+        ));
+    }
+    // The keys kept from GET /keys: what the server published, whatever it publishes now.
+    let mut kept: Vec<saboteur_api::receipt::PublishedKey> = Vec::new();
+    for path in &args.keys {
+        let keys: Vec<saboteur_api::receipt::PublishedKey> =
+            serde_json::from_value(serde_json::Value::Array(items(read_json(path)?, "keys")))
+                .map_err(|e| {
+                    std::io::Error::other(format!("{}: not a list of keys: {e}", path.display()))
+                })?;
+        kept.extend(keys);
+    }
     // Receipts are checked even when the engine's audit fails: a genuine receipt the record
     // contradicts says more than the record's own inconsistency.
     let mut failed = false;
-    match saboteur_api::audit::verify(&bundle) {
-        Ok(report) => {
-            println!(
+    if let Some(bundle) = &bundle {
+        let checked = if args.unfinished {
+            saboteur_api::audit::verify_unfinished(bundle)
+        } else {
+            saboteur_api::audit::verify(bundle)
+        };
+        match checked {
+            Ok(report) => println!(
                 "verified: {}",
                 serde_json::to_string(&report).unwrap_or_default()
-            );
-        }
-        Err(discrepancy) => {
-            eprintln!("first discrepancy: {discrepancy}");
-            failed = true;
+            ),
+            Err(discrepancy) => {
+                eprintln!("first discrepancy: {discrepancy}");
+                failed = true;
+            }
         }
     }
+    let mut proved = Vec::new();
     if let Some(path) = &args.receipts {
         let items = items(read_json(path)?, "receipts");
         let receipts = saboteur_api::audit::read_receipts(&items)
             .map_err(|e| std::io::Error::other(format!("{}: {e}", path.display())))?;
-        match saboteur_api::audit::check_receipts(&bundle, &receipts) {
-            Ok(checked) => println!(
-                "receipts agree with the bundle: {}",
-                serde_json::to_string(&checked).unwrap_or_default()
-            ),
-            Err(problem @ saboteur_api::audit::ReceiptProblem::Contradiction(_)) => {
-                eprintln!("{problem}");
-                std::process::exit(1);
-            }
-            Err(problem) => {
-                eprintln!("{problem}");
-                std::process::exit(if failed { 1 } else { 2 });
-            }
+        let outcome = match &bundle {
+            Some(bundle) => saboteur_api::audit::check_receipts_with_keys(bundle, &receipts, &kept)
+                .map(|checked| {
+                    println!(
+                        "receipts agree with the bundle: {}",
+                        serde_json::to_string(&checked).unwrap_or_default()
+                    )
+                }),
+            None => saboteur_api::audit::prove_with_receipts(&receipts, &kept).map(|games| {
+                for game in &games {
+                    let over = game
+                        .signed_game_over_at
+                        .map(|v| format!("; the server signed the game over at version {v}"))
+                        .unwrap_or_default();
+                    println!(
+                        "game {}: {} genuine receipts, signed up to version {} (served at \
+                         {}){over}",
+                        game.game_id, game.receipts, game.latest_version, game.latest_served_at
+                    );
+                }
+                proved = games;
+            }),
+        };
+        match outcome {
+            Ok(()) => {}
+            Err(problem @ ReceiptProblem::Contradiction(_)) => fail(1, problem),
+            Err(problem) => fail(if failed { 1 } else { 2 }, problem),
         }
     }
     if let Some(path) = &args.log {
@@ -320,39 +369,74 @@ fn verify(args: VerifyArgs) -> std::io::Result<()> {
                     std::io::Error::other(format!("{}: not log entries: {e}", path.display()))
                 })?;
         if let Err(e) = check_entries(&entries) {
-            eprintln!("first discrepancy in the log: {e}");
-            std::process::exit(1);
+            fail(1, format!("first discrepancy in the log: {e}"));
+        }
+        println!("the log's {} entries chain", entries.len());
+        let mut keys = kept.clone();
+        if let Some(bundle) = &bundle {
+            keys.extend(bundle.keys.iter().cloned());
         }
         for path in &args.checkpoint {
             let checkpoint: Checkpoint = serde_json::from_value(read_json(path)?).map_err(|e| {
                 std::io::Error::other(format!("{}: not a checkpoint: {e}", path.display()))
             })?;
-            match check_checkpoint(&checkpoint, &entries, &bundle.keys) {
+            match check_checkpoint(&checkpoint, &entries, &keys) {
                 Ok(()) => println!(
                     "checkpoint of size {} is a prefix of the log",
                     checkpoint.size
                 ),
-                Err(e) => {
-                    eprintln!("{e}");
-                    std::process::exit(1);
-                }
+                Err(e) => fail(1, e),
             }
         }
-        match entries.iter().find(|e| e.game_id == bundle.game_id) {
-            Some(entry)
-                if entry.version != bundle.events.len() as i64
-                    || Some(entry.head.as_str())
-                        != bundle.events.last().map(|e| e.hash.as_str()) =>
-            {
-                eprintln!(
-                    "log entry {}: the game ended at version {} with head {}; the bundle \
-                     differs: the record was changed after it was logged",
-                    entry.seq, entry.version, entry.head
-                );
-                std::process::exit(1);
+        if let Some(bundle) = &bundle {
+            match entries.iter().find(|e| e.game_id == bundle.game_id) {
+                Some(entry)
+                    if entry.version != bundle.events.len() as i64
+                        || Some(entry.head.as_str())
+                            != bundle.events.last().map(|e| e.hash.as_str()) =>
+                {
+                    fail(
+                        1,
+                        format!(
+                            "log entry {}: the game ended at version {} with head {}; the \
+                             bundle differs: the record was changed after it was logged",
+                            entry.seq, entry.version, entry.head
+                        ),
+                    );
+                }
+                Some(entry) => println!("the game is log entry {}", entry.seq),
+                None => println!("the game is not in the log given"),
             }
-            Some(entry) => println!("the game is log entry {}", entry.seq),
-            None => println!("the game is not in the log given"),
+        }
+        // A game whose end the server signed must be logged; games logged after that moment
+        // show it was left out, not late.
+        for game in proved.iter().filter(|g| g.signed_game_over_at.is_some()) {
+            if let Some(entry) = entries.iter().find(|e| e.game_id == game.game_id) {
+                println!("game {} is log entry {}", game.game_id, entry.seq);
+                continue;
+            }
+            let instant = |t: &str| chrono::DateTime::parse_from_rfc3339(t).ok();
+            let ended = instant(&game.latest_served_at);
+            let later = entries
+                .iter()
+                .filter(|e| ended.is_some() && instant(&e.logged_at) > ended)
+                .count();
+            if later > 0 {
+                fail(
+                    1,
+                    format!(
+                        "contradiction: the server signed game {}'s end at version {}, and the \
+                         game is missing from the log after {later} later games were logged: \
+                         the game was hidden",
+                        game.game_id,
+                        game.signed_game_over_at.unwrap_or_default()
+                    ),
+                );
+            }
+            println!(
+                "game {} is not in the log yet (no game was logged after its end)",
+                game.game_id
+            );
         }
     }
     if failed {

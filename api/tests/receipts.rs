@@ -189,6 +189,36 @@ fn verify(dir: &std::path::Path, bundle: &Value, receipts: &Value) -> std::proce
         .unwrap()
 }
 
+/// `saboteur verify` with these arguments (paths given as strings).
+fn verify_with(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_saboteur"))
+        .arg("verify")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Writes `value` as `name` in `dir` and returns the path as a string.
+fn file(dir: &std::path::Path, name: &str, value: &Value) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, value.to_string()).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// A bundle cut before the game's end, as an operator would serve a game it claims never
+/// ended: the last batch (from the last `command_accepted`) removed, no log entry.
+fn cut_before_the_end(bundle: &Value) -> (Value, usize) {
+    let events = bundle["events"].as_array().unwrap();
+    let last_command = events
+        .iter()
+        .rposition(|e| e["event_type"] == "command_accepted")
+        .unwrap();
+    let mut cut = bundle.clone();
+    cut["events"] = json!(events[..last_command]);
+    cut.as_object_mut().unwrap().remove("log_entry");
+    (cut, last_command)
+}
+
 fn text(out: &std::process::Output) -> String {
     format!(
         "{}{}",
@@ -344,8 +374,64 @@ async fn receipts_prove_a_rewrite(url: &str, dir: &std::path::Path) {
         text(&out)
     );
 
-    // The operator rewrites the end of the game and everything that hashes it.
+    // A record that never ends the game does not verify: it says where it stops. Receipts
+    // served before the cut agree with it, and `--unfinished` audits it as a game in progress.
+    let (cut, at) = cut_before_the_end(&bundle);
+    let cut_file = file(dir, "cut.json", &cut);
+    let out = verify_with(&["--file", &cut_file]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let last_kind = cut["events"][at - 1]["event_type"].as_str().unwrap();
+    assert!(
+        text(&out).contains(&format!(
+            "first discrepancy: the record stops at version {at} (its last event is \
+             `{last_kind}`) before the game's end"
+        )),
+        "{}",
+        text(&out)
+    );
+    let before: Vec<Value> = bare
+        .iter()
+        .filter(|r| r["version"].as_u64().unwrap() <= at as u64)
+        .cloned()
+        .collect();
+    let before_file = file(dir, "before.json", &json!(before));
+    let out = verify_with(&[
+        "--file",
+        &cut_file,
+        "--unfinished",
+        "--receipts",
+        &before_file,
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    // The bundle's ruleset is the one the log created.
+    let mut relabelled = bundle.clone();
+    relabelled["ruleset"] = json!("saboteur2");
+    let out = verify_with(&["--file", &file(dir, "relabelled.json", &relabelled)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out)
+            .contains("the bundle says the ruleset is saboteur2, event 1 created a game of base"),
+        "{}",
+        text(&out)
+    );
+    // Receipts alone, with the keys kept from first contact, say what they prove.
+    let keys_file = file(dir, "keys.json", &keys);
+    let kept_file = file(dir, "kept.json", &json!(kept));
     let version = bundle["events"].as_array().unwrap().len();
+    let out = verify_with(&["--receipts", &kept_file, "--keys", &keys_file]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!(
+            "game {id}: {} genuine receipts, signed up to version {version}",
+            kept.len()
+        )) && text(&out).contains(&format!(
+            "the server signed the game over at version {version}"
+        )),
+        "{}",
+        text(&out)
+    );
+
+    // The operator rewrites the end of the game and everything that hashes it.
     rewrite(&url, &id).await;
     let server = Server::start(&url).await;
     let rewritten = server
@@ -411,6 +497,153 @@ async fn receipts_prove_a_rewrite(url: &str, dir: &std::path::Path) {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
         text(&out).contains("the log was rewritten"),
+        "{}",
+        text(&out)
+    );
+
+    // Equivocation: a spectator served the rewritten record at the same version. Pooled with
+    // a receipt from before, the two heads the server signed at one version are named, with or
+    // without a bundle.
+    let other = server
+        .call("GET", &format!("/games/{id}/state"), None, None)
+        .await;
+    assert_eq!(other["receipt"]["version"], version as u64);
+    let pooled = file(dir, "pooled.json", &json!([first_at_end, other["receipt"]]));
+    let expected = format!(
+        "equivocation: the server signed two different heads at version {version} of game \
+         {id}: {} ({who}) and {} (everyone)",
+        first_at_end["head"].as_str().unwrap(),
+        other["receipt"]["head"].as_str().unwrap()
+    );
+    for args in [
+        vec!["--receipts", pooled.as_str(), "--keys", keys_file.as_str()],
+        vec![
+            "--receipts",
+            pooled.as_str(),
+            "--file",
+            cut_file.as_str(),
+            "--unfinished",
+        ],
+    ] {
+        let out = verify_with(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", text(&out));
+        assert!(
+            text(&out).contains(&expected),
+            "{}\nwanted: {expected}",
+            text(&out)
+        );
+    }
+
+    // A hidden game: another game is played and logged; the operator serves a log without the
+    // first (the second re-chained from the start). The receipts of the first show its end was
+    // signed before a later game was logged.
+    let (second, _) = play(&server).await;
+    let log_now = server.call("GET", "/log", None, None).await;
+    let entries = log_now["entries"].as_array().unwrap();
+    let theirs = entries
+        .iter()
+        .find(|e| e["game_id"] == second.as_str())
+        .unwrap();
+    let mut hidden = theirs.clone();
+    hidden["seq"] = json!(1);
+    hidden["prev_hash"] = json!(saboteur_storage::GENESIS);
+    hidden["hash"] = json!(saboteur_storage::log_entry_hash(
+        saboteur_storage::GENESIS,
+        1,
+        &second,
+        hidden["version"].as_i64().unwrap(),
+        hidden["head"].as_str().unwrap(),
+    ));
+    let hidden_log = file(dir, "hidden.json", &json!({ "entries": [hidden] }));
+    let out = verify_with(&[
+        "--receipts",
+        &kept_file,
+        "--keys",
+        &keys_file,
+        "--log",
+        &hidden_log,
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!(
+            "contradiction: the server signed game {id}'s end at version {version}, and the \
+             game is missing from the log after 1 later games were logged"
+        )),
+        "{}",
+        text(&out)
+    );
+
+    // The operator withdraws its keys (trigger dropped, every key deleted) and starts again
+    // with a new one: the bundle publishes only the new key. Without kept keys the old
+    // receipts look forged; with them, the withdrawal is named. The checkpoint signed by the
+    // old key is still checked with the kept keys, without a bundle.
+    let checkpoint = server.call("GET", "/log/checkpoint", None, None).await;
+    assert_eq!(checkpoint["size"], 2);
+    let cp_file = file(dir, "checkpoint-2.json", &checkpoint);
+    let store = saboteur_storage::EventStore::connect(&url).await.unwrap();
+    let on = if url.starts_with("postgres") {
+        " ON server_keys"
+    } else {
+        ""
+    };
+    store
+        .execute_raw(&format!("DROP TRIGGER server_keys_no_delete{on}"))
+        .await
+        .unwrap();
+    assert!(store.execute_raw("DELETE FROM server_keys").await.unwrap() >= 1);
+    let server = Server::start(&url).await;
+    let without = server
+        .call("GET", &format!("/games/{id}/audit"), None, None)
+        .await;
+    assert_ne!(without["keys"], bundle["keys"]);
+    let without_file = file(dir, "without.json", &without);
+    let out = verify_with(&["--file", &without_file, "--receipts", &kept_file]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("a forgery proves nothing"),
+        "{}",
+        text(&out)
+    );
+    let out = verify_with(&[
+        "--file",
+        &without_file,
+        "--receipts",
+        &kept_file,
+        "--keys",
+        &keys_file,
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!(
+            "receipt for {} at version {}: it is signed by key {}, which was kept from the \
+             server's published keys and which the bundle no longer publishes as it was: the \
+             server withdrew its key",
+            match kept[0]["receipt"]["seat"].as_u64() {
+                Some(s) => format!("seat {s}"),
+                None => "a spectator".into(),
+            },
+            kept[0]["receipt"]["version"],
+            kept[0]["receipt"]["key_id"].as_str().unwrap()
+        )),
+        "{}",
+        text(&out)
+    );
+    let log_file = file(
+        dir,
+        "log-now.json",
+        &server.call("GET", "/log", None, None).await,
+    );
+    let out = verify_with(&[
+        "--log",
+        &log_file,
+        "--checkpoint",
+        &cp_file,
+        "--keys",
+        &keys_file,
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("checkpoint of size 2 is a prefix of the log"),
         "{}",
         text(&out)
     );

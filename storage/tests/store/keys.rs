@@ -46,6 +46,24 @@ pub(crate) async fn signing_keys(store: EventStore) {
         store.active_server_key().await.unwrap().unwrap().id,
         "key42"
     );
+    // Kept for ever: no key is deleted, changed, or retired twice; retiring is the one change.
+    for sql in [
+        "DELETE FROM server_keys".to_string(),
+        format!("DELETE FROM server_keys WHERE id = '{}'", first.id),
+        "UPDATE server_keys SET public_key = 'ff' WHERE id = 'key42'".to_string(),
+        format!(
+            "UPDATE server_keys SET retired_at = created_at WHERE id = '{}'",
+            first.id
+        ),
+        "UPDATE server_keys SET created_at = retired_at WHERE id = 'key42'".to_string(),
+    ] {
+        assert!(
+            store.execute_raw(&sql).await.is_err(),
+            "the store took {sql}"
+        );
+    }
+    assert_eq!(store.server_keys().await.unwrap(), all);
+    assert!(store.rotate_server_key(key(43)).await.is_ok());
 }
 
 /// Finished games are logged once each, whoever logs them, in one unbroken chain.
