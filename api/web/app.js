@@ -401,6 +401,10 @@ async function table(id) {
     /** @type {Schemas["StateView"]} */
     const st = await api(`/games/${id}/state`, { token: mine.token });
     const view = st.view;
+    // Once the game is over every view is everyone's: remember which seat was ours.
+    if (mine.token && view.seat != null && mine.seat !== view.seat) { tokens.set(id, { seat: view.seat }); mine.seat = view.seat; }
+    const me = view.seat ?? (mine.token ? mine.seat ?? null : null);
+    const over = s.status === "finished";
     /** @type {Schemas["Command"][]} */
     let legal = [];
     if (mine.token && view.phase.awaited === view.seat) {
@@ -430,8 +434,9 @@ async function table(id) {
     const actions = h("div", { role: "group", "aria-label": "Moves for the selected card" },
       selected && deck[selected]?.kind === "path" ? h("button", { type: "button", onclick: () => { rotated = !rotated; render(); } }, `Flip 180° (${rotated ? "turned" : "upright"})`) : null,
       forCard.filter((c) => c.type !== "play_path").map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))),
-      legal.filter((c) => !uses(c).card && !uses(c).discard.length).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))));
-    const undo = mine.token ? h("p", {},
+      // Choices that play no card from the hand: a gold card to keep (§8), a theft, a pass.
+      legal.filter((c) => c.type === "choose_gold" || (!uses(c).card && !uses(c).discard.length)).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))));
+    const undo = mine.token && !over ? h("p", {},
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo`, { method: "POST", token: mine.token }); message = "Undo requested"; } catch (e) { message = e.message; } render(); } }, "Request undo"), " ",
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/approve`, { method: "POST", token: mine.token }); } catch (e) { message = e.message; } render(); } }, "Approve undo"), " ",
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/decline`, { method: "POST", token: mine.token }); } catch (e) { message = e.message; } render(); } }, "Decline undo")) : null;
@@ -465,10 +470,16 @@ async function table(id) {
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/seats/${view.seat}/reclaim`, { method: "POST", token: mine.token }); message = ""; } catch (e) { message = e.message; } render(); } }, "Take my seat back")) : null;
     kids.push(h("div", { class: "layout" },
       h("section", { "aria-label": "Table" }, svg, err,
-        view.role ? h("p", {}, `Your role: ${words(view.role)}`) : h("p", {}, "You are watching (public view)."),
+        view.role ? h("p", {}, `Your role: ${words(view.role)}`)
+          : me != null && view.roles?.[me] ? h("p", {}, `Your role: ${words(view.roles[me])}`)
+            : me != null ? null : h("p", {}, "You are watching (public view)."),
+        over && me != null ? h("p", { role: "status", class: "result" }, view.winners?.includes(me) ? "You won!" : "You did not win this time.") : null,
         view.my_gold ? h("p", {}, `Your gold: ${view.my_gold.total} (${view.my_gold.cards.map(words).join(", ") || "no gold cards yet"})`) : null,
         view.inspected?.length ? h("p", {}, `You inspected: ${view.inspected.map(({ seat, role }) => `${names[seat] ?? seat} is ${words(role)}`).join("; ")}`) : null,
-        view.phase.awaited === view.seat && view.seat != null ? h("p", { role: "status" }, "Your turn: select a card.") : null,
+        view.phase.awaited === view.seat && view.seat != null ? h("p", { role: "status" },
+          view.phase.name === "choosing_gold" ? "Your turn: choose the gold card to keep."
+            : view.phase.name === "stealing" ? "Your turn: choose whom to steal from."
+              : "Your turn: select a card.") : null,
         countdown, reclaim, hand, actions, undo, talk),
       h("aside", {}, h("p", {}, `Round ${view.round}, ${words(view.phase.name)}, draw pile ${view.draw_pile_size}`), players(view, names, st.table, presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
         view.rounds?.length ? h("section", { "aria-label": "Finished rounds" }, h("h2", {}, "Finished rounds"), h("ul", {}, view.rounds.map((r) =>
@@ -485,6 +496,7 @@ async function table(id) {
             location.href = `/play/${next.game_id}`;
           } catch (e) { message = e.message; render(); }
         } }, "Play a rematch")) : null)));
+    main.dataset.version = String(st.version);
     main.replaceChildren(...kids);
   }
   await render();

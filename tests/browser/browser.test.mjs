@@ -370,3 +370,49 @@ test("a Saboteur 2 game from the lobby", async () => {
   await shots(page, "lobby");
   await context.close();
 });
+
+test("a whole base game through the table, gold choices included, to the player's result", async () => {
+  // A fixed deal (the player is a gold digger in rounds 2 and 3, which the diggers win), so that
+  // the player chooses gold cards (§8), which the table must offer: the game is played by
+  // clicks only, to the game-over screen.
+  const created = await post("/games", undefined, { ruleset: "base", players: 3, seed: "66".repeat(32) });
+  const id = created.game_id;
+  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
+  for (let i = 0; i < 2; i++) await post(`/games/${id}/bots`, created.host_token, { level: "heuristic" });
+  await post(`/games/${id}/start`, created.host_token);
+  const summary = await get(`/games/${id}`);
+  const botNames = summary.seats.filter((s) => s.bot).map((s) => s.name);
+  assert.equal(new Set(botNames).size, 2, `bots read apart: ${botNames}`);
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10000);
+  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+  const result = page.getByRole("status").filter({ hasText: /You won!|You did not win/ });
+  let kept = 0, turns = 0;
+  const version = () => page.locator("main").getAttribute("data-version");
+  for (;;) {
+    const turn = page.getByRole("status").filter({ hasText: /^Your turn/ });
+    await Promise.race([turn.waitFor({ timeout: 20000 }), result.waitFor({ timeout: 20000 })]);
+    if (await result.count()) break;
+    assert.ok(++turns < 400, "the game ends");
+    const at = await version();
+    if (/choose the gold/.test(await turn.textContent())) {
+      const keep = page.getByLabel("Moves for the selected card").getByRole("button").filter({ hasText: /^keep / });
+      assert.ok(await keep.count(), "the table offers the gold cards to keep");
+      await keep.first().click();
+      kept++;
+    } else {
+      assert.ok(await playOne(page, "path"), "a card was played");
+    }
+    // The table shows the game after the move (and the bots' answers) before the next turn.
+    await page.waitForFunction((v) => document.querySelector("main")?.dataset.version !== v, at, { timeout: 20000 });
+  }
+  const final = await get(`/games/${id}/state`);
+  console.log(`a whole game in ${turns} turns of the player; rounds: ${JSON.stringify(final.view.rounds.map((r) => r.winners))}`);
+  assert.ok(kept > 0, "the player chose gold at least once");
+  assert.equal(await page.getByText("You are watching").count(), 0, "the player's own seat at game over");
+  assert.equal(await page.getByRole("button", { name: "Request undo" }).count(), 0, "no undo once over");
+  await shots(page, "game-over");
+  await axe(page, "game over");
+  await context.close();
+});

@@ -127,11 +127,13 @@ pub(crate) fn decide(
             )
         }
         (Act::SeatBot { game, level, name }, _) => {
+            let seat = free_seat(table)?;
+            // Named after its level and numbered by its seat (counted from 1), so that two bots
+            // at one table read apart.
             let name = match name.as_deref() {
-                None => format!("{level} bot"),
+                None => format!("{level} bot {}", u16::from(seat) + 1),
                 Some(n) => text::name(n)?,
             };
-            let seat = free_seat(table)?;
             Decided::Seat(
                 Credential {
                     game_id: game.as_str().to_string(),
