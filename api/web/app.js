@@ -351,6 +351,28 @@ async function table(id) {
   const deck = await cards(summary.ruleset);
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
   let selected = null, sel = null, rotated = false, message = "", timer = 0;
+  // What is being typed survives the table's redraws; the whole conversation is kept by `seq`
+  // (the log's first page, then each redraw's recent events).
+  let draft = "";
+  /** @type {Map<number, Schemas["EventRecord"]>} */
+  const talkSeen = new Map();
+  /** @param {Schemas["EventRecord"][]} events */
+  const gather = (events) => {
+    for (const e of events) {
+      if (e.event.type === "talk_posted") talkSeen.set(e.seq, e);
+      if (e.event.type === "talk_hidden") {
+        const hidden = talkSeen.get(e.event.message);
+        if (hidden && hidden.event.type === "talk_posted") talkSeen.set(hidden.seq, { ...hidden, event: { ...hidden.event, text: null } });
+      }
+    }
+  };
+  for (let after = 0; ;) {
+    /** @type {Schemas["EventPage"]} */
+    const page = await api(`/games/${id}/events?after=${after}&limit=1000`, { token: mine.token });
+    gather(page.events);
+    if (page.next_after == null) break;
+    after = page.next_after;
+  }
   const abort = new AbortController();
   async function render() {
     /** @type {Schemas["GameSummary"]} */
@@ -449,16 +471,20 @@ async function table(id) {
     const tick = () => { countdown.textContent = deadline ? `${names[deadline.seat] ?? `Seat ${deadline.seat}`} has ${clock(deadline.at - Date.now())} to decide` : ""; };
     tick();
     clearInterval(timer); if (deadline) timer = setInterval(tick, 1000);
-    const said = log.events.filter((e) => e.event.type === "talk_posted");
+    gather(log.events);
+    const said = [...talkSeen.values()].sort((a, b) => a.seq - b.seq);
+    const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.name === "text";
+    const input = h("input", { name: "text", maxlength: "280", required: "", value: draft });
+    input.addEventListener("input", () => { draft = input.value; });
     const talkForm = h("form", { "aria-label": "Say something" },
-      h("label", {}, "Message ", h("input", { name: "text", maxlength: "280", required: "" })),
+      h("label", {}, "Message ", input),
       mine.token ? "" : h("label", {}, " Name ", h("input", { name: "name", maxlength: "40", value: "Spectator" })),
       " ", h("button", { type: "submit" }, "Say"));
     talkForm.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const data = new FormData(talkForm);
       const body = mine.token ? { text: data.get("text") } : { text: data.get("text"), name: data.get("name") };
-      try { await api(`/games/${id}/talk`, { method: "POST", token: mine.token, body }); message = ""; } catch (e) { message = e.message; }
+      try { await api(`/games/${id}/talk`, { method: "POST", token: mine.token, body }); message = ""; draft = ""; } catch (e) { message = e.message; }
       render();
     });
     const talk = s.status === "finished" ? null : h("section", { "aria-label": "Table talk" }, h("h2", {}, "Table talk"),
@@ -498,6 +524,7 @@ async function table(id) {
         } }, "Play a rematch")) : null)));
     main.dataset.version = String(st.version);
     main.replaceChildren(...kids);
+    if (typing) { input.focus(); input.setSelectionRange(draft.length, draft.length); }
   }
   await render();
   let pending = null;

@@ -53,7 +53,7 @@ pub enum TableError {
     #[error("the host does not let spectators talk at this table")]
     SpectatorsMayNotTalk,
     /// The speaker posted too much, too fast.
-    #[error("at most {TALK_BURST} messages every {} seconds: wait {retry_after_ms} ms", TALK_WINDOW_MS / 1000)]
+    #[error("at most {TALK_BURST} messages every {} seconds: wait {} s", TALK_WINDOW_MS / 1000, retry_after_ms.div_ceil(1000))]
     TooFast {
         /// How long until the next message is allowed, in milliseconds.
         retry_after_ms: u64,

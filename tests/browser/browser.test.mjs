@@ -220,8 +220,15 @@ test("table talk, a turn clock and presence", async () => {
   await watcher.goto(`${BASE}/play/${id}`);
   await watcher.getByLabel("Name").fill("Kibitzer");
   await watcher.getByLabel("Message").fill("nice dig");
+  // The player is halfway through a message when the spectator's arrives: the redraw keeps
+  // what was typed, and the focus.
+  await page.getByLabel("Message").click();
+  await page.keyboard.type("half a thou");
   await watcher.getByRole("button", { name: "Say" }).click();
   await talk.getByText("Kibitzer (watching) said: “nice dig”").waitFor({ timeout: 10000 });
+  assert.equal(await page.getByLabel("Message").inputValue(), "half a thou", "the draft survives a redraw");
+  await page.keyboard.type("ght");
+  assert.equal(await page.getByLabel("Message").inputValue(), "half a thought", "the focus stays in the draft");
   await axe(page, "table with talk and clock");
   await shots(page, "talk");
   await watcherCtx.close();
