@@ -252,7 +252,7 @@ fn inline_copies(spec: &serde_json::Value) -> Vec<String> {
         .iter()
         .map(|(name, schema)| (name, shape(schema)))
         .filter(|(_, s)| {
-            ["enum", "oneOf", "properties", "pattern"]
+            ["enum", "oneOf", "properties"]
                 .iter()
                 .any(|k| s.get(k).is_some())
         })

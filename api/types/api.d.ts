@@ -2632,7 +2632,7 @@ export interface components {
          * Secret_Seed
          * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
          */
-        Secret_Seed: components["schemas"]["Seed"] | null;
+        Secret_Seed: string | null;
         /**
          * Secret_String
          * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.

@@ -157,10 +157,11 @@ fn shape(schema: &Value) -> Value {
     shape
 }
 
-/// Whether a component's shape says enough to be recognised: an enum, a union, an object's
-/// properties, a pattern (a bare `{"type": "string"}` is not a copy of anything).
+/// Whether a component is a type of its own that generators name: an enum, a union, an
+/// object's properties. A constrained primitive (a string with a pattern, like `Seed`) is not:
+/// generators type it as the primitive wherever it appears, so repeating it inline is not a copy.
 fn recognisable(shape: &Value) -> bool {
-    ["enum", "oneOf", "anyOf", "allOf", "properties", "pattern"]
+    ["enum", "oneOf", "anyOf", "allOf", "properties"]
         .iter()
         .any(|k| shape.get(k).is_some())
 }

@@ -1,154 +1,211 @@
-// An example third-party client, written as a developer outside the project would: the client
-// is generated from the committed spec (openapi-typescript for the types, openapi-fetch for the
-// calls), and this bot uses nothing else.
+// An example third-party client, written as a developer outside the project would: the types are
+// generated from the committed spec (openapi-typescript), the calls made with openapi-fetch;
+// `client.ts` turns each answer into its body or an `ApiProblem`, and reads the live stream with
+// eventsource-parser.
 //
-//   npm ci && npm run generate && npm run check && npm run play -- http://127.0.0.1:8080 base
+//   npm ci && npm run generate && npm run check
+//   npm run play -- http://127.0.0.1:8080 base 4
+//   SABOTEUR_BIN=saboteur npm run play -- http://127.0.0.1:8080 online 4
 //
-// It creates a game, takes seat 0, gives the other seats to the server's bots, starts, follows
-// the event stream (Server-Sent Events, resumed with Last-Event-ID), and plays a legal move
-// whenever its seat is awaited until the game ends; then it prints the final score. Once, on
-// purpose, it sends a move chosen at a stale version (412: it reloads) and a card it does not
-// hold (422: it reads the problem's `code`). It keeps the signed receipt of every view and
-// reply it is served, and once the game is over has the server check them against the game's
-// record, as a player preparing a dispute would (`saboteur verify --receipts` does it offline).
+// `base`: a game of one seat and the server's bots. `online`: a Saboteur 2 game with a turn
+// clock in which this client holds two seats; it talks at the table, asks for an undo (and
+// votes on it with its other seat), has the host issue a seat's token again (the stream opened
+// with the old token ends; it resumes with the new one), and drops its stream once on purpose.
+// Either way it follows the live stream (resumed with Last-Event-ID, every event exactly once),
+// plays a legal move whenever one of its seats is awaited, shows a 412 (a move chosen at an old
+// version) and a 422 (a card it does not hold), keeps every signed receipt and the server's keys
+// from first contact, and once the game is over checks the receipts: on the server, and, in
+// `online`, offline with `saboteur verify` ($SABOTEUR_BIN) against the downloaded bundle.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/api.js";
+import { ApiProblem, follow, ok } from "./client.js";
 
 type Command = components["schemas"]["Command"];
-type Problem = components["schemas"]["Problem"];
 type Receipt = components["schemas"]["Receipt"];
 type StateView = components["schemas"]["StateView"];
-type Ruleset = components["schemas"]["Ruleset"];
 
-const [base = "http://127.0.0.1:8080", rulesetArg = "base", playersArg = "4"] = process.argv.slice(2);
-const ruleset: Ruleset = rulesetArg === "saboteur2" ? "saboteur2" : "base";
+const [base = "http://127.0.0.1:8080", mode = "base", playersArg = "4"] = process.argv.slice(2);
+const online = mode === "online";
 const players = Number(playersArg);
 const api = createClient<paths>({ baseUrl: base });
-const receipts: Receipt[] = [];
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+const receipts: Receipt[] = [];
+const keep = (body: { receipt?: Receipt | null }) => { if (body.receipt) receipts.push(body.receipt); };
 
-function fail(what: string, error: Problem | undefined, status: number): never {
-  throw new Error(`${what}: ${status} ${error?.code ?? ""} ${error?.detail ?? ""}`);
+// The server's keys, kept from first contact: receipts are checked against these.
+const keys = await ok(api.GET("/keys"));
+const created = await ok(api.POST("/games", {
+  body: {
+    ruleset: online ? "saboteur2" : mode === "saboteur2" ? "saboteur2" : "base",
+    players,
+    options: online ? { clock: { kind: "per_decision", seconds: 120 } } : {},
+  },
+}));
+const game = created.game_id;
+const host = created.host_token;
+const path = { params: { path: { id: game } } };
+
+interface Seat { seat: number; token: string; moves: number }
+const seats: Seat[] = [];
+for (const name of ["typescript example", "typescript partner"].slice(0, online ? 2 : 1)) {
+  const joined = await ok(api.POST("/games/{id}/seats", { ...path, body: { name } }));
+  seats.push({ seat: joined.seat, token: joined.player_token, moves: 0 });
+}
+for (let i = seats.length; i < players; i++) {
+  await ok(api.POST("/games/{id}/bots", { ...path, headers: bearer(host), body: { level: "heuristic" } }));
+}
+keep(await ok(api.POST("/games/{id}/start", { ...path, headers: bearer(host) })));
+console.log(`game ${game} (${mode}, ${players} players): seats ${seats.map((s) => s.seat).join(", ")}`);
+
+async function state(seat: Seat): Promise<StateView> {
+  const view = await ok(api.GET("/games/{id}/state", { ...path, headers: bearer(seat.token) }));
+  keep(view);
+  return view;
 }
 
-// Create the game, take a seat, seat bots, start.
-const created = await api.POST("/games", { body: { ruleset, players } });
-if (!created.data) fail("create", created.error, created.response.status);
-const game = created.data.game_id;
-const host = created.data.host_token;
-const joined = await api.POST("/games/{id}/seats", { params: { path: { id: game } }, body: { name: "typescript example" } });
-if (!joined.data) fail("join", joined.error, joined.response.status);
-const me = joined.data.seat;
-const token = joined.data.player_token;
-for (let i = 1; i < players; i++) {
-  const bot = await api.POST("/games/{id}/bots", { params: { path: { id: game } }, headers: bearer(host), body: { level: "heuristic" } });
-  if (!bot.data) fail("add a bot", bot.error, bot.response.status);
-}
-const started = await api.POST("/games/{id}/start", { params: { path: { id: game } }, headers: bearer(host) });
-if (!started.data) fail("start", started.error, started.response.status);
-console.log(`game ${game} (${ruleset}, ${players} players): seat ${me}`);
-
-async function state(): Promise<StateView> {
-  const got = await api.GET("/games/{id}/state", { params: { path: { id: game } }, headers: bearer(token) });
-  if (!got.data) fail("state", got.error, got.response.status);
-  if (got.data.receipt) receipts.push(got.data.receipt);
-  return got.data;
+/** Sends a command chosen at `version`; 409, 412 and 422 are answers a player meets. */
+async function send(seat: Seat, command: Command, version: number): Promise<void> {
+  try {
+    keep(await ok(api.POST("/games/{id}/commands", {
+      ...path,
+      headers: { ...bearer(seat.token), "If-Match": `"${version}"`, "Idempotency-Key": crypto.randomUUID() },
+      body: command,
+    })));
+    seat.moves++;
+  } catch (e) {
+    if (!(e instanceof ApiProblem)) throw e;
+    if (e.status === 412) console.log(`412 ${e.code}: the move was chosen at an old version; reloaded`);
+    else if (e.status === 422) console.log(`422 ${e.code}: ${e.detail}`);
+    else if (e.status !== 409) throw e;
+  }
 }
 
-let shownStale = false;
-let shownIllegal = false;
+let shownStale = false, shownIllegal = false, said = false, heard = false, undoAsked = false, reissued = false, dropped = false;
 
-/** Plays once if the seat is awaited. Returns whether the game is over. */
-async function turn(): Promise<boolean> {
-  const now = await state();
+/** Plays once if `seat` is awaited. Returns whether the game is over. */
+async function act(seat: Seat): Promise<boolean> {
+  const now = await state(seat);
   if (now.view.phase.name === "game_over") return true;
-  if (now.view.phase.awaited !== me) return false;
-  const legal = await api.GET("/games/{id}/legal-moves", { params: { path: { id: game } }, headers: bearer(token) });
-  if (!legal.data) fail("legal moves", legal.error, legal.response.status);
-  const moves: Command[] = legal.data.commands;
+  if (now.view.phase.awaited !== seat.seat) return false;
+  const moves = (await ok(api.GET("/games/{id}/legal-moves", { ...path, headers: bearer(seat.token) }))).commands;
   if (moves.length === 0) return false;
   const move = moves[Math.floor(Math.random() * moves.length)];
-  if (!shownStale && now.version > 1) {
+  if (!shownStale && now.version > 2) {
     shownStale = true;
-    const stale = await send(move, now.version - 1);
-    if (stale === 412) console.log("412 precondition_failed: the move was chosen at an old version; reloaded");
+    await send(seat, move, now.version - 1);
     return false;
   }
-  if (!shownIllegal && now.view.hand) {
-    const held = new Set(now.view.hand);
-    const missing = (["tunnel_nesw", "break_pickaxe", "map", "rockfall"] as const).find((c) => !held.has(c));
-    if (missing) {
-      shownIllegal = true;
-      await send({ type: "pass", discard: [missing] }, now.version);
-      return false;
-    }
+  const held = new Set(now.view.hand ?? []);
+  const missing = (["tunnel_nesw", "break_pickaxe", "map", "rockfall"] as const).find((c) => !held.has(c));
+  if (!shownIllegal && held.size && missing) {
+    shownIllegal = true;
+    await send(seat, { type: "pass", discard: [missing] }, now.version);
+    return false;
   }
-  await send(move, now.version);
+  await send(seat, move, now.version);
+  if (online) await tableActs(seat);
   return false;
 }
 
-/** Sends a command chosen at `version`; returns the status. 412 and 422 are expected answers. */
-async function send(command: Command, version: number): Promise<number> {
-  const sent = await api.POST("/games/{id}/commands", {
-    params: { path: { id: game } },
-    headers: { ...bearer(token), "If-Match": `"${version}"`, "Idempotency-Key": crypto.randomUUID() },
-    body: command,
-  });
-  const status = sent.response.status;
-  if (sent.data?.receipt) receipts.push(sent.data.receipt);
-  if (sent.data) return status;
-  if (status === 412 || status === 409) return status; // someone moved first: reload and retry
-  if (status === 422 && sent.error) {
-    console.log(`422 ${sent.error.code}: ${sent.error.detail}`);
-    return status;
-  }
-  fail("command", sent.error, status);
-}
-
-// Follow the live stream; every event (or a quiet second) is a chance to play.
-let lastEventId: string | undefined;
-let over = await turn();
-while (!over) {
-  const controller = new AbortController();
-  const headers: Record<string, string> = { ...bearer(token), Accept: "text/event-stream" };
-  if (lastEventId) headers["Last-Event-ID"] = lastEventId;
-  const stream = await fetch(`${base}/games/${game}/events/stream`, { headers, signal: controller.signal });
-  if (!stream.ok || !stream.body) throw new Error(`stream: ${stream.status}`);
-  const reader = stream.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  let reading = reader.read();
-  while (!over) {
-    const quiet = new Promise<"quiet">((resolve) => setTimeout(() => resolve("quiet"), 1000));
-    const next = await Promise.race([reading, quiet]);
-    if (next !== "quiet") {
-      if (next.done) break;
-      reading = reader.read();
-      buffer += decoder.decode(next.value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
-        for (const line of buffer.slice(0, end).split("\n")) {
-          if (line.startsWith("id:")) lastEventId = line.slice(3).trim();
+/** The acts of online play, each once, after a move of `seat`. */
+async function tableActs(seat: Seat): Promise<void> {
+  if (!said) {
+    said = true;
+    keep(await ok(api.POST("/games/{id}/talk", { ...path, headers: bearer(seat.token), body: { text: "gl hf" } })));
+  } else if (!undoAsked && seat.moves >= 2) {
+    undoAsked = true;
+    const asked = await api.POST("/games/{id}/undo", { ...path, headers: bearer(seat.token) });
+    keep(await ok(Promise.resolve(asked)));
+    console.log(`undo requested: ${asked.response.status}`);
+    if (asked.response.status === 202) {
+      for (const other of seats.filter((s) => s !== seat)) {
+        try {
+          keep(await ok(api.POST("/games/{id}/undo/approve", { ...path, headers: bearer(other.token) })));
+          console.log(`undo approved by seat ${other.seat}`);
+        } catch (e) {
+          if (!(e instanceof ApiProblem)) throw e;
+          console.log(`vote: ${e.status} ${e.code}`);
         }
-        buffer = buffer.slice(end + 2);
       }
     }
-    over = await turn();
+  } else if (!reissued && seat.moves >= 4) {
+    reissued = true;
+    const first = seats[0];
+    const fresh = await ok(api.POST("/games/{id}/seats/{seat}/token", { params: { path: { id: game, seat: first.seat } }, headers: bearer(host) }));
+    first.token = fresh.player_token;
+    console.log(`token of seat ${first.seat} issued again at version ${fresh.version}`);
   }
-  reading.catch(() => undefined);
-  controller.abort();
 }
 
-const end = await state();
+async function actAll(): Promise<boolean> {
+  let over = false;
+  for (const seat of seats) over = (await act(seat)) || over;
+  return over;
+}
+
+// Follow the stream with the first seat's token, to its end: every event is a chance to play.
+// The server ends the stream after a finished game's last event (and a stream whose token was
+// issued again); every other end is a dropped connection, resumed with Last-Event-ID.
+let last: string | undefined;
+let seen = 0;
+let over = await actAll();
+for (let followed = false; !followed;) {
+  const token = seats[0].token;
+  const stop = new AbortController();
+  let left = false;
+  try {
+    for await (const record of follow(base, game, token, last, stop.signal)) {
+      if (record.seq !== seen + 1) throw new Error(`event ${record.seq} after ${seen}: the stream skipped or repeated`);
+      seen = record.seq;
+      last = String(record.seq);
+      const event = record.event;
+      if (event.type === "talk_posted" && event.text === "gl hf") heard = true;
+      if (event.type === "token_reissued") console.log(`stream resumed with the new token at event ${record.seq}`);
+      if (!over) over = await actAll();
+      if (online && !dropped && seen >= 40) {
+        dropped = true;
+        console.log(`stream dropped after event ${seen}; resuming with Last-Event-ID`);
+        left = true;
+        break;
+      }
+      // The old token's stream is over for this seat; resume with the new one.
+      if (seats[0].token !== token) { left = true; break; }
+    }
+  } finally {
+    stop.abort();
+  }
+  if (!left) followed = (await state(seats[0])).view.phase.name === "game_over";
+  if (!over) over = await actAll();
+}
+const end = await state(seats[0]);
 const gold = end.view.gold ?? [];
 console.log(`final score: ${gold.map((g, seat) => `seat ${seat} ${g}`).join(", ")}; winners ${end.view.winners.join(", ")}; events ${end.version}`);
+if (seen !== end.version) throw new Error(`the stream showed ${seen} of ${end.version} events`);
+console.log(`stream: every one of ${seen} events once, in order`);
+if (online && !(heard && undoAsked && reissued && dropped)) throw new Error("the online acts did not all happen");
 
 // Check the receipts kept against the finished game's record (a request holds at most 64 KiB).
 let agreed = 0;
 for (let i = 0; i < receipts.length; i += 50) {
-  const checked = await api.POST("/games/{id}/audit/receipts", { params: { path: { id: game } }, body: receipts.slice(i, i + 50) });
-  if (!checked.data) fail("check receipts", checked.error, checked.response.status);
-  if (!checked.data.ok) throw new Error(`receipts: ${checked.data.contradiction ?? checked.data.refused}`);
-  agreed += checked.data.checked?.receipts ?? 0;
+  const checked = await ok(api.POST("/games/{id}/audit/receipts", { ...path, body: receipts.slice(i, i + 50) }));
+  if (!checked.ok) throw new Error(`receipts: ${checked.contradiction ?? checked.refused}`);
+  agreed += checked.checked?.receipts ?? 0;
 }
 console.log(`receipts: ${agreed} kept, every one agrees with the record`);
+
+if (online) {
+  // Offline, as a player settling a dispute would: the bundle, the receipts, the kept keys.
+  const bundle = await fetch(`${base}/games/${game}/audit`);
+  if (!bundle.ok) throw new Error(`audit bundle: ${bundle.status}`);
+  const folder = mkdtempSync(join(tmpdir(), "saboteur-verify-"));
+  const files = { bundle: join(folder, "bundle.json"), receipts: join(folder, "receipts.json"), keys: join(folder, "keys.json") };
+  writeFileSync(files.bundle, await bundle.text());
+  writeFileSync(files.receipts, JSON.stringify(receipts));
+  writeFileSync(files.keys, JSON.stringify(keys));
+  execFileSync(process.env.SABOTEUR_BIN ?? "saboteur", ["verify", "--file", files.bundle, "--receipts", files.receipts, "--keys", files.keys], { stdio: "pipe" });
+  console.log(`verify: ok (${receipts.length} receipts)`);
+}
