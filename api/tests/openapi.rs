@@ -305,17 +305,22 @@ fn no_schema_is_copied_inline() {
     assert_eq!(inline_copies(&spec), Vec::<String>::new());
     let schemas = &spec["components"]["schemas"];
     assert_eq!(
-        schemas["Secret_Command"]["oneOf"][0]["$ref"],
+        schemas["EventCommandAccepted"]["properties"]["command"]["oneOf"][0]["$ref"],
         "#/components/schemas/Command"
     );
+    assert!(schemas.get("Secret_Command").is_none());
     assert_eq!(
         schemas["Pile_Card"]["oneOf"][0]["items"]["$ref"],
         "#/components/schemas/Card"
     );
     // The check finds a copy when there is one.
     let mut copied = spec.clone();
-    copied["components"]["schemas"]["Secret_Card"]["oneOf"][0] = schemas["Card"].clone();
-    assert_eq!(inline_copies(&copied), ["Secret_Card/oneOf/0 copies Card"]);
+    copied["components"]["schemas"]["EventCardDrawn"]["properties"]["card"]["oneOf"][0] =
+        schemas["Card"].clone();
+    assert_eq!(
+        inline_copies(&copied),
+        ["EventCardDrawn/properties/card/oneOf/0 copies Card"]
+    );
 }
 
 /// Every variant of `Command` and `Event` is a named schema, and the union's discriminator maps

@@ -1246,7 +1246,7 @@ export interface components {
          */
         EventCardDrawn: {
             /** @description The card (only they see it). */
-            card: components["schemas"]["Secret_Card"];
+            card: components["schemas"]["Card"] | null;
             /** @description Who. */
             seat: components["schemas"]["Seat"];
             /**
@@ -1297,7 +1297,7 @@ export interface components {
             at?: number | null;
             bot?: null | components["schemas"]["BotMove"];
             /** @description The command (hidden from others: a pass names the cards discarded face down). */
-            command: components["schemas"]["Secret_Command"];
+            command: components["schemas"]["Command"] | null;
             /** @description Who issued it. */
             seat: components["schemas"]["Seat"];
             /**
@@ -1408,7 +1408,7 @@ export interface components {
             /** @description True when it was the last card, handed over without a choice (§7.1 ruling). */
             automatic: boolean;
             /** @description The card (its value stays secret until the game ends, §7.3). */
-            card: components["schemas"]["Secret_Card"];
+            card: components["schemas"]["Card"] | null;
             /** @description Who. */
             seat: components["schemas"]["Seat"];
             /**
@@ -1457,9 +1457,9 @@ export interface components {
          */
         EventHatsSwapped: {
             /** @description The dwarf card drawn (only the target sees it). */
-            new: components["schemas"]["Secret_Role"];
+            new: components["schemas"]["Role"] | null;
             /** @description The dwarf card discarded unseen (only the target knows it). */
-            old: components["schemas"]["Secret_Role"];
+            old: components["schemas"]["Role"] | null;
             /** @description Who played Swap hats. */
             seat: components["schemas"]["Seat"];
             /** @description Who changed dwarf card. */
@@ -1476,7 +1476,7 @@ export interface components {
          */
         EventInspected: {
             /** @description What they saw (only they learn it). */
-            role: components["schemas"]["Secret_Role"];
+            role: components["schemas"]["Role"] | null;
             /** @description Who looked. */
             seat: components["schemas"]["Seat"];
             /** @description At whose card. */
@@ -1495,7 +1495,7 @@ export interface components {
             /** @description The goal's cell. */
             at: components["schemas"]["Cell"];
             /** @description What they saw (only they learn it). */
-            goal: components["schemas"]["Secret_Card"];
+            goal: components["schemas"]["Card"] | null;
             /** @description Who. */
             seat: components["schemas"]["Seat"];
             /**
@@ -1641,7 +1641,7 @@ export interface components {
             /** @description The cards removed unseen (`saboteur2` §9.1). */
             removed: components["schemas"]["Pile_Card"];
             /** @description Each seat's dwarf card. */
-            roles: components["schemas"]["Secret_Role"][];
+            roles: (components["schemas"]["Role"] | null)[];
             /**
              * Format: int32
              * @description 1, 2 or 3.
@@ -2613,21 +2613,6 @@ export interface components {
             /** @description The targeted seat. */
             seat: components["schemas"]["Seat"];
         };
-        /**
-         * Secret_Card
-         * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
-         */
-        Secret_Card: components["schemas"]["Card"] | null;
-        /**
-         * Secret_Command
-         * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
-         */
-        Secret_Command: components["schemas"]["Command"] | null;
-        /**
-         * Secret_Role
-         * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.
-         */
-        Secret_Role: components["schemas"]["Role"] | null;
         /**
          * Secret_Seed
          * @description A single value that may be hidden: serialised as the value, or as `null` when hidden.

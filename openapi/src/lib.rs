@@ -139,6 +139,8 @@ pub fn finish(spec: utoipa::openapi::OpenApi, codes: &[&str]) -> serde_json::Val
     // OpenAPI 3.1 names a license by its SPDX identifier; strict validators require it.
     doc["info"]["license"]["identifier"] = "MIT".into();
     refer_to_components(&mut doc);
+    inline_nullable_references(&mut doc);
+    mark_unsigned(&mut doc);
     name_tagged_variants(&mut doc);
     open_problem_codes(&mut doc, codes);
     describe_stream(&mut doc);
@@ -219,6 +221,86 @@ fn refer_to_components(doc: &mut Value) {
     }
     if let Some(paths) = doc.get_mut("paths") {
         walk(paths, &known, None);
+    }
+}
+
+/// A component that only says "this other schema, or null" (`Secret_Command`: a `Command` or
+/// `null`) is written where it is used instead, as `oneOf: [{$ref}, {type: null}]`, and
+/// dropped: generators type such a property as a nullable reference to the real type, where a
+/// component of its own became a wrapper type (or, in openapi-generator's Go, did not compile).
+fn inline_nullable_references(doc: &mut Value) {
+    let Some(schemas) = doc
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+    else {
+        return;
+    };
+    let wrappers: Vec<(String, Value)> = schemas
+        .iter()
+        .filter_map(|(name, schema)| {
+            match schema.get("oneOf").and_then(Value::as_array)?.as_slice() {
+                [reference, null]
+                    if reference.get("$ref").is_some()
+                        && null.get("type").and_then(Value::as_str) == Some("null") =>
+                {
+                    Some((
+                        format!("#/components/schemas/{name}"),
+                        reference["$ref"].clone(),
+                    ))
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    fn walk(node: &mut Value, wrappers: &[(String, Value)]) {
+        if let Some(target) = node
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| wrappers.iter().find(|(w, _)| w == r))
+            .map(|(_, target)| target.clone())
+        {
+            let mut inline = serde_json::json!({
+                "oneOf": [{ "$ref": target }, { "type": "null" }],
+            });
+            if let Some(description) = node.get("description") {
+                inline["description"] = description.clone();
+            }
+            *node = inline;
+            return;
+        }
+        match node {
+            Value::Object(map) => map.values_mut().for_each(|v| walk(v, wrappers)),
+            Value::Array(items) => items.iter_mut().for_each(|v| walk(v, wrappers)),
+            _ => {}
+        }
+    }
+    walk(doc, &wrappers);
+    if let Some(schemas) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    {
+        for (location, _) in &wrappers {
+            let name = location.trim_start_matches("#/components/schemas/");
+            schemas.remove(name);
+        }
+    }
+}
+
+/// Integers that cannot be negative and may pass 2^63 (a bot's 64-bit seed) are marked
+/// `x-unsigned`, so that generators type them as unsigned 64-bit integers (Go's `uint64`).
+fn mark_unsigned(doc: &mut Value) {
+    match doc {
+        Value::Object(map) => {
+            let unsigned = map.get("type").and_then(Value::as_str) == Some("integer")
+                && map.get("format").and_then(Value::as_str) == Some("int64")
+                && map.get("minimum").and_then(Value::as_u64) == Some(0);
+            if unsigned {
+                map.insert("x-unsigned".into(), true.into());
+            }
+            map.values_mut().for_each(mark_unsigned);
+        }
+        Value::Array(items) => items.iter_mut().for_each(mark_unsigned),
+        _ => {}
     }
 }
 

@@ -110,5 +110,39 @@ else
   echo "not ok - rust: openapi-generator needs Java (apt-get install default-jre-headless)"
 fi
 
+# Go: openapi-generator's `go` generator, built with Debian's Go and nothing fetched (the one
+# library the generated code imports, gopkg.in/validator.v2, from Debian's
+# golang-gopkg-validator.v2-dev), then a bot that plays a base game to its end.
+go_dir="$here/go"
+validator=/usr/share/gocode/src/gopkg.in/validator.v2
+if command -v go >/dev/null && command -v java >/dev/null && [ -d "$validator" ]; then
+  rm -rf "$go_dir/generated" "$go_dir/validator"
+  check "go: generate the client from the spec (openapi-generator)" \
+    "$venv/bin/openapi-generator-cli" generate -i "$spec" -g go -o "$go_dir/generated" \
+    --git-host example.invalid --git-user-id saboteur --git-repo-id client \
+    --additional-properties=packageName=saboteur,enumClassPrefix=true,useOneOfDiscriminatorLookup=true \
+    --type-mappings UnsignedLong=uint64 \
+    --global-property=apiTests=false,modelTests=false,apiDocs=false,modelDocs=false
+  cp "$go_dir/_extra/"*.go "$go_dir/generated/"
+  mkdir -p "$go_dir/validator"
+  cp "$validator"/*.go "$go_dir/validator/" && rm -f "$go_dir/validator/"*_test.go
+  printf 'module gopkg.in/validator.v2\n\ngo 1.19\n' >"$go_dir/validator/go.mod"
+  (cd "$go_dir/generated" && go mod edit -go=1.19 -replace gopkg.in/validator.v2=../validator)
+  goenv=(env GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off GOCACHE="${TMPDIR:-/tmp}/saboteur-go-cache")
+  check "go: go vet" bash -c "cd '$go_dir' && ${goenv[*]} go vet ./..."
+  check "go: build the bot" bash -c "cd '$go_dir' && ${goenv[*]} go build -o '$work/go-bot' ."
+  if "$work/go-bot" "$base" >"$work/game" 2>&1 && grep -q "^final score: .*every one followed" "$work/game"; then
+    passed=$((passed + 1))
+    echo "ok - go: plays a base game: $(grep '^final score' "$work/game")"
+  else
+    failed=$((failed + 1))
+    echo "not ok - go: plays a base game"
+    sed 's/^/    /' "$work/game"
+  fi
+else
+  failed=$((failed + 1))
+  echo "not ok - go: needs Go, Java and Debian's validator (apt-get install golang-go default-jre-headless golang-gopkg-validator.v2-dev)"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

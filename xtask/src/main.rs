@@ -29,7 +29,8 @@ enum Task {
         /// Skip the web client's tests (types and browser).
         #[arg(long)]
         no_browser: bool,
-        /// Skip the example clients generated from the spec (TypeScript, Python, Rust).
+        /// Skip the example clients generated from the spec (TypeScript, Python, Rust, Go) and the
+        /// README walkthrough.
         #[arg(long)]
         no_clients: bool,
         /// Passed to `cargo test` after `--` (e.g. a test name filter).
@@ -137,6 +138,17 @@ fn ensure_browser_tools(browser: bool, clients: bool) -> Result<(), String> {
     }
     if clients && !on_path("java") {
         missing.push("default-jre-headless");
+    }
+    // The Go example client: Debian's Go, and the one library its generated code imports.
+    if clients && !on_path("go") {
+        missing.push("golang-go");
+    }
+    if clients && !Path::new("/usr/share/gocode/src/gopkg.in/validator.v2").is_dir() {
+        missing.push("golang-gopkg-validator.v2-dev");
+    }
+    // The README's walkthrough (tests/clients/readme.sh) keeps ids with jq.
+    if clients && !on_path("jq") {
+        missing.push("jq");
     }
     if !on_path("node") {
         missing.push("nodejs");

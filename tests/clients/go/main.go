@@ -1,0 +1,177 @@
+// An example third-party client in Go, written as a developer outside the project would: the
+// client package is generated from the committed spec with openapi-generator (its `go`
+// generator), and this bot uses nothing else but the standard library, which reads the live
+// stream (Server-Sent Events) with a line scanner.
+//
+//	go run . http://127.0.0.1:8080
+//
+// It creates a base game, takes seat 0, gives the other seats to the server's bots, starts,
+// follows the event stream to its end (every event once, resumed with Last-Event-ID after a
+// dropped connection), and plays a legal move whenever its seat is awaited; a refusal is shown
+// with its status and problem code (a string: codes may be added). Then it prints the score.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand"
+	"net/http"
+	"os"
+	"strings"
+
+	saboteur "example.invalid/saboteur/client"
+)
+
+// problem is what the server said when it refused a call: the status and the problem's code.
+func problem(err error, response *http.Response) string {
+	status := 0
+	if response != nil {
+		status = response.StatusCode
+	}
+	var api *saboteur.GenericOpenAPIError
+	if errors.As(err, &api) {
+		if p, ok := api.Model().(saboteur.Problem); ok {
+			return fmt.Sprintf("%d %s: %s", status, p.Code, p.Detail)
+		}
+	}
+	return fmt.Sprintf("%d %v", status, err)
+}
+
+func must[T any](what string, value T, response *http.Response, err error) T {
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %s\n", what, problem(err, response))
+		os.Exit(1)
+	}
+	return value
+}
+
+type bot struct {
+	api    *saboteur.APIClient
+	base   string
+	game   string
+	seat   int32
+	player context.Context
+}
+
+// act plays once if the seat is awaited; it returns whether the game is over.
+func (b *bot) act() bool {
+	state, response, err := b.api.PlayAPI.GetState(b.player, b.game).Execute()
+	view := must("state", state, response, err).View
+	if view.Phase.Name == saboteur.PHASENAME_GAME_OVER {
+		return true
+	}
+	if awaited := view.Phase.Awaited.Get(); awaited == nil || *awaited != b.seat {
+		return false
+	}
+	legal, response, err := b.api.PlayAPI.LegalMoves(b.player, b.game).Execute()
+	moves := must("legal moves", legal, response, err).Commands
+	if len(moves) == 0 {
+		return false
+	}
+	move := moves[rand.Intn(len(moves))]
+	_, response, err = b.api.PlayAPI.SendCommand(b.player, b.game).Command(move).
+		IfMatch(fmt.Sprintf("%q", fmt.Sprint(state.Version))).
+		IdempotencyKey(fmt.Sprintf("go-%d-%d", state.Version, rand.Int63())).Execute()
+	if err != nil {
+		// 409 or 412: someone moved first; the next event brings the new state.
+		fmt.Println("refused:", problem(err, response))
+	}
+	return false
+}
+
+// follow reads the stream after `last` until the server ends it or the connection drops; it
+// returns the last sequence number seen. Every event is a chance to play.
+func (b *bot) follow(token string, last int64, over *bool) int64 {
+	request, _ := http.NewRequest("GET", b.base+"/games/"+b.game+"/events/stream", nil)
+	request.Header.Set("Accept", "text/event-stream")
+	request.Header.Set("Authorization", "Bearer "+token)
+	if last > 0 {
+		request.Header.Set("Last-Event-ID", fmt.Sprint(last))
+	}
+	response, err := http.DefaultClient.Do(request)
+	if err != nil {
+		return last
+	}
+	defer response.Body.Close()
+	if response.StatusCode != 200 {
+		fmt.Fprintln(os.Stderr, "stream:", response.Status)
+		os.Exit(1)
+	}
+	lines := bufio.NewScanner(response.Body)
+	lines.Buffer(make([]byte, 1<<16), 1<<22)
+	var data strings.Builder
+	for lines.Scan() {
+		line := lines.Text()
+		switch {
+		case strings.HasPrefix(line, "data:"):
+			data.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
+		case line == "" && data.Len() > 0:
+			var record saboteur.EventRecord
+			if err := json.Unmarshal([]byte(data.String()), &record); err != nil {
+				fmt.Fprintln(os.Stderr, "an event the client cannot read:", err)
+				os.Exit(1)
+			}
+			data.Reset()
+			if record.Seq != last+1 {
+				fmt.Fprintf(os.Stderr, "event %d after %d: the stream skipped or repeated\n", record.Seq, last)
+				os.Exit(1)
+			}
+			last = record.Seq
+			if !*over {
+				*over = b.act()
+			}
+		}
+	}
+	return last
+}
+
+func main() {
+	base := "http://127.0.0.1:8080"
+	if len(os.Args) > 1 {
+		base = os.Args[1]
+	}
+	config := saboteur.NewConfiguration()
+	config.Servers = saboteur.ServerConfigurations{{URL: base}}
+	api := saboteur.NewAPIClient(config)
+	ctx := context.Background()
+
+	created, response, err := api.GamesAPI.CreateGame(ctx).CreateGame(*saboteur.NewCreateGame(4, saboteur.RULESET_BASE)).Execute()
+	game := must("create", created, response, err)
+	host := context.WithValue(ctx, saboteur.ContextAccessToken, game.HostToken)
+	joined, response, err := api.GamesAPI.Join(ctx, game.GameId).JoinGame(*saboteur.NewJoinGame("go example")).Execute()
+	seat := must("join", joined, response, err)
+	for i := 1; i < 4; i++ {
+		_, response, err := api.GamesAPI.AddBot(host, game.GameId).AddBot(*saboteur.NewAddBot(saboteur.BOTLEVEL_HEURISTIC)).Execute()
+		must("add a bot", 0, response, err)
+	}
+	_, response, err = api.GamesAPI.StartGame(host, game.GameId).Execute()
+	must("start", 0, response, err)
+	fmt.Printf("game %s (base, 4 players): seat %d\n", game.GameId, seat.Seat)
+
+	b := &bot{api: api, base: base, game: game.GameId, seat: seat.Seat,
+		player: context.WithValue(ctx, saboteur.ContextAccessToken, seat.PlayerToken)}
+	over := b.act()
+	var seen int64
+	for {
+		seen = b.follow(seat.PlayerToken, seen, &over)
+		// The server ends the stream after a finished game's last event; any other end is a
+		// dropped connection, resumed after the last event seen.
+		if b.act() {
+			break
+		}
+	}
+	final, response, err := api.PlayAPI.GetState(b.player, b.game).Execute()
+	end := must("state", final, response, err)
+	if seen != end.Version {
+		fmt.Fprintf(os.Stderr, "the stream showed %d of %d events\n", seen, end.Version)
+		os.Exit(1)
+	}
+	var score []string
+	for s, gold := range end.View.Gold {
+		score = append(score, fmt.Sprintf("seat %d %d", s, gold))
+	}
+	fmt.Printf("final score: %s; winners %v; events %d, every one followed\n", strings.Join(score, ", "), end.View.Winners, end.Version)
+}
