@@ -448,6 +448,11 @@ async function table(id) {
     const forCard = legal.filter((c) => uses(c).card === selected || uses(c).discard.includes(selected));
     const paths = forCard.flatMap((c) => (c.type === "play_path" && !!c.rotated === rotated ? [c] : []));
     const svg = board(view, deck, { legal: paths, onCell: (at) => send({ type: "play_path", card: selected, at, rotated }) });
+    // Why a selected path card lights no cell: a broken tool, or a trap, in front of the player.
+    const blockers = me != null ? (view.in_front[me] ?? []).filter((c) => c.startsWith("break_") || c === "trapped") : [];
+    const why = selected && deck[selected]?.kind === "path" && !paths.length && blockers.length
+      ? h("p", { role: "status", class: "why" }, `You cannot play a path card: ${blockers.map(words).join(", ")} in front of you. Repair it first, or play an action, or pass.`)
+      : null;
     const hand = h("ul", { class: "hand", "aria-label": "Your hand" }, (view.hand ?? []).map((c, i) => {
       const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });
       if (deck[c]?.segments?.length) icon.append(cardShape(deck[c], 0, 0, sel === i && rotated));
@@ -494,6 +499,11 @@ async function table(id) {
     const mySeat = view.seat != null ? st.table.seats[view.seat] : null;
     const reclaim = mySeat?.handed_to ? h("p", {}, "A bot is playing your seat. ",
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/seats/${view.seat}/reclaim`, { method: "POST", token: mine.token }); message = ""; } catch (e) { message = e.message; } render(); } }, "Take my seat back")) : null;
+    const awaited = view.phase.awaited;
+    const banner = over ? (me != null ? (view.winners?.includes(me) ? "Game over: you won!" : "Game over") : "Game over")
+      : awaited == null ? "" : awaited === me ? "You play now" : `${names[awaited] ?? `Seat ${awaited + 1}`} plays now`;
+    const title = banner ? `${banner} — Saboteur` : "Saboteur — table";
+    if (banner) kids.push(h("p", { class: "turn-banner", "aria-live": "polite" }, banner));
     kids.push(h("div", { class: "layout" },
       h("section", { "aria-label": "Table" }, svg, err,
         view.role ? h("p", {}, `Your role: ${words(view.role)}`)
@@ -506,7 +516,7 @@ async function table(id) {
           view.phase.name === "choosing_gold" ? "Your turn: choose the gold card to keep."
             : view.phase.name === "stealing" ? "Your turn: choose whom to steal from."
               : "Your turn: select a card.") : null,
-        countdown, reclaim, hand, actions, undo, talk),
+        countdown, reclaim, hand, why, actions, undo, talk),
       h("aside", {}, h("p", {}, `Round ${view.round}, ${words(view.phase.name)}, draw pile ${view.draw_pile_size}`), players(view, names, st.table, presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
         view.rounds?.length ? h("section", { "aria-label": "Finished rounds" }, h("h2", {}, "Finished rounds"), h("ul", {}, view.rounds.map((r) =>
           h("li", {}, `Round ${r.round}: ${r.gold_reached_by == null ? "the gold was not reached" : `${names[r.gold_reached_by] ?? r.gold_reached_by} reached the gold`}; won by ${r.winners.map((w) => names[w] ?? w).join(", ") || "nobody"}; roles: ${r.roles.map((role, i) => `${names[i] ?? i} ${words(role)}`).join(", ")}`)))) : null,
@@ -523,8 +533,11 @@ async function table(id) {
           } catch (e) { message = e.message; render(); }
         } }, "Play a rematch")) : null)));
     main.dataset.version = String(st.version);
+    document.title = title;
     main.replaceChildren(...kids);
     if (typing) { input.focus(); input.setSelectionRange(draft.length, draft.length); }
+    const logList = main.querySelector("ol.log");
+    if (logList) logList.scrollTop = logList.scrollHeight;
   }
   await render();
   let pending = null;

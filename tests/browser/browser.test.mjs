@@ -403,6 +403,9 @@ test("a whole base game through the table, gold choices included, to the player'
     if (await result.count()) break;
     assert.ok(++turns < 400, "the game ends");
     const at = await version();
+    // Whose turn it is, at the top and in the tab's title.
+    assert.equal(await page.locator(".turn-banner").textContent(), "You play now");
+    assert.match(await page.title(), /^You play now/);
     if (/choose the gold/.test(await turn.textContent())) {
       const keep = page.getByLabel("Moves for the selected card").getByRole("button").filter({ hasText: /^keep / });
       assert.ok(await keep.count(), "the table offers the gold cards to keep");
@@ -419,6 +422,7 @@ test("a whole base game through the table, gold choices included, to the player'
   assert.ok(kept > 0, "the player chose gold at least once");
   assert.equal(await page.getByText("You are watching").count(), 0, "the player's own seat at game over");
   assert.equal(await page.getByRole("button", { name: "Request undo" }).count(), 0, "no undo once over");
+  assert.match(await page.locator(".turn-banner").textContent(), /^Game over/);
   await shots(page, "game-over");
   await axe(page, "game over");
   await context.close();
