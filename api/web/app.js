@@ -351,6 +351,10 @@ async function table(id) {
   const deck = await cards(summary.ruleset);
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
   let selected = null, sel = null, rotated = false, message = "", timer = 0;
+  // Cards ticked to discard with the selected one when passing (Saboteur 2 lets a player
+  // discard several, §10): one Pass button for the chosen set, not one per combination.
+  /** @type {Set<string>} */
+  let alsoDiscard = new Set();
   // What is being typed survives the table's redraws; the whole conversation is kept by `seq`
   // (the log's first page, then each redraw's recent events).
   let draft = "";
@@ -460,9 +464,28 @@ async function table(id) {
     }));
     const actions = h("div", { role: "group", "aria-label": "Moves for the selected card" },
       selected && deck[selected]?.kind === "path" ? h("button", { type: "button", onclick: () => { rotated = !rotated; render(); } }, `Flip 180° (${rotated ? "turned" : "upright"})`) : null,
-      forCard.filter((c) => c.type !== "play_path").map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))),
+      forCard.filter((c) => c.type !== "play_path" && c.type !== "pass").map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))),
+      passChoice(),
       // Choices that play no card from the hand: a gold card to keep (§8), a theft, a pass.
       legal.filter((c) => c.type === "choose_gold" || (!uses(c).card && !uses(c).discard.length)).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))));
+    /** The pass for the selected card: the cards that may go with it as checkboxes, one button. */
+    function passChoice() {
+      const passes = forCard.filter((c) => c.type === "pass");
+      if (!passes.length || !selected) return null;
+      const others = [...new Set(passes.flatMap((c) => (c.type === "pass" ? c.discard : [])).filter((c) => c !== selected))];
+      /** @type {string[]} */
+      const may = others;
+      const wanted = [selected, ...[...alsoDiscard].filter((c) => may.includes(c))].sort();
+      const same = (c) => c.type === "pass" && [...c.discard].sort().join() === wanted.join();
+      const chosen = passes.find(same);
+      return h("fieldset", { class: "pass" }, h("legend", {}, "Pass"),
+        others.map((c) => h("label", {}, h("input", { type: "checkbox", checked: alsoDiscard.has(c) ? "" : null, onchange: (/** @type {Event} */ ev) => {
+          if (/** @type {HTMLInputElement} */ (ev.target).checked) alsoDiscard.add(c); else alsoDiscard.delete(c);
+          render();
+        } }), ` also discard ${words(c)}`)),
+        chosen ? h("button", { type: "button", onclick: () => { alsoDiscard = new Set(); send(chosen); } }, describeCommand(chosen, names))
+          : h("p", {}, "That set of cards cannot be discarded together."));
+    }
     const undo = mine.token && !over ? h("p", {},
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo`, { method: "POST", token: mine.token }); message = "Undo requested"; } catch (e) { message = e.message; } render(); } }, "Request undo"), " ",
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/approve`, { method: "POST", token: mine.token }); } catch (e) { message = e.message; } render(); } }, "Approve undo"), " ",

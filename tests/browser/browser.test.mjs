@@ -370,6 +370,19 @@ test("a Saboteur 2 game from the lobby", async () => {
   await createFromLobby(page, { ruleset: "saboteur2", players: 3, bots: 2 });
   await page.getByRole("button", { name: "Start the game" }).click();
   await page.locator("svg.board").waitFor();
+  // A pass is one button for the chosen set of cards (§10), not one per combination.
+  await page.getByText("You play now").first().waitFor({ timeout: 15000 });
+  await page.getByRole("list", { name: "Your hand" }).getByRole("button").first().click();
+  const moves = page.getByLabel("Moves for the selected card");
+  const passes = moves.getByRole("button").filter({ hasText: /^pass, discarding/ });
+  await passes.first().waitFor();
+  assert.equal(await passes.count(), 1, "one pass button for the selected card");
+  const also = moves.getByRole("checkbox");
+  assert.ok(await also.count() >= 1, "the other cards may be ticked to go with it");
+  await also.first().check();
+  await moves.getByRole("button").filter({ hasText: /^pass, discarding .+, .+/ }).waitFor();
+  assert.equal(await passes.count(), 1, "still one pass button, for the two cards");
+  assert.match(await passes.first().textContent(), /^pass, discarding .+, .+/);
   await shots(page, "saboteur2");
   await page.goto(BASE + "/");
   await page.locator("tbody tr").first().waitFor();
