@@ -148,9 +148,9 @@ async function lobby() {
  * The maze as SVG, with the cells where the selected card may go.
  * @param {Schemas["View"]} view
  * @param {Record<string, Schemas["CardEntry"]>} deck
- * @param {{ legal?: Array<{ at: Schemas["Cell"] }>, onCell?: (at: Schemas["Cell"]) => void }} [options]
+ * @param {{ legal?: Array<{ at: Schemas["Cell"] }>, onCell?: (at: Schemas["Cell"]) => void, targets?: Array<{ at: Schemas["Cell"], label: string, onPick: () => void }> }} [options]
  */
-function board(view, deck, { legal = [], onCell } = {}) {
+function board(view, deck, { legal = [], onCell, targets = [] } = {}) {
   const cells = [...view.board.map((p) => [p.x, p.y]), ...view.goals.map((g) => [g.x, g.y]), ...legal.map((c) => [c.at.x, c.at.y])];
   const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
   let box = [Math.min(...xs) - 1, Math.min(...ys) - 1, Math.max(...xs) - Math.min(...xs) + 3, Math.max(...ys) - Math.min(...ys) + 3];
@@ -179,6 +179,15 @@ function board(view, deck, { legal = [], onCell } = {}) {
     seen.add(key);
     const r = el("rect", { class: "cell-legal", x: c.at.x + 0.05, y: c.at.y + 0.05, width: 0.9, height: 0.9, tabindex: 0, role: "button", "aria-label": `play here at (${c.at.x}, ${c.at.y})` });
     const go = () => onCell?.(c.at);
+    r.addEventListener("click", go);
+    r.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
+    svg.append(r);
+  }
+  // Cells an action card aims at (a Map at a goal, a rock fall at a path card): lit, and
+  // played by a click or Enter, named by what is there rather than by coordinates.
+  for (const t of targets) {
+    const r = el("rect", { class: "cell-target", x: t.at.x + 0.05, y: t.at.y + 0.05, width: 0.9, height: 0.9, tabindex: 0, role: "button", "aria-label": t.label });
+    const go = () => t.onPick();
     r.addEventListener("click", go);
     r.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
     svg.append(r);
@@ -451,7 +460,21 @@ async function table(id) {
     const uses = (c) => ({ card: "card" in c ? c.card : undefined, discard: "discard" in c ? c.discard ?? [] : [] });
     const forCard = legal.filter((c) => uses(c).card === selected || uses(c).discard.includes(selected));
     const paths = forCard.flatMap((c) => (c.type === "play_path" && !!c.rotated === rotated ? [c] : []));
-    const svg = board(view, deck, { legal: paths, onCell: (at) => send({ type: "play_path", card: selected, at, rotated }) });
+    /** A play at a cell of the maze: a Map at a goal, a rock fall at a path card. @param {Schemas["Command"]} c */
+    const atCell = (c) => c.type === "play_action" && c.target != null && "x" in c.target ? c.target : null;
+    /** What is at a cell, in words, for a target's label. @param {{x: number, y: number}} at */
+    const there = (at) => {
+      const goals = [...view.goals].sort((a, b) => a.y - b.y);
+      const goal = goals.findIndex((g) => g.x === at.x && g.y === at.y);
+      if (goal >= 0) return `the ${goals.length === 3 ? ["top", "middle", "bottom"][goal] : `${goal + 1}.`} goal`;
+      const placed = view.board.find((p) => p.x === at.x && p.y === at.y);
+      return placed ? `the ${words(placed.card)} ${at.x} right and ${-at.y} up of the start` : "an empty cell";
+    };
+    const targets = forCard.flatMap((c) => {
+      const at = atCell(c);
+      return at ? [{ at, label: `play ${words(/** @type {string} */ ("card" in c ? c.card : ""))} on ${there(at)}`, onPick: () => send(c) }] : [];
+    });
+    const svg = board(view, deck, { legal: paths, onCell: (at) => send({ type: "play_path", card: selected, at, rotated }), targets });
     // Why a selected path card lights no cell: a broken tool, or a trap, in front of the player.
     const blockers = me != null ? (view.in_front[me] ?? []).filter((c) => c.startsWith("break_") || c === "trapped") : [];
     const why = selected && deck[selected]?.kind === "path" && !paths.length && blockers.length
@@ -464,7 +487,8 @@ async function table(id) {
     }));
     const actions = h("div", { role: "group", "aria-label": "Moves for the selected card" },
       selected && deck[selected]?.kind === "path" ? h("button", { type: "button", onclick: () => { rotated = !rotated; render(); } }, `Flip 180° (${rotated ? "turned" : "upright"})`) : null,
-      forCard.filter((c) => c.type !== "play_path" && c.type !== "pass").map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))),
+      targets.length ? h("p", {}, `Choose the target on the board: ${targets.length === 1 ? "one cell is" : `${targets.length} cells are`} lit.`) : null,
+      forCard.filter((c) => c.type !== "play_path" && c.type !== "pass" && !atCell(c)).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))),
       passChoice(),
       // Choices that play no card from the hand: a gold card to keep (§8), a theft, a pass.
       legal.filter((c) => c.type === "choose_gold" || (!uses(c).card && !uses(c).discard.length)).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))));

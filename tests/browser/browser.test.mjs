@@ -113,6 +113,8 @@ async function playOne(page, prefer) {
       } else {
         const moves = page.getByLabel("Moves for the selected card").getByRole("button").filter({ hasText: /^play / });
         if (await moves.count()) { await moves.first().click(); return "action"; }
+        const target = page.locator("rect.cell-target");
+        if (await target.count()) { await target.first().click(); return "action"; }
       }
       await hand.nth(i).click();
       await page.locator(".hand button[aria-pressed=true]").first().waitFor({ state: "detached" });
@@ -438,5 +440,34 @@ test("a whole base game through the table, gold choices included, to the player'
   assert.match(await page.locator(".turn-banner").textContent(), /^Game over/);
   await shots(page, "game-over");
   await axe(page, "game over");
+  await context.close();
+});
+
+test("a Map is aimed at a goal lit on the board, named by its place, not by coordinates", async () => {
+  // A fixed deal in which the player, first to play, holds a Map (third card of the hand).
+  const created = await post("/games", undefined, { ruleset: "base", players: 3, seed: "77".repeat(32) });
+  const id = created.game_id;
+  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
+  for (let i = 0; i < 2; i++) await post(`/games/${id}/bots`, created.host_token, { level: "heuristic" });
+  await post(`/games/${id}/start`, created.host_token);
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+  await page.getByText("You play now").first().waitFor();
+  const hand = page.getByRole("list", { name: "Your hand" }).getByRole("button");
+  await hand.nth(2).click();
+  const targets = page.locator("rect.cell-target");
+  await targets.first().waitFor();
+  assert.equal(await targets.count(), 3, "the three face-down goals are lit");
+  const labels = await targets.evaluateAll((rects) => rects.map((r) => r.getAttribute("aria-label")));
+  assert.deepEqual(labels.sort(), ["play map on the bottom goal", "play map on the middle goal", "play map on the top goal"]);
+  assert.equal(await page.getByLabel("Moves for the selected card").getByRole("button").filter({ hasText: /\(/ }).count(), 0, "no coordinate buttons");
+  await page.getByRole("button", { name: "play map on the middle goal" }).press("Enter");
+  await page.locator(".log li").filter({ hasText: /map/i }).first().waitFor();
+  const state = await (await fetch(`${BASE}/games/${id}/state`, { headers: { authorization: `Bearer ${joined.player_token}` } })).json();
+  const seen = state.view.goals.filter((g) => g.card);
+  assert.equal(seen.length, 1, "the player has seen one goal");
+  assert.equal(seen[0].y, 0, "the middle one");
+  await axe(page, "map targets");
   await context.close();
 });
