@@ -104,7 +104,7 @@ fn app(
     let methods = Arc::new(http::limits::Methods::of(&api));
     let spec = finish(api);
     app.configure(http::webclient::configure)
-        .service(http::ops::openapi_json(&spec))
+        .service(http::ops::openapi_json(spec_text(&spec)))
         .service(web::redirect("/docs", "/docs/"))
         .service(
             utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")

@@ -65,8 +65,7 @@ async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
 }
 
 /// `/openapi.json`: the specification, generated from the handlers.
-pub fn openapi_json(spec: &serde_json::Value) -> actix_web::Resource {
-    let body = crate::spec_text(spec);
+pub fn openapi_json(body: String) -> actix_web::Resource {
     web::resource("/openapi.json").route(web::get().to(move || {
         let body = body.clone();
         async move {
