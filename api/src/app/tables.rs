@@ -227,6 +227,14 @@ impl Tables {
         }
     }
 
+    /// Announcements of `id` may have been lost: its table checks the store before its next
+    /// answer.
+    pub fn doubt(&self, id: &str) {
+        if let Some(slot) = self.slots().get(id) {
+            slot.heard.store(i64::MAX, Ordering::Release);
+        }
+    }
+
     /// Announcements may have been lost: every table checks the store before its next answer.
     pub fn heard_nothing_for_sure(&self) {
         for slot in self.slots().values() {

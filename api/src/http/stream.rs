@@ -159,9 +159,19 @@ impl Follower {
                 _ = tx.closed() => return,
                 // A token of the game was issued again: check this stream's.
                 _ = recheck.notified() => true,
+                // The tables hear the same announcements on their own subscription, which may
+                // not have been read yet: tell them first, or the read may answer from a table
+                // that has not heard of this append (and the stream would wait for the next).
                 note = notices.recv() => match note {
-                    Ok(Notice::Appended(a)) => a.game_id == self.game.as_str() && a.last_seq > sent,
-                    Ok(Notice::Resync) | Err(broadcast::error::RecvError::Lagged(_)) => true,
+                    Ok(Notice::Appended(a)) if a.game_id == self.game.as_str() => {
+                        self.state.tables.heard(&a.game_id, a.last_seq);
+                        a.last_seq > sent
+                    }
+                    Ok(Notice::Appended(_)) => false,
+                    Ok(Notice::Resync) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                        self.state.tables.doubt(self.game.as_str());
+                        true
+                    }
                     Err(broadcast::error::RecvError::Closed) => return,
                 },
                 _ = tokio::time::sleep(KEEP_ALIVE) => {
