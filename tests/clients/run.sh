@@ -45,18 +45,32 @@ game() {
     sed 's/^/    /' "$work/game"
   fi
 }
+# walkthrough LANG MARK: the fenced LANG block of docs/clients.md that contains MARK, with the
+# server's address put in: the docs' whole bots are run as a reader would paste them.
+walkthrough() {
+  awk -v lang="$1" -v mark="$2" '
+    $0 == "```" lang { inside = 1; block = ""; next }
+    inside && $0 == "```" { inside = 0; if (index(block, mark)) { printf "%s", block; exit } next }
+    inside { block = block $0 "\n" }
+  ' "$here/../../docs/clients.md" | sed "s#http://127.0.0.1:8080#$base#"
+}
 # A base game shows the 412 and 422 handling and the receipts it kept agreeing with the record.
 base_game='412 precondition_failed
 422 [a-z_]*:
+stream: every one of [1-9][0-9]* events once, in order
 receipts: [1-9][0-9]* kept, every one agrees'
-# A clocked Saboteur 2 game online: talk, an undo request, a token issued again and a dropped
-# stream; every event of the stream followed once, and receipts `saboteur verify` accepts
-# offline with the keys kept from first contact.
-online_game='undo requested: 20[02]
+# A clocked Saboteur 2 game online: talk, an undo request, a token issued again (the server
+# ends the stream opened with the old one) and a dropped stream, both resumed with
+# Last-Event-ID; every event of the stream followed once, every command timed and none timed
+# out, and receipts `saboteur verify` accepts offline with the keys kept from first contact.
+online_game='412 precondition_failed
+undo requested: 20[02]
 token of seat 0 issued again
+stream of the old token ended by the server
 stream resumed with the new token
 stream dropped after event
 stream: every one of [1-9][0-9]* events once, in order
+clock: [1-9][0-9]* commands recorded with their time, 0 timeouts
 verify: ok ([1-9][0-9]* receipts)'
 
 # The README's curl walkthrough, as pasted.
@@ -71,6 +85,13 @@ check "typescript: tsc --strict" "$ts/node_modules/.bin/tsc" -p "$ts/tsconfig.js
 game "typescript: plays a base game" "$base_game" node "$ts/dist/src/bot.js" "$base" base 4
 game "typescript: plays a clocked Saboteur 2 game online" "$online_game" \
   env SABOTEUR_BIN="$bin" node "$ts/dist/src/bot.js" "$base" online 4
+# The whole bot of docs/clients.md, compiled with the example's and run where it was put.
+walkthrough ts 'from "./client.js"' >"$ts/src/mine.ts"
+check "typescript: the docs' whole bot compiles with tsc --strict" "$ts/node_modules/.bin/tsc" -p "$ts/tsconfig.json"
+mkdir -p "$work/ts-walk"
+check "typescript: the docs' whole bot plays a game and verifies its receipts" bash -c \
+  "cd '$work/ts-walk' && PATH='$(dirname "$bin")':\$PATH node '$ts/dist/src/mine.js' | tee out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
+rm -f "$ts/src/mine.ts" "$ts/dist/src/mine.js"
 
 # Python: openapi-python-client, mypy --strict.
 py="$here/python"
@@ -90,6 +111,13 @@ game "python: plays a base game" "$base_game" env PYTHONPATH="$py/generated" \
   "$venv/bin/python" "$py/bot.py" "$base" base 4
 game "python: plays a clocked Saboteur 2 game online" "$online_game" \
   env PYTHONPATH="$py/generated" SABOTEUR_BIN="$bin" "$venv/bin/python" "$py/bot.py" "$base" online 4
+# The whole bot of docs/clients.md, next to bot.py as the docs say, checked and run.
+mkdir -p "$work/py-walk"
+walkthrough python "from saboteur_wrap import" >"$work/py-walk/mine.py"
+check "python: the docs' whole bot passes mypy --strict" env MYPYPATH="$py/generated:$py" \
+  "$venv/bin/mypy" --strict --config-file "$py/mypy.ini" --cache-dir "$work/mypy" "$work/py-walk/mine.py"
+check "python: the docs' whole bot plays a game and verifies its receipts" bash -c \
+  "cd '$work/py-walk' && PATH='$(dirname "$bin")':\$PATH PYTHONPATH='$py/generated:$py' '$venv/bin/python' mine.py | tee out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
 
 # Rust: openapi-generator (its `rust` generator: reqwest, blocking), compiled with cargo. The
 # generator runs on Java; its PyPI package carries it.

@@ -4,19 +4,23 @@ each answer into its body or an `ApiProblem`, and reads the live stream with htt
 
     openapi-python-client generate --path ../../../openapi/openapi.json --config config.yaml \\
         --meta none --output-path generated/saboteur_client
-    MYPYPATH=generated mypy --strict bot.py
+    MYPYPATH=generated mypy --strict bot.py saboteur_wrap.py
     PYTHONPATH=generated python bot.py http://127.0.0.1:8080 base 4
     PYTHONPATH=generated SABOTEUR_BIN=saboteur python bot.py http://127.0.0.1:8080 online 4
 
 `base`: a game of one seat and the server's bots. `online`: a Saboteur 2 game with a turn clock
-in which this client holds two seats; it talks at the table, asks for an undo (and votes on it
-with its other seat), has the host issue a seat's token again (the stream opened with the old
-token ends; it resumes with the new one), and drops its stream once on purpose. Either way it
-follows the live stream (Server-Sent Events, resumed with `Last-Event-ID`, every event exactly
-once), plays a legal move whenever one of its seats is awaited, shows a 412 (a move chosen at an
-old version) and a 422 (a card it does not hold), keeps every signed receipt and the server's
-keys from first contact, and once the game is over checks the receipts: on the server, and, in
-`online`, offline with `saboteur verify` ($SABOTEUR_BIN) against the downloaded bundle.
+in which this client holds two seats; it talks at the table, asks for an undo (the bots decline
+when the move showed its player a card), asks again after a move that drew nothing (the bots
+approve, and its other seat votes), has the host issue a seat's token again (the stream opened
+with the old token ends; it resumes with the new one), and drops its stream once on purpose.
+
+Either way the live stream drives it (Server-Sent Events, resumed with `Last-Event-ID`, every
+event exactly once): when the stream reaches the newest version the client knows of, it reads
+the state of its seats and plays a legal move for each one awaited. It shows a 412 (a move
+chosen at an old version) and a 422 (a card it does not hold), keeps every signed receipt and
+the server's keys from first contact, and once the game is over checks the receipts: on the
+server, and, in `online`, offline with `saboteur verify` ($SABOTEUR_BIN) against the
+downloaded bundle.
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ import subprocess
 import sys
 import tempfile
 import uuid
+from contextlib import closing
+
+import httpx
 
 from saboteur_client import AuthenticatedClient, Client
 from saboteur_client.api.audit import list_keys, receipts_verdict
@@ -55,10 +62,18 @@ from saboteur_client.models import (
     CommandPlayPath,
     CommandSteal,
     CreateGame,
-        EventTalkPosted,
+    EventCommandAccepted,
+    EventGameEnded,
+    EventRecord,
+    EventTalkPosted,
     EventTokenReissued,
+    EventTurnTimedOut,
+    EventUndoDeclined,
+    EventUndone,
+    EventUndoRequested,
     JoinGame,
     KeyList,
+    NewToken,
     Options,
     Outcome,
     PhaseName,
@@ -68,7 +83,6 @@ from saboteur_client.models import (
     StateView,
     TalkRequest,
 )
-from saboteur_client.types import Unset
 from saboteur_wrap import ApiProblem, follow, ok
 
 Command = (
@@ -80,6 +94,8 @@ Command = (
     | CommandSteal
 )
 
+GREETING = "gl hf"
+
 
 class Seat:
     """A seat this client holds, and the client that acts with its token."""
@@ -87,8 +103,8 @@ class Seat:
     def __init__(self, base: str, seat: int, token: str) -> None:
         self.base = base
         self.seat = seat
-        self.use(token)
         self.moves = 0
+        self.use(token)
 
     def use(self, token: str) -> None:
         self.token = token
@@ -101,12 +117,14 @@ class Game:
         self.anonymous = Client(base_url=base)
         # The server's keys, kept from first contact: receipts are checked against these.
         self.keys: KeyList = ok(list_keys.sync_detailed(client=self.anonymous))
+        self.receipts: list[Receipt] = []
+        # The newest version this client knows of, from the replies it got: the stream is
+        # followed up to it before the client decides again.
+        self.known = 0
         ruleset = Ruleset.SABOTEUR2 if self.online else Ruleset(mode)
-        options = (
-            Options(clock=ClockType0(kind=ClockType0Kind.PER_DECISION, seconds=120))
-            if self.online
-            else Options()
-        )
+        # A turn clock generous enough for any bot: every command is recorded with its time.
+        clock = ClockType0(kind=ClockType0Kind.PER_DECISION, seconds=120)
+        options = Options(clock=clock) if self.online else Options()
         created = ok(
             create_game.sync_detailed(
                 client=self.anonymous,
@@ -121,7 +139,6 @@ class Game:
             self.seats.append(Seat(base, joined.seat, joined.player_token))
         for _ in range(len(self.seats), players):
             ok(add_bot.sync_detailed(self.game, client=self.host, body=AddBot(level=BotLevel.HEURISTIC)))
-        self.receipts: list[Receipt] = []
         self.keep(ok(start_game.sync_detailed(self.game, client=self.host)))
         print(f"game {self.game} ({ruleset.value}, {players} players): seats {[s.seat for s in self.seats]}")
         self.shown_stale = False
@@ -129,21 +146,26 @@ class Game:
         self.said = False
         self.heard = False
         self.undo_asked = False
+        self.asked_again = False
         self.reissued = False
         self.dropped = False
+        self.timed = 0
+        self.timeouts = 0
 
     def keep(self, body: StateView | Outcome) -> None:
-        """Keeps the receipt the server signed for what it served."""
+        """Keeps the receipt the server signed for what it served, and the version it is at."""
         if isinstance(body.receipt, Receipt):
             self.receipts.append(body.receipt)
+        self.known = max(self.known, body.version)
 
     def state(self, seat: Seat) -> StateView:
         view = ok(get_state.sync_detailed(self.game, client=seat.client))
         self.keep(view)
         return view
 
-    def send(self, seat: Seat, command: Command, version: int) -> None:
-        """Sends a command chosen at `version`; 409, 412 and 422 are answers a player meets."""
+    def send(self, seat: Seat, command: Command, version: int) -> bool:
+        """Sends a command chosen at `version`; 409, 412 and 422 are answers a player meets.
+        Returns whether it was accepted."""
         try:
             self.keep(
                 ok(
@@ -157,13 +179,15 @@ class Game:
                 )
             )
             seat.moves += 1
+            return True
         except ApiProblem as problem:
             if problem.status == 412:
-                print(f"412 {problem.code}: the move was chosen at an old version; reloaded")
+                print(f"412 {problem.code}: the move was chosen at an old version")
             elif problem.status == 422:
                 print(f"422 {problem.code}: {problem.detail}")
             elif problem.status != 409:
                 raise
+            return False
 
     def act(self, seat: Seat) -> bool:
         """Plays once if `seat` is awaited. Returns whether the game is over."""
@@ -176,19 +200,18 @@ class Game:
         if not moves.commands:
             return False
         move = random.choice(moves.commands)
-        if not self.shown_stale and now.version > 2:
+        if not self.shown_stale and moves.decision_version > 1:
+            # A version before the last decision-changing event is stale: 412, nothing changes.
             self.shown_stale = True
-            self.send(seat, move, now.version - 1)
-            return False
+            self.send(seat, move, moves.decision_version - 1)
         hand = now.view.hand if isinstance(now.view.hand, list) else []
         missing = [c for c in (Card.TUNNEL_NESW, Card.BREAK_PICKAXE, Card.MAP) if c not in hand]
         if not self.shown_illegal and hand and missing:
+            # A card this seat does not hold: 422, nothing changes.
             self.shown_illegal = True
-            self.send(seat, CommandPass(type_=CommandPassType.PASS, discard=[missing[0]]), now.version)
-            return False
-        self.send(seat, move, now.version)
-        if self.online:
-            self.table_acts(seat)
+            self.send(seat, CommandPass(type_=CommandPassType.PASS, discard=[missing[0]]), moves.version)
+        if self.send(seat, move, moves.version) and self.online:
+            self.table_acts(seat, drew=now.view.draw_pile_size > 0)
         return False
 
     def act_all(self) -> bool:
@@ -198,72 +221,104 @@ class Game:
             over = self.act(seat) or over
         return over
 
-    def table_acts(self, seat: Seat) -> None:
-        """The acts of online play, each once, after a move of `seat`."""
+    def table_acts(self, seat: Seat, drew: bool) -> None:
+        """The acts of online play, each once, after a move of `seat` (which `drew` a card)."""
         if not self.said:
             self.said = True
-            self.keep(ok(talk.sync_detailed(self.game, client=seat.client, body=TalkRequest(text="gl hf"))))
+            self.keep(ok(talk.sync_detailed(self.game, client=seat.client, body=TalkRequest(text=GREETING))))
         elif not self.undo_asked and seat.moves >= 2:
             self.undo_asked = True
-            asked = request_undo.sync_detailed(self.game, client=seat.client)
-            outcome = ok(asked)
-            self.keep(outcome)
-            print(f"undo requested: {int(asked.status_code)}")
-            if int(asked.status_code) == 202:
-                for other in self.seats:
-                    if other is seat:
-                        continue
-                    try:
-                        voted = approve_undo.sync_detailed(self.game, client=other.client)
-                        self.keep(ok(voted))
-                        print(f"undo approved by seat {other.seat}: {int(voted.status_code)}")
-                    except ApiProblem as problem:
-                        print(f"vote: {problem.status} {problem.code}")
+            self.ask_undo(seat)
         elif not self.reissued and seat.moves >= 4:
             self.reissued = True
             first = self.seats[0]
-            new = ok(reissue_token.sync_detailed(self.game, first.seat, client=self.host))
+            new: NewToken = ok(reissue_token.sync_detailed(self.game, first.seat, client=self.host))
             first.use(new.player_token)
+            self.known = max(self.known, new.version)
             print(f"token of seat {first.seat} issued again at version {new.version}")
+        elif not self.asked_again and not drew and seat is self.seats[-1]:
+            # A move that drew nothing showed its player nothing hidden, so the bots (who play
+            # after this seat) approve taking it back, and the vote of the other seat is awaited.
+            self.asked_again = True
+            self.ask_undo(seat)
+
+    def ask_undo(self, seat: Seat) -> None:
+        """Asks to take back `seat`'s last command. 200: settled at once (taken back, or declined
+        by a bot, which declines when the command showed its player a hidden card); 202: the
+        votes of other players are awaited, here the other seat this client holds."""
+        asked = request_undo.sync_detailed(self.game, client=seat.client)
+        try:
+            outcome = ok(asked)
+        except ApiProblem as problem:
+            # 409: the move ended the game, or another request is pending.
+            print(f"undo refused: {problem.status} {problem.code}")
+            return
+        self.keep(outcome)
+        print(f"undo requested: {int(asked.status_code)} ({settled(outcome.events)})")
+        if int(asked.status_code) != 202:
+            return
+        for other in self.seats:
+            if other is seat:
+                continue
+            try:
+                voted = approve_undo.sync_detailed(self.game, client=other.client)
+                outcome = ok(voted)
+                self.keep(outcome)
+                print(f"undo approved by seat {other.seat}: {int(voted.status_code)} ({settled(outcome.events)})")
+            except ApiProblem as problem:
+                # Settled meanwhile (a vote of another player): nothing to vote on.
+                print(f"vote of seat {other.seat}: {problem.status} {problem.code}")
+
+    def notice(self, record: EventRecord) -> None:
+        """What the client looks for in the stream, besides the chance to play."""
+        event = record.event
+        if isinstance(event, EventTalkPosted) and event.text == GREETING:
+            self.heard = True
+        if isinstance(event, EventTokenReissued):
+            print(f"stream resumed with the new token at event {record.seq}")
+        if isinstance(event, EventCommandAccepted) and isinstance(event.at, int):
+            self.timed += 1
+        if isinstance(event, EventTurnTimedOut):
+            self.timeouts += 1
 
     def play(self) -> None:
-        """Follows the stream with the first seat's token, to its end: every event is a chance
-        to play. The server ends the stream after a finished game's last event (and a stream
-        whose token was issued again); every other end is a dropped connection, resumed with
-        Last-Event-ID."""
+        """Follows the stream with the first seat's token, to the game's end. Whenever the
+        stream has shown every event up to the newest version the client knows of, its seats
+        decide. The server ends the stream after a finished game's last event, and a stream
+        whose token was issued again; any other end is a dropped connection. Either way the
+        client reconnects with `Last-Event-ID`, the last sequence number it saw."""
         http = self.anonymous.get_httpx_client()
         last: str | None = None
         seen = 0
-        over = self.act_all()
-        followed = False
-        while not followed:
+        over = False
+        ended = False
+        fruitless = 0
+        while not ended:
             token = self.seats[0].token
-            left = False
-            for record in follow(http, self.game, token, last):
-                if record.seq != seen + 1:
-                    raise RuntimeError(f"event {record.seq} after {seen}: the stream skipped or repeated")
-                seen = record.seq
-                last = str(record.seq)
-                event = record.event
-                if isinstance(event, EventTalkPosted) and event.text == "gl hf":
-                    self.heard = True
-                if isinstance(event, EventTokenReissued):
-                    print(f"stream resumed with the new token at event {record.seq}")
-                if not over:
-                    over = self.act_all()
-                if self.online and not self.dropped and seen >= 40:
-                    self.dropped = True
-                    print(f"stream dropped after event {seen}; resuming with Last-Event-ID")
-                    left = True
-                    break
-                if self.seats[0].token != token:
-                    # The old token's stream is over for this seat; resume with the new one.
-                    left = True
-                    break
-            if not left:
-                followed = self.state(self.seats[0]).view.phase.name == PhaseName.GAME_OVER
-            if not over:
-                over = self.act_all()
+            before = seen
+            try:
+                with closing(follow(http, self.game, token, last)) as records:
+                    for record in records:
+                        if record.seq != seen + 1:
+                            raise RuntimeError(f"event {record.seq} after {seen}: the stream skipped or repeated")
+                        seen = record.seq
+                        last = str(seen)
+                        ended = isinstance(record.event, EventGameEnded)
+                        self.notice(record)
+                        if not over and seen >= self.known:
+                            over = self.act_all()
+                        if self.online and not self.dropped and seen >= 40 and self.seats[0].token == token:
+                            self.dropped = True
+                            print(f"stream dropped after event {seen}; resuming with Last-Event-ID")
+                            break
+                    else:  # the server ended the stream
+                        if self.seats[0].token != token:
+                            print(f"stream of the old token ended by the server after event {seen}")
+            except httpx.TransportError as error:
+                print(f"stream lost after event {seen} ({error!r}); resuming with Last-Event-ID")
+            fruitless = fruitless + 1 if seen == before else 0
+            if fruitless > 3:
+                raise RuntimeError(f"the stream ends without events after event {seen}")
         end = self.state(self.seats[0])
         gold = end.view.gold if isinstance(end.view.gold, list) else []
         score = ", ".join(f"seat {seat} {g}" for seat, g in enumerate(gold))
@@ -272,8 +327,10 @@ class Game:
         if seen != end.version:
             raise RuntimeError(f"the stream showed {seen} of {end.version} events")
         print(f"stream: every one of {seen} events once, in order")
-        if self.online and not (self.heard and self.undo_asked and self.reissued and self.dropped):
-            raise RuntimeError("the online acts did not all happen")
+        if self.online:
+            if not (self.heard and self.undo_asked and self.reissued and self.dropped):
+                raise RuntimeError("the online acts did not all happen")
+            print(f"clock: {self.timed} commands recorded with their time, {self.timeouts} timeouts")
         self.check_receipts()
         if self.online:
             self.verify_offline()
@@ -295,7 +352,8 @@ class Game:
         print(f"receipts: {agreed} kept, every one agrees with the record")
 
     def verify_offline(self) -> None:
-        """`saboteur verify`: the bundle, the receipts and the keys kept from first contact."""
+        """`saboteur verify`: the bundle as downloaded, the receipts and the keys kept from
+        first contact."""
         bundle = audit_bundle.sync_detailed(self.game, client=self.anonymous)
         ok(bundle)
         with tempfile.TemporaryDirectory() as folder:
@@ -318,6 +376,19 @@ class Game:
             if checked.returncode != 0:
                 raise RuntimeError(f"saboteur verify: {checked.stdout}{checked.stderr}")
         print(f"verify: ok ({len(self.receipts)} receipts)")
+
+
+def settled(records: list[EventRecord]) -> str:
+    """Where an undo request stands after a reply's events."""
+    events = [r.event for r in records]
+    if any(isinstance(e, EventUndone) for e in events):
+        return "taken back"
+    declined = [e.seat for e in events if isinstance(e, EventUndoDeclined)]
+    if declined:
+        return f"declined by seat {declined[0]}"
+    if any(isinstance(e, EventUndoRequested) for e in events):
+        return "votes awaited"
+    return "pending"
 
 
 def main() -> None:

@@ -1,15 +1,19 @@
 """A thin layer over the client openapi-python-client generates from the spec: every call gives
 the success body or raises `ApiProblem`, and the live stream is read with httpx-sse.
 
-    from saboteur_wrap import ApiProblem, ok, follow
-    view = ok(get_state.sync_detailed(game, client=client))     # a StateView, or ApiProblem
+    from saboteur_wrap import ApiProblem, follow, ok
+
+    view = ok(get_state.sync_detailed(game, client=client))   # a StateView, or ApiProblem
+    for record in follow(http, game, token, last_event_id):   # EventRecords, live
+        ...
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Generator, Mapping
 from typing import TypeVar
+from urllib.parse import quote
 
 import httpx
 from httpx_sse import connect_sse
@@ -19,17 +23,38 @@ from saboteur_client.types import Response
 
 T = TypeVar("T")
 
+# How long a quiet stream may stay silent: the server sends a keep-alive comment every 5 s, so
+# three missed in a row mean the connection is gone.
+STREAM_READ_TIMEOUT = 15.0
+
 
 class ApiProblem(Exception):
-    """An RFC 9457 problem the server answered with. `code` is a string: codes the client does
-    not know yet (the spec's `ProblemCode` lists today's) are kept as they are."""
+    """An RFC 9457 problem the server answered with.
 
-    def __init__(self, status: int, code: str, detail: str, retry_after: str | None) -> None:
+    `code` is a plain string: compare it with the values of the generated `ProblemCode`, and
+    treat a code this client does not know yet by its `status`. `headers` are the response's
+    (`retry_after` is its `Retry-After`, for 429 and 503)."""
+
+    def __init__(self, status: int, code: str, detail: str, headers: Mapping[str, str]) -> None:
         super().__init__(f"{status} {code}: {detail}")
         self.status = status
         self.code = code
         self.detail = detail
-        self.retry_after = retry_after
+        self.headers = headers
+
+    @property
+    def retry_after(self) -> str | None:
+        return self.headers.get("retry-after")
+
+
+def problem_of(status: int, content: bytes, headers: Mapping[str, str]) -> ApiProblem:
+    """The `ApiProblem` of an answer that is not a success: its `application/problem+json` body
+    when it has one (whatever its code), else its text."""
+    try:
+        problem = Problem.from_dict(json.loads(content))
+        return ApiProblem(status, problem.code, problem.detail, headers)
+    except (ValueError, KeyError, TypeError):
+        return ApiProblem(status, "", content.decode(errors="replace"), headers)
 
 
 def ok(response: Response[T | Problem]) -> T:
@@ -38,35 +63,34 @@ def ok(response: Response[T | Problem]) -> T:
     status = int(response.status_code)
     if 200 <= status < 300 and parsed is not None and not isinstance(parsed, Problem):
         return parsed
-    retry_after = response.headers.get("retry-after")
     if isinstance(parsed, Problem):
-        raise ApiProblem(status, parsed.code, parsed.detail, retry_after)
-    raise ApiProblem(status, "", response.content.decode(errors="replace"), retry_after)
+        raise ApiProblem(status, parsed.code, parsed.detail, response.headers)
+    raise problem_of(status, response.content, response.headers)
 
 
 def follow(
     http: httpx.Client, game: str, token: str | None, last_event_id: str | None
-) -> Iterator[EventRecord]:
-    """The game's events, live (`GET /games/{id}/events/stream`), from after `last_event_id`.
-    Ends when the server ends the stream: the game is over, or the token was issued again."""
-    headers = {"Accept": "text/event-stream"}
+) -> Generator[EventRecord]:
+    """The game's events, live (`GET /games/{id}/events/stream`), from after `last_event_id`
+    (every event from the first when it is `None`).
+
+    Ends when the server ends the stream: after a finished game's last event, or when `token`
+    was issued again. Raises `ApiProblem` when the stream is refused, and httpx's
+    `TransportError` when the connection drops: resume with the last `seq` seen."""
+    headers = {}
     if token:
         headers["Authorization"] = f"Bearer {token}"
     if last_event_id:
         headers["Last-Event-ID"] = last_event_id
-    with connect_sse(http, "GET", f"/games/{game}/events/stream", headers=headers) as source:
-        if source.response.status_code != 200:
-            body = source.response.read()
-            problem = Problem.from_dict(json.loads(body))
-            raise ApiProblem(
-                source.response.status_code,
-                problem.code,
-                problem.detail,
-                source.response.headers.get("retry-after"),
-            )
+    url = f"/games/{quote(game, safe='')}/events/stream"
+    timeout = httpx.Timeout(5.0, read=STREAM_READ_TIMEOUT)
+    with connect_sse(http, "GET", url, headers=headers, timeout=timeout) as source:
+        answer = source.response
+        if answer.status_code != 200:
+            raise problem_of(answer.status_code, answer.read(), answer.headers)
         for message in source.iter_sse():
-            # Keep-alive comments carry no data: nothing to dispatch (httpx-sse still yields
-            # them as empty messages once an id was seen).
+            # A keep-alive comment dispatches nothing, but httpx-sse yields it as a message
+            # without data once an `id` was seen: skip it.
             if not message.data:
                 continue
             yield EventRecord.from_dict(json.loads(message.data))

@@ -8,40 +8,55 @@
 //   SABOTEUR_BIN=saboteur npm run play -- http://127.0.0.1:8080 online 4
 //
 // `base`: a game of one seat and the server's bots. `online`: a Saboteur 2 game with a turn
-// clock in which this client holds two seats; it talks at the table, asks for an undo (and
-// votes on it with its other seat), has the host issue a seat's token again (the stream opened
-// with the old token ends; it resumes with the new one), and drops its stream once on purpose.
-// Either way it follows the live stream (resumed with Last-Event-ID, every event exactly once),
-// plays a legal move whenever one of its seats is awaited, shows a 412 (a move chosen at an old
+// clock in which this client holds two seats; it talks at the table, asks for an undo (the bots
+// decline when the move showed its player a card), asks again after a move that drew nothing
+// (the bots approve, and its other seat votes), has the host issue a seat's token again (the
+// stream opened with the old token ends; it resumes with the new one), and drops its stream
+// once on purpose.
+//
+// Either way the live stream drives it (resumed with Last-Event-ID, every event exactly once):
+// when the stream reaches the newest version the client knows of, it reads the state of its
+// seats and plays a legal move for each one awaited. It shows a 412 (a move chosen at an old
 // version) and a 422 (a card it does not hold), keeps every signed receipt and the server's keys
 // from first contact, and once the game is over checks the receipts: on the server, and, in
 // `online`, offline with `saboteur verify` ($SABOTEUR_BIN) against the downloaded bundle.
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/api.js";
-import { ApiProblem, follow, ok } from "./client.js";
+import { ApiProblem, type EventRecord, follow, ok, StreamLost } from "./client.js";
 
 type Command = components["schemas"]["Command"];
+type Outcome = components["schemas"]["Outcome"];
 type Receipt = components["schemas"]["Receipt"];
 type StateView = components["schemas"]["StateView"];
 
+const GREETING = "gl hf";
 const [base = "http://127.0.0.1:8080", mode = "base", playersArg = "4"] = process.argv.slice(2);
 const online = mode === "online";
 const players = Number(playersArg);
 const api = createClient<paths>({ baseUrl: base });
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
 const receipts: Receipt[] = [];
-const keep = (body: { receipt?: Receipt | null }) => { if (body.receipt) receipts.push(body.receipt); };
+// The newest version this client knows of, from the replies it got: the stream is followed up
+// to it before the client decides again.
+let known = 0;
+/** Keeps the receipt the server signed for what it served, and the version it is at. */
+function keep(body: { receipt?: Receipt | null; version: number }): void {
+  if (body.receipt) receipts.push(body.receipt);
+  known = Math.max(known, body.version);
+}
 
 // The server's keys, kept from first contact: receipts are checked against these.
 const keys = await ok(api.GET("/keys"));
 const created = await ok(api.POST("/games", {
   body: {
-    ruleset: online ? "saboteur2" : mode === "saboteur2" ? "saboteur2" : "base",
+    ruleset: online || mode === "saboteur2" ? "saboteur2" : "base",
     players,
+    // A turn clock generous enough for any bot: every command is recorded with its time.
     options: online ? { clock: { kind: "per_decision", seconds: 120 } } : {},
   },
 }));
@@ -59,7 +74,7 @@ for (let i = seats.length; i < players; i++) {
   await ok(api.POST("/games/{id}/bots", { ...path, headers: bearer(host), body: { level: "heuristic" } }));
 }
 keep(await ok(api.POST("/games/{id}/start", { ...path, headers: bearer(host) })));
-console.log(`game ${game} (${mode}, ${players} players): seats ${seats.map((s) => s.seat).join(", ")}`);
+console.log(`game ${game} (${online ? "saboteur2" : mode}, ${players} players): seats ${seats.map((s) => s.seat).join(", ")}`);
 
 async function state(seat: Seat): Promise<StateView> {
   const view = await ok(api.GET("/games/{id}/state", { ...path, headers: bearer(seat.token) }));
@@ -67,8 +82,9 @@ async function state(seat: Seat): Promise<StateView> {
   return view;
 }
 
-/** Sends a command chosen at `version`; 409, 412 and 422 are answers a player meets. */
-async function send(seat: Seat, command: Command, version: number): Promise<void> {
+/** Sends a command chosen at `version`; 409, 412 and 422 are answers a player meets. Returns
+ * whether it was accepted. */
+async function send(seat: Seat, command: Command, version: number): Promise<boolean> {
   try {
     keep(await ok(api.POST("/games/{id}/commands", {
       ...path,
@@ -76,69 +92,42 @@ async function send(seat: Seat, command: Command, version: number): Promise<void
       body: command,
     })));
     seat.moves++;
+    return true;
   } catch (e) {
     if (!(e instanceof ApiProblem)) throw e;
-    if (e.status === 412) console.log(`412 ${e.code}: the move was chosen at an old version; reloaded`);
+    if (e.status === 412) console.log(`412 ${e.code}: the move was chosen at an old version`);
     else if (e.status === 422) console.log(`422 ${e.code}: ${e.detail}`);
     else if (e.status !== 409) throw e;
+    return false;
   }
 }
 
-let shownStale = false, shownIllegal = false, said = false, heard = false, undoAsked = false, reissued = false, dropped = false;
+let shownStale = false, shownIllegal = false, said = false, heard = false;
+let undoAsked = false, askedAgain = false, reissued = false, dropped = false;
+let timed = 0, timeouts = 0;
 
 /** Plays once if `seat` is awaited. Returns whether the game is over. */
 async function act(seat: Seat): Promise<boolean> {
   const now = await state(seat);
   if (now.view.phase.name === "game_over") return true;
   if (now.view.phase.awaited !== seat.seat) return false;
-  const moves = (await ok(api.GET("/games/{id}/legal-moves", { ...path, headers: bearer(seat.token) }))).commands;
-  if (moves.length === 0) return false;
-  const move = moves[Math.floor(Math.random() * moves.length)];
-  if (!shownStale && now.version > 2) {
+  const moves = await ok(api.GET("/games/{id}/legal-moves", { ...path, headers: bearer(seat.token) }));
+  if (moves.commands.length === 0) return false;
+  const move = moves.commands[Math.floor(Math.random() * moves.commands.length)];
+  if (!shownStale && moves.decision_version > 1) {
+    // A version before the last decision-changing event is stale: 412, nothing changes.
     shownStale = true;
-    await send(seat, move, now.version - 1);
-    return false;
+    await send(seat, move, moves.decision_version - 1);
   }
   const held = new Set(now.view.hand ?? []);
-  const missing = (["tunnel_nesw", "break_pickaxe", "map", "rockfall"] as const).find((c) => !held.has(c));
+  const missing = (["tunnel_nesw", "break_pickaxe", "map"] as const).find((c) => !held.has(c));
   if (!shownIllegal && held.size && missing) {
+    // A card this seat does not hold: 422, nothing changes.
     shownIllegal = true;
-    await send(seat, { type: "pass", discard: [missing] }, now.version);
-    return false;
+    await send(seat, { type: "pass", discard: [missing] }, moves.version);
   }
-  await send(seat, move, now.version);
-  if (online) await tableActs(seat);
+  if ((await send(seat, move, moves.version)) && online) await tableActs(seat, now.view.draw_pile_size > 0);
   return false;
-}
-
-/** The acts of online play, each once, after a move of `seat`. */
-async function tableActs(seat: Seat): Promise<void> {
-  if (!said) {
-    said = true;
-    keep(await ok(api.POST("/games/{id}/talk", { ...path, headers: bearer(seat.token), body: { text: "gl hf" } })));
-  } else if (!undoAsked && seat.moves >= 2) {
-    undoAsked = true;
-    const asked = await api.POST("/games/{id}/undo", { ...path, headers: bearer(seat.token) });
-    keep(await ok(Promise.resolve(asked)));
-    console.log(`undo requested: ${asked.response.status}`);
-    if (asked.response.status === 202) {
-      for (const other of seats.filter((s) => s !== seat)) {
-        try {
-          keep(await ok(api.POST("/games/{id}/undo/approve", { ...path, headers: bearer(other.token) })));
-          console.log(`undo approved by seat ${other.seat}`);
-        } catch (e) {
-          if (!(e instanceof ApiProblem)) throw e;
-          console.log(`vote: ${e.status} ${e.code}`);
-        }
-      }
-    }
-  } else if (!reissued && seat.moves >= 4) {
-    reissued = true;
-    const first = seats[0];
-    const fresh = await ok(api.POST("/games/{id}/seats/{seat}/token", { params: { path: { id: game, seat: first.seat } }, headers: bearer(host) }));
-    first.token = fresh.player_token;
-    console.log(`token of seat ${first.seat} issued again at version ${fresh.version}`);
-  }
 }
 
 async function actAll(): Promise<boolean> {
@@ -147,46 +136,129 @@ async function actAll(): Promise<boolean> {
   return over;
 }
 
-// Follow the stream with the first seat's token, to its end: every event is a chance to play.
-// The server ends the stream after a finished game's last event (and a stream whose token was
-// issued again); every other end is a dropped connection, resumed with Last-Event-ID.
+/** The acts of online play, each once, after a move of `seat` (which `drew` a card). */
+async function tableActs(seat: Seat, drew: boolean): Promise<void> {
+  if (!said) {
+    said = true;
+    keep(await ok(api.POST("/games/{id}/talk", { ...path, headers: bearer(seat.token), body: { text: GREETING } })));
+  } else if (!undoAsked && seat.moves >= 2) {
+    undoAsked = true;
+    await askUndo(seat);
+  } else if (!reissued && seat.moves >= 4) {
+    reissued = true;
+    const first = seats[0];
+    const fresh = await ok(api.POST("/games/{id}/seats/{seat}/token", {
+      params: { path: { id: game, seat: first.seat } },
+      headers: bearer(host),
+    }));
+    first.token = fresh.player_token;
+    known = Math.max(known, fresh.version);
+    console.log(`token of seat ${first.seat} issued again at version ${fresh.version}`);
+  } else if (!askedAgain && !drew && seat === seats[seats.length - 1]) {
+    // A move that drew nothing showed its player nothing hidden, so the bots (who play after
+    // this seat) approve taking it back, and the vote of the other seat is awaited.
+    askedAgain = true;
+    await askUndo(seat);
+  }
+}
+
+/** Where an undo request stands after a reply's events. */
+function settled(records: EventRecord[]): string {
+  const events = records.map((r) => r.event);
+  if (events.some((e) => e.type === "undone")) return "taken back";
+  const declined = events.find((e) => e.type === "undo_declined");
+  if (declined) return `declined by seat ${declined.seat}`;
+  return events.some((e) => e.type === "undo_requested") ? "votes awaited" : "pending";
+}
+
+/** Asks to take back `seat`'s last command. 200: settled at once (taken back, or declined by a
+ * bot, which declines when the command showed its player a hidden card); 202: the votes of
+ * other players are awaited, here the other seat this client holds. */
+async function askUndo(seat: Seat): Promise<void> {
+  const asked = await api.POST("/games/{id}/undo", { ...path, headers: bearer(seat.token) });
+  let outcome: Outcome;
+  try {
+    outcome = await ok(asked);
+  } catch (e) {
+    if (!(e instanceof ApiProblem)) throw e;
+    // 409: the move ended the game, or another request is pending.
+    console.log(`undo refused: ${e.status} ${e.code}`);
+    return;
+  }
+  keep(outcome);
+  console.log(`undo requested: ${asked.response.status} (${settled(outcome.events)})`);
+  if (asked.response.status !== 202) return;
+  for (const other of seats.filter((s) => s !== seat)) {
+    try {
+      const voted = await api.POST("/games/{id}/undo/approve", { ...path, headers: bearer(other.token) });
+      const result = await ok(voted);
+      keep(result);
+      console.log(`undo approved by seat ${other.seat}: ${voted.response.status} (${settled(result.events)})`);
+    } catch (e) {
+      if (!(e instanceof ApiProblem)) throw e;
+      // Settled meanwhile (a vote of another player): nothing to vote on.
+      console.log(`vote of seat ${other.seat}: ${e.status} ${e.code}`);
+    }
+  }
+}
+
+/** What the client looks for in the stream, besides the chance to play. */
+function notice(record: EventRecord): void {
+  const event = record.event;
+  if (event.type === "talk_posted" && event.text === GREETING) heard = true;
+  if (event.type === "token_reissued") console.log(`stream resumed with the new token at event ${record.seq}`);
+  if (event.type === "command_accepted" && event.at != null) timed++;
+  if (event.type === "turn_timed_out") timeouts++;
+}
+
+// Follow the stream with the first seat's token, to the game's end. Whenever the stream has
+// shown every event up to the newest version the client knows of, its seats decide. The server
+// ends the stream after a finished game's last event, and a stream whose token was issued
+// again; any other end is a dropped connection. Either way the client reconnects with
+// Last-Event-ID, the last sequence number it saw.
 let last: string | undefined;
 let seen = 0;
-let over = await actAll();
-for (let followed = false; !followed;) {
+let over = false;
+let ended = false;
+for (let fruitless = 0; !ended;) {
   const token = seats[0].token;
+  const before = seen;
   const stop = new AbortController();
-  let left = false;
   try {
     for await (const record of follow(base, game, token, last, stop.signal)) {
       if (record.seq !== seen + 1) throw new Error(`event ${record.seq} after ${seen}: the stream skipped or repeated`);
       seen = record.seq;
-      last = String(record.seq);
-      const event = record.event;
-      if (event.type === "talk_posted" && event.text === "gl hf") heard = true;
-      if (event.type === "token_reissued") console.log(`stream resumed with the new token at event ${record.seq}`);
-      if (!over) over = await actAll();
-      if (online && !dropped && seen >= 40) {
+      last = String(seen);
+      ended = record.event.type === "game_ended";
+      notice(record);
+      if (!over && seen >= known) over = await actAll();
+      if (online && !dropped && seen >= 40 && seats[0].token === token) {
         dropped = true;
+        stop.abort();
         console.log(`stream dropped after event ${seen}; resuming with Last-Event-ID`);
-        left = true;
         break;
       }
-      // The old token's stream is over for this seat; resume with the new one.
-      if (seats[0].token !== token) { left = true; break; }
     }
+    if (!stop.signal.aborted && seats[0].token !== token) console.log(`stream of the old token ended by the server after event ${seen}`);
+  } catch (e) {
+    if (!(e instanceof StreamLost)) throw e;
+    console.log(`stream lost after event ${seen} (${String(e.reason)}); resuming with Last-Event-ID`);
   } finally {
     stop.abort();
   }
-  if (!left) followed = (await state(seats[0])).view.phase.name === "game_over";
-  if (!over) over = await actAll();
+  fruitless = seen === before ? fruitless + 1 : 0;
+  if (fruitless > 3) throw new Error(`the stream ends without events after event ${seen}`);
 }
+
 const end = await state(seats[0]);
 const gold = end.view.gold ?? [];
 console.log(`final score: ${gold.map((g, seat) => `seat ${seat} ${g}`).join(", ")}; winners ${end.view.winners.join(", ")}; events ${end.version}`);
 if (seen !== end.version) throw new Error(`the stream showed ${seen} of ${end.version} events`);
 console.log(`stream: every one of ${seen} events once, in order`);
-if (online && !(heard && undoAsked && reissued && dropped)) throw new Error("the online acts did not all happen");
+if (online) {
+  if (!(heard && undoAsked && reissued && dropped)) throw new Error("the online acts did not all happen");
+  console.log(`clock: ${timed} commands recorded with their time, ${timeouts} timeouts`);
+}
 
 // Check the receipts kept against the finished game's record (a request holds at most 64 KiB).
 let agreed = 0;
@@ -198,7 +270,8 @@ for (let i = 0; i < receipts.length; i += 50) {
 console.log(`receipts: ${agreed} kept, every one agrees with the record`);
 
 if (online) {
-  // Offline, as a player settling a dispute would: the bundle, the receipts, the kept keys.
+  // Offline, as a player settling a dispute would: the bundle as downloaded, the receipts, the
+  // keys kept from first contact.
   const bundle = await fetch(`${base}/games/${game}/audit`);
   if (!bundle.ok) throw new Error(`audit bundle: ${bundle.status}`);
   const folder = mkdtempSync(join(tmpdir(), "saboteur-verify-"));
@@ -206,6 +279,7 @@ if (online) {
   writeFileSync(files.bundle, await bundle.text());
   writeFileSync(files.receipts, JSON.stringify(receipts));
   writeFileSync(files.keys, JSON.stringify(keys));
-  execFileSync(process.env.SABOTEUR_BIN ?? "saboteur", ["verify", "--file", files.bundle, "--receipts", files.receipts, "--keys", files.keys], { stdio: "pipe" });
+  const checked = spawnSync(process.env.SABOTEUR_BIN ?? "saboteur", ["verify", "--file", files.bundle, "--receipts", files.receipts, "--keys", files.keys], { encoding: "utf8" });
+  if (checked.status !== 0) throw new Error(`saboteur verify: ${checked.error?.message ?? ""}${checked.stdout ?? ""}${checked.stderr ?? ""}`);
   console.log(`verify: ok (${receipts.length} receipts)`);
 }

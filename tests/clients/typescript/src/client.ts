@@ -1,47 +1,92 @@
 // A thin layer over the client openapi-fetch makes from the generated types: every call gives
 // the success body or throws `ApiProblem`, and the live stream is read with eventsource-parser.
 //
-//   const view = await ok(api.GET("/games/{id}/state", { params: { path: { id } } }));
+//   const api = createClient<paths>({ baseUrl });
+//   const view = await ok(api.GET("/games/{id}/state", { params: { path: { id } } }));  // StateView
+//   for await (const record of follow(baseUrl, id, token, lastEventId)) { ... }         // EventRecords
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import type { components } from "../generated/api.js";
 
 export type EventRecord = components["schemas"]["EventRecord"];
+type Problem = components["schemas"]["Problem"];
 
-/** An RFC 9457 problem the server answered with. `code` is a string: codes this client does not
- * know yet (the spec's `ProblemCode` lists today's) are kept as they are. */
+/** An RFC 9457 problem the server answered with. `code` is a plain string: compare it with the
+ * values of the spec's `ProblemCode`, and treat a code this client does not know yet by its
+ * `status`. `headers` are the response's (`retryAfter` is its `Retry-After`, for 429 and 503). */
 export class ApiProblem extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     readonly detail: string,
-    readonly retryAfter: string | null,
+    readonly headers: Headers,
   ) {
     super(`${status} ${code}: ${detail}`);
   }
+
+  get retryAfter(): string | null {
+    return this.headers.get("retry-after");
+  }
 }
 
-/** The body of a 2xx answer; otherwise throws `ApiProblem`. */
-export async function ok<D>(call: Promise<{ data?: D; error?: unknown; response: Response }>): Promise<D> {
+/** The connection of a stream was lost: resume with the last `seq` seen. */
+export class StreamLost extends Error {
+  constructor(readonly reason: unknown) {
+    super(`the stream was lost: ${String(reason)}`);
+  }
+}
+
+function problemOf(response: Response, body: unknown): ApiProblem {
+  const problem = (typeof body === "object" && body !== null ? body : {}) as Partial<Problem>;
+  const detail = problem.detail ?? (typeof body === "string" && body ? body : response.statusText);
+  return new ApiProblem(response.status, problem.code ?? "", detail, response.headers);
+}
+
+/** What an openapi-fetch call resolves to. */
+type Answer<D> = { data?: D; error?: unknown; response: Response };
+
+/** The body of a 2xx answer; otherwise throws `ApiProblem`. Takes the call (a promise) or what it
+ * resolved to, when the caller also wants the response (its status, its headers). */
+export async function ok<D>(call: Promise<Answer<D>> | Answer<D>): Promise<D> {
   const { data, error, response } = await call;
   if (response.ok && data !== undefined) return data;
-  const problem = (error ?? {}) as Partial<components["schemas"]["Problem"]>;
-  throw new ApiProblem(response.status, problem.code ?? "", problem.detail ?? response.statusText, response.headers.get("retry-after"));
+  throw problemOf(response, error);
 }
 
-/** The game's events, live (`GET /games/{id}/events/stream`), from after `lastEventId`. Ends when
- * the server ends the stream (the game is over, or the token was issued again) or `signal`
- * aborts. */
-export async function* follow(base: string, game: string, token: string | undefined, lastEventId: string | undefined, signal?: AbortSignal): AsyncGenerator<EventRecord> {
+/** The game's events, live (`GET /games/{id}/events/stream`), from after `lastEventId` (every
+ * event from the first when it is undefined). Ends when the server ends the stream: after a
+ * finished game's last event, or when `token` was issued again. Throws `ApiProblem` when the
+ * stream is refused and `StreamLost` when the connection drops; `signal` closes it. */
+export async function* follow(
+  base: string,
+  game: string,
+  token: string | undefined,
+  lastEventId: string | undefined,
+  signal?: AbortSignal,
+): AsyncGenerator<EventRecord> {
   const headers: Record<string, string> = { Accept: "text/event-stream" };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (lastEventId) headers["Last-Event-ID"] = lastEventId;
-  const response = await fetch(`${base}/games/${game}/events/stream`, { headers, signal });
+  let response: Response;
+  try {
+    response = await fetch(`${base}/games/${encodeURIComponent(game)}/events/stream`, { headers, signal });
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    throw new StreamLost(e);
+  }
   if (!response.ok || !response.body) {
-    const problem = (await response.json().catch(() => ({}))) as Partial<components["schemas"]["Problem"]>;
-    throw new ApiProblem(response.status, problem.code ?? "", problem.detail ?? "", response.headers.get("retry-after"));
+    const text = await response.text();
+    let body: unknown = text;
+    try { body = JSON.parse(text); } catch { /* not JSON: the text is the detail */ }
+    throw problemOf(response, body);
   }
   const messages = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
-  for await (const message of messages) {
-    if (message.data) yield JSON.parse(message.data) as EventRecord;
+  try {
+    for await (const message of messages) {
+      // Keep-alive comments are not messages; an event always has data.
+      if (message.data) yield JSON.parse(message.data) as EventRecord;
+    }
+  } catch (e) {
+    if (signal?.aborted || e instanceof SyntaxError) throw e;
+    throw new StreamLost(e);
   }
 }
