@@ -172,6 +172,9 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
             Event::RoundStarted { round: 1, .. } => h
                 .start()
                 .map_err(|v| wrong(seq, format!("the game could not start: {v}")))?,
+            Event::SeedMixed { contributions } => h
+                .start_with(contributions)
+                .map_err(|v| wrong(seq, format!("the game could not start: {v}")))?,
             Event::UndoRequested { seat, revealed, .. } => {
                 report.undos_checked += 1;
                 let mut asked = h

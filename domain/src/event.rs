@@ -8,7 +8,7 @@ use crate::cards::{Card, Role, Ruleset, Tool};
 use crate::command::Command;
 use crate::geometry::Cell;
 use crate::options::Options;
-use crate::random::Seed;
+use crate::random::{Contribution, Seed};
 use crate::seat::Seat;
 use crate::secret::{Pile, Secret};
 
@@ -142,6 +142,13 @@ pub enum Event {
             skip_serializing_if = "crate::options::is_first_rules_version"
         )]
         rules_version: u8,
+    },
+    /// The players' shares were mixed into the seed before round 1 was dealt
+    /// ([`Seed::mixed`]): every deal is drawn from the mixed seed. Recorded only when a seat
+    /// contributed; public (the shares say nothing without the server's seed).
+    SeedMixed {
+        /// The shares, by seat, in seat order.
+        contributions: Vec<Contribution>,
     },
     /// A round was laid out and dealt (§2, §6, §9.1). Records every shuffle's outcome.
     RoundStarted {
@@ -483,6 +490,7 @@ impl Event {
     pub fn kind(&self) -> &'static str {
         match self {
             Event::GameCreated { .. } => "game_created",
+            Event::SeedMixed { .. } => "seed_mixed",
             Event::RoundStarted { .. } => "round_started",
             Event::PathPlayed { .. } => "path_played",
             Event::GoalRevealed { .. } => "goal_revealed",

@@ -8,9 +8,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::command::Command;
-use crate::decide::{decide, start};
+use crate::decide::{decide, start, start_with};
 use crate::event::{BotMove, Event};
 use crate::game::{Game, Phase};
+use crate::random::Contribution;
 use crate::seat::Seat;
 use crate::secret::Secret;
 use crate::view::{Audience, redact, reveals_hidden};
@@ -139,7 +140,7 @@ pub(crate) fn opens_batch(log: &[Event], index: usize) -> bool {
         Event::Undone { by: Some(_), .. } => {
             index > 0 && !matches!(log[index - 1], Event::UndoApproved { .. })
         }
-        Event::RoundStarted { round: 1, .. } => {
+        Event::SeedMixed { .. } | Event::RoundStarted { round: 1, .. } => {
             index > 0
                 && matches!(
                     log[index - 1],
@@ -360,6 +361,12 @@ impl History {
     /// Decides the start of the game: round 1 dealt.
     pub fn start(&self) -> Result<Vec<Event>, RuleViolation> {
         start(&self.game)
+    }
+
+    /// Decides the start of the game with the players' shares mixed into the seed
+    /// ([`crate::start_with`]).
+    pub fn start_with(&self, contributions: &[Contribution]) -> Result<Vec<Event>, RuleViolation> {
+        start_with(&self.game, contributions)
     }
 
     /// The seat whose command is the last effective one, with the version before it.

@@ -2,9 +2,22 @@
 //! derived from the game's seed and the round, and the outcome is recorded in the event;
 //! the reducer never draws, so stored games replay whatever the generator library becomes.
 
+use crate::seat::Seat;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A seat's share in the seed of the deals ([`Event::SeedMixed`]): 32 bytes the player chose
+/// after the server's seed was committed to, so that neither chooses the deal alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Contribution {
+    /// Whose share it is.
+    pub seat: Seat,
+    /// The share: 64 hex digits.
+    pub entropy: Seed,
+}
 
 /// A game's 32-byte seed, written as 64 lowercase hex digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -34,6 +47,22 @@ impl Seed {
             *b = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok()?;
         }
         Some(Seed(bytes))
+    }
+
+    /// The seed mixed with the players' shares (in the order given, seat order in a game):
+    /// SHA-256 of `saboteur seed mix v1`, this seed, then each share's seat (one byte) and
+    /// bytes. The server commits to its seed before anyone contributes, and nobody sees it
+    /// before the game ends, so neither the server nor any player chooses the result alone.
+    pub fn mixed(&self, contributions: &[Contribution]) -> Seed {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(b"saboteur seed mix v1");
+        h.update(self.0);
+        for c in contributions {
+            h.update([c.seat.0]);
+            h.update(c.entropy.0);
+        }
+        Seed(h.finalize().into())
     }
 
     /// The generator for one round's deal: ChaCha20 keyed by the seed, on stream `round`.

@@ -421,6 +421,7 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
         | Event::SeatHandedToBot { .. }
         | Event::SeatReclaimed { .. }
         | Event::TokenReissued { .. }
+        | Event::SeedMixed { .. }
         | Event::GameEnded { .. } => event.clone(),
     }
 }

@@ -4,8 +4,25 @@ use rand_core::Rng;
 use saboteur_domain::bot::bot_rng;
 use saboteur_domain::random::below;
 use saboteur_domain::{
-    Event, History, Options, Ruleset, Seat, Secret, Seed, UndoError, audit, create, legal_commands,
+    Contribution, Event, History, Options, Ruleset, Seat, Secret, Seed, UndoError, audit, create,
+    legal_commands,
 };
+
+/// The players' shares in the seed for a test game: every seat's, every other seat's or none,
+/// by `seed`.
+fn shares(seed: u64, players: u8) -> Vec<Contribution> {
+    (0..players)
+        .filter(|s| match seed % 3 {
+            0 => true,
+            1 => s % 2 == 0,
+            _ => false,
+        })
+        .map(|s| Contribution {
+            seat: Seat(s),
+            entropy: Seed::from_u64(seed * 100 + u64::from(s) + 1),
+        })
+        .collect()
+}
 
 fn push_all(h: &mut History, events: Vec<Event>) {
     for e in events {
@@ -17,10 +34,11 @@ fn push_all(h: &mut History, events: Vec<Event>) {
 /// revealed nothing, otherwise by asking everyone, who sometimes decline; the host sometimes
 /// rolls the game back. Checks that every undo returns exactly to the state before the command.
 fn game_with_undos(ruleset: Ruleset, players: u8, seed: u64) -> History {
+    let shares = shares(seed, players);
     let seed = Seed::from_u64(seed);
     let mut h =
         History::new(create(ruleset, Options::default(), players, Seat(0), seed).unwrap()).unwrap();
-    let start = h.start().unwrap();
+    let start = h.start_with(&shares).unwrap();
     push_all(&mut h, start);
     let mut rng = bot_rng(seed);
     let mut steps = 0;
@@ -131,6 +149,67 @@ fn undo_returns_to_the_state_before_and_the_audit_accepts_it() {
         let again = History::replay(h.log().iter().cloned()).unwrap();
         assert_eq!(again.game(), h.game());
     }
+}
+
+/// The players' shares change the deal, the log records them, and the audit deals again from
+/// the mixed seed: a deal from the server's seed alone, a changed or dropped share, or shares
+/// out of order are each named.
+#[test]
+fn players_shares_are_mixed_into_the_seed_and_the_audit_deals_from_the_mix() {
+    let seed = Seed::from_u64(7);
+    let created = create(Ruleset::Base, Options::default(), 5, Seat(0), seed).unwrap();
+    let alone = History::new(created.clone()).unwrap().start().unwrap();
+    let h = History::new(created.clone()).unwrap();
+    let shares = shares(0, 5);
+    let mixed = h.start_with(&shares).unwrap();
+    assert_eq!(
+        mixed[0],
+        Event::SeedMixed {
+            contributions: shares.clone()
+        }
+    );
+    assert_ne!(mixed[1], alone[0], "the shares change the deal");
+    // Another share of one seat: another deal.
+    let mut other = shares.clone();
+    other[2].entropy = Seed::from_u64(999);
+    assert_ne!(h.start_with(&other).unwrap()[1], mixed[1]);
+    // Without shares the start is as before: no event for them.
+    assert_eq!(h.start_with(&[]).unwrap(), alone);
+    // Shares must be one per seat, in seat order, of seats at the table.
+    let mut twice = shares.clone();
+    twice[1].seat = Seat(0);
+    assert_eq!(h.start_with(&twice).unwrap_err().code(), "invalid_target");
+    let mut stranger = shares.clone();
+    stranger[4].seat = Seat(9);
+    assert_eq!(
+        h.start_with(&stranger).unwrap_err().code(),
+        "invalid_target"
+    );
+
+    let log: Vec<Event> = std::iter::once(created).chain(mixed.clone()).collect();
+    assert_eq!(audit(&log).unwrap().deals_checked, 1);
+    // The operator dealt from its own seed and recorded the shares anyway.
+    let mut tampered = log.clone();
+    tampered[2] = alone[0].clone();
+    let d = audit(&tampered).unwrap_err();
+    assert_eq!(d.seq, 3, "{d}");
+    // It dropped one share (its deal then is not the one recorded).
+    let mut tampered = log.clone();
+    tampered[1] = Event::SeedMixed {
+        contributions: shares[1..].to_vec(),
+    };
+    assert_eq!(audit(&tampered).unwrap_err().seq, 3);
+    // It dropped the shares altogether.
+    let mut tampered = log.clone();
+    tampered.remove(1);
+    assert!(audit(&tampered).is_err());
+    // Replaying the log gives the live state.
+    let mut live = History::new(log[0].clone()).unwrap();
+    push_all(&mut live, mixed);
+    assert_eq!(
+        History::replay(log.iter().cloned()).unwrap().game(),
+        live.game()
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! randomness. The one optional dependency is utoipa, which only describes types for the
 //! API's OpenAPI schemas, behind the `openapi` feature.
 
-const ALLOWED: [&str; 4] = ["serde", "rand_core", "rand_chacha", "thiserror"];
+const ALLOWED: [&str; 5] = ["serde", "rand_core", "rand_chacha", "thiserror", "sha2"];
 /// Optional dependencies, each with the only feature line that may enable it.
 const OPTIONAL: [(&str, &str); 1] = [("utoipa", r#"openapi = ["dep:utoipa"]"#)];
 

@@ -4,6 +4,7 @@ use super::tx::reject;
 use crate::cards::{self, Card, Role, Ruleset};
 use crate::event::Event;
 use crate::game::{Game, Options, Phase, RULES_VERSION};
+use crate::random::Contribution;
 use crate::random::{Seed, shuffle};
 use crate::seat::Seat;
 use crate::secret::{Pile, Secret};
@@ -47,11 +48,38 @@ pub fn create(
 
 /// Starts a created game: deals round 1.
 pub fn start(game: &Game) -> Result<Vec<Event>, RuleViolation> {
+    start_with(game, &[])
+}
+
+/// Starts a created game with the players' shares in its seed: [`Event::SeedMixed`] (when
+/// any seat contributed), then round 1 dealt from the mixed seed. The shares come one per
+/// seat at most, in seat order.
+pub fn start_with(
+    game: &Game,
+    contributions: &[Contribution],
+) -> Result<Vec<Event>, RuleViolation> {
     match game.phase {
-        Phase::NotStarted => Ok(vec![deal(game, 1, game.first_player)]),
-        Phase::GameOver => reject(V::GameOver, "the game has ended"),
-        _ => reject(V::WrongPhase, "the game has already started"),
+        Phase::NotStarted => {}
+        Phase::GameOver => return reject(V::GameOver, "the game has ended"),
+        _ => return reject(V::WrongPhase, "the game has already started"),
     }
+    if contributions.is_empty() {
+        return Ok(vec![deal(game, 1, game.first_player)]);
+    }
+    if let Some(c) = contributions.iter().find(|c| c.seat.index() >= game.n()) {
+        return reject(V::InvalidTarget, format!("{} is not at this table", c.seat));
+    }
+    if contributions.windows(2).any(|w| w[0].seat >= w[1].seat) {
+        return reject(V::InvalidTarget, "one share per seat, in seat order");
+    }
+    let mut mixed = game.clone();
+    mixed.seed = game.seed.mixed(contributions);
+    Ok(vec![
+        Event::SeedMixed {
+            contributions: contributions.to_vec(),
+        },
+        deal(&mixed, 1, game.first_player),
+    ])
 }
 
 /// Lays out and deals a round (§2, §6) from the seed's stream for that round.

@@ -18,6 +18,9 @@ impl Game {
                     *self = g;
                 }
             }
+            Event::SeedMixed { contributions } => {
+                self.seed = self.seed.mixed(contributions);
+            }
             Event::RoundStarted {
                 round,
                 first_player,
