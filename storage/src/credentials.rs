@@ -8,9 +8,10 @@ use crate::error::{Result, inserted, touched};
 use crate::records::Credential;
 
 /// Inserts a credential: `$1` game, `$2` token hash, `$3` role, `$4` seat, `$5` name,
-/// `$6` time.
+/// `$6` time, `$7` the seat's share in the seed.
 pub(crate) const INSERT: &str = "INSERT INTO credentials (game_id, token_hash, role, seat, \
-                                 display_name, created_at) VALUES ($1, $2, $3, $4, $5, $6)";
+                                 display_name, created_at, entropy) \
+                                 VALUES ($1, $2, $3, $4, $5, $6, $7)";
 
 impl EventStore {
     /// Stores a credential (the token's hash, never the token). A seat already held, or a
@@ -24,6 +25,7 @@ impl EventStore {
                 .bind(c.seat)
                 .bind(&c.display_name)
                 .bind(c.created_at)
+                .bind(&c.entropy)
                 .execute(pool)
                 .await
                 .map(|r| r.rows_affected())
@@ -83,6 +85,7 @@ impl EventStore {
             display_name: None,
             created_at: chrono::Utc::now(),
             claimed_by: Some(claimed_by.to_string()),
+            entropy: None,
         }
         .stored_key();
         let sql = "UPDATE credentials SET token_hash = $1, role = 'player' \

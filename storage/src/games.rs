@@ -119,6 +119,7 @@ impl EventStore {
                         .bind(c.seat)
                         .bind(&c.display_name)
                         .bind(c.created_at)
+                        .bind(&c.entropy)
                         .execute(&mut *tx)
                         .await?;
                 }

@@ -294,6 +294,9 @@ pub struct Credential {
     /// For a rematch's reserved seat ([`Role::Reserved`]): hex SHA-256 of the previous game's
     /// token that claims it.
     pub claimed_by: Option<String>,
+    /// A player's share in the seed of the deals (64 hex digits), if they sent one with the
+    /// seat.
+    pub entropy: Option<String>,
 }
 
 impl Credential {
@@ -316,6 +319,7 @@ impl Credential {
         seat: Option<i32>,
         display_name: Option<String>,
         created_at: DateTime<Utc>,
+        entropy: Option<String>,
     ) -> Result<Credential> {
         let (token_hash, claimed_by) = match role {
             Role::Host | Role::Player => (Some(key), None),
@@ -337,6 +341,7 @@ impl Credential {
             display_name,
             created_at,
             claimed_by,
+            entropy,
         })
     }
 }

@@ -18,6 +18,7 @@ pub(crate) async fn credentials(store: EventStore) {
         display_name: Some("Ada".into()),
         created_at: chrono::Utc::now(),
         claimed_by: None,
+        entropy: None,
     };
     store.add_credential(&c("h1", Some(0))).await.unwrap();
     store.add_credential(&c("h2", Some(1))).await.unwrap();
@@ -44,12 +45,14 @@ pub(crate) async fn credentials(store: EventStore) {
         token_hash: None,
         role: Role::Bot(saboteur_domain::BotLevel::Heuristic),
         claimed_by: None,
+        entropy: None,
         ..c("unused", Some(2))
     };
     let kept = Credential {
         token_hash: None,
         role: Role::Reserved,
         claimed_by: Some("old-h3".into()),
+        entropy: None,
         ..c("unused", Some(3))
     };
     store.add_credential(&bot).await.unwrap();

@@ -79,6 +79,7 @@ async fn creation_is_whole(store: EventStore) {
         display_name: Some("Ada".into()),
         created_at: chrono::Utc::now(),
         claimed_by: None,
+        entropy: None,
     };
     store.add_credential(&seat("t1")).await.unwrap();
     assert!(matches!(

@@ -50,6 +50,7 @@ pub(crate) fn host(id: &str) -> Credential {
         display_name: None,
         created_at: chrono::Utc::now(),
         claimed_by: None,
+        entropy: None,
     }
 }
 
