@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use crate::dto::SeedCommitment;
 use crate::error::ApiError;
 use crate::receipt::{PublishedKey, Receipt, ReceiptKind, audience_from, view_hash};
 use crate::transparency::LogRecord;
@@ -273,6 +274,8 @@ pub struct ReceiptsChecked {
     pub views: u64,
     /// Of which outcomes of writes.
     pub outcomes: u64,
+    /// Of which commitments to the seed (at the creation, or a seat's).
+    pub commitments: u64,
     /// Receipts given with the body they were served with, the body checked against them.
     pub bodies: u64,
 }
@@ -363,6 +366,7 @@ pub fn check_receipts_with_keys(
         receipts: 0,
         views: 0,
         outcomes: 0,
+        commitments: 0,
         bodies: 0,
     };
     for (receipt, body) in receipts {
@@ -372,6 +376,7 @@ pub fn check_receipts_with_keys(
             receipt.version
         );
         check_signed(&name, receipt, &bundle.keys, kept)?;
+        let body = body.as_ref().map(|b| signed_body(receipt, b));
         if let Some(body) = body {
             if view_hash(body) != receipt.view_hash {
                 return Err(Refused(format!(
@@ -385,6 +390,13 @@ pub fn check_receipts_with_keys(
                 "{name}: it is for game {}, the bundle is game {}",
                 receipt.game_id, bundle.game_id
             )));
+        }
+        // A commitment given with its body says what changed: the seed, or the share mixed in.
+        if receipt.kind == ReceiptKind::Commitment
+            && let Some(promised) =
+                body.and_then(|b| serde_json::from_value::<SeedCommitment>(b.clone()).ok())
+        {
+            broken_commitment(&name, &promised, &commitment_in(bundle, &log, receipt.seat))?;
         }
         let audience =
             audience_from(receipt).ok_or_else(|| Refused(format!("{name}: it names no seat")))?;
@@ -433,6 +445,10 @@ pub fn check_receipts_with_keys(
                     &history, first, events, audience,
                 ))
             }
+            ReceiptKind::Commitment => {
+                checked.commitments += 1;
+                serde_json::to_value(commitment_in(bundle, &log, receipt.seat))
+            }
         }
         .map_err(|e| Refused(format!("{name}: {e}")))?;
         let hash = view_hash(&recomputed);
@@ -447,6 +463,64 @@ pub fn check_receipts_with_keys(
         checked.receipts += 1;
     }
     Ok(checked)
+}
+
+/// The part of a body kept with its receipt that the receipt signs: the body, or for a
+/// commitment, the reply's `commitment` alone (the rest of the reply holds a token).
+fn signed_body<'a>(receipt: &Receipt, body: &'a Value) -> &'a Value {
+    match receipt.kind {
+        ReceiptKind::Commitment => body.get("commitment").unwrap_or(body),
+        _ => body,
+    }
+}
+
+/// The commitment the bundle shows for `seat` (or, with none, the game's at its creation): its
+/// seed's hash, and the share its `seed_mixed` event mixed in for the seat.
+fn commitment_in(bundle: &AuditBundle, log: &[Event], seat: Option<u8>) -> SeedCommitment {
+    let entropy = seat.and_then(|s| {
+        log.iter().find_map(|e| match e {
+            Event::SeedMixed { contributions } => contributions
+                .iter()
+                .find(|c| c.seat.0 == s)
+                .map(|c| c.entropy.to_hex()),
+            _ => None,
+        })
+    });
+    SeedCommitment {
+        game_id: bundle.game_id.clone(),
+        seed_commitment: bundle.seed_commitment.clone(),
+        seat,
+        entropy,
+    }
+}
+
+/// Names how a commitment the server signed differs from what its record shows.
+fn broken_commitment(
+    name: &str,
+    promised: &SeedCommitment,
+    record: &SeedCommitment,
+) -> Result<(), ReceiptProblem> {
+    let when = match promised.seat {
+        Some(s) => format!("when seat {s} was taken"),
+        None => "when the game was created".to_string(),
+    };
+    if promised.seed_commitment != record.seed_commitment {
+        return Err(ReceiptProblem::Contradiction(format!(
+            "{name}: the server committed to a seed hashing to {} {when}; the bundle's seed \
+             hashes to {}: the seed was changed after the server committed to it",
+            promised.seed_commitment, record.seed_commitment
+        )));
+    }
+    if promised.entropy != record.entropy {
+        let share = promised.entropy.as_deref().unwrap_or("no share");
+        let mixed = record.entropy.as_deref().unwrap_or("none");
+        return Err(ReceiptProblem::Contradiction(format!(
+            "{name}: seat {} sent the share {share} {when}; the record mixed {mixed} into the \
+             seed for it: the deal was not drawn from the seed the server committed to",
+            promised.seat.unwrap_or_default()
+        )));
+    }
+    Ok(())
 }
 
 /// The name of a receipt in a verdict: whom it was for and at which version.
@@ -525,7 +599,7 @@ pub fn prove_with_receipts(
         let name = receipt_name(receipt);
         check_signed(&name, receipt, kept, &[])?;
         if let Some(body) = body
-            && view_hash(body) != receipt.view_hash
+            && view_hash(signed_body(receipt, body)) != receipt.view_hash
         {
             return Err(ReceiptProblem::Refused(format!(
                 "{name}: the body given with it is not the one it signed"

@@ -38,6 +38,30 @@ pub struct GameCreated {
     pub seed_commitment: String,
     /// The game's version.
     pub version: i64,
+    /// What the server commits to, signed by `receipt`: keep both (`saboteur verify
+    /// --commitment`).
+    pub commitment: SeedCommitment,
+    /// The server's signed receipt of `commitment` (kind `commitment`: its `view_hash` covers
+    /// `commitment` alone, so it can be shown without the token).
+    pub receipt: Option<crate::receipt::Receipt>,
+}
+
+/// The seed a game's deals will be drawn from, as the server committed to it: its hash,
+/// published before anyone contributes, and the share a player sent with their seat, which the
+/// start mixes in (the `seed_mixed` event). Signed by a receipt of kind `commitment`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeedCommitment {
+    /// The game's id.
+    pub game_id: String,
+    /// Hex SHA-256 of the server's seed.
+    pub seed_commitment: String,
+    /// The seat taken, for a seat's commitment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+    /// The share the seat sent (64 hex digits), which the start must mix into the seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entropy: Option<String>,
 }
 
 /// A taken seat.
@@ -96,6 +120,13 @@ pub struct JoinGame {
     /// The name shown to others (1–40 characters, not only spaces).
     #[schema(example = "Ada", min_length = 1, max_length = 40, pattern = "\\S")]
     pub name: String,
+    /// Your share in the seed of the deals: 32 random bytes as 64 hex digits, chosen by you
+    /// after the game's `seed_commitment` was published. The start mixes every seat's share
+    /// into the server's seed (the `seed_mixed` event), so the server cannot choose the deal
+    /// alone; the reply's signed `commitment` holds the server to mixing it in.
+    #[schema(pattern = "^[0-9a-fA-F]{64}$")]
+    #[serde(default)]
+    pub entropy: Option<String>,
 }
 
 /// A bot to seat.
@@ -127,6 +158,12 @@ pub struct Joined {
     pub seat: u8,
     /// The player's bearer token: keep it secret; it plays for this seat.
     pub player_token: String,
+    /// What the server commits to for this seat (the seed's hash and the seat's share), signed
+    /// by `receipt`: keep both (`saboteur verify --commitment`).
+    pub commitment: SeedCommitment,
+    /// The server's signed receipt of `commitment` (kind `commitment`: its `view_hash` covers
+    /// `commitment` alone, so it can be shown without the token).
+    pub receipt: Option<crate::receipt::Receipt>,
 }
 
 /// An event of the log, as the caller may see it.

@@ -101,6 +101,12 @@ struct VerifyArgs {
     /// them (views, outcomes), checked against the bundle.
     #[arg(long)]
     receipts: Option<std::path::PathBuf>,
+    /// A reply kept from the game's creation (`POST /games`) or from taking a seat (`POST
+    /// /games/{id}/seats`), or its `commitment` and `receipt`: the seed the server committed
+    /// to, and the share the seat sent, checked against the bundle's seed and its
+    /// `seed_mixed` event. Repeatable.
+    #[arg(long)]
+    commitment: Vec<std::path::PathBuf>,
     /// The transparency log's entries, from the first (`GET /log` pages joined as one JSON
     /// array, or a page), for `--checkpoint`; the bundle's entry is looked for in it.
     #[arg(long)]
@@ -297,6 +303,11 @@ fn verify(args: VerifyArgs) -> std::io::Result<()> {
             "give a bundle (--file or --game), receipts (--receipts) or a log (--log)",
         ));
     }
+    if bundle.is_none() && !args.commitment.is_empty() {
+        return Err(std::io::Error::other(
+            "a commitment is checked against the game's bundle: give --file or --game",
+        ));
+    }
     // The keys kept from GET /keys: what the server published, whatever it publishes now.
     let mut kept: Vec<saboteur_api::receipt::PublishedKey> = Vec::new();
     for path in &args.keys {
@@ -328,8 +339,21 @@ fn verify(args: VerifyArgs) -> std::io::Result<()> {
         }
     }
     let mut proved = Vec::new();
+    let mut kept_items = Vec::new();
     if let Some(path) = &args.receipts {
-        let items = items(read_json(path)?, "receipts");
+        kept_items.extend(items(read_json(path)?, "receipts"));
+    }
+    for path in &args.commitment {
+        kept_items.extend(items(read_json(path)?, "commitments"));
+    }
+    if args.receipts.is_some() || !args.commitment.is_empty() {
+        let items = kept_items;
+        let path = args
+            .receipts
+            .as_ref()
+            .or(args.commitment.first())
+            .cloned()
+            .unwrap_or_default();
         let receipts = saboteur_api::audit::read_receipts(&items)
             .map_err(|e| std::io::Error::other(format!("{}: {e}", path.display())))?;
         let outcome = match &bundle {

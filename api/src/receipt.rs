@@ -28,6 +28,9 @@ pub enum ReceiptKind {
     View,
     /// The outcome of a write: the events from `first` to `version`, as the caller saw them.
     Outcome,
+    /// The seed committed to when the game was created or a seat taken
+    /// ([`crate::dto::SeedCommitment`], which `view_hash` covers): `version` is the game's then.
+    Commitment,
 }
 
 /// Whom a served body was computed for.

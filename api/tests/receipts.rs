@@ -73,7 +73,7 @@ async fn play(server: &Server) -> (String, Vec<Value>) {
             "POST",
             &format!("/games/{id}/seats"),
             None,
-            Some(json!({"name": "Ada"})),
+            Some(json!({"name": "Ada", "entropy": "0f".repeat(32)})),
         )
         .await;
     let me = joined["player_token"].as_str().unwrap().to_string();
@@ -87,7 +87,10 @@ async fn play(server: &Server) -> (String, Vec<Value>) {
             )
             .await;
     }
+    // The creation's and the seat's signed commitments to the seed come first.
     let mut kept = vec![
+        created.clone(),
+        joined.clone(),
         server
             .call("POST", &format!("/games/{id}/start"), Some(&host), None)
             .await,
@@ -365,7 +368,7 @@ async fn receipts_prove_a_rewrite(url: &str, dir: &std::path::Path) {
     );
     // A body changed after it was served no longer matches its receipt.
     let mut changed = kept.clone();
-    changed[1]["version"] = json!(0);
+    changed[3]["version"] = json!(0);
     let out = verify(dir, &bundle, &json!(changed));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
@@ -728,4 +731,224 @@ async fn a_key_file_is_published_and_a_rotation_keeps_the_old_key() {
         .unwrap();
     assert_eq!(checkpoint["key_id"], mine.id());
     assert_eq!(checkpoint["size"], 0);
+}
+
+/// Plays seat 0 (the first legal move each turn) until the game is over.
+async fn play_to_end(server: &Server, id: &str, me: &str) {
+    for _ in 0..2000 {
+        let summary = server
+            .call("GET", &format!("/games/{id}"), None, None)
+            .await;
+        if summary["status"] == "finished" {
+            return;
+        }
+        let legal = server
+            .call("GET", &format!("/games/{id}/legal-moves"), Some(me), None)
+            .await;
+        match legal["commands"].as_array().and_then(|c| c.first()) {
+            Some(command) => {
+                server
+                    .call(
+                        "POST",
+                        &format!("/games/{id}/commands"),
+                        Some(me),
+                        Some(command.clone()),
+                    )
+                    .await;
+            }
+            None => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+        }
+    }
+    panic!("game {id} did not end");
+}
+
+/// What a dishonest operator does to a game in the lobby to choose its deal: a seed of its
+/// choosing in place of the one it committed to (the creation event, its hash, the game's row).
+async fn change_the_seed(database_url: &str, id: &str) {
+    let store = saboteur_storage::EventStore::connect(database_url)
+        .await
+        .unwrap();
+    let postgres = database_url.starts_with("postgres");
+    let on = if postgres { " ON events" } else { "" };
+    store
+        .execute_raw(&format!("DROP TRIGGER IF EXISTS events_no_update{on}"))
+        .await
+        .unwrap();
+    let first = store.events_after(id, 0, 1).await.unwrap().remove(0);
+    assert_eq!(first.event_type, "game_created");
+    let seed = "c4".repeat(32);
+    let mut payload = first.payload.clone();
+    payload["seed"] = json!(seed);
+    let hash = saboteur_storage::chain_hash(
+        &first.prev_hash,
+        id,
+        1,
+        &first.event_type,
+        first.schema_version,
+        &payload,
+    );
+    let commitment = saboteur_storage::seed_commitment(&[0xc4; 32]);
+    let bytes = if postgres {
+        format!("decode('{seed}', 'hex')")
+    } else {
+        format!("X'{seed}'")
+    };
+    for sql in [
+        format!(
+            "UPDATE events SET payload = '{payload}', hash = '{hash}' \
+             WHERE game_id = '{id}' AND seq = 1"
+        ),
+        format!(
+            "UPDATE games SET seed = {bytes}, seed_commitment = '{commitment}', \
+             last_hash = '{hash}' WHERE id = '{id}'"
+        ),
+    ] {
+        assert_eq!(store.execute_raw(&sql).await.unwrap(), 1, "{sql}");
+    }
+}
+
+/// The replies to a creation and to taking a seat carry the seed's commitment and the seat's
+/// share, signed: an honest game's bundle agrees with them, and `verify --commitment` names a
+/// share the operator left out of the seed and a seed it changed after committing to it.
+async fn commitments_hold_the_server_to_the_deal(url: &str, dir: &std::path::Path) {
+    let share = "5a".repeat(32);
+    for attack in ["none", "the share left out", "the seed changed"] {
+        let server = Server::start(url).await;
+        let created = server
+            .call(
+                "POST",
+                "/games",
+                None,
+                Some(json!({"ruleset": "base", "players": 3})),
+            )
+            .await;
+        let id = created["game_id"].as_str().unwrap().to_string();
+        let host = created["host_token"].as_str().unwrap().to_string();
+        assert_eq!(
+            created["commitment"]["seed_commitment"],
+            created["seed_commitment"]
+        );
+        assert_eq!(created["receipt"]["kind"], "commitment");
+        // A share that is not 32 bytes of hex is refused, and takes no seat.
+        let res = server
+            .client
+            .post(format!("{}/games/{id}/seats", server.base))
+            .json(&json!({"name": "Ada", "entropy": "5a5a"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 400);
+        let joined = server
+            .call(
+                "POST",
+                &format!("/games/{id}/seats"),
+                None,
+                Some(json!({"name": "Ada", "entropy": share.to_uppercase()})),
+            )
+            .await;
+        assert_eq!(joined["seat"], 0, "the refused share took no seat");
+        assert_eq!(joined["commitment"]["entropy"], json!(share));
+        assert_eq!(joined["commitment"]["seat"], 0);
+        let me = joined["player_token"].as_str().unwrap().to_string();
+        match attack {
+            "the share left out" => {
+                let store = saboteur_storage::EventStore::connect(url).await.unwrap();
+                let sql = format!(
+                    "UPDATE credentials SET entropy = NULL WHERE game_id = '{id}' \
+                                   AND entropy IS NOT NULL"
+                );
+                assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
+            }
+            "the seed changed" => change_the_seed(url, &id).await,
+            _ => {}
+        }
+        // The operator's server, started afresh on the store, runs the rest of the game.
+        let server = Server::start(url).await;
+        for _ in 0..2 {
+            server
+                .call(
+                    "POST",
+                    &format!("/games/{id}/bots"),
+                    Some(&host),
+                    Some(json!({"level": "random"})),
+                )
+                .await;
+        }
+        let started = server
+            .call("POST", &format!("/games/{id}/start"), Some(&host), None)
+            .await;
+        let mixed = started["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["event"]["type"] == "seed_mixed");
+        assert_eq!(mixed, attack != "the share left out", "{attack}: {started}");
+        play_to_end(&server, &id, &me).await;
+        let bundle = server
+            .call("GET", &format!("/games/{id}/audit"), None, None)
+            .await;
+        let out = verify_with(&[
+            "--file",
+            &file(dir, "bundle.json", &bundle),
+            "--commitment",
+            &file(dir, "created.json", &created),
+            "--commitment",
+            &file(dir, "joined.json", &joined),
+        ]);
+        let said = text(&out);
+        match attack {
+            "none" => {
+                assert!(out.status.success(), "{said}");
+                assert!(said.contains("\"commitments\":2"), "{said}");
+                let log = bundle["events"].as_array().unwrap();
+                assert_eq!(log[1]["event_type"], "seed_mixed", "{}", log[1]);
+                assert_eq!(
+                    log[1]["payload"]["contributions"][0]["entropy"],
+                    json!(share)
+                );
+            }
+            "the share left out" => {
+                // The bundle on its own is consistent: only the signed commitment shows it.
+                let alone = verify_with(&["--file", &file(dir, "bundle.json", &bundle)]);
+                assert!(alone.status.success(), "{}", text(&alone));
+                assert_eq!(out.status.code(), Some(1), "{said}");
+                assert!(
+                    said.contains(&format!(
+                        "seat 0 sent the share {share} when seat 0 was taken; the record mixed \
+                         none into the seed for it"
+                    )),
+                    "{said}"
+                );
+            }
+            _ => {
+                let alone = verify_with(&["--file", &file(dir, "bundle.json", &bundle)]);
+                assert!(alone.status.success(), "{}", text(&alone));
+                assert_eq!(out.status.code(), Some(1), "{said}");
+                assert!(
+                    said.contains(&format!(
+                        "the server committed to a seed hashing to {} when the game was \
+                         created; the bundle's seed hashes to {}: the seed was changed after \
+                         the server committed to it",
+                        created["seed_commitment"].as_str().unwrap(),
+                        bundle["seed_commitment"].as_str().unwrap()
+                    )),
+                    "{said}"
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commitments_hold_the_server_to_the_deal_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
+    commitments_hold_the_server_to_the_deal(&url, dir.path()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commitments_hold_the_server_to_the_deal_on_postgres() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = saboteur_storage::testing::fresh_database().await;
+    commitments_hold_the_server_to_the_deal(&url, dir.path()).await;
 }

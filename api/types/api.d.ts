@@ -1178,6 +1178,17 @@ export interface components {
             tunnels: number;
         };
         /**
+         * Contribution
+         * @description A seat's share in the seed of the deals ([`Event::SeedMixed`]): 32 bytes the player chose
+         *     after the server's seed was committed to, so that neither chooses the deal alone.
+         */
+        Contribution: {
+            /** @description The share: 64 hex digits. */
+            entropy: components["schemas"]["Seed"];
+            /** @description Whose share it is. */
+            seat: components["schemas"]["Seat"];
+        };
+        /**
          * CreateGame
          * @description A game to create.
          */
@@ -1220,7 +1231,7 @@ export interface components {
          * Event
          * @description Something that happened in a game.
          */
-        Event: components["schemas"]["EventGameCreated"] | components["schemas"]["EventRoundStarted"] | components["schemas"]["EventPathPlayed"] | components["schemas"]["EventGoalRevealed"] | components["schemas"]["EventToolBroken"] | components["schemas"]["EventToolRepaired"] | components["schemas"]["EventPathRemoved"] | components["schemas"]["EventMapUsed"] | components["schemas"]["EventPassed"] | components["schemas"]["EventCardDrawn"] | components["schemas"]["EventTurnSkipped"] | components["schemas"]["EventRoundEnded"] | components["schemas"]["EventGoldDrawn"] | components["schemas"]["EventGoldOffered"] | components["schemas"]["EventGoldKept"] | components["schemas"]["EventSaboteursPaid"] | components["schemas"]["EventDiscardedToRemove"] | components["schemas"]["EventTheftPlayed"] | components["schemas"]["EventPlayerTrapped"] | components["schemas"]["EventActionCancelled"] | components["schemas"]["EventHatsSwapped"] | components["schemas"]["EventInspected"] | components["schemas"]["EventHandsSwapped"] | components["schemas"]["EventCoinsPaid"] | components["schemas"]["EventStealingStarted"] | components["schemas"]["EventCoinStolen"] | components["schemas"]["EventCommandAccepted"] | components["schemas"]["EventUndoRequested"] | components["schemas"]["EventUndoApproved"] | components["schemas"]["EventUndoDeclined"] | components["schemas"]["EventUndone"] | components["schemas"]["EventTalkPosted"] | components["schemas"]["EventTalkHidden"] | components["schemas"]["EventTurnTimedOut"] | components["schemas"]["EventSeatHandedToBot"] | components["schemas"]["EventSeatReclaimed"] | components["schemas"]["EventTokenReissued"] | components["schemas"]["EventGameEnded"];
+        Event: components["schemas"]["EventGameCreated"] | components["schemas"]["EventSeedMixed"] | components["schemas"]["EventRoundStarted"] | components["schemas"]["EventPathPlayed"] | components["schemas"]["EventGoalRevealed"] | components["schemas"]["EventToolBroken"] | components["schemas"]["EventToolRepaired"] | components["schemas"]["EventPathRemoved"] | components["schemas"]["EventMapUsed"] | components["schemas"]["EventPassed"] | components["schemas"]["EventCardDrawn"] | components["schemas"]["EventTurnSkipped"] | components["schemas"]["EventRoundEnded"] | components["schemas"]["EventGoldDrawn"] | components["schemas"]["EventGoldOffered"] | components["schemas"]["EventGoldKept"] | components["schemas"]["EventSaboteursPaid"] | components["schemas"]["EventDiscardedToRemove"] | components["schemas"]["EventTheftPlayed"] | components["schemas"]["EventPlayerTrapped"] | components["schemas"]["EventActionCancelled"] | components["schemas"]["EventHatsSwapped"] | components["schemas"]["EventInspected"] | components["schemas"]["EventHandsSwapped"] | components["schemas"]["EventCoinsPaid"] | components["schemas"]["EventStealingStarted"] | components["schemas"]["EventCoinStolen"] | components["schemas"]["EventCommandAccepted"] | components["schemas"]["EventUndoRequested"] | components["schemas"]["EventUndoApproved"] | components["schemas"]["EventUndoDeclined"] | components["schemas"]["EventUndone"] | components["schemas"]["EventTalkPosted"] | components["schemas"]["EventTalkHidden"] | components["schemas"]["EventTurnTimedOut"] | components["schemas"]["EventSeatHandedToBot"] | components["schemas"]["EventSeatReclaimed"] | components["schemas"]["EventTokenReissued"] | components["schemas"]["EventGameEnded"];
         /**
          * EventActionCancelled
          * @description Hands off or Free at last removed a card in front of a player (§9.4).
@@ -1701,6 +1712,21 @@ export interface components {
             type: "seat_reclaimed";
         };
         /**
+         * EventSeedMixed
+         * @description The players' shares were mixed into the seed before round 1 was dealt
+         *     ([`Seed::mixed`]): every deal is drawn from the mixed seed. Recorded only when a seat
+         *     contributed; public (the shares say nothing without the server's seed).
+         */
+        EventSeedMixed: {
+            /** @description The shares, by seat, in seat order. */
+            contributions: components["schemas"]["Contribution"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seed_mixed";
+        };
+        /**
          * EventStealingStarted
          * @description The thefts of the round are resolved in this order (§9.4).
          */
@@ -1934,10 +1960,16 @@ export interface components {
          * @description A created game.
          */
         GameCreated: {
+            /**
+             * @description What the server commits to, signed by `receipt`: keep both (`saboteur verify
+             *     --commitment`).
+             */
+            commitment: components["schemas"]["SeedCommitment"];
             /** @description The game's id. */
             game_id: string;
             /** @description The host's bearer token: keep it secret; it starts the game. */
             host_token: string;
+            receipt?: null | components["schemas"]["Receipt"];
             /** @description Hex SHA-256 of the game's seed, published now; the seed is revealed when the game ends. */
             seed_commitment: string;
             /**
@@ -2074,6 +2106,13 @@ export interface components {
          */
         JoinGame: {
             /**
+             * @description Your share in the seed of the deals: 32 random bytes as 64 hex digits, chosen by you
+             *     after the game's `seed_commitment` was published. The start mixes every seat's share
+             *     into the server's seed (the `seed_mixed` event), so the server cannot choose the deal
+             *     alone; the reply's signed `commitment` holds the server to mixing it in.
+             */
+            entropy?: string | null;
+            /**
              * @description The name shown to others (1–40 characters, not only spaces).
              * @example Ada
              */
@@ -2084,8 +2123,14 @@ export interface components {
          * @description A seat taken.
          */
         Joined: {
+            /**
+             * @description What the server commits to for this seat (the seed's hash and the seat's share), signed
+             *     by `receipt`: keep both (`saboteur verify --commitment`).
+             */
+            commitment: components["schemas"]["SeedCommitment"];
             /** @description The player's bearer token: keep it secret; it plays for this seat. */
             player_token: string;
+            receipt?: null | components["schemas"]["Receipt"];
             /**
              * Format: int32
              * @description The seat number, from 0.
@@ -2441,7 +2486,7 @@ export interface components {
          * @description What a receipt is for.
          * @enum {string}
          */
-        ReceiptKind: "view" | "outcome";
+        ReceiptKind: "view" | "outcome" | "commitment";
         /**
          * ReceiptsChecked
          * @description What checking receipts against a bundle showed.
@@ -2452,6 +2497,11 @@ export interface components {
              * @description Receipts given with the body they were served with, the body checked against them.
              */
             bodies: number;
+            /**
+             * Format: int64
+             * @description Of which commitments to the seed (at the creation, or a seat's).
+             */
+            commitments: number;
             /**
              * Format: int64
              * @description Of which outcomes of writes.
@@ -2633,6 +2683,25 @@ export interface components {
          * @description A game's 32-byte seed, as 64 lowercase hex digits.
          */
         Seed: string;
+        /**
+         * SeedCommitment
+         * @description The seed a game's deals will be drawn from, as the server committed to it: its hash,
+         *     published before anyone contributes, and the share a player sent with their seat, which the
+         *     start mixes in (the `seed_mixed` event). Signed by a receipt of kind `commitment`.
+         */
+        SeedCommitment: {
+            /** @description The share the seat sent (64 hex digits), which the start must mix into the seed. */
+            entropy?: string | null;
+            /** @description The game's id. */
+            game_id: string;
+            /**
+             * Format: int32
+             * @description The seat taken, for a seat's commitment.
+             */
+            seat?: number | null;
+            /** @description Hex SHA-256 of the server's seed. */
+            seed_commitment: string;
+        };
         /**
          * SegmentEntry
          * @description One segment of a card in the maze: openings joined through the card's centre.

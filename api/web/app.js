@@ -49,6 +49,14 @@ const receipts = {
   },
 };
 
+/** A share in the seed of the deals: 32 random bytes from this browser, as 64 hex digits. */
+function share() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** What to keep of a seat taken: its token, and the server's signed commitment to the seed. */
+const seated = (/** @type {Schemas["Joined"]} */ j) => ({ token: j.player_token, seat: j.seat, commitment: j.commitment, commitmentReceipt: j.receipt });
+
 const tokens = {
   get: (id) => JSON.parse(localStorage.getItem(`saboteur:${id}`) ?? "{}"),
   set: (id, t) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ ...tokens.get(id), ...t })),
@@ -128,8 +136,8 @@ async function lobby() {
       if (bots < players) {
         // The creator takes a seat unless bots take them all (a game to watch).
         /** @type {Schemas["Joined"]} */
-        const joined = await api(`/games/${id}/seats`, { method: "POST", body: { name: f.get("name") || "Player" } });
-        tokens.set(id, { token: joined.player_token, seat: joined.seat });
+        const joined = await api(`/games/${id}/seats`, { method: "POST", body: { name: f.get("name") || "Player", entropy: share() } });
+        tokens.set(id, seated(joined));
       }
       for (let i = 0; i < bots; i++) {
         await api(`/games/${id}/bots`, { method: "POST", token: created.host_token, body: { level: f.get("level") } });
@@ -269,6 +277,7 @@ function describeEvent(e, names) {
   const sentence = (() => {
     switch (ev.type) {
       case "game_created": return `game created: ${ev.ruleset}, ${ev.players} players`;
+      case "seed_mixed": return `the players' shares were mixed into the seed (${(ev.contributions ?? []).length})`;
       case "round_started": return `round ${ev.round} dealt; ${who(ev.first_player)} starts`;
       case "path_played": return `path played${by}: ${card(ev.card)} at ${at(ev.at)}${ev.rotated ? ", turned" : ""}`;
       case "goal_revealed": return `goal turned at ${at(ev.at)}: ${card(ev.card)}`;
@@ -399,8 +408,8 @@ async function table(id) {
         ev.preventDefault();
         try {
           /** @type {Schemas["Joined"]} */
-          const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: new FormData(join).get("name") } });
-          tokens.set(id, { token: j.player_token, seat: j.seat }); mine.token = j.player_token; render();
+          const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: new FormData(join).get("name"), entropy: share() } });
+          tokens.set(id, seated(j)); mine.token = j.player_token; render();
         } catch (e) { message = e.message; render(); }
       });
       kids.push(h("p", {}, `Seats: ${s.seats.length}/${s.players}: ${s.seats.map((x) => x.name + (x.reserved ? " (not back yet)" : "")).join(", ")}`));
@@ -411,7 +420,7 @@ async function table(id) {
           try {
             /** @type {Schemas["Joined"]} */
             const j = await api(`/games/${id}/seats/${mySeat.seat}/claim`, { method: "POST", token: before.token });
-            tokens.set(id, { token: j.player_token, seat: j.seat }); mine.token = j.player_token; message = "";
+            tokens.set(id, seated(j)); mine.token = j.player_token; message = "";
           } catch (e) { message = e.message; }
           render();
         } }, "Take my seat")));

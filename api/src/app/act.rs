@@ -30,7 +30,12 @@ pub(crate) enum Act {
     /// Create a game in the lobby (anyone).
     Create(CreateGame),
     /// Take the next free seat (anyone, in the lobby).
-    Join { game: GameId, name: String },
+    Join {
+        game: GameId,
+        name: String,
+        /// The player's share in the seed (64 hex digits), if sent.
+        entropy: Option<String>,
+    },
     /// Seat a bot in the next free seat (the host, in the lobby).
     SeatBot {
         game: GameId,
@@ -137,9 +142,9 @@ pub(crate) enum Who {
 #[derive(Debug)]
 pub(crate) enum Done {
     /// A game was created (201).
-    Created(GameCreated),
+    Created(Box<GameCreated>),
     /// A seat was taken, or claimed (201).
-    Joined(Joined),
+    Joined(Box<Joined>),
     /// A bot was seated (201).
     BotSeated(BotSeated),
     /// A seat was given back (204).

@@ -62,7 +62,27 @@ pub(crate) fn decide(
             })?)
         }
         (Act::Start { .. }, _) => {
-            events(history.start().map_err(|v| ApiError::Conflict(v.detail))?)
+            // Every seated player's share, in seat order: the deals are drawn from the seed
+            // mixed with them.
+            let mut shares: Vec<saboteur_domain::Contribution> = table
+                .credentials()
+                .iter()
+                .filter(|c| c.role == Role::Player)
+                .filter_map(|c| {
+                    let seat = u8::try_from(c.seat?).ok()?;
+                    let entropy = saboteur_domain::Seed::from_hex(c.entropy.as_deref()?)?;
+                    Some(saboteur_domain::Contribution {
+                        seat: Seat(seat),
+                        entropy,
+                    })
+                })
+                .collect();
+            shares.sort_by_key(|c| c.seat);
+            events(
+                history
+                    .start_with(&shares)
+                    .map_err(|v| ApiError::Conflict(v.detail))?,
+            )
         }
         (Act::RequestUndo { .. }, Who::Player(seat)) => events(history.request_undo(seat)?),
         (Act::VoteUndo { approve, .. }, Who::Player(seat)) => {
@@ -109,8 +129,27 @@ pub(crate) fn decide(
             // Recorded meanwhile (another process), or the clock moved: nothing is due.
             Err(_) => Decided::Nothing,
         },
-        (Act::Join { game, name }, _) => {
+        (
+            Act::Join {
+                game,
+                name,
+                entropy,
+            },
+            _,
+        ) => {
             let name = text::name(name)?;
+            let entropy = entropy
+                .as_deref()
+                .map(|hex| {
+                    saboteur_domain::Seed::from_hex(&hex.to_ascii_lowercase())
+                        .map(|s| s.to_hex())
+                        .ok_or_else(|| {
+                            ApiError::BadRequest(
+                                "entropy is 32 bytes written as 64 hex digits".into(),
+                            )
+                        })
+                })
+                .transpose()?;
             let seat = free_seat(table)?;
             let token = new_token()?;
             Decided::Seat(
@@ -122,6 +161,7 @@ pub(crate) fn decide(
                     display_name: Some(name),
                     created_at: chrono::Utc::now(),
                     claimed_by: None,
+                    entropy,
                 },
                 Some(token),
             )
@@ -144,6 +184,7 @@ pub(crate) fn decide(
                     display_name: Some(name),
                     created_at: chrono::Utc::now(),
                     claimed_by: None,
+                    entropy: None,
                 },
                 None,
             )

@@ -8,9 +8,12 @@ use crate::app::act::{Act, Done};
 use crate::app::auth::{new_token, token_hash};
 use crate::app::check::host;
 use crate::app::ids::GameId;
-use crate::dto::GameCreated;
+use crate::app::reply::{Signed, sign};
+use crate::dto::{GameCreated, SeedCommitment};
 use crate::error::ApiError;
+use crate::receipt::ReceiptKind;
 use crate::state::AppState;
+use saboteur_domain::Audience;
 
 /// A new game's seed: the client's fixed one (only on a server that allows it), or 32 random
 /// bytes.
@@ -54,12 +57,43 @@ pub(crate) async fn create(state: &AppState, act: Act) -> Result<Done, ApiError>
         previous: None,
     };
     let (record, host_token) = record_game(state, game, Vec::new(), &created).await?;
-    Ok(Done::Created(GameCreated {
+    created_reply(state, record, host_token)
+}
+
+/// The reply to a creation: the game, its host's token and the signed commitment to its seed.
+fn created_reply(
+    state: &AppState,
+    record: saboteur_storage::GameRecord,
+    host_token: String,
+) -> Result<Done, ApiError> {
+    let commitment = SeedCommitment {
+        game_id: record.id.clone(),
+        seed_commitment: record.seed_commitment.clone(),
+        seat: None,
+        entropy: None,
+    };
+    let at = Signed {
+        game: &record.id,
+        version: record.version,
+        first: None,
+        head: record.last_hash.clone(),
+        served_at: state.config.time.rfc3339(),
+    };
+    let receipt = sign(
+        state,
+        ReceiptKind::Commitment,
+        at,
+        Audience::Spectator,
+        &commitment,
+    )?;
+    Ok(Done::Created(Box::new(GameCreated {
         game_id: record.id,
         host_token,
         seed_commitment: record.seed_commitment,
         version: record.version,
-    }))
+        commitment,
+        receipt: Some(receipt),
+    })))
 }
 
 /// Records a new game with its host's credential (and seats kept from the game before).
@@ -78,6 +112,7 @@ async fn record_game(
         display_name: None,
         created_at: chrono::Utc::now(),
         claimed_by: None,
+        entropy: None,
     };
     let first = vec![saboteur_storage::to_new_event(created)];
     let record = state
@@ -141,6 +176,8 @@ pub(crate) async fn rematch(
                 Role::Bot(_) => None,
                 _ => c.token_hash.clone(),
             },
+            // The rematch has a new seed: a share is sent again with the claim.
+            entropy: None,
         })
         .collect();
     let game = NewGame {
@@ -153,10 +190,5 @@ pub(crate) async fn rematch(
         previous: Some(previous.to_string()),
     };
     let (record, host_token) = record_game(state, game, kept, &created).await?;
-    Ok(Done::Created(GameCreated {
-        game_id: record.id,
-        host_token,
-        seed_commitment: record.seed_commitment,
-        version: record.version,
-    }))
+    created_reply(state, record, host_token)
 }

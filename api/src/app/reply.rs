@@ -92,16 +92,48 @@ pub(crate) async fn receipt(
     body: &impl Serialize,
 ) -> Result<Receipt, ApiError> {
     let head = table.head_at(&state.store, version).await?;
+    let at = Signed {
+        game: table.id().as_str(),
+        version: version.stored(),
+        first: first.map(Version::stored),
+        head,
+        served_at: table.time().rfc3339(),
+    };
+    sign(state, kind, at, audience, body)
+}
+
+/// Where in a game's chain, and when, a receipt is signed.
+pub(crate) struct Signed<'a> {
+    /// The game.
+    pub game: &'a str,
+    /// The version the body is of.
+    pub version: i64,
+    /// For an outcome, its first event.
+    pub first: Option<i64>,
+    /// The chain's head at `version`.
+    pub head: String,
+    /// When (RFC 3339).
+    pub served_at: String,
+}
+
+/// Signs a receipt of `body`, served to `audience` at `at`.
+pub(crate) fn sign(
+    state: &AppState,
+    kind: ReceiptKind,
+    at: Signed<'_>,
+    audience: Audience,
+    body: &impl Serialize,
+) -> Result<Receipt, ApiError> {
     let value = serde_json::to_value(body)
         .map_err(|e| ApiError::internal("a served body does not serialise", e))?;
     let (audience, seat) = audience_of(audience);
     Ok(state.signer.sign(Receipt {
         kind,
-        game_id: table.id().to_string(),
-        version: version.stored(),
-        first: first.map(Version::stored),
-        head,
-        served_at: table.time().rfc3339(),
+        game_id: at.game.to_string(),
+        version: at.version,
+        first: at.first,
+        head: at.head,
+        served_at: at.served_at,
         audience,
         seat,
         view_hash: view_hash(&value),

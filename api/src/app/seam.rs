@@ -19,7 +19,7 @@
 //! in `check.rs`, the decision in `decision.rs`, the acts that make a game (a creation, a
 //! rematch) in `games.rs`.
 
-use saboteur_domain::{Audience, Event};
+use saboteur_domain::{Audience, Event, Seat};
 use saboteur_storage::{StoreError, TokenSwap};
 
 use crate::app::act::{Act, Done, Request, Who};
@@ -32,8 +32,9 @@ use crate::app::ids::{GameId, Version};
 use crate::app::reply;
 use crate::app::table::{Batch, Committed};
 use crate::app::tables::Held;
-use crate::dto::{BotSeated, Joined, NewToken};
+use crate::dto::{BotSeated, Joined, NewToken, SeedCommitment};
 use crate::error::ApiError;
+use crate::receipt::ReceiptKind;
 use crate::state::AppState;
 
 /// How many times in a row the bots' answers may lose a race to another process before the
@@ -118,11 +119,32 @@ async fn on_table(
             let seat = seat_number(&credential)?;
             let level = bot_level(&credential);
             let name = credential.display_name.clone().unwrap_or_default();
+            let entropy = credential.entropy.clone();
             table.seat(&state.store, credential).await?;
             match (level, token) {
                 (Some(level), _) => Written::Done(Done::BotSeated(BotSeated { seat, level, name })),
                 (None, Some(player_token)) => {
-                    Written::Done(Done::Joined(Joined { seat, player_token }))
+                    let commitment = SeedCommitment {
+                        game_id: table.id().to_string(),
+                        seed_commitment: table.record().seed_commitment.clone(),
+                        seat: Some(seat),
+                        entropy: entropy.clone(),
+                    };
+                    let receipt = reply::receipt(
+                        state,
+                        table,
+                        ReceiptKind::Commitment,
+                        (table.version(), None),
+                        Audience::Seat(Seat(seat)),
+                        &commitment,
+                    )
+                    .await?;
+                    Written::Done(Done::Joined(Box::new(Joined {
+                        seat,
+                        player_token,
+                        commitment,
+                        receipt: Some(receipt),
+                    })))
                 }
                 (None, None) => {
                     return Err(ApiError::Internal("a player seated without a token".into()));
@@ -149,10 +171,29 @@ async fn on_table(
                 .await;
             table.reload_credentials(&state.store).await?;
             match claimed {
-                Ok(()) => Written::Done(Done::Joined(Joined {
-                    seat: seat.0,
-                    player_token: token,
-                })),
+                Ok(()) => {
+                    let commitment = SeedCommitment {
+                        game_id: table.id().to_string(),
+                        seed_commitment: table.record().seed_commitment.clone(),
+                        seat: Some(seat.0),
+                        entropy: None,
+                    };
+                    let receipt = reply::receipt(
+                        state,
+                        table,
+                        ReceiptKind::Commitment,
+                        (table.version(), None),
+                        Audience::Seat(seat),
+                        &commitment,
+                    )
+                    .await?;
+                    Written::Done(Done::Joined(Box::new(Joined {
+                        seat: seat.0,
+                        player_token: token,
+                        commitment,
+                        receipt: Some(receipt),
+                    })))
+                }
                 Err(StoreError::NotFound) => {
                     return Err(ApiError::NotFound(format!("{seat} was just claimed")));
                 }

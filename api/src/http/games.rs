@@ -154,9 +154,11 @@ async fn join(
     body: Json<JoinGame>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
+    let JoinGame { name, entropy } = body.into_inner();
     let act = Act::Join {
         game: game(&id)?,
-        name: body.into_inner().name,
+        name,
+        entropy,
     };
     perform(&state, &req, act).await
 }

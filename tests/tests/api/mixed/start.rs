@@ -138,8 +138,17 @@ impl Mixed {
         let mut tokens = Vec::new();
         for (seat, human) in humans.iter().enumerate() {
             if *human {
-                let (st, j) = app.join(&id, &format!("p{seat}")).await;
+                // Now and then with a share in the seed: the start mixes it in.
+                let (st, j) = if rng.chance(50) {
+                    let share = seed_hex(rng.next());
+                    let (st, j) = app.join_with_share(&id, &format!("p{seat}"), &share).await;
+                    assert_eq!(j["commitment"]["entropy"], json!(share), "{j}");
+                    (st, j)
+                } else {
+                    app.join(&id, &format!("p{seat}")).await
+                };
                 assert_eq!(st, StatusCode::CREATED, "{j}");
+                assert_eq!(j["receipt"]["kind"], "commitment", "{j}");
                 tokens.push(Some(j["player_token"].as_str().unwrap().to_string()));
             } else {
                 let level = if rng.chance(50) {
