@@ -112,8 +112,8 @@ struct VerifyArgs {
     #[arg(long)]
     log: Option<std::path::PathBuf>,
     /// A log checkpoint kept earlier (`GET /log/checkpoint`), checked to be a prefix of
-    /// `--log`. Repeatable.
-    #[arg(long, requires = "log")]
+    /// `--log`; the keys it commits to must all be published by the bundle. Repeatable.
+    #[arg(long)]
     checkpoint: Vec<std::path::PathBuf>,
     /// The server's keys as kept from `GET /keys` (the body, or a list of keys). Repeatable.
     /// A receipt signed by a kept key that the bundle no longer publishes is reported as the
@@ -318,6 +318,48 @@ fn verify(args: VerifyArgs) -> std::io::Result<()> {
                 })?;
         kept.extend(keys);
     }
+    // A genuine checkpoint (signed by a key kept or published) commits to every key the
+    // server had published: one the bundle no longer publishes was withdrawn, and receipts
+    // it signed are checked with it.
+    let mut checkpoints = Vec::new();
+    for path in &args.checkpoint {
+        let checkpoint: saboteur_api::transparency::Checkpoint =
+            serde_json::from_value(read_json(path)?).map_err(|e| {
+                std::io::Error::other(format!("{}: not a checkpoint: {e}", path.display()))
+            })?;
+        checkpoints.push(checkpoint);
+    }
+    let mut trusted = kept.clone();
+    if let Some(bundle) = &bundle {
+        trusted.extend(bundle.keys.iter().cloned());
+    }
+    let mut committed = Vec::new();
+    for checkpoint in &checkpoints {
+        let genuine = saboteur_api::receipt::check_bytes(
+            &trusted,
+            &checkpoint.key_id,
+            &checkpoint.signed_bytes(),
+            &checkpoint.signature,
+        );
+        if genuine.is_err() {
+            continue;
+        }
+        if let Some(bundle) = &bundle
+            && let Some(key) =
+                saboteur_api::transparency::withdrawn_keys(checkpoint, &bundle.keys).first()
+        {
+            fail(
+                1,
+                format!(
+                    "the checkpoint of size {} signed at {} commits to key {}, which the bundle \
+                     no longer publishes as it was: the server withdrew its key",
+                    checkpoint.size, checkpoint.time, key.id
+                ),
+            );
+        }
+        committed.extend(checkpoint.keys.iter().cloned());
+    }
+    kept.extend(committed);
     // Receipts are checked even when the engine's audit fails: a genuine receipt the record
     // contradicts says more than the record's own inconsistency.
     let mut failed = false;
@@ -386,7 +428,7 @@ fn verify(args: VerifyArgs) -> std::io::Result<()> {
         }
     }
     if let Some(path) = &args.log {
-        use saboteur_api::transparency::{Checkpoint, LogRecord, check_checkpoint, check_entries};
+        use saboteur_api::transparency::{LogRecord, check_checkpoint, check_entries};
         let entries: Vec<LogRecord> =
             serde_json::from_value(serde_json::Value::Array(items(read_json(path)?, "entries")))
                 .map_err(|e| {
@@ -400,11 +442,8 @@ fn verify(args: VerifyArgs) -> std::io::Result<()> {
         if let Some(bundle) = &bundle {
             keys.extend(bundle.keys.iter().cloned());
         }
-        for path in &args.checkpoint {
-            let checkpoint: Checkpoint = serde_json::from_value(read_json(path)?).map_err(|e| {
-                std::io::Error::other(format!("{}: not a checkpoint: {e}", path.display()))
-            })?;
-            match check_checkpoint(&checkpoint, &entries, &keys) {
+        for checkpoint in &checkpoints {
+            match check_checkpoint(checkpoint, &entries, &keys) {
                 Ok(()) => println!(
                     "checkpoint of size {} is a prefix of the log",
                     checkpoint.size

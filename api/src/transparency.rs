@@ -76,6 +76,12 @@ pub struct Checkpoint {
     pub time: String,
     /// The signing key's id (`GET /keys`).
     pub key_id: String,
+    /// Every key the server published when it signed (`GET /keys`), retired ones included:
+    /// keys are never withdrawn, so a bundle or `GET /keys` that later omits one of them, or
+    /// publishes it otherwise, contradicts this checkpoint. Absent in checkpoints signed
+    /// before servers committed to their keys.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<PublishedKey>,
     /// Ed25519 over the JCS (RFC 8785) form of this checkpoint without `signature`, 128 hex
     /// digits.
     #[serde(default)]
@@ -162,6 +168,23 @@ pub fn check_checkpoint(
         ));
     }
     Ok(())
+}
+
+/// Keys a genuine checkpoint committed to that `published` omits or publishes otherwise
+/// (compared by id and public key: a key retired since is still the same key).
+pub fn withdrawn_keys<'a>(
+    checkpoint: &'a Checkpoint,
+    published: &[PublishedKey],
+) -> Vec<&'a PublishedKey> {
+    checkpoint
+        .keys
+        .iter()
+        .filter(|k| {
+            !published
+                .iter()
+                .any(|p| p.id == k.id && p.public_key == k.public_key)
+        })
+        .collect()
 }
 
 /// The published keys, oldest first.

@@ -952,3 +952,113 @@ async fn commitments_hold_the_server_to_the_deal_on_postgres() {
     let url = saboteur_storage::testing::fresh_database().await;
     commitments_hold_the_server_to_the_deal(&url, dir.path()).await;
 }
+
+/// A checkpoint commits to every key published when it was signed. The operator rotates its
+/// key, then deletes the old one (trigger dropped): a player who kept no `GET /keys` but a
+/// checkpoint signed after the rotation (by the key still published) has the withdrawal named,
+/// and their receipts signed by the withdrawn key are shown genuine, not forged.
+async fn checkpoints_commit_the_keys(url: &str, dir: &std::path::Path) {
+    let server = Server::start(url).await;
+    let (id, kept) = play(&server).await;
+    let old = kept[0]["receipt"]["key_id"].as_str().unwrap().to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_saboteur"))
+        .args(["keys", "rotate", "--database-url", url])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    // Restarted, the server signs with the new key, and its checkpoints list both.
+    let server = Server::start(url).await;
+    let checkpoint = server.call("GET", "/log/checkpoint", None, None).await;
+    assert_ne!(checkpoint["key_id"], old.as_str());
+    let listed: Vec<&str> = checkpoint["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        listed.contains(&old.as_str()) && listed.len() == 2,
+        "{checkpoint}"
+    );
+    let cp_file = file(dir, "checkpoint-keys.json", &checkpoint);
+    let log_file = file(
+        dir,
+        "log-keys.json",
+        &server.call("GET", "/log", None, None).await,
+    );
+    let kept_file = file(dir, "kept-keys.json", &json!(kept));
+    // Untouched: the checkpoint's keys are all published.
+    let bundle = server
+        .call("GET", &format!("/games/{id}/audit"), None, None)
+        .await;
+    let args = |bundle_file: &str| {
+        vec![
+            "--file".to_string(),
+            bundle_file.to_string(),
+            "--receipts".into(),
+            kept_file.clone(),
+            "--log".into(),
+            log_file.clone(),
+            "--checkpoint".into(),
+            cp_file.clone(),
+        ]
+    };
+    let run = |a: Vec<String>| verify_with(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = run(args(&file(dir, "bundle-keys.json", &bundle)));
+    assert!(out.status.success(), "{}", text(&out));
+    // The operator withdraws the old key.
+    let store = saboteur_storage::EventStore::connect(url).await.unwrap();
+    let on = if url.starts_with("postgres") {
+        " ON server_keys"
+    } else {
+        ""
+    };
+    store
+        .execute_raw(&format!("DROP TRIGGER server_keys_no_delete{on}"))
+        .await
+        .unwrap();
+    let sql = format!("DELETE FROM server_keys WHERE id = '{old}'");
+    assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
+    let server = Server::start(url).await;
+    let without = server
+        .call("GET", &format!("/games/{id}/audit"), None, None)
+        .await;
+    let out = run(args(&file(dir, "without-keys.json", &without)));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!(
+            "the checkpoint of size {} signed at {} commits to key {old}, which the bundle no \
+             longer publishes as it was: the server withdrew its key",
+            checkpoint["size"],
+            checkpoint["time"].as_str().unwrap()
+        )),
+        "{}",
+        text(&out)
+    );
+    // Without the checkpoint, the same receipts look forged.
+    let out = verify_with(&[
+        "--file",
+        &file(dir, "without-keys.json", &without),
+        "--receipts",
+        &kept_file,
+    ]);
+    assert!(
+        text(&out).contains("a forgery proves nothing"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn checkpoints_commit_the_keys_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("k.db").display());
+    checkpoints_commit_the_keys(&url, dir.path()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn checkpoints_commit_the_keys_on_postgres() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = saboteur_storage::testing::fresh_database().await;
+    checkpoints_commit_the_keys(&url, dir.path()).await;
+}

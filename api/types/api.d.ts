@@ -974,6 +974,13 @@ export interface components {
             /** @description The signing key's id (`GET /keys`). */
             key_id: string;
             /**
+             * @description Every key the server published when it signed (`GET /keys`), retired ones included:
+             *     keys are never withdrawn, so a bundle or `GET /keys` that later omits one of them, or
+             *     publishes it otherwise, contradicts this checkpoint. Absent in checkpoints signed
+             *     before servers committed to their keys.
+             */
+            keys?: components["schemas"]["PublishedKey"][];
+            /**
              * @description Ed25519 over the JCS (RFC 8785) form of this checkpoint without `signature`, 128 hex
              *     digits.
              */

@@ -106,6 +106,7 @@ async fn log_checkpoint(state: web::Data<AppState>) -> Result<HttpResponse, ApiE
         head,
         time: state.config.time.rfc3339(),
         key_id: String::new(),
+        keys: published_keys(&state.store).await?,
         signature: String::new(),
     }
     .signed(&state.signer);
