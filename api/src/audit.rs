@@ -276,6 +276,8 @@ pub struct ReceiptsChecked {
     pub outcomes: u64,
     /// Of which commitments to the seed (at the creation, or a seat's).
     pub commitments: u64,
+    /// Of which refusals of writes.
+    pub refusals: u64,
     /// Receipts given with the body they were served with, the body checked against them.
     pub bodies: u64,
 }
@@ -367,6 +369,7 @@ pub fn check_receipts_with_keys(
         views: 0,
         outcomes: 0,
         commitments: 0,
+        refusals: 0,
         bodies: 0,
     };
     for (receipt, body) in receipts {
@@ -421,7 +424,15 @@ pub fn check_receipts_with_keys(
                 receipt.head
             )));
         }
+        times_agree(&name, receipt, &log).map_err(Contradiction)?;
         let recomputed = match receipt.kind {
+            // What was refused is not in the record: the head and the times are what it
+            // proves against it.
+            ReceiptKind::Refusal => {
+                checked.refusals += 1;
+                checked.receipts += 1;
+                continue;
+            }
             ReceiptKind::View => {
                 checked.views += 1;
                 let view = crate::app::reply::state_view(&history, receipt.version, audience)
@@ -463,6 +474,58 @@ pub fn check_receipts_with_keys(
         checked.receipts += 1;
     }
     Ok(checked)
+}
+
+/// How much room times recorded and `served_at` signed are compared with: the clocks of the
+/// processes serving one game may differ, a read may be served from a table up to
+/// [`crate::RECHECK_AFTER`] behind, and a reply is signed after its read. A time off by more
+/// is the record's, not the clocks'.
+pub const CLOCK_SKEW_MS: u64 = 10_000;
+
+/// The time an event records, if it records one (in milliseconds since the Unix epoch).
+fn recorded_time(event: &Event) -> Option<u64> {
+    match event {
+        Event::CommandAccepted { at, .. }
+        | Event::Undone { at, .. }
+        | Event::RoundStarted { at, .. } => *at,
+        Event::TalkPosted { at, .. } | Event::TurnTimedOut { at, .. } => Some(*at),
+        _ => None,
+    }
+}
+
+/// A receipt's `served_at` against the times the record holds (beyond [`CLOCK_SKEW_MS`]):
+/// every event up to the receipt's version existed when it was served, so none records a later
+/// time. A refusal and a commitment are signed at the game's version of the moment (a view
+/// may be a replay of an older version, an outcome the reply to a retried command), so no
+/// event after theirs records an earlier time either.
+fn times_agree(name: &str, receipt: &Receipt, log: &[Event]) -> Result<(), String> {
+    let current = matches!(receipt.kind, ReceiptKind::Refusal | ReceiptKind::Commitment);
+    let Ok(served) = chrono::DateTime::parse_from_rfc3339(&receipt.served_at) else {
+        return Err(format!("{name}: its served_at is not a time"));
+    };
+    let served = u64::try_from(served.timestamp_millis()).unwrap_or_default();
+    let version = usize::try_from(receipt.version).unwrap_or_default();
+    for (i, event) in log.iter().enumerate() {
+        let Some(at) = recorded_time(event) else {
+            continue;
+        };
+        let seq = i + 1;
+        if seq <= version && at > served + CLOCK_SKEW_MS {
+            return Err(format!(
+                "{name}: it was served at {} ({served} ms), yet event {seq} before it records \
+                 the time {at} ms: the record's times were changed after it was served",
+                receipt.served_at
+            ));
+        }
+        if current && seq > version && at + CLOCK_SKEW_MS < served {
+            return Err(format!(
+                "{name}: it was served at {} ({served} ms) at version {version}, yet event \
+                 {seq} after it records the time {at} ms: the event was back-dated",
+                receipt.served_at
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The part of a body kept with its receipt that the receipt signs: the body, or for a

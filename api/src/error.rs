@@ -82,6 +82,15 @@ pub enum ApiError {
     /// Something failed on our side.
     #[error("internal error")]
     Internal(String),
+    /// A refusal of a player's or the host's write, with the server's signed receipt of it:
+    /// the version and time at which it was refused (its `view_hash` covers the problem).
+    #[error("{error}")]
+    Signed {
+        /// The refusal.
+        error: Box<ApiError>,
+        /// Its receipt.
+        receipt: Box<crate::receipt::Receipt>,
+    },
 }
 
 impl ApiError {
@@ -228,6 +237,7 @@ pub fn all_codes() -> Vec<&'static str> {
 impl ApiError {
     fn parts(&self) -> (&'static str, &'static str) {
         match self {
+            ApiError::Signed { error, .. } => error.parts(),
             ApiError::BadRequest(_) => ("bad_request", "The request is malformed"),
             ApiError::Unauthorized(_) => ("unauthorized", "A valid bearer token is needed"),
             ApiError::Forbidden(_) => ("forbidden", "This token may not do that"),
@@ -252,6 +262,9 @@ impl ApiError {
 
     /// The problem details for this error.
     pub fn problem(&self) -> Problem {
+        if let ApiError::Signed { error, .. } = self {
+            return error.problem();
+        }
         let (code, title) = self.parts();
         let kind = match self {
             ApiError::Rule(_) => "rule-violation".to_string(),
@@ -292,10 +305,23 @@ impl ResponseError for ApiError {
             }
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Signed { error, .. } => error.status_code(),
         }
     }
 
     fn error_response(&self) -> HttpResponse {
+        if let ApiError::Signed { error, receipt } = self {
+            let response = error.error_response();
+            let mut body = serde_json::to_value(error.problem()).unwrap_or_default();
+            if let Some(o) = body.as_object_mut() {
+                o.insert(
+                    "receipt".into(),
+                    serde_json::to_value(receipt).unwrap_or_default(),
+                );
+            }
+            let bytes = serde_json::to_vec(&body).unwrap_or_default();
+            return response.set_body(actix_web::body::BoxBody::new(bytes));
+        }
         if let ApiError::Internal(cause) = self {
             tracing::error!(cause = %cause, "request failed");
         }

@@ -137,10 +137,26 @@ pub fn spec() -> serde_json::Value {
 }
 
 /// The spec as clients generate from it (`saboteur_openapi::finish`), with the problem codes
-/// the server emits.
+/// the server emits, and the receipt a refusal carries.
 fn finish(api: utoipa::openapi::OpenApi) -> serde_json::Value {
     let codes = error::all_codes();
-    saboteur_openapi::finish(api, &codes)
+    let mut spec = saboteur_openapi::finish(api, &codes);
+    if let Some(properties) = spec
+        .pointer_mut("/components/schemas/Problem/properties")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        properties.insert(
+            "receipt".into(),
+            serde_json::json!({
+                "$ref": "#/components/schemas/Receipt",
+                "description": "The server's signed receipt of a refusal (kind `refusal`): on \
+                    every 4xx but 401 and 404 answering a player's or the host's write, the \
+                    version and time at which it was refused. Its `view_hash` covers this \
+                    problem without `receipt`."
+            }),
+        );
+    }
+    spec
 }
 
 /// Connects the store (applying migrations), binds and returns the running server with the

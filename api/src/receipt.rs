@@ -28,6 +28,10 @@ pub enum ReceiptKind {
     View,
     /// The outcome of a write: the events from `first` to `version`, as the caller saw them.
     Outcome,
+    /// A refusal of a player's or the host's write (a 4xx): `version` is the game's version
+    /// when it was refused, `served_at` when, and `view_hash` covers the problem served
+    /// (without its `receipt`).
+    Refusal,
     /// The seed committed to when the game was created or a seat taken
     /// ([`crate::dto::SeedCommitment`], which `view_hash` covers): `version` is the game's then.
     Commitment,

@@ -107,6 +107,21 @@ async fn play(server: &Server) -> (String, Vec<Value>) {
         .await;
     let seq = said["events"][0]["seq"].as_i64().unwrap();
     kept.push(said);
+    // A command at a version long gone is refused (412), with a signed receipt of the refusal.
+    let refused = server
+        .client
+        .post(format!("{}/games/{id}/commands", server.base))
+        .bearer_auth(&me)
+        .header("If-Match", "\"1\"")
+        .json(&json!({"type": "pass", "discard": []}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 412);
+    let refused: Value = refused.json().await.unwrap();
+    assert_eq!(refused["receipt"]["kind"], "refusal", "{refused}");
+    assert_eq!(refused["receipt"]["seat"], 0, "{refused}");
+    kept.push(refused);
     kept.push(
         server
             .call("GET", &format!("/games/{id}/state"), None, None)
@@ -230,6 +245,36 @@ fn text(out: &std::process::Output) -> String {
     )
 }
 
+/// A bundle whose first table talk records a time `by` ms earlier, the chain after it
+/// recomputed: consistent on its own.
+fn redate_talk(bundle: &Value, by: u64) -> Value {
+    let mut b = bundle.clone();
+    let id = b["game_id"].as_str().unwrap().to_string();
+    let events = b["events"].as_array_mut().unwrap();
+    let i = events
+        .iter()
+        .position(|e| e["event_type"] == "talk_posted")
+        .unwrap();
+    let at = events[i]["payload"]["at"].as_u64().unwrap();
+    events[i]["payload"]["at"] = json!(at - by);
+    let mut prev = events[i]["prev_hash"].as_str().unwrap().to_string();
+    for e in events.iter_mut().skip(i) {
+        e["prev_hash"] = json!(prev);
+        let hash = saboteur_storage::chain_hash(
+            &prev,
+            &id,
+            e["seq"].as_i64().unwrap(),
+            e["event_type"].as_str().unwrap(),
+            i32::try_from(e["schema_version"].as_i64().unwrap()).unwrap(),
+            &e["payload"],
+        );
+        e["hash"] = json!(hash);
+        prev = hash;
+    }
+    b["log_entry"] = Value::Null;
+    b
+}
+
 /// What a dishonest operator does to a finished game: drops the triggers, gives seat 0 more
 /// gold in the last event (`game_ended`), recomputes its hash, the game's last hash and the
 /// game's transparency log entry.
@@ -313,7 +358,18 @@ async fn receipts_prove_a_rewrite(url: &str, dir: &std::path::Path) {
     let out = verify(dir, &bundle, &json!(kept));
     assert!(out.status.success(), "{}", text(&out));
     assert!(
-        text(&out).contains("receipts agree with the bundle"),
+        text(&out).contains("receipts agree with the bundle")
+            && text(&out).contains("\"commitments\":2,\"refusals\":1,"),
+        "{}",
+        text(&out)
+    );
+    // The operator back-dates the message posted after the start was served (its time, the
+    // chain after it recomputed): the start outcome's signed time names it.
+    let redated = redate_talk(&bundle, 60_000);
+    let out = verify(dir, &redated, &json!(kept));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("the event was back-dated"),
         "{}",
         text(&out)
     );

@@ -2415,6 +2415,8 @@ export interface components {
             code: string;
             /** @description What went wrong, in plain words. */
             detail: string;
+            /** @description The server's signed receipt of a refusal (kind `refusal`): on every 4xx but 401 and 404 answering a player's or the host's write, the version and time at which it was refused. Its `view_hash` covers this problem without `receipt`. */
+            receipt?: components["schemas"]["Receipt"];
             /**
              * Format: int32
              * @description The HTTP status.
@@ -2493,7 +2495,7 @@ export interface components {
          * @description What a receipt is for.
          * @enum {string}
          */
-        ReceiptKind: "view" | "outcome" | "commitment";
+        ReceiptKind: "view" | "outcome" | "refusal" | "commitment";
         /**
          * ReceiptsChecked
          * @description What checking receipts against a bundle showed.
@@ -2520,6 +2522,11 @@ export interface components {
              *     version, its `view_hash` that of the body recomputed from the bundle.
              */
             receipts: number;
+            /**
+             * Format: int64
+             * @description Of which refusals of writes.
+             */
+            refusals: number;
             /**
              * Format: int64
              * @description Of which views (`GET /games/{id}/state`).

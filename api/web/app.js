@@ -31,8 +31,9 @@ async function api(path, { method = "GET", token, body, headers = {} } = {}) {
   const res = await fetch(path, { method, headers: hd, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   const data = text ? JSON.parse(text) : null;
-  if (!res.ok) throw new Error(data?.detail ?? `${res.status} ${res.statusText}`);
+  // Refusals of this browser's writes carry a receipt too: kept like the others.
   if (data?.receipt) receipts.keep(data.receipt);
+  if (!res.ok) throw new Error(data?.detail ?? `${res.status} ${res.statusText}`);
   return data;
 }
 

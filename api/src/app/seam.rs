@@ -37,6 +37,44 @@ use crate::error::ApiError;
 use crate::receipt::ReceiptKind;
 use crate::state::AppState;
 
+/// A refusal (a 4xx other than 401 and 404) of a player's or the host's act, with the server's
+/// signed receipt of it at the table's version: so a player can prove when, and at which
+/// version, a write was refused. Other errors, and refusals whose receipt cannot be made, are
+/// answered as they are.
+async fn signed_refusal(state: &AppState, table: &Held, who: Who, e: ApiError) -> ApiError {
+    use actix_web::ResponseError as _;
+    let status = e.status_code();
+    let audience = match who {
+        Who::Player(seat) => Audience::Seat(seat),
+        Who::Host => Audience::Spectator,
+        Who::Anyone | Who::Server => return e,
+    };
+    if !status.is_client_error()
+        || status == actix_web::http::StatusCode::UNAUTHORIZED
+        || status == actix_web::http::StatusCode::NOT_FOUND
+        || matches!(e, ApiError::Signed { .. })
+    {
+        return e;
+    }
+    let at = (table.version(), None);
+    match reply::receipt(
+        state,
+        table,
+        ReceiptKind::Refusal,
+        at,
+        audience,
+        &e.problem(),
+    )
+    .await
+    {
+        Ok(receipt) => ApiError::Signed {
+            error: Box::new(e),
+            receipt: Box::new(receipt),
+        },
+        Err(_) => e,
+    }
+}
+
 /// How many times in a row the bots' answers may lose a race to another process before the
 /// request leaves them to the sweep.
 const BOT_RACES: u32 = 3;
@@ -102,15 +140,22 @@ async fn on_table(
         };
         return retried(state, table, batch, who, &act).await;
     }
-    // 4. The precondition.
-    precondition(state, table, &act)?;
-    // 5. Decide.
-    let decided = decide(state, table, &act, who, token)?;
+    // 4. The precondition, and 5. the decision: a refusal is signed for its caller.
+    let decided = match precondition(state, table, &act)
+        .and_then(|()| decide(state, table, &act, who, token))
+    {
+        Ok(decided) => decided,
+        Err(e) => return Err(signed_refusal(state, table, who, e).await),
+    };
     // 6. Stamp and append (or the act's own write).
     let written = match decided {
         Decided::Events { events, swap } => {
             let swap_hash = swap.as_ref().map(|(s, _)| s.clone());
-            match append(state, table, events, key, swap_hash).await? {
+            let appended = match append(state, table, events, key, swap_hash).await {
+                Ok(appended) => appended,
+                Err(e) => return Err(signed_refusal(state, table, who, e).await),
+            };
+            match appended {
                 Committed::New(batch) => Written::Batch(batch, swap.map(|(_, t)| t)),
                 Committed::Retried(batch) => return retried(state, table, batch, who, &act).await,
             }

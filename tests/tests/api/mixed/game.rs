@@ -182,10 +182,25 @@ impl Mixed {
 
     /// A refusal: problem+json with a code, with a status the act allows, and the game where
     /// it was.
-    pub async fn refused(&self, what: &str, ex: &Exchange, allowed: &[StatusCode], before: i64) {
+    /// A refusal of a player's or the host's act carries a signed receipt of kind `refusal`,
+    /// kept and checked against the record at the end like every other.
+    pub async fn refused(
+        &mut self,
+        what: &str,
+        ex: &Exchange,
+        allowed: &[StatusCode],
+        before: i64,
+    ) {
         self.check(allowed.contains(&ex.status) && is_problem(ex), || {
             format!("{what}: {ex:?}: expected one of {allowed:?} as problem+json with a code")
         });
+        if ex.body.get("receipt").is_some() {
+            let signed = ex.body["receipt"]["kind"] == "refusal"
+                && ex.status != StatusCode::UNAUTHORIZED
+                && ex.status != StatusCode::NOT_FOUND;
+            self.check(signed, || format!("{what}: a refusal's receipt: {ex:?}"));
+            self.kept.keep(&ex.body);
+        }
         let after = self.version().await;
         self.check(after == before, || {
             format!("{what} was refused ({ex:?}) yet the game moved from {before} to {after}")
