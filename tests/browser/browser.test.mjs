@@ -68,15 +68,30 @@ async function createFromLobby(page, { ruleset = "base", players = 3, bots = 2, 
 
 let gameId;
 
-test("the lobby's assets stay within budget", async () => {
+test("the lobby's assets stay within budget, compressed and revalidated", async () => {
   let total = 0;
+  let sent = 0;
   for (const path of ["/", "/assets/app.js", "/assets/svg.js", "/assets/style.css"]) {
+    // fetch asks for gzip and unpacks it: the body is the file, Content-Length what was sent.
     const res = await fetch(BASE + path);
     assert.equal(res.status, 200, path);
+    assert.equal(res.headers.get("content-encoding"), "gzip", path);
+    const tag = res.headers.get("etag");
+    assert.match(tag ?? "", /^"[0-9a-f]{32}"$/, path);
     total += (await res.arrayBuffer()).byteLength;
+    sent += Number(res.headers.get("content-length"));
+    // Held already: 304, no body.
+    const again = await fetch(BASE + path, { headers: { "if-none-match": tag } });
+    assert.equal(again.status, 304, path);
+    assert.equal((await again.arrayBuffer()).byteLength, 0, path);
+    // A client that takes no gzip gets the file as it is.
+    const plain = await fetch(BASE + path, { headers: { "accept-encoding": "identity" } });
+    assert.equal(plain.headers.get("content-encoding"), null, path);
+    assert.equal(Number(plain.headers.get("content-length")), (await plain.arrayBuffer()).byteLength, path);
   }
-  console.log(`lobby assets: ${total} bytes uncompressed (budget 204800)`);
+  console.log(`lobby assets: ${total} bytes uncompressed, ${sent} sent gzipped (budget 204800 uncompressed)`);
   assert.ok(total < 200 * 1024);
+  assert.ok(sent < total / 2, `${sent} of ${total}`);
   assert.match((await fetch(BASE + "/assets/app.js")).headers.get("content-type"), /javascript/);
 });
 
