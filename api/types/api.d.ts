@@ -502,7 +502,8 @@ export interface paths {
          * Get the caller's view
          * @description The game as the caller may see it (§11): with a player's token, their hand and role; without
          *     a token, what a spectator sees. `at` replays any earlier version; once the game is over,
-         *     everything is public. The `ETag` is the version.
+         *     everything is public, and `as` shows it through anyone's eyes (a seat's: what that seat
+         *     knew at that version). The `ETag` is the version.
          *
          *     A past version never changes for an audience, so `?at=` below the current version is
          *     served `immutable`: `private` (per token, `Vary: Authorization`) while the game runs,
@@ -4784,6 +4785,13 @@ export interface operations {
             query?: {
                 /** @description Replay: the state at this earlier version instead of now. */
                 at?: number | null;
+                /**
+                 * @description Whose eyes to see through: `everyone` (once the game is over), `spectator`, or a seat
+                 *     number (with that seat's player's token while the game runs; anyone, once it is
+                 *     over). Without it: the caller's own (everyone's once the game is over).
+                 * @example 2
+                 */
+                as?: string | null;
             };
             header?: never;
             path: {
@@ -4824,6 +4832,17 @@ export interface operations {
             };
             /** @description The token is not this game's */
             401: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `as` asks for eyes the caller may not see through before the game is over (`forbidden`) */
+            403: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;

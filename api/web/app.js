@@ -609,8 +609,16 @@ async function replay(id) {
   const summary = await api(`/games/${id}`);
   const deck = await cards(summary.ruleset);
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
-  const as = q.get("as") ?? "spectator";
-  const token = as === "spectator" ? undefined : tokens.get(id).token;
+  const over = summary.status === "finished";
+  const mine = tokens.get(id);
+  // Whose eyes: anyone's once the game is over; before, the public view or this browser's seat.
+  const eyes = over
+    ? ["everyone", "spectator", ...summary.seats.map((s) => String(s.seat))]
+    : ["spectator", ...(mine.token && mine.seat != null ? [String(mine.seat)] : [])];
+  const asked = q.get("as");
+  const as = asked && eyes.includes(asked) ? asked : eyes[0];
+  const token = mine.token && as === String(mine.seat) ? mine.token : undefined;
+  const eyesName = (e) => (e === "everyone" ? "everyone" : e === "spectator" ? "a spectator" : names[e] ?? `seat ${e}`);
   const events = [];
   for (let after = 0; ;) {
     /** @type {Schemas["EventPage"]} */
@@ -631,9 +639,9 @@ async function replay(id) {
     v = Math.min(max, Math.max(1, n));
     slider.value = String(v);
     /** @type {Schemas["StateView"]} */
-    const st = cache.get(v) ?? (await api(`/games/${id}/state?at=${v}`, { token }));
+    const st = cache.get(v) ?? (await api(`/games/${id}/state?at=${v}&as=${as}`, { token }));
     cache.set(v, st);
-    stage.replaceChildren(board(st.view, deck), players(st.view, names));
+    stage.replaceChildren(board(st.view, deck), players(st.view, names), hands(st.view, names, deck));
     label.textContent = `Version ${v} of ${max}`;
     for (const li of log.children) li.classList.toggle("current", Number(li.dataset.seq) === v);
     log.querySelector(".current")?.scrollIntoView({ block: "nearest" });
@@ -646,11 +654,33 @@ async function replay(id) {
     if (e.key === "ArrowRight") { e.preventDefault(); show(v + 1); }
     if (e.key === "ArrowLeft") { e.preventDefault(); show(v - 1); }
   });
-  main.replaceChildren(h("h1", {}, `Replay of ${id.slice(0, 8)} as ${as}`),
+  const through = h("select", { "aria-label": "Through the eyes of", onchange: () => {
+    const url = new URL(location.href); url.searchParams.set("as", through.value); url.searchParams.set("v", String(v));
+    history.replaceState(null, "", url);
+    replay(id);
+  } }, eyes.map((e) => h("option", { value: e, selected: e === as }, eyesName(e))));
+  main.replaceChildren(h("h1", {}, `Replay of ${id.slice(0, 8)} through the eyes of ${eyesName(as)}`),
+    h("p", {}, h("label", {}, "Through the eyes of ", through)),
     h("p", {}, h("button", { type: "button", onclick: () => show(v - 1) }, "◀ Back"), " ", h("button", { type: "button", onclick: () => show(v + 1) }, "Forward ▶"), " ", slider, " ", label),
     h("p", {}, "Jump to: ", marks.map((e) => h("button", { type: "button", onclick: () => show(e.seq) }, `${words(e.event.type)} #${e.seq}`))),
     h("div", { class: "layout" }, stage, h("aside", {}, h("h2", {}, "Log"), log, await seriesSection(id, names, (g) => `/replay/${g}`))));
   await show(v);
+}
+
+/** The hands and roles a view shows: every seat's once the game is over, or the seat's own. */
+function hands(view, names, deck) {
+  const cardsOf = (list) => h("ul", { class: "hand" }, (list ?? []).map((c) => {
+    const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });
+    if (deck[c]?.segments?.length) icon.append(cardShape(deck[c], 0, 0, false));
+    return h("li", {}, icon, describe(deck[c]));
+  }));
+  const seats = view.hands
+    ? view.hands.map((list, i) => [i, list, view.roles?.[i]])
+    : view.seat != null && view.hand ? [[view.seat, view.hand, view.role]] : [];
+  if (!seats.length) return h("section", { "aria-label": "Hands" }, h("p", {}, "Hands are hidden from a spectator."));
+  return h("section", { "aria-label": "Hands" }, h("h2", {}, "Hands"),
+    seats.map(([i, list, role]) => h("section", { "aria-label": `Hand of ${names[i] ?? `seat ${i}`}` },
+      h("h3", {}, `${names[i] ?? `seat ${i}`}${role ? ` (${words(role)})` : ""}: ${list.length} cards`), cardsOf(list))));
 }
 
 // ---------------------------------------------------------------- audit

@@ -357,6 +357,20 @@ test("a 12-player game of bots is watched live to its end, then replayed", async
     assert.ok(await page.locator("svg.board [aria-label*=ladder]").count(), "the ladder is named on the board");
   }
   console.log(`door laid at version ${door.seq}; ladder ${ladder ? `at version ${ladder.seq}` : "never laid in this game"}`);
+  // Once over, any moment through anyone's eyes: every hand, one seat's hand, or none.
+  await page.goto(`${BASE}/replay/${finishedId}?v=10`);
+  await page.getByText(/^Version 10 of/).waitFor();
+  const handsShown = (n) => page.waitForFunction((n) => document.querySelectorAll("section[aria-label^='Hand of']").length === n, n);
+  await handsShown(12);
+  const seat3 = (await get(`/games/${finishedId}/state?at=10&as=3`)).view.hand;
+  await page.getByLabel("Through the eyes of").selectOption("3");
+  await handsShown(1);
+  await page.getByText(/^Version 10 of/).waitFor();
+  assert.match(page.url(), /as=3/);
+  assert.equal(await page.locator("section[aria-label^='Hand of'] li").count(), seat3.length);
+  await page.getByLabel("Through the eyes of").selectOption("spectator");
+  await page.getByText("Hands are hidden from a spectator.").waitFor();
+  await axe(page, "replay through a seat's eyes");
   await shots(page, "saboteur2-replay");
   await context.close();
 });

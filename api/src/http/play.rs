@@ -1,7 +1,7 @@
 //! Play: the caller's view, legal moves, commands, and the event log.
 
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use saboteur_domain::{Audience, Command, legal_commands};
+use saboteur_domain::{Audience, Command, Seat, legal_commands};
 use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -30,13 +30,54 @@ struct StateQuery {
     /// Replay: the state at this earlier version instead of now.
     #[param(minimum = 1)]
     at: Option<u64>,
+    /// Whose eyes to see through: `everyone` (once the game is over), `spectator`, or a seat
+    /// number (with that seat's player's token while the game runs; anyone, once it is
+    /// over). Without it: the caller's own (everyone's once the game is over).
+    #[serde(rename = "as")]
+    #[param(pattern = "^(everyone|spectator|[0-9]{1,2})$", example = "2")]
+    eyes: Option<String>,
+}
+
+/// The audience `as` asks for, when the caller may see through its eyes.
+fn eyes(asked: Option<&str>, own: Audience, over: bool, players: u8) -> Result<Audience, ApiError> {
+    let kept = |what: &str| {
+        Err(ApiError::Forbidden(format!(
+            "{what} until the game is over"
+        )))
+    };
+    match asked {
+        None if over => Ok(Audience::Omniscient),
+        None => Ok(own),
+        Some("spectator") => Ok(Audience::Spectator),
+        Some("everyone") if over => Ok(Audience::Omniscient),
+        Some("everyone") => kept("everyone's cards are hidden"),
+        Some(n) => {
+            let seat = n
+                .parse::<u8>()
+                .ok()
+                .filter(|s| *s < players)
+                .map(Seat)
+                .ok_or_else(|| {
+                    ApiError::BadRequest(format!(
+                        "`as` is `everyone`, `spectator` or a seat from 0 to {}",
+                        players.saturating_sub(1)
+                    ))
+                })?;
+            if over || own == Audience::Seat(seat) {
+                Ok(Audience::Seat(seat))
+            } else {
+                kept(&format!("{seat}'s eyes are its player's"))
+            }
+        }
+    }
 }
 
 /// Get the caller's view
 ///
 /// The game as the caller may see it (§11): with a player's token, their hand and role; without
 /// a token, what a spectator sees. `at` replays any earlier version; once the game is over,
-/// everything is public. The `ETag` is the version.
+/// everything is public, and `as` shows it through anyone's eyes (a seat's: what that seat
+/// knew at that version). The `ETag` is the version.
 ///
 /// A past version never changes for an audience, so `?at=` below the current version is
 /// served `immutable`: `private` (per token, `Vary: Authorization`) while the game runs,
@@ -54,6 +95,7 @@ struct StateQuery {
         )),
         (status = 400, description = "Malformed query or no such version", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`as` asks for eyes the caller may not see through before the game is over (`forbidden`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
@@ -67,11 +109,12 @@ async fn get_state(
 ) -> Result<HttpResponse, ApiError> {
     let mut table = seam::open(&state, &game(&id)?).await?;
     let who = table.caller(&state.store, bearer(&req)?.as_deref()).await?;
-    let audience = if table.over() {
-        Audience::Omniscient
-    } else {
-        who.audience()
-    };
+    let audience = eyes(
+        query.eyes.as_deref(),
+        who.audience(),
+        table.over(),
+        table.players(),
+    )?;
     let now = table.version();
     let version = query.at.map_or(now, Version::of);
     let cache = match query.at {

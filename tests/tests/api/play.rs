@@ -55,6 +55,27 @@ async fn play_whole_game(app: &TestApp, ruleset: &str, players: u8, seed: u64) {
     let current = now["version"].as_i64().unwrap();
     let (cache, _) = app.state_at_caching(&t.id, current, None).await;
     assert_eq!(cache, "no-cache");
+    // Whose eyes (`as`): while the game runs, a seat's are its player's alone, and nobody's
+    // are everyone's.
+    let path = |q: &str| format!("/games/{}/state?{q}", t.id);
+    let (st, _) = app.get_json(&path("as=everyone"), Some(&t.tokens[0])).await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    let (st, _) = app.get_json(&path("as=1"), None).await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    let (st, _) = app.get_json(&path("as=1"), Some(&t.tokens[0])).await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    let (st, mine) = app.get_json(&path("as=1"), Some(&t.tokens[1])).await;
+    assert_eq!(st, StatusCode::OK, "{mine}");
+    assert!(mine["view"]["hand"].is_array() && mine["view"]["seat"] == 1);
+    let (st, public) = app
+        .get_json(&path("as=spectator"), Some(&t.tokens[1]))
+        .await;
+    assert_eq!(st, StatusCode::OK, "{public}");
+    assert!(public["view"]["hand"].is_null() && public["view"]["seat"].is_null());
+    for bad in ["as=99", "as=me", "as=-1"] {
+        let (st, p) = app.get_json(&path(bad), Some(&t.tokens[1])).await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{bad}: {p}");
+    }
     let mut n = 0;
     loop {
         let (_, g) = app.state(&t.id, None).await;
@@ -100,6 +121,30 @@ async fn play_whole_game(app: &TestApp, ruleset: &str, players: u8, seed: u64) {
     let (st, early) = app.state_at(&t.id, 2).await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(early["view"]["round"], 1);
+    // Once over, anyone sees any moment through anyone's eyes: a seat's hand then, or all.
+    let (st, seat1) = app.get_json(&path("at=2&as=1"), None).await;
+    assert_eq!(st, StatusCode::OK, "{seat1}");
+    assert_eq!(seat1["view"]["seat"], 1);
+    assert!(seat1["view"]["hand"].is_array() && seat1["view"]["hands"].is_null());
+    let (st, all) = app.get_json(&path("at=2&as=everyone"), None).await;
+    assert_eq!(st, StatusCode::OK, "{all}");
+    assert_eq!(
+        all["view"]["hands"].as_array().map(Vec::len),
+        Some(usize::from(players))
+    );
+    assert_eq!(all["view"]["hands"][1], seat1["view"]["hand"]);
+    // The receipt of a view through a seat's eyes checks against the record.
+    let (st, verdict) = app
+        .audit_receipts(
+            &t.id,
+            &serde_json::json!([seat1["receipt"], all["receipt"]]),
+        )
+        .await;
+    assert_eq!(
+        (st, &verdict["ok"]),
+        (StatusCode::OK, &serde_json::json!(true)),
+        "{verdict}"
+    );
     // Once over, every audience sees everything: a past version is the same for all.
     let (cache, _) = app.state_at_caching(&t.id, 2, None).await;
     assert_eq!(cache, "public, max-age=31536000, immutable");
