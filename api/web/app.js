@@ -221,6 +221,25 @@ function board(view, deck, { legal = [], onCell, targets = [] } = {}) {
   return svg;
 }
 
+/**
+ * Marks on the board the newest of `events` that changed it (a path laid or removed, a goal
+ * turned), named for screen readers: what just happened, at a glance.
+ * @param {SVGSVGElement} svg @param {Schemas["EventRecord"][]} events
+ * @param {Schemas["View"]} view @param {Record<number, string>} names
+ */
+function markLast(svg, events, view, names) {
+  // Only this round's: a new deal lays a new maze.
+  const recent = [...events].reverse();
+  const dealt = recent.findIndex((x) => x.event?.type === "round_started");
+  const e = recent.slice(0, dealt < 0 ? undefined : dealt).find((x) => ["path_played", "path_removed", "goal_revealed"].includes(x.event?.type ?? ""));
+  const ev = e?.event;
+  const at = ev && (ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed") ? ev.at : null;
+  if (!e || !ev || !at) return;
+  // A path taken back by an undo is no longer there: nothing to point at.
+  if (ev.type === "path_played" && !view.board.some((p) => p.x === at.x && p.y === at.y)) return;
+  svg.append(el("rect", { class: "last-move", x: at.x + 0.02, y: at.y + 0.02, width: 0.96, height: 0.96, role: "img", "aria-label": `last on the board: ${describeEvent(e, names)}` }));
+}
+
 /** Milliseconds as "m:ss". @param {number} ms */
 const clock = (ms) => { const s = Math.max(0, Math.ceil(ms / 1000)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
 
@@ -526,6 +545,7 @@ async function table(id) {
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/decline`, { method: "POST", token: mine.token }); } catch (e) { message = e.message; } render(); } }, "Decline undo")) : null;
     /** @type {Schemas["EventPage"]} */
     const log = await api(`/games/${id}/events?after=${Math.max(0, st.version - 30)}&limit=30`, { token: mine.token });
+    markLast(svg, log.events, view, names);
     /** @type {Schemas["PresenceView"]} */
     const presence = await api(`/games/${id}/presence`);
     const deadline = st.table.deadline;
@@ -641,7 +661,9 @@ async function replay(id) {
     /** @type {Schemas["StateView"]} */
     const st = cache.get(v) ?? (await api(`/games/${id}/state?at=${v}&as=${as}`, { token }));
     cache.set(v, st);
-    stage.replaceChildren(board(st.view, deck), players(st.view, names), hands(st.view, names, deck));
+    const drawn = board(st.view, deck);
+    markLast(drawn, events.filter((e) => e.seq <= v), st.view, names);
+    stage.replaceChildren(drawn, players(st.view, names), hands(st.view, names, deck));
     label.textContent = `Version ${v} of ${max}`;
     for (const li of log.children) li.classList.toggle("current", Number(li.dataset.seq) === v);
     log.querySelector(".current")?.scrollIntoView({ block: "nearest" });

@@ -350,6 +350,8 @@ test("a 12-player game of bots is watched live to its end, then replayed", async
   await page.goto(`${BASE}/replay/${finishedId}?v=${door.seq}&as=spectator`);
   await page.getByText(new RegExp(`^Version ${door.seq} of`)).waitFor();
   assert.ok(await page.locator("svg.board [aria-label*=door]").count(), "the door is named on the board");
+  // The move just made is marked on the board and named.
+  assert.match(await page.locator("svg.board rect.last-move").getAttribute("aria-label"), new RegExp(`^last on the board: #${door.seq} path played`));
   const ladder = laid((c) => c?.ladder);
   if (ladder) {
     await page.goto(`${BASE}/replay/${finishedId}?v=${ladder.seq}&as=spectator`);
@@ -439,7 +441,7 @@ test("a whole base game through the table, gold choices included, to the player'
   page.setDefaultTimeout(10000);
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
   const result = page.getByRole("status").filter({ hasText: /You won!|You did not win/ });
-  let kept = 0, turns = 0;
+  let kept = 0, turns = 0, pathsLaid = 0, marked = 0;
   const version = () => page.locator("main").getAttribute("data-version");
   for (;;) {
     const turn = page.getByRole("status").filter({ hasText: /^Your turn/ });
@@ -456,10 +458,18 @@ test("a whole base game through the table, gold choices included, to the player'
       await keep.first().click();
       kept++;
     } else {
-      assert.ok(await playOne(page, "path"), "a card was played");
+      const kind = await playOne(page, "path");
+      assert.ok(kind, "a card was played");
+      if (kind === "path") pathsLaid++;
     }
     // The table shows the game after the move (and the bots' answers) before the next turn.
     await page.waitForFunction((v) => document.querySelector("main")?.dataset.version !== v, at, { timeout: 20000 });
+    // After a path laid, the newest change to this round's maze is marked and named.
+    if (pathsLaid === 1 && !marked) {
+      marked = await page.locator("svg.board rect.last-move").count();
+      assert.ok(marked, "the last move is marked on the board");
+      assert.match(await page.locator("svg.board rect.last-move").getAttribute("aria-label"), /^last on the board: /);
+    }
   }
   const final = await get(`/games/${id}/state`);
   console.log(`a whole game in ${turns} turns of the player; rounds: ${JSON.stringify(final.view.rounds.map((r) => r.winners))}`);
