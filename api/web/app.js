@@ -416,9 +416,53 @@ async function table(id) {
     after = page.next_after;
   }
   const abort = new AbortController();
-  async function render() {
+  /**
+   * What the table was last read as. It is read again when the stream brings news and after
+   * every write; a click that only selects, turns or ticks a card redraws from it, without a
+   * request. A read is two round trips: the state, then the rest at once.
+   */
+  let data = null;
+  let stale = true;
+  async function read() {
     /** @type {Schemas["GameSummary"]} */
     const s = await api(`/games/${id}`);
+    if (s.status === "lobby") return { s };
+    /** @type {Schemas["StateView"]} */
+    const st = await api(`/games/${id}/state`, { token: mine.token });
+    const nothing = { commands: [] };
+    const [moves, log, presence, series] = await Promise.all([
+      /** @type {Promise<Schemas["LegalMoves"] | { commands: [] }>} */
+      (mine.token && st.view.phase.awaited === st.view.seat && st.view.seat != null
+        ? api(`/games/${id}/legal-moves`, { token: mine.token }).catch(() => nothing) : Promise.resolve(nothing)),
+      /** @type {Promise<Schemas["EventPage"]>} */
+      (api(`/games/${id}/events?after=${Math.max(0, st.version - 30)}&limit=30`, { token: mine.token })),
+      /** @type {Promise<Schemas["PresenceView"]>} */
+      (api(`/games/${id}/presence`)),
+      s.status === "finished" || s.previous ? seriesSection(id, names, (g) => `/play/${g}`) : Promise.resolve(null),
+    ]);
+    return { s, st, legal: moves.commands, log, presence, series };
+  }
+  /** Reads the table again, then draws it. */
+  const refresh = () => { stale = true; return render(); };
+  /**
+   * One read at a time, until none is asked for: a read asked for while another runs starts
+   * after it, so an older answer never lands after a newer one.
+   * @type {Promise<void> | null}
+   */
+  let reading = null;
+  const readAll = async () => {
+    while (stale) {
+      stale = false;
+      // A read that fails is asked for again by the next redraw.
+      try { data = await read(); } catch (e) { stale = true; throw e; }
+    }
+  };
+  async function render() {
+    if (stale || !data) {
+      reading ??= readAll().finally(() => { reading = null; });
+      await reading;
+    }
+    const { s } = data;
     for (const seat of s.seats) names[seat.seat] = seat.name;
     const kids = [h("h1", {}, `Game ${id.slice(0, 8)} — ${s.ruleset}, ${s.status}`)];
     const err = h("p", { class: "error", role: "alert" }, message);
@@ -429,8 +473,8 @@ async function table(id) {
         try {
           /** @type {Schemas["Joined"]} */
           const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: new FormData(join).get("name"), entropy: share() } });
-          tokens.set(id, seated(j)); mine.token = j.player_token; render();
-        } catch (e) { message = e.message; render(); }
+          tokens.set(id, seated(j)); mine.token = j.player_token; refresh();
+        } catch (e) { message = e.message; refresh(); }
       });
       kids.push(h("p", {}, `Seats: ${s.seats.length}/${s.players}: ${s.seats.map((x) => x.name + (x.reserved ? " (not back yet)" : "")).join(", ")}`));
       const before = s.previous ? tokens.get(s.previous) : {};
@@ -442,7 +486,7 @@ async function table(id) {
             const j = await api(`/games/${id}/seats/${mySeat.seat}/claim`, { method: "POST", token: before.token });
             tokens.set(id, seated(j)); mine.token = j.player_token; message = "";
           } catch (e) { message = e.message; }
-          render();
+          refresh();
         } }, "Take my seat")));
       } else if (!mine.token) kids.push(join);
       if (mine.host) {
@@ -455,35 +499,26 @@ async function table(id) {
             out.replaceChildren(h("a", { href: `/play/${id}#token=${j.player_token}` }, `${location.origin}/play/${id}#token=${j.player_token}`));
           } catch (e) { out.textContent = e.message; }
         });
-        const start = h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/start`, { method: "POST", token: mine.host }); } catch (e) { message = e.message; } render(); } }, "Start the game");
+        const start = h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/start`, { method: "POST", token: mine.host }); } catch (e) { message = e.message; } refresh(); } }, "Start the game");
         kids.push(h("p", {}, invite, " ", out), h("p", {}, start));
       }
       kids.push(err);
       main.replaceChildren(...kids);
       return;
     }
-    /** @type {Schemas["StateView"]} */
-    const st = await api(`/games/${id}/state`, { token: mine.token });
+    const { st, legal, log, presence, series } = data;
+    if (!st || !log || !presence) return;
     const view = st.view;
     // Once the game is over every view is everyone's: remember which seat was ours.
     if (mine.token && view.seat != null && mine.seat !== view.seat) { tokens.set(id, { seat: view.seat }); mine.seat = view.seat; }
     const me = view.seat ?? (mine.token ? mine.seat ?? null : null);
     const over = s.status === "finished";
-    /** @type {Schemas["Command"][]} */
-    let legal = [];
-    if (mine.token && view.phase.awaited === view.seat) {
-      try {
-        /** @type {Schemas["LegalMoves"]} */
-        const moves = await api(`/games/${id}/legal-moves`, { token: mine.token });
-        legal = moves.commands;
-      } catch { legal = []; }
-    }
     const send = async (cmd) => {
       try {
         await api(`/games/${id}/commands`, { method: "POST", token: mine.token, body: cmd, headers: { "if-match": `"${st.version}"` } });
         message = ""; selected = null; sel = null;
       } catch (e) { message = e.message; }
-      render();
+      refresh();
     };
     /** The card a command plays, and the cards it discards. @param {Schemas["Command"]} c */
     const uses = (c) => ({ card: "card" in c ? c.card : undefined, discard: "discard" in c ? c.discard ?? [] : [] });
@@ -540,14 +575,10 @@ async function table(id) {
           : h("p", {}, "That set of cards cannot be discarded together."));
     }
     const undo = mine.token && !over ? h("p", {},
-      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo`, { method: "POST", token: mine.token }); message = "Undo requested"; } catch (e) { message = e.message; } render(); } }, "Request undo"), " ",
-      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/approve`, { method: "POST", token: mine.token }); } catch (e) { message = e.message; } render(); } }, "Approve undo"), " ",
-      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/decline`, { method: "POST", token: mine.token }); } catch (e) { message = e.message; } render(); } }, "Decline undo")) : null;
-    /** @type {Schemas["EventPage"]} */
-    const log = await api(`/games/${id}/events?after=${Math.max(0, st.version - 30)}&limit=30`, { token: mine.token });
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo`, { method: "POST", token: mine.token }); message = "Undo requested"; } catch (e) { message = e.message; } refresh(); } }, "Request undo"), " ",
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/approve`, { method: "POST", token: mine.token }); } catch (e) { message = e.message; } refresh(); } }, "Approve undo"), " ",
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/decline`, { method: "POST", token: mine.token }); } catch (e) { message = e.message; } refresh(); } }, "Decline undo")) : null;
     markLast(svg, log.events, view, names);
-    /** @type {Schemas["PresenceView"]} */
-    const presence = await api(`/games/${id}/presence`);
     const deadline = st.table.deadline;
     const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
     const tick = () => { countdown.textContent = deadline ? `${names[deadline.seat] ?? `Seat ${deadline.seat}`} has ${clock(deadline.at - Date.now())} to decide` : ""; };
@@ -567,15 +598,15 @@ async function table(id) {
       const data = new FormData(talkForm);
       const body = mine.token ? { text: data.get("text") } : { text: data.get("text"), name: data.get("name") };
       try { await api(`/games/${id}/talk`, { method: "POST", token: mine.token, body }); message = ""; draft = ""; } catch (e) { message = e.message; }
-      render();
+      refresh();
     });
     const talk = s.status === "finished" ? null : h("section", { "aria-label": "Table talk" }, h("h2", {}, "Table talk"),
       h("ul", { class: "talk" }, said.map((e) => h("li", {}, describeEvent(e, names),
-        mine.host && e.event.type === "talk_posted" && e.event.text != null ? h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/talk/${e.seq}/hide`, { method: "POST", token: mine.host }); } catch (err) { message = err.message; } render(); } }, "Hide") : null))),
+        mine.host && e.event.type === "talk_posted" && e.event.text != null ? h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/talk/${e.seq}/hide`, { method: "POST", token: mine.host }); } catch (err) { message = err.message; } refresh(); } }, "Hide") : null))),
       talkForm);
     const mySeat = view.seat != null ? st.table.seats[view.seat] : null;
     const reclaim = mySeat?.handed_to ? h("p", {}, "A bot is playing your seat. ",
-      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/seats/${view.seat}/reclaim`, { method: "POST", token: mine.token }); message = ""; } catch (e) { message = e.message; } render(); } }, "Take my seat back")) : null;
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/seats/${view.seat}/reclaim`, { method: "POST", token: mine.token }); message = ""; } catch (e) { message = e.message; } refresh(); } }, "Take my seat back")) : null;
     const awaited = view.phase.awaited;
     const banner = over ? (me != null ? (view.winners?.includes(me) ? "Game over: you won!" : "Game over") : "Game over")
       : awaited == null ? "" : awaited === me ? "You play now" : `${names[awaited] ?? `Seat ${awaited + 1}`} plays now`;
@@ -600,14 +631,14 @@ async function table(id) {
         view.winners?.length ? h("p", {}, `Winners: ${view.winners.map((w) => names[w] ?? w).join(", ")}`) : null,
         h("h2", {}, "Log"), h("ol", { class: "log", "aria-label": "Recent events", tabindex: 0 }, log.events.map((e) => h("li", {}, describeEvent(e, names)))),
         h("p", {}, h("a", { href: `/replay/${id}` }, "Replay"), " ", s.status === "finished" ? h("a", { href: `/audit/${id}` }, "Audit") : null),
-        s.status === "finished" || s.previous ? await seriesSection(id, names, (g) => `/play/${g}`) : null,
+        series,
         s.status === "finished" && mine.host ? h("p", {}, h("button", { type: "button", onclick: async () => {
           try {
             /** @type {Schemas["GameCreated"]} */
             const next = await api(`/games/${id}/rematch`, { method: "POST", token: mine.host });
             tokens.set(next.game_id, { host: next.host_token });
             location.href = `/play/${next.game_id}`;
-          } catch (e) { message = e.message; render(); }
+          } catch (e) { message = e.message; refresh(); }
         } }, "Play a rematch")) : null)));
     main.dataset.version = String(st.version);
     document.title = title;
@@ -616,9 +647,9 @@ async function table(id) {
     const logList = main.querySelector("ol.log");
     if (logList) logList.scrollTop = logList.scrollHeight;
   }
-  await render();
+  await refresh();
   let pending = null;
-  follow(id, mine.token, () => { clearTimeout(pending); pending = setTimeout(render, 150); }, abort.signal);
+  follow(id, mine.token, () => { clearTimeout(pending); pending = setTimeout(refresh, 150); }, abort.signal);
 }
 
 // ---------------------------------------------------------------- replay
