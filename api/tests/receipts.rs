@@ -9,6 +9,28 @@ use std::process::Command;
 use reqwest::Client;
 use serde_json::{Value, json};
 
+/// A scenario run on SQLite (a file in a temporary directory) and on PostgreSQL, as two tests.
+macro_rules! on_both_stores {
+    ($sqlite:ident, $postgres:ident, $scenario:ident) => {
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $sqlite() {
+            let dir = tempfile::tempdir().unwrap();
+            let url = format!(
+                "sqlite://{}?mode=rwc",
+                dir.path().join("store.db").display()
+            );
+            $scenario(&url, dir.path()).await;
+        }
+
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $postgres() {
+            let dir = tempfile::tempdir().unwrap();
+            let url = saboteur_storage::testing::fresh_database().await;
+            $scenario(&url, dir.path()).await;
+        }
+    };
+}
+
 struct Server {
     base: String,
     client: Client,
@@ -25,6 +47,19 @@ impl Server {
         Server {
             base: format!("http://{addr}"),
             client: Client::new(),
+        }
+    }
+
+    /// The host seats `n` random bots.
+    async fn random_bots(&self, id: &str, host: &str, n: usize) {
+        for _ in 0..n {
+            self.call(
+                "POST",
+                &format!("/games/{id}/bots"),
+                Some(host),
+                Some(json!({"level": "random"})),
+            )
+            .await;
         }
     }
 
@@ -77,16 +112,7 @@ async fn play(server: &Server) -> (String, Vec<Value>) {
         )
         .await;
     let me = joined["player_token"].as_str().unwrap().to_string();
-    for _ in 0..2 {
-        server
-            .call(
-                "POST",
-                &format!("/games/{id}/bots"),
-                Some(&host),
-                Some(json!({"level": "random"})),
-            )
-            .await;
-    }
+    server.random_bots(&id, &host, 2).await;
     // The creation's and the seat's signed commitments to the seed come first.
     let mut kept = vec![
         created.clone(),
@@ -639,16 +665,7 @@ async fn receipts_prove_a_rewrite(url: &str, dir: &std::path::Path) {
     let checkpoint = server.call("GET", "/log/checkpoint", None, None).await;
     assert_eq!(checkpoint["size"], 2);
     let cp_file = file(dir, "checkpoint-2.json", &checkpoint);
-    let store = saboteur_storage::EventStore::connect(&url).await.unwrap();
-    let on = if url.starts_with("postgres") {
-        " ON server_keys"
-    } else {
-        ""
-    };
-    store
-        .execute_raw(&format!("DROP TRIGGER server_keys_no_delete{on}"))
-        .await
-        .unwrap();
+    let store = without_trigger(&url, "server_keys_no_delete", "server_keys").await;
     assert!(store.execute_raw("DELETE FROM server_keys").await.unwrap() >= 1);
     let server = Server::start(&url).await;
     let without = server
@@ -708,19 +725,11 @@ async fn receipts_prove_a_rewrite(url: &str, dir: &std::path::Path) {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn receipts_prove_a_record_was_rewritten_after_it_was_served_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}?mode=rwc", dir.path().join("r.db").display());
-    receipts_prove_a_rewrite(&url, dir.path()).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn receipts_prove_a_record_was_rewritten_after_it_was_served_on_postgres() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = saboteur_storage::testing::fresh_database().await;
-    receipts_prove_a_rewrite(&url, dir.path()).await;
-}
+on_both_stores!(
+    receipts_prove_a_record_was_rewritten_after_it_was_served_on_sqlite,
+    receipts_prove_a_record_was_rewritten_after_it_was_served_on_postgres,
+    receipts_prove_a_rewrite
+);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_key_file_is_published_and_a_rotation_keeps_the_old_key() {
@@ -787,6 +796,22 @@ async fn a_key_file_is_published_and_a_rotation_keeps_the_old_key() {
         .unwrap();
     assert_eq!(checkpoint["key_id"], mine.id());
     assert_eq!(checkpoint["size"], 0);
+}
+
+/// The store at `url` with the trigger `name` on `table` dropped, as an operator with the
+/// database does before changing what the triggers keep.
+async fn without_trigger(url: &str, name: &str, table: &str) -> saboteur_storage::EventStore {
+    let store = saboteur_storage::EventStore::connect(url).await.unwrap();
+    let on = if url.starts_with("postgres") {
+        format!(" ON {table}")
+    } else {
+        String::new()
+    };
+    store
+        .execute_raw(&format!("DROP TRIGGER {name}{on}"))
+        .await
+        .unwrap();
+    store
 }
 
 /// Plays seat 0 (the first legal move each turn) until the game is over.
@@ -920,16 +945,7 @@ async fn commitments_hold_the_server_to_the_deal(url: &str, dir: &std::path::Pat
         }
         // The operator's server, started afresh on the store, runs the rest of the game.
         let server = Server::start(url).await;
-        for _ in 0..2 {
-            server
-                .call(
-                    "POST",
-                    &format!("/games/{id}/bots"),
-                    Some(&host),
-                    Some(json!({"level": "random"})),
-                )
-                .await;
-        }
+        server.random_bots(&id, &host, 2).await;
         let started = server
             .call("POST", &format!("/games/{id}/start"), Some(&host), None)
             .await;
@@ -995,19 +1011,11 @@ async fn commitments_hold_the_server_to_the_deal(url: &str, dir: &std::path::Pat
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn commitments_hold_the_server_to_the_deal_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
-    commitments_hold_the_server_to_the_deal(&url, dir.path()).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn commitments_hold_the_server_to_the_deal_on_postgres() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = saboteur_storage::testing::fresh_database().await;
-    commitments_hold_the_server_to_the_deal(&url, dir.path()).await;
-}
+on_both_stores!(
+    commitments_hold_the_server_to_the_deal_on_sqlite,
+    commitments_hold_the_server_to_the_deal_on_postgres,
+    commitments_hold_the_server_to_the_deal
+);
 
 /// A checkpoint commits to every key published when it was signed. The operator rotates its
 /// key, then deletes the old one (trigger dropped): a player who kept no `GET /keys` but a
@@ -1063,16 +1071,7 @@ async fn checkpoints_commit_the_keys(url: &str, dir: &std::path::Path) {
     let out = run(args(&file(dir, "bundle-keys.json", &bundle)));
     assert!(out.status.success(), "{}", text(&out));
     // The operator withdraws the old key.
-    let store = saboteur_storage::EventStore::connect(url).await.unwrap();
-    let on = if url.starts_with("postgres") {
-        " ON server_keys"
-    } else {
-        ""
-    };
-    store
-        .execute_raw(&format!("DROP TRIGGER server_keys_no_delete{on}"))
-        .await
-        .unwrap();
+    let store = without_trigger(url, "server_keys_no_delete", "server_keys").await;
     let sql = format!("DELETE FROM server_keys WHERE id = '{old}'");
     assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
     let server = Server::start(url).await;
@@ -1105,16 +1104,8 @@ async fn checkpoints_commit_the_keys(url: &str, dir: &std::path::Path) {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn checkpoints_commit_the_keys_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}?mode=rwc", dir.path().join("k.db").display());
-    checkpoints_commit_the_keys(&url, dir.path()).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn checkpoints_commit_the_keys_on_postgres() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = saboteur_storage::testing::fresh_database().await;
-    checkpoints_commit_the_keys(&url, dir.path()).await;
-}
+on_both_stores!(
+    checkpoints_commit_the_keys_on_sqlite,
+    checkpoints_commit_the_keys_on_postgres,
+    checkpoints_commit_the_keys
+);
