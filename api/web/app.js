@@ -653,7 +653,12 @@ async function table(id) {
 }
 
 // ---------------------------------------------------------------- replay
+/** The keys and the autoplay of the replay on screen: given up when another replay is drawn. */
+let replayRun = new AbortController();
 async function replay(id) {
+  replayRun.abort();
+  replayRun = new AbortController();
+  const run = replayRun.signal;
   document.title = "Saboteur — replay";
   const q = new URLSearchParams(location.search);
   /** @type {Schemas["GameSummary"]} */
@@ -681,7 +686,18 @@ async function replay(id) {
   const max = summary.version;
   let v = Math.min(max, Math.max(1, Number(q.get("v") ?? max)));
   const marks = events.filter((e) => /round_started|goal_revealed|undo|rolled_back/.test(e.event?.type ?? ""));
-  const slider = h("input", { type: "range", min: 1, max, value: v, "aria-label": "Version" });
+  const slider = h("input", { type: "range", min: 1, max, value: v, "aria-label": "Version", class: "replay-slider" });
+  // Autoplay: a step every 0.7 s to the end, until paused.
+  let playing = 0;
+  const play = h("button", { type: "button", "aria-pressed": "false" }, "Play");
+  const stop = () => { clearInterval(playing); playing = 0; play.textContent = "Play"; play.setAttribute("aria-pressed", "false"); };
+  play.addEventListener("click", () => {
+    if (playing) return stop();
+    if (v >= max) show(1);
+    play.textContent = "Pause"; play.setAttribute("aria-pressed", "true");
+    playing = setInterval(() => { if (v >= max) stop(); else show(v + 1); }, 700);
+  });
+  run.addEventListener("abort", stop);
   const label = h("output", { "aria-live": "polite" });
   const stage = h("div", {});
   const log = h("ol", { class: "log", "aria-label": "Log", tabindex: 0 }, events.map((e) => h("li", { "data-seq": e.seq }, describeEvent(e, names))));
@@ -706,7 +722,7 @@ async function replay(id) {
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowRight") { e.preventDefault(); show(v + 1); }
     if (e.key === "ArrowLeft") { e.preventDefault(); show(v - 1); }
-  });
+  }, { signal: run });
   const through = h("select", { "aria-label": "Through the eyes of", onchange: () => {
     const url = new URL(location.href); url.searchParams.set("as", through.value); url.searchParams.set("v", String(v));
     history.replaceState(null, "", url);
@@ -714,7 +730,7 @@ async function replay(id) {
   } }, eyes.map((e) => h("option", { value: e, selected: e === as }, eyesName(e))));
   main.replaceChildren(h("h1", {}, `Replay of ${id.slice(0, 8)} through the eyes of ${eyesName(as)}`),
     h("p", {}, h("label", {}, "Through the eyes of ", through)),
-    h("p", {}, h("button", { type: "button", onclick: () => show(v - 1) }, "◀ Back"), " ", h("button", { type: "button", onclick: () => show(v + 1) }, "Forward ▶"), " ", slider, " ", label),
+    h("p", {}, h("button", { type: "button", onclick: () => show(v - 1) }, "◀ Back"), " ", play, " ", h("button", { type: "button", onclick: () => show(v + 1) }, "Forward ▶"), " ", slider, " ", label),
     h("p", {}, "Jump to: ", marks.map((e) => h("button", { type: "button", onclick: () => show(e.seq) }, `${words(e.event.type)} #${e.seq}`))),
     h("div", { class: "layout" }, stage, h("aside", {}, h("h2", {}, "Log"), log, await seriesSection(id, names, (g) => `/replay/${g}`))));
   await show(v);

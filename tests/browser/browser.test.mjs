@@ -290,6 +290,13 @@ test("replay: keyboard steps, deep links, timing", async () => {
   assert.match(page.url(), /v=3/);
   await page.keyboard.press("ArrowLeft");
   await page.getByText(/^Version 2 of/).waitFor();
+  // Autoplay steps on by itself until paused.
+  await page.getByRole("button", { name: "Play" }).click();
+  await page.getByText(/^Version 4 of/).waitFor({ timeout: 5000 });
+  await page.getByRole("button", { name: "Pause" }).click();
+  const paused = await page.locator("output").textContent();
+  await page.waitForTimeout(1500);
+  assert.equal(await page.locator("output").textContent(), paused, "paused, it stays");
   await axe(page, "replay");
   await shots(page, "replay");
   await context.close();
@@ -370,6 +377,13 @@ test("a 12-player game of bots is watched live to its end, then replayed", async
   await page.getByText(/^Version 10 of/).waitFor();
   assert.match(page.url(), /as=3/);
   assert.equal(await page.locator("section[aria-label^='Hand of'] li").count(), seat3.length);
+  // A step after the switch stays with the eyes chosen (the replay drawn before lets go of the keys).
+  await page.keyboard.press("ArrowRight");
+  await page.getByText(/^Version 11 of/).waitFor();
+  // (A replay left listening would fetch its own step and write its eyes into the address.)
+  await page.waitForLoadState("networkidle");
+  assert.match(page.url(), /as=3/);
+  await handsShown(1);
   await page.getByLabel("Through the eyes of").selectOption("spectator");
   await page.getByText("Hands are hidden from a spectator.").waitFor();
   await axe(page, "replay through a seat's eyes");
