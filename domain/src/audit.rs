@@ -9,6 +9,7 @@ use crate::decide::deal;
 use crate::event::{BotMove, Event, HandOver};
 use crate::history::{History, opens_batch};
 use crate::seat::Seat;
+use crate::signature::signed_acts;
 use crate::view::{Audience, view};
 
 /// What an audit of a whole log found.
@@ -107,6 +108,18 @@ fn stamp_as_recorded(
     Ok(())
 }
 
+/// The seat an undo event is by (the requester, the voter).
+fn undo_seat(e: &Event) -> Option<Seat> {
+    match e {
+        Event::UndoRequested { seat, .. }
+        | Event::UndoApproved { seat, .. }
+        | Event::UndoDeclined { seat, .. }
+        | Event::Undone { by: Some(seat), .. }
+        | Event::CommandAccepted { seat, .. } => Some(*seat),
+        _ => None,
+    }
+}
+
 /// Audits a complete log: every deal derived again from the seed, every command decided again
 /// against the state before it and compared with the events recorded after it, every undo
 /// checked against the undo rules, and the final scores recomputed.
@@ -125,6 +138,9 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
         gold: Vec::new(),
         winners: Vec::new(),
     };
+    // Every act of a seat with a key carries a signature, nothing else does; the signatures
+    // themselves are checked where keys are verified.
+    signed_acts(log).map_err(|(seq, what)| wrong(seq, what))?;
     let mut i = 1;
     while i < log.len() {
         let seq = i as u64 + 1;
@@ -138,6 +154,7 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
                 command,
                 bot,
                 at,
+                ..
             } => {
                 let command = command
                     .known()
@@ -190,12 +207,12 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
                 }
                 asked
             }
-            Event::UndoApproved { seat } => {
+            Event::UndoApproved { seat, .. } => {
                 report.undos_checked += 1;
                 h.vote_undo(*seat, true)
                     .map_err(|e| wrong(seq, e.to_string()))?
             }
-            Event::UndoDeclined { seat } => {
+            Event::UndoDeclined { seat, .. } => {
                 report.undos_checked += 1;
                 h.vote_undo(*seat, false)
                     .map_err(|e| wrong(seq, e.to_string()))?
@@ -228,6 +245,7 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
                 name,
                 text,
                 at,
+                ..
             } => {
                 let text = text
                     .known()
@@ -245,11 +263,14 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
             } => h
                 .hand_to_bot(*seat, *level)
                 .map_err(|e| wrong(seq, e.to_string()))?,
-            Event::SeatReclaimed { seat } => h
+            Event::SeatReclaimed { seat, .. } => h
                 .reclaim_seat(*seat)
                 .map_err(|e| wrong(seq, e.to_string()))?,
             Event::TokenReissued { seat } => h
                 .reissue_token(*seat)
+                .map_err(|e| wrong(seq, e.to_string()))?,
+            Event::SeatKeyRegistered { seat, key, .. } => h
+                .register_key(*seat, key)
                 .map_err(|e| wrong(seq, e.to_string()))?,
             other => {
                 return Err(wrong(
@@ -260,6 +281,12 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
         };
         let mut expected = expected;
         stamp_as_recorded(&h, seq, &mut expected, recorded)?;
+        // Players' signatures are checked apart ([`signed_acts`]): carried as recorded.
+        for (e, r) in expected.iter_mut().zip(recorded) {
+            if let (Some(signed), Some(seat)) = (r.signature(), r.actor().or(undo_seat(r))) {
+                Event::sign(std::slice::from_mut(e), seat, signed.clone());
+            }
+        }
         if expected.as_slice() != recorded {
             let k = expected
                 .iter()

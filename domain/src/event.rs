@@ -11,6 +11,7 @@ use crate::options::Options;
 use crate::random::{Contribution, Seed};
 use crate::seat::Seat;
 use crate::secret::{Pile, Secret};
+use crate::signature::SeatSignature;
 
 /// The schema version of [`Event`]'s JSON. Bump it, and teach [`Event::decode`] to read the
 /// old form, when an event's shape changes.
@@ -391,6 +392,10 @@ pub enum Event {
         /// clock (the clock is reckoned from these times), absent otherwise.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at: Option<u64>,
+        /// The player's signature of the act, when the seat has a key
+        /// ([`Event::SeatKeyRegistered`]); hidden whenever the act is.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signature: Option<Secret<SeatSignature>>,
     },
     /// A player asked to take back their last command; every other player must approve.
     UndoRequested {
@@ -403,16 +408,28 @@ pub enum Event {
         /// in logs recorded before it was kept.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         revealed: Option<bool>,
+        /// The player's signature of the act, when the seat has a key
+        /// ([`Event::SeatKeyRegistered`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signature: Option<SeatSignature>,
     },
     /// A player approved the pending undo request.
     UndoApproved {
         /// Who approved.
         seat: Seat,
+        /// The player's signature of the act, when the seat has a key
+        /// ([`Event::SeatKeyRegistered`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signature: Option<SeatSignature>,
     },
     /// A player declined the pending undo request, which is dropped.
     UndoDeclined {
         /// Who declined.
         seat: Seat,
+        /// The player's signature of the act, when the seat has a key
+        /// ([`Event::SeatKeyRegistered`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signature: Option<SeatSignature>,
     },
     /// The game returned to an earlier version. The log keeps the undone events; replaying
     /// skips them.
@@ -427,6 +444,10 @@ pub enum Event {
         /// clock (the clock is reckoned from these times), absent otherwise.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at: Option<u64>,
+        /// The player's signature of the act, when the seat has a key
+        /// ([`Event::SeatKeyRegistered`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signature: Option<SeatSignature>,
     },
     /// A message was posted at the table. Public: it shows nothing else.
     TalkPosted {
@@ -439,6 +460,10 @@ pub enum Event {
         text: Secret<String>,
         /// When, in milliseconds since the Unix epoch.
         at: u64,
+        /// The player's signature of the act, when the seat has a key
+        /// ([`Event::SeatKeyRegistered`]); hidden whenever the act is.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signature: Option<Secret<SeatSignature>>,
     },
     /// The host hid a message: it stays in the log, no longer shown.
     TalkHidden {
@@ -469,9 +494,27 @@ pub enum Event {
     SeatReclaimed {
         /// The seat.
         seat: Seat,
+        /// The player's signature of the act, when the seat has a key
+        /// ([`Event::SeatKeyRegistered`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signature: Option<SeatSignature>,
     },
-    /// The host issued a new token for a seat; the old one no longer works. The token itself
-    /// is never recorded.
+    /// A seat's player registered a public key (when the game started, with the key sent with
+    /// the seat, or later): from then on every act of the seat must carry the player's
+    /// signature ([`crate::signature`]). A key registered over another is signed by the old
+    /// one; a reissued token drops the seat's key ([`Event::TokenReissued`]). Public: everyone
+    /// sees whose key changed.
+    SeatKeyRegistered {
+        /// The seat.
+        seat: Seat,
+        /// The Ed25519 public key, 64 hex digits.
+        key: String,
+        /// The player's signature with the seat's previous key, if it had one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signature: Option<SeatSignature>,
+    },
+    /// The host issued a new token for a seat; the old one no longer works, and the seat's key,
+    /// if it had one, no longer signs for it. The token itself is never recorded.
     TokenReissued {
         /// The seat.
         seat: Seat,
@@ -526,6 +569,7 @@ impl Event {
             Event::TurnTimedOut { .. } => "turn_timed_out",
             Event::SeatHandedToBot { .. } => "seat_handed_to_bot",
             Event::SeatReclaimed { .. } => "seat_reclaimed",
+            Event::SeatKeyRegistered { .. } => "seat_key_registered",
             Event::TokenReissued { .. } => "token_reissued",
             Event::GameEnded { .. } => "game_ended",
         }
@@ -562,7 +606,8 @@ impl Event {
             | Event::TalkPosted {
                 seat: Some(seat), ..
             }
-            | Event::SeatReclaimed { seat }
+            | Event::SeatReclaimed { seat, .. }
+            | Event::SeatKeyRegistered { seat, .. }
             | Event::GoldKept {
                 seat,
                 automatic: false,
@@ -570,6 +615,65 @@ impl Event {
             } => Some(*seat),
             _ => None,
         }
+    }
+
+    /// The player's signature the event records, if any (a hidden one counts as none).
+    pub fn signature(&self) -> Option<&SeatSignature> {
+        match self {
+            Event::CommandAccepted { signature, .. } | Event::TalkPosted { signature, .. } => {
+                signature.as_ref().and_then(Secret::known)
+            }
+            Event::UndoRequested { signature, .. }
+            | Event::UndoApproved { signature, .. }
+            | Event::UndoDeclined { signature, .. }
+            | Event::Undone { signature, .. }
+            | Event::SeatReclaimed { signature, .. }
+            | Event::SeatKeyRegistered { signature, .. } => signature.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Records a player's signature in the first event of `events` that records an act of
+    /// `seat` a player signs (a command, an undo request, a vote, a message, a reclaim, a key).
+    /// Whether one did.
+    pub fn sign(events: &mut [Event], seat: Seat, signed: SeatSignature) -> bool {
+        for e in events {
+            match e {
+                Event::CommandAccepted {
+                    seat: s,
+                    bot: None,
+                    signature,
+                    ..
+                }
+                | Event::TalkPosted {
+                    seat: Some(s),
+                    signature,
+                    ..
+                } if *s == seat => {
+                    *signature = Some(Secret::Known(signed));
+                    return true;
+                }
+                Event::UndoRequested {
+                    seat: s, signature, ..
+                }
+                | Event::UndoApproved { seat: s, signature }
+                | Event::UndoDeclined { seat: s, signature }
+                | Event::Undone {
+                    by: Some(s),
+                    signature,
+                    ..
+                }
+                | Event::SeatReclaimed { seat: s, signature }
+                | Event::SeatKeyRegistered {
+                    seat: s, signature, ..
+                } if *s == seat => {
+                    *signature = Some(signed);
+                    return true;
+                }
+                _ => {}
+            }
+        }
+        false
     }
 
     /// Reads an event stored with the given schema version. Only version 1 exists.

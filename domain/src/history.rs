@@ -130,6 +130,7 @@ pub(crate) fn opens_batch(log: &[Event], index: usize) -> bool {
         | Event::TalkHidden { .. }
         | Event::TurnTimedOut { .. }
         | Event::SeatReclaimed { .. }
+        | Event::SeatKeyRegistered { .. }
         | Event::TokenReissued { .. } => true,
         Event::UndoRequested { .. } | Event::UndoApproved { .. } | Event::UndoDeclined { .. } => {
             true
@@ -296,6 +297,7 @@ impl History {
                 seat,
                 to_version,
                 revealed,
+                ..
             } => {
                 self.pending = Some(UndoRequest {
                     seat: *seat,
@@ -304,7 +306,7 @@ impl History {
                     revealed: revealed.unwrap_or(true),
                 });
             }
-            Event::UndoApproved { seat } => {
+            Event::UndoApproved { seat, .. } => {
                 if let Some(p) = &mut self.pending {
                     p.approvals.push(*seat);
                 }
@@ -316,6 +318,7 @@ impl History {
             | Event::TurnTimedOut { .. }
             | Event::SeatHandedToBot { .. }
             | Event::SeatReclaimed { .. }
+            | Event::SeatKeyRegistered { .. }
             | Event::TokenReissued { .. } => {}
             Event::CommandAccepted { .. } => {
                 // Acting moves the game on: a pending request would take this back too.
@@ -353,6 +356,7 @@ impl History {
             command: Secret::Known(command.clone()),
             bot,
             at: None,
+            signature: None,
         }];
         events.extend(decide(&self.game, seat, command)?);
         Ok(events)
@@ -419,6 +423,7 @@ impl History {
                 by: Some(by),
                 reason: None,
                 at: None,
+                signature: None,
             }]);
         }
         if self.pending.is_some() {
@@ -428,6 +433,7 @@ impl History {
             seat,
             to_version,
             revealed: Some(self.revealed_to(seat, to_version)),
+            signature: None,
         }])
     }
 
@@ -468,15 +474,22 @@ impl History {
             return Err(UndoError::CannotVote(seat));
         }
         if !approve {
-            return Ok(vec![Event::UndoDeclined { seat }]);
+            return Ok(vec![Event::UndoDeclined {
+                seat,
+                signature: None,
+            }]);
         }
-        let mut events = vec![Event::UndoApproved { seat }];
+        let mut events = vec![Event::UndoApproved {
+            seat,
+            signature: None,
+        }];
         if p.approvals.len() + 2 >= self.game.n() {
             events.push(Event::Undone {
                 to_version: p.to_version,
                 by: Some(p.seat),
                 reason: None,
                 at: None,
+                signature: None,
             });
         }
         Ok(events)
@@ -508,6 +521,7 @@ impl History {
             by: None,
             reason: Some(reason.to_string()),
             at: None,
+            signature: None,
         }])
     }
 }

@@ -33,6 +33,7 @@ pub mod position;
 pub mod random;
 pub mod seat;
 pub mod secret;
+pub mod signature;
 pub mod simulate;
 mod table;
 pub mod view;
@@ -57,5 +58,9 @@ pub use position::{Goals, Setup};
 pub use random::{Contribution, Seed};
 pub use seat::Seat;
 pub use secret::{Pile, Secret};
+pub use signature::{
+    SeatSignature, SignedAct, SignedEntry, fingerprint, is_public_key, is_signature, signed_acts,
+    signing_message,
+};
 pub use view::{Audience, Inspection, MyGold, View, redact, view};
 pub use violation::{RuleViolation, SetupError, Violation};

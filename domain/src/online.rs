@@ -79,6 +79,9 @@ pub enum TableError {
     /// The bot found no command to play.
     #[error("the bot found no command for {0}")]
     NoCommand(Seat),
+    /// A public key is not an Ed25519 key written as 64 lowercase hex digits.
+    #[error("a public key is an Ed25519 key written as 64 lowercase hex digits")]
+    BadKey,
 }
 
 impl TableError {
@@ -98,6 +101,7 @@ impl TableError {
         "already_bot",
         "not_bot",
         "no_command",
+        "bad_key",
     ];
 
     /// The stable code of the refusal (one of [`TableError::CODES`]).
@@ -116,6 +120,7 @@ impl TableError {
             TableError::AlreadyBot(_) => "already_bot",
             TableError::NotBot(_) => "not_bot",
             TableError::NoCommand(_) => "no_command",
+            TableError::BadKey => "bad_key",
         }
     }
 }
@@ -144,6 +149,10 @@ pub struct SeatStatus {
     /// The bot playing the seat since it was handed over (abandoned, or by the host), if one
     /// is. Seats taken by a bot when the game was set up are listed with the game.
     pub handed_to: Option<BotLevel>,
+    /// The Ed25519 public key (64 hex digits) that signs the seat's acts, if its player
+    /// registered one ([`Event::SeatKeyRegistered`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 /// The table around the game, as everyone may see it: its settings, the clocks, the seats
@@ -343,6 +352,7 @@ impl History {
             name,
             text: Secret::Known(text.to_string()),
             at,
+            signature: None,
         }])
     }
 
@@ -382,7 +392,10 @@ impl History {
         if self.table.handed(seat).is_none() {
             return Err(TableError::NotBot(seat));
         }
-        Ok(vec![Event::SeatReclaimed { seat }])
+        Ok(vec![Event::SeatReclaimed {
+            seat,
+            signature: None,
+        }])
     }
 
     /// The host issues a new token for a seat (the token itself is never recorded).
@@ -390,6 +403,27 @@ impl History {
         self.table_open()?;
         self.seat_of_game(seat)?;
         Ok(vec![Event::TokenReissued { seat }])
+    }
+
+    /// A seat's player registers an Ed25519 public key (64 lowercase hex digits): from then on
+    /// the seat's acts must carry the player's signature ([`crate::signature`]).
+    pub fn register_key(&self, seat: Seat, key: &str) -> Result<Vec<Event>, TableError> {
+        self.table_open()?;
+        self.seat_of_game(seat)?;
+        if !crate::signature::is_public_key(key) {
+            return Err(TableError::BadKey);
+        }
+        Ok(vec![Event::SeatKeyRegistered {
+            seat,
+            key: key.to_string(),
+            signature: None,
+        }])
+    }
+
+    /// The key that signs a seat's acts, if its player registered one (and no token was
+    /// issued again since).
+    pub fn seat_key(&self, seat: Seat) -> Option<&str> {
+        self.table.keys.get(seat.index())?.as_deref()
     }
 
     /// The bot a seat was handed to during play, if one plays it now.
@@ -416,6 +450,7 @@ impl History {
                     }),
                     timeouts: self.table.timeouts.get(i).copied().unwrap_or(0),
                     handed_to: self.table.handed(seat),
+                    key: self.seat_key(seat).map(str::to_string),
                 }
             })
             .collect();
@@ -436,9 +471,15 @@ impl History {
         let mut shown = crate::view::redact(event, audience, over);
         if audience != Audience::Omniscient
             && self.talk_hidden(seq)
-            && let Event::TalkPosted { text, .. } = &mut shown
+            && let Event::TalkPosted {
+                text, signature, ..
+            } = &mut shown
         {
             *text = Secret::Hidden;
+            // The signed body holds the text.
+            if signature.is_some() {
+                *signature = Some(Secret::Hidden);
+            }
         }
         shown
     }

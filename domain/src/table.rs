@@ -29,6 +29,8 @@ pub(crate) struct Table {
     pub(crate) last_at: u64,
     /// The last decision-making event was a timeout: the command after it is its bot's.
     pub(crate) timed_out: bool,
+    /// The key each seat's acts are signed with, if its player registered one.
+    pub(crate) keys: Vec<Option<String>>,
 }
 
 impl Table {
@@ -43,6 +45,7 @@ impl Table {
             bank: vec![bank; players],
             timeouts: vec![0; players],
             handed: vec![None; players],
+            keys: vec![None; players],
             ..Table::default()
         }
     }
@@ -97,7 +100,7 @@ impl Table {
                     *h = Some(*level);
                 }
             }
-            Event::SeatReclaimed { seat } => {
+            Event::SeatReclaimed { seat, .. } => {
                 if let Some(h) = Table::seat_mut(&mut self.handed, *seat) {
                     *h = None;
                 }
@@ -111,6 +114,16 @@ impl Table {
             }
             Event::TalkHidden { message } => {
                 self.hidden.insert(*message);
+            }
+            Event::SeatKeyRegistered { seat, key, .. } => {
+                if let Some(k) = Table::seat_mut(&mut self.keys, *seat) {
+                    *k = Some(key.clone());
+                }
+            }
+            Event::TokenReissued { seat } => {
+                if let Some(k) = Table::seat_mut(&mut self.keys, *seat) {
+                    *k = None;
+                }
             }
             _ => {}
         }

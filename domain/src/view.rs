@@ -392,11 +392,13 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
             command,
             bot,
             at,
+            signature,
         } => Event::CommandAccepted {
             seat: *seat,
             command: command.shown_if(sees(*seat)),
             bot: bot.as_ref().map(|b| b.shown_if(sees(*seat))),
             at: *at,
+            signature: signature.as_ref().map(|s| s.shown_if(sees(*seat))),
         },
         Event::PathPlayed { .. }
         | Event::UndoRequested { .. }
@@ -420,6 +422,7 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
         | Event::TurnTimedOut { .. }
         | Event::SeatHandedToBot { .. }
         | Event::SeatReclaimed { .. }
+        | Event::SeatKeyRegistered { .. }
         | Event::TokenReissued { .. }
         | Event::SeedMixed { .. }
         | Event::GameEnded { .. } => event.clone(),
@@ -447,6 +450,7 @@ pub fn reveals_hidden(event: &Event) -> bool {
             | Event::TurnTimedOut { .. }
             | Event::SeatHandedToBot { .. }
             | Event::SeatReclaimed { .. }
+            | Event::SeatKeyRegistered { .. }
             | Event::TokenReissued { .. }
     )
 }

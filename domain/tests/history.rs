@@ -307,7 +307,7 @@ fn a_player_takes_back_their_command_with_the_bot_moves_after_it() {
                 assert!(
                     matches!(
                         &asked[..],
-                        [Event::UndoRequested { seat: s, to_version, revealed: Some(_) }]
+                        [Event::UndoRequested { seat: s, to_version, revealed: Some(_), .. }]
                             if *s == seat && *to_version == version_before
                     ),
                     "{asked:?}"

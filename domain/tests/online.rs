@@ -65,7 +65,7 @@ fn talk_is_recorded_public_limited_and_hidden_by_the_host_without_leaving_the_lo
         .unwrap();
     assert!(matches!(
         &posted[..],
-        [Event::TalkPosted { seat: Some(Seat(1)), name: None, text: Secret::Known(t), at: T0 }]
+        [Event::TalkPosted { seat: Some(Seat(1)), name: None, text: Secret::Known(t), at: T0, signature: None }]
             if t == "seat 0 is a saboteur"
     ));
     push_all(&mut h, posted);
@@ -178,6 +178,7 @@ fn a_per_decision_clock_times_out_and_the_heuristic_bot_decides_as_the_audit_che
         command: Secret::Known(command),
         bot: Some(bot),
         at: Some(stamped),
+        signature: None,
     } = &out[1]
     else {
         panic!("{out:?}")

@@ -300,6 +300,7 @@ impl Game {
             | Event::TurnTimedOut { .. }
             | Event::SeatHandedToBot { .. }
             | Event::SeatReclaimed { .. }
+            | Event::SeatKeyRegistered { .. }
             | Event::TokenReissued { .. } => {}
             Event::GameEnded { winners, .. } => {
                 self.phase = Phase::GameOver;

@@ -1,0 +1,201 @@
+//! Players' signatures in the log: every act of a seat with a key carries one, nothing else
+//! does, none is dated after its act or used twice, and a reissued token drops the key. (The
+//! signatures' cryptography is checked by the API's audit.)
+
+use saboteur_domain::{
+    Command, Event, History, Options, Ruleset, Seat, SeatSignature, Seed, SignedAct, audit, create,
+    fingerprint, legal_commands, signed_acts, signing_message,
+};
+
+const KEY: &str = "3b6a27bcceb6a42d62a3a8d02a6f0d73653215771de243a63ac048a18b59da29";
+
+fn signed(version: u64, body: &str, n: u8) -> SeatSignature {
+    SeatSignature {
+        version,
+        body: body.to_string(),
+        signature: format!("{n:02x}").repeat(64),
+    }
+}
+
+fn push_all(h: &mut History, events: Vec<Event>) {
+    for e in events {
+        h.push(e);
+    }
+}
+
+/// A started three-player game whose seat 0 registered [`KEY`], and the log so far.
+fn keyed_game() -> History {
+    let mut h = History::new(
+        create(
+            Ruleset::Base,
+            Options::default(),
+            3,
+            Seat(0),
+            Seed::from_u64(7),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let start = h.start().unwrap();
+    push_all(&mut h, start);
+    let key = h.register_key(Seat(0), KEY).unwrap();
+    push_all(&mut h, key);
+    h
+}
+
+/// Seat 0's first legal command, decided with `signature` recorded (if any).
+fn play(h: &mut History, signature: Option<SeatSignature>) -> Command {
+    let seat = h.game().awaited().unwrap();
+    assert_eq!(seat, Seat(0));
+    let command = legal_commands(h.game(), seat)[0].clone();
+    let mut events = h.execute(seat, &command).unwrap();
+    if let Some(s) = signature {
+        assert!(Event::sign(&mut events, seat, s));
+    }
+    push_all(h, events);
+    command
+}
+
+fn log(h: &History) -> Vec<Event> {
+    h.log().to_vec()
+}
+
+#[test]
+fn a_keyed_seats_signed_command_is_listed_with_its_key() {
+    let mut h = keyed_game();
+    let base = h.version();
+    play(&mut h, Some(signed(base, "{}", 1)));
+    let entries = signed_acts(&log(&h)).unwrap();
+    assert_eq!(entries.len(), 1);
+    let e = &entries[0];
+    assert_eq!(
+        (e.seat, e.act, e.base, e.key.as_str()),
+        (Seat(0), SignedAct::Command, base, KEY)
+    );
+    assert_eq!(e.seq, base + 1);
+    // The engine's audit decides it again, signature and all.
+    let report = audit(&log(&h)).unwrap();
+    assert_eq!(report.commands_checked, 1);
+}
+
+#[test]
+fn a_keyed_seats_unsigned_command_is_named() {
+    let mut h = keyed_game();
+    let base = h.version();
+    play(&mut h, None);
+    let (seq, what) = signed_acts(&log(&h)).unwrap_err();
+    assert_eq!(seq, base + 1);
+    assert!(what.contains("seat 0's command is not signed"), "{what}");
+    assert!(what.contains(&fingerprint(KEY)), "{what}");
+    let d = audit(&log(&h)).unwrap_err();
+    assert_eq!(d.seq, base + 1);
+}
+
+#[test]
+fn a_signature_dated_after_its_act_or_used_twice_is_named() {
+    let mut h = keyed_game();
+    let base = h.version();
+    play(&mut h, Some(signed(base + 1, "{}", 1)));
+    let (_, what) = signed_acts(&log(&h)).unwrap_err();
+    assert!(what.contains("after the version"), "{what}");
+
+    // The same signature recorded for two acts.
+    let mut h = keyed_game();
+    let base = h.version();
+    play(&mut h, Some(signed(base, "{}", 1)));
+    while h.game().awaited() != Some(Seat(0)) {
+        let seat = h.game().awaited().unwrap();
+        let c = legal_commands(h.game(), seat)[0].clone();
+        let e = h.execute(seat, &c).unwrap();
+        push_all(&mut h, e);
+    }
+    play(&mut h, Some(signed(base, "{}", 1)));
+    let (_, what) = signed_acts(&log(&h)).unwrap_err();
+    assert!(what.contains("already used"), "{what}");
+}
+
+#[test]
+fn an_unkeyed_seat_signs_nothing_and_a_reissued_token_drops_the_key() {
+    // Seat 1 has no key: its signature is out of place.
+    let mut h = keyed_game();
+    let base = h.version();
+    play(&mut h, Some(signed(base, "{}", 1)));
+    let seat = h.game().awaited().unwrap();
+    assert_eq!(seat, Seat(1));
+    let c = legal_commands(h.game(), seat)[0].clone();
+    let mut events = h.execute(seat, &c).unwrap();
+    assert!(Event::sign(&mut events, seat, signed(h.version(), "{}", 2)));
+    let mut tampered = h.clone();
+    push_all(&mut tampered, events);
+    let (_, what) = signed_acts(&log(&tampered)).unwrap_err();
+    assert!(what.contains("the seat has no key"), "{what}");
+
+    // After a reissue, seat 0 plays unsigned, as a fresh token's holder may.
+    let mut h = keyed_game();
+    let reissued = h.reissue_token(Seat(0)).unwrap();
+    push_all(&mut h, reissued);
+    assert_eq!(h.seat_key(Seat(0)), None);
+    play(&mut h, None);
+    assert!(signed_acts(&log(&h)).unwrap().is_empty());
+    audit(&log(&h)).unwrap();
+}
+
+#[test]
+fn a_new_key_over_an_old_one_is_signed_by_the_old_one() {
+    let mut h = keyed_game();
+    let other = "a".repeat(64);
+    let unsigned = h.register_key(Seat(0), &other).unwrap();
+    let mut tampered = h.clone();
+    push_all(&mut tampered, unsigned.clone());
+    let (_, what) = signed_acts(&log(&tampered)).unwrap_err();
+    assert!(what.contains("seat 0's key is not signed"), "{what}");
+
+    let mut events = unsigned;
+    let body = format!("{{\"public_key\":\"{other}\"}}");
+    assert!(Event::sign(
+        &mut events,
+        Seat(0),
+        signed(h.version(), &body, 3)
+    ));
+    push_all(&mut h, events);
+    assert_eq!(h.seat_key(Seat(0)), Some(other.as_str()));
+    let entries = signed_acts(&log(&h)).unwrap();
+    assert_eq!(
+        (entries[0].act, entries[0].key.as_str()),
+        (SignedAct::Key, KEY)
+    );
+    audit(&log(&h)).unwrap();
+    assert!(h.register_key(Seat(0), "not a key").is_err());
+}
+
+#[test]
+fn the_signed_message_names_game_seat_version_act_and_body() {
+    let m = signing_message("g1", Seat(2), 41, SignedAct::Command, "{\"type\":\"pass\"}");
+    assert_eq!(
+        String::from_utf8(m).unwrap(),
+        "saboteur-act-v1\ng1\n2\n41\ncommand\n{\"type\":\"pass\"}"
+    );
+    let m = signing_message("g1", Seat(0), 7, SignedAct::Approve, "");
+    assert_eq!(
+        String::from_utf8(m).unwrap(),
+        "saboteur-act-v1\ng1\n0\n7\napprove\n"
+    );
+    assert_eq!(fingerprint(KEY).len(), 19);
+}
+
+#[test]
+fn a_hidden_commands_signature_is_hidden_with_it() {
+    let mut h = keyed_game();
+    let base = h.version();
+    play(&mut h, Some(signed(base, "{\"type\":\"x\"}", 1)));
+    let e = &log(&h)[base as usize];
+    let spectator = saboteur_domain::redact(e, saboteur_domain::Audience::Spectator, false);
+    let own = saboteur_domain::redact(e, saboteur_domain::Audience::Seat(Seat(0)), false);
+    assert_eq!(spectator.signature(), None);
+    assert!(
+        !serde_json::to_string(&spectator)
+            .unwrap()
+            .contains("\\\"type\\\"")
+    );
+    assert_eq!(own.signature().map(|s| s.version), Some(base));
+}
