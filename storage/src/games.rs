@@ -120,6 +120,7 @@ impl EventStore {
                         .bind(&c.display_name)
                         .bind(c.created_at)
                         .bind(&c.entropy)
+                        .bind(&c.public_key)
                         .execute(&mut *tx)
                         .await?;
                 }

@@ -297,6 +297,9 @@ pub struct Credential {
     /// A player's share in the seed of the deals (64 hex digits), if they sent one with the
     /// seat.
     pub entropy: Option<String>,
+    /// A player's Ed25519 public key (64 hex digits), if they sent one with the seat: recorded
+    /// in the log when the game starts.
+    pub public_key: Option<String>,
 }
 
 impl Credential {
@@ -311,7 +314,8 @@ impl Credential {
         }
     }
 
-    /// A credential read back from its stored key and role.
+    /// A credential read back from its stored key and role (and the share and key sent with
+    /// the seat).
     pub(crate) fn from_stored(
         game_id: String,
         key: String,
@@ -319,7 +323,7 @@ impl Credential {
         seat: Option<i32>,
         display_name: Option<String>,
         created_at: DateTime<Utc>,
-        entropy: Option<String>,
+        (entropy, public_key): (Option<String>, Option<String>),
     ) -> Result<Credential> {
         let (token_hash, claimed_by) = match role {
             Role::Host | Role::Player => (Some(key), None),
@@ -342,6 +346,7 @@ impl Credential {
             created_at,
             claimed_by,
             entropy,
+            public_key,
         })
     }
 }

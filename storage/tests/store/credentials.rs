@@ -19,6 +19,7 @@ pub(crate) async fn credentials(store: EventStore) {
         created_at: chrono::Utc::now(),
         claimed_by: None,
         entropy: None,
+        public_key: None,
     };
     store.add_credential(&c("h1", Some(0))).await.unwrap();
     store.add_credential(&c("h2", Some(1))).await.unwrap();
@@ -46,6 +47,7 @@ pub(crate) async fn credentials(store: EventStore) {
         role: Role::Bot(saboteur_domain::BotLevel::Heuristic),
         claimed_by: None,
         entropy: None,
+        public_key: None,
         ..c("unused", Some(2))
     };
     let kept = Credential {
@@ -53,6 +55,7 @@ pub(crate) async fn credentials(store: EventStore) {
         role: Role::Reserved,
         claimed_by: Some("old-h3".into()),
         entropy: None,
+        public_key: None,
         ..c("unused", Some(3))
     };
     store.add_credential(&bot).await.unwrap();
@@ -68,22 +71,45 @@ pub(crate) async fn credentials(store: EventStore) {
         "{all:?}"
     );
     assert!(matches!(
-        store.claim_seat("g1", 3, "someone-else", "h3").await,
+        store
+            .claim_seat("g1", 3, "someone-else", "h3", (None, None))
+            .await,
         Err(StoreError::NotFound)
     ));
-    store.claim_seat("g1", 3, "old-h3", "h3").await.unwrap();
+    let key = "ab".repeat(32);
+    let share = "cd".repeat(32);
+    store
+        .claim_seat("g1", 3, "old-h3", "h3", (Some(&share), Some(&key)))
+        .await
+        .unwrap();
     let claimed = store.credentials("g1").await.unwrap();
     let seat3 = claimed.iter().find(|c| c.seat == Some(3)).unwrap();
     assert_eq!(
         (
             seat3.role,
             seat3.token_hash.as_deref(),
-            seat3.claimed_by.as_deref()
+            seat3.claimed_by.as_deref(),
+            seat3.entropy.as_deref(),
+            seat3.public_key.as_deref(),
         ),
-        (Role::Player, Some("h3"), None)
+        (
+            Role::Player,
+            Some("h3"),
+            None,
+            Some(share.as_str()),
+            Some(key.as_str())
+        )
     );
+    // A key registered in the lobby is kept with the seat.
+    let other = "ef".repeat(32);
+    store.set_public_key("g1", 3, &other).await.unwrap();
+    let seat3 = store.credentials("g1").await.unwrap();
+    let seat3 = seat3.iter().find(|c| c.seat == Some(3)).unwrap();
+    assert_eq!(seat3.public_key.as_deref(), Some(other.as_str()));
     assert!(matches!(
-        store.claim_seat("g1", 3, "old-h3", "h3").await,
+        store
+            .claim_seat("g1", 3, "old-h3", "h3", (None, None))
+            .await,
         Err(StoreError::NotFound)
     ));
 }

@@ -80,6 +80,7 @@ async fn creation_is_whole(store: EventStore) {
         created_at: chrono::Utc::now(),
         claimed_by: None,
         entropy: None,
+        public_key: None,
     };
     store.add_credential(&seat("t1")).await.unwrap();
     assert!(matches!(

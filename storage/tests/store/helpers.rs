@@ -51,6 +51,7 @@ pub(crate) fn host(id: &str) -> Credential {
         created_at: chrono::Utc::now(),
         claimed_by: None,
         entropy: None,
+        public_key: None,
     }
 }
 
