@@ -80,6 +80,9 @@ pub struct Verified {
     pub gold: Vec<u32>,
     /// The winning seats.
     pub winners: Vec<u8>,
+    /// Players' signatures checked against their seats' keys.
+    #[serde(default)]
+    pub signatures_checked: u64,
 }
 
 impl From<AuditReport> for Verified {
@@ -93,6 +96,7 @@ impl From<AuditReport> for Verified {
             bot_moves_of_other_versions: r.bot_moves_of_other_versions,
             gold: r.gold,
             winners: r.winners.iter().map(|s| s.0).collect(),
+            signatures_checked: 0,
         }
     }
 }
@@ -143,9 +147,68 @@ pub fn verify(bundle: &AuditBundle) -> Result<Verified, String> {
             log.len()
         ));
     }
-    saboteur_domain::audit(&log)
+    let mut verified = saboteur_domain::audit(&log)
         .map(Verified::from)
-        .map_err(|d| d.to_string())
+        .map_err(|d| d.to_string())?;
+    verified.signatures_checked = check_signatures(&bundle.game_id, &log)?;
+    Ok(verified)
+}
+
+/// Checks every player's signature the log records: each signed act listed by
+/// [`saboteur_domain::signed_acts`] (which names an act of a keyed seat left unsigned) must
+/// verify under the seat's key at the time, over the body recorded with it, and that body must
+/// say what the event records. How many were checked.
+pub fn check_signatures(game: &str, log: &[Event]) -> Result<u64, String> {
+    use saboteur_domain::{SignedAct, fingerprint, signing_message};
+    let entries =
+        saboteur_domain::signed_acts(log).map_err(|(seq, what)| format!("event {seq}: {what}"))?;
+    for e in &entries {
+        let s = &e.signature;
+        let message = signing_message(game, e.seat, s.version, e.act, &s.body);
+        let event = log
+            .get(e.seq as usize - 1)
+            .ok_or_else(|| format!("event {}: not in the log", e.seq))?;
+        let named = || format!("event {}: {}'s {}", e.seq, e.seat, e.act.as_str());
+        if !crate::app::signing::verifies(&e.key, &message, &s.signature) {
+            return Err(format!(
+                "{} carries a signature that does not verify under the seat's key ({}): the \
+                 player did not sign what is recorded",
+                named(),
+                fingerprint(&e.key)
+            ));
+        }
+        let body: Option<Value> = serde_json::from_str(&s.body).ok();
+        let field = |name: &str| {
+            body.as_ref()
+                .and_then(|b| b.get(name))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        let agrees = match (e.act, event) {
+            (SignedAct::Command, Event::CommandAccepted { command, .. }) => {
+                let signed: Option<saboteur_domain::Command> = serde_json::from_str(&s.body).ok();
+                match (signed, command.known()) {
+                    (Some(signed), Some(recorded)) => signed.canonical() == recorded.canonical(),
+                    _ => false,
+                }
+            }
+            (SignedAct::Talk, Event::TalkPosted { text, .. }) => {
+                text.known().map(|t| t.trim()) == field("text").as_deref().map(str::trim)
+            }
+            (SignedAct::Key, Event::SeatKeyRegistered { key, .. }) => {
+                field("public_key").map(|k| k.to_ascii_lowercase()).as_ref() == Some(key)
+            }
+            // Acts without a body sign an empty one.
+            _ => s.body.is_empty(),
+        };
+        if !agrees {
+            return Err(format!(
+                "{}: the signed body says something else than the record",
+                named()
+            ));
+        }
+    }
+    Ok(entries.len() as u64)
 }
 
 /// Checks the bundle of a game that may still be in progress, as [`verify`] does but without
@@ -153,9 +216,11 @@ pub fn verify(bundle: &AuditBundle) -> Result<Verified, String> {
 pub fn verify_unfinished(bundle: &AuditBundle) -> Result<Verified, String> {
     let log = decode_log(bundle)?;
     check_log_entry(bundle)?;
-    saboteur_domain::audit(&log)
+    let mut verified = saboteur_domain::audit(&log)
         .map(Verified::from)
-        .map_err(|d| d.to_string())
+        .map_err(|d| d.to_string())?;
+    verified.signatures_checked = check_signatures(&bundle.game_id, &log)?;
+    Ok(verified)
 }
 
 /// Checks the bundle's transparency log entry, if it has one, against its events.

@@ -127,6 +127,37 @@ pub struct JoinGame {
     #[schema(pattern = "^[0-9a-fA-F]{64}$")]
     #[serde(default)]
     pub entropy: Option<String>,
+    /// Your Ed25519 public key, 32 bytes as 64 hex digits. Recorded in the log when the game
+    /// starts (`seat_key_registered`); from then on (and for leaving before the start) every
+    /// act of your seat must carry your signature (`Seat-Signature`,
+    /// `Seat-Signature-Version`; docs/clients.md), so nobody, the server included, can act
+    /// for you unseen.
+    #[schema(pattern = "^[0-9a-fA-F]{64}$")]
+    #[serde(default)]
+    pub public_key: Option<String>,
+}
+
+/// What a player sends when claiming their seat in a rematch (all optional).
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimSeat {
+    /// Your share in the rematch's seed (as [`JoinGame::entropy`]).
+    #[schema(pattern = "^[0-9a-fA-F]{64}$")]
+    #[serde(default)]
+    pub entropy: Option<String>,
+    /// Your public key for the rematch (as [`JoinGame::public_key`]).
+    #[schema(pattern = "^[0-9a-fA-F]{64}$")]
+    #[serde(default)]
+    pub public_key: Option<String>,
+}
+
+/// A seat's new public key.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeatKey {
+    /// The Ed25519 public key, 32 bytes as 64 hex digits.
+    #[schema(pattern = "^[0-9a-fA-F]{64}$")]
+    pub public_key: String,
 }
 
 /// A bot to seat.

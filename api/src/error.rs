@@ -118,7 +118,7 @@ impl From<saboteur_domain::TableError> for ApiError {
                 };
             }
             T::NoCommand(_) => return ApiError::internal("a timeout found no command", e),
-            T::BadText(_) => StatusCode::BAD_REQUEST,
+            T::BadText(_) | T::BadKey => StatusCode::BAD_REQUEST,
             T::NoSuchSeat(_) | T::NoSuchMessage(_) => StatusCode::NOT_FOUND,
             T::SpectatorsMayNotTalk => StatusCode::FORBIDDEN,
             T::GameOver
@@ -196,6 +196,8 @@ pub const API_CODES: &[&str] = &[
     "busy",
     "unavailable",
     "too_many_requests",
+    "signature_required",
+    "bad_signature",
     "internal",
 ];
 
@@ -369,6 +371,17 @@ mod tests {
                 detail: s(),
                 retry_after: 1,
             },
+            // A seat's signature (`crate::app::signing`).
+            ApiError::Refused {
+                status: StatusCode::UNAUTHORIZED,
+                code: "signature_required",
+                detail: s(),
+            },
+            ApiError::Refused {
+                status: StatusCode::UNAUTHORIZED,
+                code: "bad_signature",
+                detail: s(),
+            },
             ApiError::Internal(s()),
         ];
         let mut codes: Vec<&str> = errors.iter().map(|e| e.parts().0).collect();
@@ -398,6 +411,7 @@ mod tests {
             T::AlreadyBot(Seat(0)).into(),
             T::NotBot(Seat(0)).into(),
             T::NoCommand(Seat(0)).into(),
+            T::BadKey.into(),
         ];
         let all = all_codes();
         for e in &refusals {

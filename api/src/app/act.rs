@@ -14,13 +14,37 @@ pub(crate) struct Request {
     pub token: Option<String>,
     /// What is asked.
     pub act: Act,
+    /// The player's signature of the act, if the request carried one.
+    pub signed: Option<Signed>,
 }
 
 impl Request {
     /// An act asked with `token`.
     pub fn new(token: Option<String>, act: Act) -> Request {
-        Request { token, act }
+        Request {
+            token,
+            act,
+            signed: None,
+        }
     }
+
+    /// The request with the player's signature of it.
+    pub fn signed(mut self, signed: Option<Signed>) -> Request {
+        self.signed = signed;
+        self
+    }
+}
+
+/// A player's signature of a request: the `Seat-Signature` and `Seat-Signature-Version`
+/// headers and the body exactly as sent.
+#[derive(Debug, Clone)]
+pub(crate) struct Signed {
+    /// The version the act was chosen (and signed) at.
+    pub version: u64,
+    /// 128 lowercase hex digits.
+    pub signature: String,
+    /// The body as sent (empty without one).
+    pub body: String,
 }
 
 /// What can be done to a game. Each is authorised, decided, recorded, answered by the bots and
@@ -35,6 +59,8 @@ pub(crate) enum Act {
         name: String,
         /// The player's share in the seed (64 hex digits), if sent.
         entropy: Option<String>,
+        /// The player's public key (64 hex digits), if sent: the seat's acts are then signed.
+        public_key: Option<String>,
     },
     /// Seat a bot in the next free seat (the host, in the lobby).
     SeatBot {
@@ -85,8 +111,21 @@ pub(crate) enum Act {
     ReissueToken { game: GameId, seat: Seat },
     /// Create the next game of a finished one's series (the host).
     Rematch { game: GameId },
-    /// Claim one's seat in a rematch with the previous game's token.
-    Claim { game: GameId, seat: Seat },
+    /// Claim one's seat in a rematch with the previous game's token, with a share in the seed
+    /// and a public key, if sent.
+    Claim {
+        game: GameId,
+        seat: Seat,
+        entropy: Option<String>,
+        public_key: Option<String>,
+    },
+    /// Register the public key that signs a seat's acts (its player; signed with the seat's
+    /// previous key, if it has one).
+    RegisterKey {
+        game: GameId,
+        seat: Seat,
+        key: String,
+    },
     /// The awaited decision's deadline passed: the server records the timeout.
     TimeOut { game: GameId },
     /// The store says a bot is due (after a restart, an outage or a lost race): the server
@@ -114,6 +153,7 @@ impl Act {
             | Act::ReissueToken { game, .. }
             | Act::Rematch { game }
             | Act::Claim { game, .. }
+            | Act::RegisterKey { game, .. }
             | Act::TimeOut { game }
             | Act::BotsDue { game } => Some(game),
         }

@@ -45,6 +45,16 @@ pub(crate) async fn authorise(
         Act::Command { .. } | Act::RequestUndo { .. } | Act::VoteUndo { .. } => {
             Who::Player(caller.seat()?)
         }
+        Act::RegisterKey { seat, .. } => {
+            let own = caller.seat()?;
+            if own != *seat {
+                return Err(ApiError::Forbidden(format!(
+                    "only {}'s own player registers its key",
+                    seat
+                )));
+            }
+            Who::Player(own)
+        }
         Act::Reclaim { seat, .. } => {
             let own = caller.seat()?;
             if own != *seat {
@@ -176,7 +186,7 @@ pub(crate) fn precondition(state: &AppState, table: &Held, act: &Act) -> Result<
                 )));
             }
         }
-        Act::Claim { seat, .. } => {
+        Act::Claim { seat, .. } | Act::RegisterKey { seat, .. } => {
             seat_of(table, *seat)?;
         }
         Act::Create(_)

@@ -23,12 +23,17 @@ pub(crate) enum Decided {
     Seat(Credential, Option<String>),
     /// A seat given back.
     Unseat(Seat),
+    /// A seat's public key registered before the start.
+    Key(Seat, String),
     /// A rematch's reserved seat claimed with a new token.
     Claim {
         seat: Seat,
         /// The previous game's token hash the seat was kept for.
         claimant: String,
         token: String,
+        /// The player's share in the seed, and public key, if sent.
+        entropy: Option<String>,
+        public_key: Option<String>,
     },
     /// Nothing to write.
     Nothing,
@@ -39,6 +44,34 @@ pub(crate) fn seat_number(c: &Credential) -> Result<u8, ApiError> {
     c.seat
         .and_then(|s| u8::try_from(s).ok())
         .ok_or_else(|| ApiError::Internal("a seat's credential names no seat".into()))
+}
+
+/// A share in the seed as sent (64 hex digits, any case), written in lowercase.
+fn share(hex: Option<&str>) -> Result<Option<String>, ApiError> {
+    hex.map(|hex| {
+        saboteur_domain::Seed::from_hex(&hex.to_ascii_lowercase())
+            .map(|s| s.to_hex())
+            .ok_or_else(|| {
+                ApiError::BadRequest("entropy is 32 bytes written as 64 hex digits".into())
+            })
+    })
+    .transpose()
+}
+
+/// A public key as sent (64 hex digits, any case), written in lowercase: 400 `bad_key` unless
+/// it is an Ed25519 key.
+fn key(hex: Option<&str>) -> Result<Option<String>, ApiError> {
+    hex.map(|hex| {
+        let hex = hex.to_ascii_lowercase();
+        if saboteur_domain::is_public_key(&hex)
+            && crate::app::signing::verifying_key(&hex).is_some()
+        {
+            Ok(hex)
+        } else {
+            Err(saboteur_domain::TableError::BadKey.into())
+        }
+    })
+    .transpose()
 }
 
 /// Step 5: the engine decides.
@@ -78,11 +111,26 @@ pub(crate) fn decide(
                 })
                 .collect();
             shares.sort_by_key(|c| c.seat);
-            events(
-                history
-                    .start_with(&shares)
-                    .map_err(|v| ApiError::Conflict(v.detail))?,
-            )
+            let mut started = history
+                .start_with(&shares)
+                .map_err(|v| ApiError::Conflict(v.detail))?;
+            // The keys sent with the seats, recorded after the deal: from now on the log says
+            // who signs for each seat.
+            let mut keys: Vec<(Seat, String)> = table
+                .credentials()
+                .iter()
+                .filter(|c| c.role == Role::Player)
+                .filter_map(|c| Some((Seat(u8::try_from(c.seat?).ok()?), c.public_key.clone()?)))
+                .collect();
+            keys.sort();
+            for (seat, key) in keys {
+                started.push(Event::SeatKeyRegistered {
+                    seat,
+                    key,
+                    signature: None,
+                });
+            }
+            events(started)
         }
         (Act::RequestUndo { .. }, Who::Player(seat)) => events(history.request_undo(seat)?),
         (Act::VoteUndo { approve, .. }, Who::Player(seat)) => {
@@ -134,22 +182,13 @@ pub(crate) fn decide(
                 game,
                 name,
                 entropy,
+                public_key,
             },
             _,
         ) => {
             let name = text::name(name)?;
-            let entropy = entropy
-                .as_deref()
-                .map(|hex| {
-                    saboteur_domain::Seed::from_hex(&hex.to_ascii_lowercase())
-                        .map(|s| s.to_hex())
-                        .ok_or_else(|| {
-                            ApiError::BadRequest(
-                                "entropy is 32 bytes written as 64 hex digits".into(),
-                            )
-                        })
-                })
-                .transpose()?;
+            let entropy = share(entropy.as_deref())?;
+            let public_key = key(public_key.as_deref())?;
             let seat = free_seat(table)?;
             let token = new_token()?;
             Decided::Seat(
@@ -162,6 +201,7 @@ pub(crate) fn decide(
                     created_at: chrono::Utc::now(),
                     claimed_by: None,
                     entropy,
+                    public_key,
                 },
                 Some(token),
             )
@@ -185,12 +225,23 @@ pub(crate) fn decide(
                     created_at: chrono::Utc::now(),
                     claimed_by: None,
                     entropy: None,
+                    public_key: None,
                 },
                 None,
             )
         }
         (Act::Leave { seat, .. }, _) => Decided::Unseat(*seat),
-        (Act::Claim { seat, .. }, _) => {
+        (
+            Act::Claim {
+                seat,
+                entropy,
+                public_key,
+                ..
+            },
+            _,
+        ) => {
+            let entropy = share(entropy.as_deref())?;
+            let public_key = key(public_key.as_deref())?;
             let claimant = token_hash(token.unwrap_or_default());
             let seat = *seat;
             let number = Some(i32::from(seat.0));
@@ -225,6 +276,16 @@ pub(crate) fn decide(
                 seat,
                 claimant,
                 token: new_token()?,
+                entropy,
+                public_key,
+            }
+        }
+        (Act::RegisterKey { seat, key: k, .. }, _) => {
+            let k = key(Some(k))?.unwrap_or_default();
+            if table.record().status == saboteur_storage::GameStatus::Lobby {
+                Decided::Key(*seat, k)
+            } else {
+                events(history.register_key(*seat, &k)?)
             }
         }
         (Act::BotsDue { .. }, _) => Decided::Nothing,

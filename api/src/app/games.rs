@@ -113,6 +113,7 @@ async fn record_game(
         created_at: chrono::Utc::now(),
         claimed_by: None,
         entropy: None,
+        public_key: None,
     };
     let first = vec![saboteur_storage::to_new_event(created)];
     let record = state
@@ -176,8 +177,10 @@ pub(crate) async fn rematch(
                 Role::Bot(_) => None,
                 _ => c.token_hash.clone(),
             },
-            // The rematch has a new seed: a share is sent again with the claim.
+            // The rematch has a new seed and its own record: a share and a key are sent
+            // again with the claim.
             entropy: None,
+            public_key: None,
         })
         .collect();
     let game = NewGame {

@@ -14,6 +14,7 @@ pub(crate) mod ids;
 pub(crate) mod presence;
 pub(crate) mod reply;
 pub(crate) mod seam;
+pub(crate) mod signing;
 pub(crate) mod table;
 pub(crate) mod tables;
 pub(crate) mod text;

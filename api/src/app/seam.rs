@@ -22,7 +22,7 @@
 use saboteur_domain::{Audience, Event, Seat};
 use saboteur_storage::{StoreError, TokenSwap};
 
-use crate::app::act::{Act, Done, Request, Who};
+use crate::app::act::{Act, Done, Request, Signed, Who};
 use crate::app::auth::{bot_level, token_hash};
 use crate::app::bots;
 use crate::app::check::{authorise, precondition};
@@ -30,6 +30,7 @@ use crate::app::decision::{Decided, decide, seat_number};
 use crate::app::games::{create, rematch};
 use crate::app::ids::{GameId, Version};
 use crate::app::reply;
+use crate::app::signing;
 use crate::app::table::{Batch, Committed};
 use crate::app::tables::Held;
 use crate::dto::{BotSeated, Joined, NewToken, SeedCommitment};
@@ -81,7 +82,7 @@ const BOT_RACES: u32 = 3;
 
 /// Does `request`: the one write path of the service (see the module's steps).
 pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiError> {
-    let Request { token, act } = request;
+    let Request { token, act, signed } = request;
     let Some(game) = act.game().cloned() else {
         return create(state, act).await;
     };
@@ -90,7 +91,7 @@ pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiE
     }
     // 1. The table, with its clock enforced.
     let mut table = open(state, &game).await?;
-    let done = on_table(state, &mut table, token.as_deref(), act).await;
+    let done = on_table(state, &mut table, token.as_deref(), act, signed).await;
     if let Err(ApiError::Unreachable(_)) = &done {
         table.note_unreachable();
     }
@@ -105,7 +106,7 @@ pub(crate) async fn open(state: &AppState, game: &GameId) -> Result<Held, ApiErr
     // A bot due is played (step 7 of any act, or the driver's `Act::BotsDue`), never timed out.
     if !table.bot_due() && table.history().overdue(table.time().now_ms()) {
         let timeout = Act::TimeOut { game: game.clone() };
-        if let Err(e) = Box::pin(on_table(state, &mut table, None, timeout)).await {
+        if let Err(e) = Box::pin(on_table(state, &mut table, None, timeout, None)).await {
             if let ApiError::Unreachable(_) = e {
                 table.note_unreachable();
             }
@@ -123,6 +124,7 @@ async fn on_table(
     table: &mut Held,
     token: Option<&str>,
     act: Act,
+    signed: Option<Signed>,
 ) -> Result<Done, ApiError> {
     // 2. Who asks, and may they.
     let who = authorise(state, table, token, &act).await?;
@@ -140,6 +142,11 @@ async fn on_table(
         };
         return retried(state, table, batch, who, &act).await;
     }
+    // 2b. A seat with a key acts with its player's signature.
+    let signature = match signing::check(table, &act, who, signed) {
+        Ok(signature) => signature,
+        Err(e) => return Err(signed_refusal(state, table, who, e).await),
+    };
     // 4. The precondition, and 5. the decision: a refusal is signed for its caller.
     let decided = match precondition(state, table, &act)
         .and_then(|()| decide(state, table, &act, who, token))
@@ -149,7 +156,14 @@ async fn on_table(
     };
     // 6. Stamp and append (or the act's own write).
     let written = match decided {
-        Decided::Events { events, swap } => {
+        Decided::Events { mut events, swap } => {
+            if let Some((seat, signature)) = signature
+                && !Event::sign(&mut events, seat, signature)
+            {
+                return Err(ApiError::Internal(
+                    "a signed act decided no event to record its signature in".into(),
+                ));
+            }
             let swap_hash = swap.as_ref().map(|(s, _)| s.clone());
             let appended = match append(state, table, events, key, swap_hash).await {
                 Ok(appended) => appended,
@@ -196,6 +210,10 @@ async fn on_table(
                 }
             }
         }
+        Decided::Key(seat, key) => {
+            table.set_key(&state.store, seat, &key).await?;
+            Written::Done(Done::Nothing)
+        }
         Decided::Unseat(seat) => {
             table.unseat(&state.store, seat).await?;
             Written::Done(Done::Left)
@@ -204,6 +222,8 @@ async fn on_table(
             seat,
             claimant,
             token,
+            entropy,
+            public_key,
         } => {
             let claimed = state
                 .store
@@ -212,6 +232,7 @@ async fn on_table(
                     i32::from(seat.0),
                     &claimant,
                     &token_hash(&token),
+                    (entropy.as_deref(), public_key.as_deref()),
                 )
                 .await;
             table.reload_credentials(&state.store).await?;
@@ -221,7 +242,7 @@ async fn on_table(
                         game_id: table.id().to_string(),
                         seed_commitment: table.record().seed_commitment.clone(),
                         seat: Some(seat.0),
-                        entropy: None,
+                        entropy,
                     };
                     let receipt = reply::receipt(
                         state,

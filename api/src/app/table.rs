@@ -447,6 +447,19 @@ impl Table {
         }
     }
 
+    /// Records the public key of `seat`'s player before the start.
+    pub async fn set_key(
+        &mut self,
+        store: &EventStore,
+        seat: Seat,
+        key: &str,
+    ) -> Result<(), ApiError> {
+        store
+            .set_public_key(self.id.as_str(), i32::from(seat.0), key)
+            .await?;
+        self.reload_credentials(store).await
+    }
+
     /// Gives `seat` back before the start: its credential is removed.
     pub async fn unseat(&mut self, store: &EventStore, seat: Seat) -> Result<(), ApiError> {
         let number = Some(i32::from(seat.0));

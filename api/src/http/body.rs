@@ -7,13 +7,17 @@ use std::future::Future;
 use std::pin::Pin;
 
 use actix_web::dev::Payload;
-use actix_web::{FromRequest, HttpRequest, web};
+use actix_web::{FromRequest, HttpMessage as _, HttpRequest, web};
 use serde::de::DeserializeOwned;
 use tokio_stream::StreamExt;
 
 use crate::error::ApiError;
 use crate::http::limits::{BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
 use crate::state::AppState;
+
+/// A JSON body exactly as it was sent (kept in the request's extensions by [`Json`]).
+#[derive(Debug, Clone)]
+pub(crate) struct RawBody(pub String);
 
 /// A JSON request body (`application/json`, at most [`BODY_LIMIT`] bytes), read within the
 /// server's body timeout.
@@ -56,6 +60,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok());
         let mut payload = payload.take();
+        let request = req.clone();
         Box::pin(async move {
             if !json {
                 return Err(ApiError::BadRequest(
@@ -84,9 +89,38 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
                     deadline.as_secs()
                 ))
             })??;
-            serde_json::from_slice(&bytes)
+            let parsed = serde_json::from_slice(&bytes)
                 .map(Json)
-                .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))
+                .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))?;
+            // Kept as sent: a player's signature covers the body's exact bytes.
+            if let Ok(text) = String::from_utf8(bytes.to_vec()) {
+                request.extensions_mut().insert(RawBody(text));
+            }
+            Ok(parsed)
         })
+    }
+}
+
+/// A JSON body that may be left out: a request with no `Content-Type` and no body reads as
+/// `None`; anything else as [`Json`].
+pub(crate) struct MaybeJson<T>(pub Option<T>);
+
+impl<T: DeserializeOwned + 'static> FromRequest for MaybeJson<T> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let headers = req.headers();
+        let empty = !headers.contains_key("content-type")
+            && !headers.contains_key("transfer-encoding")
+            && headers
+                .get("content-length")
+                .and_then(|v| v.to_str().ok())
+                .is_none_or(|v| v.trim() == "0");
+        if empty {
+            return Box::pin(async { Ok(MaybeJson(None)) });
+        }
+        let body = Json::<T>::from_request(req, payload);
+        Box::pin(async move { Ok(MaybeJson(Some(body.await?.into_inner()))) })
     }
 }

@@ -1,6 +1,6 @@
 //! Games: create, list, get, join, start.
 
-use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, put, web};
 use saboteur_domain::Seat;
 use saboteur_storage::GameStatus;
 use serde::Deserialize;
@@ -11,7 +11,7 @@ use crate::app::act::Act;
 use crate::app::seam;
 use crate::dto::Outcome;
 use crate::dto::{
-    AddBot, BotSeated, CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined,
+    AddBot, BotSeated, CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined, SeatKey,
 };
 use crate::error::ApiError;
 use crate::http::body::Json;
@@ -25,6 +25,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(join)
         .service(add_bot)
         .service(leave)
+        .service(register_key)
         .service(start_game);
 }
 
@@ -154,11 +155,16 @@ async fn join(
     body: Json<JoinGame>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let JoinGame { name, entropy } = body.into_inner();
+    let JoinGame {
+        name,
+        entropy,
+        public_key,
+    } = body.into_inner();
     let act = Act::Join {
         game: game(&id)?,
         name,
         entropy,
+        public_key,
     };
     perform(&state, &req, act).await
 }
@@ -206,12 +212,15 @@ async fn add_bot(
 /// may unseat a bot the same way.
 #[utoipa::path(
     tag = "games",
-    params(("id" = String, Path, description = "The game's id"), ("seat" = u8, Path, description = "The caller's seat, or a bot's")),
+    params(
+        ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
+        ("Seat-Signature-Version" = Option<u64>, Header, description = "The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`)"),
+        ("id" = String, Path, description = "The game's id"), ("seat" = u8, Path, description = "The caller's seat, or a bot's")),
     security(("bearer" = [])),
     responses(
         (status = 204, description = "The seat is free again"),
         (status = 400, description = "Malformed seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
-        (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the seat's own player may leave it (the host, a bot's seat)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
@@ -234,6 +243,51 @@ async fn leave(
         },
     )
     .await
+}
+
+/// Register my seat's key
+///
+/// A player registers the Ed25519 public key that signs their seat's acts from now on: before
+/// the start it replaces the key sent with the seat (204); during play it is recorded as a
+/// `seat_key_registered` event every player sees (200). A seat that has a key registers another
+/// only with a signature by the old one; after a reissued token (which drops the seat's key)
+/// the new token's holder registers theirs without one.
+#[utoipa::path(
+    tag = "games",
+    params(
+        ("id" = String, Path, description = "The game's id"),
+        ("seat" = u8, Path, description = "The caller's seat"),
+        ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act with the seat's current key, 128 hex digits (docs/clients.md): needed once the seat has a key"),
+        ("Seat-Signature-Version" = Option<u64>, Header, description = "The version the act was signed at"),
+    ),
+    request_body = SeatKey,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Recorded during play: the `seat_key_registered` event", body = Outcome),
+        (status = 204, description = "Kept with the seat before the start"),
+        (status = 400, description = "Not an Ed25519 key as 64 hex digits (`bad_key`), or malformed headers", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A player's token is needed; the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not this seat's token", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game or seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game is over", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
+    )
+)]
+#[put("/games/{id}/seats/{seat}/key")]
+async fn register_key(
+    state: web::Data<AppState>,
+    path: web::Path<(String, u8)>,
+    body: Json<SeatKey>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let (id, seat) = path.into_inner();
+    let act = Act::RegisterKey {
+        game: game(&id)?,
+        seat: Seat(seat),
+        key: body.into_inner().public_key,
+    };
+    perform(&state, &req, act).await
 }
 
 /// Start a game

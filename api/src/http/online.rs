@@ -63,14 +63,17 @@ fn heuristic() -> BotLevel {
 /// one): beyond, 429 with `Retry-After`.
 #[utoipa::path(
     tag = "table",
-    params(("id" = String, Path, description = "The game's id")),
+    params(
+        ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
+        ("Seat-Signature-Version" = Option<u64>, Header, description = "The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`)"),
+        ("id" = String, Path, description = "The game's id")),
     request_body = TalkRequest,
     security((), ("bearer" = [])),
     responses(
         (status = 200, description = "Posted: the event as the caller sees it", body = Outcome),
         (status = 400, description = "Empty, too long, or holding control characters; a player sent a name, or a spectator none", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
-        (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "The token is not this game's, or the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host's token, or a spectator at a table where spectators may not talk", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is over, or another write was recorded first", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -179,6 +182,8 @@ async fn hand_over(
 #[utoipa::path(
     tag = "table",
     params(
+        ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
+        ("Seat-Signature-Version" = Option<u64>, Header, description = "The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`)"),
         ("id" = String, Path, description = "The game's id"),
         ("seat" = u8, Path, description = "The seat"),
     ),
@@ -186,7 +191,7 @@ async fn hand_over(
     responses(
         (status = 200, description = "Taken back", body = Outcome),
         (status = 400, description = "Malformed path or authorization header", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
-        (status = 401, description = "The seat's player token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "The seat's player token is needed, or the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not this seat's token", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 409, description = "No bot plays the seat, or the game is over", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

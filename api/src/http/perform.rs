@@ -3,7 +3,9 @@
 
 use actix_web::{HttpRequest, HttpResponse};
 
-use crate::app::act::{Act, Done, Request};
+use actix_web::HttpMessage as _;
+
+use crate::app::act::{Act, Done, Request, Signed};
 use crate::app::ids::GameId;
 use crate::app::seam;
 use crate::error::ApiError;
@@ -22,6 +24,49 @@ pub(crate) fn bearer(req: &HttpRequest) -> Result<Option<String>, ApiError> {
         .ok_or_else(|| ApiError::Unauthorized("use `Authorization: Bearer <token>`".into()))
 }
 
+/// The player's signature a request carries: `Seat-Signature` (128 hex digits) and
+/// `Seat-Signature-Version` (the version signed at), both or neither, over the body exactly as
+/// sent (kept by [`crate::http::body::Json`]).
+pub(crate) fn signed(req: &HttpRequest) -> Result<Option<Signed>, ApiError> {
+    let headers = req.headers();
+    let text = |name: &str| {
+        headers
+            .get(name)
+            .map(|v| v.to_str().unwrap_or_default().trim())
+    };
+    let (signature, version) = match (text("seat-signature"), text("seat-signature-version")) {
+        (None, None) => return Ok(None),
+        (Some(s), Some(v)) => (s.to_ascii_lowercase(), v),
+        _ => {
+            return Err(ApiError::BadRequest(
+                "send both `Seat-Signature` and `Seat-Signature-Version`, or neither".into(),
+            ));
+        }
+    };
+    if !saboteur_domain::is_signature(&signature) {
+        return Err(ApiError::BadRequest(
+            "`Seat-Signature` is an Ed25519 signature written as 128 hex digits".into(),
+        ));
+    }
+    let version = version
+        .parse::<u64>()
+        .ok()
+        .filter(|_| version.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| {
+            ApiError::BadRequest("`Seat-Signature-Version` is a version number".into())
+        })?;
+    let body = req
+        .extensions()
+        .get::<crate::http::body::RawBody>()
+        .map(|b| b.0.clone())
+        .unwrap_or_default();
+    Ok(Some(Signed {
+        version,
+        signature,
+        body,
+    }))
+}
+
 /// A game id from a path.
 pub(crate) fn game(id: &str) -> Result<GameId, ApiError> {
     GameId::parse(id)
@@ -34,7 +79,8 @@ pub(crate) async fn perform(
     act: Act,
 ) -> Result<HttpResponse, ApiError> {
     let game = act.game().cloned();
-    let done = seam::act(state, Request::new(bearer(req)?, act)).await?;
+    let request = Request::new(bearer(req)?, act).signed(signed(req)?);
+    let done = seam::act(state, request).await?;
     Ok(respond(done, game.as_ref()))
 }
 

@@ -239,6 +239,8 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
 #[utoipa::path(
     tag = "play",
     params(
+        ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
+        ("Seat-Signature-Version" = Option<u64>, Header, description = "The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`)"),
         ("id" = String, Path, description = "The game's id"),
         ("If-Match" = Option<String>, Header, description = "The version the command was chosen at (`\"12\"`), or a list of versions (`\"12\", \"14\"`) that holds when any of them does, or `*`: a version holds while no event that changes what a seat decides on was recorded after it (talk and new tokens do not)"),
         ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key return the first outcome"),
@@ -253,7 +255,7 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
         (status = 200, description = "Played: the new version and events as the player sees them", body = Outcome, headers(("ETag" = String, description = "The new version, quoted"))),
         (status = 400, description = "Malformed command or header (an If-Match that is not a list of versions)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
-        (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host cannot play for a seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),

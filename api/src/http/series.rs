@@ -10,8 +10,9 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::app::act::Act;
 use crate::app::seam;
-use crate::dto::{GameCreated, Joined};
+use crate::dto::{ClaimSeat, GameCreated, Joined};
 use crate::error::ApiError;
+use crate::http::body::MaybeJson;
 use crate::http::perform::{game, perform};
 use crate::state::AppState;
 
@@ -73,17 +74,20 @@ async fn rematch(
 /// Claim my seat in a rematch
 ///
 /// A player of the previous game claims their seat in its rematch with their token from that
-/// game, and gets this game's token for the seat.
+/// game, and gets this game's token for the seat. The body (optional) brings a share in the
+/// rematch's seed and a public key, as a join does.
 #[utoipa::path(
     tag = "games",
     params(
         ("id" = String, Path, description = "The rematch's id"),
         ("seat" = u8, Path, description = "The seat held in the previous game"),
     ),
+    request_body(content = Option<ClaimSeat>, description = "A share in the seed and a public key (optional)"),
     security(("bearer" = [])),
     responses(
         (status = 201, description = "Seated: the new token", body = Joined, headers(("Location" = String, description = "The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start)"))),
-        (status = 400, description = "Malformed path or authorization header", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed path, body or authorization header; a share or key that is not 64 hex digits (`bad_key` for a key)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The seat's token from the previous game is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "That token held another seat, or none", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game, or the seat is not waiting to be claimed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -94,15 +98,22 @@ async fn rematch(
 async fn claim(
     state: web::Data<AppState>,
     path: web::Path<(String, u8)>,
+    body: MaybeJson<ClaimSeat>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (id, seat) = path.into_inner();
+    let ClaimSeat {
+        entropy,
+        public_key,
+    } = body.0.unwrap_or_default();
     perform(
         &state,
         &req,
         Act::Claim {
             game: game(&id)?,
             seat: Seat(seat),
+            entropy,
+            public_key,
         },
     )
     .await

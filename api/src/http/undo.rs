@@ -29,12 +29,15 @@ pub fn configure(cfg: &mut ServiceConfig) {
 /// undone events.
 #[utoipa::path(
     tag = "play",
-    params(("id" = String, Path, description = "The game's id")),
+    params(
+        ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
+        ("Seat-Signature-Version" = Option<u64>, Header, description = "The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`)"),
+        ("id" = String, Path, description = "The game's id")),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Settled, nothing pending: taken back (the `undone` event), or asked and declined at once by the bots (`undo_requested`, `undo_declined`)", body = Outcome),
         (status = 202, description = "Asked: the `undo_requested` event (and the bots' approvals); other players' votes are still awaited", body = Outcome),
-        (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host is not a player", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
@@ -69,12 +72,15 @@ async fn vote(
 /// before that, 202 while other votes are still awaited.
 #[utoipa::path(
     tag = "play",
-    params(("id" = String, Path, description = "The game's id")),
+    params(
+        ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
+        ("Seat-Signature-Version" = Option<u64>, Header, description = "The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`)"),
+        ("id" = String, Path, description = "The game's id")),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Approved, and taken back: nothing is pending", body = Outcome),
         (status = 202, description = "Approved; other votes are still awaited", body = Outcome),
-        (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host is not a player", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
@@ -95,11 +101,14 @@ async fn approve_undo(
 /// Drops the pending request; the command stands. Nothing is pending after it: 200.
 #[utoipa::path(
     tag = "play",
-    params(("id" = String, Path, description = "The game's id")),
+    params(
+        ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
+        ("Seat-Signature-Version" = Option<u64>, Header, description = "The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`)"),
+        ("id" = String, Path, description = "The game's id")),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Declined: the request is dropped, nothing is pending", body = Outcome),
-        (status = 401, description = "A player's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host is not a player", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),

@@ -1,0 +1,145 @@
+//! Step 2b of the seam: a player's signature. A seat whose player registered a key (sent with
+//! the seat, or later) acts only with the player's Ed25519 signature of the act
+//! ([`saboteur_domain::signing_message`]); the seam records it with the act's event, so the
+//! audit checks every one.
+
+use ed25519_dalek::{Signature, Verifier as _, VerifyingKey};
+use saboteur_domain::{Seat, SeatSignature, SignedAct, fingerprint, signing_message};
+use saboteur_storage::GameStatus;
+
+use crate::app::act::{Act, Signed, Who};
+use crate::app::tables::Held;
+use crate::error::ApiError;
+
+/// The act a player signs for `act`, and the seat, when the caller is a seat's player.
+pub(crate) fn signed_act(act: &Act, who: Who) -> Option<(Seat, SignedAct)> {
+    let Who::Player(seat) = who else {
+        return None;
+    };
+    let kind = match act {
+        Act::Command { .. } => SignedAct::Command,
+        Act::RequestUndo { .. } => SignedAct::Undo,
+        Act::VoteUndo { approve: true, .. } => SignedAct::Approve,
+        Act::VoteUndo { approve: false, .. } => SignedAct::Decline,
+        Act::Talk { .. } => SignedAct::Talk,
+        Act::Reclaim { .. } => SignedAct::Reclaim,
+        Act::Leave { .. } => SignedAct::Leave,
+        Act::RegisterKey { .. } => SignedAct::Key,
+        _ => return None,
+    };
+    Some((seat, kind))
+}
+
+/// The key that signs `seat`'s acts now: the one sent with the seat before the start, the one
+/// the log records after it.
+pub(crate) fn seat_key(table: &Held, seat: Seat) -> Option<String> {
+    if table.record().status == GameStatus::Lobby {
+        table.holder(seat).and_then(|c| c.public_key.clone())
+    } else {
+        table.history().seat_key(seat).map(str::to_string)
+    }
+}
+
+fn refused(code: &'static str, detail: String) -> ApiError {
+    ApiError::Refused {
+        status: actix_web::http::StatusCode::UNAUTHORIZED,
+        code,
+        detail,
+    }
+}
+
+/// Parses a key written as 64 hex digits.
+pub(crate) fn verifying_key(key: &str) -> Option<VerifyingKey> {
+    let bytes: [u8; 32] = hex::decode(key).ok()?.try_into().ok()?;
+    VerifyingKey::from_bytes(&bytes).ok()
+}
+
+/// Whether `signature` (128 hex digits) is `key`'s signature of `message`.
+pub(crate) fn verifies(key: &str, message: &[u8], signature: &str) -> bool {
+    let Some(key) = verifying_key(key) else {
+        return false;
+    };
+    let Some(bytes) = hex::decode(signature)
+        .ok()
+        .and_then(|b| <[u8; 64]>::try_from(b).ok())
+    else {
+        return false;
+    };
+    key.verify(message, &Signature::from_bytes(&bytes)).is_ok()
+}
+
+/// Step 2b: the signature `signed` of the caller's act, checked against the seat's key. `None`
+/// when the seat has no key (a signature sent then is not recorded); 401 `signature_required`
+/// when it has one and none came; 401 `bad_signature` when it does not verify or is dated
+/// after the game's version; 412 when a command was signed at a version that no longer holds
+/// (as `If-Match`).
+pub(crate) fn check(
+    table: &Held,
+    act: &Act,
+    who: Who,
+    signed: Option<Signed>,
+) -> Result<Option<(Seat, SeatSignature)>, ApiError> {
+    let Some((seat, kind)) = signed_act(act, who) else {
+        return Ok(None);
+    };
+    let Some(key) = seat_key(table, seat) else {
+        return Ok(None);
+    };
+    let Some(signed) = signed else {
+        return Err(refused(
+            "signature_required",
+            format!(
+                "{seat}'s acts are signed with its player's key ({}): send `Seat-Signature` \
+                 and `Seat-Signature-Version`",
+                fingerprint(&key)
+            ),
+        ));
+    };
+    let now = table.version();
+    if signed.version > now.get() {
+        return Err(refused(
+            "bad_signature",
+            format!(
+                "the act was signed at version {}, after the game's version {now}",
+                signed.version
+            ),
+        ));
+    }
+    let message = signing_message(
+        table.id().as_str(),
+        seat,
+        signed.version,
+        kind,
+        &signed.body,
+    );
+    if !verifies(&key, &message, &signed.signature) {
+        return Err(refused(
+            "bad_signature",
+            format!(
+                "the signature is not {seat}'s key's ({}) over this {} at version {}: sign \
+                 `saboteur-act-v1`, the game, the seat, the version, `{}` and the body exactly \
+                 as sent, one per line",
+                fingerprint(&key),
+                kind.as_str(),
+                signed.version,
+                kind.as_str()
+            ),
+        ));
+    }
+    if kind == SignedAct::Command && signed.version < table.decision_version().get() {
+        return Err(ApiError::PreconditionFailed(format!(
+            "the command was signed at version {}; the game has changed since (a version holds \
+             from {} on): fetch the state and sign again",
+            signed.version,
+            table.decision_version()
+        )));
+    }
+    Ok(Some((
+        seat,
+        SeatSignature {
+            version: signed.version,
+            body: signed.body,
+            signature: signed.signature,
+        },
+    )))
+}
