@@ -808,7 +808,7 @@ async fn without_trigger(url: &str, name: &str, table: &str) -> saboteur_storage
         String::new()
     };
     store
-        .execute_raw(&format!("DROP TRIGGER {name}{on}"))
+        .execute_raw(&format!("DROP TRIGGER IF EXISTS {name}{on}"))
         .await
         .unwrap();
     store
@@ -1108,4 +1108,313 @@ on_both_stores!(
     checkpoints_commit_the_keys_on_sqlite,
     checkpoints_commit_the_keys_on_postgres,
     checkpoints_commit_the_keys
+);
+
+/// A token's hash as the store keeps it.
+fn token_hash(token: &str) -> String {
+    use sha2::Digest as _;
+    hex::encode(sha2::Sha256::digest(token.as_bytes()))
+}
+
+/// A player's signing key (fixed, so a failure replays) and its public key as the wire writes it.
+fn player_key(byte: u8) -> (ed25519_dalek::SigningKey, String) {
+    let key = ed25519_dalek::SigningKey::from_bytes(&[byte; 32]);
+    let public = hex::encode(key.verifying_key().to_bytes());
+    (key, public)
+}
+
+impl Server {
+    /// `POST path` with `body` sent as exactly these bytes, signed by `key` for `seat` at
+    /// `version` as the act `act` (docs/clients.md): the response's status and body.
+    async fn signed(
+        &self,
+        path: &str,
+        token: &str,
+        body: &str,
+        signer: Option<(&ed25519_dalek::SigningKey, &str, u8, u64, &str)>,
+    ) -> (u16, Value) {
+        use ed25519_dalek::Signer as _;
+        let mut rb = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(token);
+        if !body.is_empty() {
+            rb = rb
+                .header("Content-Type", "application/json")
+                .body(body.to_string());
+        }
+        if let Some((key, game, seat, version, act)) = signer {
+            let message = format!("saboteur-act-v1\n{game}\n{seat}\n{version}\n{act}\n{body}");
+            let signature = hex::encode(key.sign(message.as_bytes()).to_bytes());
+            rb = rb
+                .header("Seat-Signature", signature)
+                .header("Seat-Signature-Version", version.to_string());
+        }
+        let res = rb.send().await.unwrap();
+        let status = res.status().as_u16();
+        let text = res.text().await.unwrap();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+}
+
+/// What a dishonest operator does to change one recorded event: drops the triggers, rewrites
+/// event `seq`'s payload with `change`, recomputes every hash from it to the end, the game's
+/// last hash and its transparency log entry.
+async fn rewrite_event(database_url: &str, id: &str, seq: i64, change: impl Fn(&mut Value)) {
+    let store = without_trigger(database_url, "events_no_update", "events").await;
+    without_trigger(
+        database_url,
+        "transparency_log_no_update",
+        "transparency_log",
+    )
+    .await;
+    let events = store.events_after(id, 0, 10_000).await.unwrap();
+    let mut prev = events[seq as usize - 1].prev_hash.clone();
+    for e in &events[seq as usize - 1..] {
+        let mut payload = e.payload.clone();
+        if e.seq == seq {
+            change(&mut payload);
+        }
+        let hash = saboteur_storage::chain_hash(
+            &prev,
+            id,
+            e.seq,
+            &e.event_type,
+            e.schema_version,
+            &payload,
+        );
+        let quoted = payload.to_string().replace('\'', "''");
+        let sql = format!(
+            "UPDATE events SET payload = '{quoted}', prev_hash = '{prev}', hash = '{hash}' \
+             WHERE game_id = '{id}' AND seq = {}",
+            e.seq
+        );
+        assert_eq!(store.execute_raw(&sql).await.unwrap(), 1, "{sql}");
+        prev = hash;
+    }
+    let last = events.len() as i64;
+    let sql = format!("UPDATE games SET last_hash = '{prev}' WHERE id = '{id}'");
+    assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
+    if let Some(entry) = store.log_entry_of(id).await.unwrap() {
+        let entry_hash =
+            saboteur_storage::log_entry_hash(&entry.prev_hash, entry.seq, id, last, &prev);
+        let sql = format!(
+            "UPDATE transparency_log SET head = '{prev}', hash = '{entry_hash}' \
+             WHERE game_id = '{id}'"
+        );
+        assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
+    }
+}
+
+/// A seat with a key acts only with its player's signature: the operator, holding the database
+/// and a token of its own swapped in for the seat's, cannot play for the player (401
+/// `signature_required`); a command it writes into the record directly, or a signed body it
+/// changes, is named by `saboteur verify`. Every signature of an honest game verifies.
+async fn signed_seats_cannot_be_played_for(url: &str, dir: &std::path::Path) {
+    let (key, public) = player_key(7);
+    for attack in [
+        "none",
+        "an unsigned command written in",
+        "a signed body changed",
+    ] {
+        let server = Server::start(url).await;
+        let created = server
+            .call(
+                "POST",
+                "/games",
+                None,
+                Some(json!({"ruleset": "base", "players": 3})),
+            )
+            .await;
+        let id = created["game_id"].as_str().unwrap().to_string();
+        let host = created["host_token"].as_str().unwrap().to_string();
+        // A key that is not an Ed25519 key is refused, and takes no seat.
+        let (status, problem) = server
+            .signed(
+                &format!("/games/{id}/seats"),
+                "x",
+                &json!({"name": "Ada", "public_key": "00".repeat(31)}).to_string(),
+                None,
+            )
+            .await;
+        assert_eq!((status, problem["code"].as_str()), (400, Some("bad_key")));
+        let joined = server
+            .call(
+                "POST",
+                &format!("/games/{id}/seats"),
+                None,
+                Some(json!({"name": "Ada", "public_key": public})),
+            )
+            .await;
+        assert_eq!(joined["seat"], 0, "the refused key took no seat");
+        let me = joined["player_token"].as_str().unwrap().to_string();
+        server.random_bots(&id, &host, 2).await;
+        let started = server
+            .call("POST", &format!("/games/{id}/start"), Some(&host), None)
+            .await;
+        let registered: Vec<&Value> = started["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["event"]["type"] == "seat_key_registered")
+            .collect();
+        assert_eq!(registered.len(), 1, "{started}");
+        assert_eq!(registered[0]["event"]["key"], json!(public));
+        let state = server
+            .call("GET", &format!("/games/{id}/state"), None, None)
+            .await;
+        assert_eq!(state["table"]["seats"][0]["key"], json!(public), "{state}");
+
+        // A signed message at the table; then the game, every command signed.
+        let version = state["version"].as_u64().unwrap();
+        let (status, said) = server
+            .signed(
+                &format!("/games/{id}/talk"),
+                &me,
+                &json!({"text": "signed, Ada"}).to_string(),
+                Some((&key, &id, 0, version, "talk")),
+            )
+            .await;
+        assert_eq!(status, 200, "{said}");
+        let mut first_signed = None;
+        for _ in 0..2000 {
+            let summary = server
+                .call("GET", &format!("/games/{id}"), None, None)
+                .await;
+            if summary["status"] == "finished" {
+                break;
+            }
+            let legal = server
+                .call("GET", &format!("/games/{id}/legal-moves"), Some(&me), None)
+                .await;
+            let Some(command) = legal["commands"].as_array().and_then(|c| c.first()) else {
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                continue;
+            };
+            let version = legal["version"].as_u64().unwrap();
+            let path = format!("/games/{id}/commands");
+            let body = command.to_string();
+            if first_signed.is_none() {
+                // Unsigned, it is refused; signed by another key, or for another version, too.
+                let (status, problem) = server.signed(&path, &me, &body, None).await;
+                assert_eq!(status, 401, "{problem}");
+                assert_eq!(problem["code"], "signature_required", "{problem}");
+                let (other, _) = player_key(8);
+                let (status, problem) = server
+                    .signed(
+                        &path,
+                        &me,
+                        &body,
+                        Some((&other, &id, 0, version, "command")),
+                    )
+                    .await;
+                assert_eq!(
+                    (status, problem["code"].as_str()),
+                    (401, Some("bad_signature"))
+                );
+                let (status, problem) = server
+                    .signed(
+                        &path,
+                        &me,
+                        &body,
+                        Some((&key, &id, 0, version + 1, "command")),
+                    )
+                    .await;
+                assert_eq!(
+                    (status, problem["code"].as_str()),
+                    (401, Some("bad_signature"))
+                );
+                // The operator swaps in a token of its own for the seat: still no signature.
+                let store = saboteur_storage::EventStore::connect(url).await.unwrap();
+                let own = "operator-token";
+                let sql = format!(
+                    "UPDATE credentials SET token_hash = '{}' WHERE game_id = '{id}' AND seat = 0",
+                    token_hash(own)
+                );
+                assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
+                let operator = Server::start(url).await;
+                let (status, problem) = operator.signed(&path, own, &body, None).await;
+                assert_eq!(status, 401, "{problem}");
+                assert_eq!(problem["code"], "signature_required", "{problem}");
+                let sql = format!(
+                    "UPDATE credentials SET token_hash = '{}' WHERE game_id = '{id}' AND seat = 0",
+                    token_hash(&me)
+                );
+                assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
+            }
+            let (status, out) = server
+                .signed(&path, &me, &body, Some((&key, &id, 0, version, "command")))
+                .await;
+            assert_eq!(status, 200, "{out}");
+            if first_signed.is_none() {
+                first_signed = out["events"][0]["seq"].as_i64();
+                let recorded = &out["events"][0]["event"];
+                assert_eq!(recorded["signature"]["body"], json!(body), "{recorded}");
+                assert_eq!(recorded["signature"]["version"], version);
+            }
+        }
+        let first_signed = first_signed.expect("seat 0 played");
+        match attack {
+            "an unsigned command written in" => {
+                rewrite_event(url, &id, first_signed, |p| {
+                    p.as_object_mut().unwrap().remove("signature");
+                })
+                .await;
+            }
+            "a signed body changed" => {
+                rewrite_event(url, &id, first_signed, |p| {
+                    let body = p["signature"]["body"].as_str().unwrap().to_string();
+                    p["signature"]["body"] = json!(format!(" {body}"));
+                })
+                .await;
+            }
+            _ => {}
+        }
+        let server = Server::start(url).await;
+        let bundle = server
+            .call("GET", &format!("/games/{id}/audit"), None, None)
+            .await;
+        let out = verify_with(&["--file", &file(dir, "bundle.json", &bundle)]);
+        let said = text(&out);
+        let fingerprint = saboteur_domain::fingerprint(&public);
+        match attack {
+            "none" => {
+                assert!(out.status.success(), "{said}");
+                let verdict: Value = said
+                    .lines()
+                    .find_map(|l| l.strip_prefix("verified: "))
+                    .and_then(|l| serde_json::from_str(l).ok())
+                    .unwrap_or(Value::Null);
+                let checked = verdict["signatures_checked"].as_u64().unwrap_or(0);
+                assert!(checked >= 2, "{said}");
+            }
+            "an unsigned command written in" => {
+                assert_eq!(out.status.code(), Some(1), "{said}");
+                assert!(
+                    said.contains(&format!(
+                        "event {first_signed}: seat 0's command is not signed, yet the seat's \
+                         key is {fingerprint}: the player did not make it"
+                    )),
+                    "{said}"
+                );
+            }
+            _ => {
+                assert_eq!(out.status.code(), Some(1), "{said}");
+                assert!(
+                    said.contains(&format!(
+                        "event {first_signed}: seat 0's command carries a signature that does \
+                         not verify under the seat's key ({fingerprint}): the player did not \
+                         sign what is recorded"
+                    )),
+                    "{said}"
+                );
+            }
+        }
+    }
+}
+
+on_both_stores!(
+    signed_seats_cannot_be_played_for_on_sqlite,
+    signed_seats_cannot_be_played_for_on_postgres,
+    signed_seats_cannot_be_played_for
 );

@@ -267,7 +267,25 @@ impl Mixed {
         let stream = Stream::open(&self.app, &self.id, &new).await;
         let player = self.seats[seat].as_mut().expect("a player");
         let mut old = std::mem::replace(&mut player.stream, stream);
-        let old_token = std::mem::replace(&mut player.token, new);
+        let old_token = std::mem::replace(&mut player.token, new.clone());
+        // A new token drops the seat's key: its holder now and then registers one.
+        player.key = None;
+        if self.rng.chance(50) {
+            let (key, public) = super::game::signing_key(&mut self.rng);
+            let path = format!("/games/{}/seats/{seat}/key", self.id);
+            let body = json!({ "public_key": public });
+            let ex = (self.app)
+                .exchange(reqwest::Method::PUT, &path, Some(&new), Some(&body), &[])
+                .await;
+            self.count("new key", ex.status);
+            self.check(
+                ex.status == StatusCode::OK
+                    && ex.body["events"][0]["event"]["type"] == "seat_key_registered",
+                || format!("a new key after a reissue: {ex:?}"),
+            );
+            self.keep("a new key", &ex);
+            self.seats[seat].as_mut().expect("a player").key = Some(key);
+        }
         let got = old.end().await;
         let leaked: Vec<i64> = got
             .seqs

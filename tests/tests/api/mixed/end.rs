@@ -5,9 +5,68 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
+use saboteur_domain::Event;
+
 use super::game::{Look, Mixed};
 
 impl Mixed {
+    /// Any changed byte of a recorded signature, or of the body it signs, is caught: one
+    /// signed act of the log at random, one byte changed.
+    fn tamper_with_a_signature(&mut self, bundle: &saboteur_api::audit::AuditBundle) {
+        let log: Vec<Event> = (bundle.events.iter())
+            .map(|e| serde_json::from_value(e.payload.clone()).expect("an event"))
+            .collect();
+        let signed: Vec<usize> = (0..log.len())
+            .filter(|i| log[*i].signature().is_some())
+            .collect();
+        *self.tally.entry("signatures".into()).or_default() += signed.len();
+        if signed.is_empty() {
+            return;
+        }
+        let at = signed[self.rng.index(signed.len())];
+        let mut changed = log.clone();
+        let mut s = log[at].signature().cloned().expect("a signature");
+        let (field, text) = if self.rng.chance(50) && !s.body.is_empty() {
+            ("body", &mut s.body)
+        } else {
+            ("signature", &mut s.signature)
+        };
+        let mut bytes = std::mem::take(text).into_bytes();
+        let i = self.rng.index(bytes.len());
+        // Another character of the same kind (a hex digit for a hex digit).
+        bytes[i] = match bytes[i] {
+            b'0' => b'1',
+            b @ b'1'..=b'9' => b - 1,
+            b'a'..=b'f' => b'0',
+            b'"' => b'\'',
+            b => b ^ 1,
+        };
+        *text = String::from_utf8_lossy(&bytes).into_owned();
+        let seat = log[at].actor().or(match &log[at] {
+            Event::CommandAccepted { seat, .. }
+            | Event::UndoRequested { seat, .. }
+            | Event::UndoApproved { seat, .. }
+            | Event::UndoDeclined { seat, .. }
+            | Event::Undone { by: Some(seat), .. } => Some(*seat),
+            _ => None,
+        });
+        self.check(
+            Event::sign(
+                std::slice::from_mut(&mut changed[at]),
+                seat.expect("a seat"),
+                s,
+            ),
+            || format!("event {} could not be signed again", at + 1),
+        );
+        let caught = saboteur_api::audit::check_signatures(&self.id, &changed);
+        self.check(caught.is_err(), || {
+            format!(
+                "a changed byte of event {}'s {field} was not caught",
+                at + 1
+            )
+        });
+    }
+
     /// Too many acts: the players' seats go to bots, which finish the game.
     pub async fn abandon(&mut self, look: &Look) {
         for seat in self.humans() {
@@ -69,6 +128,7 @@ impl Mixed {
                 around.join("\n  ")
             ));
         }
+        self.tamper_with_a_signature(&bundle);
         let receipts = saboteur_api::audit::read_receipts(&self.kept.bodies).expect("receipts");
         let started = std::time::Instant::now();
         let checked = saboteur_api::audit::check_receipts(&bundle, &receipts);

@@ -25,6 +25,32 @@ pub struct Player {
     pub stream: Stream,
     /// The last legal moves read: their version and commands.
     pub read: Option<(i64, Vec<Value>)>,
+    /// The key the seat's acts are signed with, if its player registered one.
+    pub key: Option<ed25519_dalek::SigningKey>,
+}
+
+/// A player's signing key drawn from the dice, and its public key as the wire writes it.
+pub fn signing_key(rng: &mut Rng) -> (ed25519_dalek::SigningKey, String) {
+    let mut bytes = [0u8; 32];
+    for chunk in bytes.chunks_mut(8) {
+        chunk.copy_from_slice(&rng.next().to_le_bytes());
+    }
+    let key = ed25519_dalek::SigningKey::from_bytes(&bytes);
+    let public = hex::encode(key.verifying_key().to_bytes());
+    (key, public)
+}
+
+/// The act a player signs for `POST /games/{id}{tail}`, if it is one.
+fn signed_act(tail: &str) -> Option<&'static str> {
+    match tail {
+        "/commands" => Some("command"),
+        "/undo" => Some("undo"),
+        "/undo/approve" => Some("approve"),
+        "/undo/decline" => Some("decline"),
+        "/talk" => Some("talk"),
+        t if t.starts_with("/seats/") && t.ends_with("/reclaim") => Some("reclaim"),
+        _ => None,
+    }
 }
 
 /// A command sent with an `Idempotency-Key` and the reply it got first.
@@ -143,7 +169,8 @@ impl Mixed {
             .await
     }
 
-    /// `POST /games/{id}{tail}`.
+    /// `POST /games/{id}{tail}`; a seat's act signed with its key when it has one (at the
+    /// version `If-Match` names, or the game's current one), as its player's client does.
     pub async fn post(
         &self,
         tail: &str,
@@ -151,9 +178,35 @@ impl Mixed {
         body: Option<&Value>,
         headers: &[(&str, String)],
     ) -> Exchange {
+        use ed25519_dalek::Signer as _;
         let path = format!("/games/{}{tail}", self.id);
+        let mut headers = headers.to_vec();
+        let signer = token.and_then(|t| {
+            self.seats.iter().enumerate().find_map(|(seat, p)| {
+                let p = p.as_ref()?;
+                (p.token == t).then_some((seat, p.key.as_ref()?))
+            })
+        });
+        if let (Some((seat, key)), Some(act)) = (signer, signed_act(tail)) {
+            let named = headers
+                .iter()
+                .find(|(n, _)| *n == "If-Match")
+                .and_then(|(_, v)| v.trim_matches('"').parse::<i64>().ok());
+            let version = match named {
+                Some(v) => v,
+                None => self.version().await,
+            };
+            let sent = body.map(Value::to_string).unwrap_or_default();
+            let message = format!(
+                "saboteur-act-v1\n{}\n{seat}\n{version}\n{act}\n{sent}",
+                self.id
+            );
+            let signature = hex::encode(key.sign(message.as_bytes()).to_bytes());
+            headers.push(("Seat-Signature", signature));
+            headers.push(("Seat-Signature-Version", version.to_string()));
+        }
         let app = &self.app;
-        app.exchange(Method::POST, &path, token, body, headers)
+        app.exchange(Method::POST, &path, token, body, &headers)
             .await
     }
 

@@ -20,7 +20,10 @@
 //! - a revoked token gets nothing (401 for views, replies and pages) and its event stream ends
 //!   having delivered nothing from its revocation on; each seat's current stream follows the
 //!   game to its end;
-//! - once the game is over, every receipt served to anyone checks against its record.
+//! - once the game is over, every receipt served to anyone checks against its record;
+//! - half the players sign their acts with a key (sent with the seat, the claim, or after a new
+//!   token): every recorded signature verifies, and one byte changed in a recorded signature
+//!   or in the body it signs is caught.
 //!
 //! `SABOTEUR_MIXED_GAMES` sets the number of games per database (default 8 on SQLite, 3 on
 //! PostgreSQL), `SABOTEUR_MIXED_SEED` the seed of the first chain of games (a game and its
@@ -184,7 +187,13 @@ async fn mixed(database_url: String, keep: Option<tempfile::TempDir>, default: u
         seed = seeds.next();
     }
     println!("mixed: {games} games: {tally:?}");
-    for act in ["command 200", "talk 200", "reissue 200", "replay 200"] {
+    for act in [
+        "command 200",
+        "talk 200",
+        "reissue 200",
+        "replay 200",
+        "signatures",
+    ] {
         assert!(
             games < 3 || tally.get(act).is_some_and(|n| *n > 0),
             "never {act} in {games} games: {tally:?}"

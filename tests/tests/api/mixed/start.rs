@@ -10,13 +10,16 @@ use saboteur_api::TimeSource;
 use serde_json::{Value, json};
 
 use super::dice::Rng;
-use super::game::{Mixed, Player};
+use super::game::{Mixed, Player, signing_key};
+
+/// A seat's token and the key its acts are signed with, if any.
+type Seated = (String, Option<ed25519_dalek::SigningKey>);
 use crate::helpers::{TestApp, seed_hex};
 use crate::players::{Kept, Stream};
 
 impl Mixed {
     /// A rematch: its players claim their seats with their tokens, and it starts.
-    pub async fn rematch(self) -> Mixed {
+    pub async fn rematch(mut self) -> Mixed {
         let ex = self.post("/rematch", Some(&self.host), None, &[]).await;
         self.check(ex.status == StatusCode::CREATED, || {
             format!("a rematch: {ex:?}")
@@ -30,14 +33,33 @@ impl Mixed {
                 continue;
             };
             let path = format!("/games/{id}/seats/{seat}/claim");
+            // Now and then with a key (and a share) for the rematch.
+            let (key, body) = if self.rng.chance(50) {
+                let (key, public) = signing_key(&mut self.rng);
+                let share = seed_hex(self.rng.next());
+                (
+                    Some(key),
+                    Some(json!({"public_key": public, "entropy": share})),
+                )
+            } else {
+                (None, None)
+            };
             let app = &self.app;
             let ex = app
-                .exchange(Method::POST, &path, Some(&p.token), None, &[])
+                .exchange(Method::POST, &path, Some(&p.token), body.as_ref(), &[])
                 .await;
             self.check(ex.status == StatusCode::CREATED, || {
                 format!("a claim: {ex:?}")
             });
-            tokens.push(Some(ex.body["player_token"].as_str().unwrap().to_string()));
+            if let Some(body) = &body {
+                self.check(ex.body["commitment"]["entropy"] == body["entropy"], || {
+                    format!("a claim's share: {ex:?}")
+                });
+            }
+            tokens.push(Some((
+                ex.body["player_token"].as_str().unwrap().to_string(),
+                key,
+            )));
         }
         let mut settings = self.settings.clone();
         settings["rematch_of"] = json!(self.id);
@@ -58,7 +80,7 @@ impl Mixed {
         app: Arc<TestApp>,
         time: TimeSource,
         rng: Rng,
-        (id, host, tokens): (String, String, Vec<Option<String>>),
+        (id, host, tokens): (String, String, Vec<Option<Seated>>),
         settings: Value,
         spectator_talk: bool,
     ) -> Mixed {
@@ -66,10 +88,11 @@ impl Mixed {
         for token in tokens {
             seats.push(match token {
                 None => None,
-                Some(token) => Some(Player {
+                Some((token, key)) => Some(Player {
                     stream: Stream::open(&app, &id, &token).await,
                     token,
                     read: None,
+                    key,
                 }),
             });
         }
@@ -138,8 +161,17 @@ impl Mixed {
         let mut tokens = Vec::new();
         for (seat, human) in humans.iter().enumerate() {
             if *human {
+                // Now and then with a key: the seat's acts are then signed.
+                let key = rng.chance(50).then(|| signing_key(&mut rng));
                 // Now and then with a share in the seed: the start mixes it in.
-                let (st, j) = if rng.chance(50) {
+                let (st, j) = if let Some((_, public)) = &key {
+                    let body = json!({"name": format!("p{seat}"), "public_key": public});
+                    let path = format!("/games/{id}/seats");
+                    let ex = app
+                        .exchange(Method::POST, &path, None, Some(&body), &[])
+                        .await;
+                    (ex.status, ex.body)
+                } else if rng.chance(50) {
                     let share = seed_hex(rng.next());
                     let (st, j) = app.join_with_share(&id, &format!("p{seat}"), &share).await;
                     assert_eq!(j["commitment"]["entropy"], json!(share), "{j}");
@@ -149,7 +181,10 @@ impl Mixed {
                 };
                 assert_eq!(st, StatusCode::CREATED, "{j}");
                 assert_eq!(j["receipt"]["kind"], "commitment", "{j}");
-                tokens.push(Some(j["player_token"].as_str().unwrap().to_string()));
+                tokens.push(Some((
+                    j["player_token"].as_str().unwrap().to_string(),
+                    key.map(|(k, _)| k),
+                )));
             } else {
                 let level = if rng.chance(50) {
                     "random"
