@@ -176,7 +176,7 @@ export interface paths {
          * @description Plays a command in the wire format of docs/scenarios.md for the token's seat. `If-Match`
          *     names the version the command was chosen at (a view's or the legal moves' `version`, or an
          *     `ETag`): it holds while no event that changes what a seat decides on was recorded after it —
-         *     table talk, hidden messages and tokens issued again never make it stale — and otherwise
+         *     table talk, hidden messages, tokens issued again and keys registered never make it stale — and otherwise
          *     answers 412 (`*` matches any version; `LegalMoves.decision_version` is the oldest version
          *     that still holds). A list (`"12", "14"`, RFC 9110) holds when any version it names holds;
          *     weak tags (`W/"12"`) name their version too; a malformed list is 400. An `Idempotency-Key` makes a retry answer exactly the first reply (the
@@ -377,7 +377,8 @@ export interface paths {
         /**
          * Claim my seat in a rematch
          * @description A player of the previous game claims their seat in its rematch with their token from that
-         *     game, and gets this game's token for the seat.
+         *     game, and gets this game's token for the seat. The body (optional) brings a share in the
+         *     rematch's seed and a public key, as a join does.
          */
         post: operations["claim"];
         delete?: never;
@@ -401,6 +402,30 @@ export interface paths {
          *     until the player takes it back with their token. Recorded as an event.
          */
         post: operations["hand_over"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{id}/seats/{seat}/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Register my seat's key
+         * @description A player registers the Ed25519 public key that signs their seat's acts from now on: before
+         *     the start it replaces the key sent with the seat (204); during play it is recorded as a
+         *     `seat_key_registered` event every player sees (200). A seat that has a key registers another
+         *     only with a signature by the old one; after a reissued token (which drops the seat's key)
+         *     the new token's holder registers theirs without one.
+         */
+        put: operations["register_key"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -995,6 +1020,16 @@ export interface components {
             time: string;
         };
         /**
+         * ClaimSeat
+         * @description What a player sends when claiming their seat in a rematch (all optional).
+         */
+        ClaimSeat: {
+            /** @description Your share in the rematch's seed (as [`JoinGame::entropy`]). */
+            entropy?: string | null;
+            /** @description Your public key for the rematch (as [`JoinGame::public_key`]). */
+            public_key?: string | null;
+        };
+        /**
          * Clock
          * @description The turn clock chosen when a game is created: how long each seat has to decide.
          */
@@ -1239,7 +1274,7 @@ export interface components {
          * Event
          * @description Something that happened in a game.
          */
-        Event: components["schemas"]["EventGameCreated"] | components["schemas"]["EventSeedMixed"] | components["schemas"]["EventRoundStarted"] | components["schemas"]["EventPathPlayed"] | components["schemas"]["EventGoalRevealed"] | components["schemas"]["EventToolBroken"] | components["schemas"]["EventToolRepaired"] | components["schemas"]["EventPathRemoved"] | components["schemas"]["EventMapUsed"] | components["schemas"]["EventPassed"] | components["schemas"]["EventCardDrawn"] | components["schemas"]["EventTurnSkipped"] | components["schemas"]["EventRoundEnded"] | components["schemas"]["EventGoldDrawn"] | components["schemas"]["EventGoldOffered"] | components["schemas"]["EventGoldKept"] | components["schemas"]["EventSaboteursPaid"] | components["schemas"]["EventDiscardedToRemove"] | components["schemas"]["EventTheftPlayed"] | components["schemas"]["EventPlayerTrapped"] | components["schemas"]["EventActionCancelled"] | components["schemas"]["EventHatsSwapped"] | components["schemas"]["EventInspected"] | components["schemas"]["EventHandsSwapped"] | components["schemas"]["EventCoinsPaid"] | components["schemas"]["EventStealingStarted"] | components["schemas"]["EventCoinStolen"] | components["schemas"]["EventCommandAccepted"] | components["schemas"]["EventUndoRequested"] | components["schemas"]["EventUndoApproved"] | components["schemas"]["EventUndoDeclined"] | components["schemas"]["EventUndone"] | components["schemas"]["EventTalkPosted"] | components["schemas"]["EventTalkHidden"] | components["schemas"]["EventTurnTimedOut"] | components["schemas"]["EventSeatHandedToBot"] | components["schemas"]["EventSeatReclaimed"] | components["schemas"]["EventTokenReissued"] | components["schemas"]["EventGameEnded"];
+        Event: components["schemas"]["EventGameCreated"] | components["schemas"]["EventSeedMixed"] | components["schemas"]["EventRoundStarted"] | components["schemas"]["EventPathPlayed"] | components["schemas"]["EventGoalRevealed"] | components["schemas"]["EventToolBroken"] | components["schemas"]["EventToolRepaired"] | components["schemas"]["EventPathRemoved"] | components["schemas"]["EventMapUsed"] | components["schemas"]["EventPassed"] | components["schemas"]["EventCardDrawn"] | components["schemas"]["EventTurnSkipped"] | components["schemas"]["EventRoundEnded"] | components["schemas"]["EventGoldDrawn"] | components["schemas"]["EventGoldOffered"] | components["schemas"]["EventGoldKept"] | components["schemas"]["EventSaboteursPaid"] | components["schemas"]["EventDiscardedToRemove"] | components["schemas"]["EventTheftPlayed"] | components["schemas"]["EventPlayerTrapped"] | components["schemas"]["EventActionCancelled"] | components["schemas"]["EventHatsSwapped"] | components["schemas"]["EventInspected"] | components["schemas"]["EventHandsSwapped"] | components["schemas"]["EventCoinsPaid"] | components["schemas"]["EventStealingStarted"] | components["schemas"]["EventCoinStolen"] | components["schemas"]["EventCommandAccepted"] | components["schemas"]["EventUndoRequested"] | components["schemas"]["EventUndoApproved"] | components["schemas"]["EventUndoDeclined"] | components["schemas"]["EventUndone"] | components["schemas"]["EventTalkPosted"] | components["schemas"]["EventTalkHidden"] | components["schemas"]["EventTurnTimedOut"] | components["schemas"]["EventSeatHandedToBot"] | components["schemas"]["EventSeatReclaimed"] | components["schemas"]["EventSeatKeyRegistered"] | components["schemas"]["EventTokenReissued"] | components["schemas"]["EventGameEnded"];
         /**
          * EventActionCancelled
          * @description Hands off or Free at last removed a card in front of a player (§9.4).
@@ -1319,6 +1354,7 @@ export interface components {
             command: components["schemas"]["Command"] | null;
             /** @description Who issued it. */
             seat: components["schemas"]["Seat"];
+            signature?: null | (components["schemas"]["SeatSignature"] | null);
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1707,12 +1743,33 @@ export interface components {
             type: "seat_handed_to_bot";
         };
         /**
+         * EventSeatKeyRegistered
+         * @description A seat's player registered a public key (when the game started, with the key sent with
+         *     the seat, or later): from then on every act of the seat must carry the player's
+         *     signature ([`crate::signature`]). A key registered over another is signed by the old
+         *     one; a reissued token drops the seat's key ([`Event::TokenReissued`]). Public: everyone
+         *     sees whose key changed.
+         */
+        EventSeatKeyRegistered: {
+            /** @description The Ed25519 public key, 64 hex digits. */
+            key: string;
+            /** @description The seat. */
+            seat: components["schemas"]["Seat"];
+            signature?: null | components["schemas"]["SeatSignature"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_key_registered";
+        };
+        /**
          * EventSeatReclaimed
          * @description A seat's player took the seat back from the bot, with their token.
          */
         EventSeatReclaimed: {
             /** @description The seat. */
             seat: components["schemas"]["Seat"];
+            signature?: null | components["schemas"]["SeatSignature"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1776,6 +1833,7 @@ export interface components {
             /** @description A spectator's chosen name (players are known by their seat). */
             name?: string | null;
             seat?: null | components["schemas"]["Seat"];
+            signature?: null | (components["schemas"]["SeatSignature"] | null);
             /** @description The message; `null` once the host hid it (the audit bundle keeps it). */
             text: components["schemas"]["Secret_String"];
             /**
@@ -1799,8 +1857,8 @@ export interface components {
         };
         /**
          * EventTokenReissued
-         * @description The host issued a new token for a seat; the old one no longer works. The token itself
-         *     is never recorded.
+         * @description The host issued a new token for a seat; the old one no longer works, and the seat's key,
+         *     if it had one, no longer signs for it. The token itself is never recorded.
          */
         EventTokenReissued: {
             /** @description The seat. */
@@ -1894,6 +1952,7 @@ export interface components {
         EventUndoApproved: {
             /** @description Who approved. */
             seat: components["schemas"]["Seat"];
+            signature?: null | components["schemas"]["SeatSignature"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1907,6 +1966,7 @@ export interface components {
         EventUndoDeclined: {
             /** @description Who declined. */
             seat: components["schemas"]["Seat"];
+            signature?: null | components["schemas"]["SeatSignature"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1926,6 +1986,7 @@ export interface components {
             revealed?: boolean | null;
             /** @description Who asks. */
             seat: components["schemas"]["Seat"];
+            signature?: null | components["schemas"]["SeatSignature"];
             /**
              * Format: int64
              * @description The version the game would return to.
@@ -1952,6 +2013,7 @@ export interface components {
             by?: null | components["schemas"]["Seat"];
             /** @description The host's written reason for a rollback. */
             reason?: string | null;
+            signature?: null | components["schemas"]["SeatSignature"];
             /**
              * Format: int64
              * @description The version the game returned to.
@@ -2125,6 +2187,14 @@ export interface components {
              * @example Ada
              */
             name: string;
+            /**
+             * @description Your Ed25519 public key, 32 bytes as 64 hex digits. Recorded in the log when the game
+             *     starts (`seat_key_registered`); from then on (and for leaving before the start) every
+             *     act of your seat must carry your signature (`Seat-Signature`,
+             *     `Seat-Signature-Version`; docs/clients.md), so nobody, the server included, can act
+             *     for you unseen.
+             */
+            public_key?: string | null;
         };
         /**
          * Joined
@@ -2163,7 +2233,7 @@ export interface components {
             /**
              * Format: int64
              * @description The version after the last event that changes what a seat decides on: `If-Match` with
-             *     any version from this one to `version` holds (talk and new tokens do not move it).
+             *     any version from this one to `version` holds (talk, new tokens and keys do not move it).
              */
             decision_version: number;
             /**
@@ -2433,7 +2503,7 @@ export interface components {
          * @description Every stable code a problem carries today (`Problem.code`): the rule-violation codes of docs/scenarios.md and the codes of the HTTP layer. New codes may be added in a minor version.
          * @enum {string}
          */
-        ProblemCode: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "internal" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "not_started" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot";
+        ProblemCode: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "signature_required" | "bad_signature" | "internal" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "not_started" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "bad_key";
         /**
          * PublishedKey
          * @description A signing key as published: receipts signed with it stay checkable after it is retired.
@@ -2638,6 +2708,14 @@ export interface components {
             seat: number;
         };
         /**
+         * SeatKey
+         * @description A seat's new public key.
+         */
+        SeatKey: {
+            /** @description The Ed25519 public key, 32 bytes as 64 hex digits. */
+            public_key: string;
+        };
+        /**
          * SeatPresence
          * @description Whether one seat is connected.
          */
@@ -2651,11 +2729,31 @@ export interface components {
             seat: number;
         };
         /**
+         * SeatSignature
+         * @description A player's signature of one act, as recorded with the act's event.
+         */
+        SeatSignature: {
+            /** @description The request's body exactly as sent and signed (empty for an act without a body). */
+            body: string;
+            /** @description The Ed25519 signature of [`signing_message`], 128 lowercase hex digits. */
+            signature: string;
+            /**
+             * Format: int64
+             * @description The version the player signed at: the game's version when the act was chosen.
+             */
+            version: number;
+        };
+        /**
          * SeatStatus
          * @description One seat at the table, as everyone may see it.
          */
         SeatStatus: {
             handed_to?: null | components["schemas"]["BotLevel"];
+            /**
+             * @description The Ed25519 public key (64 hex digits) that signs the seat's acts, if its player
+             *     registered one ([`Event::SeatKeyRegistered`]).
+             */
+            key?: string | null;
             /**
              * Format: int64
              * @description Milliseconds left on the seat's clock at the start of its current (or next) decision:
@@ -2879,6 +2977,11 @@ export interface components {
             events: number;
             /** @description Each seat's final total. */
             gold: number[];
+            /**
+             * Format: int64
+             * @description Players' signatures checked against their seats' keys.
+             */
+            signatures_checked?: number;
             /**
              * Format: int64
              * @description Undo events checked.
@@ -3462,7 +3565,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The version the command was chosen at (`"12"`), or a list of versions (`"12", "14"`) that holds when any of them does, or `*`: a version holds while no event that changes what a seat decides on was recorded after it (talk and new tokens do not) */
+                /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
+                "Seat-Signature"?: string | null;
+                /** @description The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`) */
+                "Seat-Signature-Version"?: number | null;
+                /** @description The version the command was chosen at (`"12"`), or a list of versions (`"12", "14"`) that holds when any of them does, or `*`: a version holds while no event that changes what a seat decides on was recorded after it (talk, new tokens and keys do not) */
                 "If-Match"?: string | null;
                 /** @description Retries with the same key return the first outcome */
                 "Idempotency-Key"?: string | null;
@@ -3515,7 +3622,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A player's token is needed */
+            /** @description A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`) */
             401: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -4167,7 +4274,12 @@ export interface operations {
     leave: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
+                "Seat-Signature"?: string | null;
+                /** @description The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`) */
+                "Seat-Signature-Version"?: number | null;
+            };
             path: {
                 /** @description The game's id */
                 id: string;
@@ -4198,7 +4310,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A player's token is needed */
+            /** @description A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`) */
             401: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -4269,7 +4381,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description A share in the seed and a public key (optional) */
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["ClaimSeat"];
+            };
+        };
         responses: {
             /** @description Seated: the new token */
             201: {
@@ -4284,7 +4401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Joined"];
                 };
             };
-            /** @description Malformed path or authorization header */
+            /** @description Malformed path, body or authorization header; a share or key that is not 64 hex digits (`bad_key` for a key) */
             400: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -4319,6 +4436,17 @@ export interface operations {
             };
             /** @description No such game, or the seat is not waiting to be claimed */
             404: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
@@ -4455,10 +4583,141 @@ export interface operations {
             };
         };
     };
+    register_key: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The player's Ed25519 signature of the act with the seat's current key, 128 hex digits (docs/clients.md): needed once the seat has a key */
+                "Seat-Signature"?: string | null;
+                /** @description The version the act was signed at */
+                "Seat-Signature-Version"?: number | null;
+            };
+            path: {
+                /** @description The game's id */
+                id: string;
+                /** @description The caller's seat */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeatKey"];
+            };
+        };
+        responses: {
+            /** @description Recorded during play: the `seat_key_registered` event */
+            200: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description The game's version after the act, quoted: send it as `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Outcome"];
+                };
+            };
+            /** @description Kept with the seat before the start */
+            204: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not an Ed25519 key as 64 hex digits (`bad_key`), or malformed headers */
+            400: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A player's token is needed; the seat's key must sign (`signature_required`, `bad_signature`) */
+            401: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not this seat's token */
+            403: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game or seat */
+            404: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The game is over */
+            409: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     reclaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
+                "Seat-Signature"?: string | null;
+                /** @description The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`) */
+                "Seat-Signature-Version"?: number | null;
+            };
             path: {
                 /** @description The game's id */
                 id: string;
@@ -4493,7 +4752,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The seat's player token is needed */
+            /** @description The seat's player token is needed, or the seat's key must sign (`signature_required`, `bad_signature`) */
             401: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -4881,7 +5140,12 @@ export interface operations {
     talk: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
+                "Seat-Signature"?: string | null;
+                /** @description The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`) */
+                "Seat-Signature-Version"?: number | null;
+            };
             path: {
                 /** @description The game's id */
                 id: string;
@@ -4918,7 +5182,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is not this game's */
+            /** @description The token is not this game's, or the seat's key must sign (`signature_required`, `bad_signature`) */
             401: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -5101,7 +5365,12 @@ export interface operations {
     request_undo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
+                "Seat-Signature"?: string | null;
+                /** @description The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`) */
+                "Seat-Signature-Version"?: number | null;
+            };
             path: {
                 /** @description The game's id */
                 id: string;
@@ -5136,7 +5405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
-            /** @description A player's token is needed */
+            /** @description A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`) */
             401: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -5198,7 +5467,12 @@ export interface operations {
     approve_undo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
+                "Seat-Signature"?: string | null;
+                /** @description The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`) */
+                "Seat-Signature-Version"?: number | null;
+            };
             path: {
                 /** @description The game's id */
                 id: string;
@@ -5233,7 +5507,7 @@ export interface operations {
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
-            /** @description A player's token is needed */
+            /** @description A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`) */
             401: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -5295,7 +5569,12 @@ export interface operations {
     decline_undo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
+                "Seat-Signature"?: string | null;
+                /** @description The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`) */
+                "Seat-Signature-Version"?: number | null;
+            };
             path: {
                 /** @description The game's id */
                 id: string;
@@ -5317,7 +5596,7 @@ export interface operations {
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
-            /** @description A player's token is needed */
+            /** @description A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`) */
             401: {
                 headers: {
                     /** @description The API's version (`info.version`) */

@@ -21,14 +21,22 @@ const h = (tag, attrs = {}, ...kids) => {
  * Calls the API; a problem+json error is thrown with its `detail`. The caller names the
  * response's schema where it keeps the result, so `tsc` checks every field it reads.
  * @param {string} path
- * @param {{ method?: string, token?: string, body?: unknown, headers?: Record<string, string> }} [options]
+ * A seat's act is signed with the seat's key when `sign` names one (docs/clients.md, "Signing
+ * your acts"): over the body exactly as sent.
+ * @param {{ method?: string, token?: string, body?: unknown, headers?: Record<string, string>, sign?: Signing }} [options]
  * @returns {Promise<any>}
  */
-async function api(path, { method = "GET", token, body, headers = {} } = {}) {
+async function api(path, { method = "GET", token, body, headers = {}, sign } = {}) {
   const hd = { ...headers };
   if (token) hd.authorization = `Bearer ${token}`;
-  if (body !== undefined) hd["content-type"] = "application/json";
-  const res = await fetch(path, { method, headers: hd, body: body === undefined ? undefined : JSON.stringify(body) });
+  const sent = body === undefined ? undefined : JSON.stringify(body);
+  if (sent !== undefined) hd["content-type"] = "application/json";
+  if (sign?.key) {
+    const message = ["saboteur-act-v1", sign.game, sign.seat, sign.version, sign.act, sent ?? ""].join("\n");
+    hd["seat-signature"] = await keys.sign(sign.key, message);
+    hd["seat-signature-version"] = String(sign.version);
+  }
+  const res = await fetch(path, { method, headers: hd, body: sent });
   const text = await res.text();
   const data = text ? JSON.parse(text) : null;
   // Refusals of this browser's writes carry a receipt too: kept like the others.
@@ -50,13 +58,138 @@ const receipts = {
   },
 };
 
+/**
+ * What signs a seat's act: the game, the seat, the version it was chosen at, the act's name
+ * and the seat's key.
+ * @typedef {{ game: string, seat: number, version: number, act: string, key?: Key }} Signing
+ * @typedef {{ private: string, public: string }} Key
+ */
+
+const hex = (/** @type {Uint8Array} */ bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+/** This browser's Ed25519 keys for its seats: made when a seat is taken, kept with its token. */
+const keys = {
+  /** A new key: the private key (PKCS #8, base64) and the public key (64 hex digits); null where the browser has no Ed25519. @returns {Promise<Key | null>} */
+  async make() {
+    try {
+      const pair = /** @type {CryptoKeyPair} */ (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]));
+      const priv = new Uint8Array(await crypto.subtle.exportKey("pkcs8", pair.privateKey));
+      const pub = new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey));
+      return { private: btoa(String.fromCharCode(...priv)), public: hex(pub) };
+    } catch { return null; }
+  },
+  /** The signature of `text` (UTF-8), 128 hex digits. @param {Key} key @param {string} text */
+  async sign(key, text) {
+    const der = Uint8Array.from(atob(key.private), (c) => c.charCodeAt(0));
+    const k = await crypto.subtle.importKey("pkcs8", der, { name: "Ed25519" }, false, ["sign"]);
+    return hex(new Uint8Array(await crypto.subtle.sign({ name: "Ed25519" }, k, new TextEncoder().encode(text))));
+  },
+  /** Fingerprints already worked out, by key. @type {Map<string, string>} */
+  prints: new Map(),
+  /** A key's fingerprint: the first 16 hex digits of the SHA-256 of its bytes, in fours. @param {string} key */
+  async fingerprint(key) {
+    if (!keys.prints.has(key)) {
+      const bytes = Uint8Array.from(key.match(/../g) ?? [], (b) => parseInt(b, 16));
+      const digest = hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))).slice(0, 16);
+      keys.prints.set(key, digest.match(/..../g)?.join(" ") ?? digest);
+    }
+    return keys.prints.get(key) ?? "";
+  },
+};
+
+/**
+ * The server's signing keys as this browser first saw them, and every key seen since: kept
+ * and never dropped, so that a key the server later withdraws still checks its receipts.
+ */
+const serverKeys = {
+  /** @returns {Schemas["PublishedKey"][]} */
+  get: () => JSON.parse(localStorage.getItem("saboteur:server-keys") ?? "[]"),
+  /** Adds the keys the server publishes now to those kept. */
+  async keep() {
+    try {
+      /** @type {Schemas["KeyList"]} */
+      const now = await api("/keys");
+      const kept = serverKeys.get();
+      for (const k of now.keys) if (!kept.some((x) => x.id === k.id && x.public_key === k.public_key)) kept.push(k);
+      localStorage.setItem("saboteur:server-keys", JSON.stringify(kept));
+    } catch { /* kept next time */ }
+  },
+};
+
+/** The RFC 8785 form of a flat JSON object of strings and integers (a receipt): keys sorted. @param {Record<string, unknown>} o */
+const jcs = (o) => `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${JSON.stringify(o[k])}`).join(",")}}`;
+
+/** Whether `signature` (hex) is `key`'s (hex) Ed25519 signature of `text`. @param {string} key @param {string} text @param {string} signature */
+async function verifies(key, text, signature) {
+  try {
+    const bytes = (/** @type {string} */ h) => Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16));
+    const k = await crypto.subtle.importKey("raw", bytes(key), { name: "Ed25519" }, false, ["verify"]);
+    return await crypto.subtle.verify({ name: "Ed25519" }, k, bytes(signature), new TextEncoder().encode(text));
+  } catch { return false; }
+}
+
+/** The act a player signed for a recorded event (docs/clients.md). @param {string} type */
+const signedActOf = (type) => ({ command_accepted: "command", undo_requested: "undo", undone: "undo", undo_approved: "approve",
+  undo_declined: "decline", talk_posted: "talk", seat_reclaimed: "reclaim", seat_key_registered: "key" })[type];
+
+/**
+ * The checks this browser makes itself with what it kept: the server's keys it kept are still
+ * published, every receipt it kept is signed by the server's key, every player's signature in
+ * the record verifies under the seat's key, and the key of this browser's seat is its own.
+ * @param {string} id
+ * @param {Schemas["Receipt"][]} kept
+ * @returns {Promise<{ ok: boolean, lines: string[] }>}
+ */
+async function checkHere(id, kept) {
+  const lines = [];
+  let ok = true;
+  const bundle = await api(`/games/${id}/audit`);
+  /** @type {Map<string, string>} */
+  const published = new Map(bundle.keys.map((/** @type {Schemas["PublishedKey"]} */ k) => [k.id, k.public_key]));
+  const mine = serverKeys.get();
+  for (const k of mine) {
+    if (published.get(k.id) !== k.public_key) { ok = false; lines.push(`The server withdrew its key ${k.id}, which this browser kept from ${k.created_at}.`); }
+  }
+  let good = 0;
+  for (const r of kept.map((x) => /** @type {any} */ (x).receipt ?? x)) {
+    const key = published.get(r.key_id) ?? mine.find((k) => k.id === r.key_id)?.public_key;
+    const { signature, ...signedPart } = r;
+    if (key && await verifies(key, jcs(signedPart), signature)) good++;
+    else { ok = false; lines.push(`A receipt kept for version ${r.version} is not signed by a key of the server's.`); break; }
+  }
+  lines.push(`${good} of the ${kept.length} receipts this browser kept are signed by the server's keys (${mine.length} kept).`);
+  /** @type {Record<number, string>} */
+  const seatKeys = {};
+  let signatures = 0;
+  for (const e of bundle.events) {
+    const p = e.payload;
+    const seat = p.seat ?? p.by;
+    if (p.signature) {
+      const key = seatKeys[seat];
+      const s = p.signature;
+      const text = ["saboteur-act-v1", id, seat, s.version, signedActOf(e.event_type), s.body].join("\n");
+      if (key && await verifies(key, text, s.signature)) signatures++;
+      else { ok = false; lines.push(`Event ${e.seq}: seat ${seat}'s signature does not verify under the seat's key.`); break; }
+    }
+    if (e.event_type === "seat_key_registered") seatKeys[p.seat] = p.key;
+    if (e.event_type === "token_reissued") delete seatKeys[p.seat];
+  }
+  lines.push(`${signatures} players' signatures in the record verify under their seats' keys.`);
+  const me = tokens.get(id);
+  if (me.key && me.seat != null) {
+    if (seatKeys[me.seat] === me.key.public) lines.push(`Your seat's key in the record is this browser's (${await keys.fingerprint(me.key.public)}).`);
+    else { ok = false; lines.push(`The record names another key for your seat than this browser's (${await keys.fingerprint(me.key.public)}).`); }
+  }
+  return { ok, lines };
+}
+
 /** A share in the seed of the deals: 32 random bytes from this browser, as 64 hex digits. */
 function share() {
   return Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** What to keep of a seat taken: its token, and the server's signed commitment to the seed. */
-const seated = (/** @type {Schemas["Joined"]} */ j) => ({ token: j.player_token, seat: j.seat, commitment: j.commitment, commitmentReceipt: j.receipt });
+const seated = (/** @type {Schemas["Joined"]} */ j, /** @type {Key | null} */ key) => ({ token: j.player_token, seat: j.seat, commitment: j.commitment, commitmentReceipt: j.receipt, key });
 
 const tokens = {
   get: (id) => JSON.parse(localStorage.getItem(`saboteur:${id}`) ?? "{}"),
@@ -136,9 +269,10 @@ async function lobby() {
       const bots = Math.min(players, Number(f.get("bots")));
       if (bots < players) {
         // The creator takes a seat unless bots take them all (a game to watch).
+        const key = await keys.make();
         /** @type {Schemas["Joined"]} */
-        const joined = await api(`/games/${id}/seats`, { method: "POST", body: { name: f.get("name") || "Player", entropy: share() } });
-        tokens.set(id, seated(joined));
+        const joined = await api(`/games/${id}/seats`, { method: "POST", body: { name: f.get("name") || "Player", entropy: share(), public_key: key?.public } });
+        tokens.set(id, seated(joined, key));
       }
       for (let i = 0; i < bots; i++) {
         await api(`/games/${id}/bots`, { method: "POST", token: created.host_token, body: { level: f.get("level") } });
@@ -261,6 +395,7 @@ function players(view, names, table, presence, bots = new Set()) {
       `Seat ${i}, ${names[i] ?? "empty"}${view.seat === i ? " (you)" : ""}${shown ? (here ? " (connected)" : " (away)") : ""}: ${n} cards, ${view.gold_card_counts[i]} gold cards`,
       seat?.remaining_ms != null && !turn ? `; clock ${clock(seat.remaining_ms)}` : "",
       seat?.handed_to ? `; played by the ${seat.handed_to} bot` : "",
+      seat?.key ? h("span", { class: "key", title: `signs with the key ${seat.key}` }, `; key ${keys.prints.get(seat.key) ?? ""}`) : "",
       seat?.timeouts ? `; ${seat.timeouts} timeout${seat.timeouts > 1 ? "s" : ""} in a row` : "",
       view.gold ? `, ${view.gold[i]} gold` : "",
       view.in_front[i].length ? `; in front: ${view.in_front[i].map(words).join(", ")}` : "",
@@ -381,6 +516,8 @@ async function follow(id, token, onEvent, signal) {
 // ---------------------------------------------------------------- table
 async function table(id) {
   document.title = "Saboteur — table";
+  // The server's keys, kept from first contact (the audit view checks receipts with them).
+  serverKeys.keep();
   const hashToken = new URLSearchParams(location.hash.slice(1)).get("token");
   if (hashToken) { tokens.set(id, { token: hashToken }); history.replaceState(null, "", location.pathname); }
   const mine = tokens.get(id);
@@ -423,12 +560,16 @@ async function table(id) {
    */
   let data = null;
   let stale = true;
+  /** Whether this browser is registering its key for the seat. */
+  let registering = false;
   async function read() {
     /** @type {Schemas["GameSummary"]} */
     const s = await api(`/games/${id}`);
     if (s.status === "lobby") return { s };
     /** @type {Schemas["StateView"]} */
     const st = await api(`/games/${id}/state`, { token: mine.token });
+    // The seats' keys' fingerprints, shown at the seats.
+    await Promise.all(st.table.seats.filter((x) => x.key).map((x) => keys.fingerprint(/** @type {string} */ (x.key))));
     const nothing = { commands: [] };
     const [moves, log, presence, series] = await Promise.all([
       /** @type {Promise<Schemas["LegalMoves"] | { commands: [] }>} */
@@ -471,9 +612,10 @@ async function table(id) {
       join.addEventListener("submit", async (ev) => {
         ev.preventDefault();
         try {
+          const key = await keys.make();
           /** @type {Schemas["Joined"]} */
-          const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: new FormData(join).get("name"), entropy: share() } });
-          tokens.set(id, seated(j)); mine.token = j.player_token; refresh();
+          const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: new FormData(join).get("name"), entropy: share(), public_key: key?.public } });
+          tokens.set(id, seated(j, key)); Object.assign(mine, tokens.get(id)); refresh();
         } catch (e) { message = e.message; refresh(); }
       });
       kids.push(h("p", {}, `Seats: ${s.seats.length}/${s.players}: ${s.seats.map((x) => x.name + (x.reserved ? " (not back yet)" : "")).join(", ")}`));
@@ -482,9 +624,10 @@ async function table(id) {
       if (!mine.token && mySeat && before.token) {
         kids.push(h("p", {}, "A rematch of your game: ", h("button", { type: "button", onclick: async () => {
           try {
+            const key = await keys.make();
             /** @type {Schemas["Joined"]} */
-            const j = await api(`/games/${id}/seats/${mySeat.seat}/claim`, { method: "POST", token: before.token });
-            tokens.set(id, seated(j)); mine.token = j.player_token; message = "";
+            const j = await api(`/games/${id}/seats/${mySeat.seat}/claim`, { method: "POST", token: before.token, body: { entropy: share(), public_key: key?.public } });
+            tokens.set(id, seated(j, key)); Object.assign(mine, tokens.get(id)); message = "";
           } catch (e) { message = e.message; }
           refresh();
         } }, "Take my seat")));
@@ -513,9 +656,24 @@ async function table(id) {
     if (mine.token && view.seat != null && mine.seat !== view.seat) { tokens.set(id, { seat: view.seat }); mine.seat = view.seat; }
     const me = view.seat ?? (mine.token ? mine.seat ?? null : null);
     const over = s.status === "finished";
+    /** The signature of this seat's act, chosen at the version drawn. @param {string} act @returns {Signing | undefined} */
+    const signed = (act) => (mine.key && me != null ? { game: id, seat: me, version: st.version, act, key: mine.key } : undefined);
+    // A seat without a key (its token was issued again, or it came by an invite link) gets this
+    // browser's, once: from then on its acts are signed.
+    const ownKey = me != null ? st.table.seats[me]?.key : undefined;
+    if (mine.token && me != null && !over && !ownKey && !registering) {
+      registering = true;
+      keys.make().then(async (key) => {
+        if (!key) return;
+        // Signed from now on: a signature the server has no key for yet is not asked for.
+        mine.key = key;
+        await api(`/games/${id}/seats/${me}/key`, { method: "PUT", token: mine.token, body: { public_key: key.public } });
+        tokens.set(id, { key }); refresh();
+      }).catch((e) => { message = e.message; });
+    }
     const send = async (cmd) => {
       try {
-        await api(`/games/${id}/commands`, { method: "POST", token: mine.token, body: cmd, headers: { "if-match": `"${st.version}"` } });
+        await api(`/games/${id}/commands`, { method: "POST", token: mine.token, body: cmd, headers: { "if-match": `"${st.version}"` }, sign: signed("command") });
         message = ""; selected = null; sel = null;
       } catch (e) { message = e.message; }
       refresh();
@@ -575,9 +733,9 @@ async function table(id) {
           : h("p", {}, "That set of cards cannot be discarded together."));
     }
     const undo = mine.token && !over ? h("p", {},
-      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo`, { method: "POST", token: mine.token }); message = "Undo requested"; } catch (e) { message = e.message; } refresh(); } }, "Request undo"), " ",
-      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/approve`, { method: "POST", token: mine.token }); } catch (e) { message = e.message; } refresh(); } }, "Approve undo"), " ",
-      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/decline`, { method: "POST", token: mine.token }); } catch (e) { message = e.message; } refresh(); } }, "Decline undo")) : null;
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo`, { method: "POST", token: mine.token, sign: signed("undo") }); message = "Undo requested"; } catch (e) { message = e.message; } refresh(); } }, "Request undo"), " ",
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/approve`, { method: "POST", token: mine.token, sign: signed("approve") }); } catch (e) { message = e.message; } refresh(); } }, "Approve undo"), " ",
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/decline`, { method: "POST", token: mine.token, sign: signed("decline") }); } catch (e) { message = e.message; } refresh(); } }, "Decline undo")) : null;
     markLast(svg, log.events, view, names);
     const deadline = st.table.deadline;
     const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
@@ -597,7 +755,7 @@ async function table(id) {
       ev.preventDefault();
       const data = new FormData(talkForm);
       const body = mine.token ? { text: data.get("text") } : { text: data.get("text"), name: data.get("name") };
-      try { await api(`/games/${id}/talk`, { method: "POST", token: mine.token, body }); message = ""; draft = ""; } catch (e) { message = e.message; }
+      try { await api(`/games/${id}/talk`, { method: "POST", token: mine.token, body, sign: mine.token ? signed("talk") : undefined }); message = ""; draft = ""; } catch (e) { message = e.message; }
       refresh();
     });
     const talk = s.status === "finished" ? null : h("section", { "aria-label": "Table talk" }, h("h2", {}, "Table talk"),
@@ -606,7 +764,7 @@ async function table(id) {
       talkForm);
     const mySeat = view.seat != null ? st.table.seats[view.seat] : null;
     const reclaim = mySeat?.handed_to ? h("p", {}, "A bot is playing your seat. ",
-      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/seats/${view.seat}/reclaim`, { method: "POST", token: mine.token }); message = ""; } catch (e) { message = e.message; } refresh(); } }, "Take my seat back")) : null;
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/seats/${view.seat}/reclaim`, { method: "POST", token: mine.token, sign: signed("reclaim") }); message = ""; } catch (e) { message = e.message; } refresh(); } }, "Take my seat back")) : null;
     const awaited = view.phase.awaited;
     const banner = over ? (me != null ? (view.winners?.includes(me) ? "Game over: you won!" : "Game over") : "Game over")
       : awaited == null ? "" : awaited === me ? "You play now" : `${names[awaited] ?? `Seat ${awaited + 1}`} plays now`;
@@ -755,6 +913,7 @@ function hands(view, names, deck) {
 // ---------------------------------------------------------------- audit
 async function audit(id) {
   document.title = "Saboteur — audit";
+  await serverKeys.keep();
   /** @type {Schemas["GameSummary"]} */
   const summary = await api(`/games/${id}`);
   const kids = [h("h1", {}, `Audit of ${id.slice(0, 8)}`), h("p", {}, `Seed commitment: ${summary.seed_commitment}`), h("p", {}, `Seed: ${summary.seed ?? "not revealed until the game ends"}`)];
@@ -764,7 +923,7 @@ async function audit(id) {
     const kept = receipts.get(id);
     const file = URL.createObjectURL(new Blob([JSON.stringify(kept, null, 1)], { type: "application/json" }));
     kids.push(
-      h("p", { role: "status", class: v.ok ? "" : "error" }, v.ok ? `Verified: ${v.events} events, ${v.report.commands_checked} commands and ${v.report.deals_checked} deals checked again` : `Discrepancy: ${v.discrepancy}`),
+      h("p", { role: "status", class: v.ok ? "" : "error" }, v.ok ? `Verified: ${v.events} events, ${v.report.commands_checked} commands, ${v.report.deals_checked} deals and ${v.report.signatures_checked ?? 0} players' signatures checked again` : `Discrepancy: ${v.discrepancy}`),
       v.ok ? h("p", {}, `Winners: ${v.report.winners.map((w) => `seat ${w}`).join(", ") || "none"}; gold: ${v.report.gold.join(", ")}`) : null,
       h("p", {}, v.log_entry ? `Transparency log entry ${v.log_entry.seq}: final version ${v.log_entry.version}, head ${v.log_entry.head}, logged ${v.log_entry.logged_at}` : "Not in the transparency log yet."),
       h("h2", {}, "Signing keys"),
@@ -773,6 +932,11 @@ async function audit(id) {
         h("a", { href: file, download: `receipts-${id}.json` }, `Download the ${kept.length} receipts this browser kept`)),
       h("p", {}, "Check it offline: ", h("code", {}, `saboteur verify --file saboteur-${id}.json --receipts receipts-${id}.json`)),
       checkReceipts(id, kept));
+    const here = h("section", { "aria-label": "Checked in this browser" }, h("h2", {}, "Checked in this browser"), h("p", {}, "Checking…"));
+    kids.push(here);
+    checkHere(id, kept).then(({ ok, lines }) => here.replaceChildren(here.firstChild ?? "",
+      h("ul", { role: "status", class: ok ? "" : "error" }, lines.map((l) => h("li", {}, l)))))
+      .catch((e) => here.replaceChildren(here.firstChild ?? "", h("p", { class: "error" }, e.message)));
   } catch (e) { kids.push(h("p", { class: "error", role: "alert" }, e.message)); }
   main.replaceChildren(...kids);
 }

@@ -454,6 +454,8 @@ test("a whole base game through the table, gold choices included, to the player'
   const page = await context.newPage();
   page.setDefaultTimeout(10000);
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+  // The seat came without a key: the browser registers its own first (an event of its own).
+  await page.getByRole("list", { name: "Players" }).filter({ hasText: /key [0-9a-f]{4} / }).waitFor();
   const result = page.getByRole("status").filter({ hasText: /You won!|You did not win/ });
   let kept = 0, turns = 0, pathsLaid = 0, marked = 0;
   const version = () => page.locator("main").getAttribute("data-version");
@@ -488,11 +490,29 @@ test("a whole base game through the table, gold choices included, to the player'
   const final = await get(`/games/${id}/state`);
   console.log(`a whole game in ${turns} turns of the player; rounds: ${JSON.stringify(final.view.rounds.map((r) => r.winners))}`);
   assert.ok(kept > 0, "the player chose gold at least once");
+  // The seat came by a link without a key: the browser registered its own, shown at the seat
+  // by its fingerprint, and signed every act after it.
+  const bundle = await get(`/games/${id}/audit`);
+  const registered = bundle.events.findIndex((e) => e.event_type === "seat_key_registered" && e.payload.seat === 0);
+  assert.ok(registered > 0, "the browser registered a key for the seat");
+  const own = bundle.events.slice(registered).filter((e) => e.event_type === "command_accepted" && e.payload.seat === 0 && !e.payload.bot);
+  assert.ok(own.length > 0 && own.every((e) => e.payload.signature?.signature?.length === 128), "every command of the seat is signed");
+  assert.match(await page.getByRole("list", { name: "Players" }).textContent(), /key [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}/);
   assert.equal(await page.getByText("You are watching").count(), 0, "the player's own seat at game over");
   assert.equal(await page.getByRole("button", { name: "Request undo" }).count(), 0, "no undo once over");
   assert.match(await page.locator(".turn-banner").textContent(), /^Game over/);
   await shots(page, "game-over");
   await axe(page, "game over");
+  // The audit view checks, in the browser, what it kept: the server's keys, the receipts, the
+  // players' signatures, and that the seat's key in the record is this browser's.
+  await page.goto(`${BASE}/audit/${id}`);
+  const here = page.getByRole("region", { name: "Checked in this browser" }).getByRole("status");
+  await here.waitFor();
+  const checked = await here.textContent();
+  assert.match(checked, /Your seat's key in the record is this browser's/);
+  assert.match(checked, /(\d+) of the \1 receipts this browser kept are signed by the server's keys/);
+  assert.match(checked, /[1-9]\d* players' signatures in the record verify/);
+  assert.match(await page.getByText(/^Verified:/).textContent(), /[1-9]\d* players' signatures checked again/);
   await context.close();
 });
 
