@@ -242,7 +242,7 @@ pub struct StateView {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct LegalMoves {
     /// The version after the last event that changes what a seat decides on: `If-Match` with
-    /// any version from this one to `version` holds (talk and new tokens do not move it).
+    /// any version from this one to `version` holds (talk, new tokens and keys do not move it).
     pub decision_version: i64,
     /// The version they are legal at.
     pub version: i64,

@@ -575,14 +575,17 @@ impl Event {
         }
     }
 
-    /// Whether the event can change what a seat decides on: everything but talk at the table
-    /// and a token issued again. A client's `If-Match` is held against the events that do
+    /// Whether the event can change what a seat decides on: everything but talk at the table,
+    /// a token issued again and a key registered. A client's `If-Match` is held against the events that do
     /// ([`crate::History::decision_version`]), so a message posted meanwhile never makes a
     /// pending command stale.
     pub fn changes_decisions(&self) -> bool {
         !matches!(
             self,
-            Event::TalkPosted { .. } | Event::TalkHidden { .. } | Event::TokenReissued { .. }
+            Event::TalkPosted { .. }
+                | Event::TalkHidden { .. }
+                | Event::TokenReissued { .. }
+                | Event::SeatKeyRegistered { .. }
         )
     }
 

@@ -229,7 +229,7 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
 /// Plays a command in the wire format of docs/scenarios.md for the token's seat. `If-Match`
 /// names the version the command was chosen at (a view's or the legal moves' `version`, or an
 /// `ETag`): it holds while no event that changes what a seat decides on was recorded after it —
-/// table talk, hidden messages and tokens issued again never make it stale — and otherwise
+/// table talk, hidden messages, tokens issued again and keys registered never make it stale — and otherwise
 /// answers 412 (`*` matches any version; `LegalMoves.decision_version` is the oldest version
 /// that still holds). A list (`"12", "14"`, RFC 9110) holds when any version it names holds;
 /// weak tags (`W/"12"`) name their version too; a malformed list is 400. An `Idempotency-Key` makes a retry answer exactly the first reply (the
@@ -242,7 +242,7 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
         ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
         ("Seat-Signature-Version" = Option<u64>, Header, description = "The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`)"),
         ("id" = String, Path, description = "The game's id"),
-        ("If-Match" = Option<String>, Header, description = "The version the command was chosen at (`\"12\"`), or a list of versions (`\"12\", \"14\"`) that holds when any of them does, or `*`: a version holds while no event that changes what a seat decides on was recorded after it (talk and new tokens do not)"),
+        ("If-Match" = Option<String>, Header, description = "The version the command was chosen at (`\"12\"`), or a list of versions (`\"12\", \"14\"`) that holds when any of them does, or `*`: a version holds while no event that changes what a seat decides on was recorded after it (talk, new tokens and keys do not)"),
         ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key return the first outcome"),
     ),
     security(("bearer" = [])),
