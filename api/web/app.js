@@ -445,7 +445,7 @@ function describeEvent(e, names) {
       case "turn_skipped": return `turn skipped for ${who(ev.seat)}: no cards left`;
       case "round_ended": return `round ${ev.round} over: ${ev.gold_reached_by == null ? "the gold was not reached" : `${who(ev.gold_reached_by)} reached the gold`}; won by ${(ev.winners ?? []).map(who).join(", ") || "nobody"}`;
       case "gold_kept": return `gold kept${by}${ev.card ? `: ${card(ev.card)}` : ""}`;
-      case "command_accepted": return `move${by}${ev.bot ? " (bot)" : ""}`;
+      case "command_accepted": return `move${by}${ev.bot ? " (bot)" : ev.signature ? " (signed)" : ""}`;
       case "undone": return `undone: back to version ${ev.to_version}${ev.reason ? ` (${ev.reason})` : ""}`;
       case "game_ended": return `game over: won by ${(ev.winners ?? []).map(who).join(", ") || "nobody"}`;
       case "talk_posted": return `${ev.seat == null ? `${ev.name ?? "a spectator"} (watching)` : who(ev.seat)} said: ${ev.text == null ? "(hidden by the host)" : `“${ev.text}”`}`;
@@ -453,7 +453,8 @@ function describeEvent(e, names) {
       case "turn_timed_out": return `${who(ev.seat)} ran out of time; the bot decided`;
       case "seat_handed_to_bot": return `${who(ev.seat)} handed to the ${ev.level} bot (${ev.reason === "abandoned" ? "too many timeouts" : "by the host"})`;
       case "seat_reclaimed": return `${who(ev.seat)} is back`;
-      case "token_reissued": return `the host issued ${who(ev.seat)} a new token`;
+      case "token_reissued": return `the host issued ${who(ev.seat)} a new token (its key no longer signs)`;
+      case "seat_key_registered": return `${who(ev.seat)} signs with the key ${keys.prints.get(ev.key) ?? String(ev.key).slice(0, 16)}`;
       default: return `${words(ev.type ?? "event")}${by}`;
     }
   })();
@@ -916,29 +917,68 @@ async function audit(id) {
   await serverKeys.keep();
   /** @type {Schemas["GameSummary"]} */
   const summary = await api(`/games/${id}`);
-  const kids = [h("h1", {}, `Audit of ${id.slice(0, 8)}`), h("p", {}, `Seed commitment: ${summary.seed_commitment}`), h("p", {}, `Seed: ${summary.seed ?? "not revealed until the game ends"}`)];
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
+  const who = (/** @type {number} */ s) => names[s] ?? `seat ${s}`;
+  const code = (/** @type {string} */ t) => h("code", { class: "hex" }, t);
+  const kids = [h("h1", {}, `Audit of ${id.slice(0, 8)}`),
+    h("p", {}, "Seed commitment: ", code(summary.seed_commitment)),
+    h("p", {}, "Seed: ", summary.seed ? code(summary.seed) : "not revealed until the game ends")];
   try {
     /** @type {Schemas["AuditVerdict"]} */
     const v = await api(`/games/${id}/audit/verdict`);
     const kept = receipts.get(id);
     const file = URL.createObjectURL(new Blob([JSON.stringify(kept, null, 1)], { type: "application/json" }));
+    // The event a discrepancy names, to see the table at that moment.
+    const disputed = Number(/^event (\d+)/.exec(v.discrepancy ?? "")?.[1] ?? 0);
     kids.push(
       h("p", { role: "status", class: v.ok ? "" : "error" }, v.ok ? `Verified: ${v.events} events, ${v.report.commands_checked} commands, ${v.report.deals_checked} deals and ${v.report.signatures_checked ?? 0} players' signatures checked again` : `Discrepancy: ${v.discrepancy}`),
-      v.ok ? h("p", {}, `Winners: ${v.report.winners.map((w) => `seat ${w}`).join(", ") || "none"}; gold: ${v.report.gold.join(", ")}`) : null,
+      v.ok ? h("p", {}, "In plain words: every move was legal when it was made, every deal came from the seed the server committed to before anyone played, every bot chose what its program chooses, and every signed act is its player's.") : null,
+      disputed ? h("p", {}, h("a", { href: `/replay/${id}?at=${Math.max(1, disputed - 1)}` }, `See the table just before event ${disputed}`)) : null,
+      v.ok ? h("p", {}, `Winners: ${v.report.winners.map(who).join(", ") || "none"}; gold: ${v.report.gold.map((g, i) => `${who(i)} ${g}`).join(", ")}`) : null,
       h("p", {}, v.log_entry ? `Transparency log entry ${v.log_entry.seq}: final version ${v.log_entry.version}, head ${v.log_entry.head}, logged ${v.log_entry.logged_at}` : "Not in the transparency log yet."),
       h("h2", {}, "Signing keys"),
-      h("ul", {}, v.keys.map((k) => h("li", {}, `${k.id}: ${k.public_key}, since ${k.created_at}${k.retired_at ? `, retired ${k.retired_at}` : " (in use)"}`))),
+      h("ul", {}, v.keys.map((k) => h("li", {}, code(k.id), ": ", code(k.public_key), `, since ${new Date(k.created_at).toLocaleString()}${k.retired_at ? `, retired ${new Date(k.retired_at).toLocaleString()}` : " (in use)"}`))),
       h("p", {}, h("a", { href: `/games/${id}/audit`, download: `saboteur-${id}.json` }, "Download the audit bundle"), " ",
         h("a", { href: file, download: `receipts-${id}.json` }, `Download the ${kept.length} receipts this browser kept`)),
       h("p", {}, "Check it offline: ", h("code", {}, `saboteur verify --file saboteur-${id}.json --receipts receipts-${id}.json`)),
       checkReceipts(id, kept));
     const here = h("section", { "aria-label": "Checked in this browser" }, h("h2", {}, "Checked in this browser"), h("p", {}, "Checking…"));
     kids.push(here);
+    if (summary.status === "finished") kids.push(await account(id, names));
     checkHere(id, kept).then(({ ok, lines }) => here.replaceChildren(here.firstChild ?? "",
-      h("ul", { role: "status", class: ok ? "" : "error" }, lines.map((l) => h("li", {}, l)))))
+      h("div", { role: "status", class: ok ? "" : "error" }, h("ul", {}, lines.map((l) => h("li", {}, l))))))
       .catch((e) => here.replaceChildren(here.firstChild ?? "", h("p", { class: "error" }, e.message)));
   } catch (e) { kids.push(h("p", { class: "error", role: "alert" }, e.message)); }
   main.replaceChildren(...kids);
+}
+
+/**
+ * The game move by move, as a person reads it: each round's events in words, each with a
+ * link to the table at that moment.
+ * @param {string} id
+ * @param {Record<number, string>} names
+ */
+async function account(id, names) {
+  const bundle = await api(`/games/${id}/audit`);
+  await Promise.all(bundle.events.filter((/** @type {any} */ e) => e.event_type === "seat_key_registered").map((/** @type {any} */ e) => keys.fingerprint(e.payload.key)));
+  /** @type {HTMLElement[]} */
+  const parts = [];
+  /** @type {HTMLElement} */
+  let list = h("ol", {});
+  parts.push(h("h3", {}, "Before the deal"), list);
+  for (const e of bundle.events) {
+    const ev = e.payload;
+    if (e.event_type === "round_started") {
+      list = h("ol", { start: e.seq });
+      parts.push(h("h3", {}, `Round ${ev.round}`), list);
+    }
+    if (e.event_type === "card_drawn") continue;
+    list.append(h("li", { value: e.seq }, describeEvent({ seq: e.seq, event: ev }, names).replace(/^#\d+ /, ""),
+      ev.at && typeof ev.at === "number" ? ` at ${new Date(ev.at).toLocaleTimeString()}` : "", " ",
+      h("a", { href: `/replay/${id}?at=${e.seq}`, "aria-label": `the table after event ${e.seq}` }, "see")));
+  }
+  return h("section", { "aria-label": "Move by move", class: "account" }, h("h2", {}, "Move by move"),
+    h("p", {}, "Every event of the record in words (draws left out), numbered as in the record."), ...parts);
 }
 
 /** A form that checks receipts (kept by this browser, or pasted) against the game's record. */

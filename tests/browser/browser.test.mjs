@@ -406,9 +406,23 @@ test("audit view", async () => {
   await page.getByLabel("Or paste receipts (a JSON array)").fill(JSON.stringify(served));
   await page.getByRole("button", { name: "Check the pasted receipts" }).click();
   await page.getByText("2 receipts agree with the record.").waitFor();
+  // Move by move, in words, each moment linked to the table then; winners by name.
+  const account = page.getByRole("region", { name: "Move by move" });
+  await account.getByRole("heading", { name: "Round 1" }).waitFor();
+  assert.ok(await account.getByRole("listitem").count() > 10, "the moves are listed");
+  assert.match(await account.getByRole("link").first().getAttribute("href"), new RegExp(`^/replay/${finishedId}\\?at=\\d+$`));
+  assert.doesNotMatch(await page.getByText(/^Winners:/).textContent(), /seat \d/, "winners by name");
   await axe(page, "audit");
   await shots(page, "audit");
   await context.close();
+  // On a phone, nothing runs off the side: hashes and keys wrap.
+  const phone = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+  const small = await phone.newPage();
+  await small.goto(`${BASE}/audit/${finishedId}`);
+  await small.getByRole("region", { name: "Move by move" }).waitFor();
+  const overflow = await small.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `the audit view fits a phone (${overflow} px too wide)`);
+  await phone.close();
 });
 
 test("a Saboteur 2 game from the lobby", async () => {
