@@ -291,12 +291,14 @@ async function lobby() {
  * The maze as SVG, with the cells where the selected card may go.
  * @param {Schemas["View"]} view
  * @param {Record<string, Schemas["CardEntry"]>} deck
- * @param {{ legal?: Array<{ at: Schemas["Cell"] }>, onCell?: (at: Schemas["Cell"]) => void, targets?: Array<{ at: Schemas["Cell"], label: string, onPick: () => void }> }} [options]
+ * @param {{ legal?: Array<{ at: Schemas["Cell"] }>, onCell?: (at: Schemas["Cell"]) => void, targets?: Array<{ at: Schemas["Cell"], label: string, onPick: () => void }>, keep?: { box: number[] | null } }} [options]
  */
-function board(view, deck, { legal = [], onCell, targets = [] } = {}) {
+function board(view, deck, { legal = [], onCell, targets = [], keep = { box: null } } = {}) {
   const cells = [...view.board.map((p) => [p.x, p.y]), ...view.goals.map((g) => [g.x, g.y]), ...legal.map((c) => [c.at.x, c.at.y])];
   const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
-  let box = [Math.min(...xs) - 1, Math.min(...ys) - 1, Math.max(...xs) - Math.min(...xs) + 3, Math.max(...ys) - Math.min(...ys) + 3];
+  // The whole maze, unless the player zoomed or panned: then where they left it (`keep`
+  // outlives the redraws).
+  let box = keep.box ?? [Math.min(...xs) - 1, Math.min(...ys) - 1, Math.max(...xs) - Math.min(...xs) + 3, Math.max(...ys) - Math.min(...ys) + 3];
   const svg = el("svg", { class: "board", viewBox: box.join(" "), role: "group", "aria-label": "The maze" });
   const title = el("title"); title.textContent = "The maze: use the highlighted cells to place the selected card";
   svg.append(title);
@@ -335,22 +337,35 @@ function board(view, deck, { legal = [], onCell, targets = [] } = {}) {
     r.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
     svg.append(r);
   }
-  // Pan (drag) and zoom (wheel).
+  // Pan (drag), zoom (wheel, or two fingers pinching), kept across redraws.
+  const show = () => { keep.box = box; svg.setAttribute("viewBox", box.join(" ")); };
+  const zoomBy = (/** @type {number} */ k) => { box = [box[0] + (box[2] * (1 - k)) / 2, box[1] + (box[3] * (1 - k)) / 2, box[2] * k, box[3] * k]; show(); };
   let drag = null;
-  svg.addEventListener("wheel", (e) => {
-    e.preventDefault();
-    const k = e.deltaY > 0 ? 1.15 : 1 / 1.15;
-    box = [box[0] + (box[2] * (1 - k)) / 2, box[1] + (box[3] * (1 - k)) / 2, box[2] * k, box[3] * k];
-    svg.setAttribute("viewBox", box.join(" "));
-  }, { passive: false });
-  svg.addEventListener("pointerdown", (e) => { if (e.target === svg) drag = [e.clientX, e.clientY, box[0], box[1]]; });
-  svg.addEventListener("pointerup", () => { drag = null; });
+  /** Fingers on the board, by pointer. @type {Map<number, [number, number]>} */
+  const fingers = new Map();
+  let spread = 0;
+  const apart = () => { const [a, b] = [...fingers.values()]; return Math.hypot(a[0] - b[0], a[1] - b[1]); };
+  svg.addEventListener("wheel", (e) => { e.preventDefault(); zoomBy(e.deltaY > 0 ? 1.15 : 1 / 1.15); }, { passive: false });
+  svg.addEventListener("pointerdown", (e) => {
+    fingers.set(e.pointerId, [e.clientX, e.clientY]);
+    if (fingers.size === 2) { drag = null; spread = apart(); } else if (e.target === svg) drag = [e.clientX, e.clientY, box[0], box[1]];
+  });
+  const lift = (/** @type {PointerEvent} */ e) => { fingers.delete(e.pointerId); drag = null; spread = 0; };
+  svg.addEventListener("pointerup", lift);
+  svg.addEventListener("pointercancel", lift);
   svg.addEventListener("pointermove", (e) => {
+    if (fingers.has(e.pointerId)) fingers.set(e.pointerId, [e.clientX, e.clientY]);
+    if (fingers.size === 2 && spread) {
+      const now = apart();
+      if (now > 0) zoomBy(spread / now);
+      spread = now;
+      return;
+    }
     if (!drag) return;
     const s = box[2] / svg.clientWidth;
     box[0] = drag[2] - (e.clientX - drag[0]) * s;
     box[1] = drag[3] - (e.clientY - drag[1]) * s;
-    svg.setAttribute("viewBox", box.join(" "));
+    show();
   });
   return svg;
 }
@@ -563,6 +578,18 @@ async function table(id) {
   let stale = true;
   /** Whether this browser is registering its key for the seat. */
   let registering = false;
+  /**
+   * What happened since the table was last drawn at another version: the events in words (the
+   * bots' answers land together; this says them one by one and marks each on the board), and
+   * a round's end, kept on the table until the player moves on.
+   */
+  let drawnAt = 0;
+  /** @type {Schemas["EventRecord"][]} */
+  let news = [];
+  /** @type {Schemas["EventRecord"][] | null} */
+  let roundOver = null;
+  /** Where the player zoomed and panned the maze to (none: the whole maze). @type {{ box: number[] | null }} */
+  const zoom = { box: null };
   async function read() {
     /** @type {Schemas["GameSummary"]} */
     const s = await api(`/games/${id}`);
@@ -697,7 +724,19 @@ async function table(id) {
       const at = atCell(c);
       return at ? [{ at, label: `play ${words(/** @type {string} */ ("card" in c ? c.card : ""))} on ${there(at)}`, onPick: () => send(c) }] : [];
     });
-    const svg = board(view, deck, { legal: paths, onCell: (at) => send({ type: "play_path", card: selected, at, rotated }), targets });
+    const svg = board(view, deck, { legal: paths, onCell: (at) => send({ type: "play_path", card: selected, at, rotated }), targets, keep: zoom });
+    const zoomTo = (/** @type {number | null} */ k) => {
+      if (k == null) zoom.box = null;
+      else {
+        const b = zoom.box ?? (svg.getAttribute("viewBox") ?? "0 0 1 1").split(" ").map(Number);
+        zoom.box = [b[0] + (b[2] * (1 - k)) / 2, b[1] + (b[3] * (1 - k)) / 2, b[2] * k, b[3] * k];
+      }
+      render();
+    };
+    const zoomBar = h("p", { class: "zoom", "aria-label": "Zoom the maze" },
+      h("button", { type: "button", onclick: () => zoomTo(1 / 1.4) }, "Zoom in"), " ",
+      h("button", { type: "button", onclick: () => zoomTo(1.4) }, "Zoom out"), " ",
+      h("button", { type: "button", onclick: () => zoomTo(null) }, "Whole maze"));
     // Why a selected path card lights no cell: a broken tool, or a trap, in front of the player.
     const blockers = me != null ? (view.in_front[me] ?? []).filter((c) => c.startsWith("break_") || c === "trapped") : [];
     const why = selected && deck[selected]?.kind === "path" && !paths.length && blockers.length
@@ -737,7 +776,22 @@ async function table(id) {
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo`, { method: "POST", token: mine.token, sign: signed("undo") }); message = "Undo requested"; } catch (e) { message = e.message; } refresh(); } }, "Request undo"), " ",
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/approve`, { method: "POST", token: mine.token, sign: signed("approve") }); } catch (e) { message = e.message; } refresh(); } }, "Approve undo"), " ",
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/decline`, { method: "POST", token: mine.token, sign: signed("decline") }); } catch (e) { message = e.message; } refresh(); } }, "Decline undo")) : null;
+    if (st.version !== drawnAt) {
+      const fresh = drawnAt ? log.events.filter((e) => e.seq > drawnAt) : [];
+      news = fresh.filter((e) => !["card_drawn", "command_accepted", "talk_posted", "seat_key_registered"].includes(e.event.type));
+      const ended = fresh.findIndex((e) => e.event.type === "round_ended");
+      // The round's end and what followed it (goals turned, gold handed out), up to the next deal.
+      if (ended >= 0) roundOver = fresh.slice(ended).filter((e, i, all) => !all.slice(0, i).some((x) => x.event.type === "round_started") && ["round_ended", "goal_revealed", "gold_kept", "saboteurs_paid", "coins_paid", "game_ended"].includes(e.event.type));
+      drawnAt = st.version;
+    }
     markLast(svg, log.events, view, names);
+    // Each change to the maze since the last look, marked (the newest also as the last move).
+    for (const e of news) {
+      const ev = e.event;
+      const at = ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed" ? ev.at : null;
+      if (!at) continue;
+      svg.append(el("rect", { class: "new-move", x: at.x + 0.08, y: at.y + 0.08, width: 0.84, height: 0.84, "aria-hidden": "true" }));
+    }
     const deadline = st.table.deadline;
     const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
     const tick = () => { countdown.textContent = deadline ? `${names[deadline.seat] ?? `Seat ${deadline.seat}`} has ${clock(deadline.at - Date.now())} to decide` : ""; };
@@ -771,8 +825,18 @@ async function table(id) {
       : awaited == null ? "" : awaited === me ? "You play now" : `${names[awaited] ?? `Seat ${awaited + 1}`} plays now`;
     const title = banner ? `${banner} — Saboteur` : "Saboteur — table";
     if (banner) kids.push(h("p", { class: "turn-banner", "aria-live": "polite" }, banner));
+    if (roundOver?.length) {
+      kids.push(h("section", { class: "round-over", "aria-label": "Round over" },
+        h("h2", {}, over ? "The game is over" : "The round is over"),
+        h("ul", {}, roundOver.map((e) => h("li", {}, describeEvent(e, names).replace(/^#\d+ /, "")))),
+        h("button", { type: "button", onclick: () => { roundOver = null; render(); } }, over ? "Close" : "Continue")));
+    }
+    if (news.length) {
+      kids.push(h("section", { class: "news", "aria-label": "What just happened" },
+        h("ol", { "aria-live": "polite" }, news.slice(-8).map((e) => h("li", {}, describeEvent(e, names).replace(/^#\d+ /, ""))))));
+    }
     kids.push(h("div", { class: "layout" },
-      h("section", { "aria-label": "Table" }, svg, err,
+      h("section", { "aria-label": "Table" }, svg, zoomBar, err,
         view.role ? h("p", {}, `Your role: ${words(view.role)}`)
           : me != null && view.roles?.[me] ? h("p", {}, `Your role: ${words(view.roles[me])}`)
             : me != null ? null : h("p", {}, "You are watching (public view)."),

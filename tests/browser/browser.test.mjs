@@ -471,7 +471,7 @@ test("a whole base game through the table, gold choices included, to the player'
   // The seat came without a key: the browser registers its own first (an event of its own).
   await page.getByRole("list", { name: "Players" }).filter({ hasText: /key [0-9a-f]{4} / }).waitFor();
   const result = page.getByRole("status").filter({ hasText: /You won!|You did not win/ });
-  let kept = 0, turns = 0, pathsLaid = 0, marked = 0;
+  let kept = 0, turns = 0, pathsLaid = 0, marked = 0, toldNews = 0, roundsSeen = 0;
   const version = () => page.locator("main").getAttribute("data-version");
   for (;;) {
     const turn = page.getByRole("status").filter({ hasText: /^Your turn/ });
@@ -494,6 +494,16 @@ test("a whole base game through the table, gold choices included, to the player'
     }
     // The table shows the game after the move (and the bots' answers) before the next turn.
     await page.waitForFunction((v) => document.querySelector("main")?.dataset.version !== v, at, { timeout: 20000 });
+    // The bots' answers are told one by one; a round's end stays on the table until dismissed.
+    const news = page.getByRole("region", { name: "What just happened" });
+    if (await news.count() && /by /.test(await news.textContent())) toldNews++;
+    const ended = page.getByRole("region", { name: "Round over" });
+    if (await ended.count()) {
+      assert.match(await ended.textContent(), /round \d over/);
+      roundsSeen++;
+      await ended.getByRole("button").click();
+      await ended.waitFor({ state: "detached" });
+    }
     // After a path laid, the newest change to this round's maze is marked and named.
     if (pathsLaid === 1 && !marked) {
       marked = await page.locator("svg.board rect.last-move").count();
@@ -504,6 +514,8 @@ test("a whole base game through the table, gold choices included, to the player'
   const final = await get(`/games/${id}/state`);
   console.log(`a whole game in ${turns} turns of the player; rounds: ${JSON.stringify(final.view.rounds.map((r) => r.winners))}`);
   assert.ok(kept > 0, "the player chose gold at least once");
+  assert.ok(toldNews > 0, "the bots' moves were told");
+  assert.ok(roundsSeen + (await page.getByRole("region", { name: "Round over" }).count()) >= 2, `rounds' ends shown: ${roundsSeen}`);
   // The seat came by a link without a key: the browser registered its own, shown at the seat
   // by its fingerprint, and signed every act after it.
   const bundle = await get(`/games/${id}/audit`);
@@ -542,6 +554,16 @@ test("a Map is aimed at a goal lit on the board, named by its place, not by coor
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
   await page.getByText("You play now").first().waitFor();
   const hand = page.getByRole("list", { name: "Your hand" }).getByRole("button");
+  // Zoom stays where the player left it when the table is drawn again (a card selected).
+  const whole = await page.locator("svg.board").getAttribute("viewBox");
+  await page.getByRole("button", { name: "Zoom in" }).click();
+  const zoomed = await page.locator("svg.board").getAttribute("viewBox");
+  assert.notEqual(zoomed, whole, "zoomed in");
+  await hand.nth(0).click();
+  assert.equal(await page.locator("svg.board").getAttribute("viewBox"), zoomed, "the zoom outlives a redraw");
+  await hand.nth(0).click();
+  await page.getByRole("button", { name: "Whole maze" }).click();
+  assert.equal(await page.locator("svg.board").getAttribute("viewBox"), whole, "back to the whole maze");
   await hand.nth(2).click();
   const targets = page.locator("rect.cell-target");
   await targets.first().waitFor();
