@@ -37,6 +37,21 @@ struct Server {
 }
 
 impl Server {
+    /// A base game for three created with no seed: its reply, id and host token.
+    async fn create_base_game(&self) -> (Value, String, String) {
+        let created = self
+            .call(
+                "POST",
+                "/games",
+                None,
+                Some(json!({"ruleset": "base", "players": 3})),
+            )
+            .await;
+        let id = created["game_id"].as_str().unwrap().to_string();
+        let host = created["host_token"].as_str().unwrap().to_string();
+        (created, id, host)
+    }
+
     async fn start(database_url: &str) -> Server {
         let config = saboteur_api::Config {
             allow_fixed_seed: true,
@@ -895,16 +910,7 @@ async fn commitments_hold_the_server_to_the_deal(url: &str, dir: &std::path::Pat
     let share = "5a".repeat(32);
     for attack in ["none", "the share left out", "the seed changed"] {
         let server = Server::start(url).await;
-        let created = server
-            .call(
-                "POST",
-                "/games",
-                None,
-                Some(json!({"ruleset": "base", "players": 3})),
-            )
-            .await;
-        let id = created["game_id"].as_str().unwrap().to_string();
-        let host = created["host_token"].as_str().unwrap().to_string();
+        let (created, id, host) = server.create_base_game().await;
         assert_eq!(
             created["commitment"]["seed_commitment"],
             created["seed_commitment"]
@@ -1218,16 +1224,7 @@ async fn signed_seats_cannot_be_played_for(url: &str, dir: &std::path::Path) {
         "a signed body changed",
     ] {
         let server = Server::start(url).await;
-        let created = server
-            .call(
-                "POST",
-                "/games",
-                None,
-                Some(json!({"ruleset": "base", "players": 3})),
-            )
-            .await;
-        let id = created["game_id"].as_str().unwrap().to_string();
-        let host = created["host_token"].as_str().unwrap().to_string();
+        let (_, id, host) = server.create_base_game().await;
         // A key that is not an Ed25519 key is refused, and takes no seat.
         let (status, problem) = server
             .signed(

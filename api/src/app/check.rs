@@ -45,26 +45,8 @@ pub(crate) async fn authorise(
         Act::Command { .. } | Act::RequestUndo { .. } | Act::VoteUndo { .. } => {
             Who::Player(caller.seat()?)
         }
-        Act::RegisterKey { seat, .. } => {
-            let own = caller.seat()?;
-            if own != *seat {
-                return Err(ApiError::Forbidden(format!(
-                    "only {}'s own player registers its key",
-                    seat
-                )));
-            }
-            Who::Player(own)
-        }
-        Act::Reclaim { seat, .. } => {
-            let own = caller.seat()?;
-            if own != *seat {
-                return Err(ApiError::Forbidden(format!(
-                    "only {}'s own player takes it back",
-                    seat
-                )));
-            }
-            Who::Player(own)
-        }
+        Act::RegisterKey { seat, .. } => own_seat(caller, *seat, "registers its key")?,
+        Act::Reclaim { seat, .. } => own_seat(caller, *seat, "takes it back")?,
         Act::Leave { seat, .. } => match caller {
             Caller::Player(s) if s == *seat => Who::Player(s),
             Caller::Host if table.bot(*seat).is_some() => Who::Host,
@@ -100,6 +82,17 @@ pub(crate) async fn authorise(
         | Act::BotsDue { .. } => Who::Anyone,
     };
     Ok(who)
+}
+
+/// The caller as `seat`'s own player, the only one who `does` the act.
+fn own_seat(caller: Caller, seat: Seat, does: &str) -> Result<Who, ApiError> {
+    let own = caller.seat()?;
+    if own != seat {
+        return Err(ApiError::Forbidden(format!(
+            "only {seat}'s own player {does}"
+        )));
+    }
+    Ok(Who::Player(own))
 }
 
 pub(crate) fn host(caller: Caller, what: &str) -> Result<Who, ApiError> {
