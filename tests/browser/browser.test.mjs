@@ -580,3 +580,62 @@ test("a Map is aimed at a goal lit on the board, named by its place, not by coor
   await axe(page, "map targets");
   await context.close();
 });
+
+/**
+ * Plays one seat of a game to its end through the table, by clicks only: gold choices, thefts
+ * and passes included. Returns the player's turns and the kinds of move made.
+ * @param {import("playwright-core").Page} page
+ */
+async function playToTheEnd(page) {
+  const result = page.getByRole("status").filter({ hasText: /You won!|You did not win/ });
+  const version = () => page.locator("main").getAttribute("data-version");
+  const made = new Map();
+  let turns = 0;
+  for (;;) {
+    const turn = page.getByRole("status").filter({ hasText: /^Your turn/ });
+    await Promise.race([turn.waitFor({ timeout: 30000 }), result.waitFor({ timeout: 30000 })]);
+    if (await result.count()) break;
+    assert.ok(++turns < 400, "the game ends");
+    const at = await version();
+    const ended = page.getByRole("region", { name: "Round over" });
+    if (await ended.count()) await ended.getByRole("button").click();
+    const asked = await turn.textContent();
+    const moves = page.getByLabel("Moves for the selected card").getByRole("button");
+    let kind;
+    if (/choose the gold/.test(asked)) { await moves.filter({ hasText: /^keep / }).first().click(); kind = "gold"; }
+    else if (/steal/.test(asked)) { await moves.filter({ hasText: /^steal / }).first().click(); kind = "theft"; }
+    else kind = await playOne(page, turns % 3 ? "path" : "action");
+    assert.ok(kind, `a move was made (${asked})`);
+    made.set(kind, (made.get(kind) ?? 0) + 1);
+    await page.waitForFunction((v) => document.querySelector("main")?.dataset.version !== v, at, { timeout: 30000 });
+  }
+  return { turns, made };
+}
+
+for (const [ruleset, players, viewport, seed] of [["base", 10, PHONE, "a1"], ["saboteur2", 12, DESKTOP, "b2"]]) {
+  test(`a whole ${ruleset} game at ${players} players through the table on ${viewport === PHONE ? "a phone" : "a desktop"}`, async () => {
+    const created = await post("/games", undefined, { ruleset, players, seed: seed.repeat(32) });
+    const id = created.game_id;
+    const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
+    for (let i = 1; i < players; i++) await post(`/games/${id}/bots`, created.host_token, { level: i % 2 ? "heuristic" : "random" });
+    await post(`/games/${id}/start`, created.host_token);
+    const context = await browser.newContext(viewport === PHONE ? { viewport, hasTouch: true, isMobile: true } : { viewport });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15000);
+    await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+    await page.getByRole("list", { name: "Players" }).filter({ hasText: /key [0-9a-f]{4} / }).waitFor();
+    if (viewport === PHONE) {
+      // The hand is in reach while the maze is in view.
+      const hand = await page.getByRole("list", { name: "Your hand" }).boundingBox();
+      assert.ok(hand && hand.y + hand.height <= PHONE.height + 1, `the hand is on the screen: ${JSON.stringify(hand)}`);
+    }
+    const { turns, made } = await playToTheEnd(page);
+    console.log(`${ruleset} at ${players}: ${turns} turns of the player: ${JSON.stringify([...made])}`);
+    assert.match(await page.locator(".turn-banner").textContent(), /^Game over/);
+    const verdict = await get(`/games/${id}/audit/verdict`);
+    assert.ok(verdict.ok, `the game verifies: ${verdict.discrepancy}`);
+    assert.ok(verdict.report.signatures_checked >= turns, `every move signed: ${verdict.report.signatures_checked} of ${turns}`);
+    await axe(page, `${ruleset} at ${players}, game over`);
+    await context.close();
+  });
+}
