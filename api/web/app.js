@@ -537,8 +537,24 @@ async function table(id) {
   const hashToken = new URLSearchParams(location.hash.slice(1)).get("token");
   if (hashToken) { tokens.set(id, { token: hashToken }); history.replaceState(null, "", location.pathname); }
   const mine = tokens.get(id);
-  /** @type {Schemas["GameSummary"]} */
-  const summary = await api(`/games/${id}`);
+  // The game, its state and the card catalogue at once: every round trip counts on a slow
+  // network (the first read takes the game and the state asked for here).
+  const nothing = { version: -1, commands: [] };
+  const logPage = (/** @type {number} */ after, /** @type {number} */ limit) =>
+    /** @type {Promise<Schemas["EventPage"]>} */ (api(`/games/${id}/events?after=${after}&limit=${limit}`, { token: mine.token }));
+  const early = {
+    s: /** @type {Promise<Schemas["GameSummary"]>} */ (api(`/games/${id}`)),
+    st: /** @type {Promise<Schemas["StateView"] | null>} */ (api(`/games/${id}/state`, { token: mine.token }).catch(() => null)),
+    legal: /** @type {Promise<Schemas["LegalMoves"] | { version: number, commands: [] }>} */ (mine.token ? api(`/games/${id}/legal-moves`, { token: mine.token }).catch(() => nothing) : Promise.resolve(nothing)),
+    presence: /** @type {Promise<Schemas["PresenceView"]>} */ (api(`/games/${id}/presence`)),
+    log: /** @type {Promise<Schemas["EventPage"] | null>} */ (Promise.resolve(null)),
+  };
+  // The log's last page as soon as the game's version is known.
+  early.log = early.s.then((g) => logPage(Math.max(0, g.version - 30), 100)).catch(() => null);
+  /** @type {typeof early | null} */
+  let first = early;
+  /** @type {[Schemas["GameSummary"], unknown]} */
+  const [summary] = await Promise.all([early.s, cards("base")]);
   const deck = await cards(summary.ruleset);
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
   let selected = null, sel = null, rotated = false, message = "", timer = 0;
@@ -590,26 +606,40 @@ async function table(id) {
   let roundOver = null;
   /** Where the player zoomed and panned the maze to (none: the whole maze). @type {{ box: number[] | null }} */
   const zoom = { box: null };
+  /**
+   * A read is one round trip: the game, its state, the legal moves, presence and the log from
+   * the version drawn last, all at once (a second trip only for a log that ran further, a
+   * state the moves do not match, or the first read's log).
+   */
   async function read() {
-    /** @type {Schemas["GameSummary"]} */
-    const s = await api(`/games/${id}`);
+    const e = first;
+    first = null;
+    const before = data?.st?.version;
+    const known = data?.s ?? summary;
+    const log = logPage;
+    /** @type {[Schemas["GameSummary"], Schemas["StateView"] | null, Schemas["LegalMoves"] | { version: number, commands: [] }, Schemas["PresenceView"], Schemas["EventPage"] | null, HTMLElement | null]} */
+    const [s, maybe, moves, presence, page, series] = await Promise.all([
+      e?.s ?? api(`/games/${id}`),
+      e?.st ?? api(`/games/${id}/state`, { token: mine.token }).catch(() => null),
+      e?.legal ?? (mine.token ? api(`/games/${id}/legal-moves`, { token: mine.token }).catch(() => nothing) : nothing),
+      e?.presence ?? api(`/games/${id}/presence`),
+      e?.log ?? (before != null ? log(Math.max(0, before - 30), 100) : null),
+      known.status === "finished" || known.previous ? seriesSection(id, names, (g) => `/play/${g}`) : null,
+    ]);
     if (s.status === "lobby") return { s };
+    // Started between the reads: the state once more.
     /** @type {Schemas["StateView"]} */
-    const st = await api(`/games/${id}/state`, { token: mine.token });
+    const st = maybe ?? (await api(`/games/${id}/state`, { token: mine.token }));
     // The seats' keys' fingerprints, shown at the seats.
     await Promise.all(st.table.seats.filter((x) => x.key).map((x) => keys.fingerprint(/** @type {string} */ (x.key))));
-    const nothing = { commands: [] };
-    const [moves, log, presence, series] = await Promise.all([
-      /** @type {Promise<Schemas["LegalMoves"] | { commands: [] }>} */
-      (mine.token && st.view.phase.awaited === st.view.seat && st.view.seat != null
-        ? api(`/games/${id}/legal-moves`, { token: mine.token }).catch(() => nothing) : Promise.resolve(nothing)),
-      /** @type {Promise<Schemas["EventPage"]>} */
-      (api(`/games/${id}/events?after=${Math.max(0, st.version - 30)}&limit=30`, { token: mine.token })),
-      /** @type {Promise<Schemas["PresenceView"]>} */
-      (api(`/games/${id}/presence`)),
-      s.status === "finished" || s.previous ? seriesSection(id, names, (g) => `/play/${g}`) : Promise.resolve(null),
-    ]);
-    return { s, st, legal: moves.commands, log, presence, series };
+    const reaches = page && (page.events.at(-1)?.seq ?? before ?? -1) >= st.version;
+    const full = reaches && page ? page : await log(Math.max(0, st.version - 30), 30);
+    const recent = { ...full, events: full.events.filter((x) => x.seq > st.version - 30 && x.seq <= st.version) };
+    // Moves read at another version than the state are read again with it.
+    const legal = moves.version === st.version || !mine.token ? moves.commands
+      : /** @type {Schemas["LegalMoves"]} */ (await api(`/games/${id}/legal-moves`, { token: mine.token }).catch(() => nothing)).commands;
+    const shown = st.view.phase.awaited === st.view.seat && st.view.seat != null ? legal : [];
+    return { s, st, legal: shown, log: recent, presence, series: series ?? (s.status === "finished" || s.previous ? await seriesSection(id, names, (g) => `/play/${g}`) : null) };
   }
   /** Reads the table again, then draws it. */
   const refresh = () => { stale = true; return render(); };
@@ -872,7 +902,15 @@ async function table(id) {
   }
   await refresh();
   let pending = null;
-  follow(id, mine.token, () => { clearTimeout(pending); pending = setTimeout(refresh, 150); }, abort.signal);
+  // The newest event the stream brought: the table is read again only for what it has not read
+  // (a write's own read already holds its events and the bots' answers).
+  let heard = 0;
+  const onNews = () => { if (!data?.st || heard > data.st.version) refresh(); };
+  follow(id, mine.token, (raw) => {
+    try { heard = Math.max(heard, Number(JSON.parse(raw).seq) || Infinity); } catch { heard = Infinity; }
+    clearTimeout(pending);
+    pending = setTimeout(() => { (reading ?? Promise.resolve()).then(onNews, onNews); }, 150);
+  }, abort.signal);
 }
 
 // ---------------------------------------------------------------- replay

@@ -639,3 +639,55 @@ for (const [ruleset, players, viewport, seed] of [["base", 10, PHONE, "a1"], ["s
     await context.close();
   });
 }
+
+test("at a 150 ms round trip: the table's load, a card selected, the requests a move costs", async () => {
+  const created = await post("/games", undefined, { ruleset: "base", players: 4, seed: "5c".repeat(32) });
+  const id = created.game_id;
+  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
+  for (let i = 1; i < 4; i++) await post(`/games/${id}/bots`, created.host_token, { level: "heuristic" });
+  await post(`/games/${id}/start`, created.host_token);
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  // The key first, unthrottled: registering it is once per seat, not per load.
+  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+  await page.getByRole("list", { name: "Players" }).filter({ hasText: /key [0-9a-f]{4} / }).waitFor();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: 1_250_000, uploadThroughput: 1_250_000 });
+  /** @type {string[]} */
+  const requests = [];
+  page.on("request", (r) => requests.push(new URL(r.url()).pathname));
+  await page.goto(`${BASE}/play/${id}`);
+  // Interactive: the hand drawn, as the page's own clock saw it (from the navigation's start).
+  const load = Math.round(await page.evaluate(() => new Promise((done) => {
+    const drawn = () => document.querySelector(".hand button") ? done(performance.now()) : requestAnimationFrame(drawn);
+    drawn();
+  })));
+  if (process.env.TIMELINE) console.log(timeline.join("\n"));
+  await page.getByText("You play now").first().waitFor({ timeout: 20000 });
+  // Selecting a card asks the server nothing.
+  const before = requests.length;
+  const t0 = Date.now();
+  await page.getByRole("list", { name: "Your hand" }).getByRole("button").first().click();
+  await page.locator(".hand button[aria-pressed=true]").waitFor();
+  const select = Date.now() - t0;
+  assert.deepEqual(requests.slice(before), [], "selecting a card makes no request");
+  assert.ok(select <= 200, `a card selected in ${select} ms (budget 200 ms)`);
+  await page.getByRole("list", { name: "Your hand" }).getByRole("button").first().click();
+  // A move: its write, then one read of the table for the news it brings (the bots' answers
+  // come in the same reply).
+  const at = await page.locator("main").getAttribute("data-version");
+  const sent = requests.length;
+  const t1 = Date.now();
+  assert.ok(await playOne(page, "path"), "a move");
+  await page.waitForFunction((v) => document.querySelector("main")?.dataset.version !== v, at, { timeout: 20000 });
+  const move = Date.now() - t1;
+  await page.waitForTimeout(1500);
+  const after = requests.slice(sent).filter((p) => p.startsWith("/games/"));
+  const writes = after.filter((p) => p.endsWith("/commands")).length;
+  assert.equal(writes, 1, `one write: ${after}`);
+  assert.ok(after.length <= 12, `a move and its news cost few requests: ${after.join(" ")}`);
+  console.log(`at 150 ms RTT: table interactive in ${load} ms (${requests.length - (requests.length - before)} requests), card selected in ${select} ms, a move drawn in ${move} ms, ${after.length} requests for a move and its news: ${after.join(" ")}`);
+  await context.close();
+});
