@@ -56,8 +56,10 @@ walkthrough() {
 }
 # A base game shows the 412 and 422 handling and the receipts it kept agreeing with the record.
 base_game='412 precondition_failed
+401 signature_required: an unsigned command
 422 [a-z_]*:
 stream: every one of [1-9][0-9]* events once, in order
+signed: [1-9][0-9]* acts with 1 key$
 receipts: [1-9][0-9]* kept, every one agrees'
 # A clocked Saboteur 2 game online: talk, an undo request, a token issued again (the server
 # ends the stream opened with the old one) and a dropped stream, both resumed with
@@ -66,11 +68,13 @@ receipts: [1-9][0-9]* kept, every one agrees'
 online_game='412 precondition_failed
 undo requested: 20[02]
 token of seat 0 issued again
+key of seat 0 registered again
 stream of the old token ended by the server
 stream resumed with the new token
 stream dropped after event
 stream: every one of [1-9][0-9]* events once, in order
 clock: [1-9][0-9]* commands recorded with their time, 0 timeouts
+signed: [1-9][0-9]* acts with 3 keys
 verify: ok ([1-9][0-9]* receipts)'
 
 # The README's curl walkthrough, as pasted.
@@ -96,7 +100,7 @@ rm -f "$ts/src/mine.ts" "$ts/dist/src/mine.js"
 # Python: openapi-python-client, mypy --strict.
 py="$here/python"
 if [ ! -x "$venv/bin/openapi-python-client" ] || [ ! -x "$venv/bin/openapi-generator-cli" ] ||
-  ! "$venv/bin/python" -c "import httpx_sse" 2>/dev/null; then
+  ! "$venv/bin/python" -c "import httpx_sse, cryptography" 2>/dev/null; then
   check "python: a virtual environment with the generator and mypy" \
     bash -c "python3 -m venv '$venv' && '$venv/bin/pip' install -q -r '$py/requirements.txt'"
 fi
@@ -153,7 +157,7 @@ if command -v go >/dev/null && command -v java >/dev/null && [ -d "$validator" ]
   goenv=(env GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off GOCACHE="${TMPDIR:-/tmp}/saboteur-go-cache")
   check "go: go vet" bash -c "cd '$go_dir' && ${goenv[*]} go vet ./..."
   check "go: build the bot" bash -c "cd '$go_dir' && ${goenv[*]} go build -o '$work/go-bot' ."
-  game "go: plays a base game" "final score: .*every one followed" "$work/go-bot" "$base"
+  game "go: plays a base game" $'final score: .*every one followed\nsigned: [1-9][0-9]* acts with 1 key$' "$work/go-bot" "$base"
 else
   failed=$((failed + 1))
   echo "not ok - go: needs Go, Java and Debian's validator (apt-get install golang-go default-jre-headless golang-gopkg-validator.v2-dev)"

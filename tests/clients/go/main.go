@@ -5,19 +5,25 @@
 //
 //	go run . http://127.0.0.1:8080
 //
-// It creates a base game, takes seat 0, gives the other seats to the server's bots, starts,
-// follows the event stream to its end (every event once, resumed with Last-Event-ID after a
-// dropped connection), and plays a legal move whenever its seat is awaited; a refusal is shown
-// with its status and problem code (a string: codes may be added). Then it prints the score.
+// It creates a base game, takes seat 0 with a public key of its own, gives the other seats to
+// the server's bots, starts, follows the event stream to its end (every event once, resumed
+// with Last-Event-ID after a dropped connection), and plays a legal move whenever its seat is
+// awaited, signed with its key (crypto/ed25519: docs/clients.md, "Signing your acts"); a
+// refusal is shown with its status and problem code (a string: codes may be added). Then it
+// prints the score.
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand"
+	mathrand "math/rand"
 	"net/http"
 	"os"
 	"strings"
@@ -48,12 +54,73 @@ func must[T any](what string, value T, response *http.Response, err error) T {
 	return value
 }
 
+// signer is a seat's Ed25519 key: every act of a seat that registered it carries its signature
+// of `saboteur-act-v1`, the game, the seat, the version, the act and the body as sent, one per
+// line.
+type signer struct {
+	key  ed25519.PrivateKey
+	acts int
+}
+
+func newSigner() *signer {
+	_, key, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "a key:", err)
+		os.Exit(1)
+	}
+	return &signer{key: key}
+}
+
+// publicKey is the key as the server takes it: 64 hex digits.
+func (s *signer) publicKey() string {
+	return hex.EncodeToString(s.key.Public().(ed25519.PublicKey))
+}
+
+// sign adds the headers that sign `act` of `seat` in `game` with `body`, chosen at `version`.
+func (s *signer) sign(header http.Header, game string, seat int32, version int64, act string, body []byte) {
+	message := fmt.Sprintf("saboteur-act-v1\n%s\n%d\n%d\n%s\n%s", game, seat, version, act, body)
+	header.Set("Seat-Signature", hex.EncodeToString(ed25519.Sign(s.key, []byte(message))))
+	header.Set("Seat-Signature-Version", fmt.Sprint(version))
+	s.acts++
+}
+
 type bot struct {
 	api    *saboteur.APIClient
 	base   string
 	game   string
 	seat   int32
+	token  string
 	player context.Context
+	signer *signer
+}
+
+// send posts a command chosen at `version`, signed: the body is marshalled once, signed and
+// sent as those very bytes (through net/http: the generated call would marshal it again). A
+// refusal is returned as its status and problem.
+func (b *bot) send(move saboteur.Command, version int64) error {
+	body, err := json.Marshal(move)
+	if err != nil {
+		return err
+	}
+	request, _ := http.NewRequest("POST", b.base+"/games/"+b.game+"/commands", bytes.NewReader(body))
+	request.Header.Set("Content-Type", "application/json")
+	request.Header.Set("Authorization", "Bearer "+b.token)
+	request.Header.Set("If-Match", fmt.Sprintf("%q", fmt.Sprint(version)))
+	request.Header.Set("Idempotency-Key", fmt.Sprintf("go-%d-%d", version, mathrand.Int63()))
+	b.signer.sign(request.Header, b.game, b.seat, version, "command", body)
+	response, err := http.DefaultClient.Do(request)
+	if err != nil {
+		return err
+	}
+	defer response.Body.Close()
+	if response.StatusCode == 200 {
+		return nil
+	}
+	var p saboteur.Problem
+	if err := json.NewDecoder(response.Body).Decode(&p); err != nil {
+		return fmt.Errorf("%d", response.StatusCode)
+	}
+	return fmt.Errorf("%d %s: %s", response.StatusCode, p.Code, p.Detail)
 }
 
 // act plays once if the seat is awaited; it returns whether the game is over.
@@ -71,13 +138,10 @@ func (b *bot) act() bool {
 	if len(moves) == 0 {
 		return false
 	}
-	move := moves[rand.Intn(len(moves))]
-	_, response, err = b.api.PlayAPI.SendCommand(b.player, b.game).Command(move).
-		IfMatch(fmt.Sprintf("%q", fmt.Sprint(state.Version))).
-		IdempotencyKey(fmt.Sprintf("go-%d-%d", state.Version, rand.Int63())).Execute()
-	if err != nil {
+	move := moves[mathrand.Intn(len(moves))]
+	if err := b.send(move, state.Version); err != nil {
 		// 409 or 412: someone moved first; the next event brings the new state.
-		fmt.Println("refused:", problem(err, response))
+		fmt.Println("refused:", err)
 	}
 	return false
 }
@@ -141,7 +205,11 @@ func main() {
 	created, response, err := api.GamesAPI.CreateGame(ctx).CreateGame(*saboteur.NewCreateGame(4, saboteur.RULESET_BASE)).Execute()
 	game := must("create", created, response, err)
 	host := context.WithValue(ctx, saboteur.ContextAccessToken, game.HostToken)
-	joined, response, err := api.GamesAPI.Join(ctx, game.GameId).JoinGame(*saboteur.NewJoinGame("go example")).Execute()
+	// The seat with a key of its own: from the start, every act of the seat is signed.
+	key := newSigner()
+	join := saboteur.NewJoinGame("go example")
+	join.SetPublicKey(key.publicKey())
+	joined, response, err := api.GamesAPI.Join(ctx, game.GameId).JoinGame(*join).Execute()
 	seat := must("join", joined, response, err)
 	for i := 1; i < 4; i++ {
 		_, response, err := api.GamesAPI.AddBot(host, game.GameId).AddBot(*saboteur.NewAddBot(saboteur.BOTLEVEL_HEURISTIC)).Execute()
@@ -151,8 +219,8 @@ func main() {
 	must("start", 0, response, err)
 	fmt.Printf("game %s (base, 4 players): seat %d\n", game.GameId, seat.Seat)
 
-	b := &bot{api: api, base: base, game: game.GameId, seat: seat.Seat,
-		player: context.WithValue(ctx, saboteur.ContextAccessToken, seat.PlayerToken)}
+	b := &bot{api: api, base: base, game: game.GameId, seat: seat.Seat, token: seat.PlayerToken,
+		player: context.WithValue(ctx, saboteur.ContextAccessToken, seat.PlayerToken), signer: key}
 	over := b.act()
 	var seen int64
 	for {
@@ -174,4 +242,5 @@ func main() {
 		score = append(score, fmt.Sprintf("seat %d %d", s, gold))
 	}
 	fmt.Printf("final score: %s; winners %v; events %d, every one followed\n", strings.Join(score, ", "), end.View.Winners, end.Version)
+	fmt.Printf("signed: %d acts with 1 key\n", b.signer.acts)
 }

@@ -40,14 +40,8 @@ from saboteur_client import AuthenticatedClient, Client
 from saboteur_client.api.audit import list_keys, receipts_verdict
 from saboteur_client.api.events import audit_bundle
 from saboteur_client.api.games import add_bot, create_game, join, start_game
-from saboteur_client.api.play import (
-    approve_undo,
-    get_state,
-    legal_moves,
-    request_undo,
-    send_command,
-)
-from saboteur_client.api.table import reissue_token, talk
+from saboteur_client.api.play import get_state, legal_moves
+from saboteur_client.api.table import reissue_token
 from saboteur_client.models import (
     AddBot,
     BotLevel,
@@ -83,7 +77,7 @@ from saboteur_client.models import (
     StateView,
     TalkRequest,
 )
-from saboteur_wrap import ApiProblem, follow, ok
+from saboteur_wrap import ApiProblem, Signer, follow, ok, signed
 
 Command = (
     CommandPlayPath
@@ -98,12 +92,14 @@ GREETING = "gl hf"
 
 
 class Seat:
-    """A seat this client holds, and the client that acts with its token."""
+    """A seat this client holds, the client that acts with its token, and the key that signs
+    its acts."""
 
-    def __init__(self, base: str, seat: int, token: str) -> None:
+    def __init__(self, base: str, seat: int, token: str, signer: Signer) -> None:
         self.base = base
         self.seat = seat
         self.moves = 0
+        self.signer = signer
         self.use(token)
 
     def use(self, token: str) -> None:
@@ -134,9 +130,15 @@ class Game:
         self.game = created.game_id
         self.host = AuthenticatedClient(base_url=base, token=created.host_token)
         self.seats: list[Seat] = []
+        self.http = self.anonymous.get_httpx_client()
         for name in ["python example", "python partner"][: 2 if self.online else 1]:
-            joined = ok(join.sync_detailed(self.game, client=self.anonymous, body=JoinGame(name=name)))
-            self.seats.append(Seat(base, joined.seat, joined.player_token))
+            # Each seat with its own key: from the start, every act of the seat is signed.
+            signer = Signer(self.game, len(self.seats))
+            body = JoinGame(name=name, public_key=signer.public_key)
+            joined = ok(join.sync_detailed(self.game, client=self.anonymous, body=body))
+            signer.seat = joined.seat
+            self.seats.append(Seat(base, joined.seat, joined.player_token, signer))
+        self.keys_used = len(self.seats)
         for _ in range(len(self.seats), players):
             ok(add_bot.sync_detailed(self.game, client=self.host, body=AddBot(level=BotLevel.HEURISTIC)))
         self.keep(ok(start_game.sync_detailed(self.game, client=self.host)))
@@ -151,6 +153,8 @@ class Game:
         self.dropped = False
         self.timed = 0
         self.timeouts = 0
+        self.shown_unsigned = False
+        self.retired_acts = 0
 
     def keep(self, body: StateView | Outcome) -> None:
         """Keeps the receipt the server signed for what it served, and the version it is at."""
@@ -163,21 +167,29 @@ class Game:
         self.keep(view)
         return view
 
+    def act_signed(self, seat: Seat, path: str, act: str, body: dict[str, object] | None = None,
+                   version: int | None = None, headers: dict[str, str] | None = None) -> httpx.Response:
+        """An act of `seat` on this game, signed with its key at `version` (by default the newest
+        version this client knows of)."""
+        at = self.known if version is None else version
+        return signed(self.http, "POST", f"/games/{self.game}{path}", seat.token, seat.signer, at, act, body, headers)
+
     def send(self, seat: Seat, command: Command, version: int) -> bool:
-        """Sends a command chosen at `version`; 409, 412 and 422 are answers a player meets.
-        Returns whether it was accepted."""
+        """Sends a command chosen at `version`, signed; 409, 412 and 422 are answers a player
+        meets. Returns whether it was accepted."""
+        headers = {"If-Match": f'"{version}"', "Idempotency-Key": str(uuid.uuid4())}
+        if not self.shown_unsigned:
+            # Unsigned, a keyed seat's command is refused: 401, nothing changes.
+            self.shown_unsigned = True
+            try:
+                signed(self.http, "POST", f"/games/{self.game}/commands", seat.token, None, version,
+                       "command", command.to_dict(), headers)
+                raise RuntimeError("an unsigned command was accepted")
+            except ApiProblem as problem:
+                print(f"{problem.status} {problem.code}: an unsigned command")
         try:
-            self.keep(
-                ok(
-                    send_command.sync_detailed(
-                        self.game,
-                        client=seat.client,
-                        body=command,
-                        if_match=f'"{version}"',
-                        idempotency_key=str(uuid.uuid4()),
-                    )
-                )
-            )
+            answer = self.act_signed(seat, "/commands", "command", command.to_dict(), version, headers)
+            self.keep(Outcome.from_dict(answer.json()))
             seat.moves += 1
             return True
         except ApiProblem as problem:
@@ -225,7 +237,8 @@ class Game:
         """The acts of online play, each once, after a move of `seat` (which `drew` a card)."""
         if not self.said:
             self.said = True
-            self.keep(ok(talk.sync_detailed(self.game, client=seat.client, body=TalkRequest(text=GREETING))))
+            said = self.act_signed(seat, "/talk", "talk", TalkRequest(text=GREETING).to_dict())
+            self.keep(Outcome.from_dict(said.json()))
         elif not self.undo_asked and seat.moves >= 2:
             self.undo_asked = True
             self.ask_undo(seat)
@@ -236,6 +249,15 @@ class Game:
             first.use(new.player_token)
             self.known = max(self.known, new.version)
             print(f"token of seat {first.seat} issued again at version {new.version}")
+            # A new token drops the seat's key: its holder registers a new one (unsigned, as
+            # the seat has none now), and signs with it from then on.
+            self.retired_acts += first.signer.acts
+            first.signer = Signer(self.game, first.seat)
+            registered = signed(self.http, "PUT", f"/games/{self.game}/seats/{first.seat}/key", first.token,
+                                None, self.known, "key", {"public_key": first.signer.public_key})
+            self.keep(Outcome.from_dict(registered.json()))
+            self.keys_used += 1
+            print(f"key of seat {first.seat} registered again at version {self.known}")
         elif not self.asked_again and not drew and seat is self.seats[-1]:
             # A move that drew nothing showed its player nothing hidden, so the bots (who play
             # after this seat) approve taking it back, and the vote of the other seat is awaited.
@@ -246,25 +268,25 @@ class Game:
         """Asks to take back `seat`'s last command. 200: settled at once (taken back, or declined
         by a bot, which declines when the command showed its player a hidden card); 202: the
         votes of other players are awaited, here the other seat this client holds."""
-        asked = request_undo.sync_detailed(self.game, client=seat.client)
         try:
-            outcome = ok(asked)
+            asked = self.act_signed(seat, "/undo", "undo")
         except ApiProblem as problem:
             # 409: the move ended the game, or another request is pending.
             print(f"undo refused: {problem.status} {problem.code}")
             return
+        outcome = Outcome.from_dict(asked.json())
         self.keep(outcome)
-        print(f"undo requested: {int(asked.status_code)} ({settled(outcome.events)})")
-        if int(asked.status_code) != 202:
+        print(f"undo requested: {asked.status_code} ({settled(outcome.events)})")
+        if asked.status_code != 202:
             return
         for other in self.seats:
             if other is seat:
                 continue
             try:
-                voted = approve_undo.sync_detailed(self.game, client=other.client)
-                outcome = ok(voted)
+                voted = self.act_signed(other, "/undo/approve", "approve")
+                outcome = Outcome.from_dict(voted.json())
                 self.keep(outcome)
-                print(f"undo approved by seat {other.seat}: {int(voted.status_code)} ({settled(outcome.events)})")
+                print(f"undo approved by seat {other.seat}: {voted.status_code} ({settled(outcome.events)})")
             except ApiProblem as problem:
                 # Settled meanwhile (a vote of another player): nothing to vote on.
                 print(f"vote of seat {other.seat}: {problem.status} {problem.code}")
@@ -331,6 +353,9 @@ class Game:
             if not (self.heard and self.undo_asked and self.reissued and self.dropped):
                 raise RuntimeError("the online acts did not all happen")
             print(f"clock: {self.timed} commands recorded with their time, {self.timeouts} timeouts")
+        signed_acts = self.retired_acts + sum(s.signer.acts for s in self.seats)
+        keys = f"{self.keys_used} key{'' if self.keys_used == 1 else 's'}"
+        print(f"signed: {signed_acts} acts with {keys}")
         self.check_receipts()
         if self.online:
             self.verify_offline()

@@ -1,11 +1,14 @@
 """A thin layer over the client openapi-python-client generates from the spec: every call gives
-the success body or raises `ApiProblem`, and the live stream is read with httpx-sse.
+the success body or raises `ApiProblem`, the live stream is read with httpx-sse, and a seat's
+acts are signed with its key (the `cryptography` package's Ed25519).
 
-    from saboteur_wrap import ApiProblem, follow, ok
+    from saboteur_wrap import ApiProblem, Signer, follow, ok, signed
 
     view = ok(get_state.sync_detailed(game, client=client))   # a StateView, or ApiProblem
     for record in follow(http, game, token, last_event_id):   # EventRecords, live
         ...
+    signer = Signer(game, seat)                               # send signer.public_key when seated
+    reply = signed(http, "POST", f"/games/{game}/commands", token, signer, version, "command", body)
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import TypeVar
 from urllib.parse import quote
 
 import httpx
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from httpx_sse import connect_sse
 
 from saboteur_client.models import EventRecord, Problem
@@ -94,3 +98,56 @@ def follow(
             if not message.data:
                 continue
             yield EventRecord.from_dict(json.loads(message.data))
+
+
+class Signer:
+    """A seat's Ed25519 key. Once the seat has registered it (`public_key` when taking the seat,
+    or `PUT /games/{id}/seats/{seat}/key`), every act of the seat carries its signature of six
+    lines: `saboteur-act-v1`, the game, the seat, the version the act was chosen at, the act's
+    name and the body exactly as sent (docs/clients.md, "Signing your acts")."""
+
+    def __init__(self, game: str, seat: int) -> None:
+        self.game = game
+        self.seat = seat
+        self.key = Ed25519PrivateKey.generate()
+        self.acts = 0
+
+    @property
+    def public_key(self) -> str:
+        """The public key as the server takes it: 64 hex digits."""
+        return self.key.public_key().public_bytes_raw().hex()
+
+    def headers(self, version: int, act: str, body: str) -> dict[str, str]:
+        """The two headers that sign `act` with `body`, chosen at `version`."""
+        message = "\n".join(["saboteur-act-v1", self.game, str(self.seat), str(version), act, body])
+        self.acts += 1
+        return {
+            "Seat-Signature": self.key.sign(message.encode()).hex(),
+            "Seat-Signature-Version": str(version),
+        }
+
+
+def signed(
+    http: httpx.Client,
+    method: str,
+    path: str,
+    token: str,
+    signer: Signer | None,
+    version: int,
+    act: str,
+    body: Mapping[str, object] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> httpx.Response:
+    """Sends an act of a seat signed by `signer` (unsigned when it is `None`): the body is
+    serialised once, signed and sent as those very bytes (a generated client would serialise
+    it again, perhaps otherwise). Returns the success; raises `ApiProblem` otherwise."""
+    text = "" if body is None else json.dumps(body, separators=(",", ":"))
+    sent = {"Authorization": f"Bearer {token}", **(headers or {})}
+    if body is not None:
+        sent["Content-Type"] = "application/json"
+    if signer is not None:
+        sent.update(signer.headers(version, act, text))
+    answer = http.request(method, path, content=text.encode() if body is not None else None, headers=sent)
+    if not 200 <= answer.status_code < 300:
+        raise problem_of(answer.status_code, answer.content, answer.headers)
+    return answer

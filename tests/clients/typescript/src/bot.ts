@@ -26,7 +26,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/api.js";
-import { ApiProblem, type EventRecord, follow, ok, StreamLost } from "./client.js";
+import { ApiProblem, type EventRecord, follow, ok, Signer, StreamLost } from "./client.js";
 
 type Command = components["schemas"]["Command"];
 type Outcome = components["schemas"]["Outcome"];
@@ -64,11 +64,22 @@ const game = created.game_id;
 const host = created.host_token;
 const path = { params: { path: { id: game } } };
 
-interface Seat { seat: number; token: string; moves: number }
+interface Seat { seat: number; token: string; moves: number; signer: Signer }
 const seats: Seat[] = [];
+// Acts signed with keys given up (a token issued again drops the seat's key), and keys used.
+let retiredActs = 0, keysUsed = 0;
 for (const name of ["typescript example", "typescript partner"].slice(0, online ? 2 : 1)) {
-  const joined = await ok(api.POST("/games/{id}/seats", { ...path, body: { name } }));
-  seats.push({ seat: joined.seat, token: joined.player_token, moves: 0 });
+  // Each seat with its own key: from the start, every act of the seat is signed.
+  const signer = new Signer(game, seats.length);
+  const joined = await ok(api.POST("/games/{id}/seats", { ...path, body: { name, public_key: signer.publicKey } }));
+  signer.seat = joined.seat;
+  seats.push({ seat: joined.seat, token: joined.player_token, moves: 0, signer });
+  keysUsed++;
+}
+/** The headers of `seat`'s act `act` with the body `text` as sent, signed at `version` (by
+ * default the newest known), and the call's own. */
+function signedBy(seat: Seat, act: string, text = "", version = known, headers: Record<string, string> = {}) {
+  return { ...bearer(seat.token), ...headers, ...seat.signer.headers(version, act, text) };
 }
 for (let i = seats.length; i < players; i++) {
   await ok(api.POST("/games/{id}/bots", { ...path, headers: bearer(host), body: { level: "heuristic" } }));
@@ -85,11 +96,26 @@ async function state(seat: Seat): Promise<StateView> {
 /** Sends a command chosen at `version`; 409, 412 and 422 are answers a player meets. Returns
  * whether it was accepted. */
 async function send(seat: Seat, command: Command, version: number): Promise<boolean> {
+  const headers = { "If-Match": `"${version}"`, "Idempotency-Key": crypto.randomUUID() };
+  if (!shownUnsigned) {
+    // Unsigned, a keyed seat's command is refused: 401, nothing changes.
+    shownUnsigned = true;
+    try {
+      await ok(api.POST("/games/{id}/commands", { ...path, headers: { ...bearer(seat.token), ...headers }, body: command }));
+      throw new Error("an unsigned command was accepted");
+    } catch (e) {
+      if (!(e instanceof ApiProblem)) throw e;
+      console.log(`${e.status} ${e.code}: an unsigned command`);
+    }
+  }
   try {
+    // The body serialised once, signed, and sent as those very bytes.
+    const text = JSON.stringify(command);
     keep(await ok(api.POST("/games/{id}/commands", {
       ...path,
-      headers: { ...bearer(seat.token), "If-Match": `"${version}"`, "Idempotency-Key": crypto.randomUUID() },
+      headers: signedBy(seat, "command", text, version, headers),
       body: command,
+      bodySerializer: () => text,
     })));
     seat.moves++;
     return true;
@@ -102,7 +128,7 @@ async function send(seat: Seat, command: Command, version: number): Promise<bool
   }
 }
 
-let shownStale = false, shownIllegal = false, said = false, heard = false;
+let shownStale = false, shownIllegal = false, shownUnsigned = false, said = false, heard = false;
 let undoAsked = false, askedAgain = false, reissued = false, dropped = false;
 let timed = 0, timeouts = 0;
 
@@ -140,7 +166,9 @@ async function actAll(): Promise<boolean> {
 async function tableActs(seat: Seat, drew: boolean): Promise<void> {
   if (!said) {
     said = true;
-    keep(await ok(api.POST("/games/{id}/talk", { ...path, headers: bearer(seat.token), body: { text: GREETING } })));
+    const body = { text: GREETING };
+    const text = JSON.stringify(body);
+    keep(await ok(api.POST("/games/{id}/talk", { ...path, headers: signedBy(seat, "talk", text), body, bodySerializer: () => text })));
   } else if (!undoAsked && seat.moves >= 2) {
     undoAsked = true;
     await askUndo(seat);
@@ -154,6 +182,17 @@ async function tableActs(seat: Seat, drew: boolean): Promise<void> {
     first.token = fresh.player_token;
     known = Math.max(known, fresh.version);
     console.log(`token of seat ${first.seat} issued again at version ${fresh.version}`);
+    // A new token drops the seat's key: its holder registers a new one (unsigned, as the seat
+    // has none now), and signs with it from then on.
+    retiredActs += first.signer.acts;
+    first.signer = new Signer(game, first.seat);
+    keep(await ok(api.PUT("/games/{id}/seats/{seat}/key", {
+      params: { path: { id: game, seat: first.seat } },
+      headers: bearer(first.token),
+      body: { public_key: first.signer.publicKey },
+    })));
+    keysUsed++;
+    console.log(`key of seat ${first.seat} registered again at version ${known}`);
   } else if (!askedAgain && !drew && seat === seats[seats.length - 1]) {
     // A move that drew nothing showed its player nothing hidden, so the bots (who play after
     // this seat) approve taking it back, and the vote of the other seat is awaited.
@@ -175,7 +214,7 @@ function settled(records: EventRecord[]): string {
  * bot, which declines when the command showed its player a hidden card); 202: the votes of
  * other players are awaited, here the other seat this client holds. */
 async function askUndo(seat: Seat): Promise<void> {
-  const asked = await api.POST("/games/{id}/undo", { ...path, headers: bearer(seat.token) });
+  const asked = await api.POST("/games/{id}/undo", { ...path, headers: signedBy(seat, "undo") });
   let outcome: Outcome;
   try {
     outcome = await ok(asked);
@@ -190,7 +229,7 @@ async function askUndo(seat: Seat): Promise<void> {
   if (asked.response.status !== 202) return;
   for (const other of seats.filter((s) => s !== seat)) {
     try {
-      const voted = await api.POST("/games/{id}/undo/approve", { ...path, headers: bearer(other.token) });
+      const voted = await api.POST("/games/{id}/undo/approve", { ...path, headers: signedBy(other, "approve") });
       const result = await ok(voted);
       keep(result);
       console.log(`undo approved by seat ${other.seat}: ${voted.response.status} (${settled(result.events)})`);
@@ -260,6 +299,8 @@ if (online) {
   console.log(`clock: ${timed} commands recorded with their time, ${timeouts} timeouts`);
 }
 
+const signedActs = retiredActs + seats.reduce((n, s) => n + s.signer.acts, 0);
+console.log(`signed: ${signedActs} acts with ${keysUsed} key${keysUsed === 1 ? "" : "s"}`);
 // Check the receipts kept against the finished game's record (a request holds at most 64 KiB).
 let agreed = 0;
 for (let i = 0; i < receipts.length; i += 50) {

@@ -1,9 +1,15 @@
 // A thin layer over the client openapi-fetch makes from the generated types: every call gives
-// the success body or throws `ApiProblem`, and the live stream is read with eventsource-parser.
+// the success body or throws `ApiProblem`, the live stream is read with eventsource-parser, and a
+// seat's acts are signed with its Ed25519 key (Node's own crypto).
 //
 //   const api = createClient<paths>({ baseUrl });
 //   const view = await ok(api.GET("/games/{id}/state", { params: { path: { id } } }));  // StateView
 //   for await (const record of follow(baseUrl, id, token, lastEventId)) { ... }         // EventRecords
+//   const signer = new Signer(id, seat);   // send signer.publicKey when taking the seat, then
+//   const text = JSON.stringify(command);  // serialised once, signed, sent as those bytes:
+//   await ok(api.POST("/games/{id}/commands", { ...path, body: command, bodySerializer: () => text,
+//     headers: { ...bearer(token), ...signer.headers(version, "command", text) } }));
+import { generateKeyPairSync, type KeyObject, sign } from "node:crypto";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import type { components } from "../generated/api.js";
 
@@ -88,5 +94,30 @@ export async function* follow(
   } catch (e) {
     if (signal?.aborted || e instanceof SyntaxError) throw e;
     throw new StreamLost(e);
+  }
+}
+
+/** A seat's Ed25519 key. Once the seat has registered it (`public_key` when taking the seat, or
+ * `PUT /games/{id}/seats/{seat}/key`), every act of the seat carries its signature of six lines:
+ * `saboteur-act-v1`, the game, the seat, the version the act was chosen at, the act's name and
+ * the body exactly as sent (docs/clients.md, "Signing your acts"). */
+export class Signer {
+  /** How many acts it signed. */
+  acts = 0;
+  /** The public key as the server takes it: 64 hex digits. */
+  readonly publicKey: string;
+  private readonly key: KeyObject;
+
+  constructor(readonly game: string, public seat: number) {
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    this.key = privateKey;
+    this.publicKey = Buffer.from(publicKey.export({ format: "jwk" }).x ?? "", "base64url").toString("hex");
+  }
+
+  /** The two headers that sign `act` with `body` (as sent), chosen at `version`. */
+  headers(version: number, act: string, body: string): Record<string, string> {
+    const message = ["saboteur-act-v1", this.game, String(this.seat), String(version), act, body].join("\n");
+    this.acts++;
+    return { "Seat-Signature": sign(null, Buffer.from(message), this.key).toString("hex"), "Seat-Signature-Version": String(version) };
   }
 }
