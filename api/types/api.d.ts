@@ -1354,7 +1354,11 @@ export interface components {
             command: components["schemas"]["Command"] | null;
             /** @description Who issued it. */
             seat: components["schemas"]["Seat"];
-            signature?: null | (components["schemas"]["SeatSignature"] | null);
+            /**
+             * @description The player's signature of the act, when the seat has a key
+             *     (`seat_key_registered`); hidden whenever the act is.
+             */
+            signature?: components["schemas"]["SeatSignature"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1746,8 +1750,8 @@ export interface components {
          * EventSeatKeyRegistered
          * @description A seat's player registered a public key (when the game started, with the key sent with
          *     the seat, or later): from then on every act of the seat must carry the player's
-         *     signature ([`crate::signature`]). A key registered over another is signed by the old
-         *     one; a reissued token drops the seat's key ([`Event::TokenReissued`]). Public: everyone
+         *     signature (docs/clients.md, "Signing your acts"). A key registered over another is signed by
+         *     the old one; a reissued token drops the seat's key (`token_reissued`). Public: everyone
          *     sees whose key changed.
          */
         EventSeatKeyRegistered: {
@@ -1833,7 +1837,11 @@ export interface components {
             /** @description A spectator's chosen name (players are known by their seat). */
             name?: string | null;
             seat?: null | components["schemas"]["Seat"];
-            signature?: null | (components["schemas"]["SeatSignature"] | null);
+            /**
+             * @description The player's signature of the act, when the seat has a key
+             *     (`seat_key_registered`); hidden whenever the act is.
+             */
+            signature?: components["schemas"]["SeatSignature"] | null;
             /** @description The message; `null` once the host hid it (the audit bundle keeps it). */
             text: components["schemas"]["Secret_String"];
             /**
@@ -2735,7 +2743,10 @@ export interface components {
         SeatSignature: {
             /** @description The request's body exactly as sent and signed (empty for an act without a body). */
             body: string;
-            /** @description The Ed25519 signature of [`signing_message`], 128 lowercase hex digits. */
+            /**
+             * @description The Ed25519 signature of the signed message (`saboteur-act-v1`, the game, the seat, the
+             *     version, the act and the body, one per line), 128 lowercase hex digits.
+             */
             signature: string;
             /**
              * Format: int64
@@ -2751,7 +2762,7 @@ export interface components {
             handed_to?: null | components["schemas"]["BotLevel"];
             /**
              * @description The Ed25519 public key (64 hex digits) that signs the seat's acts, if its player
-             *     registered one ([`Event::SeatKeyRegistered`]).
+             *     registered one (`seat_key_registered`).
              */
             key?: string | null;
             /**

@@ -393,7 +393,7 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at: Option<u64>,
         /// The player's signature of the act, when the seat has a key
-        /// ([`Event::SeatKeyRegistered`]); hidden whenever the act is.
+        /// (`seat_key_registered`); hidden whenever the act is.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         signature: Option<Secret<SeatSignature>>,
     },
@@ -409,7 +409,7 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         revealed: Option<bool>,
         /// The player's signature of the act, when the seat has a key
-        /// ([`Event::SeatKeyRegistered`]).
+        /// (`seat_key_registered`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         signature: Option<SeatSignature>,
     },
@@ -418,7 +418,7 @@ pub enum Event {
         /// Who approved.
         seat: Seat,
         /// The player's signature of the act, when the seat has a key
-        /// ([`Event::SeatKeyRegistered`]).
+        /// (`seat_key_registered`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         signature: Option<SeatSignature>,
     },
@@ -427,7 +427,7 @@ pub enum Event {
         /// Who declined.
         seat: Seat,
         /// The player's signature of the act, when the seat has a key
-        /// ([`Event::SeatKeyRegistered`]).
+        /// (`seat_key_registered`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         signature: Option<SeatSignature>,
     },
@@ -445,7 +445,7 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at: Option<u64>,
         /// The player's signature of the act, when the seat has a key
-        /// ([`Event::SeatKeyRegistered`]).
+        /// (`seat_key_registered`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         signature: Option<SeatSignature>,
     },
@@ -461,7 +461,7 @@ pub enum Event {
         /// When, in milliseconds since the Unix epoch.
         at: u64,
         /// The player's signature of the act, when the seat has a key
-        /// ([`Event::SeatKeyRegistered`]); hidden whenever the act is.
+        /// (`seat_key_registered`); hidden whenever the act is.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         signature: Option<Secret<SeatSignature>>,
     },
@@ -495,14 +495,14 @@ pub enum Event {
         /// The seat.
         seat: Seat,
         /// The player's signature of the act, when the seat has a key
-        /// ([`Event::SeatKeyRegistered`]).
+        /// (`seat_key_registered`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         signature: Option<SeatSignature>,
     },
     /// A seat's player registered a public key (when the game started, with the key sent with
     /// the seat, or later): from then on every act of the seat must carry the player's
-    /// signature ([`crate::signature`]). A key registered over another is signed by the old
-    /// one; a reissued token drops the seat's key ([`Event::TokenReissued`]). Public: everyone
+    /// signature (docs/clients.md, "Signing your acts"). A key registered over another is signed by
+    /// the old one; a reissued token drops the seat's key (`token_reissued`). Public: everyone
     /// sees whose key changed.
     SeatKeyRegistered {
         /// The seat.

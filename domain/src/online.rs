@@ -150,7 +150,7 @@ pub struct SeatStatus {
     /// is. Seats taken by a bot when the game was set up are listed with the game.
     pub handed_to: Option<BotLevel>,
     /// The Ed25519 public key (64 hex digits) that signs the seat's acts, if its player
-    /// registered one ([`Event::SeatKeyRegistered`]).
+    /// registered one (`seat_key_registered`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
 }

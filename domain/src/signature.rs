@@ -1,4 +1,4 @@
-//! Players' signatures: a seat may register an Ed25519 public key ([`Event::SeatKeyRegistered`]);
+//! Players' signatures: a seat may register an Ed25519 public key (`seat_key_registered`);
 //! from then on every act of that seat is recorded with the player's signature over the game,
 //! the seat, the version it was chosen at, the act and the request's exact body
 //! ([`signing_message`]). The engine checks that each act of a keyed seat carries one and
@@ -20,7 +20,8 @@ pub struct SeatSignature {
     pub version: u64,
     /// The request's body exactly as sent and signed (empty for an act without a body).
     pub body: String,
-    /// The Ed25519 signature of [`signing_message`], 128 lowercase hex digits.
+    /// The Ed25519 signature of the signed message (`saboteur-act-v1`, the game, the seat, the
+    /// version, the act and the body, one per line), 128 lowercase hex digits.
     pub signature: String,
 }
 

@@ -140,6 +140,7 @@ pub fn finish(spec: utoipa::openapi::OpenApi, codes: &[&str]) -> serde_json::Val
     doc["info"]["license"]["identifier"] = "MIT".into();
     refer_to_components(&mut doc);
     inline_nullable_references(&mut doc);
+    flatten_nullable_unions(&mut doc);
     mark_unsigned(&mut doc);
     name_tagged_variants(&mut doc);
     open_problem_codes(&mut doc, codes);
@@ -283,6 +284,39 @@ fn inline_nullable_references(doc: &mut Value) {
             let name = location.trim_start_matches("#/components/schemas/");
             schemas.remove(name);
         }
+    }
+}
+
+/// A union of `null` and another union that holds `null` (an optional hidden value:
+/// `Option<Secret<SeatSignature>>`) is written as one union, `oneOf: [{$ref}, {type: null}]`,
+/// with the inner one's description: generators read a nested union as a type of its own (in
+/// openapi-generator's Rust, one that did not compile).
+fn flatten_nullable_unions(doc: &mut Value) {
+    let is_null = |v: &Value| v.get("type").and_then(Value::as_str) == Some("null");
+    match doc {
+        Value::Object(map) => {
+            let nested = map
+                .get("oneOf")
+                .and_then(Value::as_array)
+                .and_then(|items| match items.as_slice() {
+                    [a, b] if is_null(a) && b.get("oneOf").is_some() => Some(b.clone()),
+                    [a, b] if is_null(b) && a.get("oneOf").is_some() => Some(a.clone()),
+                    _ => None,
+                });
+            if let Some(inner) = nested
+                && inner["oneOf"]
+                    .as_array()
+                    .is_some_and(|i| i.iter().any(is_null))
+            {
+                map.insert("oneOf".into(), inner["oneOf"].clone());
+                if let (None, Some(d)) = (map.get("description"), inner.get("description")) {
+                    map.insert("description".into(), d.clone());
+                }
+            }
+            map.values_mut().for_each(flatten_nullable_unions);
+        }
+        Value::Array(items) => items.iter_mut().for_each(flatten_nullable_unions),
+        _ => {}
     }
 }
 
