@@ -9,7 +9,7 @@ use crate::decide::deal;
 use crate::event::{BotMove, Event, HandOver};
 use crate::history::{History, opens_batch};
 use crate::seat::Seat;
-use crate::signature::signed_acts;
+use crate::signed_log::signed_acts;
 use crate::view::{Audience, view};
 
 /// What an audit of a whole log found.

@@ -34,6 +34,7 @@ pub mod random;
 pub mod seat;
 pub mod secret;
 pub mod signature;
+pub mod signed_log;
 pub mod simulate;
 mod table;
 pub mod view;
@@ -59,8 +60,8 @@ pub use random::{Contribution, Seed};
 pub use seat::Seat;
 pub use secret::{Pile, Secret};
 pub use signature::{
-    SeatSignature, SignedAct, SignedEntry, fingerprint, is_public_key, is_signature, signed_acts,
-    signing_message,
+    SeatSignature, SignedAct, fingerprint, is_public_key, is_signature, signing_message,
 };
+pub use signed_log::{SignedEntry, SigningError, signed_acts};
 pub use view::{Audience, Inspection, MyGold, View, redact, view};
 pub use violation::{RuleViolation, SetupError, Violation};
