@@ -5416,6 +5416,17 @@ export interface operations {
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
+            /** @description Malformed signature headers (`Seat-Signature`, `Seat-Signature-Version`) */
+            400: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`) */
             401: {
                 headers: {
@@ -5518,6 +5529,17 @@ export interface operations {
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
+            /** @description Malformed signature headers (`Seat-Signature`, `Seat-Signature-Version`) */
+            400: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`) */
             401: {
                 headers: {
@@ -5605,6 +5627,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Outcome"];
+                };
+            };
+            /** @description Malformed signature headers (`Seat-Signature`, `Seat-Signature-Version`) */
+            400: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`) */

@@ -35,6 +35,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         ("id" = String, Path, description = "The game's id")),
     security(("bearer" = [])),
     responses(
+        (status = 400, description = "Malformed signature headers (`Seat-Signature`, `Seat-Signature-Version`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 200, description = "Settled, nothing pending: taken back (the `undone` event), or asked and declined at once by the bots (`undo_requested`, `undo_declined`)", body = Outcome),
         (status = 202, description = "Asked: the `undo_requested` event (and the bots' approvals); other players' votes are still awaited", body = Outcome),
         (status = 401, description = "A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -78,6 +79,7 @@ async fn vote(
         ("id" = String, Path, description = "The game's id")),
     security(("bearer" = [])),
     responses(
+        (status = 400, description = "Malformed signature headers (`Seat-Signature`, `Seat-Signature-Version`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 200, description = "Approved, and taken back: nothing is pending", body = Outcome),
         (status = 202, description = "Approved; other votes are still awaited", body = Outcome),
         (status = 401, description = "A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -107,6 +109,7 @@ async fn approve_undo(
         ("id" = String, Path, description = "The game's id")),
     security(("bearer" = [])),
     responses(
+        (status = 400, description = "Malformed signature headers (`Seat-Signature`, `Seat-Signature-Version`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 200, description = "Declined: the request is dropped, nothing is pending", body = Outcome),
         (status = 401, description = "A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host is not a player", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
