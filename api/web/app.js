@@ -1,7 +1,7 @@
 // Saboteur's web client: lobby (/), table (/play/{id}), replay (/replay/{id}), audit (/audit/{id}).
 // Plain ES modules over the HTTP API; tokens, and the receipts the server signs on every view
 // and outcome, are kept per game in localStorage.
-import { el, cardShape, faceDown, describe } from "/assets/svg.js";
+import { el, cardShape, faceDown, describe, explain, actionIcon } from "/assets/svg.js";
 
 const main = document.getElementById("main");
 const h = (tag, attrs = {}, ...kids) => {
@@ -775,7 +775,8 @@ async function table(id) {
     const hand = h("ul", { class: "hand", "aria-label": "Your hand" }, (view.hand ?? []).map((c, i) => {
       const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });
       if (deck[c]?.segments?.length) icon.append(cardShape(deck[c], 0, 0, sel === i && rotated));
-      return h("li", {}, h("button", { type: "button", "aria-pressed": sel === i ? "true" : "false", onclick: () => { sel = sel === i ? null : i; selected = sel === null ? null : c; render(); } }, icon, describe(deck[c])));
+      else if (deck[c]?.action) icon.append(actionIcon(deck[c]));
+      return h("li", {}, h("button", { type: "button", title: explain(deck[c]), "aria-pressed": sel === i ? "true" : "false", onclick: () => { sel = sel === i ? null : i; selected = sel === null ? null : c; render(); } }, icon, describe(deck[c])));
     }));
     const actions = h("div", { role: "group", "aria-label": "Moves for the selected card" },
       selected && deck[selected]?.kind === "path" ? h("button", { type: "button", onclick: () => { rotated = !rotated; render(); } }, `Flip 180° (${rotated ? "turned" : "upright"})`) : null,
@@ -944,24 +945,36 @@ async function replay(id) {
     if (p.next_after == null || !p.events.length) break;
     after = p.next_after;
   }
+  // The seats' keys by fingerprint, as the log names them.
+  await Promise.all(events.filter((e) => e.event?.type === "seat_key_registered").map((e) => keys.fingerprint(/** @type {any} */ (e.event).key)));
   const max = summary.version;
   let v = Math.min(max, Math.max(1, Number(q.get("v") ?? max)));
   const marks = events.filter((e) => /round_started|goal_revealed|undo|rolled_back/.test(e.event?.type ?? ""));
-  const slider = h("input", { type: "range", min: 1, max, value: v, "aria-label": "Version", class: "replay-slider" });
-  // Autoplay: a step every 0.7 s to the end, until paused.
+  // The rounds' starts marked on the timeline.
+  const rounds = h("datalist", { id: "replay-rounds" }, events.filter((e) => e.event?.type === "round_started").map((e) => h("option", { value: e.seq, label: `round ${/** @type {any} */ (e.event).round}` })));
+  const slider = h("input", { type: "range", min: 1, max, value: v, "aria-label": "Version", class: "replay-slider", list: "replay-rounds" });
+  // Autoplay: a step every 0.7 s (at the speed chosen) to the end, until paused.
   let playing = 0;
+  const speed = h("select", { "aria-label": "Speed" }, [["0.5", "½×"], ["1", "1×"], ["2", "2×"], ["4", "4×"]].map(([k, t]) => h("option", { value: k, selected: k === "1" }, t)));
   const play = h("button", { type: "button", "aria-pressed": "false" }, "Play");
   const stop = () => { clearInterval(playing); playing = 0; play.textContent = "Play"; play.setAttribute("aria-pressed", "false"); };
+  const start = () => {
+    clearInterval(playing);
+    play.textContent = "Pause"; play.setAttribute("aria-pressed", "true");
+    playing = setInterval(() => { if (v >= max) stop(); else show(v + 1); }, 700 / Number(speed.value));
+  };
   play.addEventListener("click", () => {
     if (playing) return stop();
     if (v >= max) show(1);
-    play.textContent = "Pause"; play.setAttribute("aria-pressed", "true");
-    playing = setInterval(() => { if (v >= max) stop(); else show(v + 1); }, 700);
+    start();
   });
+  speed.addEventListener("change", () => { if (playing) start(); });
   run.addEventListener("abort", stop);
   const label = h("output", { "aria-live": "polite" });
   const stage = h("div", {});
-  const log = h("ol", { class: "log", "aria-label": "Log", tabindex: 0 }, events.map((e) => h("li", { "data-seq": e.seq }, describeEvent(e, names))));
+  // Every line of the log goes to its moment.
+  const log = h("ol", { class: "log", "aria-label": "Log", tabindex: 0 }, events.map((e) => h("li", { "data-seq": e.seq },
+    h("button", { type: "button", class: "log-line", onclick: () => { stop(); show(e.seq); } }, describeEvent(e, names)))));
   const cache = new Map();
   async function show(n) {
     v = Math.min(max, Math.max(1, n));
@@ -991,7 +1004,7 @@ async function replay(id) {
   } }, eyes.map((e) => h("option", { value: e, selected: e === as }, eyesName(e))));
   main.replaceChildren(h("h1", {}, `Replay of ${id.slice(0, 8)} through the eyes of ${eyesName(as)}`),
     h("p", {}, h("label", {}, "Through the eyes of ", through)),
-    h("p", {}, h("button", { type: "button", onclick: () => show(v - 1) }, "◀ Back"), " ", play, " ", h("button", { type: "button", onclick: () => show(v + 1) }, "Forward ▶"), " ", slider, " ", label),
+    h("p", {}, h("button", { type: "button", onclick: () => show(v - 1) }, "◀ Back"), " ", play, " ", speed, " ", h("button", { type: "button", onclick: () => show(v + 1) }, "Forward ▶"), " ", slider, rounds, " ", label),
     h("p", {}, "Jump to: ", marks.map((e) => h("button", { type: "button", onclick: () => show(e.seq) }, `${words(e.event.type)} #${e.seq}`))),
     h("div", { class: "layout" }, stage, h("aside", {}, h("h2", {}, "Log"), log, await seriesSection(id, names, (g) => `/replay/${g}`))));
   await show(v);
@@ -1035,7 +1048,7 @@ async function audit(id) {
     kids.push(
       h("p", { role: "status", class: v.ok ? "" : "error" }, v.ok ? `Verified: ${v.events} events, ${v.report.commands_checked} commands, ${v.report.deals_checked} deals and ${v.report.signatures_checked ?? 0} players' signatures checked again` : `Discrepancy: ${v.discrepancy}`),
       v.ok ? h("p", {}, "In plain words: every move was legal when it was made, every deal came from the seed the server committed to before anyone played, every bot chose what its program chooses, and every signed act is its player's.") : null,
-      disputed ? h("p", {}, h("a", { href: `/replay/${id}?at=${Math.max(1, disputed - 1)}` }, `See the table just before event ${disputed}`)) : null,
+      disputed ? h("p", {}, h("a", { href: `/replay/${id}?v=${Math.max(1, disputed - 1)}&as=everyone` }, `See the table just before event ${disputed}`)) : null,
       v.ok ? h("p", {}, `Winners: ${v.report.winners.map(who).join(", ") || "none"}; gold: ${v.report.gold.map((g, i) => `${who(i)} ${g}`).join(", ")}`) : null,
       h("p", {}, v.log_entry ? `Transparency log entry ${v.log_entry.seq}: final version ${v.log_entry.version}, head ${v.log_entry.head}, logged ${v.log_entry.logged_at}` : "Not in the transparency log yet."),
       h("h2", {}, "Signing keys"),
@@ -1046,7 +1059,7 @@ async function audit(id) {
       checkReceipts(id, kept));
     const here = h("section", { "aria-label": "Checked in this browser" }, h("h2", {}, "Checked in this browser"), h("p", {}, "Checking…"));
     kids.push(here);
-    if (summary.status === "finished") kids.push(await account(id, names));
+    if (summary.status === "finished") kids.push(await account(id, names, v.ok ? null : { seq: disputed, what: v.discrepancy ?? "" }));
     checkHere(id, kept).then(({ ok, lines }) => here.replaceChildren(here.firstChild ?? "",
       h("div", { role: "status", class: ok ? "" : "error" }, h("ul", {}, lines.map((l) => h("li", {}, l))))))
       .catch((e) => here.replaceChildren(here.firstChild ?? "", h("p", { class: "error" }, e.message)));
@@ -1057,10 +1070,13 @@ async function audit(id) {
 /**
  * The game move by move, as a person reads it: each round's events in words, each with a
  * link to the table at that moment.
+ * Each player's move is marked checked (decided again and found legal) up to the event a
+ * discrepancy names, which says what is wrong; nothing after it was checked.
  * @param {string} id
  * @param {Record<number, string>} names
+ * @param {{ seq: number, what: string } | null} wrong
  */
-async function account(id, names) {
+async function account(id, names, wrong) {
   const bundle = await api(`/games/${id}/audit`);
   await Promise.all(bundle.events.filter((/** @type {any} */ e) => e.event_type === "seat_key_registered").map((/** @type {any} */ e) => keys.fingerprint(e.payload.key)));
   /** @type {HTMLElement[]} */
@@ -1075,9 +1091,12 @@ async function account(id, names) {
       parts.push(h("h3", {}, `Round ${ev.round}`), list);
     }
     if (e.event_type === "card_drawn") continue;
-    list.append(h("li", { value: e.seq }, describeEvent({ seq: e.seq, event: ev }, names).replace(/^#\d+ /, ""),
+    const checked = wrong && wrong.seq && e.seq >= wrong.seq
+      ? (e.seq === wrong.seq ? h("strong", { class: "error" }, ` ✗ ${wrong.what.replace(/^event \d+: /, "")}`) : " (not checked)")
+      : e.event_type === "command_accepted" ? h("span", { class: "legal", title: "decided again: legal, and caused exactly what was recorded" }, " ✓ legal") : "";
+    list.append(h("li", { value: e.seq, class: wrong?.seq === e.seq ? "disputed" : null }, describeEvent({ seq: e.seq, event: ev }, names).replace(/^#\d+ /, ""), checked,
       ev.at && typeof ev.at === "number" ? ` at ${new Date(ev.at).toLocaleTimeString()}` : "", " ",
-      h("a", { href: `/replay/${id}?at=${e.seq}`, "aria-label": `the table after event ${e.seq}` }, "see")));
+      h("a", { href: `/replay/${id}?v=${e.seq}&as=everyone`, "aria-label": `the table after event ${e.seq}` }, "see")));
   }
   return h("section", { "aria-label": "Move by move", class: "account" }, h("h2", {}, "Move by move"),
     h("p", {}, "Every event of the record in words (draws left out), numbered as in the record."), ...parts);

@@ -21,10 +21,60 @@ export function describe(entry, rotated) {
   return parts.join(", ");
 }
 
+const TOOL = { lamp: "lamp", pickaxe: "pickaxe", cart: "cart" };
+
+/** What a card does, in a sentence: its tooltip. */
+export function explain(entry) {
+  if (!entry) return "";
+  const tools = (entry.action?.tools ?? []).map((t) => TOOL[t] ?? t);
+  switch (entry.action?.effect) {
+    case "break": return `Break a player's ${tools.join(" or ")}: they cannot lay path cards until it is repaired.`;
+    case "repair": return `Repair a player's broken ${tools.join(" or ")}.`;
+    case "rockfall": return "Rock fall: remove a path card from the maze (not the start or a goal).";
+    case "map": return "Map: look at one face-down goal card, in secret.";
+    case "theft": return "Theft: at the round's end, take a gold piece from another player.";
+    case "hands_off": return "Hands off: cancel a theft card in front of a player.";
+    case "swap_hand": return "Swap your hand with another player's.";
+    case "inspection": return "Inspection: look at another player's role, in secret.";
+    case "swap_hats": return "Swap hats: a player gets a new role card, in secret.";
+    case "trapped": return "Trapped: the player cannot lay path cards until freed.";
+    case "free_at_last": return "Free at last: free a trapped player.";
+    default: break;
+  }
+  if (entry.kind === "goal") return entry.gold ? "A goal card: the gold." : "A goal card: stone, no gold.";
+  if (entry.kind === "start") return "The start card.";
+  const extra = [entry.doors?.length ? `a ${entry.doors.join(" and ")} door lets only that team through` : "",
+    entry.ladder ? "a ladder joins it to the start" : "", entry.crystals ? `${entry.crystals} crystal${entry.crystals > 1 ? "s" : ""}` : ""].filter(Boolean);
+  return `Path card: lay it next to the maze so every side matches its neighbours${extra.length ? `; ${extra.join("; ")}` : ""}.`;
+}
+
+const EFFECT = { break: ["B", "#a11"], repair: ["R", "#1b7f3b"], rockfall: ["RF", "#6b4f2a"], map: ["M", "#1746a2"], theft: ["T", "#8a4b08"],
+  hands_off: ["HO", "#555"], swap_hand: ["SH", "#555"], inspection: ["I", "#1746a2"], swap_hats: ["SW", "#555"], trapped: ["TR", "#a11"], free_at_last: ["F", "#1b7f3b"] };
+
+/** An action card's icon, one unit square: a disc with the effect's letters, and the tools'
+ * initials under it. */
+export function actionIcon(entry) {
+  const g = el("g", {});
+  const [letter, colour] = EFFECT[entry?.action?.effect] ?? ["?", "#555"];
+  g.append(el("circle", { cx: 0.5, cy: 0.42, r: 0.36, fill: colour }));
+  const t = el("text", { x: 0.5, y: 0.52, "font-size": letter.length > 1 ? 0.26 : 0.36, "text-anchor": "middle", fill: "#fff", "font-weight": "bold" });
+  t.textContent = letter;
+  g.append(t);
+  const tools = (entry?.action?.tools ?? []).map((x) => x[0].toUpperCase()).join("");
+  if (tools) {
+    const u = el("text", { x: 0.5, y: 0.98, "font-size": 0.2, "text-anchor": "middle", fill: "#222" });
+    u.textContent = tools;
+    g.append(u);
+  }
+  return g;
+}
+
 /** A group drawing one card at (x, y), one unit square. */
 export function cardShape(entry, x, y, rotated = false) {
   const g = el("g", { transform: `translate(${x} ${y})` });
-  g.append(el("rect", { x: 0.02, y: 0.02, width: 0.96, height: 0.96, rx: 0.06, fill: "#c9a66b", stroke: "#6b4f2a", "stroke-width": 0.02 }));
+  // A goal turned face up reads apart from the path cards: grey stone, or gold.
+  const face = entry?.kind === "goal" ? (entry.gold ? "#e8c65a" : "#a8a29e") : "#c9a66b";
+  g.append(el("rect", { x: 0.02, y: 0.02, width: 0.96, height: 0.96, rx: 0.06, fill: face, stroke: "#6b4f2a", "stroke-width": 0.02 }));
   for (const seg of entry?.segments ?? []) {
     const sides = seg.openings.map((o) => (rotated ? FLIP[o] : o));
     const colour = seg.door === "blue" ? "#1f5fbf" : seg.door === "green" ? "#1b7f3b" : "#3b2a1a";
@@ -51,6 +101,9 @@ export function cardShape(entry, x, y, rotated = false) {
     const t = el("text", { x: 0.5, y: 0.6, "font-size": 0.3, "text-anchor": "middle", fill: "#ffd700" });
     t.textContent = "★";
     g.append(t);
+  }
+  if (entry?.kind === "goal" && !entry.gold) {
+    g.append(el("ellipse", { cx: 0.5, cy: 0.5, rx: 0.2, ry: 0.14, fill: "#6b6560", stroke: "#fff", "stroke-width": 0.02 }));
   }
   if (entry?.kind === "start") {
     const t = el("text", { x: 0.5, y: 0.6, "font-size": 0.22, "text-anchor": "middle", fill: "#fff" });

@@ -3,7 +3,7 @@
 // Run: npm ci && npm test   (SABOTEUR_BIN overrides the binary, default target/debug/saboteur).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
@@ -20,11 +20,12 @@ const PORT = 18000 + Math.floor(Math.random() * 1000);
 const BASE = `http://127.0.0.1:${PORT}`;
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-let server, browser;
+let server, browser, database;
 
 before(async () => {
   const dir = mkdtempSync(join(tmpdir(), "saboteur-browser-"));
-  server = spawn(bin, ["serve", "--bind", `127.0.0.1:${PORT}`, "--database-url", `sqlite://${join(dir, "test.db")}`, "--allow-fixed-seed"], { stdio: "inherit" });
+  database = join(dir, "test.db");
+  server = spawn(bin, ["serve", "--bind", `127.0.0.1:${PORT}`, "--database-url", `sqlite://${database}`, "--allow-fixed-seed"], { stdio: "inherit" });
   for (let i = 0; i < 100; i++) {
     try { if ((await fetch(`${BASE}/healthz`)).ok) break; } catch {}
     await new Promise((r) => setTimeout(r, 100));
@@ -291,12 +292,23 @@ test("replay: keyboard steps, deep links, timing", async () => {
   await page.keyboard.press("ArrowLeft");
   await page.getByText(/^Version 2 of/).waitFor();
   // Autoplay steps on by itself until paused.
-  await page.getByRole("button", { name: "Play" }).click();
+  await page.getByRole("button", { name: "Play", exact: true }).click();
   await page.getByText(/^Version 4 of/).waitFor({ timeout: 5000 });
-  await page.getByRole("button", { name: "Pause" }).click();
+  await page.getByRole("button", { name: "Pause", exact: true }).click();
   const paused = await page.locator("output").textContent();
   await page.waitForTimeout(1500);
   assert.equal(await page.locator("output").textContent(), paused, "paused, it stays");
+  // Faster at 4×; any line of the log goes to its moment; the rounds are marked on the timeline.
+  await page.getByLabel("Speed").selectOption("4");
+  await page.getByRole("button", { name: "Play", exact: true }).click();
+  const at = Number((await page.locator("output").textContent()).match(/Version (\d+)/)[1]);
+  await page.getByText(new RegExp(`^Version ${at + 4} of`)).waitFor({ timeout: 2500 });
+  await page.getByRole("button", { name: "Pause", exact: true }).click();
+  const line = page.getByRole("list", { name: "Log" }).getByRole("button").nth(1);
+  await line.click();
+  await page.getByText(/^Version 2 of/).waitFor();
+  assert.match(await page.locator("li.current").textContent(), /^#2 /);
+  assert.ok(await page.locator("datalist#replay-rounds option").count() >= 1, "round starts marked");
   await axe(page, "replay");
   await shots(page, "replay");
   await context.close();
@@ -410,7 +422,7 @@ test("audit view", async () => {
   const account = page.getByRole("region", { name: "Move by move" });
   await account.getByRole("heading", { name: "Round 1" }).waitFor();
   assert.ok(await account.getByRole("listitem").count() > 10, "the moves are listed");
-  assert.match(await account.getByRole("link").first().getAttribute("href"), new RegExp(`^/replay/${finishedId}\\?at=\\d+$`));
+  assert.match(await account.getByRole("link").first().getAttribute("href"), new RegExp(`^/replay/${finishedId}\\?v=\\d+&as=everyone$`));
   assert.doesNotMatch(await page.getByText(/^Winners:/).textContent(), /seat \d/, "winners by name");
   await axe(page, "audit");
   await shots(page, "audit");
@@ -689,5 +701,41 @@ test("at a 150 ms round trip: the table's load, a card selected, the requests a 
   assert.equal(writes, 1, `one write: ${after}`);
   assert.ok(after.length <= 12, `a move and its news cost few requests: ${after.join(" ")}`);
   console.log(`at 150 ms RTT: table interactive in ${load} ms (${requests.length - (requests.length - before)} requests), card selected in ${select} ms, a move drawn in ${move} ms, ${after.length} requests for a move and its news: ${after.join(" ")}`);
+  await context.close();
+});
+
+test("the audit view names a record changed in the database, at the move it names", async () => {
+  // A game of bots, played to its end at the start; then the operator changes a move in the
+  // store (the trigger dropped, the hash left as it was), with Python's sqlite3.
+  const created = await post("/games", undefined, { ruleset: "base", players: 3, seed: "3d".repeat(32) });
+  const id = created.game_id;
+  for (let i = 0; i < 3; i++) await post(`/games/${id}/bots`, created.host_token, { level: "random" });
+  await post(`/games/${id}/start`, created.host_token);
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/audit/${id}`);
+  await page.getByText(/^Verified:/).waitFor();
+  const account = page.getByRole("region", { name: "Move by move" });
+  await account.getByRole("heading", { name: "Round 1" }).waitFor();
+  assert.ok(await account.getByText("✓ legal").count() > 5, "each move marked legal");
+  const bundle = await get(`/games/${id}/audit`);
+  const seq = bundle.events.find((e) => e.event_type === "command_accepted" && e.seq > 10).seq;
+  const changed = spawnSync("python3", ["-c", `
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("DROP TRIGGER IF EXISTS events_no_update")
+db.execute("UPDATE events SET payload = json_set(payload, '$.seat', (json_extract(payload, '$.seat') + 1) % 3) WHERE game_id = ? AND seq = ?", (sys.argv[2], int(sys.argv[3])))
+db.commit()
+`, database, id, String(seq)], { encoding: "utf8" });
+  assert.equal(changed.status, 0, changed.stderr);
+  await page.reload();
+  const verdict = page.getByRole("status").filter({ hasText: /^Discrepancy:/ });
+  await verdict.waitFor();
+  assert.match(await verdict.textContent(), new RegExp(`event ${seq}`));
+  await page.getByRole("link", { name: `See the table just before event ${seq}` }).waitFor();
+  const disputed = account.locator("li.disputed");
+  assert.equal(await disputed.getAttribute("value"), String(seq));
+  assert.match(await disputed.textContent(), /✗/);
+  await axe(page, "audit of a changed record");
   await context.close();
 });
