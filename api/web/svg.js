@@ -10,44 +10,6 @@ export function el(name, attrs = {}, ...children) {
   return e;
 }
 
-/** Describes a card in words (for screen readers and titles). */
-export function describe(entry, rotated) {
-  if (!entry) return "unknown card";
-  const parts = [entry.card.replaceAll("_", " ")];
-  if (rotated) parts.push("turned 180°");
-  if (entry.doors?.length) parts.push(entry.doors.map((d) => `${d} door`).join(", "));
-  if (entry.ladder) parts.push("ladder");
-  if (entry.crystals) parts.push(`${entry.crystals} crystal`);
-  return parts.join(", ");
-}
-
-const TOOL = { lamp: "lamp", pickaxe: "pickaxe", cart: "cart" };
-
-/** What a card does, in a sentence: its tooltip. */
-export function explain(entry) {
-  if (!entry) return "";
-  const tools = (entry.action?.tools ?? []).map((t) => TOOL[t] ?? t);
-  switch (entry.action?.effect) {
-    case "break": return `Break a player's ${tools.join(" or ")}: they cannot lay path cards until it is repaired.`;
-    case "repair": return `Repair a player's broken ${tools.join(" or ")}.`;
-    case "rockfall": return "Rock fall: remove a path card from the maze (not the start or a goal).";
-    case "map": return "Map: look at one face-down goal card, in secret.";
-    case "theft": return "Theft: at the round's end, take a gold piece from another player.";
-    case "hands_off": return "Hands off: cancel a theft card in front of a player.";
-    case "swap_hand": return "Swap your hand with another player's.";
-    case "inspection": return "Inspection: look at another player's role, in secret.";
-    case "swap_hats": return "Swap hats: a player gets a new role card, in secret.";
-    case "trapped": return "Trapped: the player cannot lay path cards until freed.";
-    case "free_at_last": return "Free at last: free a trapped player.";
-    default: break;
-  }
-  if (entry.kind === "goal") return entry.gold ? "A goal card: the gold." : "A goal card: stone, no gold.";
-  if (entry.kind === "start") return "The start card.";
-  const extra = [entry.doors?.length ? `a ${entry.doors.join(" and ")} door lets only that team through` : "",
-    entry.ladder ? "a ladder joins it to the start" : "", entry.crystals ? `${entry.crystals} crystal${entry.crystals > 1 ? "s" : ""}` : ""].filter(Boolean);
-  return `Path card: lay it next to the maze so every side matches its neighbours${extra.length ? `; ${extra.join("; ")}` : ""}.`;
-}
-
 const EFFECT = { break: ["B", "#a11"], repair: ["R", "#1b7f3b"], rockfall: ["RF", "#6b4f2a"], map: ["M", "#1746a2"], theft: ["T", "#8a4b08"],
   hands_off: ["HO", "#555"], swap_hand: ["SH", "#555"], inspection: ["I", "#1746a2"], swap_hats: ["SW", "#555"], trapped: ["TR", "#a11"], free_at_last: ["F", "#1b7f3b"] };
 

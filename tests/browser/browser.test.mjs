@@ -14,6 +14,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
 const bin = process.env.SABOTEUR_BIN ?? [join(root, "target/release/saboteur"), join(root, "target/debug/saboteur")].find(existsSync);
 const artifacts = join(here, "artifacts");
+/** A language's strings, by key (api/web/lang-{code}.js; read as a module whatever the package type). @param {string} code */
+const strings = async (code) => (await import(`data:text/javascript,${encodeURIComponent(readFileSync(join(root, `api/web/lang-${code}.js`), "utf8"))}`)).default;
+const EN = await strings("en");
 mkdirSync(artifacts, { recursive: true });
 const axeSource = readFileSync(join(here, "node_modules/axe-core/axe.min.js"), "utf8");
 const PORT = 18000 + Math.floor(Math.random() * 1000);
@@ -111,13 +114,34 @@ async function post(path, token, body) {
   return res.json();
 }
 
+/** A regular expression matching `s` literally. @param {string} s */
+const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** What the given strings begin with before their first placeholder, in common, as `^…`. @param {...string} ss */
+const lead = (...ss) => {
+  const ps = ss.map((s) => s.split("{")[0]);
+  let p = ps[0];
+  for (const q of ps) while (!q.startsWith(p)) p = p.slice(0, -1);
+  return new RegExp(`^${esc(p)}`);
+};
+/** The table's words a test finds its way by, in a language (its strings by key). @param {Record<string, string>} d */
+const ui = (d) => ({
+  hand: d["table.hand"], moves: d["table.moves"], roundOver: d["table.round_over"],
+  play: lead(d["move.action"], d["move.action_on"], d["move.action_on_tool"], d["move.action_at"]),
+  pass: lead(d["move.pass"]), keep: lead(d["move.keep"]), steal: lead(d["move.steal"], d["move.steal_nobody"]),
+  turn: new RegExp(`^(${[d["table.turn_gold"], d["table.turn_steal"], d["table.turn_card"]].map(esc).join("|")})`),
+  gold: d["table.turn_gold"], stealing: d["table.turn_steal"],
+  result: new RegExp(`${esc(d["table.you_won"])}|${esc(d["table.you_lost"])}`),
+});
+
 /**
  * Plays one card on a page whose turn it is, as a person would: selects cards in turn until
  * one has a legal cell (a path card) or a move button (an action card), else passes. `prefer`
- * tries that kind first. Returns the kind played (`path`, `action` or `pass`), or null.
+ * tries that kind first. Returns the kind played (`path`, `action` or `pass`), or null. `d` is
+ * the language the page speaks (its strings, by key).
  */
-async function playOne(page, prefer) {
-  const hand = page.getByRole("list", { name: "Your hand" }).getByRole("button");
+async function playOne(page, prefer, d = EN) {
+  const u = ui(d);
+  const hand = page.getByRole("list", { name: u.hand }).getByRole("button");
   const n = await hand.count();
   for (const kind of prefer === "action" ? ["action", "path"] : ["path", "action"]) {
     for (let i = 0; i < n; i++) {
@@ -125,9 +149,11 @@ async function playOne(page, prefer) {
       await page.locator(".hand button[aria-pressed=true]").first().waitFor();
       if (kind === "path") {
         const cell = page.locator("rect.cell-legal").first();
-        if (await cell.count()) { await cell.click(); return "path"; }
+        // A cell the docked hand covers on a phone is played by the keyboard (as a person
+        // would pan the maze): every cell is a button that takes Enter.
+        if (await cell.count()) { await cell.click({ timeout: 3000 }).catch(() => cell.press("Enter")); return "path"; }
       } else {
-        const moves = page.getByLabel("Moves for the selected card").getByRole("button").filter({ hasText: /^play / });
+        const moves = page.getByLabel(u.moves).getByRole("button").filter({ hasText: u.play });
         if (await moves.count()) { await moves.first().click(); return "action"; }
         const target = page.locator("rect.cell-target");
         if (await target.count()) { await target.first().click(); return "action"; }
@@ -140,14 +166,14 @@ async function playOne(page, prefer) {
   if (n) {
     await hand.first().click();
     await page.locator(".hand button[aria-pressed=true]").first().waitFor();
-    const pass = page.getByLabel("Moves for the selected card").getByRole("button").filter({ hasText: /^pass, discarding/ });
+    const pass = page.getByLabel(u.moves).getByRole("button").filter({ hasText: u.pass });
     if (await pass.count()) { await pass.first().click(); return "pass"; }
   }
   return null;
 }
 
 test("create a game with bots, invite a second player, start and play", async () => {
-  const host = await browser.newContext({ viewport: DESKTOP });
+  const host = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
   const page = await host.newPage();
   gameId = await createFromLobby(page, { players: 3, bots: 1 });
   // Tokens are kept per game in the browser: a reload returns to the same table, as host.
@@ -155,7 +181,7 @@ test("create a game with bots, invite a second player, start and play", async ()
   await page.getByRole("button", { name: "Create an invite link" }).click();
   const link = await page.locator("output a").getAttribute("href");
   assert.match(link, /#token=[0-9a-f]{64}$/, "the token travels in the fragment");
-  const guestContext = await browser.newContext({ viewport: PHONE });
+  const guestContext = await browser.newContext({ locale: "en-US",  viewport: PHONE });
   const guest = await guestContext.newPage();
   await guest.goto(BASE + link);
   await guest.getByText("Seats: 3/3").waitFor();
@@ -208,7 +234,7 @@ test("create a game with bots, invite a second player, start and play", async ()
 });
 
 test("table talk, a turn clock and presence", async () => {
-  const ctx = await browser.newContext({ viewport: DESKTOP });
+  const ctx = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
   const page = await ctx.newPage();
   await page.goto(BASE + "/");
   await page.getByLabel("Bots", { exact: true }).fill("2");
@@ -233,7 +259,7 @@ test("table talk, a turn clock and presence", async () => {
   await page.getByRole("button", { name: "Say" }).click();
   const talk = page.getByRole("region", { name: "Table talk" });
   await talk.getByText("said: “hello table”").waitFor();
-  const watcherCtx = await browser.newContext({ viewport: PHONE });
+  const watcherCtx = await browser.newContext({ locale: "en-US",  viewport: PHONE });
   const watcher = await watcherCtx.newPage();
   await watcher.goto(`${BASE}/play/${id}`);
   await watcher.getByLabel("Name").fill("Kibitzer");
@@ -261,7 +287,7 @@ test("a rematch: the series in the lobby, the table and the replay", async () =>
   await post(`/games/${first.game_id}/start`, first.host_token);
   assert.equal((await get(`/games/${first.game_id}`)).status, "finished");
   const second = await post(`/games/${first.game_id}/rematch`, first.host_token);
-  const ctx = await browser.newContext({ viewport: DESKTOP });
+  const ctx = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
   const page = await ctx.newPage();
   await page.goto(`${BASE}/replay/${first.game_id}`);
   const series = page.getByRole("region", { name: "Series" });
@@ -277,7 +303,7 @@ test("a rematch: the series in the lobby, the table and the replay", async () =>
 });
 
 test("replay: keyboard steps, deep links, timing", async () => {
-  const context = await browser.newContext({ viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/replay/${gameId}?v=2&as=spectator`);
   await page.getByText(/^Version 2 of/).waitFor();
@@ -317,7 +343,7 @@ test("replay: keyboard steps, deep links, timing", async () => {
 let finishedId;
 
 test("a 12-player game of bots is watched live to its end, then replayed", async () => {
-  const context = await browser.newContext({ viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
   const page = await context.newPage();
   // Random bots dig badly, so rounds run until the cards run out: a long game (500+ events).
   finishedId = await createFromLobby(page, { ruleset: "saboteur2", players: 12, bots: 12, level: "random" });
@@ -404,7 +430,7 @@ test("a 12-player game of bots is watched live to its end, then replayed", async
 });
 
 test("audit view", async () => {
-  const context = await browser.newContext({ viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/audit/${gameId}`);
   await page.getByRole("alert").filter({ hasText: /not over/ }).waitFor();
@@ -428,7 +454,7 @@ test("audit view", async () => {
   await shots(page, "audit");
   await context.close();
   // On a phone, nothing runs off the side: hashes and keys wrap.
-  const phone = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+  const phone = await browser.newContext({ locale: "en-US",  viewport: PHONE, hasTouch: true, isMobile: true });
   const small = await phone.newPage();
   await small.goto(`${BASE}/audit/${finishedId}`);
   await small.getByRole("region", { name: "Move by move" }).waitFor();
@@ -438,7 +464,7 @@ test("audit view", async () => {
 });
 
 test("a Saboteur 2 game from the lobby", async () => {
-  const context = await browser.newContext({ viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
   const page = await context.newPage();
   await createFromLobby(page, { ruleset: "saboteur2", players: 3, bots: 2 });
   await page.getByRole("button", { name: "Start the game" }).click();
@@ -453,9 +479,9 @@ test("a Saboteur 2 game from the lobby", async () => {
   const also = moves.getByRole("checkbox");
   assert.ok(await also.count() >= 1, "the other cards may be ticked to go with it");
   await also.first().check();
-  await moves.getByRole("button").filter({ hasText: /^pass, discarding .+, .+/ }).waitFor();
+  await moves.getByRole("button").filter({ hasText: /^pass, discarding .+ and .+/ }).waitFor();
   assert.equal(await passes.count(), 1, "still one pass button, for the two cards");
-  assert.match(await passes.first().textContent(), /^pass, discarding .+, .+/);
+  assert.match(await passes.first().textContent(), /^pass, discarding .+ and .+/);
   await shots(page, "saboteur2");
   await page.goto(BASE + "/");
   await page.locator("tbody tr").first().waitFor();
@@ -476,7 +502,7 @@ test("a whole base game through the table, gold choices included, to the player'
   const summary = await get(`/games/${id}`);
   const botNames = summary.seats.filter((s) => s.bot).map((s) => s.name);
   assert.equal(new Set(botNames).size, 2, `bots read apart: ${botNames}`);
-  const context = await browser.newContext({ viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
   const page = await context.newPage();
   page.setDefaultTimeout(10000);
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
@@ -561,7 +587,7 @@ test("a Map is aimed at a goal lit on the board, named by its place, not by coor
   const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
   for (let i = 0; i < 2; i++) await post(`/games/${id}/bots`, created.host_token, { level: "heuristic" });
   await post(`/games/${id}/start`, created.host_token);
-  const context = await browser.newContext({ viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
   await page.getByText("You play now").first().waitFor();
@@ -595,29 +621,31 @@ test("a Map is aimed at a goal lit on the board, named by its place, not by coor
 
 /**
  * Plays one seat of a game to its end through the table, by clicks only: gold choices, thefts
- * and passes included. Returns the player's turns and the kinds of move made.
+ * and passes included, in the language `d` (its strings by key). Returns the player's turns
+ * and the kinds of move made.
  * @param {import("playwright-core").Page} page
  */
-async function playToTheEnd(page) {
-  const result = page.getByRole("status").filter({ hasText: /You won!|You did not win/ });
+async function playToTheEnd(page, d = EN) {
+  const u = ui(d);
+  const result = page.getByRole("status").filter({ hasText: u.result });
   const version = () => page.locator("main").getAttribute("data-version");
   const made = new Map();
   let turns = 0;
   for (;;) {
-    const turn = page.getByRole("status").filter({ hasText: /^Your turn/ });
+    const turn = page.getByRole("status").filter({ hasText: u.turn });
     await Promise.race([turn.waitFor({ timeout: 30000 }), result.waitFor({ timeout: 30000 })]);
     if (await result.count()) break;
     assert.ok(++turns < 400, "the game ends");
     const at = await version();
-    const ended = page.getByRole("region", { name: "Round over" });
+    const ended = page.getByRole("region", { name: u.roundOver });
     if (await ended.count()) await ended.getByRole("button").click();
     const asked = await turn.textContent();
-    const moves = page.getByLabel("Moves for the selected card").getByRole("button");
+    const moves = page.getByLabel(u.moves).getByRole("button");
     let kind;
-    if (/choose the gold/.test(asked)) { await moves.filter({ hasText: /^keep / }).first().click(); kind = "gold"; }
-    else if (/steal/.test(asked)) { await moves.filter({ hasText: /^steal / }).first().click(); kind = "theft"; }
-    else kind = await playOne(page, turns % 3 ? "path" : "action");
-    assert.ok(kind, `a move was made (${asked})`);
+    if (asked === u.gold) { await moves.filter({ hasText: u.keep }).first().click(); kind = "gold"; }
+    else if (asked === u.stealing) { await moves.filter({ hasText: u.steal }).first().click(); kind = "theft"; }
+    else kind = await playOne(page, turns % 3 ? "path" : "action", d);
+    assert.ok(kind, `a move was made (${asked}): ${kind ? "" : await page.locator("main").innerText()}`);
     made.set(kind, (made.get(kind) ?? 0) + 1);
     await page.waitForFunction((v) => document.querySelector("main")?.dataset.version !== v, at, { timeout: 30000 });
   }
@@ -631,7 +659,7 @@ for (const [ruleset, players, viewport, seed] of [["base", 10, PHONE, "a1"], ["s
     const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
     for (let i = 1; i < players; i++) await post(`/games/${id}/bots`, created.host_token, { level: i % 2 ? "heuristic" : "random" });
     await post(`/games/${id}/start`, created.host_token);
-    const context = await browser.newContext(viewport === PHONE ? { viewport, hasTouch: true, isMobile: true } : { viewport });
+    const context = await browser.newContext(viewport === PHONE ? { locale: "en-US", viewport, hasTouch: true, isMobile: true } : { locale: "en-US", viewport });
     const page = await context.newPage();
     page.setDefaultTimeout(15000);
     await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
@@ -658,7 +686,7 @@ test("at a 150 ms round trip: the table's load, a card selected, the requests a 
   const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
   for (let i = 1; i < 4; i++) await post(`/games/${id}/bots`, created.host_token, { level: "heuristic" });
   await post(`/games/${id}/start`, created.host_token);
-  const context = await browser.newContext({ viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
   const page = await context.newPage();
   // The key first, unthrottled: registering it is once per seat, not per load.
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
@@ -711,7 +739,7 @@ test("the audit view names a record changed in the database, at the move it name
   const id = created.game_id;
   for (let i = 0; i < 3; i++) await post(`/games/${id}/bots`, created.host_token, { level: "random" });
   await post(`/games/${id}/start`, created.host_token);
-  const context = await browser.newContext({ viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/audit/${id}`);
   await page.getByText(/^Verified:/).waitFor();
@@ -738,4 +766,95 @@ db.commit()
   assert.match(await disputed.textContent(), /✗/);
   await axe(page, "audit of a changed record");
   await context.close();
+});
+
+/** The strings of every page in a language, as the keys' families name them: one left untranslated shows as its key. */
+const KEY = /\b(?:nav|word|ruleset|status|level|role|tool|door|side|phase|card|path|explain|move|event|mark|board|players|hands|series|lobby|table|talk|replay|audit|here|problem|rules)\.[a-z_0-9]+\b/;
+
+/** What a page shows and says to screen readers and in tooltips. @param {import("playwright-core").Page} page */
+const shown = (page) => page.evaluate(() => [document.body.innerText, document.title,
+  ...[...document.querySelectorAll("[aria-label],[title]")].flatMap((e) => [e.getAttribute("aria-label") ?? "", e.getAttribute("title") ?? ""])].join("\n"));
+
+test("six languages: chosen from the browser's, every page and card in them, switched and kept", async () => {
+  for (const [code, viewport] of [["en", DESKTOP], ["is", PHONE], ["lv", DESKTOP], ["nl", PHONE], ["es", DESKTOP], ["pl", PHONE]]) {
+    const d = await strings(code);
+    // A seat in a running Saboteur 2 game, to see a hand and its cards named.
+    const created = await post("/games", undefined, { ruleset: "saboteur2", players: 3, seed: "c4".repeat(32) });
+    const joined = await post(`/games/${created.game_id}/seats`, undefined, { name: "Ada" });
+    for (let i = 0; i < 2; i++) await post(`/games/${created.game_id}/bots`, created.host_token, { level: "heuristic" });
+    await post(`/games/${created.game_id}/start`, created.host_token);
+    const context = await browser.newContext({ locale: code === "en" ? "en-GB" : `${code}-${code.toUpperCase()}`, viewport, ...(viewport === PHONE ? { hasTouch: true, isMobile: true } : {}) });
+    const page = await context.newPage();
+    const pages = [
+      ["/", () => page.getByRole("heading", { name: d["lobby.create"] }).waitFor()],
+      ["/rules", () => page.getByRole("heading", { level: 1, name: d["rules.title"] }).waitFor()],
+      [`/play/${created.game_id}#token=${joined.player_token}`, () => page.getByRole("list", { name: d["table.hand"] }).getByRole("button").first().waitFor()],
+      [`/replay/${finishedId}?as=everyone&v=40`, () => page.getByText(d["replay.version_of"].replace("{v}", "40").replace("{max}", "")).first().waitFor()],
+      [`/audit/${finishedId}`, () => page.getByRole("region", { name: d["audit.account"] }).waitFor()],
+    ];
+    for (const [path, ready] of pages) {
+      await page.goto(BASE + path);
+      await ready();
+      assert.equal(await page.locator("html").getAttribute("lang"), code, `${path} in ${code}`);
+      const text = await shown(page);
+      assert.doesNotMatch(text, KEY, `${path} in ${code}: a string left as its key: ${text.match(KEY)?.[0]}`);
+      await axe(page, `${path} in ${code}`);
+      if (code === "es" && path === "/rules") await shots(page, "rules-spanish");
+    }
+    // The hand: each card by its name in the language (no identifiers), with its tooltip.
+    await page.goto(`${BASE}/play/${created.game_id}#token=${joined.player_token}`);
+    const hand = page.getByRole("list", { name: d["table.hand"] }).getByRole("button");
+    await hand.first().waitFor();
+    for (const b of await hand.all()) {
+      const name = (await b.textContent()).trim();
+      assert.doesNotMatch(name, /_/, `a card named by its identifier in ${code}: ${name}`);
+      if (code !== "en") assert.ok(!Object.values(EN).includes(name.split(",")[0]), `a card named in English in ${code}: ${name}`);
+      assert.ok((await b.getAttribute("title"))?.length > 10, `a card's tooltip in ${code}`);
+    }
+    if (code === "pl") await shots(page, "table-polish");
+    await context.close();
+  }
+  // A Polish browser switches to Icelandic: the page is drawn again in it, and it is kept.
+  const [pl, is] = [await strings("pl"), await strings("is")];
+  const context = await browser.newContext({ locale: "pl-PL", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(BASE + "/");
+  await page.getByRole("heading", { name: pl["lobby.create"] }).waitFor();
+  await page.getByLabel(pl["nav.language"]).selectOption("is");
+  await page.getByRole("heading", { name: is["lobby.create"] }).waitFor();
+  assert.equal(await page.locator("html").getAttribute("lang"), "is");
+  await page.getByRole("link", { name: is["nav.rules"] }).click();
+  await page.getByRole("heading", { level: 1, name: is["rules.title"] }).waitFor();
+  const again = await context.newPage();
+  await again.goto(BASE + "/");
+  await again.getByRole("heading", { name: is["lobby.create"] }).waitFor();
+  await context.close();
+});
+
+test("two people play a whole Saboteur 2 game at two players, set up through the lobby and an invite link, one in Polish on a phone", async () => {
+  const pl = await strings("pl");
+  const hostContext = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const host = await hostContext.newPage();
+  host.setDefaultTimeout(15000);
+  const id = await createFromLobby(host, { ruleset: "saboteur2", players: 2, bots: 0 });
+  await host.getByRole("button", { name: "Create an invite link" }).click();
+  const link = await host.getByRole("link", { name: /#token=/ }).getAttribute("href");
+  const guestContext = await browser.newContext({ locale: "pl-PL", viewport: PHONE, hasTouch: true, isMobile: true });
+  const guest = await guestContext.newPage();
+  guest.setDefaultTimeout(15000);
+  await guest.goto(BASE + link);
+  await guest.getByRole("heading", { level: 1 }).waitFor();
+  await host.getByRole("button", { name: "Start the game" }).click();
+  // Both play at once, each when it is their turn, each in their language, to the end.
+  const [a, b] = await Promise.all([playToTheEnd(host), playToTheEnd(guest, pl)]);
+  console.log(`two people, Saboteur 2 at 2: ${a.turns} and ${b.turns} turns: ${JSON.stringify([...a.made])} ${JSON.stringify([...b.made])}`);
+  assert.ok(a.turns > 3 && b.turns > 3, "both played");
+  const verdict = await get(`/games/${id}/audit/verdict`);
+  assert.ok(verdict.ok, `the game verifies: ${verdict.discrepancy}`);
+  assert.ok(verdict.report.signatures_checked >= a.turns + b.turns, `every move signed: ${verdict.report.signatures_checked}`);
+  assert.match(await host.locator(".turn-banner").textContent(), /^Game over/);
+  assert.ok((await guest.locator(".turn-banner").textContent()).startsWith(pl["table.over"]), "the guest's game over, in Polish");
+  await axe(guest, "two people, the guest's game over");
+  await hostContext.close();
+  await guestContext.close();
 });

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync, mkdtempSync } from "node:fs";
+import { readFileSync, readdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,5 +28,57 @@ test("the web client type-checks against the spec's types", () => {
     execFileSync(bin("tsc"), ["-p", join(here, "tsconfig.json")], { stdio: "pipe" });
   } catch (e) {
     assert.fail(`tsc found errors:\n${e.stdout}${e.stderr}`);
+  }
+});
+
+// The six languages: every string of the client in each, with the same placeholders; every
+// key the code asks for exists; every value of the spec's enums the pages name has its words.
+const web = join(root, "api/web");
+const LANGS = ["en", "is", "lv", "nl", "es", "pl"];
+/** A language's strings (read as a module whatever the package type). @param {string} code */
+const strings = async (code) => (await import(`data:text/javascript,${encodeURIComponent(readFileSync(join(web, `lang-${code}.js`), "utf8"))}`)).default;
+const holes = (/** @type {string} */ s) => [...new Set(s.match(/\{\w+\}/g) ?? [])].sort().join(" ");
+
+test("every language has every string, with the same placeholders, translated", async () => {
+  const en = await strings("en");
+  for (const code of LANGS.slice(1)) {
+    const d = await strings(code);
+    assert.deepEqual(Object.keys(d).sort(), Object.keys(en).sort(), `${code}: the same keys as English`);
+    for (const [k, v] of Object.entries(en)) {
+      assert.ok(typeof d[k] === "string" && d[k].trim(), `${code}: ${k} is empty`);
+      assert.equal(holes(d[k]), holes(v), `${code}: ${k} keeps English's placeholders`);
+    }
+    const same = Object.keys(en).filter((k) => d[k] === en[k]);
+    assert.ok(same.length < Object.keys(en).length / 10, `${code}: ${same.length} strings left as in English: ${same.slice(0, 20)}`);
+  }
+});
+
+test("every string the client asks for exists, and every value of the spec's enums has its words", async () => {
+  const en = await strings("en");
+  const code = readdirSync(web).filter((f) => f.endsWith(".js") && !f.startsWith("lang-")).map((f) => readFileSync(join(web, f), "utf8")).join("\n");
+  const asked = [...code.matchAll(/\bt\(\s*"([a-z_0-9.]+)"/g)].map((m) => m[1]);
+  const said = [...code.matchAll(/\bsay\(\s*"([a-z_0-9]+)"/g)].map((m) => `event.${m[1]}`);
+  const chosen = [...code.matchAll(/\?\s*"((?:[a-z_]+\.)[a-z_0-9]+)"\s*:\s*"((?:[a-z_]+\.)[a-z_0-9]+)"/g)].flatMap((m) => [m[1], m[2]]);
+  assert.ok(asked.length > 200, `the client's strings found: ${asked.length}`);
+  for (const k of [...asked, ...said, ...chosen]) assert.ok(k in en, `lang-en.js lacks ${k}`);
+  const spec = JSON.parse(readFileSync(join(root, "openapi/openapi.json"), "utf8")).components.schemas;
+  for (const [schema, prefix] of [["Role", "role"], ["Tool", "tool"], ["PhaseName", "phase"], ["GameStatus", "status"], ["ProblemCode", "problem"], ["Ruleset", "ruleset"]]) {
+    for (const v of spec[schema].enum) assert.ok(`${prefix}.${v}` in en, `lang-en.js lacks ${prefix}.${v} (${schema})`);
+  }
+  // Each event has its sentence, each card its name (its own, or its path family's).
+  for (const type of Object.keys(spec.Event.discriminator.mapping)) assert.match(code, new RegExp(`case "${type}":`), `words.js tells the event ${type}`);
+  for (const card of spec.Card.enum) {
+    const family = card.replace(/(_[nesw]+)+$/, "").replace("crystal_split", "crystal_tunnel");
+    assert.ok(`card.${card}` in en || `path.${family}` in en || /^(gold_\d|goal_stone_\w+)$/.test(card), `no name for the card ${card}`);
+  }
+});
+
+test("the glossary in docs/ has each language's words for the roles and cards", async () => {
+  const glossary = readFileSync(join(root, "docs/glossary.md"), "utf8").toLowerCase();
+  for (const code of LANGS) {
+    const d = await strings(code);
+    for (const k of ["role.gold_digger", "role.saboteur", "card.map", "card.rockfall", "path.tunnel", "tool.pickaxe", "tool.lantern", "tool.cart"]) {
+      assert.ok(glossary.includes(d[k].toLowerCase()), `docs/glossary.md lacks ${code}'s ${k}: ${d[k]}`);
+    }
   }
 });

@@ -1,6 +1,7 @@
 //! The web client: plain ES modules in `api/web/`, embedded in the binary (nothing is
 //! fetched at run time). `/` is the lobby, `/play/{id}` the table, `/replay/{id}` the replay
-//! viewer and `/audit/{id}` the audit view: each is the same page, which routes on its path.
+//! viewer, `/audit/{id}` the audit view and `/rules` the rules in short: each is the same
+//! page, which routes on its path (`app.js`).
 
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -24,6 +25,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/play/{id}", web::get().to(page))
         .route("/replay/{id}", web::get().to(page))
         .route("/audit/{id}", web::get().to(page))
+        .route("/rules", web::get().to(page))
         .route("/assets/{path:.*}", web::get().to(asset));
 }
 

@@ -1,0 +1,55 @@
+// The interface's language: English, and the languages of the rulebooks the rules come from
+// (Icelandic, Latvian, Dutch, Spanish, Polish). Chosen from the browser's languages the first
+// time, then as the player switches it (kept in localStorage). Each language is one module,
+// `lang-{code}.js`, of the same keys as English's; only the one in use is loaded.
+
+/** The languages, by code, each named in itself. */
+export const LANGUAGES = { en: "English", is: "Íslenska", lv: "Latviešu", nl: "Nederlands", es: "Español", pl: "Polski" };
+
+const KEPT = "saboteur:lang";
+
+/** @type {Record<string, string>} */
+let dict = {};
+let current = "en";
+
+/** The language in use. */
+export const language = () => current;
+
+/** The language to use: the one the player chose, else the browser's first we have, else English. */
+export function chosen() {
+  let kept = null;
+  try { kept = localStorage.getItem(KEPT); } catch { /* no storage: the browser's */ }
+  if (kept && kept in LANGUAGES) return kept;
+  for (const l of navigator.languages ?? [navigator.language]) {
+    const code = String(l).slice(0, 2).toLowerCase();
+    if (code in LANGUAGES) return code;
+  }
+  return "en";
+}
+
+/** Loads a language's strings and marks the page with it. @param {string} code */
+export async function load(code) {
+  current = code in LANGUAGES ? code : "en";
+  dict = (await import(`/assets/lang-${current}.js`)).default;
+  document.documentElement.lang = current;
+}
+
+/** Keeps the player's choice and draws the page again in it. @param {string} code */
+export function switchTo(code) {
+  try { localStorage.setItem(KEPT, code); } catch { /* kept for this page only */ }
+  location.reload();
+}
+
+/**
+ * The string `key` in the language in use, its `{name}` placeholders filled from `params`.
+ * A key the language lacks shows as itself (the tests make sure none does).
+ * @param {string} key
+ * @param {Record<string, string | number>} [params]
+ */
+export function t(key, params = {}) {
+  const s = dict[key] ?? key;
+  return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+/** A list in the language's way ("a, b and c"). @param {string[]} items */
+export const list = (items) => new Intl.ListFormat(current, { type: "conjunction" }).format(items);

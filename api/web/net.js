@@ -1,0 +1,184 @@
+// Everything this browser says to the server and keeps of it: the API, the SSE stream, the
+// seats' tokens and keys, the receipts and the server's keys.
+import { t } from "/assets/i18n.js";
+
+/** The API's schemas, generated from openapi/openapi.json (api/types/api.d.ts). */
+/** @typedef {import("../types/api").components["schemas"]} Schemas */
+
+/**
+ * What signs a seat's act: the game, the seat, the version it was chosen at, the act's name
+ * and the seat's key.
+ * @typedef {{ game: string, seat: number, version: number, act: string, key?: Key }} Signing
+ * @typedef {{ private: string, public: string }} Key
+ */
+
+/**
+ * A refusal in the player's language: the problem's stable `code` names the sentence; a code
+ * this client does not know yet shows the server's own `detail`.
+ * @param {any} data the problem+json body @param {Response} res
+ */
+function refusal(data, res) {
+  const code = data?.code;
+  const retry = res.headers.get("retry-after");
+  const said = code ? t(`problem.${code}`, { seconds: retry ?? "1" }) : null;
+  if (said && said !== `problem.${code}`) return said;
+  return data?.detail ?? `${res.status} ${res.statusText}`;
+}
+
+/**
+ * Calls the API; a problem+json error is thrown with its sentence. The caller names the
+ * response's schema where it keeps the result, so `tsc` checks every field it reads.
+ * A seat's act is signed with the seat's key when `sign` names one (docs/clients.md, "Signing
+ * your acts"): over the body exactly as sent.
+ * @param {string} path
+ * @param {{ method?: string, token?: string, body?: unknown, headers?: Record<string, string>, sign?: Signing }} [options]
+ * @returns {Promise<any>}
+ */
+export async function api(path, { method = "GET", token, body, headers = {}, sign } = {}) {
+  const hd = { ...headers };
+  if (token) hd.authorization = `Bearer ${token}`;
+  const sent = body === undefined ? undefined : JSON.stringify(body);
+  if (sent !== undefined) hd["content-type"] = "application/json";
+  if (sign?.key) {
+    const message = ["saboteur-act-v1", sign.game, sign.seat, sign.version, sign.act, sent ?? ""].join("\n");
+    hd["seat-signature"] = await keys.sign(sign.key, message);
+    hd["seat-signature-version"] = String(sign.version);
+  }
+  const res = await fetch(path, { method, headers: hd, body: sent });
+  const text = await res.text();
+  const data = text ? JSON.parse(text) : null;
+  // Refusals of this browser's writes carry a receipt too: kept like the others.
+  if (data?.receipt) receipts.keep(data.receipt);
+  if (!res.ok) throw new Error(refusal(data, res));
+  return data;
+}
+
+/** The receipts served to this browser, per game: the last 1000, oldest first. */
+export const receipts = {
+  /** @param {string} id @returns {Schemas["Receipt"][]} */
+  get: (id) => JSON.parse(localStorage.getItem(`saboteur:receipts:${id}`) ?? "[]"),
+  /** @param {Schemas["Receipt"]} r */
+  keep: (r) => {
+    try {
+      const all = [...receipts.get(r.game_id), r].slice(-1000);
+      localStorage.setItem(`saboteur:receipts:${r.game_id}`, JSON.stringify(all));
+    } catch { /* storage full or unavailable: the game goes on */ }
+  },
+};
+
+export const hex = (/** @type {Uint8Array} */ bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+/** This browser's Ed25519 keys for its seats: made when a seat is taken, kept with its token. */
+export const keys = {
+  /** A new key: the private key (PKCS #8, base64) and the public key (64 hex digits); null where the browser has no Ed25519. @returns {Promise<Key | null>} */
+  async make() {
+    try {
+      const pair = /** @type {CryptoKeyPair} */ (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]));
+      const priv = new Uint8Array(await crypto.subtle.exportKey("pkcs8", pair.privateKey));
+      const pub = new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey));
+      return { private: btoa(String.fromCharCode(...priv)), public: hex(pub) };
+    } catch { return null; }
+  },
+  /** The signature of `text` (UTF-8), 128 hex digits. @param {Key} key @param {string} text */
+  async sign(key, text) {
+    const der = Uint8Array.from(atob(key.private), (c) => c.charCodeAt(0));
+    const k = await crypto.subtle.importKey("pkcs8", der, { name: "Ed25519" }, false, ["sign"]);
+    return hex(new Uint8Array(await crypto.subtle.sign({ name: "Ed25519" }, k, new TextEncoder().encode(text))));
+  },
+  /** Fingerprints already worked out, by key. @type {Map<string, string>} */
+  prints: new Map(),
+  /** A key's fingerprint: the first 16 hex digits of the SHA-256 of its bytes, in fours. @param {string} key */
+  async fingerprint(key) {
+    if (!keys.prints.has(key)) {
+      const bytes = Uint8Array.from(key.match(/../g) ?? [], (b) => parseInt(b, 16));
+      const digest = hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))).slice(0, 16);
+      keys.prints.set(key, digest.match(/..../g)?.join(" ") ?? digest);
+    }
+    return keys.prints.get(key) ?? "";
+  },
+};
+
+/**
+ * The server's signing keys as this browser first saw them, and every key seen since: kept
+ * and never dropped, so that a key the server later withdraws still checks its receipts.
+ */
+export const serverKeys = {
+  /** @returns {Schemas["PublishedKey"][]} */
+  get: () => JSON.parse(localStorage.getItem("saboteur:server-keys") ?? "[]"),
+  /** Adds the keys the server publishes now to those kept. */
+  async keep() {
+    try {
+      /** @type {Schemas["KeyList"]} */
+      const now = await api("/keys");
+      const kept = serverKeys.get();
+      for (const k of now.keys) if (!kept.some((x) => x.id === k.id && x.public_key === k.public_key)) kept.push(k);
+      localStorage.setItem("saboteur:server-keys", JSON.stringify(kept));
+    } catch { /* kept next time */ }
+  },
+};
+
+/** A share in the seed of the deals: 32 random bytes from this browser, as 64 hex digits. */
+export const share = () => hex(crypto.getRandomValues(new Uint8Array(32)));
+
+/** What to keep of a seat taken: its token, and the server's signed commitment to the seed. */
+export const seated = (/** @type {Schemas["Joined"]} */ j, /** @type {Key | null} */ key) => ({ token: j.player_token, seat: j.seat, commitment: j.commitment, commitmentReceipt: j.receipt, key });
+
+/** This browser's hold on each game: the seat's token, seat and key, and the host's token. */
+export const tokens = {
+  /** @param {string} id @returns {{ token?: string, seat?: number, key?: Key | null, host?: string, commitment?: string }} */
+  get: (id) => JSON.parse(localStorage.getItem(`saboteur:${id}`) ?? "{}"),
+  /** @param {string} id @param {Record<string, unknown>} t */
+  set: (id, t) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ ...tokens.get(id), ...t })),
+};
+
+/** @type {Schemas["Catalogue"] | null} */
+let catalogue = null;
+/** A ruleset's cards by identifier (GET /catalogue, read once). @param {string} ruleset @returns {Promise<Record<string, Schemas["CardEntry"]>>} */
+export async function cards(ruleset) {
+  /** @type {Schemas["Catalogue"]} */
+  const all = catalogue ?? (await api("/catalogue"));
+  catalogue = all;
+  const rs = all.rulesets.find((r) => r.ruleset === ruleset) ?? all.rulesets[0];
+  return Object.fromEntries(rs.cards.map((c) => [c.card, c]));
+}
+
+/**
+ * Follows the SSE stream with fetch (EventSource cannot send Authorization), reconnecting
+ * with Last-Event-ID while the game is not over: the server ends a finished game's stream after
+ * its last event.
+ * @param {string} id @param {string | undefined} token @param {(data: string) => void} onEvent @param {AbortSignal} signal
+ */
+export async function follow(id, token, onEvent, signal) {
+  let last = null, over = false;
+  while (!signal.aborted && !over) {
+    try {
+      /** @type {Record<string, string>} */
+      const headers = { accept: "text/event-stream" };
+      if (token) headers.authorization = `Bearer ${token}`;
+      if (last) headers["last-event-id"] = last;
+      const res = await fetch(`/games/${id}/events/stream`, { headers, signal });
+      if (!res.body) throw new Error("no stream");
+      const reader = res.body.getReader();
+      const dec = new TextDecoder();
+      let buf = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += dec.decode(value, { stream: true });
+        let i;
+        while ((i = buf.indexOf("\n\n")) >= 0) {
+          const block = buf.slice(0, i); buf = buf.slice(i + 2);
+          let data = "";
+          for (const line of block.split("\n")) {
+            if (line.startsWith("id:")) last = line.slice(3).trim();
+            if (line.startsWith("event:") && line.slice(6).trim() === "game_ended") over = true;
+            if (line.startsWith("data:")) data += line.slice(5).trim();
+          }
+          if (data) onEvent(data);
+        }
+      }
+    } catch (e) { if (signal.aborted) return; }
+    if (over) return;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}

@@ -1,0 +1,83 @@
+// Pieces more than one page shows: the players around the table, the hands a view shows, and
+// the series a game belongs to.
+import { h } from "/assets/dom.js";
+import { el, cardShape, actionIcon } from "/assets/svg.js";
+import { t } from "/assets/i18n.js";
+import { api, keys } from "/assets/net.js";
+import { cardName, clock, describe, explain, roleName, seatName, statusName } from "/assets/words.js";
+
+/** @typedef {import("../types/api").components["schemas"]} Schemas */
+
+/**
+ * The players: name, connection, cards, gold, clock, key, what lies in front of them, role
+ * once known, and whose turn it is.
+ * @param {Schemas["View"]} view
+ * @param {Record<number, string>} names
+ * @param {Schemas["TableStatus"]} [table]
+ * @param {Schemas["PresenceView"]} [presence]
+ * @param {Set<number>} [bots] the seats bots hold (present by nature)
+ */
+export function players(view, names, table, presence, bots = new Set()) {
+  return h("ul", { class: "players", "aria-label": t("players.label") }, view.hand_sizes.map((n, i) => {
+    const turn = view.phase.awaited === i;
+    const seat = table?.seats[i];
+    const here = presence?.seats[i]?.connected;
+    const shown = presence && !bots.has(i);
+    const parts = [t("players.seat", { n: i, name: names[i] ?? t("players.empty") }) + (view.seat === i ? ` ${t("players.you")}` : "")
+      + (shown ? ` ${t(here ? "players.connected" : "players.away")}` : "") + ": " + t("players.cards", { n, gold: view.gold_card_counts[i] })];
+    if (seat?.remaining_ms != null && !turn) parts.push(t("players.clock", { time: clock(seat.remaining_ms) }));
+    if (seat?.handed_to) parts.push(t("players.bot_plays", { level: t(`level.${seat.handed_to}`) }));
+    if (seat?.timeouts) parts.push(t("players.timeouts", { n: seat.timeouts }));
+    if (view.gold) parts.push(t("players.gold", { n: view.gold[i] }));
+    if (view.in_front[i].length) parts.push(t("players.in_front", { cards: view.in_front[i].map((c) => cardName(c)).join(", ") }));
+    if (view.roles) parts.push(t("players.role", { role: roleName(view.roles[i]) }));
+    return h("li", { class: turn ? "turn" : "" },
+      shown ? h("span", { class: here ? "here" : "away", title: t(here ? "players.connected_title" : "players.away_title") }, here ? "● " : "○ ") : "",
+      parts.join("; "),
+      seat?.key ? h("span", { class: "key", title: t("players.key_title", { key: seat.key }) }, `; ${t("players.key", { print: keys.prints.get(seat.key) ?? "" })}`) : "",
+      turn ? ` — ${t("players.their_turn")}` : "");
+  }));
+}
+
+/** A card's little picture: its tunnels, or an action's icon. @param {Schemas["CardEntry"] | undefined} entry @param {boolean} [rotated] */
+export function cardIcon(entry, rotated = false) {
+  const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });
+  if (entry?.segments?.length) icon.append(cardShape(entry, 0, 0, rotated));
+  else if (entry?.action) icon.append(actionIcon(entry));
+  return icon;
+}
+
+/**
+ * The hands and roles a view shows: every seat's once the game is over, or the seat's own.
+ * @param {Schemas["View"]} view @param {Record<number, string>} names @param {Record<string, Schemas["CardEntry"]>} deck
+ */
+export function hands(view, names, deck) {
+  const cardsOf = (/** @type {string[]} */ cards) => h("ul", { class: "hand" }, (cards ?? []).map((c) =>
+    h("li", { title: explain(deck[c]) }, cardIcon(deck[c]), describe(deck[c]))));
+  /** @type {Array<[number, string[], string | null | undefined]>} */
+  const seats = view.hands
+    ? view.hands.map((cards, i) => [i, cards, view.roles?.[i]])
+    : view.seat != null && view.hand ? [[view.seat, view.hand, view.role]] : [];
+  if (!seats.length) return h("section", { "aria-label": t("hands.label") }, h("p", {}, t("hands.hidden")));
+  return h("section", { "aria-label": t("hands.label") }, h("h2", {}, t("hands.label")),
+    seats.map(([i, cards, role]) => h("section", { "aria-label": t("hands.of", { name: seatName(names, i) }) },
+      h("h3", {}, t(role ? "hands.heading_role" : "hands.heading", { name: seatName(names, i), role: roleName(role), n: cards.length })), cardsOf(cards))));
+}
+
+/**
+ * The series a game belongs to (each game a rematch of the one before), with links and the
+ * running totals; nothing for a game that is not part of one.
+ * @param {string} id
+ * @param {Record<number, string>} names
+ * @param {(game: string) => string} link where each game's link goes
+ */
+export async function seriesSection(id, names, link) {
+  /** @type {Schemas["Series"]} */
+  const series = await api(`/games/${id}/series`);
+  if (series.games.length < 2) return null;
+  const totals = (/** @type {number[]} */ gold) => gold.map((x, i) => `${names[i] ?? i} ${x}`).join(", ");
+  return h("section", { "aria-label": t("series.label") }, h("h2", {}, t("series.label")),
+    h("ol", {}, series.games.map((g) => h("li", {}, g.id === id ? h("strong", {}, t("series.this", { id: g.id.slice(0, 8) })) : h("a", { href: link(g.id) }, g.id.slice(0, 8)),
+      `: ${statusName(g.status)}${g.gold ? `, ${t("series.gold", { gold: totals(g.gold) })}` : ""}`))),
+    h("p", {}, series.totals.length ? t("series.totals", { gold: totals(series.totals) }) : t("series.none")));
+}

@@ -1,0 +1,407 @@
+// The table (/play/{id}): a seat's game, or a spectator's. Read once per news (the stream
+// says something happened; one round trip reads the rest), drawn from what was read.
+import { h, main } from "/assets/dom.js";
+import { el } from "/assets/svg.js";
+import { t } from "/assets/i18n.js";
+import { api, cards, follow, keys, serverKeys, share, seated, tokens } from "/assets/net.js";
+import { board, markLast } from "/assets/board.js";
+import { cardIcon, players, seriesSection } from "/assets/parts.js";
+import { cardName, clock, describe, describeCommand, describeEvent, explain, phaseName, roleName, rulesetName, seatName, statusName } from "/assets/words.js";
+
+/** @typedef {import("../types/api").components["schemas"]} Schemas */
+/** @typedef {import("/assets/net.js").Signing} Signing */
+
+/** @param {string} id @param {Promise<void>} ready the language loaded */
+export async function table(id, ready) {
+  // The server's keys, kept from first contact (the audit view checks receipts with them).
+  serverKeys.keep();
+  const hashToken = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (hashToken) { tokens.set(id, { token: hashToken }); history.replaceState(null, "", location.pathname); }
+  const mine = tokens.get(id);
+  // The game, its state and the card catalogue at once: every round trip counts on a slow
+  // network (the first read takes the game and the state asked for here).
+  const nothing = { version: -1, commands: [] };
+  const logPage = (/** @type {number} */ after, /** @type {number} */ limit) =>
+    /** @type {Promise<Schemas["EventPage"]>} */ (api(`/games/${id}/events?after=${after}&limit=${limit}`, { token: mine.token }));
+  const early = {
+    s: /** @type {Promise<Schemas["GameSummary"]>} */ (api(`/games/${id}`)),
+    st: /** @type {Promise<Schemas["StateView"] | null>} */ (api(`/games/${id}/state`, { token: mine.token }).catch(() => null)),
+    legal: /** @type {Promise<Schemas["LegalMoves"] | { version: number, commands: [] }>} */ (mine.token ? api(`/games/${id}/legal-moves`, { token: mine.token }).catch(() => nothing) : Promise.resolve(nothing)),
+    presence: /** @type {Promise<Schemas["PresenceView"]>} */ (api(`/games/${id}/presence`)),
+    log: /** @type {Promise<Schemas["EventPage"] | null>} */ (Promise.resolve(null)),
+  };
+  // The log's last page as soon as the game's version is known.
+  early.log = early.s.then((g) => logPage(Math.max(0, g.version - 30), 100)).catch(() => null);
+  /** @type {typeof early | null} */
+  let first = early;
+  // The reads are on their way: now the language, which loaded alongside.
+  await ready;
+  document.title = t("table.title");
+  /** @type {[Schemas["GameSummary"], unknown]} */
+  const [summary] = await Promise.all([early.s, cards("base")]);
+  const deck = await cards(summary.ruleset);
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
+  let selected = null, sel = null, rotated = false, message = "", timer = 0;
+  /** Whether the next drawing brings the maze into view (a card was just selected). */
+  let reveal = false;
+  // Cards ticked to discard with the selected one when passing (Saboteur 2 lets a player
+  // discard several, §10): one Pass button for the chosen set, not one per combination.
+  /** @type {Set<string>} */
+  let alsoDiscard = new Set();
+  // What is being typed survives the table's redraws; the whole conversation is kept by `seq`
+  // (the log's first page, then each redraw's recent events).
+  let draft = "";
+  /** @type {Map<number, Schemas["EventRecord"]>} */
+  const talkSeen = new Map();
+  /** @param {Schemas["EventRecord"][]} events */
+  const gather = (events) => {
+    for (const e of events) {
+      if (e.event.type === "talk_posted") talkSeen.set(e.seq, e);
+      if (e.event.type === "talk_hidden") {
+        const hidden = talkSeen.get(e.event.message);
+        if (hidden && hidden.event.type === "talk_posted") talkSeen.set(hidden.seq, { ...hidden, event: { ...hidden.event, text: null } });
+      }
+    }
+  };
+  for (let after = 0; ;) {
+    /** @type {Schemas["EventPage"]} */
+    const page = await api(`/games/${id}/events?after=${after}&limit=1000`, { token: mine.token });
+    gather(page.events);
+    if (page.next_after == null) break;
+    after = page.next_after;
+  }
+  const abort = new AbortController();
+  /**
+   * What the table was last read as. It is read again when the stream brings news and after
+   * every write; a click that only selects, turns or ticks a card redraws from it, without a
+   * request. A read is two round trips: the state, then the rest at once.
+   */
+  let data = null;
+  let stale = true;
+  /** Whether this browser is registering its key for the seat. */
+  let registering = false;
+  /**
+   * What happened since the table was last drawn at another version: the events in words (the
+   * bots' answers land together; this says them one by one and marks each on the board), and
+   * a round's end, kept on the table until the player moves on.
+   */
+  let drawnAt = 0;
+  /** @type {Schemas["EventRecord"][]} */
+  let news = [];
+  /** @type {Schemas["EventRecord"][] | null} */
+  let roundOver = null;
+  /** Where the player zoomed and panned the maze to (none: the whole maze). @type {{ box: number[] | null }} */
+  const zoom = { box: null };
+  /**
+   * A read is one round trip: the game, its state, the legal moves, presence and the log from
+   * the version drawn last, all at once (a second trip only for a log that ran further, a
+   * state the moves do not match, or the first read's log).
+   */
+  async function read() {
+    const e = first;
+    first = null;
+    const before = data?.st?.version;
+    const known = data?.s ?? summary;
+    const log = logPage;
+    /** @type {[Schemas["GameSummary"], Schemas["StateView"] | null, Schemas["LegalMoves"] | { version: number, commands: [] }, Schemas["PresenceView"], Schemas["EventPage"] | null, HTMLElement | null]} */
+    const [s, maybe, moves, presence, page, series] = await Promise.all([
+      e?.s ?? api(`/games/${id}`),
+      e?.st ?? api(`/games/${id}/state`, { token: mine.token }).catch(() => null),
+      e?.legal ?? (mine.token ? api(`/games/${id}/legal-moves`, { token: mine.token }).catch(() => nothing) : nothing),
+      e?.presence ?? api(`/games/${id}/presence`),
+      e?.log ?? (before != null ? log(Math.max(0, before - 30), 100) : null),
+      known.status === "finished" || known.previous ? seriesSection(id, names, (g) => `/play/${g}`) : null,
+    ]);
+    if (s.status === "lobby") return { s };
+    // Started between the reads: the state once more.
+    /** @type {Schemas["StateView"]} */
+    const st = maybe ?? (await api(`/games/${id}/state`, { token: mine.token }));
+    // The seats' keys' fingerprints, shown at the seats.
+    await Promise.all(st.table.seats.filter((x) => x.key).map((x) => keys.fingerprint(/** @type {string} */ (x.key))));
+    const reaches = page && (page.events.at(-1)?.seq ?? before ?? -1) >= st.version;
+    const full = reaches && page ? page : await log(Math.max(0, st.version - 30), 30);
+    const recent = { ...full, events: full.events.filter((x) => x.seq > st.version - 30 && x.seq <= st.version) };
+    // Moves read at another version than the state are read again with it.
+    const legal = moves.version === st.version || !mine.token ? moves.commands
+      : /** @type {Schemas["LegalMoves"]} */ (await api(`/games/${id}/legal-moves`, { token: mine.token }).catch(() => nothing)).commands;
+    const shown = st.view.phase.awaited === st.view.seat && st.view.seat != null ? legal : [];
+    return { s, st, legal: shown, log: recent, presence, series: series ?? (s.status === "finished" || s.previous ? await seriesSection(id, names, (g) => `/play/${g}`) : null) };
+  }
+  /** Reads the table again, then draws it. */
+  const refresh = () => { stale = true; return render(); };
+  /**
+   * One read at a time, until none is asked for: a read asked for while another runs starts
+   * after it, so an older answer never lands after a newer one.
+   * @type {Promise<void> | null}
+   */
+  let reading = null;
+  const readAll = async () => {
+    while (stale) {
+      stale = false;
+      // A read that fails is asked for again by the next redraw.
+      try { data = await read(); } catch (e) { stale = true; throw e; }
+    }
+  };
+  async function render() {
+    if (stale || !data) {
+      reading ??= readAll().finally(() => { reading = null; });
+      await reading;
+    }
+    const { s } = data;
+    for (const seat of s.seats) names[seat.seat] = seat.name;
+    const kids = [h("h1", {}, t("table.heading", { id: id.slice(0, 8), ruleset: rulesetName(s.ruleset), status: statusName(s.status) }))];
+    const err = h("p", { class: "error", role: "alert" }, message);
+    if (s.status === "lobby") {
+      const join = h("form", {}, h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name") })), " ", h("button", { type: "submit" }, t("table.join")));
+      join.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        try {
+          const key = await keys.make();
+          /** @type {Schemas["Joined"]} */
+          const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: new FormData(/** @type {HTMLFormElement} */ (join)).get("name"), entropy: share(), public_key: key?.public } });
+          tokens.set(id, seated(j, key)); Object.assign(mine, tokens.get(id)); refresh();
+        } catch (e) { message = e.message; refresh(); }
+      });
+      kids.push(h("p", {}, t("table.seats", { n: s.seats.length, of: s.players, names: s.seats.map((x) => x.name + (x.reserved ? ` ${t("table.not_back")}` : "")).join(", ") })));
+      const before = s.previous ? tokens.get(s.previous) : {};
+      const mySeat = s.seats.find((x) => x.seat === before.seat && x.reserved);
+      if (!mine.token && mySeat && before.token) {
+        kids.push(h("p", {}, `${t("table.rematch_yours")} `, h("button", { type: "button", onclick: async () => {
+          try {
+            const key = await keys.make();
+            /** @type {Schemas["Joined"]} */
+            const j = await api(`/games/${id}/seats/${mySeat.seat}/claim`, { method: "POST", token: before.token, body: { entropy: share(), public_key: key?.public } });
+            tokens.set(id, seated(j, key)); Object.assign(mine, tokens.get(id)); message = "";
+          } catch (e) { message = e.message; }
+          refresh();
+        } }, t("table.take_seat"))));
+      } else if (!mine.token) kids.push(join);
+      if (mine.host) {
+        const invite = h("button", { type: "button" }, t("table.invite"));
+        const out = h("output", {});
+        invite.addEventListener("click", async () => {
+          try {
+            /** @type {Schemas["Joined"]} */
+            const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: t("table.guest") } });
+            out.replaceChildren(h("a", { href: `/play/${id}#token=${j.player_token}` }, `${location.origin}/play/${id}#token=${j.player_token}`));
+          } catch (e) { out.textContent = e.message; }
+        });
+        const start = h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/start`, { method: "POST", token: mine.host }); } catch (e) { message = e.message; } refresh(); } }, t("table.start"));
+        kids.push(h("p", {}, invite, " ", out), h("p", {}, start));
+      }
+      kids.push(err);
+      main.replaceChildren(...kids);
+      return;
+    }
+    const { st, legal, log, presence, series } = data;
+    if (!st || !log || !presence) return;
+    const view = st.view;
+    // Once the game is over every view is everyone's: remember which seat was ours.
+    if (mine.token && view.seat != null && mine.seat !== view.seat) { tokens.set(id, { seat: view.seat }); mine.seat = view.seat; }
+    const me = view.seat ?? (mine.token ? mine.seat ?? null : null);
+    const over = s.status === "finished";
+    /** The signature of this seat's act, chosen at the version drawn. @param {string} act @returns {Signing | undefined} */
+    const signed = (act) => (mine.key && me != null ? { game: id, seat: me, version: st.version, act, key: mine.key } : undefined);
+    // A seat without a key (its token was issued again, or it came by an invite link) gets this
+    // browser's, once: from then on its acts are signed.
+    const ownKey = me != null ? st.table.seats[me]?.key : undefined;
+    if (mine.token && me != null && !over && !ownKey && !registering) {
+      registering = true;
+      keys.make().then(async (key) => {
+        if (!key) return;
+        // Signed from now on: a signature the server has no key for yet is not asked for.
+        mine.key = key;
+        await api(`/games/${id}/seats/${me}/key`, { method: "PUT", token: mine.token, body: { public_key: key.public } });
+        tokens.set(id, { key }); refresh();
+      }).catch((e) => { message = e.message; });
+    }
+    const send = async (cmd) => {
+      try {
+        await api(`/games/${id}/commands`, { method: "POST", token: mine.token, body: cmd, headers: { "if-match": `"${st.version}"` }, sign: signed("command") });
+        message = ""; selected = null; sel = null;
+      } catch (e) { message = e.message; }
+      refresh();
+    };
+    /** The card a command plays, and the cards it discards. @param {Schemas["Command"]} c */
+    const uses = (c) => ({ card: "card" in c ? c.card : undefined, discard: "discard" in c ? c.discard ?? [] : [] });
+    const forCard = legal.filter((c) => uses(c).card === selected || uses(c).discard.includes(selected));
+    const paths = forCard.flatMap((c) => (c.type === "play_path" && !!c.rotated === rotated ? [c] : []));
+    /** A play at a cell of the maze: a Map at a goal, a rock fall at a path card. @param {Schemas["Command"]} c */
+    const atCell = (c) => c.type === "play_action" && c.target != null && "x" in c.target ? c.target : null;
+    /** What is at a cell, in words, for a target's label. @param {{x: number, y: number}} at */
+    const there = (at) => {
+      const goals = [...view.goals].sort((a, b) => a.y - b.y);
+      const goal = goals.findIndex((g) => g.x === at.x && g.y === at.y);
+      if (goal >= 0) return goals.length === 3 ? t(`table.goal_${["top", "middle", "bottom"][goal]}`) : t("table.goal_n", { n: goal + 1 });
+      const placed = view.board.find((p) => p.x === at.x && p.y === at.y);
+      return placed ? t("table.card_at", { card: cardName(placed.card), x: at.x, y: -at.y }) : t("table.empty_cell");
+    };
+    const targets = forCard.flatMap((c) => {
+      const at = atCell(c);
+      return at ? [{ at, label: t("table.target", { card: cardName(/** @type {string} */ ("card" in c ? c.card : "")), where: there(at) }), onPick: () => send(c) }] : [];
+    });
+    const svg = board(view, deck, { legal: paths, onCell: (at) => send({ type: "play_path", card: selected, at, rotated }), targets, keep: zoom });
+    const zoomTo = (/** @type {number | null} */ k) => {
+      if (k == null) zoom.box = null;
+      else {
+        const b = zoom.box ?? (svg.getAttribute("viewBox") ?? "0 0 1 1").split(" ").map(Number);
+        zoom.box = [b[0] + (b[2] * (1 - k)) / 2, b[1] + (b[3] * (1 - k)) / 2, b[2] * k, b[3] * k];
+      }
+      render();
+    };
+    const zoomBar = h("p", { class: "zoom", "aria-label": t("table.zoom") },
+      h("button", { type: "button", onclick: () => zoomTo(1 / 1.4) }, t("table.zoom_in")), " ",
+      h("button", { type: "button", onclick: () => zoomTo(1.4) }, t("table.zoom_out")), " ",
+      h("button", { type: "button", onclick: () => zoomTo(null) }, t("table.zoom_whole")));
+    // Why a selected path card lights no cell: a broken tool, or a trap, in front of the player.
+    const blockers = me != null ? (view.in_front[me] ?? []).filter((c) => c.startsWith("break_") || c === "trapped") : [];
+    const why = selected && deck[selected]?.kind === "path" && !paths.length && blockers.length
+      ? h("p", { role: "status", class: "why" }, t("table.blocked", { cards: blockers.map((c) => cardName(c)).join(", ") }))
+      : null;
+    const hand = h("ul", { class: "hand docked", "aria-label": t("table.hand") }, (view.hand ?? []).map((c, i) => {
+      const icon = cardIcon(deck[c], sel === i && rotated);
+      return h("li", {}, h("button", { type: "button", title: explain(deck[c]), "aria-pressed": sel === i ? "true" : "false", onclick: () => { sel = sel === i ? null : i; selected = sel === null ? null : c; reveal = sel !== null; render(); } }, icon, describe(deck[c], sel === i && rotated)));
+    }));
+    const actions = h("div", { role: "group", "aria-label": t("table.moves") },
+      selected && deck[selected]?.kind === "path" ? h("button", { type: "button", onclick: () => { rotated = !rotated; render(); } }, t(rotated ? "table.flip_turned" : "table.flip_upright")) : null,
+      targets.length ? h("p", {}, t("table.choose_target", { n: targets.length })) : null,
+      forCard.filter((c) => c.type !== "play_path" && c.type !== "pass" && !atCell(c)).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))),
+      passChoice(),
+      // Choices that play no card from the hand: a gold card to keep (§8), a theft, a pass.
+      legal.filter((c) => c.type === "choose_gold" || (!uses(c).card && !uses(c).discard.length)).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))));
+    /** The pass for the selected card: the cards that may go with it as checkboxes, one button. */
+    function passChoice() {
+      const passes = forCard.filter((c) => c.type === "pass");
+      if (!passes.length || !selected) return null;
+      const others = [...new Set(passes.flatMap((c) => (c.type === "pass" ? c.discard : [])).filter((c) => c !== selected))];
+      /** @type {string[]} */
+      const may = others;
+      const wanted = [selected, ...[...alsoDiscard].filter((c) => may.includes(c))].sort();
+      const same = (c) => c.type === "pass" && [...c.discard].sort().join() === wanted.join();
+      const chosen = passes.find(same);
+      return h("fieldset", { class: "pass" }, h("legend", {}, t("table.pass")),
+        others.map((c) => h("label", {}, h("input", { type: "checkbox", checked: alsoDiscard.has(c) ? "" : null, onchange: (/** @type {Event} */ ev) => {
+          if (/** @type {HTMLInputElement} */ (ev.target).checked) alsoDiscard.add(c); else alsoDiscard.delete(c);
+          render();
+        } }), ` ${t("table.also_discard", { card: cardName(c) })}`)),
+        chosen ? h("button", { type: "button", onclick: () => { alsoDiscard = new Set(); send(chosen); } }, describeCommand(chosen, names))
+          : h("p", {}, t("table.not_together")));
+    }
+    const undo = mine.token && !over ? h("p", {},
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo`, { method: "POST", token: mine.token, sign: signed("undo") }); message = t("table.undo_requested"); } catch (e) { message = e.message; } refresh(); } }, t("table.undo")), " ",
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/approve`, { method: "POST", token: mine.token, sign: signed("approve") }); } catch (e) { message = e.message; } refresh(); } }, t("table.undo_approve")), " ",
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/decline`, { method: "POST", token: mine.token, sign: signed("decline") }); } catch (e) { message = e.message; } refresh(); } }, t("table.undo_decline"))) : null;
+    if (st.version !== drawnAt) {
+      const fresh = drawnAt ? log.events.filter((e) => e.seq > drawnAt) : [];
+      news = fresh.filter((e) => !["card_drawn", "command_accepted", "talk_posted", "seat_key_registered"].includes(e.event.type));
+      const ended = fresh.findIndex((e) => e.event.type === "round_ended");
+      // The round's end and what followed it (goals turned, gold handed out), up to the next deal.
+      if (ended >= 0) roundOver = fresh.slice(ended).filter((e, i, all) => !all.slice(0, i).some((x) => x.event.type === "round_started") && ["round_ended", "goal_revealed", "gold_kept", "saboteurs_paid", "coins_paid", "game_ended"].includes(e.event.type));
+      drawnAt = st.version;
+    }
+    markLast(svg, log.events, view, names);
+    // Each change to the maze since the last look, marked (the newest also as the last move).
+    for (const e of news) {
+      const ev = e.event;
+      const at = ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed" ? ev.at : null;
+      if (!at) continue;
+      svg.append(el("rect", { class: "new-move", x: at.x + 0.08, y: at.y + 0.08, width: 0.84, height: 0.84, "aria-hidden": "true" }));
+    }
+    const deadline = st.table.deadline;
+    const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
+    const tick = () => { countdown.textContent = deadline ? t("table.deadline", { who: seatName(names, deadline.seat), time: clock(deadline.at - Date.now()) }) : ""; };
+    tick();
+    clearInterval(timer); if (deadline) timer = setInterval(tick, 1000);
+    gather(log.events);
+    const said = [...talkSeen.values()].sort((a, b) => a.seq - b.seq);
+    const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.name === "text";
+    const input = h("input", { name: "text", maxlength: "280", required: "", value: draft });
+    input.addEventListener("input", () => { draft = input.value; });
+    const talkForm = h("form", { "aria-label": t("talk.form") },
+      h("label", {}, `${t("talk.message")} `, input),
+      mine.token ? "" : h("label", {}, ` ${t("lobby.name")} `, h("input", { name: "name", maxlength: "40", value: t("word.spectator") })),
+      " ", h("button", { type: "submit" }, t("talk.say")));
+    talkForm.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const data = new FormData(/** @type {HTMLFormElement} */ (talkForm));
+      const body = mine.token ? { text: data.get("text") } : { text: data.get("text"), name: data.get("name") };
+      try { await api(`/games/${id}/talk`, { method: "POST", token: mine.token, body, sign: mine.token ? signed("talk") : undefined }); message = ""; draft = ""; } catch (e) { message = e.message; }
+      refresh();
+    });
+    const talk = s.status === "finished" ? null : h("section", { "aria-label": t("talk.label") }, h("h2", {}, t("talk.label")),
+      h("ul", { class: "talk" }, said.map((e) => h("li", {}, describeEvent(e, names),
+        mine.host && e.event.type === "talk_posted" && e.event.text != null ? h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/talk/${e.seq}/hide`, { method: "POST", token: mine.host }); } catch (err) { message = err.message; } refresh(); } }, t("talk.hide")) : null))),
+      talkForm);
+    const mySeat = view.seat != null ? st.table.seats[view.seat] : null;
+    const reclaim = mySeat?.handed_to ? h("p", {}, `${t("table.bot_playing")} `,
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/seats/${view.seat}/reclaim`, { method: "POST", token: mine.token, sign: signed("reclaim") }); message = ""; } catch (e) { message = e.message; } refresh(); } }, t("table.take_back"))) : null;
+    const awaited = view.phase.awaited;
+    const banner = over ? t(me != null && view.winners?.includes(me) ? "table.over_won" : "table.over")
+      : awaited == null ? "" : awaited === me ? t("table.you_play") : t("table.they_play", { who: seatName(names, awaited) });
+    const title = banner ? `${banner} — Saboteur` : t("table.title");
+    if (banner) kids.push(h("p", { class: "turn-banner", "aria-live": "polite" }, banner));
+    if (roundOver?.length) {
+      kids.push(h("section", { class: "round-over", "aria-label": t("table.round_over") },
+        h("h2", {}, t(over ? "table.game_over_heading" : "table.round_over_heading")),
+        h("ul", {}, roundOver.map((e) => h("li", {}, describeEvent(e, names).replace(/^#\d+ /, "")))),
+        h("button", { type: "button", onclick: () => { roundOver = null; render(); } }, t(over ? "table.close" : "table.continue"))));
+    }
+    if (news.length) {
+      kids.push(h("section", { class: "news", "aria-label": t("table.news") },
+        h("ol", { "aria-live": "polite" }, news.slice(-8).map((e) => h("li", {}, describeEvent(e, names).replace(/^#\d+ /, ""))))));
+    }
+    kids.push(h("div", { class: "layout" },
+      h("section", { "aria-label": t("table.table") }, svg, zoomBar, err,
+        view.role ? h("p", {}, t("table.your_role", { role: roleName(view.role) }))
+          : me != null && view.roles?.[me] ? h("p", {}, t("table.your_role", { role: roleName(view.roles[me]) }))
+            : me != null ? null : h("p", {}, t("table.watching")),
+        over && me != null ? h("p", { role: "status", class: "result" }, t(view.winners?.includes(me) ? "table.you_won" : "table.you_lost")) : null,
+        view.my_gold ? h("p", {}, t("table.your_gold", { n: view.my_gold.total, cards: view.my_gold.cards.map((c) => cardName(c)).join(", ") || t("table.no_gold_yet") })) : null,
+        view.inspected?.length ? h("p", {}, t("table.inspected", { list: view.inspected.map(({ seat, role }) => t("table.is_role", { who: seatName(names, seat), role: roleName(role) })).join("; ") })) : null,
+        view.phase.awaited === view.seat && view.seat != null ? h("p", { role: "status" },
+          t(view.phase.name === "choosing_gold" ? "table.turn_gold" : view.phase.name === "stealing" ? "table.turn_steal" : "table.turn_card")) : null,
+        countdown, reclaim, hand, why, actions, undo, talk),
+      h("aside", {}, h("p", {}, t("table.round_line", { round: view.round, phase: phaseName(view.phase.name), n: view.draw_pile_size })), players(view, names, st.table, presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
+        view.rounds?.length ? h("section", { "aria-label": t("table.finished_rounds") }, h("h2", {}, t("table.finished_rounds")), h("ul", {}, view.rounds.map((r) =>
+          h("li", {}, t("table.round_summary", {
+            round: r.round,
+            gold: r.gold_reached_by == null ? t("table.gold_not_reached") : t("table.gold_reached", { who: seatName(names, r.gold_reached_by) }),
+            winners: r.winners.map((w) => seatName(names, w)).join(", ") || t("word.nobody"),
+            roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", "),
+          }))))) : null,
+        view.winners?.length ? h("p", {}, t("table.winners", { list: view.winners.map((w) => seatName(names, w)).join(", ") })) : null,
+        h("h2", {}, t("table.log")), h("ol", { class: "log", "aria-label": t("table.recent"), tabindex: 0 }, log.events.map((e) => h("li", {}, describeEvent(e, names)))),
+        h("p", {}, h("a", { href: `/replay/${id}` }, t("lobby.replay")), " ", s.status === "finished" ? h("a", { href: `/audit/${id}` }, t("lobby.audit")) : null),
+        series,
+        s.status === "finished" && mine.host ? h("p", {}, h("button", { type: "button", onclick: async () => {
+          try {
+            /** @type {Schemas["GameCreated"]} */
+            const next = await api(`/games/${id}/rematch`, { method: "POST", token: mine.host });
+            tokens.set(next.game_id, { host: next.host_token });
+            location.href = `/play/${next.game_id}`;
+          } catch (e) { message = e.message; refresh(); }
+        } }, t("table.rematch"))) : null)));
+    main.dataset.version = String(st.version);
+    document.title = title;
+    main.replaceChildren(...kids);
+    if (typing) { input.focus(); input.setSelectionRange(draft.length, draft.length); }
+    // On a phone, a card tapped brings the maze into view, with the cells it lights, between
+    // the turn banner and the docked hand.
+    if (reveal && (paths.length || targets.length) && matchMedia("(max-width: 700px)").matches) svg.scrollIntoView({ block: "start", behavior: "instant" });
+    reveal = false;
+    const logList = main.querySelector("ol.log");
+    if (logList) logList.scrollTop = logList.scrollHeight;
+  }
+  await refresh();
+  let pending = null;
+  // The newest event the stream brought: the table is read again only for what it has not read
+  // (a write's own read already holds its events and the bots' answers).
+  let heard = 0;
+  const onNews = () => { if (!data?.st || heard > data.st.version) refresh(); };
+  follow(id, mine.token, (raw) => {
+    try { heard = Math.max(heard, Number(JSON.parse(raw).seq) || Infinity); } catch { heard = Infinity; }
+    clearTimeout(pending);
+    pending = setTimeout(() => { (reading ?? Promise.resolve()).then(onNews, onNews); }, 150);
+  }, abort.signal);
+}
+
