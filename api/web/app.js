@@ -2,13 +2,13 @@
 // (/audit/{id}) and the rules in short (/rules), one module each, in six languages (i18n.js).
 // Plain ES modules over the HTTP API; tokens, keys and the receipts the server signs on every
 // view and outcome are kept per game in localStorage (net.js).
-import { h, main } from "/assets/dom.js";
-import { LANGUAGES, chosen, language, load, switchTo, t } from "/assets/i18n.js";
-import { lobby } from "/assets/lobby.js";
-import { table } from "/assets/table.js";
-import { replay } from "/assets/replay.js";
-import { audit } from "/assets/audit.js";
-import { rules } from "/assets/rules.js";
+import { h, main } from "./dom.js";
+import { LANGUAGES, chosen, language, load, switchTo, t } from "./i18n.js";
+import { lobby } from "./lobby.js";
+import { table } from "./table.js";
+import { replay } from "./replay.js";
+import { audit } from "./audit.js";
+import { rules } from "./rules.js";
 
 // The language loads while the page starts its reads (each page waits for it before it
 // draws): on a slow network the two round trips overlap.

@@ -1,10 +1,10 @@
 // The audit view (/audit/{id}): the verdict in a sentence, the game move by move with each
 // move's check and a link to that moment, the receipts checked, the bundle, receipts and keys
 // to download; and what this browser checks itself with what it kept.
-import { h, main } from "/assets/dom.js";
-import { t } from "/assets/i18n.js";
-import { api, keys, receipts, serverKeys, tokens } from "/assets/net.js";
-import { describeEvent, seatName } from "/assets/words.js";
+import { h, main } from "./dom.js";
+import { t } from "./i18n.js";
+import { api, keys, receipts, serverKeys, tokens } from "./net.js";
+import { describeEvent, seatName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 

@@ -1,8 +1,8 @@
 // The maze as SVG: the cards laid, the goals, the cells a card may go to or aim at, the last
 // move marked; panned, pinch- and wheel-zoomed, the zoom kept across redraws.
-import { el, cardShape, faceDown } from "/assets/svg.js";
-import { t } from "/assets/i18n.js";
-import { describe, describeEvent, cardName } from "/assets/words.js";
+import { el, cardShape, faceDown } from "./svg.js";
+import { t } from "./i18n.js";
+import { describe, describeEvent, cardName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 

@@ -1,9 +1,9 @@
 // The lobby (/): every game, newest first, and the form that creates one (with bots, a clock,
 // the host's options), seating its creator.
-import { h, main } from "/assets/dom.js";
-import { t } from "/assets/i18n.js";
-import { api, keys, share, seated, tokens } from "/assets/net.js";
-import { rulesetName, statusName } from "/assets/words.js";
+import { h, main } from "./dom.js";
+import { t } from "./i18n.js";
+import { api, keys, share, seated, tokens } from "./net.js";
+import { rulesetName, statusName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 

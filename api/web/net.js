@@ -1,6 +1,6 @@
 // Everything this browser says to the server and keeps of it: the API, the SSE stream, the
 // seats' tokens and keys, the receipts and the server's keys.
-import { t } from "/assets/i18n.js";
+import { t } from "./i18n.js";
 
 /** The API's schemas, generated from openapi/openapi.json (api/types/api.d.ts). */
 /** @typedef {import("../types/api").components["schemas"]} Schemas */

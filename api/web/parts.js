@@ -1,10 +1,10 @@
 // Pieces more than one page shows: the players around the table, the hands a view shows, and
 // the series a game belongs to.
-import { h } from "/assets/dom.js";
-import { el, cardShape, actionIcon } from "/assets/svg.js";
-import { t } from "/assets/i18n.js";
-import { api, keys } from "/assets/net.js";
-import { cardName, clock, describe, explain, roleName, seatName, statusName } from "/assets/words.js";
+import { h } from "./dom.js";
+import { el, cardShape, actionIcon } from "./svg.js";
+import { t } from "./i18n.js";
+import { api, keys } from "./net.js";
+import { cardName, clock, describe, explain, roleName, seatName, statusName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 

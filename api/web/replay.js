@@ -1,12 +1,12 @@
 // The replay viewer (/replay/{id}): any moment of a game through anyone's eyes (any seat, a
 // spectator, or everyone once it is over), with the hands that audience saw, a clickable log,
 // autoplay and the rounds marked on the timeline; `?v=` and `?as=` link to a moment.
-import { h, main } from "/assets/dom.js";
-import { t } from "/assets/i18n.js";
-import { api, cards, keys, tokens } from "/assets/net.js";
-import { board, markLast } from "/assets/board.js";
-import { hands, players, seriesSection } from "/assets/parts.js";
-import { describeEvent, seatName } from "/assets/words.js";
+import { h, main } from "./dom.js";
+import { t } from "./i18n.js";
+import { api, cards, keys, tokens } from "./net.js";
+import { board, markLast } from "./board.js";
+import { hands, players, seriesSection } from "./parts.js";
+import { describeEvent, seatName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 

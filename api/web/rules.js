@@ -1,7 +1,7 @@
 // The rules in short (/rules), in the language in use: what a new player needs to sit down at
 // a table. The whole rules, with every ruling, are docs/rules.md.
-import { h, main } from "/assets/dom.js";
-import { t } from "/assets/i18n.js";
+import { h, main } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** Each section: its heading's key, then its paragraphs' keys. */
 const SECTIONS = [

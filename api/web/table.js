@@ -1,22 +1,25 @@
 // The table (/play/{id}): a seat's game, or a spectator's. Read once per news (the stream
 // says something happened; one round trip reads the rest), drawn from what was read.
-import { h, main } from "/assets/dom.js";
-import { el } from "/assets/svg.js";
-import { t } from "/assets/i18n.js";
-import { api, cards, follow, keys, serverKeys, share, seated, tokens } from "/assets/net.js";
-import { board, markLast } from "/assets/board.js";
-import { cardIcon, players, seriesSection } from "/assets/parts.js";
-import { cardName, clock, describe, describeCommand, describeEvent, explain, phaseName, roleName, rulesetName, seatName, statusName } from "/assets/words.js";
+import { h, main } from "./dom.js";
+import { el } from "./svg.js";
+import { t } from "./i18n.js";
+import { api, cards, follow, keys, serverKeys, share, seated, tokens } from "./net.js";
+import { board, markLast } from "./board.js";
+import { cardIcon, players, seriesSection } from "./parts.js";
+import { cardName, clock, describe, describeCommand, describeEvent, explain, phaseName, roleName, rulesetName, seatName, statusName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
-/** @typedef {import("/assets/net.js").Signing} Signing */
+/** @typedef {import("./net.js").Signing} Signing */
 
 /** @param {string} id @param {Promise<void>} ready the language loaded */
 export async function table(id, ready) {
   // The server's keys, kept from first contact (the audit view checks receipts with them).
   serverKeys.keep();
-  const hashToken = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (hashToken) { tokens.set(id, { token: hashToken }); history.replaceState(null, "", location.pathname); }
+  // An invite link carries the seat's token (and its number) in the fragment, never sent.
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const hashToken = fragment.get("token");
+  const hashSeat = fragment.get("seat");
+  if (hashToken) { tokens.set(id, { token: hashToken, ...(hashSeat ? { seat: Number(hashSeat) } : {}) }); history.replaceState(null, "", location.pathname); }
   const mine = tokens.get(id);
   // The game, its state and the card catalogue at once: every round trip counts on a slow
   // network (the first read takes the game and the state asked for here).
@@ -42,6 +45,8 @@ export async function table(id, ready) {
   const deck = await cards(summary.ruleset);
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
   let selected = null, sel = null, rotated = false, message = "", timer = 0;
+  /** Whether the host's panel is open (it stays so across redraws). */
+  let hostOpen = false;
   /** Whether the next drawing brings the maze into view (a card was just selected). */
   let reveal = false;
   // Cards ticked to discard with the selected one when passing (Saboteur 2 lets a player
@@ -90,6 +95,13 @@ export async function table(id, ready) {
   let news = [];
   /** @type {Schemas["EventRecord"][] | null} */
   let roundOver = null;
+  /**
+   * How many of `news` are told so far: one more every 0.9 s, each outlined on the board as it
+   * is told, so that a person follows the bots' answers one by one; "Show all" tells the rest.
+   */
+  let told = 0;
+  let pacing = 0;
+  const tellAll = () => { clearInterval(pacing); pacing = 0; told = news.length; };
   /** Where the player zoomed and panned the maze to (none: the whole maze). @type {{ box: number[] | null }} */
   const zoom = { box: null };
   /**
@@ -176,6 +188,22 @@ export async function table(id, ready) {
           refresh();
         } }, t("table.take_seat"))));
       } else if (!mine.token) kids.push(join);
+      // A seated player may leave before the start (a signed act once the seat has a key).
+      if (mine.token && mine.seat != null) {
+        const seat = mine.seat;
+        kids.push(h("p", {}, h("button", { type: "button", onclick: async () => {
+          try {
+            await api(`/games/${id}/seats/${seat}`, { method: "DELETE", token: mine.token, sign: mine.key ? { game: id, seat, version: s.version, act: "leave", key: mine.key } : undefined });
+            // The seat is gone; a host keeps hosting.
+            const host = mine.host;
+            localStorage.removeItem(`saboteur:${id}`);
+            for (const k of Object.keys(mine)) delete /** @type {any} */ (mine)[k];
+            if (host) { tokens.set(id, { host }); mine.host = host; }
+            message = "";
+          } catch (e) { message = e.message; }
+          refresh();
+        } }, t("table.leave"))));
+      }
       if (mine.host) {
         const invite = h("button", { type: "button" }, t("table.invite"));
         const out = h("output", {});
@@ -183,11 +211,17 @@ export async function table(id, ready) {
           try {
             /** @type {Schemas["Joined"]} */
             const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: t("table.guest") } });
-            out.replaceChildren(h("a", { href: `/play/${id}#token=${j.player_token}` }, `${location.origin}/play/${id}#token=${j.player_token}`));
+            const path = `/play/${id}#seat=${j.seat}&token=${j.player_token}`;
+            out.replaceChildren(h("a", { href: path }, location.origin + path));
           } catch (e) { out.textContent = e.message; }
         });
         const start = h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/start`, { method: "POST", token: mine.host }); } catch (e) { message = e.message; } refresh(); } }, t("table.start"));
-        kids.push(h("p", {}, invite, " ", out), h("p", {}, start));
+        const level = h("select", { "aria-label": t("lobby.level") }, ["heuristic", "random"].map((l) => h("option", { value: l }, t(`level.${l}`))));
+        const addBot = h("button", { type: "button", onclick: async () => {
+          try { await api(`/games/${id}/bots`, { method: "POST", token: mine.host, body: { level: level.value } }); message = ""; } catch (e) { message = e.message; }
+          refresh();
+        } }, t("host.add_bot"));
+        kids.push(h("p", {}, invite, " ", out), h("p", {}, addBot, " ", level), h("p", {}, start));
       }
       kids.push(err);
       main.replaceChildren(...kids);
@@ -293,7 +327,10 @@ export async function table(id, ready) {
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/decline`, { method: "POST", token: mine.token, sign: signed("decline") }); } catch (e) { message = e.message; } refresh(); } }, t("table.undo_decline"))) : null;
     if (st.version !== drawnAt) {
       const fresh = drawnAt ? log.events.filter((e) => e.seq > drawnAt) : [];
-      news = fresh.filter((e) => !["card_drawn", "command_accepted", "talk_posted", "seat_key_registered"].includes(e.event.type));
+      news = fresh.filter((e) => !["card_drawn", "command_accepted", "talk_posted", "seat_key_registered"].includes(e.event.type)).slice(-8);
+      clearInterval(pacing);
+      told = Math.min(1, news.length);
+      pacing = news.length > 1 ? setInterval(() => { if (++told >= news.length) tellAll(); render(); }, 900) : 0;
       const ended = fresh.findIndex((e) => e.event.type === "round_ended");
       // The round's end and what followed it (goals turned, gold handed out), up to the next deal.
       if (ended >= 0) roundOver = fresh.slice(ended).filter((e, i, all) => !all.slice(0, i).some((x) => x.event.type === "round_started") && ["round_ended", "goal_revealed", "gold_kept", "saboteurs_paid", "coins_paid", "game_ended"].includes(e.event.type));
@@ -301,11 +338,11 @@ export async function table(id, ready) {
     }
     markLast(svg, log.events, view, names);
     // Each change to the maze since the last look, marked (the newest also as the last move).
-    for (const e of news) {
+    for (const [i, e] of news.slice(0, told).entries()) {
       const ev = e.event;
       const at = ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed" ? ev.at : null;
       if (!at) continue;
-      svg.append(el("rect", { class: "new-move", x: at.x + 0.08, y: at.y + 0.08, width: 0.84, height: 0.84, "aria-hidden": "true" }));
+      svg.append(el("rect", { class: i === told - 1 ? "new-move telling" : "new-move", x: at.x + 0.08, y: at.y + 0.08, width: 0.84, height: 0.84, "aria-hidden": "true" }));
     }
     const deadline = st.table.deadline;
     const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
@@ -315,6 +352,10 @@ export async function table(id, ready) {
     gather(log.events);
     const said = [...talkSeen.values()].sort((a, b) => a.seq - b.seq);
     const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.name === "text";
+    // Any other control with the focus keeps it across the redraw (the same kind, label and text).
+    const was = document.activeElement;
+    const focusKey = (/** @type {Element} */ e) => `${e.tagName}|${e.getAttribute("aria-label") ?? ""}|${e.textContent}`;
+    const focused = !typing && was && was !== main && main.contains(was) ? focusKey(was) : null;
     const input = h("input", { name: "text", maxlength: "280", required: "", value: draft });
     input.addEventListener("input", () => { draft = input.value; });
     const talkForm = h("form", { "aria-label": t("talk.form") },
@@ -332,6 +373,38 @@ export async function table(id, ready) {
       h("ul", { class: "talk" }, said.map((e) => h("li", {}, describeEvent(e, names),
         mine.host && e.event.type === "talk_posted" && e.event.text != null ? h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/talk/${e.seq}/hide`, { method: "POST", token: mine.host }); } catch (err) { message = err.message; } refresh(); } }, t("talk.hide")) : null))),
       talkForm);
+    // The host's acts while the game runs: a seat handed to a bot, a seat's new link (its old
+    // token and key no longer act), the game rolled back to before a move, with a reason.
+    const hostPanel = mine.host && !over ? (() => {
+      const botSeats = new Set(s.seats.filter((x) => x.bot).map((x) => x.seat));
+      const people = s.seats.filter((x) => !botSeats.has(x.seat));
+      const link = h("output", {});
+      const moves = log.events.filter((e) => e.event.type === "command_accepted").reverse();
+      const to = h("select", { "aria-label": t("host.rollback_to") }, moves.map((e) =>
+        h("option", { value: e.seq - 1 }, t("host.before_move", { n: e.seq, who: seatName(names, /** @type {any} */ (e.event).seat) }))));
+      const reason = h("input", { name: "reason", maxlength: "200", "aria-label": t("host.reason"), placeholder: t("host.reason") });
+      const rollback = h("form", { "aria-label": t("host.rollback") }, to, " ", reason, " ", h("button", { type: "submit" }, t("host.rollback")));
+      rollback.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        try { await api(`/games/${id}/rollback`, { method: "POST", token: mine.host, body: { to_version: Number(to.value), reason: reason.value } }); message = ""; } catch (e) { message = e.message; }
+        refresh();
+      });
+      return h("details", { class: "host", open: hostOpen, ontoggle: (/** @type {Event} */ ev) => { hostOpen = /** @type {HTMLDetailsElement} */ (ev.target).open; } }, h("summary", {}, t("host.label")),
+        h("ul", {}, people.map((x) => h("li", {},
+          st.table.seats[x.seat]?.handed_to ? "" : h("button", { type: "button", onclick: async () => {
+            try { await api(`/games/${id}/seats/${x.seat}/handover`, { method: "POST", token: mine.host, body: { level: "heuristic" } }); message = ""; } catch (e) { message = e.message; }
+            refresh();
+          } }, t("host.hand_over", { name: x.name })), " ",
+          h("button", { type: "button", onclick: async () => {
+            try {
+              /** @type {Schemas["NewToken"]} */
+              const n = await api(`/games/${id}/seats/${x.seat}/token`, { method: "POST", token: mine.host });
+              const path = `/play/${id}#seat=${n.seat}&token=${n.player_token}`;
+              link.replaceChildren(h("a", { href: path }, location.origin + path));
+            } catch (e) { link.textContent = e.message; }
+          } }, t("host.new_token", { name: x.name }))))),
+        link, moves.length ? rollback : null);
+    })() : null;
     const mySeat = view.seat != null ? st.table.seats[view.seat] : null;
     const reclaim = mySeat?.handed_to ? h("p", {}, `${t("table.bot_playing")} `,
       h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/seats/${view.seat}/reclaim`, { method: "POST", token: mine.token, sign: signed("reclaim") }); message = ""; } catch (e) { message = e.message; } refresh(); } }, t("table.take_back"))) : null;
@@ -348,7 +421,8 @@ export async function table(id, ready) {
     }
     if (news.length) {
       kids.push(h("section", { class: "news", "aria-label": t("table.news") },
-        h("ol", { "aria-live": "polite" }, news.slice(-8).map((e) => h("li", {}, describeEvent(e, names).replace(/^#\d+ /, ""))))));
+        h("ol", { "aria-live": "polite" }, news.slice(0, told).map((e, i) => h("li", { class: i === told - 1 && told < news.length ? "telling" : null }, describeEvent(e, names).replace(/^#\d+ /, "")))),
+        told < news.length ? h("button", { type: "button", onclick: () => { tellAll(); render(); } }, t("table.show_all", { n: news.length - told })) : null));
     }
     kids.push(h("div", { class: "layout" },
       h("section", { "aria-label": t("table.table") }, svg, zoomBar, err,
@@ -360,7 +434,7 @@ export async function table(id, ready) {
         view.inspected?.length ? h("p", {}, t("table.inspected", { list: view.inspected.map(({ seat, role }) => t("table.is_role", { who: seatName(names, seat), role: roleName(role) })).join("; ") })) : null,
         view.phase.awaited === view.seat && view.seat != null ? h("p", { role: "status" },
           t(view.phase.name === "choosing_gold" ? "table.turn_gold" : view.phase.name === "stealing" ? "table.turn_steal" : "table.turn_card")) : null,
-        countdown, reclaim, hand, why, actions, undo, talk),
+        countdown, reclaim, hand, why, actions, undo, talk, hostPanel),
       h("aside", {}, h("p", {}, t("table.round_line", { round: view.round, phase: phaseName(view.phase.name), n: view.draw_pile_size })), players(view, names, st.table, presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
         view.rounds?.length ? h("section", { "aria-label": t("table.finished_rounds") }, h("h2", {}, t("table.finished_rounds")), h("ul", {}, view.rounds.map((r) =>
           h("li", {}, t("table.round_summary", {
@@ -385,6 +459,7 @@ export async function table(id, ready) {
     document.title = title;
     main.replaceChildren(...kids);
     if (typing) { input.focus(); input.setSelectionRange(draft.length, draft.length); }
+    else if (focused) /** @type {HTMLElement | undefined} */ ([...main.querySelectorAll("button, a, input, select, [tabindex]")].find((e) => focusKey(e) === focused))?.focus({ preventScroll: true });
     // On a phone, a card tapped brings the maze into view, with the cells it lights, between
     // the turn banner and the docked hand.
     if (reveal && (paths.length || targets.length) && matchMedia("(max-width: 700px)").matches) svg.scrollIntoView({ block: "start", behavior: "instant" });

@@ -1,6 +1,6 @@
 // The game in words, in the language in use: cards, roles, tools, phases, moves and events.
-import { t, list } from "/assets/i18n.js";
-import { keys } from "/assets/net.js";
+import { t, list } from "./i18n.js";
+import { keys } from "./net.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 

@@ -59,13 +59,14 @@ async function shots(page, name) {
   await page.setViewportSize(DESKTOP);
 }
 
-async function createFromLobby(page, { ruleset = "base", players = 3, bots = 2, level = "heuristic" } = {}) {
+async function createFromLobby(page, { ruleset = "base", players = 3, bots = 2, level = "heuristic", keys = false } = {}) {
   await page.goto(BASE + "/");
   await page.getByLabel("Ruleset").selectOption(ruleset);
   await page.getByLabel("Players").fill(String(players));
   await page.getByLabel("Bots", { exact: true }).fill(String(bots));
   await page.getByLabel("Bot level").selectOption(level);
-  await page.getByRole("button", { name: "Create" }).click();
+  const create = page.getByRole("button", { name: "Create" });
+  await (keys ? create.press("Enter") : create.click());
   await page.waitForURL(/\/play\//);
   return page.url().split("/play/")[1];
 }
@@ -75,7 +76,7 @@ let gameId;
 test("the lobby's assets stay within budget, compressed and revalidated", async () => {
   let total = 0;
   let sent = 0;
-  for (const path of ["/", "/assets/app.js", "/assets/svg.js", "/assets/style.css"]) {
+  for (const path of ["/", "/assets/bundle.js", "/assets/lang-en.js", "/assets/style.css"]) {
     // fetch asks for gzip and unpacks it: the body is the file, Content-Length what was sent.
     const res = await fetch(BASE + path);
     assert.equal(res.status, 200, path);
@@ -96,7 +97,7 @@ test("the lobby's assets stay within budget, compressed and revalidated", async 
   console.log(`lobby assets: ${total} bytes uncompressed, ${sent} sent gzipped (budget 204800 uncompressed)`);
   assert.ok(total < 200 * 1024);
   assert.ok(sent < total / 2, `${sent} of ${total}`);
-  assert.match((await fetch(BASE + "/assets/app.js")).headers.get("content-type"), /javascript/);
+  assert.match((await fetch(BASE + "/assets/bundle.js")).headers.get("content-type"), /javascript/);
 });
 
 /** Reads JSON from the API (for facts the test checks the pages against). */
@@ -127,7 +128,7 @@ const lead = (...ss) => {
 const ui = (d) => ({
   hand: d["table.hand"], moves: d["table.moves"], roundOver: d["table.round_over"],
   play: lead(d["move.action"], d["move.action_on"], d["move.action_on_tool"], d["move.action_at"]),
-  pass: lead(d["move.pass"]), keep: lead(d["move.keep"]), steal: lead(d["move.steal"], d["move.steal_nobody"]),
+  pass: lead(d["move.pass"]), remove: lead(d["move.discard_to_remove"]), keep: lead(d["move.keep"]), steal: lead(d["move.steal"], d["move.steal_nobody"]),
   turn: new RegExp(`^(${[d["table.turn_gold"], d["table.turn_steal"], d["table.turn_card"]].map(esc).join("|")})`),
   gold: d["table.turn_gold"], stealing: d["table.turn_steal"],
   result: new RegExp(`${esc(d["table.you_won"])}|${esc(d["table.you_lost"])}`),
@@ -136,38 +137,43 @@ const ui = (d) => ({
 /**
  * Plays one card on a page whose turn it is, as a person would: selects cards in turn until
  * one has a legal cell (a path card) or a move button (an action card), else passes. `prefer`
- * tries that kind first. Returns the kind played (`path`, `action` or `pass`), or null. `d` is
- * the language the page speaks (its strings, by key).
+ * tries that kind first. Returns the kind played (`path`, `action`, `remove` or `pass`), or null. `d` is
+ * the language the page speaks (its strings, by key); with `keys`, every press is the keyboard's
+ * (Enter on the focused control) instead of a click.
  */
-async function playOne(page, prefer, d = EN) {
+async function playOne(page, prefer, d = EN, keys = false) {
   const u = ui(d);
+  const act = (/** @type {import("playwright-core").Locator} */ l) => (keys ? l.press("Enter") : l.click());
   const hand = page.getByRole("list", { name: u.hand }).getByRole("button");
   const n = await hand.count();
   for (const kind of prefer === "action" ? ["action", "path"] : ["path", "action"]) {
     for (let i = 0; i < n; i++) {
-      await hand.nth(i).click();
+      await act(hand.nth(i));
       await page.locator(".hand button[aria-pressed=true]").first().waitFor();
       if (kind === "path") {
         const cell = page.locator("rect.cell-legal").first();
         // A cell the docked hand covers on a phone is played by the keyboard (as a person
         // would pan the maze): every cell is a button that takes Enter.
-        if (await cell.count()) { await cell.click({ timeout: 3000 }).catch(() => cell.press("Enter")); return "path"; }
+        if (await cell.count()) { await (keys ? cell.press("Enter") : cell.click({ timeout: 3000 }).catch(() => cell.press("Enter"))); return "path"; }
       } else {
         const moves = page.getByLabel(u.moves).getByRole("button").filter({ hasText: u.play });
-        if (await moves.count()) { await moves.first().click(); return "action"; }
+        if (await moves.count()) { await act(moves.first()); return "action"; }
+        // Saboteur 2: two cards discarded to take away what lies in front of the player.
+        const removes = page.getByLabel(u.moves).getByRole("button").filter({ hasText: u.remove });
+        if (await removes.count()) { await act(removes.first()); return "remove"; }
         const target = page.locator("rect.cell-target");
-        if (await target.count()) { await target.first().click(); return "action"; }
+        if (await target.count()) { await act(target.first()); return "action"; }
       }
-      await hand.nth(i).click();
+      await act(hand.nth(i));
       await page.locator(".hand button[aria-pressed=true]").first().waitFor({ state: "detached" });
     }
   }
   // No card can be played (a broken tool and only path cards, say): pass, discarding one.
   if (n) {
-    await hand.first().click();
+    await act(hand.first());
     await page.locator(".hand button[aria-pressed=true]").first().waitFor();
     const pass = page.getByLabel(u.moves).getByRole("button").filter({ hasText: u.pass });
-    if (await pass.count()) { await pass.first().click(); return "pass"; }
+    if (await pass.count()) { await act(pass.first()); return "pass"; }
   }
   return null;
 }
@@ -180,7 +186,7 @@ test("create a game with bots, invite a second player, start and play", async ()
   await page.reload();
   await page.getByRole("button", { name: "Create an invite link" }).click();
   const link = await page.locator("output a").getAttribute("href");
-  assert.match(link, /#token=[0-9a-f]{64}$/, "the token travels in the fragment");
+  assert.match(link, /#seat=\d+&token=[0-9a-f]{64}$/, "the token travels in the fragment");
   const guestContext = await browser.newContext({ locale: "en-US",  viewport: PHONE });
   const guest = await guestContext.newPage();
   await guest.goto(BASE + link);
@@ -509,7 +515,7 @@ test("a whole base game through the table, gold choices included, to the player'
   // The seat came without a key: the browser registers its own first (an event of its own).
   await page.getByRole("list", { name: "Players" }).filter({ hasText: /key [0-9a-f]{4} / }).waitFor();
   const result = page.getByRole("status").filter({ hasText: /You won!|You did not win/ });
-  let kept = 0, turns = 0, pathsLaid = 0, marked = 0, toldNews = 0, roundsSeen = 0;
+  let kept = 0, turns = 0, pathsLaid = 0, marked = 0, toldNews = 0, roundsSeen = 0, paced = 0;
   const version = () => page.locator("main").getAttribute("data-version");
   for (;;) {
     const turn = page.getByRole("status").filter({ hasText: /^Your turn/ });
@@ -535,6 +541,15 @@ test("a whole base game through the table, gold choices included, to the player'
     // The bots' answers are told one by one; a round's end stays on the table until dismissed.
     const news = page.getByRole("region", { name: "What just happened" });
     if (await news.count() && /by /.test(await news.textContent())) toldNews++;
+    // The answers are told one at a time; "Show all" tells the rest at once.
+    const showAll = news.getByRole("button", { name: /^Show all/ });
+    if (await showAll.count()) {
+      const before = await news.locator("li").count();
+      if (await showAll.click({ timeout: 500 }).then(() => true, () => false)) {
+        await showAll.waitFor({ state: "detached" });
+        if ((await news.locator("li").count()) > before) paced++;
+      }
+    }
     const ended = page.getByRole("region", { name: "Round over" });
     if (await ended.count()) {
       assert.match(await ended.textContent(), /round \d over/);
@@ -553,6 +568,7 @@ test("a whole base game through the table, gold choices included, to the player'
   console.log(`a whole game in ${turns} turns of the player; rounds: ${JSON.stringify(final.view.rounds.map((r) => r.winners))}`);
   assert.ok(kept > 0, "the player chose gold at least once");
   assert.ok(toldNews > 0, "the bots' moves were told");
+  assert.ok(paced > 0, "the bots' moves were told one by one, and all at once on asking");
   assert.ok(roundsSeen + (await page.getByRole("region", { name: "Round over" }).count()) >= 2, `rounds' ends shown: ${roundsSeen}`);
   // The seat came by a link without a key: the browser registered its own, shown at the seat
   // by its fingerprint, and signed every act after it.
@@ -621,12 +637,13 @@ test("a Map is aimed at a goal lit on the board, named by its place, not by coor
 
 /**
  * Plays one seat of a game to its end through the table, by clicks only: gold choices, thefts
- * and passes included, in the language `d` (its strings by key). Returns the player's turns
- * and the kinds of move made.
+ * and passes included, in the language `d` (its strings by key), by the keyboard alone with
+ * `keys`. Returns the player's turns and the kinds of move made.
  * @param {import("playwright-core").Page} page
  */
-async function playToTheEnd(page, d = EN) {
+async function playToTheEnd(page, d = EN, keys = false) {
   const u = ui(d);
+  const act = (/** @type {import("playwright-core").Locator} */ l) => (keys ? l.press("Enter") : l.click());
   const result = page.getByRole("status").filter({ hasText: u.result });
   const version = () => page.locator("main").getAttribute("data-version");
   const made = new Map();
@@ -638,13 +655,19 @@ async function playToTheEnd(page, d = EN) {
     assert.ok(++turns < 400, "the game ends");
     const at = await version();
     const ended = page.getByRole("region", { name: u.roundOver });
-    if (await ended.count()) await ended.getByRole("button").click();
+    if (await ended.count()) await act(ended.getByRole("button"));
     const asked = await turn.textContent();
     const moves = page.getByLabel(u.moves).getByRole("button");
     let kind;
-    if (asked === u.gold) { await moves.filter({ hasText: u.keep }).first().click(); kind = "gold"; }
-    else if (asked === u.stealing) { await moves.filter({ hasText: u.steal }).first().click(); kind = "theft"; }
-    else kind = await playOne(page, turns % 3 ? "path" : "action", d);
+    if (asked === u.gold) { await act(moves.filter({ hasText: u.keep }).first()); kind = "gold"; }
+    else if (asked === u.stealing) { await act(moves.filter({ hasText: u.steal }).first()); kind = "theft"; }
+    else {
+      // A failure leaves the page as it was, to read what went wrong.
+      kind = await playOne(page, turns % 3 ? "path" : "action", d, keys).catch(async (e) => {
+        await page.screenshot({ path: join(artifacts, `failed-turn-${Date.now()}.png`), fullPage: true }).catch(() => {});
+        throw new Error(`${e.message}\nthe page: ${await page.locator("main").innerText().catch(() => "?")}`);
+      });
+    }
     assert.ok(kind, `a move was made (${asked}): ${kind ? "" : await page.locator("main").innerText()}`);
     made.set(kind, (made.get(kind) ?? 0) + 1);
     await page.waitForFunction((v) => document.querySelector("main")?.dataset.version !== v, at, { timeout: 30000 });
@@ -769,7 +792,7 @@ db.commit()
 });
 
 /** The strings of every page in a language, as the keys' families name them: one left untranslated shows as its key. */
-const KEY = /\b(?:nav|word|ruleset|status|level|role|tool|door|side|phase|card|path|explain|move|event|mark|board|players|hands|series|lobby|table|talk|replay|audit|here|problem|rules)\.[a-z_0-9]+\b/;
+const KEY = /\b(?:nav|host|word|ruleset|status|level|role|tool|door|side|phase|card|path|explain|move|event|mark|board|players|hands|series|lobby|table|talk|replay|audit|here|problem|rules)\.[a-z_0-9]+\b/;
 
 /** What a page shows and says to screen readers and in tooltips. @param {import("playwright-core").Page} page */
 const shown = (page) => page.evaluate(() => [document.body.innerText, document.title,
@@ -838,7 +861,7 @@ test("two people play a whole Saboteur 2 game at two players, set up through the
   host.setDefaultTimeout(15000);
   const id = await createFromLobby(host, { ruleset: "saboteur2", players: 2, bots: 0 });
   await host.getByRole("button", { name: "Create an invite link" }).click();
-  const link = await host.getByRole("link", { name: /#token=/ }).getAttribute("href");
+  const link = await host.getByRole("link", { name: /[#&]token=/ }).getAttribute("href");
   const guestContext = await browser.newContext({ locale: "pl-PL", viewport: PHONE, hasTouch: true, isMobile: true });
   const guest = await guestContext.newPage();
   guest.setDefaultTimeout(15000);
@@ -857,4 +880,96 @@ test("two people play a whole Saboteur 2 game at two players, set up through the
   await axe(guest, "two people, the guest's game over");
   await hostContext.close();
   await guestContext.close();
+});
+
+test("two people and a bot play a whole base game at three players: one by the keyboard alone, one in Spanish on a phone", async () => {
+  const es = await strings("es");
+  const hostContext = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const host = await hostContext.newPage();
+  host.setDefaultTimeout(15000);
+  const id = await createFromLobby(host, { ruleset: "base", players: 3, bots: 1, keys: true });
+  await host.getByRole("button", { name: "Create an invite link" }).press("Enter");
+  const link = await host.getByRole("link", { name: /[#&]token=/ }).getAttribute("href");
+  const guestContext = await browser.newContext({ locale: "es-ES", viewport: PHONE, hasTouch: true, isMobile: true });
+  const guest = await guestContext.newPage();
+  guest.setDefaultTimeout(15000);
+  await guest.goto(BASE + link);
+  await guest.getByRole("heading", { level: 1 }).waitFor();
+  await host.getByRole("button", { name: "Start the game" }).press("Enter");
+  const [a, b] = await Promise.all([playToTheEnd(host, EN, true), playToTheEnd(guest, es)]);
+  console.log(`two people and a bot, base at 3: ${a.turns} and ${b.turns} turns: ${JSON.stringify([...a.made])} ${JSON.stringify([...b.made])}`);
+  assert.ok(a.turns > 3 && b.turns > 3, "both played");
+  const verdict = await get(`/games/${id}/audit/verdict`);
+  assert.ok(verdict.ok, `the game verifies: ${verdict.discrepancy}`);
+  assert.match(await host.locator(".turn-banner").textContent(), /^Game over/);
+  assert.ok((await guest.locator(".turn-banner").textContent()).startsWith(es["table.over"]), "the guest's game over, in Spanish");
+  await hostContext.close();
+  await guestContext.close();
+});
+
+test("the host's acts through the table: a bot seated, a player leaving, a rollback with its reason, a seat handed to a bot and back, a new link", async () => {
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  const id = await createFromLobby(page, { ruleset: "base", players: 3, bots: 0 });
+  // A guest joins by the invite link, then leaves before the start.
+  await page.getByRole("button", { name: "Create an invite link" }).click();
+  const link = await page.getByRole("link", { name: /[#&]token=/ }).getAttribute("href");
+  const guestContext = await browser.newContext({ locale: "en-US", viewport: PHONE });
+  const guest = await guestContext.newPage();
+  await guest.goto(BASE + link);
+  await guest.getByText(/^Seats: 2\/3/).waitFor();
+  await guest.getByRole("button", { name: "Leave the game" }).click();
+  await guest.getByText(/^Seats: 1\/3/).waitFor();
+  await guestContext.close();
+  // Another guest takes a seat by a second link (and stays, without a page: the game waits for
+  // them); the host seats a bot from the table, and starts.
+  await page.reload();
+  await page.getByRole("button", { name: "Create an invite link" }).click();
+  const other = new URLSearchParams((await page.getByRole("link", { name: /[#&]token=/ }).getAttribute("href")).split("#")[1]);
+  await page.reload();
+  await page.getByText(/^Seats: 2\/3/).waitFor();
+  await page.getByRole("button", { name: "Seat a bot" }).click();
+  await page.getByText(/^Seats: 3\/3/).waitFor();
+  await page.getByRole("button", { name: "Start the game" }).click();
+  // Until the host has moved once: the other guest's turns are played through the API.
+  const turn = page.getByRole("status").filter({ hasText: /^Your turn/ });
+  for (let played = false; !played;) {
+    await page.locator("main[data-version]").waitFor();
+    const at = await page.locator("main").getAttribute("data-version");
+    const state = await get(`/games/${id}/state`);
+    if (state.view.phase.awaited === Number(other.get("seat"))) {
+      const auth = { authorization: `Bearer ${other.get("token")}` };
+      const legal = await (await fetch(`${BASE}/games/${id}/legal-moves`, { headers: auth })).json();
+      const res = await fetch(`${BASE}/games/${id}/commands`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(legal.commands[0]) });
+      assert.ok(res.ok, `the other guest's move: ${res.status}`);
+    } else {
+      await turn.waitFor();
+      assert.ok(await playOne(page, "path"), "the host played");
+      played = true;
+    }
+    await page.waitForFunction((v) => document.querySelector("main")?.dataset.version !== v, at);
+  }
+  // A rollback to before a move, with its reason, recorded for everyone to read.
+  await page.locator("details.host summary").click();
+  const rollback = page.getByRole("form", { name: "Roll back" });
+  const options = await rollback.getByRole("combobox").locator("option").count();
+  assert.ok(options >= 1, "earlier moves to go back to");
+  await rollback.getByRole("textbox").fill("a misclick");
+  await rollback.getByRole("button", { name: "Roll back" }).click();
+  await page.locator(".log li").filter({ hasText: /undone: back to version \d+ \(a misclick\)/ }).first().waitFor();
+  // The host's own seat handed to a bot, then taken back (the panel stays open across redraws).
+  await page.getByRole("button", { name: /^Hand Player to a bot$/ }).click();
+  await page.getByText("A bot is playing your seat.").waitFor();
+  await page.getByRole("button", { name: "Take my seat back" }).click();
+  await page.getByText("A bot is playing your seat.").waitFor({ state: "detached" });
+  await axe(page, "host panel");
+  // A new link for a seat: the old token no longer acts.
+  await page.getByRole("button", { name: "New link for Player" }).click();
+  const fresh = await page.locator("details.host a").filter({ hasText: /[#&]token=/ }).getAttribute("href");
+  assert.match(fresh, /#seat=\d+&token=[0-9a-f]{64}$/);
+  const log = await get(`/games/${id}/events?after=0&limit=1000`);
+  const kinds = new Set(log.events.map((e) => e.event.type));
+  for (const k of ["undone", "seat_handed_to_bot", "seat_reclaimed", "token_reissued"]) assert.ok(kinds.has(k), `the record holds ${k}`);
+  await context.close();
 });

@@ -55,7 +55,7 @@ test("every language has every string, with the same placeholders, translated", 
 
 test("every string the client asks for exists, and every value of the spec's enums has its words", async () => {
   const en = await strings("en");
-  const code = readdirSync(web).filter((f) => f.endsWith(".js") && !f.startsWith("lang-")).map((f) => readFileSync(join(web, f), "utf8")).join("\n");
+  const code = readdirSync(web).filter((f) => f.endsWith(".js") && !f.startsWith("lang-") && f !== "bundle.js").map((f) => readFileSync(join(web, f), "utf8")).join("\n");
   const asked = [...code.matchAll(/\bt\(\s*"([a-z_0-9.]+)"/g)].map((m) => m[1]);
   const said = [...code.matchAll(/\bsay\(\s*"([a-z_0-9]+)"/g)].map((m) => `event.${m[1]}`);
   const chosen = [...code.matchAll(/\?\s*"((?:[a-z_]+\.)[a-z_0-9]+)"\s*:\s*"((?:[a-z_]+\.)[a-z_0-9]+)"/g)].flatMap((m) => [m[1], m[2]]);
@@ -81,4 +81,12 @@ test("the glossary in docs/ has each language's words for the roles and cards", 
       assert.ok(glossary.includes(d[k].toLowerCase()), `docs/glossary.md lacks ${code}'s ${k}: ${d[k]}`);
     }
   }
+});
+
+test("api/web/bundle.js is what esbuild makes of the client's modules", () => {
+  const out = join(mkdtempSync(join(tmpdir(), "saboteur-bundle-")), "bundle.js");
+  const script = JSON.parse(readFileSync(join(here, "package.json"), "utf8")).scripts.bundle;
+  // The committed script, with the output sent elsewhere: run where npm runs it.
+  execFileSync("sh", ["-c", script.replace("--outfile=../../api/web/bundle.js", `--outfile=${out}`).replace(/^esbuild/, bin("esbuild"))], { cwd: here, stdio: "pipe" });
+  assert.equal(readFileSync(out, "utf8"), readFileSync(join(web, "bundle.js"), "utf8"), "the bundle is stale: run `npm run bundle` in tests/browser");
 });

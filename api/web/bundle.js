@@ -1,0 +1,1800 @@
+// Generated from api/web/*.js by esbuild (npm run bundle in tests/browser); do not edit: tests/browser/types.test.mjs checks it matches its sources.
+
+// ../../api/web/dom.js
+var main = (
+  /** @type {HTMLElement} */
+  document.getElementById("main")
+);
+var h = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== false && v != null) e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const k of kids.flat()) if (k != null) e.append(k);
+  return (
+    /** @type {any} */
+    e
+  );
+};
+
+// ../../api/web/i18n.js
+var LANGUAGES = { en: "English", is: "Íslenska", lv: "Latviešu", nl: "Nederlands", es: "Español", pl: "Polski" };
+var KEPT = "saboteur:lang";
+var dict = {};
+var current = "en";
+var language = () => current;
+function chosen() {
+  let kept = null;
+  try {
+    kept = localStorage.getItem(KEPT);
+  } catch {
+  }
+  if (kept && kept in LANGUAGES) return kept;
+  for (const l of navigator.languages ?? [navigator.language]) {
+    const code = String(l).slice(0, 2).toLowerCase();
+    if (code in LANGUAGES) return code;
+  }
+  return "en";
+}
+async function load(code) {
+  current = code in LANGUAGES ? code : "en";
+  dict = (await import(`/assets/lang-${current}.js`)).default;
+  document.documentElement.lang = current;
+}
+function switchTo(code) {
+  try {
+    localStorage.setItem(KEPT, code);
+  } catch {
+  }
+  location.reload();
+}
+function t(key, params = {}) {
+  const s = dict[key] ?? key;
+  return s.replace(/\{(\w+)\}/g, (m, k) => k in params ? String(params[k]) : m);
+}
+var list = (items) => new Intl.ListFormat(current, { type: "conjunction" }).format(items);
+
+// ../../api/web/net.js
+function refusal(data, res) {
+  const code = data?.code;
+  const retry = res.headers.get("retry-after");
+  const said = code ? t(`problem.${code}`, { seconds: retry ?? "1" }) : null;
+  if (said && said !== `problem.${code}`) return said;
+  return data?.detail ?? `${res.status} ${res.statusText}`;
+}
+async function api(path, { method = "GET", token, body, headers = {}, sign } = {}) {
+  const hd = { ...headers };
+  if (token) hd.authorization = `Bearer ${token}`;
+  const sent = body === void 0 ? void 0 : JSON.stringify(body);
+  if (sent !== void 0) hd["content-type"] = "application/json";
+  if (sign?.key) {
+    const message = ["saboteur-act-v1", sign.game, sign.seat, sign.version, sign.act, sent ?? ""].join("\n");
+    hd["seat-signature"] = await keys.sign(sign.key, message);
+    hd["seat-signature-version"] = String(sign.version);
+  }
+  const res = await fetch(path, { method, headers: hd, body: sent });
+  const text = await res.text();
+  const data = text ? JSON.parse(text) : null;
+  if (data?.receipt) receipts.keep(data.receipt);
+  if (!res.ok) throw new Error(refusal(data, res));
+  return data;
+}
+var receipts = {
+  /** @param {string} id @returns {Schemas["Receipt"][]} */
+  get: (id2) => JSON.parse(localStorage.getItem(`saboteur:receipts:${id2}`) ?? "[]"),
+  /** @param {Schemas["Receipt"]} r */
+  keep: (r) => {
+    try {
+      const all = [...receipts.get(r.game_id), r].slice(-1e3);
+      localStorage.setItem(`saboteur:receipts:${r.game_id}`, JSON.stringify(all));
+    } catch {
+    }
+  }
+};
+var hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+var keys = {
+  /** A new key: the private key (PKCS #8, base64) and the public key (64 hex digits); null where the browser has no Ed25519. @returns {Promise<Key | null>} */
+  async make() {
+    try {
+      const pair = (
+        /** @type {CryptoKeyPair} */
+        await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])
+      );
+      const priv = new Uint8Array(await crypto.subtle.exportKey("pkcs8", pair.privateKey));
+      const pub = new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey));
+      return { private: btoa(String.fromCharCode(...priv)), public: hex(pub) };
+    } catch {
+      return null;
+    }
+  },
+  /** The signature of `text` (UTF-8), 128 hex digits. @param {Key} key @param {string} text */
+  async sign(key, text) {
+    const der = Uint8Array.from(atob(key.private), (c) => c.charCodeAt(0));
+    const k = await crypto.subtle.importKey("pkcs8", der, { name: "Ed25519" }, false, ["sign"]);
+    return hex(new Uint8Array(await crypto.subtle.sign({ name: "Ed25519" }, k, new TextEncoder().encode(text))));
+  },
+  /** Fingerprints already worked out, by key. @type {Map<string, string>} */
+  prints: /* @__PURE__ */ new Map(),
+  /** A key's fingerprint: the first 16 hex digits of the SHA-256 of its bytes, in fours. @param {string} key */
+  async fingerprint(key) {
+    if (!keys.prints.has(key)) {
+      const bytes = Uint8Array.from(key.match(/../g) ?? [], (b) => parseInt(b, 16));
+      const digest = hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))).slice(0, 16);
+      keys.prints.set(key, digest.match(/..../g)?.join(" ") ?? digest);
+    }
+    return keys.prints.get(key) ?? "";
+  }
+};
+var serverKeys = {
+  /** @returns {Schemas["PublishedKey"][]} */
+  get: () => JSON.parse(localStorage.getItem("saboteur:server-keys") ?? "[]"),
+  /** Adds the keys the server publishes now to those kept. */
+  async keep() {
+    try {
+      const now = await api("/keys");
+      const kept = serverKeys.get();
+      for (const k of now.keys) if (!kept.some((x) => x.id === k.id && x.public_key === k.public_key)) kept.push(k);
+      localStorage.setItem("saboteur:server-keys", JSON.stringify(kept));
+    } catch {
+    }
+  }
+};
+var share = () => hex(crypto.getRandomValues(new Uint8Array(32)));
+var seated = (j, key) => ({ token: j.player_token, seat: j.seat, commitment: j.commitment, commitmentReceipt: j.receipt, key });
+var tokens = {
+  /** @param {string} id @returns {{ token?: string, seat?: number, key?: Key | null, host?: string, commitment?: string }} */
+  get: (id2) => JSON.parse(localStorage.getItem(`saboteur:${id2}`) ?? "{}"),
+  /** @param {string} id @param {Record<string, unknown>} t */
+  set: (id2, t2) => localStorage.setItem(`saboteur:${id2}`, JSON.stringify({ ...tokens.get(id2), ...t2 }))
+};
+var catalogue = null;
+async function cards(ruleset) {
+  const all = catalogue ?? await api("/catalogue");
+  catalogue = all;
+  const rs = all.rulesets.find((r) => r.ruleset === ruleset) ?? all.rulesets[0];
+  return Object.fromEntries(rs.cards.map((c) => [c.card, c]));
+}
+async function follow(id2, token, onEvent, signal) {
+  let last = null, over = false;
+  while (!signal.aborted && !over) {
+    try {
+      const headers = { accept: "text/event-stream" };
+      if (token) headers.authorization = `Bearer ${token}`;
+      if (last) headers["last-event-id"] = last;
+      const res = await fetch(`/games/${id2}/events/stream`, { headers, signal });
+      if (!res.body) throw new Error("no stream");
+      const reader = res.body.getReader();
+      const dec = new TextDecoder();
+      let buf = "";
+      for (; ; ) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += dec.decode(value, { stream: true });
+        let i;
+        while ((i = buf.indexOf("\n\n")) >= 0) {
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          let data = "";
+          for (const line of block.split("\n")) {
+            if (line.startsWith("id:")) last = line.slice(3).trim();
+            if (line.startsWith("event:") && line.slice(6).trim() === "game_ended") over = true;
+            if (line.startsWith("data:")) data += line.slice(5).trim();
+          }
+          if (data) onEvent(data);
+        }
+      }
+    } catch (e) {
+      if (signal.aborted) return;
+    }
+    if (over) return;
+    await new Promise((r) => setTimeout(r, 1e3));
+  }
+}
+
+// ../../api/web/words.js
+var FLIP = { n: "s", s: "n", e: "w", w: "e" };
+var GLYPH = { n: "╵", e: "╶", s: "╷", w: "╴", ns: "│", ew: "─", ne: "└", nw: "┘", es: "┌", sw: "┐", nes: "├", nsw: "┤", new: "┴", esw: "┬", nesw: "┼" };
+function openings(entry, rotated = false) {
+  const open = new Set((entry.segments ?? []).flatMap((s) => s.openings.map((o) => rotated ? FLIP[
+    /** @type {"n"} */
+    o
+  ] : o)));
+  return ["n", "e", "s", "w"].filter((o) => open.has(o));
+}
+var family = (card) => {
+  const f = card.replace(/(_[nesw]+)+$/, "");
+  return f === "crystal_split" ? "crystal_tunnel" : f;
+};
+function cardName(card, rotated = false) {
+  if (!card) return t("card.hidden");
+  const id2 = typeof card === "string" ? card : card.card;
+  if (/^gold_\d$/.test(id2)) return t("card.gold", { n: id2.slice(5) });
+  if (id2.startsWith("goal_stone")) return t("card.goal_stone");
+  const own = t(`card.${id2}`);
+  if (own !== `card.${id2}`) return own;
+  const entry = typeof card === "string" ? null : card;
+  const sides = entry ? openings(entry, rotated).join("") : id2.match(/_([nesw]+)$/)?.[1] ?? "";
+  const fam = family(id2);
+  const name = t(`path.${fam}`);
+  return fam === "bridge" || fam === "double_curve" ? name : `${name} ${GLYPH[
+    /** @type {"n"} */
+    sides
+  ] ?? ""}`.trim();
+}
+var roleName = (role) => role ? t(`role.${role}`) : "";
+var toolName = (tool) => tool ? t(`tool.${tool}`) : "";
+var phaseName = (phase) => t(`phase.${phase}`);
+var rulesetName = (ruleset) => t(`ruleset.${ruleset}`);
+var statusName = (status) => t(`status.${status}`);
+function describe(entry, rotated) {
+  if (!entry) return t("card.unknown");
+  const parts = [cardName(entry, rotated)];
+  if (rotated) parts.push(t("card.turned"));
+  if (entry.doors?.length) parts.push(list(entry.doors.map((d) => t(`door.${d}`))));
+  if (entry.ladder) parts.push(t("card.ladder"));
+  if (entry.crystals) parts.push(t("card.crystals", { n: entry.crystals }));
+  return parts.join(", ");
+}
+function explain(entry) {
+  if (!entry) return "";
+  const tools = list((entry.action?.tools ?? []).map(toolName));
+  const effect = entry.action?.effect;
+  if (effect) return t(`explain.${effect}`, { tools });
+  if (entry.kind === "goal") return t(entry.gold ? "explain.goal_gold" : "explain.goal_stone");
+  if (entry.kind === "start") return t("explain.start");
+  if (entry.kind === "gold") return t("explain.gold");
+  const sides = list(openings(entry).map((o) => t(`side.${o}`)));
+  const extra = [
+    entry.doors?.length ? t("explain.door", { doors: list(entry.doors.map((d) => t(`door.${d}`))) }) : "",
+    entry.ladder ? t("explain.ladder") : "",
+    entry.crystals ? t("card.crystals", { n: entry.crystals }) : "",
+    entry.dead_ends ? t("explain.dead_end") : ""
+  ].filter(Boolean);
+  return t("explain.path", { sides }) + (extra.length ? ` ${extra.join("; ")}.` : "");
+}
+var clock = (ms) => {
+  const s = Math.max(0, Math.ceil(ms / 1e3));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+};
+var seatName = (names, s) => s == null ? t("word.someone") : names[s] ?? t("word.seat", { n: s });
+var cell = (c) => c ? `(${c.x}, ${c.y})` : "";
+function describeCommand(c, names) {
+  const who = (s) => seatName(names, s);
+  switch (c.type) {
+    case "play_path":
+      return t(c.rotated ? "move.path_turned" : "move.path", { card: cardName(c.card), at: cell(c.at) });
+    case "play_action": {
+      const tg = c.target;
+      const card = cardName(c.card);
+      const tool = c.tool ? toolName(c.tool) : "";
+      if (tg && "seat" in tg) return t(tool ? "move.action_on_tool" : "move.action_on", { card, who: who(tg.seat), tool });
+      if (tg && "x" in tg) return t("move.action_at", { card, at: cell(
+        /** @type {any} */
+        tg
+      ) });
+      return t("move.action", { card });
+    }
+    case "pass":
+      return c.discard.length ? t("move.pass", { cards: list(c.discard.map((d) => cardName(d))) }) : t("move.pass_nothing");
+    case "discard_to_remove":
+      return t("move.discard_to_remove", { cards: list(c.discard.map((d) => cardName(d))), card: cardName(c.remove) });
+    case "choose_gold":
+      return t("move.keep", { card: cardName(c.card) });
+    case "steal":
+      return c.from == null ? t("move.steal_nobody") : t("move.steal", { who: who(c.from) });
+    default:
+      return t(`command.${/** @type {any} */
+      c.type}`);
+  }
+}
+function describeEvent(e, names) {
+  const ev = e.event ?? {};
+  const who = (s) => seatName(names, s);
+  const whom = (seats) => seats?.length ? list(seats.map(who)) : t("word.nobody");
+  const p = {
+    by: ev.seat != null ? who(ev.seat) : t("word.someone"),
+    at: cell(ev.at && typeof ev.at === "object" ? ev.at : null),
+    card: cardName(ev.card),
+    target: who(ev.target?.seat ?? ev.target)
+  };
+  const say = (key, more = {}) => t(`event.${key}`, { ...p, ...more });
+  const sentence = (() => {
+    switch (ev.type) {
+      case "game_created":
+        return say("game_created", { ruleset: rulesetName(ev.ruleset), n: ev.players });
+      case "seed_mixed":
+        return say("seed_mixed", { n: (ev.contributions ?? []).length });
+      case "round_started":
+        return say("round_started", { round: ev.round, first: who(ev.first_player) });
+      case "path_played":
+        return say(ev.rotated ? "path_played_turned" : "path_played");
+      case "goal_revealed":
+        return say("goal_revealed");
+      case "tool_broken":
+        return say("tool_broken");
+      case "tool_repaired":
+        return say("tool_repaired", { tool: toolName(ev.tool) });
+      case "path_removed":
+        return say("path_removed");
+      case "map_used":
+        return ev.goal ? say("map_used_seen", { goal: cardName(ev.goal) }) : say("map_used");
+      case "passed":
+        return say("passed", { n: ev.discarded?.length ?? 0 });
+      case "card_drawn":
+        return ev.card ? say("card_drawn_seen") : say("card_drawn");
+      case "turn_skipped":
+        return say("turn_skipped");
+      case "round_ended":
+        return say(ev.gold_reached_by == null ? "round_ended_no_gold" : "round_ended", { round: ev.round, reached: who(ev.gold_reached_by), winners: whom(ev.winners) });
+      case "gold_kept":
+        return ev.card ? say("gold_kept_seen") : say("gold_kept");
+      case "gold_offered":
+        return say("gold_offered", { n: ev.cards?.length ?? 0 });
+      case "gold_drawn":
+        return say("gold_drawn", { n: ev.cards?.length ?? 0 });
+      case "command_accepted":
+        return say(ev.bot ? "command_accepted_bot" : ev.signature ? "command_accepted_signed" : "command_accepted");
+      case "undo_requested":
+        return say("undo_requested", { version: ev.to_version });
+      case "undo_approved":
+        return say("undo_approved");
+      case "undo_declined":
+        return say("undo_declined");
+      case "undone":
+        return say(ev.reason ? "undone_reason" : "undone", { version: ev.to_version, reason: ev.reason ?? "" });
+      case "game_ended":
+        return say("game_ended", { winners: whom(ev.winners) });
+      case "talk_posted": {
+        const speaker = ev.seat == null ? t("event.spectator", { name: ev.name ?? t("word.spectator") }) : who(ev.seat);
+        return ev.text == null ? say("talk_hidden_text", { who: speaker }) : say("talk_posted", { who: speaker, text: ev.text });
+      }
+      case "talk_hidden":
+        return say("talk_hidden", { n: ev.message });
+      case "turn_timed_out":
+        return say("turn_timed_out");
+      case "seat_handed_to_bot":
+        return say(ev.reason === "abandoned" ? "seat_handed_to_bot_abandoned" : "seat_handed_to_bot", { level: t(`level.${ev.level}`) });
+      case "seat_reclaimed":
+        return say("seat_reclaimed");
+      case "token_reissued":
+        return say("token_reissued");
+      case "seat_key_registered":
+        return say("seat_key_registered", { key: keys.prints.get(ev.key) ?? String(ev.key).slice(0, 16) });
+      case "player_trapped":
+        return say("player_trapped");
+      case "action_cancelled":
+        return say("action_cancelled", { removed: cardName(ev.removed) });
+      case "discarded_to_remove":
+        return say("discarded_to_remove", { removed: cardName(ev.removed), n: ev.discarded?.length ?? 0 });
+      case "hands_swapped":
+        return say("hands_swapped");
+      case "hats_swapped":
+        return say("hats_swapped");
+      case "inspected":
+        return ev.role ? say("inspected_seen", { role: roleName(ev.role) }) : say("inspected");
+      case "theft_played":
+        return say("theft_played");
+      case "stealing_started":
+        return say("stealing_started");
+      case "coin_stolen":
+        return ev.from == null ? say("coin_stolen_nobody") : say("coin_stolen", { from: who(ev.from) });
+      case "saboteurs_paid":
+        return say("saboteurs_paid");
+      case "coins_paid":
+        return say("coins_paid");
+      default:
+        return say("other", { type: String(ev.type ?? "") });
+    }
+  })();
+  return `#${e.seq} ${sentence}`;
+}
+
+// ../../api/web/lobby.js
+async function lobby(ready2) {
+  await ready2;
+  document.title = t("lobby.title");
+  const list2 = h("tbody");
+  const more = h("button", { type: "button", hidden: true }, t("lobby.more"));
+  let cursor = null;
+  async function page() {
+    const q = new URLSearchParams({ limit: "20" });
+    if (cursor) q.set("cursor", cursor);
+    const data = await api(`/games?${q}`);
+    for (const g of data.games) {
+      const mine = tokens.get(g.id);
+      list2.append(h(
+        "tr",
+        {},
+        h("td", {}, h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8))),
+        h("td", {}, rulesetName(g.ruleset)),
+        h("td", {}, statusName(g.status)),
+        h(
+          "td",
+          {},
+          `${g.seats.length}/${g.players}: ${g.seats.map((s) => s.name + (s.bot ? ` ${t("lobby.bot")}` : "")).join(", ")}`,
+          g.previous ? [` — ${t("lobby.rematch_of")} `, h("a", { href: `/play/${g.previous}` }, g.previous.slice(0, 8))] : null
+        ),
+        h(
+          "td",
+          {},
+          mine.token ? t("lobby.your_seat") : mine.host ? t("lobby.host") : "",
+          " ",
+          h("a", { href: `/replay/${g.id}` }, t("lobby.replay")),
+          g.status === "finished" ? [" ", h("a", { href: `/audit/${g.id}` }, t("lobby.audit"))] : null
+        )
+      ));
+    }
+    cursor = data.next_cursor ?? null;
+    more.hidden = !cursor;
+  }
+  more.addEventListener("click", page);
+  const err = h("p", { class: "error", role: "alert" });
+  const option = (value, text) => h("option", { value }, text);
+  const form = h(
+    "form",
+    { "aria-label": t("lobby.create") },
+    h("h2", {}, t("lobby.create")),
+    h("label", {}, `${t("lobby.ruleset")} `, h("select", { name: "ruleset" }, option("base", rulesetName("base")), option("saboteur2", rulesetName("saboteur2")))),
+    " ",
+    h("label", {}, `${t("lobby.players")} `, h("input", { name: "players", type: "number", min: 2, max: 12, value: 3 })),
+    " ",
+    h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name"), maxlength: 40 })),
+    " ",
+    h("label", {}, `${t("lobby.bots")} `, h("input", { name: "bots", type: "number", min: 0, max: 12, value: 2 })),
+    " ",
+    h("label", {}, `${t("lobby.level")} `, h("select", { name: "level" }, option("heuristic", t("level.heuristic")), option("random", t("level.random")))),
+    " ",
+    h("label", {}, h("input", { name: "forfeit", type: "checkbox" }), ` ${t("lobby.forfeit")}`),
+    " ",
+    h("label", {}, `${t("lobby.clock")} `, h("select", { name: "clock" }, option("", t("lobby.clock_none")), option("per_decision", t("lobby.clock_per_decision")), option("bank", t("lobby.clock_bank")))),
+    " ",
+    h("label", {}, `${t("lobby.seconds")} `, h("input", { name: "seconds", type: "number", min: 5, value: 300 })),
+    " ",
+    h("label", {}, `${t("lobby.increment")} `, h("input", { name: "increment", type: "number", min: 0, value: 20 })),
+    " ",
+    h("label", {}, `${t("lobby.abandon_before")} `, h("input", { name: "abandon", type: "number", min: 0, max: 20, value: 3 }), ` ${t("lobby.abandon_after")}`),
+    " ",
+    h("label", {}, h("input", { name: "spectators", type: "checkbox" }), ` ${t("lobby.spectators")}`),
+    " ",
+    h("button", { type: "submit" }, t("lobby.create_button")),
+    err
+  );
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const f = new FormData(
+      /** @type {HTMLFormElement} */
+      form
+    );
+    try {
+      const players2 = Number(f.get("players"));
+      const options = {};
+      if (f.get("forfeit")) options.broken_tools_forfeit_gold = true;
+      if (f.get("spectators")) options.spectator_talk = true;
+      const seconds = Number(f.get("seconds"));
+      if (f.get("clock") === "per_decision") options.clock = { kind: "per_decision", seconds };
+      if (f.get("clock") === "bank") options.clock = { kind: "bank", seconds, increment_seconds: Number(f.get("increment")) };
+      if (options.clock && Number(f.get("abandon")) > 0) options.abandon_after = Number(f.get("abandon"));
+      const created = await api("/games", { method: "POST", body: { ruleset: f.get("ruleset"), players: players2, options } });
+      const id2 = created.game_id;
+      tokens.set(id2, { host: created.host_token });
+      const bots = Math.min(players2, Number(f.get("bots")));
+      if (bots < players2) {
+        const key = await keys.make();
+        const joined = await api(`/games/${id2}/seats`, { method: "POST", body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), public_key: key?.public } });
+        tokens.set(id2, seated(joined, key));
+      }
+      for (let i = 0; i < bots; i++) {
+        await api(`/games/${id2}/bots`, { method: "POST", token: created.host_token, body: { level: f.get("level") } });
+      }
+      location.href = `/play/${id2}`;
+    } catch (e) {
+      err.textContent = /** @type {Error} */
+      e.message;
+    }
+  });
+  main.replaceChildren(
+    h("h1", {}, t("lobby.games")),
+    form,
+    h("h2", {}, t("lobby.all")),
+    h("table", {}, h("thead", {}, h("tr", {}, [t("lobby.col_game"), t("lobby.ruleset"), t("lobby.col_status"), t("lobby.col_seats"), ""].map((x) => h("th", { scope: "col" }, x)))), list2),
+    more
+  );
+  await page();
+}
+
+// ../../api/web/svg.js
+var NS = "http://www.w3.org/2000/svg";
+var FLIP2 = { n: "s", s: "n", e: "w", w: "e" };
+var END = { n: [0.5, 0], e: [1, 0.5], s: [0.5, 1], w: [0, 0.5] };
+function el(name, attrs = {}, ...children) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  for (const c of children) e.append(c);
+  return e;
+}
+var EFFECT = {
+  break: ["B", "#a11"],
+  repair: ["R", "#1b7f3b"],
+  rockfall: ["RF", "#6b4f2a"],
+  map: ["M", "#1746a2"],
+  theft: ["T", "#8a4b08"],
+  hands_off: ["HO", "#555"],
+  swap_hand: ["SH", "#555"],
+  inspection: ["I", "#1746a2"],
+  swap_hats: ["SW", "#555"],
+  trapped: ["TR", "#a11"],
+  free_at_last: ["F", "#1b7f3b"]
+};
+function actionIcon(entry) {
+  const g = el("g", {});
+  const [letter, colour] = EFFECT[entry?.action?.effect] ?? ["?", "#555"];
+  g.append(el("circle", { cx: 0.5, cy: 0.42, r: 0.36, fill: colour }));
+  const t2 = el("text", { x: 0.5, y: 0.52, "font-size": letter.length > 1 ? 0.26 : 0.36, "text-anchor": "middle", fill: "#fff", "font-weight": "bold" });
+  t2.textContent = letter;
+  g.append(t2);
+  const tools = (entry?.action?.tools ?? []).map((x) => x[0].toUpperCase()).join("");
+  if (tools) {
+    const u = el("text", { x: 0.5, y: 0.98, "font-size": 0.2, "text-anchor": "middle", fill: "#222" });
+    u.textContent = tools;
+    g.append(u);
+  }
+  return g;
+}
+function cardShape(entry, x, y, rotated = false) {
+  const g = el("g", { transform: `translate(${x} ${y})` });
+  const face = entry?.kind === "goal" ? entry.gold ? "#e8c65a" : "#a8a29e" : "#c9a66b";
+  g.append(el("rect", { x: 0.02, y: 0.02, width: 0.96, height: 0.96, rx: 0.06, fill: face, stroke: "#6b4f2a", "stroke-width": 0.02 }));
+  for (const seg of entry?.segments ?? []) {
+    const sides = seg.openings.map((o) => rotated ? FLIP2[o] : o);
+    const colour = seg.door === "blue" ? "#1f5fbf" : seg.door === "green" ? "#1b7f3b" : "#3b2a1a";
+    for (const s of sides) {
+      const [ex, ey] = END[s];
+      const [tx, ty] = seg.dead_end ? [0.5 + (ex - 0.5) * 0.4, 0.5 + (ey - 0.5) * 0.4] : [0.5, 0.5];
+      g.append(el("line", { x1: ex, y1: ey, x2: tx, y2: ty, stroke: colour, "stroke-width": 0.22, "stroke-linecap": seg.dead_end ? "butt" : "round" }));
+      if (seg.dead_end) g.append(el("circle", { cx: tx, cy: ty, r: 0.09, fill: "#7a1f1f" }));
+    }
+    if (seg.door) {
+      const [ex, ey] = END[sides[0]];
+      const t2 = el("text", { x: 0.5 + (ex - 0.5) * 0.55, y: 0.5 + (ey - 0.5) * 0.55 + 0.08, "font-size": 0.22, "text-anchor": "middle", fill: "#fff", "font-weight": "bold" });
+      t2.textContent = seg.door === "blue" ? "B" : "G";
+      g.append(t2);
+    }
+  }
+  if (entry?.ladder) {
+    const t2 = el("text", { x: 0.5, y: 0.58, "font-size": 0.28, "text-anchor": "middle", fill: "#fff" });
+    t2.textContent = "⇅";
+    g.append(t2);
+  }
+  if (entry?.crystals) g.append(el("polygon", { points: "0.8,0.08 0.9,0.18 0.8,0.28 0.7,0.18", fill: "#b84fd6", stroke: "#fff", "stroke-width": 0.02 }));
+  if (entry?.kind === "goal" && entry.gold) {
+    const t2 = el("text", { x: 0.5, y: 0.6, "font-size": 0.3, "text-anchor": "middle", fill: "#ffd700" });
+    t2.textContent = "★";
+    g.append(t2);
+  }
+  if (entry?.kind === "goal" && !entry.gold) {
+    g.append(el("ellipse", { cx: 0.5, cy: 0.5, rx: 0.2, ry: 0.14, fill: "#6b6560", stroke: "#fff", "stroke-width": 0.02 }));
+  }
+  if (entry?.kind === "start") {
+    const t2 = el("text", { x: 0.5, y: 0.6, "font-size": 0.22, "text-anchor": "middle", fill: "#fff" });
+    t2.textContent = "S";
+    g.append(t2);
+  }
+  return g;
+}
+function faceDown(x, y) {
+  const g = el("g", { transform: `translate(${x} ${y})` });
+  g.append(el("rect", { x: 0.02, y: 0.02, width: 0.96, height: 0.96, rx: 0.06, fill: "#2b2f4a", stroke: "#aaa", "stroke-width": 0.02 }));
+  const t2 = el("text", { x: 0.5, y: 0.62, "font-size": 0.4, "text-anchor": "middle", fill: "#ddd" });
+  t2.textContent = "?";
+  g.append(t2);
+  return g;
+}
+
+// ../../api/web/board.js
+function board(view, deck, { legal = [], onCell, targets = [], keep = { box: null } } = {}) {
+  const cells = [...view.board.map((p) => [p.x, p.y]), ...view.goals.map((g) => [g.x, g.y]), ...legal.map((c) => [c.at.x, c.at.y])];
+  const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
+  let box = keep.box ?? [Math.min(...xs) - 1, Math.min(...ys) - 1, Math.max(...xs) - Math.min(...xs) + 3, Math.max(...ys) - Math.min(...ys) + 3];
+  const svg = el("svg", { class: "board", viewBox: box.join(" "), role: "group", "aria-label": t("board.maze") });
+  const title = el("title");
+  title.textContent = t("board.title");
+  svg.append(title);
+  for (const p of view.board) {
+    const entry = deck[p.card];
+    const g = cardShape(entry, p.x, p.y, p.rotated);
+    g.setAttribute("role", "img");
+    g.setAttribute("aria-label", `(${p.x}, ${p.y}): ${describe(entry, p.rotated)}`);
+    svg.append(g);
+  }
+  for (const goal of view.goals) {
+    if (goal.revealed) continue;
+    const g = goal.card ? cardShape(deck[goal.card], goal.x, goal.y) : faceDown(goal.x, goal.y);
+    if (goal.card) g.setAttribute("opacity", "0.7");
+    g.setAttribute("role", "img");
+    g.setAttribute("aria-label", goal.card ? t("board.goal_seen", { at: `(${goal.x}, ${goal.y})`, card: cardName(goal.card) }) : t("board.goal", { at: `(${goal.x}, ${goal.y})` }));
+    svg.append(g);
+  }
+  const seen = /* @__PURE__ */ new Set();
+  for (const c of legal) {
+    const key = `${c.at.x},${c.at.y}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const r = el("rect", { class: "cell-legal", x: c.at.x + 0.05, y: c.at.y + 0.05, width: 0.9, height: 0.9, tabindex: 0, role: "button", "aria-label": t("board.play_here", { at: `(${c.at.x}, ${c.at.y})` }) });
+    const go = () => onCell?.(c.at);
+    r.addEventListener("click", go);
+    r.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        go();
+      }
+    });
+    svg.append(r);
+  }
+  for (const t2 of targets) {
+    const r = el("rect", { class: "cell-target", x: t2.at.x + 0.05, y: t2.at.y + 0.05, width: 0.9, height: 0.9, tabindex: 0, role: "button", "aria-label": t2.label });
+    const go = () => t2.onPick();
+    r.addEventListener("click", go);
+    r.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        go();
+      }
+    });
+    svg.append(r);
+  }
+  const show = () => {
+    keep.box = box;
+    svg.setAttribute("viewBox", box.join(" "));
+  };
+  const zoomBy = (k) => {
+    box = [box[0] + box[2] * (1 - k) / 2, box[1] + box[3] * (1 - k) / 2, box[2] * k, box[3] * k];
+    show();
+  };
+  let drag = null;
+  const fingers = /* @__PURE__ */ new Map();
+  let spread = 0;
+  const apart = () => {
+    const [a, b] = [...fingers.values()];
+    return Math.hypot(a[0] - b[0], a[1] - b[1]);
+  };
+  svg.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    zoomBy(e.deltaY > 0 ? 1.15 : 1 / 1.15);
+  }, { passive: false });
+  svg.addEventListener("pointerdown", (e) => {
+    fingers.set(e.pointerId, [e.clientX, e.clientY]);
+    if (fingers.size === 2) {
+      drag = null;
+      spread = apart();
+    } else if (e.target === svg) drag = [e.clientX, e.clientY, box[0], box[1]];
+  });
+  const lift = (e) => {
+    fingers.delete(e.pointerId);
+    drag = null;
+    spread = 0;
+  };
+  svg.addEventListener("pointerup", lift);
+  svg.addEventListener("pointercancel", lift);
+  svg.addEventListener("pointermove", (e) => {
+    if (fingers.has(e.pointerId)) fingers.set(e.pointerId, [e.clientX, e.clientY]);
+    if (fingers.size === 2 && spread) {
+      const now = apart();
+      if (now > 0) zoomBy(spread / now);
+      spread = now;
+      return;
+    }
+    if (!drag) return;
+    const s = box[2] / svg.clientWidth;
+    box[0] = drag[2] - (e.clientX - drag[0]) * s;
+    box[1] = drag[3] - (e.clientY - drag[1]) * s;
+    show();
+  });
+  return svg;
+}
+function markLast(svg, events, view, names) {
+  const recent = [...events].reverse();
+  const dealt = recent.findIndex((x) => x.event?.type === "round_started");
+  const e = recent.slice(0, dealt < 0 ? void 0 : dealt).find((x) => ["path_played", "path_removed", "goal_revealed"].includes(x.event?.type ?? ""));
+  const ev = e?.event;
+  const at = ev && (ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed") ? ev.at : null;
+  if (!e || !ev || !at) return;
+  if (ev.type === "path_played" && !view.board.some((p) => p.x === at.x && p.y === at.y)) return;
+  svg.append(el("rect", { class: "last-move", x: at.x + 0.02, y: at.y + 0.02, width: 0.96, height: 0.96, role: "img", "aria-label": t("board.last", { what: describeEvent(e, names) }) }));
+}
+
+// ../../api/web/parts.js
+function players(view, names, table2, presence, bots = /* @__PURE__ */ new Set()) {
+  return h("ul", { class: "players", "aria-label": t("players.label") }, view.hand_sizes.map((n, i) => {
+    const turn = view.phase.awaited === i;
+    const seat = table2?.seats[i];
+    const here = presence?.seats[i]?.connected;
+    const shown = presence && !bots.has(i);
+    const parts = [t("players.seat", { n: i, name: names[i] ?? t("players.empty") }) + (view.seat === i ? ` ${t("players.you")}` : "") + (shown ? ` ${t(here ? "players.connected" : "players.away")}` : "") + ": " + t("players.cards", { n, gold: view.gold_card_counts[i] })];
+    if (seat?.remaining_ms != null && !turn) parts.push(t("players.clock", { time: clock(seat.remaining_ms) }));
+    if (seat?.handed_to) parts.push(t("players.bot_plays", { level: t(`level.${seat.handed_to}`) }));
+    if (seat?.timeouts) parts.push(t("players.timeouts", { n: seat.timeouts }));
+    if (view.gold) parts.push(t("players.gold", { n: view.gold[i] }));
+    if (view.in_front[i].length) parts.push(t("players.in_front", { cards: view.in_front[i].map((c) => cardName(c)).join(", ") }));
+    if (view.roles) parts.push(t("players.role", { role: roleName(view.roles[i]) }));
+    return h(
+      "li",
+      { class: turn ? "turn" : "" },
+      shown ? h("span", { class: here ? "here" : "away", title: t(here ? "players.connected_title" : "players.away_title") }, here ? "● " : "○ ") : "",
+      parts.join("; "),
+      seat?.key ? h("span", { class: "key", title: t("players.key_title", { key: seat.key }) }, `; ${t("players.key", { print: keys.prints.get(seat.key) ?? "" })}`) : "",
+      turn ? ` — ${t("players.their_turn")}` : ""
+    );
+  }));
+}
+function cardIcon(entry, rotated = false) {
+  const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });
+  if (entry?.segments?.length) icon.append(cardShape(entry, 0, 0, rotated));
+  else if (entry?.action) icon.append(actionIcon(entry));
+  return icon;
+}
+function hands(view, names, deck) {
+  const cardsOf = (cards2) => h("ul", { class: "hand" }, (cards2 ?? []).map((c) => h("li", { title: explain(deck[c]) }, cardIcon(deck[c]), describe(deck[c]))));
+  const seats = view.hands ? view.hands.map((cards2, i) => [i, cards2, view.roles?.[i]]) : view.seat != null && view.hand ? [[view.seat, view.hand, view.role]] : [];
+  if (!seats.length) return h("section", { "aria-label": t("hands.label") }, h("p", {}, t("hands.hidden")));
+  return h(
+    "section",
+    { "aria-label": t("hands.label") },
+    h("h2", {}, t("hands.label")),
+    seats.map(([i, cards2, role]) => h(
+      "section",
+      { "aria-label": t("hands.of", { name: seatName(names, i) }) },
+      h("h3", {}, t(role ? "hands.heading_role" : "hands.heading", { name: seatName(names, i), role: roleName(role), n: cards2.length })),
+      cardsOf(cards2)
+    ))
+  );
+}
+async function seriesSection(id2, names, link) {
+  const series = await api(`/games/${id2}/series`);
+  if (series.games.length < 2) return null;
+  const totals = (gold) => gold.map((x, i) => `${names[i] ?? i} ${x}`).join(", ");
+  return h(
+    "section",
+    { "aria-label": t("series.label") },
+    h("h2", {}, t("series.label")),
+    h("ol", {}, series.games.map((g) => h(
+      "li",
+      {},
+      g.id === id2 ? h("strong", {}, t("series.this", { id: g.id.slice(0, 8) })) : h("a", { href: link(g.id) }, g.id.slice(0, 8)),
+      `: ${statusName(g.status)}${g.gold ? `, ${t("series.gold", { gold: totals(g.gold) })}` : ""}`
+    ))),
+    h("p", {}, series.totals.length ? t("series.totals", { gold: totals(series.totals) }) : t("series.none"))
+  );
+}
+
+// ../../api/web/table.js
+async function table(id2, ready2) {
+  serverKeys.keep();
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const hashToken = fragment.get("token");
+  const hashSeat = fragment.get("seat");
+  if (hashToken) {
+    tokens.set(id2, { token: hashToken, ...hashSeat ? { seat: Number(hashSeat) } : {} });
+    history.replaceState(null, "", location.pathname);
+  }
+  const mine = tokens.get(id2);
+  const nothing = { version: -1, commands: [] };
+  const logPage = (after, limit) => (
+    /** @type {Promise<Schemas["EventPage"]>} */
+    api(`/games/${id2}/events?after=${after}&limit=${limit}`, { token: mine.token })
+  );
+  const early = {
+    s: (
+      /** @type {Promise<Schemas["GameSummary"]>} */
+      api(`/games/${id2}`)
+    ),
+    st: (
+      /** @type {Promise<Schemas["StateView"] | null>} */
+      api(`/games/${id2}/state`, { token: mine.token }).catch(() => null)
+    ),
+    legal: (
+      /** @type {Promise<Schemas["LegalMoves"] | { version: number, commands: [] }>} */
+      mine.token ? api(`/games/${id2}/legal-moves`, { token: mine.token }).catch(() => nothing) : Promise.resolve(nothing)
+    ),
+    presence: (
+      /** @type {Promise<Schemas["PresenceView"]>} */
+      api(`/games/${id2}/presence`)
+    ),
+    log: (
+      /** @type {Promise<Schemas["EventPage"] | null>} */
+      Promise.resolve(null)
+    )
+  };
+  early.log = early.s.then((g) => logPage(Math.max(0, g.version - 30), 100)).catch(() => null);
+  let first = early;
+  await ready2;
+  document.title = t("table.title");
+  const [summary] = await Promise.all([early.s, cards("base")]);
+  const deck = await cards(summary.ruleset);
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
+  let selected = null, sel = null, rotated = false, message = "", timer = 0;
+  let hostOpen = false;
+  let reveal = false;
+  let alsoDiscard = /* @__PURE__ */ new Set();
+  let draft = "";
+  const talkSeen = /* @__PURE__ */ new Map();
+  const gather = (events) => {
+    for (const e of events) {
+      if (e.event.type === "talk_posted") talkSeen.set(e.seq, e);
+      if (e.event.type === "talk_hidden") {
+        const hidden = talkSeen.get(e.event.message);
+        if (hidden && hidden.event.type === "talk_posted") talkSeen.set(hidden.seq, { ...hidden, event: { ...hidden.event, text: null } });
+      }
+    }
+  };
+  for (let after = 0; ; ) {
+    const page = await api(`/games/${id2}/events?after=${after}&limit=1000`, { token: mine.token });
+    gather(page.events);
+    if (page.next_after == null) break;
+    after = page.next_after;
+  }
+  const abort = new AbortController();
+  let data = null;
+  let stale = true;
+  let registering = false;
+  let drawnAt = 0;
+  let news = [];
+  let roundOver = null;
+  let told = 0;
+  let pacing = 0;
+  const tellAll = () => {
+    clearInterval(pacing);
+    pacing = 0;
+    told = news.length;
+  };
+  const zoom = { box: null };
+  async function read() {
+    const e = first;
+    first = null;
+    const before = data?.st?.version;
+    const known = data?.s ?? summary;
+    const log = logPage;
+    const [s, maybe, moves, presence, page, series] = await Promise.all([
+      e?.s ?? api(`/games/${id2}`),
+      e?.st ?? api(`/games/${id2}/state`, { token: mine.token }).catch(() => null),
+      e?.legal ?? (mine.token ? api(`/games/${id2}/legal-moves`, { token: mine.token }).catch(() => nothing) : nothing),
+      e?.presence ?? api(`/games/${id2}/presence`),
+      e?.log ?? (before != null ? log(Math.max(0, before - 30), 100) : null),
+      known.status === "finished" || known.previous ? seriesSection(id2, names, (g) => `/play/${g}`) : null
+    ]);
+    if (s.status === "lobby") return { s };
+    const st = maybe ?? await api(`/games/${id2}/state`, { token: mine.token });
+    await Promise.all(st.table.seats.filter((x) => x.key).map((x) => keys.fingerprint(
+      /** @type {string} */
+      x.key
+    )));
+    const reaches = page && (page.events.at(-1)?.seq ?? before ?? -1) >= st.version;
+    const full = reaches && page ? page : await log(Math.max(0, st.version - 30), 30);
+    const recent = { ...full, events: full.events.filter((x) => x.seq > st.version - 30 && x.seq <= st.version) };
+    const legal = moves.version === st.version || !mine.token ? moves.commands : (
+      /** @type {Schemas["LegalMoves"]} */
+      (await api(`/games/${id2}/legal-moves`, { token: mine.token }).catch(() => nothing)).commands
+    );
+    const shown = st.view.phase.awaited === st.view.seat && st.view.seat != null ? legal : [];
+    return { s, st, legal: shown, log: recent, presence, series: series ?? (s.status === "finished" || s.previous ? await seriesSection(id2, names, (g) => `/play/${g}`) : null) };
+  }
+  const refresh = () => {
+    stale = true;
+    return render();
+  };
+  let reading = null;
+  const readAll = async () => {
+    while (stale) {
+      stale = false;
+      try {
+        data = await read();
+      } catch (e) {
+        stale = true;
+        throw e;
+      }
+    }
+  };
+  async function render() {
+    if (stale || !data) {
+      reading ??= readAll().finally(() => {
+        reading = null;
+      });
+      await reading;
+    }
+    const { s } = data;
+    for (const seat of s.seats) names[seat.seat] = seat.name;
+    const kids = [h("h1", {}, t("table.heading", { id: id2.slice(0, 8), ruleset: rulesetName(s.ruleset), status: statusName(s.status) }))];
+    const err = h("p", { class: "error", role: "alert" }, message);
+    if (s.status === "lobby") {
+      const join = h("form", {}, h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name") })), " ", h("button", { type: "submit" }, t("table.join")));
+      join.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        try {
+          const key = await keys.make();
+          const j = await api(`/games/${id2}/seats`, { method: "POST", body: { name: new FormData(
+            /** @type {HTMLFormElement} */
+            join
+          ).get("name"), entropy: share(), public_key: key?.public } });
+          tokens.set(id2, seated(j, key));
+          Object.assign(mine, tokens.get(id2));
+          refresh();
+        } catch (e) {
+          message = e.message;
+          refresh();
+        }
+      });
+      kids.push(h("p", {}, t("table.seats", { n: s.seats.length, of: s.players, names: s.seats.map((x) => x.name + (x.reserved ? ` ${t("table.not_back")}` : "")).join(", ") })));
+      const before = s.previous ? tokens.get(s.previous) : {};
+      const mySeat2 = s.seats.find((x) => x.seat === before.seat && x.reserved);
+      if (!mine.token && mySeat2 && before.token) {
+        kids.push(h("p", {}, `${t("table.rematch_yours")} `, h("button", { type: "button", onclick: async () => {
+          try {
+            const key = await keys.make();
+            const j = await api(`/games/${id2}/seats/${mySeat2.seat}/claim`, { method: "POST", token: before.token, body: { entropy: share(), public_key: key?.public } });
+            tokens.set(id2, seated(j, key));
+            Object.assign(mine, tokens.get(id2));
+            message = "";
+          } catch (e) {
+            message = e.message;
+          }
+          refresh();
+        } }, t("table.take_seat"))));
+      } else if (!mine.token) kids.push(join);
+      if (mine.token && mine.seat != null) {
+        const seat = mine.seat;
+        kids.push(h("p", {}, h("button", { type: "button", onclick: async () => {
+          try {
+            await api(`/games/${id2}/seats/${seat}`, { method: "DELETE", token: mine.token, sign: mine.key ? { game: id2, seat, version: s.version, act: "leave", key: mine.key } : void 0 });
+            const host = mine.host;
+            localStorage.removeItem(`saboteur:${id2}`);
+            for (const k of Object.keys(mine)) delete /** @type {any} */
+            mine[k];
+            if (host) {
+              tokens.set(id2, { host });
+              mine.host = host;
+            }
+            message = "";
+          } catch (e) {
+            message = e.message;
+          }
+          refresh();
+        } }, t("table.leave"))));
+      }
+      if (mine.host) {
+        const invite = h("button", { type: "button" }, t("table.invite"));
+        const out = h("output", {});
+        invite.addEventListener("click", async () => {
+          try {
+            const j = await api(`/games/${id2}/seats`, { method: "POST", body: { name: t("table.guest") } });
+            const path = `/play/${id2}#seat=${j.seat}&token=${j.player_token}`;
+            out.replaceChildren(h("a", { href: path }, location.origin + path));
+          } catch (e) {
+            out.textContent = e.message;
+          }
+        });
+        const start = h("button", { type: "button", onclick: async () => {
+          try {
+            await api(`/games/${id2}/start`, { method: "POST", token: mine.host });
+          } catch (e) {
+            message = e.message;
+          }
+          refresh();
+        } }, t("table.start"));
+        const level = h("select", { "aria-label": t("lobby.level") }, ["heuristic", "random"].map((l) => h("option", { value: l }, t(`level.${l}`))));
+        const addBot = h("button", { type: "button", onclick: async () => {
+          try {
+            await api(`/games/${id2}/bots`, { method: "POST", token: mine.host, body: { level: level.value } });
+            message = "";
+          } catch (e) {
+            message = e.message;
+          }
+          refresh();
+        } }, t("host.add_bot"));
+        kids.push(h("p", {}, invite, " ", out), h("p", {}, addBot, " ", level), h("p", {}, start));
+      }
+      kids.push(err);
+      main.replaceChildren(...kids);
+      return;
+    }
+    const { st, legal, log, presence, series } = data;
+    if (!st || !log || !presence) return;
+    const view = st.view;
+    if (mine.token && view.seat != null && mine.seat !== view.seat) {
+      tokens.set(id2, { seat: view.seat });
+      mine.seat = view.seat;
+    }
+    const me = view.seat ?? (mine.token ? mine.seat ?? null : null);
+    const over = s.status === "finished";
+    const signed = (act) => mine.key && me != null ? { game: id2, seat: me, version: st.version, act, key: mine.key } : void 0;
+    const ownKey = me != null ? st.table.seats[me]?.key : void 0;
+    if (mine.token && me != null && !over && !ownKey && !registering) {
+      registering = true;
+      keys.make().then(async (key) => {
+        if (!key) return;
+        mine.key = key;
+        await api(`/games/${id2}/seats/${me}/key`, { method: "PUT", token: mine.token, body: { public_key: key.public } });
+        tokens.set(id2, { key });
+        refresh();
+      }).catch((e) => {
+        message = e.message;
+      });
+    }
+    const send = async (cmd) => {
+      try {
+        await api(`/games/${id2}/commands`, { method: "POST", token: mine.token, body: cmd, headers: { "if-match": `"${st.version}"` }, sign: signed("command") });
+        message = "";
+        selected = null;
+        sel = null;
+      } catch (e) {
+        message = e.message;
+      }
+      refresh();
+    };
+    const uses = (c) => ({ card: "card" in c ? c.card : void 0, discard: "discard" in c ? c.discard ?? [] : [] });
+    const forCard = legal.filter((c) => uses(c).card === selected || uses(c).discard.includes(selected));
+    const paths = forCard.flatMap((c) => c.type === "play_path" && !!c.rotated === rotated ? [c] : []);
+    const atCell = (c) => c.type === "play_action" && c.target != null && "x" in c.target ? c.target : null;
+    const there = (at) => {
+      const goals = [...view.goals].sort((a, b) => a.y - b.y);
+      const goal = goals.findIndex((g) => g.x === at.x && g.y === at.y);
+      if (goal >= 0) return goals.length === 3 ? t(`table.goal_${["top", "middle", "bottom"][goal]}`) : t("table.goal_n", { n: goal + 1 });
+      const placed = view.board.find((p) => p.x === at.x && p.y === at.y);
+      return placed ? t("table.card_at", { card: cardName(placed.card), x: at.x, y: -at.y }) : t("table.empty_cell");
+    };
+    const targets = forCard.flatMap((c) => {
+      const at = atCell(c);
+      return at ? [{ at, label: t("table.target", { card: cardName(
+        /** @type {string} */
+        "card" in c ? c.card : ""
+      ), where: there(at) }), onPick: () => send(c) }] : [];
+    });
+    const svg = board(view, deck, { legal: paths, onCell: (at) => send({ type: "play_path", card: selected, at, rotated }), targets, keep: zoom });
+    const zoomTo = (k) => {
+      if (k == null) zoom.box = null;
+      else {
+        const b = zoom.box ?? (svg.getAttribute("viewBox") ?? "0 0 1 1").split(" ").map(Number);
+        zoom.box = [b[0] + b[2] * (1 - k) / 2, b[1] + b[3] * (1 - k) / 2, b[2] * k, b[3] * k];
+      }
+      render();
+    };
+    const zoomBar = h(
+      "p",
+      { class: "zoom", "aria-label": t("table.zoom") },
+      h("button", { type: "button", onclick: () => zoomTo(1 / 1.4) }, t("table.zoom_in")),
+      " ",
+      h("button", { type: "button", onclick: () => zoomTo(1.4) }, t("table.zoom_out")),
+      " ",
+      h("button", { type: "button", onclick: () => zoomTo(null) }, t("table.zoom_whole"))
+    );
+    const blockers = me != null ? (view.in_front[me] ?? []).filter((c) => c.startsWith("break_") || c === "trapped") : [];
+    const why = selected && deck[selected]?.kind === "path" && !paths.length && blockers.length ? h("p", { role: "status", class: "why" }, t("table.blocked", { cards: blockers.map((c) => cardName(c)).join(", ") })) : null;
+    const hand = h("ul", { class: "hand docked", "aria-label": t("table.hand") }, (view.hand ?? []).map((c, i) => {
+      const icon = cardIcon(deck[c], sel === i && rotated);
+      return h("li", {}, h("button", { type: "button", title: explain(deck[c]), "aria-pressed": sel === i ? "true" : "false", onclick: () => {
+        sel = sel === i ? null : i;
+        selected = sel === null ? null : c;
+        reveal = sel !== null;
+        render();
+      } }, icon, describe(deck[c], sel === i && rotated)));
+    }));
+    const actions = h(
+      "div",
+      { role: "group", "aria-label": t("table.moves") },
+      selected && deck[selected]?.kind === "path" ? h("button", { type: "button", onclick: () => {
+        rotated = !rotated;
+        render();
+      } }, t(rotated ? "table.flip_turned" : "table.flip_upright")) : null,
+      targets.length ? h("p", {}, t("table.choose_target", { n: targets.length })) : null,
+      forCard.filter((c) => c.type !== "play_path" && c.type !== "pass" && !atCell(c)).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))),
+      passChoice(),
+      // Choices that play no card from the hand: a gold card to keep (§8), a theft, a pass.
+      legal.filter((c) => c.type === "choose_gold" || !uses(c).card && !uses(c).discard.length).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names)))
+    );
+    function passChoice() {
+      const passes = forCard.filter((c) => c.type === "pass");
+      if (!passes.length || !selected) return null;
+      const others = [...new Set(passes.flatMap((c) => c.type === "pass" ? c.discard : []).filter((c) => c !== selected))];
+      const may = others;
+      const wanted = [selected, ...[...alsoDiscard].filter((c) => may.includes(c))].sort();
+      const same = (c) => c.type === "pass" && [...c.discard].sort().join() === wanted.join();
+      const chosen2 = passes.find(same);
+      return h(
+        "fieldset",
+        { class: "pass" },
+        h("legend", {}, t("table.pass")),
+        others.map((c) => h("label", {}, h("input", { type: "checkbox", checked: alsoDiscard.has(c) ? "" : null, onchange: (ev) => {
+          if (
+            /** @type {HTMLInputElement} */
+            ev.target.checked
+          ) alsoDiscard.add(c);
+          else alsoDiscard.delete(c);
+          render();
+        } }), ` ${t("table.also_discard", { card: cardName(c) })}`)),
+        chosen2 ? h("button", { type: "button", onclick: () => {
+          alsoDiscard = /* @__PURE__ */ new Set();
+          send(chosen2);
+        } }, describeCommand(chosen2, names)) : h("p", {}, t("table.not_together"))
+      );
+    }
+    const undo = mine.token && !over ? h(
+      "p",
+      {},
+      h("button", { type: "button", onclick: async () => {
+        try {
+          await api(`/games/${id2}/undo`, { method: "POST", token: mine.token, sign: signed("undo") });
+          message = t("table.undo_requested");
+        } catch (e) {
+          message = e.message;
+        }
+        refresh();
+      } }, t("table.undo")),
+      " ",
+      h("button", { type: "button", onclick: async () => {
+        try {
+          await api(`/games/${id2}/undo/approve`, { method: "POST", token: mine.token, sign: signed("approve") });
+        } catch (e) {
+          message = e.message;
+        }
+        refresh();
+      } }, t("table.undo_approve")),
+      " ",
+      h("button", { type: "button", onclick: async () => {
+        try {
+          await api(`/games/${id2}/undo/decline`, { method: "POST", token: mine.token, sign: signed("decline") });
+        } catch (e) {
+          message = e.message;
+        }
+        refresh();
+      } }, t("table.undo_decline"))
+    ) : null;
+    if (st.version !== drawnAt) {
+      const fresh = drawnAt ? log.events.filter((e) => e.seq > drawnAt) : [];
+      news = fresh.filter((e) => !["card_drawn", "command_accepted", "talk_posted", "seat_key_registered"].includes(e.event.type)).slice(-8);
+      clearInterval(pacing);
+      told = Math.min(1, news.length);
+      pacing = news.length > 1 ? setInterval(() => {
+        if (++told >= news.length) tellAll();
+        render();
+      }, 900) : 0;
+      const ended = fresh.findIndex((e) => e.event.type === "round_ended");
+      if (ended >= 0) roundOver = fresh.slice(ended).filter((e, i, all) => !all.slice(0, i).some((x) => x.event.type === "round_started") && ["round_ended", "goal_revealed", "gold_kept", "saboteurs_paid", "coins_paid", "game_ended"].includes(e.event.type));
+      drawnAt = st.version;
+    }
+    markLast(svg, log.events, view, names);
+    for (const [i, e] of news.slice(0, told).entries()) {
+      const ev = e.event;
+      const at = ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed" ? ev.at : null;
+      if (!at) continue;
+      svg.append(el("rect", { class: i === told - 1 ? "new-move telling" : "new-move", x: at.x + 0.08, y: at.y + 0.08, width: 0.84, height: 0.84, "aria-hidden": "true" }));
+    }
+    const deadline = st.table.deadline;
+    const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
+    const tick = () => {
+      countdown.textContent = deadline ? t("table.deadline", { who: seatName(names, deadline.seat), time: clock(deadline.at - Date.now()) }) : "";
+    };
+    tick();
+    clearInterval(timer);
+    if (deadline) timer = setInterval(tick, 1e3);
+    gather(log.events);
+    const said = [...talkSeen.values()].sort((a, b) => a.seq - b.seq);
+    const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.name === "text";
+    const was = document.activeElement;
+    const focusKey = (e) => `${e.tagName}|${e.getAttribute("aria-label") ?? ""}|${e.textContent}`;
+    const focused = !typing && was && was !== main && main.contains(was) ? focusKey(was) : null;
+    const input = h("input", { name: "text", maxlength: "280", required: "", value: draft });
+    input.addEventListener("input", () => {
+      draft = input.value;
+    });
+    const talkForm = h(
+      "form",
+      { "aria-label": t("talk.form") },
+      h("label", {}, `${t("talk.message")} `, input),
+      mine.token ? "" : h("label", {}, ` ${t("lobby.name")} `, h("input", { name: "name", maxlength: "40", value: t("word.spectator") })),
+      " ",
+      h("button", { type: "submit" }, t("talk.say"))
+    );
+    talkForm.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const data2 = new FormData(
+        /** @type {HTMLFormElement} */
+        talkForm
+      );
+      const body = mine.token ? { text: data2.get("text") } : { text: data2.get("text"), name: data2.get("name") };
+      try {
+        await api(`/games/${id2}/talk`, { method: "POST", token: mine.token, body, sign: mine.token ? signed("talk") : void 0 });
+        message = "";
+        draft = "";
+      } catch (e) {
+        message = e.message;
+      }
+      refresh();
+    });
+    const talk = s.status === "finished" ? null : h(
+      "section",
+      { "aria-label": t("talk.label") },
+      h("h2", {}, t("talk.label")),
+      h("ul", { class: "talk" }, said.map((e) => h(
+        "li",
+        {},
+        describeEvent(e, names),
+        mine.host && e.event.type === "talk_posted" && e.event.text != null ? h("button", { type: "button", onclick: async () => {
+          try {
+            await api(`/games/${id2}/talk/${e.seq}/hide`, { method: "POST", token: mine.host });
+          } catch (err2) {
+            message = err2.message;
+          }
+          refresh();
+        } }, t("talk.hide")) : null
+      ))),
+      talkForm
+    );
+    const hostPanel = mine.host && !over ? (() => {
+      const botSeats = new Set(s.seats.filter((x) => x.bot).map((x) => x.seat));
+      const people = s.seats.filter((x) => !botSeats.has(x.seat));
+      const link = h("output", {});
+      const moves = log.events.filter((e) => e.event.type === "command_accepted").reverse();
+      const to = h("select", { "aria-label": t("host.rollback_to") }, moves.map((e) => h("option", { value: e.seq - 1 }, t("host.before_move", { n: e.seq, who: seatName(
+        names,
+        /** @type {any} */
+        e.event.seat
+      ) }))));
+      const reason = h("input", { name: "reason", maxlength: "200", "aria-label": t("host.reason"), placeholder: t("host.reason") });
+      const rollback = h("form", { "aria-label": t("host.rollback") }, to, " ", reason, " ", h("button", { type: "submit" }, t("host.rollback")));
+      rollback.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        try {
+          await api(`/games/${id2}/rollback`, { method: "POST", token: mine.host, body: { to_version: Number(to.value), reason: reason.value } });
+          message = "";
+        } catch (e) {
+          message = e.message;
+        }
+        refresh();
+      });
+      return h(
+        "details",
+        { class: "host", open: hostOpen, ontoggle: (ev) => {
+          hostOpen = /** @type {HTMLDetailsElement} */
+          ev.target.open;
+        } },
+        h("summary", {}, t("host.label")),
+        h("ul", {}, people.map((x) => h(
+          "li",
+          {},
+          st.table.seats[x.seat]?.handed_to ? "" : h("button", { type: "button", onclick: async () => {
+            try {
+              await api(`/games/${id2}/seats/${x.seat}/handover`, { method: "POST", token: mine.host, body: { level: "heuristic" } });
+              message = "";
+            } catch (e) {
+              message = e.message;
+            }
+            refresh();
+          } }, t("host.hand_over", { name: x.name })),
+          " ",
+          h("button", { type: "button", onclick: async () => {
+            try {
+              const n = await api(`/games/${id2}/seats/${x.seat}/token`, { method: "POST", token: mine.host });
+              const path = `/play/${id2}#seat=${n.seat}&token=${n.player_token}`;
+              link.replaceChildren(h("a", { href: path }, location.origin + path));
+            } catch (e) {
+              link.textContent = e.message;
+            }
+          } }, t("host.new_token", { name: x.name }))
+        ))),
+        link,
+        moves.length ? rollback : null
+      );
+    })() : null;
+    const mySeat = view.seat != null ? st.table.seats[view.seat] : null;
+    const reclaim = mySeat?.handed_to ? h(
+      "p",
+      {},
+      `${t("table.bot_playing")} `,
+      h("button", { type: "button", onclick: async () => {
+        try {
+          await api(`/games/${id2}/seats/${view.seat}/reclaim`, { method: "POST", token: mine.token, sign: signed("reclaim") });
+          message = "";
+        } catch (e) {
+          message = e.message;
+        }
+        refresh();
+      } }, t("table.take_back"))
+    ) : null;
+    const awaited = view.phase.awaited;
+    const banner = over ? t(me != null && view.winners?.includes(me) ? "table.over_won" : "table.over") : awaited == null ? "" : awaited === me ? t("table.you_play") : t("table.they_play", { who: seatName(names, awaited) });
+    const title = banner ? `${banner} — Saboteur` : t("table.title");
+    if (banner) kids.push(h("p", { class: "turn-banner", "aria-live": "polite" }, banner));
+    if (roundOver?.length) {
+      kids.push(h(
+        "section",
+        { class: "round-over", "aria-label": t("table.round_over") },
+        h("h2", {}, t(over ? "table.game_over_heading" : "table.round_over_heading")),
+        h("ul", {}, roundOver.map((e) => h("li", {}, describeEvent(e, names).replace(/^#\d+ /, "")))),
+        h("button", { type: "button", onclick: () => {
+          roundOver = null;
+          render();
+        } }, t(over ? "table.close" : "table.continue"))
+      ));
+    }
+    if (news.length) {
+      kids.push(h(
+        "section",
+        { class: "news", "aria-label": t("table.news") },
+        h("ol", { "aria-live": "polite" }, news.slice(0, told).map((e, i) => h("li", { class: i === told - 1 && told < news.length ? "telling" : null }, describeEvent(e, names).replace(/^#\d+ /, "")))),
+        told < news.length ? h("button", { type: "button", onclick: () => {
+          tellAll();
+          render();
+        } }, t("table.show_all", { n: news.length - told })) : null
+      ));
+    }
+    kids.push(h(
+      "div",
+      { class: "layout" },
+      h(
+        "section",
+        { "aria-label": t("table.table") },
+        svg,
+        zoomBar,
+        err,
+        view.role ? h("p", {}, t("table.your_role", { role: roleName(view.role) })) : me != null && view.roles?.[me] ? h("p", {}, t("table.your_role", { role: roleName(view.roles[me]) })) : me != null ? null : h("p", {}, t("table.watching")),
+        over && me != null ? h("p", { role: "status", class: "result" }, t(view.winners?.includes(me) ? "table.you_won" : "table.you_lost")) : null,
+        view.my_gold ? h("p", {}, t("table.your_gold", { n: view.my_gold.total, cards: view.my_gold.cards.map((c) => cardName(c)).join(", ") || t("table.no_gold_yet") })) : null,
+        view.inspected?.length ? h("p", {}, t("table.inspected", { list: view.inspected.map(({ seat, role }) => t("table.is_role", { who: seatName(names, seat), role: roleName(role) })).join("; ") })) : null,
+        view.phase.awaited === view.seat && view.seat != null ? h(
+          "p",
+          { role: "status" },
+          t(view.phase.name === "choosing_gold" ? "table.turn_gold" : view.phase.name === "stealing" ? "table.turn_steal" : "table.turn_card")
+        ) : null,
+        countdown,
+        reclaim,
+        hand,
+        why,
+        actions,
+        undo,
+        talk,
+        hostPanel
+      ),
+      h(
+        "aside",
+        {},
+        h("p", {}, t("table.round_line", { round: view.round, phase: phaseName(view.phase.name), n: view.draw_pile_size })),
+        players(view, names, st.table, presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
+        view.rounds?.length ? h("section", { "aria-label": t("table.finished_rounds") }, h("h2", {}, t("table.finished_rounds")), h("ul", {}, view.rounds.map((r) => h("li", {}, t("table.round_summary", {
+          round: r.round,
+          gold: r.gold_reached_by == null ? t("table.gold_not_reached") : t("table.gold_reached", { who: seatName(names, r.gold_reached_by) }),
+          winners: r.winners.map((w) => seatName(names, w)).join(", ") || t("word.nobody"),
+          roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", ")
+        }))))) : null,
+        view.winners?.length ? h("p", {}, t("table.winners", { list: view.winners.map((w) => seatName(names, w)).join(", ") })) : null,
+        h("h2", {}, t("table.log")),
+        h("ol", { class: "log", "aria-label": t("table.recent"), tabindex: 0 }, log.events.map((e) => h("li", {}, describeEvent(e, names)))),
+        h("p", {}, h("a", { href: `/replay/${id2}` }, t("lobby.replay")), " ", s.status === "finished" ? h("a", { href: `/audit/${id2}` }, t("lobby.audit")) : null),
+        series,
+        s.status === "finished" && mine.host ? h("p", {}, h("button", { type: "button", onclick: async () => {
+          try {
+            const next = await api(`/games/${id2}/rematch`, { method: "POST", token: mine.host });
+            tokens.set(next.game_id, { host: next.host_token });
+            location.href = `/play/${next.game_id}`;
+          } catch (e) {
+            message = e.message;
+            refresh();
+          }
+        } }, t("table.rematch"))) : null
+      )
+    ));
+    main.dataset.version = String(st.version);
+    document.title = title;
+    main.replaceChildren(...kids);
+    if (typing) {
+      input.focus();
+      input.setSelectionRange(draft.length, draft.length);
+    } else if (focused) [...main.querySelectorAll("button, a, input, select, [tabindex]")].find((e) => focusKey(e) === focused)?.focus({ preventScroll: true });
+    if (reveal && (paths.length || targets.length) && matchMedia("(max-width: 700px)").matches) svg.scrollIntoView({ block: "start", behavior: "instant" });
+    reveal = false;
+    const logList = main.querySelector("ol.log");
+    if (logList) logList.scrollTop = logList.scrollHeight;
+  }
+  await refresh();
+  let pending = null;
+  let heard = 0;
+  const onNews = () => {
+    if (!data?.st || heard > data.st.version) refresh();
+  };
+  follow(id2, mine.token, (raw) => {
+    try {
+      heard = Math.max(heard, Number(JSON.parse(raw).seq) || Infinity);
+    } catch {
+      heard = Infinity;
+    }
+    clearTimeout(pending);
+    pending = setTimeout(() => {
+      (reading ?? Promise.resolve()).then(onNews, onNews);
+    }, 150);
+  }, abort.signal);
+}
+
+// ../../api/web/replay.js
+var replayRun = new AbortController();
+async function replay(id2, ready2) {
+  await ready2;
+  replayRun.abort();
+  replayRun = new AbortController();
+  const run = replayRun.signal;
+  document.title = t("replay.title");
+  const q = new URLSearchParams(location.search);
+  const summary = await api(`/games/${id2}`);
+  const deck = await cards(summary.ruleset);
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
+  const over = summary.status === "finished";
+  const mine = tokens.get(id2);
+  const eyes = over ? ["everyone", "spectator", ...summary.seats.map((s) => String(s.seat))] : ["spectator", ...mine.token && mine.seat != null ? [String(mine.seat)] : []];
+  const asked = q.get("as");
+  const as = asked && eyes.includes(asked) ? asked : eyes[0];
+  const token = mine.token && as === String(mine.seat) ? mine.token : void 0;
+  const eyesName = (e) => e === "everyone" ? t("replay.everyone") : e === "spectator" ? t("replay.spectator") : seatName(names, Number(e));
+  const events = [];
+  for (let after = 0; ; ) {
+    const p = await api(`/games/${id2}/events?after=${after}&limit=500`, { token });
+    events.push(...p.events);
+    if (p.next_after == null || !p.events.length) break;
+    after = p.next_after;
+  }
+  await Promise.all(events.filter((e) => e.event?.type === "seat_key_registered").map((e) => keys.fingerprint(
+    /** @type {any} */
+    e.event.key
+  )));
+  const max = summary.version;
+  let v = Math.min(max, Math.max(1, Number(q.get("v") ?? max)));
+  const marks = events.filter((e) => /^(round_started|goal_revealed|undone)$/.test(e.event?.type ?? ""));
+  const rounds = h("datalist", { id: "replay-rounds" }, events.filter((e) => e.event?.type === "round_started").map((e) => h("option", { value: e.seq, label: t("replay.round", { n: (
+    /** @type {any} */
+    e.event.round
+  ) }) })));
+  const slider = h("input", { type: "range", min: 1, max, value: v, "aria-label": t("replay.version"), class: "replay-slider", list: "replay-rounds" });
+  let playing = 0;
+  const speed = h("select", { "aria-label": t("replay.speed") }, [["0.5", "½×"], ["1", "1×"], ["2", "2×"], ["4", "4×"]].map(([k, t2]) => h("option", { value: k, selected: k === "1" }, t2)));
+  const play = h("button", { type: "button", "aria-pressed": "false" }, t("replay.play"));
+  const stop = () => {
+    clearInterval(playing);
+    playing = 0;
+    play.textContent = t("replay.play");
+    play.setAttribute("aria-pressed", "false");
+  };
+  const start = () => {
+    clearInterval(playing);
+    play.textContent = t("replay.pause");
+    play.setAttribute("aria-pressed", "true");
+    playing = setInterval(() => {
+      if (v >= max) stop();
+      else show(v + 1);
+    }, 700 / Number(speed.value));
+  };
+  play.addEventListener("click", () => {
+    if (playing) return stop();
+    if (v >= max) show(1);
+    start();
+  });
+  speed.addEventListener("change", () => {
+    if (playing) start();
+  });
+  run.addEventListener("abort", stop);
+  const label = h("output", { "aria-live": "polite" });
+  const stage = h("div", {});
+  const log = h("ol", { class: "log", "aria-label": t("table.log"), tabindex: 0 }, events.map((e) => h(
+    "li",
+    { "data-seq": e.seq },
+    h("button", { type: "button", class: "log-line", onclick: () => {
+      stop();
+      show(e.seq);
+    } }, describeEvent(e, names))
+  )));
+  const cache = /* @__PURE__ */ new Map();
+  async function show(n) {
+    v = Math.min(max, Math.max(1, n));
+    slider.value = String(v);
+    const st = cache.get(v) ?? await api(`/games/${id2}/state?at=${v}&as=${as}`, { token });
+    cache.set(v, st);
+    const drawn = board(st.view, deck);
+    markLast(drawn, events.filter((e) => e.seq <= v), st.view, names);
+    stage.replaceChildren(drawn, players(st.view, names), hands(st.view, names, deck));
+    label.textContent = t("replay.version_of", { v, max });
+    for (const li of log.children) li.classList.toggle("current", Number(
+      /** @type {HTMLElement} */
+      li.dataset.seq
+    ) === v);
+    log.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    const url = new URL(location.href);
+    url.searchParams.set("v", String(v));
+    url.searchParams.set("as", as);
+    history.replaceState(null, "", url);
+    document.dispatchEvent(new CustomEvent("replay-shown", { detail: v }));
+  }
+  slider.addEventListener("input", () => show(Number(slider.value)));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowRight") {
+      e.preventDefault();
+      show(v + 1);
+    }
+    if (e.key === "ArrowLeft") {
+      e.preventDefault();
+      show(v - 1);
+    }
+  }, { signal: run });
+  const through = h("select", { "aria-label": t("replay.eyes"), onchange: () => {
+    const url = new URL(location.href);
+    url.searchParams.set("as", through.value);
+    url.searchParams.set("v", String(v));
+    history.replaceState(null, "", url);
+    replay(id2);
+  } }, eyes.map((e) => h("option", { value: e, selected: e === as }, eyesName(e))));
+  main.replaceChildren(
+    h("h1", {}, t("replay.heading", { id: id2.slice(0, 8), eyes: eyesName(as) })),
+    h("p", {}, h("label", {}, `${t("replay.eyes")} `, through)),
+    h("p", {}, h("button", { type: "button", onclick: () => show(v - 1) }, `◀ ${t("replay.back")}`), " ", play, " ", speed, " ", h("button", { type: "button", onclick: () => show(v + 1) }, `${t("replay.forward")} ▶`), " ", slider, rounds, " ", label),
+    h("p", {}, `${t("replay.jump")} `, marks.map((e) => h("button", { type: "button", onclick: () => show(e.seq) }, `${t(`mark.${e.event.type}`)} #${e.seq}`))),
+    h("div", { class: "layout" }, stage, h("aside", {}, h("h2", {}, t("table.log")), log, await seriesSection(id2, names, (g) => `/replay/${g}`)))
+  );
+  await show(v);
+}
+
+// ../../api/web/audit.js
+var jcs = (o) => `{${Object.keys(o).sort().filter((k) => o[k] !== void 0).map((k) => `${JSON.stringify(k)}:${JSON.stringify(o[k])}`).join(",")}}`;
+async function verifies(key, text, signature) {
+  try {
+    const bytes = (x) => Uint8Array.from(x.match(/../g) ?? [], (b) => parseInt(b, 16));
+    const k = await crypto.subtle.importKey("raw", bytes(key), { name: "Ed25519" }, false, ["verify"]);
+    return await crypto.subtle.verify({ name: "Ed25519" }, k, bytes(signature), new TextEncoder().encode(text));
+  } catch {
+    return false;
+  }
+}
+var signedActOf = (type) => ({
+  command_accepted: "command",
+  undo_requested: "undo",
+  undone: "undo",
+  undo_approved: "approve",
+  undo_declined: "decline",
+  talk_posted: "talk",
+  seat_reclaimed: "reclaim",
+  seat_key_registered: "key"
+})[type];
+async function checkHere(id2, kept) {
+  const lines = [];
+  let ok = true;
+  const bundle = await api(`/games/${id2}/audit`);
+  const published = new Map(bundle.keys.map((k) => [k.id, k.public_key]));
+  const mine = serverKeys.get();
+  for (const k of mine) {
+    if (published.get(k.id) !== k.public_key) {
+      ok = false;
+      lines.push(t("here.withdrawn", { id: k.id, since: k.created_at }));
+    }
+  }
+  let good = 0;
+  for (const r of kept.map((x) => (
+    /** @type {any} */
+    x.receipt ?? x
+  ))) {
+    const key = published.get(r.key_id) ?? mine.find((k) => k.id === r.key_id)?.public_key;
+    const { signature, ...signedPart } = r;
+    if (key && await verifies(key, jcs(signedPart), signature)) good++;
+    else {
+      ok = false;
+      lines.push(t("here.bad_receipt", { version: r.version }));
+      break;
+    }
+  }
+  lines.push(t("here.receipts", { good, n: kept.length, keys: mine.length }));
+  const seatKeys = {};
+  let signatures = 0;
+  for (const e of bundle.events) {
+    const p = e.payload;
+    const seat = p.seat ?? p.by;
+    if (p.signature) {
+      const key = seatKeys[seat];
+      const s = p.signature;
+      const text = ["saboteur-act-v1", id2, seat, s.version, signedActOf(e.event_type), s.body].join("\n");
+      if (key && await verifies(key, text, s.signature)) signatures++;
+      else {
+        ok = false;
+        lines.push(t("here.bad_signature", { n: e.seq, seat }));
+        break;
+      }
+    }
+    if (e.event_type === "seat_key_registered") seatKeys[p.seat] = p.key;
+    if (e.event_type === "token_reissued") delete seatKeys[p.seat];
+  }
+  lines.push(t("here.signatures", { n: signatures }));
+  const me = tokens.get(id2);
+  if (me.key && me.seat != null) {
+    if (seatKeys[me.seat] === me.key.public) lines.push(t("here.own_key", { print: await keys.fingerprint(me.key.public) }));
+    else {
+      ok = false;
+      lines.push(t("here.other_key", { print: await keys.fingerprint(me.key.public) }));
+    }
+  }
+  return { ok, lines };
+}
+async function audit(id2, ready2) {
+  await ready2;
+  document.title = t("audit.title");
+  await serverKeys.keep();
+  const summary = await api(`/games/${id2}`);
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
+  const who = (s) => seatName(names, s);
+  const code = (x) => h("code", { class: "hex" }, x);
+  const kids = [
+    h("h1", {}, t("audit.heading", { id: id2.slice(0, 8) })),
+    h("p", {}, `${t("audit.commitment")} `, code(summary.seed_commitment)),
+    h("p", {}, `${t("audit.seed")} `, summary.seed ? code(summary.seed) : t("audit.seed_hidden"))
+  ];
+  if (summary.status !== "finished") {
+    kids.push(h("p", { class: "error", role: "alert" }, t("audit.not_over")), h("p", {}, h("a", { href: `/play/${id2}` }, t("audit.to_table"))));
+    main.replaceChildren(...kids);
+    return;
+  }
+  try {
+    const v = await api(`/games/${id2}/audit/verdict`);
+    const kept = receipts.get(id2);
+    const file = URL.createObjectURL(new Blob([JSON.stringify(kept, null, 1)], { type: "application/json" }));
+    const disputed = Number(/^event (\d+)/.exec(v.discrepancy ?? "")?.[1] ?? 0);
+    kids.push(
+      h("p", { role: "status", class: v.ok ? "" : "error" }, v.ok ? t("audit.verified", { events: v.events, commands: v.report.commands_checked, deals: v.report.deals_checked, signatures: v.report.signatures_checked ?? 0 }) : t("audit.discrepancy", { what: v.discrepancy ?? "" })),
+      v.ok ? h("p", {}, t("audit.plain")) : null,
+      disputed ? h("p", {}, h("a", { href: `/replay/${id2}?v=${Math.max(1, disputed - 1)}&as=everyone` }, t("audit.see_before", { n: disputed }))) : null,
+      v.ok ? h("p", {}, t("audit.winners", { winners: v.report.winners.map(who).join(", ") || t("word.nobody"), gold: v.report.gold.map((g, i) => `${who(i)} ${g}`).join(", ") })) : null,
+      h("p", {}, v.log_entry ? t("audit.log_entry", { n: v.log_entry.seq, version: v.log_entry.version, head: v.log_entry.head, at: v.log_entry.logged_at }) : t("audit.not_logged")),
+      h("h2", {}, t("audit.keys")),
+      h("ul", {}, v.keys.map((k) => h("li", {}, code(k.id), ": ", code(k.public_key), `, ${t(k.retired_at ? "audit.key_retired" : "audit.key_in_use", { since: new Date(k.created_at).toLocaleString(), retired: k.retired_at ? new Date(k.retired_at).toLocaleString() : "" })}`))),
+      h(
+        "p",
+        {},
+        h("a", { href: `/games/${id2}/audit`, download: `saboteur-${id2}.json` }, t("audit.download_bundle")),
+        " ",
+        h("a", { href: file, download: `receipts-${id2}.json` }, t("audit.download_receipts", { n: kept.length }))
+      ),
+      h("p", {}, `${t("audit.offline")} `, h("code", {}, `saboteur verify --file saboteur-${id2}.json --receipts receipts-${id2}.json`)),
+      checkReceipts(id2, kept)
+    );
+    const here = h("section", { "aria-label": t("audit.here") }, h("h2", {}, t("audit.here")), h("p", {}, t("audit.checking")));
+    kids.push(here);
+    kids.push(await account(id2, names, v.ok ? null : { seq: disputed, what: v.discrepancy ?? "" }));
+    checkHere(id2, kept).then(({ ok, lines }) => here.replaceChildren(
+      here.firstChild ?? "",
+      h("div", { role: "status", class: ok ? "" : "error" }, h("ul", {}, lines.map((l) => h("li", {}, l))))
+    )).catch((e) => here.replaceChildren(here.firstChild ?? "", h("p", { class: "error" }, e.message)));
+  } catch (e) {
+    kids.push(h("p", { class: "error", role: "alert" }, e.message));
+  }
+  main.replaceChildren(...kids);
+}
+async function account(id2, names, wrong) {
+  const bundle = await api(`/games/${id2}/audit`);
+  await Promise.all(bundle.events.filter((e) => e.event_type === "seat_key_registered").map((e) => keys.fingerprint(e.payload.key)));
+  const parts = [];
+  let list2 = h("ol", {});
+  parts.push(h("h3", {}, t("audit.before_deal")), list2);
+  for (const e of bundle.events) {
+    const ev = e.payload;
+    if (e.event_type === "round_started") {
+      list2 = h("ol", { start: e.seq });
+      parts.push(h("h3", {}, t("audit.round", { n: ev.round })), list2);
+    }
+    if (e.event_type === "card_drawn") continue;
+    const checked = wrong && wrong.seq && e.seq >= wrong.seq ? e.seq === wrong.seq ? h("strong", { class: "error" }, ` ✗ ${wrong.what.replace(/^event \d+: /, "")}`) : ` ${t("audit.not_checked")}` : e.event_type === "command_accepted" ? h("span", { class: "legal", title: t("audit.legal_title") }, ` ✓ ${t("audit.legal")}`) : "";
+    list2.append(h(
+      "li",
+      { value: e.seq, class: wrong?.seq === e.seq ? "disputed" : null },
+      describeEvent({ seq: e.seq, event: ev }, names).replace(/^#\d+ /, ""),
+      checked,
+      ev.at && typeof ev.at === "number" ? ` ${t("audit.at", { time: new Date(ev.at).toLocaleTimeString() })}` : "",
+      " ",
+      h("a", { href: `/replay/${id2}?v=${e.seq}&as=everyone`, "aria-label": t("audit.see_label", { n: e.seq }) }, t("audit.see"))
+    ));
+  }
+  return h(
+    "section",
+    { "aria-label": t("audit.account"), class: "account" },
+    h("h2", {}, t("audit.account")),
+    h("p", {}, t("audit.account_intro")),
+    ...parts
+  );
+}
+function checkReceipts(id2, kept) {
+  const area = h("textarea", { id: "receipts", rows: 6, cols: 80, placeholder: '[{ "kind": "view", … }]' });
+  const out = h("p", { role: "status", "aria-live": "polite" });
+  const check = async (list2) => {
+    out.textContent = t("audit.checking");
+    let count = 0;
+    try {
+      for (let i = 0; i < list2.length; i += 50) {
+        const r = await api(`/games/${id2}/audit/receipts`, { method: "POST", body: list2.slice(i, i + 50).map((x) => x.receipt ?? x) });
+        if (!r.ok) {
+          out.textContent = r.contradiction ? t("audit.contradiction", { what: r.contradiction }) : t("audit.refused", { what: r.refused ?? "" });
+          out.className = "error";
+          return;
+        }
+        count += r.checked?.receipts ?? 0;
+      }
+      out.className = "";
+      out.textContent = t("audit.receipts_agree", { n: count });
+    } catch (e) {
+      out.className = "error";
+      out.textContent = e.message;
+    }
+  };
+  return h(
+    "section",
+    { "aria-label": t("audit.receipts") },
+    h("h2", {}, t("audit.receipts")),
+    h("p", {}, h("button", { type: "button", onclick: () => check(kept) }, t("audit.check_kept", { n: kept.length }))),
+    h(
+      "p",
+      {},
+      h("label", { for: "receipts" }, t("audit.paste")),
+      h("br"),
+      area,
+      h("br"),
+      h("button", { type: "button", onclick: () => {
+        try {
+          check(JSON.parse(area.value || "[]"));
+        } catch (e) {
+          out.className = "error";
+          out.textContent = e.message;
+        }
+      } }, t("audit.check_pasted"))
+    ),
+    out
+  );
+}
+
+// ../../api/web/rules.js
+var SECTIONS = [
+  ["rules.h_idea", ["rules.idea"]],
+  ["rules.h_roles", ["rules.roles", "rules.roles_count"]],
+  ["rules.h_setup", ["rules.setup", "rules.hands"]],
+  ["rules.h_turn", ["rules.turn", "rules.path", "rules.action", "rules.pass"]],
+  ["rules.h_actions", ["rules.broken", "rules.repair", "rules.rockfall", "rules.map"]],
+  ["rules.h_goals", ["rules.goals"]],
+  ["rules.h_gold", ["rules.round_end", "rules.diggers_win", "rules.saboteurs_win", "rules.game_end"]],
+  ["rules.h_s2", ["rules.s2_roles", "rules.s2_turn", "rules.s2_paths", "rules.s2_actions", "rules.s2_win", "rules.s2_pay"]],
+  ["rules.h_here", ["rules.here_undo", "rules.here_audit"]]
+];
+async function rules(_, ready2) {
+  await ready2;
+  document.title = t("rules.title");
+  main.replaceChildren(h("h1", {}, t("rules.title")), h(
+    "div",
+    { class: "rules" },
+    ...SECTIONS.map(([head, paras]) => h(
+      "section",
+      { "aria-label": t(
+        /** @type {string} */
+        head
+      ) },
+      h("h2", {}, t(
+        /** @type {string} */
+        head
+      )),
+      .../** @type {string[]} */
+      paras.map((p) => h("p", {}, t(p)))
+    ))
+  ));
+}
+
+// ../../api/web/app.js
+var ready = load(chosen());
+ready.then(() => {
+  const pick = (
+    /** @type {HTMLSelectElement} */
+    h(
+      "select",
+      { "aria-label": t("nav.language"), onchange: () => switchTo(pick.value) },
+      Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, selected: code === language() }, name))
+    )
+  );
+  document.querySelector("header")?.append(h("nav", { "aria-label": t("nav.label") }, h("a", { href: "/" }, t("nav.games")), " ", h("a", { href: "/rules" }, t("nav.rules")), " ", pick));
+});
+var [, kind, id] = location.pathname.split("/");
+var routes = { play: table, replay, audit, rules };
+var route = routes[kind];
+(route ? route(id, ready) : lobby(ready)).catch((e) => main.replaceChildren(h("p", { class: "error", role: "alert" }, e.message)));
