@@ -120,7 +120,7 @@ export async function audit(id, ready) {
       h("div", { role: "status", class: ok ? "" : "error" }, h("ul", {}, lines.map((l) => h("li", {}, l))))))
       .catch((e) => here.replaceChildren(here.firstChild ?? "", h("p", { class: "error" }, e.message)));
   } catch (e) { kids.push(h("p", { class: "error", role: "alert" }, e.message)); }
-  main.replaceChildren(...kids);
+  main.replaceChildren(...kids.filter((k) => k != null));
 }
 
 /**

@@ -1665,7 +1665,7 @@ async function audit(id2, ready2) {
   } catch (e) {
     kids.push(h("p", { class: "error", role: "alert" }, e.message));
   }
-  main.replaceChildren(...kids);
+  main.replaceChildren(...kids.filter((k) => k != null));
 }
 async function account(id2, names, wrong) {
   const bundle = await api(`/games/${id2}/audit`);

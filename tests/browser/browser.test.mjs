@@ -458,6 +458,9 @@ test("audit view", async () => {
   assert.doesNotMatch(await page.getByText(/^Winners:/).textContent(), /seat \d/, "winners by name");
   await axe(page, "audit");
   await shots(page, "audit");
+  assert.doesNotMatch(await page.locator("main").innerText(), /^(null|undefined)$/m, "nothing drawn as null");
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.screenshot({ path: join(artifacts, "audit-top-desktop.png") });
   await context.close();
   // On a phone, nothing runs off the side: hashes and keys wrap.
   const phone = await browser.newContext({ locale: "en-US",  viewport: PHONE, hasTouch: true, isMobile: true });
@@ -821,6 +824,7 @@ test("six languages: chosen from the browser's, every page and card in them, swi
       assert.equal(await page.locator("html").getAttribute("lang"), code, `${path} in ${code}`);
       const text = await shown(page);
       assert.doesNotMatch(text, KEY, `${path} in ${code}: a string left as its key: ${text.match(KEY)?.[0]}`);
+      assert.doesNotMatch(text, /^(null|undefined)$/m, `${path} in ${code}: something drawn as null`);
       await axe(page, `${path} in ${code}`);
       if (code === "es" && path === "/rules") await shots(page, "rules-spanish");
     }
@@ -971,5 +975,42 @@ test("the host's acts through the table: a bot seated, a player leaving, a rollb
   const log = await get(`/games/${id}/events?after=0&limit=1000`);
   const kinds = new Set(log.events.map((e) => e.event.type));
   for (const k of ["undone", "seat_handed_to_bot", "seat_reclaimed", "token_reissued"]) assert.ok(kinds.has(k), `the record holds ${k}`);
+  await context.close();
+});
+
+test("Saboteur 2: two cards discarded to take away a broken tool, through the table (§9.2)", async () => {
+  // A deal in which the first player holds a broken tool to play on the other: found by trying
+  // seeds (the engine is deterministic, so the same one every run).
+  let found = null;
+  for (let k = 0; k < 64 && !found; k++) {
+    const created = await post("/games", undefined, { ruleset: "saboteur2", players: 2, seed: k.toString(16).padStart(2, "0").repeat(32) });
+    const id = created.game_id;
+    const first = await post(`/games/${id}/seats`, undefined, { name: "Ann" });
+    const second = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
+    await post(`/games/${id}/start`, created.host_token);
+    const auth = { authorization: `Bearer ${first.player_token}` };
+    const legal = await (await fetch(`${BASE}/games/${id}/legal-moves`, { headers: auth })).json();
+    const blow = legal.commands.find((c) => c.type === "play_action" && c.card.startsWith("break_") && c.target?.seat === second.seat);
+    if (!blow) continue;
+    const res = await fetch(`${BASE}/games/${id}/commands`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(blow) });
+    assert.ok(res.ok, `the broken tool played: ${res.status}`);
+    found = { id, player: second, broken: blow.card };
+  }
+  assert.ok(found, "a deal with a broken tool to play first");
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/play/${found.id}#token=${found.player.player_token}`);
+  await page.getByRole("status").filter({ hasText: /^Your turn/ }).waitFor();
+  // A card selected offers to discard it with another to take the broken tool away.
+  await page.getByRole("list", { name: "Your hand" }).getByRole("button").first().click();
+  const remove = page.getByLabel("Moves for the selected card").getByRole("button").filter({ hasText: /^discard .+ to remove broken / });
+  await remove.first().waitFor();
+  const at = await page.locator("main").getAttribute("data-version");
+  await remove.first().click();
+  await page.waitForFunction((v) => document.querySelector("main")?.dataset.version !== v, at);
+  const state = await (await fetch(`${BASE}/games/${found.id}/state`, { headers: { authorization: `Bearer ${found.player.player_token}` } })).json();
+  assert.deepEqual(state.view.in_front[found.player.seat], [], `${found.broken} taken away`);
+  assert.equal(state.view.hand.length, 5, "two discarded, one drawn: the hand shrinks by one");
+  await axe(page, "discard to remove");
   await context.close();
 });
