@@ -49,6 +49,7 @@ function switchTo(code) {
   }
   location.reload();
 }
+var has = (key) => key in dict;
 function t(key, params = {}) {
   const s = dict[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (m, k) => k in params ? String(params[k]) : m);
@@ -59,8 +60,7 @@ var list = (items) => new Intl.ListFormat(current, { type: "conjunction" }).form
 function refusal(data, res) {
   const code = data?.code;
   const retry = res.headers.get("retry-after");
-  const said = code ? t(`problem.${code}`, { seconds: retry ?? "1" }) : null;
-  if (said && said !== `problem.${code}`) return said;
+  if (code && has(`problem.${code}`)) return t(`problem.${code}`, { seconds: retry ?? "1" });
   return data?.detail ?? `${res.status} ${res.statusText}`;
 }
 async function api(path, { method = "GET", token, body, headers = {}, sign } = {}) {
@@ -192,8 +192,95 @@ async function follow(id2, token, onEvent, signal) {
   }
 }
 
-// ../../api/web/words.js
+// ../../api/web/svg.js
+var NS = "http://www.w3.org/2000/svg";
 var FLIP = { n: "s", s: "n", e: "w", w: "e" };
+var END = { n: [0.5, 0], e: [1, 0.5], s: [0.5, 1], w: [0, 0.5] };
+function el(name, attrs = {}, ...children) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  for (const c of children) e.append(c);
+  return e;
+}
+var EFFECT = {
+  break: ["B", "#a11"],
+  repair: ["R", "#1b7f3b"],
+  rockfall: ["RF", "#6b4f2a"],
+  map: ["M", "#1746a2"],
+  theft: ["T", "#8a4b08"],
+  hands_off: ["HO", "#555"],
+  swap_hand: ["SH", "#555"],
+  inspection: ["I", "#1746a2"],
+  swap_hats: ["SW", "#555"],
+  trapped: ["TR", "#a11"],
+  free_at_last: ["F", "#1b7f3b"]
+};
+function actionIcon(entry) {
+  const g = el("g", {});
+  const [letter, colour] = EFFECT[entry?.action?.effect] ?? ["?", "#555"];
+  g.append(el("circle", { cx: 0.5, cy: 0.42, r: 0.36, fill: colour }));
+  const t2 = el("text", { x: 0.5, y: 0.52, "font-size": letter.length > 1 ? 0.26 : 0.36, "text-anchor": "middle", fill: "#fff", "font-weight": "bold" });
+  t2.textContent = letter;
+  g.append(t2);
+  const tools = (entry?.action?.tools ?? []).map((x) => x[0].toUpperCase()).join("");
+  if (tools) {
+    const u = el("text", { x: 0.5, y: 0.98, "font-size": 0.2, "text-anchor": "middle", fill: "#222" });
+    u.textContent = tools;
+    g.append(u);
+  }
+  return g;
+}
+function cardShape(entry, x, y, rotated = false) {
+  const g = el("g", { transform: `translate(${x} ${y})` });
+  const face = entry?.kind === "goal" ? entry.gold ? "#e8c65a" : "#a8a29e" : "#c9a66b";
+  g.append(el("rect", { x: 0.02, y: 0.02, width: 0.96, height: 0.96, rx: 0.06, fill: face, stroke: "#6b4f2a", "stroke-width": 0.02 }));
+  for (const seg of entry?.segments ?? []) {
+    const sides = seg.openings.map((o) => rotated ? FLIP[o] : o);
+    const colour = seg.door === "blue" ? "#1f5fbf" : seg.door === "green" ? "#1b7f3b" : "#3b2a1a";
+    for (const s of sides) {
+      const [ex, ey] = END[s];
+      const [tx, ty] = seg.dead_end ? [0.5 + (ex - 0.5) * 0.4, 0.5 + (ey - 0.5) * 0.4] : [0.5, 0.5];
+      g.append(el("line", { x1: ex, y1: ey, x2: tx, y2: ty, stroke: colour, "stroke-width": 0.22, "stroke-linecap": seg.dead_end ? "butt" : "round" }));
+      if (seg.dead_end) g.append(el("circle", { cx: tx, cy: ty, r: 0.09, fill: "#7a1f1f" }));
+    }
+    if (seg.door) {
+      const [ex, ey] = END[sides[0]];
+      const t2 = el("text", { x: 0.5 + (ex - 0.5) * 0.55, y: 0.5 + (ey - 0.5) * 0.55 + 0.08, "font-size": 0.22, "text-anchor": "middle", fill: "#fff", "font-weight": "bold" });
+      t2.textContent = seg.door === "blue" ? "B" : "G";
+      g.append(t2);
+    }
+  }
+  if (entry?.ladder) {
+    const t2 = el("text", { x: 0.5, y: 0.58, "font-size": 0.28, "text-anchor": "middle", fill: "#fff" });
+    t2.textContent = "⇅";
+    g.append(t2);
+  }
+  if (entry?.crystals) g.append(el("polygon", { points: "0.8,0.08 0.9,0.18 0.8,0.28 0.7,0.18", fill: "#b84fd6", stroke: "#fff", "stroke-width": 0.02 }));
+  if (entry?.kind === "goal" && entry.gold) {
+    const t2 = el("text", { x: 0.5, y: 0.6, "font-size": 0.3, "text-anchor": "middle", fill: "#ffd700" });
+    t2.textContent = "★";
+    g.append(t2);
+  }
+  if (entry?.kind === "goal" && !entry.gold) {
+    g.append(el("ellipse", { cx: 0.5, cy: 0.5, rx: 0.2, ry: 0.14, fill: "#6b6560", stroke: "#fff", "stroke-width": 0.02 }));
+  }
+  if (entry?.kind === "start") {
+    const t2 = el("text", { x: 0.5, y: 0.6, "font-size": 0.22, "text-anchor": "middle", fill: "#fff" });
+    t2.textContent = "S";
+    g.append(t2);
+  }
+  return g;
+}
+function faceDown(x, y) {
+  const g = el("g", { transform: `translate(${x} ${y})` });
+  g.append(el("rect", { x: 0.02, y: 0.02, width: 0.96, height: 0.96, rx: 0.06, fill: "#2b2f4a", stroke: "#aaa", "stroke-width": 0.02 }));
+  const t2 = el("text", { x: 0.5, y: 0.62, "font-size": 0.4, "text-anchor": "middle", fill: "#ddd" });
+  t2.textContent = "?";
+  g.append(t2);
+  return g;
+}
+
+// ../../api/web/words.js
 var GLYPH = { n: "╵", e: "╶", s: "╷", w: "╴", ns: "│", ew: "─", ne: "└", nw: "┘", es: "┌", sw: "┐", nes: "├", nsw: "┤", new: "┴", esw: "┬", nesw: "┼" };
 function openings(entry, rotated = false) {
   const open = new Set((entry.segments ?? []).flatMap((s) => s.openings.map((o) => rotated ? FLIP[
@@ -211,8 +298,7 @@ function cardName(card, rotated = false) {
   const id2 = typeof card === "string" ? card : card.card;
   if (/^gold_\d$/.test(id2)) return t("card.gold", { n: id2.slice(5) });
   if (id2.startsWith("goal_stone")) return t("card.goal_stone");
-  const own = t(`card.${id2}`);
-  if (own !== `card.${id2}`) return own;
+  if (has(`card.${id2}`)) return t(`card.${id2}`);
   const entry = typeof card === "string" ? null : card;
   const sides = entry ? openings(entry, rotated).join("") : id2.match(/_([nesw]+)$/)?.[1] ?? "";
   const fam = family(id2);
@@ -501,94 +587,6 @@ async function lobby(ready2) {
     more
   );
   await page();
-}
-
-// ../../api/web/svg.js
-var NS = "http://www.w3.org/2000/svg";
-var FLIP2 = { n: "s", s: "n", e: "w", w: "e" };
-var END = { n: [0.5, 0], e: [1, 0.5], s: [0.5, 1], w: [0, 0.5] };
-function el(name, attrs = {}, ...children) {
-  const e = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  for (const c of children) e.append(c);
-  return e;
-}
-var EFFECT = {
-  break: ["B", "#a11"],
-  repair: ["R", "#1b7f3b"],
-  rockfall: ["RF", "#6b4f2a"],
-  map: ["M", "#1746a2"],
-  theft: ["T", "#8a4b08"],
-  hands_off: ["HO", "#555"],
-  swap_hand: ["SH", "#555"],
-  inspection: ["I", "#1746a2"],
-  swap_hats: ["SW", "#555"],
-  trapped: ["TR", "#a11"],
-  free_at_last: ["F", "#1b7f3b"]
-};
-function actionIcon(entry) {
-  const g = el("g", {});
-  const [letter, colour] = EFFECT[entry?.action?.effect] ?? ["?", "#555"];
-  g.append(el("circle", { cx: 0.5, cy: 0.42, r: 0.36, fill: colour }));
-  const t2 = el("text", { x: 0.5, y: 0.52, "font-size": letter.length > 1 ? 0.26 : 0.36, "text-anchor": "middle", fill: "#fff", "font-weight": "bold" });
-  t2.textContent = letter;
-  g.append(t2);
-  const tools = (entry?.action?.tools ?? []).map((x) => x[0].toUpperCase()).join("");
-  if (tools) {
-    const u = el("text", { x: 0.5, y: 0.98, "font-size": 0.2, "text-anchor": "middle", fill: "#222" });
-    u.textContent = tools;
-    g.append(u);
-  }
-  return g;
-}
-function cardShape(entry, x, y, rotated = false) {
-  const g = el("g", { transform: `translate(${x} ${y})` });
-  const face = entry?.kind === "goal" ? entry.gold ? "#e8c65a" : "#a8a29e" : "#c9a66b";
-  g.append(el("rect", { x: 0.02, y: 0.02, width: 0.96, height: 0.96, rx: 0.06, fill: face, stroke: "#6b4f2a", "stroke-width": 0.02 }));
-  for (const seg of entry?.segments ?? []) {
-    const sides = seg.openings.map((o) => rotated ? FLIP2[o] : o);
-    const colour = seg.door === "blue" ? "#1f5fbf" : seg.door === "green" ? "#1b7f3b" : "#3b2a1a";
-    for (const s of sides) {
-      const [ex, ey] = END[s];
-      const [tx, ty] = seg.dead_end ? [0.5 + (ex - 0.5) * 0.4, 0.5 + (ey - 0.5) * 0.4] : [0.5, 0.5];
-      g.append(el("line", { x1: ex, y1: ey, x2: tx, y2: ty, stroke: colour, "stroke-width": 0.22, "stroke-linecap": seg.dead_end ? "butt" : "round" }));
-      if (seg.dead_end) g.append(el("circle", { cx: tx, cy: ty, r: 0.09, fill: "#7a1f1f" }));
-    }
-    if (seg.door) {
-      const [ex, ey] = END[sides[0]];
-      const t2 = el("text", { x: 0.5 + (ex - 0.5) * 0.55, y: 0.5 + (ey - 0.5) * 0.55 + 0.08, "font-size": 0.22, "text-anchor": "middle", fill: "#fff", "font-weight": "bold" });
-      t2.textContent = seg.door === "blue" ? "B" : "G";
-      g.append(t2);
-    }
-  }
-  if (entry?.ladder) {
-    const t2 = el("text", { x: 0.5, y: 0.58, "font-size": 0.28, "text-anchor": "middle", fill: "#fff" });
-    t2.textContent = "⇅";
-    g.append(t2);
-  }
-  if (entry?.crystals) g.append(el("polygon", { points: "0.8,0.08 0.9,0.18 0.8,0.28 0.7,0.18", fill: "#b84fd6", stroke: "#fff", "stroke-width": 0.02 }));
-  if (entry?.kind === "goal" && entry.gold) {
-    const t2 = el("text", { x: 0.5, y: 0.6, "font-size": 0.3, "text-anchor": "middle", fill: "#ffd700" });
-    t2.textContent = "★";
-    g.append(t2);
-  }
-  if (entry?.kind === "goal" && !entry.gold) {
-    g.append(el("ellipse", { cx: 0.5, cy: 0.5, rx: 0.2, ry: 0.14, fill: "#6b6560", stroke: "#fff", "stroke-width": 0.02 }));
-  }
-  if (entry?.kind === "start") {
-    const t2 = el("text", { x: 0.5, y: 0.6, "font-size": 0.22, "text-anchor": "middle", fill: "#fff" });
-    t2.textContent = "S";
-    g.append(t2);
-  }
-  return g;
-}
-function faceDown(x, y) {
-  const g = el("g", { transform: `translate(${x} ${y})` });
-  g.append(el("rect", { x: 0.02, y: 0.02, width: 0.96, height: 0.96, rx: 0.06, fill: "#2b2f4a", stroke: "#aaa", "stroke-width": 0.02 }));
-  const t2 = el("text", { x: 0.5, y: 0.62, "font-size": 0.4, "text-anchor": "middle", fill: "#ddd" });
-  t2.textContent = "?";
-  g.append(t2);
-  return g;
 }
 
 // ../../api/web/board.js

@@ -40,6 +40,9 @@ export function switchTo(code) {
   location.reload();
 }
 
+/** Whether the language in use has the string `key` (an open set, such as problem codes, may name one it lacks). @param {string} key */
+export const has = (key) => key in dict;
+
 /**
  * The string `key` in the language in use, its `{name}` placeholders filled from `params`.
  * A key the language lacks shows as itself (the tests make sure none does).

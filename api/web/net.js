@@ -1,6 +1,6 @@
 // Everything this browser says to the server and keeps of it: the API, the SSE stream, the
 // seats' tokens and keys, the receipts and the server's keys.
-import { t } from "./i18n.js";
+import { t, has } from "./i18n.js";
 
 /** The API's schemas, generated from openapi/openapi.json (api/types/api.d.ts). */
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
@@ -20,8 +20,7 @@ import { t } from "./i18n.js";
 function refusal(data, res) {
   const code = data?.code;
   const retry = res.headers.get("retry-after");
-  const said = code ? t(`problem.${code}`, { seconds: retry ?? "1" }) : null;
-  if (said && said !== `problem.${code}`) return said;
+  if (code && has(`problem.${code}`)) return t(`problem.${code}`, { seconds: retry ?? "1" });
   return data?.detail ?? `${res.status} ${res.statusText}`;
 }
 

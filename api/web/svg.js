@@ -1,6 +1,7 @@
 // Draws cards from the catalogue's segments (GET /catalogue): never a picture per card.
 const NS = "http://www.w3.org/2000/svg";
-const FLIP = { n: "s", s: "n", e: "w", w: "e" };
+/** The side a side becomes when a card is turned 180°. */
+export const FLIP = { n: "s", s: "n", e: "w", w: "e" };
 const END = { n: [0.5, 0], e: [1, 0.5], s: [0.5, 1], w: [0, 0.5] };
 
 export function el(name, attrs = {}, ...children) {

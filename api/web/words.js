@@ -1,10 +1,10 @@
 // The game in words, in the language in use: cards, roles, tools, phases, moves and events.
-import { t, list } from "./i18n.js";
+import { t, has, list } from "./i18n.js";
 import { keys } from "./net.js";
+import { FLIP } from "./svg.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
-const FLIP = { n: "s", s: "n", e: "w", w: "e" };
 /** A path card's openings as one box-drawing sign, by the sides open (in n, e, s, w order). */
 const GLYPH = { n: "╵", e: "╶", s: "╷", w: "╴", ns: "│", ew: "─", ne: "└", nw: "┘", es: "┌", sw: "┐", nes: "├", nsw: "┤", new: "┴", esw: "┬", nesw: "┼" };
 
@@ -30,8 +30,7 @@ export function cardName(card, rotated = false) {
   const id = typeof card === "string" ? card : card.card;
   if (/^gold_\d$/.test(id)) return t("card.gold", { n: id.slice(5) });
   if (id.startsWith("goal_stone")) return t("card.goal_stone");
-  const own = t(`card.${id}`);
-  if (own !== `card.${id}`) return own;
+  if (has(`card.${id}`)) return t(`card.${id}`);
   const entry = typeof card === "string" ? null : card;
   const sides = entry ? openings(entry, rotated).join("") : id.match(/_([nesw]+)$/)?.[1] ?? "";
   const fam = family(id);

@@ -9,13 +9,12 @@ import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { strings } from "./strings.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
 const bin = process.env.SABOTEUR_BIN ?? [join(root, "target/release/saboteur"), join(root, "target/debug/saboteur")].find(existsSync);
 const artifacts = join(here, "artifacts");
-/** A language's strings, by key (api/web/lang-{code}.js; read as a module whatever the package type). @param {string} code */
-const strings = async (code) => (await import(`data:text/javascript,${encodeURIComponent(readFileSync(join(root, `api/web/lang-${code}.js`), "utf8"))}`)).default;
 const EN = await strings("en");
 mkdirSync(artifacts, { recursive: true });
 const axeSource = readFileSync(join(here, "node_modules/axe-core/axe.min.js"), "utf8");
@@ -824,7 +823,7 @@ db.commit()
 });
 
 /** The strings of every page in a language, as the keys' families name them: one left untranslated shows as its key. */
-const KEY = /\b(?:nav|host|word|ruleset|status|level|role|tool|door|side|phase|card|path|explain|move|event|mark|board|players|hands|series|lobby|table|talk|replay|audit|here|problem|rules)\.[a-z_0-9]+\b/;
+const KEY = new RegExp(`\\b(?:${[...new Set(Object.keys(EN).map((k) => k.split(".")[0]))].join("|")})\\.[a-z_0-9]+\\b`);
 
 /** What a page shows and says to screen readers and in tooltips. @param {import("playwright-core").Page} page */
 const shown = (page) => page.evaluate(() => [document.body.innerText, document.title,

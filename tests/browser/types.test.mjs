@@ -8,6 +8,7 @@ import { readFileSync, readdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { strings } from "./strings.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -35,8 +36,6 @@ test("the web client type-checks against the spec's types", () => {
 // key the code asks for exists; every value of the spec's enums the pages name has its words.
 const web = join(root, "api/web");
 const LANGS = ["en", "is", "lv", "nl", "es", "pl"];
-/** A language's strings (read as a module whatever the package type). @param {string} code */
-const strings = async (code) => (await import(`data:text/javascript,${encodeURIComponent(readFileSync(join(web, `lang-${code}.js`), "utf8"))}`)).default;
 const holes = (/** @type {string} */ s) => [...new Set(s.match(/\{\w+\}/g) ?? [])].sort().join(" ");
 
 test("every language has every string, with the same placeholders, translated", async () => {
