@@ -20,9 +20,15 @@ async fn main() {
         .unwrap_or(14_000);
     let dir = tempfile::tempdir().expect("a temporary folder");
     let url = format!("sqlite://{}", dir.path().join("listing.db").display());
-    let (server, addr) = saboteur_api::start(saboteur_api::Config::new("127.0.0.1:0", url))
-        .await
-        .expect("the server starts");
+    let (server, addr) = saboteur_api::start(saboteur_api::Config {
+        limits: saboteur_api::Limits {
+            off: true,
+            ..saboteur_api::Limits::default()
+        },
+        ..saboteur_api::Config::new("127.0.0.1:0", url)
+    })
+    .await
+    .expect("the server starts");
     tokio::spawn(server);
     let base = format!("http://{addr}");
     let http = reqwest::Client::new();

@@ -177,7 +177,14 @@ async fn main() {
             cluster.url()
         }
     };
-    let config = saboteur_api::Config::new("127.0.0.1:0", url.clone());
+    let config = saboteur_api::Config {
+        // 64 clients from one address: the per-client limits are switched off.
+        limits: saboteur_api::Limits {
+            off: true,
+            ..saboteur_api::Limits::default()
+        },
+        ..saboteur_api::Config::new("127.0.0.1:0", url.clone())
+    };
     let (server, addr) = saboteur_api::start(config)
         .await
         .expect("the server starts");

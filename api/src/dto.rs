@@ -250,6 +250,26 @@ pub struct LegalMoves {
     pub commands: Vec<saboteur_domain::Command>,
 }
 
+/// The table at one version, read at once: what a client following the stream reads after
+/// each piece of news.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TableRead {
+    /// The version all of it is of.
+    pub version: i64,
+    /// The game, as `GET /games/{id}` answers.
+    pub game: GameSummary,
+    /// The caller's view with its receipt, as `GET /games/{id}/state` answers (everyone's once
+    /// the game is over).
+    pub state: StateView,
+    /// The caller's legal commands, as `GET /games/{id}/legal-moves` answers; null for a
+    /// spectator or the host.
+    pub legal: Option<LegalMoves>,
+    /// Who is connected, as `GET /games/{id}/presence` answers.
+    pub presence: crate::app::presence::PresenceView,
+    /// The events after the query's `after`, as `GET /games/{id}/events` answers.
+    pub events: EventPage,
+}
+
 /// A page of events.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct EventPage {

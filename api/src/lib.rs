@@ -42,6 +42,7 @@ pub use crate::app::clock::TimeSource;
 pub use crate::app::table::RECHECK_AFTER;
 pub use crate::app::tables::DEFAULT_CACHE_BYTES;
 pub use crate::http::limits::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_STREAMS};
+pub use crate::http::quota::{Limits, Rate};
 pub use crate::signing::{rotate_signing_key, signing_key};
 pub use crate::state::Config;
 
@@ -68,6 +69,7 @@ fn app(
 > {
     let measured = state.clone();
     let (app, api) = App::new()
+        .wrap(actix_web::middleware::from_fn(http::quota::limit))
         .wrap_fn(http::head::head_as_get)
         .wrap_fn(move |req, srv| {
             let started = std::time::Instant::now();

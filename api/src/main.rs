@@ -152,6 +152,51 @@ struct ServeArgs {
     /// of the key the store keeps; it is published as the active key.
     #[arg(long, env = "SABOTEUR_SIGNING_KEY_FILE")]
     signing_key_file: Option<std::path::PathBuf>,
+    /// Switch the per-client limits off (benchmarks, tests driving many clients from one
+    /// address). The total of lobbies and their expiry still hold.
+    #[arg(long, env = "SABOTEUR_NO_LIMITS")]
+    no_limits: bool,
+    /// Games one client may create (`N/s`, `N/min` or `N/h`: N at once, N more per period).
+    #[arg(long, env = "SABOTEUR_LIMIT_CREATES", default_value = "60/h")]
+    limit_creates: saboteur_api::Rate,
+    /// Seats one client may take or give to bots.
+    #[arg(long, env = "SABOTEUR_LIMIT_JOINS", default_value = "120/min")]
+    limit_joins: saboteur_api::Rate,
+    /// Other writes one client may make: commands, talk, undo, hand-overs, keys, tokens.
+    #[arg(long, env = "SABOTEUR_LIMIT_WRITES", default_value = "600/min")]
+    limit_writes: saboteur_api::Rate,
+    /// Reads one client may make (views, moves, events, listings, audits, streams opened).
+    #[arg(long, env = "SABOTEUR_LIMIT_READS", default_value = "3000/min")]
+    limit_reads: saboteur_api::Rate,
+    /// Event streams one client may hold open at once (below `--max-streams`).
+    #[arg(long, env = "SABOTEUR_LIMIT_STREAMS", default_value_t = 256)]
+    limit_streams: usize,
+    /// Games one client created that nobody started yet.
+    #[arg(long, env = "SABOTEUR_LOBBIES_PER_CLIENT", default_value_t = 30)]
+    lobbies_per_client: usize,
+    /// Games nobody started yet, in all (counted in the store: every process shares it).
+    #[arg(long, env = "SABOTEUR_MAX_LOBBIES", default_value_t = 10_000)]
+    max_lobbies: usize,
+    /// Seconds a game nobody started is listed and counted in the caps; after it, it is kept
+    /// but no longer listed.
+    #[arg(long, env = "SABOTEUR_LOBBY_EXPIRY", default_value_t = 86_400)]
+    lobby_expiry: u64,
+    /// A proxy (address or network, e.g. `10.0.0.0/8`) whose `X-Forwarded-For` names the
+    /// client. Repeatable; the environment variable takes a comma-separated list.
+    #[arg(long = "trusted-proxy", env = "SABOTEUR_TRUSTED_PROXIES", value_delimiter = ',', value_parser = proxy)]
+    trusted_proxies: Vec<ipnet::IpNet>,
+}
+
+/// A trusted proxy: a network, or one address.
+fn proxy(text: &str) -> Result<ipnet::IpNet, String> {
+    text.trim()
+        .parse::<ipnet::IpNet>()
+        .or_else(|_| {
+            text.trim()
+                .parse::<std::net::IpAddr>()
+                .map(ipnet::IpNet::from)
+        })
+        .map_err(|_| format!("{text:?} is not an address or a network (e.g. 10.0.0.0/8)"))
 }
 
 fn main() -> std::io::Result<()> {
@@ -521,6 +566,18 @@ async fn serve(args: ServeArgs) -> std::io::Result<()> {
         max_streams: args.max_streams,
         body_timeout: std::time::Duration::from_secs(args.body_timeout.max(1)),
         signing_key_file: args.signing_key_file,
+        limits: saboteur_api::Limits {
+            off: args.no_limits,
+            creates: args.limit_creates,
+            joins: args.limit_joins,
+            writes: args.limit_writes,
+            reads: args.limit_reads,
+            streams: args.limit_streams,
+            lobbies_per_client: args.lobbies_per_client,
+            lobbies: args.max_lobbies,
+            lobby_expiry: std::time::Duration::from_secs(args.lobby_expiry.max(1)),
+            trusted_proxies: args.trusted_proxies,
+        },
         ..Config::new(args.bind, args.database_url)
     };
     let (server, addr) = saboteur_api::start(config.clone()).await?;

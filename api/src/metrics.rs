@@ -11,6 +11,8 @@ pub(crate) struct Metrics {
     latency: HistogramVec,
     pub commands: IntCounterVec,
     pub conflicts: IntCounterVec,
+    /// Requests refused by the per-client limits, by kind (`crate::http::quota`).
+    pub limited: IntCounterVec,
 }
 
 impl Metrics {
@@ -47,11 +49,20 @@ impl Metrics {
             ),
             &["kind"],
         )?;
+        let limited = IntCounterVec::new(
+            Opts::new(
+                "saboteur_limited_total",
+                "Requests refused by a per-client limit (429), by kind: create, join, write, \
+                 read, stream, lobby",
+            ),
+            &["kind"],
+        )?;
         for m in [
             Box::new(requests.clone()) as Box<dyn prometheus::core::Collector>,
             Box::new(latency.clone()),
             Box::new(commands.clone()),
             Box::new(conflicts.clone()),
+            Box::new(limited.clone()),
         ] {
             registry.register(m)?;
         }
@@ -61,6 +72,7 @@ impl Metrics {
             latency,
             commands,
             conflicts,
+            limited,
         })
     }
 
@@ -73,9 +85,16 @@ impl Metrics {
             .observe(seconds);
     }
 
-    pub fn render(&self) -> String {
+    /// The counters, then `gauges` (name, help, value) read at the time of asking.
+    pub fn render(&self, gauges: &[(&str, &str, f64)]) -> String {
         let mut out = Vec::new();
         let _ = TextEncoder::new().encode(&self.registry.gather(), &mut out);
-        String::from_utf8(out).unwrap_or_default()
+        let mut text = String::from_utf8(out).unwrap_or_default();
+        for (name, help, value) in gauges {
+            text.push_str(&format!(
+                "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}\n"
+            ));
+        }
+        text
     }
 }

@@ -10,6 +10,7 @@ use crate::app::clock::TimeSource;
 use crate::app::presence::Presence;
 use crate::app::tables::{DEFAULT_CACHE_BYTES, Tables};
 use crate::http::limits::{self, Gauge};
+use crate::http::quota::{Limits, Quotas};
 use crate::metrics::Metrics;
 use crate::receipt::Signer;
 
@@ -34,6 +35,8 @@ pub struct Config {
     /// A file holding the signing key (64 hex digits; created when missing) instead of the
     /// key the store keeps.
     pub signing_key_file: Option<std::path::PathBuf>,
+    /// The per-client limits and the caps on lobbies.
+    pub limits: Limits,
 }
 
 impl Config {
@@ -48,6 +51,7 @@ impl Config {
             body_timeout: limits::DEFAULT_BODY_TIMEOUT,
             time: TimeSource::system(),
             signing_key_file: None,
+            limits: Limits::default(),
         }
     }
 }
@@ -59,6 +63,8 @@ pub(crate) struct AppState {
     pub metrics: Metrics,
     pub tables: Arc<Tables>,
     pub streams: Gauge,
+    /// Each client's buckets, streams and lobbies.
+    pub quotas: Quotas,
     pub presence: Arc<Presence>,
     /// The key receipts and log checkpoints are signed with.
     pub signer: Signer,
@@ -78,6 +84,7 @@ impl AppState {
                 config.time.clone(),
             )),
             store,
+            quotas: Quotas::new(config.limits.clone()),
             config,
             metrics: Metrics::new()
                 .map_err(|e| std::io::Error::other(format!("cannot set up the metrics: {e}")))?,

@@ -544,6 +544,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{id}/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the table
+         * @description Everything a table shows, at one version, in one request: the game (as `GET /games/{id}`),
+         *     the caller's view with its receipt (as `GET /games/{id}/state`), the caller's legal
+         *     commands (as `GET /games/{id}/legal-moves`; absent for a spectator or the host), who is
+         *     connected (as `GET /games/{id}/presence`) and the events after `after` (as
+         *     `GET /games/{id}/events`). A client following the stream reads this once per piece of
+         *     news, with `after` the last event it holds. The `ETag` is the version.
+         */
+        get: operations["read_table"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{id}/talk": {
         parameters: {
             query?: never;
@@ -2907,6 +2932,30 @@ export interface components {
             id: string;
         };
         /**
+         * TableRead
+         * @description The table at one version, read at once: what a client following the stream reads after
+         *     each piece of news.
+         */
+        TableRead: {
+            /** @description The events after the query's `after`, as `GET /games/{id}/events` answers. */
+            events: components["schemas"]["EventPage"];
+            /** @description The game, as `GET /games/{id}` answers. */
+            game: components["schemas"]["GameSummary"];
+            legal?: null | components["schemas"]["LegalMoves"];
+            /** @description Who is connected, as `GET /games/{id}/presence` answers. */
+            presence: components["schemas"]["PresenceView"];
+            /**
+             * @description The caller's view with its receipt, as `GET /games/{id}/state` answers (everyone's once
+             *     the game is over).
+             */
+            state: components["schemas"]["StateView"];
+            /**
+             * Format: int64
+             * @description The version all of it is of.
+             */
+            version: number;
+        };
+        /**
          * TableStatus
          * @description The table around the game, as everyone may see it: its settings, the clocks, the seats
          *     handed to bots and the messages the host hid. A function of the log alone.
@@ -5113,6 +5162,88 @@ export interface operations {
             };
             /** @description `as` asks for eyes the caller may not see through before the game is over (`forbidden`) */
             403: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    read_table: {
+        parameters: {
+            query?: {
+                /** @description The events after this sequence number (default: the last 30). */
+                after?: number | null;
+                /** @description At most this many events, 1–1000 (default 100); `events.next_after` names the rest. */
+                limit?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table */
+            200: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The version, quoted */
+                    ETag?: string;
+                    /** @description `Authorization`: the table depends on the token */
+                    Vary?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableRead"];
+                };
+            };
+            /** @description Malformed query */
+            400: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token is not this game's */
+            401: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;

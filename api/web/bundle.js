@@ -77,6 +77,7 @@ async function api(path, { method = "GET", token, body, headers = {}, sign } = {
   const text = await res.text();
   const data = text ? JSON.parse(text) : null;
   if (data?.receipt) receipts.keep(data.receipt);
+  if (data?.state?.receipt) receipts.keep(data.state.receipt);
   if (!res.ok) throw new Error(refusal(data, res));
   return data;
 }
@@ -776,38 +777,20 @@ async function table(id2, ready2) {
     history.replaceState(null, "", location.pathname);
   }
   const mine = tokens.get(id2);
-  const nothing = { version: -1, commands: [] };
   const logPage = (after, limit) => (
     /** @type {Promise<Schemas["EventPage"]>} */
     api(`/games/${id2}/events?after=${after}&limit=${limit}`, { token: mine.token })
   );
-  const early = {
-    s: (
-      /** @type {Promise<Schemas["GameSummary"]>} */
-      api(`/games/${id2}`)
-    ),
-    st: (
-      /** @type {Promise<Schemas["StateView"] | null>} */
-      api(`/games/${id2}/state`, { token: mine.token }).catch(() => null)
-    ),
-    legal: (
-      /** @type {Promise<Schemas["LegalMoves"] | { version: number, commands: [] }>} */
-      mine.token ? api(`/games/${id2}/legal-moves`, { token: mine.token }).catch(() => nothing) : Promise.resolve(nothing)
-    ),
-    presence: (
-      /** @type {Promise<Schemas["PresenceView"]>} */
-      api(`/games/${id2}/presence`)
-    ),
-    log: (
-      /** @type {Promise<Schemas["EventPage"] | null>} */
-      Promise.resolve(null)
-    )
-  };
-  early.log = early.s.then((g) => logPage(Math.max(0, g.version - 30), 100)).catch(() => null);
-  let first = early;
+  const tableAt = (after) => (
+    /** @type {Promise<Schemas["TableRead"]>} */
+    api(`/games/${id2}/table${after == null ? "" : `?after=${after}&limit=1000`}`, { token: mine.token })
+  );
+  let first = tableAt(null).catch(() => null);
+  const early = first;
   await ready2;
   document.title = t("table.title");
-  const [summary] = await Promise.all([early.s, cards("base")]);
+  const [firstRead] = await Promise.all([early, cards("base")]);
+  const summary = firstRead?.game ?? await api(`/games/${id2}`);
   const deck = await cards(summary.ruleset);
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
   let selected = null, sel = null, rotated = false, message = "", timer = 0;
@@ -851,30 +834,23 @@ async function table(id2, ready2) {
     first = null;
     const before = data?.st?.version;
     const known = data?.s ?? summary;
-    const log = logPage;
-    const [s, maybe, moves, presence, page, series] = await Promise.all([
-      e?.s ?? api(`/games/${id2}`),
-      e?.st ?? api(`/games/${id2}/state`, { token: mine.token }).catch(() => null),
-      e?.legal ?? (mine.token ? api(`/games/${id2}/legal-moves`, { token: mine.token }).catch(() => nothing) : nothing),
-      e?.presence ?? api(`/games/${id2}/presence`),
-      e?.log ?? (before != null ? log(Math.max(0, before - 30), 100) : null),
+    const fresh = () => tableAt(before != null ? Math.max(0, before - 30) : null);
+    const [got, series] = await Promise.all([
+      e ? e.then((x) => x ?? fresh()) : fresh(),
       known.status === "finished" || known.previous ? seriesSection(id2, names, (g) => `/play/${g}`) : null
     ]);
+    const s = got.game;
     if (s.status === "lobby") return { s };
-    const st = maybe ?? await api(`/games/${id2}/state`, { token: mine.token });
+    const st = got.state;
     await Promise.all(st.table.seats.filter((x) => x.key).map((x) => keys.fingerprint(
       /** @type {string} */
       x.key
     )));
-    const reaches = page && (page.events.at(-1)?.seq ?? before ?? -1) >= st.version;
-    const full = reaches && page ? page : await log(Math.max(0, st.version - 30), 30);
+    const full = got.events.next_after == null ? got.events : await logPage(Math.max(0, st.version - 30), 30);
     const recent = { ...full, events: full.events.filter((x) => x.seq > st.version - 30 && x.seq <= st.version) };
-    const legal = moves.version === st.version || !mine.token ? moves.commands : (
-      /** @type {Schemas["LegalMoves"]} */
-      (await api(`/games/${id2}/legal-moves`, { token: mine.token }).catch(() => nothing)).commands
-    );
+    const legal = got.legal?.commands ?? [];
     const shown = st.view.phase.awaited === st.view.seat && st.view.seat != null ? legal : [];
-    return { s, st, legal: shown, log: recent, presence, series: series ?? (s.status === "finished" || s.previous ? await seriesSection(id2, names, (g) => `/play/${g}`) : null) };
+    return { s, st, legal: shown, log: recent, presence: got.presence, series: series ?? (s.status === "finished" || s.previous ? await seriesSection(id2, names, (g) => `/play/${g}`) : null) };
   }
   const refresh = () => {
     stale = true;

@@ -48,6 +48,8 @@ export async function api(path, { method = "GET", token, body, headers = {}, sig
   const data = text ? JSON.parse(text) : null;
   // Refusals of this browser's writes carry a receipt too: kept like the others.
   if (data?.receipt) receipts.keep(data.receipt);
+  // The table read at once carries its view's.
+  if (data?.state?.receipt) receipts.keep(data.state.receipt);
   if (!res.ok) throw new Error(refusal(data, res));
   return data;
 }

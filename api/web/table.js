@@ -21,27 +21,26 @@ export async function table(id, ready) {
   const hashSeat = fragment.get("seat");
   if (hashToken) { tokens.set(id, { token: hashToken, ...(hashSeat ? { seat: Number(hashSeat) } : {}) }); history.replaceState(null, "", location.pathname); }
   const mine = tokens.get(id);
-  // The game, its state and the card catalogue at once: every round trip counts on a slow
-  // network (the first read takes the game and the state asked for here).
-  const nothing = { version: -1, commands: [] };
   const logPage = (/** @type {number} */ after, /** @type {number} */ limit) =>
     /** @type {Promise<Schemas["EventPage"]>} */ (api(`/games/${id}/events?after=${after}&limit=${limit}`, { token: mine.token }));
-  const early = {
-    s: /** @type {Promise<Schemas["GameSummary"]>} */ (api(`/games/${id}`)),
-    st: /** @type {Promise<Schemas["StateView"] | null>} */ (api(`/games/${id}/state`, { token: mine.token }).catch(() => null)),
-    legal: /** @type {Promise<Schemas["LegalMoves"] | { version: number, commands: [] }>} */ (mine.token ? api(`/games/${id}/legal-moves`, { token: mine.token }).catch(() => nothing) : Promise.resolve(nothing)),
-    presence: /** @type {Promise<Schemas["PresenceView"]>} */ (api(`/games/${id}/presence`)),
-    log: /** @type {Promise<Schemas["EventPage"] | null>} */ (Promise.resolve(null)),
-  };
-  // The log's last page as soon as the game's version is known.
-  early.log = early.s.then((g) => logPage(Math.max(0, g.version - 30), 100)).catch(() => null);
-  /** @type {typeof early | null} */
-  let first = early;
-  // The reads are on their way: now the language, which loaded alongside.
+  /**
+   * The table at one version in one request: the game, the view, the legal moves, presence
+   * and the log after `after` (without it, the last 30 events).
+   * @param {number | null} after
+   */
+  const tableAt = (after) =>
+    /** @type {Promise<Schemas["TableRead"]>} */ (api(`/games/${id}/table${after == null ? "" : `?after=${after}&limit=1000`}`, { token: mine.token }));
+  // The first read and the card catalogue at once, alongside the language: every round trip
+  // counts on a slow network. A token the game no longer knows still shows the game.
+  /** @type {Promise<Schemas["TableRead"] | null> | null} */
+  let first = tableAt(null).catch(() => null);
+  const early = first;
   await ready;
   document.title = t("table.title");
-  /** @type {[Schemas["GameSummary"], unknown]} */
-  const [summary] = await Promise.all([early.s, cards("base")]);
+  /** @type {[Schemas["TableRead"] | null, unknown]} */
+  const [firstRead] = await Promise.all([early, cards("base")]);
+  /** @type {Schemas["GameSummary"]} */
+  const summary = firstRead?.game ?? (await api(`/games/${id}`));
   const deck = await cards(summary.ruleset);
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
   let selected = null, sel = null, rotated = false, message = "", timer = 0;
@@ -105,39 +104,30 @@ export async function table(id, ready) {
   /** Where the player zoomed and panned the maze to (none: the whole maze). @type {{ box: number[] | null }} */
   const zoom = { box: null };
   /**
-   * A read is one round trip: the game, its state, the legal moves, presence and the log from
-   * the version drawn last, all at once (a second trip only for a log that ran further, a
-   * state the moves do not match, or the first read's log).
+   * A read is one request: the table at one version with the log from 30 events before the
+   * version drawn last (a second only for a log that ran more than 1000 events further).
    */
   async function read() {
     const e = first;
     first = null;
     const before = data?.st?.version;
     const known = data?.s ?? summary;
-    const log = logPage;
-    /** @type {[Schemas["GameSummary"], Schemas["StateView"] | null, Schemas["LegalMoves"] | { version: number, commands: [] }, Schemas["PresenceView"], Schemas["EventPage"] | null, HTMLElement | null]} */
-    const [s, maybe, moves, presence, page, series] = await Promise.all([
-      e?.s ?? api(`/games/${id}`),
-      e?.st ?? api(`/games/${id}/state`, { token: mine.token }).catch(() => null),
-      e?.legal ?? (mine.token ? api(`/games/${id}/legal-moves`, { token: mine.token }).catch(() => nothing) : nothing),
-      e?.presence ?? api(`/games/${id}/presence`),
-      e?.log ?? (before != null ? log(Math.max(0, before - 30), 100) : null),
+    const fresh = () => tableAt(before != null ? Math.max(0, before - 30) : null);
+    /** @type {[Schemas["TableRead"], HTMLElement | null]} */
+    const [got, series] = await Promise.all([
+      e ? e.then((x) => x ?? fresh()) : fresh(),
       known.status === "finished" || known.previous ? seriesSection(id, names, (g) => `/play/${g}`) : null,
     ]);
+    const s = got.game;
     if (s.status === "lobby") return { s };
-    // Started between the reads: the state once more.
-    /** @type {Schemas["StateView"]} */
-    const st = maybe ?? (await api(`/games/${id}/state`, { token: mine.token }));
+    const st = got.state;
     // The seats' keys' fingerprints, shown at the seats.
     await Promise.all(st.table.seats.filter((x) => x.key).map((x) => keys.fingerprint(/** @type {string} */ (x.key))));
-    const reaches = page && (page.events.at(-1)?.seq ?? before ?? -1) >= st.version;
-    const full = reaches && page ? page : await log(Math.max(0, st.version - 30), 30);
+    const full = got.events.next_after == null ? got.events : await logPage(Math.max(0, st.version - 30), 30);
     const recent = { ...full, events: full.events.filter((x) => x.seq > st.version - 30 && x.seq <= st.version) };
-    // Moves read at another version than the state are read again with it.
-    const legal = moves.version === st.version || !mine.token ? moves.commands
-      : /** @type {Schemas["LegalMoves"]} */ (await api(`/games/${id}/legal-moves`, { token: mine.token }).catch(() => nothing)).commands;
+    const legal = got.legal?.commands ?? [];
     const shown = st.view.phase.awaited === st.view.seat && st.view.seat != null ? legal : [];
-    return { s, st, legal: shown, log: recent, presence, series: series ?? (s.status === "finished" || s.previous ? await seriesSection(id, names, (g) => `/play/${g}`) : null) };
+    return { s, st, legal: shown, log: recent, presence: got.presence, series: series ?? (s.status === "finished" || s.previous ? await seriesSection(id, names, (g) => `/play/${g}`) : null) };
   }
   /** Reads the table again, then draws it. */
   const refresh = () => { stale = true; return render(); };

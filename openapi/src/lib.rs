@@ -86,7 +86,7 @@ pub struct ApiDoc;
 /// The version of the HTTP API: the spec's `info.version` and every response's
 /// [`API_VERSION_HEADER`]. A change to the wire format bumps it and gets a CHANGELOG entry; the
 /// golden test `api/tests/openapi.rs` fails until both are done.
-pub const API_VERSION: &str = "0.6.0";
+pub const API_VERSION: &str = "0.7.0";
 
 /// The response header that states [`API_VERSION`].
 pub const API_VERSION_HEADER: &str = "Api-Version";
@@ -145,6 +145,7 @@ pub fn finish(spec: utoipa::openapi::OpenApi, codes: &[&str]) -> serde_json::Val
     name_tagged_variants(&mut doc);
     open_problem_codes(&mut doc, codes);
     describe_stream(&mut doc);
+    limit_every_client(&mut doc);
     declare_headers(&mut doc);
     title_schemas(&mut doc);
     doc
@@ -423,6 +424,51 @@ fn open_problem_codes(doc: &mut Value, codes: &[&str]) {
 fn describe_stream(doc: &mut Value) {
     if let Some(data) = doc.pointer_mut("/components/schemas/StreamMessage/properties/data") {
         data["contentSchema"] = serde_json::json!({ "$ref": "#/components/schemas/EventRecord" });
+    }
+}
+
+/// Every operation of the game's API (not `/healthz` or `/metrics`) may answer 429: a client
+/// over one of its per-client limits. An operation that documents its own 429 (table talk's)
+/// has the limits added to its description.
+fn limit_every_client(doc: &mut Value) {
+    const LIMITS: &str = "Over a per-client limit (requests of this kind from this address, \
+        event streams open at once, games created that nobody started): try again after \
+        `Retry-After` seconds; nothing was recorded";
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (path, ops) in paths.iter_mut() {
+        if !["/games", "/catalogue", "/keys", "/log"]
+            .iter()
+            .any(|p| path == p || path.starts_with(&format!("{p}/")))
+        {
+            continue;
+        }
+        for operation in ops.as_object_mut().into_iter().flat_map(|o| o.values_mut()) {
+            let Some(responses) = operation
+                .get_mut("responses")
+                .and_then(Value::as_object_mut)
+            else {
+                continue;
+            };
+            match responses.get_mut("429") {
+                Some(own) => {
+                    let text = own["description"].as_str().unwrap_or_default().to_string();
+                    own["description"] = format!("{text}; or: {LIMITS}").into();
+                }
+                None => {
+                    responses.insert(
+                        "429".into(),
+                        serde_json::json!({
+                            "description": LIMITS,
+                            "content": { (PROBLEM_JSON): {
+                                "schema": { "$ref": "#/components/schemas/Problem" }
+                            } },
+                        }),
+                    );
+                }
+            }
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! Games: created whole in one transaction, read back, listed a page at a time, and found when
 //! a bot is due in them.
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use sqlx::{Row, types::Json};
 
 use crate::backend::{
@@ -193,6 +193,30 @@ impl EventStore {
         cursor: Option<&str>,
         limit: u32,
     ) -> Result<GamePage> {
+        self.list_games_since(status, cursor, limit, None).await
+    }
+
+    /// How many games nobody started were created at `since` or later: one range of an index
+    /// that holds lobbies only, however many older lobbies were abandoned.
+    pub async fn count_lobbies(&self, since: DateTime<Utc>) -> Result<u64> {
+        let sql = "SELECT COUNT(*) FROM games WHERE status = 'lobby' AND created_at >= $1 \
+                   AND version > 0";
+        let n: i64 = on_pool!(self, pool => {
+            sqlx::query_scalar(sql).bind(since).fetch_one(pool).await?
+        });
+        Ok(u64::try_from(n).unwrap_or_default())
+    }
+
+    /// [`EventStore::list_games`], leaving out lobbies created before `lobbies_since` (when
+    /// given): expired, they are kept but no longer listed. A page of lobbies starts at the
+    /// oldest lobby not expired, so its cost does not grow with the abandoned ones.
+    pub async fn list_games_since(
+        &self,
+        status: Option<GameStatus>,
+        cursor: Option<&str>,
+        limit: u32,
+        lobbies_since: Option<DateTime<Utc>>,
+    ) -> Result<GamePage> {
         let after: i64 = match cursor {
             Some(c) => c
                 .parse()
@@ -200,12 +224,22 @@ impl EventStore {
             None => 0,
         };
         let limit = i64::from(limit.clamp(1, 500));
-        let sql = match status {
-            Some(_) => format!(
+        let sql = match (status, lobbies_since) {
+            (Some(GameStatus::Lobby), Some(_)) => format!(
+                "SELECT ord, {GAME_COLUMNS} FROM games WHERE status = $1 AND ord > $2 \
+                 AND version > 0 AND created_at >= $4 AND ord >= COALESCE((SELECT MIN(ord) \
+                 FROM games WHERE status = 'lobby' AND created_at >= $4), 0) \
+                 ORDER BY ord LIMIT $3"
+            ),
+            (None, Some(_)) => format!(
+                "SELECT ord, {GAME_COLUMNS} FROM games WHERE ord > $1 AND version > 0 \
+                 AND (status <> 'lobby' OR created_at >= $3) ORDER BY ord LIMIT $2"
+            ),
+            (Some(_), _) => format!(
                 "SELECT ord, {GAME_COLUMNS} FROM games WHERE status = $1 AND ord > $2 \
                  AND version > 0 ORDER BY ord LIMIT $3"
             ),
-            None => format!(
+            (None, None) => format!(
                 "SELECT ord, {GAME_COLUMNS} FROM games WHERE ord > $1 AND version > 0 \
                  ORDER BY ord LIMIT $2"
             ),
@@ -218,7 +252,13 @@ impl EventStore {
             if let Some(s) = status {
                 q = q.bind(s.as_str());
             }
-            for row in q.bind(after).bind(limit).fetch_all(pool).await? {
+            q = q.bind(after).bind(limit);
+            if let Some(since) = lobbies_since
+                && matches!(status, None | Some(GameStatus::Lobby))
+            {
+                q = q.bind(since);
+            }
+            for row in q.fetch_all(pool).await? {
                 rows_read += 1;
                 last = Some(row.try_get::<i64, _>("ord")?);
                 match game_from_row!(row) {

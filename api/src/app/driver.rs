@@ -56,6 +56,9 @@ impl Driver {
                 sweep(&state).await;
                 if n % LOG_SWEEP_EVERY == 0 {
                     log_unlogged(&state).await;
+                    // What clients and idle games leave behind, given back once a minute.
+                    state.quotas.sweep();
+                    state.tables.forget_idle(state.quotas.limits().lobby_expiry);
                 }
             }
         });

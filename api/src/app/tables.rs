@@ -162,6 +162,29 @@ impl Tables {
         })
     }
 
+    /// Drops the tables nobody holds that nobody used for `idle` (lobbies nobody started, games
+    /// abandoned): they are read again from the store if asked for.
+    pub fn forget_idle(&self, idle: std::time::Duration) {
+        let cutoff = self
+            .now_ms()
+            .saturating_sub(u64::try_from(idle.as_millis()).unwrap_or(u64::MAX));
+        let mut slots = self.slots();
+        let before = slots.len();
+        slots.retain(|_, s| {
+            let keep = Arc::strong_count(s) > 1
+                || Arc::strong_count(&s.table) > 1
+                || s.used.load(Ordering::Relaxed) >= cutoff;
+            if !keep {
+                self.total
+                    .fetch_sub(s.bytes.load(Ordering::Relaxed), Ordering::Relaxed);
+            }
+            keep
+        });
+        if slots.len() < before {
+            slots.shrink_to_fit();
+        }
+    }
+
     /// Whether a request holds the game's table now, or waits for it.
     pub fn busy(&self, id: &str) -> bool {
         self.slots()

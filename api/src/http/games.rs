@@ -66,7 +66,8 @@ struct ListQuery {
 /// List games
 ///
 /// Games oldest first, optionally of one status, a page at a time; the `Link` header names the
-/// next page.
+/// next page. A game nobody started is listed for a day after its creation (the server's
+/// `--lobby-expiry`); after that it is kept, and its links still work, but it is not listed.
 #[utoipa::path(
     tag = "games",
     params(ListQuery),
@@ -84,9 +85,11 @@ async fn list_games(
     if !(1..=100).contains(&limit) {
         return Err(ApiError::BadRequest("limit is between 1 and 100".into()));
     }
+    let expiry = state.quotas.limits().lobby_expiry;
+    let since = chrono::Utc::now() - chrono::Duration::from_std(expiry).unwrap_or_default();
     let page = state
         .store
-        .list_games(query.status, query.cursor.as_deref(), limit)
+        .list_games_since(query.status, query.cursor.as_deref(), limit, Some(since))
         .await?;
     let games = page
         .games

@@ -12,6 +12,7 @@ pub(crate) mod online;
 pub(crate) mod ops;
 pub(crate) mod perform;
 pub(crate) mod play;
+pub(crate) mod quota;
 pub(crate) mod series;
 pub(crate) mod stream;
 pub(crate) mod transparency;

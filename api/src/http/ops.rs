@@ -13,7 +13,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
 
 /// Read the metrics
 ///
-/// Prometheus text format: requests and latencies by route, commands by outcome, conflicts.
+/// Prometheus text format: requests and latencies by route, commands by outcome, conflicts,
+/// requests refused by the per-client limits by kind; and, as gauges, the games held in memory
+/// and their estimated bytes, the event streams open, the clients the limits remember and the
+/// process's resident memory.
 #[utoipa::path(
     tag = "operations",
     responses(
@@ -25,7 +28,50 @@ pub fn configure(cfg: &mut ServiceConfig) {
 async fn metrics(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4")
-        .body(state.metrics.render())
+        .body(state.metrics.render(&gauges(&state)))
+}
+
+/// What is held now: the memory figures an operator watches over a day.
+fn gauges(state: &AppState) -> Vec<(&'static str, &'static str, f64)> {
+    let (games, bytes) = state.tables.usage();
+    let mut gauges = vec![
+        (
+            "saboteur_cached_games",
+            "Games held in memory",
+            games as f64,
+        ),
+        (
+            "saboteur_cache_bytes",
+            "Their estimated size in bytes (bounded by --cache-bytes)",
+            bytes as f64,
+        ),
+        (
+            "saboteur_streams_open",
+            "Event streams open on this process",
+            state.streams.count() as f64,
+        ),
+        (
+            "saboteur_clients_tracked",
+            "Clients the per-client limits remember (forgotten once their buckets are full again)",
+            state.quotas.clients() as f64,
+        ),
+    ];
+    if let Some(rss) = resident_bytes() {
+        gauges.push((
+            "process_resident_memory_bytes",
+            "Resident memory of the process in bytes",
+            rss as f64,
+        ));
+    }
+    gauges
+}
+
+/// The process's resident memory (Linux: `VmRSS` of `/proc/self/status`).
+pub(crate) fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// How long `/healthz` waits for the database before it says the database is unreachable.

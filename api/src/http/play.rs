@@ -7,10 +7,12 @@ use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::app::act::Act;
+use crate::app::auth::Caller;
 use crate::app::ids::Version;
 use crate::app::reply::{self, redacted};
 use crate::app::seam;
-use crate::dto::{EventPage, LegalMoves, Outcome, StateView};
+use crate::app::table::Table;
+use crate::dto::{EventPage, LegalMoves, Outcome, StateView, TableRead};
 use crate::error::ApiError;
 use crate::http::body::Json;
 use crate::http::perform::{bearer, game, perform};
@@ -21,7 +23,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(get_state)
         .service(legal_moves)
         .service(send_command)
-        .service(list_events);
+        .service(list_events)
+        .service(read_table);
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -318,13 +321,26 @@ async fn list_events(
     let (after, limit) = crate::http::limits::page(query.after, query.limit, "a sequence number")?;
     let mut table = seam::open(&state, &game(&id)?).await?;
     let who = table.caller(&state.store, bearer(&req)?.as_deref()).await?;
+    let page = events_page(&table, who, after, limit);
+    let mut response = HttpResponse::Ok();
+    if let Some(next) = page.next_after {
+        response.insert_header((
+            "Link",
+            format!("</games/{id}/events?after={next}&limit={limit}>; rel=\"next\""),
+        ));
+    }
+    Ok(response.json(page))
+}
+
+/// The events after `after`, at most `limit`, as `who` may see them.
+fn events_page(table: &Table, who: Caller, after: i64, limit: u32) -> EventPage {
     let log = table.history().log();
     let start = usize::try_from(after).unwrap_or(usize::MAX).min(log.len());
     let end = start
         .saturating_add(usize::try_from(limit).unwrap_or(usize::MAX))
         .min(log.len());
     let first = Version::of(u64::try_from(start).unwrap_or(u64::MAX)).plus(1);
-    let page = redacted(
+    let events = redacted(
         table.history(),
         log.get(start..end).unwrap_or_default(),
         first.stored(),
@@ -332,15 +348,97 @@ async fn list_events(
     );
     let next_after =
         (end < log.len()).then(|| Version::of(u64::try_from(end).unwrap_or(u64::MAX)).stored());
-    let mut response = HttpResponse::Ok();
-    if let Some(next) = next_after {
-        response.insert_header((
-            "Link",
-            format!("</games/{id}/events?after={next}&limit={limit}>; rel=\"next\""),
-        ));
-    }
-    Ok(response.json(EventPage {
-        events: page,
-        next_after,
-    }))
+    EventPage { events, next_after }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+struct TableQuery {
+    /// The events after this sequence number (default: the last 30).
+    #[param(minimum = 0)]
+    after: Option<i64>,
+    /// At most this many events, 1–1000 (default 100); `events.next_after` names the rest.
+    #[param(minimum = 1, maximum = 1000)]
+    limit: Option<u32>,
+}
+
+/// Read the table
+///
+/// Everything a table shows, at one version, in one request: the game (as `GET /games/{id}`),
+/// the caller's view with its receipt (as `GET /games/{id}/state`), the caller's legal
+/// commands (as `GET /games/{id}/legal-moves`; absent for a spectator or the host), who is
+/// connected (as `GET /games/{id}/presence`) and the events after `after` (as
+/// `GET /games/{id}/events`). A client following the stream reads this once per piece of
+/// news, with `after` the last event it holds. The `ETag` is the version.
+#[utoipa::path(
+    tag = "table",
+    params(("id" = String, Path, description = "The game's id"), TableQuery),
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "The table", body = TableRead, headers(
+            ("ETag" = String, description = "The version, quoted"),
+            ("Cache-Control" = String, description = "`no-cache`"),
+            ("Vary" = String, description = "`Authorization`: the table depends on the token"),
+        )),
+        (status = 400, description = "Malformed query", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
+    )
+)]
+#[get("/games/{id}/table")]
+async fn read_table(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    query: web::Query<TableQuery>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let (after, limit) = crate::http::limits::page(
+        query.after,
+        Some(query.limit.unwrap_or(100)),
+        "a sequence number",
+    )?;
+    let game = game(&id)?;
+    let mut table = seam::open(&state, &game).await?;
+    let who = table.caller(&state.store, bearer(&req)?.as_deref()).await?;
+    let version = table.version();
+    let audience = if table.over() {
+        Audience::Omniscient
+    } else {
+        who.audience()
+    };
+    let mut view = reply::state_view(table.history(), version.stored(), audience)
+        .ok_or_else(|| ApiError::Internal("the current version has no view".into()))?;
+    view.receipt = Some(
+        reply::receipt(
+            &state,
+            &table,
+            ReceiptKind::View,
+            (version, None),
+            audience,
+            &view,
+        )
+        .await?,
+    );
+    let legal = who.seat().ok().map(|seat| LegalMoves {
+        decision_version: table.decision_version().stored(),
+        version: version.stored(),
+        commands: legal_commands(table.history().game(), seat),
+    });
+    let after = query
+        .after
+        .map_or_else(|| (version.stored() - 30).max(0), |_| after);
+    let body = TableRead {
+        version: version.stored(),
+        game: table.summary(),
+        state: view,
+        legal,
+        presence: state.presence.of(game.as_str(), table.players()),
+        events: events_page(&table, who, after, limit),
+    };
+    Ok(HttpResponse::Ok()
+        .insert_header(("ETag", format!("\"{version}\"")))
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-cache"))
+        .insert_header((actix_web::http::header::VARY, "Authorization"))
+        .json(body))
 }

@@ -20,6 +20,8 @@ use saboteur_storage::Notice;
 use serde::Deserialize;
 use tokio::sync::{broadcast, mpsc};
 use tokio_stream::wrappers::ReceiverStream;
+
+use crate::http::quota::StreamPermit;
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -145,9 +147,9 @@ impl Follower {
         mut sent: i64,
         tx: Frames,
         // The stream's place among this process's streams, and its presence at the table.
-        held: (Permit, Present),
+        held: (Permit, Option<StreamPermit>, Present),
     ) {
-        let recheck = held.1.recheck.clone();
+        let recheck = held.2.recheck.clone();
         let Ok(s) = self.catch_up(sent, &tx).await else {
             return;
         };
@@ -232,6 +234,21 @@ async fn stream_events(
                 state.config.max_streams
             ))
         })?;
+    // A client holds at most its share of them (`--limit-streams`).
+    let mine = match crate::http::quota::Client::of(&req, &state.quotas.limits().trusted_proxies) {
+        Some(client) => Some(state.quotas.stream(client).ok_or_else(|| {
+            state.metrics.limited.with_label_values(&["stream"]).inc();
+            ApiError::TooManyRequests {
+                detail: format!(
+                    "{client} holds {} event streams open, its most: close one, or try again \
+                     after Retry-After",
+                    state.quotas.limits().streams
+                ),
+                retry_after: 5,
+            }
+        })?),
+        None => None,
+    };
     let game = game(&id)?;
     let token = bearer(&req)?;
     let audience = {
@@ -268,7 +285,7 @@ async fn stream_events(
         audience,
         holder,
     };
-    tokio::spawn(follower.feed(notices, after, tx, (permit, present)));
+    tokio::spawn(follower.feed(notices, after, tx, (permit, mine, present)));
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header(("Cache-Control", "no-cache"))

@@ -37,8 +37,14 @@ impl std::ops::Deref for Server {
 
 impl Server {
     /// Starts `saboteur serve` on a free port with the store at `database_url`, and waits until
-    /// it listens.
+    /// it listens. Its per-client limits are off: the tests drive many clients from one address
+    /// ([`Server::start_limited`] keeps them).
     pub fn start(database_url: &str, extra: &[&str]) -> Server {
+        Server::start_limited(database_url, &[extra, &["--no-limits"]].concat())
+    }
+
+    /// [`Server::start`] with the per-client limits `extra` sets (the defaults otherwise).
+    pub fn start_limited(database_url: &str, extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_saboteur"))
             .args(["serve", "--bind", "127.0.0.1:0", "--allow-fixed-seed"])
             .args(["--database-url", database_url])

@@ -3,6 +3,7 @@
 //! two processes serving one database, hostile and slow clients. Every test is bounded in
 //! time. PostgreSQL tests start their own throwaway cluster when `DATABASE_URL` is unset.
 
+mod flood;
 mod harness;
 mod hostile;
 mod kill;

@@ -101,6 +101,11 @@ impl TestApp {
         let config = saboteur_api::Config {
             allow_fixed_seed: true,
             time,
+            // Many clients from one address: the per-client limits are switched off.
+            limits: saboteur_api::Limits {
+                off: true,
+                ..saboteur_api::Limits::default()
+            },
             ..saboteur_api::Config::new("127.0.0.1:0", database_url)
         };
         let (server, addr): (_, SocketAddr) = saboteur_api::start(config)

@@ -342,6 +342,8 @@ impl Mixed {
                 format!("a replay at {at}: {ex:?}")
             });
             self.keep("a replay", &ex);
+        } else if self.rng.chance(50) {
+            self.read_table(look, token).await;
         } else {
             let after = self.rng.below(look.version as u64);
             let tail = format!("/events?after={after}&limit=50");
@@ -349,6 +351,57 @@ impl Mixed {
             self.count("events", ex.status);
             self.check(ex.status == StatusCode::OK, || format!("events: {ex:?}"));
         }
+    }
+
+    /// The table read at once is what the five reads it stands for answer at its version: the
+    /// game, the view (everyone's once the game is over), the legal moves (a player's only),
+    /// presence and the page of events; its view carries a receipt like any other.
+    async fn read_table(&mut self, look: &Look, token: Option<String>) {
+        let after = self.rng.below(look.version as u64 + 1);
+        let tail = format!("/table?after={after}&limit=50");
+        let t = self.get(&tail, token.as_deref()).await;
+        self.count("table", t.status);
+        self.check(t.status == StatusCode::OK, || format!("the table: {t:?}"));
+        let version = t.body["version"].as_i64().unwrap_or(-1);
+        let token = token.as_deref();
+        let game = self.get("", None).await;
+        let state = self.get(&format!("/state?at={version}"), token).await;
+        let legal = self.get("/legal-moves", token).await;
+        let presence = self.get("/presence", None).await;
+        let page = self
+            .get(&format!("/events?after={after}&limit=50"), token)
+            .await;
+        // A bot's answer or a sweep may land between the reads: compared only when none did.
+        if self.version().await != version {
+            self.count("table moved on", StatusCode::OK);
+            return;
+        }
+        let same = |what: &str, one: &Value, other: &Value| {
+            self.check(one == other, || {
+                format!("the table's {what} at {version}: {one} but alone: {other}")
+            });
+        };
+        same("game", &t.body["game"], &game.body);
+        same("view", &t.body["state"]["view"], &state.body["view"]);
+        same(
+            "table status",
+            &t.body["state"]["table"],
+            &state.body["table"],
+        );
+        same("presence", &t.body["presence"], &presence.body);
+        same("events", &t.body["events"], &page.body);
+        let player = legal.status == StatusCode::OK;
+        let expected = if player {
+            legal.body.clone()
+        } else {
+            Value::Null
+        };
+        same("legal moves", &t.body["legal"], &expected);
+        let view = Exchange {
+            body: t.body["state"].clone(),
+            ..t.clone()
+        };
+        self.keep("a table's view", &view);
     }
 
     /// A revoked token tries anything: refused (401), nothing changes.

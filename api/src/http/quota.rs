@@ -1,0 +1,620 @@
+//! Per-client limits: what keeps one address from denying the service to everyone else.
+//!
+//! Every request is counted against its client's token buckets (one per kind: creating games,
+//! taking seats, other writes, reads; [`governor`]'s GCRA), its event streams open at once are
+//! counted, and the lobbies it created and nobody started are capped, per client and in all.
+//! Over a limit: 429 `too_many_requests` with `Retry-After`, before any handler runs, so a
+//! limited request changes nothing. The client is the peer's address (an IPv6 address by its
+//! /64, which one subscriber usually holds whole), or, when the peer is a proxy the operator
+//! trusts, the last address in `X-Forwarded-For` that is not one. `/health`, `/metrics` and the
+//! web client's files are not counted.
+//!
+//! The buckets and counts are per process: behind a load balancer spreading one client over
+//! N processes, a client gets up to N times each limit (RELIABILITY.md). The total of lobbies
+//! is the store's, so it holds across processes.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::net::{IpAddr, Ipv6Addr};
+use std::num::NonZeroU32;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::Method;
+use actix_web::middleware::Next;
+use actix_web::{HttpRequest, ResponseError, web};
+use governor::clock::Clock;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use ipnet::IpNet;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// A bucket: `count` requests at once, given back at `count` per `per`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rate {
+    /// How many at once (the bucket's size), and how many per `per`.
+    pub count: u32,
+    /// The period over which `count` come back.
+    pub per: Duration,
+}
+
+impl FromStr for Rate {
+    type Err = String;
+
+    /// `N/s`, `N/min` or `N/h`, N from 1.
+    fn from_str(s: &str) -> Result<Rate, String> {
+        let bad = || format!("{s:?} is not a rate: write N/s, N/min or N/h, N from 1");
+        let (count, unit) = s.trim().split_once('/').ok_or_else(bad)?;
+        let count: u32 = count.trim().parse().map_err(|_| bad())?;
+        let per = match unit.trim() {
+            "s" => Duration::from_secs(1),
+            "min" => Duration::from_secs(60),
+            "h" => Duration::from_secs(3600),
+            _ => return Err(bad()),
+        };
+        if count == 0 {
+            return Err(bad());
+        }
+        Ok(Rate { count, per })
+    }
+}
+
+impl fmt::Display for Rate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let unit = match self.per.as_secs() {
+            1 => "s",
+            60 => "min",
+            _ => "h",
+        };
+        write!(f, "{}/{unit}", self.count)
+    }
+}
+
+impl Rate {
+    fn quota(self) -> Quota {
+        let count = NonZeroU32::new(self.count).unwrap_or(NonZeroU32::MIN);
+        // One comes back every `per / count`; never faster than a nanosecond.
+        let every = (self.per / count.get()).max(Duration::from_nanos(1));
+        Quota::with_period(every)
+            .unwrap_or_else(|| Quota::per_second(count))
+            .allow_burst(count)
+    }
+}
+
+/// The limits a client meets, and the caps on lobbies (`serve --limit-…`, RELIABILITY.md).
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// No per-client limit at all (benchmarks and tests that drive many clients from one
+    /// address). The total of lobbies and their expiry still hold.
+    pub off: bool,
+    /// Games created (`POST /games`, rematches).
+    pub creates: Rate,
+    /// Seats taken (`POST /games/{id}/seats`, claims, bots seated).
+    pub joins: Rate,
+    /// Every other write: commands, talk, undo, hand-overs, keys, tokens.
+    pub writes: Rate,
+    /// Reads: views, legal moves, events, listings, audits.
+    pub reads: Rate,
+    /// Event streams one client holds open at once (below the process's `max_streams`).
+    pub streams: usize,
+    /// Lobbies one client created that nobody started yet (and have not expired).
+    pub lobbies_per_client: usize,
+    /// Lobbies nobody started yet, in all (the store's count: every process shares it).
+    pub lobbies: usize,
+    /// How long a lobby nobody started is listed and counted; after it, it is left out of
+    /// listings, caps and the cache (its log is kept, its links still work).
+    pub lobby_expiry: Duration,
+    /// Proxies whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: Vec<IpNet>,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        let rate = |count, secs| Rate {
+            count,
+            per: Duration::from_secs(secs),
+        };
+        Limits {
+            off: false,
+            creates: rate(60, 3600),
+            joins: rate(120, 60),
+            writes: rate(600, 60),
+            reads: rate(3000, 60),
+            streams: 256,
+            lobbies_per_client: 30,
+            lobbies: 10_000,
+            lobby_expiry: Duration::from_secs(24 * 3600),
+            trusted_proxies: Vec::new(),
+        }
+    }
+}
+
+/// What a request is counted as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Create,
+    Join,
+    Write,
+    Read,
+    Stream,
+    Lobby,
+}
+
+impl Kind {
+    /// The label in `saboteur_limited_total`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Create => "create",
+            Kind::Join => "join",
+            Kind::Write => "write",
+            Kind::Read => "read",
+            Kind::Stream => "stream",
+            Kind::Lobby => "lobby",
+        }
+    }
+
+    /// The kind of a request by its method and path; `None`: not counted.
+    fn of(method: &Method, path: &str) -> Option<Kind> {
+        let parts: Vec<&str> = path.trim_end_matches('/').split('/').skip(1).collect();
+        let api = matches!(
+            parts.first(),
+            Some(&("games" | "catalogue" | "log" | "keys"))
+        );
+        if !api {
+            return None;
+        }
+        let write = !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
+        Some(match (write, parts.as_slice()) {
+            (true, ["games"]) | (true, ["games", _, "rematch"]) => Kind::Create,
+            (true, ["games", _, "seats" | "bots"]) | (true, ["games", _, "seats", _, "claim"]) => {
+                Kind::Join
+            }
+            (true, _) => Kind::Write,
+            (false, ["games", _, "events", "stream"]) => Kind::Stream,
+            (false, _) => Kind::Read,
+        })
+    }
+}
+
+/// Who a client is, for counting: an IPv4 address, or an IPv6 address's /64.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Client(IpAddr);
+
+impl fmt::Display for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            IpAddr::V6(a) => write!(f, "{a}/64"),
+            a => write!(f, "{a}"),
+        }
+    }
+}
+
+impl Client {
+    fn of_address(address: IpAddr) -> Client {
+        match address {
+            IpAddr::V6(a) => match a.to_ipv4_mapped() {
+                Some(v4) => Client(IpAddr::V4(v4)),
+                None => {
+                    let s = a.segments();
+                    Client(IpAddr::V6(Ipv6Addr::new(
+                        s[0], s[1], s[2], s[3], 0, 0, 0, 0,
+                    )))
+                }
+            },
+            a => Client(a),
+        }
+    }
+
+    /// The client of a request: its peer, or behind a trusted proxy, the last address of
+    /// `X-Forwarded-For` that is not a trusted proxy's (a client can write anything at the
+    /// header's start; only what the trusted proxies appended is believed).
+    pub fn of(req: &HttpRequest, trusted: &[IpNet]) -> Option<Client> {
+        let peer = req.peer_addr()?.ip();
+        let trusts = |a: &IpAddr| trusted.iter().any(|n| n.contains(a));
+        if !trusts(&peer) {
+            return Some(Client::of_address(peer));
+        }
+        let mut forwarded: Vec<IpAddr> = Vec::new();
+        for line in req.headers().get_all("x-forwarded-for") {
+            let Ok(text) = line.to_str() else {
+                return Some(Client::of_address(peer));
+            };
+            for part in text.split(',') {
+                match part.trim().parse::<IpAddr>() {
+                    Ok(a) => forwarded.push(a),
+                    // A hop we cannot read: nothing before it can be believed.
+                    Err(_) => forwarded.clear(),
+                }
+            }
+        }
+        let client = forwarded
+            .into_iter()
+            .rev()
+            .find(|a| !trusts(a))
+            .unwrap_or(peer);
+        Some(Client::of_address(client))
+    }
+}
+
+/// A lobby a client created: the game (`None` while its creation runs), and when.
+type Lobby = (Option<String>, Instant);
+
+/// The per-client state of one process.
+pub(crate) struct Quotas {
+    limits: Limits,
+    creates: DefaultKeyedRateLimiter<Client>,
+    joins: DefaultKeyedRateLimiter<Client>,
+    writes: DefaultKeyedRateLimiter<Client>,
+    reads: DefaultKeyedRateLimiter<Client>,
+    /// Streams open, by client.
+    streams: Arc<Mutex<HashMap<Client, usize>>>,
+    /// Lobbies created here, by client: the game (`None` while its creation runs) and when.
+    lobbies: Mutex<HashMap<Client, Vec<Lobby>>>,
+}
+
+/// One of a client's open streams, given back when dropped.
+pub(crate) struct StreamPermit {
+    client: Client,
+    open: Arc<Mutex<HashMap<Client, usize>>>,
+}
+
+impl Drop for StreamPermit {
+    fn drop(&mut self) {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = open.get_mut(&self.client) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                open.remove(&self.client);
+            }
+        }
+    }
+}
+
+impl Quotas {
+    pub fn new(limits: Limits) -> Quotas {
+        Quotas {
+            creates: RateLimiter::keyed(limits.creates.quota()),
+            joins: RateLimiter::keyed(limits.joins.quota()),
+            writes: RateLimiter::keyed(limits.writes.quota()),
+            reads: RateLimiter::keyed(limits.reads.quota()),
+            streams: Arc::default(),
+            lobbies: Mutex::default(),
+            limits,
+        }
+    }
+
+    /// The limits this process applies.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Takes one from the client's bucket of `kind`, or says how long to wait.
+    fn take(&self, kind: Kind, client: Client) -> Result<(), Duration> {
+        let limiter = match kind {
+            Kind::Create => &self.creates,
+            Kind::Join => &self.joins,
+            Kind::Write => &self.writes,
+            Kind::Read | Kind::Stream => &self.reads,
+            Kind::Lobby => return Ok(()),
+        };
+        limiter
+            .check_key(&client)
+            .map_err(|not_until| not_until.wait_time_from(limiter.clock().now()))
+    }
+
+    /// A stream for `client`, unless it holds as many as it may.
+    pub fn stream(&self, client: Client) -> Option<StreamPermit> {
+        let mut open = self.streams.lock().unwrap_or_else(|e| e.into_inner());
+        let n = open.entry(client).or_default();
+        if !self.limits.off && *n >= self.limits.streams {
+            return None;
+        }
+        *n += 1;
+        Some(StreamPermit {
+            client,
+            open: self.streams.clone(),
+        })
+    }
+
+    /// Forgets the buckets of clients that are full again and lobbies past their expiry, so
+    /// that what is kept grows with the clients of the last hour, not with every client ever.
+    pub fn sweep(&self) {
+        for limiter in [&self.creates, &self.joins, &self.writes, &self.reads] {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
+        let expiry = self.limits.lobby_expiry;
+        let mut lobbies = self.lobbies.lock().unwrap_or_else(|e| e.into_inner());
+        lobbies.retain(|_, games| {
+            games.retain(|(_, at)| at.elapsed() < expiry);
+            !games.is_empty()
+        });
+        lobbies.shrink_to_fit();
+    }
+
+    /// How many clients the buckets remember (`saboteur_clients_tracked`).
+    pub fn clients(&self) -> usize {
+        [&self.creates, &self.joins, &self.writes, &self.reads]
+            .iter()
+            .map(|l| l.len())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// The per-client limits, before anything else runs: 429 with `Retry-After` over a limit.
+pub(crate) async fn limit<B: MessageBody>(
+    req: ServiceRequest,
+    next: Next<B>,
+) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
+    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body);
+    };
+    let quotas = &state.quotas;
+    let kind = Kind::of(req.method(), req.path());
+    let client = Client::of(req.request(), &quotas.limits.trusted_proxies);
+    let (Some(kind), Some(client)) = (kind, client) else {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body);
+    };
+    let refuse = |req: ServiceRequest, kind: Kind, wait: Duration, what: String| {
+        state
+            .metrics
+            .limited
+            .with_label_values(&[kind.name()])
+            .inc();
+        let err = ApiError::TooManyRequests {
+            detail: what,
+            retry_after: wait.as_secs_f64().ceil().max(1.0) as u64,
+        };
+        let response = err.error_response();
+        Ok(req.into_response(response).map_into_right_body())
+    };
+    if !quotas.limits.off
+        && let Err(wait) = quotas.take(kind, client)
+    {
+        let what = format!(
+            "{client} sent more {} requests than its limit ({}): try again after Retry-After",
+            kind.name(),
+            match kind {
+                Kind::Create => quotas.limits.creates,
+                Kind::Join => quotas.limits.joins,
+                Kind::Write => quotas.limits.writes,
+                _ => quotas.limits.reads,
+            }
+        );
+        return refuse(req, kind, wait, what);
+    }
+    if kind == Kind::Create && *req.method() == Method::POST && req.path() == "/games" {
+        return create(req, next, &state, client, refuse).await;
+    }
+    next.call(req)
+        .await
+        .map(ServiceResponse::map_into_left_body)
+}
+
+/// A game's creation: refused while the client's lobbies, or all lobbies, are at their cap;
+/// a lobby made is counted for its client.
+async fn create<B: MessageBody>(
+    req: ServiceRequest,
+    next: Next<B>,
+    state: &AppState,
+    client: Client,
+    refuse: impl Fn(
+        ServiceRequest,
+        Kind,
+        Duration,
+        String,
+    ) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error>,
+) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
+    let quotas = &state.quotas;
+    let limits = &quotas.limits;
+    let expiry = limits.lobby_expiry;
+    let wait = Duration::from_secs(60);
+    if !limits.off {
+        let mine = quotas
+            .lobbies
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&client)
+            .cloned()
+            .unwrap_or_default();
+        let mut open = 0;
+        let mut started = Vec::new();
+        for (game, at) in &mine {
+            if at.elapsed() >= expiry {
+                continue;
+            }
+            // Still a lobby? Asked of the store only for a client at its cap.
+            let lobby = match game {
+                Some(id) if mine.len() >= limits.lobbies_per_client => state
+                    .store
+                    .get_game(id)
+                    .await
+                    .map(|g| g.status == saboteur_storage::GameStatus::Lobby)
+                    .unwrap_or(true),
+                _ => true,
+            };
+            if lobby {
+                open += 1;
+            } else if let Some(id) = game {
+                started.push(id.clone());
+            }
+        }
+        if !started.is_empty() {
+            let mut lobbies = quotas.lobbies.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(games) = lobbies.get_mut(&client) {
+                games.retain(|(g, _)| g.as_ref().is_none_or(|g| !started.contains(g)));
+            }
+        }
+        if open >= limits.lobbies_per_client {
+            let what = format!(
+                "{client} has {open} games nobody started (at most {}): start or leave one, or \
+                 try again after Retry-After",
+                limits.lobbies_per_client
+            );
+            return refuse(req, Kind::Lobby, wait, what);
+        }
+    }
+    let since = chrono::Utc::now() - chrono::Duration::from_std(expiry).unwrap_or_default();
+    match state.store.count_lobbies(since).await {
+        Ok(n) if n >= limits.lobbies as u64 => {
+            let what = format!(
+                "{n} games wait for players (at most {}): join one, or try again after \
+                 Retry-After",
+                limits.lobbies
+            );
+            return refuse(req, Kind::Lobby, wait, what);
+        }
+        Ok(_) => {}
+        // The creation will meet the same store and answer for it.
+        Err(e) => tracing::debug!("lobbies not counted: {e}"),
+    }
+    // Counted while it runs, so that a client's creations at once cannot pass the cap together.
+    let mark = Instant::now();
+    if !limits.off {
+        let mut lobbies = quotas.lobbies.lock().unwrap_or_else(|e| e.into_inner());
+        lobbies.entry(client).or_default().push((None, mark));
+    }
+    let res = next.call(req).await;
+    if !limits.off {
+        let made = res
+            .as_ref()
+            .ok()
+            .filter(|r| r.status().is_success())
+            .and_then(|r| r.headers().get("location"))
+            .and_then(|l| l.to_str().ok())
+            .and_then(|l| l.strip_prefix("/games/"))
+            .map(str::to_string);
+        let mut lobbies = quotas.lobbies.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(games) = lobbies.get_mut(&client) {
+            match made {
+                Some(id) => {
+                    if let Some(entry) = games.iter_mut().find(|(g, t)| g.is_none() && *t == mark) {
+                        entry.0 = Some(id);
+                    }
+                }
+                None => games.retain(|(g, t)| g.is_some() || *t != mark),
+            }
+        }
+    }
+    res.map(ServiceResponse::map_into_left_body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::test::TestRequest;
+
+    #[test]
+    fn rates_read_and_written() {
+        for text in ["60/h", "120/min", "10/s"] {
+            let rate: Rate = text.parse().unwrap();
+            assert_eq!(rate.to_string(), text);
+        }
+        for bad in ["0/s", "10", "10/day", "x/s", "-1/s"] {
+            assert!(bad.parse::<Rate>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn requests_are_counted_by_kind() {
+        let of = |m: Method, p: &str| Kind::of(&m, p);
+        assert_eq!(of(Method::POST, "/games"), Some(Kind::Create));
+        assert_eq!(of(Method::POST, "/games/x/rematch"), Some(Kind::Create));
+        assert_eq!(of(Method::POST, "/games/x/seats"), Some(Kind::Join));
+        assert_eq!(of(Method::POST, "/games/x/seats/2/claim"), Some(Kind::Join));
+        assert_eq!(of(Method::POST, "/games/x/bots"), Some(Kind::Join));
+        assert_eq!(of(Method::POST, "/games/x/commands"), Some(Kind::Write));
+        assert_eq!(of(Method::DELETE, "/games/x/seats/1"), Some(Kind::Write));
+        assert_eq!(of(Method::GET, "/games/x/table"), Some(Kind::Read));
+        assert_eq!(of(Method::GET, "/games"), Some(Kind::Read));
+        assert_eq!(
+            of(Method::GET, "/games/x/events/stream"),
+            Some(Kind::Stream)
+        );
+        assert_eq!(of(Method::GET, "/healthz"), None);
+        assert_eq!(of(Method::GET, "/log/checkpoint"), Some(Kind::Read));
+        assert_eq!(of(Method::GET, "/metrics"), None);
+        assert_eq!(of(Method::GET, "/assets/bundle.js"), None);
+        assert_eq!(of(Method::GET, "/play/x"), None);
+    }
+
+    #[test]
+    fn the_client_is_the_peer_unless_a_trusted_proxy_names_it() {
+        let trusted: Vec<IpNet> = vec!["10.0.0.0/8".parse().unwrap()];
+        let client = |peer: &str, forwarded: &[&str]| {
+            let mut req = TestRequest::default().peer_addr(peer.parse().unwrap());
+            for f in forwarded {
+                req = req.append_header(("x-forwarded-for", *f));
+            }
+            Client::of(&req.to_http_request(), &trusted)
+                .unwrap()
+                .to_string()
+        };
+        // An untrusted peer's header is not believed.
+        assert_eq!(client("203.0.113.9:1", &["198.51.100.1"]), "203.0.113.9");
+        // A trusted proxy names the client: the last address that is not a proxy's.
+        assert_eq!(
+            client("10.0.0.2:1", &["6.6.6.6, 198.51.100.1, 10.0.0.3"]),
+            "198.51.100.1"
+        );
+        assert_eq!(
+            client("10.0.0.2:1", &["6.6.6.6", "198.51.100.1"]),
+            "198.51.100.1"
+        );
+        // Nothing readable after the proxies: the proxy itself.
+        assert_eq!(client("10.0.0.2:1", &["6.6.6.6, junk"]), "10.0.0.2");
+        assert_eq!(client("10.0.0.2:1", &[]), "10.0.0.2");
+        // An IPv6 client is its /64; a v4-mapped address is the v4 one.
+        assert_eq!(client("[2001:db8:1:2:3:4:5:6]:1", &[]), "2001:db8:1:2::/64");
+        assert_eq!(client("[::ffff:192.0.2.7]:1", &[]), "192.0.2.7");
+    }
+
+    #[test]
+    fn a_bucket_refuses_past_its_size_and_names_the_wait() {
+        let limits = Limits {
+            writes: "3/min".parse().unwrap(),
+            ..Limits::default()
+        };
+        let quotas = Quotas::new(limits);
+        let a = Client::of_address("192.0.2.1".parse().unwrap());
+        let b = Client::of_address("192.0.2.2".parse().unwrap());
+        for _ in 0..3 {
+            assert!(quotas.take(Kind::Write, a).is_ok());
+        }
+        let wait = quotas.take(Kind::Write, a).unwrap_err();
+        assert!(
+            wait > Duration::from_secs(15) && wait <= Duration::from_secs(20),
+            "{wait:?}"
+        );
+        // Another client, and another kind, are untouched.
+        assert!(quotas.take(Kind::Write, b).is_ok());
+        assert!(quotas.take(Kind::Read, a).is_ok());
+    }
+
+    #[test]
+    fn streams_are_counted_per_client_and_given_back() {
+        let quotas = Quotas::new(Limits {
+            streams: 2,
+            ..Limits::default()
+        });
+        let a = Client::of_address("192.0.2.1".parse().unwrap());
+        let b = Client::of_address("192.0.2.2".parse().unwrap());
+        let one = quotas.stream(a).unwrap();
+        let _two = quotas.stream(a).unwrap();
+        assert!(quotas.stream(a).is_none());
+        assert!(quotas.stream(b).is_some());
+        drop(one);
+        assert!(quotas.stream(a).is_some());
+    }
+}

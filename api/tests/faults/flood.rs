@@ -1,0 +1,457 @@
+//! A stranger who floods: the per-client limits and the caps on lobbies, against the binary
+//! with its default limits (or lowered ones, to reach them quickly), on SQLite and
+//! PostgreSQL. Clients come from different loopback addresses (`127.0.0.2`, `127.0.0.3`…): the
+//! server counts each address apart. Every limited request is a 429 problem with
+//! `too_many_requests` and `Retry-After`, and changes nothing.
+
+use std::net::IpAddr;
+use std::time::{Duration, Instant};
+
+use reqwest::{Client, StatusCode};
+use serde_json::{Value, json};
+
+use crate::harness::{Remote, Server, game_with_bots, one_move, send, status, version};
+
+fn sqlite() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("flood.db").display());
+    (dir, url)
+}
+
+/// A client whose requests come from `127.0.0.N`.
+fn from(n: u8) -> Client {
+    Client::builder()
+        .local_address(IpAddr::from([127, 0, 0, n]))
+        .timeout(Duration::from_secs(10))
+        .build()
+        .expect("a client")
+}
+
+/// A refusal by a per-client limit: 429 problem+json, its code, a wait.
+fn limited(what: &str, reply: &(StatusCode, Value, reqwest::header::HeaderMap)) {
+    let (st, body, headers) = reply;
+    assert_eq!(*st, StatusCode::TOO_MANY_REQUESTS, "{what}: {body}");
+    assert_eq!(body["code"], "too_many_requests", "{what}: {body}");
+    let wait: u64 = headers
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{what}: no Retry-After"));
+    assert!(wait >= 1, "{what}: Retry-After {wait}");
+}
+
+/// The games listed as lobbies.
+async fn lobbies(c: &Client, s: &Remote) -> Vec<String> {
+    let mut ids = Vec::new();
+    let mut next = Some("/games?status=lobby&limit=100".to_string());
+    while let Some(path) = next {
+        let (st, page, _) = send(c.get(s.url(&path))).await.expect("list");
+        assert_eq!(st, StatusCode::OK, "{page}");
+        for g in page["games"].as_array().unwrap() {
+            ids.push(g["id"].as_str().unwrap().to_string());
+        }
+        next = page["next_cursor"]
+            .as_str()
+            .map(|c| format!("/games?status=lobby&limit=100&cursor={c}"));
+    }
+    ids
+}
+
+/// The count of requests refused by kind, from `/metrics`.
+async fn refused(c: &Client, s: &Remote, kind: &str) -> u64 {
+    let text = c
+        .get(s.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let line = format!("saboteur_limited_total{{kind=\"{kind}\"}} ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(&line))
+        .map_or(0, |n| n.trim().parse().unwrap())
+}
+
+/// The person at seat 0 plays `games` whole games against bots; the time of each command.
+async fn play_games(c: &Client, s: &Remote, games: u64, seed: u64) -> Vec<Duration> {
+    let mut times = Vec::new();
+    for g in 0..games {
+        let ruleset = if g % 2 == 0 { "base" } else { "saboteur2" };
+        let (id, token) = game_with_bots(c, s, ruleset, 4, seed + g).await;
+        let started = Instant::now();
+        let mut n = 0;
+        while status(c, s, &id).await.as_deref() != Some("finished") {
+            assert!(
+                started.elapsed() < Duration::from_secs(120),
+                "game {id} stuck"
+            );
+            n += 1;
+            let t = Instant::now();
+            match one_move(c, s, &id, &token, n).await {
+                Some((_, _, st, body)) => {
+                    assert!(st.is_success(), "a move: {st} {body}");
+                    times.push(t.elapsed());
+                }
+                None => tokio::time::sleep(Duration::from_millis(20)).await,
+            }
+        }
+    }
+    times
+}
+
+fn p99(times: &mut [Duration]) -> Duration {
+    times.sort_unstable();
+    times[(times.len() * 99 / 100).min(times.len() - 1)]
+}
+
+/// One address creates games in a loop: with the default limits it gets its 30 lobbies (the
+/// cap on games it created that nobody started) and then only 429s, which record nothing,
+/// while another address plays whole games as fast as when nobody flooded.
+async fn a_flood_of_games_is_capped(url: &str) {
+    let server = Server::start_limited(url, &[]);
+    let s = server.remote();
+    let player = from(1);
+    // The same games, quietly first.
+    let mut quiet = play_games(&player, &s, 2, 700).await;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flooding = tokio::spawn({
+        let (s, stop) = (s.clone(), stop.clone());
+        async move {
+            let c = from(2);
+            let (mut made, mut refusals) = (0, 0);
+            // As fast as one connection goes, until the player is done.
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let reply = send(c.post(s.url("/games")).json(&json!({
+                    "ruleset": "base", "players": 10
+                })))
+                .await
+                .expect("the server answers");
+                if reply.0 == StatusCode::CREATED {
+                    made += 1;
+                    assert_eq!(refusals, 0, "a game made after a refusal: {}", reply.1);
+                } else {
+                    limited("a game past the cap", &reply);
+                    refusals += 1;
+                }
+            }
+            (made, refusals)
+        }
+    });
+    let mut flooded = play_games(&player, &s, 2, 700).await;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let (made, refusals) = flooding.await.unwrap();
+    assert_eq!(made, 30, "the cap on lobbies per address");
+    assert!(refusals > 100, "the flood went on: {refusals} refusals");
+    // Nothing was recorded for a refusal: the flooder's 30 lobbies are all there is.
+    assert_eq!(lobbies(&player, &s).await.len(), 30);
+    // Refused as past the cap, then (past its 60 an hour) past the creations' bucket too.
+    let counted = refused(&player, &s, "lobby").await + refused(&player, &s, "create").await;
+    assert!(counted >= refusals, "{counted} counted, {refusals} refused");
+    let (q, f) = (p99(&mut quiet), p99(&mut flooded));
+    eprintln!(
+        "commands p99: quiet {q:?} ({} moves), while flooded {f:?} ({} moves)",
+        quiet.len(),
+        flooded.len()
+    );
+    // Within twice the quiet run's (a floor of 5 ms: below it, the machine's scheduling).
+    assert!(
+        f <= (q * 2).max(Duration::from_millis(5)),
+        "p99 {f:?} while flooded, {q:?} quiet"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_games_is_capped_on_sqlite() {
+    let (_dir, url) = sqlite();
+    a_flood_of_games_is_capped(&url).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_games_is_capped_on_postgres() {
+    a_flood_of_games_is_capped(&saboteur_storage::testing::fresh_database().await).await;
+}
+
+/// Every kind of request has its bucket, per address: past it, 429 and nothing changed; the
+/// next address is untouched. Lowered limits, to reach them quickly.
+async fn every_kind_has_its_limit(url: &str) {
+    let server = Server::start_limited(
+        url,
+        &[
+            "--limit-creates=3/h",
+            "--limit-joins=4/min",
+            "--limit-writes=5/min",
+            "--limit-reads=300/min",
+            "--limit-streams=2",
+        ],
+    );
+    let s = server.remote();
+    let (a, b) = (from(3), from(4));
+    // Creating: three, then refused; another address creates.
+    let mut made = Vec::new();
+    for _ in 0..3 {
+        let (st, g, _) = send(
+            a.post(s.url("/games"))
+                .json(&json!({"ruleset": "base", "players": 5})),
+        )
+        .await
+        .unwrap();
+        assert_eq!(st, StatusCode::CREATED, "{g}");
+        made.push((
+            g["game_id"].as_str().unwrap().to_string(),
+            g["host_token"].as_str().unwrap().to_string(),
+        ));
+    }
+    let before = lobbies(&b, &s).await.len();
+    let reply = send(
+        a.post(s.url("/games"))
+            .json(&json!({"ruleset": "base", "players": 10})),
+    )
+    .await
+    .unwrap();
+    limited("a fourth game in an hour", &reply);
+    assert_eq!(lobbies(&b, &s).await.len(), before, "nothing made");
+    let (st, _, _) = send(
+        b.post(s.url("/games"))
+            .json(&json!({"ruleset": "base", "players": 3})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, StatusCode::CREATED, "another address creates");
+    // Joining: four seats, then refused with the game unchanged.
+    let (id, host) = made[0].clone();
+    let mut tokens = Vec::new();
+    for n in 0..4 {
+        let (st, j, _) = send(
+            a.post(s.url(&format!("/games/{id}/seats")))
+                .json(&json!({"name": format!("p{n}")})),
+        )
+        .await
+        .unwrap();
+        assert_eq!(st, StatusCode::CREATED, "{j}");
+        tokens.push(j["player_token"].as_str().unwrap().to_string());
+    }
+    let v = version(&b, &s, &id).await;
+    let reply = send(
+        a.post(s.url(&format!("/games/{id}/seats")))
+            .json(&json!({"name": "p5"})),
+    )
+    .await
+    .unwrap();
+    limited("a fifth seat in a minute", &reply);
+    assert_eq!(version(&b, &s, &id).await, v, "no seat taken");
+    let (_, g, _) = send(b.get(s.url(&format!("/games/{id}")))).await.unwrap();
+    assert_eq!(g["seats"].as_array().unwrap().len(), 4);
+    // The host, from another address, seats a bot and starts.
+    let (st, body, _) = send(
+        b.post(s.url(&format!("/games/{id}/bots")))
+            .bearer_auth(&host)
+            .json(&json!({"level": "random"})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, StatusCode::CREATED, "{body}");
+    let (st, body, _) = send(
+        b.post(s.url(&format!("/games/{id}/start")))
+            .bearer_auth(&host),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, StatusCode::OK, "{body}");
+    // Other writes: five commands (refused by the rules or not), then only 429s, and the game
+    // unchanged by them.
+    let command = |n: usize| {
+        a.post(s.url(&format!("/games/{id}/commands")))
+            .bearer_auth(&tokens[n % 4])
+            .json(&json!({"type": "pass", "discard": []}))
+    };
+    for n in 0..5 {
+        let (st, body, _) = send(command(n)).await.unwrap();
+        assert_ne!(st, StatusCode::TOO_MANY_REQUESTS, "command {n}: {body}");
+    }
+    let v = version(&b, &s, &id).await;
+    for n in 5..8 {
+        limited(
+            "a command past the writes",
+            &send(command(n)).await.unwrap(),
+        );
+    }
+    assert_eq!(version(&b, &s, &id).await, v, "nothing played");
+    // Streams: two at once, the third refused; another address opens its own; one closed
+    // gives its place back.
+    let open = |c: Client| {
+        let url = s.url(&format!("/games/{id}/events/stream"));
+        async move { c.get(url).send().await.unwrap() }
+    };
+    let one = open(a.clone()).await;
+    let two = open(a.clone()).await;
+    assert_eq!(
+        (one.status(), two.status()),
+        (StatusCode::OK, StatusCode::OK)
+    );
+    let third = open(a.clone()).await;
+    assert_eq!(third.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(open(b.clone()).await.status(), StatusCode::OK);
+    drop(one);
+    // A client that left is noticed when a write to it fails: within about twice the stream's
+    // keep-alive of 5 s, as for the process's cap.
+    let mut reopened = false;
+    for _ in 0..100 {
+        let r = open(a.clone()).await;
+        if r.status() == StatusCode::OK {
+            reopened = true;
+            break;
+        }
+        drop(r);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(reopened, "a closed stream gives its place back");
+    // Reads: 300 a minute (the streams opened among them), then refused; another address
+    // reads.
+    let mut read_refused = false;
+    for _ in 0..400 {
+        let reply = send(a.get(s.url(&format!("/games/{id}")))).await.unwrap();
+        if reply.0 == StatusCode::TOO_MANY_REQUESTS {
+            limited("reads", &reply);
+            read_refused = true;
+            break;
+        }
+    }
+    assert!(read_refused, "the reads' bucket holds 300");
+    let (st, _, _) = send(b.get(s.url(&format!("/games/{id}")))).await.unwrap();
+    assert_eq!(st, StatusCode::OK);
+    for kind in ["create", "join", "write", "read", "stream"] {
+        assert!(refused(&b, &s, kind).await >= 1, "counted: {kind}");
+    }
+}
+
+#[tokio::test]
+async fn every_kind_has_its_limit_on_sqlite() {
+    let (_dir, url) = sqlite();
+    every_kind_has_its_limit(&url).await;
+}
+
+#[tokio::test]
+async fn every_kind_has_its_limit_on_postgres() {
+    every_kind_has_its_limit(&saboteur_storage::testing::fresh_database().await).await;
+}
+
+/// Fifty joins at once on one lobby of five seats, from ten addresses: five seats taken, the
+/// others refused (full, or over a limit), never a sixth seat.
+#[tokio::test]
+async fn a_flood_of_joins_on_one_lobby() {
+    let (_dir, url) = sqlite();
+    let server = Server::start_limited(&url, &["--limit-joins=3/min"]);
+    let s = server.remote();
+    let host = from(20);
+    let (st, g, _) = send(
+        host.post(s.url("/games"))
+            .json(&json!({"ruleset": "base", "players": 5})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, StatusCode::CREATED, "{g}");
+    let id = g["game_id"].as_str().unwrap().to_string();
+    let joins = (0..50u8).map(|n| {
+        let c = from(30 + n % 10);
+        let url = s.url(&format!("/games/{id}/seats"));
+        tokio::spawn(async move {
+            send(c.post(url).json(&json!({"name": format!("j{n}")})))
+                .await
+                .unwrap()
+        })
+    });
+    let mut taken = 0;
+    for j in joins {
+        let reply = j.await.unwrap();
+        match reply.0 {
+            StatusCode::CREATED => taken += 1,
+            StatusCode::TOO_MANY_REQUESTS => limited("a join", &reply),
+            StatusCode::CONFLICT => assert!(reply.1["code"].is_string(), "{}", reply.1),
+            other => panic!("a join answered {other}: {}", reply.1),
+        }
+    }
+    assert_eq!(taken, 5);
+    let (_, g, _) = send(host.get(s.url(&format!("/games/{id}"))))
+        .await
+        .unwrap();
+    assert_eq!(g["seats"].as_array().unwrap().len(), 5);
+}
+
+/// A lobby nobody starts leaves the listing and the caps after `--lobby-expiry`, and is kept:
+/// its page still answers.
+#[tokio::test]
+async fn lobbies_nobody_started_expire_from_the_listing() {
+    let (_dir, url) = sqlite();
+    let server = Server::start_limited(&url, &["--lobby-expiry=2", "--max-lobbies=3"]);
+    let s = server.remote();
+    let c = from(5);
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let (st, g, _) = send(
+            c.post(s.url("/games"))
+                .json(&json!({"ruleset": "base", "players": 3})),
+        )
+        .await
+        .unwrap();
+        assert_eq!(st, StatusCode::CREATED, "{g}");
+        ids.push(g["game_id"].as_str().unwrap().to_string());
+    }
+    assert_eq!(lobbies(&c, &s).await, ids);
+    // At the cap in all: another address is refused too.
+    let reply = send(
+        from(6)
+            .post(s.url("/games"))
+            .json(&json!({"ruleset": "base", "players": 3})),
+    )
+    .await
+    .unwrap();
+    limited("a lobby past the cap in all", &reply);
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(lobbies(&c, &s).await, Vec::<String>::new());
+    let (st, g, _) = send(c.get(s.url(&format!("/games/{}", ids[0]))))
+        .await
+        .unwrap();
+    assert_eq!((st, g["status"].as_str()), (StatusCode::OK, Some("lobby")));
+    let (st, _, _) = send(
+        from(6)
+            .post(s.url("/games"))
+            .json(&json!({"ruleset": "base", "players": 3})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, StatusCode::CREATED, "expired lobbies no longer count");
+}
+
+/// Behind a proxy the operator trusts, each forwarded address is a client of its own; a
+/// client that is not a trusted proxy cannot choose its address by the header.
+#[tokio::test]
+async fn behind_a_trusted_proxy_the_forwarded_address_is_the_client() {
+    let (_dir, url) = sqlite();
+    let server = Server::start_limited(&url, &["--limit-creates=1/h", "--trusted-proxy=127.0.0.7"]);
+    let s = server.remote();
+    let create = |c: &Client, forwarded: &str| {
+        let rb = c
+            .post(s.url("/games"))
+            .header("x-forwarded-for", forwarded)
+            .json(&json!({"ruleset": "base", "players": 3}));
+        async move { send(rb).await.unwrap() }
+    };
+    let proxy = from(7);
+    assert_eq!(create(&proxy, "198.51.100.1").await.0, StatusCode::CREATED);
+    assert_eq!(create(&proxy, "198.51.100.2").await.0, StatusCode::CREATED);
+    limited(
+        "the first client again",
+        &create(&proxy, "198.51.100.1").await,
+    );
+    // Not a trusted proxy: the header is not believed.
+    let stranger = from(8);
+    assert_eq!(
+        create(&stranger, "198.51.100.3").await.0,
+        StatusCode::CREATED
+    );
+    limited(
+        "a stranger naming another",
+        &create(&stranger, "198.51.100.4").await,
+    );
+}
