@@ -1,7 +1,8 @@
 //! The expert bot's decision time: many real mid-game views (every few decisions of games
 //! played by heuristic bots, all three rounds) at 3 and 10 players (base) and 12 (Saboteur 2),
 //! each decided once by the expert at its default budget, on one thread. Prints the median,
-//! the 90th and 99th percentiles and the slowest decision per setting.
+//! the 90th and 99th percentiles and the slowest decision per setting; then the time the audit
+//! takes to choose every move of a whole expert game again.
 //!
 //! `cargo bench -p saboteur-domain --bench expert` (`SABOTEUR_EXPERT_VIEWS` views per setting,
 //! default 300; `SABOTEUR_EXPERT_BUDGET=worlds,candidates,horizon` to try another budget).
@@ -10,7 +11,7 @@ use std::time::Instant;
 
 use saboteur_domain::bot::expert::{Budget, command_with};
 use saboteur_domain::bot::{BotLevel, bot_game, decision_rng};
-use saboteur_domain::{Audience, Game, Options, Phase, Ruleset, Seed, View, view};
+use saboteur_domain::{Audience, Event, Game, Options, Phase, Ruleset, Seed, View, audit, view};
 
 /// Views of the seat to move while playing, every `step`-th decision of heuristic games.
 fn views(ruleset: Ruleset, players: u8, count: usize) -> Vec<View> {
@@ -85,6 +86,32 @@ fn main() {
             percentile(&ms, 0.99),
             ms[ms.len() - 1],
             ms.len()
+        );
+    }
+    // The audit of whole games played by experts alone: every expert move chosen again.
+    for (name, ruleset, players) in [
+        ("base/5_players", Ruleset::Base, 5),
+        ("saboteur2/8_players", Ruleset::Saboteur2, 8),
+    ] {
+        let log = bot_game(
+            ruleset,
+            Options::default(),
+            players,
+            Seed::from_u64(11),
+            |_, _| BotLevel::Expert,
+        );
+        let moves = log
+            .iter()
+            .filter(|e| matches!(e, Event::CommandAccepted { bot: Some(_), .. }))
+            .count();
+        let started = Instant::now();
+        let report = audit(&log).expect("the game passes its audit");
+        let seconds = started.elapsed().as_secs_f64();
+        assert_eq!(report.bot_moves_checked as usize, moves);
+        println!(
+            "audit of an expert game, {name}: {moves} expert moves chosen again in {:.2} s, {:.2} s per 100 moves",
+            seconds,
+            seconds * 100.0 / moves.max(1) as f64
         );
     }
 }

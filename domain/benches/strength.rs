@@ -163,7 +163,7 @@ fn main() {
                     let ratio = ey.mean / ex.mean.max(1e-9);
                     ratios.push(ratio);
                     println!(
-                        "  {role:?} (seat 0's card in round 1 of both games' pair): heuristic {:.2}, expert {:.2} coins per round ({} rounds), ratio {ratio:.2}",
+                        "  {role:?} (seat 0's card that round, the same in both games of a pair): heuristic {:.2}, expert {:.2} coins per round ({} rounds), ratio {ratio:.2}",
                         ex.mean, ey.mean, ex.samples
                     );
                 }
