@@ -138,15 +138,14 @@ fn main() {
                     Default::default();
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 for (x, y) in base.iter().zip(&one) {
-                    let total = |rs: &Vec<RoundFigures>| {
-                        rs.iter().map(|r| f64::from(r.gold[0])).sum::<f64>()
-                    };
+                    let total =
+                        |rs: &Vec<RoundFigures>| rs.iter().map(|r| r.gold[0] as f64).sum::<f64>();
                     a.push(total(x));
                     b.push(total(y));
                     for (rx, ry) in x.iter().zip(y) {
                         let e = by_role.entry(rx.roles[0]).or_default();
-                        e.0.push(f64::from(rx.gold[0]));
-                        e.1.push(f64::from(ry.gold[0]));
+                        e.0.push(rx.gold[0] as f64);
+                        e.1.push(ry.gold[0] as f64);
                     }
                 }
                 let (ea, eb) = (Estimate::of(&a), Estimate::of(&b));

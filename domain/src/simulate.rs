@@ -218,9 +218,10 @@ pub struct RoundFigures {
     pub winners: Vec<Seat>,
     /// Whether the gold was reached.
     pub gold_reached: bool,
-    /// The gold each seat earned from this round's start to the next one's (or the game's
-    /// end): nuggets in the base game; coins in `saboteur2`, crystals and thefts included.
-    pub gold: Vec<u32>,
+    /// The gold each seat gained from this round's start to the next one's (or the game's
+    /// end): nuggets in the base game; coins in `saboteur2`, crystals included, net of thefts
+    /// (so it may be negative).
+    pub gold: Vec<i64>,
 }
 
 impl RoundFigures {
@@ -262,7 +263,7 @@ pub fn rounds(log: &[Event]) -> Vec<RoundFigures> {
                 .gold()
                 .iter()
                 .zip(at_start.iter())
-                .map(|(now, then)| now.saturating_sub(*then))
+                .map(|(now, then)| i64::from(*now) - i64::from(*then))
                 .collect();
             out.push(r);
         }
@@ -352,9 +353,9 @@ struct Tally {
     levels: BTreeMap<BotLevel, Held>,
     level_side: BTreeMap<(BotLevel, &'static str), Held>,
     game_wins: BTreeMap<BotLevel, (u64, f64)>,
-    /// (rounds held, gold earned)
-    role_gold: BTreeMap<Role, (u64, u64)>,
-    level_role_gold: BTreeMap<(BotLevel, Role), (u64, u64)>,
+    /// (rounds held, gold gained)
+    role_gold: BTreeMap<Role, (u64, i64)>,
+    level_role_gold: BTreeMap<(BotLevel, Role), (u64, i64)>,
 }
 
 fn count(entry: &mut Held, won: bool) {
@@ -375,7 +376,7 @@ impl Tally {
                     self.level_role_gold.entry((level, *role)).or_default(),
                 ] {
                     entry.0 += 1;
-                    entry.1 += u64::from(*gold);
+                    entry.1 += *gold;
                 }
             }
         }
