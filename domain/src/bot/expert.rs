@@ -7,10 +7,14 @@
 //! plays every candidate command through [`decide`] followed by a rollout in which every
 //! seat plays the heuristic bot on its own view of the sampled game, for at most
 //! [`Budget::horizon`] turns or to the end of the round. A rollout is worth what the round
-//! pays the seat for its dwarf card (round won, coins earned), or an estimate of it when the
-//! horizon cuts the rollout short. Values are summed per command across the worlds (every
-//! candidate meets the same worlds and the same rollout generators, so luck cancels between
-//! candidates) and the best sum is played; ties go to the heuristic's preference.
+//! pays the seat for its dwarf card (base: the round won; Saboteur 2: the coins earned, so the
+//! geologist's crystals and the boss's and profiteer's shares count), or, when the horizon
+//! cuts the rollout short, that pay weighted by the chance that the gold-diggers win from
+//! there (a logistic fit on heuristic games). Values are summed per command across the worlds
+//! — every candidate meets the same worlds and the same rollout generators, so luck cancels
+//! between candidates — and the best sum is played, but the heuristic's first choice keeps its
+//! place unless another command beats it by a margin (a few worlds are noisy, and a world in
+//! which every card is known undervalues what a Map or an Inspection teaches).
 //!
 //! The candidates are the heuristic's [`Budget::candidates`] best commands plus one drawn from
 //! the rest. Everything random is drawn from the decision's generator, and the budget is a
