@@ -1,5 +1,5 @@
 //! Computer players ("bots"). A bot is a pure function of what its seat may see — the seat's
-//! [`View`] — and a seeded generator: it never reads the omniscient [`Game`]. Two levels:
+//! [`View`] — and a seeded generator: it never reads the omniscient [`Game`]. Three levels:
 //!
 //! - [`BotLevel::Random`]: a legal command drawn uniformly ([`random_command`]);
 //! - [`BotLevel::Heuristic`]: plays its dwarf card's side with simple beliefs about the other
@@ -13,6 +13,7 @@
 //! placeholders for what the seat cannot know; [`legal_commands`] on it equals
 //! [`legal_commands`] on the real game for the awaited seat (a property test checks this).
 
+pub mod expert;
 mod heuristic;
 mod placeholder;
 
@@ -65,6 +66,7 @@ pub fn choose_with(level: BotLevel, view: &View, rng: &mut impl Rng) -> Option<C
     match level {
         BotLevel::Random => random_command(view, rng),
         BotLevel::Heuristic => heuristic::command(view, rng),
+        BotLevel::Expert => expert::command(view, rng),
     }
 }
 

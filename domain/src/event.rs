@@ -30,17 +30,21 @@ pub enum BotLevel {
     Random,
     /// Plays its role: digs towards the gold or blocks, with beliefs about the other seats.
     Heuristic,
+    /// Searches: plays each of the heuristic's best commands out in games sampled from what
+    /// its seat has seen, other seats' dwarf cards weighted by their public conduct.
+    Expert,
 }
 
 impl BotLevel {
     /// Every level, weakest first.
-    pub const ALL: [BotLevel; 2] = [BotLevel::Random, BotLevel::Heuristic];
+    pub const ALL: [BotLevel; 3] = [BotLevel::Random, BotLevel::Heuristic, BotLevel::Expert];
 
-    /// The level's name as in JSON: `random` or `heuristic`.
+    /// The level's name as in JSON: `random`, `heuristic` or `expert`.
     pub fn name(self) -> &'static str {
         match self {
             BotLevel::Random => "random",
             BotLevel::Heuristic => "heuristic",
+            BotLevel::Expert => "expert",
         }
     }
 }
@@ -58,7 +62,7 @@ impl std::str::FromStr for BotLevel {
         BotLevel::ALL
             .into_iter()
             .find(|l| l.name() == s)
-            .ok_or_else(|| format!("unknown bot level {s:?}: use random or heuristic"))
+            .ok_or_else(|| format!("unknown bot level {s:?}: use random, heuristic or expert"))
     }
 }
 

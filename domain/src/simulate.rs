@@ -26,6 +26,16 @@ pub enum Seating {
         /// The level of every seat holding a saboteur card.
         saboteurs: BotLevel,
     },
+    /// One seat plays at one level all game, every other seat at another: what one bot earns
+    /// at a table of others (compare with the same seed and `level` = `others`).
+    OneSeat {
+        /// The seat played at `level`.
+        seat: u8,
+        /// Its level.
+        level: BotLevel,
+        /// Every other seat's level.
+        others: BotLevel,
+    },
 }
 
 impl Seating {
@@ -36,6 +46,17 @@ impl Seating {
             Seating::PerSeat(levels) => levels[seat % levels.len()],
             Seating::ByRole { saboteurs, .. } if role == Some(Role::Saboteur) => *saboteurs,
             Seating::ByRole { diggers, .. } => *diggers,
+            Seating::OneSeat {
+                seat: s,
+                level,
+                others,
+            } => {
+                if usize::from(*s) == seat {
+                    *level
+                } else {
+                    *others
+                }
+            }
         }
     }
 }
@@ -117,6 +138,21 @@ impl Simulation {
                 .iter()
                 .map(|(l, (seats, share))| (*l, share / (*seats).max(1) as f64))
                 .collect(),
+            role_round_gold: t
+                .role_gold
+                .iter()
+                .map(|(k, (held, gold))| (*k, *gold as f64 / (*held).max(1) as f64))
+                .collect(),
+            level_role_round_gold: t
+                .level_role_gold
+                .iter()
+                .map(|((level, role), (held, gold))| {
+                    (
+                        format!("{level}/{}", role_name(*role)),
+                        *gold as f64 / (*held).max(1) as f64,
+                    )
+                })
+                .collect(),
         }
     }
 }
@@ -152,6 +188,154 @@ pub struct Statistics {
     /// Per bot level, with [`Seating::PerSeat`]: the share of game wins per seat (a win shared
     /// by `k` seats counts `1/k` for each).
     pub level_game_win_share: BTreeMap<BotLevel, f64>,
+    /// Per dwarf card: the gold (base: nuggets; `saboteur2`: coins, crystals and thefts
+    /// included) its holder earned per round it was dealt — the win measure of every card,
+    /// the geologist's, the profiteer's and the boss's included.
+    pub role_round_gold: BTreeMap<Role, f64>,
+    /// Per `level/card`: the gold earned per round by seats of that level holding that card.
+    pub level_role_round_gold: BTreeMap<String, f64>,
+}
+
+/// A dwarf card's name as in JSON.
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::GoldDigger => "gold_digger",
+        Role::Saboteur => "saboteur",
+        Role::GreenDigger => "green_digger",
+        Role::BlueDigger => "blue_digger",
+        Role::Boss => "boss",
+        Role::Geologist => "geologist",
+        Role::Profiteer => "profiteer",
+    }
+}
+
+/// One finished round of a log: who held which card, who won, and what each seat earned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoundFigures {
+    /// Every seat's dwarf card.
+    pub roles: Vec<Role>,
+    /// The seats that won the round.
+    pub winners: Vec<Seat>,
+    /// Whether the gold was reached.
+    pub gold_reached: bool,
+    /// The gold each seat gained from this round's start to the next one's (or the game's
+    /// end): nuggets in the base game; coins in `saboteur2`, crystals included, net of thefts
+    /// (so it may be negative).
+    pub gold: Vec<i64>,
+}
+
+impl RoundFigures {
+    /// Whether a saboteur card was dealt this round.
+    pub fn has_saboteur(&self) -> bool {
+        self.roles.contains(&Role::Saboteur)
+    }
+
+    /// Whether a seat on the diggers' side (gold-diggers and team diggers) won.
+    pub fn diggers_won(&self) -> bool {
+        self.gold_reached
+            && self.winners.iter().any(|w| {
+                matches!(
+                    self.roles[w.index()],
+                    Role::GoldDigger | Role::GreenDigger | Role::BlueDigger
+                )
+            })
+    }
+
+    /// Whether a saboteur won.
+    pub fn saboteurs_won(&self) -> bool {
+        self.winners
+            .iter()
+            .any(|w| self.roles[w.index()] == Role::Saboteur)
+    }
+}
+
+/// The rounds of a log, in order, as [`RoundFigures`] (rounds not finished are left out).
+pub fn rounds(log: &[Event]) -> Vec<RoundFigures> {
+    let Some(mut game) = log.first().and_then(Game::from_created) else {
+        return Vec::new();
+    };
+    let mut out: Vec<RoundFigures> = Vec::new();
+    let mut at_start: Vec<u32> = game.gold().to_vec();
+    let mut open: Option<RoundFigures> = None;
+    let mut close = |open: &mut Option<RoundFigures>, game: &Game, at_start: &mut Vec<u32>| {
+        if let Some(mut r) = open.take() {
+            r.gold = game
+                .gold()
+                .iter()
+                .zip(at_start.iter())
+                .map(|(now, then)| i64::from(*now) - i64::from(*then))
+                .collect();
+            out.push(r);
+        }
+        *at_start = game.gold().to_vec();
+    };
+    for e in &log[1..] {
+        if let Event::RoundStarted { .. } = e {
+            close(&mut open, &game, &mut at_start);
+        }
+        game.apply(e);
+        match e {
+            Event::RoundEnded {
+                gold_reached_by,
+                roles,
+                winners,
+                ..
+            } => {
+                open = Some(RoundFigures {
+                    roles: roles.clone(),
+                    winners: winners.clone(),
+                    gold_reached: gold_reached_by.is_some(),
+                    gold: Vec::new(),
+                });
+            }
+            Event::GameEnded { .. } => close(&mut open, &game, &mut at_start),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A mean with its 95 % confidence interval (normal approximation): `mean ± half_width`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The mean.
+    pub mean: f64,
+    /// Half the width of the 95 % confidence interval.
+    pub half_width: f64,
+    /// How many samples.
+    pub samples: u64,
+}
+
+impl Estimate {
+    /// The mean of `samples` and its 95 % confidence interval.
+    pub fn of(samples: &[f64]) -> Estimate {
+        let n = samples.len() as f64;
+        if samples.is_empty() {
+            return Estimate {
+                mean: 0.0,
+                half_width: 0.0,
+                samples: 0,
+            };
+        }
+        let mean = samples.iter().sum::<f64>() / n;
+        let var = if samples.len() > 1 {
+            samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)
+        } else {
+            0.0
+        };
+        Estimate {
+            mean,
+            half_width: 1.96 * (var / n).sqrt(),
+            samples: samples.len() as u64,
+        }
+    }
+
+    /// The mean of the differences `b[i] - a[i]` of paired samples and its interval: luck
+    /// shared by a pair (the same deal) cancels.
+    pub fn paired(a: &[f64], b: &[f64]) -> Estimate {
+        let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| y - x).collect();
+        Estimate::of(&d)
+    }
 }
 
 /// (rounds held, rounds won)
@@ -169,6 +353,9 @@ struct Tally {
     levels: BTreeMap<BotLevel, Held>,
     level_side: BTreeMap<(BotLevel, &'static str), Held>,
     game_wins: BTreeMap<BotLevel, (u64, f64)>,
+    /// (rounds held, gold gained)
+    role_gold: BTreeMap<Role, (u64, i64)>,
+    level_role_gold: BTreeMap<(BotLevel, Role), (u64, i64)>,
 }
 
 fn count(entry: &mut Held, won: bool) {
@@ -181,6 +368,18 @@ impl Tally {
         let is_digger =
             |r: &Role| matches!(r, Role::GoldDigger | Role::GreenDigger | Role::BlueDigger);
         self.events += log.len() as u64;
+        for r in rounds(log) {
+            for (i, (role, gold)) in r.roles.iter().zip(&r.gold).enumerate() {
+                let level = sim.seating.level(i, Some(*role));
+                for entry in [
+                    self.role_gold.entry(*role).or_default(),
+                    self.level_role_gold.entry((level, *role)).or_default(),
+                ] {
+                    entry.0 += 1;
+                    entry.1 += *gold;
+                }
+            }
+        }
         for e in log {
             match e {
                 Event::RoundEnded {

@@ -29,7 +29,8 @@ use super::placeholder::rebuild;
 mod maze;
 mod score;
 
-use maze::{expected_distance, open_ends, reach_for, team_of};
+use maze::expected_distance;
+pub(super) use maze::{manhattan, open_ends, reach_for, team_of};
 
 /// Which side of the table the bot plays for this round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -286,7 +287,7 @@ impl<'a> Ctx<'a> {
 
 /// How much each seat looks like a saboteur to `me`, from public conduct and inspections: about
 /// +2 per blocking act, −1 per helpful one. Known roles override.
-fn beliefs(view: &View, me: Seat, team: Option<Team>) -> Vec<f64> {
+pub(super) fn beliefs(view: &View, me: Seat, team: Option<Team>) -> Vec<f64> {
     let n = view.players as usize;
     (0..n)
         .map(|i| {
@@ -343,4 +344,23 @@ pub(super) fn command(view: &View, rng: &mut impl Rng) -> Option<Command> {
         }
     }
     best.map(|(_, c)| c)
+}
+
+/// Every legal command for the seat of `view` with the heuristic's score, best first (ties in
+/// the order [`legal_commands`] lists them); empty when it is not the seat's decision. No
+/// generator: the expert bot prunes its search with it.
+pub(super) fn ranked(view: &View) -> Vec<(f64, Command)> {
+    let Some(me) = view.seat else {
+        return Vec::new();
+    };
+    if view.phase.awaited != Some(me) {
+        return Vec::new();
+    }
+    let ctx = Ctx::new(view, me);
+    let mut scored: Vec<(f64, Command)> = legal_commands(&ctx.game, me)
+        .into_iter()
+        .map(|c| (ctx.score(&c), c))
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    scored
 }

@@ -5,11 +5,11 @@ use crate::board::{Board, GOAL_CELLS, Reach};
 use crate::cards::{Role, Team};
 use crate::geometry::{Cell, Side};
 
-pub(super) fn manhattan(a: Cell, b: Cell) -> i32 {
+pub(crate) fn manhattan(a: Cell, b: Cell) -> i32 {
     (a.x - b.x).abs() + (a.y - b.y).abs()
 }
 
-pub(super) fn team_of(role: Role) -> Option<Team> {
+pub(crate) fn team_of(role: Role) -> Option<Team> {
     match role {
         Role::GreenDigger => Some(Team::Green),
         Role::BlueDigger => Some(Team::Blue),
@@ -17,7 +17,7 @@ pub(super) fn team_of(role: Role) -> Option<Team> {
     }
 }
 
-pub(super) fn reach_for(board: &Board, team: Option<Team>) -> Reach {
+pub(crate) fn reach_for(board: &Board, team: Option<Team>) -> Reach {
     match team {
         None => board.reached(),
         Some(t) => board.reached_through(|door| door.is_none() || door == Some(t)),
@@ -25,7 +25,7 @@ pub(super) fn reach_for(board: &Board, team: Option<Team>) -> Reach {
 }
 
 /// The empty cells a reached segment opens onto (face-down goals excluded).
-pub(super) fn open_ends(board: &Board, reach: &Reach) -> Vec<Cell> {
+pub(crate) fn open_ends(board: &Board, reach: &Reach) -> Vec<Cell> {
     let mut out = Vec::new();
     for &(cell, i) in reach.segments() {
         let Some(t) = board.get(cell) else { continue };
@@ -46,7 +46,7 @@ pub(super) fn open_ends(board: &Board, reach: &Reach) -> Vec<Cell> {
 }
 
 /// The expected number of cards still needed to reach the gold from the open ends.
-pub(super) fn expected_distance(
+pub(crate) fn expected_distance(
     ends: &[Cell],
     probs: &[f64; 3],
     reached_goal: [bool; 3],

@@ -1,0 +1,117 @@
+//! The expert bot's decision time: many real mid-game views (every few decisions of games
+//! played by heuristic bots, all three rounds) at 3 and 10 players (base) and 12 (Saboteur 2),
+//! each decided once by the expert at its default budget, on one thread. Prints the median,
+//! the 90th and 99th percentiles and the slowest decision per setting; then the time the audit
+//! takes to choose every move of a whole expert game again.
+//!
+//! `cargo bench -p saboteur-domain --bench expert` (`SABOTEUR_EXPERT_VIEWS` views per setting,
+//! default 300; `SABOTEUR_EXPERT_BUDGET=worlds,candidates,horizon` to try another budget).
+
+use std::time::Instant;
+
+use saboteur_domain::bot::expert::{Budget, command_with};
+use saboteur_domain::bot::{BotLevel, bot_game, decision_rng};
+use saboteur_domain::{Audience, Event, Game, Options, Phase, Ruleset, Seed, View, audit, view};
+
+/// Views of the seat to move while playing, every `step`-th decision of heuristic games.
+fn views(ruleset: Ruleset, players: u8, count: usize) -> Vec<View> {
+    let mut out = Vec::new();
+    let mut seed = 0;
+    while out.len() < count {
+        let log = bot_game(
+            ruleset,
+            Options::default(),
+            players,
+            Seed::from_u64(seed),
+            |_, _| BotLevel::Heuristic,
+        );
+        let mut game = Game::replay(&log[..1]).expect("created");
+        let mut k = 0;
+        for e in &log[1..] {
+            game.apply(e);
+            if *game.phase() != Phase::Playing {
+                continue;
+            }
+            let Some(seat) = game.awaited() else { continue };
+            k += 1;
+            if k % 3 == seed as usize % 3 && out.len() < count {
+                out.push(view(&game, Audience::Seat(seat)));
+            }
+        }
+        seed += 1;
+    }
+    out
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i]
+}
+
+fn main() {
+    let count: usize = std::env::var("SABOTEUR_EXPERT_VIEWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let budget = std::env::var("SABOTEUR_EXPERT_BUDGET")
+        .ok()
+        .and_then(|v| {
+            let p: Vec<usize> = v.split(',').filter_map(|x| x.parse().ok()).collect();
+            (p.len() == 3).then(|| Budget {
+                worlds: p[0],
+                candidates: p[1],
+                horizon: p[2],
+            })
+        })
+        .unwrap_or(Budget::DEFAULT);
+    println!("expert decision time, budget {budget:?}, {count} views per setting");
+    for (name, ruleset, players) in [
+        ("base/3_players", Ruleset::Base, 3),
+        ("base/10_players", Ruleset::Base, 10),
+        ("saboteur2/12_players", Ruleset::Saboteur2, 12),
+    ] {
+        let views = views(ruleset, players, count);
+        let mut ms: Vec<f64> = Vec::with_capacity(views.len());
+        for (i, v) in views.iter().enumerate() {
+            let started = Instant::now();
+            let cmd = command_with(v, budget, &mut decision_rng(i as u64));
+            ms.push(started.elapsed().as_secs_f64() * 1e3);
+            assert!(cmd.is_some(), "{name}: no command");
+        }
+        ms.sort_by(f64::total_cmp);
+        println!(
+            "{name}: median {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms ({} views)",
+            percentile(&ms, 0.5),
+            percentile(&ms, 0.9),
+            percentile(&ms, 0.99),
+            ms[ms.len() - 1],
+            ms.len()
+        );
+    }
+    // The audit of whole games played by experts alone: every expert move chosen again.
+    for (name, ruleset, players) in [
+        ("base/5_players", Ruleset::Base, 5),
+        ("saboteur2/8_players", Ruleset::Saboteur2, 8),
+    ] {
+        let log = bot_game(
+            ruleset,
+            Options::default(),
+            players,
+            Seed::from_u64(11),
+            |_, _| BotLevel::Expert,
+        );
+        let moves = log
+            .iter()
+            .filter(|e| matches!(e, Event::CommandAccepted { bot: Some(_), .. }))
+            .count();
+        let started = Instant::now();
+        let report = audit(&log).expect("the game passes its audit");
+        let seconds = started.elapsed().as_secs_f64();
+        assert_eq!(report.bot_moves_checked as usize, moves);
+        println!(
+            "audit of an expert game, {name}: {moves} expert moves chosen again in {:.2} s, {:.2} s per 100 moves",
+            seconds,
+            seconds * 100.0 / moves.max(1) as f64
+        );
+    }
+}

@@ -1,0 +1,178 @@
+//! The expert bot's strength, in games paired by seed: each seed is played twice, with the
+//! same deals, once by a baseline seating and once with one side's or one seat's level
+//! swapped, so the luck of the deal cancels in the difference. Prints each figure with its
+//! 95 % confidence interval.
+//!
+//! `cargo bench -p saboteur-domain --bench strength` — `SABOTEUR_STRENGTH_GAMES` paired games
+//! per figure (default 200), `SABOTEUR_STRENGTH_FIGURES` a comma-separated subset of
+//! `base_diggers`, `base_saboteurs`, `s2_saboteurs`, `s2_seat` (default all).
+
+use std::time::Instant;
+
+use saboteur_domain::bot::BotLevel::{Expert as E, Heuristic as H};
+use saboteur_domain::simulate::{Estimate, RoundFigures, Seating, Simulation, rounds};
+use saboteur_domain::{Options, Role, Ruleset};
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+fn sim(ruleset: Ruleset, games: u64, seating: Seating) -> Simulation {
+    Simulation {
+        ruleset,
+        options: Options::default(),
+        players: 0,
+        games,
+        seed: 1_000_000,
+        seating,
+    }
+}
+
+/// Every game's rounds under `sim`.
+fn play(sim: &Simulation) -> Vec<Vec<RoundFigures>> {
+    (0..sim.games).map(|i| rounds(&sim.play(i))).collect()
+}
+
+/// Per game, the share of its rounds with a saboteur dealt that satisfy `f` (games without
+/// such a round left out of both sides of the pair).
+fn rates(
+    a: &[Vec<RoundFigures>],
+    b: &[Vec<RoundFigures>],
+    f: fn(&RoundFigures) -> bool,
+) -> (Vec<f64>, Vec<f64>) {
+    let share = |rs: &Vec<RoundFigures>| {
+        let with: Vec<&RoundFigures> = rs.iter().filter(|r| r.has_saboteur()).collect();
+        (!with.is_empty()).then(|| with.iter().filter(|r| f(r)).count() as f64 / with.len() as f64)
+    };
+    a.iter()
+        .zip(b)
+        .filter_map(|(x, y)| Some((share(x)?, share(y)?)))
+        .unzip()
+}
+
+fn show(name: &str, e: Estimate) -> String {
+    format!(
+        "{name}: {:.3} ± {:.3} (95 % CI, {} paired games)",
+        e.mean, e.half_width, e.samples
+    )
+}
+
+fn main() {
+    let games: u64 = env("SABOTEUR_STRENGTH_GAMES")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let figures = env("SABOTEUR_STRENGTH_FIGURES")
+        .unwrap_or_else(|| "base_diggers,base_saboteurs,s2_saboteurs,s2_seat".into());
+    println!(
+        "expert strength, {games} games per figure, players cycling over each ruleset's range"
+    );
+    for figure in figures.split(',') {
+        let started = Instant::now();
+        match figure {
+            "base_diggers" | "base_saboteurs" => {
+                let hh = play(&sim(
+                    Ruleset::Base,
+                    games,
+                    Seating::ByRole {
+                        diggers: H,
+                        saboteurs: H,
+                    },
+                ));
+                let (diggers, saboteurs, f): (_, _, fn(&RoundFigures) -> bool) =
+                    if figure == "base_diggers" {
+                        (E, H, RoundFigures::diggers_won)
+                    } else {
+                        (H, E, RoundFigures::saboteurs_won)
+                    };
+                let x = play(&sim(
+                    Ruleset::Base,
+                    games,
+                    Seating::ByRole { diggers, saboteurs },
+                ));
+                let (a, b) = rates(&hh, &x, f);
+                println!(
+                    "base, {figure}: heuristic vs heuristic {}; with the expert {}; {}",
+                    show("rate", Estimate::of(&a)),
+                    show("rate", Estimate::of(&b)),
+                    show("difference", Estimate::paired(&a, &b))
+                );
+            }
+            "s2_saboteurs" => {
+                let hh = play(&sim(
+                    Ruleset::Saboteur2,
+                    games,
+                    Seating::ByRole {
+                        diggers: H,
+                        saboteurs: H,
+                    },
+                ));
+                let he = play(&sim(
+                    Ruleset::Saboteur2,
+                    games,
+                    Seating::ByRole {
+                        diggers: H,
+                        saboteurs: E,
+                    },
+                ));
+                let (a, b) = rates(&hh, &he, RoundFigures::saboteurs_won);
+                println!(
+                    "saboteur2, saboteurs' round win rate against heuristic diggers: heuristic {}; expert {}; {}",
+                    show("rate", Estimate::of(&a)),
+                    show("rate", Estimate::of(&b)),
+                    show("difference", Estimate::paired(&a, &b))
+                );
+            }
+            "s2_seat" => {
+                let base = play(&sim(Ruleset::Saboteur2, games, Seating::PerSeat(vec![H])));
+                let one = play(&sim(
+                    Ruleset::Saboteur2,
+                    games,
+                    Seating::OneSeat {
+                        seat: 0,
+                        level: E,
+                        others: H,
+                    },
+                ));
+                // Seat 0's coins per round, by its dwarf card, heuristic then expert.
+                let mut by_role: std::collections::BTreeMap<Role, (Vec<f64>, Vec<f64>)> =
+                    Default::default();
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                for (x, y) in base.iter().zip(&one) {
+                    let total =
+                        |rs: &Vec<RoundFigures>| rs.iter().map(|r| r.gold[0] as f64).sum::<f64>();
+                    a.push(total(x));
+                    b.push(total(y));
+                    for (rx, ry) in x.iter().zip(y) {
+                        let e = by_role.entry(rx.roles[0]).or_default();
+                        e.0.push(rx.gold[0] as f64);
+                        e.1.push(ry.gold[0] as f64);
+                    }
+                }
+                let (ea, eb) = (Estimate::of(&a), Estimate::of(&b));
+                println!(
+                    "saboteur2, seat 0's coins per game: heuristic {}; expert {}; {}; ratio {:.2}",
+                    show("coins", ea),
+                    show("coins", eb),
+                    show("difference", Estimate::paired(&a, &b)),
+                    eb.mean / ea.mean.max(1e-9)
+                );
+                let mut ratios = Vec::new();
+                for (role, (x, y)) in &by_role {
+                    let (ex, ey) = (Estimate::of(x), Estimate::of(y));
+                    let ratio = ey.mean / ex.mean.max(1e-9);
+                    ratios.push(ratio);
+                    println!(
+                        "  {role:?} (seat 0's card that round, the same in both games of a pair): heuristic {:.2}, expert {:.2} coins per round ({} rounds), ratio {ratio:.2}",
+                        ex.mean, ey.mean, ex.samples
+                    );
+                }
+                println!(
+                    "  ratio averaged over the dwarf cards: {:.2}",
+                    ratios.iter().sum::<f64>() / ratios.len().max(1) as f64
+                );
+            }
+            other => println!("unknown figure {other}"),
+        }
+        println!("  ({figure}: {:.0} s)", started.elapsed().as_secs_f64());
+    }
+}

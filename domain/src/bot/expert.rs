@@ -1,0 +1,387 @@
+//! The `expert` bot: a determinized search over the real engine.
+//!
+//! From the seat's [`View`] it samples [`Budget::worlds`] complete games ("determinizations")
+//! consistent with what the seat has seen — the cards it has not seen dealt at random into the
+//! other hands and the piles, the goals it has not looked at shuffled, the other seats' dwarf
+//! cards drawn from a belief built on their public conduct (see [`world`]) — and, in each,
+//! plays every candidate command through [`decide`] followed by a rollout in which every
+//! seat plays the heuristic bot on its own view of the sampled game, for at most
+//! [`Budget::horizon`] turns or to the end of the round. A rollout is worth what the round
+//! pays the seat for its dwarf card (base: the round won; Saboteur 2: the coins earned, so the
+//! geologist's crystals and the boss's and profiteer's shares count), or, when the horizon
+//! cuts the rollout short, that pay weighted by the chance that the gold-diggers win from
+//! there (a logistic fit on heuristic games). Values are summed per command across the worlds
+//! — every candidate meets the same worlds and the same rollout generators, so luck cancels
+//! between candidates — and the best sum is played, but the heuristic's first choice keeps its
+//! place unless another command beats it by a margin (a few worlds are noisy, and a world in
+//! which every card is known undervalues what a Map or an Inspection teaches).
+//!
+//! The candidates are the heuristic's [`Budget::candidates`] best commands plus one drawn from
+//! the rest. Everything random is drawn from the decision's generator, and the budget is a
+//! count of worlds and turns, never a time: the same view and seed give the same command in
+//! every process and in the audit.
+
+use rand_core::Rng;
+
+use crate::board::GOAL_CELLS;
+use crate::cards::{self, Action, Card, Role, Ruleset};
+use crate::command::Command;
+use crate::decide::decide;
+use crate::event::Event;
+use crate::game::{Game, Phase};
+use crate::random::{below, shuffle};
+use crate::seat::Seat;
+use crate::view::{Audience, View, view as view_of};
+
+use super::heuristic;
+use super::placeholder::rebuild;
+
+/// How much searching one decision may do: a fixed amount of work, never a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Sampled worlds (determinizations) every candidate is played in.
+    pub worlds: usize,
+    /// The heuristic's best commands searched (one more is drawn from the rest).
+    pub candidates: usize,
+    /// Turns a rollout plays after the candidate before it is estimated.
+    pub horizon: usize,
+}
+
+impl Budget {
+    /// The budget of [`crate::bot::BotLevel::Expert`].
+    pub const DEFAULT: Budget = Budget {
+        worlds: 16,
+        candidates: 4,
+        horizon: 12,
+    };
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget::DEFAULT
+    }
+}
+
+/// How much better per world, in round wins (or fifths of a coin), a command must do than the
+/// heuristic's first choice to be played instead.
+const MARGIN: f64 = 0.04;
+
+/// The expert's command for the seat of `view` at the default budget.
+pub(super) fn command(view: &View, rng: &mut impl Rng) -> Option<Command> {
+    command_with(view, Budget::DEFAULT, rng)
+}
+
+/// The expert's command for the seat of `view` searched within `budget`, or `None` when it is
+/// not the seat's decision.
+pub fn command_with(view: &View, budget: Budget, rng: &mut impl Rng) -> Option<Command> {
+    let me = view.seat?;
+    if view.phase.awaited != Some(me) {
+        return None;
+    }
+    // Choosing gold and stealing are decided on what the seat sees; nothing to search.
+    if view.phase.name != crate::game::PhaseName::Playing {
+        return heuristic::command(view, rng);
+    }
+    let mut ranked = heuristic::ranked(view);
+    if ranked.len() <= 1 || budget.worlds == 0 {
+        return ranked.into_iter().next().map(|(_, c)| c);
+    }
+    let keep = budget.candidates.max(1).min(ranked.len());
+    let mut candidates: Vec<Command> = ranked.drain(..keep).map(|(_, c)| c).collect();
+    if !ranked.is_empty() {
+        let extra = below(rng, ranked.len());
+        candidates.push(ranked.swap_remove(extra).1);
+    }
+    let belief = saboteur_odds(view, me);
+    let root_gold = view
+        .gold
+        .as_ref()
+        .and_then(|g| g.get(me.index()).copied())
+        .or_else(|| view.my_gold.as_ref().map(|g| g.total))
+        .unwrap_or(0);
+    let mut totals = vec![0.0; candidates.len()];
+    for _ in 0..budget.worlds {
+        let world = world(view, me, &belief, rng);
+        let rollout_seed = rng.next_u64();
+        for (k, cmd) in candidates.iter().enumerate() {
+            let mut rollout_rng = super::decision_rng(rollout_seed);
+            totals[k] += rollout(&world, me, cmd, budget.horizon, root_gold, &mut rollout_rng);
+        }
+    }
+    // The heuristic's first choice keeps its place unless another command does clearly
+    // better: a few sampled worlds are noisy, and a sampled world, where every card is known,
+    // undervalues what a move teaches (a Map, an Inspection).
+    let margin = MARGIN * budget.worlds as f64;
+    let mut best = 0;
+    for k in 1..candidates.len() {
+        let bar = if best == 0 { margin } else { 1e-9 };
+        if totals[k] > totals[best] + bar {
+            best = k;
+        }
+    }
+    Some(candidates.swap_remove(best))
+}
+
+/// For every seat, the odds (relative to the other dwarf cards) that it holds a saboteur card,
+/// as `me` believes from the public record: its conduct counters (blocking acts raise the
+/// odds, digging and repairs lower them) through the heuristic's suspicion, and Inspections
+/// `me` made, which settle it.
+pub(crate) fn saboteur_odds(view: &View, me: Seat) -> Vec<f64> {
+    let team = view.role.and_then(heuristic::team_of);
+    heuristic::beliefs(view, me, team)
+        .into_iter()
+        .map(|s| (0.8 * s.clamp(-6.0, 6.0)).exp())
+        .collect()
+}
+
+/// One complete game consistent with `view`: what the seat knows as it is; the cards it has
+/// not seen (the catalogue less its hand, the maze and the cards in front of seats) shuffled
+/// into the other hands, the cards removed unseen, the draw and the discard piles, each of
+/// its size; goals it has not looked at shuffled among the goal cards left; other seats'
+/// dwarf cards drawn seat by seat from those left, a saboteur card weighted by the seat's
+/// odds in `belief` (Inspections fix a seat's card); the rest to the dwarf pile.
+pub(crate) fn world(view: &View, me: Seat, belief: &[f64], rng: &mut impl Rng) -> Game {
+    let mut game = rebuild(view);
+    let n = view.players as usize;
+    // Cards.
+    let mut unseen = cards::deck(view.ruleset);
+    for c in view.hand.iter().flatten() {
+        take_one(&mut unseen, *c);
+    }
+    for p in &view.board {
+        if p.card.path_shape().is_some() {
+            take_one(&mut unseen, p.card);
+        }
+    }
+    for c in view.in_front.iter().flatten() {
+        take_one(&mut unseen, *c);
+    }
+    shuffle(rng, &mut unseen);
+    let mut deal = |count: usize| -> Vec<Card> {
+        let k = count.min(unseen.len());
+        let mut out: Vec<Card> = unseen.drain(..k).collect();
+        out.resize(count, super::UNKNOWN_CARD);
+        out
+    };
+    for i in 0..n {
+        if i != me.index() {
+            game.hands[i] = deal(view.hand_sizes.get(i).copied().unwrap_or(0));
+        }
+    }
+    game.draw_pile = deal(view.draw_pile_size);
+    if view.ruleset == Ruleset::Saboteur2 {
+        game.removed = deal(10);
+    }
+    game.discard_pile = std::mem::take(&mut unseen);
+    // Goals not looked at.
+    let known: Vec<Card> = view.goals.iter().filter_map(|g| g.card).collect();
+    let mut goals: Vec<Card> = cards::GOALS
+        .into_iter()
+        .filter(|g| !known.contains(g))
+        .collect();
+    shuffle(rng, &mut goals);
+    for g in view
+        .goals
+        .iter()
+        .filter(|g| !g.revealed && g.card.is_none())
+    {
+        if let Some(card) = goals.pop() {
+            let cell = crate::geometry::Cell::new(g.x, g.y);
+            if let Some(t) = game.board.get(cell).copied() {
+                game.board.place(cell, crate::board::Tile { card, ..t });
+            }
+        }
+    }
+    // Dwarf cards.
+    if game.roles.len() == n
+        && let Some(mut pool) = cards::role_set(view.ruleset, n)
+    {
+        let mine = view.role.unwrap_or(game.roles[me.index()]);
+        take_one(&mut pool, mine);
+        let mut fixed = vec![None; n];
+        fixed[me.index()] = Some(mine);
+        for x in &view.inspected {
+            if x.seat != me && fixed[x.seat.index()].is_none() && take_one(&mut pool, x.role) {
+                fixed[x.seat.index()] = Some(x.role);
+            }
+        }
+        let mut order: Vec<usize> = (0..n).filter(|i| fixed[*i].is_none()).collect();
+        shuffle(rng, &mut order);
+        for i in order {
+            let odds = belief.get(i).copied().unwrap_or(1.0);
+            let weight = |r: &Role| if *r == Role::Saboteur { odds } else { 1.0 };
+            let total: f64 = pool.iter().map(weight).sum();
+            if pool.is_empty() || total <= 0.0 {
+                break;
+            }
+            let mut x = unit(rng) * total;
+            let mut pick = pool.len() - 1;
+            for (j, r) in pool.iter().enumerate() {
+                x -= weight(r);
+                if x < 0.0 {
+                    pick = j;
+                    break;
+                }
+            }
+            fixed[i] = Some(pool.swap_remove(pick));
+        }
+        for (i, r) in fixed.into_iter().enumerate() {
+            if let Some(r) = r {
+                game.roles[i] = r;
+            }
+        }
+        shuffle(rng, &mut pool);
+        let aside = match view.ruleset {
+            Ruleset::Base => pool.len(),
+            Ruleset::Saboteur2 => view.dwarf_pile_size.min(pool.len()),
+        };
+        game.dwarf_discard = pool.split_off(aside);
+        game.set_aside = pool;
+    }
+    game
+}
+
+/// Removes one copy of `item` from `items`; false when absent.
+fn take_one<T: PartialEq>(items: &mut Vec<T>, item: T) -> bool {
+    match items.iter().position(|x| *x == item) {
+        Some(i) => {
+            items.swap_remove(i);
+            true
+        }
+        None => false,
+    }
+}
+
+/// A uniform draw in [0, 1).
+fn unit(rng: &mut impl Rng) -> f64 {
+    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// What `cmd` is worth to `me` in `world`: the command, then up to `horizon` turns of the
+/// heuristic for every seat, then the round's pay to `me` or its estimate.
+fn rollout(
+    world: &Game,
+    me: Seat,
+    cmd: &Command,
+    horizon: usize,
+    root_gold: u32,
+    rng: &mut impl Rng,
+) -> f64 {
+    let mut game = world.clone();
+    let Ok(events) = decide(&game, me, cmd) else {
+        return f64::NEG_INFINITY;
+    };
+    if let Some(v) = apply_all(&mut game, &events, me, root_gold) {
+        return v;
+    }
+    for _ in 0..horizon {
+        let Some(seat) = game.awaited() else { break };
+        if game.phase != Phase::Playing {
+            break;
+        }
+        let v = view_of(&game, Audience::Seat(seat));
+        let Some(next) = heuristic::command(&v, rng) else {
+            break;
+        };
+        let Ok(events) = decide(&game, seat, &next) else {
+            break;
+        };
+        if let Some(v) = apply_all(&mut game, &events, me, root_gold) {
+            return v;
+        }
+    }
+    estimate(&game, me)
+}
+
+/// Applies `events`; when they end the round, what it paid `me`.
+fn apply_all(game: &mut Game, events: &[Event], me: Seat, root_gold: u32) -> Option<f64> {
+    let mut ended = None;
+    for e in events {
+        game.apply(e);
+        if let Event::RoundEnded { winners, .. } = e {
+            ended = Some(winners.contains(&me));
+        }
+    }
+    let won = ended?;
+    Some(match game.ruleset {
+        // Base gold comes as cards shared among the winners: a won round is what counts.
+        Ruleset::Base => f64::from(u8::from(won)),
+        // Saboteur 2 pays coins by dwarf card (§10.2): geologists' crystals, the boss's and
+        // the profiteer's smaller shares.
+        Ruleset::Saboteur2 => f64::from(game.gold[me.index()].saturating_sub(root_gold)) / 5.0,
+    })
+}
+
+/// The chance that the gold-diggers win the round, guessed from a game cut short: the cards
+/// still needed from the maze's open ends to the gold, the share of the seats on the diggers'
+/// side free to build, and the cards left to play per seat.
+fn gold_chance(game: &Game) -> f64 {
+    let Some(gold) = GOAL_CELLS.iter().copied().find(|c| {
+        game.board
+            .get(*c)
+            .is_some_and(|t| t.face_down && t.card == Card::GoalGold)
+    }) else {
+        return 0.0;
+    };
+    let reach = heuristic::reach_for(&game.board, None);
+    let ends = heuristic::open_ends(&game.board, &reach);
+    let distance = ends
+        .iter()
+        .map(|e| heuristic::manhattan(*e, gold))
+        .min()
+        .unwrap_or(14);
+    let n = game.n();
+    let builders = (0..n)
+        .filter(|i| game.roles.get(*i).is_some_and(|r| *r != Role::Saboteur))
+        .filter(|i| !game.has_broken_tool(Seat(*i as u8)) && !game.is_trapped(Seat(*i as u8)))
+        .count();
+    let diggers = (0..n)
+        .filter(|i| game.roles.get(*i).is_some_and(|r| *r != Role::Saboteur))
+        .count()
+        .max(1);
+    let cards_left = game.draw_pile.len() + game.hands.iter().map(Vec::len).sum::<usize>();
+    let builders = builders as f64 / diggers as f64;
+    let cards = (1.0 + cards_left as f64 / n.max(1) as f64).ln();
+    // A logistic fit on positions of heuristic games (about 30,000 base, 20,000 Saboteur 2)
+    // against whether the gold-diggers went on to win the round.
+    let x = match game.ruleset {
+        Ruleset::Base => -5.7 - 0.42 * f64::from(distance) + 2.94 * builders + 3.94 * cards,
+        Ruleset::Saboteur2 => -0.85 - 0.51 * f64::from(distance) + 3.76 * builders + 0.5 * cards,
+    };
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// What the round is expected to pay `me` in a game cut short, on the scale of
+/// [`apply_all`].
+fn estimate(game: &Game, me: Seat) -> f64 {
+    let p = gold_chance(game);
+    let role = game
+        .roles
+        .get(me.index())
+        .copied()
+        .unwrap_or(Role::GoldDigger);
+    let trapped = game.is_trapped(me);
+    match game.ruleset {
+        Ruleset::Base => match role {
+            Role::Saboteur => 1.0 - p,
+            _ => p,
+        },
+        Ruleset::Saboteur2 => {
+            if trapped {
+                return 0.0;
+            }
+            let thief = game.in_front[me.index()]
+                .iter()
+                .any(|c| c.action() == Some(Action::Theft));
+            let theft = if thief { 0.2 } else { 0.0 };
+            theft
+                + match role {
+                    Role::Saboteur => 0.6 * (1.0 - p),
+                    Role::Profiteer => 0.2,
+                    Role::Geologist => 0.1 * f64::from(game.board.crystals()),
+                    Role::Boss => 0.3 * p,
+                    _ => 0.4 * p,
+                }
+        }
+    }
+}

@@ -1,0 +1,424 @@
+//! The expert bot: it finds the obvious in pinned positions (the winning placement, §5; the
+//! broken tool for the seat that blocks, §4.1; no Map on a goal it has looked at, §4.4), it is
+//! a function of its view and seed, and over many games of both rulesets every command it
+//! issues is legal and its games pass the audit, which chooses every expert move again.
+//!
+//! `SABOTEUR_EXPERT_GAMES` sets the games per ruleset of the legality test (default 10).
+
+use saboteur_domain::bot::{BotLevel, bot_game, choose};
+use saboteur_domain::cards::Action;
+use saboteur_domain::{
+    Audience, Card, Cell, Command, Event, GOAL_CELLS, Game, Goals, Options, PlacedCard, Role,
+    Ruleset, Seat, Setup, Target, audit, decide, legal_commands, view,
+};
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A base position: `players` seats, seat 0 to move holding `hand`, every other seat holding
+/// `others`, the maze a straight tunnel from the start to `(reach, 0)`, the gold in the middle.
+fn position(players: u8, roles: Vec<Role>, hand: Vec<Card>, others: Vec<Card>, reach: i32) -> Game {
+    let n = players as usize;
+    let mut hands = vec![others; n];
+    hands[0] = hand;
+    Setup {
+        ruleset: Ruleset::Base,
+        options: Options::default(),
+        players,
+        round: 1,
+        first_player: Seat(0),
+        roles,
+        set_aside_roles: Vec::new(),
+        goals: Goals {
+            top: Card::GoalStoneNe,
+            middle: Card::GoalGold,
+            bottom: Card::GoalStoneNw,
+        },
+        hands,
+        draw_pile: vec![
+            Card::TunnelNs,
+            Card::DeadendE,
+            Card::TunnelNe,
+            Card::RepairCart,
+            Card::TunnelEw,
+            Card::DeadendNs,
+            Card::TunnelNesw,
+            Card::BreakCart,
+            Card::TunnelNw,
+            Card::DeadendN,
+            Card::TunnelNes,
+            Card::Rockfall,
+        ],
+        gold_pile: Vec::new(),
+        board: (1..=reach)
+            .map(|x| PlacedCard {
+                x,
+                y: 0,
+                card: Card::TunnelEw,
+                rotated: false,
+            })
+            .collect(),
+        in_front: None,
+        gold: None,
+        seed: 0,
+        rules_version: saboteur_domain::RULES_VERSION,
+    }
+    .into_game()
+    .expect("a valid position")
+}
+
+/// Applies `seat`'s command.
+fn play(game: &mut Game, seat: Seat, cmd: &Command) {
+    for e in decide(game, seat, cmd).unwrap_or_else(|e| panic!("{cmd:?} refused: {e}")) {
+        game.apply(&e);
+    }
+}
+
+/// Every other seat passes (discarding its first card) until seat 0 is to move again.
+fn others_pass(game: &mut Game) {
+    while let Some(seat) = game.awaited() {
+        if seat == Seat(0) {
+            return;
+        }
+        let pass = legal_commands(game, seat)
+            .into_iter()
+            .find(|c| matches!(c, Command::Pass { .. }))
+            .expect("a pass");
+        play(game, seat, &pass);
+    }
+}
+
+/// Seat 0 looks at the goal at `cell` with its Map, then the others pass.
+fn peek(game: &mut Game, cell: Cell) {
+    play(
+        game,
+        Seat(0),
+        &Command::PlayAction {
+            card: Card::Map,
+            target: Some(Target::Cell(cell)),
+            tool: None,
+        },
+    );
+    others_pass(game);
+}
+
+fn digger_roles(players: u8, saboteur: usize) -> Vec<Role> {
+    (0..players as usize)
+        .map(|i| {
+            if i == saboteur {
+                Role::Saboteur
+            } else {
+                Role::GoldDigger
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn rule_5_the_expert_plays_the_placement_that_reaches_the_gold_it_has_seen() {
+    for players in [4u8, 7] {
+        // Seat 0 looked at the middle goal: gold. The maze stops one card short of it; the
+        // hand holds the winning tunnel and other playable cards that do not win.
+        let mut game = position(
+            players,
+            digger_roles(players, 2),
+            vec![
+                Card::Map,
+                Card::TunnelNs,
+                Card::TunnelNe,
+                Card::TunnelEw,
+                Card::DeadendN,
+                Card::BreakLantern,
+            ],
+            vec![
+                Card::DeadendE,
+                Card::DeadendNs,
+                Card::DeadendN,
+                Card::Rockfall,
+            ],
+            6,
+        );
+        peek(&mut game, GOAL_CELLS[1]);
+        let v = view(&game, Audience::Seat(Seat(0)));
+        assert_eq!(
+            v.goals[1].card,
+            Some(Card::GoalGold),
+            "the peek is in the view"
+        );
+        let others: Vec<Command> = legal_commands(&game, Seat(0))
+            .into_iter()
+            .filter(|c| !matches!(c, Command::PlayPath { at, .. } if at.x == 7 && at.y == 0))
+            .collect();
+        assert!(others.len() > 5, "there are other moves to make");
+        for seed in 0..6 {
+            let cmd = choose(BotLevel::Expert, &v, seed).expect("a command");
+            let mut after = game.clone();
+            let events = decide(&after, Seat(0), &cmd).expect("legal");
+            events.iter().for_each(|e| after.apply(e));
+            assert!(
+                events.iter().any(|e| matches!(
+                    e,
+                    Event::RoundEnded {
+                        gold_reached_by: Some(Seat(0)),
+                        ..
+                    }
+                )),
+                "{players} players, seed {seed}: {cmd:?} does not reach the gold"
+            );
+        }
+    }
+}
+
+#[test]
+fn rule_4_1_the_expert_breaks_a_tool_of_the_seat_that_blocks() {
+    for (players, blocker) in [(5u8, 3usize), (7, 2), (7, 5)] {
+        // Seat `blocker` lays dead ends in front of the maze twice while the others pass; the
+        // expert, a gold-digger holding only broken tools, breaks one in front of it.
+        let mut game = position(
+            players,
+            digger_roles(players, blocker),
+            vec![
+                Card::BreakPickaxe,
+                Card::BreakLantern,
+                Card::BreakCart,
+                Card::BreakPickaxe,
+            ],
+            vec![
+                Card::DeadendE,
+                Card::DeadendNs,
+                Card::DeadendN,
+                Card::DeadendEw,
+            ],
+            2,
+        );
+        // Seat 0 passes first, then the others play: the blocker a dead end, the rest pass.
+        for _ in 0..2 {
+            let pass = legal_commands(&game, Seat(0))
+                .into_iter()
+                .find(|c| matches!(c, Command::Pass { discard } if discard == &vec![Card::BreakPickaxe]))
+                .expect("a pass");
+            play(&mut game, Seat(0), &pass);
+            while let Some(seat) = game.awaited() {
+                if seat == Seat(0) {
+                    break;
+                }
+                let legal = legal_commands(&game, seat);
+                let cmd = if seat.index() == blocker {
+                    legal
+                        .iter()
+                        .find(|c| matches!(c, Command::PlayPath { card, .. } if saboteur_domain::conduct::is_dead_end(*card)))
+                        .cloned()
+                } else {
+                    None
+                }
+                .unwrap_or_else(|| {
+                    legal
+                        .into_iter()
+                        .find(|c| matches!(c, Command::Pass { .. }))
+                        .expect("a pass")
+                });
+                play(&mut game, seat, &cmd);
+            }
+        }
+        assert_eq!(
+            game.conduct()[blocker].dead_ends,
+            2,
+            "the blocker's acts are public"
+        );
+        // Seat 0 drew back two cards in the meantime: whatever they are, breaking is expected.
+        let v = view(&game, Audience::Seat(Seat(0)));
+        for seed in 0..4 {
+            let cmd = choose(BotLevel::Expert, &v, seed).expect("a command");
+            match &cmd {
+                Command::PlayAction {
+                    card,
+                    target: Some(Target::Seat(t)),
+                    ..
+                } if matches!(card.action(), Some(Action::Break(_))) => {
+                    assert_eq!(t.seat.index(), blocker, "{players} players, seed {seed}")
+                }
+                other => {
+                    // A digger may first repair or dig with a card drawn; never break another.
+                    assert!(
+                        !matches!(other, Command::PlayAction { card, .. } if matches!(card.action(), Some(Action::Break(_)))),
+                        "{other:?}"
+                    );
+                    panic!("{players} players, seed {seed}: the expert did not break: {other:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn rule_4_4_the_expert_plays_no_map_on_a_goal_it_has_seen() {
+    for players in [3u8, 5, 8] {
+        // Seat 0 looked at the top goal (stone); it holds another Map and path cards far from
+        // the goals. It may look at another goal, never again at the top one.
+        let mut game = position(
+            players,
+            digger_roles(players, 1),
+            vec![
+                Card::Map,
+                Card::Map,
+                Card::TunnelNs,
+                Card::DeadendE,
+                Card::RepairCart,
+                Card::DeadendN,
+            ],
+            vec![
+                Card::DeadendE,
+                Card::DeadendNs,
+                Card::DeadendN,
+                Card::Rockfall,
+            ],
+            1,
+        );
+        peek(&mut game, GOAL_CELLS[0]);
+        let v = view(&game, Audience::Seat(Seat(0)));
+        assert!(v.goals[0].card.is_some());
+        assert!(
+            legal_commands(&game, Seat(0)).iter().any(|c| matches!(
+                c,
+                Command::PlayAction { card: Card::Map, target: Some(Target::Cell(at)), .. } if *at == GOAL_CELLS[0]
+            )),
+            "a Map on the seen goal is legal"
+        );
+        for seed in 0..8 {
+            let cmd = choose(BotLevel::Expert, &v, seed).expect("a command");
+            assert!(
+                !matches!(
+                    cmd,
+                    Command::PlayAction { card: Card::Map, target: Some(Target::Cell(at)), .. } if at == GOAL_CELLS[0]
+                ),
+                "{players} players, seed {seed}: a Map on a goal already seen"
+            );
+        }
+        // Once the gold is known (the middle goal looked at too), no Map at all.
+        let mut game = game.clone();
+        peek(&mut game, GOAL_CELLS[1]);
+        let v = view(&game, Audience::Seat(Seat(0)));
+        for seed in 0..8 {
+            let cmd = choose(BotLevel::Expert, &v, seed).expect("a command");
+            assert!(
+                !matches!(
+                    cmd,
+                    Command::PlayAction {
+                        card: Card::Map,
+                        ..
+                    }
+                ),
+                "{players} players, seed {seed}: a Map with the gold known: {cmd:?}"
+            );
+        }
+    }
+}
+
+/// Levels by seat and game: an expert at every other seat, heuristic and random bots between.
+fn mixed(seed: u64, seat: Seat) -> BotLevel {
+    match (seed + u64::from(seat.0)) % 4 {
+        0 | 2 => BotLevel::Expert,
+        1 => BotLevel::Heuristic,
+        _ => BotLevel::Random,
+    }
+}
+
+fn players(ruleset: Ruleset, seed: u64) -> u8 {
+    match ruleset {
+        Ruleset::Base => 3 + (seed % 8) as u8,
+        Ruleset::Saboteur2 => 2 + (seed % 11) as u8,
+    }
+}
+
+#[test]
+fn the_expert_issues_only_legal_commands_and_its_games_pass_the_audit() {
+    for ruleset in [Ruleset::Base, Ruleset::Saboteur2] {
+        for seed in 0..env("SABOTEUR_EXPERT_GAMES", 10) {
+            let seed = 7_000 + seed;
+            let n = players(ruleset, seed);
+            // A table recorded as a server records it: every command listed among the legal
+            // ones where it was issued, and the log passes the audit, which decides every
+            // command again and chooses every expert move again from its view and seed.
+            let log = bot_game(
+                ruleset,
+                Options::default(),
+                n,
+                saboteur_domain::Seed::from_u64(seed),
+                |_, s| mixed(seed, s),
+            );
+            assert!(
+                matches!(log.last(), Some(Event::GameEnded { .. })),
+                "seed {seed}"
+            );
+            let mut game = Game::replay(&log[..1]).unwrap();
+            for e in &log[1..] {
+                if let Event::CommandAccepted {
+                    seat,
+                    command,
+                    bot: Some(b),
+                    ..
+                } = e
+                {
+                    let cmd = command.known().expect("the omniscient log");
+                    assert!(
+                        legal_commands(&game, *seat).contains(&cmd.canonical()),
+                        "{ruleset:?} seed {seed}: {} issued an unlisted {cmd:?}",
+                        b.level
+                    );
+                }
+                game.apply(e);
+            }
+            let report = audit(&log).unwrap_or_else(|d| panic!("seed {seed}: {d}"));
+            let experts = log
+                .iter()
+                .filter(|e| {
+                    matches!(e, Event::CommandAccepted { bot: Some(b), .. } if b.level == BotLevel::Expert)
+                })
+                .count();
+            assert!(experts > 0, "seed {seed}: experts played");
+            let commands = log
+                .iter()
+                .filter(|e| matches!(e, Event::CommandAccepted { .. }))
+                .count() as u64;
+            assert_eq!(report.bot_moves_checked, commands, "seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn the_expert_is_a_function_of_its_view_and_seed() {
+    for ruleset in [Ruleset::Base, Ruleset::Saboteur2] {
+        let log = bot_game(
+            ruleset,
+            Options::default(),
+            6,
+            saboteur_domain::Seed::from_u64(41),
+            |_, _| BotLevel::Heuristic,
+        );
+        let mut game = Game::replay(&log[..1]).unwrap();
+        let mut checked = 0;
+        for (i, e) in log[1..].iter().enumerate() {
+            game.apply(e);
+            let Some(seat) = game.awaited() else { continue };
+            if i % 7 != 0 || *game.phase() != saboteur_domain::Phase::Playing {
+                continue;
+            }
+            let v = view(&game, Audience::Seat(seat));
+            // Through JSON and back, as the audit reads a view.
+            let again: saboteur_domain::View =
+                serde_json::from_str(&serde_json::to_string(&v).unwrap()).unwrap();
+            let a = choose(BotLevel::Expert, &v, i as u64);
+            assert_eq!(a, choose(BotLevel::Expert, &again, i as u64));
+            let b = choose(BotLevel::Expert, &v, i as u64 + 1);
+            let legal = legal_commands(&game, seat);
+            assert!(legal.contains(&a.unwrap().canonical()));
+            assert!(legal.contains(&b.unwrap().canonical()));
+            checked += 1;
+        }
+        assert!(checked > 10, "{ruleset:?}: {checked} views");
+    }
+}
