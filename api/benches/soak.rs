@@ -46,7 +46,7 @@ fn start(url: &str, cache_bytes: u64) -> (Server, String) {
         .args(["serve", "--bind", "127.0.0.1:0", "--no-limits"])
         .args(["--database-url", url])
         .args(["--cache-bytes", &cache_bytes.to_string()])
-        .env("RUST_LOG", "warn,saboteur_api=info")
+        .env("RUST_LOG", "warn,saboteur=info")
         .env("NO_COLOR", "1")
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -275,6 +275,8 @@ async fn player(base: String, shared: Arc<Shared>, n: u64) {
 struct Sample {
     t: f64,
     rss_mib: f64,
+    /// What the program holds allocated (the allocator's count, when it gives one).
+    allocated_mib: f64,
     cache_mib: f64,
     games: f64,
     streams: f64,
@@ -375,10 +377,12 @@ fn svg(samples: &[Sample], budget_mib: f64, warmup: f64) -> String {
         wx = x(warmup)
     );
     out += &line(&|s| s.rss_mib, mib_max, "#c0392b");
+    out += &line(&|s| s.allocated_mib, mib_max, "#af7ac5");
     out += &line(&|s| s.cache_mib, mib_max, "#2471a3");
     out += &line(&|s| s.p99_ms, ms_max, "#28b463");
     out += &format!(
         "\n<text x=\"{left}\" y=\"18\"><tspan fill=\"#c0392b\">resident memory</tspan>, \
+         <tspan fill=\"#af7ac5\">allocated</tspan>, \
          <tspan fill=\"#2471a3\">cache estimate</tspan> (MiB, left); \
          <tspan fill=\"#28b463\">commands p99 per 10 s</tspan> (ms, right)</text>\n</svg>\n"
     );
@@ -391,7 +395,10 @@ async fn main() {
     let warmup: u64 = env("SOAK_WARMUP", 300);
     let clients: u64 = env("SOAK_CLIENTS", 16);
     let cache_bytes: u64 = env("SOAK_CACHE_BYTES", 64 << 20);
-    let out = std::path::PathBuf::from(env("SOAK_OUT", "target/soak".to_string()));
+    let out = std::path::PathBuf::from(env(
+        "SOAK_OUT",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../target/soak").to_string(),
+    ));
     let cluster;
     let url = match std::env::var("DATABASE_URL") {
         Ok(url) => url,
@@ -424,6 +431,7 @@ async fn main() {
         let s = Sample {
             t: started.elapsed().as_secs_f64(),
             rss_mib: gauge(&metrics, "process_resident_memory_bytes") / 1048576.0,
+            allocated_mib: gauge(&metrics, "allocator_allocated_bytes") / 1048576.0,
             cache_mib: gauge(&metrics, "saboteur_cache_bytes") / 1048576.0,
             games: gauge(&metrics, "saboteur_cached_games"),
             streams: gauge(&metrics, "saboteur_streams_open"),
@@ -431,9 +439,9 @@ async fn main() {
             commands: latencies.len() as u64,
         };
         println!(
-            "t={:>5.0}s rss={:>6.1} MiB cache={:>5.1} MiB games_held={:>5} streams={:>4} \
-             commands={:>5} p99={:>6.1} ms",
-            s.t, s.rss_mib, s.cache_mib, s.games, s.streams, s.commands, s.p99_ms
+            "t={:>5.0}s rss={:>6.1} MiB allocated={:>6.1} MiB cache={:>5.1} MiB games_held={:>5} \
+             streams={:>4} commands={:>5} p99={:>6.1} ms",
+            s.t, s.rss_mib, s.allocated_mib, s.cache_mib, s.games, s.streams, s.commands, s.p99_ms
         );
         samples.push(s);
     }
@@ -474,11 +482,13 @@ async fn main() {
         );
     }
     std::fs::create_dir_all(&out).unwrap();
-    let mut csv = String::from("t_s,rss_mib,cache_mib,games_held,streams_open,commands,p99_ms\n");
+    let mut csv = String::from(
+        "t_s,rss_mib,allocated_mib,cache_mib,games_held,streams_open,commands,p99_ms\n",
+    );
     for s in &samples {
         csv += &format!(
-            "{:.0},{:.1},{:.1},{},{},{},{:.1}\n",
-            s.t, s.rss_mib, s.cache_mib, s.games, s.streams, s.commands, s.p99_ms
+            "{:.0},{:.1},{:.1},{:.1},{},{},{},{:.1}\n",
+            s.t, s.rss_mib, s.allocated_mib, s.cache_mib, s.games, s.streams, s.commands, s.p99_ms
         );
     }
     std::fs::write(out.join("soak.csv"), csv).unwrap();

@@ -61,6 +61,11 @@ struct SimulateArgs {
     /// Instead of --bots: the level of every seat holding a saboteur card.
     #[arg(long, requires = "digger_bots")]
     saboteur_bots: Option<saboteur_domain::BotLevel>,
+    /// With --bots naming one level for the others: seat 0 plays at this level instead (run
+    /// again without it on the same seeds to compare one seat's gold, the deals being the
+    /// same).
+    #[arg(long, conflicts_with_all = ["digger_bots", "saboteur_bots"])]
+    seat0_bot: Option<saboteur_domain::BotLevel>,
 }
 
 #[derive(clap::Args)]
@@ -199,7 +204,18 @@ fn proxy(text: &str) -> Result<ipnet::IpNet, String> {
         .map_err(|_| format!("{text:?} is not an address or a network (e.g. 10.0.0.0/8)"))
 }
 
+/// jemalloc: under continuous play (games loaded, dropped from the cache, loaded again) the
+/// system allocator's arenas kept pages the process no longer used, and its resident memory
+/// grew with time; jemalloc gives them back (BENCHMARKS.md, "Soak").
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() -> std::io::Result<()> {
+    // Pages freed are given back to the system by jemalloc's background threads, not only
+    // when an allocation happens to pass by.
+    if let Err(e) = tikv_jemalloc_ctl::background_thread::write(true) {
+        eprintln!("jemalloc's background threads are off: {e}");
+    }
     let cli = Cli::parse();
     match cli.command {
         Some(Cmd::Openapi) => {
@@ -218,8 +234,17 @@ fn simulate(args: SimulateArgs) -> std::io::Result<()> {
     use saboteur_domain::simulate::{Seating, Simulation};
     let ruleset =
         serde_json::from_value(serde_json::json!(args.ruleset)).map_err(std::io::Error::other)?;
-    let seating = match (args.digger_bots, args.saboteur_bots) {
-        (Some(diggers), Some(saboteurs)) => Seating::ByRole { diggers, saboteurs },
+    let seating = match (args.digger_bots, args.saboteur_bots, args.seat0_bot) {
+        (Some(diggers), Some(saboteurs), _) => Seating::ByRole { diggers, saboteurs },
+        (_, _, Some(level)) => Seating::OneSeat {
+            seat: 0,
+            level,
+            others: args
+                .bots
+                .first()
+                .copied()
+                .unwrap_or(saboteur_domain::BotLevel::Random),
+        },
         _ => Seating::PerSeat(args.bots),
     };
     let sim = Simulation {

@@ -36,7 +36,8 @@ export interface paths {
         /**
          * List games
          * @description Games oldest first, optionally of one status, a page at a time; the `Link` header names the
-         *     next page.
+         *     next page. A game nobody started is listed for a day after its creation (the server's
+         *     `--lobby-expiry`); after that it is kept, and its links still work, but it is not listed.
          */
         get: operations["list_games"];
         put?: never;
@@ -773,7 +774,10 @@ export interface paths {
         };
         /**
          * Read the metrics
-         * @description Prometheus text format: requests and latencies by route, commands by outcome, conflicts.
+         * @description Prometheus text format: requests and latencies by route, commands by outcome, conflicts,
+         *     requests refused by the per-client limits by kind; and, as gauges, the games held in memory
+         *     and their estimated bytes, the event streams open, the clients the limits remember and the
+         *     process's resident memory.
          */
         get: operations["metrics"];
         put?: never;
@@ -876,7 +880,7 @@ export interface components {
          * @description How a bot plays.
          * @enum {string}
          */
-        BotLevel: "random" | "heuristic";
+        BotLevel: "random" | "heuristic" | "expert";
         /**
          * BotMove
          * @description How a bot chose a command, recorded with it in [`Event::CommandAccepted`]: re-running
@@ -2165,7 +2169,7 @@ export interface components {
          * @description The bot a seat is handed to.
          */
         HandOverRequest: {
-            /** @description `random` or `heuristic` (the default). */
+            /** @description `random`, `heuristic` (the default) or `expert`. */
             level?: components["schemas"]["BotLevel"];
         };
         /**
@@ -2382,6 +2386,8 @@ export interface components {
              * @default false
              */
             spectator_talk: boolean;
+            /** @default null */
+            timeout_bot: null | components["schemas"]["BotLevel"];
         };
         /**
          * Outcome
@@ -2974,6 +2980,8 @@ export interface components {
             seats: components["schemas"]["SeatStatus"][];
             /** @description Whether spectators may talk. */
             spectator_talk: boolean;
+            /** @description The level of the bot that decides for a seat that ran out of time. */
+            timeout_bot: components["schemas"]["BotLevel"];
         };
         /**
          * TalkRequest
@@ -3150,6 +3158,19 @@ export interface operations {
                     "application/json": components["schemas"]["Catalogue"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Internal error */
             500: {
                 headers: {
@@ -3197,6 +3218,19 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3253,6 +3287,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     get_game: {
@@ -3283,6 +3330,19 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3343,6 +3403,19 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3436,6 +3509,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3490,6 +3576,19 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3600,6 +3699,19 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3759,6 +3871,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3831,6 +3956,19 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3914,6 +4052,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3985,6 +4136,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4028,6 +4192,19 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4112,6 +4289,19 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4228,6 +4418,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4310,6 +4513,19 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4414,6 +4630,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4510,6 +4739,19 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4622,6 +4864,19 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4754,6 +5009,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4856,6 +5124,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4951,6 +5232,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4994,6 +5288,19 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5078,6 +5385,19 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5182,6 +5502,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -5258,6 +5591,19 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5379,7 +5725,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many messages: try again after `Retry-After` seconds */
+            /** @description Too many messages: try again after `Retry-After` seconds; or: Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
             429: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -5483,6 +5829,19 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5602,6 +5961,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -5715,6 +6087,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -5815,6 +6200,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -5885,6 +6283,19 @@ export interface operations {
                     "application/json": components["schemas"]["KeyList"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -5936,6 +6347,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -5969,6 +6393,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Checkpoint"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The database cannot be reached: try again after `Retry-After` seconds */

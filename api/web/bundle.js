@@ -477,6 +477,72 @@ function describeEvent(e, names) {
   return `#${e.seq} ${sentence}`;
 }
 
+// ../../api/web/parts.js
+var LEVELS = ["random", "heuristic", "expert"];
+var levelPicker = (attrs) => h("select", attrs, LEVELS.map((l) => h("option", { value: l, selected: l === "heuristic" }, t(`level.${l}`))));
+function players(view, names, table2, presence, bots = /* @__PURE__ */ new Set()) {
+  return h("ul", { class: "players", "aria-label": t("players.label") }, view.hand_sizes.map((n, i) => {
+    const turn = view.phase.awaited === i;
+    const seat = table2?.seats[i];
+    const here = presence?.seats[i]?.connected;
+    const shown = presence && !bots.has(i);
+    const parts = [t("players.seat", { n: i, name: names[i] ?? t("players.empty") }) + (view.seat === i ? ` ${t("players.you")}` : "") + (shown ? ` ${t(here ? "players.connected" : "players.away")}` : "") + ": " + t("players.cards", { n, gold: view.gold_card_counts[i] })];
+    if (seat?.remaining_ms != null && !turn) parts.push(t("players.clock", { time: clock(seat.remaining_ms) }));
+    if (seat?.handed_to) parts.push(t("players.bot_plays", { level: t(`level.${seat.handed_to}`) }));
+    if (seat?.timeouts) parts.push(t("players.timeouts", { n: seat.timeouts }));
+    if (view.gold) parts.push(t("players.gold", { n: view.gold[i] }));
+    if (view.in_front[i].length) parts.push(t("players.in_front", { cards: view.in_front[i].map((c) => cardName(c)).join(", ") }));
+    if (view.roles) parts.push(t("players.role", { role: roleName(view.roles[i]) }));
+    return h(
+      "li",
+      { class: turn ? "turn" : "" },
+      shown ? h("span", { class: here ? "here" : "away", title: t(here ? "players.connected_title" : "players.away_title") }, here ? "● " : "○ ") : "",
+      parts.join("; "),
+      seat?.key ? h("span", { class: "key", title: t("players.key_title", { key: seat.key }) }, `; ${t("players.key", { print: keys.prints.get(seat.key) ?? "" })}`) : "",
+      turn ? ` — ${t("players.their_turn")}` : ""
+    );
+  }));
+}
+function cardIcon(entry, rotated = false) {
+  const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });
+  if (entry?.segments?.length) icon.append(cardShape(entry, 0, 0, rotated));
+  else if (entry?.action) icon.append(actionIcon(entry));
+  return icon;
+}
+function hands(view, names, deck) {
+  const cardsOf = (cards2) => h("ul", { class: "hand" }, (cards2 ?? []).map((c) => h("li", { title: explain(deck[c]) }, cardIcon(deck[c]), describe(deck[c]))));
+  const seats = view.hands ? view.hands.map((cards2, i) => [i, cards2, view.roles?.[i]]) : view.seat != null && view.hand ? [[view.seat, view.hand, view.role]] : [];
+  if (!seats.length) return h("section", { "aria-label": t("hands.label") }, h("p", {}, t("hands.hidden")));
+  return h(
+    "section",
+    { "aria-label": t("hands.label") },
+    h("h2", {}, t("hands.label")),
+    seats.map(([i, cards2, role]) => h(
+      "section",
+      { "aria-label": t("hands.of", { name: seatName(names, i) }) },
+      h("h3", {}, t(role ? "hands.heading_role" : "hands.heading", { name: seatName(names, i), role: roleName(role), n: cards2.length })),
+      cardsOf(cards2)
+    ))
+  );
+}
+async function seriesSection(id2, names, link) {
+  const series = await api(`/games/${id2}/series`);
+  if (series.games.length < 2) return null;
+  const totals = (gold) => gold.map((x, i) => `${names[i] ?? i} ${x}`).join(", ");
+  return h(
+    "section",
+    { "aria-label": t("series.label") },
+    h("h2", {}, t("series.label")),
+    h("ol", {}, series.games.map((g) => h(
+      "li",
+      {},
+      g.id === id2 ? h("strong", {}, t("series.this", { id: g.id.slice(0, 8) })) : h("a", { href: link(g.id) }, g.id.slice(0, 8)),
+      `: ${statusName(g.status)}${g.gold ? `, ${t("series.gold", { gold: totals(g.gold) })}` : ""}`
+    ))),
+    h("p", {}, series.totals.length ? t("series.totals", { gold: totals(series.totals) }) : t("series.none"))
+  );
+}
+
 // ../../api/web/lobby.js
 async function lobby(ready2) {
   await ready2;
@@ -530,7 +596,7 @@ async function lobby(ready2) {
     " ",
     h("label", {}, `${t("lobby.bots")} `, h("input", { name: "bots", type: "number", min: 0, max: 12, value: 2 })),
     " ",
-    h("label", {}, `${t("lobby.level")} `, h("select", { name: "level" }, option("heuristic", t("level.heuristic")), option("random", t("level.random")))),
+    h("label", {}, `${t("lobby.level")} `, levelPicker({ name: "level" })),
     " ",
     h("label", {}, h("input", { name: "forfeit", type: "checkbox" }), ` ${t("lobby.forfeit")}`),
     " ",
@@ -700,70 +766,6 @@ function markLast(svg, events, view, names) {
   if (!e || !ev || !at) return;
   if (ev.type === "path_played" && !view.board.some((p) => p.x === at.x && p.y === at.y)) return;
   svg.append(el("rect", { class: "last-move", x: at.x + 0.02, y: at.y + 0.02, width: 0.96, height: 0.96, role: "img", "aria-label": t("board.last", { what: describeEvent(e, names) }) }));
-}
-
-// ../../api/web/parts.js
-function players(view, names, table2, presence, bots = /* @__PURE__ */ new Set()) {
-  return h("ul", { class: "players", "aria-label": t("players.label") }, view.hand_sizes.map((n, i) => {
-    const turn = view.phase.awaited === i;
-    const seat = table2?.seats[i];
-    const here = presence?.seats[i]?.connected;
-    const shown = presence && !bots.has(i);
-    const parts = [t("players.seat", { n: i, name: names[i] ?? t("players.empty") }) + (view.seat === i ? ` ${t("players.you")}` : "") + (shown ? ` ${t(here ? "players.connected" : "players.away")}` : "") + ": " + t("players.cards", { n, gold: view.gold_card_counts[i] })];
-    if (seat?.remaining_ms != null && !turn) parts.push(t("players.clock", { time: clock(seat.remaining_ms) }));
-    if (seat?.handed_to) parts.push(t("players.bot_plays", { level: t(`level.${seat.handed_to}`) }));
-    if (seat?.timeouts) parts.push(t("players.timeouts", { n: seat.timeouts }));
-    if (view.gold) parts.push(t("players.gold", { n: view.gold[i] }));
-    if (view.in_front[i].length) parts.push(t("players.in_front", { cards: view.in_front[i].map((c) => cardName(c)).join(", ") }));
-    if (view.roles) parts.push(t("players.role", { role: roleName(view.roles[i]) }));
-    return h(
-      "li",
-      { class: turn ? "turn" : "" },
-      shown ? h("span", { class: here ? "here" : "away", title: t(here ? "players.connected_title" : "players.away_title") }, here ? "● " : "○ ") : "",
-      parts.join("; "),
-      seat?.key ? h("span", { class: "key", title: t("players.key_title", { key: seat.key }) }, `; ${t("players.key", { print: keys.prints.get(seat.key) ?? "" })}`) : "",
-      turn ? ` — ${t("players.their_turn")}` : ""
-    );
-  }));
-}
-function cardIcon(entry, rotated = false) {
-  const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });
-  if (entry?.segments?.length) icon.append(cardShape(entry, 0, 0, rotated));
-  else if (entry?.action) icon.append(actionIcon(entry));
-  return icon;
-}
-function hands(view, names, deck) {
-  const cardsOf = (cards2) => h("ul", { class: "hand" }, (cards2 ?? []).map((c) => h("li", { title: explain(deck[c]) }, cardIcon(deck[c]), describe(deck[c]))));
-  const seats = view.hands ? view.hands.map((cards2, i) => [i, cards2, view.roles?.[i]]) : view.seat != null && view.hand ? [[view.seat, view.hand, view.role]] : [];
-  if (!seats.length) return h("section", { "aria-label": t("hands.label") }, h("p", {}, t("hands.hidden")));
-  return h(
-    "section",
-    { "aria-label": t("hands.label") },
-    h("h2", {}, t("hands.label")),
-    seats.map(([i, cards2, role]) => h(
-      "section",
-      { "aria-label": t("hands.of", { name: seatName(names, i) }) },
-      h("h3", {}, t(role ? "hands.heading_role" : "hands.heading", { name: seatName(names, i), role: roleName(role), n: cards2.length })),
-      cardsOf(cards2)
-    ))
-  );
-}
-async function seriesSection(id2, names, link) {
-  const series = await api(`/games/${id2}/series`);
-  if (series.games.length < 2) return null;
-  const totals = (gold) => gold.map((x, i) => `${names[i] ?? i} ${x}`).join(", ");
-  return h(
-    "section",
-    { "aria-label": t("series.label") },
-    h("h2", {}, t("series.label")),
-    h("ol", {}, series.games.map((g) => h(
-      "li",
-      {},
-      g.id === id2 ? h("strong", {}, t("series.this", { id: g.id.slice(0, 8) })) : h("a", { href: link(g.id) }, g.id.slice(0, 8)),
-      `: ${statusName(g.status)}${g.gold ? `, ${t("series.gold", { gold: totals(g.gold) })}` : ""}`
-    ))),
-    h("p", {}, series.totals.length ? t("series.totals", { gold: totals(series.totals) }) : t("series.none"))
-  );
 }
 
 // ../../api/web/table.js
@@ -954,7 +956,7 @@ async function table(id2, ready2) {
           }
           refresh();
         } }, t("table.start"));
-        const level = h("select", { "aria-label": t("lobby.level") }, ["heuristic", "random"].map((l) => h("option", { value: l }, t(`level.${l}`))));
+        const level = levelPicker({ "aria-label": t("lobby.level") });
         const addBot = h("button", { type: "button", onclick: async () => {
           try {
             await api(`/games/${id2}/bots`, { method: "POST", token: mine.host, body: { level: level.value } });

@@ -16,9 +16,9 @@ export default {
   "status.lobby": "waiting for players",
   "status.active": "playing",
   "status.finished": "finished",
-  "level.heuristic": "heuristic",
-  "level.random": "random",
-  "level.expert": "expert",
+  "level.heuristic": "medium",
+  "level.random": "easy",
+  "level.expert": "hard",
 
   "role.gold_digger": "gold-digger",
   "role.saboteur": "saboteur",

@@ -16,9 +16,9 @@ export default {
   "status.lobby": "esperando jugadores",
   "status.active": "en juego",
   "status.finished": "terminada",
-  "level.heuristic": "heurístico",
-  "level.random": "aleatorio",
-  "level.expert": "experto",
+  "level.heuristic": "medio",
+  "level.random": "fácil",
+  "level.expert": "difícil",
 
   "role.gold_digger": "minero de oro",
   "role.saboteur": "saboteador",

@@ -16,9 +16,9 @@ export default {
   "status.lobby": "bíður eftir leikmönnum",
   "status.active": "í gangi",
   "status.finished": "lokið",
-  "level.heuristic": "þumalputtareglur",
-  "level.random": "handahóf",
-  "level.expert": "sérfræðingur",
+  "level.heuristic": "miðlungs",
+  "level.random": "auðvelt",
+  "level.expert": "erfitt",
 
   "role.gold_digger": "gullgrafari",
   "role.saboteur": "skemmdarvargur",

@@ -16,9 +16,9 @@ export default {
   "status.lobby": "gaida spēlētājus",
   "status.active": "notiek spēle",
   "status.finished": "beigusies",
-  "level.heuristic": "heiristisks",
-  "level.random": "nejaušs",
-  "level.expert": "eksperts",
+  "level.heuristic": "vidējs",
+  "level.random": "viegls",
+  "level.expert": "grūts",
 
   "role.gold_digger": "zeltracis",
   "role.saboteur": "sabotieris",

@@ -16,9 +16,9 @@ export default {
   "status.lobby": "wacht op spelers",
   "status.active": "bezig",
   "status.finished": "afgelopen",
-  "level.heuristic": "heuristisch",
-  "level.random": "willekeurig",
-  "level.expert": "expert",
+  "level.heuristic": "gemiddeld",
+  "level.random": "makkelijk",
+  "level.expert": "moeilijk",
 
   "role.gold_digger": "goudzoeker",
   "role.saboteur": "saboteur",

@@ -16,9 +16,9 @@ export default {
   "status.lobby": "czeka na graczy",
   "status.active": "w toku",
   "status.finished": "zakończona",
-  "level.heuristic": "heurystyczny",
-  "level.random": "losowy",
-  "level.expert": "ekspert",
+  "level.heuristic": "średni",
+  "level.random": "łatwy",
+  "level.expert": "trudny",
 
   "role.gold_digger": "górnik",
   "role.saboteur": "sabotażysta",

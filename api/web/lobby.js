@@ -4,6 +4,7 @@ import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, keys, share, seated, tokens } from "./net.js";
 import { rulesetName, statusName } from "./words.js";
+import { levelPicker } from "./parts.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
@@ -43,7 +44,7 @@ export async function lobby(ready) {
     h("label", {}, `${t("lobby.players")} `, h("input", { name: "players", type: "number", min: 2, max: 12, value: 3 })), " ",
     h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name"), maxlength: 40 })), " ",
     h("label", {}, `${t("lobby.bots")} `, h("input", { name: "bots", type: "number", min: 0, max: 12, value: 2 })), " ",
-    h("label", {}, `${t("lobby.level")} `, h("select", { name: "level" }, option("heuristic", t("level.heuristic")), option("random", t("level.random")))), " ",
+    h("label", {}, `${t("lobby.level")} `, levelPicker({ name: "level" })), " ",
     h("label", {}, h("input", { name: "forfeit", type: "checkbox" }), ` ${t("lobby.forfeit")}`), " ",
     h("label", {}, `${t("lobby.clock")} `, h("select", { name: "clock" }, option("", t("lobby.clock_none")), option("per_decision", t("lobby.clock_per_decision")), option("bank", t("lobby.clock_bank")))), " ",
     h("label", {}, `${t("lobby.seconds")} `, h("input", { name: "seconds", type: "number", min: 5, value: 300 })), " ",

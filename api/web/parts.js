@@ -8,6 +8,16 @@ import { cardName, clock, describe, explain, roleName, seatName, statusName } fr
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
+/** The bots' levels, easiest first: easy (random), medium (heuristic), hard (expert). */
+export const LEVELS = ["random", "heuristic", "expert"];
+
+/**
+ * A choice of a bot's level, medium picked.
+ * @param {Record<string, any>} attrs
+ */
+export const levelPicker = (attrs) =>
+  h("select", attrs, LEVELS.map((l) => h("option", { value: l, selected: l === "heuristic" }, t(`level.${l}`))));
+
 /**
  * The players: name, connection, cards, gold, clock, key, what lies in front of them, role
  * once known, and whose turn it is.

@@ -5,7 +5,7 @@ import { el } from "./svg.js";
 import { t } from "./i18n.js";
 import { api, cards, follow, keys, serverKeys, share, seated, tokens } from "./net.js";
 import { board, markLast } from "./board.js";
-import { cardIcon, players, seriesSection } from "./parts.js";
+import { cardIcon, levelPicker, players, seriesSection } from "./parts.js";
 import { cardName, clock, describe, describeCommand, describeEvent, explain, phaseName, roleName, rulesetName, seatName, statusName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
@@ -206,7 +206,7 @@ export async function table(id, ready) {
           } catch (e) { out.textContent = e.message; }
         });
         const start = h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/start`, { method: "POST", token: mine.host }); } catch (e) { message = e.message; } refresh(); } }, t("table.start"));
-        const level = h("select", { "aria-label": t("lobby.level") }, ["heuristic", "random"].map((l) => h("option", { value: l }, t(`level.${l}`))));
+        const level = levelPicker({ "aria-label": t("lobby.level") });
         const addBot = h("button", { type: "button", onclick: async () => {
           try { await api(`/games/${id}/bots`, { method: "POST", token: mine.host, body: { level: level.value } }); message = ""; } catch (e) { message = e.message; }
           refresh();

@@ -31,7 +31,8 @@ pub const NAME_MAX_CHARS: usize = 40;
 pub const TALK_BURST: usize = 5;
 /// The window of the talk rate limit, in milliseconds.
 pub const TALK_WINDOW_MS: u64 = 30_000;
-/// The level of the bot that decides for a seat that ran out of time, or was abandoned.
+/// The level of the bot that decides for a seat that ran out of time, or was abandoned, unless
+/// the table's options name another ([`crate::Options::timeout_bot`]).
 pub const TIMEOUT_BOT: BotLevel = BotLevel::Heuristic;
 
 /// Why talk or an act at the table was refused. Nothing is recorded.
@@ -164,6 +165,8 @@ pub struct TableStatus {
     pub clock: Option<Clock>,
     /// Timeouts in a row after which a seat is handed to a bot, if ever.
     pub abandon_after: Option<u8>,
+    /// The level of the bot that decides for a seat that ran out of time.
+    pub timeout_bot: BotLevel,
     /// Whether spectators may talk.
     pub spectator_talk: bool,
     /// The deadline of the awaited decision, if it has one.
@@ -273,7 +276,7 @@ impl History {
 
     /// The awaited seat ran out of time at `now`: [`Event::TurnTimedOut`], the seat handed to
     /// the bot if it has now timed out as often in a row as the table allows, and the
-    /// heuristic bot's command for it (recorded with its [`crate::BotMove`], so the audit
+    /// timeout bot's command for it (recorded with its [`crate::BotMove`], so the audit
     /// chooses it again).
     pub fn time_out(&self, now: u64) -> Result<Vec<Event>, TableError> {
         let deadline = self.deadline().ok_or(TableError::NoDeadline)?;
@@ -296,12 +299,12 @@ impl History {
         {
             events.push(Event::SeatHandedToBot {
                 seat,
-                level: TIMEOUT_BOT,
+                level: self.table.options.timeout_bot(),
                 reason: HandOver::Abandoned,
             });
         }
         let mut decided = self
-            .execute_bot(seat, TIMEOUT_BOT)
+            .execute_bot(seat, self.table.options.timeout_bot())
             .ok_or(TableError::NoCommand(seat))?;
         self.stamp(&mut decided, at);
         events.extend(decided);
@@ -457,6 +460,7 @@ impl History {
         TableStatus {
             clock: o.clock,
             abandon_after: o.abandon_after,
+            timeout_bot: o.timeout_bot(),
             spectator_talk: o.spectator_talk,
             deadline: self.deadline(),
             seats,

@@ -112,6 +112,17 @@ pub struct Options {
     /// Whether spectators may post table talk (players always may).
     #[serde(skip_serializing_if = "is_false")]
     pub spectator_talk: bool,
+    /// The level of the bot that decides for a seat that ran out of time, and plays a seat
+    /// handed over after `abandon_after` timeouts; the heuristic when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout_bot: Option<crate::event::BotLevel>,
+}
+
+impl Options {
+    /// The bot that decides for a seat that ran out of time.
+    pub fn timeout_bot(&self) -> crate::event::BotLevel {
+        self.timeout_bot.unwrap_or(crate::online::TIMEOUT_BOT)
+    }
 }
 
 impl Options {

@@ -232,8 +232,20 @@ fn a_time_bank_is_spent_while_deciding_and_grows_by_its_increment() {
 
 #[test]
 fn a_seat_that_times_out_too_often_is_handed_to_a_bot_until_its_player_takes_it_back() {
+    // The table's timeout bot decides and takes the seat: the heuristic unless it names one.
+    for (chosen, level) in [
+        (None, BotLevel::Heuristic),
+        (Some(BotLevel::Random), BotLevel::Random),
+        (Some(BotLevel::Expert), BotLevel::Expert),
+    ] {
+        timeout_bot_takes_over(chosen, level);
+    }
+}
+
+fn timeout_bot_takes_over(chosen: Option<BotLevel>, expected: BotLevel) {
     let options = Options {
         abandon_after: Some(2),
+        timeout_bot: chosen,
         ..per_decision(10)
     };
     let players = 3;
@@ -247,8 +259,12 @@ fn a_seat_that_times_out_too_often_is_handed_to_a_bot_until_its_player_takes_it_
         if d.seat == absent {
             now = d.at;
             let out = h.time_out(now).unwrap();
+            // The decision is the timeout bot's, recorded with its level for the audit.
+            assert!(out.iter().any(|e| {
+                matches!(e, Event::CommandAccepted { seat, bot: Some(b), .. } if *seat == absent && b.level == expected)
+            }), "{expected:?} decides for the seat out of time");
             handed = out.iter().any(|e| {
-                matches!(e, Event::SeatHandedToBot { seat, level: BotLevel::Heuristic, reason: HandOver::Abandoned } if *seat == absent)
+                matches!(e, Event::SeatHandedToBot { seat, level, reason: HandOver::Abandoned } if *seat == absent && *level == expected)
             });
             push_all(&mut h, out);
             if handed {
@@ -260,7 +276,8 @@ fn a_seat_that_times_out_too_often_is_handed_to_a_bot_until_its_player_takes_it_
         }
     }
     assert!(handed, "the second timeout in a row hands the seat over");
-    assert_eq!(h.handed_to(absent), Some(BotLevel::Heuristic));
+    assert_eq!(h.handed_to(absent), Some(expected));
+    assert_eq!(h.table_status().timeout_bot, expected);
     // While a bot plays the seat, its decisions have no deadline.
     while h.game().awaited() != Some(absent) {
         now += 1_000;

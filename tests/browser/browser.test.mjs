@@ -63,7 +63,11 @@ async function createFromLobby(page, { ruleset = "base", players = 3, bots = 2, 
   await page.getByLabel("Ruleset").selectOption(ruleset);
   await page.getByLabel("Players").fill(String(players));
   await page.getByLabel("Bots", { exact: true }).fill(String(bots));
-  await page.getByLabel("Bot level").selectOption(level);
+  // The levels by how hard they are to beat, medium picked.
+  const levels = page.getByLabel("Bot level");
+  assert.deepEqual(await levels.locator("option").allTextContents(), ["easy", "medium", "hard"]);
+  assert.equal(await levels.inputValue(), "heuristic");
+  await levels.selectOption(level);
   const create = page.getByRole("button", { name: "Create" });
   await (keys ? create.press("Enter") : create.click());
   await page.waitForURL(/\/play\//);
@@ -918,12 +922,13 @@ test("two people play a whole Saboteur 2 game at two players, set up through the
   await guestContext.close();
 });
 
-test("two people and a bot play a whole base game at three players: one by the keyboard alone, one in Spanish on a phone", async () => {
+test("two people and an expert bot play a whole base game at three players: one by the keyboard alone, one in Spanish on a phone", async () => {
   const es = await strings("es");
   const hostContext = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const host = await hostContext.newPage();
   host.setDefaultTimeout(15000);
-  const id = await createFromLobby(host, { ruleset: "base", players: 3, bots: 1, keys: true });
+  // The bot is the expert ("hard"), which searches: it plays a whole game at a table of people.
+  const id = await createFromLobby(host, { ruleset: "base", players: 3, bots: 1, keys: true, level: "expert" });
   await host.getByRole("button", { name: "Create an invite link" }).press("Enter");
   const link = await host.getByRole("link", { name: /[#&]token=/ }).getAttribute("href");
   const guestContext = await browser.newContext({ locale: "es-ES", viewport: PHONE, hasTouch: true, isMobile: true });
@@ -933,10 +938,14 @@ test("two people and a bot play a whole base game at three players: one by the k
   await guest.getByRole("heading", { level: 1 }).waitFor();
   await host.getByRole("button", { name: "Start the game" }).press("Enter");
   const [a, b] = await Promise.all([playToTheEnd(host, EN, true), playToTheEnd(guest, es)]);
-  console.log(`two people and a bot, base at 3: ${a.turns} and ${b.turns} turns: ${JSON.stringify([...a.made])} ${JSON.stringify([...b.made])}`);
+  console.log(`two people and an expert bot, base at 3: ${a.turns} and ${b.turns} turns: ${JSON.stringify([...a.made])} ${JSON.stringify([...b.made])}`);
   assert.ok(a.turns > 3 && b.turns > 3, "both played");
   const verdict = await get(`/games/${id}/audit/verdict`);
   assert.ok(verdict.ok, `the game verifies: ${verdict.discrepancy}`);
+  // The bot's moves were the expert's, each chosen again by the audit.
+  const log = await get(`/games/${id}/events?limit=1000`);
+  const levels = new Set(log.events.filter((e) => e.event.bot).map((e) => e.event.bot.level));
+  assert.deepEqual([...levels], ["expert"]);
   assert.match(await host.locator(".turn-banner").textContent(), /^Game over/);
   assert.ok((await guest.locator(".turn-banner").textContent()).startsWith(es["table.over"]), "the guest's game over, in Spanish");
   await hostContext.close();

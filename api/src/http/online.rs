@@ -46,7 +46,7 @@ pub struct TalkRequest {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HandOverRequest {
-    /// `random` or `heuristic` (the default).
+    /// `random`, `heuristic` (the default) or `expert`.
     #[serde(default = "heuristic")]
     pub level: BotLevel,
 }

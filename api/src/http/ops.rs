@@ -56,6 +56,26 @@ fn gauges(state: &AppState) -> Vec<(&'static str, &'static str, f64)> {
             state.quotas.clients() as f64,
         ),
     ];
+    // The allocator's own count (jemalloc, in the server binary): what the program holds, and
+    // what the allocator keeps resident for it.
+    if tikv_jemalloc_ctl::epoch::advance().is_ok()
+        && let (Ok(allocated), Ok(resident)) = (
+            tikv_jemalloc_ctl::stats::allocated::read(),
+            tikv_jemalloc_ctl::stats::resident::read(),
+        )
+        && allocated > 0
+    {
+        gauges.push((
+            "allocator_allocated_bytes",
+            "Bytes the process holds allocated (jemalloc's stats.allocated)",
+            allocated as f64,
+        ));
+        gauges.push((
+            "allocator_resident_bytes",
+            "Bytes the allocator keeps resident (jemalloc's stats.resident)",
+            resident as f64,
+        ));
+    }
     if let Some(rss) = resident_bytes() {
         gauges.push((
             "process_resident_memory_bytes",
