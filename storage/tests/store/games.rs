@@ -175,3 +175,75 @@ async fn postgres_half_made_games_and_bot_flags() {
     let (store, _) = postgres().await;
     half_made_games_and_bot_flags(store).await;
 }
+
+/// Lobbies created before `since` are neither listed nor counted (they are kept, and found by
+/// id); newer lobbies are, and started games whatever their age; a page of lobbies starts at
+/// the oldest one not expired.
+async fn expired_lobbies_are_left_out(store: EventStore) {
+    for id in ["old1", "new1", "old2", "new2"] {
+        created(&store, id, GameStatus::Lobby).await;
+    }
+    created(&store, "old_active", GameStatus::Active).await;
+    for id in ["old1", "old2", "old_active"] {
+        store
+            .execute_raw(&format!(
+                "UPDATE games SET created_at = '2020-01-01T00:00:00+00:00' WHERE id = '{id}'"
+            ))
+            .await
+            .unwrap();
+    }
+    let since = chrono::Utc::now() - chrono::Duration::hours(1);
+    assert_eq!(store.count_lobbies(since).await.unwrap(), 2);
+    let ids = |page: saboteur_storage::GamePage| {
+        page.games
+            .into_iter()
+            .map(|g| g.record.id)
+            .collect::<Vec<_>>()
+    };
+    let lobbies = |cursor: Option<String>, limit| {
+        let store = store.clone();
+        async move {
+            store
+                .list_games_since(
+                    Some(GameStatus::Lobby),
+                    cursor.as_deref(),
+                    limit,
+                    Some(since),
+                )
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(ids(lobbies(None, 10).await), ["new1", "new2"]);
+    let first = lobbies(None, 1).await;
+    let next = first.next_cursor.clone();
+    assert_eq!(ids(first), ["new1"]);
+    assert_eq!(ids(lobbies(next, 1).await), ["new2"]);
+    let all = store
+        .list_games_since(None, None, 10, Some(since))
+        .await
+        .unwrap();
+    assert_eq!(ids(all), ["new1", "new2", "old_active"]);
+    // Without an expiry, every lobby; an expired one is still found by id.
+    let every = store
+        .list_games(Some(GameStatus::Lobby), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(ids(every), ["old1", "new1", "old2", "new2"]);
+    assert_eq!(
+        store.get_game("old1").await.unwrap().status,
+        GameStatus::Lobby
+    );
+}
+
+#[tokio::test]
+async fn sqlite_expired_lobbies_are_left_out() {
+    let (store, _dir) = sqlite().await;
+    expired_lobbies_are_left_out(store).await;
+}
+
+#[tokio::test]
+async fn postgres_expired_lobbies_are_left_out() {
+    let (store, _) = postgres().await;
+    expired_lobbies_are_left_out(store).await;
+}
