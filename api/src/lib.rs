@@ -69,7 +69,7 @@ fn app(
 > {
     let measured = state.clone();
     let (app, api) = App::new()
-        .wrap(actix_web::middleware::from_fn(http::quota::limit))
+        .wrap(actix_web::middleware::from_fn(http::admit::limit))
         .wrap_fn(http::head::head_as_get)
         .wrap_fn(move |req, srv| {
             let started = std::time::Instant::now();

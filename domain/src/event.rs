@@ -21,50 +21,7 @@ pub const EVENT_SCHEMA_VERSION: u16 = 1;
 /// audit re-runs the same logic; bump it whenever a bot would choose differently.
 pub const BOT_VERSION: u32 = 1;
 
-/// How a bot plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum BotLevel {
-    /// Uniformly random among the legal commands.
-    Random,
-    /// Plays its role: digs towards the gold or blocks, with beliefs about the other seats.
-    Heuristic,
-    /// Searches: plays each of the heuristic's best commands out in games sampled from what
-    /// its seat has seen, other seats' dwarf cards weighted by their public conduct.
-    Expert,
-}
-
-impl BotLevel {
-    /// Every level, weakest first.
-    pub const ALL: [BotLevel; 3] = [BotLevel::Random, BotLevel::Heuristic, BotLevel::Expert];
-
-    /// The level's name as in JSON: `random`, `heuristic` or `expert`.
-    pub fn name(self) -> &'static str {
-        match self {
-            BotLevel::Random => "random",
-            BotLevel::Heuristic => "heuristic",
-            BotLevel::Expert => "expert",
-        }
-    }
-}
-
-impl std::fmt::Display for BotLevel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for BotLevel {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        BotLevel::ALL
-            .into_iter()
-            .find(|l| l.name() == s)
-            .ok_or_else(|| format!("unknown bot level {s:?}: use random, heuristic or expert"))
-    }
-}
+pub use crate::options::BotLevel;
 
 /// How a bot chose a command, recorded with it in [`Event::CommandAccepted`]: re-running
 /// [`crate::bot::choose`] with this level and seed on the seat's view before the command gives the command

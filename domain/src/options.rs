@@ -115,13 +115,14 @@ pub struct Options {
     /// The level of the bot that decides for a seat that ran out of time, and plays a seat
     /// handed over after `abandon_after` timeouts; the heuristic when absent.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub timeout_bot: Option<crate::event::BotLevel>,
+    pub timeout_bot: Option<BotLevel>,
 }
 
 impl Options {
-    /// The bot that decides for a seat that ran out of time.
-    pub fn timeout_bot(&self) -> crate::event::BotLevel {
-        self.timeout_bot.unwrap_or(crate::online::TIMEOUT_BOT)
+    /// The bot that decides for a seat that ran out of time: the heuristic unless the table
+    /// names another.
+    pub fn timeout_bot(&self) -> BotLevel {
+        self.timeout_bot.unwrap_or(BotLevel::Heuristic)
     }
 }
 
@@ -140,5 +141,50 @@ impl Options {
             }
             _ => Ok(()),
         }
+    }
+}
+
+/// How a bot plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum BotLevel {
+    /// Uniformly random among the legal commands.
+    Random,
+    /// Plays its role: digs towards the gold or blocks, with beliefs about the other seats.
+    Heuristic,
+    /// Searches: plays each of the heuristic's best commands out in games sampled from what
+    /// its seat has seen, other seats' dwarf cards weighted by their public conduct.
+    Expert,
+}
+
+impl BotLevel {
+    /// Every level, weakest first.
+    pub const ALL: [BotLevel; 3] = [BotLevel::Random, BotLevel::Heuristic, BotLevel::Expert];
+
+    /// The level's name as in JSON: `random`, `heuristic` or `expert`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BotLevel::Random => "random",
+            BotLevel::Heuristic => "heuristic",
+            BotLevel::Expert => "expert",
+        }
+    }
+}
+
+impl std::fmt::Display for BotLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for BotLevel {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        BotLevel::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| format!("unknown bot level {s:?}: use random, heuristic or expert"))
     }
 }

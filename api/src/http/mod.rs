@@ -2,6 +2,7 @@
 //! (`crate::app::seam::act`, through `perform`) or reads a table, and turns the answer into a
 //! response. No handler writes to the store or a table's state. This file only wires them.
 
+pub(crate) mod admit;
 pub(crate) mod audit;
 pub(crate) mod body;
 pub(crate) mod catalogue;

@@ -21,17 +21,11 @@ use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use actix_web::body::{EitherBody, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::HttpRequest;
 use actix_web::http::Method;
-use actix_web::middleware::Next;
-use actix_web::{HttpRequest, ResponseError, web};
 use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use ipnet::IpNet;
-
-use crate::error::ApiError;
-use crate::state::AppState;
 
 /// A bucket: `count` requests at once, given back at `count` per `per`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,7 +152,7 @@ impl Kind {
     }
 
     /// The kind of a request by its method and path; `None`: not counted.
-    fn of(method: &Method, path: &str) -> Option<Kind> {
+    pub(crate) fn of(method: &Method, path: &str) -> Option<Kind> {
         let parts: Vec<&str> = path.trim_end_matches('/').split('/').skip(1).collect();
         let api = matches!(
             parts.first(),
@@ -194,7 +188,7 @@ impl fmt::Display for Client {
 }
 
 impl Client {
-    fn of_address(address: IpAddr) -> Client {
+    pub(crate) fn of_address(address: IpAddr) -> Client {
         match address {
             IpAddr::V6(a) => match a.to_ipv4_mapped() {
                 Some(v4) => Client(IpAddr::V4(v4)),
@@ -241,11 +235,11 @@ impl Client {
 }
 
 /// A lobby a client created: the game (`None` while its creation runs), and when.
-type Lobby = (Option<String>, Instant);
+pub(crate) type Lobby = (Option<String>, Instant);
 
 /// The per-client state of one process.
 pub(crate) struct Quotas {
-    limits: Limits,
+    pub(crate) limits: Limits,
     creates: DefaultKeyedRateLimiter<Client>,
     joins: DefaultKeyedRateLimiter<Client>,
     writes: DefaultKeyedRateLimiter<Client>,
@@ -253,7 +247,7 @@ pub(crate) struct Quotas {
     /// Streams open, by client.
     streams: Arc<Mutex<HashMap<Client, usize>>>,
     /// Lobbies created here, by client: the game (`None` while its creation runs) and when.
-    lobbies: Mutex<HashMap<Client, Vec<Lobby>>>,
+    pub(crate) lobbies: Mutex<HashMap<Client, Vec<Lobby>>>,
 }
 
 /// One of a client's open streams, given back when dropped.
@@ -293,7 +287,7 @@ impl Quotas {
     }
 
     /// Takes one from the client's bucket of `kind`, or says how long to wait.
-    fn take(&self, kind: Kind, client: Client) -> Result<(), Duration> {
+    pub(crate) fn take(&self, kind: Kind, client: Client) -> Result<(), Duration> {
         let limiter = match kind {
             Kind::Create => &self.creates,
             Kind::Join => &self.joins,
@@ -344,170 +338,6 @@ impl Quotas {
             .max()
             .unwrap_or(0)
     }
-}
-
-/// The per-client limits, before anything else runs: 429 with `Retry-After` over a limit.
-pub(crate) async fn limit<B: MessageBody>(
-    req: ServiceRequest,
-    next: Next<B>,
-) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
-    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
-        return next
-            .call(req)
-            .await
-            .map(ServiceResponse::map_into_left_body);
-    };
-    let quotas = &state.quotas;
-    let kind = Kind::of(req.method(), req.path());
-    let client = Client::of(req.request(), &quotas.limits.trusted_proxies);
-    let (Some(kind), Some(client)) = (kind, client) else {
-        return next
-            .call(req)
-            .await
-            .map(ServiceResponse::map_into_left_body);
-    };
-    let refuse = |req: ServiceRequest, kind: Kind, wait: Duration, what: String| {
-        state
-            .metrics
-            .limited
-            .with_label_values(&[kind.name()])
-            .inc();
-        let err = ApiError::TooManyRequests {
-            detail: what,
-            retry_after: wait.as_secs_f64().ceil().max(1.0) as u64,
-        };
-        let response = err.error_response();
-        Ok(req.into_response(response).map_into_right_body())
-    };
-    if !quotas.limits.off
-        && let Err(wait) = quotas.take(kind, client)
-    {
-        let what = format!(
-            "{client} sent more {} requests than its limit ({}): try again after Retry-After",
-            kind.name(),
-            match kind {
-                Kind::Create => quotas.limits.creates,
-                Kind::Join => quotas.limits.joins,
-                Kind::Write => quotas.limits.writes,
-                _ => quotas.limits.reads,
-            }
-        );
-        return refuse(req, kind, wait, what);
-    }
-    if kind == Kind::Create && *req.method() == Method::POST && req.path() == "/games" {
-        return create(req, next, &state, client, refuse).await;
-    }
-    next.call(req)
-        .await
-        .map(ServiceResponse::map_into_left_body)
-}
-
-/// A game's creation: refused while the client's lobbies, or all lobbies, are at their cap;
-/// a lobby made is counted for its client.
-async fn create<B: MessageBody>(
-    req: ServiceRequest,
-    next: Next<B>,
-    state: &AppState,
-    client: Client,
-    refuse: impl Fn(
-        ServiceRequest,
-        Kind,
-        Duration,
-        String,
-    ) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error>,
-) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
-    let quotas = &state.quotas;
-    let limits = &quotas.limits;
-    let expiry = limits.lobby_expiry;
-    let wait = Duration::from_secs(60);
-    if !limits.off {
-        let mine = quotas
-            .lobbies
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&client)
-            .cloned()
-            .unwrap_or_default();
-        let mut open = 0;
-        let mut started = Vec::new();
-        for (game, at) in &mine {
-            if at.elapsed() >= expiry {
-                continue;
-            }
-            // Still a lobby? Asked of the store only for a client at its cap.
-            let lobby = match game {
-                Some(id) if mine.len() >= limits.lobbies_per_client => state
-                    .store
-                    .get_game(id)
-                    .await
-                    .map(|g| g.status == saboteur_storage::GameStatus::Lobby)
-                    .unwrap_or(true),
-                _ => true,
-            };
-            if lobby {
-                open += 1;
-            } else if let Some(id) = game {
-                started.push(id.clone());
-            }
-        }
-        if !started.is_empty() {
-            let mut lobbies = quotas.lobbies.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(games) = lobbies.get_mut(&client) {
-                games.retain(|(g, _)| g.as_ref().is_none_or(|g| !started.contains(g)));
-            }
-        }
-        if open >= limits.lobbies_per_client {
-            let what = format!(
-                "{client} has {open} games nobody started (at most {}): start or leave one, or \
-                 try again after Retry-After",
-                limits.lobbies_per_client
-            );
-            return refuse(req, Kind::Lobby, wait, what);
-        }
-    }
-    let since = chrono::Utc::now() - chrono::Duration::from_std(expiry).unwrap_or_default();
-    match state.store.count_lobbies(since).await {
-        Ok(n) if n >= limits.lobbies as u64 => {
-            let what = format!(
-                "{n} games wait for players (at most {}): join one, or try again after \
-                 Retry-After",
-                limits.lobbies
-            );
-            return refuse(req, Kind::Lobby, wait, what);
-        }
-        Ok(_) => {}
-        // The creation will meet the same store and answer for it.
-        Err(e) => tracing::debug!("lobbies not counted: {e}"),
-    }
-    // Counted while it runs, so that a client's creations at once cannot pass the cap together.
-    let mark = Instant::now();
-    if !limits.off {
-        let mut lobbies = quotas.lobbies.lock().unwrap_or_else(|e| e.into_inner());
-        lobbies.entry(client).or_default().push((None, mark));
-    }
-    let res = next.call(req).await;
-    if !limits.off {
-        let made = res
-            .as_ref()
-            .ok()
-            .filter(|r| r.status().is_success())
-            .and_then(|r| r.headers().get("location"))
-            .and_then(|l| l.to_str().ok())
-            .and_then(|l| l.strip_prefix("/games/"))
-            .map(str::to_string);
-        let mut lobbies = quotas.lobbies.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(games) = lobbies.get_mut(&client) {
-            match made {
-                Some(id) => {
-                    if let Some(entry) = games.iter_mut().find(|(g, t)| g.is_none() && *t == mark) {
-                        entry.0 = Some(id);
-                    }
-                }
-                None => games.retain(|(g, t)| g.is_some() || *t != mark),
-            }
-        }
-    }
-    res.map(ServiceResponse::map_into_left_body)
 }
 
 #[cfg(test)]

@@ -48,7 +48,7 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The budget of [`crate::bot::BotLevel::Expert`].
+    /// The budget of [`crate::event::BotLevel::Expert`].
     pub const DEFAULT: Budget = Budget {
         worlds: 16,
         candidates: 4,
@@ -104,7 +104,7 @@ pub fn command_with(view: &View, budget: Budget, rng: &mut impl Rng) -> Option<C
         let world = world(view, me, &belief, rng);
         let rollout_seed = rng.next_u64();
         for (k, cmd) in candidates.iter().enumerate() {
-            let mut rollout_rng = super::decision_rng(rollout_seed);
+            let mut rollout_rng = super::seeds::decision_rng(rollout_seed);
             totals[k] += rollout(&world, me, cmd, budget.horizon, root_gold, &mut rollout_rng);
         }
     }
@@ -160,7 +160,7 @@ pub(crate) fn world(view: &View, me: Seat, belief: &[f64], rng: &mut impl Rng) -
     let mut deal = |count: usize| -> Vec<Card> {
         let k = count.min(unseen.len());
         let mut out: Vec<Card> = unseen.drain(..k).collect();
-        out.resize(count, super::UNKNOWN_CARD);
+        out.resize(count, super::placeholder::UNKNOWN_CARD);
         out
     };
     for i in 0..n {

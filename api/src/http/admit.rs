@@ -1,0 +1,185 @@
+//! The per-client limits' gate ([`crate::http::quota`]), before any handler runs: over a
+//! limit, 429 with `Retry-After`, counted by kind in the metrics, and nothing recorded.
+
+use std::time::{Duration, Instant};
+
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::Method;
+use actix_web::middleware::Next;
+use actix_web::{ResponseError, web};
+
+use crate::error::ApiError;
+use crate::http::quota::{Client, Kind};
+use crate::state::AppState;
+
+/// How long a refusal takes: a client that ignores `Retry-After` and sends again as soon as it
+/// is answered costs the server a few requests a second, not as many as it can send.
+pub(crate) const SLOW_REFUSAL: Duration = Duration::from_millis(250);
+
+/// The per-client limits, before anything else runs: 429 with `Retry-After` over a limit.
+pub(crate) async fn limit<B: MessageBody>(
+    req: ServiceRequest,
+    next: Next<B>,
+) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
+    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body);
+    };
+    let quotas = &state.quotas;
+    let kind = Kind::of(req.method(), req.path());
+    let client = Client::of(req.request(), &quotas.limits.trusted_proxies);
+    let (Some(kind), Some(client)) = (kind, client) else {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body);
+    };
+    let refuse = |req: ServiceRequest, kind: Kind, wait: Duration, what: String| {
+        state
+            .metrics
+            .limited
+            .with_label_values(&[kind.name()])
+            .inc();
+        let err = ApiError::TooManyRequests {
+            detail: what,
+            retry_after: wait.as_secs_f64().ceil().max(1.0) as u64,
+        };
+        let response = err.error_response();
+        Ok(req.into_response(response).map_into_right_body())
+    };
+    if !quotas.limits.off
+        && let Err(wait) = quotas.take(kind, client)
+    {
+        let what = format!(
+            "{client} sent more {} requests than its limit ({}): try again after Retry-After",
+            kind.name(),
+            match kind {
+                Kind::Create => quotas.limits.creates,
+                Kind::Join => quotas.limits.joins,
+                Kind::Write => quotas.limits.writes,
+                _ => quotas.limits.reads,
+            }
+        );
+        tokio::time::sleep(SLOW_REFUSAL).await;
+        return refuse(req, kind, wait, what);
+    }
+    if kind == Kind::Create && *req.method() == Method::POST && req.path() == "/games" {
+        return create(req, next, &state, client, refuse).await;
+    }
+    next.call(req)
+        .await
+        .map(ServiceResponse::map_into_left_body)
+}
+
+/// A game's creation: refused while the client's lobbies, or all lobbies, are at their cap;
+/// a lobby made is counted for its client.
+async fn create<B: MessageBody>(
+    req: ServiceRequest,
+    next: Next<B>,
+    state: &AppState,
+    client: Client,
+    refuse: impl Fn(
+        ServiceRequest,
+        Kind,
+        Duration,
+        String,
+    ) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error>,
+) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
+    let quotas = &state.quotas;
+    let limits = &quotas.limits;
+    let expiry = limits.lobby_expiry;
+    let wait = Duration::from_secs(60);
+    if !limits.off {
+        let mine = quotas
+            .lobbies
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&client)
+            .cloned()
+            .unwrap_or_default();
+        let mut open = 0;
+        let mut started = Vec::new();
+        for (game, at) in &mine {
+            if at.elapsed() >= expiry {
+                continue;
+            }
+            // Still a lobby? Asked of the store only for a client at its cap.
+            let lobby = match game {
+                Some(id) if mine.len() >= limits.lobbies_per_client => state
+                    .store
+                    .get_game(id)
+                    .await
+                    .map(|g| g.status == saboteur_storage::GameStatus::Lobby)
+                    .unwrap_or(true),
+                _ => true,
+            };
+            if lobby {
+                open += 1;
+            } else if let Some(id) = game {
+                started.push(id.clone());
+            }
+        }
+        if !started.is_empty() {
+            let mut lobbies = quotas.lobbies.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(games) = lobbies.get_mut(&client) {
+                games.retain(|(g, _)| g.as_ref().is_none_or(|g| !started.contains(g)));
+            }
+        }
+        if open >= limits.lobbies_per_client {
+            let what = format!(
+                "{client} has {open} games nobody started (at most {}): start or leave one, or \
+                 try again after Retry-After",
+                limits.lobbies_per_client
+            );
+            tokio::time::sleep(SLOW_REFUSAL).await;
+            return refuse(req, Kind::Lobby, wait, what);
+        }
+    }
+    let since = chrono::Utc::now() - chrono::Duration::from_std(expiry).unwrap_or_default();
+    match state.store.count_lobbies(since).await {
+        Ok(n) if n >= limits.lobbies as u64 => {
+            let what = format!(
+                "{n} games wait for players (at most {}): join one, or try again after \
+                 Retry-After",
+                limits.lobbies
+            );
+            tokio::time::sleep(SLOW_REFUSAL).await;
+            return refuse(req, Kind::Lobby, wait, what);
+        }
+        Ok(_) => {}
+        // The creation will meet the same store and answer for it.
+        Err(e) => tracing::debug!("lobbies not counted: {e}"),
+    }
+    // Counted while it runs, so that a client's creations at once cannot pass the cap together.
+    let mark = Instant::now();
+    if !limits.off {
+        let mut lobbies = quotas.lobbies.lock().unwrap_or_else(|e| e.into_inner());
+        lobbies.entry(client).or_default().push((None, mark));
+    }
+    let res = next.call(req).await;
+    if !limits.off {
+        let made = res
+            .as_ref()
+            .ok()
+            .filter(|r| r.status().is_success())
+            .and_then(|r| r.headers().get("location"))
+            .and_then(|l| l.to_str().ok())
+            .and_then(|l| l.strip_prefix("/games/"))
+            .map(str::to_string);
+        let mut lobbies = quotas.lobbies.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(games) = lobbies.get_mut(&client) {
+            match made {
+                Some(id) => {
+                    if let Some(entry) = games.iter_mut().find(|(g, t)| g.is_none() && *t == mark) {
+                        entry.0 = Some(id);
+                    }
+                }
+                None => games.retain(|(g, t)| g.is_some() || *t != mark),
+            }
+        }
+    }
+    res.map(ServiceResponse::map_into_left_body)
+}
