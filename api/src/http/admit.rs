@@ -29,49 +29,58 @@ pub(crate) async fn limit<B: MessageBody>(
             .map(ServiceResponse::map_into_left_body);
     };
     let quotas = &state.quotas;
-    let kind = Kind::of(req.method(), req.path());
-    let client = Client::of(req.request(), &quotas.limits.trusted_proxies);
-    let (Some(kind), Some(client)) = (kind, client) else {
+    // The client is looked for only in a request that is counted.
+    let counted = Kind::of(req.method(), req.path()).and_then(|kind| {
+        Some((
+            kind,
+            Client::of(req.request(), &quotas.limits.trusted_proxies)?,
+        ))
+    });
+    let Some((kind, client)) = counted else {
         return next
             .call(req)
             .await
             .map(ServiceResponse::map_into_left_body);
     };
-    let refuse = |req: ServiceRequest, kind: Kind, wait: Duration, what: String| {
-        state
-            .metrics
-            .limited
-            .with_label_values(&[kind.name()])
-            .inc();
-        let err = ApiError::TooManyRequests {
-            detail: what,
-            retry_after: wait.as_secs_f64().ceil().max(1.0) as u64,
-        };
-        let response = err.error_response();
-        Ok(req.into_response(response).map_into_right_body())
-    };
     if !quotas.limits.off
-        && let Err(wait) = quotas.take(kind, client)
+        && let Err((wait, rate)) = quotas.take(kind, client)
     {
         let what = format!(
-            "{client} sent more {} requests than its limit ({}): try again after Retry-After",
+            "{client} sent more {} requests than its limit ({rate}): try again after Retry-After",
             kind.name(),
-            match kind {
-                Kind::Create => quotas.limits.creates,
-                Kind::Join => quotas.limits.joins,
-                Kind::Write => quotas.limits.writes,
-                _ => quotas.limits.reads,
-            }
         );
-        tokio::time::sleep(SLOW_REFUSAL).await;
-        return refuse(req, kind, wait, what);
+        return refuse(&state, req, kind, wait, what).await;
     }
     if kind == Kind::Create && *req.method() == Method::POST && req.path() == "/games" {
-        return create(req, next, &state, client, refuse).await;
+        return create(req, next, &state, client).await;
     }
     next.call(req)
         .await
         .map(ServiceResponse::map_into_left_body)
+}
+
+/// A refusal by a per-client limit, after [`SLOW_REFUSAL`]: 429 with `Retry-After` (the wait,
+/// at least a second), counted by kind.
+async fn refuse<B: MessageBody>(
+    state: &AppState,
+    req: ServiceRequest,
+    kind: Kind,
+    wait: Duration,
+    what: String,
+) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
+    tokio::time::sleep(SLOW_REFUSAL).await;
+    state
+        .metrics
+        .limited
+        .with_label_values(&[kind.name()])
+        .inc();
+    let err = ApiError::TooManyRequests {
+        detail: what,
+        retry_after: wait.as_secs_f64().ceil().max(1.0) as u64,
+    };
+    Ok(req
+        .into_response(err.error_response())
+        .map_into_right_body())
 }
 
 /// A game's creation: refused while the client's lobbies, or all lobbies, are at their cap;
@@ -81,12 +90,6 @@ async fn create<B: MessageBody>(
     next: Next<B>,
     state: &AppState,
     client: Client,
-    refuse: impl Fn(
-        ServiceRequest,
-        Kind,
-        Duration,
-        String,
-    ) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error>,
 ) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
     let quotas = &state.quotas;
     let limits = &quotas.limits;
@@ -134,8 +137,7 @@ async fn create<B: MessageBody>(
                  try again after Retry-After",
                 limits.lobbies_per_client
             );
-            tokio::time::sleep(SLOW_REFUSAL).await;
-            return refuse(req, Kind::Lobby, wait, what);
+            return refuse(state, req, Kind::Lobby, wait, what).await;
         }
     }
     let since = chrono::Utc::now() - chrono::Duration::from_std(expiry).unwrap_or_default();
@@ -146,8 +148,7 @@ async fn create<B: MessageBody>(
                  Retry-After",
                 limits.lobbies
             );
-            tokio::time::sleep(SLOW_REFUSAL).await;
-            return refuse(req, Kind::Lobby, wait, what);
+            return refuse(state, req, Kind::Lobby, wait, what).await;
         }
         Ok(_) => {}
         // The creation will meet the same store and answer for it.

@@ -125,16 +125,37 @@ async fn get_state(
         Some(_) if version < now => "private, max-age=31536000, immutable",
         _ => "no-cache",
     };
-    let mut body = reply::state_view(table.history(), version.stored(), audience)
-        .ok_or_else(|| ApiError::BadRequest(format!("the game has no version {version}")))?;
-    let at = (version, None);
-    body.receipt =
-        Some(reply::receipt(&state, &table, ReceiptKind::View, at, audience, &body).await?);
+    let body = view_at(&state, &table, version, audience).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", format!("\"{version}\"")))
         .insert_header((actix_web::http::header::CACHE_CONTROL, cache))
         .insert_header((actix_web::http::header::VARY, "Authorization"))
         .json(body))
+}
+
+/// The view of `audience` at `version`, with its signed receipt; 400 when the game has no
+/// such version.
+async fn view_at(
+    state: &AppState,
+    table: &Table,
+    version: Version,
+    audience: Audience,
+) -> Result<StateView, ApiError> {
+    let mut body = reply::state_view(table.history(), version.stored(), audience)
+        .ok_or_else(|| ApiError::BadRequest(format!("the game has no version {version}")))?;
+    let at = (version, None);
+    body.receipt =
+        Some(reply::receipt(state, table, ReceiptKind::View, at, audience, &body).await?);
+    Ok(body)
+}
+
+/// What `seat` may send now, at the table's version.
+fn moves(table: &Table, seat: Seat) -> LegalMoves {
+    LegalMoves {
+        decision_version: table.decision_version().stored(),
+        version: table.version().stored(),
+        commands: legal_commands(table.history().game(), seat),
+    }
 }
 
 /// List the caller's legal commands
@@ -164,12 +185,7 @@ async fn legal_moves(
         .caller(&state.store, bearer(&req)?.as_deref())
         .await?
         .seat()?;
-    let commands = legal_commands(table.history().game(), seat);
-    Ok(HttpResponse::Ok().json(LegalMoves {
-        decision_version: table.decision_version().stored(),
-        version: table.version().stored(),
-        commands,
-    }))
+    Ok(HttpResponse::Ok().json(moves(&table, seat)))
 }
 
 /// The versions `If-Match` lists (RFC 9110 §13.1.1: the condition holds when any of them
@@ -402,29 +418,10 @@ async fn read_table(
     let mut table = seam::open(&state, &game).await?;
     let who = table.caller(&state.store, bearer(&req)?.as_deref()).await?;
     let version = table.version();
-    let audience = if table.over() {
-        Audience::Omniscient
-    } else {
-        who.audience()
-    };
-    let mut view = reply::state_view(table.history(), version.stored(), audience)
-        .ok_or_else(|| ApiError::Internal("the current version has no view".into()))?;
-    view.receipt = Some(
-        reply::receipt(
-            &state,
-            &table,
-            ReceiptKind::View,
-            (version, None),
-            audience,
-            &view,
-        )
-        .await?,
-    );
-    let legal = who.seat().ok().map(|seat| LegalMoves {
-        decision_version: table.decision_version().stored(),
-        version: version.stored(),
-        commands: legal_commands(table.history().game(), seat),
-    });
+    // The caller's own eyes, as `GET /state` without `as`.
+    let audience = eyes(None, who.audience(), table.over(), table.players())?;
+    let view = view_at(&state, &table, version, audience).await?;
+    let legal = who.seat().ok().map(|seat| moves(&table, seat));
     let after = query
         .after
         .map_or_else(|| (version.stored() - 30).max(0), |_| after);

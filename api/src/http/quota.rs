@@ -286,18 +286,19 @@ impl Quotas {
         &self.limits
     }
 
-    /// Takes one from the client's bucket of `kind`, or says how long to wait.
-    pub(crate) fn take(&self, kind: Kind, client: Client) -> Result<(), Duration> {
-        let limiter = match kind {
-            Kind::Create => &self.creates,
-            Kind::Join => &self.joins,
-            Kind::Write => &self.writes,
-            Kind::Read | Kind::Stream => &self.reads,
+    /// Takes one from the client's bucket of `kind`, or says how long to wait and the rate
+    /// it went past.
+    pub(crate) fn take(&self, kind: Kind, client: Client) -> Result<(), (Duration, Rate)> {
+        let (limiter, rate) = match kind {
+            Kind::Create => (&self.creates, self.limits.creates),
+            Kind::Join => (&self.joins, self.limits.joins),
+            Kind::Write => (&self.writes, self.limits.writes),
+            Kind::Read | Kind::Stream => (&self.reads, self.limits.reads),
             Kind::Lobby => return Ok(()),
         };
         limiter
             .check_key(&client)
-            .map_err(|not_until| not_until.wait_time_from(limiter.clock().now()))
+            .map_err(|not_until| (not_until.wait_time_from(limiter.clock().now()), rate))
     }
 
     /// A stream for `client`, unless it holds as many as it may.
@@ -422,7 +423,8 @@ mod tests {
         for _ in 0..3 {
             assert!(quotas.take(Kind::Write, a).is_ok());
         }
-        let wait = quotas.take(Kind::Write, a).unwrap_err();
+        let (wait, rate) = quotas.take(Kind::Write, a).unwrap_err();
+        assert_eq!(rate.to_string(), "3/min");
         assert!(
             wait > Duration::from_secs(15) && wait <= Duration::from_secs(20),
             "{wait:?}"
