@@ -39,6 +39,7 @@ use crate::error::ApiError;
 use crate::state::AppState;
 
 pub use crate::app::clock::TimeSource;
+pub use crate::app::presence::{BEAT as PRESENCE_BEAT, EXPIRY as PRESENCE_EXPIRY};
 pub use crate::app::table::RECHECK_AFTER;
 pub use crate::app::tables::DEFAULT_CACHE_BYTES;
 pub use crate::http::limits::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_STREAMS};
@@ -170,6 +171,7 @@ pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
     let signer = signing_key(&store, config.signing_key_file.as_deref()).await?;
     let state = Arc::new(AppState::new(store, config.clone(), signer)?);
     state.follow_store();
+    state.beat_presence();
     app::driver::Driver::spawn(state.clone());
     let state = web::Data::from(state);
     let server = HttpServer::new(move || app(state.clone()))

@@ -89,9 +89,26 @@ impl AppState {
             metrics: Metrics::new()
                 .map_err(|e| std::io::Error::other(format!("cannot set up the metrics: {e}")))?,
             streams: Gauge::default(),
-            presence: Arc::default(),
+            presence: Arc::new(Presence::new()),
             signer,
         })
+    }
+
+    /// Records this process's streams and reads the other processes' every
+    /// [`crate::app::presence::BEAT`], for as long as the server runs.
+    pub(crate) fn beat_presence(self: &Arc<Self>) {
+        let state = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut beats = tokio::time::interval(crate::app::presence::BEAT);
+            beats.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                beats.tick().await;
+                let Some(state) = state.upgrade() else { return };
+                if let Err(e) = state.presence.beat(&state.store).await {
+                    tracing::debug!(error = %e, "presence not shared this beat");
+                }
+            }
+        });
     }
 
     /// Follows the store's announcements for as long as the store lives: each tells the tables

@@ -859,24 +859,36 @@ async function table(id2, ready2) {
     return render();
   };
   let reading = null;
+  let heard = 0;
+  const behind = () => data?.st != null && heard > data.st.version;
   const readAll = async () => {
-    while (stale) {
+    for (let failed = 0; stale || behind(); ) {
       stale = false;
       try {
         data = await read();
+        failed = 0;
       } catch (e) {
         stale = true;
-        throw e;
+        failed += 1;
+        if (failed === 3) {
+          message = /** @type {Error} */
+          e.message;
+          if (data) draw();
+        }
+        await new Promise((r) => setTimeout(r, Math.min(8e3, 250 * 2 ** failed)));
       }
     }
   };
   async function render() {
-    if (stale || !data) {
+    while (stale || !data) {
       reading ??= readAll().finally(() => {
         reading = null;
       });
       await reading;
     }
+    draw();
+  }
+  function draw() {
     const { s } = data;
     for (const seat of s.seats) names[seat.seat] = seat.name;
     const kids = [h("h1", {}, t("table.heading", { id: id2.slice(0, 8), ruleset: rulesetName(s.ruleset), status: statusName(s.status) }))];
@@ -1371,9 +1383,8 @@ async function table(id2, ready2) {
   }
   await refresh();
   let pending = null;
-  let heard = 0;
   const onNews = () => {
-    if (!data?.st || heard > data.st.version) refresh();
+    if (!data?.st || behind()) refresh();
   };
   follow(id2, mine.token, (raw) => {
     try {

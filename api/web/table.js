@@ -137,18 +137,42 @@ export async function table(id, ready) {
    * @type {Promise<void> | null}
    */
   let reading = null;
+  /**
+   * The newest event the stream brought: the table is read again only for what it has not read
+   * (a write's own read already holds its events and the bots' answers).
+   */
+  let heard = 0;
+  /** Whether the table drawn is older than what the stream said happened. */
+  const behind = () => data?.st != null && heard > data.st.version;
+  /**
+   * Reads until the table is as new as the stream's news. A read that fails (the network, a
+   * busy server) is tried again after a pause growing to 8 s, so that news is never left
+   * unread for want of another event; the error shows after the third failure in a row.
+   */
   const readAll = async () => {
-    while (stale) {
+    for (let failed = 0; stale || behind();) {
       stale = false;
-      // A read that fails is asked for again by the next redraw.
-      try { data = await read(); } catch (e) { stale = true; throw e; }
+      try {
+        data = await read();
+        failed = 0;
+      } catch (e) {
+        stale = true;
+        failed += 1;
+        if (failed === 3) { message = /** @type {Error} */ (e).message; if (data) draw(); }
+        await new Promise((r) => setTimeout(r, Math.min(8000, 250 * 2 ** failed)));
+      }
     }
   };
   async function render() {
-    if (stale || !data) {
+    // A redraw asked for while a read ends waits for the read it asked for, not an older one.
+    while (stale || !data) {
       reading ??= readAll().finally(() => { reading = null; });
       await reading;
     }
+    draw();
+  }
+  /** Draws the table from what was last read. */
+  function draw() {
     const { s } = data;
     for (const seat of s.seats) names[seat.seat] = seat.name;
     const kids = [h("h1", {}, t("table.heading", { id: id.slice(0, 8), ruleset: rulesetName(s.ruleset), status: statusName(s.status) }))];
@@ -459,10 +483,7 @@ export async function table(id, ready) {
   }
   await refresh();
   let pending = null;
-  // The newest event the stream brought: the table is read again only for what it has not read
-  // (a write's own read already holds its events and the bots' answers).
-  let heard = 0;
-  const onNews = () => { if (!data?.st || heard > data.st.version) refresh(); };
+  const onNews = () => { if (!data?.st || behind()) refresh(); };
   follow(id, mine.token, (raw) => {
     try { heard = Math.max(heard, Number(JSON.parse(raw).seq) || Infinity); } catch { heard = Infinity; }
     clearTimeout(pending);

@@ -10,6 +10,8 @@
 //!   [`EventStore::verify_chain`] names the first broken sequence number.
 //! - **Signing keys** ([`ServerKey`]): one active, every one kept; and the **transparency log**
 //!   ([`LogEntry`]): one hash-chained entry per finished game, written once.
+//! - **Presence** shared by the server processes on one database: each records its open streams
+//!   per game and seat and beats; the others read them ([`EventStore::beat_presence`]).
 //! - **Live notification** of appends: LISTEN/NOTIFY on PostgreSQL (shared by every server
 //!   process on the database, surviving outages), an in-process broadcast on SQLite.
 //!
@@ -37,6 +39,7 @@ mod games;
 mod hash;
 mod keys;
 mod notify;
+mod presence;
 mod records;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -48,6 +51,7 @@ pub use error::{Result, StoreError, is_unreachable};
 pub use hash::{GENESIS, canonical_json, chain_hash, log_entry_hash, seed_commitment};
 pub use keys::{NewKey, ServerKey};
 pub use notify::CHANNEL;
+pub use presence::PresenceKey;
 pub use records::{
     Append, AppendOutcome, Appended, ChainReport, Credential, GamePage, GameRecord, GameStatus,
     ListedGame, NewEvent, NewGame, Notice, Role, StoredEvent, TokenSwap,

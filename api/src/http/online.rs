@@ -1,6 +1,7 @@
 //! Playing online: table talk, seats handed to bots and taken back, tokens issued again, and
 //! who is connected. Every act is an event decided by the engine (`History::talk`, …) and
-//! committed through the one command cycle; presence is this process's open event streams.
+//! committed through the one command cycle; presence is the open event streams of every
+//! server process on the database.
 
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use saboteur_domain::{BotLevel, Seat};
@@ -258,8 +259,9 @@ async fn reissue_token(
 
 /// Who is connected
 ///
-/// Which seats follow the game live (an open event stream to this server), and how many
-/// spectators do.
+/// Which seats follow the game live (an open event stream to any server process on the
+/// database), and how many spectators do. A stream opened or closed through another process
+/// shows here within two beats of 2 s; a process that stops shows its streams for at most 10 s.
 #[utoipa::path(
     tag = "table",
     params(("id" = String, Path, description = "The game's id")),

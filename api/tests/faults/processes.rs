@@ -69,3 +69,87 @@ async fn two_processes_serve_one_game() {
     through_b.expect_all(last, Duration::from_secs(5)).await;
     through_a.expect_all(last, Duration::from_secs(5)).await;
 }
+
+/// Whether `s` shows seat 0 of `id` connected, and how many spectators it counts.
+async fn seen_by(c: &reqwest::Client, s: &crate::harness::Remote, id: &str) -> (bool, u64) {
+    let (st, p, _) = send(c.get(s.url(&format!("/games/{id}/presence"))))
+        .await
+        .expect("presence");
+    assert_eq!(st, StatusCode::OK, "{p}");
+    (
+        p["seats"][0]["connected"].as_bool().unwrap(),
+        p["spectators"].as_u64().unwrap(),
+    )
+}
+
+/// Waits until `s` shows `want`, for at most `bound`; how long it took.
+async fn shows(
+    c: &reqwest::Client,
+    s: &crate::harness::Remote,
+    id: &str,
+    want: (bool, u64),
+    bound: Duration,
+) -> Duration {
+    let asked = Instant::now();
+    loop {
+        let seen = seen_by(c, s, id).await;
+        if seen == want {
+            return asked.elapsed();
+        }
+        assert!(
+            asked.elapsed() < bound,
+            "presence {seen:?} instead of {want:?} after {bound:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A seat connected to one process shows as connected through every process within two beats,
+/// and as away once its stream closes; the streams of a process that is killed stop counting
+/// within the expiry of its last beat.
+async fn presence_is_shared(database_url: &str) {
+    use saboteur_api::{PRESENCE_BEAT as BEAT, PRESENCE_EXPIRY as EXPIRY};
+    let a = Server::start(database_url, &[]);
+    let b = Server::start(database_url, &[]);
+    let c = client();
+    let (id, token) = game_with_bots(&c, &a, "base", 3, 5).await;
+    // Within two beats, and the time a beat takes on a busy machine.
+    let bound = 2 * BEAT + Duration::from_secs(2);
+    assert_eq!(seen_by(&c, &b, &id).await, (false, 0));
+    let seat = Follower::open(&c, &a, &id, Some(&token)).await;
+    let spectator = Follower::open(&c, &a, &id, None).await;
+    let took = shows(&c, &b, &id, (true, 1), bound).await;
+    eprintln!("a connection through A showed through B after {took:?}");
+    // Both processes count: another spectator through B makes two everywhere.
+    let another = Follower::open(&c, &b, &id, None).await;
+    shows(&c, &a, &id, (true, 2), bound).await;
+    shows(&c, &b, &id, (true, 2), bound).await;
+    drop(seat);
+    drop(another);
+    // A closed stream is noticed at its next keep-alive (every 5 s; the second when the first
+    // is written before the close arrives), then shared within two beats.
+    let noticed = Duration::from_secs(10) + bound;
+    let took = shows(&c, &b, &id, (false, 1), noticed).await;
+    eprintln!("closed streams stopped counting after {took:?}");
+    // A process killed with a stream open: its streams stop counting.
+    let spectator_b = Follower::open(&c, &b, &id, None).await;
+    let seat = Follower::open(&c, &a, &id, Some(&token)).await;
+    shows(&c, &b, &id, (true, 2), bound).await;
+    a.kill();
+    let took = shows(&c, &b, &id, (false, 1), EXPIRY + BEAT + bound).await;
+    eprintln!("a killed process's streams stopped counting after {took:?}");
+    drop((seat, spectator, spectator_b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_is_shared_between_processes_on_postgres() {
+    let db = saboteur_storage::testing::fresh_database().await;
+    presence_is_shared(&db).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_is_shared_between_processes_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("shared.db").display());
+    presence_is_shared(&url).await;
+}

@@ -11,6 +11,7 @@ mod helpers;
 mod keys;
 mod notify;
 mod outage;
+mod presence;
 mod races;
 
 use saboteur_storage::{EventStore, StoreError};
