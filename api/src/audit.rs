@@ -789,6 +789,29 @@ pub async fn bundle_from_store(
     Ok(bundle)
 }
 
+/// [`bundle_from_store`] from the read-only store when it holds the whole finished game (its
+/// events up to the game's version, and its transparency log entry), from the store otherwise.
+pub(crate) async fn bundle_from_reads(
+    state: &crate::state::AppState,
+    id: &str,
+) -> Result<AuditBundle, ApiError> {
+    state
+        .reading(
+            |store| {
+                let id = id.to_string();
+                async move {
+                    let version = store.get_game(&id).await?.version;
+                    Ok((bundle_from_store(&store, &id).await?, version))
+                }
+            },
+            |(bundle, version)| {
+                bundle.events.len() as i64 >= *version && bundle.log_entry.is_some()
+            },
+        )
+        .await
+        .map(|(bundle, _)| bundle)
+}
+
 #[cfg(test)]
 mod properties {
     //! Receipts signed as the server signs them, for every seat, a spectator and (once the game

@@ -168,8 +168,16 @@ pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
     let store = EventStore::connect(&config.database_url)
         .await
         .map_err(|e| std::io::Error::other(format!("cannot open the store: {e}")))?;
+    let reads = match &config.read_database_url {
+        Some(url) => Some(
+            EventStore::connect_read_only(url)
+                .await
+                .map_err(|e| std::io::Error::other(format!("cannot open the read store: {e}")))?,
+        ),
+        None => None,
+    };
     let signer = signing_key(&store, config.signing_key_file.as_deref()).await?;
-    let state = Arc::new(AppState::new(store, config.clone(), signer)?);
+    let state = Arc::new(AppState::new(store, reads, config.clone(), signer)?);
     state.follow_store();
     state.beat_presence();
     app::driver::Driver::spawn(state.clone());

@@ -139,6 +139,12 @@ struct ServeArgs {
     /// The event store: `sqlite://path` (the default, created on first use) or `postgres://…`.
     #[arg(long, env = "DATABASE_URL", default_value = "sqlite://saboteur.db")]
     database_url: String,
+    /// A read-only store for listings and audits (e.g. HAProxy's port of the PostgreSQL
+    /// standbys): what it serves is as stale as the standby's replay; a finished game's audit
+    /// is served there only once the standby holds all of it, and from the store otherwise.
+    /// Nothing is ever written there.
+    #[arg(long, env = "SABOTEUR_READ_DATABASE_URL")]
+    read_database_url: Option<String>,
     /// Accept a fixed seed when a game is created (testing only: a known seed makes every
     /// shuffle predictable).
     #[arg(long)]
@@ -591,6 +597,7 @@ async fn serve(args: ServeArgs) -> std::io::Result<()> {
         max_streams: args.max_streams,
         body_timeout: std::time::Duration::from_secs(args.body_timeout.max(1)),
         signing_key_file: args.signing_key_file,
+        read_database_url: args.read_database_url,
         limits: saboteur_api::Limits {
             off: args.no_limits,
             creates: args.limit_creates,

@@ -13,6 +13,9 @@ pub(crate) struct Metrics {
     pub conflicts: IntCounterVec,
     /// Requests refused by the per-client limits, by kind (`crate::http::quota`).
     pub limited: IntCounterVec,
+    /// Reads meant for the read-only store served by the store instead, by why: `behind` (the
+    /// standby had not replayed what was asked yet) or `error` (it could not be reached).
+    pub read_fallbacks: IntCounterVec,
 }
 
 impl Metrics {
@@ -57,12 +60,20 @@ impl Metrics {
             ),
             &["kind"],
         )?;
+        let read_fallbacks = IntCounterVec::new(
+            Opts::new(
+                "saboteur_read_fallbacks_total",
+                "Reads meant for the read-only store served by the store, by why: behind, error",
+            ),
+            &["why"],
+        )?;
         for m in [
             Box::new(requests.clone()) as Box<dyn prometheus::core::Collector>,
             Box::new(latency.clone()),
             Box::new(commands.clone()),
             Box::new(conflicts.clone()),
             Box::new(limited.clone()),
+            Box::new(read_fallbacks.clone()),
         ] {
             registry.register(m)?;
         }
@@ -73,6 +84,7 @@ impl Metrics {
             commands,
             conflicts,
             limited,
+            read_fallbacks,
         })
     }
 

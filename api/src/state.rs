@@ -21,6 +21,8 @@ pub struct Config {
     pub bind: String,
     /// `sqlite://path` or `postgres://…`.
     pub database_url: String,
+    /// A read-only store (a standby) for listings and finished games' audits, if any.
+    pub read_database_url: Option<String>,
     /// Accept a fixed seed at game creation (testing only).
     pub allow_fixed_seed: bool,
     /// The budget of the games held in memory, in bytes.
@@ -45,6 +47,7 @@ impl Config {
         Config {
             bind: bind.into(),
             database_url: database_url.into(),
+            read_database_url: None,
             allow_fixed_seed: false,
             cache_bytes: DEFAULT_CACHE_BYTES,
             max_streams: limits::DEFAULT_MAX_STREAMS,
@@ -59,6 +62,9 @@ impl Config {
 /// Shared by every request.
 pub(crate) struct AppState {
     pub store: EventStore,
+    /// Where listings and finished games' audits are read: a standby when the server was given
+    /// one (`Config::read_database_url`), the store otherwise. See [`AppState::reading`].
+    pub reads: EventStore,
     pub config: Config,
     pub metrics: Metrics,
     pub tables: Arc<Tables>,
@@ -74,10 +80,12 @@ impl AppState {
     /// The shared state of a server on `store`, signing with `signer`.
     pub(crate) fn new(
         store: EventStore,
+        reads: Option<EventStore>,
         config: Config,
         signer: Signer,
     ) -> std::io::Result<AppState> {
         Ok(AppState {
+            reads: reads.unwrap_or_else(|| store.clone()),
             tables: Arc::new(Tables::new(
                 store.clone(),
                 config.cache_bytes,
@@ -92,6 +100,38 @@ impl AppState {
             presence: Arc::new(Presence::new()),
             signer,
         })
+    }
+
+    /// Reads with `read` from the read-only store, or from the store when the read-only store
+    /// cannot be reached or `complete` finds its answer behind the store (a standby that has not
+    /// replayed it yet). With no read-only store, reads the store.
+    pub(crate) async fn reading<T, F, Fut>(
+        &self,
+        read: F,
+        complete: impl Fn(&T) -> bool,
+    ) -> Result<T, crate::error::ApiError>
+    where
+        F: Fn(EventStore) -> Fut,
+        Fut: std::future::Future<Output = Result<T, crate::error::ApiError>>,
+    {
+        if self.config.read_database_url.is_some() {
+            match read(self.reads.clone()).await {
+                Ok(answer) if complete(&answer) => return Ok(answer),
+                Ok(_) => self
+                    .metrics
+                    .read_fallbacks
+                    .with_label_values(&["behind"])
+                    .inc(),
+                Err(e) => {
+                    tracing::debug!(error = %e, "the read-only store did not answer");
+                    self.metrics
+                        .read_fallbacks
+                        .with_label_values(&["error"])
+                        .inc();
+                }
+            }
+        }
+        read(self.store.clone()).await
     }
 
     /// Records this process's streams and reads the other processes' every

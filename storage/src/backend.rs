@@ -212,6 +212,48 @@ impl EventStore {
         }
     }
 
+    /// A store for reads only, by URL, for a standby (`postgres://…`, e.g. HAProxy's replica
+    /// port) or a database file opened read-only (`sqlite://path`): every connection's
+    /// transactions are read-only, so nothing is ever written there (a write is refused by the
+    /// database). It connects lazily: a standby that is away when the server starts is
+    /// connected to once it answers. No migrations are applied and nothing is announced or
+    /// listened for.
+    pub async fn connect_read_only(url: &str) -> Result<EventStore> {
+        let (notify, _) = broadcast::channel(1);
+        let backend = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let options = sqlx::postgres::PgConnectOptions::from_str(url)?
+                .options([("default_transaction_read_only", "on")]);
+            Backend::Postgres(
+                PgPoolOptions::new()
+                    .max_connections(16)
+                    .test_before_acquire(false)
+                    .acquire_timeout(ACQUIRE_TIMEOUT)
+                    .connect_lazy_with(options),
+            )
+        } else if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url)?
+                .read_only(true)
+                .busy_timeout(ACQUIRE_TIMEOUT);
+            Backend::Sqlite(
+                SqlitePoolOptions::new()
+                    .max_connections(4)
+                    .acquire_timeout(ACQUIRE_TIMEOUT)
+                    .connect_lazy_with(options),
+            )
+        } else {
+            return Err(StoreError::Invalid(format!(
+                "unsupported database URL {url:?}: use postgres://… or sqlite://path"
+            )));
+        };
+        Ok(EventStore {
+            backend,
+            notify,
+            outbox: None,
+            combiner: None,
+            _alive: Arc::new(()),
+        })
+    }
+
     /// `postgres` or `sqlite`.
     pub fn backend_name(&self) -> &'static str {
         match self.backend {

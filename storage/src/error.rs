@@ -52,8 +52,9 @@ impl From<sqlx::Error> for StoreError {
 
 /// Whether an error says the database could not be reached or the connection broke (rather
 /// than that a statement was refused): IO, TLS and protocol failures, pool time-outs,
-/// PostgreSQL's connection exceptions (class 08) and shutdowns (57P01–57P03), SQLite's busy
-/// and locked database.
+/// PostgreSQL's connection exceptions (class 08), shutdowns (57P01–57P03) and a write refused
+/// as read-only (25006: the server reached is a standby, as during a failover, when the old
+/// primary's address still leads to it), SQLite's busy and locked database.
 pub fn is_unreachable(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::Io(_)
@@ -63,7 +64,7 @@ pub fn is_unreachable(e: &sqlx::Error) -> bool {
         | sqlx::Error::PoolClosed
         | sqlx::Error::WorkerCrashed => true,
         sqlx::Error::Database(d) => d.code().is_some_and(|c| {
-            c.starts_with("08") || matches!(&*c, "57P01" | "57P02" | "57P03" | "5" | "6")
+            c.starts_with("08") || matches!(&*c, "25006" | "57P01" | "57P02" | "57P03" | "5" | "6")
         }),
         _ => false,
     }

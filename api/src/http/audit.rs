@@ -3,7 +3,7 @@
 use actix_web::{HttpResponse, get, web};
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::audit::{AuditBundle, bundle_from_store};
+use crate::audit::{AuditBundle, bundle_from_reads};
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -30,7 +30,7 @@ async fn audit_bundle(
     state: web::Data<AppState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let bundle = bundle_from_store(&state.store, &id).await?;
+    let bundle = bundle_from_reads(&state, &id).await?;
     Ok(HttpResponse::Ok()
         .insert_header((
             "Content-Disposition",

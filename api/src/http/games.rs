@@ -87,9 +87,19 @@ async fn list_games(
     }
     let expiry = state.quotas.limits().lobby_expiry;
     let since = chrono::Utc::now() - chrono::Duration::from_std(expiry).unwrap_or_default();
+    let (status, cursor) = (query.status, query.cursor.clone());
     let page = state
-        .store
-        .list_games_since(query.status, query.cursor.as_deref(), limit, Some(since))
+        .reading(
+            |store| {
+                let cursor = cursor.clone();
+                async move {
+                    Ok(store
+                        .list_games_since(status, cursor.as_deref(), limit, Some(since))
+                        .await?)
+                }
+            },
+            |_| true,
+        )
         .await?;
     let games = page
         .games

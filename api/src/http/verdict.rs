@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::audit::{
-    ReceiptProblem, ReceiptsChecked, Verified, bundle_from_store, check_receipts, read_receipts,
+    ReceiptProblem, ReceiptsChecked, Verified, bundle_from_reads, check_receipts, read_receipts,
     verify,
 };
 use crate::error::ApiError;
@@ -82,7 +82,7 @@ async fn audit_verdict(
             "no game {id:?}: game ids are UUIDs"
         )));
     }
-    let bundle = bundle_from_store(&state.store, &id).await?;
+    let bundle = bundle_from_reads(&state, &id).await?;
     let checked = web::block(move || {
         let result = verify(&bundle);
         (bundle, result)
@@ -139,7 +139,7 @@ async fn receipts_verdict(
         )));
     }
     let receipts = read_receipts(&body.into_inner()).map_err(ApiError::BadRequest)?;
-    let bundle = bundle_from_store(&state.store, &id).await?;
+    let bundle = bundle_from_reads(&state, &id).await?;
     let result = web::block(move || check_receipts(&bundle, &receipts))
         .await
         .map_err(|e| ApiError::Internal(e.to_string()))?;

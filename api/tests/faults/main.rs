@@ -9,3 +9,4 @@ mod hostile;
 mod kill;
 mod outage;
 mod processes;
+mod reads;

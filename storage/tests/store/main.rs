@@ -13,6 +13,7 @@ mod notify;
 mod outage;
 mod presence;
 mod races;
+mod reads;
 
 use saboteur_storage::{EventStore, StoreError};
 
