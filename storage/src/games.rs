@@ -207,6 +207,27 @@ impl EventStore {
         Ok(u64::try_from(n).unwrap_or_default())
     }
 
+    /// Records that `client` (as the per-client limits name it) made game `game_id`.
+    pub async fn record_creator(&self, game_id: &str, client: &str) -> Result<()> {
+        let sql = "INSERT INTO lobby_creators (game_id, client) VALUES ($1, $2) \
+                   ON CONFLICT (game_id) DO NOTHING";
+        on_pool!(self, pool => {
+            sqlx::query(sql).bind(game_id).bind(client).execute(pool).await?;
+        });
+        Ok(())
+    }
+
+    /// How many games nobody started `client` made at `since` or later, through any process.
+    pub async fn count_client_lobbies(&self, client: &str, since: DateTime<Utc>) -> Result<u64> {
+        let sql = "SELECT COUNT(*) FROM lobby_creators c JOIN games g ON g.id = c.game_id \
+                   WHERE c.client = $1 AND g.status = 'lobby' AND g.created_at >= $2 \
+                   AND g.version > 0";
+        let n: i64 = on_pool!(self, pool => {
+            sqlx::query_scalar(sql).bind(client).bind(since).fetch_one(pool).await?
+        });
+        Ok(u64::try_from(n).unwrap_or_default())
+    }
+
     /// [`EventStore::list_games`], leaving out lobbies created before `lobbies_since` (when
     /// given): expired, they are kept but no longer listed. A page of lobbies starts at the
     /// oldest lobby not expired, so its cost does not grow with the abandoned ones.

@@ -5,10 +5,11 @@
 //!    this same seam, as [`Act::TimeOut`]),
 //! 2. identifies and authorises the caller,
 //! 3. answers a retried `Idempotency-Key` with the reply it was given first,
-//! 4. checks the act's precondition (`If-Match`, the game's status, the seat),
+//! 4. checks the act's precondition (`If-Match`, the game's status, the seat), having first
+//!    read the versions an `If-Match` names that were recorded through another process,
 //! 5. decides with the engine,
 //! 6. stamps the time and appends at the expected version (or makes the act's own write: a
-//!    game, a credential),
+//!    game, a credential; a seat taken meanwhile through another process is decided again),
 //! 7. lets the bots answer,
 //! 8. builds and signs the reply from exactly what the log holds,
 //! 9. (the store announces each accepted append to every process),
@@ -20,7 +21,7 @@
 //! rematch) in `games.rs`.
 
 use saboteur_domain::{Audience, Event, Seat};
-use saboteur_storage::{StoreError, TokenSwap};
+use saboteur_storage::{Credential, StoreError, TokenSwap};
 
 use crate::app::act::{Act, Done, Request, Signed, Who};
 use crate::app::auth::{bot_level, token_hash};
@@ -126,6 +127,11 @@ async fn on_table(
     act: Act,
     signed: Option<Signed>,
 ) -> Result<Done, ApiError> {
+    // In the lobby, seats change without events, so another process's are not announced:
+    // they are read before an act decides on them (a lobby's acts are few).
+    if table.record().status == saboteur_storage::GameStatus::Lobby {
+        table.reload_credentials(&state.store).await?;
+    }
     // 2. Who asks, and may they.
     let who = authorise(state, table, token, &act).await?;
     // 3. A retried key answers with the first reply.
@@ -147,6 +153,16 @@ async fn on_table(
         Ok(signature) => signature,
         Err(e) => return Err(signed_refusal(state, table, who, e).await),
     };
+    // 3b. A version named by `If-Match` that this table has not read was recorded through
+    //     another process (a client's requests spread over processes): read it first.
+    if let Act::Command {
+        if_match: Some(listed),
+        ..
+    } = &act
+        && listed.iter().any(|v| *v > table.version())
+    {
+        table.follow(&state.store).await?;
+    }
     // 4. The precondition, and 5. the decision: a refusal is signed for its caller.
     let decided = match precondition(state, table, &act)
         .and_then(|()| decide(state, table, &act, who, token))
@@ -174,12 +190,13 @@ async fn on_table(
                 Committed::Retried(batch) => return retried(state, table, batch, who, &act).await,
             }
         }
-        Decided::Seat(credential, token) => {
+        Decided::Seat(credential, issued) => {
+            let (credential, token) =
+                take_seat(state, table, &act, who, token, (credential, issued)).await?;
             let seat = seat_number(&credential)?;
             let level = bot_level(&credential);
             let name = credential.display_name.clone().unwrap_or_default();
             let entropy = credential.entropy.clone();
-            table.seat(&state.store, credential).await?;
             match (level, token) {
                 (Some(level), _) => Written::Done(Done::BotSeated(BotSeated { seat, level, name })),
                 (None, Some(player_token)) => {
@@ -283,6 +300,38 @@ async fn on_table(
         state.presence.recheck(table.id().as_str());
     }
     Ok(done)
+}
+
+/// How many times in a row a seat may be taken through another process between this table's
+/// reading of the seats and its write before the request answers 409.
+const SEAT_RACES: u32 = 3;
+
+/// Step 6 for a seat: stores its credential. When another process took that seat since this
+/// table read the seats (a client's requests spread over processes by a load balancer), the
+/// seats are read again and the free seat decided again, up to [`SEAT_RACES`] times.
+async fn take_seat(
+    state: &AppState,
+    table: &mut Held,
+    act: &Act,
+    who: Who,
+    token: Option<&str>,
+    mut decided: (Credential, Option<String>),
+) -> Result<(Credential, Option<String>), ApiError> {
+    let mut races = 0;
+    loop {
+        match table.seat(&state.store, decided.0.clone()).await {
+            Ok(()) => return Ok(decided),
+            Err(ApiError::Conflict(_)) if races < SEAT_RACES => {
+                races += 1;
+                precondition(state, table, act)?;
+                match decide(state, table, act, who, token)? {
+                    Decided::Seat(credential, token) => decided = (credential, token),
+                    _ => return Err(ApiError::Internal("a seat decided as another act".into())),
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// What the write did.

@@ -95,6 +95,7 @@ async fn create<B: MessageBody>(
     let limits = &quotas.limits;
     let expiry = limits.lobby_expiry;
     let wait = Duration::from_secs(60);
+    let since = chrono::Utc::now() - chrono::Duration::from_std(expiry).unwrap_or_default();
     if !limits.off {
         let mine = quotas
             .lobbies
@@ -131,6 +132,20 @@ async fn create<B: MessageBody>(
                 games.retain(|(g, _)| g.as_ref().is_none_or(|g| !started.contains(g)));
             }
         }
+        // Other processes' lobbies of this client are counted in the store (with this
+        // process's recorded ones), and this process's creations under way on top.
+        let under_way = mine
+            .iter()
+            .filter(|(g, at)| g.is_none() && at.elapsed() < expiry)
+            .count();
+        match state
+            .store
+            .count_client_lobbies(&client.to_string(), since)
+            .await
+        {
+            Ok(n) => open = open.max(usize::try_from(n).unwrap_or(usize::MAX) + under_way),
+            Err(e) => tracing::debug!("a client's lobbies not counted: {e}"),
+        }
         if open >= limits.lobbies_per_client {
             let what = format!(
                 "{client} has {open} games nobody started (at most {}): start or leave one, or \
@@ -140,7 +155,6 @@ async fn create<B: MessageBody>(
             return refuse(state, req, Kind::Lobby, wait, what).await;
         }
     }
-    let since = chrono::Utc::now() - chrono::Duration::from_std(expiry).unwrap_or_default();
     match state.store.count_lobbies(since).await {
         Ok(n) if n >= limits.lobbies as u64 => {
             let what = format!(
@@ -170,6 +184,11 @@ async fn create<B: MessageBody>(
             .and_then(|l| l.to_str().ok())
             .and_then(|l| l.strip_prefix("/games/"))
             .map(str::to_string);
+        if let Some(id) = &made
+            && let Err(e) = state.store.record_creator(id, &client.to_string()).await
+        {
+            tracing::warn!(game = %id, "the game's maker not recorded: {e}");
+        }
         let mut lobbies = quotas.lobbies.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(games) = lobbies.get_mut(&client) {
             match made {

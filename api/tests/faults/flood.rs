@@ -464,3 +464,55 @@ async fn behind_a_trusted_proxy_the_forwarded_address_is_the_client() {
         &create(&stranger, "198.51.100.4").await,
     );
 }
+
+/// The cap on a client's games nobody started holds across processes: creations spread over two
+/// processes on one database stop at the cap in all, and another client is untouched.
+async fn lobbies_per_client_across_processes(url: &str) {
+    let a = Server::start_limited(url, &["--lobbies-per-client", "6"]);
+    let b = Server::start_limited(url, &["--lobbies-per-client", "6"]);
+    let c = from(3);
+    let mut made = 0;
+    for n in 0..10 {
+        let s = if n % 2 == 0 { &a } else { &b };
+        let reply = send(c.post(s.url("/games")).json(&json!({
+            "ruleset": "base", "players": 3
+        })))
+        .await
+        .expect("the server answers");
+        if reply.0 == StatusCode::CREATED {
+            made += 1;
+        } else {
+            limited(
+                "a lobby past the cap, made through the other process",
+                &reply,
+            );
+            assert!(
+                reply.1["detail"]
+                    .as_str()
+                    .unwrap()
+                    .contains("games nobody started"),
+                "{}",
+                reply.1
+            );
+        }
+    }
+    assert_eq!(made, 6, "the cap is per client across processes");
+    let other = from(4);
+    let (st, body, _) = send(other.post(b.url("/games")).json(&json!({
+        "ruleset": "base", "players": 3
+    })))
+    .await
+    .unwrap();
+    assert_eq!(st, StatusCode::CREATED, "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobbies_per_client_hold_across_processes_on_postgres() {
+    lobbies_per_client_across_processes(&saboteur_storage::testing::fresh_database().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobbies_per_client_hold_across_processes_on_sqlite() {
+    let (_dir, url) = sqlite();
+    lobbies_per_client_across_processes(&url).await;
+}

@@ -153,3 +153,114 @@ async fn presence_is_shared_between_processes_on_sqlite() {
     let url = format!("sqlite://{}", dir.path().join("shared.db").display());
     presence_is_shared(&url).await;
 }
+
+/// A client whose requests a load balancer spreads over two processes, one after the other, is
+/// never refused for what the other process just recorded: seats taken in turn through each
+/// (the seats are read again when one was taken meanwhile), and a move whose `If-Match` names
+/// the version the other process just answered with.
+async fn spread_over_two_processes(db: &str) {
+    let a = Server::start(db, &[]);
+    let b = Server::start(db, &[]);
+    let c = client();
+    for round in 0..5u64 {
+        // Both processes know the lobby before seats are taken in turn through each.
+        let (st, g, _) = send(c.post(a.url("/games")).json(&serde_json::json!({
+            "ruleset": "base", "players": 5, "seed": crate::harness::seed_hex(round)
+        })))
+        .await
+        .unwrap();
+        assert_eq!(st, StatusCode::CREATED, "{g}");
+        let id = g["game_id"].as_str().unwrap().to_string();
+        let host = g["host_token"].as_str().unwrap().to_string();
+        for s in [&a, &b] {
+            let (st, _, _) = send(c.get(s.url(&format!("/games/{id}")))).await.unwrap();
+            assert_eq!(st, StatusCode::OK);
+        }
+        let (st, j, _) = send(
+            c.post(b.url(&format!("/games/{id}/seats")))
+                .json(&serde_json::json!({"name": "Ada"})),
+        )
+        .await
+        .unwrap();
+        assert_eq!(st, StatusCode::CREATED, "{j}");
+        let token = j["player_token"].as_str().unwrap().to_string();
+        for i in 1..5 {
+            let s = if i % 2 == 0 { &b } else { &a };
+            let (st, body, _) = send(
+                c.post(s.url(&format!("/games/{id}/bots")))
+                    .bearer_auth(&host)
+                    .json(&serde_json::json!({"level": "random"})),
+            )
+            .await
+            .unwrap();
+            assert_eq!(
+                st,
+                StatusCode::CREATED,
+                "bot {i} through {}: {body}",
+                s.url("")
+            );
+        }
+        // Started through the process that did not seat the last bot.
+        let (st, o, _) = send(
+            c.post(a.url(&format!("/games/{id}/start")))
+                .bearer_auth(&host),
+        )
+        .await
+        .unwrap();
+        assert_eq!(st, StatusCode::OK, "{o}");
+        // Moves in turn through each process, each naming the version the other answered.
+        let mut known: Option<i64> = None;
+        for n in 0..6u64 {
+            let (from, other) = if n % 2 == 0 { (&a, &b) } else { (&b, &a) };
+            let (st, moves, _) = send(
+                c.get(from.url(&format!("/games/{id}/legal-moves")))
+                    .bearer_auth(&token),
+            )
+            .await
+            .unwrap();
+            assert_eq!(st, StatusCode::OK);
+            let version = moves["version"].as_i64().unwrap();
+            if let Some(k) = known {
+                // Read within the staleness bound, the other's answer may not be here yet; the
+                // move below names the version the client knows, whichever is newer.
+                assert!(version >= k - 50, "{version} {k}");
+            }
+            let Some(command) = moves["commands"].as_array().unwrap().first().cloned() else {
+                continue;
+            };
+            let at = known.map_or(version, |k| k.max(version));
+            let (st, body, _) = send(
+                c.post(other.url(&format!("/games/{id}/commands")))
+                    .bearer_auth(&token)
+                    .header("If-Match", format!("\"{at}\""))
+                    .json(&command),
+            )
+            .await
+            .unwrap();
+            if st == StatusCode::OK {
+                known = Some(body["version"].as_i64().unwrap());
+            } else {
+                // Only the rules may refuse it (the turn passed to a bot the client had not
+                // seen yet, when the legal moves were read behind): never 412.
+                assert_ne!(st, StatusCode::PRECONDITION_FAILED, "{body}");
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_spread_over_two_processes_on_postgres() {
+    spread_over_two_processes(&saboteur_storage::testing::fresh_database().await).await;
+}
+
+/// On SQLite, processes hear nothing of each other's appends: each reads the other's writes
+/// when a request names them, or within its recheck bound.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_spread_over_two_processes_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    spread_over_two_processes(&format!(
+        "sqlite://{}",
+        dir.path().join("spread.db").display()
+    ))
+    .await;
+}
