@@ -5,6 +5,9 @@
 //!
 //! `cargo bench -p saboteur-api --bench load` — `DATABASE_URL`, or a throwaway cluster with
 //! durable writes. `LOAD_CLIENTS` (default 64) and `LOAD_SECONDS` (default 20) tune it.
+//! `LOAD_URL` drives servers already running instead (e.g. HAProxy's HTTP front of
+//! `cargo xtask cluster up`, whose servers need `--no-limits`); the INSERT ceiling is then
+//! measured on `DATABASE_URL` when it is given.
 
 use std::time::{Duration, Instant};
 
@@ -170,26 +173,34 @@ async fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(20);
     let cluster;
+    let given = std::env::var("LOAD_URL").ok();
     let url = match std::env::var("DATABASE_URL") {
-        Ok(url) => url,
+        Ok(url) => Some(url),
+        Err(_) if given.is_some() => None,
         Err(_) => {
             cluster = saboteur_storage::testing::DurableCluster::start();
-            cluster.url()
+            Some(cluster.url())
         }
     };
-    let config = saboteur_api::Config {
-        // 64 clients from one address: the per-client limits are switched off.
-        limits: saboteur_api::Limits {
-            off: true,
-            ..saboteur_api::Limits::default()
-        },
-        ..saboteur_api::Config::new("127.0.0.1:0", url.clone())
+    let base = match (given, &url) {
+        (Some(base), _) => base,
+        (None, Some(url)) => {
+            let config = saboteur_api::Config {
+                // 64 clients from one address: the per-client limits are switched off.
+                limits: saboteur_api::Limits {
+                    off: true,
+                    ..saboteur_api::Limits::default()
+                },
+                ..saboteur_api::Config::new("127.0.0.1:0", url.clone())
+            };
+            let (server, addr) = saboteur_api::start(config)
+                .await
+                .expect("the server starts");
+            tokio::spawn(server);
+            format!("http://{addr}")
+        }
+        (None, None) => unreachable!("a database is started when none is given"),
     };
-    let (server, addr) = saboteur_api::start(config)
-        .await
-        .expect("the server starts");
-    tokio::spawn(server);
-    let base = format!("http://{addr}");
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let started = Instant::now();
     let tasks: Vec<_> = (0..clients)
@@ -225,6 +236,8 @@ async fn main() {
         pct(0.50),
         pct(0.99)
     );
-    let raw = raw_inserts(&url, clients, 5).await;
-    println!("raw INSERT ceiling, {clients} writers, same database: {raw:.0}/s");
+    if let Some(url) = url {
+        let raw = raw_inserts(&url, clients, 5).await;
+        println!("raw INSERT ceiling, {clients} writers, same database: {raw:.0}/s");
+    }
 }

@@ -614,8 +614,51 @@ async fn serve(args: ServeArgs) -> std::io::Result<()> {
     };
     let (server, addr) = saboteur_api::start(config.clone()).await?;
     tracing::info!(
-        "Saboteur Server listening on http://{addr} (store: {}); API docs at http://{addr}/docs/",
-        config.database_url
+        "Saboteur Server listening on http://{addr} (store: {}{}); API docs at http://{addr}/docs/",
+        without_password(&config.database_url),
+        config
+            .read_database_url
+            .as_deref()
+            .map(|u| format!(", reads: {}", without_password(u)))
+            .unwrap_or_default()
     );
     server.await
+}
+
+/// A database URL as it may be logged: its password, if any, replaced by `***`.
+fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+    match authority.rsplit_once('@') {
+        Some((user, host)) if user.contains(':') => {
+            let name = user.split(':').next().unwrap_or_default();
+            let slash = if rest.contains('/') { "/" } else { "" };
+            format!("{scheme}://{name}:***@{host}{slash}{path}")
+        }
+        _ => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_password;
+
+    #[test]
+    fn passwords_are_not_logged() {
+        assert_eq!(
+            without_password("postgres://app:s3cr:et@127.0.0.1:5000/db?x=1"),
+            "postgres://app:***@127.0.0.1:5000/db?x=1"
+        );
+        assert_eq!(
+            without_password("postgres://app@127.0.0.1/db"),
+            "postgres://app@127.0.0.1/db"
+        );
+        assert_eq!(
+            without_password("sqlite://saboteur.db"),
+            "sqlite://saboteur.db"
+        );
+        assert_eq!(without_password("postgres://a:b@h"), "postgres://a:***@h");
+    }
 }

@@ -231,10 +231,25 @@ pub async fn play_to_end(c: &Client, s: &Remote, id: &str, token: &str, limit: D
     let started = Instant::now();
     let mut n = 1_000_000;
     while status(c, s, id).await.as_deref() != Some("finished") {
-        assert!(
-            started.elapsed() < limit,
-            "game {id} did not end within {limit:?}: stuck?"
-        );
+        if started.elapsed() >= limit {
+            let read = |path: String| {
+                let rb = c.get(s.url(&path)).bearer_auth(token);
+                async move { send(rb).await.map(|(st, v, _)| (st, v)) }
+            };
+            let state = read(format!("/games/{id}/state")).await;
+            let moves = read(format!("/games/{id}/legal-moves")).await;
+            let events = read(format!("/games/{id}/events?after=0&limit=1000")).await;
+            let tail: Vec<Value> = events
+                .as_ref()
+                .and_then(|(_, e)| e["events"].as_array().cloned())
+                .map(|e| e.into_iter().rev().take(5).collect())
+                .unwrap_or_default();
+            panic!(
+                "game {id} did not end within {limit:?}: stuck?\nphase: {:?}\nlegal moves: \
+                 {moves:?}\nlast events: {tail:?}",
+                state.map(|(st, v)| (st, v["view"]["phase"].clone(), v["table"].clone()))
+            );
+        }
         if one_move(c, s, id, token, n).await.is_none() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }

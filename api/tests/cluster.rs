@@ -1,0 +1,472 @@
+//! The production shape on one machine (`deploy/cluster.sh`): PostgreSQL with a synchronous
+//! standby under Patroni and etcd, HAProxy in front of the database and of two server
+//! processes. Under load through HAProxy, the primary is killed with SIGKILL, twice (the old
+//! primary rejoining as a standby in between), then a server process: nothing acknowledged is
+//! lost or recorded twice, every game verifies and plays on to its end, and every stream opened
+//! before has every event.
+//!
+//! A test binary of its own, so that no other test competes with the cluster for the machine.
+//! `deploy/cluster.sh` needs Patroni, etcd and HAProxy (`cargo xtask test` installs them).
+
+// The fault suite's harness: this binary uses part of it.
+#[allow(dead_code)]
+#[path = "faults/harness.rs"]
+mod harness;
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use reqwest::{Client, StatusCode};
+use serde_json::{Value, json};
+
+use crate::harness::{Remote, client, mixed_games, play_to_end, send, verify};
+
+/// The longest the service may refuse writes after the primary dies: Patroni noticing (its
+/// loop, 1 s, and a start it does not attempt: `primary_start_timeout: 0`), the synchronous
+/// standby's promotion, HAProxy's health checks (three failures 1 s apart) and the servers'
+/// connections replaced. Measured 2.2–4.4 s on loopback.
+const FAILOVER_BOUND: Duration = Duration::from_secs(30);
+
+/// A cluster made by `deploy/cluster.sh up`, taken down when dropped.
+struct Cluster {
+    dir: PathBuf,
+    env: HashMap<String, String>,
+}
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy/cluster.sh")
+}
+
+fn run(args: &[&str]) -> String {
+    let out = Command::new("bash")
+        .arg(script())
+        .args(args)
+        .output()
+        .expect("bash runs");
+    assert!(
+        out.status.success(),
+        "cluster.sh {args:?} failed: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+impl Cluster {
+    fn up(dir: &Path, servers: usize, serve: &[&str]) -> Cluster {
+        let dir = dir.to_path_buf();
+        let d = dir.to_str().unwrap();
+        let servers = servers.to_string();
+        let mut args = vec![
+            "up",
+            "--dir",
+            d,
+            "--base-port",
+            "26100",
+            "--servers",
+            &servers,
+            "--bin",
+            env!("CARGO_BIN_EXE_saboteur"),
+            "--",
+        ];
+        args.extend_from_slice(serve);
+        let started = Instant::now();
+        let out = run(&args);
+        eprintln!("the cluster is up after {:?}", started.elapsed());
+        let env = out
+            .lines()
+            .filter_map(|l| {
+                let (k, v) = l.split_once('=')?;
+                Some((k.to_string(), v.trim_matches('\'').to_string()))
+            })
+            .collect();
+        Cluster { dir, env }
+    }
+
+    fn get(&self, key: &str) -> &str {
+        self.env
+            .get(key)
+            .unwrap_or_else(|| panic!("cluster.env has no {key}: {:?}", self.env))
+    }
+
+    fn front(&self) -> Remote {
+        Remote {
+            base: self.get("HTTP_URL").to_string(),
+        }
+    }
+
+    fn command(&self, what: &str) -> String {
+        run(&[what, "--dir", self.dir.to_str().unwrap()])
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            // What the processes said, for the failure's report.
+            let logs = self.dir.join("logs");
+            for entry in std::fs::read_dir(&logs).into_iter().flatten().flatten() {
+                let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+                let lines: Vec<&str> = text.lines().collect();
+                let tail = lines[lines.len().saturating_sub(40)..].join("\n");
+                eprintln!("--- {} (last 40 lines)\n{tail}", entry.path().display());
+            }
+        }
+        let _ = Command::new("bash")
+            .arg(script())
+            .args(["down", "--dir", self.dir.to_str().unwrap()])
+            .status();
+    }
+}
+
+/// A command acknowledged with its first event.
+#[derive(Clone)]
+struct Acked {
+    game: String,
+    token: String,
+    key: String,
+    command: Value,
+    first: Value,
+}
+
+/// Whether a reply says "try again": no answer (a connection cut), or a 502, 503 or 504.
+fn again(reply: &Option<(StatusCode, Value, reqwest::header::HeaderMap)>) -> bool {
+    match reply {
+        None => true,
+        Some((st, _, _)) => matches!(st.as_u16(), 502..=504),
+    }
+}
+
+/// One move of seat 0 when it is its turn, sent again with the same key while the outcome is
+/// unknown (a 503 during a failover, a connection cut): acknowledged once, or refused.
+async fn move_surely(c: &Client, s: &Remote, id: &str, token: &str, n: u64) -> Option<Acked> {
+    let (st, moves, _) = send(
+        c.get(s.url(&format!("/games/{id}/legal-moves")))
+            .bearer_auth(token),
+    )
+    .await?;
+    if st != StatusCode::OK {
+        return None;
+    }
+    let list = moves["commands"].as_array()?;
+    let command = list.get(n as usize % list.len().max(1))?.clone();
+    let key = format!("cluster-{id}-{n}");
+    let started = Instant::now();
+    loop {
+        let reply = send(
+            c.post(s.url(&format!("/games/{id}/commands")))
+                .bearer_auth(token)
+                .header("If-Match", format!("\"{}\"", moves["version"]))
+                .header("Idempotency-Key", &key)
+                .json(&command),
+        )
+        .await;
+        if again(&reply) {
+            assert!(
+                started.elapsed() < FAILOVER_BOUND * 2,
+                "a command's outcome stayed unknown for {:?}",
+                started.elapsed()
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            continue;
+        }
+        let (st, body, _) = reply?;
+        return (st == StatusCode::OK).then(|| Acked {
+            game: id.to_string(),
+            token: token.to_string(),
+            key,
+            command,
+            first: body["events"][0].clone(),
+        });
+    }
+}
+
+/// A stream through HAProxy that reconnects with `Last-Event-ID` when it is cut: every event
+/// id received, in order.
+struct Resuming {
+    seen: Arc<Mutex<Vec<i64>>>,
+    reconnects: Arc<Mutex<u32>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Resuming {
+    fn open(s: &Remote, id: &str) -> Resuming {
+        let url = s.url(&format!("/games/{id}/events/stream"));
+        let seen = Arc::new(Mutex::new(Vec::<i64>::new()));
+        let reconnects = Arc::new(Mutex::new(0));
+        let (into, count) = (seen.clone(), reconnects.clone());
+        let task = tokio::spawn(async move {
+            let c = Client::new();
+            loop {
+                let last = into.lock().unwrap().last().copied();
+                let mut rb = c.get(&url);
+                if let Some(last) = last {
+                    rb = rb.header("Last-Event-ID", last.to_string());
+                }
+                let mut ended = false;
+                if let Ok(mut r) = rb.send().await
+                    && r.status() == StatusCode::OK
+                {
+                    let mut pending = String::new();
+                    while let Ok(Some(chunk)) = r.chunk().await {
+                        pending.push_str(&String::from_utf8_lossy(&chunk));
+                        while let Some(end) = pending.find('\n') {
+                            let line: String = pending.drain(..=end).collect();
+                            if let Some(seq) = line.strip_prefix("id: ") {
+                                into.lock().unwrap().push(seq.trim().parse().unwrap());
+                            }
+                            ended |= line.trim_end() == "event: game_ended";
+                        }
+                    }
+                }
+                if ended {
+                    return;
+                }
+                *count.lock().unwrap() += 1;
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        });
+        Resuming {
+            seen,
+            reconnects,
+            task,
+        }
+    }
+
+    /// Waits until every event up to `version` came, each once and in order.
+    async fn expect_all(&self, version: i64, within: Duration) {
+        let deadline = Instant::now() + within;
+        loop {
+            let seen = self.seen.lock().unwrap().clone();
+            if seen.last().copied().unwrap_or(0) >= version {
+                let want: Vec<i64> = (1..=seen.len() as i64).collect();
+                assert_eq!(seen, want, "the stream skipped or repeated events");
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the stream stopped at {:?} of {version}",
+                seen.last()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+impl Drop for Resuming {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+async fn current_version(c: &Client, s: &Remote, id: &str) -> i64 {
+    loop {
+        let reply = send(c.get(s.url(&format!("/games/{id}")))).await;
+        if let Some((StatusCode::OK, g, _)) = reply {
+            return g["version"].as_i64().unwrap();
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Plays every game from seat 0 through `s` while `fault` runs, and a little after it; the
+/// commands acknowledged.
+async fn under_load<F: std::future::Future<Output = ()>>(
+    c: &Client,
+    s: &Remote,
+    games: &[(String, String)],
+    round: u64,
+    fault: F,
+) -> Vec<Acked> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut load = Vec::new();
+    for (id, token) in games {
+        let (id, token) = (id.clone(), token.clone());
+        let (c, s, stop) = (c.clone(), s.clone(), stop.clone());
+        load.push(tokio::spawn(async move {
+            let mut acked = Vec::new();
+            let mut n = round * 1_000_000;
+            while !stop.load(Ordering::Relaxed) {
+                match move_surely(&c, &s, &id, &token, n).await {
+                    Some(a) => acked.push(a),
+                    None => tokio::time::sleep(Duration::from_millis(50)).await,
+                }
+                n += 1;
+            }
+            acked
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    fault.await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut acked = Vec::new();
+    for task in load {
+        acked.extend(task.await.unwrap());
+    }
+    acked
+}
+
+/// Every acknowledged command is in the log once, where it was acknowledged: the event at its
+/// place is the one acknowledged, and sent again with its key the stored outcome comes back.
+async fn all_kept(c: &Client, s: &Remote, acked: &[Acked]) {
+    for a in acked {
+        let seq = a.first["seq"].as_i64().unwrap();
+        let (st, page, _) = send(
+            c.get(s.url(&format!(
+                "/games/{}/events?after={}&limit=1",
+                a.game,
+                seq - 1
+            )))
+            .bearer_auth(&a.token),
+        )
+        .await
+        .unwrap();
+        assert_eq!(st, StatusCode::OK, "{page}");
+        assert_eq!(
+            page["events"][0], a.first,
+            "the acknowledged event at {seq}"
+        );
+        let (st, body, _) = send(
+            c.post(s.url(&format!("/games/{}/commands", a.game)))
+                .bearer_auth(&a.token)
+                .header("Idempotency-Key", &a.key)
+                .json(&a.command),
+        )
+        .await
+        .unwrap();
+        assert_eq!(st, StatusCode::OK, "{body}");
+        assert_eq!(body["events"][0], a.first, "{body}");
+    }
+}
+
+/// Kills the primary's PostgreSQL under load and checks what the clients saw; how long writes
+/// were refused.
+async fn failover(
+    cluster: &Cluster,
+    c: &Client,
+    games: &[(String, String)],
+    round: u64,
+) -> Duration {
+    let front = cluster.front();
+    let refused = Arc::new(Mutex::new(Duration::ZERO));
+    let took = refused.clone();
+    let acked = under_load(c, &front, games, round, async {
+        let killed = Instant::now();
+        eprintln!("{}", cluster.command("kill-primary").trim());
+        // Writes come back: a game is created through HAProxy.
+        loop {
+            let reply = send(
+                c.post(front.url("/games"))
+                    .json(&json!({"ruleset": "base", "players": 3})),
+            )
+            .await;
+            if let Some((StatusCode::CREATED, _, _)) = reply {
+                break;
+            }
+            assert!(
+                killed.elapsed() < FAILOVER_BOUND,
+                "writes still refused after {FAILOVER_BOUND:?}: {reply:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        *took.lock().unwrap() = killed.elapsed();
+    })
+    .await;
+    let refused = *refused.lock().unwrap();
+    eprintln!(
+        "failover {round}: writes refused for {refused:?}; {} commands acknowledged around it",
+        acked.len()
+    );
+    assert!(acked.len() >= games.len(), "the load made too few moves");
+    all_kept(c, &front, &acked).await;
+    eprintln!("{}", cluster.command("status"));
+    refused
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failover_under_load_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let cluster = Cluster::up(
+        &dir.path().join("cluster"),
+        2,
+        &["--no-limits", "--allow-fixed-seed"],
+    );
+    let c = client();
+    let front = cluster.front();
+    // Each fault strikes games of its own, started before it (the games of an earlier round
+    // may have ended), with spectators following each through HAProxy from the start.
+    let mut all = Vec::new();
+    let mut streams = Vec::new();
+    let mut round = |games: Vec<(String, String)>| {
+        streams.extend(games.iter().map(|(id, _)| Resuming::open(&front, id)));
+        all.extend(games.iter().cloned());
+        games
+    };
+    let games = round(mixed_games(&c, &front, 4, 500).await);
+    failover(&cluster, &c, &games, 1).await;
+    // The old primary comes back as a standby by itself (Patroni's rewind), and a second
+    // failover passes the same checks.
+    let rejoining = Instant::now();
+    cluster.command("wait-sync");
+    eprintln!(
+        "the old primary rejoined as a synchronous standby after {:?}",
+        rejoining.elapsed()
+    );
+    let games = round(mixed_games(&c, &front, 4, 600).await);
+    failover(&cluster, &c, &games, 2).await;
+    cluster.command("wait-sync");
+
+    // A server process dies behind HAProxy: its clients only reconnect.
+    let pids: Vec<String> = cluster
+        .get("SERVER_PIDS")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(pids.len(), 2, "two servers: {pids:?}");
+    let games = round(mixed_games(&c, &front, 4, 700).await);
+    let acked = under_load(&c, &front, &games, 3, async {
+        assert!(
+            Command::new("kill")
+                .args(["-KILL", &pids[0]])
+                .status()
+                .unwrap()
+                .success()
+        );
+        eprintln!("killed server process {}", pids[0]);
+    })
+    .await;
+    assert!(acked.len() >= games.len(), "the load made too few moves");
+    all_kept(&c, &front, &acked).await;
+
+    // Every game plays on to its end through the surviving process, verifies, and each stream
+    // has every event once.
+    for (id, token) in &all {
+        play_to_end(&c, &front, id, token, Duration::from_secs(180)).await;
+        let (ok, said) = verify(cluster.get("WRITE_URL"), id);
+        assert!(ok, "game {id} does not verify: {said}");
+    }
+    for ((id, _), stream) in all.iter().zip(&streams) {
+        let version = current_version(&c, &front, id).await;
+        stream.expect_all(version, Duration::from_secs(20)).await;
+        let (_, page, _) = send(c.get(front.url(&format!("/games/{id}/events?limit=1000"))))
+            .await
+            .unwrap();
+        let seqs: Vec<i64> = page["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["seq"].as_i64().unwrap())
+            .collect();
+        assert_eq!(
+            seqs.iter().copied().collect::<BTreeSet<_>>().len(),
+            seqs.len()
+        );
+    }
+    let reconnects: u32 = streams.iter().map(|s| *s.reconnects.lock().unwrap()).sum();
+    eprintln!("streams reconnected {reconnects} times in all");
+}
