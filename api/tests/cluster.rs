@@ -344,6 +344,58 @@ async fn all_kept(c: &Client, s: &Remote, acked: &[Acked]) {
     }
 }
 
+/// A started 3-seat game on a 5 s turn clock whose person (seat 0) never moves: each of its
+/// turns times out, and after the third the seat is handed to a bot, so the game is played to
+/// its end by the server alone (the clock's sweep and the bots).
+async fn clocked_game(c: &Client, s: &Remote, seed: u64) -> String {
+    let (st, g, _) = send(c.post(s.url("/games")).json(&json!({
+        "ruleset": "base", "players": 3, "seed": crate::harness::seed_hex(seed),
+        "options": {"clock": {"kind": "per_decision", "seconds": 5}, "abandon_after": 3}
+    })))
+    .await
+    .unwrap();
+    assert_eq!(st, StatusCode::CREATED, "{g}");
+    let id = g["game_id"].as_str().unwrap().to_string();
+    let host = g["host_token"].as_str().unwrap();
+    let (st, j, _) = send(
+        c.post(s.url(&format!("/games/{id}/seats")))
+            .json(&json!({"name": "Ada"})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, StatusCode::CREATED, "{j}");
+    for _ in 0..2 {
+        let (st, b, _) = send(
+            c.post(s.url(&format!("/games/{id}/bots")))
+                .bearer_auth(host)
+                .json(&json!({"level": "heuristic"})),
+        )
+        .await
+        .unwrap();
+        assert_eq!(st, StatusCode::CREATED, "{b}");
+    }
+    let (st, o, _) = send(
+        c.post(s.url(&format!("/games/{id}/start")))
+            .bearer_auth(host),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, StatusCode::OK, "{o}");
+    id
+}
+
+/// Waits until the server alone has played `id` to its end.
+async fn ends_by_itself(c: &Client, s: &Remote, id: &str, within: Duration) {
+    let started = Instant::now();
+    while crate::harness::status(c, s, id).await.as_deref() != Some("finished") {
+        assert!(
+            started.elapsed() < within,
+            "the clocked game {id} did not end by itself"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
 /// Kills the primary's PostgreSQL under load and checks what the clients saw; how long writes
 /// were refused.
 async fn failover(
@@ -408,6 +460,8 @@ async fn failover_under_load_loses_nothing() {
         games
     };
     let games = round(mixed_games(&c, &front, 4, 500).await);
+    // Games on a turn clock nobody answers: the clocks and the bots carry on through the faults.
+    let mut clocked = vec![clocked_game(&c, &front, 800).await];
     failover(&cluster, &c, &games, 1).await;
     // The old primary comes back as a standby by itself (Patroni's rewind), and a second
     // failover passes the same checks.
@@ -418,6 +472,7 @@ async fn failover_under_load_loses_nothing() {
         rejoining.elapsed()
     );
     let games = round(mixed_games(&c, &front, 4, 600).await);
+    clocked.push(clocked_game(&c, &front, 801).await);
     failover(&cluster, &c, &games, 2).await;
     cluster.command("wait-sync");
 
@@ -429,6 +484,7 @@ async fn failover_under_load_loses_nothing() {
         .collect();
     assert_eq!(pids.len(), 2, "two servers: {pids:?}");
     let games = round(mixed_games(&c, &front, 4, 700).await);
+    clocked.push(clocked_game(&c, &front, 802).await);
     let acked = under_load(&c, &front, &games, 3, async {
         assert!(
             Command::new("kill")
@@ -449,6 +505,21 @@ async fn failover_under_load_loses_nothing() {
         play_to_end(&c, &front, id, token, Duration::from_secs(180)).await;
         let (ok, said) = verify(cluster.get("WRITE_URL"), id);
         assert!(ok, "game {id} does not verify: {said}");
+    }
+    for id in &clocked {
+        ends_by_itself(&c, &front, id, Duration::from_secs(120)).await;
+        let (ok, said) = verify(cluster.get("WRITE_URL"), id);
+        assert!(ok, "the clocked game {id} does not verify: {said}");
+        let (_, page, _) = send(c.get(front.url(&format!("/games/{id}/events?limit=1000"))))
+            .await
+            .unwrap();
+        let timeouts = page["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["event"]["type"] == "turn_timed_out")
+            .count();
+        assert!(timeouts >= 1, "the clocked game {id} never timed out");
     }
     for ((id, _), stream) in all.iter().zip(&streams) {
         let version = current_version(&c, &front, id).await;
