@@ -239,21 +239,7 @@ impl Resuming {
 
     /// Waits until every event up to `version` came, each once and in order.
     async fn expect_all(&self, version: i64, within: Duration) {
-        let deadline = Instant::now() + within;
-        loop {
-            let seen = self.seen.lock().unwrap().clone();
-            if seen.last().copied().unwrap_or(0) >= version {
-                let want: Vec<i64> = (1..=seen.len() as i64).collect();
-                assert_eq!(seen, want, "the stream skipped or repeated events");
-                return;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the stream stopped at {:?} of {version}",
-                seen.last()
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        crate::harness::expect_every_event(&self.seen, version, within).await;
     }
 }
 

@@ -319,16 +319,24 @@ fn ensure_browser_tools(browser: bool, clients: bool) -> Result<(), String> {
     if missing.is_empty() {
         return Ok(());
     }
-    let list = missing.join(" ");
-    if !is_root() {
-        return Err(format!(
+    apt_install(&missing, |list| {
+        format!(
             "the web client's tests need {list}: run `sudo apt-get install -y {list}` \
              (or `cargo xtask test --no-browser`), then `cargo xtask test` again"
-        ));
+        )
+    })
+}
+
+/// Installs the Debian packages `missing` with apt-get as root; as another user, the error
+/// `unprivileged` words for the list.
+fn apt_install(missing: &[&str], unprivileged: impl Fn(&str) -> String) -> Result<(), String> {
+    let list = missing.join(" ");
+    if !is_root() {
+        return Err(unprivileged(&list));
     }
     eprintln!("xtask: installing {list} (apt-get install)");
     let mut args = vec!["install", "-y", "-qq"];
-    args.extend(&missing);
+    args.extend(missing);
     if run("apt-get", &["update", "-qq"]) && run("apt-get", &args) {
         Ok(())
     } else {
@@ -482,23 +490,12 @@ fn ensure_cluster_tools() -> Result<(), String> {
     if missing.is_empty() {
         return Ok(());
     }
-    let list = missing.join(" ");
-    if !is_root() {
-        return Err(format!(
+    apt_install(&missing, |list| {
+        format!(
             "the high-availability cluster (deploy/cluster.sh) needs {list}: run \
              `sudo apt-get install -y {list}`, then run this again"
-        ));
-    }
-    eprintln!("xtask: installing {list} (apt-get install)");
-    let mut args = vec!["install", "-y", "-qq"];
-    args.extend(&missing);
-    if run("apt-get", &["update", "-qq"]) && run("apt-get", &args) {
-        Ok(())
-    } else {
-        Err(format!(
-            "installing {list} failed: run `apt-get install -y {list}`"
-        ))
-    }
+        )
+    })
 }
 
 /// A virtual environment with Schemathesis, made once under the system's temporary folder.

@@ -309,21 +309,27 @@ impl Follower {
     /// Waits until the stream has delivered every event up to `version`, and checks that it
     /// delivered each exactly once, in order.
     pub async fn expect_all(&self, version: i64, within: Duration) {
-        let deadline = Instant::now() + within;
-        loop {
-            let seen = self.seen.lock().unwrap().clone();
-            if seen.last().copied().unwrap_or(0) >= version {
-                let want: Vec<i64> = (1..=seen.len() as i64).collect();
-                assert_eq!(seen, want, "the stream skipped or repeated events");
-                return;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the stream stopped at {:?} of {version}",
-                seen.last()
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
+        expect_every_event(&self.seen, version, within).await;
+    }
+}
+
+/// Waits until the event ids a stream recorded in `seen` reach `version`, and checks that they
+/// are every event from the first, each once, in order.
+pub async fn expect_every_event(seen: &std::sync::Mutex<Vec<i64>>, version: i64, within: Duration) {
+    let deadline = Instant::now() + within;
+    loop {
+        let seen = seen.lock().unwrap().clone();
+        if seen.last().copied().unwrap_or(0) >= version {
+            let want: Vec<i64> = (1..=seen.len() as i64).collect();
+            assert_eq!(seen, want, "the stream skipped or repeated events");
+            return;
         }
+        assert!(
+            Instant::now() < deadline,
+            "the stream stopped at {:?} of {version}",
+            seen.last()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
