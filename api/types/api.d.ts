@@ -269,8 +269,9 @@ export interface paths {
         };
         /**
          * Who is connected
-         * @description Which seats follow the game live (an open event stream to this server), and how many
-         *     spectators do.
+         * @description Which seats follow the game live (an open event stream to any server process on the
+         *     database), and how many spectators do. A stream opened or closed through another process
+         *     shows here within two beats of 2 s; a process that stops shows its streams for at most 10 s.
          */
         get: operations["presence"];
         put?: never;
@@ -2494,7 +2495,8 @@ export interface components {
         };
         /**
          * PresenceView
-         * @description Who follows a game live through this server.
+         * @description Who follows a game live, through any server process on the database (another process's
+         *     streams show within two beats of 2 s).
          */
         PresenceView: {
             /** @description Every seat, in order. */
