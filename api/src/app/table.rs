@@ -47,6 +47,10 @@ pub(crate) struct Table {
     unreachable: Option<Instant>,
     /// The server's time: recorded in clocked games, and what deadlines are checked against.
     time: TimeSource,
+    /// How many times the table was found ahead of the store and read again (events read
+    /// before a database failover lost them): a stream that showed events of an earlier count
+    /// may have shown some the game no longer has.
+    rewinds: u64,
 }
 
 /// The range of sequence numbers a commit wrote (or, for a retried command id, had written).
@@ -86,6 +90,7 @@ impl Table {
             checked: Some(Instant::now()),
             unreachable: None,
             time,
+            rewinds: 0,
         };
         // The row and the log are read apart: take the row's version and last hash from the log.
         if table.record.version != table.version().stored() {
@@ -94,6 +99,19 @@ impl Table {
             table.record.version = table.version().stored();
         }
         Ok(table)
+    }
+
+    /// Takes `fresh`, read again from the store, in place of this table, keeping its count of
+    /// rewinds.
+    fn replace(&mut self, fresh: Table) {
+        let rewinds = self.rewinds;
+        *self = fresh;
+        self.rewinds = rewinds;
+    }
+
+    /// How many times this table was found ahead of the store and read again.
+    pub fn rewinds(&self) -> u64 {
+        self.rewinds
     }
 
     /// The game's version: how many events its log holds.
@@ -200,10 +218,28 @@ impl Table {
     /// folds in the events appended since its version (by another process).
     pub async fn follow(&mut self, store: &EventStore) -> Result<(), ApiError> {
         if self.checked.is_none() {
-            *self = Table::load(store, &self.id, self.time.clone()).await?;
+            let fresh = Table::load(store, &self.id, self.time.clone()).await?;
+            self.replace(fresh);
             return Ok(());
         }
         let record = store.get_game(self.id.as_str()).await?;
+        if record.version < self.version().stored() {
+            // The table holds events the store does not: read from a primary that died before
+            // its standby had them (PostgreSQL shows a commit to other sessions before the
+            // synchronous standby confirms it; never acknowledged, it is lost in the failover).
+            // The store's log is the game: read it again whole.
+            tracing::warn!(
+                game = %self.id,
+                "the store is at version {} behind this table's {}: a failover lost writes \
+                 never acknowledged; reading the game again",
+                record.version,
+                self.version()
+            );
+            let fresh = Table::load(store, &self.id, self.time.clone()).await?;
+            self.replace(fresh);
+            self.rewinds += 1;
+            return Ok(());
+        }
         if record.version > self.version().stored() {
             let mut after = self.version().stored();
             // Up to the row's version exactly: events appended since the row was read are
@@ -377,7 +413,7 @@ impl Table {
     /// Reads the table again from the store now, or before its next answer if that fails.
     pub async fn reload(&mut self, store: &EventStore) {
         match Table::load(store, &self.id, self.time.clone()).await {
-            Ok(table) => *self = table,
+            Ok(table) => self.replace(table),
             Err(_) => self.distrust(),
         }
     }

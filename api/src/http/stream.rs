@@ -77,19 +77,28 @@ enum Stop {
     Finished,
 }
 
-/// What a catch-up read: the frames of the events not sent yet, the last sequence number among
-/// them, and whether the game is over (nothing will follow them).
+/// What a catch-up read: the frames of the events not sent yet, the last event among them, and
+/// whether the game is over (nothing will follow them).
 struct Read {
     frames: Vec<web::Bytes>,
-    last: i64,
+    last: Sent,
     over: bool,
+}
+
+/// What a stream sent last: its sequence number, the event (none before the first), and the
+/// table's count of rewinds when it was read (none before the first read).
+#[derive(Clone)]
+struct Sent {
+    seq: i64,
+    event: Option<saboteur_domain::Event>,
+    rewinds: Option<u64>,
 }
 
 impl Follower {
     /// The frames of the events after `sent`, as the audience may see them. `Ok(Err(Revoked))`:
     /// the stream's token no longer holds its seat. `Err`: the game cannot be read now (the
     /// stream tries again later).
-    async fn frames_after(&self, sent: i64) -> Result<Result<Read, Stop>, ApiError> {
+    async fn frames_after(&self, sent: &Sent) -> Result<Result<Read, Stop>, ApiError> {
         let table = seam::open(&self.state, &self.game).await?;
         if let Some((seat, hash)) = &self.holder
             && !table.holds(*seat, hash)
@@ -98,17 +107,36 @@ impl Follower {
         }
         let history = table.history();
         let log = history.log();
-        let start = usize::try_from(sent).unwrap_or(0).min(log.len());
+        let at = usize::try_from(sent.seq).unwrap_or(0);
+        let kept = match (&sent.event, at.checked_sub(1).and_then(|i| log.get(i))) {
+            (None, _) => at <= log.len(),
+            (Some(event), Some(now)) => event == now,
+            (Some(_), None) => false,
+        } && sent.rewinds.is_none_or(|r| r == table.rewinds());
+        if !kept {
+            // The stream sent an event the store no longer has (read before a database failover
+            // that lost it): it ends rather than go on from another game than the one it showed;
+            // resumed with its last id, it is refused (409) when the log is shorter, and the
+            // client reads the game again.
+            return Ok(Err(Stop::Gone));
+        }
         let mut frames = Vec::new();
-        let mut last = sent;
-        for (event, seq) in log.iter().skip(start).zip(sent + 1..) {
+        let mut last = Sent {
+            rewinds: Some(table.rewinds()),
+            ..sent.clone()
+        };
+        for (event, seq) in log.iter().skip(at).zip(sent.seq + 1..) {
             let shown = history.shown(u64::try_from(seq).unwrap_or_default(), event, self.audience);
             let data = serde_json::json!({ "seq": seq, "event": shown });
             frames.push(web::Bytes::from(format!(
                 "id: {seq}\nevent: {}\ndata: {data}\n\n",
                 event.kind()
             )));
-            last = seq;
+            last = Sent {
+                seq,
+                event: Some(event.clone()),
+                rewinds: Some(table.rewinds()),
+            };
         }
         Ok(Ok(Read {
             frames,
@@ -117,10 +145,10 @@ impl Follower {
         }))
     }
 
-    /// Sends what the stream has not sent yet, and the last sequence number sent;
-    /// `Err(Finished)` once that was the game's last event.
-    async fn catch_up(&self, sent: i64, tx: &Frames) -> Result<i64, Stop> {
-        match self.frames_after(sent).await {
+    /// Sends what the stream has not sent yet, and what it sent last; `Err(Finished)` once that
+    /// was the game's last event.
+    async fn catch_up(&self, sent: Sent, tx: &Frames) -> Result<Sent, Stop> {
+        match self.frames_after(&sent).await {
             Ok(Ok(read)) => {
                 for frame in read.frames {
                     tx.send(Ok(frame)).await.map_err(|_| Stop::Gone)?;
@@ -144,16 +172,20 @@ impl Follower {
     async fn feed(
         self,
         mut notices: broadcast::Receiver<Notice>,
-        mut sent: i64,
+        after: i64,
         tx: Frames,
         // The stream's place among this process's streams, and its presence at the table.
         held: (Permit, Option<StreamPermit>, Present),
     ) {
         let recheck = held.2.recheck.clone();
-        let Ok(s) = self.catch_up(sent, &tx).await else {
+        let first = Sent {
+            seq: after,
+            event: None,
+            rewinds: None,
+        };
+        let Ok(mut sent) = self.catch_up(first, &tx).await else {
             return;
         };
-        sent = s;
         let mut quiet = 0u32;
         loop {
             let wake = tokio::select! {
@@ -167,7 +199,7 @@ impl Follower {
                 note = notices.recv() => match note {
                     Ok(Notice::Appended(a)) if a.game_id == self.game.as_str() => {
                         self.state.tables.heard(&a.game_id, a.last_seq);
-                        a.last_seq > sent
+                        a.last_seq > sent.seq
                     }
                     Ok(Notice::Appended(_)) => false,
                     Ok(Notice::Resync) | Err(broadcast::error::RecvError::Lagged(_)) => {
@@ -185,7 +217,7 @@ impl Follower {
                 }
             };
             if wake {
-                match self.catch_up(sent, &tx).await {
+                match self.catch_up(sent.clone(), &tx).await {
                     Ok(s) => sent = s,
                     Err(_) => return,
                 }
@@ -215,6 +247,7 @@ impl Follower {
         (status = 400, description = "Malformed Last-Event-ID or query", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`Last-Event-ID` (or `after`) is past the game's last event: an event shown before a database failover was lost with it (it was never acknowledged to its writer). Read the game and its events again from the start.", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]
@@ -251,13 +284,11 @@ async fn stream_events(
     };
     let game = game(&id)?;
     let token = bearer(&req)?;
-    let audience = {
-        let mut table = seam::open(&state, &game).await?;
-        table
-            .caller(&state.store, token.as_deref())
-            .await?
-            .audience()
-    };
+    let mut table = seam::open(&state, &game).await?;
+    let audience = table
+        .caller(&state.store, token.as_deref())
+        .await?
+        .audience();
     let holder = match (audience, token) {
         (Audience::Seat(seat), Some(token)) => Some((seat, token_hash(&token))),
         _ => None,
@@ -275,6 +306,20 @@ async fn stream_events(
             "after is a sequence number, 0 or more".into(),
         ));
     }
+    // Past the table's last event: perhaps recorded through another process a moment ago (read
+    // it), or shown before a failover that lost it (say so: the client's copy is not the game).
+    if after > table.version().stored() {
+        table.follow(&state.store).await?;
+        let version = table.version();
+        if after > version.stored() {
+            return Err(ApiError::Conflict(format!(
+                "the game has no event {after}: its log ends at {version} (an event shown before \
+                 a database failover was lost with it, never acknowledged to its writer); read \
+                 the game and its events again from the start"
+            )));
+        }
+    }
+    drop(table);
     // Listen before reading the backlog, so nothing appended in between is missed.
     let notices = state.store.subscribe();
     let (tx, rx) = mpsc::channel(64);

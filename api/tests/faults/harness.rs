@@ -306,6 +306,11 @@ impl Follower {
         Follower { seen, task }
     }
 
+    /// The event ids received so far.
+    pub fn seen(&self) -> Vec<i64> {
+        self.seen.lock().unwrap().clone()
+    }
+
     /// Waits until the stream has delivered every event up to `version`, and checks that it
     /// delivered each exactly once, in order.
     pub async fn expect_all(&self, version: i64, within: Duration) {

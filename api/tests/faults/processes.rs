@@ -264,3 +264,102 @@ async fn requests_spread_over_two_processes_on_sqlite() {
     ))
     .await;
 }
+
+/// A write another process read before it was lost: PostgreSQL shows a commit to other sessions
+/// before the synchronous standby confirms it, so a process may read a move that a failover then
+/// loses (never acknowledged to its writer). The store's log is the game: a table ahead of the
+/// store reads the game again, within the recheck bound, instead of answering from the lost
+/// move forever. The loss is made here by hand, as the failover would leave the log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_ahead_of_the_store_reads_the_game_again() {
+    let db = saboteur_storage::testing::fresh_database().await;
+    let s = Server::start(&db, &[]);
+    let c = client();
+    let (id, token) = game_with_bots(&c, &s, "base", 3, 41).await;
+    let before = version(&c, &s, &id).await;
+    let mut n = 0;
+    let (lost, after) = loop {
+        if let Some((command, _, StatusCode::OK, body)) = one_move(&c, &s, &id, &token, n).await {
+            break (command, body["version"].as_i64().unwrap());
+        }
+        n += 1;
+        assert!(n < 50, "no move was made");
+    };
+    assert!(after > before);
+    // A player follows: the stream shows the move that will be lost.
+    let stream = Follower::open(&c, &s, &id, Some(&token)).await;
+    stream.expect_all(after, Duration::from_secs(5)).await;
+    // The failover's loss: the move and the bots' answers gone from the log and the row.
+    let store = saboteur_storage::EventStore::connect(&db).await.unwrap();
+    store
+        .execute_raw(&format!(
+            "ALTER TABLE events DISABLE TRIGGER USER; \
+             DELETE FROM events WHERE game_id = '{id}' AND seq > {before}; \
+             ALTER TABLE events ENABLE TRIGGER USER; \
+             UPDATE games SET version = {before}, bot_awaited = FALSE, \
+             last_hash = (SELECT hash FROM events WHERE game_id = '{id}' AND seq = {before}) \
+             WHERE id = '{id}';"
+        ))
+        .await
+        .unwrap();
+    // Within the recheck bound the process answers from the store: the person's turn again.
+    let bound = saboteur_api::RECHECK_AFTER + Duration::from_millis(500);
+    let asked = Instant::now();
+    loop {
+        let (st, moves, _) = send(
+            c.get(s.url(&format!("/games/{id}/legal-moves")))
+                .bearer_auth(&token),
+        )
+        .await
+        .unwrap();
+        assert_eq!(st, StatusCode::OK, "{moves}");
+        if moves["version"].as_i64() == Some(before) {
+            assert!(!moves["commands"].as_array().unwrap().is_empty(), "{moves}");
+            break;
+        }
+        assert!(
+            asked.elapsed() < bound,
+            "still answering from version {} after {bound:?}; the store is at {before}",
+            moves["version"]
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Resumed past the log's end, the stream says the client's copy is not the game.
+    let (st, problem, _) = send(
+        c.get(s.url(&format!("/games/{id}/events/stream")))
+            .bearer_auth(&token)
+            .header("Last-Event-ID", after.to_string()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, StatusCode::CONFLICT, "{problem}");
+    assert_eq!(problem["code"], "conflict");
+    // Another move in the lost one's place (bots answer the same position the same way, so the
+    // same move would make the same events: the game the stream showed).
+    let (_, moves, _) = send(
+        c.get(s.url(&format!("/games/{id}/legal-moves")))
+            .bearer_auth(&token),
+    )
+    .await
+    .unwrap();
+    let other = moves["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| **m != lost)
+        .expect("another legal move")
+        .clone();
+    let (st, body, _) = send(
+        c.post(s.url(&format!("/games/{id}/commands")))
+            .bearer_auth(&token)
+            .json(&other),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, StatusCode::OK, "{body}");
+    // And the game plays on from there to its end; the stream that showed the lost move ended
+    // instead of going on as if the new moves followed it.
+    crate::harness::play_to_end(&c, &s, &id, &token, Duration::from_secs(120)).await;
+    let seen = stream.seen();
+    assert_eq!(seen.last(), Some(&after), "the stream went on: {seen:?}");
+}
