@@ -769,6 +769,14 @@ pub async fn bundle_from_store(
     store: &saboteur_storage::EventStore,
     id: &str,
 ) -> Result<AuditBundle, ApiError> {
+    Ok(bundle_and_version(store, id).await?.0)
+}
+
+/// [`bundle_from_store`], with the game's version as its row gives it.
+async fn bundle_and_version(
+    store: &saboteur_storage::EventStore,
+    id: &str,
+) -> Result<(AuditBundle, i64), ApiError> {
     let game = store.get_game(id).await?;
     let Some(seed) = &game.seed else {
         return Err(ApiError::Conflict(
@@ -786,7 +794,7 @@ pub async fn bundle_from_store(
     let mut bundle = AuditBundle::new(id, game.ruleset, seed, &game.seed_commitment, &events);
     bundle.keys = crate::transparency::published_keys(store).await?;
     bundle.log_entry = store.log_entry_of(id).await?.map(LogRecord::from);
-    Ok(bundle)
+    Ok((bundle, game.version))
 }
 
 /// [`bundle_from_store`] from the read-only store when it holds the whole finished game (its
@@ -799,10 +807,7 @@ pub(crate) async fn bundle_from_reads(
         .reading(
             |store| {
                 let id = id.to_string();
-                async move {
-                    let version = store.get_game(&id).await?.version;
-                    Ok((bundle_from_store(&store, &id).await?, version))
-                }
+                async move { bundle_and_version(&store, &id).await }
             },
             |(bundle, version)| {
                 bundle.events.len() as i64 >= *version && bundle.log_entry.is_some()

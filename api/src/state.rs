@@ -62,9 +62,9 @@ impl Config {
 /// Shared by every request.
 pub(crate) struct AppState {
     pub store: EventStore,
-    /// Where listings and finished games' audits are read: a standby when the server was given
-    /// one (`Config::read_database_url`), the store otherwise. See [`AppState::reading`].
-    pub reads: EventStore,
+    /// Where listings and finished games' audits are read first, when the server was given a
+    /// read-only store (`Config::read_database_url`, a standby). See [`AppState::reading`].
+    pub reads: Option<EventStore>,
     pub config: Config,
     pub metrics: Metrics,
     pub tables: Arc<Tables>,
@@ -85,7 +85,7 @@ impl AppState {
         signer: Signer,
     ) -> std::io::Result<AppState> {
         Ok(AppState {
-            reads: reads.unwrap_or_else(|| store.clone()),
+            reads,
             tables: Arc::new(Tables::new(
                 store.clone(),
                 config.cache_bytes,
@@ -114,8 +114,8 @@ impl AppState {
         F: Fn(EventStore) -> Fut,
         Fut: std::future::Future<Output = Result<T, crate::error::ApiError>>,
     {
-        if self.config.read_database_url.is_some() {
-            match read(self.reads.clone()).await {
+        if let Some(reads) = &self.reads {
+            match read(reads.clone()).await {
                 Ok(answer) if complete(&answer) => return Ok(answer),
                 Ok(_) => self
                     .metrics

@@ -101,12 +101,13 @@ impl Table {
         Ok(table)
     }
 
-    /// Takes `fresh`, read again from the store, in place of this table, keeping its count of
-    /// rewinds.
-    fn replace(&mut self, fresh: Table) {
+    /// Reads the table again whole from the store, keeping its count of rewinds.
+    async fn load_again(&mut self, store: &EventStore) -> Result<(), ApiError> {
+        let fresh = Table::load(store, &self.id, self.time.clone()).await?;
         let rewinds = self.rewinds;
         *self = fresh;
         self.rewinds = rewinds;
+        Ok(())
     }
 
     /// How many times this table was found ahead of the store and read again.
@@ -218,9 +219,7 @@ impl Table {
     /// folds in the events appended since its version (by another process).
     pub async fn follow(&mut self, store: &EventStore) -> Result<(), ApiError> {
         if self.checked.is_none() {
-            let fresh = Table::load(store, &self.id, self.time.clone()).await?;
-            self.replace(fresh);
-            return Ok(());
+            return self.load_again(store).await;
         }
         let record = store.get_game(self.id.as_str()).await?;
         if record.version < self.version().stored() {
@@ -235,8 +234,7 @@ impl Table {
                 record.version,
                 self.version()
             );
-            let fresh = Table::load(store, &self.id, self.time.clone()).await?;
-            self.replace(fresh);
+            self.load_again(store).await?;
             self.rewinds += 1;
             return Ok(());
         }
@@ -412,9 +410,8 @@ impl Table {
 
     /// Reads the table again from the store now, or before its next answer if that fails.
     pub async fn reload(&mut self, store: &EventStore) {
-        match Table::load(store, &self.id, self.time.clone()).await {
-            Ok(table) => self.replace(table),
-            Err(_) => self.distrust(),
+        if self.load_again(store).await.is_err() {
+            self.distrust();
         }
     }
 }
