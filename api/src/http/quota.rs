@@ -9,9 +9,10 @@
 //! trusts, the last address in `X-Forwarded-For` that is not one. `/health`, `/metrics` and the
 //! web client's files are not counted.
 //!
-//! The buckets and counts are per process: behind a load balancer spreading one client over
-//! N processes, a client gets up to N times each limit (RELIABILITY.md). The total of lobbies
-//! is the store's, so it holds across processes.
+//! The buckets and stream counts are per process: behind a load balancer spreading one client
+//! over N processes, a client gets up to N times each (RELIABILITY.md). The lobbies are counted
+//! in the store, per client (who made each game is recorded) and in all, so both caps hold
+//! across processes; this process's creations still under way are counted on top.
 
 use std::collections::HashMap;
 use std::fmt;
