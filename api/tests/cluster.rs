@@ -144,23 +144,14 @@ fn again(reply: &Option<(StatusCode, Value, reqwest::header::HeaderMap)>) -> boo
 /// One move of seat 0 when it is its turn, sent again with the same key while the outcome is
 /// unknown (a 503 during a failover, a connection cut): acknowledged once, or refused.
 async fn move_surely(c: &Client, s: &Remote, id: &str, token: &str, n: u64) -> Option<Acked> {
-    let (st, moves, _) = send(
-        c.get(s.url(&format!("/games/{id}/legal-moves")))
-            .bearer_auth(token),
-    )
-    .await?;
-    if st != StatusCode::OK {
-        return None;
-    }
-    let list = moves["commands"].as_array()?;
-    let command = list.get(n as usize % list.len().max(1))?.clone();
+    let (command, version) = crate::harness::choose_move(c, s, id, token, n).await?;
     let key = format!("cluster-{id}-{n}");
     let started = Instant::now();
     loop {
         let reply = send(
             c.post(s.url(&format!("/games/{id}/commands")))
                 .bearer_auth(token)
-                .header("If-Match", format!("\"{}\"", moves["version"]))
+                .header("If-Match", format!("\"{version}\""))
                 .header("Idempotency-Key", &key)
                 .json(&command),
         )
@@ -317,14 +308,8 @@ async fn all_kept(c: &Client, s: &Remote, acked: &[Acked]) {
             page["events"][0], a.first,
             "the acknowledged event at {seq}"
         );
-        let (st, body, _) = send(
-            c.post(s.url(&format!("/games/{}/commands", a.game)))
-                .bearer_auth(&a.token)
-                .header("Idempotency-Key", &a.key)
-                .json(&a.command),
-        )
-        .await
-        .unwrap();
+        let (st, body) =
+            crate::harness::send_again(c, s, &a.game, &a.token, &a.key, &a.command).await;
         assert_eq!(st, StatusCode::OK, "{body}");
         assert_eq!(body["events"][0], a.first, "{body}");
     }

@@ -197,6 +197,28 @@ pub async fn one_move(
     token: &str,
     n: u64,
 ) -> Option<(Value, String, StatusCode, Value)> {
+    let (command, version) = choose_move(c, s, id, token, n).await?;
+    let key = format!("move-{id}-{n}");
+    let (st, body, _) = send(
+        c.post(s.url(&format!("/games/{id}/commands")))
+            .bearer_auth(token)
+            .header("If-Match", format!("\"{version}\""))
+            .header("Idempotency-Key", &key)
+            .json(&command),
+    )
+    .await?;
+    Some((command, key, st, body))
+}
+
+/// The `n`th (modulo their number) of the legal commands of the person holding `token`, and the
+/// version they were read at; `None` when it is not their turn or the server did not answer.
+pub async fn choose_move(
+    c: &Client,
+    s: &Remote,
+    id: &str,
+    token: &str,
+    n: u64,
+) -> Option<(Value, Value)> {
     let (st, moves, _) = send(
         c.get(s.url(&format!("/games/{id}/legal-moves")))
             .bearer_auth(token),
@@ -207,16 +229,28 @@ pub async fn one_move(
     }
     let list = moves["commands"].as_array()?;
     let command = list.get(n as usize % list.len().max(1))?.clone();
-    let key = format!("move-{id}-{n}");
+    Some((command, moves["version"].clone()))
+}
+
+/// Sends `command` to `game` again with its `Idempotency-Key` (no `If-Match`): the status and
+/// body of the reply.
+pub async fn send_again(
+    c: &Client,
+    s: &Remote,
+    game: &str,
+    token: &str,
+    key: &str,
+    command: &Value,
+) -> (StatusCode, Value) {
     let (st, body, _) = send(
-        c.post(s.url(&format!("/games/{id}/commands")))
+        c.post(s.url(&format!("/games/{game}/commands")))
             .bearer_auth(token)
-            .header("If-Match", format!("\"{}\"", moves["version"]))
-            .header("Idempotency-Key", &key)
-            .json(&command),
+            .header("Idempotency-Key", key)
+            .json(command),
     )
-    .await?;
-    Some((command, key, st, body))
+    .await
+    .expect("the server answers");
+    (st, body)
 }
 
 /// The game's summary status.

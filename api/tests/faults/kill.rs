@@ -66,14 +66,9 @@ async fn kill_under_load(database_url: String) {
     // Every acknowledged command is in the log once: sent again with its key, the stored
     // outcome comes back, at the same place in the log.
     for a in &acked {
-        let (st, body, _) = send(
-            c.post(server.url(&format!("/games/{}/commands", a.game)))
-                .bearer_auth(&a.token)
-                .header("Idempotency-Key", &a.key)
-                .json(&a.command),
-        )
-        .await
-        .unwrap();
+        let (st, body) =
+            crate::harness::send_again(&c, &server.remote(), &a.game, &a.token, &a.key, &a.command)
+                .await;
         assert_eq!(st, StatusCode::OK, "{body}");
         assert_eq!(body["events"][0]["seq"], a.first_seq, "{body}");
     }
