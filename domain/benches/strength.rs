@@ -28,9 +28,34 @@ fn sim(ruleset: Ruleset, games: u64, seating: Seating) -> Simulation {
     }
 }
 
-/// Every game's rounds under `sim`.
+/// Every game's rounds under `sim`, in the order of their seeds. The games are shared out
+/// over the machine's cores (`SABOTEUR_STRENGTH_THREADS` to choose); each is a pure function
+/// of its seed, so the figures do not depend on how many threads played them.
 fn play(sim: &Simulation) -> Vec<Vec<RoundFigures>> {
-    (0..sim.games).map(|i| rounds(&sim.play(i))).collect()
+    let threads = env("SABOTEUR_STRENGTH_THREADS")
+        .and_then(|v| v.parse().ok())
+        .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
+        .unwrap_or(1)
+        .max(1) as u64;
+    let mut out: Vec<Vec<RoundFigures>> = vec![Vec::new(); sim.games as usize];
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    (t..sim.games)
+                        .step_by(threads as usize)
+                        .map(|i| (i, rounds(&sim.play(i))))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for h in handles {
+            for (i, r) in h.join().expect("a game panicked") {
+                out[i as usize] = r;
+            }
+        }
+    });
+    out
 }
 
 /// Per game, the share of its rounds with a saboteur dealt that satisfy `f` (games without
@@ -48,6 +73,37 @@ fn rates(
         .zip(b)
         .filter_map(|(x, y)| Some((share(x)?, share(y)?)))
         .unzip()
+}
+
+/// The side's round win rate by player count, without and with the expert: every round with a
+/// saboteur dealt, pooled.
+fn by_players(a: &[Vec<RoundFigures>], b: &[Vec<RoundFigures>], f: fn(&RoundFigures) -> bool) {
+    let mut counts: std::collections::BTreeMap<usize, (usize, usize, usize)> = Default::default();
+    for (x, y) in a.iter().zip(b) {
+        for (rx, ry) in x.iter().zip(y) {
+            if !rx.has_saboteur() || !ry.has_saboteur() {
+                continue;
+            }
+            let e = counts.entry(rx.roles.len()).or_default();
+            e.0 += 1;
+            e.1 += usize::from(f(rx));
+            e.2 += usize::from(f(ry));
+        }
+    }
+    let line: Vec<String> = counts
+        .iter()
+        .map(|(n, (r, h, e))| {
+            format!(
+                "{n}: {:.1} → {:.1} % ({r})",
+                100.0 * *h as f64 / *r as f64,
+                100.0 * *e as f64 / *r as f64
+            )
+        })
+        .collect();
+    println!(
+        "  by players (heuristic → expert, rounds): {}",
+        line.join("; ")
+    );
 }
 
 fn show(name: &str, e: Estimate) -> String {
@@ -90,6 +146,7 @@ fn main() {
                     Seating::ByRole { diggers, saboteurs },
                 ));
                 let (a, b) = rates(&hh, &x, f);
+                by_players(&hh, &x, f);
                 println!(
                     "base, {figure}: heuristic vs heuristic {}; with the expert {}; {}",
                     show("rate", Estimate::of(&a)),
@@ -115,6 +172,7 @@ fn main() {
                     },
                 ));
                 let (a, b) = rates(&hh, &he, RoundFigures::saboteurs_won);
+                by_players(&hh, &he, RoundFigures::saboteurs_won);
                 println!(
                     "saboteur2, saboteurs' round win rate against heuristic diggers: heuristic {}; expert {}; {}",
                     show("rate", Estimate::of(&a)),
