@@ -72,9 +72,11 @@ pub struct Verified {
     pub deals_checked: u64,
     /// Undo events checked.
     pub undos_checked: u64,
-    /// Bot commands chosen again from the bot's view and recorded seed.
+    /// Bot commands chosen again from the bot's view and recorded seed, by the logic of the bot
+    /// version that recorded each (every older version included).
     pub bot_moves_checked: u64,
-    /// Bot commands of another bot version, decided again but not chosen again.
+    /// Bot commands of a bot version this server does not have (a newer one), decided again but
+    /// not chosen again.
     pub bot_moves_of_other_versions: u64,
     /// Each seat's final total.
     pub gold: Vec<u32>,

@@ -3022,12 +3022,14 @@ export interface components {
         Verified: {
             /**
              * Format: int64
-             * @description Bot commands chosen again from the bot's view and recorded seed.
+             * @description Bot commands chosen again from the bot's view and recorded seed, by the logic of the bot
+             *     version that recorded each (every older version included).
              */
             bot_moves_checked: number;
             /**
              * Format: int64
-             * @description Bot commands of another bot version, decided again but not chosen again.
+             * @description Bot commands of a bot version this server does not have (a newer one), decided again but
+             *     not chosen again.
              */
             bot_moves_of_other_versions: number;
             /**

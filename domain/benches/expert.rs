@@ -1,6 +1,6 @@
 //! The expert bot's decision time: many real mid-game views (every few decisions of games
 //! played by heuristic bots, all three rounds) at 3 and 10 players (base) and 12 (Saboteur 2),
-//! each decided once by the expert at its default budget, on one thread. Prints the median,
+//! each decided once by this build's expert (`BOT_VERSION`) at its budget, on one thread. Prints the median,
 //! the 90th and 99th percentiles and the slowest decision per setting; then the time the audit
 //! takes to choose every move of a whole expert game again.
 //!
@@ -9,7 +9,8 @@
 
 use std::time::Instant;
 
-use saboteur_domain::bot::expert::{Budget, command_with};
+use saboteur_domain::bot::BOT_VERSION;
+use saboteur_domain::bot::expert::{Budget, Tuning, command_with};
 use saboteur_domain::bot::{BotLevel, bot_game, decision_rng};
 use saboteur_domain::{Audience, Event, Game, Options, Phase, Ruleset, Seed, View, audit, view};
 
@@ -53,18 +54,20 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(300);
-    let budget = std::env::var("SABOTEUR_EXPERT_BUDGET")
-        .ok()
-        .and_then(|v| {
-            let p: Vec<usize> = v.split(',').filter_map(|x| x.parse().ok()).collect();
-            (p.len() == 3).then(|| Budget {
-                worlds: p[0],
-                candidates: p[1],
-                horizon: p[2],
-            })
+    let budget = std::env::var("SABOTEUR_EXPERT_BUDGET").ok().and_then(|v| {
+        let p: Vec<usize> = v.split(',').filter_map(|x| x.parse().ok()).collect();
+        (p.len() == 3).then(|| Budget {
+            worlds: p[0],
+            candidates: p[1],
+            horizon: p[2],
         })
-        .unwrap_or(Budget::DEFAULT);
-    println!("expert decision time, budget {budget:?}, {count} views per setting");
+    });
+    let mut tuning = Tuning::of(BOT_VERSION).expect("this build's expert");
+    if let Some(budget) = budget {
+        tuning.base = budget;
+        tuning.saboteur2 = budget;
+    }
+    println!("expert decision time, version {BOT_VERSION}, {tuning:?}, {count} views per setting");
     for (name, ruleset, players) in [
         ("base/3_players", Ruleset::Base, 3),
         ("base/10_players", Ruleset::Base, 10),
@@ -74,7 +77,7 @@ fn main() {
         let mut ms: Vec<f64> = Vec::with_capacity(views.len());
         for (i, v) in views.iter().enumerate() {
             let started = Instant::now();
-            let cmd = command_with(v, budget, &mut decision_rng(i as u64));
+            let cmd = command_with(v, tuning, &mut decision_rng(i as u64));
             ms.push(started.elapsed().as_secs_f64() * 1e3);
             assert!(cmd.is_some(), "{name}: no command");
         }

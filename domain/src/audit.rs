@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bot::{BOT_VERSION, choose};
+use crate::bot::{BOT_VERSION, BOT_VERSIONS, choose_as, decision_rng};
 use crate::command::Command;
 use crate::decide::deal;
 use crate::event::{BotMove, Event, HandOver};
@@ -26,7 +26,8 @@ pub struct AuditReport {
     /// Bot commands chosen again from the seat's view and recorded seed, and found equal.
     #[serde(default)]
     pub bot_moves_checked: u64,
-    /// Bot commands recorded by another [`BOT_VERSION`], whose logic this build cannot run:
+    /// Bot commands recorded by a [`crate::bot::BOT_VERSION`] this build does not have (a newer
+    /// one), whose logic it cannot run:
     /// decided again like any command, but not chosen again.
     #[serde(default)]
     pub bot_moves_of_other_versions: u64,
@@ -59,13 +60,15 @@ fn wrong(seq: u64, what: impl Into<String>) -> Discrepancy {
 
 /// Chooses a recorded bot command again: the same level, version and seed on the seat's view
 /// before it must give the same command.
-/// `Ok(false)` when another [`BOT_VERSION`] chose it: that logic is not here to run again.
+/// `Ok(false)` when a [`crate::bot::BOT_VERSION`] this build does not have chose it (one newer
+/// than this build): that logic is not here to run again.
 fn check_bot(h: &History, seat: Seat, command: &Command, bot: &BotMove) -> Result<bool, String> {
-    if bot.version != BOT_VERSION {
+    if !BOT_VERSIONS.contains(&bot.version) {
         return Ok(false);
     }
     let seed = *bot.seed.known().ok_or("the bot's seed is redacted")?;
-    match choose(bot.level, &view(h.game(), Audience::Seat(seat)), seed) {
+    let seen = view(h.game(), Audience::Seat(seat));
+    match choose_as(bot.version, bot.level, &seen, &mut decision_rng(seed)) {
         Some(again) if &again == command => Ok(true),
         Some(_) => Err(format!(
             "the {} bot with the recorded seed chooses another command",
@@ -236,9 +239,38 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
                 // The timeout and the bot's decision for the seat, chosen again (compared with
                 // the record below).
                 report.timeouts_checked += 1;
-                report.bot_moves_checked += 1;
                 report.commands_checked += 1;
-                h.time_out(*at).map_err(|e| wrong(seq, e.to_string()))?
+                let decided = recorded.iter().find_map(|e| match e {
+                    Event::CommandAccepted {
+                        command,
+                        bot: Some(bot),
+                        ..
+                    } => Some((command, *bot)),
+                    _ => None,
+                });
+                match decided {
+                    // A bot this build does not have (a newer version): its recorded command
+                    // decided again, not chosen again.
+                    Some((command, bot)) if !BOT_VERSIONS.contains(&bot.version) => {
+                        report.bot_moves_of_other_versions += 1;
+                        let command = command
+                            .known()
+                            .ok_or_else(|| wrong(seq, "the command is redacted"))?;
+                        h.time_out_by(*at, |h, seat, level| {
+                            (level == bot.level)
+                                .then(|| h.execute_as(seat, command, Some(bot)).ok())
+                                .flatten()
+                        })
+                    }
+                    // Chosen again by the version that chose it (today's when none is
+                    // recorded: the comparison below then finds the record short).
+                    decided => {
+                        report.bot_moves_checked += 1;
+                        let version = decided.map_or(BOT_VERSION, |(_, bot)| bot.version);
+                        h.time_out_by(*at, |h, seat, level| h.execute_bot_as(seat, level, version))
+                    }
+                }
+                .map_err(|e| wrong(seq, e.to_string()))?
             }
             Event::TalkPosted {
                 seat,

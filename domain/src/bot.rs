@@ -3,11 +3,14 @@
 //!
 //! - [`BotLevel::Random`]: a legal command drawn uniformly ([`random_command`]);
 //! - [`BotLevel::Heuristic`]: plays its dwarf card's side with simple beliefs about the other
-//!   seats, taken from their public [`crate::Conduct`] counters (see `bot/heuristic.rs`).
+//!   seats, taken from their public [`crate::Conduct`] counters (see `bot/heuristic.rs`);
+//! - [`BotLevel::Expert`]: a search over deals sampled from the view, played out through the
+//!   real engine ([`expert`]).
 //!
-//! [`choose`] is the single entry point: level, view and a 64-bit seed in, command out. Running
-//! it again on a recorded view and seed gives the recorded command, for the same
-//! [`BOT_VERSION`].
+//! [`choose`] is the entry point: level, view and a 64-bit seed in, command out. Running it
+//! again on a recorded view and seed gives the recorded command, for the same
+//! [`BOT_VERSION`]; [`choose_as`] runs the logic of any older version still in
+//! [`BOT_VERSIONS`], as the audit of a stored game does.
 //!
 //! To list legal moves from a view, [`rebuild`] turns it back into a playable [`Game`] with
 //! placeholders for what the seat cannot know; [`legal_commands`] on it equals
@@ -45,10 +48,29 @@ pub fn choose(level: BotLevel, view: &View, seed: u64) -> Option<Command> {
 
 /// As [`choose`], drawing from a generator the caller owns.
 pub fn choose_with(level: BotLevel, view: &View, rng: &mut impl Rng) -> Option<Command> {
+    choose_as(BOT_VERSION, level, view, rng)
+}
+
+/// Every [`BOT_VERSION`] this build can run again: the audit of a stored game chooses each bot
+/// move with the logic of the version that recorded it.
+pub const BOT_VERSIONS: std::ops::RangeInclusive<u32> = 1..=BOT_VERSION;
+
+/// As [`choose_with`], with the logic of [`BOT_VERSION`] `version` (see [`BOT_VERSIONS`]);
+/// `None` for a version this build cannot run. The random and heuristic levels are the same in
+/// every version; the expert's versions are its [`expert::Tuning`]s.
+pub fn choose_as(
+    version: u32,
+    level: BotLevel,
+    view: &View,
+    rng: &mut impl Rng,
+) -> Option<Command> {
+    if !BOT_VERSIONS.contains(&version) {
+        return None;
+    }
     match level {
         BotLevel::Random => random_command(view, rng),
         BotLevel::Heuristic => heuristic::command(view, rng),
-        BotLevel::Expert => expert::command(view, rng),
+        BotLevel::Expert => expert::command(version, view, rng),
     }
 }
 
@@ -117,13 +139,24 @@ impl History {
     /// [`crate::bot::decision_seed`] of this version) and the events it causes, the command
     /// recorded with its [`BotMove`]. `None` when the game does not await that seat.
     pub fn execute_bot(&self, seat: Seat, level: BotLevel) -> Option<Vec<Event>> {
+        self.execute_bot_as(seat, level, BOT_VERSION)
+    }
+
+    /// As [`History::execute_bot`], with the logic of [`BOT_VERSION`] `version` (the audit
+    /// deciding a timeout again as it was recorded); `None` also for a version this build
+    /// cannot run.
+    pub fn execute_bot_as(&self, seat: Seat, level: BotLevel, version: u32) -> Option<Vec<Event>> {
         let seed = decision_seed(&self.game().seed, self.version());
-        let command = choose(
+        let command = choose_as(
+            version,
             level,
             &crate::view::view(self.game(), crate::view::Audience::Seat(seat)),
-            seed,
+            &mut decision_rng(seed),
         )?;
-        self.execute_as(seat, &command, Some(BotMove::new(level, seed)))
-            .ok()
+        let bot = BotMove {
+            version,
+            ..BotMove::new(level, seed)
+        };
+        self.execute_as(seat, &command, Some(bot)).ok()
     }
 }

@@ -279,6 +279,16 @@ impl History {
     /// timeout bot's command for it (recorded with its [`crate::BotMove`], so the audit
     /// chooses it again).
     pub fn time_out(&self, now: u64) -> Result<Vec<Event>, TableError> {
+        self.time_out_by(now, |h, seat, level| h.execute_bot(seat, level))
+    }
+
+    /// As [`History::time_out`], the seat's command and its events given by `decide(self,
+    /// seat, level)` (the audit: the bot of the version that recorded the decision).
+    pub fn time_out_by(
+        &self,
+        now: u64,
+        decide: impl FnOnce(&History, Seat, BotLevel) -> Option<Vec<Event>>,
+    ) -> Result<Vec<Event>, TableError> {
         let deadline = self.deadline().ok_or(TableError::NoDeadline)?;
         let at = self.recorded_now(now);
         if at < deadline.at {
@@ -303,8 +313,7 @@ impl History {
                 reason: HandOver::Abandoned,
             });
         }
-        let mut decided = self
-            .execute_bot(seat, self.table.options.timeout_bot())
+        let mut decided = decide(self, seat, self.table.options.timeout_bot())
             .ok_or(TableError::NoCommand(seat))?;
         self.stamp(&mut decided, at);
         events.extend(decided);

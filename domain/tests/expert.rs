@@ -422,3 +422,105 @@ fn the_expert_is_a_function_of_its_view_and_seed() {
         assert!(checked > 10, "{ruleset:?}: {checked} views");
     }
 }
+
+/// The expert's moves recorded with `version`, in place of the version that chose them.
+fn relabelled(log: &[Event], version: u32) -> Vec<Event> {
+    log.iter()
+        .cloned()
+        .map(|mut e| {
+            if let Event::CommandAccepted { bot: Some(b), .. } = &mut e
+                && b.level == BotLevel::Expert
+            {
+                b.version = version;
+            }
+            e
+        })
+        .collect()
+}
+
+#[test]
+fn the_audit_chooses_each_expert_move_with_the_logic_of_the_version_that_recorded_it() {
+    use saboteur_domain::bot::{BOT_VERSION, BOT_VERSIONS, choose_as, decision_rng};
+    assert!(BOT_VERSIONS.contains(&1) && BOT_VERSIONS.contains(&BOT_VERSION));
+    for ruleset in [Ruleset::Base, Ruleset::Saboteur2] {
+        // Games until one in which version 1 would have chosen a move otherwise (version 2
+        // changed how Saboteur 2 positions are valued; the base game's expert is version 1's).
+        let mut differed = false;
+        let seeds = match ruleset {
+            Ruleset::Base => 70..72,
+            Ruleset::Saboteur2 => 70..80,
+        };
+        for seed in seeds {
+            let log = bot_game(
+                ruleset,
+                Options::default(),
+                5,
+                saboteur_domain::Seed::from_u64(seed),
+                |_, s| mixed(seed, s),
+            );
+            let experts = log
+                .iter()
+                .filter(|e| matches!(e, Event::CommandAccepted { bot: Some(b), .. } if b.level == BotLevel::Expert))
+                .count() as u64;
+            assert!(experts > 0);
+            // Today's moves, checked by today's logic.
+            let report = audit(&log).unwrap();
+            assert_eq!(report.bot_moves_of_other_versions, 0);
+            // A version newer than this build: decided again, not chosen again, and counted.
+            let newer = audit(&relabelled(&log, BOT_VERSION + 1)).unwrap();
+            assert_eq!(newer.bot_moves_of_other_versions, experts, "{ruleset:?}");
+            assert_eq!(
+                newer.bot_moves_checked + experts,
+                report.bot_moves_checked,
+                "{ruleset:?}"
+            );
+            // The same moves claimed by version 1: the audit runs version 1, which chooses
+            // some Saboteur 2 moves otherwise, and says so.
+            match (ruleset, audit(&relabelled(&log, 1))) {
+                (Ruleset::Base, again) => {
+                    assert_eq!(
+                        again.map(|r| r.bot_moves_checked),
+                        Ok(report.bot_moves_checked)
+                    )
+                }
+                (Ruleset::Saboteur2, Err(claimed)) => {
+                    assert!(
+                        claimed.what.contains("chooses another command"),
+                        "{claimed}"
+                    );
+                    differed = true;
+                    break;
+                }
+                (Ruleset::Saboteur2, Ok(_)) => {}
+            }
+        }
+        assert!(
+            differed || ruleset == Ruleset::Base,
+            "version 1 chose every Saboteur 2 move as today"
+        );
+    }
+    // No logic for a version this build does not have.
+    let log = bot_game(
+        Ruleset::Base,
+        Options::default(),
+        4,
+        saboteur_domain::Seed::from_u64(3),
+        |_, _| BotLevel::Heuristic,
+    );
+    let mut game = Game::replay(&log[..1]).unwrap();
+    for e in &log[1..] {
+        game.apply(e);
+        if game.awaited().is_some() {
+            break;
+        }
+    }
+    let seat = game.awaited().unwrap();
+    let v = view(&game, Audience::Seat(seat));
+    assert!(choose_as(BOT_VERSION, BotLevel::Expert, &v, &mut decision_rng(1)).is_some());
+    for version in [0, BOT_VERSION + 1] {
+        assert_eq!(
+            choose_as(version, BotLevel::Expert, &v, &mut decision_rng(1)),
+            None
+        );
+    }
+}

@@ -269,6 +269,22 @@ fn write(stem: &str, events: &[Event]) {
     std::fs::write(dir().join(format!("{stem}.final.json")), state).unwrap();
 }
 
+/// A stored log: each line as stored and its event.
+fn stored(stem: &str) -> Vec<(String, Event)> {
+    let text = std::fs::read_to_string(dir().join(format!("{stem}.jsonl")))
+        .unwrap_or_else(|e| panic!("{stem}.jsonl: {e} (UPDATE_GOLDEN=1 writes it)"));
+    text.lines()
+        .enumerate()
+        .map(|(i, raw)| {
+            let line: Line =
+                serde_json::from_str(raw).unwrap_or_else(|e| panic!("{stem}:{}: {e}", i + 1));
+            let event = Event::decode(line.schema_version, &line.event)
+                .unwrap_or_else(|e| panic!("{stem}:{}: {e}", i + 1));
+            (raw.to_string(), event)
+        })
+        .collect()
+}
+
 #[test]
 fn golden_logs_replay_to_their_recorded_final_state() {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
@@ -277,14 +293,8 @@ fn golden_logs_replay_to_their_recorded_final_state() {
         if (update && missing) || std::env::var("UPDATE_GOLDEN").as_deref() == Ok("all") {
             write(stem, &play(ruleset, options, players, Seed::from_u64(seed)));
         }
-        let text = std::fs::read_to_string(dir().join(format!("{stem}.jsonl")))
-            .unwrap_or_else(|e| panic!("{stem}.jsonl: {e} (UPDATE_GOLDEN=1 writes it)"));
         let mut events = Vec::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line: Line =
-                serde_json::from_str(raw).unwrap_or_else(|e| panic!("{stem}:{}: {e}", i + 1));
-            let event = Event::decode(line.schema_version, &line.event)
-                .unwrap_or_else(|e| panic!("{stem}:{}: {e}", i + 1));
+        for (i, (raw, event)) in stored(stem).into_iter().enumerate() {
             // The event's JSON today is byte for byte the stored JSON.
             let again = serde_json::to_string(&Line {
                 schema_version: EVENT_SCHEMA_VERSION,
@@ -329,6 +339,52 @@ fn golden_logs_replay_to_their_recorded_final_state() {
             "{stem}: the final state differs"
         );
     }
+}
+
+/// A stored online game whose bot moves (timeouts among them) claim a bot version newer than
+/// this build: each is decided again, not chosen again, and counted; a timeout's move claiming
+/// another level than the table's timeout bot is found out.
+#[test]
+fn bot_moves_of_a_newer_version_are_decided_again_and_counted() {
+    use saboteur_domain::bot::BOT_VERSION;
+    let events: Vec<Event> = stored("base_4p_online_seed5")
+        .into_iter()
+        .map(|(_, e)| e)
+        .collect();
+    let today = audit(&events).unwrap();
+    assert!(today.timeouts_checked > 0 && today.bot_moves_of_other_versions == 0);
+    let newer: Vec<Event> = events
+        .iter()
+        .cloned()
+        .map(|mut e| {
+            if let Event::CommandAccepted { bot: Some(b), .. } = &mut e {
+                b.version = BOT_VERSION + 1;
+            }
+            e
+        })
+        .collect();
+    let report = audit(&newer).unwrap();
+    assert_eq!(report.bot_moves_checked, 0);
+    assert_eq!(report.bot_moves_of_other_versions, today.bot_moves_checked);
+    assert_eq!(report.commands_checked, today.commands_checked);
+    // The first timeout's decision claimed by a random bot (the table's timeout bot is the
+    // heuristic).
+    let timeout = newer
+        .iter()
+        .position(|e| matches!(e, Event::TurnTimedOut { .. }))
+        .unwrap();
+    let mut forged = newer.clone();
+    let claimed = forged[timeout..]
+        .iter_mut()
+        .find_map(|e| match e {
+            Event::CommandAccepted { bot: Some(b), .. } => Some(b),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(claimed.level, BotLevel::Heuristic);
+    claimed.level = BotLevel::Random;
+    let found = audit(&forged).expect_err("another level than the table's");
+    assert_eq!(found.seq, timeout as u64 + 1, "{found}");
 }
 
 #[test]

@@ -3,14 +3,16 @@
 //! From the seat's [`View`] it samples [`Budget::worlds`] complete games ("determinizations")
 //! consistent with what the seat has seen — the cards it has not seen dealt at random into the
 //! other hands and the piles, the goals it has not looked at shuffled, the other seats' dwarf
-//! cards drawn from a belief built on their public conduct (see [`world`]) — and, in each,
+//! cards drawn from a belief built on their public conduct (see `world`) — and, in each,
 //! plays every candidate command through [`decide`] followed by a rollout in which every
 //! seat plays the heuristic bot on its own view of the sampled game, for at most
 //! [`Budget::horizon`] turns or to the end of the round. A rollout is worth what the round
 //! pays the seat for its dwarf card (base: the round won; Saboteur 2: the coins earned, so the
 //! geologist's crystals and the boss's and profiteer's shares count), or, when the horizon
 //! cuts the rollout short, that pay weighted by the chance that the gold-diggers win from
-//! there (a logistic fit on heuristic games). Values are summed per command across the worlds
+//! there (a logistic fit on heuristic games); since version 2, in Saboteur 2, the payment's
+//! own rules applied to the likely outcome (which team's route is nearer the gold, how many
+//! share the win). Values are summed per command across the worlds
 //! — every candidate meets the same worlds and the same rollout generators, so luck cancels
 //! between candidates — and the best sum is played, but the heuristic's first choice keeps its
 //! place unless another command beats it by a margin (a few worlds are noisy, and a world in
@@ -19,12 +21,13 @@
 //! The candidates are the heuristic's [`Budget::candidates`] best commands plus one drawn from
 //! the rest. Everything random is drawn from the decision's generator, and the budget is a
 //! count of worlds and turns, never a time: the same view and seed give the same command in
-//! every process and in the audit.
+//! every process and in the audit. Each version of this logic is a [`Tuning`]; the older ones
+//! stay, so that stored games keep their audit.
 
 use rand_core::Rng;
 
 use crate::board::GOAL_CELLS;
-use crate::cards::{self, Action, Card, Role, Ruleset};
+use crate::cards::{self, Action, Card, Role, Ruleset, Team};
 use crate::command::Command;
 use crate::decide::decide;
 use crate::event::Event;
@@ -62,18 +65,68 @@ impl Default for Budget {
     }
 }
 
-/// How much better per world, in round wins (or fifths of a coin), a command must do than the
-/// heuristic's first choice to be played instead.
-const MARGIN: f64 = 0.04;
-
-/// The expert's command for the seat of `view` at the default budget.
-pub(super) fn command(view: &View, rng: &mut impl Rng) -> Option<Command> {
-    command_with(view, Budget::DEFAULT, rng)
+/// One version of the expert's logic: how much it searches and how it judges. Every version a
+/// stored game may hold stays here, so that its audit chooses each move again as it was chosen
+/// ([`Tuning::of`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tuning {
+    /// How much searching one decision may do in the base game.
+    pub base: Budget,
+    /// How much searching one decision may do in Saboteur 2.
+    pub saboteur2: Budget,
+    /// How much better per world, in round wins (or fifths of a coin), a command must do than
+    /// the heuristic's first choice to be played instead.
+    pub margin: f64,
+    /// In Saboteur 2, a rollout cut short is valued by the payment's own rules (§10.2) applied
+    /// to the likely outcome — the gold reached by the team whose own route is nearer, shares
+    /// by the number of winners, or not reached — instead of fixed shares by dwarf card.
+    pub payout_estimate: bool,
 }
 
-/// The expert's command for the seat of `view` searched within `budget`, or `None` when it is
+impl Tuning {
+    /// Version 1 of the expert.
+    pub const V1: Tuning = Tuning {
+        base: Budget::DEFAULT,
+        saboteur2: Budget::DEFAULT,
+        margin: 0.04,
+        payout_estimate: false,
+    };
+
+    /// Version 2: Saboteur 2 positions valued by the payment's rules (a team digger no longer
+    /// values the gold reached by the other team as its own); the base game as version 1.
+    pub const V2: Tuning = Tuning {
+        payout_estimate: true,
+        ..Tuning::V1
+    };
+
+    /// The expert of [`crate::bot::BOT_VERSION`] `version`, if this build can run it.
+    pub fn of(version: u32) -> Option<Tuning> {
+        match version {
+            1 => Some(Tuning::V1),
+            2 => Some(Tuning::V2),
+            _ => None,
+        }
+    }
+
+    /// The budget of a decision in `ruleset`.
+    pub fn budget(&self, ruleset: Ruleset) -> Budget {
+        match ruleset {
+            Ruleset::Base => self.base,
+            Ruleset::Saboteur2 => self.saboteur2,
+        }
+    }
+}
+
+/// The expert's command for the seat of `view` as [`crate::bot::BOT_VERSION`] `version` chose
+/// it; `None` when this build does not have that version or it is not the seat's decision.
+pub(super) fn command(version: u32, view: &View, rng: &mut impl Rng) -> Option<Command> {
+    command_with(view, Tuning::of(version)?, rng)
+}
+
+/// The expert's command for the seat of `view` searched as `tuning` says, or `None` when it is
 /// not the seat's decision.
-pub fn command_with(view: &View, budget: Budget, rng: &mut impl Rng) -> Option<Command> {
+pub fn command_with(view: &View, tuning: Tuning, rng: &mut impl Rng) -> Option<Command> {
+    let budget = tuning.budget(view.ruleset);
     let me = view.seat?;
     if view.phase.awaited != Some(me) {
         return None;
@@ -105,13 +158,20 @@ pub fn command_with(view: &View, budget: Budget, rng: &mut impl Rng) -> Option<C
         let rollout_seed = rng.next_u64();
         for (k, cmd) in candidates.iter().enumerate() {
             let mut rollout_rng = super::seeds::decision_rng(rollout_seed);
-            totals[k] += rollout(&world, me, cmd, budget.horizon, root_gold, &mut rollout_rng);
+            totals[k] += rollout(
+                &world,
+                me,
+                cmd,
+                (budget.horizon, tuning.payout_estimate),
+                root_gold,
+                &mut rollout_rng,
+            );
         }
     }
     // The heuristic's first choice keeps its place unless another command does clearly
     // better: a few sampled worlds are noisy, and a sampled world, where every card is known,
     // undervalues what a move teaches (a Map, an Inspection).
-    let margin = MARGIN * budget.worlds as f64;
+    let margin = tuning.margin * budget.worlds as f64;
     let mut best = 0;
     for k in 1..candidates.len() {
         let bar = if best == 0 { margin } else { 1e-9 };
@@ -258,12 +318,13 @@ fn unit(rng: &mut impl Rng) -> f64 {
 }
 
 /// What `cmd` is worth to `me` in `world`: the command, then up to `horizon` turns of the
-/// heuristic for every seat, then the round's pay to `me` or its estimate.
+/// heuristic for every seat, then the round's pay to `me` or its estimate (by the payment's
+/// rules when `payout`, see [`Tuning::payout_estimate`]).
 fn rollout(
     world: &Game,
     me: Seat,
     cmd: &Command,
-    horizon: usize,
+    (horizon, payout): (usize, bool),
     root_gold: u32,
     rng: &mut impl Rng,
 ) -> f64 {
@@ -290,7 +351,7 @@ fn rollout(
             return v;
         }
     }
-    estimate(&game, me)
+    estimate(&game, me, payout)
 }
 
 /// Applies `events`; when they end the round, what it paid `me`.
@@ -351,9 +412,86 @@ fn gold_chance(game: &Game) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// The cards still needed from the open ends of `team`'s reach to `gold`.
+fn team_distance(game: &Game, team: Team, gold: crate::geometry::Cell) -> i32 {
+    let reach = heuristic::reach_for(&game.board, Some(team));
+    heuristic::open_ends(&game.board, &reach)
+        .iter()
+        .map(|e| heuristic::manhattan(*e, gold))
+        .min()
+        .unwrap_or(14)
+}
+
+/// Saboteur 2: what the round is expected to pay `me` (in fifths of a coin) in a game cut
+/// short, by the payment's own rules (§10.2) applied to the likely outcomes: the gold reached
+/// (chance from [`gold_chance`]) by the team whose own route is nearer, or not reached.
+fn estimate_s2(game: &Game, me: Seat) -> f64 {
+    use crate::decide::saboteur2::share;
+    if game.is_trapped(me) {
+        return 0.0;
+    }
+    let n = game.n();
+    let free = |role: Role| {
+        (0..n)
+            .filter(|i| game.roles.get(*i) == Some(&role) && !game.is_trapped(Seat(*i as u8)))
+            .count()
+    };
+    let (green, blue, boss, profiteer, saboteurs, geologists) = (
+        free(Role::GreenDigger),
+        free(Role::BlueDigger),
+        free(Role::Boss),
+        free(Role::Profiteer),
+        free(Role::Saboteur),
+        free(Role::Geologist),
+    );
+    let p = gold_chance(game);
+    let gold = GOAL_CELLS
+        .iter()
+        .copied()
+        .find(|c| game.board.get(*c).is_some_and(|t| t.card == Card::GoalGold));
+    let q_green = match (green, blue, gold) {
+        (0, _, _) => 0.0,
+        (_, 0, _) => 1.0,
+        (_, _, None) => 0.5,
+        (_, _, Some(gold)) => {
+            let d = team_distance(game, Team::Blue, gold) - team_distance(game, Team::Green, gold);
+            1.0 / (1.0 + (-0.8 * f64::from(d)).exp())
+        }
+    };
+    let pay = |winners: usize, cut: u32| f64::from(share(winners).saturating_sub(cut)) / 5.0;
+    let green_wins = green + boss + profiteer;
+    let blue_wins = blue + boss + profiteer;
+    let role = game
+        .roles
+        .get(me.index())
+        .copied()
+        .unwrap_or(Role::GoldDigger);
+    let thief = game.in_front[me.index()]
+        .iter()
+        .any(|c| c.action() == Some(Action::Theft));
+    let theft = if thief { 0.2 } else { 0.0 };
+    theft
+        + match role {
+            Role::GreenDigger => p * q_green * pay(green_wins, 0),
+            Role::BlueDigger => p * (1.0 - q_green) * pay(blue_wins, 0),
+            Role::Boss => p * (q_green * pay(green_wins, 1) + (1.0 - q_green) * pay(blue_wins, 1)),
+            Role::Profiteer => {
+                p * (q_green * pay(green_wins, 2) + (1.0 - q_green) * pay(blue_wins, 2))
+                    + (1.0 - p) * pay(saboteurs + profiteer, 2)
+            }
+            Role::Saboteur => (1.0 - p) * pay(saboteurs + profiteer, 0),
+            Role::Geologist => f64::from(game.board.crystals()) / geologists.max(1) as f64 / 5.0,
+            Role::GoldDigger => p * pay(green_wins.max(blue_wins), 0),
+        }
+}
+
 /// What the round is expected to pay `me` in a game cut short, on the scale of
-/// [`apply_all`].
-fn estimate(game: &Game, me: Seat) -> f64 {
+/// [`apply_all`] (in Saboteur 2 by the payment's rules when `payout`, see
+/// [`Tuning::payout_estimate`]).
+fn estimate(game: &Game, me: Seat, payout: bool) -> f64 {
+    if game.ruleset == Ruleset::Saboteur2 && payout {
+        return estimate_s2(game, me);
+    }
     let p = gold_chance(game);
     let role = game
         .roles
