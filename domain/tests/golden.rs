@@ -29,25 +29,38 @@ type Player = fn(Ruleset, Options, u8, Seed) -> Vec<Event>;
 /// A game of bots, half heuristic, half random: its log pins the bots' records too, and its
 /// audit chooses every bot move again, so changing a bot without bumping `BOT_VERSION` fails.
 fn bots_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Vec<Event> {
-    saboteur_domain::bot::bot_game(ruleset, options, players, seed, |_, s| {
-        if s.0 % 2 == 0 {
-            BotLevel::Heuristic
-        } else {
-            BotLevel::Random
-        }
-    })
+    alternating(
+        ruleset,
+        options,
+        players,
+        seed,
+        [BotLevel::Heuristic, BotLevel::Random],
+    )
 }
 
-/// A game in which every other seat is the expert bot and the rest heuristic: the audit
-/// chooses every expert move again with the logic of the version that recorded it, so stored
-/// games of an older expert stay checkable after the expert changes.
+/// A game in which every other seat is the expert bot and the rest heuristic (recorded by bot
+/// version 1): the audit chooses every expert move again with the logic of the version that
+/// recorded it, so stored games of an older expert stay checkable after the expert changes.
 fn experts_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Vec<Event> {
+    alternating(
+        ruleset,
+        options,
+        players,
+        seed,
+        [BotLevel::Expert, BotLevel::Heuristic],
+    )
+}
+
+/// A bot game with even seats at one level and odd seats at another.
+fn alternating(
+    ruleset: Ruleset,
+    options: Options,
+    players: u8,
+    seed: Seed,
+    levels: [BotLevel; 2],
+) -> Vec<Event> {
     saboteur_domain::bot::bot_game(ruleset, options, players, seed, |_, s| {
-        if s.0 % 2 == 0 {
-            BotLevel::Expert
-        } else {
-            BotLevel::Heuristic
-        }
+        levels[usize::from(s.0 % 2)]
     })
 }
 

@@ -461,16 +461,8 @@ fn estimate_s2(game: &Game, me: Seat) -> f64 {
     let pay = |winners: usize, cut: u32| f64::from(share(winners).saturating_sub(cut)) / 5.0;
     let green_wins = green + boss + profiteer;
     let blue_wins = blue + boss + profiteer;
-    let role = game
-        .roles
-        .get(me.index())
-        .copied()
-        .unwrap_or(Role::GoldDigger);
-    let thief = game.in_front[me.index()]
-        .iter()
-        .any(|c| c.action() == Some(Action::Theft));
-    let theft = if thief { 0.2 } else { 0.0 };
-    theft
+    let role = role_of(game, me);
+    theft(game, me)
         + match role {
             Role::GreenDigger => p * q_green * pay(green_wins, 0),
             Role::BlueDigger => p * (1.0 - q_green) * pay(blue_wins, 0),
@@ -485,6 +477,22 @@ fn estimate_s2(game: &Game, me: Seat) -> f64 {
         }
 }
 
+/// `me`'s dwarf card in a sampled game.
+fn role_of(game: &Game, me: Seat) -> Role {
+    game.roles
+        .get(me.index())
+        .copied()
+        .unwrap_or(Role::GoldDigger)
+}
+
+/// What a Theft in front of `me` is worth, in fifths of a coin: the coin it steals.
+fn theft(game: &Game, me: Seat) -> f64 {
+    let thief = game.in_front[me.index()]
+        .iter()
+        .any(|c| c.action() == Some(Action::Theft));
+    if thief { 0.2 } else { 0.0 }
+}
+
 /// What the round is expected to pay `me` in a game cut short, on the scale of
 /// [`apply_all`] (in Saboteur 2 by the payment's rules when `payout`, see
 /// [`Tuning::payout_estimate`]).
@@ -493,11 +501,7 @@ fn estimate(game: &Game, me: Seat, payout: bool) -> f64 {
         return estimate_s2(game, me);
     }
     let p = gold_chance(game);
-    let role = game
-        .roles
-        .get(me.index())
-        .copied()
-        .unwrap_or(Role::GoldDigger);
+    let role = role_of(game, me);
     let trapped = game.is_trapped(me);
     match game.ruleset {
         Ruleset::Base => match role {
@@ -508,11 +512,7 @@ fn estimate(game: &Game, me: Seat, payout: bool) -> f64 {
             if trapped {
                 return 0.0;
             }
-            let thief = game.in_front[me.index()]
-                .iter()
-                .any(|c| c.action() == Some(Action::Theft));
-            let theft = if thief { 0.2 } else { 0.0 };
-            theft
+            theft(game, me)
                 + match role {
                     Role::Saboteur => 0.6 * (1.0 - p),
                     Role::Profiteer => 0.2,
