@@ -84,7 +84,7 @@ async fn human_and_bots(app: &TestApp, ruleset: &str, players: u8, seed: u64) {
         // The reply says who plays next: the human, or nobody once it is over.
         assert_eq!(out["awaited"], if over { json!(null) } else { json!(0) });
         for e in &bot_moves {
-            assert_eq!(e["bot"]["version"], 1);
+            assert_eq!(e["bot"]["version"], saboteur_domain::BOT_VERSION);
             assert!(e["bot"]["level"] == "heuristic" || e["bot"]["level"] == "random");
             // Another seat's bot seed stays hidden while the game goes on.
             assert_eq!(e["bot"]["seed"].is_null(), !over, "{e}");
