@@ -1252,7 +1252,7 @@ export interface components {
         };
         /**
          * Contribution
-         * @description A seat's share in the seed of the deals ([`crate::event::Event::SeedMixed`]): 32 bytes the player chose
+         * @description A seat's share in the seed of the deals (the `seed_mixed` event): 32 bytes the player chose
          *     after the server's seed was committed to, so that neither chooses the deal alone.
          */
         Contribution: {

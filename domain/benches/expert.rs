@@ -1,8 +1,8 @@
 //! The expert bot's decision time: many real mid-game views (every few decisions of games
 //! played by heuristic bots, all three rounds) at 3 and 10 players (base) and 12 (Saboteur 2),
-//! each decided once by this build's expert (`BOT_VERSION`) at its budget, on one thread. Prints the median,
-//! the 90th and 99th percentiles and the slowest decision per setting; then the time the audit
-//! takes to choose every move of a whole expert game again.
+//! each decided once by this build's expert (`BOT_VERSION`) at its budget, on one thread.
+//! Prints the median, the 90th and 99th percentiles and the slowest decision per setting; then
+//! the time the audit takes to choose every move of a whole expert game again.
 //!
 //! `cargo bench -p saboteur-domain --bench expert` (`SABOTEUR_EXPERT_VIEWS` views per setting,
 //! default 300; `SABOTEUR_EXPERT_BUDGET=worlds,candidates,horizon` to try another budget).

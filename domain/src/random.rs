@@ -7,7 +7,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// A seat's share in the seed of the deals ([`crate::event::Event::SeedMixed`]): 32 bytes the player chose
+/// A seat's share in the seed of the deals (the `seed_mixed` event): 32 bytes the player chose
 /// after the server's seed was committed to, so that neither chooses the deal alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

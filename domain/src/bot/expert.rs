@@ -158,14 +158,7 @@ pub fn command_with(view: &View, tuning: Tuning, rng: &mut impl Rng) -> Option<C
         let rollout_seed = rng.next_u64();
         for (k, cmd) in candidates.iter().enumerate() {
             let mut rollout_rng = super::seeds::decision_rng(rollout_seed);
-            totals[k] += rollout(
-                &world,
-                me,
-                cmd,
-                (budget.horizon, tuning.payout_estimate),
-                root_gold,
-                &mut rollout_rng,
-            );
+            totals[k] += rollout(&world, me, cmd, &tuning, root_gold, &mut rollout_rng);
         }
     }
     // The heuristic's first choice keeps its place unless another command does clearly
@@ -317,14 +310,14 @@ fn unit(rng: &mut impl Rng) -> f64 {
     (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
 }
 
-/// What `cmd` is worth to `me` in `world`: the command, then up to `horizon` turns of the
-/// heuristic for every seat, then the round's pay to `me` or its estimate (by the payment's
-/// rules when `payout`, see [`Tuning::payout_estimate`]).
+/// What `cmd` is worth to `me` in `world`: the command, then up to the horizon of `tuning`'s
+/// budget in turns of the heuristic for every seat, then the round's pay to `me` or its
+/// estimate.
 fn rollout(
     world: &Game,
     me: Seat,
     cmd: &Command,
-    (horizon, payout): (usize, bool),
+    tuning: &Tuning,
     root_gold: u32,
     rng: &mut impl Rng,
 ) -> f64 {
@@ -335,7 +328,7 @@ fn rollout(
     if let Some(v) = apply_all(&mut game, &events, me, root_gold) {
         return v;
     }
-    for _ in 0..horizon {
+    for _ in 0..tuning.budget(world.ruleset).horizon {
         let Some(seat) = game.awaited() else { break };
         if game.phase != Phase::Playing {
             break;
@@ -351,7 +344,7 @@ fn rollout(
             return v;
         }
     }
-    estimate(&game, me, payout)
+    estimate(&game, me, tuning.payout_estimate)
 }
 
 /// Applies `events`; when they end the round, what it paid `me`.
