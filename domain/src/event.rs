@@ -20,7 +20,7 @@ pub const EVENT_SCHEMA_VERSION: u16 = 1;
 /// The version of the bots' decision logic. It is recorded with each bot command so that an
 /// audit re-runs the same logic; bump it whenever a bot would choose differently, and keep the
 /// older logic runnable (`crate::bot::BOT_VERSIONS`).
-pub const BOT_VERSION: u32 = 2;
+pub const BOT_VERSION: u32 = 3;
 
 pub use crate::options::BotLevel;
 

@@ -5,6 +5,7 @@
 //!
 //! `SABOTEUR_EXPERT_GAMES` sets the games per ruleset of the legality test (default 10).
 
+use saboteur_domain::bot::expert::Tuning;
 use saboteur_domain::bot::{BotLevel, bot_game, choose};
 use saboteur_domain::cards::Action;
 use saboteur_domain::{
@@ -438,66 +439,79 @@ fn relabelled(log: &[Event], version: u32) -> Vec<Event> {
         .collect()
 }
 
+/// Whether versions `a` and `b` of the expert choose alike in `ruleset`: the same budget and
+/// margin, and in Saboteur 2 the same estimate of a rollout cut short.
+fn same_logic(a: Tuning, b: Tuning, ruleset: Ruleset) -> bool {
+    a.budget(ruleset) == b.budget(ruleset)
+        && a.margin == b.margin
+        && (ruleset == Ruleset::Base || a.payout_estimate == b.payout_estimate)
+}
+
 #[test]
 fn the_audit_chooses_each_expert_move_with_the_logic_of_the_version_that_recorded_it() {
     use saboteur_domain::bot::{BOT_VERSION, BOT_VERSIONS, choose_as, decision_rng};
     assert!(BOT_VERSIONS.contains(&1) && BOT_VERSIONS.contains(&BOT_VERSION));
+    let today = Tuning::of(BOT_VERSION).expect("this build's expert");
     for ruleset in [Ruleset::Base, Ruleset::Saboteur2] {
-        // Games until one in which version 1 would have chosen a move otherwise (version 2
-        // changed how Saboteur 2 positions are valued; the base game's expert is version 1's).
-        let mut differed = false;
-        let seeds = match ruleset {
-            Ruleset::Base => 70..72,
-            Ruleset::Saboteur2 => 70..80,
-        };
-        for seed in seeds {
-            let log = bot_game(
-                ruleset,
-                Options::default(),
-                5,
-                saboteur_domain::Seed::from_u64(seed),
-                |_, s| mixed(seed, s),
-            );
-            let experts = log
-                .iter()
-                .filter(|e| matches!(e, Event::CommandAccepted { bot: Some(b), .. } if b.level == BotLevel::Expert))
-                .count() as u64;
-            assert!(experts > 0);
-            // Today's moves, checked by today's logic.
-            let report = audit(&log).unwrap();
-            assert_eq!(report.bot_moves_of_other_versions, 0);
-            // A version newer than this build: decided again, not chosen again, and counted.
-            let newer = audit(&relabelled(&log, BOT_VERSION + 1)).unwrap();
-            assert_eq!(newer.bot_moves_of_other_versions, experts, "{ruleset:?}");
-            assert_eq!(
-                newer.bot_moves_checked + experts,
-                report.bot_moves_checked,
-                "{ruleset:?}"
-            );
-            // The same moves claimed by version 1: the audit runs version 1, which chooses
-            // some Saboteur 2 moves otherwise, and says so.
-            match (ruleset, audit(&relabelled(&log, 1))) {
-                (Ruleset::Base, again) => {
-                    assert_eq!(
-                        again.map(|r| r.bot_moves_checked),
-                        Ok(report.bot_moves_checked)
-                    )
-                }
-                (Ruleset::Saboteur2, Err(claimed)) => {
-                    assert!(
-                        claimed.what.contains("chooses another command"),
-                        "{claimed}"
-                    );
-                    differed = true;
-                    break;
-                }
-                (Ruleset::Saboteur2, Ok(_)) => {}
+        // Games of today's experts, played as needed and shared by the versions below.
+        let mut logs: Vec<(Vec<Event>, u64)> = Vec::new();
+        let mut game_of = |i: usize| {
+            while logs.len() <= i {
+                let seed = 70 + logs.len() as u64;
+                let log = bot_game(
+                    ruleset,
+                    Options::default(),
+                    5,
+                    saboteur_domain::Seed::from_u64(seed),
+                    |_, s| mixed(seed, s),
+                );
+                let experts = log
+                    .iter()
+                    .filter(|e| matches!(e, Event::CommandAccepted { bot: Some(b), .. } if b.level == BotLevel::Expert))
+                    .count() as u64;
+                assert!(experts > 0);
+                // Today's moves, checked by today's logic.
+                let report = audit(&log).unwrap();
+                assert_eq!(report.bot_moves_of_other_versions, 0);
+                // A version newer than this build: decided again, not chosen again, counted.
+                let newer = audit(&relabelled(&log, BOT_VERSION + 1)).unwrap();
+                assert_eq!(newer.bot_moves_of_other_versions, experts, "{ruleset:?}");
+                assert_eq!(
+                    newer.bot_moves_checked + experts,
+                    report.bot_moves_checked,
+                    "{ruleset:?}"
+                );
+                logs.push((log, report.bot_moves_checked));
             }
+            logs[i].clone()
+        };
+        for version in BOT_VERSIONS.filter(|v| *v != BOT_VERSION) {
+            let older = Tuning::of(version).expect("every version in BOT_VERSIONS");
+            // The same moves claimed by an older version: the audit runs that version's logic.
+            // Where it is today's, every move passes; where it is not, some game has a move
+            // it chooses otherwise, and the audit says so.
+            let same = same_logic(older, today, ruleset);
+            let mut differed = false;
+            for i in 0..if same { 2 } else { 10 } {
+                let (log, checked) = game_of(i);
+                match audit(&relabelled(&log, version)) {
+                    Ok(again) => assert_eq!(again.bot_moves_checked, checked),
+                    Err(claimed) => {
+                        assert!(!same, "{ruleset:?}, version {version}: {claimed}");
+                        assert!(
+                            claimed.what.contains("chooses another command"),
+                            "{claimed}"
+                        );
+                        differed = true;
+                        break;
+                    }
+                }
+            }
+            assert!(
+                same || differed,
+                "{ruleset:?}: version {version} chose every move as today"
+            );
         }
-        assert!(
-            differed || ruleset == Ruleset::Base,
-            "version 1 chose every Saboteur 2 move as today"
-        );
     }
     // No logic for a version this build does not have.
     let log = bot_game(

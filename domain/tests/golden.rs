@@ -39,7 +39,7 @@ fn bots_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Vec
 }
 
 /// A game in which every other seat is the expert bot and the rest heuristic (recorded by bot
-/// version 1): the audit chooses every expert move again with the logic of the version that
+/// version 1, or the version its name says): the audit chooses every expert move again with the logic of the version that
 /// recorded it, so stored games of an older expert stay checkable after the expert changes.
 fn experts_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Vec<Event> {
     alternating(
@@ -122,6 +122,14 @@ fn cases() -> Vec<(&'static str, Ruleset, Options, u8, u64, Player)> {
             base,
             5,
             12,
+            experts_game,
+        ),
+        (
+            "base_5p_experts_v3_seed13",
+            Ruleset::Base,
+            base,
+            5,
+            13,
             experts_game,
         ),
         (

@@ -12,11 +12,13 @@
 //! cuts the rollout short, that pay weighted by the chance that the gold-diggers win from
 //! there (a logistic fit on heuristic games); since version 2, in Saboteur 2, the payment's
 //! own rules applied to the likely outcome (which team's route is nearer the gold, how many
-//! share the win). Values are summed per command across the worlds
-//! — every candidate meets the same worlds and the same rollout generators, so luck cancels
-//! between candidates — and the best sum is played, but the heuristic's first choice keeps its
-//! place unless another command beats it by a margin (a few worlds are noisy, and a world in
-//! which every card is known undervalues what a Map or an Inspection teaches).
+//! share the win); since version 3, in the base game, 24 worlds and rollouts of 24 turns
+//! ([`Budget::DEEP`]), so that more rollouts reach the end of the round. Values are summed per
+//! command across the worlds — every candidate meets the same worlds and the same rollout
+//! generators, so luck cancels between candidates — and the best sum is played, but the
+//! heuristic's first choice keeps its place unless another command beats it by a margin (a few
+//! worlds are noisy, and a world in which every card is known undervalues what a Map or an
+//! Inspection teaches).
 //!
 //! The candidates are the heuristic's [`Budget::candidates`] best commands plus one drawn from
 //! the rest. Everything random is drawn from the decision's generator, and the budget is a
@@ -51,11 +53,20 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The budget of [`crate::event::BotLevel::Expert`].
+    /// The budget of versions 1 and 2 of [`crate::event::BotLevel::Expert`], and of version 3
+    /// in Saboteur 2.
     pub const DEFAULT: Budget = Budget {
         worlds: 16,
         candidates: 4,
         horizon: 12,
+    };
+
+    /// The budget of version 3 in the base game: half as many worlds again, each rollout twice
+    /// as long, so that more of them reach the end of the round.
+    pub const DEEP: Budget = Budget {
+        worlds: 24,
+        candidates: 4,
+        horizon: 24,
     };
 }
 
@@ -99,11 +110,19 @@ impl Tuning {
         ..Tuning::V1
     };
 
+    /// Version 3: in the base game, rollouts of 24 turns in 24 worlds ([`Budget::DEEP`]); in
+    /// Saboteur 2 as version 2.
+    pub const V3: Tuning = Tuning {
+        base: Budget::DEEP,
+        ..Tuning::V2
+    };
+
     /// The expert of [`crate::bot::BOT_VERSION`] `version`, if this build can run it.
     pub fn of(version: u32) -> Option<Tuning> {
         match version {
             1 => Some(Tuning::V1),
             2 => Some(Tuning::V2),
+            3 => Some(Tuning::V3),
             _ => None,
         }
     }
