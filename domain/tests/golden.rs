@@ -39,8 +39,9 @@ fn bots_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Vec
 }
 
 /// A game in which every other seat is the expert bot and the rest heuristic (recorded by bot
-/// version 1, or the version its name says): the audit chooses every expert move again with the logic of the version that
-/// recorded it, so stored games of an older expert stay checkable after the expert changes.
+/// version 1, or the version its name says): the audit chooses every expert move again with
+/// the logic of the version that recorded it, so stored games of an older expert stay
+/// checkable after the expert changes.
 fn experts_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Vec<Event> {
     alternating(
         ruleset,
