@@ -5,7 +5,9 @@
 //!
 //! `cargo bench -p saboteur-domain --bench strength` — `SABOTEUR_STRENGTH_GAMES` paired games
 //! per figure (default 200), `SABOTEUR_STRENGTH_FIGURES` a comma-separated subset of
-//! `base_diggers`, `base_saboteurs`, `s2_saboteurs`, `s2_seat` (default all).
+//! `base_diggers`, `base_saboteurs`, `s2_saboteurs`, `s2_seat` (default all),
+//! `SABOTEUR_STRENGTH_SEED` the first game's seed (default 1,000,000; the games play it and
+//! the seeds after it).
 
 use std::time::Instant;
 
@@ -23,7 +25,9 @@ fn sim(ruleset: Ruleset, games: u64, seating: Seating) -> Simulation {
         options: Options::default(),
         players: 0,
         games,
-        seed: 1_000_000,
+        seed: env("SABOTEUR_STRENGTH_SEED")
+            .map(|v| v.parse().expect("SABOTEUR_STRENGTH_SEED is a number"))
+            .unwrap_or(1_000_000),
         seating,
     }
 }
