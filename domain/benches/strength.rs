@@ -7,13 +7,19 @@
 //! per figure (default 200), `SABOTEUR_STRENGTH_FIGURES` a comma-separated subset of
 //! `base_diggers`, `base_saboteurs`, `s2_saboteurs`, `s2_seat` (default all),
 //! `SABOTEUR_STRENGTH_SEED` the first game's seed (default 1,000,000; the games play it and
-//! the seeds after it).
+//! the seeds after it), `SABOTEUR_STRENGTH_REVEAL` a comma-separated subset of `goals`,
+//! `roles`, `cards` (or `none`) that the expert's search is told of the true game (see
+//! `expert::Reveal`: a measurement of what knowing them is worth; no level plays so),
+//! `SABOTEUR_STRENGTH_BUDGET` `worlds,candidates,turns[,margin]` the expert's budget (and
+//! margin) in both rulesets in place of this version's, to try a variant.
 
 use std::time::Instant;
 
 use saboteur_domain::bot::BotLevel::{Expert as E, Heuristic as H};
+use saboteur_domain::bot::expert::{Budget, Reveal, Tuning, command_sampled, reveal, world};
+use saboteur_domain::bot::{decision_rng, decision_seed, played_game};
 use saboteur_domain::simulate::{Estimate, RoundFigures, Seating, Simulation, rounds};
-use saboteur_domain::{Options, Role, Ruleset};
+use saboteur_domain::{Audience, BOT_VERSION, Event, Options, Role, Ruleset, Seed, view};
 
 fn env(name: &str) -> Option<String> {
     std::env::var(name).ok()
@@ -32,10 +38,87 @@ fn sim(ruleset: Ruleset, games: u64, seating: Seating) -> Simulation {
     }
 }
 
+/// What `SABOTEUR_STRENGTH_REVEAL` tells the expert's search and the tuning
+/// `SABOTEUR_STRENGTH_BUDGET` gives it, if either is set.
+fn searched() -> Option<(Reveal, Tuning)> {
+    let names = env("SABOTEUR_STRENGTH_REVEAL");
+    let budget = env("SABOTEUR_STRENGTH_BUDGET");
+    if names.is_none() && budget.is_none() {
+        return None;
+    }
+    let mut what = Reveal::default();
+    for name in names.as_deref().unwrap_or("none").split(',') {
+        match name.trim() {
+            "goals" => what.goals = true,
+            "roles" => what.roles = true,
+            "cards" => what.cards = true,
+            "none" | "" => {}
+            other => panic!("SABOTEUR_STRENGTH_REVEAL: unknown part {other}"),
+        }
+    }
+    let mut tuning = Tuning::of(BOT_VERSION).expect("this build's expert");
+    if let Some(budget) = budget {
+        let v: Vec<f64> = budget
+            .split(',')
+            .map(|x| x.trim().parse().expect("SABOTEUR_STRENGTH_BUDGET: numbers"))
+            .collect();
+        assert!(
+            v.len() == 3 || v.len() == 4,
+            "SABOTEUR_STRENGTH_BUDGET: worlds,candidates,turns[,margin]"
+        );
+        let b = Budget {
+            worlds: v[0] as usize,
+            candidates: v[1] as usize,
+            horizon: v[2] as usize,
+        };
+        tuning.base = b;
+        tuning.saboteur2 = b;
+        if let Some(margin) = v.get(3) {
+            tuning.margin = *margin;
+        }
+    }
+    Some((what, tuning))
+}
+
+/// Game `i` of `sim` as [`Simulation::play`] plays it, but every expert decision searched as
+/// `tuning` says in worlds that are told `what` of the true game. With nothing revealed and
+/// this version's tuning the game is the one `Simulation::play` records (without the bots'
+/// records), so the figures are the same.
+fn revealed_game(sim: &Simulation, i: u64, what: Reveal, tuning: Tuning) -> Vec<Event> {
+    played_game(
+        sim.ruleset,
+        sim.options,
+        sim.players_of(i),
+        Seed::from_u64(sim.seed.wrapping_add(i)),
+        |history, seat| {
+            let game = history.game();
+            let level = sim
+                .seating
+                .level(seat.index(), game.roles().get(seat.index()).copied());
+            if level != E {
+                return history.execute_bot(seat, level);
+            }
+            let mut rng = decision_rng(decision_seed(&game.seed(), history.version()));
+            let command = command_sampled(
+                &view(game, Audience::Seat(seat)),
+                tuning,
+                &mut rng,
+                |v, me, belief, rng| {
+                    let mut w = world(v, me, belief, rng);
+                    reveal(&mut w, game, what);
+                    w
+                },
+            )?;
+            history.execute(seat, &command).ok()
+        },
+    )
+}
+
 /// Every game's rounds under `sim`, in the order of their seeds. The games are shared out
 /// over the machine's cores (`SABOTEUR_STRENGTH_THREADS` to choose); each is a pure function
 /// of its seed, so the figures do not depend on how many threads played them.
 fn play(sim: &Simulation) -> Vec<Vec<RoundFigures>> {
+    let searched = searched();
     let threads = env("SABOTEUR_STRENGTH_THREADS")
         .and_then(|v| v.parse().ok())
         .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
@@ -48,7 +131,12 @@ fn play(sim: &Simulation) -> Vec<Vec<RoundFigures>> {
                 s.spawn(move || {
                     (t..sim.games)
                         .step_by(threads as usize)
-                        .map(|i| (i, rounds(&sim.play(i))))
+                        .map(|i| match searched {
+                            Some((what, tuning)) => {
+                                (i, rounds(&revealed_game(sim, i, what, tuning)))
+                            }
+                            None => (i, rounds(&sim.play(i))),
+                        })
                         .collect::<Vec<_>>()
                 })
             })

@@ -106,6 +106,23 @@ pub fn bot_game(
     seed: Seed,
     mut level: impl FnMut(&Game, Seat) -> BotLevel,
 ) -> Vec<Event> {
+    played_game(ruleset, options, players, seed, |history, seat| {
+        history.execute_bot(seat, level(history.game(), seat))
+    })
+}
+
+/// A whole game whose every decision is made by `act(history, seat)`: the events of the
+/// awaited seat's command, or `None` to stop there. [`bot_game`] is this with the bots; a
+/// measurement may choose some seats' commands its own way (the strength bench's search told
+/// part of the hidden state). The first player is drawn from the seed. Empty when `players`
+/// does not suit the ruleset.
+pub fn played_game(
+    ruleset: Ruleset,
+    options: Options,
+    players: u8,
+    seed: Seed,
+    mut act: impl FnMut(&History, Seat) -> Option<Vec<Event>>,
+) -> Vec<Event> {
     let first = Seat(seed.0[0] % players.max(1));
     let Some(mut history) = create(ruleset, options, players, first, seed)
         .ok()
@@ -118,8 +135,7 @@ pub fn bot_game(
     };
     dealt.into_iter().for_each(|e| history.push(e));
     while let Some(seat) = history.game().awaited() {
-        let level = level(history.game(), seat);
-        let Some(events) = history.execute_bot(seat, level) else {
+        let Some(events) = act(&history, seat) else {
             break;
         };
         events.into_iter().for_each(|e| history.push(e));

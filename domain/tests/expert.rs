@@ -1,7 +1,9 @@
 //! The expert bot: it finds the obvious in pinned positions (the winning placement, §5; the
 //! broken tool for the seat that blocks, §4.1; no Map on a goal it has looked at, §4.4), it is
 //! a function of its view and seed, and over many games of both rulesets every command it
-//! issues is legal and its games pass the audit, which chooses every expert move again.
+//! issues is legal and its games pass the audit, which chooses every expert move again. The
+//! strength bench's measurement (`expert::reveal`) tells a sampled world the part of the truth
+//! it names and nothing else.
 //!
 //! `SABOTEUR_EXPERT_GAMES` sets the games per ruleset of the legality test (default 10).
 
@@ -536,5 +538,68 @@ fn the_audit_chooses_each_expert_move_with_the_logic_of_the_version_that_recorde
             choose_as(version, BotLevel::Expert, &v, &mut decision_rng(1)),
             None
         );
+    }
+}
+
+/// The measurement's `reveal` (no level plays with it): nothing revealed leaves the sampled
+/// world as drawn; each part revealed is the true game's, and only that part.
+#[test]
+fn a_world_told_part_of_the_truth_holds_that_part_and_only_that() {
+    use saboteur_domain::bot::expert::{Reveal, reveal, world};
+    let log = bot_game(
+        Ruleset::Saboteur2,
+        Options::default(),
+        9,
+        saboteur_domain::Seed::from_u64(43),
+        |_, _| BotLevel::Heuristic,
+    );
+    let mut truth = Game::replay(&log[..1]).unwrap();
+    for e in &log[1..40] {
+        truth.apply(e);
+    }
+    let me = truth.awaited().unwrap();
+    let v = view(&truth, Audience::Seat(me));
+    let belief = vec![1.0; 9];
+    let goals = |g: &Game| GOAL_CELLS.map(|c| g.board().get(c).map(|t| t.card));
+    let cards = |g: &Game| {
+        (
+            g.hands().to_vec(),
+            g.draw_pile().to_vec(),
+            g.removed().to_vec(),
+            g.discard_pile().to_vec(),
+        )
+    };
+    let roles = |g: &Game| (g.roles().to_vec(), g.set_aside().to_vec());
+    let sampled = |seed: u64| {
+        world(
+            &v,
+            me,
+            &belief,
+            &mut saboteur_domain::bot::decision_rng(seed),
+        )
+    };
+    // A sampled world that differs from the truth in each part (most do; a goal or a dwarf
+    // card may be drawn right by chance).
+    let drawn = (0..50)
+        .map(sampled)
+        .find(|w| {
+            cards(w) != cards(&truth) && roles(w) != roles(&truth) && goals(w) != goals(&truth)
+        })
+        .expect("a world wrong in every part");
+    let mut w = drawn.clone();
+    reveal(&mut w, &truth, Reveal::default());
+    assert_eq!(w, drawn);
+    for part in 0..3 {
+        let what = Reveal {
+            goals: part == 0,
+            roles: part == 1,
+            cards: part == 2,
+        };
+        let mut w = drawn.clone();
+        reveal(&mut w, &truth, what);
+        assert_eq!(goals(&w) == goals(&truth), what.goals, "{what:?}");
+        assert_eq!(roles(&w) == roles(&truth), what.roles, "{what:?}");
+        assert_eq!(cards(&w) == cards(&truth), what.cards, "{what:?}");
+        assert_eq!(w.in_front(), truth.in_front(), "public cards are the same");
     }
 }

@@ -3,7 +3,7 @@
 //! From the seat's [`View`] it samples [`Budget::worlds`] complete games ("determinizations")
 //! consistent with what the seat has seen — the cards it has not seen dealt at random into the
 //! other hands and the piles, the goals it has not looked at shuffled, the other seats' dwarf
-//! cards drawn from a belief built on their public conduct (see `world`) — and, in each,
+//! cards drawn from a belief built on their public conduct (see [`world`]) — and, in each,
 //! plays every candidate command through [`decide`] followed by a rollout in which every
 //! seat plays the heuristic bot on its own view of the sampled game, for at most
 //! [`Budget::horizon`] turns or to the end of the round. A rollout is worth what the round
@@ -145,6 +145,20 @@ pub(super) fn command(version: u32, view: &View, rng: &mut impl Rng) -> Option<C
 /// The expert's command for the seat of `view` searched as `tuning` says, or `None` when it is
 /// not the seat's decision.
 pub fn command_with(view: &View, tuning: Tuning, rng: &mut impl Rng) -> Option<Command> {
+    command_sampled(view, tuning, rng, |view, me, belief, rng| {
+        world(view, me, belief, rng)
+    })
+}
+
+/// As [`command_with`], each world drawn by `sample(view, seat, belief, rng)` in place of
+/// [`world`]: a measurement passes [`world`] followed by [`reveal`] to learn what knowing part
+/// of the hidden state would be worth to the search. No level plays this way.
+pub fn command_sampled<R: Rng>(
+    view: &View,
+    tuning: Tuning,
+    rng: &mut R,
+    mut sample: impl FnMut(&View, Seat, &[f64], &mut R) -> Game,
+) -> Option<Command> {
     let budget = tuning.budget(view.ruleset);
     let me = view.seat?;
     if view.phase.awaited != Some(me) {
@@ -173,7 +187,7 @@ pub fn command_with(view: &View, tuning: Tuning, rng: &mut impl Rng) -> Option<C
         .unwrap_or(0);
     let mut totals = vec![0.0; candidates.len()];
     for _ in 0..budget.worlds {
-        let world = world(view, me, &belief, rng);
+        let world = sample(view, me, &belief, rng);
         let rollout_seed = rng.next_u64();
         for (k, cmd) in candidates.iter().enumerate() {
             let mut rollout_rng = super::seeds::decision_rng(rollout_seed);
@@ -212,7 +226,7 @@ pub(crate) fn saboteur_odds(view: &View, me: Seat) -> Vec<f64> {
 /// its size; goals it has not looked at shuffled among the goal cards left; other seats'
 /// dwarf cards drawn seat by seat from those left, a saboteur card weighted by the seat's
 /// odds in `belief` (Inspections fix a seat's card); the rest to the dwarf pile.
-pub(crate) fn world(view: &View, me: Seat, belief: &[f64], rng: &mut impl Rng) -> Game {
+pub fn world(view: &View, me: Seat, belief: &[f64], rng: &mut impl Rng) -> Game {
     let mut game = rebuild(view);
     let n = view.players as usize;
     // Cards.
@@ -311,6 +325,41 @@ pub(crate) fn world(view: &View, me: Seat, belief: &[f64], rng: &mut impl Rng) -
         game.set_aside = pool;
     }
     game
+}
+
+/// Parts of the hidden state that [`reveal`] copies from the true game into a sampled world.
+/// No level uses it: the strength bench tells the search one part or another to measure what
+/// knowing it is worth (and so how much better inference could gain).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reveal {
+    /// The goal cards' faces.
+    pub goals: bool,
+    /// Every seat's dwarf card and the dwarf cards nobody holds.
+    pub roles: bool,
+    /// Every hand, the draw pile, the cards removed unseen and the discard pile.
+    pub cards: bool,
+}
+
+/// Copies into `world` (a game sampled by [`world`]) the parts of `truth` that `what` names.
+pub fn reveal(world: &mut Game, truth: &Game, what: Reveal) {
+    if what.goals {
+        for cell in GOAL_CELLS {
+            if let Some(tile) = truth.board.get(cell).copied() {
+                world.board.place(cell, tile);
+            }
+        }
+    }
+    if what.roles {
+        world.roles.clone_from(&truth.roles);
+        world.set_aside.clone_from(&truth.set_aside);
+        world.dwarf_discard.clone_from(&truth.dwarf_discard);
+    }
+    if what.cards {
+        world.hands.clone_from(&truth.hands);
+        world.draw_pile.clone_from(&truth.draw_pile);
+        world.removed.clone_from(&truth.removed);
+        world.discard_pile.clone_from(&truth.discard_pile);
+    }
 }
 
 /// Removes one copy of `item` from `items`; false when absent.
