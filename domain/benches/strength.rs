@@ -8,8 +8,9 @@
 //! `base_diggers`, `base_saboteurs`, `s2_saboteurs`, `s2_seat` (default all),
 //! `SABOTEUR_STRENGTH_SEED` the first game's seed (default 1,000,000; the games play it and
 //! the seeds after it), `SABOTEUR_STRENGTH_REVEAL` a comma-separated subset of `goals`,
-//! `roles`, `cards` (or `none`) that the expert's search is told of the true game (see
-//! `expert::Reveal`: a measurement of what knowing them is worth; no level plays so),
+//! `roles`, `hands`, `cards` (the hands and the piles) or `none` that the expert's search is
+//! told of the true game (see `expert::Reveal`: a measurement of what knowing them is worth;
+//! no level plays so),
 //! `SABOTEUR_STRENGTH_BUDGET` `worlds,candidates,turns[,margin]` the expert's budget (and
 //! margin) in both rulesets in place of this version's, to try a variant.
 
@@ -51,7 +52,11 @@ fn searched() -> Option<(Reveal, Tuning)> {
         match name.trim() {
             "goals" => what.goals = true,
             "roles" => what.roles = true,
-            "cards" => what.cards = true,
+            "hands" => what.hands = true,
+            "cards" => {
+                what.hands = true;
+                what.piles = true;
+            }
             "none" | "" => {}
             other => panic!("SABOTEUR_STRENGTH_REVEAL: unknown part {other}"),
         }

@@ -593,13 +593,43 @@ fn a_world_told_part_of_the_truth_holds_that_part_and_only_that() {
         let what = Reveal {
             goals: part == 0,
             roles: part == 1,
-            cards: part == 2,
+            hands: part == 2,
+            piles: part == 2,
         };
         let mut w = drawn.clone();
         reveal(&mut w, &truth, what);
         assert_eq!(goals(&w) == goals(&truth), what.goals, "{what:?}");
         assert_eq!(roles(&w) == roles(&truth), what.roles, "{what:?}");
-        assert_eq!(cards(&w) == cards(&truth), what.cards, "{what:?}");
+        assert_eq!(cards(&w) == cards(&truth), what.hands, "{what:?}");
         assert_eq!(w.in_front(), truth.in_front(), "public cards are the same");
     }
+    // The hands alone: the piles hold the rest of the world's cards, in its order, each pile
+    // of its size, so every card is still there once.
+    let hands = Reveal {
+        hands: true,
+        ..Reveal::default()
+    };
+    let mut w = drawn.clone();
+    reveal(&mut w, &truth, hands);
+    assert_eq!(w.hands(), truth.hands());
+    assert_eq!(w.draw_pile().len(), truth.draw_pile().len());
+    assert_eq!(w.removed().len(), truth.removed().len());
+    assert_eq!(w.discard_pile().len(), truth.discard_pile().len());
+    let all = |g: &Game| {
+        let mut all: Vec<Card> = g.hands().concat();
+        all.extend(
+            g.draw_pile()
+                .iter()
+                .chain(g.removed())
+                .chain(g.discard_pile()),
+        );
+        all.sort();
+        all
+    };
+    assert_eq!(all(&w), all(&truth), "the same cards");
+    assert_ne!(
+        w.draw_pile(),
+        truth.draw_pile(),
+        "the draw pile's order is not told"
+    );
 }

@@ -336,8 +336,11 @@ pub struct Reveal {
     pub goals: bool,
     /// Every seat's dwarf card and the dwarf cards nobody holds.
     pub roles: bool,
-    /// Every hand, the draw pile, the cards removed unseen and the discard pile.
-    pub cards: bool,
+    /// Every hand. The piles (draw, removed unseen, discard) then hold the world's other
+    /// unseen cards, in the order the world drew them, unless `piles` is told too.
+    pub hands: bool,
+    /// With `hands`: the draw pile's order, the cards removed unseen and the discard pile.
+    pub piles: bool,
 }
 
 /// Copies into `world` (a game sampled by [`world`]) the parts of `truth` that `what` names.
@@ -354,12 +357,40 @@ pub fn reveal(world: &mut Game, truth: &Game, what: Reveal) {
         world.set_aside.clone_from(&truth.set_aside);
         world.dwarf_discard.clone_from(&truth.dwarf_discard);
     }
-    if what.cards {
-        world.hands.clone_from(&truth.hands);
+    if !what.hands {
+        return;
+    }
+    if what.piles {
         world.draw_pile.clone_from(&truth.draw_pile);
         world.removed.clone_from(&truth.removed);
         world.discard_pile.clone_from(&truth.discard_pile);
+    } else {
+        // The cards the world dealt to hands and piles, less the true hands, in the world's
+        // order: the piles, each of its size.
+        let mut rest: Vec<Card> = world.hands.concat();
+        rest.extend(
+            world
+                .draw_pile
+                .iter()
+                .chain(&world.removed)
+                .chain(&world.discard_pile),
+        );
+        for card in truth.hands.concat() {
+            if let Some(i) = rest.iter().position(|c| *c == card) {
+                rest.remove(i);
+            }
+        }
+        let mut rest = rest.into_iter();
+        for pile in [
+            &mut world.draw_pile,
+            &mut world.removed,
+            &mut world.discard_pile,
+        ] {
+            let size = pile.len();
+            *pile = rest.by_ref().take(size).collect();
+        }
     }
+    world.hands.clone_from(&truth.hands);
 }
 
 /// Removes one copy of `item` from `items`; false when absent.
