@@ -18,9 +18,9 @@ use std::time::Instant;
 
 use saboteur_domain::bot::BotLevel::{Expert as E, Heuristic as H};
 use saboteur_domain::bot::expert::{Budget, Reveal, Tuning, command_sampled, reveal, world};
-use saboteur_domain::bot::{decision_rng, decision_seed, played_game};
+use saboteur_domain::bot::{decision_rng, decision_seed};
 use saboteur_domain::simulate::{Estimate, RoundFigures, Seating, Simulation, rounds};
-use saboteur_domain::{Audience, BOT_VERSION, Event, Options, Role, Ruleset, Seed, view};
+use saboteur_domain::{Audience, BOT_VERSION, Event, Options, Role, Ruleset, view};
 
 fn env(name: &str) -> Option<String> {
     std::env::var(name).ok()
@@ -90,33 +90,24 @@ fn searched() -> Option<(Reveal, Tuning)> {
 /// this version's tuning the game is the one `Simulation::play` records (without the bots'
 /// records), so the figures are the same.
 fn revealed_game(sim: &Simulation, i: u64, what: Reveal, tuning: Tuning) -> Vec<Event> {
-    played_game(
-        sim.ruleset,
-        sim.options,
-        sim.players_of(i),
-        Seed::from_u64(sim.seed.wrapping_add(i)),
-        |history, seat| {
-            let game = history.game();
-            let level = sim
-                .seating
-                .level(seat.index(), game.roles().get(seat.index()).copied());
-            if level != E {
-                return history.execute_bot(seat, level);
-            }
-            let mut rng = decision_rng(decision_seed(&game.seed(), history.version()));
-            let command = command_sampled(
-                &view(game, Audience::Seat(seat)),
-                tuning,
-                &mut rng,
-                |v, me, belief, rng| {
-                    let mut w = world(v, me, belief, rng);
-                    reveal(&mut w, game, what);
-                    w
-                },
-            )?;
-            history.execute(seat, &command).ok()
-        },
-    )
+    sim.play_with(i, |history, seat, level| {
+        if level != E {
+            return history.execute_bot(seat, level);
+        }
+        let game = history.game();
+        let mut rng = decision_rng(decision_seed(&game.seed(), history.version()));
+        let command = command_sampled(
+            &view(game, Audience::Seat(seat)),
+            tuning,
+            &mut rng,
+            |v, me, belief, rng| {
+                let mut w = world(v, me, belief, rng);
+                reveal(&mut w, game, what);
+                w
+            },
+        )?;
+        history.execute(seat, &command).ok()
+    })
 }
 
 /// Every game's rounds under `sim`, in the order of their seeds. The games are shared out

@@ -5,10 +5,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::bot::{BOT_VERSION, BotLevel, bot_game};
+use crate::bot::{BOT_VERSION, BotLevel, played_game};
 use crate::cards::{Role, Ruleset};
 use crate::event::Event;
 use crate::game::{Game, Options};
+use crate::history::History;
 use crate::random::Seed;
 use crate::seat::Seat;
 
@@ -96,14 +97,28 @@ impl Simulation {
     /// Plays game `i` to its end: its whole log (empty when the player count does not suit
     /// the ruleset).
     pub fn play(&self, i: u64) -> Vec<Event> {
-        bot_game(
+        self.play_with(i, |history, seat, level| history.execute_bot(seat, level))
+    }
+
+    /// As [`Simulation::play`], each decision's events made by `act(history, seat, level)`,
+    /// `level` being the one the seating gives the seat (a measurement may play some levels
+    /// its own way); the game stops when `act` gives `None`.
+    pub fn play_with(
+        &self,
+        i: u64,
+        mut act: impl FnMut(&History, Seat, BotLevel) -> Option<Vec<Event>>,
+    ) -> Vec<Event> {
+        played_game(
             self.ruleset,
             self.options,
             self.players_of(i),
             Seed::from_u64(self.seed.wrapping_add(i)),
-            |game: &Game, seat: Seat| {
-                self.seating
-                    .level(seat.index(), game.roles.get(seat.index()).copied())
+            |history, seat| {
+                let roles = &history.game().roles;
+                let level = self
+                    .seating
+                    .level(seat.index(), roles.get(seat.index()).copied());
+                act(history, seat, level)
             },
         )
     }

@@ -145,9 +145,7 @@ pub(super) fn command(version: u32, view: &View, rng: &mut impl Rng) -> Option<C
 /// The expert's command for the seat of `view` searched as `tuning` says, or `None` when it is
 /// not the seat's decision.
 pub fn command_with(view: &View, tuning: Tuning, rng: &mut impl Rng) -> Option<Command> {
-    command_sampled(view, tuning, rng, |view, me, belief, rng| {
-        world(view, me, belief, rng)
-    })
+    command_sampled(view, tuning, rng, world)
 }
 
 /// As [`command_with`], each world drawn by `sample(view, seat, belief, rng)` in place of
