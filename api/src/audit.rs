@@ -213,6 +213,33 @@ pub fn check_signatures(game: &str, log: &[Event]) -> Result<u64, String> {
     Ok(entries.len() as u64)
 }
 
+/// Every act of `seat` in the bundle that the player holding `key` (64 hex digits) did not sign
+/// ([`saboteur_domain::not_signed_by`]): `(seq, what)`, empty when every act of the seat not
+/// made while the record gave it to a bot is signed by that key.
+pub fn acts_not_signed_by(
+    bundle: &AuditBundle,
+    seat: u8,
+    key: &str,
+) -> Result<Vec<(u64, String)>, String> {
+    let log = decode_log(bundle)?;
+    let players = match log.first() {
+        Some(Event::GameCreated { players, .. }) => *players,
+        _ => 0,
+    };
+    if seat >= players {
+        return Err(format!("the game has no seat {seat}"));
+    }
+    let key = key.to_ascii_lowercase();
+    if !saboteur_domain::is_public_key(&key) {
+        return Err("a player's key is 64 hex digits".into());
+    }
+    Ok(saboteur_domain::not_signed_by(
+        &log,
+        saboteur_domain::Seat(seat),
+        &key,
+    ))
+}
+
 /// Checks the bundle of a game that may still be in progress, as [`verify`] does but without
 /// asking that the record end the game.
 pub fn verify_unfinished(bundle: &AuditBundle) -> Result<Verified, String> {
@@ -238,19 +265,7 @@ fn check_log_entry(bundle: &AuditBundle) -> Result<(), String> {
     if entry.game_id != bundle.game_id {
         return Err(format!("the log entry is game {}'s", entry.game_id));
     }
-    let hash = saboteur_storage::log_entry_hash(
-        &entry.prev_hash,
-        entry.seq,
-        &entry.game_id,
-        entry.version,
-        &entry.head,
-    );
-    if hash != entry.hash {
-        return Err(format!(
-            "log entry {}: its contents do not match its hash",
-            entry.seq
-        ));
-    }
+    crate::transparency::check_entry(entry)?;
     if entry.version != bundle.events.len() as i64 || entry.head != last {
         return Err(format!(
             "log entry {} says the game ended at version {} with head {}; the bundle has {} \
@@ -616,11 +631,28 @@ fn commitment_in(bundle: &AuditBundle, log: &[Event], seat: Option<u8>) -> SeedC
             _ => None,
         })
     });
+    // The key the start registered for the seat (record version 2: commitments cover it).
+    let record_v2 = matches!(log.first(), Some(Event::GameCreated { record_version, .. }) if *record_version >= 2);
+    let first_move = log
+        .iter()
+        .position(|e| matches!(e, Event::CommandAccepted { .. }))
+        .unwrap_or(log.len());
+    let public_key = seat.filter(|_| record_v2).and_then(|s| {
+        log[..first_move].iter().find_map(|e| match e {
+            Event::SeatKeyRegistered {
+                seat,
+                key,
+                signature: None,
+            } if seat.0 == s => Some(key.clone()),
+            _ => None,
+        })
+    });
     SeedCommitment {
         game_id: bundle.game_id.clone(),
         seed_commitment: bundle.seed_commitment.clone(),
         seat,
         entropy,
+        public_key,
     }
 }
 
@@ -639,6 +671,19 @@ fn broken_commitment(
             "{name}: the server committed to a seed hashing to {} {when}; the bundle's seed \
              hashes to {}: the seed was changed after the server committed to it",
             promised.seed_commitment, record.seed_commitment
+        )));
+    }
+    if promised.public_key != record.public_key {
+        let print = |k: &Option<String>| {
+            k.as_deref()
+                .map_or("no key".to_string(), saboteur_domain::fingerprint)
+        };
+        return Err(ReceiptProblem::Contradiction(format!(
+            "{name}: seat {} was taken with the key {} {when}; the record registers {} for it: \
+             a key swapped in the lobby",
+            promised.seat.unwrap_or_default(),
+            print(&promised.public_key),
+            print(&record.public_key)
         )));
     }
     if promised.entropy != record.entropy {

@@ -62,6 +62,12 @@ pub struct SeedCommitment {
     /// The share the seat sent (64 hex digits), which the start must mix into the seed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entropy: Option<String>,
+    /// The public key the seat was taken with (64 hex digits), which the start must register
+    /// for it (`seat_key_registered`): `saboteur verify --commitment` names another key in the
+    /// record as a key swapped in the lobby. Absent for a seat taken without a key, and in
+    /// commitments signed before API 0.8.0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub public_key: Option<String>,
 }
 
 /// A taken seat.

@@ -118,6 +118,9 @@ impl From<saboteur_domain::TableError> for ApiError {
                 };
             }
             T::NoCommand(_) => return ApiError::internal("a timeout found no command", e),
+            T::NotInLobby(_) => {
+                return ApiError::internal("the lobby's bots could not be recorded", e);
+            }
             T::BadText(_) | T::BadKey => StatusCode::BAD_REQUEST,
             T::NoSuchSeat(_) | T::NoSuchMessage(_) => StatusCode::NOT_FOUND,
             T::SpectatorsMayNotTalk => StatusCode::FORBIDDEN,
@@ -412,6 +415,7 @@ mod tests {
             T::NotBot(Seat(0)).into(),
             T::NoCommand(Seat(0)).into(),
             T::BadKey.into(),
+            T::NotInLobby(Seat(0)).into(),
         ];
         let all = all_codes();
         for e in &refusals {

@@ -28,7 +28,9 @@ enum Cmd {
     Openapi,
     /// Check an audit bundle, and receipts and log checkpoints against it: exits 1 naming the
     /// first discrepancy or the first receipt the bundle contradicts, 2 when a receipt is
-    /// refused (a bad signature, an unknown key: it proves nothing).
+    /// refused (a bad signature, an unknown key: it proves nothing), 3 when everything else
+    /// verified but some bot moves were recorded by a bot version this verifier does not have
+    /// (legal, but not chosen again: it cannot vouch for them).
     Verify(VerifyArgs),
     /// Manage the server's signing keys.
     Keys(KeysArgs),
@@ -129,6 +131,12 @@ struct VerifyArgs {
     /// a discrepancy (exit 1), saying where it stops.
     #[arg(long)]
     unfinished: bool,
+    /// A player's own key, as `SEAT:KEY` (the seat number, then the public key's 64 hex
+    /// digits): every act of that seat not signed by this key, and not made while the record
+    /// gave the seat to a bot, is named (exit 1) — a key swapped in the lobby, or put in place
+    /// of the player's after a token reissue. Repeatable; needs a bundle.
+    #[arg(long = "player-key", value_name = "SEAT:KEY")]
+    player_key: Vec<String>,
 }
 
 #[derive(clap::Args, Clone)]
@@ -439,6 +447,7 @@ fn verify(args: VerifyArgs) -> std::io::Result<()> {
     // Receipts are checked even when the engine's audit fails: a genuine receipt the record
     // contradicts says more than the record's own inconsistency.
     let mut failed = false;
+    let mut unvouched = false;
     if let Some(bundle) = &bundle {
         let checked = if args.unfinished {
             saboteur_api::audit::verify_unfinished(bundle)
@@ -446,10 +455,22 @@ fn verify(args: VerifyArgs) -> std::io::Result<()> {
             saboteur_api::audit::verify(bundle)
         };
         match checked {
-            Ok(report) => println!(
-                "verified: {}",
-                serde_json::to_string(&report).unwrap_or_default()
-            ),
+            Ok(report) => {
+                println!(
+                    "verified: {}",
+                    serde_json::to_string(&report).unwrap_or_default()
+                );
+                if report.bot_moves_of_other_versions > 0 {
+                    eprintln!(
+                        "cannot vouch for {} bot moves: they were recorded by a bot version \
+                         this verifier does not have (it knows versions up to {}); each was \
+                         found legal, but not chosen again: check them with a newer verifier",
+                        report.bot_moves_of_other_versions,
+                        saboteur_domain::BOT_VERSION
+                    );
+                    unvouched = true;
+                }
+            }
             Err(discrepancy) => {
                 eprintln!("first discrepancy: {discrepancy}");
                 failed = true;
@@ -547,41 +568,61 @@ fn verify(args: VerifyArgs) -> std::io::Result<()> {
                 None => println!("the game is not in the log given"),
             }
         }
-        // A game whose end the server signed must be logged; games logged after that moment
-        // show it was left out, not late.
+        // A game whose end the server signed must be logged; games logged, or checkpoints
+        // signed, well after that moment show it was left out, not late.
         for game in proved.iter().filter(|g| g.signed_game_over_at.is_some()) {
-            if let Some(entry) = entries.iter().find(|e| e.game_id == game.game_id) {
-                println!("game {} is log entry {}", game.game_id, entry.seq);
-                continue;
+            match saboteur_api::transparency::hidden_game(
+                &game.game_id,
+                game.signed_game_over_at.unwrap_or_default(),
+                &game.latest_served_at,
+                &entries,
+                &checkpoints,
+            ) {
+                Ok(said) => println!("{said}"),
+                Err(hidden) => fail(1, hidden),
             }
-            let instant = |t: &str| chrono::DateTime::parse_from_rfc3339(t).ok();
-            let ended = instant(&game.latest_served_at);
-            let later = entries
-                .iter()
-                .filter(|e| ended.is_some() && instant(&e.logged_at) > ended)
-                .count();
-            if later > 0 {
-                fail(
-                    1,
-                    format!(
-                        "contradiction: the server signed game {}'s end at version {}, and the \
-                         game is missing from the log after {later} later games were logged: \
-                         the game was hidden",
-                        game.game_id,
-                        game.signed_game_over_at.unwrap_or_default()
-                    ),
-                );
-            }
-            println!(
-                "game {} is not in the log yet (no game was logged after its end)",
-                game.game_id
-            );
         }
+    }
+    if let Some(bundle) = &bundle
+        && !players_own_acts(bundle, &args.player_key)?
+    {
+        failed = true;
     }
     if failed {
         std::process::exit(1);
     }
+    if unvouched {
+        std::process::exit(3);
+    }
     Ok(())
+}
+
+/// `--player-key SEAT:KEY`: every act of the seat checked against the player's own key; says
+/// what it found, and whether every act was the player's.
+fn players_own_acts(
+    bundle: &saboteur_api::audit::AuditBundle,
+    keys: &[String],
+) -> std::io::Result<bool> {
+    let mut all_theirs = true;
+    for given in keys {
+        let (seat, key) = given
+            .split_once(':')
+            .and_then(|(s, k)| Some((s.parse::<u8>().ok()?, k)))
+            .ok_or_else(|| std::io::Error::other(format!("--player-key {given}: SEAT:KEY")))?;
+        let named = saboteur_api::audit::acts_not_signed_by(bundle, seat, key)
+            .map_err(|e| std::io::Error::other(format!("--player-key {given}: {e}")))?;
+        for (seq, what) in &named {
+            eprintln!("event {seq}: {what}");
+        }
+        if named.is_empty() {
+            println!(
+                "every act of seat {seat} is signed by the key {}",
+                saboteur_domain::fingerprint(&key.to_ascii_lowercase())
+            );
+        }
+        all_theirs &= named.is_empty();
+    }
+    Ok(all_theirs)
 }
 
 #[actix_web::main]

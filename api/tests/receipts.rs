@@ -4,110 +4,13 @@
 //! receipt the rewritten bundle contradicts. Untouched, the receipts agree; a forged one is
 //! refused.
 
+#[macro_use]
+mod operator;
+
 use std::process::Command;
 
-use reqwest::Client;
+use operator::*;
 use serde_json::{Value, json};
-
-/// A scenario run on SQLite (a file in a temporary directory) and on PostgreSQL, as two tests.
-macro_rules! on_both_stores {
-    ($sqlite:ident, $postgres:ident, $scenario:ident) => {
-        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-        async fn $sqlite() {
-            let dir = tempfile::tempdir().unwrap();
-            let url = format!(
-                "sqlite://{}?mode=rwc",
-                dir.path().join("store.db").display()
-            );
-            $scenario(&url, dir.path()).await;
-        }
-
-        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-        async fn $postgres() {
-            let dir = tempfile::tempdir().unwrap();
-            let url = saboteur_storage::testing::fresh_database().await;
-            $scenario(&url, dir.path()).await;
-        }
-    };
-}
-
-struct Server {
-    base: String,
-    client: Client,
-}
-
-impl Server {
-    /// A base game for three created with no seed: its reply, id and host token.
-    async fn create_base_game(&self) -> (Value, String, String) {
-        let created = self
-            .call(
-                "POST",
-                "/games",
-                None,
-                Some(json!({"ruleset": "base", "players": 3})),
-            )
-            .await;
-        let id = created["game_id"].as_str().unwrap().to_string();
-        let host = created["host_token"].as_str().unwrap().to_string();
-        (created, id, host)
-    }
-
-    async fn start(database_url: &str) -> Server {
-        let config = saboteur_api::Config {
-            allow_fixed_seed: true,
-            // Many clients from one address: the per-client limits are switched off.
-            limits: saboteur_api::Limits {
-                off: true,
-                ..saboteur_api::Limits::default()
-            },
-            ..saboteur_api::Config::new("127.0.0.1:0", database_url)
-        };
-        let (server, addr) = saboteur_api::start(config).await.unwrap();
-        tokio::spawn(server);
-        Server {
-            base: format!("http://{addr}"),
-            client: Client::new(),
-        }
-    }
-
-    /// The host seats `n` random bots.
-    async fn random_bots(&self, id: &str, host: &str, n: usize) {
-        for _ in 0..n {
-            self.call(
-                "POST",
-                &format!("/games/{id}/bots"),
-                Some(host),
-                Some(json!({"level": "random"})),
-            )
-            .await;
-        }
-    }
-
-    async fn call(
-        &self,
-        method: &str,
-        path: &str,
-        token: Option<&str>,
-        body: Option<Value>,
-    ) -> Value {
-        let url = format!("{}{path}", self.base);
-        let mut rb = match method {
-            "GET" => self.client.get(url),
-            _ => self.client.post(url),
-        };
-        if let Some(t) = token {
-            rb = rb.bearer_auth(t);
-        }
-        if let Some(b) = body {
-            rb = rb.json(&b);
-        }
-        let res = rb.send().await.unwrap();
-        let status = res.status();
-        let value: Value = res.json().await.unwrap();
-        assert!(status.is_success(), "{method} {path}: {status} {value}");
-        value
-    }
-}
 
 /// Plays a game of one human (seat 0, the first legal move each turn) and two bots, keeping
 /// every body served with a receipt: the player's views and outcomes, a spectator's views, a
@@ -253,22 +156,6 @@ fn verify(dir: &std::path::Path, bundle: &Value, receipts: &Value) -> std::proce
         .unwrap()
 }
 
-/// `saboteur verify` with these arguments (paths given as strings).
-fn verify_with(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_saboteur"))
-        .arg("verify")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-/// Writes `value` as `name` in `dir` and returns the path as a string.
-fn file(dir: &std::path::Path, name: &str, value: &Value) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, value.to_string()).unwrap();
-    path.to_string_lossy().into_owned()
-}
-
 /// A bundle cut before the game's end, as an operator would serve a game it claims never
 /// ended: the last batch (from the last `command_accepted`) removed, no log entry.
 fn cut_before_the_end(bundle: &Value) -> (Value, usize) {
@@ -281,14 +168,6 @@ fn cut_before_the_end(bundle: &Value) -> (Value, usize) {
     cut["events"] = json!(events[..last_command]);
     cut.as_object_mut().unwrap().remove("log_entry");
     (cut, last_command)
-}
-
-fn text(out: &std::process::Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// A bundle whose first table talk records a time `by` ms earlier, the chain after it
@@ -364,8 +243,14 @@ async fn rewrite(database_url: &str, id: &str) {
         &payload,
     );
     let entry = store.log_entry_of(id).await.unwrap().unwrap();
-    let entry_hash =
-        saboteur_storage::log_entry_hash(&entry.prev_hash, entry.seq, id, last.seq, &hash);
+    let entry_hash = saboteur_storage::log_entry_hash_at(
+        &entry.prev_hash,
+        entry.seq,
+        id,
+        last.seq,
+        &hash,
+        entry.logged_at.timestamp_millis(),
+    );
     // Ids, hashes and this payload hold no quote.
     for sql in [
         format!(
@@ -652,12 +537,16 @@ async fn receipts_prove_a_rewrite(url: &str, dir: &std::path::Path) {
     let mut hidden = theirs.clone();
     hidden["seq"] = json!(1);
     hidden["prev_hash"] = json!(saboteur_storage::GENESIS);
-    hidden["hash"] = json!(saboteur_storage::log_entry_hash(
+    let logged_at = chrono::DateTime::parse_from_rfc3339(hidden["logged_at"].as_str().unwrap())
+        .unwrap()
+        .timestamp_millis();
+    hidden["hash"] = json!(saboteur_storage::log_entry_hash_at(
         saboteur_storage::GENESIS,
         1,
         &second,
         hidden["version"].as_i64().unwrap(),
         hidden["head"].as_str().unwrap(),
+        logged_at,
     ));
     let hidden_log = file(dir, "hidden.json", &json!({ "entries": [hidden] }));
     let out = verify_with(&[
@@ -668,12 +557,12 @@ async fn receipts_prove_a_rewrite(url: &str, dir: &std::path::Path) {
         "--log",
         &hidden_log,
     ]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    // Logged seconds after the end, the later game is within the time the server may take to
+    // log a game (its sweep, after a crash): not yet proof (side_doors.rs shows the proof once
+    // it is).
+    assert!(out.status.success(), "{}", text(&out));
     assert!(
-        text(&out).contains(&format!(
-            "contradiction: the server signed game {id}'s end at version {version}, and the \
-             game is missing from the log after 1 later games were logged"
-        )),
+        text(&out).contains(&format!("game {id} is not in the log yet")),
         "{}",
         text(&out)
     );
@@ -821,51 +710,6 @@ async fn a_key_file_is_published_and_a_rotation_keeps_the_old_key() {
         .unwrap();
     assert_eq!(checkpoint["key_id"], mine.id());
     assert_eq!(checkpoint["size"], 0);
-}
-
-/// The store at `url` with the trigger `name` on `table` dropped, as an operator with the
-/// database does before changing what the triggers keep.
-async fn without_trigger(url: &str, name: &str, table: &str) -> saboteur_storage::EventStore {
-    let store = saboteur_storage::EventStore::connect(url).await.unwrap();
-    let on = if url.starts_with("postgres") {
-        format!(" ON {table}")
-    } else {
-        String::new()
-    };
-    store
-        .execute_raw(&format!("DROP TRIGGER IF EXISTS {name}{on}"))
-        .await
-        .unwrap();
-    store
-}
-
-/// Plays seat 0 (the first legal move each turn) until the game is over.
-async fn play_to_end(server: &Server, id: &str, me: &str) {
-    for _ in 0..2000 {
-        let summary = server
-            .call("GET", &format!("/games/{id}"), None, None)
-            .await;
-        if summary["status"] == "finished" {
-            return;
-        }
-        let legal = server
-            .call("GET", &format!("/games/{id}/legal-moves"), Some(me), None)
-            .await;
-        match legal["commands"].as_array().and_then(|c| c.first()) {
-            Some(command) => {
-                server
-                    .call(
-                        "POST",
-                        &format!("/games/{id}/commands"),
-                        Some(me),
-                        Some(command.clone()),
-                    )
-                    .await;
-            }
-            None => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
-        }
-    }
-    panic!("game {id} did not end");
 }
 
 /// What a dishonest operator does to a game in the lobby to choose its deal: a seed of its
@@ -1125,102 +969,6 @@ on_both_stores!(
     checkpoints_commit_the_keys_on_postgres,
     checkpoints_commit_the_keys
 );
-
-/// A token's hash as the store keeps it.
-fn token_hash(token: &str) -> String {
-    use sha2::Digest as _;
-    hex::encode(sha2::Sha256::digest(token.as_bytes()))
-}
-
-/// A player's signing key (fixed, so a failure replays) and its public key as the wire writes it.
-fn player_key(byte: u8) -> (ed25519_dalek::SigningKey, String) {
-    let key = ed25519_dalek::SigningKey::from_bytes(&[byte; 32]);
-    let public = hex::encode(key.verifying_key().to_bytes());
-    (key, public)
-}
-
-impl Server {
-    /// `POST path` with `body` sent as exactly these bytes, signed by `key` for `seat` at
-    /// `version` as the act `act` (docs/clients.md): the response's status and body.
-    async fn signed(
-        &self,
-        path: &str,
-        token: &str,
-        body: &str,
-        signer: Option<(&ed25519_dalek::SigningKey, &str, u8, u64, &str)>,
-    ) -> (u16, Value) {
-        use ed25519_dalek::Signer as _;
-        let mut rb = self
-            .client
-            .post(format!("{}{path}", self.base))
-            .bearer_auth(token);
-        if !body.is_empty() {
-            rb = rb
-                .header("Content-Type", "application/json")
-                .body(body.to_string());
-        }
-        if let Some((key, game, seat, version, act)) = signer {
-            let message = format!("saboteur-act-v1\n{game}\n{seat}\n{version}\n{act}\n{body}");
-            let signature = hex::encode(key.sign(message.as_bytes()).to_bytes());
-            rb = rb
-                .header("Seat-Signature", signature)
-                .header("Seat-Signature-Version", version.to_string());
-        }
-        let res = rb.send().await.unwrap();
-        let status = res.status().as_u16();
-        let text = res.text().await.unwrap();
-        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
-    }
-}
-
-/// What a dishonest operator does to change one recorded event: drops the triggers, rewrites
-/// event `seq`'s payload with `change`, recomputes every hash from it to the end, the game's
-/// last hash and its transparency log entry.
-async fn rewrite_event(database_url: &str, id: &str, seq: i64, change: impl Fn(&mut Value)) {
-    let store = without_trigger(database_url, "events_no_update", "events").await;
-    without_trigger(
-        database_url,
-        "transparency_log_no_update",
-        "transparency_log",
-    )
-    .await;
-    let events = store.events_after(id, 0, 10_000).await.unwrap();
-    let mut prev = events[seq as usize - 1].prev_hash.clone();
-    for e in &events[seq as usize - 1..] {
-        let mut payload = e.payload.clone();
-        if e.seq == seq {
-            change(&mut payload);
-        }
-        let hash = saboteur_storage::chain_hash(
-            &prev,
-            id,
-            e.seq,
-            &e.event_type,
-            e.schema_version,
-            &payload,
-        );
-        let quoted = payload.to_string().replace('\'', "''");
-        let sql = format!(
-            "UPDATE events SET payload = '{quoted}', prev_hash = '{prev}', hash = '{hash}' \
-             WHERE game_id = '{id}' AND seq = {}",
-            e.seq
-        );
-        assert_eq!(store.execute_raw(&sql).await.unwrap(), 1, "{sql}");
-        prev = hash;
-    }
-    let last = events.len() as i64;
-    let sql = format!("UPDATE games SET last_hash = '{prev}' WHERE id = '{id}'");
-    assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
-    if let Some(entry) = store.log_entry_of(id).await.unwrap() {
-        let entry_hash =
-            saboteur_storage::log_entry_hash(&entry.prev_hash, entry.seq, id, last, &prev);
-        let sql = format!(
-            "UPDATE transparency_log SET head = '{prev}', hash = '{entry_hash}' \
-             WHERE game_id = '{id}'"
-        );
-        assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
-    }
-}
 
 /// A seat with a key acts only with its player's signature: the operator, holding the database
 /// and a token of its own swapped in for the seat's, cannot play for the player (401

@@ -1428,6 +1428,16 @@ export interface components {
             players: number;
             /**
              * Format: int32
+             * @description The record version ([`crate::options::RECORD_VERSION`]): what the record of the game
+             *     must hold for its audit. From version 2 on, every seat a bot plays is in the record
+             *     (`seat_handed_to_bot`, with `reason: lobby` for a seat given to a bot before the
+             *     start), a bot's command is only a bot seat's, its seed is derived from the game's
+             *     seed and version, and a player's signature holds only at the decision it was made
+             *     for. Absent in games recorded under version 1.
+             */
+            record_version?: number;
+            /**
+             * Format: int32
              * @description The rules version the game is played, replayed and audited under (docs/rules.md §13).
              *     Absent in games created under version 1.
              */
@@ -1766,7 +1776,10 @@ export interface components {
         EventSeatHandedToBot: {
             /** @description The bot that plays it. */
             level: components["schemas"]["BotLevel"];
-            /** @description Why: the seat timed out too often in a row, or the host handed it over. */
+            /**
+             * @description Why: the seat timed out too often in a row, the host handed it over, or it was a
+             *     bot's from the lobby on.
+             */
             reason: components["schemas"]["HandOver"];
             /** @description The seat. */
             seat: components["schemas"]["Seat"];
@@ -2164,7 +2177,7 @@ export interface components {
          * @description Why a seat was handed to a bot ([`Event::SeatHandedToBot`]).
          * @enum {string}
          */
-        HandOver: "abandoned" | "host";
+        HandOver: "abandoned" | "host" | "lobby";
         /**
          * HandOverRequest
          * @description The bot a seat is handed to.
@@ -2302,12 +2315,17 @@ export interface components {
             game_id: string;
             /**
              * @description Hex SHA-256 over the previous hash, `seq`, the game's id, its version and head, each
-             *     length-prefixed as in the event chain.
+             *     length-prefixed as in the event chain, then `logged_at` in milliseconds since the Unix
+             *     epoch (8 bytes, big-endian). Entries written before times were bound (API 0.8.0) hash
+             *     without it; once one entry binds its time, every later one does.
              */
             hash: string;
             /** @description The hash of the game's last event. */
             head: string;
-            /** @description When it was written (RFC 3339). */
+            /**
+             * @description When it was written (RFC 3339, to the millisecond); never earlier than the entry before
+             *     it.
+             */
             logged_at: string;
             /** @description The previous entry's hash (64 zeros for the first). */
             prev_hash: string;
@@ -2544,7 +2562,7 @@ export interface components {
          * @description Every stable code a problem carries today (`Problem.code`): the rule-violation codes of docs/scenarios.md and the codes of the HTTP layer. New codes may be added in a minor version.
          * @enum {string}
          */
-        ProblemCode: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "signature_required" | "bad_signature" | "internal" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "not_started" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "bad_key";
+        ProblemCode: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "signature_required" | "bad_signature" | "internal" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "not_started" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "bad_key" | "not_in_lobby";
         /**
          * PublishedKey
          * @description A signing key as published: receipts signed with it stay checkable after it is retired.

@@ -441,7 +441,7 @@ function describeEvent(e, names) {
       case "turn_timed_out":
         return say("turn_timed_out");
       case "seat_handed_to_bot":
-        return say(ev.reason === "abandoned" ? "seat_handed_to_bot_abandoned" : "seat_handed_to_bot", { level: t(`level.${ev.level}`) });
+        return say(ev.reason === "abandoned" ? "seat_handed_to_bot_abandoned" : ev.reason === "lobby" ? "seat_handed_to_bot_lobby" : "seat_handed_to_bot", { level: t(`level.${ev.level}`) });
       case "seat_reclaimed":
         return say("seat_reclaimed");
       case "token_reissued":

@@ -150,6 +150,7 @@ export default {
   "event.turn_timed_out": "{by} ran out of time; the bot decided",
   "event.seat_handed_to_bot": "{by} handed to the {level} bot (by the host)",
   "event.seat_handed_to_bot_abandoned": "{by} handed to the {level} bot (too many timeouts)",
+  "event.seat_handed_to_bot_lobby": "{by} is played by the {level} bot (seated in the lobby)",
   "event.seat_reclaimed": "{by} is back",
   "event.token_reissued": "the host issued {by} a new token (its key no longer signs)",
   "event.seat_key_registered": "{by} signs with the key {key}",

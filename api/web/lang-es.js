@@ -150,6 +150,7 @@ export default {
   "event.turn_timed_out": "a {by} se le acabó el tiempo; decidió el bot",
   "event.seat_handed_to_bot": "{by} pasa al bot {level} (por decisión del anfitrión)",
   "event.seat_handed_to_bot_abandoned": "{by} pasa al bot {level} (demasiados tiempos agotados)",
+  "event.seat_handed_to_bot_lobby": "{by}: juega el bot {level} (sentado antes de empezar)",
   "event.seat_reclaimed": "{by} ha vuelto",
   "event.token_reissued": "el anfitrión dio a {by} un nuevo token (su clave ya no firma)",
   "event.seat_key_registered": "{by} firma con la clave {key}",

@@ -150,6 +150,7 @@ export default {
   "event.turn_timed_out": "tími {by} rann út; vélmennið ákvað",
   "event.seat_handed_to_bot": "{by} afhent vélmenni ({level}) (af gestgjafanum)",
   "event.seat_handed_to_bot_abandoned": "{by} afhent vélmenni ({level}) (of oft runnið út á tíma)",
+  "event.seat_handed_to_bot_lobby": "{by}: vélmenni ({level}) spilar (sett í sætið fyrir upphaf)",
   "event.seat_reclaimed": "{by} er kominn aftur",
   "event.token_reissued": "gestgjafinn gaf {by} nýjan aðgangsmiða (gamli lykillinn undirritar ekki lengur)",
   "event.seat_key_registered": "{by} undirritar með lyklinum {key}",

@@ -150,6 +150,7 @@ export default {
   "event.turn_timed_out": "{by}: laiks beidzās, izlēma bots",
   "event.seat_handed_to_bot": "{by}: vietu pārņēma bots ({level}; rīkotāja lēmums)",
   "event.seat_handed_to_bot_abandoned": "{by}: vietu pārņēma bots ({level}; pārāk daudz nokavētu gājienu)",
+  "event.seat_handed_to_bot_lobby": "{by}: spēlē bots ({level}; iesēdināts pirms sākuma)",
   "event.seat_reclaimed": "{by} ir atpakaļ",
   "event.token_reissued": "rīkotājs izsniedza jaunu žetonu: {by} (vecā atslēga vairs neparaksta)",
   "event.seat_key_registered": "{by} paraksta ar atslēgu {key}",

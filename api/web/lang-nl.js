@@ -150,6 +150,7 @@ export default {
   "event.turn_timed_out": "{by} had geen tijd meer; de bot besliste",
   "event.seat_handed_to_bot": "{by} door de host overgedragen aan de bot ({level})",
   "event.seat_handed_to_bot_abandoned": "{by} overgedragen aan de bot ({level}): te vaak de tijd overschreden",
+  "event.seat_handed_to_bot_lobby": "{by} wordt gespeeld door de bot ({level}; voor de start aangeschoven)",
   "event.seat_reclaimed": "{by} is terug",
   "event.token_reissued": "de host gaf {by} een nieuw token (de oude sleutel ondertekent niet meer)",
   "event.seat_key_registered": "{by} ondertekent met de sleutel {key}",

@@ -150,6 +150,7 @@ export default {
   "event.turn_timed_out": "{by}: czas minął; zdecydował bot",
   "event.seat_handed_to_bot": "{by}: miejsce przejmuje bot ({level}) z decyzji gospodarza",
   "event.seat_handed_to_bot_abandoned": "{by}: miejsce przejmuje bot ({level}) po zbyt wielu przekroczeniach czasu",
+  "event.seat_handed_to_bot_lobby": "{by}: gra bot ({level}; posadzony przed startem)",
   "event.seat_reclaimed": "{by} wraca do gry",
   "event.token_reissued": "gospodarz wydaje nowy token dla: {by} (dotychczasowy klucz już nie podpisuje)",
   "event.seat_key_registered": "{by} podpisuje kluczem {key}",

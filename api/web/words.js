@@ -151,7 +151,7 @@ export function describeEvent(e, names) {
       }
       case "talk_hidden": return say("talk_hidden", { n: ev.message });
       case "turn_timed_out": return say("turn_timed_out");
-      case "seat_handed_to_bot": return say(ev.reason === "abandoned" ? "seat_handed_to_bot_abandoned" : "seat_handed_to_bot", { level: t(`level.${ev.level}`) });
+      case "seat_handed_to_bot": return say(ev.reason === "abandoned" ? "seat_handed_to_bot_abandoned" : ev.reason === "lobby" ? "seat_handed_to_bot_lobby" : "seat_handed_to_bot", { level: t(`level.${ev.level}`) });
       case "seat_reclaimed": return say("seat_reclaimed");
       case "token_reissued": return say("token_reissued");
       case "seat_key_registered": return say("seat_key_registered", { key: keys.prints.get(ev.key) ?? String(ev.key).slice(0, 16) });

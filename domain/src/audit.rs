@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bot::{BOT_VERSION, BOT_VERSIONS, choose_as, decision_rng};
+use crate::bot::{BOT_VERSION, BOT_VERSIONS, choose_as, decision_rng, decision_seed};
 use crate::command::Command;
 use crate::decide::deal;
 use crate::event::{BotMove, Event, HandOver};
@@ -75,6 +75,51 @@ fn check_bot(h: &History, seat: Seat, command: &Command, bot: &BotMove) -> Resul
             bot.level
         )),
         None => Err(format!("the {} bot had no command to choose", bot.level)),
+    }
+}
+
+/// A bot's command under record version 2: the record must give the seat to a bot of that
+/// level at this version (in the lobby, by the host, or after its timeouts), and the seed must
+/// be the one derived from the game's seed and version ([`derived_seed`]).
+fn bot_seat_and_seed(h: &History, seat: Seat, bot: &BotMove) -> Result<(), String> {
+    if !h.records_bots() {
+        return Ok(());
+    }
+    match h.handed_to(seat) {
+        Some(level) if level == bot.level => {}
+        Some(level) => {
+            return Err(format!(
+                "a {} bot's command for {seat}, which the record gives to the {level} bot",
+                bot.level
+            ));
+        }
+        None => {
+            return Err(format!(
+                "a {} bot's command for {seat}, which the record does not give to a bot at \
+                 this version: a move made for the seat's player",
+                bot.level
+            ));
+        }
+    }
+    derived_seed(h, bot)
+}
+
+/// Under record version 2, a bot's seed is the one derived from the game's (mixed) seed and the
+/// version it chose at ([`crate::bot::decision_seed`]), never one written freely: a seed tried
+/// until the bot chose what someone wanted is named.
+fn derived_seed(h: &History, bot: &BotMove) -> Result<(), String> {
+    if !h.records_bots() {
+        return Ok(());
+    }
+    let derived = decision_seed(&h.game().seed(), h.version());
+    match bot.seed.known() {
+        Some(seed) if *seed == derived => Ok(()),
+        Some(seed) => Err(format!(
+            "the bot's seed {seed} is not the one derived from the game's seed at version {} \
+             ({derived}): a seed chosen to make the bot choose a move",
+            h.version()
+        )),
+        None => Err("the bot's seed is redacted".into()),
     }
 }
 
@@ -176,6 +221,7 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
                 }
                 report.commands_checked += 1;
                 if let Some(bot) = bot {
+                    bot_seat_and_seed(&h, *seat, bot).map_err(|what| wrong(seq, what))?;
                     if check_bot(&h, *seat, command, bot).map_err(|what| wrong(seq, what))? {
                         report.bot_moves_checked += 1;
                     } else {
@@ -253,6 +299,7 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
                     // decided again, not chosen again.
                     Some((command, bot)) if !BOT_VERSIONS.contains(&bot.version) => {
                         report.bot_moves_of_other_versions += 1;
+                        derived_seed(&h, &bot).map_err(|what| wrong(seq, what))?;
                         let command = command
                             .known()
                             .ok_or_else(|| wrong(seq, "the command is redacted"))?;
@@ -294,6 +341,13 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
                 reason: HandOver::Host,
             } => h
                 .hand_to_bot(*seat, *level)
+                .map_err(|e| wrong(seq, e.to_string()))?,
+            Event::SeatHandedToBot {
+                seat,
+                level,
+                reason: HandOver::Lobby,
+            } => h
+                .seat_lobby_bots(&[(*seat, *level)])
                 .map_err(|e| wrong(seq, e.to_string()))?,
             Event::SeatReclaimed { seat, .. } => h
                 .reclaim_seat(*seat)

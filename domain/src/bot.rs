@@ -107,8 +107,43 @@ pub fn bot_game(
     mut level: impl FnMut(&Game, Seat) -> BotLevel,
 ) -> Vec<Event> {
     played_game(ruleset, options, players, seed, |history, seat| {
+        let seating = seated(history, seat, &mut level);
+        if !seating.is_empty() {
+            return Some(seating);
+        }
         history.execute_bot(seat, level(history.game(), seat))
     })
+}
+
+/// What the record must say before a bot plays `seat` at the level `level` gives it, one step
+/// at a time (record version 2, as a server records it): every seat given to its bot right
+/// after the deal; a seat whose level changed (a level picked by role) taken back and handed
+/// to the new level. Empty when the record already says so, or under record version 1.
+fn seated(
+    history: &History,
+    seat: Seat,
+    level: &mut impl FnMut(&Game, Seat) -> BotLevel,
+) -> Vec<Event> {
+    if !history.records_bots() {
+        return Vec::new();
+    }
+    let game = history.game();
+    let seated = history
+        .log()
+        .iter()
+        .any(|e| matches!(e, Event::SeatHandedToBot { .. }));
+    if !seated {
+        let all: Vec<(Seat, BotLevel)> = (0..game.players())
+            .map(|s| (Seat(s), level(game, Seat(s))))
+            .collect();
+        return history.seat_lobby_bots(&all).unwrap_or_default();
+    }
+    let wanted = level(game, seat);
+    match history.handed_to(seat) {
+        Some(now) if now == wanted => Vec::new(),
+        Some(_) => history.reclaim_seat(seat).unwrap_or_default(),
+        None => history.hand_to_bot(seat, wanted).unwrap_or_default(),
+    }
 }
 
 /// A whole game whose every decision is made by `act(history, seat)`: the events of the

@@ -79,6 +79,9 @@ pub enum HandOver {
     Abandoned,
     /// The host handed it over.
     Host,
+    /// The seat was given to a bot before the start: recorded right after the deal, so that
+    /// the record says which seats are bots' from the first move on (record version 2).
+    Lobby,
 }
 
 /// Something that happened in a game.
@@ -105,6 +108,17 @@ pub enum Event {
             skip_serializing_if = "crate::options::is_first_rules_version"
         )]
         rules_version: u8,
+        /// The record version ([`crate::options::RECORD_VERSION`]): what the record of the game
+        /// must hold for its audit. From version 2 on, every seat a bot plays is in the record
+        /// (`seat_handed_to_bot`, with `reason: lobby` for a seat given to a bot before the
+        /// start), a bot's command is only a bot seat's, its seed is derived from the game's
+        /// seed and version, and a player's signature holds only at the decision it was made
+        /// for. Absent in games recorded under version 1.
+        #[serde(
+            default = "crate::options::first_record_version",
+            skip_serializing_if = "crate::options::is_first_record_version"
+        )]
+        record_version: u8,
     },
     /// The players' shares were mixed into the seed before round 1 was dealt
     /// ([`Seed::mixed`]): every deal is drawn from the mixed seed. Recorded only when a seat
@@ -449,7 +463,8 @@ pub enum Event {
         seat: Seat,
         /// The bot that plays it.
         level: BotLevel,
-        /// Why: the seat timed out too often in a row, or the host handed it over.
+        /// Why: the seat timed out too often in a row, the host handed it over, or it was a
+        /// bot's from the lobby on.
         reason: HandOver,
     },
     /// A seat's player took the seat back from the bot, with their token.

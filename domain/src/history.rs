@@ -156,7 +156,16 @@ impl History {
     /// A history from its first event, which must be [`Event::GameCreated`] with its seed.
     pub fn new(created: Event) -> Option<History> {
         let game = Game::from_created(&created)?;
-        let table = crate::table::Table::new(game.options(), game.n());
+        let Event::GameCreated { record_version, .. } = &created else {
+            return None;
+        };
+        if !(crate::options::FIRST_RECORD_VERSION..=crate::options::RECORD_VERSION)
+            .contains(record_version)
+        {
+            return None;
+        }
+        let mut table = crate::table::Table::new(game.options(), game.n());
+        table.record_version = *record_version;
         Some(History {
             table,
             log: vec![created],

@@ -62,6 +62,6 @@ pub use secret::{Pile, Secret};
 pub use signature::{
     SeatSignature, SignedAct, fingerprint, is_public_key, is_signature, signing_message,
 };
-pub use signed_log::{SignedEntry, SigningError, signed_acts};
+pub use signed_log::{SignedEntry, SigningError, not_signed_by, signed_acts};
 pub use view::{Audience, Inspection, MyGold, View, redact, view};
 pub use violation::{RuleViolation, SetupError, Violation};

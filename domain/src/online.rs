@@ -83,6 +83,13 @@ pub enum TableError {
     /// A public key is not an Ed25519 key written as 64 lowercase hex digits.
     #[error("a public key is an Ed25519 key written as 64 lowercase hex digits")]
     BadKey,
+    /// A seat given to a bot in the lobby is recorded right after the deal, before any move,
+    /// for a seat nobody else plays and that has no key, in a game of record version 2.
+    #[error(
+        "{0} cannot be recorded as a lobby bot's: that is done right after the deal, before \
+         any move, for a seat without a key that no bot plays yet, in a game of record version 2"
+    )]
+    NotInLobby(Seat),
 }
 
 impl TableError {
@@ -103,6 +110,7 @@ impl TableError {
         "not_bot",
         "no_command",
         "bad_key",
+        "not_in_lobby",
     ];
 
     /// The stable code of the refusal (one of [`TableError::CODES`]).
@@ -122,6 +130,7 @@ impl TableError {
             TableError::NotBot(_) => "not_bot",
             TableError::NoCommand(_) => "no_command",
             TableError::BadKey => "bad_key",
+            TableError::NotInLobby(_) => "not_in_lobby",
         }
     }
 }
@@ -395,6 +404,48 @@ impl History {
             level,
             reason: HandOver::Host,
         }])
+    }
+
+    /// The seats given to bots in the lobby, recorded once the game is dealt and before its
+    /// first move (record version 2): one [`Event::SeatHandedToBot`] with
+    /// [`HandOver::Lobby`] a seat, in the order given. From then on the record says which seats
+    /// are bots', so a bot's command for any other seat is a discrepancy
+    /// ([`crate::audit()`]).
+    pub fn seat_lobby_bots(&self, bots: &[(Seat, BotLevel)]) -> Result<Vec<Event>, TableError> {
+        let moved = self
+            .log()
+            .iter()
+            .any(|e| matches!(e, Event::CommandAccepted { .. }));
+        let mut events = Vec::with_capacity(bots.len());
+        for (i, &(seat, level)) in bots.iter().enumerate() {
+            self.seat_of_game(seat)?;
+            let twice = bots[..i].iter().any(|(s, _)| *s == seat);
+            if self.table.record_version < 2
+                || *self.game().phase() == Phase::NotStarted
+                || moved
+                || self.table.handed(seat).is_some()
+                || self
+                    .table
+                    .keys
+                    .get(seat.index())
+                    .is_some_and(Option::is_some)
+                || twice
+            {
+                return Err(TableError::NotInLobby(seat));
+            }
+            events.push(Event::SeatHandedToBot {
+                seat,
+                level,
+                reason: HandOver::Lobby,
+            });
+        }
+        Ok(events)
+    }
+
+    /// Whether the game's record version binds bots and signatures (version 2 and later):
+    /// every bot seat recorded, bot seeds derived, signatures bound to their decision.
+    pub fn records_bots(&self) -> bool {
+        self.table.record_version >= 2
     }
 
     /// A seat's player takes the seat back from the bot.

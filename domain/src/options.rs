@@ -21,6 +21,24 @@ pub(crate) fn is_first_rules_version(v: &u8) -> bool {
     *v == FIRST_RULES_VERSION
 }
 
+/// The record version new games are created under: what a game's record must hold for its
+/// audit ([`crate::Event::GameCreated`]'s `record_version`). Version 2 records the bot seats
+/// and binds a signature to its decision; version 1 games stay auditable by version 1's rules.
+pub const RECORD_VERSION: u8 = 2;
+
+/// The record version of a game whose creation records none.
+pub const FIRST_RECORD_VERSION: u8 = 1;
+
+/// Serde's default for a record version that was not recorded: version 1.
+pub(crate) fn first_record_version() -> u8 {
+    FIRST_RECORD_VERSION
+}
+
+/// Whether a record version is version 1, which is written by omission.
+pub(crate) fn is_first_record_version(v: &u8) -> bool {
+    *v == FIRST_RECORD_VERSION
+}
+
 /// How many gold cards the finder draws (§7.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -48,6 +48,49 @@ fn own_act(log: &[Event], index: usize, handed: &[bool]) -> Option<(Seat, Signed
     }
 }
 
+/// Who signs for each seat as a log goes: the seat's key (the last one registered, dropped by a
+/// reissued token) and whether the record gives it to a bot (handed over, or a lobby's bot).
+struct Signers {
+    keys: Vec<Option<String>>,
+    handed: Vec<bool>,
+}
+
+impl Signers {
+    fn new(players: usize) -> Signers {
+        Signers {
+            keys: vec![None; players],
+            handed: vec![false; players],
+        }
+    }
+
+    /// The key that signs for `seat` now.
+    fn key(&self, seat: Seat) -> Option<String> {
+        self.keys.get(seat.index()).cloned().flatten()
+    }
+
+    /// Follows one event of the log.
+    fn observe(&mut self, event: &Event) {
+        match event {
+            Event::SeatKeyRegistered { seat, key, .. } => {
+                if let Some(k) = self.keys.get_mut(seat.index()) {
+                    *k = Some(key.clone());
+                }
+            }
+            Event::TokenReissued { seat } => {
+                if let Some(k) = self.keys.get_mut(seat.index()) {
+                    *k = None;
+                }
+            }
+            Event::SeatHandedToBot { seat, .. } | Event::SeatReclaimed { seat, .. } => {
+                if let Some(h) = self.handed.get_mut(seat.index()) {
+                    *h = matches!(event, Event::SeatHandedToBot { .. });
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Where a log's signatures break the rules of signing, named like an audit's discrepancy:
 /// `(seq, what)`.
 pub type SigningError = (u64, String);
@@ -58,12 +101,20 @@ pub type SigningError = (u64, String);
 /// [`Event::SeatKeyRegistered`] recorded for it; a reissued token drops it
 /// ([`Event::TokenReissued`]). Registering a new key over an old one is signed by the old one.
 pub fn signed_acts(log: &[Event]) -> Result<Vec<SignedEntry>, SigningError> {
-    let players = match log.first() {
-        Some(Event::GameCreated { players, .. }) => usize::from(*players),
+    let (players, bound) = match log.first() {
+        Some(Event::GameCreated {
+            players,
+            record_version,
+            ..
+        }) => (usize::from(*players), *record_version >= 2),
         _ => return Err((1, "the log does not start with game_created".into())),
     };
-    let mut keys: Vec<Option<String>> = vec![None; players];
-    let mut handed = vec![false; players];
+    // The version after the last event that changed what a seat decides on, before the act's
+    // batch: under record version 2 a signature holds from there on only
+    // ([`crate::History::decision_version`]), as the server accepts it.
+    let mut decided = 1u64;
+    let mut floor = 1u64;
+    let mut signers = Signers::new(players);
     let mut base = 0u64;
     let mut seen = std::collections::BTreeSet::new();
     let mut entries = Vec::new();
@@ -71,11 +122,15 @@ pub fn signed_acts(log: &[Event]) -> Result<Vec<SignedEntry>, SigningError> {
         let seq = index as u64 + 1;
         if index == 0 || opens_batch(log, index) {
             base = index as u64;
+            floor = decided;
+        }
+        if event.changes_decisions() {
+            decided = seq;
         }
         let signature = event.signature();
-        match (own_act(log, index, &handed), signature) {
+        match (own_act(log, index, &signers.handed), signature) {
             (Some((seat, act)), signature) => {
-                let key = keys.get(seat.index()).cloned().flatten();
+                let key = signers.key(seat);
                 match (key, signature) {
                     (Some(key), Some(signature)) => {
                         if signature.version > base {
@@ -84,6 +139,18 @@ pub fn signed_acts(log: &[Event]) -> Result<Vec<SignedEntry>, SigningError> {
                                 format!(
                                     "{seat}'s {} was signed at version {}, after the version \
                                      {base} it was recorded at",
+                                    act.as_str(),
+                                    signature.version
+                                ),
+                            ));
+                        }
+                        if bound && signature.version < floor {
+                            return Err((
+                                seq,
+                                format!(
+                                    "{seat}'s {} was signed at version {}, before the decision \
+                                     it was recorded at (version {floor} on): a signature made \
+                                     for another moment, spent again",
                                     act.as_str(),
                                     signature.version
                                 ),
@@ -138,29 +205,73 @@ pub fn signed_acts(log: &[Event]) -> Result<Vec<SignedEntry>, SigningError> {
             }
             (None, None) => {}
         }
-        match event {
-            Event::SeatKeyRegistered { seat, key, .. } => {
-                if let Some(k) = keys.get_mut(seat.index()) {
-                    *k = Some(key.clone());
-                }
-            }
-            Event::TokenReissued { seat } => {
-                if let Some(k) = keys.get_mut(seat.index()) {
-                    *k = None;
-                }
-            }
-            Event::SeatHandedToBot { seat, .. } => {
-                if let Some(h) = handed.get_mut(seat.index()) {
-                    *h = true;
-                }
-            }
-            Event::SeatReclaimed { seat, .. } => {
-                if let Some(h) = handed.get_mut(seat.index()) {
-                    *h = false;
-                }
-            }
-            _ => {}
-        }
+        signers.observe(event);
     }
     Ok(entries)
+}
+
+/// Every act of `seat` in `log` that the player holding `key` did not sign, as `(seq, what)`:
+/// an act of the seat signed with another key or not signed at all, another key registered for
+/// the seat, a command labelled as a bot's while the record gave the seat to no bot. Acts made
+/// while the record gave the seat to a bot (handed over in the open) are not the player's and
+/// are left out. What a player shows with their own kept key (`saboteur verify --player-key`):
+/// a key swapped in the lobby, or replaced after a token reissue, names every act made with it.
+/// (Whether each signature verifies is [`signed_acts`]' and the API audit's business.)
+pub fn not_signed_by(log: &[Event], seat: Seat, key: &str) -> Vec<(u64, String)> {
+    let players = match log.first() {
+        Some(Event::GameCreated { players, .. }) => usize::from(*players),
+        _ => return vec![(1, "the log does not start with game_created".into())],
+    };
+    let mine = fingerprint(key);
+    let mut signers = Signers::new(players);
+    let mut named = Vec::new();
+    for (index, event) in log.iter().enumerate() {
+        let seq = index as u64 + 1;
+        let by_bot = signers.handed.get(seat.index()).copied().unwrap_or(false);
+        match (event, own_act(log, index, &signers.handed)) {
+            (Event::SeatKeyRegistered { key: new, .. }, Some((s, _))) if s == seat => {
+                if new != key {
+                    named.push((
+                        seq,
+                        format!(
+                            "the record registers key {} for {seat}, not yours ({mine})",
+                            fingerprint(new)
+                        ),
+                    ));
+                }
+            }
+            (_, Some((s, act))) if s == seat => match signers.key(seat) {
+                Some(k) if k == key => {}
+                Some(k) => named.push((
+                    seq,
+                    format!(
+                        "{seat}'s {} is signed by key {}, not yours ({mine})",
+                        act.as_str(),
+                        fingerprint(&k)
+                    ),
+                )),
+                None => named.push((
+                    seq,
+                    format!(
+                        "{seat}'s {} is not signed: not made with your key ({mine})",
+                        act.as_str()
+                    ),
+                )),
+            },
+            (
+                Event::CommandAccepted {
+                    seat: s,
+                    bot: Some(_),
+                    ..
+                },
+                None,
+            ) if *s == seat && !by_bot && opens_batch(log, index) => named.push((
+                seq,
+                format!("{seat}'s command is labelled as a bot's while the record gave the seat to no bot"),
+            )),
+            _ => {}
+        }
+        signers.observe(event);
+    }
+    named
 }

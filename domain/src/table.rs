@@ -31,6 +31,8 @@ pub(crate) struct Table {
     pub(crate) timed_out: bool,
     /// The key each seat's acts are signed with, if its player registered one.
     pub(crate) keys: Vec<Option<String>>,
+    /// The game's record version ([`crate::options::RECORD_VERSION`]).
+    pub(crate) record_version: u8,
 }
 
 impl Table {
@@ -46,6 +48,7 @@ impl Table {
             timeouts: vec![0; players],
             handed: vec![None; players],
             keys: vec![None; players],
+            record_version: crate::options::FIRST_RECORD_VERSION,
             ..Table::default()
         }
     }

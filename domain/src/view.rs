@@ -269,6 +269,7 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
             first_player,
             seed,
             rules_version,
+            record_version,
         } => Event::GameCreated {
             ruleset: *ruleset,
             options: *options,
@@ -276,6 +277,7 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
             first_player: *first_player,
             seed: seed.shown_if(false),
             rules_version: *rules_version,
+            record_version: *record_version,
         },
         Event::RoundStarted {
             round,

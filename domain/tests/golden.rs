@@ -133,6 +133,23 @@ fn cases() -> Vec<(&'static str, Ruleset, Options, u8, u64, Player)> {
             13,
             experts_game,
         ),
+        // Record version 2: every bot seat recorded right after the deal.
+        (
+            "base_5p_bots_record2_seed23",
+            Ruleset::Base,
+            base,
+            5,
+            23,
+            bots_game,
+        ),
+        (
+            "saboteur2_7p_bots_record2_seed19",
+            Ruleset::Saboteur2,
+            base,
+            7,
+            19,
+            bots_game,
+        ),
         (
             "base_4p_online_seed5",
             Ruleset::Base,

@@ -257,6 +257,19 @@ fn the_audit_names_the_first_tampered_event() {
     assert!(audit(&log).is_ok());
 }
 
+/// Records every seat but `humans` as a bot of `level` from the lobby on, right after the deal
+/// (as the server does: a bot's command for a seat the record does not give to a bot is a
+/// discrepancy).
+fn seat_bots(h: &mut History, humans: &[Seat], level: saboteur_domain::BotLevel) {
+    let bots: Vec<_> = (0..h.game().players())
+        .map(Seat)
+        .filter(|s| !humans.contains(s))
+        .map(|s| (s, level))
+        .collect();
+    let events = h.seat_lobby_bots(&bots).unwrap();
+    push_all(h, events);
+}
+
 /// Lets the bots (every seat but `humans`) play until a human's turn or the end.
 fn bots_play(h: &mut History, humans: &[Seat]) {
     while let Some(seat) = h.game().awaited() {
@@ -287,6 +300,7 @@ fn a_player_takes_back_their_command_with_the_bot_moves_after_it() {
         .unwrap();
         let start = h.start().unwrap();
         push_all(&mut h, start);
+        seat_bots(&mut h, &humans, saboteur_domain::BotLevel::Heuristic);
         let mut rng = bot_rng(Seed::from_u64(seed));
         let mut undone = 0;
         bots_play(&mut h, &humans);
@@ -361,8 +375,15 @@ fn find_request(
                 .unwrap();
         let start = h.start().unwrap();
         push_all(&mut h, start);
+        // Seat 0 is a player's, the others bots'.
+        seat_bots(&mut h, &[Seat(0)], saboteur_domain::BotLevel::Random);
         let mut rng = bot_rng(seed);
         while let Some(seat) = h.game().awaited() {
+            if seat != Seat(0) {
+                let theirs = h.execute_bot(seat, saboteur_domain::BotLevel::Random);
+                push_all(&mut h, theirs.unwrap());
+                continue;
+            }
             let legal = legal_commands(h.game(), seat);
             let mine = h
                 .execute(seat, &legal[below(&mut rng, legal.len())])

@@ -99,7 +99,22 @@ fn a_signature_dated_after_its_act_or_used_twice_is_named() {
     let (_, what) = signed_acts(&log(&h)).unwrap_err();
     assert!(what.contains("after the version"), "{what}");
 
-    // The same signature recorded for two acts.
+    // The same signature recorded for two acts of one decision (two messages).
+    let mut h = keyed_game();
+    let base = h.version();
+    for _ in 0..2 {
+        let mut said = h.talk(Some(Seat(0)), None, "hello", 1).unwrap();
+        assert!(Event::sign(
+            &mut said,
+            Seat(0),
+            signed(base, r#"{"text":"hello"}"#, 1)
+        ));
+        push_all(&mut h, said);
+    }
+    let (_, what) = signed_acts(&log(&h)).unwrap_err();
+    assert!(what.contains("already used"), "{what}");
+
+    // The same signature spent again at a later decision (record version 2).
     let mut h = keyed_game();
     let base = h.version();
     play(&mut h, Some(signed(base, "{}", 1)));
@@ -111,7 +126,10 @@ fn a_signature_dated_after_its_act_or_used_twice_is_named() {
     }
     play(&mut h, Some(signed(base, "{}", 1)));
     let (_, what) = signed_acts(&log(&h)).unwrap_err();
-    assert!(what.contains("already used"), "{what}");
+    assert!(
+        what.contains("before the decision it was recorded at"),
+        "{what}"
+    );
 }
 
 #[test]

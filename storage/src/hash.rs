@@ -63,6 +63,27 @@ pub fn log_entry_hash(
     hex::encode(h.finalize())
 }
 
+/// The hash of a transparency log entry that binds its time: [`log_entry_hash`]'s fields and
+/// then the time it was logged, in milliseconds since the Unix epoch. Every entry the store
+/// writes now is hashed so; a rewritten `logged_at` breaks the chain from that entry on.
+pub fn log_entry_hash_at(
+    prev_hash: &str,
+    seq: i64,
+    game_id: &str,
+    version: i64,
+    head: &str,
+    logged_at_ms: i64,
+) -> String {
+    let mut h = Sha256::new();
+    field(&mut h, prev_hash.as_bytes());
+    h.update(seq.to_be_bytes());
+    field(&mut h, game_id.as_bytes());
+    h.update(version.to_be_bytes());
+    field(&mut h, head.as_bytes());
+    h.update(logged_at_ms.to_be_bytes());
+    hex::encode(h.finalize())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -41,6 +41,7 @@ mod keys;
 mod notify;
 mod presence;
 mod records;
+mod signed_times;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod translog;
@@ -48,7 +49,9 @@ mod translog;
 pub use backend::{ACQUIRE_TIMEOUT, EventStore};
 pub use engine::{decode, to_new_event};
 pub use error::{Result, StoreError, is_unreachable};
-pub use hash::{GENESIS, canonical_json, chain_hash, log_entry_hash, seed_commitment};
+pub use hash::{
+    GENESIS, canonical_json, chain_hash, log_entry_hash, log_entry_hash_at, seed_commitment,
+};
 pub use keys::{NewKey, ServerKey};
 pub use notify::CHANNEL;
 pub use presence::PresenceKey;

@@ -13,7 +13,7 @@ use sqlx::Row;
 use crate::EventStore;
 use crate::backend::on_pool;
 use crate::error::{Result, StoreError, is_unique_violation};
-use crate::hash::{GENESIS, log_entry_hash};
+use crate::hash::{GENESIS, log_entry_hash_at};
 
 /// One entry of the transparency log.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,9 +28,10 @@ pub struct LogEntry {
     pub head: String,
     /// The previous entry's hash ([`GENESIS`] for the first).
     pub prev_hash: String,
-    /// [`log_entry_hash`] of the fields above.
+    /// [`log_entry_hash_at`] of the fields above and `logged_at` (entries written before
+    /// times were bound: [`crate::log_entry_hash`], without it).
     pub hash: String,
-    /// When it was written.
+    /// When it was written, to the millisecond; never earlier than the entry before it.
     pub logged_at: DateTime<Utc>,
 }
 
@@ -89,9 +90,10 @@ impl EventStore {
         })
     }
 
-    /// Logs a finished game (its row's version and last hash), once: a game already logged
-    /// keeps its entry. A game that is not finished is refused.
-    pub async fn log_finished_game(&self, game_id: &str) -> Result<LogEntry> {
+    /// Logs a finished game (its row's version and last hash), once, at `now_ms` (the server's
+    /// time, in milliseconds since the Unix epoch; never earlier than the entry before it): a
+    /// game already logged keeps its entry. A game that is not finished is refused.
+    pub async fn log_finished_game(&self, game_id: &str, now_ms: i64) -> Result<LogEntry> {
         for _ in 0..20 {
             if let Some(entry) = self.log_entry_of(game_id).await? {
                 return Ok(entry);
@@ -102,15 +104,24 @@ impl EventStore {
                     "game {game_id} is not finished"
                 )));
             }
-            let (seq, prev) = match self.last_log_entry().await? {
-                Some(last) => (last.seq + 1, last.hash),
-                None => (1, GENESIS.to_string()),
+            // The entry's time is in its hash, to the millisecond, and never earlier than the
+            // entry before it: the log's times only go forward.
+            let now = DateTime::<Utc>::from_timestamp_millis(now_ms).unwrap_or_default();
+            let (seq, prev, now) = match self.last_log_entry().await? {
+                Some(last) => (last.seq + 1, last.hash, now.max(last.logged_at)),
+                None => (1, GENESIS.to_string(), now),
             };
-            let hash = log_entry_hash(&prev, seq, game_id, game.version, &game.last_hash);
+            let hash = log_entry_hash_at(
+                &prev,
+                seq,
+                game_id,
+                game.version,
+                &game.last_hash,
+                now.timestamp_millis(),
+            );
             let sql = "INSERT INTO transparency_log \
                        (seq, game_id, version, head, prev_hash, hash, logged_at) \
                        VALUES ($1, $2, $3, $4, $5, $6, $7)";
-            let now = Utc::now();
             let result = on_pool!(self, pool => {
                 sqlx::query(sql)
                     .bind(seq)

@@ -130,6 +130,25 @@ pub(crate) fn decide(
                     signature: None,
                 });
             }
+            // The seats given to bots in the lobby, recorded after the deal: from now on the
+            // log says which seats are bots' (record version 2), so no bot command for another
+            // seat verifies.
+            let mut bots: Vec<(Seat, saboteur_domain::BotLevel)> = table
+                .credentials()
+                .iter()
+                .filter_map(|c| {
+                    Some((
+                        Seat(u8::try_from(c.seat?).ok()?),
+                        crate::app::auth::bot_level(c)?,
+                    ))
+                })
+                .collect();
+            bots.sort();
+            if !bots.is_empty() {
+                let mut dealt = history.clone();
+                started.iter().cloned().for_each(|e| dealt.push(e));
+                started.extend(dealt.seat_lobby_bots(&bots)?);
+            }
             events(started)
         }
         (Act::RequestUndo { .. }, Who::Player(seat)) => events(history.request_undo(seat)?),
@@ -150,7 +169,7 @@ pub(crate) fn decide(
                 Who::Player(s) => Some(s),
                 _ => None,
             };
-            let now = table.time().now_ms();
+            let now = table.now_ms();
             events(history.talk(seat, name.as_deref(), text, now)?)
         }
         (Act::HideTalk { seq, .. }, _) => events(history.hide_talk(*seq)?),
@@ -167,7 +186,7 @@ pub(crate) fn decide(
                 swap: Some((swap, token)),
             }
         }
-        (Act::TimeOut { .. }, _) => match history.time_out(table.time().now_ms()) {
+        (Act::TimeOut { .. }, _) => match history.time_out(table.now_ms()) {
             Ok(e) => events(e),
             Err(saboteur_domain::TableError::NoCommand(seat)) => {
                 return Err(ApiError::Internal(format!(

@@ -30,7 +30,8 @@ async fn log_unlogged(state: &AppState) {
             }
         };
         for id in &ids {
-            if let Err(e) = state.store.log_finished_game(id).await {
+            let now = i64::try_from(state.config.time.now_ms()).unwrap_or(i64::MAX);
+            if let Err(e) = state.store.log_finished_game(id, now).await {
                 tracing::warn!(game = %id, "the finished game is not logged yet: {e}");
                 return;
             }

@@ -71,6 +71,7 @@ fn created_reply(
         seed_commitment: record.seed_commitment.clone(),
         seat: None,
         entropy: None,
+        public_key: None,
     };
     let at = Signed {
         game: &record.id,

@@ -82,11 +82,37 @@ pub(crate) fn state_view(history: &History, version: i64, audience: Audience) ->
 }
 
 /// A signed receipt for `body`, served to `audience` at `version` of the table's game (for an
-/// outcome, `first` is its first event).
+/// outcome, `first` is its first event), signed at the game's now ([`Table::now_ms`]).
 pub(crate) async fn receipt(
     state: &AppState,
     table: &Table,
     kind: ReceiptKind,
+    at: (Version, Option<Version>),
+    audience: Audience,
+    body: &impl Serialize,
+) -> Result<Receipt, ApiError> {
+    receipt_at(state, table, (kind, table.now_ms()), at, audience, body).await
+}
+
+/// As [`receipt`], for a time signed outside the game's events (a refusal, a commitment): the
+/// time is kept in the store as the game's floor first ([`Table::signed_now_ms`]), so no later
+/// event or receipt of the game is stamped earlier, whichever process, restarted or not.
+pub(crate) async fn kept_receipt(
+    state: &AppState,
+    table: &mut Table,
+    kind: ReceiptKind,
+    at: (Version, Option<Version>),
+    audience: Audience,
+    body: &impl Serialize,
+) -> Result<Receipt, ApiError> {
+    let ms = table.signed_now_ms(&state.store).await?;
+    receipt_at(state, table, (kind, ms), at, audience, body).await
+}
+
+async fn receipt_at(
+    state: &AppState,
+    table: &Table,
+    (kind, served_ms): (ReceiptKind, u64),
     (version, first): (Version, Option<Version>),
     audience: Audience,
     body: &impl Serialize,
@@ -97,9 +123,17 @@ pub(crate) async fn receipt(
         version: version.stored(),
         first: first.map(Version::stored),
         head,
-        served_at: table.time().rfc3339(),
+        served_at: rfc3339(served_ms),
     };
     sign(state, kind, at, audience, body)
+}
+
+/// A time in milliseconds since the Unix epoch as receipts sign it: RFC 3339 in UTC, to the
+/// millisecond.
+pub(crate) fn rfc3339(ms: u64) -> String {
+    chrono::DateTime::from_timestamp_millis(i64::try_from(ms).unwrap_or(i64::MAX))
+        .unwrap_or_default()
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 /// Where in a game's chain, and when, a receipt is signed.

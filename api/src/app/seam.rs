@@ -43,7 +43,7 @@ use crate::state::AppState;
 /// signed receipt of it at the table's version: so a player can prove when, and at which
 /// version, a write was refused. Other errors, and refusals whose receipt cannot be made, are
 /// answered as they are.
-async fn signed_refusal(state: &AppState, table: &Held, who: Who, e: ApiError) -> ApiError {
+async fn signed_refusal(state: &AppState, table: &mut Held, who: Who, e: ApiError) -> ApiError {
     use actix_web::ResponseError as _;
     let status = e.status_code();
     let audience = match who {
@@ -59,7 +59,7 @@ async fn signed_refusal(state: &AppState, table: &Held, who: Who, e: ApiError) -
         return e;
     }
     let at = (table.version(), None);
-    match reply::receipt(
+    match reply::kept_receipt(
         state,
         table,
         ReceiptKind::Refusal,
@@ -105,7 +105,7 @@ pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiE
 pub(crate) async fn open(state: &AppState, game: &GameId) -> Result<Held, ApiError> {
     let mut table = state.tables.open(game).await?;
     // A bot due is played (step 7 of any act, or the driver's `Act::BotsDue`), never timed out.
-    if !table.bot_due() && table.history().overdue(table.time().now_ms()) {
+    if !table.bot_due() && table.history().overdue(table.now_ms()) {
         let timeout = Act::TimeOut { game: game.clone() };
         if let Err(e) = Box::pin(on_table(state, &mut table, None, timeout, None)).await {
             if let ApiError::Unreachable(_) = e {
@@ -197,6 +197,7 @@ async fn on_table(
             let level = bot_level(&credential);
             let name = credential.display_name.clone().unwrap_or_default();
             let entropy = credential.entropy.clone();
+            let public_key = credential.public_key.clone();
             match (level, token) {
                 (Some(level), _) => Written::Done(Done::BotSeated(BotSeated { seat, level, name })),
                 (None, Some(player_token)) => {
@@ -205,12 +206,14 @@ async fn on_table(
                         seed_commitment: table.record().seed_commitment.clone(),
                         seat: Some(seat),
                         entropy: entropy.clone(),
+                        public_key,
                     };
-                    let receipt = reply::receipt(
+                    let at = (table.version(), None);
+                    let receipt = reply::kept_receipt(
                         state,
                         table,
                         ReceiptKind::Commitment,
-                        (table.version(), None),
+                        at,
                         Audience::Seat(Seat(seat)),
                         &commitment,
                     )
@@ -260,12 +263,14 @@ async fn on_table(
                         seed_commitment: table.record().seed_commitment.clone(),
                         seat: Some(seat.0),
                         entropy,
+                        public_key,
                     };
-                    let receipt = reply::receipt(
+                    let at = (table.version(), None);
+                    let receipt = reply::kept_receipt(
                         state,
                         table,
                         ReceiptKind::Commitment,
-                        (table.version(), None),
+                        at,
                         Audience::Seat(seat),
                         &commitment,
                     )

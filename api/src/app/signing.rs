@@ -48,6 +48,18 @@ fn refused(code: &'static str, detail: String) -> ApiError {
     }
 }
 
+/// The event that already carries `signature`, among those since the decision version (the
+/// only ones a signature still valid here could be recorded with).
+fn recorded_with(table: &Held, signature: &str) -> Option<u64> {
+    let log = table.history().log();
+    let from = table.decision_version().get().saturating_sub(1) as usize;
+    log.iter()
+        .enumerate()
+        .skip(from)
+        .find(|(_, e)| e.signature().is_some_and(|s| s.signature == signature))
+        .map(|(i, _)| i as u64 + 1)
+}
+
 /// Parses a key written as 64 hex digits.
 pub(crate) fn verifying_key(key: &str) -> Option<VerifyingKey> {
     let bytes: [u8; 32] = hex::decode(key).ok()?.try_into().ok()?;
@@ -126,13 +138,26 @@ pub(crate) fn check(
             ),
         ));
     }
-    if kind == SignedAct::Command && signed.version < table.decision_version().get() {
+    // A signature holds for the decision it was made at: a command's (as `If-Match`) and, in
+    // a game of record version 2, every act's, so a signature refused or left unused can
+    // never be recorded later in place of another act.
+    let bound = kind == SignedAct::Command || table.history().records_bots();
+    if bound && signed.version < table.decision_version().get() {
         return Err(ApiError::PreconditionFailed(format!(
-            "the command was signed at version {}; the game has changed since (a version holds \
+            "the {} was signed at version {}; the game has changed since (a version holds \
              from {} on): fetch the state and sign again",
+            kind.as_str(),
             signed.version,
             table.decision_version()
         )));
+    }
+    if let Some(seq) = recorded_with(table, &signed.signature) {
+        return Err(refused(
+            "bad_signature",
+            format!(
+                "this signature is already recorded, with event {seq}: each act is signed once"
+            ),
+        ));
     }
     Ok(Some((
         seat,

@@ -51,6 +51,9 @@ pub(crate) struct Table {
     /// before a database failover lost them): a stream that showed events of an earlier count
     /// may have shown some the game no longer has.
     rewinds: u64,
+    /// The latest time signed for the game outside its events (a refusal, a commitment), as
+    /// the store keeps it: nothing later is stamped or signed earlier.
+    floor_ms: u64,
 }
 
 /// The range of sequence numbers a commit wrote (or, for a retried command id, had written).
@@ -82,6 +85,7 @@ impl Table {
         // Read event by event, the lists grew by doubling: give the room back.
         history.shrink_to_fit();
         let credentials = store.credentials(id.as_str()).await?;
+        let floor_ms = u64::try_from(store.time_floor(id.as_str()).await?).unwrap_or(0);
         let mut table = Table {
             id: id.clone(),
             record,
@@ -91,6 +95,7 @@ impl Table {
             unreachable: None,
             time,
             rewinds: 0,
+            floor_ms,
         };
         // The row and the log are read apart: take the row's version and last hash from the log.
         if table.record.version != table.version().stored() {
@@ -141,9 +146,26 @@ impl Table {
         &self.credentials
     }
 
-    /// The server's time source.
-    pub fn time(&self) -> &TimeSource {
-        &self.time
+    /// Now, for this game: the server's time, never earlier than a time already signed for the
+    /// game ([`Table::signed_now_ms`] of a refusal or a commitment, kept in the store) nor than a
+    /// time its record holds. What events are stamped with and receipts signed at, so a clock
+    /// corrected backwards never makes a signed time contradict a later one.
+    pub fn now_ms(&self) -> u64 {
+        self.history
+            .recorded_now(self.time.now_ms())
+            .max(self.floor_ms)
+    }
+
+    /// [`Table::now_ms`] for a time signed outside the game's events (a refusal, a
+    /// commitment): kept in the store first as the game's floor, so that no process, restarted
+    /// or not, stamps a later event earlier.
+    pub async fn signed_now_ms(&mut self, store: &EventStore) -> Result<u64, ApiError> {
+        let now = self.now_ms();
+        let kept = store
+            .raise_time_floor(self.id.as_str(), i64::try_from(now).unwrap_or(i64::MAX))
+            .await?;
+        self.floor_ms = self.floor_ms.max(u64::try_from(kept).unwrap_or(0));
+        Ok(now.max(self.floor_ms))
     }
 
     /// The hash of the event at `version`: the head of the game's chain there. The current
@@ -305,7 +327,7 @@ impl Table {
         command_id: Option<String>,
         token: Option<TokenSwap>,
     ) -> Result<Committed, ApiError> {
-        let now = self.time.now_ms();
+        let now = self.now_ms();
         if matches!(
             events.first(),
             Some(Event::CommandAccepted { bot: None, .. })
@@ -374,7 +396,8 @@ impl Table {
                 }
                 if status == Some(GameStatus::Finished) {
                     // Written once per game; if this fails, the bots' sweep logs it later.
-                    if let Err(e) = store.log_finished_game(self.id.as_str()).await {
+                    let now = i64::try_from(self.now_ms()).unwrap_or(i64::MAX);
+                    if let Err(e) = store.log_finished_game(self.id.as_str(), now).await {
                         tracing::warn!(game = %self.id, "the finished game is not logged yet: {e}");
                     }
                 }

@@ -43,6 +43,7 @@ pub fn create(
         first_player,
         seed: Secret::Known(seed),
         rules_version: RULES_VERSION,
+        record_version: crate::options::RECORD_VERSION,
     })
 }
 

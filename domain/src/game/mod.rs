@@ -249,6 +249,7 @@ impl Game {
                 first_player,
                 seed,
                 rules_version,
+                ..
             } => {
                 if !(FIRST_RULES_VERSION..=RULES_VERSION).contains(rules_version) {
                     return None;

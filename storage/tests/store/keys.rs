@@ -77,13 +77,18 @@ pub(crate) async fn transparency_log(store: EventStore) {
         .map(|n| {
             let store = store.clone();
             let id = ["f1", "f2", "f3", "f4"][n % 4];
-            tokio::spawn(async move { store.log_finished_game(id).await })
+            tokio::spawn(async move { store.log_finished_game(id, 1_795_435_200_000).await })
         })
         .collect();
     for t in tasks {
         t.await.unwrap().unwrap();
     }
-    assert!(store.log_finished_game("running").await.is_err());
+    assert!(
+        store
+            .log_finished_game("running", 1_795_435_200_000)
+            .await
+            .is_err()
+    );
     assert!(store.unlogged_finished_games(10).await.unwrap().is_empty());
     let entries = store.log_entries(0, 100).await.unwrap();
     assert_eq!(entries.len(), 4, "one entry per game");
@@ -93,7 +98,18 @@ pub(crate) async fn transparency_log(store: EventStore) {
         assert_eq!(e.prev_hash, prev);
         let game = store.get_game(&e.game_id).await.unwrap();
         assert_eq!((e.version, &e.head), (game.version, &game.last_hash));
-        let hash = saboteur_storage::log_entry_hash(&prev, seq, &e.game_id, e.version, &e.head);
+        let hash = saboteur_storage::log_entry_hash_at(
+            &prev,
+            seq,
+            &e.game_id,
+            e.version,
+            &e.head,
+            e.logged_at.timestamp_millis(),
+        );
+        assert!(
+            e.logged_at.timestamp_millis() >= 1_795_435_200_000,
+            "never earlier"
+        );
         assert_eq!(e.hash, hash);
         prev = hash;
     }

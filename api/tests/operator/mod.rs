@@ -1,0 +1,325 @@
+//! What the dishonest-operator tests share: a server on a store, its calls (signed or not),
+//! `saboteur verify`, and the operator's own edits of the store (triggers dropped, an event
+//! rewritten with every hash after it). Each test binary uses part of it.
+#![allow(dead_code)]
+
+use std::process::Command;
+
+use reqwest::Client;
+use serde_json::{Value, json};
+
+/// A scenario run on SQLite (a file in a temporary directory) and on PostgreSQL, as two tests.
+macro_rules! on_both_stores {
+    ($sqlite:ident, $postgres:ident, $scenario:ident) => {
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $sqlite() {
+            let dir = tempfile::tempdir().unwrap();
+            let url = format!(
+                "sqlite://{}?mode=rwc",
+                dir.path().join("store.db").display()
+            );
+            $scenario(&url, dir.path()).await;
+        }
+
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $postgres() {
+            let dir = tempfile::tempdir().unwrap();
+            let url = saboteur_storage::testing::fresh_database().await;
+            $scenario(&url, dir.path()).await;
+        }
+    };
+}
+
+pub struct Server {
+    pub base: String,
+    pub client: Client,
+}
+
+impl Server {
+    /// A base game for three created with no seed: its reply, id and host token.
+    pub async fn create_base_game(&self) -> (Value, String, String) {
+        let created = self
+            .call(
+                "POST",
+                "/games",
+                None,
+                Some(json!({"ruleset": "base", "players": 3})),
+            )
+            .await;
+        let id = created["game_id"].as_str().unwrap().to_string();
+        let host = created["host_token"].as_str().unwrap().to_string();
+        (created, id, host)
+    }
+
+    pub async fn start(database_url: &str) -> Server {
+        Server::start_at(database_url, saboteur_api::TimeSource::system()).await
+    }
+
+    /// A server reading the time from `time` (a manual clock a test moves).
+    pub async fn start_at(database_url: &str, time: saboteur_api::TimeSource) -> Server {
+        let config = saboteur_api::Config {
+            time,
+            allow_fixed_seed: true,
+            // Many clients from one address: the per-client limits are switched off.
+            limits: saboteur_api::Limits {
+                off: true,
+                ..saboteur_api::Limits::default()
+            },
+            ..saboteur_api::Config::new("127.0.0.1:0", database_url)
+        };
+        let (server, addr) = saboteur_api::start(config).await.unwrap();
+        tokio::spawn(server);
+        Server {
+            base: format!("http://{addr}"),
+            client: Client::new(),
+        }
+    }
+
+    /// The host seats `n` random bots.
+    pub async fn random_bots(&self, id: &str, host: &str, n: usize) {
+        for _ in 0..n {
+            self.call(
+                "POST",
+                &format!("/games/{id}/bots"),
+                Some(host),
+                Some(json!({"level": "random"})),
+            )
+            .await;
+        }
+    }
+
+    pub async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Value {
+        let url = format!("{}{path}", self.base);
+        let mut rb = match method {
+            "GET" => self.client.get(url),
+            _ => self.client.post(url),
+        };
+        if let Some(t) = token {
+            rb = rb.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            rb = rb.json(&b);
+        }
+        let res = rb.send().await.unwrap();
+        let status = res.status();
+        let value: Value = res.json().await.unwrap();
+        assert!(status.is_success(), "{method} {path}: {status} {value}");
+        value
+    }
+}
+
+/// `saboteur verify` with these arguments (paths given as strings).
+pub fn verify_with(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_saboteur"))
+        .arg("verify")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Writes `value` as `name` in `dir` and returns the path as a string.
+pub fn file(dir: &std::path::Path, name: &str, value: &Value) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, value.to_string()).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+pub fn text(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The store at `url` with the trigger `name` on `table` dropped, as an operator with the
+/// database does before changing what the triggers keep.
+pub async fn without_trigger(url: &str, name: &str, table: &str) -> saboteur_storage::EventStore {
+    let store = saboteur_storage::EventStore::connect(url).await.unwrap();
+    let on = if url.starts_with("postgres") {
+        format!(" ON {table}")
+    } else {
+        String::new()
+    };
+    store
+        .execute_raw(&format!("DROP TRIGGER IF EXISTS {name}{on}"))
+        .await
+        .unwrap();
+    store
+}
+
+/// Plays seat 0 (the first legal move each turn) until the game is over.
+pub async fn play_to_end(server: &Server, id: &str, me: &str) {
+    for _ in 0..2000 {
+        let summary = server
+            .call("GET", &format!("/games/{id}"), None, None)
+            .await;
+        if summary["status"] == "finished" {
+            return;
+        }
+        let legal = server
+            .call("GET", &format!("/games/{id}/legal-moves"), Some(me), None)
+            .await;
+        match legal["commands"].as_array().and_then(|c| c.first()) {
+            Some(command) => {
+                server
+                    .call(
+                        "POST",
+                        &format!("/games/{id}/commands"),
+                        Some(me),
+                        Some(command.clone()),
+                    )
+                    .await;
+            }
+            None => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+        }
+    }
+    panic!("game {id} did not end");
+}
+
+/// A token's hash as the store keeps it.
+pub fn token_hash(token: &str) -> String {
+    use sha2::Digest as _;
+    hex::encode(sha2::Sha256::digest(token.as_bytes()))
+}
+
+/// A player's signing key (fixed, so a failure replays) and its public key as the wire writes it.
+pub fn player_key(byte: u8) -> (ed25519_dalek::SigningKey, String) {
+    let key = ed25519_dalek::SigningKey::from_bytes(&[byte; 32]);
+    let public = hex::encode(key.verifying_key().to_bytes());
+    (key, public)
+}
+
+impl Server {
+    /// `POST path` with `body` sent as exactly these bytes, signed by `key` for `seat` at
+    /// `version` as the act `act` (docs/clients.md): the response's status and body.
+    pub async fn signed(
+        &self,
+        path: &str,
+        token: &str,
+        body: &str,
+        signer: Option<(&ed25519_dalek::SigningKey, &str, u8, u64, &str)>,
+    ) -> (u16, Value) {
+        use ed25519_dalek::Signer as _;
+        let mut rb = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(token);
+        if !body.is_empty() {
+            rb = rb
+                .header("Content-Type", "application/json")
+                .body(body.to_string());
+        }
+        if let Some((key, game, seat, version, act)) = signer {
+            let message = format!("saboteur-act-v1\n{game}\n{seat}\n{version}\n{act}\n{body}");
+            let signature = hex::encode(key.sign(message.as_bytes()).to_bytes());
+            rb = rb
+                .header("Seat-Signature", signature)
+                .header("Seat-Signature-Version", version.to_string());
+        }
+        let res = rb.send().await.unwrap();
+        let status = res.status().as_u16();
+        let text = res.text().await.unwrap();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+}
+
+/// What a dishonest operator does to change one recorded event: drops the triggers, rewrites
+/// event `seq`'s payload with `change`, recomputes every hash from it to the end, the game's
+/// last hash and its transparency log entry.
+pub async fn rewrite_event(database_url: &str, id: &str, seq: i64, change: impl Fn(&mut Value)) {
+    let store = without_trigger(database_url, "events_no_update", "events").await;
+    without_trigger(
+        database_url,
+        "transparency_log_no_update",
+        "transparency_log",
+    )
+    .await;
+    let events = store.events_after(id, 0, 10_000).await.unwrap();
+    let mut prev = events[seq as usize - 1].prev_hash.clone();
+    for e in &events[seq as usize - 1..] {
+        let mut payload = e.payload.clone();
+        if e.seq == seq {
+            change(&mut payload);
+        }
+        let hash = saboteur_storage::chain_hash(
+            &prev,
+            id,
+            e.seq,
+            &e.event_type,
+            e.schema_version,
+            &payload,
+        );
+        let quoted = payload.to_string().replace('\'', "''");
+        let sql = format!(
+            "UPDATE events SET payload = '{quoted}', prev_hash = '{prev}', hash = '{hash}' \
+             WHERE game_id = '{id}' AND seq = {}",
+            e.seq
+        );
+        assert_eq!(store.execute_raw(&sql).await.unwrap(), 1, "{sql}");
+        prev = hash;
+    }
+    let last = events.len() as i64;
+    let sql = format!("UPDATE games SET last_hash = '{prev}' WHERE id = '{id}'");
+    assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
+    if let Some(entry) = store.log_entry_of(id).await.unwrap() {
+        let entry_hash = saboteur_storage::log_entry_hash_at(
+            &entry.prev_hash,
+            entry.seq,
+            id,
+            last,
+            &prev,
+            entry.logged_at.timestamp_millis(),
+        );
+        let sql = format!(
+            "UPDATE transparency_log SET head = '{prev}', hash = '{entry_hash}' \
+             WHERE game_id = '{id}'"
+        );
+        assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
+    }
+}
+
+/// Plays seat 0 (the first legal move each turn), every command signed with `key` at the
+/// version it was chosen at, until the game is over: the sequence number and signed version of
+/// each of its commands.
+pub async fn play_signed(
+    server: &Server,
+    id: &str,
+    me: &str,
+    key: &ed25519_dalek::SigningKey,
+) -> Vec<(i64, u64)> {
+    let mut played = Vec::new();
+    for _ in 0..2000 {
+        let summary = server
+            .call("GET", &format!("/games/{id}"), None, None)
+            .await;
+        if summary["status"] == "finished" {
+            return played;
+        }
+        let legal = server
+            .call("GET", &format!("/games/{id}/legal-moves"), Some(me), None)
+            .await;
+        let Some(command) = legal["commands"].as_array().and_then(|c| c.first()) else {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            continue;
+        };
+        let version = legal["version"].as_u64().unwrap();
+        let (status, out) = server
+            .signed(
+                &format!("/games/{id}/commands"),
+                me,
+                &command.to_string(),
+                Some((key, id, 0, version, "command")),
+            )
+            .await;
+        assert_eq!(status, 200, "{out}");
+        played.push((out["events"][0]["seq"].as_i64().unwrap(), version));
+    }
+    panic!("game {id} did not end");
+}

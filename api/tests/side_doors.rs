@@ -1,0 +1,538 @@
+//! The side doors of "nobody, the operator included, can play for you", each tried as a
+//! dishonest operator would (the store edited directly, triggers dropped, the player's key used
+//! to sign what the player once sent) and caught by `saboteur verify` with its exact sentence;
+//! the honest case of each passes. On SQLite and PostgreSQL.
+
+#[macro_use]
+mod operator;
+
+use operator::*;
+use serde_json::{Value, json};
+
+/// A base game for three: seat 0 a player with `public` as its key, seats 1 and 2 random bots,
+/// started. Its id, the player's token and the start's reply.
+async fn keyed_game_with_bots(server: &Server, public: &str) -> (String, String, Value) {
+    let (_, id, host) = server.create_base_game().await;
+    let joined = server
+        .call(
+            "POST",
+            &format!("/games/{id}/seats"),
+            None,
+            Some(json!({"name": "Ada", "public_key": public})),
+        )
+        .await;
+    let me = joined["player_token"].as_str().unwrap().to_string();
+    server.random_bots(&id, &host, 2).await;
+    let started = server
+        .call("POST", &format!("/games/{id}/start"), Some(&host), None)
+        .await;
+    (id, me, started)
+}
+
+/// The bundle of a finished game, written to `dir`, and `saboteur verify` run on it: the exit
+/// code and what it said.
+async fn verify_bundle(url: &str, dir: &std::path::Path, id: &str) -> (Option<i32>, String) {
+    let server = Server::start(url).await;
+    let bundle = server
+        .call("GET", &format!("/games/{id}/audit"), None, None)
+        .await;
+    let out = verify_with(&["--file", &file(dir, "bundle.json", &bundle)]);
+    (out.status.code(), text(&out))
+}
+
+/// Attack 1: a move for a keyed seat labelled as a bot's (a seed of the operator's choosing, or a
+/// bot version the verifier does not know). The record says which seats are bots' (the lobby's
+/// bots recorded after the deal), so the label is named; a bot seat's move of an unknown bot
+/// version is not vouched for (exit 3).
+async fn a_bot_label_is_no_side_door(url: &str, dir: &std::path::Path) {
+    let (key, public) = player_key(7);
+    for attack in [
+        "none",
+        "a bot's seed",
+        "an unknown bot version",
+        "a bot seat's newer bot",
+    ] {
+        let server = Server::start(url).await;
+        let (id, me, started) = keyed_game_with_bots(&server, &public).await;
+        let lobby: Vec<(u64, String)> = started["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["event"]["type"] == "seat_handed_to_bot")
+            .map(|e| {
+                assert_eq!(e["event"]["reason"], "lobby", "{e}");
+                (
+                    e["event"]["seat"].as_u64().unwrap(),
+                    e["event"]["level"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(lobby, vec![(1, "random".into()), (2, "random".into())]);
+        let played = play_signed(&server, &id, &me, &key).await;
+        let (mine, _) = played[0];
+        let bundle = server
+            .call("GET", &format!("/games/{id}/audit"), None, None)
+            .await;
+        let bot_move = bundle["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| !e["payload"]["bot"].is_null())
+            .map(|e| e["seq"].as_i64().unwrap())
+            .unwrap();
+        match attack {
+            "a bot's seed" => {
+                rewrite_event(url, &id, mine, |p| {
+                    p.as_object_mut().unwrap().remove("signature");
+                    p["bot"] = json!({"level": "random", "version": 3, "seed": 14});
+                })
+                .await;
+            }
+            "an unknown bot version" => {
+                rewrite_event(url, &id, mine, |p| {
+                    p.as_object_mut().unwrap().remove("signature");
+                    p["bot"] = json!({"level": "random", "version": 99, "seed": 0});
+                })
+                .await;
+            }
+            "a bot seat's newer bot" => {
+                rewrite_event(url, &id, bot_move, |p| p["bot"]["version"] = json!(99)).await;
+            }
+            _ => {}
+        }
+        let (code, said) = verify_bundle(url, dir, &id).await;
+        match attack {
+            "none" => assert_eq!(code, Some(0), "{said}"),
+            "a bot seat's newer bot" => {
+                assert_eq!(code, Some(3), "{said}");
+                assert!(
+                    said.contains(
+                        "cannot vouch for 1 bot moves: they were recorded by a bot \
+                                   version this verifier does not have"
+                    ),
+                    "{said}"
+                );
+            }
+            _ => {
+                assert_eq!(code, Some(1), "{said}");
+                assert!(
+                    said.contains(&format!(
+                        "event {mine}: a random bot's command for seat 0, which the record does \
+                         not give to a bot at this version: a move made for the seat's player"
+                    )),
+                    "{said}"
+                );
+            }
+        }
+    }
+}
+
+on_both_stores!(
+    a_bot_label_is_no_side_door_on_sqlite,
+    a_bot_label_is_no_side_door_on_postgres,
+    a_bot_label_is_no_side_door
+);
+
+/// Attack 2: a signature spent twice. A request refused once (an undo with nothing to undo, a
+/// command signed before the game changed) is refused when sent again later with the same
+/// signature (412), and a signature from an earlier decision written into the record in place
+/// of the player's real one is named by `verify`.
+async fn a_signature_is_spent_once(url: &str, dir: &std::path::Path) {
+    use ed25519_dalek::Signer as _;
+    let (key, public) = player_key(9);
+    let server = Server::start(url).await;
+    let (id, me, _) = keyed_game_with_bots(&server, &public).await;
+    let undo = format!("/games/{id}/undo");
+    let commands = format!("/games/{id}/commands");
+    // Seat 0's turn: an undo request signed now is refused (nothing to undo), with a receipt.
+    let legal = server
+        .call("GET", &format!("/games/{id}/legal-moves"), Some(&me), None)
+        .await;
+    let early = legal["version"].as_u64().unwrap();
+    let (status, refused) = server
+        .signed(&undo, &me, "", Some((&key, &id, 0, early, "undo")))
+        .await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (409, Some("nothing_to_undo")),
+        "{refused}"
+    );
+    // A move, and the bots' answers.
+    let command = legal["commands"][0].to_string();
+    let (status, out) = server
+        .signed(
+            &commands,
+            &me,
+            &command,
+            Some((&key, &id, 0, early, "command")),
+        )
+        .await;
+    assert_eq!(status, 200, "{out}");
+    // The undo request's signature sent again, at the later version: refused, never recorded.
+    let (status, again) = server
+        .signed(&undo, &me, "", Some((&key, &id, 0, early, "undo")))
+        .await;
+    assert_eq!(status, 412, "{again}");
+    assert!(
+        again["detail"]
+            .as_str()
+            .unwrap()
+            .contains("the undo was signed at version"),
+        "{again}"
+    );
+    // The command's signature sent again without its key: refused, never recorded twice.
+    let (status, twice) = server
+        .signed(
+            &commands,
+            &me,
+            &command,
+            Some((&key, &id, 0, early, "command")),
+        )
+        .await;
+    assert!(status == 412 || status == 401, "{status} {twice}");
+
+    let played = play_signed(&server, &id, &me, &key).await;
+    let (honest, _) = verify_bundle(url, dir, &id).await;
+    assert_eq!(honest, Some(0));
+    // The operator writes, in place of seat 0's last move, the same command signed at the
+    // first version (what a player's refused request would have carried).
+    let (last, _) = *played.last().unwrap();
+    let store = saboteur_storage::EventStore::connect(url).await.unwrap();
+    let recorded = store
+        .events_after(&id, last - 1, 1)
+        .await
+        .unwrap()
+        .remove(0);
+    let body = recorded.payload["signature"]["body"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let message = format!("saboteur-act-v1\n{id}\n0\n{early}\ncommand\n{body}");
+    let spent = hex::encode(key.sign(message.as_bytes()).to_bytes());
+    rewrite_event(url, &id, last, |p| {
+        p["signature"] = json!({"version": early, "body": body, "signature": spent});
+    })
+    .await;
+    let (code, said) = verify_bundle(url, dir, &id).await;
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains(&format!(
+            "event {last}: seat 0's command was signed at version {early}, before the decision \
+             it was recorded at"
+        )),
+        "{said}"
+    );
+}
+
+on_both_stores!(
+    a_signature_is_spent_once_on_sqlite,
+    a_signature_is_spent_once_on_postgres,
+    a_signature_is_spent_once
+);
+
+/// When this test's clocks start: 2026-11-20, in milliseconds since the Unix epoch.
+const T0: u64 = 1_795_132_800_000;
+
+/// Plays a game of three random bots to its end on `server`: its id and the final view served
+/// to a spectator (with its receipt, which shows the game over).
+async fn a_finished_bot_game(server: &Server) -> (String, Value) {
+    let (_, id, host) = server.create_base_game().await;
+    server.random_bots(&id, &host, 3).await;
+    server
+        .call("POST", &format!("/games/{id}/start"), Some(&host), None)
+        .await;
+    for _ in 0..400 {
+        let summary = server
+            .call("GET", &format!("/games/{id}"), None, None)
+            .await;
+        if summary["status"] == "finished" {
+            let state = server
+                .call("GET", &format!("/games/{id}/state"), None, None)
+                .await;
+            return (id, state);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    panic!("game {id} did not end");
+}
+
+/// Attack 4: a hidden game. The operator erases a finished game's log entry and chains the later
+/// entries again; setting their `logged_at` earlier breaks their hashes, and a checkpoint
+/// signed after the game's signed end that lacks it names the game as hidden.
+async fn a_hidden_game_is_named(url: &str, dir: &std::path::Path) {
+    let attacks = [
+        "none",
+        "erased",
+        "erased and re-dated",
+        "re-dated, hash kept",
+    ];
+    for (attack, hour) in attacks.into_iter().zip(0..) {
+        // Each attack an hour after the last, so the log's earlier entries are earlier.
+        let start = T0 + hour * 3_600_000;
+        let clock = saboteur_api::TimeSource::manual(start);
+        let server = Server::start_at(url, clock.clone()).await;
+        let (first, over) = a_finished_bot_game(&server).await;
+        // Five minutes later another game ends and is logged.
+        clock.advance(300_000);
+        let (second, _) = a_finished_bot_game(&server).await;
+        let keys = server.call("GET", "/keys", None, None).await;
+        let store = without_trigger(url, "transparency_log_no_update", "transparency_log").await;
+        without_trigger(url, "transparency_log_no_delete", "transparency_log").await;
+        let entries = store.log_entries(0, 100).await.unwrap();
+        let mine = entries.iter().position(|e| e.game_id == first).unwrap();
+        let theirs = entries.iter().position(|e| e.game_id == second).unwrap();
+        assert!(mine < theirs);
+        if attack != "none" {
+            // The game erased (its events gone, its row no longer a finished game's), so no
+            // sweep logs it again; every entry from its own on chained again one place earlier.
+            let events = without_trigger(url, "events_no_delete", "events").await;
+            let sql = format!("DELETE FROM events WHERE game_id = '{first}'");
+            assert!(events.execute_raw(&sql).await.unwrap() > 0);
+            let sql =
+                format!("UPDATE games SET status = 'active', version = 0 WHERE id = '{first}'");
+            assert_eq!(events.execute_raw(&sql).await.unwrap(), 1);
+            let moved: Vec<_> = entries[mine + 1..].to_vec();
+            let sql = format!("DELETE FROM transparency_log WHERE seq >= {}", mine + 1);
+            store.execute_raw(&sql).await.unwrap();
+            let mut prev = entries[mine].prev_hash.clone();
+            for (e, seq) in moved.iter().zip(mine as i64 + 1..) {
+                let mut at = e.logged_at.timestamp_millis();
+                if attack != "erased" {
+                    at = i64::try_from(start).unwrap();
+                }
+                let signed_at = if attack == "re-dated, hash kept" {
+                    e.logged_at.timestamp_millis()
+                } else {
+                    at
+                };
+                let hash = saboteur_storage::log_entry_hash_at(
+                    &prev, seq, &e.game_id, e.version, &e.head, signed_at,
+                );
+                let when = chrono::DateTime::from_timestamp_millis(at).unwrap();
+                let sql = format!(
+                    "INSERT INTO transparency_log \
+                     (seq, game_id, version, head, prev_hash, hash, logged_at) VALUES \
+                     ({seq}, '{}', {}, '{}', '{prev}', '{hash}', '{}')",
+                    e.game_id,
+                    e.version,
+                    e.head,
+                    when.to_rfc3339()
+                );
+                assert_eq!(store.execute_raw(&sql).await.unwrap(), 1, "{sql}");
+                prev = hash;
+            }
+        }
+        // A checkpoint signed now (five minutes after the first game's end), and the log.
+        let server = Server::start_at(url, clock.clone()).await;
+        let checkpoint = server.call("GET", "/log/checkpoint", None, None).await;
+        let log = server.call("GET", "/log", None, None).await;
+        let out = verify_with(&[
+            "--receipts",
+            &file(dir, "over.json", &json!([over])),
+            "--keys",
+            &file(dir, "keys.json", &keys),
+            "--log",
+            &file(dir, "log.json", &log),
+            "--checkpoint",
+            &file(dir, "checkpoint.json", &checkpoint),
+        ]);
+        let said = text(&out);
+        match attack {
+            "none" => {
+                assert_eq!(out.status.code(), Some(0), "{said}");
+                assert!(
+                    said.contains(&format!("game {first} is log entry")),
+                    "{said}"
+                );
+            }
+            "erased" => {
+                assert_eq!(out.status.code(), Some(1), "{said}");
+                assert!(
+                    said.contains(&format!(
+                        "contradiction: the server signed game {first}'s end at version"
+                    )) && said.contains("games logged since (their times bound in their hashes)")
+                        && said.contains("the game was hidden"),
+                    "{said}"
+                );
+            }
+            "erased and re-dated" => {
+                assert_eq!(out.status.code(), Some(1), "{said}");
+                assert!(
+                    said.contains("the checkpoint of size")
+                        && said.contains(&format!("lacks it: the game was hidden")),
+                    "{said}"
+                );
+            }
+            _ => {
+                assert_eq!(out.status.code(), Some(1), "{said}");
+                assert!(
+                    said.contains("its contents do not match its hash"),
+                    "{said}"
+                );
+            }
+        }
+    }
+}
+
+on_both_stores!(
+    a_hidden_game_is_named_on_sqlite,
+    a_hidden_game_is_named_on_postgres,
+    a_hidden_game_is_named
+);
+
+/// Attack 7: an honest server falsely accused. A server running 25 s fast signs a refusal; it
+/// is restarted with its clock corrected. The game's next events are stamped no earlier than
+/// the refusal (its time is kept in the store), so the refusal never reads as back-dated.
+async fn a_corrected_clock_accuses_nobody(url: &str, dir: &std::path::Path) {
+    let fast = saboteur_api::TimeSource::manual(T0 + 25_000);
+    let server = Server::start_at(url, fast).await;
+    let created = server
+        .call(
+            "POST",
+            "/games",
+            None,
+            Some(json!({"ruleset": "base", "players": 3,
+                        "options": {"clock": {"kind": "per_decision", "seconds": 600}}})),
+        )
+        .await;
+    let id = created["game_id"].as_str().unwrap().to_string();
+    let host = created["host_token"].as_str().unwrap().to_string();
+    let joined = server
+        .call(
+            "POST",
+            &format!("/games/{id}/seats"),
+            None,
+            Some(json!({"name": "Ada"})),
+        )
+        .await;
+    let me = joined["player_token"].as_str().unwrap().to_string();
+    server.random_bots(&id, &host, 2).await;
+    server
+        .call("POST", &format!("/games/{id}/start"), Some(&host), None)
+        .await;
+    // A command refused (a pass discards a card): its refusal signed at the fast time.
+    let (status, refused) = server
+        .signed(
+            &format!("/games/{id}/commands"),
+            &me,
+            &json!({"type": "pass", "discard": []}).to_string(),
+            None,
+        )
+        .await;
+    assert!((400..500).contains(&status), "{status} {refused}");
+    assert!(refused["receipt"]["signature"].is_string(), "{refused}");
+    // Restarted with the clock corrected: 25 s earlier.
+    let corrected = Server::start_at(url, saboteur_api::TimeSource::manual(T0)).await;
+    play_to_end(&corrected, &id, &me).await;
+    let bundle = corrected
+        .call("GET", &format!("/games/{id}/audit"), None, None)
+        .await;
+    let out = verify_with(&[
+        "--file",
+        &file(dir, "bundle.json", &bundle),
+        "--receipts",
+        &file(dir, "refused.json", &json!([refused])),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out).contains("receipts agree with the bundle"),
+        "{}",
+        text(&out)
+    );
+}
+
+on_both_stores!(
+    a_corrected_clock_accuses_nobody_on_sqlite,
+    a_corrected_clock_accuses_nobody_on_postgres,
+    a_corrected_clock_accuses_nobody
+);
+
+/// Attack 3: a key swapped in the lobby. The operator puts its own key in place of seat 0's
+/// before the start and plays the seat with it. The seat's signed commitment covers the key
+/// the player sent, so `verify --commitment` names the swap, and `verify --player-key` names
+/// every act the player's own key did not sign.
+async fn a_key_swapped_in_the_lobby_is_named(url: &str, dir: &std::path::Path) {
+    let (_, public) = player_key(11);
+    let (operator_key, operator_public) = player_key(12);
+    for attack in ["none", "swapped"] {
+        let server = Server::start(url).await;
+        let (_, id, host) = server.create_base_game().await;
+        let joined = server
+            .call(
+                "POST",
+                &format!("/games/{id}/seats"),
+                None,
+                Some(json!({"name": "Ada", "public_key": public})),
+            )
+            .await;
+        assert_eq!(joined["commitment"]["public_key"], json!(public), "{joined}");
+        let me = joined["player_token"].as_str().unwrap().to_string();
+        server.random_bots(&id, &host, 2).await;
+        let signer = if attack == "swapped" {
+            let store = saboteur_storage::EventStore::connect(url).await.unwrap();
+            let sql = format!(
+                "UPDATE credentials SET public_key = '{operator_public}' \
+                 WHERE game_id = '{id}' AND seat = 0"
+            );
+            assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
+            operator_key.clone()
+        } else {
+            player_key(11).0
+        };
+        // A fresh process, as the operator's: it reads the seats from the store.
+        let server = Server::start(url).await;
+        server
+            .call("POST", &format!("/games/{id}/start"), Some(&host), None)
+            .await;
+        let played = play_signed(&server, &id, &me, &signer).await;
+        let bundle = server
+            .call("GET", &format!("/games/{id}/audit"), None, None)
+            .await;
+        let bundle_file = file(dir, "bundle.json", &bundle);
+        let joined_file = file(dir, "joined.json", &joined);
+        let out = verify_with(&["--file", &bundle_file, "--commitment", &joined_file]);
+        let said = text(&out);
+        let mine = saboteur_domain::fingerprint(&public);
+        let theirs = saboteur_domain::fingerprint(&operator_public);
+        let player = format!("0:{public}");
+        let own = verify_with(&["--file", &bundle_file, "--player-key", &player]);
+        let own_said = text(&own);
+        if attack == "none" {
+            assert_eq!(out.status.code(), Some(0), "{said}");
+            assert_eq!(own.status.code(), Some(0), "{own_said}");
+            assert!(
+                own_said.contains(&format!("every act of seat 0 is signed by the key {mine}")),
+                "{own_said}"
+            );
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(1), "{said}");
+        assert!(
+            said.contains(&format!(
+                "seat 0 was taken with the key {mine} when seat 0 was taken; the record \
+                 registers {theirs} for it: a key swapped in the lobby"
+            )),
+            "{said}"
+        );
+        assert_eq!(own.status.code(), Some(1), "{own_said}");
+        assert!(
+            own_said.contains(&format!(
+                "the record registers key {theirs} for seat 0, not yours ({mine})"
+            )),
+            "{own_said}"
+        );
+        let (first, _) = played[0];
+        assert!(
+            own_said.contains(&format!(
+                "event {first}: seat 0's command is signed by key {theirs}, not yours ({mine})"
+            )),
+            "{own_said}"
+        );
+    }
+}
+
+on_both_stores!(
+    a_key_swapped_in_the_lobby_is_named_on_sqlite,
+    a_key_swapped_in_the_lobby_is_named_on_postgres,
+    a_key_swapped_in_the_lobby_is_named
+);
