@@ -32,7 +32,7 @@ use crate::harness::{Remote, client, mixed_games, play_to_end, send, verify};
 /// The longest the service may refuse writes after the primary dies: Patroni noticing (its
 /// loop, 1 s, and a start it does not attempt: `primary_start_timeout: 0`), the synchronous
 /// standby's promotion, HAProxy's health checks (three failures 1 s apart) and the servers'
-/// connections replaced. Measured 2.2–4.5 s on loopback.
+/// connections replaced. Measured 2.2–4.6 s on loopback.
 const FAILOVER_BOUND: Duration = Duration::from_secs(30);
 
 /// A cluster made by `deploy/cluster.sh up`, taken down when dropped.
