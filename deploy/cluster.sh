@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # deploy/cluster.sh: a local high-availability cluster on one machine, for CI and fault tests.
 #
-#   etcd (one member) + two PostgreSQL nodes run by Patroni (a primary and a synchronous
+#   etcd (three members) + two PostgreSQL nodes run by Patroni 4 (a primary and a synchronous
 #   standby) + HAProxy (writes to the primary, reads to the standbys, HTTP to the servers)
 #   + N `saboteur serve` processes behind HAProxy.
 #
@@ -12,8 +12,11 @@
 #   cluster.sh status --dir DIR
 #   cluster.sh kill-primary --dir DIR
 #   cluster.sh wait-sync --dir DIR [--timeout S]
+#   cluster.sh pause-primary|pause-standby --dir DIR --seconds S [--postgres-only]
+#   cluster.sh restart --dir DIR --member node1|node2|etcd1|etcd2|etcd3
 #
-# Ports, from the base port P: etcd client P, peer P+1; PostgreSQL node1 P+10, node2 P+11;
+# Ports, from the base port P: etcd member i client P+2i-2, peer P+2i-1 (i = 1, 2, 3);
+# PostgreSQL node1 P+10, node2 P+11;
 # Patroni REST node1 P+20, node2 P+21; HAProxy writes P+30, reads P+31, stats P+39, HTTP P+40;
 # server i (1-based) P+40+i.
 #
@@ -38,7 +41,7 @@ die() {
 }
 
 usage() {
-  sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 now() { date +%s.%N; }
@@ -60,6 +63,9 @@ SERVERS=2
 BIN=
 NO_SERVERS=0
 TIMEOUT=${CLUSTER_TIMEOUT:-60}
+SECONDS_ARG=
+POSTGRES_ONLY=0
+MEMBER=
 EXTRA=()
 
 need() { [[ $# -ge 2 && -n $2 ]] || die "$1 needs a value"; }
@@ -97,6 +103,17 @@ while (($#)); do
     ;;
   --timeout=*) TIMEOUT=${1#*=} && shift ;;
   --no-servers) NO_SERVERS=1 && shift ;;
+  --seconds)
+    need "$@"
+    SECONDS_ARG=$2
+    shift 2
+    ;;
+  --postgres-only) POSTGRES_ONLY=1 && shift ;;
+  --member)
+    need "$@"
+    MEMBER=$2
+    shift 2
+    ;;
   --)
     shift
     EXTRA=("$@")
@@ -111,12 +128,12 @@ while (($#)); do
 done
 
 case $CMD in
-up | down | status | kill-primary | wait-sync) ;;
+up | down | status | kill-primary | wait-sync | pause-primary | pause-standby | restart) ;;
 -h | --help | help)
   usage
   exit 0
   ;;
-*) die "unknown command: $CMD (up, down, status, kill-primary, wait-sync)" ;;
+*) die "unknown command: $CMD (up, down, status, kill-primary, wait-sync, pause-primary, pause-standby, restart)" ;;
 esac
 
 [[ -n $DIR ]] || die "--dir DIR is required"
@@ -126,8 +143,21 @@ DIR=$(realpath -m -- "$DIR")
 [[ $TIMEOUT =~ ^[0-9]+$ ]] || die "--timeout must be a number of seconds"
 command -v curl >/dev/null || die "curl is missing (apt-get install -y curl)"
 
+# Patroni 4 in its own virtual environment (deploy/install-patroni.sh).
+PATRONI_HOME=$(bash "$HERE/install-patroni.sh" --print)
+PATRONI=$PATRONI_HOME/bin/patroni
+PATRONICTL=$PATRONI_HOME/bin/patronictl
+
 IS_ROOT=0
 [[ $(id -u) == 0 ]] && IS_ROOT=1
+
+# The command prefix that runs a program as PostgreSQL's user, in a clean environment.
+if ((IS_ROOT)); then
+  AS_PG=(env -i PATH=/usr/bin:/bin HOME=/var/lib/postgresql USER=postgres LOGNAME=postgres
+    LANG=C.UTF-8 setpriv --reuid=postgres --regid=postgres --init-groups)
+else
+  AS_PG=(env -i "PATH=/usr/bin:/bin" "HOME=$HOME" "USER=$(id -un)" LANG=C.UTF-8)
+fi
 
 # PostgreSQL's binaries: version 15 where Debian keeps it, else the newest one there.
 PG_BIN=${PG_BIN:-}
@@ -146,7 +176,7 @@ set_ports() {
   [[ $BASE =~ ^[0-9]+$ ]] || die "--base-port must be a number (got '$BASE')"
   ((BASE >= 1024 && BASE + 40 + SERVERS <= 65535)) || die "--base-port $BASE is out of range"
   ETCD_PORT=$BASE
-  ETCD_PEER_PORT=$((BASE + 1))
+  ETCD_HOSTS=127.0.0.1:$BASE,127.0.0.1:$((BASE + 2)),127.0.0.1:$((BASE + 4))
   NODE1_PG_PORT=$((BASE + 10))
   NODE2_PG_PORT=$((BASE + 11))
   NODE1_REST_PORT=$((BASE + 20))
@@ -165,244 +195,8 @@ load_layout() {
   set_ports
 }
 
-# ---------------------------------------------------------------------------------------------
-# Processes
-
-# Whether pid $1 is one of this cluster's: alive, and started in DIR (its working directory is
-# in DIR, or DIR is in its command line). A stale pid file never names anybody else.
-ours() {
-  local pid=$1 cwd
-  [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || return 1
-  cwd=$(readlink "/proc/$pid/cwd" 2>/dev/null || true)
-  [[ $cwd == "$DIR" || $cwd == "$DIR"/* ]] && return 0
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$DIR/"
-}
-
-pid_of() {
-  local file=$DIR/$1.pid
-  if [[ -f $file ]]; then head -n 1 "$file"; fi
-}
-
-# Stops the given pids: SIGTERM (or $SIG), then SIGKILL to those still alive after $1 seconds.
-stop_pids() {
-  local wait=$1 pid left deadline
-  shift
-  local pids=()
-  for pid in "$@"; do
-    ours "$pid" && pids+=("$pid")
-  done
-  ((${#pids[@]})) || return 0
-  kill "-${SIG:-TERM}" "${pids[@]}" 2>/dev/null || true
-  deadline=$(($(date +%s) + wait))
-  while :; do
-    left=()
-    for pid in "${pids[@]}"; do
-      kill -0 "$pid" 2>/dev/null && left+=("$pid")
-    done
-    ((${#left[@]})) || return 0
-    (($(date +%s) < deadline)) || break
-    sleep 0.1
-  done
-  say "still running after ${wait}s, killing: ${left[*]}"
-  kill -KILL "${left[@]}" 2>/dev/null || true
-  sleep 0.2
-}
-
-# Stops the processes named by DIR/NAME.pid files.
-stop_named() {
-  local wait=$1 name pids=()
-  shift
-  for name in "$@"; do
-    pids+=("$(pid_of "$name")")
-  done
-  stop_pids "$wait" "${pids[@]}"
-}
-
-# Every process left of this cluster: a postgres, etcd, haproxy, patroni or saboteur whose
-# working directory is in DIR or whose command line names DIR.
-leftovers() {
-  local proc pid comm
-  for proc in /proc/[0-9]*; do
-    pid=${proc#/proc/}
-    [[ $pid == "$$" ]] && continue
-    comm=$(cat "$proc/comm" 2>/dev/null || true)
-    case $comm in
-    postgres | etcd | haproxy | patroni | saboteur | python3) ;;
-    *) continue ;;
-    esac
-    ours "$pid" && echo "$pid"
-  done
-  return 0
-}
-
-# Stops everything of the cluster in DIR, in order; safe on a half-started or stopped one.
-stop_all() {
-  local names=(haproxy) file pid
-  for file in "$DIR"/server*.pid; do
-    [[ -f $file ]] && names+=("$(basename "$file" .pid)")
-  done
-  # The servers and HAProxy together (a server finishes its requests within 15 s).
-  stop_named 15 "${names[@]}"
-  # Patroni stops its PostgreSQL (fast shutdown) and then gives up its leader key.
-  stop_named 30 node1 node2
-  # A postmaster left behind (its Patroni killed): SIGINT, its fast shutdown; then any backend
-  # of it.
-  for file in "$DIR"/node*/data/postmaster.pid; do
-    [[ -f $file ]] || continue
-    pid=$(head -n 1 "$file")
-    SIG=INT stop_pids 10 "$pid"
-  done
-  stop_named 10 etcd
-  mapfile -t left < <(leftovers)
-  if ((${#left[@]})); then
-    stop_pids 5 "${left[@]}"
-  fi
-  mapfile -t left < <(leftovers)
-  if ((${#left[@]})); then
-    say "warning: still running: ${left[*]}"
-    return 1
-  fi
-}
-
-# Starts a command in the background, in its own session, in DIR, its output appended to
-# DIR/logs/NAME.log and its pid in DIR/NAME.pid.
-start_bg() {
-  local name=$1
-  shift
-  (cd "$DIR" && exec setsid "$@" </dev/null >>"$DIR/logs/$name.log" 2>&1) &
-  echo $! >"$DIR/$name.pid"
-}
-
-# The command prefix that runs a program as PostgreSQL's user, in a clean environment.
-if ((IS_ROOT)); then
-  AS_PG=(env -i PATH=/usr/bin:/bin HOME=/var/lib/postgresql USER=postgres LOGNAME=postgres
-    LANG=C.UTF-8 setpriv --reuid=postgres --regid=postgres --init-groups)
-else
-  AS_PG=(env -i "PATH=/usr/bin:/bin" "HOME=$HOME" "USER=$(id -un)" LANG=C.UTF-8)
-fi
-
-# ---------------------------------------------------------------------------------------------
-# Waiting
-
-# The tail of DIR/logs/NAME.log, for a failure message.
-log_tail() {
-  local file=$DIR/logs/$1.log
-  if [[ -f $file ]]; then
-    echo "---- last lines of $file ----" >&2
-    tail -n "${2:-40}" "$file" >&2
-    echo "----" >&2
-  fi
-}
-
-# wait_until WHAT NAMES CHECK...: runs CHECK until it succeeds, for at most TIMEOUT seconds;
-# fails with the tail of DIR/logs/NAME.log for each of the comma-separated NAMES, at once when
-# the process of one of them has died.
-wait_until() {
-  local what=$1 logs=$2 deadline pid name
-  shift 2
-  deadline=$(($(date +%s) + TIMEOUT))
-  until "$@"; do
-    for name in ${logs//,/ }; do
-      pid=$(pid_of "$name")
-      if [[ -n $pid ]] && ! kill -0 "$pid" 2>/dev/null; then
-        log_tail "$name"
-        die "$name (pid $pid) exited while waiting for $what"
-      fi
-    done
-    if (($(date +%s) >= deadline)); then
-      for name in ${logs//,/ }; do log_tail "$name" 25; done
-      die "timed out after ${TIMEOUT}s waiting for $what"
-    fi
-    sleep 0.2
-  done
-}
-
-http_code() {
-  curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$1" 2>/dev/null || true
-}
-
-http_ok() { [[ $(http_code "$1") == 200 ]]; }
-
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-rest_url() { # node number
-  if (($1 == 1)); then echo "http://127.0.0.1:$NODE1_REST_PORT"; else echo "http://127.0.0.1:$NODE2_REST_PORT"; fi
-}
-
-# The number of the node whose Patroni says it is the primary, or nothing.
-leader() {
-  local n
-  for n in 1 2; do
-    if http_ok "$(rest_url "$n")/primary"; then
-      echo "$n"
-      return 0
-    fi
-  done
-  return 0
-}
-
-# Whether there is a primary and the other node is its synchronous standby, streaming: the
-# standby's Patroni answers 200 on /sync, and the primary's pg_stat_replication shows it
-# streaming with sync_state sync.
-in_sync() {
-  local l s
-  l=$(leader)
-  [[ -n $l ]] || return 1
-  s=$((3 - l))
-  http_ok "$(rest_url "$s")/sync" || return 1
-  curl -s --max-time 2 "$(rest_url "$l")/patroni" 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-ok = any(r.get("application_name") == sys.argv[1] and r.get("state") == "streaming"
-         and r.get("sync_state") in ("sync", "quorum") for r in d.get("replication", []))
-sys.exit(0 if ok else 1)' "node$s" 2>/dev/null
-}
-
-wait_sync() {
-  local start
-  start=$(now)
-  wait_until "a primary and a streaming synchronous standby" node1,node2 in_sync
-  local l
-  l=$(leader)
-  say "node$l is the primary, node$((3 - l)) its synchronous standby, streaming ($(since "$start")s)"
-}
-
-# ---------------------------------------------------------------------------------------------
-# Rendering
-
-# sed's replacement text for a value.
-esc() { printf '%s' "$1" | sed -e 's/[\\|&]/\\&/g'; }
-
-# render TEMPLATE OUT KEY=VALUE...: fills in every @KEY@; fails on one left unfilled.
-render() {
-  local template=$1 out=$2 kv args=()
-  shift 2
-  for kv in "$@"; do
-    args+=(-e "s|@${kv%%=*}@|$(esc "${kv#*=}")|g")
-  done
-  sed "${args[@]}" "$template" >"$out"
-  if grep -qE '@[A-Z0-9_]+@' "$out"; then
-    die "$out: unfilled placeholders: $(grep -oE '@[A-Z0-9_]+@' "$out" | sort -u | tr '\n' ' ')"
-  fi
-}
-
-# As root, the postgres user must be able to enter DIR. A parent of it inside the temporary
-# directory that others may not enter (mktemp -d, Rust's tempfile: mode 0700) is opened for
-# search only (o+x: no listing). Elsewhere the check in `up` fails with a clear message.
-open_parents() {
-  local tmp d
-  tmp=$(realpath -m -- "${TMPDIR:-/tmp}")
-  d=$(dirname "$DIR")
-  while [[ $d == "$tmp"/* ]]; do
-    if (($(stat -c %a "$d") % 2 == 0)); then
-      chmod o+x "$d"
-      say "let the postgres user enter $d (chmod o+x)"
-    fi
-    d=$(dirname "$d")
-  done
-}
-
-secret() { od -An -tx1 -N12 /dev/urandom | tr -d ' \n'; }
+# shellcheck source=SCRIPTDIR/cluster-lib.sh
+source "$HERE/cluster-lib.sh"
 
 # ---------------------------------------------------------------------------------------------
 # Commands
@@ -414,10 +208,12 @@ cmd_up() {
   set_ports
   ((SERVERS == 0)) && NO_SERVERS=1
   ((NO_SERVERS)) && SERVERS=0
-  for p in patroni patronictl etcd haproxy python3 setsid; do
+  for p in etcd haproxy python3 setsid; do
     command -v "$p" >/dev/null ||
-      die "$p is missing: apt-get install -y patroni etcd-server haproxy postgresql (or cargo xtask cluster up)"
+      die "$p is missing: apt-get install -y etcd-server haproxy postgresql python3-venv (or cargo xtask cluster up)"
   done
+  [[ -x $PATRONI && -x $PATRONICTL ]] ||
+    die "Patroni is missing from $PATRONI_HOME: run deploy/install-patroni.sh (or cargo xtask cluster up)"
   [[ -n $PG_BIN && -x $PG_BIN/postgres ]] || die "PostgreSQL is missing: apt-get install -y postgresql"
   if ((!NO_SERVERS)); then
     if [[ -z $BIN ]]; then
@@ -436,7 +232,8 @@ cmd_up() {
   elif [[ -e $DIR && -n $(ls -A "$DIR" 2>/dev/null) ]]; then
     die "$DIR exists and is not empty (and is no cluster of this script)"
   fi
-  local ports=("$ETCD_PORT" "$ETCD_PEER_PORT" "$NODE1_PG_PORT" "$NODE2_PG_PORT"
+  local ports=("$ETCD_PORT" $((BASE + 1)) $((BASE + 2)) $((BASE + 3)) $((BASE + 4)) $((BASE + 5))
+    "$NODE1_PG_PORT" "$NODE2_PG_PORT"
     "$NODE1_REST_PORT" "$NODE2_REST_PORT" "$WRITE_PORT" "$READ_PORT" "$STATS_PORT" "$HTTP_PORT")
   for ((i = 1; i <= SERVERS; i++)); do ports+=($((HTTP_PORT + i))); done
   for p in "${ports[@]}"; do
@@ -445,7 +242,7 @@ cmd_up() {
   # The socket's path must fit PostgreSQL's limit (107 bytes).
   ((${#DIR} + 22 <= 107)) || die "--dir is too long for PostgreSQL's socket path: $DIR"
 
-  mkdir -p "$DIR/logs" "$DIR/etcd" "$DIR/node1" "$DIR/node2"
+  mkdir -p "$DIR/logs" "$DIR/etcd1" "$DIR/etcd2" "$DIR/etcd3" "$DIR/node1" "$DIR/node2"
   chmod 755 "$DIR"
   ((IS_ROOT)) && open_parents
   touch "$DIR/$MARKER"
@@ -465,7 +262,7 @@ cmd_up() {
     if ((n == 2)); then pg_port=$NODE2_PG_PORT rest_port=$NODE2_REST_PORT; fi
     render "$HERE/patroni.yml.in" "$DIR/node$n.yml" \
       SCOPE="saboteur-$BASE" NAME="node$n" DIR="$DIR" NODE_DIR="$DIR/node$n" \
-      DATA_DIR="$DIR/node$n/data" BIN_DIR="$PG_BIN" ETCD_PORT="$ETCD_PORT" \
+      DATA_DIR="$DIR/node$n/data" BIN_DIR="$PG_BIN" ETCD_HOSTS="$ETCD_HOSTS" \
       PG_PORT="$pg_port" REST_PORT="$rest_port" MAX_CONNECTIONS="$max_connections" \
       SUPERUSER_PASSWORD="$superuser_password" REPLICATION_PASSWORD="$replication_password" \
       REWIND_PASSWORD="$rewind_password"
@@ -498,30 +295,22 @@ cmd_up() {
     die "HAProxy rejects $DIR/haproxy.cfg"
   }
 
-  # etcd: one member, on loopback.
-  local arch
-  arch=$(dpkg --print-architecture 2>/dev/null || uname -m)
-  case $arch in amd64 | arm64 | x86_64 | aarch64) ;; *) export ETCD_UNSUPPORTED_ARCH=$arch ;; esac
+  # etcd: three members, on loopback.
   local step
   step=$(now)
-  start_bg etcd etcd --name etcd1 --data-dir "$DIR/etcd" \
-    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" \
-    --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
-    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
-    --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
-    --initial-cluster "etcd1=http://127.0.0.1:$ETCD_PEER_PORT" \
-    --initial-cluster-state new --initial-cluster-token "saboteur-$BASE" \
-    --logger zap --log-level warn
-  wait_until "etcd to answer on port $ETCD_PORT" etcd etcd_healthy
-  say "etcd is up on 127.0.0.1:$ETCD_PORT ($(since "$step")s)"
+  for i in 1 2 3; do start_etcd "$i" new; done
+  for i in 1 2 3; do
+    wait_until "etcd$i to answer on port $((BASE + 2 * i - 2))" etcd$i etcd_healthy "$i"
+  done
+  say "etcd is up, three members on 127.0.0.1:$BASE, $((BASE + 2)), $((BASE + 4)) ($(since "$step")s)"
 
   # node1 bootstraps (initdb, then the application's role and database), node2 copies it.
   step=$(now)
-  start_bg node1 "${AS_PG[@]}" patroni "$DIR/node1.yml"
+  start_node 1
   wait_until "node1 to bootstrap and become the primary" node1 http_ok "$(rest_url 1)/primary"
   say "node1 is the primary ($(since "$step")s)"
   step=$(now)
-  start_bg node2 "${AS_PG[@]}" patroni "$DIR/node2.yml"
+  start_node 2
   wait_until "node2 to become a streaming synchronous standby" node1,node2 in_sync
   say "node2 is a streaming synchronous standby ($(since "$step")s)"
 
@@ -548,11 +337,22 @@ cmd_up() {
     say "$SERVERS server(s) up behind HAProxy ($(since "$step")s)"
   fi
 
+  write_env "$app_password" "$superuser_password" "${server_pids[*]}"
+  trap - EXIT
+  cat "$DIR/cluster.env"
+  say "up in $(since "$start")s; \`$0 down --dir $DIR\` stops it"
+}
+
+# Writes DIR/cluster.env, for `up`: $1 the application's password, $2 the superuser's, $3 the
+# servers' pids.
+write_env() {
+  local app_password=$1 superuser_password=$2 i
   {
     echo "# The local cluster of deploy/cluster.sh: source this file in a shell."
     env_line CLUSTER_DIR "$DIR"
     env_line BASE_PORT "$BASE"
     env_line ETCD_URL "http://127.0.0.1:$ETCD_PORT"
+    env_line ETCD_HOSTS "$ETCD_HOSTS"
     env_line WRITE_URL "$WRITE_URL"
     env_line READ_URL "postgres://$APP_USER:$app_password@127.0.0.1:$READ_PORT/$APP_DB"
     env_line NODE1_URL "postgres://$APP_USER:$app_password@127.0.0.1:$NODE1_PG_PORT/$APP_DB"
@@ -564,7 +364,7 @@ cmd_up() {
     env_line NODE2_REST "$(rest_url 2)"
     env_line NODE1_PATRONI_PID "$(pid_of node1)"
     env_line NODE2_PATRONI_PID "$(pid_of node2)"
-    env_line ETCD_PID "$(pid_of etcd)"
+    env_line ETCD_PIDS "$(pid_of etcd1) $(pid_of etcd2) $(pid_of etcd3)"
     env_line HAPROXY_PID "$(pid_of haproxy)"
     env_line HAPROXY_STATS_URL "http://127.0.0.1:$STATS_PORT/stats"
     env_line HTTP_URL "http://127.0.0.1:$HTTP_PORT"
@@ -572,13 +372,10 @@ cmd_up() {
     for ((i = 1; i <= SERVERS; i++)); do
       env_line "SERVER${i}_URL" "http://127.0.0.1:$((HTTP_PORT + i))"
     done
-    env_line SERVER_PIDS "${server_pids[*]}"
+    env_line SERVER_PIDS "$3"
     env_line SERVER_BIN "${BIN:-}"
-    env_line PATRONICTL "patronictl -c $DIR/node1.yml list"
+    env_line PATRONICTL "$PATRONICTL -c $DIR/node1.yml list"
   } >"$DIR/cluster.env"
-  trap - EXIT
-  cat "$DIR/cluster.env"
-  say "up in $(since "$start")s; \`$0 down --dir $DIR\` stops it"
 }
 
 env_line() { printf "%s='%s'\n" "$1" "$2"; }
@@ -588,8 +385,35 @@ sql_ok() {
   "$PG_BIN/psql" "$1?connect_timeout=2" -XAtqc 'SELECT 1' >/dev/null 2>&1
 }
 
+# Whether etcd member $1 answers healthy (it has a leader).
 etcd_healthy() {
-  curl -s --max-time 2 "http://127.0.0.1:$ETCD_PORT/health" 2>/dev/null | grep -q '"health":"true"'
+  curl -s --max-time 2 "http://127.0.0.1:$((BASE + 2 * $1 - 2))/health" 2>/dev/null |
+    grep -q '"health":"true"'
+}
+
+# Starts etcd member $1 (1, 2 or 3) of the three; $2: new (the first start) or existing.
+start_etcd() {
+  local i=$1 client=$((BASE + 2 * $1 - 2)) peers=() n
+  for n in 1 2 3; do peers+=("etcd$n=http://127.0.0.1:$((BASE + 2 * n - 1))"); done
+  local arch
+  arch=$(dpkg --print-architecture 2>/dev/null || uname -m)
+  case $arch in amd64 | arm64 | x86_64 | aarch64) ;; *) export ETCD_UNSUPPORTED_ARCH=$arch ;; esac
+  start_bg "etcd$i" etcd --name "etcd$i" --data-dir "$DIR/etcd$i" \
+    --listen-client-urls "http://127.0.0.1:$client" \
+    --advertise-client-urls "http://127.0.0.1:$client" \
+    --listen-peer-urls "http://127.0.0.1:$((client + 1))" \
+    --initial-advertise-peer-urls "http://127.0.0.1:$((client + 1))" \
+    --initial-cluster "$(
+      IFS=,
+      echo "${peers[*]}"
+    )" \
+    --initial-cluster-state "$2" --initial-cluster-token "saboteur-$BASE" \
+    --logger zap --log-level warn
+}
+
+# Starts Patroni for node $1 (1 or 2), as PostgreSQL's user.
+start_node() {
+  start_bg "node$1" "${AS_PG[@]}" "$PATRONI" "$DIR/node$1.yml"
 }
 
 up_failed() {
@@ -617,7 +441,7 @@ cmd_down() {
 
 cmd_status() {
   load_layout
-  patronictl -c "$DIR/node1.yml" list
+  "$PATRONICTL" -c "$DIR/node1.yml" list
 }
 
 cmd_kill_primary() {
@@ -638,10 +462,80 @@ cmd_wait_sync() {
   wait_sync
 }
 
+# The pids to pause of node $1: its Patroni (unless --postgres-only) and its postmaster.
+node_pids() {
+  local pid file=$DIR/node$1/data/postmaster.pid
+  if ((!POSTGRES_ONLY)); then
+    pid=$(pid_of "node$1")
+    ours "$pid" && echo "$pid"
+  fi
+  [[ -f $file ]] || die "node$1 has no $file"
+  pid=$(head -n 1 "$file")
+  ours "$pid" || die "node$1's postmaster (pid $pid from $file) is not running"
+  echo "$pid"
+}
+
+# Stops (SIGSTOP) the primary's or the standby's Patroni, postmaster and the postmaster's
+# children for --seconds, then lets them go on (SIGCONT): a machine that stalls.
+cmd_pause() {
+  load_layout
+  [[ $SECONDS_ARG =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "--seconds S is required"
+  local l n pids children
+  l=$(leader)
+  [[ -n $l ]] || die "no node answers 200 on /primary"
+  n=$l
+  [[ $1 == standby ]] && n=$((3 - l))
+  mapfile -t pids < <(node_pids "$n")
+  # Whatever happens to this script, what it stopped goes on.
+  trap 'kill -CONT "${pids[@]}" 2>/dev/null || true' EXIT
+  kill -STOP "${pids[@]}"
+  # The postmaster stopped forks no more: its children now are all of them.
+  mapfile -t children < <(ps -o pid= --ppid "${pids[-1]}" | tr -d ' ')
+  ((${#children[@]})) && kill -STOP "${children[@]}" 2>/dev/null
+  pids+=("${children[@]}")
+  echo "paused node$n, the $1 (${#pids[@]} processes) at $(date +%s.%N) for ${SECONDS_ARG}s"
+  sleep "$SECONDS_ARG"
+  kill -CONT "${pids[@]}" 2>/dev/null || true
+  trap - EXIT
+  echo "resumed node$n at $(date +%s.%N)"
+}
+
+# Stops one member (a Patroni node with its PostgreSQL, or an etcd member) and starts it again
+# with the same configuration and data; waits until it answers.
+cmd_restart() {
+  load_layout
+  local n pid file
+  case $MEMBER in
+  node1 | node2)
+    n=${MEMBER#node}
+    pid=$(pid_of "$MEMBER")
+    ours "$pid" && kill -CONT "$pid" 2>/dev/null
+    stop_named 30 "$MEMBER"
+    file=$DIR/$MEMBER/data/postmaster.pid
+    if [[ -f $file ]]; then
+      SIG=INT stop_pids 10 "$(head -n 1 "$file")"
+    fi
+    start_node "$n"
+    wait_until "$MEMBER's Patroni to answer" "$MEMBER" http_ok "$(rest_url "$n")/liveness"
+    ;;
+  etcd1 | etcd2 | etcd3)
+    n=${MEMBER#etcd}
+    stop_named 10 "$MEMBER"
+    start_etcd "$n" existing
+    wait_until "$MEMBER to answer" "$MEMBER" etcd_healthy "$n"
+    ;;
+  *) die "--member must be node1, node2, etcd1, etcd2 or etcd3 (got '$MEMBER')" ;;
+  esac
+  echo "restarted $MEMBER at $(date +%s.%N)"
+}
+
 case $CMD in
 up) cmd_up ;;
 down) cmd_down ;;
 status) cmd_status ;;
 kill-primary) cmd_kill_primary ;;
 wait-sync) cmd_wait_sync ;;
+pause-primary) cmd_pause primary ;;
+pause-standby) cmd_pause standby ;;
+restart) cmd_restart ;;
 esac

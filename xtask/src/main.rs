@@ -5,15 +5,20 @@
 //! npm packages for the web client's tests), says exactly what to run when it cannot, then runs
 //! the whole suite and closes with one line: `total: N passed, N failed`.
 //!
-//! `cargo xtask cluster up|down|status|kill-primary|wait-sync`: the local high-availability
-//! cluster (etcd, two PostgreSQL nodes under Patroni, HAProxy, the servers) of
-//! `deploy/cluster.sh`, its Debian packages installed first when missing.
+//! `cargo xtask cluster up|down|status|kill-primary|wait-sync|pause-primary|pause-standby|
+//! restart`: the local high-availability cluster (three etcd members, two PostgreSQL nodes
+//! under Patroni 4, HAProxy, the servers) of `deploy/cluster.sh`, what it needs installed
+//! first when missing.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
+
+mod cluster;
+
+use cluster::{ClusterAction, cluster, ensure_cluster_tools};
 
 #[derive(Parser)]
 #[command(name = "cargo xtask", about = "The project's own tasks")]
@@ -49,153 +54,14 @@ enum Task {
         dir: Option<PathBuf>,
     },
     /// A local high-availability cluster on this machine (`deploy/cluster.sh`, described in
-    /// `deploy/README.md`): etcd, two PostgreSQL nodes under Patroni (a primary and a
-    /// synchronous standby), HAProxy, and servers behind it. Installs the Debian packages
-    /// `patroni etcd-server haproxy postgresql` when missing; builds nothing.
+    /// `deploy/README.md`): three etcd members, two PostgreSQL nodes under Patroni (a primary
+    /// and a synchronous standby), HAProxy, and servers behind it. Installs the Debian
+    /// packages `etcd-server haproxy postgresql python3-venv` and Patroni 4 from PyPI
+    /// (`deploy/install-patroni.sh`) when missing; builds nothing.
     Cluster {
         #[command(subcommand)]
         action: ClusterAction,
     },
-}
-
-/// The cluster's directory: its configuration, data, logs, pids and `cluster.env`.
-#[derive(Args)]
-struct ClusterDir {
-    /// Where the cluster lives [default: target/cluster in the workspace's target directory].
-    #[arg(long)]
-    dir: Option<PathBuf>,
-}
-
-#[derive(Subcommand)]
-enum ClusterAction {
-    /// Start the cluster, wait until it serves, and print its `cluster.env`.
-    Up {
-        #[command(flatten)]
-        dir: ClusterDir,
-        /// The first of its ports (etcd P, PostgreSQL P+10/P+11, Patroni P+20/P+21, HAProxy
-        /// writes P+30, reads P+31, stats P+39, HTTP P+40, server i P+40+i).
-        #[arg(long, default_value_t = 26000)]
-        base_port: u16,
-        /// How many servers behind HAProxy [default: 2].
-        #[arg(long)]
-        servers: Option<u32>,
-        /// The server binary [default: target/release/saboteur if present, else
-        /// target/debug/saboteur].
-        #[arg(long)]
-        bin: Option<PathBuf>,
-        /// The database and HAProxy only, no servers.
-        #[arg(long)]
-        no_servers: bool,
-        /// Seconds each wait may take before `up` fails [default: 60].
-        #[arg(long)]
-        timeout: Option<u32>,
-        /// More arguments for every `saboteur serve` (after `--`).
-        #[arg(last = true)]
-        rest: Vec<String>,
-    },
-    /// Stop every process of the cluster and remove its directory.
-    Down {
-        #[command(flatten)]
-        dir: ClusterDir,
-    },
-    /// Patroni's view of the nodes (`patronictl list`).
-    Status {
-        #[command(flatten)]
-        dir: ClusterDir,
-    },
-    /// SIGKILL the current primary's postmaster (Patroni fails over to the standby).
-    KillPrimary {
-        #[command(flatten)]
-        dir: ClusterDir,
-    },
-    /// Wait until there is a primary and a streaming synchronous standby again.
-    WaitSync {
-        #[command(flatten)]
-        dir: ClusterDir,
-        /// Seconds to wait at most [default: 60].
-        #[arg(long)]
-        timeout: Option<u32>,
-    },
-}
-
-impl ClusterDir {
-    /// The directory given, or `cluster` in the workspace's target directory.
-    fn path(&self) -> PathBuf {
-        self.dir
-            .clone()
-            .unwrap_or_else(|| target_dir().join("cluster"))
-    }
-}
-
-/// Runs `deploy/cluster.sh` for an action; its exit status is the task's.
-fn cluster(action: ClusterAction) -> ExitCode {
-    let mut args: Vec<String> = Vec::new();
-    let text = |p: &Path| p.to_string_lossy().into_owned();
-    let dir = match &action {
-        ClusterAction::Up { dir, .. }
-        | ClusterAction::Down { dir }
-        | ClusterAction::Status { dir }
-        | ClusterAction::KillPrimary { dir }
-        | ClusterAction::WaitSync { dir, .. } => dir.path(),
-    };
-    match action {
-        ClusterAction::Up {
-            base_port,
-            servers,
-            bin,
-            no_servers,
-            timeout,
-            rest,
-            ..
-        } => {
-            if let Err(e) = ensure_cluster_tools() {
-                eprintln!("xtask: {e}");
-                return ExitCode::FAILURE;
-            }
-            args.extend(["up".into(), "--base-port".into(), base_port.to_string()]);
-            if let Some(n) = servers {
-                args.extend(["--servers".into(), n.to_string()]);
-            }
-            if let Some(bin) = bin {
-                args.extend(["--bin".into(), text(&bin)]);
-            }
-            if no_servers {
-                args.push("--no-servers".into());
-            }
-            if let Some(t) = timeout {
-                args.extend(["--timeout".into(), t.to_string()]);
-            }
-            args.extend(["--dir".into(), text(&dir)]);
-            if !rest.is_empty() {
-                args.push("--".into());
-                args.extend(rest);
-            }
-        }
-        ClusterAction::Down { .. } => args.push("down".into()),
-        ClusterAction::Status { .. } => args.push("status".into()),
-        ClusterAction::KillPrimary { .. } => args.push("kill-primary".into()),
-        ClusterAction::WaitSync { timeout, .. } => {
-            args.push("wait-sync".into());
-            if let Some(t) = timeout {
-                args.extend(["--timeout".into(), t.to_string()]);
-            }
-        }
-    }
-    if args[0] != "up" {
-        args.extend(["--dir".into(), text(&dir)]);
-    }
-    match Command::new("bash")
-        .arg(root().join("deploy/cluster.sh"))
-        .args(&args)
-        .status()
-    {
-        Ok(status) if status.success() => ExitCode::SUCCESS,
-        Ok(_) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("xtask: cannot run deploy/cluster.sh: {e}");
-            ExitCode::FAILURE
-        }
-    }
 }
 
 /// Runs the scenario runner, on `dir` when given; its exit status is the task's.
@@ -465,37 +331,6 @@ fn ensure_postgres() -> Result<(), String> {
     } else {
         Err("installing PostgreSQL failed: run `apt-get install -y postgresql`".into())
     }
-}
-
-/// What `deploy/cluster.sh` runs, from Debian's packages: Patroni, etcd, HAProxy and
-/// PostgreSQL (and curl, which it asks with).
-fn ensure_cluster_tools() -> Result<(), String> {
-    let mut missing = Vec::new();
-    if !on_path("patroni") {
-        missing.push("patroni");
-    }
-    if !on_path("etcd") {
-        missing.push("etcd-server");
-    }
-    // HAProxy is in /usr/sbin, which a user's PATH may lack.
-    if !on_path("haproxy") && !Path::new("/usr/sbin/haproxy").is_file() {
-        missing.push("haproxy");
-    }
-    if !has_postgres() {
-        missing.push("postgresql");
-    }
-    if !on_path("curl") {
-        missing.push("curl");
-    }
-    if missing.is_empty() {
-        return Ok(());
-    }
-    apt_install(&missing, |list| {
-        format!(
-            "the high-availability cluster (deploy/cluster.sh) needs {list}: run \
-             `sudo apt-get install -y {list}`, then run this again"
-        )
-    })
 }
 
 /// A virtual environment with Schemathesis, made once under the system's temporary folder.
