@@ -6,7 +6,7 @@ use std::process::{Command, ExitCode};
 
 use clap::{Args, Subcommand};
 
-use crate::{apt_install, has_postgres, on_path, root, target_dir};
+use crate::host::{apt_install, has_postgres, on_path, root, target_dir};
 
 /// The cluster's directory: its configuration, data, logs, pids and `cluster.env`.
 #[derive(Args)]

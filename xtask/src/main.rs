@@ -17,8 +17,10 @@ use std::process::{Command, ExitCode, Stdio};
 use clap::{Parser, Subcommand};
 
 mod cluster;
+mod host;
 
 use cluster::{ClusterAction, cluster, ensure_cluster_tools};
+use host::{apt_install, has_postgres, is_root, on_path, root, run, target_dir};
 
 #[derive(Parser)]
 #[command(name = "cargo xtask", about = "The project's own tasks")]
@@ -113,45 +115,6 @@ impl Tally {
     }
 }
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."))
-}
-
-/// The workspace's target directory (`CARGO_TARGET_DIR` when set).
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target"))
-}
-
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| o.stdout.starts_with(b"0"))
-}
-
-/// Whether PostgreSQL's `initdb` is on PATH or where Debian keeps it.
-fn has_postgres() -> bool {
-    let on_path = std::env::var_os("PATH")
-        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("initdb").is_file()));
-    let debian = std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|versions| {
-        versions
-            .flatten()
-            .any(|v| v.path().join("bin/initdb").is_file())
-    });
-    on_path || debian
-}
-
-/// Whether a program is on PATH.
-fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
-}
-
 /// The Chromium the browser tests drive: Debian's package.
 const CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -191,25 +154,6 @@ fn ensure_browser_tools(browser: bool, clients: bool) -> Result<(), String> {
              (or `cargo xtask test --no-browser`), then `cargo xtask test` again"
         )
     })
-}
-
-/// Installs the Debian packages `missing` with apt-get as root; as another user, the error
-/// `unprivileged` words for the list.
-fn apt_install(missing: &[&str], unprivileged: impl Fn(&str) -> String) -> Result<(), String> {
-    let list = missing.join(" ");
-    if !is_root() {
-        return Err(unprivileged(&list));
-    }
-    eprintln!("xtask: installing {list} (apt-get install)");
-    let mut args = vec!["install", "-y", "-qq"];
-    args.extend(missing);
-    if run("apt-get", &["update", "-qq"]) && run("apt-get", &args) {
-        Ok(())
-    } else {
-        Err(format!(
-            "installing {list} failed: run `apt-get install -y {list}`"
-        ))
-    }
 }
 
 /// The npm packages of `tests/browser` (playwright-core, axe-core, TypeScript,
@@ -300,14 +244,6 @@ fn client_tests(bin: &Path, tally: &mut Tally) -> bool {
         .arg("tests/clients/run.sh")
         .env("SABOTEUR_BIN", bin);
     counted(run, tally)
-}
-
-/// Runs a command, its output shown; whether it succeeded.
-fn run(program: &str, args: &[&str]) -> bool {
-    Command::new(program)
-        .args(args)
-        .status()
-        .is_ok_and(|s| s.success())
 }
 
 /// PostgreSQL for the tests' throwaway clusters (unless `DATABASE_URL` names a server).
