@@ -393,7 +393,12 @@ impl History {
                     if seq >= 2
                         && matches!(
                             self.log[seq as usize - 2],
-                            Event::TurnTimedOut { .. } | Event::SeatHandedToBot { .. }
+                            Event::TurnTimedOut { .. }
+                                | Event::SeatHandedToBot {
+                                    reason: crate::event::HandOver::Abandoned
+                                        | crate::event::HandOver::Host,
+                                    ..
+                                }
                         ) =>
                 {
                     return None;
