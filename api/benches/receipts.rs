@@ -41,6 +41,7 @@ fn main() {
         audience: ReceiptAudience::Seat,
         seat: Some(1),
         view_hash: hash,
+        request_hash: None,
         key_id: String::new(),
         signature: String::new(),
     };

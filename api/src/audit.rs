@@ -633,12 +633,11 @@ fn commitment_in(bundle: &AuditBundle, log: &[Event], seat: Option<u8>) -> SeedC
     });
     // The key the start registered for the seat (record version 2: commitments cover it).
     let record_v2 = matches!(log.first(), Some(Event::GameCreated { record_version, .. }) if *record_version >= 2);
-    let first_move = log
-        .iter()
-        .position(|e| matches!(e, Event::CommandAccepted { .. }))
-        .unwrap_or(log.len());
     let public_key = seat.filter(|_| record_v2).and_then(|s| {
-        log[..first_move].iter().find_map(|e| match e {
+        let before_play = log
+            .iter()
+            .take_while(|e| !matches!(e, Event::CommandAccepted { .. }));
+        before_play.into_iter().find_map(|e| match e {
             Event::SeatKeyRegistered {
                 seat,
                 key,
@@ -928,6 +927,7 @@ mod properties {
             audience,
             seat,
             view_hash: crate::receipt::view_hash(&value),
+            request_hash: None,
             key_id: String::new(),
             signature: String::new(),
         });

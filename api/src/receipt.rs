@@ -73,6 +73,11 @@ pub struct Receipt {
     pub seat: Option<u8>,
     /// Hex SHA-256 of the JCS (RFC 8785) form of the body served, its `receipt` removed.
     pub view_hash: String,
+    /// For a refusal: hex SHA-256 of what was refused — the message the player signed, for a
+    /// signed act; else the request's body exactly as sent. Absent for other kinds, a request
+    /// without a body, and refusals signed before API 0.8.0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_hash: Option<String>,
     /// The signing key's id (`GET /keys`).
     pub key_id: String,
     /// Ed25519 over the JCS form of this receipt without `signature`, 128 hex digits.
@@ -528,6 +533,7 @@ mod tests {
             audience: ReceiptAudience::Seat,
             seat: Some(2),
             view_hash: view_hash(&serde_json::json!({"version": 3, "view": {"b": 1, "a": 2}})),
+            request_hash: None,
             key_id: String::new(),
             signature: String::new(),
         }

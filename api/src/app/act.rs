@@ -16,6 +16,9 @@ pub(crate) struct Request {
     pub act: Act,
     /// The player's signature of the act, if the request carried one.
     pub signed: Option<Signed>,
+    /// Hex SHA-256 of the request's body exactly as sent, if it had one: what a refusal's
+    /// receipt names as refused when the act is not signed.
+    pub body_hash: Option<String>,
 }
 
 impl Request {
@@ -25,12 +28,20 @@ impl Request {
             token,
             act,
             signed: None,
+            body_hash: None,
         }
     }
 
     /// The request with the player's signature of it.
     pub fn signed(mut self, signed: Option<Signed>) -> Request {
         self.signed = signed;
+        self
+    }
+
+    /// The request with the body it came with (exactly as sent), hashed.
+    pub fn body(mut self, body: Option<&str>) -> Request {
+        use sha2::{Digest as _, Sha256};
+        self.body_hash = body.map(|b| hex::encode(Sha256::digest(b.as_bytes())));
         self
     }
 }

@@ -79,6 +79,7 @@ fn created_reply(
         first: None,
         head: record.last_hash.clone(),
         served_at: state.config.time.rfc3339(),
+        request_hash: None,
     };
     let receipt = sign(
         state,

@@ -91,28 +91,37 @@ pub(crate) async fn receipt(
     audience: Audience,
     body: &impl Serialize,
 ) -> Result<Receipt, ApiError> {
-    receipt_at(state, table, (kind, table.now_ms()), at, audience, body).await
+    receipt_at(
+        state,
+        table,
+        (kind, table.now_ms(), None),
+        at,
+        audience,
+        body,
+    )
+    .await
 }
 
-/// As [`receipt`], for a time signed outside the game's events (a refusal, a commitment): the
-/// time is kept in the store as the game's floor first ([`Table::signed_now_ms`]), so no later
-/// event or receipt of the game is stamped earlier, whichever process, restarted or not.
+/// As [`receipt`], for a time signed outside the game's events (a refusal, with the hash of
+/// what was refused; a commitment): the time is kept in the store as the game's floor first
+/// ([`Table::signed_now_ms`]), so no later event or receipt of the game is stamped earlier,
+/// whichever process, restarted or not.
 pub(crate) async fn kept_receipt(
     state: &AppState,
     table: &mut Table,
-    kind: ReceiptKind,
+    (kind, request_hash): (ReceiptKind, Option<String>),
     at: (Version, Option<Version>),
     audience: Audience,
     body: &impl Serialize,
 ) -> Result<Receipt, ApiError> {
     let ms = table.signed_now_ms(&state.store).await?;
-    receipt_at(state, table, (kind, ms), at, audience, body).await
+    receipt_at(state, table, (kind, ms, request_hash), at, audience, body).await
 }
 
 async fn receipt_at(
     state: &AppState,
     table: &Table,
-    (kind, served_ms): (ReceiptKind, u64),
+    (kind, served_ms, request_hash): (ReceiptKind, u64, Option<String>),
     (version, first): (Version, Option<Version>),
     audience: Audience,
     body: &impl Serialize,
@@ -124,6 +133,7 @@ async fn receipt_at(
         first: first.map(Version::stored),
         head,
         served_at: rfc3339(served_ms),
+        request_hash,
     };
     sign(state, kind, at, audience, body)
 }
@@ -148,6 +158,8 @@ pub(crate) struct Signed<'a> {
     pub head: String,
     /// When (RFC 3339).
     pub served_at: String,
+    /// For a refusal, the hash of what was refused.
+    pub request_hash: Option<String>,
 }
 
 /// Signs a receipt of `body`, served to `audience` at `at`.
@@ -171,6 +183,7 @@ pub(crate) fn sign(
         audience,
         seat,
         view_hash: view_hash(&value),
+        request_hash: at.request_hash,
         key_id: String::new(),
         signature: String::new(),
     }))

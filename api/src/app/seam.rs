@@ -39,11 +39,18 @@ use crate::error::ApiError;
 use crate::receipt::ReceiptKind;
 use crate::state::AppState;
 
-/// A refusal (a 4xx other than 401 and 404) of a player's or the host's act, with the server's
-/// signed receipt of it at the table's version: so a player can prove when, and at which
-/// version, a write was refused. Other errors, and refusals whose receipt cannot be made, are
+/// A refusal (a 4xx) of a player's or the host's act, with the server's signed receipt of it at
+/// the table's version and the hash of what was refused (`refused`): so a player can prove
+/// when, and at which version, a write was refused. A 401 or a 404 is signed too once the
+/// caller is known (a bad or missing signature, a seat that does not exist); a caller the token
+/// does not name gets none. Other errors, and refusals whose receipt cannot be made, are
 /// answered as they are.
-async fn signed_refusal(state: &AppState, table: &mut Held, who: Who, e: ApiError) -> ApiError {
+async fn signed_refusal(
+    state: &AppState,
+    table: &mut Held,
+    (who, refused): (Who, Option<String>),
+    e: ApiError,
+) -> ApiError {
     use actix_web::ResponseError as _;
     let status = e.status_code();
     let audience = match who {
@@ -51,18 +58,14 @@ async fn signed_refusal(state: &AppState, table: &mut Held, who: Who, e: ApiErro
         Who::Host => Audience::Spectator,
         Who::Anyone | Who::Server => return e,
     };
-    if !status.is_client_error()
-        || status == actix_web::http::StatusCode::UNAUTHORIZED
-        || status == actix_web::http::StatusCode::NOT_FOUND
-        || matches!(e, ApiError::Signed { .. })
-    {
+    if !status.is_client_error() || matches!(e, ApiError::Signed { .. }) {
         return e;
     }
     let at = (table.version(), None);
     match reply::kept_receipt(
         state,
         table,
-        ReceiptKind::Refusal,
+        (ReceiptKind::Refusal, refused),
         at,
         audience,
         &e.problem(),
@@ -77,13 +80,43 @@ async fn signed_refusal(state: &AppState, table: &mut Held, who: Who, e: ApiErro
     }
 }
 
+/// What a refusal's receipt hashes: the message the player signed, for a signed act; else the
+/// request's body as sent (`body_hash`).
+fn refused_hash(
+    table: &Held,
+    act: &Act,
+    who: Who,
+    signed: Option<&Signed>,
+    body_hash: Option<&str>,
+) -> Option<String> {
+    use sha2::{Digest as _, Sha256};
+    match (signed, signing::signed_act(act, who)) {
+        (Some(s), Some((seat, kind))) => {
+            let message = saboteur_domain::signing_message(
+                table.id().as_str(),
+                seat,
+                s.version,
+                kind,
+                &s.body,
+            );
+            Some(hex::encode(Sha256::digest(&message)))
+        }
+        _ => body_hash.map(str::to_string),
+    }
+}
+
 /// How many times in a row the bots' answers may lose a race to another process before the
 /// request leaves them to the sweep.
 const BOT_RACES: u32 = 3;
 
 /// Does `request`: the one write path of the service (see the module's steps).
 pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiError> {
-    let Request { token, act, signed } = request;
+    let Request {
+        token,
+        act,
+        signed,
+        body_hash,
+    } = request;
     let Some(game) = act.game().cloned() else {
         return create(state, act).await;
     };
@@ -92,7 +125,14 @@ pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiE
     }
     // 1. The table, with its clock enforced.
     let mut table = open(state, &game).await?;
-    let done = on_table(state, &mut table, token.as_deref(), act, signed).await;
+    let done = on_table(
+        state,
+        &mut table,
+        token.as_deref(),
+        act,
+        (signed, body_hash),
+    )
+    .await;
     if let Err(ApiError::Unreachable(_)) = &done {
         table.note_unreachable();
     }
@@ -107,7 +147,7 @@ pub(crate) async fn open(state: &AppState, game: &GameId) -> Result<Held, ApiErr
     // A bot due is played (step 7 of any act, or the driver's `Act::BotsDue`), never timed out.
     if !table.bot_due() && table.history().overdue(table.now_ms()) {
         let timeout = Act::TimeOut { game: game.clone() };
-        if let Err(e) = Box::pin(on_table(state, &mut table, None, timeout, None)).await {
+        if let Err(e) = Box::pin(on_table(state, &mut table, None, timeout, (None, None))).await {
             if let ApiError::Unreachable(_) = e {
                 table.note_unreachable();
             }
@@ -125,7 +165,7 @@ async fn on_table(
     table: &mut Held,
     token: Option<&str>,
     act: Act,
-    signed: Option<Signed>,
+    (signed, body_hash): (Option<Signed>, Option<String>),
 ) -> Result<Done, ApiError> {
     // In the lobby, seats change without events, so another process's are not announced:
     // they are read before an act decides on them (a lobby's acts are few).
@@ -148,10 +188,15 @@ async fn on_table(
         };
         return retried(state, table, batch, who, &act).await;
     }
+    // What a refusal names as refused: the signed message, or the body.
+    let refused = (
+        who,
+        refused_hash(table, &act, who, signed.as_ref(), body_hash.as_deref()),
+    );
     // 2b. A seat with a key acts with its player's signature.
     let signature = match signing::check(table, &act, who, signed) {
         Ok(signature) => signature,
-        Err(e) => return Err(signed_refusal(state, table, who, e).await),
+        Err(e) => return Err(signed_refusal(state, table, refused, e).await),
     };
     // 3b. A version named by `If-Match` that this table has not read was recorded through
     //     another process (a client's requests spread over processes): read it first.
@@ -168,7 +213,7 @@ async fn on_table(
         .and_then(|()| decide(state, table, &act, who, token))
     {
         Ok(decided) => decided,
-        Err(e) => return Err(signed_refusal(state, table, who, e).await),
+        Err(e) => return Err(signed_refusal(state, table, refused.clone(), e).await),
     };
     // 6. Stamp and append (or the act's own write).
     let written = match decided {
@@ -183,7 +228,7 @@ async fn on_table(
             let swap_hash = swap.as_ref().map(|(s, _)| s.clone());
             let appended = match append(state, table, events, key, swap_hash).await {
                 Ok(appended) => appended,
-                Err(e) => return Err(signed_refusal(state, table, who, e).await),
+                Err(e) => return Err(signed_refusal(state, table, refused.clone(), e).await),
             };
             match appended {
                 Committed::New(batch) => Written::Batch(batch, swap.map(|(_, t)| t)),
@@ -199,7 +244,7 @@ async fn on_table(
             let entropy = credential.entropy.clone();
             let public_key = credential.public_key.clone();
             match (level, token) {
-                (Some(level), _) => Written::Done(Done::BotSeated(BotSeated { seat, level, name })),
+                (Some(level), _) => done(Done::BotSeated(BotSeated { seat, level, name })),
                 (None, Some(player_token)) => {
                     let commitment = SeedCommitment {
                         game_id: table.id().to_string(),
@@ -212,13 +257,13 @@ async fn on_table(
                     let receipt = reply::kept_receipt(
                         state,
                         table,
-                        ReceiptKind::Commitment,
+                        (ReceiptKind::Commitment, None),
                         at,
                         Audience::Seat(Seat(seat)),
                         &commitment,
                     )
                     .await?;
-                    Written::Done(Done::Joined(Box::new(Joined {
+                    done(Done::Joined(Box::new(Joined {
                         seat,
                         player_token,
                         commitment,
@@ -232,11 +277,11 @@ async fn on_table(
         }
         Decided::Key(seat, key) => {
             table.set_key(&state.store, seat, &key).await?;
-            Written::Done(Done::Nothing)
+            done(Done::Nothing)
         }
         Decided::Unseat(seat) => {
             table.unseat(&state.store, seat).await?;
-            Written::Done(Done::Left)
+            done(Done::Left)
         }
         Decided::Claim {
             seat,
@@ -269,13 +314,13 @@ async fn on_table(
                     let receipt = reply::kept_receipt(
                         state,
                         table,
-                        ReceiptKind::Commitment,
+                        (ReceiptKind::Commitment, None),
                         at,
                         Audience::Seat(seat),
                         &commitment,
                     )
                     .await?;
-                    Written::Done(Done::Joined(Box::new(Joined {
+                    done(Done::Joined(Box::new(Joined {
                         seat: seat.0,
                         player_token: token,
                         commitment,
@@ -288,7 +333,7 @@ async fn on_table(
                 Err(e) => return Err(e.into()),
             }
         }
-        Decided::Nothing => Written::Done(Done::Nothing),
+        Decided::Nothing => done(Done::Nothing),
     };
     // 7. The bots answer.
     let_bots_answer(state, table).await;
@@ -297,7 +342,7 @@ async fn on_table(
         Written::Batch(batch, new_token) => {
             answer(state, table, batch, who, &act, new_token).await?
         }
-        Written::Done(done) => done,
+        Written::Done(done) => *done,
     };
     // 10. Live connections: a stream re-checks its token now (one whose token was issued
     //     again ends); streams in other processes are woken by the store's announcement.
@@ -344,7 +389,12 @@ enum Written {
     /// A batch appended (and the new token it swapped in, if any).
     Batch(Batch, Option<String>),
     /// The act's answer, with no batch of events.
-    Done(Done),
+    Done(Box<Done>),
+}
+
+/// The act's answer, with no batch of events.
+fn done(done: Done) -> Written {
+    Written::Done(Box::new(done))
 }
 
 /// Step 6: stamps and appends a batch at the table's version (the table's one write).

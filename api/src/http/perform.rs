@@ -79,7 +79,13 @@ pub(crate) async fn perform(
     act: Act,
 ) -> Result<HttpResponse, ApiError> {
     let game = act.game().cloned();
-    let request = Request::new(bearer(req)?, act).signed(signed(req)?);
+    let body = req
+        .extensions()
+        .get::<crate::http::body::RawBody>()
+        .map(|b| b.0.clone());
+    let request = Request::new(bearer(req)?, act)
+        .signed(signed(req)?)
+        .body(body.as_deref());
     let done = seam::act(state, request).await?;
     Ok(respond(done, game.as_ref()))
 }
