@@ -1,0 +1,393 @@
+//! `saboteur verify`: a bundle, receipts, commitments, kept keys, the transparency log and
+//! checkpoints, and a player's own key, checked offline; the exit code says what was found
+//! (0 all verified, 1 a discrepancy or a contradiction, 2 a receipt refused, 3 bot moves this
+//! verifier cannot vouch for).
+
+use saboteur_api::audit::AuditBundle;
+use saboteur_api::receipt::PublishedKey;
+use saboteur_api::transparency::Checkpoint;
+
+#[derive(clap::Args)]
+pub(crate) struct VerifyArgs {
+    /// A bundle downloaded from `GET /games/{id}/audit`.
+    #[arg(long, group = "source")]
+    pub(crate) file: Option<std::path::PathBuf>,
+    /// A finished game in the store named by `--database-url`.
+    #[arg(long, group = "source")]
+    pub(crate) game: Option<String>,
+    /// The store, for `--game`.
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://saboteur.db")]
+    pub(crate) database_url: String,
+    /// Receipts kept from the server: a JSON array of receipts, or of the bodies served with
+    /// them (views, outcomes), checked against the bundle.
+    #[arg(long)]
+    pub(crate) receipts: Option<std::path::PathBuf>,
+    /// A reply kept from the game's creation (`POST /games`) or from taking a seat (`POST
+    /// /games/{id}/seats`), or its `commitment` and `receipt`: the seed the server committed
+    /// to, and the share the seat sent, checked against the bundle's seed and its
+    /// `seed_mixed` event. Repeatable.
+    #[arg(long)]
+    pub(crate) commitment: Vec<std::path::PathBuf>,
+    /// The transparency log's entries, from the first (`GET /log` pages joined as one JSON
+    /// array, or a page), for `--checkpoint`; the bundle's entry is looked for in it.
+    #[arg(long)]
+    pub(crate) log: Option<std::path::PathBuf>,
+    /// A log checkpoint kept earlier (`GET /log/checkpoint`), checked to be a prefix of
+    /// `--log`; the keys it commits to must all be published by the bundle. Repeatable.
+    #[arg(long)]
+    pub(crate) checkpoint: Vec<std::path::PathBuf>,
+    /// The server's keys as kept from `GET /keys` (the body, or a list of keys). Repeatable.
+    /// A receipt signed by a kept key that the bundle no longer publishes is reported as the
+    /// server withdrawing its key (exit 1), not as a forgery.
+    #[arg(long)]
+    pub(crate) keys: Vec<std::path::PathBuf>,
+    /// Audit a game that may not be over: without it, a record that does not end the game is
+    /// a discrepancy (exit 1), saying where it stops.
+    #[arg(long)]
+    pub(crate) unfinished: bool,
+    /// A player's own key, as `SEAT:KEY` (the seat number, then the public key's 64 hex
+    /// digits): every act of that seat not signed by this key, and not made while the record
+    /// gave the seat to a bot, is named (exit 1) — a key swapped in the lobby, or put in place
+    /// of the player's after a token reissue. Repeatable; needs a bundle.
+    #[arg(long = "player-key", value_name = "SEAT:KEY")]
+    pub(crate) player_key: Vec<String>,
+}
+
+fn read_json(path: &std::path::Path) -> std::io::Result<serde_json::Value> {
+    let text = std::fs::read_to_string(path)?;
+    serde_json::from_str(&text)
+        .map_err(|e| std::io::Error::other(format!("{}: not JSON: {e}", path.display())))
+}
+
+/// A JSON array's items, or a single object as one item; `field` names the array inside an
+/// object (a page of `GET /log` holds `entries`).
+fn items(value: serde_json::Value, field: &str) -> Vec<serde_json::Value> {
+    match value {
+        serde_json::Value::Array(items) => items,
+        serde_json::Value::Object(mut o) => match o.remove(field) {
+            Some(serde_json::Value::Array(items)) => items,
+            Some(other) => {
+                o.insert(field.to_string(), other);
+                vec![serde_json::Value::Object(o)]
+            }
+            None => vec![serde_json::Value::Object(o)],
+        },
+        other => vec![other],
+    }
+}
+
+/// Exits with `code` after saying why.
+fn fail(code: i32, why: impl std::fmt::Display) -> ! {
+    eprintln!("{why}");
+    std::process::exit(code)
+}
+
+pub(crate) fn verify(args: VerifyArgs) -> std::io::Result<()> {
+    let bundle = load_bundle(&args)?;
+    if bundle.is_none() && args.receipts.is_none() && args.log.is_none() {
+        return Err(std::io::Error::other(
+            "give a bundle (--file or --game), receipts (--receipts) or a log (--log)",
+        ));
+    }
+    if bundle.is_none() && (!args.commitment.is_empty() || !args.player_key.is_empty()) {
+        return Err(std::io::Error::other(
+            "a commitment or a player's key is checked against the game's bundle: give --file \
+             or --game",
+        ));
+    }
+    let (kept, checkpoints) = kept_keys(&args, bundle.as_ref())?;
+    // Receipts are checked even when the engine's audit fails: a genuine receipt the record
+    // contradicts says more than the record's own inconsistency.
+    let (mut failed, unvouched) = match &bundle {
+        Some(bundle) => audit(bundle, args.unfinished),
+        None => (false, false),
+    };
+    let proved = receipts(&args, bundle.as_ref(), &kept, failed)?;
+    if let Some(path) = &args.log {
+        let mut keys = kept.clone();
+        if let Some(bundle) = &bundle {
+            keys.extend(bundle.keys.iter().cloned());
+        }
+        log(path, bundle.as_ref(), &keys, &checkpoints, &proved)?;
+    }
+    if let Some(bundle) = &bundle
+        && !players_own_acts(bundle, &args.player_key)?
+    {
+        failed = true;
+    }
+    if failed {
+        std::process::exit(1);
+    }
+    if unvouched {
+        std::process::exit(3);
+    }
+    Ok(())
+}
+
+/// The bundle named by `--file` or `--game`, if any.
+fn load_bundle(args: &VerifyArgs) -> std::io::Result<Option<AuditBundle>> {
+    Ok(match (&args.file, &args.game) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path)?;
+            Some(serde_json::from_str(&text).map_err(|e| {
+                std::io::Error::other(format!("{}: not a bundle: {e}", path.display()))
+            })?)
+        }
+        (None, Some(id)) => {
+            let rt = tokio::runtime::Runtime::new()?;
+            Some(rt.block_on(async {
+                let store = saboteur_storage::EventStore::connect(&args.database_url)
+                    .await
+                    .map_err(|e| std::io::Error::other(e.to_string()))?;
+                saboteur_api::audit::bundle_from_store(&store, id)
+                    .await
+                    .map_err(|e| std::io::Error::other(e.to_string()))
+            })?)
+        }
+        (None, None) => None,
+    })
+}
+
+/// The keys kept from `GET /keys` (what the server published, whatever it publishes now),
+/// with every key a genuine checkpoint committed to, and the checkpoints. A genuine checkpoint
+/// (signed by a key kept or published) whose keys the bundle no longer publishes as they were
+/// names the server withdrawing its key (exit 1).
+fn kept_keys(
+    args: &VerifyArgs,
+    bundle: Option<&AuditBundle>,
+) -> std::io::Result<(Vec<PublishedKey>, Vec<Checkpoint>)> {
+    let mut kept: Vec<PublishedKey> = Vec::new();
+    for path in &args.keys {
+        let keys: Vec<PublishedKey> =
+            serde_json::from_value(serde_json::Value::Array(items(read_json(path)?, "keys")))
+                .map_err(|e| {
+                    std::io::Error::other(format!("{}: not a list of keys: {e}", path.display()))
+                })?;
+        kept.extend(keys);
+    }
+    let mut checkpoints = Vec::new();
+    for path in &args.checkpoint {
+        let checkpoint: Checkpoint = serde_json::from_value(read_json(path)?).map_err(|e| {
+            std::io::Error::other(format!("{}: not a checkpoint: {e}", path.display()))
+        })?;
+        checkpoints.push(checkpoint);
+    }
+    let mut trusted = kept.clone();
+    if let Some(bundle) = bundle {
+        trusted.extend(bundle.keys.iter().cloned());
+    }
+    let mut committed = Vec::new();
+    for checkpoint in &checkpoints {
+        let genuine = saboteur_api::receipt::check_bytes(
+            &trusted,
+            &checkpoint.key_id,
+            &checkpoint.signed_bytes(),
+            &checkpoint.signature,
+        );
+        if genuine.is_err() {
+            continue;
+        }
+        if let Some(bundle) = bundle
+            && let Some(key) =
+                saboteur_api::transparency::withdrawn_keys(checkpoint, &bundle.keys).first()
+        {
+            fail(
+                1,
+                format!(
+                    "the checkpoint of size {} signed at {} commits to key {}, which the bundle \
+                     no longer publishes as it was: the server withdrew its key",
+                    checkpoint.size, checkpoint.time, key.id
+                ),
+            );
+        }
+        committed.extend(checkpoint.keys.iter().cloned());
+    }
+    kept.extend(committed);
+    Ok((kept, checkpoints))
+}
+
+/// The engine's audit of the bundle, said: whether it found a discrepancy, and whether some bot
+/// moves are of a bot version this verifier cannot vouch for.
+fn audit(bundle: &AuditBundle, unfinished: bool) -> (bool, bool) {
+    let checked = if unfinished {
+        saboteur_api::audit::verify_unfinished(bundle)
+    } else {
+        saboteur_api::audit::verify(bundle)
+    };
+    match checked {
+        Ok(report) => {
+            println!(
+                "verified: {}",
+                serde_json::to_string(&report).unwrap_or_default()
+            );
+            let unvouched = report.bot_moves_of_other_versions > 0;
+            if unvouched {
+                eprintln!(
+                    "cannot vouch for {} bot moves: they were recorded by a bot version this \
+                     verifier does not have (it knows versions up to {}); each was found legal, \
+                     but not chosen again: check them with a newer verifier",
+                    report.bot_moves_of_other_versions,
+                    saboteur_domain::BOT_VERSION
+                );
+            }
+            (false, unvouched)
+        }
+        Err(discrepancy) => {
+            eprintln!("first discrepancy: {discrepancy}");
+            (true, false)
+        }
+    }
+}
+
+/// `--receipts` and `--commitment`, against the bundle or, without one, against each other:
+/// what they prove game by game. A contradiction exits 1, a refused receipt 2 (1 when the
+/// audit already failed).
+fn receipts(
+    args: &VerifyArgs,
+    bundle: Option<&AuditBundle>,
+    kept: &[PublishedKey],
+    failed: bool,
+) -> std::io::Result<Vec<saboteur_api::audit::ReceiptsProve>> {
+    use saboteur_api::audit::ReceiptProblem;
+    let mut kept_items = Vec::new();
+    if let Some(path) = &args.receipts {
+        kept_items.extend(items(read_json(path)?, "receipts"));
+    }
+    for path in &args.commitment {
+        kept_items.extend(items(read_json(path)?, "commitments"));
+    }
+    if args.receipts.is_none() && args.commitment.is_empty() {
+        return Ok(Vec::new());
+    }
+    let path = args
+        .receipts
+        .as_ref()
+        .or(args.commitment.first())
+        .cloned()
+        .unwrap_or_default();
+    let receipts = saboteur_api::audit::read_receipts(&kept_items)
+        .map_err(|e| std::io::Error::other(format!("{}: {e}", path.display())))?;
+    let mut proved = Vec::new();
+    let outcome = match bundle {
+        Some(bundle) => {
+            saboteur_api::audit::check_receipts_with_keys(bundle, &receipts, kept).map(|checked| {
+                println!(
+                    "receipts agree with the bundle: {}",
+                    serde_json::to_string(&checked).unwrap_or_default()
+                )
+            })
+        }
+        None => saboteur_api::audit::prove_with_receipts(&receipts, kept).map(|games| {
+            for game in &games {
+                let over = game
+                    .signed_game_over_at
+                    .map(|v| format!("; the server signed the game over at version {v}"))
+                    .unwrap_or_default();
+                println!(
+                    "game {}: {} genuine receipts, signed up to version {} (served at \
+                     {}){over}",
+                    game.game_id, game.receipts, game.latest_version, game.latest_served_at
+                );
+            }
+            proved = games;
+        }),
+    };
+    match outcome {
+        Ok(()) => Ok(proved),
+        Err(problem @ ReceiptProblem::Contradiction(_)) => fail(1, problem),
+        Err(problem) => fail(if failed { 1 } else { 2 }, problem),
+    }
+}
+
+/// `--log`: the entries chain and bind their times, each checkpoint is a prefix, the bundle's
+/// game matches its entry, and no game whose end the receipts show signed was hidden.
+fn log(
+    path: &std::path::Path,
+    bundle: Option<&AuditBundle>,
+    keys: &[PublishedKey],
+    checkpoints: &[Checkpoint],
+    proved: &[saboteur_api::audit::ReceiptsProve],
+) -> std::io::Result<()> {
+    use saboteur_api::transparency::{LogRecord, check_checkpoint, check_entries};
+    let entries: Vec<LogRecord> =
+        serde_json::from_value(serde_json::Value::Array(items(read_json(path)?, "entries")))
+            .map_err(|e| {
+                std::io::Error::other(format!("{}: not log entries: {e}", path.display()))
+            })?;
+    if let Err(e) = check_entries(&entries) {
+        fail(1, format!("first discrepancy in the log: {e}"));
+    }
+    println!("the log's {} entries chain", entries.len());
+    for checkpoint in checkpoints {
+        match check_checkpoint(checkpoint, &entries, keys) {
+            Ok(()) => println!(
+                "checkpoint of size {} is a prefix of the log",
+                checkpoint.size
+            ),
+            Err(e) => fail(1, e),
+        }
+    }
+    if let Some(bundle) = bundle {
+        match entries.iter().find(|e| e.game_id == bundle.game_id) {
+            Some(entry)
+                if entry.version != bundle.events.len() as i64
+                    || Some(entry.head.as_str())
+                        != bundle.events.last().map(|e| e.hash.as_str()) =>
+            {
+                fail(
+                    1,
+                    format!(
+                        "log entry {}: the game ended at version {} with head {}; the bundle \
+                         differs: the record was changed after it was logged",
+                        entry.seq, entry.version, entry.head
+                    ),
+                );
+            }
+            Some(entry) => println!("the game is log entry {}", entry.seq),
+            None => println!("the game is not in the log given"),
+        }
+    }
+    // A game whose end the server signed must be logged; games logged, or checkpoints signed,
+    // well after that moment show it was left out, not late.
+    for game in proved.iter().filter(|g| g.signed_game_over_at.is_some()) {
+        match saboteur_api::transparency::hidden_game(
+            &game.game_id,
+            game.signed_game_over_at.unwrap_or_default(),
+            &game.latest_served_at,
+            &entries,
+            checkpoints,
+        ) {
+            Ok(said) => println!("{said}"),
+            Err(hidden) => fail(1, hidden),
+        }
+    }
+    Ok(())
+}
+
+/// `--player-key SEAT:KEY`: every act of the seat checked against the player's own key; says
+/// what it found, and whether every act was the player's.
+fn players_own_acts(
+    bundle: &saboteur_api::audit::AuditBundle,
+    keys: &[String],
+) -> std::io::Result<bool> {
+    let mut all_theirs = true;
+    for given in keys {
+        let (seat, key) = given
+            .split_once(':')
+            .and_then(|(s, k)| Some((s.parse::<u8>().ok()?, k)))
+            .ok_or_else(|| std::io::Error::other(format!("--player-key {given}: SEAT:KEY")))?;
+        let named = saboteur_api::audit::acts_not_signed_by(bundle, seat, key)
+            .map_err(|e| std::io::Error::other(format!("--player-key {given}: {e}")))?;
+        for (seq, what) in &named {
+            eprintln!("event {seq}: {what}");
+        }
+        if named.is_empty() {
+            println!(
+                "every act of seat {seat} is signed by the key {}",
+                saboteur_domain::fingerprint(&key.to_ascii_lowercase())
+            );
+        }
+        all_theirs &= named.is_empty();
+    }
+    Ok(all_theirs)
+}
