@@ -180,6 +180,27 @@ async fn a_signature_is_spent_once(url: &str, dir: &std::path::Path) {
             .contains("the undo was signed at version"),
         "{again}"
     );
+    // Attack 6: each refusal is signed, with the hash of the message the player signed.
+    let hash_of = |message: String| {
+        use sha2::Digest as _;
+        hex::encode(sha2::Sha256::digest(message.as_bytes()))
+    };
+    let signed_undo = format!("saboteur-act-v1\n{id}\n0\n{early}\nundo\n");
+    assert_eq!(again["receipt"]["kind"], "refusal", "{again}");
+    assert_eq!(
+        again["receipt"]["request_hash"],
+        json!(hash_of(signed_undo))
+    );
+    let (other, _) = player_key(10);
+    let (status, forged) = server
+        .signed(&undo, &me, "", Some((&other, &id, 0, early, "undo")))
+        .await;
+    assert_eq!(
+        (status, forged["code"].as_str()),
+        (401, Some("bad_signature"))
+    );
+    assert_eq!(forged["receipt"]["kind"], "refusal", "{forged}");
+    assert!(forged["receipt"]["signature"].is_string(), "{forged}");
     // The command's signature sent again without its key: refused, never recorded twice.
     let (status, twice) = server
         .signed(
@@ -267,7 +288,14 @@ async fn a_hidden_game_is_named(url: &str, dir: &std::path::Path) {
         "re-dated, hash kept",
     ];
     for (attack, hour) in attacks.into_iter().zip(0..) {
-        // Each attack an hour after the last, so the log's earlier entries are earlier.
+        // Each attack on a store of its own (servers of an earlier attack, on other clocks,
+        // go on sweeping theirs), an hour after the last.
+        let url = &if url.starts_with("postgres") {
+            saboteur_storage::testing::fresh_database().await
+        } else {
+            let file = dir.join(format!("hidden-{hour}.db"));
+            format!("sqlite://{}?mode=rwc", file.display())
+        };
         let start = T0 + hour * 3_600_000;
         let clock = saboteur_api::TimeSource::manual(start);
         let server = Server::start_at(url, clock.clone()).await;
@@ -359,7 +387,7 @@ async fn a_hidden_game_is_named(url: &str, dir: &std::path::Path) {
                 assert_eq!(out.status.code(), Some(1), "{said}");
                 assert!(
                     said.contains("the checkpoint of size")
-                        && said.contains(&format!("lacks it: the game was hidden")),
+                        && said.contains("lacks it: the game was hidden"),
                     "{said}"
                 );
             }
@@ -465,7 +493,11 @@ async fn a_key_swapped_in_the_lobby_is_named(url: &str, dir: &std::path::Path) {
                 Some(json!({"name": "Ada", "public_key": public})),
             )
             .await;
-        assert_eq!(joined["commitment"]["public_key"], json!(public), "{joined}");
+        assert_eq!(
+            joined["commitment"]["public_key"],
+            json!(public),
+            "{joined}"
+        );
         let me = joined["player_token"].as_str().unwrap().to_string();
         server.random_bots(&id, &host, 2).await;
         let signer = if attack == "swapped" {

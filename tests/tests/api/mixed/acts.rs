@@ -2,7 +2,7 @@
 //! handed to bots and taken back, new tokens, the manual clock, views, replays and event pages,
 //! and revoked tokens trying anything.
 
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use super::dice::words;
@@ -444,5 +444,66 @@ impl Mixed {
         let what = format!("{what} with a revoked token");
         let status = [StatusCode::UNAUTHORIZED];
         self.refused(&what, &ex, &status, look.version).await;
+    }
+
+    /// The last signed request sent again exactly (its signature and version as they were),
+    /// without an idempotency key: once its act was recorded, or the game moved on past the
+    /// decision it was signed at, it is refused (401 or 412) and records nothing.
+    pub async fn replay_signature(&mut self, look: &Look) {
+        let sent = self.last_signed.lock().ok().and_then(|l| l.clone());
+        let Some(sent) = sent else {
+            return self.view(look).await;
+        };
+        let signed_at = sent
+            .headers
+            .iter()
+            .find(|(n, _)| *n == "Seat-Signature-Version")
+            .and_then(|(_, v)| v.parse::<i64>().ok())
+            .unwrap_or_default();
+        let before = self.version().await;
+        let ex = self
+            .app
+            .exchange(
+                Method::POST,
+                &sent.path,
+                Some(&sent.token),
+                sent.body.as_ref(),
+                &sent.headers,
+            )
+            .await;
+        self.count("replay a signature", ex.status);
+        let after = self.version().await;
+        self.check(after == before || ex.status.is_success(), || {
+            format!("a refused replay recorded something: {ex:?}")
+        });
+        // Recorded once already, or signed before the game's last decision: never again.
+        let moved_on = self.decided_since(signed_at).await;
+        if ex.status.is_success() {
+            self.check(!moved_on, || {
+                format!(
+                    "a signature from version {signed_at} was accepted again after the game \
+                     moved on: {ex:?}"
+                )
+            });
+            self.note(format!("replayed signature accepted: {}", sent.path));
+            self.keep("a replayed signature", &ex);
+        } else if moved_on {
+            self.check(
+                matches!(ex.status.as_u16(), 401 | 404 | 409 | 412 | 422),
+                || format!("a stale signature: {ex:?}"),
+            );
+        }
+    }
+
+    /// Whether an event that changes what a seat decides on (anything but talk, a hidden
+    /// message, a new token or a key) was recorded after `version`.
+    async fn decided_since(&self, version: i64) -> bool {
+        let after = events_after(&self.app, &self.id, version, None).await;
+        after.iter().any(|e| {
+            !matches!(
+                kind(e),
+                "talk_posted" | "talk_hidden" | "token_reissued" | "seat_key_registered"
+            )
+        })
     }
 }

@@ -99,6 +99,18 @@ pub struct Mixed {
     pub recent: Vec<String>,
     /// How long checking the receipts took.
     pub checking: std::time::Duration,
+    /// The last signed request sent (its path, token, body and headers, the signature's among
+    /// them), for sending its signature again later.
+    pub last_signed: std::sync::Mutex<Option<SignedSent>>,
+}
+
+/// A signed request as it was sent.
+#[derive(Clone, Debug)]
+pub struct SignedSent {
+    pub path: String,
+    pub token: String,
+    pub body: Option<Value>,
+    pub headers: Vec<(&'static str, String)>,
 }
 
 impl Mixed {
@@ -202,8 +214,19 @@ impl Mixed {
                 self.id
             );
             let signature = hex::encode(key.sign(message.as_bytes()).to_bytes());
-            headers.push(("Seat-Signature", signature));
+            headers.push(("Seat-Signature", signature.clone()));
             headers.push(("Seat-Signature-Version", version.to_string()));
+            if let Ok(mut last) = self.last_signed.lock() {
+                *last = Some(SignedSent {
+                    path: path.clone(),
+                    token: token.unwrap_or_default().to_string(),
+                    body: body.cloned(),
+                    headers: vec![
+                        ("Seat-Signature", signature),
+                        ("Seat-Signature-Version", version.to_string()),
+                    ],
+                });
+            }
         }
         let app = &self.app;
         app.exchange(Method::POST, &path, token, body, &headers)
@@ -248,9 +271,9 @@ impl Mixed {
             format!("{what}: {ex:?}: expected one of {allowed:?} as problem+json with a code")
         });
         if ex.body.get("receipt").is_some() {
-            let signed = ex.body["receipt"]["kind"] == "refusal"
-                && ex.status != StatusCode::UNAUTHORIZED
-                && ex.status != StatusCode::NOT_FOUND;
+            // Any 4xx of a known caller is signed (401 and 404 too), naming what it refused
+            // when the request had a body or a signature.
+            let signed = ex.body["receipt"]["kind"] == "refusal";
             self.check(signed, || format!("{what}: a refusal's receipt: {ex:?}"));
             self.kept.keep(&ex.body);
         }

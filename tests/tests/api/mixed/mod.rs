@@ -23,7 +23,9 @@
 //! - once the game is over, every receipt served to anyone checks against its record;
 //! - half the players sign their acts with a key (sent with the seat, the claim, or after a new
 //!   token): every recorded signature verifies, and one byte changed in a recorded signature
-//!   or in the body it signs is caught.
+//!   or in the body it signs is caught; a signed request sent again exactly, once the game has
+//!   moved on or its act was recorded, is refused and records nothing (a signature is spent
+//!   once, at its decision).
 //!
 //! `SABOTEUR_MIXED_GAMES` sets the number of games per database (default 8 on SQLite, 3 on
 //! PostgreSQL), `SABOTEUR_MIXED_SEED` the seed of the first chain of games (a game and its
@@ -96,6 +98,7 @@ impl Mixed {
                 (some(!self.keyed.is_empty(), 2), "retry"),
                 (some(!self.keyed.is_empty(), 1), "reuse key"),
                 (some(!self.revoked.is_empty(), 2), "revoked"),
+                (2, "replay a signature"),
             ];
             match self.rng.weighted(&weights, "view") {
                 "command" => self.command(&look).await,
@@ -113,6 +116,7 @@ impl Mixed {
                 "retry" => self.retry_later().await,
                 "reuse key" => self.reuse_key(&look).await,
                 "revoked" => self.probe_revoked(&look).await,
+                "replay a signature" => self.replay_signature(&look).await,
                 _ => self.view(&look).await,
             }
         }

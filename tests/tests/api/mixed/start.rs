@@ -116,6 +116,7 @@ impl Mixed {
             tally: BTreeMap::new(),
             recent: Vec::new(),
             checking: std::time::Duration::ZERO,
+            last_signed: std::sync::Mutex::new(None),
         };
         let ex = game.post("/start", Some(&game.host), None, &[]).await;
         game.check(ex.status == StatusCode::OK, || format!("the start: {ex:?}"));
