@@ -229,17 +229,16 @@ pub fn not_signed_by(log: &[Event], seat: Seat, key: &str) -> Vec<(u64, String)>
         let seq = index as u64 + 1;
         let by_bot = signers.handed.get(seat.index()).copied().unwrap_or(false);
         match (event, own_act(log, index, &signers.handed)) {
-            (Event::SeatKeyRegistered { key: new, .. }, Some((s, _))) if s == seat => {
-                if new != key {
-                    named.push((
-                        seq,
-                        format!(
-                            "the record registers key {} for {seat}, not yours ({mine})",
-                            fingerprint(new)
-                        ),
-                    ));
-                }
+            // The player's own key registered (at the start, or again): theirs.
+            (Event::SeatKeyRegistered { key: new, .. }, Some((s, _))) if s == seat && new == key => {
             }
+            (Event::SeatKeyRegistered { key: new, .. }, Some((s, _))) if s == seat => named.push((
+                seq,
+                format!(
+                    "the record registers key {} for {seat}, not yours ({mine})",
+                    fingerprint(new)
+                ),
+            )),
             (_, Some((s, act))) if s == seat => match signers.key(seat) {
                 Some(k) if k == key => {}
                 Some(k) => named.push((
