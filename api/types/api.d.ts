@@ -2598,6 +2598,12 @@ export interface components {
             /** @description A view or a write's outcome. */
             kind: components["schemas"]["ReceiptKind"];
             /**
+             * @description For a refusal: hex SHA-256 of what was refused — the message the player signed, for a
+             *     signed act; else the request's body exactly as sent. Absent for other kinds, a request
+             *     without a body, and refusals signed before API 0.8.0.
+             */
+            request_hash?: string | null;
+            /**
              * Format: int32
              * @description The seat, for the audience `seat`.
              */
@@ -2869,6 +2875,13 @@ export interface components {
             entropy?: string | null;
             /** @description The game's id. */
             game_id: string;
+            /**
+             * @description The public key the seat was taken with (64 hex digits), which the start must register
+             *     for it (`seat_key_registered`): `saboteur verify --commitment` names another key in the
+             *     record as a key swapped in the lobby. Absent for a seat taken without a key, and in
+             *     commitments signed before API 0.8.0.
+             */
+            public_key?: string | null;
             /**
              * Format: int32
              * @description The seat taken, for a seat's commitment.
