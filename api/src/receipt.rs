@@ -98,6 +98,52 @@ pub struct PublishedKey {
     /// When another key replaced it (RFC 3339); absent for the key in use.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retired_at: Option<String>,
+    /// The previous key's Ed25519 signature (128 hex digits) of the JCS (RFC 8785) form of
+    /// `{"kind": "key_endorsement", "previous": <its id>, "id": …, "public_key": …}`
+    /// ([`endorsement_bytes`]): a client that kept the first key follows every rotation from
+    /// it. Absent for the first key, for keys rotated in before API 0.8.0, and for a key
+    /// rotated in after one kept outside the store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endorsement: Option<String>,
+}
+
+/// The bytes a key's predecessor signs to endorse it: the JCS form of
+/// `{"kind": "key_endorsement", "previous", "id", "public_key"}`.
+pub fn endorsement_bytes(previous: &str, id: &str, public_key: &str) -> Vec<u8> {
+    jcs(&serde_json::json!({
+        "kind": "key_endorsement",
+        "previous": previous,
+        "id": id,
+        "public_key": public_key,
+    }))
+}
+
+/// Follows the keys' chain, oldest first: each key that carries an endorsement must be
+/// endorsed by the key published just before it. The first broken link, named; keys without
+/// one (the first, and keys rotated in without one) are links nobody vouched for, not breaks.
+pub fn broken_chain(keys: &[PublishedKey]) -> Option<String> {
+    for pair in keys.windows(2) {
+        let [previous, key] = pair else { continue };
+        let Some(endorsement) = &key.endorsement else {
+            continue;
+        };
+        let bytes = endorsement_bytes(&previous.id, &key.id, &key.public_key);
+        if check_bytes(
+            std::slice::from_ref(previous),
+            &previous.id,
+            &bytes,
+            endorsement,
+        )
+        .is_err()
+        {
+            return Some(format!(
+                "key {} is published as endorsed by key {}, and that key did not sign it: the \
+                 server's keys were changed",
+                key.id, previous.id
+            ));
+        }
+    }
+    None
 }
 
 impl From<&saboteur_storage::ServerKey> for PublishedKey {
@@ -107,6 +153,7 @@ impl From<&saboteur_storage::ServerKey> for PublishedKey {
             public_key: k.public_key.clone(),
             created_at: k.created_at.to_rfc3339(),
             retired_at: k.retired_at.map(|t| t.to_rfc3339()),
+            endorsement: k.endorsement.clone(),
         }
     }
 }
@@ -372,7 +419,13 @@ impl Signer {
             id: self.id.clone(),
             public_key: self.public_hex(),
             secret_key: with_secret.then(|| self.key.to_bytes().to_vec()),
+            endorsement: None,
         }
+    }
+
+    /// This key's endorsement of `next`, the key that replaces it ([`endorsement_bytes`]).
+    pub fn endorse(&self, next: &saboteur_storage::NewKey) -> String {
+        self.sign_bytes(&endorsement_bytes(&self.id, &next.id, &next.public_key))
     }
 
     /// A signer from a key the store kept (with its secret half).
@@ -419,6 +472,7 @@ impl Signer {
             public_key: self.public_hex(),
             created_at: chrono::Utc::now().to_rfc3339(),
             retired_at: None,
+            endorsement: None,
         }
     }
 }

@@ -19,11 +19,9 @@ pub async fn signing_key(
         Some(path) => {
             let signer = receipt::Signer::from_file(path)?;
             let active = store.active_server_key().await.map_err(err)?;
-            if active.map(|k| k.id).as_deref() != Some(signer.id()) {
-                store
-                    .rotate_server_key(signer.new_key(false))
-                    .await
-                    .map_err(err)?;
+            if active.as_ref().map(|k| k.id.as_str()) != Some(signer.id()) {
+                let new = endorsed(active.as_ref(), signer.new_key(false));
+                store.rotate_server_key(new).await.map_err(err)?;
             }
             Ok(signer)
         }
@@ -41,10 +39,24 @@ pub async fn signing_key(
 /// Retires the active signing key and makes a new one (kept by the store); the old keys stay
 /// published. Running servers sign with the key they started with until they restart.
 pub async fn rotate_signing_key(store: &EventStore) -> std::io::Result<receipt::PublishedKey> {
+    let err = |e: saboteur_storage::StoreError| {
+        std::io::Error::other(format!("cannot rotate the signing key: {e}"))
+    };
     let signer = receipt::Signer::generate()?;
-    let key = store
-        .rotate_server_key(signer.new_key(true))
-        .await
-        .map_err(|e| std::io::Error::other(format!("cannot rotate the signing key: {e}")))?;
+    let active = store.active_server_key().await.map_err(err)?;
+    let new = endorsed(active.as_ref(), signer.new_key(true));
+    let key = store.rotate_server_key(new).await.map_err(err)?;
     Ok(receipt::PublishedKey::from(&key))
+}
+
+/// `new`, endorsed by the key it replaces when the store keeps that key's secret half (one
+/// kept in a file cannot sign here: the new key is then published without an endorsement).
+fn endorsed(
+    active: Option<&saboteur_storage::ServerKey>,
+    mut new: saboteur_storage::NewKey,
+) -> saboteur_storage::NewKey {
+    new.endorsement = active
+        .and_then(|k| receipt::Signer::from_stored(k).ok())
+        .map(|previous| previous.endorse(&new));
+    new
 }

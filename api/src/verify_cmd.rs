@@ -163,7 +163,13 @@ fn kept_keys(
                 .map_err(|e| {
                     std::io::Error::other(format!("{}: not a list of keys: {e}", path.display()))
                 })?;
+        if let Some(broken) = saboteur_api::receipt::broken_chain(&keys) {
+            fail(1, format!("{}: {broken}", path.display()));
+        }
         kept.extend(keys);
+    }
+    if let Some(broken) = bundle.and_then(|b| saboteur_api::receipt::broken_chain(&b.keys)) {
+        fail(1, format!("the bundle's keys: {broken}"));
     }
     let mut checkpoints = Vec::new();
     for path in &args.checkpoint {

@@ -568,3 +568,122 @@ on_both_stores!(
     a_key_swapped_in_the_lobby_is_named_on_postgres,
     a_key_swapped_in_the_lobby_is_named
 );
+
+/// Attack 5: a rotated-in key withdrawn. `saboteur keys rotate` publishes the new key endorsed
+/// by the one before it, so a client that kept the first key follows the chain when it reads
+/// `GET /keys` again; the operator who later deletes the rotated-in key is named as withdrawing
+/// it, and a key list whose chain was changed is named too.
+async fn a_rotated_key_cannot_be_withdrawn(url: &str, dir: &std::path::Path) {
+    let server = Server::start(url).await;
+    let first_keys = server.call("GET", "/keys", None, None).await;
+    let (_, id, host) = server.create_base_game().await;
+    let joined = server
+        .call(
+            "POST",
+            &format!("/games/{id}/seats"),
+            None,
+            Some(json!({"name": "Ada"})),
+        )
+        .await;
+    let me = joined["player_token"].as_str().unwrap().to_string();
+    server.random_bots(&id, &host, 2).await;
+    server
+        .call("POST", &format!("/games/{id}/start"), Some(&host), None)
+        .await;
+    let before = server
+        .call("GET", &format!("/games/{id}/state"), Some(&me), None)
+        .await;
+    // The key rotated mid-game; a process started since signs with the new one.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_saboteur"))
+        .args(["keys", "rotate", "--database-url", url])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let rotated: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let server = Server::start(url).await;
+    let after = server
+        .call("GET", &format!("/games/{id}/state"), Some(&me), None)
+        .await;
+    assert_eq!(after["receipt"]["key_id"], rotated["id"]);
+    // The client reads the keys again on meeting a key it does not have: the new key is
+    // endorsed by the first.
+    let later_keys = server.call("GET", "/keys", None, None).await;
+    let published: Vec<saboteur_api::receipt::PublishedKey> =
+        serde_json::from_value(later_keys["keys"].clone()).unwrap();
+    assert_eq!(published.len(), 2);
+    assert!(published[1].endorsement.is_some(), "{later_keys}");
+    assert_eq!(saboteur_api::receipt::broken_chain(&published), None);
+    play_to_end(&server, &id, &me).await;
+    let receipts = file(dir, "receipts.json", &json!([before, after]));
+    let first = file(dir, "first-keys.json", &first_keys);
+    let later = file(dir, "later-keys.json", &later_keys);
+    let bundle = server
+        .call("GET", &format!("/games/{id}/audit"), None, None)
+        .await;
+    let out = verify_with(&[
+        "--file",
+        &file(dir, "bundle.json", &bundle),
+        "--receipts",
+        &receipts,
+        "--keys",
+        &first,
+        "--keys",
+        &later,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+
+    // A kept list whose endorsement was changed: named.
+    let mut forged = later_keys.clone();
+    forged["keys"][1]["endorsement"] = json!("00".repeat(64));
+    let out = verify_with(&[
+        "--receipts",
+        &receipts,
+        "--keys",
+        &file(dir, "forged-keys.json", &forged),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!(
+            "key {} is published as endorsed by key {}, and that key did not sign it",
+            published[1].id, published[0].id
+        )),
+        "{}",
+        text(&out)
+    );
+
+    // The operator deletes the rotated-in key: the bundle no longer publishes it, and the
+    // receipts it signed are named as the server withdrawing its key.
+    let store = without_trigger(url, "server_keys_no_delete", "server_keys").await;
+    let sql = format!("DELETE FROM server_keys WHERE id = '{}'", published[1].id);
+    assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
+    let server = Server::start(url).await;
+    let withdrawn = server
+        .call("GET", &format!("/games/{id}/audit"), None, None)
+        .await;
+    let out = verify_with(&[
+        "--file",
+        &file(dir, "withdrawn.json", &withdrawn),
+        "--receipts",
+        &receipts,
+        "--keys",
+        &first,
+        "--keys",
+        &later,
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!(
+            "it is signed by key {}, which was kept from the server's published keys and which \
+             the bundle no longer publishes as it was: the server withdrew its key",
+            published[1].id
+        )),
+        "{}",
+        text(&out)
+    );
+}
+
+on_both_stores!(
+    a_rotated_key_cannot_be_withdrawn_on_sqlite,
+    a_rotated_key_cannot_be_withdrawn_on_postgres,
+    a_rotated_key_cannot_be_withdrawn
+);

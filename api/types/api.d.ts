@@ -2570,6 +2570,14 @@ export interface components {
         PublishedKey: {
             /** @description When the server first used it (RFC 3339). */
             created_at: string;
+            /**
+             * @description The previous key's Ed25519 signature (128 hex digits) of the JCS (RFC 8785) form of
+             *     `{"kind": "key_endorsement", "previous": <its id>, "id": …, "public_key": …}`
+             *     ([`endorsement_bytes`]): a client that kept the first key follows every rotation from
+             *     it. Absent for the first key, for keys rotated in before API 0.8.0, and for a key
+             *     rotated in after one kept outside the store.
+             */
+            endorsement?: string | null;
             /** @description The first 16 hex digits of SHA-256 of the public key. */
             id: string;
             /** @description The Ed25519 public key, 64 hex digits. */

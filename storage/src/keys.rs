@@ -24,6 +24,9 @@ pub struct ServerKey {
     pub created_at: DateTime<Utc>,
     /// When another key replaced it; `None` for the active key.
     pub retired_at: Option<DateTime<Utc>>,
+    /// The previous key's signature of it (hex); `None` for the first key and keys rotated in
+    /// without one.
+    pub endorsement: Option<String>,
 }
 
 /// A key to record.
@@ -35,9 +38,11 @@ pub struct NewKey {
     pub public_key: String,
     /// Its secret half, or `None` when it is kept elsewhere (a file).
     pub secret_key: Option<Vec<u8>>,
+    /// The previous key's signature of it, when that key could sign (hex).
+    pub endorsement: Option<String>,
 }
 
-const KEY_COLUMNS: &str = "id, public_key, secret_key, created_at, retired_at";
+const KEY_COLUMNS: &str = "id, public_key, secret_key, created_at, retired_at, endorsement";
 
 macro_rules! key_from_row {
     ($row:expr) => {{
@@ -48,6 +53,7 @@ macro_rules! key_from_row {
             secret_key: row.try_get("secret_key")?,
             created_at: row.try_get("created_at")?,
             retired_at: row.try_get("retired_at")?,
+            endorsement: row.try_get("endorsement")?,
         }
     }};
 }
@@ -125,13 +131,14 @@ impl EventStore {
                     .execute(&mut *tx)
                     .await?;
                 sqlx::query(
-                    "INSERT INTO server_keys (id, public_key, secret_key, created_at) \
-                     VALUES ($1, $2, $3, $4)",
+                    "INSERT INTO server_keys (id, public_key, secret_key, created_at, endorsement) \
+                     VALUES ($1, $2, $3, $4, $5)",
                 )
                 .bind(&new.id)
                 .bind(&new.public_key)
                 .bind(&new.secret_key)
                 .bind(now)
+                .bind(&new.endorsement)
                 .execute(&mut *tx)
                 .await?;
                 tx.commit().await

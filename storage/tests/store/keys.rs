@@ -11,6 +11,7 @@ pub(crate) fn key(n: u8) -> saboteur_storage::NewKey {
         id: format!("key{n}"),
         public_key: format!("{n:064x}"),
         secret_key: Some(vec![n; 32]),
+        endorsement: None,
     }
 }
 
