@@ -130,17 +130,36 @@ var keys = {
 var serverKeys = {
   /** @returns {Schemas["PublishedKey"][]} */
   get: () => JSON.parse(localStorage.getItem("saboteur:server-keys") ?? "[]"),
-  /** Adds the keys the server publishes now to those kept. */
+  /**
+   * Adds the keys the server publishes now to those kept: a key published with an endorsement
+   * is kept only when the key before it signed it (the chain from the first key kept).
+   */
   async keep() {
     try {
       const now = await api("/keys");
       const kept = serverKeys.get();
-      for (const k of now.keys) if (!kept.some((x) => x.id === k.id && x.public_key === k.public_key)) kept.push(k);
+      for (const [i, k] of now.keys.entries()) {
+        if (kept.some((x) => x.id === k.id && x.public_key === k.public_key)) continue;
+        if (await endorsed(now.keys[i - 1], k)) kept.push(k);
+        else console.warn(`key ${k.id} is not endorsed by the key before it: not kept`);
+      }
       localStorage.setItem("saboteur:server-keys", JSON.stringify(kept));
     } catch {
     }
   }
 };
+var unhex = (text) => new Uint8Array((text.match(/../g) ?? []).map((b) => parseInt(b, 16)));
+async function endorsed(previous, key) {
+  if (!key.endorsement) return true;
+  if (!previous) return false;
+  const statement = JSON.stringify({ id: key.id, kind: "key_endorsement", previous: previous.id, public_key: key.public_key });
+  try {
+    const k = await crypto.subtle.importKey("raw", unhex(previous.public_key), { name: "Ed25519" }, false, ["verify"]);
+    return await crypto.subtle.verify({ name: "Ed25519" }, k, unhex(key.endorsement), new TextEncoder().encode(statement));
+  } catch (e) {
+    return e instanceof DOMException && e.name === "NotSupportedError";
+  }
+}
 var share = () => hex(crypto.getRandomValues(new Uint8Array(32)));
 var seated = (j, key) => ({ token: j.player_token, seat: j.seat, commitment: j.commitment, commitmentReceipt: j.receipt, key });
 var tokens = {
