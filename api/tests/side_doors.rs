@@ -9,9 +9,9 @@ mod operator;
 use operator::*;
 use serde_json::{Value, json};
 
-/// A base game for three: seat 0 a player with `public` as its key, seats 1 and 2 random bots,
-/// started. Its id, the player's token and the start's reply.
-async fn keyed_game_with_bots(server: &Server, public: &str) -> (String, String, Value) {
+/// A base game for three in its lobby: seat 0 taken by a player with `public` as its key,
+/// seats 1 and 2 random bots. Its id, the host's token and the reply to taking the seat.
+async fn keyed_lobby(server: &Server, public: &str) -> (String, String, Value) {
     let (_, id, host) = server.create_base_game().await;
     let joined = server
         .call(
@@ -21,8 +21,14 @@ async fn keyed_game_with_bots(server: &Server, public: &str) -> (String, String,
             Some(json!({"name": "Ada", "public_key": public})),
         )
         .await;
-    let me = joined["player_token"].as_str().unwrap().to_string();
     server.random_bots(&id, &host, 2).await;
+    (id, host, joined)
+}
+
+/// [`keyed_lobby`]'s game, started: its id, the player's token and the start's reply.
+async fn keyed_game_with_bots(server: &Server, public: &str) -> (String, String, Value) {
+    let (id, host, joined) = keyed_lobby(server, public).await;
+    let me = joined["player_token"].as_str().unwrap().to_string();
     let started = server
         .call("POST", &format!("/games/{id}/start"), Some(&host), None)
         .await;
@@ -484,22 +490,13 @@ async fn a_key_swapped_in_the_lobby_is_named(url: &str, dir: &std::path::Path) {
     let (operator_key, operator_public) = player_key(12);
     for attack in ["none", "swapped"] {
         let server = Server::start(url).await;
-        let (_, id, host) = server.create_base_game().await;
-        let joined = server
-            .call(
-                "POST",
-                &format!("/games/{id}/seats"),
-                None,
-                Some(json!({"name": "Ada", "public_key": public})),
-            )
-            .await;
+        let (id, host, joined) = keyed_lobby(&server, &public).await;
         assert_eq!(
             joined["commitment"]["public_key"],
             json!(public),
             "{joined}"
         );
         let me = joined["player_token"].as_str().unwrap().to_string();
-        server.random_bots(&id, &host, 2).await;
         let signer = if attack == "swapped" {
             let store = saboteur_storage::EventStore::connect(url).await.unwrap();
             let sql = format!(

@@ -56,9 +56,9 @@ fn a_bot_game_records_every_bot_seat_after_the_deal_and_verifies() {
     assert_eq!(report.bot_moves_of_other_versions, 0);
 }
 
-/// A game of one human seat (0) and two bots: the log up to the human's first decision.
-fn mixed_table() -> History {
-    let mut h = History::new(
+/// A base game for three, seat 1 first, created under the newest record version.
+fn created() -> History {
+    History::new(
         create(
             Ruleset::Base,
             Options::default(),
@@ -68,7 +68,12 @@ fn mixed_table() -> History {
         )
         .unwrap(),
     )
-    .unwrap();
+    .unwrap()
+}
+
+/// A game of one human seat (0) and two bots: the log up to the human's first decision.
+fn mixed_table() -> History {
+    let mut h = created();
     let start = h.start().unwrap();
     start.into_iter().for_each(|e| h.push(e));
     let bots = h
@@ -193,17 +198,7 @@ fn a_bot_version_this_build_does_not_have_is_counted_apart() {
 fn lobby_bots_are_recorded_only_between_the_deal_and_the_first_move() {
     let h = mixed_table();
     assert!(h.seat_lobby_bots(&[(Seat(0), BotLevel::Random)]).is_err());
-    let mut fresh = History::new(
-        create(
-            Ruleset::Base,
-            Options::default(),
-            3,
-            Seat(1),
-            Seed::from_u64(8),
-        )
-        .unwrap(),
-    )
-    .unwrap();
+    let mut fresh = created();
     // Before the deal: refused.
     assert!(
         fresh

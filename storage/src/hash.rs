@@ -54,13 +54,7 @@ pub fn log_entry_hash(
     version: i64,
     head: &str,
 ) -> String {
-    let mut h = Sha256::new();
-    field(&mut h, prev_hash.as_bytes());
-    h.update(seq.to_be_bytes());
-    field(&mut h, game_id.as_bytes());
-    h.update(version.to_be_bytes());
-    field(&mut h, head.as_bytes());
-    hex::encode(h.finalize())
+    hex::encode(entry_fields(prev_hash, seq, game_id, version, head).finalize())
 }
 
 /// The hash of a transparency log entry that binds its time: [`log_entry_hash`]'s fields and
@@ -74,14 +68,20 @@ pub fn log_entry_hash_at(
     head: &str,
     logged_at_ms: i64,
 ) -> String {
+    let mut h = entry_fields(prev_hash, seq, game_id, version, head);
+    h.update(logged_at_ms.to_be_bytes());
+    hex::encode(h.finalize())
+}
+
+/// An entry's fields hashed in order, each length-prefixed as in [`chain_hash`].
+fn entry_fields(prev_hash: &str, seq: i64, game_id: &str, version: i64, head: &str) -> Sha256 {
     let mut h = Sha256::new();
     field(&mut h, prev_hash.as_bytes());
     h.update(seq.to_be_bytes());
     field(&mut h, game_id.as_bytes());
     h.update(version.to_be_bytes());
     field(&mut h, head.as_bytes());
-    h.update(logged_at_ms.to_be_bytes());
-    hex::encode(h.finalize())
+    h
 }
 
 #[cfg(test)]
