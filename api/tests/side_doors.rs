@@ -465,7 +465,11 @@ async fn a_key_swapped_in_the_lobby_is_named(url: &str, dir: &std::path::Path) {
                 Some(json!({"name": "Ada", "public_key": public})),
             )
             .await;
-        assert_eq!(joined["commitment"]["public_key"], json!(public), "{joined}");
+        assert_eq!(
+            joined["commitment"]["public_key"],
+            json!(public),
+            "{joined}"
+        );
         let me = joined["player_token"].as_str().unwrap().to_string();
         server.random_bots(&id, &host, 2).await;
         let signer = if attack == "swapped" {

@@ -45,6 +45,9 @@ export interface paths {
          * Create a game
          * @description Creates a game in the lobby and returns the host's token and the seed commitment: the
          *     SHA-256 of the secret seed every shuffle will be drawn from, revealed when the game ends.
+         *     With an `Idempotency-Key`, a retry from the same client (as the per-client limits name it)
+         *     with the same body answers the first reply again, host token included, for a day, through
+         *     any server process and after a failover: one game is made.
          */
         post: operations["create_game"];
         delete?: never;
@@ -181,9 +184,10 @@ export interface paths {
          *     answers 412 (`*` matches any version; `LegalMoves.decision_version` is the oldest version
          *     that still holds). A list (`"12", "14"`, RFC 9110) holds when any version it names holds;
          *     weak tags (`W/"12"`) name their version too; a malformed list is 400. An `Idempotency-Key` makes a retry answer exactly the first reply (the
-         *     command's events and the bots' answers after it, the same version and awaited seat) without
-         *     playing again, through any server process and after a restart, even after a 503 whose
-         *     outcome was unknown. A broken rule is 422 with the rule's stable `code`.
+         *     command's events and the bots' answers its request recorded after it — never a move played
+         *     later — the same version and awaited seat) without playing again, through any server
+         *     process, after a restart and after a failover, even after a 503 whose outcome was unknown;
+         *     such a reply carries `Idempotency-Replayed: true`. A broken rule is 422 with the rule's stable `code`.
          */
         post: operations["send_command"];
         delete?: never;
@@ -297,6 +301,8 @@ export interface paths {
          *     bots, a new seed, the next seat starting. Each player claims their seat with their token
          *     from this game (`POST /games/{new}/seats/{seat}/claim`) and gets a new one; the host gets
          *     the new game's host token. The games are linked both ways (`previous`, and the series).
+         *     With an `Idempotency-Key`, a retry by the host answers the first reply again (the new
+         *     game's host token included) for a day, through any server process and after a failover.
          */
         post: operations["rematch"];
         delete?: never;
@@ -2870,6 +2876,13 @@ export interface components {
             /** @description The game's id. */
             game_id: string;
             /**
+             * @description The public key the seat was taken with (64 hex digits), which the start must register
+             *     for it (`seat_key_registered`): `saboteur verify --commitment` names another key in the
+             *     record as a key swapped in the lobby. Absent for a seat taken without a key, and in
+             *     commitments signed before API 0.8.0.
+             */
+            public_key?: string | null;
+            /**
              * Format: int32
              * @description The seat taken, for a seat's commitment.
              */
@@ -3264,7 +3277,10 @@ export interface operations {
     create_game: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 200 visible characters: a retry from the same client with the same key and body answers the first reply (one game is made), marked `Idempotency-Replayed: true`; kept for 24 hours */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3279,6 +3295,8 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    /** @description `true` on the first reply given again to a retried `Idempotency-Key` */
+                    "Idempotency-Replayed"?: string;
                     /** @description The new game: `/games/{id}` */
                     Location?: string;
                     [name: string]: unknown;
@@ -3287,7 +3305,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameCreated"];
                 };
             };
-            /** @description Malformed request, unknown ruleset, bad player count */
+            /** @description Malformed request, unknown ruleset, bad player count, bad Idempotency-Key */
             400: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -3300,6 +3318,17 @@ export interface operations {
             };
             /** @description The body is over 64 KiB (`too_large`) */
             413: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body (`idempotency_key_reused`) */
+            422: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
@@ -3765,7 +3794,7 @@ export interface operations {
                 "Seat-Signature-Version"?: number | null;
                 /** @description The version the command was chosen at (`"12"`), or a list of versions (`"12", "14"`) that holds when any of them does, or `*`: a version holds while no event that changes what a seat decides on was recorded after it (talk, new tokens and keys do not) */
                 "If-Match"?: string | null;
-                /** @description Retries with the same key return the first outcome */
+                /** @description Retries with the same key return the first outcome, marked `Idempotency-Replayed: true` */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -3799,6 +3828,8 @@ export interface operations {
                     "Api-Version"?: string;
                     /** @description The new version, quoted */
                     ETag?: string;
+                    /** @description `true` on the first reply given again to a retried `Idempotency-Key` */
+                    "Idempotency-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4262,7 +4293,10 @@ export interface operations {
     rematch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 200 visible characters: a retry with the same key answers the first reply, marked `Idempotency-Replayed: true`; kept for 24 hours */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 /** @description The finished game's id */
                 id: string;
@@ -4276,6 +4310,8 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    /** @description `true` on the first reply given again to a retried `Idempotency-Key` */
+                    "Idempotency-Replayed"?: string;
                     /** @description The rematch: `/games/{id}` */
                     Location?: string;
                     [name: string]: unknown;
@@ -4317,7 +4353,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game is not over, or already has a rematch */
+            /** @description The game is not over, or already has a rematch (made without this Idempotency-Key) */
             409: {
                 headers: {
                     /** @description The API's version (`info.version`) */
