@@ -121,6 +121,43 @@ async fn postgres_creation_retried() {
     creation_retried(postgres_url().await).await;
 }
 
+/// At its cap of lobbies, a client's creation sent again with its key still answers the first
+/// reply (it makes no lobby), while a new creation is refused.
+async fn creation_retried_at_the_cap(url: String) {
+    let config = saboteur_api::Config {
+        allow_fixed_seed: true,
+        limits: saboteur_api::Limits {
+            lobbies_per_client: 1,
+            ..saboteur_api::Limits::default()
+        },
+        ..saboteur_api::Config::new("127.0.0.1:0", url)
+    };
+    let app = TestApp::spawn_config(config, None).await;
+    let client = Client::new();
+    let body = json!({ "ruleset": "base", "players": 3 });
+    let key = (None, Some("capped-1"));
+    let first = read(post(&client, &app, "/games", key, Some(&body)).await).await;
+    assert_eq!(first.0, StatusCode::CREATED, "{}", first.3);
+    let again = read(post(&client, &app, "/games", key, Some(&body)).await).await;
+    assert_eq!(again.0, StatusCode::CREATED, "{}", again.3);
+    assert!(again.1, "a retry is marked replayed");
+    assert_eq!(again.3, first.3, "the first reply");
+    let other = (None, Some("capped-2"));
+    let refused = read(post(&client, &app, "/games", other, Some(&body)).await).await;
+    assert_eq!(refused.0, StatusCode::TOO_MANY_REQUESTS, "{}", refused.3);
+}
+
+#[tokio::test]
+async fn sqlite_creation_retried_at_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    creation_retried_at_the_cap(sqlite_url(&dir, "capped.db")).await;
+}
+
+#[tokio::test]
+async fn postgres_creation_retried_at_the_cap() {
+    creation_retried_at_the_cap(postgres_url().await).await;
+}
+
 /// A rematch sent again with its key answers the first reply, through another server process,
 /// and the new game starts with the host token it gave; without the key, or with another, it
 /// is 409 as before.
