@@ -10,7 +10,7 @@ use crate::backend::{
 use crate::error::{Result, StoreError, is_unique_violation};
 use crate::hash::GENESIS;
 use crate::records::{Credential, GamePage, GameRecord, GameStatus, ListedGame, NewEvent, NewGame};
-use crate::replies::{KEPT_FOR, KeptReply};
+use crate::replies::KeptReply;
 use crate::{EventStore, append::batch_json};
 
 /// A game's ruleset and options as the games table stores them.
@@ -80,8 +80,9 @@ impl EventStore {
     }
 
     /// [`EventStore::create_game_seated`], keeping the reply to the act that made the game in
-    /// the same transaction (and deleting the kept replies older than [`KEPT_FOR`]). A reply
-    /// already kept for that scope and key is [`StoreError::Exists`], and no game is made.
+    /// the same transaction (kept for [`crate::KEPT_FOR`], see [`EventStore::forget_kept_replies`]).
+    /// A reply already kept for that scope and key is [`StoreError::Exists`], and no game is
+    /// made.
     pub async fn create_game_kept(
         &self,
         game: NewGame,
@@ -148,10 +149,6 @@ impl EventStore {
                         .await?;
                 }
                 if let Some(k) = kept {
-                    sqlx::query("DELETE FROM kept_replies WHERE created_at < $1")
-                        .bind(now - KEPT_FOR)
-                        .execute(&mut *tx)
-                        .await?;
                     sqlx::query(
                         "INSERT INTO kept_replies (scope, idem_key, request, game_id, reply, \
                          created_at) VALUES ($1, $2, $3, $4, $5, $6)",

@@ -55,6 +55,15 @@ impl EventStore {
         }))
     }
 
+    /// Deletes the kept replies made before `before` (they hold host tokens, and are never
+    /// answered after [`KEPT_FOR`]): how many.
+    pub async fn forget_kept_replies(&self, before: DateTime<Utc>) -> Result<u64> {
+        let sql = "DELETE FROM kept_replies WHERE created_at < $1";
+        Ok(on_pool!(self, pool => {
+            sqlx::query(sql).bind(before).execute(pool).await?.rows_affected()
+        }))
+    }
+
     /// The last version of a command's first reply: the last of its batch (opened with
     /// `command_id`) and of the bots' answers its own request appended (named by
     /// [`answer_id`]); `None` when no batch has that id.

@@ -4,7 +4,7 @@
 -- get it back: `create <client>` (the client as the per-client limits name it) or
 -- `rematch <game>` (the finished game, whose host alone may ask). `request` is the SHA-256 of
 -- the request, so the key sent with another is refused. A reply holds a host token: it is kept
--- for a day (older ones are deleted by the next creation kept) and never read after that.
+-- for a day (the server's sweep deletes older ones each minute) and never read after that.
 CREATE TABLE kept_replies (
     scope      TEXT NOT NULL,
     idem_key   TEXT NOT NULL,
