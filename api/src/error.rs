@@ -204,9 +204,10 @@ pub const API_CODES: &[&str] = &[
     "internal",
 ];
 
-/// The engine's refusal codes a client never meets: `no_command` (a timeout that found no
-/// command to record) is the server's own fault, answered as 500 `internal`.
-const INTERNAL_REFUSALS: [&str; 1] = ["no_command"];
+/// The engine's refusal codes a client never meets, each the server's own fault answered as 500
+/// `internal`: `no_command` (a timeout that found no command to record), `not_in_lobby` (the
+/// lobby's bots could not be recorded at the start; in an audit, a lobby bot out of place).
+const INTERNAL_REFUSALS: [&str; 2] = ["no_command", "not_in_lobby"];
 
 /// The stable codes of the engine's refusals of undos and acts at the table that a client can
 /// meet, each once.

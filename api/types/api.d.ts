@@ -45,6 +45,9 @@ export interface paths {
          * Create a game
          * @description Creates a game in the lobby and returns the host's token and the seed commitment: the
          *     SHA-256 of the secret seed every shuffle will be drawn from, revealed when the game ends.
+         *     With an `Idempotency-Key`, a retry from the same client (as the per-client limits name it)
+         *     with the same body answers the first reply again, host token included, for a day, through
+         *     any server process and after a failover: one game is made.
          */
         post: operations["create_game"];
         delete?: never;
@@ -181,9 +184,10 @@ export interface paths {
          *     answers 412 (`*` matches any version; `LegalMoves.decision_version` is the oldest version
          *     that still holds). A list (`"12", "14"`, RFC 9110) holds when any version it names holds;
          *     weak tags (`W/"12"`) name their version too; a malformed list is 400. An `Idempotency-Key` makes a retry answer exactly the first reply (the
-         *     command's events and the bots' answers after it, the same version and awaited seat) without
-         *     playing again, through any server process and after a restart, even after a 503 whose
-         *     outcome was unknown. A broken rule is 422 with the rule's stable `code`.
+         *     command's events and the bots' answers its request recorded after it — never a move played
+         *     later — the same version and awaited seat) without playing again, through any server
+         *     process, after a restart and after a failover, even after a 503 whose outcome was unknown;
+         *     such a reply carries `Idempotency-Replayed: true`. A broken rule is 422 with the rule's stable `code`.
          */
         post: operations["send_command"];
         delete?: never;
@@ -297,6 +301,8 @@ export interface paths {
          *     bots, a new seed, the next seat starting. Each player claims their seat with their token
          *     from this game (`POST /games/{new}/seats/{seat}/claim`) and gets a new one; the host gets
          *     the new game's host token. The games are linked both ways (`previous`, and the series).
+         *     With an `Idempotency-Key`, a retry by the host answers the first reply again (the new
+         *     game's host token included) for a day, through any server process and after a failover.
          */
         post: operations["rematch"];
         delete?: never;
@@ -2562,7 +2568,7 @@ export interface components {
          * @description Every stable code a problem carries today (`Problem.code`): the rule-violation codes of docs/scenarios.md and the codes of the HTTP layer. New codes may be added in a minor version.
          * @enum {string}
          */
-        ProblemCode: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "signature_required" | "bad_signature" | "internal" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "not_started" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "bad_key" | "not_in_lobby";
+        ProblemCode: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "signature_required" | "bad_signature" | "internal" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "not_started" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "bad_key";
         /**
          * PublishedKey
          * @description A signing key as published: receipts signed with it stay checkable after it is retired.
@@ -3285,7 +3291,10 @@ export interface operations {
     create_game: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 200 visible characters: a retry from the same client with the same key and body answers the first reply (one game is made), marked `Idempotency-Replayed: true`; kept for 24 hours */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3300,6 +3309,8 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    /** @description `true` on the first reply given again to a retried `Idempotency-Key` */
+                    "Idempotency-Replayed"?: string;
                     /** @description The new game: `/games/{id}` */
                     Location?: string;
                     [name: string]: unknown;
@@ -3308,7 +3319,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameCreated"];
                 };
             };
-            /** @description Malformed request, unknown ruleset, bad player count */
+            /** @description Malformed request, unknown ruleset, bad player count, bad Idempotency-Key */
             400: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -3321,6 +3332,17 @@ export interface operations {
             };
             /** @description The body is over 64 KiB (`too_large`) */
             413: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body (`idempotency_key_reused`) */
+            422: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
@@ -3786,7 +3808,7 @@ export interface operations {
                 "Seat-Signature-Version"?: number | null;
                 /** @description The version the command was chosen at (`"12"`), or a list of versions (`"12", "14"`) that holds when any of them does, or `*`: a version holds while no event that changes what a seat decides on was recorded after it (talk, new tokens and keys do not) */
                 "If-Match"?: string | null;
-                /** @description Retries with the same key return the first outcome */
+                /** @description Retries with the same key return the first outcome, marked `Idempotency-Replayed: true` */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -3820,6 +3842,8 @@ export interface operations {
                     "Api-Version"?: string;
                     /** @description The new version, quoted */
                     ETag?: string;
+                    /** @description `true` on the first reply given again to a retried `Idempotency-Key` */
+                    "Idempotency-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4283,7 +4307,10 @@ export interface operations {
     rematch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 200 visible characters: a retry with the same key answers the first reply, marked `Idempotency-Replayed: true`; kept for 24 hours */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 /** @description The finished game's id */
                 id: string;
@@ -4297,6 +4324,8 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    /** @description `true` on the first reply given again to a retried `Idempotency-Key` */
+                    "Idempotency-Replayed"?: string;
                     /** @description The rematch: `/games/{id}` */
                     Location?: string;
                     [name: string]: unknown;
@@ -4338,7 +4367,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game is not over, or already has a rematch */
+            /** @description The game is not over, or already has a rematch (made without this Idempotency-Key) */
             409: {
                 headers: {
                     /** @description The API's version (`info.version`) */

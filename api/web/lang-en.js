@@ -439,7 +439,6 @@ export default {
   "problem.already_bot": "A bot already plays that seat.",
   "problem.not_bot": "No bot plays that seat.",
   "problem.bad_key": "That is not a public key.",
-  "problem.not_in_lobby": "The record names a lobby bot out of place.",
 
   "rules.title": "The rules in short",
   "rules.h_idea": "The idea",

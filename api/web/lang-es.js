@@ -439,7 +439,6 @@ export default {
   "problem.already_bot": "Un bot ya juega en ese asiento.",
   "problem.not_bot": "Ningún bot juega en ese asiento.",
   "problem.bad_key": "Eso no es una clave pública.",
-  "problem.not_in_lobby": "El registro anota un bot de la sala fuera de lugar.",
 
   "rules.title": "Las reglas en breve",
   "rules.h_idea": "La idea",

@@ -439,7 +439,6 @@ export default {
   "problem.already_bot": "Vélmenni spilar þegar í þessu sæti.",
   "problem.not_bot": "Ekkert vélmenni spilar í þessu sæti.",
   "problem.bad_key": "Þetta er ekki opinber lykill.",
-  "problem.not_in_lobby": "Skráin tilgreinir vélmenni úr biðsalnum á röngum stað.",
 
   "rules.title": "Reglurnar í stuttu máli",
   "rules.h_idea": "Hugmynd spilsins",

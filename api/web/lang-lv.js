@@ -439,7 +439,6 @@ export default {
   "problem.already_bot": "Šajā vietā jau spēlē bots.",
   "problem.not_bot": "Šajā vietā nespēlē bots.",
   "problem.bad_key": "Tā nav publiskā atslēga.",
-  "problem.not_in_lobby": "Ierakstā vestibila bots ir nevietā.",
 
   "rules.title": "Noteikumi īsumā",
   "rules.h_idea": "Spēles ideja",

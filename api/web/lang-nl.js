@@ -439,7 +439,6 @@ export default {
   "problem.already_bot": "Op die plaats speelt al een bot.",
   "problem.not_bot": "Op die plaats speelt geen bot.",
   "problem.bad_key": "Dat is geen publieke sleutel.",
-  "problem.not_in_lobby": "Het verslag noemt een bot uit de lobby op de verkeerde plaats.",
 
   "rules.title": "De spelregels in het kort",
   "rules.h_idea": "Het idee",

@@ -439,7 +439,6 @@ export default {
   "problem.already_bot": "Na tym miejscu już gra bot.",
   "problem.not_bot": "Na tym miejscu nie gra bot.",
   "problem.bad_key": "To nie jest klucz publiczny.",
-  "problem.not_in_lobby": "Zapis wskazuje bota z poczekalni w niewłaściwym miejscu.",
 
   "rules.title": "Zasady w skrócie",
   "rules.h_idea": "Idea gry",

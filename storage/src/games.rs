@@ -10,6 +10,7 @@ use crate::backend::{
 use crate::error::{Result, StoreError, is_unique_violation};
 use crate::hash::GENESIS;
 use crate::records::{Credential, GamePage, GameRecord, GameStatus, ListedGame, NewEvent, NewGame};
+use crate::replies::KeptReply;
 use crate::{EventStore, append::batch_json};
 
 /// A game's ruleset and options as the games table stores them.
@@ -21,6 +22,13 @@ fn stored(game: &NewGame) -> Result<(String, serde_json::Value)> {
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default();
     Ok((ruleset, options))
+}
+
+/// A new game's version and head hash once its first events are recorded, known before they
+/// are (so that the reply to its creation can be signed and kept with it).
+pub fn first_head(game_id: &str, first_events: &[NewEvent]) -> (i64, String) {
+    let (_, head) = batch_json(game_id, 1, GENESIS, first_events, None);
+    (crate::append::count(first_events.len()), head)
 }
 
 impl EventStore {
@@ -66,6 +74,22 @@ impl EventStore {
         host: Credential,
         seats: Vec<Credential>,
         first_events: Vec<NewEvent>,
+    ) -> Result<GameRecord> {
+        self.create_game_kept(game, host, seats, first_events, None)
+            .await
+    }
+
+    /// [`EventStore::create_game_seated`], keeping the reply to the act that made the game in
+    /// the same transaction (kept for [`crate::KEPT_FOR`], see [`EventStore::forget_kept_replies`]).
+    /// A reply already kept for that scope and key is [`StoreError::Exists`], and no game is
+    /// made.
+    pub async fn create_game_kept(
+        &self,
+        game: NewGame,
+        host: Credential,
+        seats: Vec<Credential>,
+        first_events: Vec<NewEvent>,
+        kept: Option<&KeptReply>,
     ) -> Result<GameRecord> {
         if first_events.is_empty() {
             return Err(StoreError::Invalid("a game starts with an event".into()));
@@ -123,6 +147,20 @@ impl EventStore {
                         .bind(&c.public_key)
                         .execute(&mut *tx)
                         .await?;
+                }
+                if let Some(k) = kept {
+                    sqlx::query(
+                        "INSERT INTO kept_replies (scope, idem_key, request, game_id, reply, \
+                         created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+                    )
+                    .bind(&k.scope)
+                    .bind(&k.key)
+                    .bind(&k.request)
+                    .bind(&game.id)
+                    .bind(&k.reply)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?;
                 }
                 tx.commit().await
             }

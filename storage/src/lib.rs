@@ -41,6 +41,7 @@ mod keys;
 mod notify;
 mod presence;
 mod records;
+mod replies;
 mod signed_times;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -49,6 +50,7 @@ mod translog;
 pub use backend::{ACQUIRE_TIMEOUT, EventStore};
 pub use engine::{decode, to_new_event};
 pub use error::{Result, StoreError, is_unreachable};
+pub use games::first_head;
 pub use hash::{
     GENESIS, canonical_json, chain_hash, log_entry_hash, log_entry_hash_at, seed_commitment,
 };
@@ -59,4 +61,5 @@ pub use records::{
     Append, AppendOutcome, Appended, ChainReport, Credential, GamePage, GameRecord, GameStatus,
     ListedGame, NewEvent, NewGame, Notice, Role, StoredEvent, TokenSwap,
 };
+pub use replies::{ANSWER_SEPARATOR, KEPT_FOR, KeptReply, answer_id};
 pub use translog::LogEntry;

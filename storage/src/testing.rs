@@ -329,3 +329,25 @@ impl OwnCluster {
         self.0.pg_start();
     }
 }
+
+/// Runs `sql` (one or more statements) on the database at `url`, SQLite or PostgreSQL: for
+/// tests that make the database fail on purpose.
+pub async fn execute(url: &str, sql: &str) {
+    if url.starts_with("sqlite:") {
+        let pool = sqlx::SqlitePool::connect(url)
+            .await
+            .expect("the test database");
+        sqlx::raw_sql(sql)
+            .execute(&pool)
+            .await
+            .expect("the test's SQL");
+        pool.close().await;
+    } else {
+        let pool = sqlx::PgPool::connect(url).await.expect("the test database");
+        sqlx::raw_sql(sql)
+            .execute(&pool)
+            .await
+            .expect("the test's SQL");
+        pool.close().await;
+    }
+}

@@ -58,12 +58,26 @@ pub(crate) struct Signed {
     pub body: String,
 }
 
+/// The `Idempotency-Key` of an act that makes a game (a creation, a rematch): its first reply
+/// is kept with the game for [`saboteur_storage::KEPT_FOR`] and answered again to a retry.
+#[derive(Debug, Clone)]
+pub(crate) struct KeyFor {
+    /// Who may get the reply back: `create <client>` (the client as the per-client limits name
+    /// it) or `rematch <game>` (whose host alone may ask).
+    pub scope: String,
+    /// The key.
+    pub key: String,
+    /// The SHA-256 of the request (hex): the key sent with another request is refused.
+    pub request: String,
+}
+
 /// What can be done to a game. Each is authorised, decided, recorded, answered by the bots and
 /// signed by the seam, in that order.
 #[derive(Debug)]
 pub(crate) enum Act {
-    /// Create a game in the lobby (anyone).
-    Create(CreateGame),
+    /// Create a game in the lobby (anyone), with the key that makes a retry answer the first
+    /// reply.
+    Create(CreateGame, Option<KeyFor>),
     /// Take the next free seat (anyone, in the lobby).
     Join {
         game: GameId,
@@ -120,8 +134,9 @@ pub(crate) enum Act {
     Reclaim { game: GameId, seat: Seat },
     /// Issue a seat a new token; the old one stops working (the host).
     ReissueToken { game: GameId, seat: Seat },
-    /// Create the next game of a finished one's series (the host).
-    Rematch { game: GameId },
+    /// Create the next game of a finished one's series (the host), with the key that makes a
+    /// retry answer the first reply.
+    Rematch { game: GameId, key: Option<KeyFor> },
     /// Claim one's seat in a rematch with the previous game's token, with a share in the seed
     /// and a public key, if sent.
     Claim {
@@ -148,7 +163,7 @@ impl Act {
     /// The game the act is on; `None` for a creation.
     pub fn game(&self) -> Option<&GameId> {
         match self {
-            Act::Create(_) => None,
+            Act::Create(..) => None,
             Act::Join { game, .. }
             | Act::SeatBot { game, .. }
             | Act::Leave { game, .. }
@@ -162,7 +177,7 @@ impl Act {
             | Act::HandOver { game, .. }
             | Act::Reclaim { game, .. }
             | Act::ReissueToken { game, .. }
-            | Act::Rematch { game }
+            | Act::Rematch { game, .. }
             | Act::Claim { game, .. }
             | Act::RegisterKey { game, .. }
             | Act::TimeOut { game }
@@ -208,4 +223,6 @@ pub(crate) enum Done {
     NewToken(NewToken),
     /// Nothing to record (a server act that found nothing due).
     Nothing,
+    /// The first reply to a retried `Idempotency-Key`, given again (`Idempotency-Replayed`).
+    Replayed(Box<Done>),
 }

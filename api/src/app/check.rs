@@ -75,7 +75,7 @@ pub(crate) async fn authorise(
             }
             Caller::Anonymous => Who::Anyone,
         },
-        Act::Create(_)
+        Act::Create(..)
         | Act::Join { .. }
         | Act::Claim { .. }
         | Act::TimeOut { .. }
@@ -182,7 +182,7 @@ pub(crate) fn precondition(state: &AppState, table: &Held, act: &Act) -> Result<
         Act::Claim { seat, .. } | Act::RegisterKey { seat, .. } => {
             seat_of(table, *seat)?;
         }
-        Act::Create(_)
+        Act::Create(..)
         | Act::RequestUndo { .. }
         | Act::VoteUndo { .. }
         | Act::Rollback { .. }

@@ -308,7 +308,7 @@ pub(crate) fn decide(
             }
         }
         (Act::BotsDue { .. }, _) => Decided::Nothing,
-        (Act::Create(_) | Act::Rematch { .. }, _)
+        (Act::Create(..) | Act::Rematch { .. }, _)
         | (Act::Command { .. } | Act::RequestUndo { .. } | Act::VoteUndo { .. }, _) => {
             return Err(ApiError::Internal("an act reached the wrong step".into()));
         }

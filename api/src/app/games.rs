@@ -1,10 +1,11 @@
 //! The acts that make a game rather than append to one: a creation and a rematch (the game, its
-//! first event and its host's credential in one transaction).
+//! first event and its host's credential in one transaction). Sent with an `Idempotency-Key`,
+//! the act's reply is kept in that transaction, and a retry answers it again.
 
 use saboteur_domain::{Event, Seat, Seed};
-use saboteur_storage::{Credential, NewGame, Role, StoreError};
+use saboteur_storage::{Credential, KEPT_FOR, KeptReply, NewGame, Role, StoreError};
 
-use crate::app::act::{Act, Done};
+use crate::app::act::{Act, Done, KeyFor};
 use crate::app::auth::{new_token, token_hash};
 use crate::app::check::host;
 use crate::app::ids::GameId;
@@ -35,9 +36,14 @@ fn seed(state: &AppState, fixed: Option<&str>) -> Result<Seed, ApiError> {
 
 /// [`Act::Create`]: the game, its first event and the host's credential, in one transaction.
 pub(crate) async fn create(state: &AppState, act: Act) -> Result<Done, ApiError> {
-    let Act::Create(body) = act else {
+    let Act::Create(body, key) = act else {
         return Err(ApiError::Internal("only a creation has no game".into()));
     };
+    if let Some(key) = &key
+        && let Some(done) = again(state, key).await?
+    {
+        return Ok(done);
+    }
     let seed = seed(state, body.seed.as_deref())?;
     let created = saboteur_domain::create(
         body.ruleset,
@@ -56,28 +62,51 @@ pub(crate) async fn create(state: &AppState, act: Act) -> Result<Done, ApiError>
         seed: seed.0.to_vec(),
         previous: None,
     };
-    let (record, host_token) = record_game(state, game, Vec::new(), &created).await?;
-    created_reply(state, record, host_token)
+    record_game(state, game, Vec::new(), &created, key.as_ref()).await
 }
 
-/// The reply to a creation: the game, its host's token and the signed commitment to its seed.
+/// The reply kept for a retried key, if any: refused (422 `idempotency_key_reused`) when the
+/// key came with another request.
+async fn again(state: &AppState, key: &KeyFor) -> Result<Option<Done>, ApiError> {
+    let since = chrono::Utc::now() - KEPT_FOR;
+    let Some(kept) = state.store.kept_reply(&key.scope, &key.key, since).await? else {
+        return Ok(None);
+    };
+    if kept.request != key.request {
+        return Err(ApiError::Unprocessable {
+            code: "idempotency_key_reused",
+            detail: "this Idempotency-Key was used for another request; use a new key for a new \
+                     game"
+                .into(),
+        });
+    }
+    let created: GameCreated = serde_json::from_str(&kept.reply)
+        .map_err(|e| ApiError::Internal(format!("a kept reply is not a creation's: {e}")))?;
+    Ok(Some(Done::Replayed(Box::new(Done::Created(Box::new(
+        created,
+    ))))))
+}
+
+/// The reply to a creation: the game (its id, version and head once its first events are
+/// recorded), its host's token and the signed commitment to its seed.
 fn created_reply(
     state: &AppState,
-    record: saboteur_storage::GameRecord,
+    game: &NewGame,
+    (version, head): (i64, String),
     host_token: String,
-) -> Result<Done, ApiError> {
+) -> Result<GameCreated, ApiError> {
     let commitment = SeedCommitment {
-        game_id: record.id.clone(),
-        seed_commitment: record.seed_commitment.clone(),
+        game_id: game.id.clone(),
+        seed_commitment: game.seed_commitment.clone(),
         seat: None,
         entropy: None,
         public_key: None,
     };
     let at = Signed {
-        game: &record.id,
-        version: record.version,
+        game: &game.id,
+        version,
         first: None,
-        head: record.last_hash.clone(),
+        head,
         served_at: state.config.time.rfc3339(),
         request_hash: None,
     };
@@ -88,23 +117,26 @@ fn created_reply(
         Audience::Spectator,
         &commitment,
     )?;
-    Ok(Done::Created(Box::new(GameCreated {
-        game_id: record.id,
+    Ok(GameCreated {
+        game_id: game.id.clone(),
         host_token,
-        seed_commitment: record.seed_commitment,
-        version: record.version,
+        seed_commitment: game.seed_commitment.clone(),
+        version,
         commitment,
         receipt: Some(receipt),
-    })))
+    })
 }
 
-/// Records a new game with its host's credential (and seats kept from the game before).
+/// Records a new game with its host's credential (and seats kept from the game before), and
+/// the reply to it, kept with it when it came with a key. A key kept meanwhile (the same
+/// request through another process) answers that reply.
 async fn record_game(
     state: &AppState,
     game: NewGame,
     seats: Vec<Credential>,
     created: &Event,
-) -> Result<(saboteur_storage::GameRecord, String), ApiError> {
+    key: Option<&KeyFor>,
+) -> Result<Done, ApiError> {
     let token = new_token()?;
     let host = Credential {
         game_id: game.id.clone(),
@@ -118,15 +150,35 @@ async fn record_game(
         public_key: None,
     };
     let first = vec![saboteur_storage::to_new_event(created)];
-    let record = state
-        .store
-        .create_game_seated(game, host, seats, first)
-        .await
-        .map_err(|e| match e {
-            StoreError::Exists => ApiError::Conflict("this game already has a rematch".into()),
-            other => other.into(),
-        })?;
-    Ok((record, token))
+    let head = saboteur_storage::first_head(&game.id, &first);
+    let reply = created_reply(state, &game, head, token)?;
+    let kept = match key {
+        Some(k) => Some(KeptReply {
+            scope: k.scope.clone(),
+            key: k.key.clone(),
+            request: k.request.clone(),
+            reply: serde_json::to_string(&reply)
+                .map_err(|e| ApiError::Internal(format!("a reply not written: {e}")))?,
+        }),
+        None => None,
+    };
+    match (
+        state
+            .store
+            .create_game_kept(game, host, seats, first, kept.as_ref())
+            .await,
+        key,
+    ) {
+        (Ok(_), _) => Ok(Done::Created(Box::new(reply))),
+        (Err(StoreError::Exists), Some(key)) => match again(state, key).await? {
+            Some(done) => Ok(done),
+            None => Err(ApiError::Conflict("this game already has a rematch".into())),
+        },
+        (Err(StoreError::Exists), None) => {
+            Err(ApiError::Conflict("this game already has a rematch".into()))
+        }
+        (Err(e), _) => Err(e.into()),
+    }
 }
 
 /// [`Act::Rematch`]: from a finished game, the next one with the same ruleset, options, seats
@@ -135,6 +187,7 @@ pub(crate) async fn rematch(
     state: &AppState,
     token: Option<&str>,
     previous: &GameId,
+    key: Option<&KeyFor>,
 ) -> Result<Done, ApiError> {
     let (ruleset, options, players, first, seats) = {
         let mut table = state.tables.open(previous).await?;
@@ -142,6 +195,11 @@ pub(crate) async fn rematch(
             table.caller(&state.store, token).await?,
             "creates the rematch",
         )?;
+        if let Some(key) = key
+            && let Some(done) = again(state, key).await?
+        {
+            return Ok(done);
+        }
         if !table.over() {
             return Err(ApiError::Conflict(
                 "the game is not over: a rematch follows a finished game".into(),
@@ -194,6 +252,5 @@ pub(crate) async fn rematch(
         seed: seed.0.to_vec(),
         previous: Some(previous.to_string()),
     };
-    let (record, host_token) = record_game(state, game, kept, &created).await?;
-    created_reply(state, record, host_token)
+    record_game(state, game, kept, &created, key).await
 }

@@ -120,8 +120,8 @@ pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiE
     let Some(game) = act.game().cloned() else {
         return create(state, act).await;
     };
-    if matches!(act, Act::Rematch { .. }) {
-        return rematch(state, token.as_deref(), &game).await;
+    if let Act::Rematch { key, .. } = &act {
+        return rematch(state, token.as_deref(), &game, key.as_ref()).await;
     }
     // 1. The table, with its clock enforced.
     let mut table = open(state, &game).await?;
@@ -186,7 +186,7 @@ async fn on_table(
             first: Version::from_stored(first)?,
             last: Version::from_stored(last)?,
         };
-        return retried(state, table, batch, who, &act).await;
+        return retried(state, table, (batch, key), who, &act).await;
     }
     // What a refusal names as refused: the signed message, or the body.
     let refused = (
@@ -226,13 +226,16 @@ async fn on_table(
                 ));
             }
             let swap_hash = swap.as_ref().map(|(s, _)| s.clone());
-            let appended = match append(state, table, events, key, swap_hash).await {
+            let appended = match append(state, table, events, key.clone(), swap_hash).await {
                 Ok(appended) => appended,
                 Err(e) => return Err(signed_refusal(state, table, refused.clone(), e).await),
             };
             match appended {
                 Committed::New(batch) => Written::Batch(batch, swap.map(|(_, t)| t)),
-                Committed::Retried(batch) => return retried(state, table, batch, who, &act).await,
+                Committed::Retried(batch) => {
+                    let key = key.as_deref().unwrap_or_default();
+                    return retried(state, table, (batch, key), who, &act).await;
+                }
             }
         }
         Decided::Seat(credential, issued) => {
@@ -283,64 +286,16 @@ async fn on_table(
             table.unseat(&state.store, seat).await?;
             done(Done::Left)
         }
-        Decided::Claim {
-            seat,
-            claimant,
-            token,
-            entropy,
-            public_key,
-        } => {
-            let claimed = state
-                .store
-                .claim_seat(
-                    table.id().as_str(),
-                    i32::from(seat.0),
-                    &claimant,
-                    &token_hash(&token),
-                    (entropy.as_deref(), public_key.as_deref()),
-                )
-                .await;
-            table.reload_credentials(&state.store).await?;
-            match claimed {
-                Ok(()) => {
-                    let commitment = SeedCommitment {
-                        game_id: table.id().to_string(),
-                        seed_commitment: table.record().seed_commitment.clone(),
-                        seat: Some(seat.0),
-                        entropy,
-                        public_key,
-                    };
-                    let at = (table.version(), None);
-                    let receipt = reply::kept_receipt(
-                        state,
-                        table,
-                        (ReceiptKind::Commitment, None),
-                        at,
-                        Audience::Seat(seat),
-                        &commitment,
-                    )
-                    .await?;
-                    done(Done::Joined(Box::new(Joined {
-                        seat: seat.0,
-                        player_token: token,
-                        commitment,
-                        receipt: Some(receipt),
-                    })))
-                }
-                Err(StoreError::NotFound) => {
-                    return Err(ApiError::NotFound(format!("{seat} was just claimed")));
-                }
-                Err(e) => return Err(e.into()),
-            }
-        }
+        claim @ Decided::Claim { .. } => claimed(state, table, claim).await?,
         Decided::Nothing => done(Done::Nothing),
     };
     // 7. The bots answer.
-    let_bots_answer(state, table).await;
+    let answered = let_bots_answer(state, table, key.as_deref()).await;
     // 8. The reply, signed.
     let done = match written {
         Written::Batch(batch, new_token) => {
-            answer(state, table, batch, who, &act, new_token).await?
+            let end = answered.map_or(batch.last, |v| v.max(batch.last));
+            answer(state, table, (batch, end), who, &act, new_token).await?
         }
         Written::Done(done) => *done,
     };
@@ -350,6 +305,61 @@ async fn on_table(
         state.presence.recheck(table.id().as_str());
     }
     Ok(done)
+}
+
+/// Step 6 for a rematch's reserved seat: claimed with its new token, the player's commitment
+/// signed.
+async fn claimed(state: &AppState, table: &mut Held, claim: Decided) -> Result<Written, ApiError> {
+    let Decided::Claim {
+        seat,
+        claimant,
+        token,
+        entropy,
+        public_key,
+    } = claim
+    else {
+        return Err(ApiError::Internal("only a claim is claimed".into()));
+    };
+    let claimed = state
+        .store
+        .claim_seat(
+            table.id().as_str(),
+            i32::from(seat.0),
+            &claimant,
+            &token_hash(&token),
+            (entropy.as_deref(), public_key.as_deref()),
+        )
+        .await;
+    table.reload_credentials(&state.store).await?;
+    match claimed {
+        Ok(()) => {
+            let commitment = SeedCommitment {
+                game_id: table.id().to_string(),
+                seed_commitment: table.record().seed_commitment.clone(),
+                seat: Some(seat.0),
+                entropy,
+                public_key,
+            };
+            let at = (table.version(), None);
+            let receipt = reply::kept_receipt(
+                state,
+                table,
+                (ReceiptKind::Commitment, None),
+                at,
+                Audience::Seat(seat),
+                &commitment,
+            )
+            .await?;
+            Ok(done(Done::Joined(Box::new(Joined {
+                seat: seat.0,
+                player_token: token,
+                commitment,
+                receipt: Some(receipt),
+            }))))
+        }
+        Err(StoreError::NotFound) => Err(ApiError::NotFound(format!("{seat} was just claimed"))),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// How many times in a row a seat may be taken through another process between this table's
@@ -429,19 +439,32 @@ async fn append(
 
 /// Step 7: while the game waits for a bot, its move is decided and appended like any act.
 /// Stops at a human's decision, at the end, or when the store fails (the driver's sweep takes
-/// over from there); a race lost to another process is read and the bots go on.
-async fn let_bots_answer(state: &AppState, table: &mut Held) {
+/// over from there); a race lost to another process is read and the bots go on. Answers the
+/// version after the last move this request appended, if any. After a command sent with a key,
+/// each move is recorded under that key ([`saboteur_storage::answer_id`]), in its own append:
+/// so the store holds exactly where the command's first reply ended, whatever was lost to a
+/// failover and whatever the sweep played later.
+async fn let_bots_answer(state: &AppState, table: &mut Held, key: Option<&str>) -> Option<Version> {
     let mut races = 0;
+    let mut moves = 0;
+    let mut last = None;
     while let Some(events) = bots::next_move(table) {
-        match append(state, table, events, None, None).await {
-            Ok(_) => races = 0,
+        let id = key.map(|k| saboteur_storage::answer_id(k, moves + 1));
+        match append(state, table, events, id, None).await {
+            Ok(Committed::New(batch)) => {
+                races = 0;
+                moves += 1;
+                last = Some(batch.last);
+            }
+            Ok(Committed::Retried(_)) => races = 0,
             Err(ApiError::Conflict(_)) if races < BOT_RACES => races += 1,
             Err(e) => {
                 tracing::warn!(game = %table.id(), "a bot's move was not recorded: {e}");
-                return;
+                break;
             }
         }
     }
+    last
 }
 
 /// Step 8: the reply to a batch, built from the log (so exactly what is stored and served,
@@ -449,14 +472,15 @@ async fn let_bots_answer(state: &AppState, table: &mut Held) {
 async fn answer(
     state: &AppState,
     table: &Held,
-    batch: Batch,
+    (batch, answered): (Batch, Version),
     who: Who,
     act: &Act,
     new_token: Option<String>,
 ) -> Result<Done, ApiError> {
     let end = match act {
-        // A command's reply is its batch and the bots' answers after it, as a retry's is.
-        Act::Command { .. } => Version::of(table.history().answered_through(batch.last.get())),
+        // A command's reply is its batch and the bots' answers its request appended after it,
+        // as a retry's is.
+        Act::Command { .. } => answered,
         _ => table.version(),
     };
     let outcome = reply::outcome(state, table, batch.first, end, audience(who)).await?;
@@ -487,17 +511,25 @@ fn audience(who: Who) -> Audience {
 }
 
 /// Step 3: a command sent again with its `Idempotency-Key` answers the reply it was given
-/// first — its batch and the bots' answers after it — read from the log (recorded perhaps
-/// through another process, or before a restart). The key names one command: sent with
-/// another, it is refused (422 `idempotency_key_reused`).
+/// first — its batch and the bots' answers its request appended after it, as the store
+/// recorded them under the key, never a move played later — read from the log (recorded
+/// perhaps through another process, or before a restart). The key names one command: sent
+/// with another, it is refused (422 `idempotency_key_reused`).
 async fn retried(
     state: &AppState,
     table: &mut Held,
-    batch: Batch,
+    (batch, key): (Batch, &str),
     who: Who,
     act: &Act,
 ) -> Result<Done, ApiError> {
-    if batch.last > table.version() {
+    let answered = state
+        .store
+        .reply_end(table.id().as_str(), key)
+        .await?
+        .map(Version::from_stored)
+        .transpose()?
+        .map_or(batch.last, |v| v.max(batch.last));
+    if answered > table.version() {
         // Recorded through another process: read it.
         table.follow(&state.store).await?;
     }
@@ -524,8 +556,6 @@ async fn retried(
         });
     }
     state.metrics.commands.with_label_values(&["retried"]).inc();
-    let end = Version::of(table.history().answered_through(batch.last.get()));
-    Ok(Done::Recorded(
-        reply::outcome(state, table, batch.first, end, audience(who)).await?,
-    ))
+    let outcome = reply::outcome(state, table, batch.first, answered, audience(who)).await?;
+    Ok(Done::Replayed(Box::new(Done::Recorded(outcome))))
 }

@@ -10,6 +10,7 @@ use actix_web::middleware::Next;
 use actix_web::{ResponseError, web};
 
 use crate::error::ApiError;
+use crate::http::perform::REPLAYED;
 use crate::http::quota::{Client, Kind};
 use crate::state::AppState;
 
@@ -84,13 +85,28 @@ async fn refuse<B: MessageBody>(
 }
 
 /// A game's creation: refused while the client's lobbies, or all lobbies, are at their cap;
-/// a lobby made is counted for its client.
+/// a lobby made is counted for its client. A retry of a creation whose reply is kept (its
+/// `Idempotency-Key` known for this client) makes no lobby: it is let through to its reply.
 async fn create<B: MessageBody>(
     req: ServiceRequest,
     next: Next<B>,
     state: &AppState,
     client: Client,
 ) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
+    if let Some(key) = req
+        .headers()
+        .get("idempotency-key")
+        .and_then(|k| k.to_str().ok())
+    {
+        let scope = format!("create {client}");
+        let since = chrono::Utc::now() - saboteur_storage::KEPT_FOR;
+        if let Ok(Some(_)) = state.store.kept_reply(&scope, key, since).await {
+            return next
+                .call(req)
+                .await
+                .map(ServiceResponse::map_into_left_body);
+        }
+    }
     let quotas = &state.quotas;
     let limits = &quotas.limits;
     let expiry = limits.lobby_expiry;
@@ -179,7 +195,7 @@ async fn create<B: MessageBody>(
         let made = res
             .as_ref()
             .ok()
-            .filter(|r| r.status().is_success())
+            .filter(|r| r.status().is_success() && !r.headers().contains_key(REPLAYED))
             .and_then(|r| r.headers().get("location"))
             .and_then(|l| l.to_str().ok())
             .and_then(|l| l.strip_prefix("/games/"))

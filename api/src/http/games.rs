@@ -15,7 +15,7 @@ use crate::dto::{
 };
 use crate::error::ApiError;
 use crate::http::body::Json;
-use crate::http::perform::{game, perform};
+use crate::http::perform::{game, key_for, perform};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -33,13 +33,20 @@ pub fn configure(cfg: &mut ServiceConfig) {
 ///
 /// Creates a game in the lobby and returns the host's token and the seed commitment: the
 /// SHA-256 of the secret seed every shuffle will be drawn from, revealed when the game ends.
+/// With an `Idempotency-Key`, a retry from the same client (as the per-client limits name it)
+/// with the same body answers the first reply again, host token included, for a day, through
+/// any server process and after a failover: one game is made.
 #[utoipa::path(
     tag = "games",
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible characters: a retry from the same client with the same key and body answers the first reply (one game is made), marked `Idempotency-Replayed: true`; kept for 24 hours"),
+    ),
     request_body = CreateGame,
     responses(
-        (status = 201, description = "The game was created", body = GameCreated, headers(("Location" = String, description = "The new game: `/games/{id}`"))),
-        (status = 400, description = "Malformed request, unknown ruleset, bad player count", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 201, description = "The game was created", body = GameCreated, headers(("Location" = String, description = "The new game: `/games/{id}`"), ("Idempotency-Replayed" = String, description = "`true` on the first reply given again to a retried `Idempotency-Key`"))),
+        (status = 400, description = "Malformed request, unknown ruleset, bad player count, bad Idempotency-Key", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The Idempotency-Key was used with another body (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games")]
@@ -48,7 +55,19 @@ async fn create_game(
     body: Json<CreateGame>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    perform(&state, &req, Act::Create(body.into_inner())).await
+    let body = body.into_inner();
+    let request = serde_json::to_string(&body)
+        .map_err(|e| ApiError::Internal(format!("a creation not written: {e}")))?;
+    let key = key_for(&req, creation_scope(&state, &req), &request)?;
+    perform(&state, &req, Act::Create(body, key)).await
+}
+
+/// Who may get a creation's kept reply back: its client, as the per-client limits name it.
+pub(crate) fn creation_scope(state: &AppState, req: &HttpRequest) -> String {
+    let client = crate::http::quota::Client::of(req, &state.quotas.limits.trusted_proxies)
+        .map(|c| c.to_string())
+        .unwrap_or_default();
+    format!("create {client}")
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -5,7 +5,7 @@ use actix_web::{HttpRequest, HttpResponse};
 
 use actix_web::HttpMessage as _;
 
-use crate::app::act::{Act, Done, Request, Signed};
+use crate::app::act::{Act, Done, KeyFor, Request, Signed};
 use crate::app::ids::GameId;
 use crate::app::seam;
 use crate::error::ApiError;
@@ -67,6 +67,38 @@ pub(crate) fn signed(req: &HttpRequest) -> Result<Option<Signed>, ApiError> {
     }))
 }
 
+/// The request's `Idempotency-Key`, if it has one: 1 to 200 visible characters.
+pub(crate) fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
+    let Some(h) = req.headers().get("idempotency-key") else {
+        return Ok(None);
+    };
+    match h.to_str() {
+        Ok(k) if !k.is_empty() && k.len() <= 200 => Ok(Some(k.to_string())),
+        _ => Err(ApiError::BadRequest(
+            "Idempotency-Key is 1 to 200 visible characters".into(),
+        )),
+    }
+}
+
+/// The key of an act that makes a game: `scope` names who may get its reply back, `request`
+/// is what the key must come with again (its SHA-256 is kept).
+pub(crate) fn key_for(
+    req: &HttpRequest,
+    scope: String,
+    request: &str,
+) -> Result<Option<KeyFor>, ApiError> {
+    use sha2::Digest as _;
+    Ok(idempotency_key(req)?.map(|key| KeyFor {
+        scope,
+        key,
+        request: hex::encode(sha2::Sha256::digest(request.as_bytes())),
+    }))
+}
+
+/// The header (`Idempotency-Replayed: true`) that marks a reply given again to a retried
+/// `Idempotency-Key`.
+pub(crate) const REPLAYED: &str = "idempotency-replayed";
+
 /// A game id from a path.
 pub(crate) fn game(id: &str) -> Result<GameId, ApiError> {
     GameId::parse(id)
@@ -117,5 +149,13 @@ fn respond(done: Done, game: Option<&GameId>) -> HttpResponse {
             .json(out),
         Done::NewToken(token) => HttpResponse::Ok().json(token),
         Done::Nothing => HttpResponse::NoContent().finish(),
+        Done::Replayed(done) => {
+            let mut response = respond(*done, game);
+            response.headers_mut().insert(
+                actix_web::http::header::HeaderName::from_static(REPLAYED),
+                actix_web::http::header::HeaderValue::from_static("true"),
+            );
+            response
+        }
     }
 }

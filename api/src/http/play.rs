@@ -15,7 +15,7 @@ use crate::app::table::Table;
 use crate::dto::{EventPage, LegalMoves, Outcome, StateView, TableRead};
 use crate::error::ApiError;
 use crate::http::body::Json;
-use crate::http::perform::{bearer, game, perform};
+use crate::http::perform::{bearer, game, idempotency_key, perform};
 use crate::receipt::ReceiptKind;
 use crate::state::AppState;
 
@@ -231,18 +231,6 @@ fn if_match(req: &HttpRequest) -> Result<Option<Vec<Version>>, ApiError> {
     Ok(Some(versions))
 }
 
-fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
-    let Some(h) = req.headers().get("idempotency-key") else {
-        return Ok(None);
-    };
-    match h.to_str() {
-        Ok(k) if !k.is_empty() && k.len() <= 200 => Ok(Some(k.to_string())),
-        _ => Err(ApiError::BadRequest(
-            "Idempotency-Key is 1 to 200 visible characters".into(),
-        )),
-    }
-}
-
 /// Send a command
 ///
 /// Plays a command in the wire format of docs/scenarios.md for the token's seat. `If-Match`
@@ -252,9 +240,10 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
 /// answers 412 (`*` matches any version; `LegalMoves.decision_version` is the oldest version
 /// that still holds). A list (`"12", "14"`, RFC 9110) holds when any version it names holds;
 /// weak tags (`W/"12"`) name their version too; a malformed list is 400. An `Idempotency-Key` makes a retry answer exactly the first reply (the
-/// command's events and the bots' answers after it, the same version and awaited seat) without
-/// playing again, through any server process and after a restart, even after a 503 whose
-/// outcome was unknown. A broken rule is 422 with the rule's stable `code`.
+/// command's events and the bots' answers its request recorded after it — never a move played
+/// later — the same version and awaited seat) without playing again, through any server
+/// process, after a restart and after a failover, even after a 503 whose outcome was unknown;
+/// such a reply carries `Idempotency-Replayed: true`. A broken rule is 422 with the rule's stable `code`.
 #[utoipa::path(
     tag = "play",
     params(
@@ -262,7 +251,7 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
         ("Seat-Signature-Version" = Option<u64>, Header, description = "The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`)"),
         ("id" = String, Path, description = "The game's id"),
         ("If-Match" = Option<String>, Header, description = "The version the command was chosen at (`\"12\"`), or a list of versions (`\"12\", \"14\"`) that holds when any of them does, or `*`: a version holds while no event that changes what a seat decides on was recorded after it (talk, new tokens and keys do not)"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key return the first outcome"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key return the first outcome, marked `Idempotency-Replayed: true`"),
     ),
     security(("bearer" = [])),
     request_body(
@@ -271,7 +260,7 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
         example = json!({"type": "play_path", "card": "tunnel_ew", "at": {"x": 1, "y": 0}, "rotated": false})
     ),
     responses(
-        (status = 200, description = "Played: the new version and events as the player sees them", body = Outcome, headers(("ETag" = String, description = "The new version, quoted"))),
+        (status = 200, description = "Played: the new version and events as the player sees them", body = Outcome, headers(("ETag" = String, description = "The new version, quoted"), ("Idempotency-Replayed" = String, description = "`true` on the first reply given again to a retried `Idempotency-Key`"))),
         (status = 400, description = "Malformed command or header (an If-Match that is not a list of versions)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

@@ -13,7 +13,7 @@ use crate::app::seam;
 use crate::dto::{ClaimSeat, GameCreated, Joined};
 use crate::error::ApiError;
 use crate::http::body::MaybeJson;
-use crate::http::perform::{game, perform};
+use crate::http::perform::{game, key_for, perform};
 use crate::state::AppState;
 
 /// The most games a series lists.
@@ -49,16 +49,21 @@ pub struct Series {
 /// bots, a new seed, the next seat starting. Each player claims their seat with their token
 /// from this game (`POST /games/{new}/seats/{seat}/claim`) and gets a new one; the host gets
 /// the new game's host token. The games are linked both ways (`previous`, and the series).
+/// With an `Idempotency-Key`, a retry by the host answers the first reply again (the new
+/// game's host token included) for a day, through any server process and after a failover.
 #[utoipa::path(
     tag = "games",
-    params(("id" = String, Path, description = "The finished game's id")),
+    params(
+        ("id" = String, Path, description = "The finished game's id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible characters: a retry with the same key answers the first reply, marked `Idempotency-Replayed: true`; kept for 24 hours"),
+    ),
     security(("bearer" = [])),
     responses(
-        (status = 201, description = "The rematch was created", body = GameCreated, headers(("Location" = String, description = "The rematch: `/games/{id}`"))),
+        (status = 201, description = "The rematch was created", body = GameCreated, headers(("Location" = String, description = "The rematch: `/games/{id}`"), ("Idempotency-Replayed" = String, description = "`true` on the first reply given again to a retried `Idempotency-Key`"))),
         (status = 401, description = "The host's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the host creates the rematch", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game is not over, or already has a rematch", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game is not over, or already has a rematch (made without this Idempotency-Key)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]
@@ -68,7 +73,9 @@ async fn rematch(
     id: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    perform(&state, &req, Act::Rematch { game: game(&id)? }).await
+    let game = game(&id)?;
+    let key = key_for(&req, format!("rematch {}", game.as_str()), "")?;
+    perform(&state, &req, Act::Rematch { game, key }).await
 }
 
 /// Claim my seat in a rematch

@@ -247,3 +247,84 @@ async fn postgres_expired_lobbies_are_left_out() {
     let (store, _) = postgres().await;
     expired_lobbies_are_left_out(store).await;
 }
+
+/// A reply kept with the game it made: read back by its scope and key while it is kept, a
+/// second game under the same scope and key is not made, and it is forgotten once expired.
+async fn replies_kept_with_their_game(store: EventStore) {
+    let kept = saboteur_storage::KeptReply {
+        scope: "create 192.0.2.1".into(),
+        key: "k".into(),
+        request: "digest".into(),
+        reply: r#"{"game_id":"r1"}"#.into(),
+    };
+    let now = chrono::Utc::now();
+    let hour = chrono::Duration::hours(1);
+    store
+        .create_game_kept(
+            game("r1"),
+            host("r1"),
+            Vec::new(),
+            vec![event(0)],
+            Some(&kept),
+        )
+        .await
+        .unwrap();
+    let found = store
+        .kept_reply(&kept.scope, "k", now - hour)
+        .await
+        .unwrap();
+    assert_eq!(found.as_ref(), Some(&kept));
+    assert_eq!(
+        store
+            .kept_reply("create 192.0.2.2", "k", now - hour)
+            .await
+            .unwrap(),
+        None
+    );
+    assert!(matches!(
+        store
+            .create_game_kept(
+                game("r2"),
+                host("r2"),
+                Vec::new(),
+                vec![event(0)],
+                Some(&kept)
+            )
+            .await,
+        Err(StoreError::Exists)
+    ));
+    assert!(matches!(
+        store.get_game("r2").await,
+        Err(StoreError::NotFound)
+    ));
+    // Expired: not answered, then forgotten.
+    assert_eq!(
+        store
+            .kept_reply(&kept.scope, "k", now + hour)
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(store.forget_kept_replies(now - hour).await.unwrap(), 0);
+    assert_eq!(store.forget_kept_replies(now + hour).await.unwrap(), 1);
+    assert_eq!(
+        store
+            .kept_reply(&kept.scope, "k", now - hour)
+            .await
+            .unwrap(),
+        None
+    );
+    assert!(store.get_game("r1").await.is_ok(), "the game stays");
+}
+
+#[tokio::test]
+async fn sqlite_replies_kept_with_their_game() {
+    let (store, _keep) = sqlite().await;
+    replies_kept_with_their_game(store).await;
+}
+
+#[tokio::test]
+async fn postgres_replies_kept_with_their_game() {
+    let (store, _keep) = postgres().await;
+    replies_kept_with_their_game(store).await;
+}

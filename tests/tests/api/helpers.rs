@@ -108,6 +108,11 @@ impl TestApp {
             },
             ..saboteur_api::Config::new("127.0.0.1:0", database_url)
         };
+        TestApp::spawn_config(config, keep).await
+    }
+
+    /// Starts a server with `config` (its address `127.0.0.1:0`).
+    pub async fn spawn_config(config: saboteur_api::Config, keep: Option<TempDir>) -> TestApp {
         let (server, addr): (_, SocketAddr) = saboteur_api::start(config)
             .await
             .expect("the server starts");

@@ -13,6 +13,7 @@ mod mixed;
 mod online;
 mod ops;
 mod play;
+mod retries;
 mod seams;
 mod spec;
 mod undo;

@@ -448,7 +448,8 @@ impl Mixed {
 
     /// The last signed request sent again exactly (its signature and version as they were),
     /// without an idempotency key: once its act was recorded, or the game moved on past the
-    /// decision it was signed at, it is refused (401 or 412) and records nothing.
+    /// decision it was signed at, it is refused (401 or 412, or earlier: a token since revoked,
+    /// a rule) and records nothing.
     pub async fn replay_signature(&mut self, look: &Look) {
         let sent = self.last_signed.lock().ok().and_then(|l| l.clone());
         let Some(sent) = sent else {
@@ -489,7 +490,7 @@ impl Mixed {
             self.keep("a replayed signature", &ex);
         } else if moved_on {
             self.check(
-                matches!(ex.status.as_u16(), 401 | 404 | 409 | 412 | 422),
+                matches!(ex.status.as_u16(), 401 | 403 | 404 | 409 | 412 | 422),
                 || format!("a stale signature: {ex:?}"),
             );
         }

@@ -8,7 +8,8 @@
 //! hiding a message, undo requests and votes, rollbacks, seats handed to bots and taken back,
 //! new tokens, a deadline passed, views, replays and event pages for every audience, and probes
 //! with revoked tokens. A finished game is sometimes followed by a rematch whose players claim
-//! their seats and play on.
+//! their seats and play on. A game or a rematch is now and then made with an `Idempotency-Key`,
+//! sometimes sent twice: the retry is the first reply.
 //!
 //! What must hold throughout:
 //! - a refusal is problem+json with a `code`, and changes nothing (the game's version);

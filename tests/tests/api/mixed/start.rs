@@ -20,10 +20,22 @@ use crate::players::{Kept, Stream};
 impl Mixed {
     /// A rematch: its players claim their seats with their tokens, and it starts.
     pub async fn rematch(mut self) -> Mixed {
-        let ex = self.post("/rematch", Some(&self.host), None, &[]).await;
+        // Now and then with an `Idempotency-Key`, sometimes sent again: the first reply.
+        let key = if self.rng.chance(50) {
+            vec![("Idempotency-Key", format!("rematch-{}", self.rng.next()))]
+        } else {
+            Vec::new()
+        };
+        let ex = self.post("/rematch", Some(&self.host), None, &key).await;
         self.check(ex.status == StatusCode::CREATED, || {
             format!("a rematch: {ex:?}")
         });
+        if !key.is_empty() && self.rng.chance(50) {
+            let again = self.post("/rematch", Some(&self.host), None, &key).await;
+            self.check((again.status, &again.body) == (ex.status, &ex.body), || {
+                format!("a rematch retried with its key: {again:?}, first {ex:?}")
+            });
+        }
         let id = ex.body["game_id"].as_str().unwrap().to_string();
         let host = ex.body["host_token"].as_str().unwrap().to_string();
         let mut tokens = Vec::new();
@@ -155,7 +167,26 @@ impl Mixed {
             "seed": seed_hex(rng.next()),
             "options": options,
         });
-        let (st, g) = app.create_game(&settings).await;
+        // Now and then with an `Idempotency-Key`, sometimes sent again: the first reply.
+        let (st, g) = if rng.chance(50) {
+            let key = [("Idempotency-Key", format!("create-{}", rng.next()))];
+            let first = app
+                .exchange(Method::POST, "/games", None, Some(&settings), &key)
+                .await;
+            if rng.chance(70) {
+                let again = app
+                    .exchange(Method::POST, "/games", None, Some(&settings), &key)
+                    .await;
+                assert_eq!(
+                    (again.status, &again.body),
+                    (first.status, &first.body),
+                    "a creation retried with its key"
+                );
+            }
+            (first.status, first.body)
+        } else {
+            app.create_game(&settings).await
+        };
         assert_eq!(st, StatusCode::CREATED, "{settings} → {g}");
         let id = g["game_id"].as_str().unwrap().to_string();
         let host = g["host_token"].as_str().unwrap().to_string();
