@@ -249,23 +249,9 @@ async fn on_table(
             match (level, token) {
                 (Some(level), _) => done(Done::BotSeated(BotSeated { seat, level, name })),
                 (None, Some(player_token)) => {
-                    let commitment = SeedCommitment {
-                        game_id: table.id().to_string(),
-                        seed_commitment: table.record().seed_commitment.clone(),
-                        seat: Some(seat),
-                        entropy: entropy.clone(),
-                        public_key,
-                    };
-                    let at = (table.version(), None);
-                    let receipt = reply::kept_receipt(
-                        state,
-                        table,
-                        (ReceiptKind::Commitment, None),
-                        at,
-                        Audience::Seat(Seat(seat)),
-                        &commitment,
-                    )
-                    .await?;
+                    let (commitment, receipt) =
+                        seat_commitment(state, table, Seat(seat), entropy.clone(), public_key)
+                            .await?;
                     done(Done::Joined(Box::new(Joined {
                         seat,
                         player_token,
@@ -307,6 +293,35 @@ async fn on_table(
     Ok(done)
 }
 
+/// A seat's signed commitment: the seed's hash, the share and the key the seat was taken with,
+/// signed as a `commitment` receipt (its time kept as the game's floor).
+async fn seat_commitment(
+    state: &AppState,
+    table: &mut Held,
+    seat: Seat,
+    entropy: Option<String>,
+    public_key: Option<String>,
+) -> Result<(SeedCommitment, crate::receipt::Receipt), ApiError> {
+    let commitment = SeedCommitment {
+        game_id: table.id().to_string(),
+        seed_commitment: table.record().seed_commitment.clone(),
+        seat: Some(seat.0),
+        entropy,
+        public_key,
+    };
+    let at = (table.version(), None);
+    let receipt = reply::kept_receipt(
+        state,
+        table,
+        (ReceiptKind::Commitment, None),
+        at,
+        Audience::Seat(seat),
+        &commitment,
+    )
+    .await?;
+    Ok((commitment, receipt))
+}
+
 /// Step 6 for a rematch's reserved seat: claimed with its new token, the player's commitment
 /// signed.
 async fn claimed(state: &AppState, table: &mut Held, claim: Decided) -> Result<Written, ApiError> {
@@ -333,23 +348,8 @@ async fn claimed(state: &AppState, table: &mut Held, claim: Decided) -> Result<W
     table.reload_credentials(&state.store).await?;
     match claimed {
         Ok(()) => {
-            let commitment = SeedCommitment {
-                game_id: table.id().to_string(),
-                seed_commitment: table.record().seed_commitment.clone(),
-                seat: Some(seat.0),
-                entropy,
-                public_key,
-            };
-            let at = (table.version(), None);
-            let receipt = reply::kept_receipt(
-                state,
-                table,
-                (ReceiptKind::Commitment, None),
-                at,
-                Audience::Seat(seat),
-                &commitment,
-            )
-            .await?;
+            let (commitment, receipt) =
+                seat_commitment(state, table, seat, entropy, public_key).await?;
             Ok(done(Done::Joined(Box::new(Joined {
                 seat: seat.0,
                 player_token: token,
