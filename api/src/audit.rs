@@ -161,12 +161,15 @@ pub fn verify(bundle: &AuditBundle) -> Result<Verified, String> {
 /// verify under the seat's key at the time, over the body recorded with it, and that body must
 /// say what the event records. How many were checked.
 pub fn check_signatures(game: &str, log: &[Event]) -> Result<u64, String> {
-    use saboteur_domain::{SignedAct, fingerprint, signing_message};
+    use saboteur_domain::{SignedAct, fingerprint};
     let entries =
         saboteur_domain::signed_acts(log).map_err(|(seq, what)| format!("event {seq}: {what}"))?;
     for e in &entries {
         let s = &e.signature;
-        let message = signing_message(game, e.seat, s.version, e.act, &s.body);
+        let message = e
+            .scheme
+            .signed_bytes(game, e.seat, s.version, e.act, &s.body)
+            .unwrap_or_default();
         let event = log
             .get(e.seq as usize - 1)
             .ok_or_else(|| format!("event {}: not in the log", e.seq))?;

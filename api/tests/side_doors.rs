@@ -187,11 +187,11 @@ async fn a_signature_is_spent_once(url: &str, dir: &std::path::Path) {
         "{again}"
     );
     // Attack 6: each refusal is signed, with the hash of the message the player signed.
-    let hash_of = |message: String| {
+    let hash_of = |message: Vec<u8>| {
         use sha2::Digest as _;
-        hex::encode(sha2::Sha256::digest(message.as_bytes()))
+        hex::encode(sha2::Sha256::digest(&message))
     };
-    let signed_undo = format!("saboteur-act-v1\n{id}\n0\n{early}\nundo\n");
+    let signed_undo = statement(&id, 0, early, "undo", "");
     assert_eq!(again["receipt"]["kind"], "refusal", "{again}");
     assert_eq!(
         again["receipt"]["request_hash"],
@@ -234,8 +234,10 @@ async fn a_signature_is_spent_once(url: &str, dir: &std::path::Path) {
         .as_str()
         .unwrap()
         .to_string();
-    let message = format!("saboteur-act-v1\n{id}\n0\n{early}\ncommand\n{body}");
-    let spent = hex::encode(key.sign(message.as_bytes()).to_bytes());
+    let spent = hex::encode(
+        key.sign(&statement(&id, 0, early, "command", &body))
+            .to_bytes(),
+    );
     rewrite_event(url, &id, last, |p| {
         p["signature"] = json!({"version": early, "body": body, "signature": spent});
     })

@@ -2815,8 +2815,8 @@ export interface components {
             /** @description The request's body exactly as sent and signed (empty for an act without a body). */
             body: string;
             /**
-             * @description The Ed25519 signature of the signed message (`saboteur-act-v1`, the game, the seat, the
-             *     version, the act and the body, one per line), 128 lowercase hex digits.
+             * @description The Ed25519 signature of what the game's [`SigningScheme`] signs (the canonical
+             *     statement of the act, or the six lines of `saboteur-act-v1`), 128 lowercase hex digits.
              */
             signature: string;
             /**
@@ -3804,8 +3804,8 @@ export interface operations {
             header?: {
                 /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
                 "Seat-Signature"?: string | null;
-                /** @description The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`) */
-                "Seat-Signature-Version"?: number | null;
+                /** @description The version the act was chosen and signed at, in decimal digits (e.g. `"41"`); it must still hold when the act arrives, as `If-Match` does for a command */
+                "Seat-Signature-Version"?: string | null;
                 /** @description The version the command was chosen at (`"12"`), or a list of versions (`"12", "14"`) that holds when any of them does, or `*`: a version holds while no event that changes what a seat decides on was recorded after it (talk, new tokens and keys do not) */
                 "If-Match"?: string | null;
                 /** @description Retries with the same key return the first outcome, marked `Idempotency-Replayed: true` */
@@ -4636,8 +4636,8 @@ export interface operations {
             header?: {
                 /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
                 "Seat-Signature"?: string | null;
-                /** @description The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`) */
-                "Seat-Signature-Version"?: number | null;
+                /** @description The version the act was chosen and signed at, in decimal digits (e.g. `"41"`); it must still hold when the act arrives, as `If-Match` does for a command */
+                "Seat-Signature-Version"?: string | null;
             };
             path: {
                 /** @description The game's id */
@@ -4988,7 +4988,7 @@ export interface operations {
                 /** @description The player's Ed25519 signature of the act with the seat's current key, 128 hex digits (docs/clients.md): needed once the seat has a key */
                 "Seat-Signature"?: string | null;
                 /** @description The version the act was signed at */
-                "Seat-Signature-Version"?: number | null;
+                "Seat-Signature-Version"?: string | null;
             };
             path: {
                 /** @description The game's id */
@@ -5126,8 +5126,8 @@ export interface operations {
             header?: {
                 /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
                 "Seat-Signature"?: string | null;
-                /** @description The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`) */
-                "Seat-Signature-Version"?: number | null;
+                /** @description The version the act was chosen and signed at, in decimal digits (e.g. `"41"`); it must still hold when the act arrives, as `If-Match` does for a command */
+                "Seat-Signature-Version"?: string | null;
             };
             path: {
                 /** @description The game's id */
@@ -5714,8 +5714,8 @@ export interface operations {
             header?: {
                 /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
                 "Seat-Signature"?: string | null;
-                /** @description The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`) */
-                "Seat-Signature-Version"?: number | null;
+                /** @description The version the act was chosen and signed at, in decimal digits (e.g. `"41"`); it must still hold when the act arrives, as `If-Match` does for a command */
+                "Seat-Signature-Version"?: string | null;
             };
             path: {
                 /** @description The game's id */
@@ -5952,8 +5952,8 @@ export interface operations {
             header?: {
                 /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
                 "Seat-Signature"?: string | null;
-                /** @description The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`) */
-                "Seat-Signature-Version"?: number | null;
+                /** @description The version the act was chosen and signed at, in decimal digits (e.g. `"41"`); it must still hold when the act arrives, as `If-Match` does for a command */
+                "Seat-Signature-Version"?: string | null;
             };
             path: {
                 /** @description The game's id */
@@ -6078,8 +6078,8 @@ export interface operations {
             header?: {
                 /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
                 "Seat-Signature"?: string | null;
-                /** @description The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`) */
-                "Seat-Signature-Version"?: number | null;
+                /** @description The version the act was chosen and signed at, in decimal digits (e.g. `"41"`); it must still hold when the act arrives, as `If-Match` does for a command */
+                "Seat-Signature-Version"?: string | null;
             };
             path: {
                 /** @description The game's id */
@@ -6204,8 +6204,8 @@ export interface operations {
             header?: {
                 /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
                 "Seat-Signature"?: string | null;
-                /** @description The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`) */
-                "Seat-Signature-Version"?: number | null;
+                /** @description The version the act was chosen and signed at, in decimal digits (e.g. `"41"`); it must still hold when the act arrives, as `If-Match` does for a command */
+                "Seat-Signature-Version"?: string | null;
             };
             path: {
                 /** @description The game's id */

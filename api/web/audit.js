@@ -3,7 +3,7 @@
 // to download; and what this browser checks itself with what it kept.
 import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
-import { api, keys, receipts, serverKeys, tokens } from "./net.js";
+import { api, keys, receipts, serverKeys, statement, tokens } from "./net.js";
 import { describeEvent, seatName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
@@ -53,13 +53,18 @@ async function checkHere(id, kept) {
   /** @type {Record<number, string>} */
   const seatKeys = {};
   let signatures = 0;
+  // The game's record version says what its players signed (1 when not written).
+  const record = bundle.events[0]?.payload?.record_version ?? 1;
   for (const e of bundle.events) {
     const p = e.payload;
     const seat = p.seat ?? p.by;
     if (p.signature) {
       const key = seatKeys[seat];
       const s = p.signature;
-      const text = ["saboteur-act-v1", id, seat, s.version, signedActOf(e.event_type), s.body].join("\n");
+      /** @type {unknown} */
+      let body;
+      try { body = s.body ? JSON.parse(s.body) : undefined; } catch { body = undefined; }
+      const text = statement({ game: id, seat, version: s.version, act: signedActOf(e.event_type), record }, body, s.body);
       if (key && await verifies(key, text, s.signature)) signatures++;
       else { ok = false; lines.push(t("here.bad_signature", { n: e.seq, seat })); break; }
     }

@@ -56,6 +56,152 @@ function t(key, params = {}) {
 }
 var list = (items) => new Intl.ListFormat(current, { type: "conjunction" }).format(items);
 
+// node_modules/canonicalize/lib/canonicalize.js
+function serializeString(value) {
+  if (!value.isWellFormed()) {
+    throw new Error("Lone surrogate is not allowed");
+  }
+  return JSON.stringify(value);
+}
+function serializePrimitive(value) {
+  switch (typeof value) {
+    case "number":
+      if (isNaN(value)) {
+        throw new Error("NaN is not allowed");
+      }
+      if (!isFinite(value)) {
+        throw new Error("Infinity is not allowed");
+      }
+      return JSON.stringify(value);
+    case "string":
+      return serializeString(value);
+    case "boolean":
+      return value ? "true" : "false";
+    default:
+      return JSON.stringify(value);
+  }
+}
+function enterValue(value, seen) {
+  let wrappers = null;
+  while (value !== null && typeof value === "object" && typeof value.toJSON === "function") {
+    if (seen.has(value)) {
+      throw new Error("Circular reference detected");
+    }
+    seen.add(value);
+    (wrappers ??= []).push(value);
+    value = value.toJSON();
+  }
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) {
+    value = value.valueOf();
+  }
+  if (value === null || typeof value !== "object") {
+    if (wrappers !== null) {
+      for (const wrapper of wrappers) seen.delete(wrapper);
+    }
+    return serializePrimitive(value);
+  }
+  if (seen.has(value)) {
+    throw new Error("Circular reference detected");
+  }
+  seen.add(value);
+  return {
+    container: value,
+    // null marks an array frame; object frames carry their sorted keys.
+    // `sort()`'s default comparator orders by UTF-16 code unit, which is the
+    // order JCS requires.
+    keys: Array.isArray(value) ? null : Object.keys(value).sort(),
+    // Next child to serialize; the frame resumes here after a nested
+    // container's subtree completes.
+    index: 0,
+    // Whether no member has been emitted yet (controls comma placement).
+    first: true,
+    // toJSON wrappers to release from `seen` when this frame completes.
+    wrappers
+  };
+}
+function canonicalize(object) {
+  if (object === null || typeof object !== "object") {
+    return serializePrimitive(object);
+  }
+  const seen = /* @__PURE__ */ new Set();
+  const root = enterValue(object, seen);
+  if (typeof root !== "object") {
+    return root;
+  }
+  let result = root.keys === null ? "[" : "{";
+  const stack = [root];
+  outer:
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1];
+      const container = frame.container;
+      if (frame.keys === null) {
+        while (frame.index < container.length) {
+          const i = frame.index++;
+          if (i > 0) {
+            result += ",";
+          }
+          const element = container[i];
+          const value = element === void 0 || typeof element === "symbol" || typeof element === "function" ? null : element;
+          if (value === null || typeof value !== "object") {
+            result += serializePrimitive(value);
+            continue;
+          }
+          const child = enterValue(value, seen);
+          if (typeof child !== "object") {
+            result += child === void 0 ? "null" : child;
+            continue;
+          }
+          result += child.keys === null ? "[" : "{";
+          stack.push(child);
+          continue outer;
+        }
+        result += "]";
+      } else {
+        const keys2 = frame.keys;
+        while (frame.index < keys2.length) {
+          const key = keys2[frame.index++];
+          const value = container[key];
+          if (value === void 0 || typeof value === "symbol" || typeof value === "function") {
+            continue;
+          }
+          if (value === null || typeof value !== "object") {
+            if (frame.first) {
+              frame.first = false;
+            } else {
+              result += ",";
+            }
+            result += serializeString(key) + ":" + serializePrimitive(value);
+            continue;
+          }
+          const child = enterValue(value, seen);
+          if (child === void 0) {
+            continue;
+          }
+          if (frame.first) {
+            frame.first = false;
+          } else {
+            result += ",";
+          }
+          result += serializeString(key) + ":";
+          if (typeof child !== "object") {
+            result += child;
+            continue;
+          }
+          result += child.keys === null ? "[" : "{";
+          stack.push(child);
+          continue outer;
+        }
+        result += "}";
+      }
+      seen.delete(container);
+      if (frame.wrappers !== null) {
+        for (const wrapper of frame.wrappers) seen.delete(wrapper);
+      }
+      stack.pop();
+    }
+  return result;
+}
+
 // ../../api/web/net.js
 function refusal(data, res) {
   const code = data?.code;
@@ -69,8 +215,7 @@ async function api(path, { method = "GET", token, body, headers = {}, sign } = {
   const sent = body === void 0 ? void 0 : JSON.stringify(body);
   if (sent !== void 0) hd["content-type"] = "application/json";
   if (sign?.key) {
-    const message = ["saboteur-act-v1", sign.game, sign.seat, sign.version, sign.act, sent ?? ""].join("\n");
-    hd["seat-signature"] = await keys.sign(sign.key, message);
+    hd["seat-signature"] = await keys.sign(sign.key, statement(sign, body, sent));
     hd["seat-signature-version"] = String(sign.version);
   }
   const res = await fetch(path, { method, headers: hd, body: sent });
@@ -80,6 +225,19 @@ async function api(path, { method = "GET", token, body, headers = {}, sign } = {
   if (data?.state?.receipt) receipts.keep(data.state.receipt);
   if (!res.ok) throw new Error(refusal(data, res));
   return data;
+}
+function statement(sign, body, sent) {
+  if ((sign.record ?? 3) < 3) {
+    return ["saboteur-act-v1", sign.game, sign.seat, sign.version, sign.act, sent ?? ""].join("\n");
+  }
+  return canonicalize({
+    scheme: "saboteur-act-v2",
+    act: sign.act,
+    game: sign.game,
+    seat: sign.seat,
+    version: sign.version,
+    body: body === void 0 ? null : body
+  });
 }
 var receipts = {
   /** @param {string} id @returns {Schemas["Receipt"][]} */
@@ -152,10 +310,10 @@ var unhex = (text) => new Uint8Array((text.match(/../g) ?? []).map((b) => parseI
 async function endorsed(previous, key) {
   if (!key.endorsement) return true;
   if (!previous) return false;
-  const statement = JSON.stringify({ id: key.id, kind: "key_endorsement", previous: previous.id, public_key: key.public_key });
+  const statement2 = JSON.stringify({ id: key.id, kind: "key_endorsement", previous: previous.id, public_key: key.public_key });
   try {
     const k = await crypto.subtle.importKey("raw", unhex(previous.public_key), { name: "Ed25519" }, false, ["verify"]);
-    return await crypto.subtle.verify({ name: "Ed25519" }, k, unhex(key.endorsement), new TextEncoder().encode(statement));
+    return await crypto.subtle.verify({ name: "Ed25519" }, k, unhex(key.endorsement), new TextEncoder().encode(statement2));
   } catch (e) {
     return e instanceof DOMException && e.name === "NotSupportedError";
   }
@@ -1592,13 +1750,20 @@ async function checkHere(id2, kept) {
   lines.push(t("here.receipts", { good, n: kept.length, keys: mine.length }));
   const seatKeys = {};
   let signatures = 0;
+  const record = bundle.events[0]?.payload?.record_version ?? 1;
   for (const e of bundle.events) {
     const p = e.payload;
     const seat = p.seat ?? p.by;
     if (p.signature) {
       const key = seatKeys[seat];
       const s = p.signature;
-      const text = ["saboteur-act-v1", id2, seat, s.version, signedActOf(e.event_type), s.body].join("\n");
+      let body;
+      try {
+        body = s.body ? JSON.parse(s.body) : void 0;
+      } catch {
+        body = void 0;
+      }
+      const text = statement({ game: id2, seat, version: s.version, act: signedActOf(e.event_type), record }, body, s.body);
       if (key && await verifies(key, text, s.signature)) signatures++;
       else {
         ok = false;

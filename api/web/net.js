@@ -1,14 +1,15 @@
 // Everything this browser says to the server and keeps of it: the API, the SSE stream, the
 // seats' tokens and keys, the receipts and the server's keys.
+import canonicalize from "canonicalize";
 import { t, has } from "./i18n.js";
 
 /** The API's schemas, generated from openapi/openapi.json (api/types/api.d.ts). */
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
 /**
- * What signs a seat's act: the game, the seat, the version it was chosen at, the act's name
- * and the seat's key.
- * @typedef {{ game: string, seat: number, version: number, act: string, key?: Key }} Signing
+ * What signs a seat's act: the game, the seat, the version it was chosen at, the act's name,
+ * the seat's key and the game's record version (before 3, the old scheme).
+ * @typedef {{ game: string, seat: number, version: number, act: string, key?: Key, record?: number }} Signing
  * @typedef {{ private: string, public: string }} Key
  */
 
@@ -28,7 +29,7 @@ function refusal(data, res) {
  * Calls the API; a problem+json error is thrown with its sentence. The caller names the
  * response's schema where it keeps the result, so `tsc` checks every field it reads.
  * A seat's act is signed with the seat's key when `sign` names one (docs/clients.md, "Signing
- * your acts"): over the body exactly as sent.
+ * your acts"): the canonical statement of the act ([`statement`]).
  * @param {string} path
  * @param {{ method?: string, token?: string, body?: unknown, headers?: Record<string, string>, sign?: Signing }} [options]
  * @returns {Promise<any>}
@@ -39,8 +40,7 @@ export async function api(path, { method = "GET", token, body, headers = {}, sig
   const sent = body === undefined ? undefined : JSON.stringify(body);
   if (sent !== undefined) hd["content-type"] = "application/json";
   if (sign?.key) {
-    const message = ["saboteur-act-v1", sign.game, sign.seat, sign.version, sign.act, sent ?? ""].join("\n");
-    hd["seat-signature"] = await keys.sign(sign.key, message);
+    hd["seat-signature"] = await keys.sign(sign.key, statement(sign, body, sent));
     hd["seat-signature-version"] = String(sign.version);
   }
   const res = await fetch(path, { method, headers: hd, body: sent });
@@ -52,6 +52,26 @@ export async function api(path, { method = "GET", token, body, headers = {}, sig
   if (data?.state?.receipt) receipts.keep(data.state.receipt);
   if (!res.ok) throw new Error(refusal(data, res));
   return data;
+}
+
+/**
+ * What a player signs for an act: the RFC 8785 (JCS) canonical JSON of the act's scheme, name,
+ * game, seat, version and body (the value sent, null without one); in a game of record version
+ * 1 or 2, the six lines of `saboteur-act-v1` with the body as sent.
+ * @param {Signing} sign @param {unknown} body @param {string | undefined} sent
+ */
+export function statement(sign, body, sent) {
+  if ((sign.record ?? 3) < 3) {
+    return ["saboteur-act-v1", sign.game, sign.seat, sign.version, sign.act, sent ?? ""].join("\n");
+  }
+  return canonicalize({
+    scheme: "saboteur-act-v2",
+    act: sign.act,
+    game: sign.game,
+    seat: sign.seat,
+    version: sign.version,
+    body: body === undefined ? null : body,
+  });
 }
 
 /** The receipts served to this browser, per game: the last 1000, oldest first. */

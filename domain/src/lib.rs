@@ -60,7 +60,8 @@ pub use random::{Contribution, Seed};
 pub use seat::Seat;
 pub use secret::{Pile, Secret};
 pub use signature::{
-    SeatSignature, SignedAct, fingerprint, is_public_key, is_signature, signing_message,
+    SeatSignature, SignedAct, SigningScheme, fingerprint, is_public_key, is_signature,
+    signing_message, signing_statement,
 };
 pub use signed_log::{SignedEntry, SigningError, not_signed_by, signed_acts};
 pub use view::{Audience, Inspection, MyGold, View, redact, view};

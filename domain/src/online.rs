@@ -448,6 +448,11 @@ impl History {
         self.table.record_version >= 2
     }
 
+    /// What the game's players sign ([`crate::SigningScheme::of_record`]).
+    pub fn signing_scheme(&self) -> crate::SigningScheme {
+        crate::SigningScheme::of_record(self.table.record_version)
+    }
+
     /// A seat's player takes the seat back from the bot.
     pub fn reclaim_seat(&self, seat: Seat) -> Result<Vec<Event>, TableError> {
         self.table_open()?;

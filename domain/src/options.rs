@@ -23,8 +23,9 @@ pub(crate) fn is_first_rules_version(v: &u8) -> bool {
 
 /// The record version new games are created under: what a game's record must hold for its
 /// audit ([`crate::Event::GameCreated`]'s `record_version`). Version 2 records the bot seats
-/// and binds a signature to its decision; version 1 games stay auditable by version 1's rules.
-pub const RECORD_VERSION: u8 = 2;
+/// and binds a signature to its decision; version 3 has players sign a canonical statement
+/// ([`crate::SigningScheme::ActV2`]). Older games stay auditable by their version's rules.
+pub const RECORD_VERSION: u8 = 3;
 
 /// The record version of a game whose creation records none.
 pub const FIRST_RECORD_VERSION: u8 = 1;

@@ -1,7 +1,8 @@
 //! Players' signatures: a seat may register an Ed25519 public key (`seat_key_registered`);
 //! from then on every act of that seat is recorded with the player's signature over the game,
-//! the seat, the version it was chosen at, the act and the request's exact body
-//! ([`signing_message`]). Which acts of a log must carry one is [`crate::signed_log`]; the
+//! the seat, the version it was chosen at, the act and the request's body: since record
+//! version 3 one canonical JSON statement ([`signing_statement`]), before it six lines with the
+//! body's exact bytes ([`signing_message`]); [`SigningScheme`] says which a game takes. Which acts of a log must carry one is [`crate::signed_log`]; the
 //! signatures themselves are checked where the keys are verified (the API's audit), since the
 //! engine does no cryptography.
 
@@ -18,8 +19,8 @@ pub struct SeatSignature {
     pub version: u64,
     /// The request's body exactly as sent and signed (empty for an act without a body).
     pub body: String,
-    /// The Ed25519 signature of the signed message (`saboteur-act-v1`, the game, the seat, the
-    /// version, the act and the body, one per line), 128 lowercase hex digits.
+    /// The Ed25519 signature of what the game's [`SigningScheme`] signs (the canonical
+    /// statement of the act, or the six lines of `saboteur-act-v1`), 128 lowercase hex digits.
     pub signature: String,
 }
 
@@ -60,6 +61,80 @@ impl SignedAct {
             SignedAct::Key => "key",
         }
     }
+}
+
+/// The statement a player signs, by the game's record version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SigningScheme {
+    /// Record versions 1 and 2: [`signing_message`], the body's bytes exactly as sent.
+    ActV1,
+    /// Record version 3 on: [`signing_statement`], the RFC 8785 (JCS) canonical JSON of the
+    /// act, so a client signs the model it sends, whatever bytes its library writes.
+    ActV2,
+}
+
+impl SigningScheme {
+    /// The scheme a game of `record_version` takes.
+    pub fn of_record(record_version: u8) -> SigningScheme {
+        if record_version >= 3 {
+            SigningScheme::ActV2
+        } else {
+            SigningScheme::ActV1
+        }
+    }
+
+    /// The scheme's name, as the statement (or the message's first line) writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SigningScheme::ActV1 => "saboteur-act-v1",
+            SigningScheme::ActV2 => "saboteur-act-v2",
+        }
+    }
+
+    /// The bytes a player signs under this scheme; `None` when the scheme is
+    /// [`SigningScheme::ActV2`] and a non-empty `body` is not JSON (nothing could sign it).
+    pub fn signed_bytes(
+        self,
+        game: &str,
+        seat: Seat,
+        version: u64,
+        act: SignedAct,
+        body: &str,
+    ) -> Option<Vec<u8>> {
+        match self {
+            SigningScheme::ActV1 => Some(signing_message(game, seat, version, act, body)),
+            SigningScheme::ActV2 => signing_statement(game, seat, version, act, body),
+        }
+    }
+}
+
+/// The statement a player signs for an act in a game of record version 3 on: the RFC 8785
+/// (JCS) canonical JSON of `{"scheme": "saboteur-act-v2", "act", "game", "seat", "version",
+/// "body"}`, where `body` is the request's body parsed as JSON (`null` for an act sent without
+/// one: undo, approve, decline, reclaim, leave). The version binds those acts to what they
+/// are about: at one version a seat has one command to take back, one request to vote on, one
+/// hand-over to reclaim. `None` when a non-empty `body` is not JSON.
+pub fn signing_statement(
+    game: &str,
+    seat: Seat,
+    version: u64,
+    act: SignedAct,
+    body: &str,
+) -> Option<Vec<u8>> {
+    let body: serde_json::Value = if body.trim().is_empty() {
+        serde_json::Value::Null
+    } else {
+        serde_json::from_str(body).ok()?
+    };
+    let statement = serde_json::json!({
+        "scheme": SigningScheme::ActV2.name(),
+        "act": act.as_str(),
+        "game": game,
+        "seat": seat.0,
+        "version": version,
+        "body": body,
+    });
+    serde_json_canonicalizer::to_vec(&statement).ok()
 }
 
 /// The bytes a player signs for an act: six lines joined by `\n` — `saboteur-act-v1`, the

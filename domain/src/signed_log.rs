@@ -5,7 +5,7 @@
 use crate::event::Event;
 use crate::history::opens_batch;
 use crate::seat::Seat;
-use crate::signature::{SeatSignature, SignedAct, fingerprint};
+use crate::signature::{SeatSignature, SignedAct, SigningScheme, fingerprint};
 
 /// One signed act of a log, for checking its signature.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +22,8 @@ pub struct SignedEntry {
     pub base: u64,
     /// The recorded signature.
     pub signature: SeatSignature,
+    /// What the player signed: the game's statement by its record version.
+    pub scheme: SigningScheme,
 }
 
 /// The act an event records for its seat, if it is one a player signs: the seat and the act.
@@ -101,12 +103,16 @@ pub type SigningError = (u64, String);
 /// [`Event::SeatKeyRegistered`] recorded for it; a reissued token drops it
 /// ([`Event::TokenReissued`]). Registering a new key over an old one is signed by the old one.
 pub fn signed_acts(log: &[Event]) -> Result<Vec<SignedEntry>, SigningError> {
-    let (players, bound) = match log.first() {
+    let (players, bound, scheme) = match log.first() {
         Some(Event::GameCreated {
             players,
             record_version,
             ..
-        }) => (usize::from(*players), *record_version >= 2),
+        }) => (
+            usize::from(*players),
+            *record_version >= 2,
+            SigningScheme::of_record(*record_version),
+        ),
         _ => return Err((1, "the log does not start with game_created".into())),
     };
     // The version after the last event that changed what a seat decides on, before the act's
@@ -172,6 +178,7 @@ pub fn signed_acts(log: &[Event]) -> Result<Vec<SignedEntry>, SigningError> {
                             act,
                             base,
                             signature: signature.clone(),
+                            scheme,
                         });
                     }
                     (Some(key), None) => {

@@ -3,8 +3,8 @@
 //! signatures' cryptography is checked by the API's audit.)
 
 use saboteur_domain::{
-    Command, Event, History, Options, Ruleset, Seat, SeatSignature, Seed, SignedAct, audit, create,
-    fingerprint, legal_commands, signed_acts, signing_message,
+    Command, Event, History, Options, Ruleset, Seat, SeatSignature, Seed, SignedAct, SigningScheme,
+    audit, create, fingerprint, legal_commands, signed_acts, signing_message, signing_statement,
 };
 
 const KEY: &str = "3b6a27bcceb6a42d62a3a8d02a6f0d73653215771de243a63ac048a18b59da29";
@@ -199,6 +199,44 @@ fn the_signed_message_names_game_seat_version_act_and_body() {
         "saboteur-act-v1\ng1\n0\n7\napprove\n"
     );
     assert_eq!(fingerprint(KEY).len(), 19);
+}
+
+#[test]
+fn the_canonical_statement_is_the_act_as_a_value_whatever_bytes_were_sent() {
+    let pretty = "{\n  \"type\": \"play_path\",\n  \"card\": 3, \"at\": {\"y\": -1, \"x\": 2},\n  \"rotated\": false\n}";
+    let compact = r#"{"at":{"x":2,"y":-1},"card":3,"rotated":false,"type":"play_path"}"#;
+    let m = signing_statement("g1", Seat(2), 41, SignedAct::Command, pretty).unwrap();
+    assert_eq!(
+        String::from_utf8(m.clone()).unwrap(),
+        format!(
+            r#"{{"act":"command","body":{compact},"game":"g1","scheme":"saboteur-act-v2","seat":2,"version":41}}"#
+        )
+    );
+    assert_eq!(
+        signing_statement("g1", Seat(2), 41, SignedAct::Command, compact),
+        Some(m)
+    );
+    // An act without a body signs null; its version says what it is about.
+    let m = signing_statement("g1", Seat(0), 7, SignedAct::Approve, "").unwrap();
+    assert_eq!(
+        String::from_utf8(m).unwrap(),
+        r#"{"act":"approve","body":null,"game":"g1","scheme":"saboteur-act-v2","seat":0,"version":7}"#
+    );
+    // Another act, version or seat is another statement; a body that is not JSON has none.
+    let undo = signing_statement("g1", Seat(0), 7, SignedAct::Undo, "");
+    let later = signing_statement("g1", Seat(0), 8, SignedAct::Approve, "");
+    assert!(undo.is_some() && undo != later);
+    assert_eq!(
+        signing_statement("g1", Seat(0), 7, SignedAct::Talk, "{oops"),
+        None
+    );
+    // The record version chooses the scheme: the old one stays for recorded games.
+    assert_eq!(SigningScheme::of_record(2), SigningScheme::ActV1);
+    assert_eq!(SigningScheme::of_record(3), SigningScheme::ActV2);
+    assert_eq!(
+        SigningScheme::ActV1.signed_bytes("g1", Seat(0), 7, SignedAct::Approve, ""),
+        Some(signing_message("g1", Seat(0), 7, SignedAct::Approve, ""))
+    );
 }
 
 #[test]

@@ -86,6 +86,6 @@ test("api/web/bundle.js is what esbuild makes of the client's modules", () => {
   const out = join(mkdtempSync(join(tmpdir(), "saboteur-bundle-")), "bundle.js");
   const script = JSON.parse(readFileSync(join(here, "package.json"), "utf8")).scripts.bundle;
   // The committed script, with the output sent elsewhere: run where npm runs it.
-  execFileSync("sh", ["-c", script.replace("--outfile=../../api/web/bundle.js", `--outfile=${out}`).replace(/^esbuild/, bin("esbuild"))], { cwd: here, stdio: "pipe" });
+  execFileSync("sh", ["-c", script.replace("--outfile=../../api/web/bundle.js", `--outfile=${out}`).replace(/^(NODE_PATH=\S+ )?esbuild/, (_, env) => `${env ?? ""}${bin("esbuild")}`)], { cwd: here, stdio: "pipe" });
   assert.equal(readFileSync(out, "utf8"), readFileSync(join(web, "bundle.js"), "utf8"), "the bundle is stale: run `npm run bundle` in tests/browser");
 });

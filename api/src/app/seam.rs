@@ -92,14 +92,12 @@ fn refused_hash(
     use sha2::{Digest as _, Sha256};
     match (signed, signing::signed_act(act, who)) {
         (Some(s), Some((seat, kind))) => {
-            let message = saboteur_domain::signing_message(
-                table.id().as_str(),
-                seat,
-                s.version,
-                kind,
-                &s.body,
-            );
-            Some(hex::encode(Sha256::digest(&message)))
+            let scheme = table.history().signing_scheme();
+            // A body that is not JSON has no statement: the body as sent stands for it.
+            match scheme.signed_bytes(table.id().as_str(), seat, s.version, kind, &s.body) {
+                Some(message) => Some(hex::encode(Sha256::digest(&message))),
+                None => Some(hex::encode(Sha256::digest(s.body.as_bytes()))),
+            }
         }
         _ => body_hash.map(str::to_string),
     }

@@ -1,10 +1,11 @@
 //! Step 2b of the seam: a player's signature. A seat whose player registered a key (sent with
 //! the seat, or later) acts only with the player's Ed25519 signature of the act
-//! ([`saboteur_domain::signing_message`]); the seam records it with the act's event, so the
+//! ([`saboteur_domain::SigningScheme`]: since record version 3 the canonical statement of the
+//! act, before it the body's bytes as sent); the seam records it with the act's event, so the
 //! audit checks every one.
 
 use ed25519_dalek::{Signature, Verifier as _, VerifyingKey};
-use saboteur_domain::{Seat, SeatSignature, SignedAct, fingerprint, signing_message};
+use saboteur_domain::{Seat, SeatSignature, SignedAct, SigningScheme, fingerprint};
 use saboteur_storage::GameStatus;
 
 use crate::app::act::{Act, Signed, Who};
@@ -45,6 +46,23 @@ fn refused(code: &'static str, detail: String) -> ApiError {
         status: actix_web::http::StatusCode::UNAUTHORIZED,
         code,
         detail,
+    }
+}
+
+/// What a player signs under `scheme`, as a refusal says it.
+fn how_to_sign(scheme: SigningScheme, kind: SignedAct) -> String {
+    match scheme {
+        SigningScheme::ActV2 => format!(
+            "sign the RFC 8785 (JCS) canonical JSON of {{\"scheme\": \"saboteur-act-v2\", \
+             \"act\": \"{}\", \"game\", \"seat\", \"version\", \"body\"}} (the body sent, as \
+             JSON; null without one)",
+            kind.as_str()
+        ),
+        SigningScheme::ActV1 => format!(
+            "this game (record version 1 or 2) takes `saboteur-act-v1`: sign it, the game, the \
+             seat, the version, `{}` and the body exactly as sent, one per line",
+            kind.as_str()
+        ),
     }
 }
 
@@ -117,24 +135,23 @@ pub(crate) fn check(
             ),
         ));
     }
-    let message = signing_message(
+    let scheme = table.history().signing_scheme();
+    let message = scheme.signed_bytes(
         table.id().as_str(),
         seat,
         signed.version,
         kind,
         &signed.body,
     );
-    if !verifies(&key, &message, &signed.signature) {
+    if !message.is_some_and(|m| verifies(&key, &m, &signed.signature)) {
         return Err(refused(
             "bad_signature",
             format!(
-                "the signature is not {seat}'s key's ({}) over this {} at version {}: sign \
-                 `saboteur-act-v1`, the game, the seat, the version, `{}` and the body exactly \
-                 as sent, one per line",
+                "the signature is not {seat}'s key's ({}) over this {} at version {}: {}",
                 fingerprint(&key),
                 kind.as_str(),
                 signed.version,
-                kind.as_str()
+                how_to_sign(scheme, kind)
             ),
         ));
     }

@@ -246,7 +246,7 @@ async fn add_bot(
     tag = "games",
     params(
         ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
-        ("Seat-Signature-Version" = Option<u64>, Header, description = "The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`)"),
+        ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was chosen and signed at, in decimal digits (e.g. `\"41\"`); it must still hold when the act arrives, as `If-Match` does for a command"),
         ("id" = String, Path, description = "The game's id"), ("seat" = u8, Path, description = "The caller's seat, or a bot's")),
     security(("bearer" = [])),
     responses(
@@ -290,7 +290,7 @@ async fn leave(
         ("id" = String, Path, description = "The game's id"),
         ("seat" = u8, Path, description = "The caller's seat"),
         ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act with the seat's current key, 128 hex digits (docs/clients.md): needed once the seat has a key"),
-        ("Seat-Signature-Version" = Option<u64>, Header, description = "The version the act was signed at"),
+        ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was signed at"),
     ),
     request_body = SeatKey,
     security(("bearer" = [])),

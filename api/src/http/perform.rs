@@ -25,8 +25,9 @@ pub(crate) fn bearer(req: &HttpRequest) -> Result<Option<String>, ApiError> {
 }
 
 /// The player's signature a request carries: `Seat-Signature` (128 hex digits) and
-/// `Seat-Signature-Version` (the version signed at), both or neither, over the body exactly as
-/// sent (kept by [`crate::http::body::Json`]).
+/// `Seat-Signature-Version` (the version signed at, decimal digits), both or neither, with the
+/// body as sent (kept by [`crate::http::body::Json`]): the signature covers the body as JSON
+/// (the canonical statement) or, in a game of record version 1 or 2, its bytes.
 pub(crate) fn signed(req: &HttpRequest) -> Result<Option<Signed>, ApiError> {
     let headers = req.headers();
     let text = |name: &str| {

@@ -248,7 +248,7 @@ fn if_match(req: &HttpRequest) -> Result<Option<Vec<Version>>, ApiError> {
     tag = "play",
     params(
         ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
-        ("Seat-Signature-Version" = Option<u64>, Header, description = "The version the act was chosen and signed at (for a command, it must still hold, as `If-Match`)"),
+        ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was chosen and signed at, in decimal digits (e.g. `\"41\"`); it must still hold when the act arrives, as `If-Match` does for a command"),
         ("id" = String, Path, description = "The game's id"),
         ("If-Match" = Option<String>, Header, description = "The version the command was chosen at (`\"12\"`), or a list of versions (`\"12\", \"14\"`) that holds when any of them does, or `*`: a version holds while no event that changes what a seat decides on was recorded after it (talk, new tokens and keys do not)"),
         ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key return the first outcome, marked `Idempotency-Replayed: true`"),

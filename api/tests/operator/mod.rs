@@ -217,8 +217,10 @@ impl Server {
                 .body(body.to_string());
         }
         if let Some((key, game, seat, version, act)) = signer {
-            let message = format!("saboteur-act-v1\n{game}\n{seat}\n{version}\n{act}\n{body}");
-            let signature = hex::encode(key.sign(message.as_bytes()).to_bytes());
+            let signature = hex::encode(
+                key.sign(&statement(game, seat, version, act, body))
+                    .to_bytes(),
+            );
             rb = rb
                 .header("Seat-Signature", signature)
                 .header("Seat-Signature-Version", version.to_string());
@@ -322,4 +324,21 @@ pub async fn play_signed(
         played.push((out["events"][0]["seq"].as_i64().unwrap(), version));
     }
     panic!("game {id} did not end");
+}
+
+/// The canonical statement (`saboteur-act-v2`) a player signs for `act` with `body` as sent.
+pub fn statement(game: &str, seat: u8, version: u64, act: &str, body: &str) -> Vec<u8> {
+    let act = match act {
+        "command" => saboteur_domain::SignedAct::Command,
+        "undo" => saboteur_domain::SignedAct::Undo,
+        "approve" => saboteur_domain::SignedAct::Approve,
+        "decline" => saboteur_domain::SignedAct::Decline,
+        "talk" => saboteur_domain::SignedAct::Talk,
+        "reclaim" => saboteur_domain::SignedAct::Reclaim,
+        "leave" => saboteur_domain::SignedAct::Leave,
+        "key" => saboteur_domain::SignedAct::Key,
+        other => panic!("no signed act {other}"),
+    };
+    saboteur_domain::signing_statement(game, saboteur_domain::Seat(seat), version, act, body)
+        .expect("a JSON body")
 }

@@ -208,12 +208,19 @@ impl Mixed {
                 Some(v) => v,
                 None => self.version().await,
             };
-            let sent = body.map(Value::to_string).unwrap_or_default();
-            let message = format!(
-                "saboteur-act-v1\n{}\n{seat}\n{version}\n{act}\n{sent}",
-                self.id
-            );
-            let signature = hex::encode(key.sign(message.as_bytes()).to_bytes());
+            // The canonical statement of the act (RFC 8785), written here from its definition
+            // in docs/clients.md, not by the server's code: the body is signed as a value, so
+            // the request may send it with any spacing and key order.
+            let statement = serde_json_canonicalizer::to_vec(&serde_json::json!({
+                "scheme": "saboteur-act-v2",
+                "act": act,
+                "game": self.id,
+                "seat": seat,
+                "version": version,
+                "body": body.cloned().unwrap_or(Value::Null),
+            }))
+            .unwrap();
+            let signature = hex::encode(key.sign(&statement).to_bytes());
             headers.push(("Seat-Signature", signature.clone()));
             headers.push(("Seat-Signature-Version", version.to_string()));
             if let Ok(mut last) = self.last_signed.lock() {
