@@ -80,6 +80,32 @@ async fn signed_refusal(
     }
 }
 
+/// A refusal decided before the seam — a per-client limit's 429, a body over the limit (413)
+/// or not JSON (400) — of a request for a game held in memory, by a caller its token names:
+/// signed as the seam's own refusals are ([`signed_refusal`]), `refused` the hash of the body
+/// when it was read whole. Nothing is read from the store for it: for a game not in memory or a
+/// token its table does not know, the refusal is answered unsigned.
+pub(crate) async fn refused_before(
+    state: &AppState,
+    (game, token): (&str, Option<&str>),
+    refused: Option<String>,
+    e: ApiError,
+) -> ApiError {
+    use crate::app::auth::{Caller, identify};
+    let (Some(token), Ok(game)) = (token, GameId::parse(game)) else {
+        return e;
+    };
+    let Some(Ok(mut table)) = state.tables.open_if_cached(&game).await else {
+        return e;
+    };
+    let who = match identify(token, table.credentials()) {
+        Some(Caller::Player(seat)) => Who::Player(seat),
+        Some(Caller::Host) => Who::Host,
+        _ => return e,
+    };
+    signed_refusal(state, &mut table, (who, refused), e).await
+}
+
 /// What a refusal's receipt hashes: the message the player signed, for a signed act; else the
 /// request's body as sent (`body_hash`).
 fn refused_hash(

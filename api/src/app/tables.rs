@@ -162,6 +162,15 @@ impl Tables {
         })
     }
 
+    /// The game's table as [`Tables::open`] gives it, only when it is held in memory: for a
+    /// refusal that must not cost a read of a whole log (a per-client limit's).
+    pub async fn open_if_cached(self: &Arc<Self>, game: &GameId) -> Option<Result<Held, ApiError>> {
+        if !self.slots().contains_key(game.as_str()) {
+            return None;
+        }
+        Some(self.open(game).await)
+    }
+
     /// Drops the tables nobody holds that nobody used for `idle` (lobbies nobody started, games
     /// abandoned): they are read again from the store if asked for.
     pub fn forget_idle(&self, idle: std::time::Duration) {

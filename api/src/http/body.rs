@@ -62,43 +62,84 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
         let mut payload = payload.take();
         let request = req.clone();
         Box::pin(async move {
-            if !json {
-                return Err(ApiError::BadRequest(
-                    "the body must be JSON: send `Content-Type: application/json`".into(),
-                ));
-            }
-            let too_large = || ApiError::TooLarge(format!("the body is over {BODY_LIMIT} bytes"));
-            if announced.is_some_and(|n| n > BODY_LIMIT as u64) {
-                return Err(too_large());
-            }
-            let read = async {
-                let mut bytes = web::BytesMut::new();
-                while let Some(chunk) = payload.next().await {
-                    let chunk = chunk
-                        .map_err(|e| ApiError::BadRequest(format!("cannot read the body: {e}")))?;
-                    if bytes.len() + chunk.len() > BODY_LIMIT {
-                        return Err(too_large());
+            let mut read = None;
+            let body = read_json(json, announced, deadline, &mut payload, &mut read).await;
+            match body {
+                Ok(bytes) => {
+                    let parsed = serde_json::from_slice(&bytes)
+                        .map(Json)
+                        .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")));
+                    if let Ok(text) = String::from_utf8(bytes.to_vec()) {
+                        // Kept as sent: what the signature and a refusal's receipt cover.
+                        request.extensions_mut().insert(RawBody(text));
                     }
-                    bytes.extend_from_slice(&chunk);
+                    match parsed {
+                        Ok(parsed) => Ok(parsed),
+                        Err(e) => Err(refused(&request, Some(&bytes), e).await),
+                    }
                 }
-                Ok(bytes)
-            };
-            let bytes = tokio::time::timeout(deadline, read).await.map_err(|_| {
-                ApiError::BadRequest(format!(
-                    "the body did not arrive within {} s",
-                    deadline.as_secs()
-                ))
-            })??;
-            let parsed = serde_json::from_slice(&bytes)
-                .map(Json)
-                .map_err(|e| ApiError::BadRequest(format!("invalid JSON body: {e}")))?;
-            // Kept as sent: a player's signature covers the body's exact bytes.
-            if let Ok(text) = String::from_utf8(bytes.to_vec()) {
-                request.extensions_mut().insert(RawBody(text));
+                Err(e) => Err(refused(&request, read.as_deref(), e).await),
             }
-            Ok(parsed)
         })
     }
+}
+
+/// The body's bytes: JSON announced, at most [`BODY_LIMIT`], within `deadline`. What was read
+/// whole before a refusal is left in `read`.
+async fn read_json(
+    json: bool,
+    announced: Option<u64>,
+    deadline: std::time::Duration,
+    payload: &mut Payload,
+    read: &mut Option<web::Bytes>,
+) -> Result<web::Bytes, ApiError> {
+    if !json {
+        return Err(ApiError::BadRequest(
+            "the body must be JSON: send `Content-Type: application/json`".into(),
+        ));
+    }
+    let too_large = || ApiError::TooLarge(format!("the body is over {BODY_LIMIT} bytes"));
+    if announced.is_some_and(|n| n > BODY_LIMIT as u64) {
+        return Err(too_large());
+    }
+    let reading = async {
+        let mut bytes = web::BytesMut::new();
+        while let Some(chunk) = payload.next().await {
+            let chunk =
+                chunk.map_err(|e| ApiError::BadRequest(format!("cannot read the body: {e}")))?;
+            if bytes.len() + chunk.len() > BODY_LIMIT {
+                return Err(too_large());
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok(bytes.freeze())
+    };
+    let bytes = tokio::time::timeout(deadline, reading)
+        .await
+        .map_err(|_| {
+            ApiError::BadRequest(format!(
+                "the body did not arrive within {} s",
+                deadline.as_secs()
+            ))
+        })??;
+    *read = Some(bytes.clone());
+    Ok(bytes)
+}
+
+/// A body refused (400, 413) in a request for a game by a seat's or the host's token: signed
+/// for the caller ([`crate::app::seam::refused_before`]), with the hash of the body when it
+/// was read whole.
+async fn refused(request: &HttpRequest, body: Option<&[u8]>, e: ApiError) -> ApiError {
+    use sha2::{Digest as _, Sha256};
+    let Some(state) = request.app_data::<web::Data<AppState>>() else {
+        return e;
+    };
+    let Some(game) = crate::http::admit::game_of(request.path()) else {
+        return e;
+    };
+    let token = crate::http::admit::bearer(request);
+    let hash = body.map(|b| hex::encode(Sha256::digest(b)));
+    crate::app::seam::refused_before(state, (game, token), hash, e).await
 }
 
 /// A JSON body that may be left out: a request with no `Content-Type` and no body reads as
