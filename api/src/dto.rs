@@ -203,6 +203,20 @@ pub struct Joined {
     pub receipt: Option<crate::receipt::Receipt>,
 }
 
+/// A seat's key changed before the start: the seat's commitment again, now covering the new
+/// key, signed. Keep it with the first (`saboteur verify --commitment` compares the key of a
+/// seat's latest commitment with the record).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct KeyKept {
+    /// The seat number, from 0.
+    pub seat: u8,
+    /// What the server commits to for this seat now: the seed's hash, the seat's share and the
+    /// new key.
+    pub commitment: SeedCommitment,
+    /// The server's signed receipt of `commitment` (kind `commitment`).
+    pub receipt: Option<crate::receipt::Receipt>,
+}
+
 /// An event of the log, as the caller may see it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct EventRecord {

@@ -427,8 +427,9 @@ export interface paths {
         /**
          * Register my seat's key
          * @description A player registers the Ed25519 public key that signs their seat's acts from now on: before
-         *     the start it replaces the key sent with the seat (204); during play it is recorded as a
-         *     `seat_key_registered` event every player sees (200). A seat that has a key registers another
+         *     the start it replaces the key sent with the seat, and the reply is the seat's commitment
+         *     made again with the new key (201); during play it is recorded as a `seat_key_registered`
+         *     event every player sees (200). A seat that has a key registers another
          *     only with a signature by the old one; after a reissued token (which drops the seat's key)
          *     the new token's holder registers theirs without one.
          */
@@ -2265,6 +2266,25 @@ export interface components {
             commitment: components["schemas"]["SeedCommitment"];
             /** @description The player's bearer token: keep it secret; it plays for this seat. */
             player_token: string;
+            receipt?: null | components["schemas"]["Receipt"];
+            /**
+             * Format: int32
+             * @description The seat number, from 0.
+             */
+            seat: number;
+        };
+        /**
+         * KeyKept
+         * @description A seat's key changed before the start: the seat's commitment again, now covering the new
+         *     key, signed. Keep it with the first (`saboteur verify --commitment` compares the key of a
+         *     seat's latest commitment with the record).
+         */
+        KeyKept: {
+            /**
+             * @description What the server commits to for this seat now: the seed's hash, the seat's share and the
+             *     new key.
+             */
+            commitment: components["schemas"]["SeedCommitment"];
             receipt?: null | components["schemas"]["Receipt"];
             /**
              * Format: int32
@@ -5017,14 +5037,18 @@ export interface operations {
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
-            /** @description Kept with the seat before the start */
-            204: {
+            /** @description Kept with the seat before the start: the seat's commitment, now with this key, signed (keep it: `saboteur verify --commitment`) */
+            201: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    /** @description The seat: `/games/{id}/seats/{seat}` */
+                    Location?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["KeyKept"];
+                };
             };
             /** @description Not an Ed25519 key as 64 hex digits (`bad_key`), or malformed headers */
             400: {

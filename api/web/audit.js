@@ -74,8 +74,22 @@ async function checkHere(id, kept) {
   lines.push(t("here.signatures", { n: signatures }));
   const me = tokens.get(id);
   if (me.key && me.seat != null) {
-    if (seatKeys[me.seat] === me.key.public) lines.push(t("here.own_key", { print: await keys.fingerprint(me.key.public) }));
-    else { ok = false; lines.push(t("here.other_key", { print: await keys.fingerprint(me.key.public) })); }
+    // Every key the record registers for this seat must be one this browser held, except
+    // those registered after the host issued the seat a new token (its new holder's).
+    const own = me.keys ?? [me.key.public];
+    let reissued = false;
+    /** @type {string[]} */ const foreign = [];
+    /** @type {string[]} */ const afterReissue = [];
+    for (const e of bundle.events) {
+      if (e.payload.seat !== me.seat) continue;
+      if (e.event_type === "token_reissued") reissued = true;
+      if (e.event_type !== "seat_key_registered") continue;
+      if (own.includes(e.payload.key)) reissued = false;
+      else (reissued ? afterReissue : foreign).push(e.payload.key);
+    }
+    for (const key of foreign) { ok = false; lines.push(t("here.other_key", { print: await keys.fingerprint(key) })); }
+    for (const key of afterReissue) lines.push(t("here.reissued_key", { print: await keys.fingerprint(key) }));
+    if (!foreign.length && seatKeys[me.seat] === me.key.public) lines.push(t("here.own_key", { print: await keys.fingerprint(me.key.public) }));
   }
   return { ok, lines };
 }

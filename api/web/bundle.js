@@ -321,10 +321,20 @@ async function endorsed(previous, key) {
 var share = () => hex(crypto.getRandomValues(new Uint8Array(32)));
 var seated = (j, key) => ({ token: j.player_token, seat: j.seat, commitment: j.commitment, commitmentReceipt: j.receipt, key });
 var tokens = {
-  /** @param {string} id @returns {{ token?: string, seat?: number, key?: Key | null, host?: string, commitment?: string }} */
+  /** `keys`: the public key of every key this browser has held for the game's seat, oldest first. */
+  /** @param {string} id @returns {{ token?: string, seat?: number, key?: Key | null, keys?: string[], host?: string, commitment?: string }} */
   get: (id2) => JSON.parse(localStorage.getItem(`saboteur:${id2}`) ?? "{}"),
   /** @param {string} id @param {Record<string, unknown>} t */
-  set: (id2, t2) => localStorage.setItem(`saboteur:${id2}`, JSON.stringify({ ...tokens.get(id2), ...t2 }))
+  set: (id2, t2) => {
+    const was = tokens.get(id2);
+    const keys2 = [...was.keys ?? (was.key ? [was.key.public] : [])];
+    const key = (
+      /** @type {Key | null | undefined} */
+      t2.key
+    );
+    if (key?.public && !keys2.includes(key.public)) keys2.push(key.public);
+    localStorage.setItem(`saboteur:${id2}`, JSON.stringify({ ...was, ...t2, keys: keys2 }));
+  }
 };
 var catalogue = null;
 async function cards(ruleset) {
@@ -1177,8 +1187,8 @@ async function table(id2, ready2) {
       keys.make().then(async (key) => {
         if (!key) return;
         mine.key = key;
-        await api(`/games/${id2}/seats/${me}/key`, { method: "PUT", token: mine.token, body: { public_key: key.public } });
-        tokens.set(id2, { key });
+        const kept = await api(`/games/${id2}/seats/${me}/key`, { method: "PUT", token: mine.token, body: { public_key: key.public } });
+        tokens.set(id2, "commitment" in kept ? { key, commitment: kept.commitment, commitmentReceipt: kept.receipt } : { key });
         refresh();
       }).catch((e) => {
         message = e.message;
@@ -1777,11 +1787,23 @@ async function checkHere(id2, kept) {
   lines.push(t("here.signatures", { n: signatures }));
   const me = tokens.get(id2);
   if (me.key && me.seat != null) {
-    if (seatKeys[me.seat] === me.key.public) lines.push(t("here.own_key", { print: await keys.fingerprint(me.key.public) }));
-    else {
-      ok = false;
-      lines.push(t("here.other_key", { print: await keys.fingerprint(me.key.public) }));
+    const own = me.keys ?? [me.key.public];
+    let reissued = false;
+    const foreign = [];
+    const afterReissue = [];
+    for (const e of bundle.events) {
+      if (e.payload.seat !== me.seat) continue;
+      if (e.event_type === "token_reissued") reissued = true;
+      if (e.event_type !== "seat_key_registered") continue;
+      if (own.includes(e.payload.key)) reissued = false;
+      else (reissued ? afterReissue : foreign).push(e.payload.key);
     }
+    for (const key of foreign) {
+      ok = false;
+      lines.push(t("here.other_key", { print: await keys.fingerprint(key) }));
+    }
+    for (const key of afterReissue) lines.push(t("here.reissued_key", { print: await keys.fingerprint(key) }));
+    if (!foreign.length && seatKeys[me.seat] === me.key.public) lines.push(t("here.own_key", { print: await keys.fingerprint(me.key.public) }));
   }
   return { ok, lines };
 }

@@ -384,7 +384,8 @@ export default {
   "here.bad_signature": "Event {n}: seat {seat}'s signature does not verify under the seat's key.",
   "here.signatures": "{n} players' signatures in the record verify under their seats' keys.",
   "here.own_key": "Your seat's key in the record is this browser's ({print}).",
-  "here.other_key": "The record names another key for your seat than this browser's ({print}).",
+  "here.other_key": "The record registers a key for your seat that this browser never held ({print}): acts signed with it were not yours.",
+  "here.reissued_key": "After the host issued your seat a new token, the record registers a key this browser does not hold ({print}): its acts are the new token's holder's.",
 
   "problem.game_over": "The game is over.",
   "problem.not_your_turn": "It is not your turn.",

@@ -384,7 +384,8 @@ export default {
   "here.bad_signature": "Suceso {n}: la firma del asiento {seat} no se verifica con la clave del asiento.",
   "here.signatures": "{n} firmas de jugadores del registro se verifican con las claves de sus asientos.",
   "here.own_key": "La clave de tu asiento en el registro es la de este navegador ({print}).",
-  "here.other_key": "El registro indica para tu asiento una clave distinta de la de este navegador ({print}).",
+  "here.other_key": "El registro inscribe para tu asiento una clave que este navegador nunca tuvo ({print}): los actos firmados con ella no fueron tuyos.",
+  "here.reissued_key": "Después de que el anfitrión emitiera un nuevo token para tu asiento, el registro inscribe una clave que este navegador no tiene ({print}): sus actos son del titular del nuevo token.",
 
   "problem.game_over": "La partida ha terminado.",
   "problem.not_your_turn": "No es tu turno.",

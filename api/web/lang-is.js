@@ -384,7 +384,8 @@ export default {
   "here.bad_signature": "Atburður {n}: undirskrift sætis {seat} stenst ekki með lykli sætisins.",
   "here.signatures": "{n} undirskriftir leikmanna í skránni standast með lyklum sætanna.",
   "here.own_key": "Lykill sætis þíns í skránni er lykill þessa vafra ({print}).",
-  "here.other_key": "Skráin tilgreinir annan lykil fyrir sætið þitt en lykil þessa vafra ({print}).",
+  "here.other_key": "Skráin skráir lykil fyrir sætið þitt sem þessi vafri hefur aldrei haft ({print}): gjörðir undirritaðar með honum voru ekki þínar.",
+  "here.reissued_key": "Eftir að gestgjafinn gaf sætinu þínu nýjan aðgangslykil skráir skráin lykil sem þessi vafri hefur ekki ({print}): gjörðir hans eru handhafa nýja aðgangslykilsins.",
 
   "problem.game_over": "Leiknum er lokið.",
   "problem.not_your_turn": "Þú átt ekki að gera.",

@@ -384,7 +384,8 @@ export default {
   "here.bad_signature": "Notikums {n}: vietas {seat} paraksts neatbilst šīs vietas atslēgai.",
   "here.signatures": "Spēlētāju paraksti ierakstā, kas atbilst viņu vietu atslēgām: {n}.",
   "here.own_key": "Tavas vietas atslēga ierakstā ir šīs pārlūkprogrammas atslēga ({print}).",
-  "here.other_key": "Ierakstā tavai vietai norādīta cita atslēga, nevis šīs pārlūkprogrammas ({print}).",
+  "here.other_key": "Ierakstā tavai vietai reģistrēta atslēga, kuras šai pārlūkprogrammai nekad nav bijis ({print}): ar to parakstītās darbības nebija tavas.",
+  "here.reissued_key": "Pēc tam, kad vadītājs tavai vietai izsniedza jaunu žetonu, ierakstā reģistrēta atslēga, kuras šai pārlūkprogrammai nav ({print}): tās darbības ir jaunā žetona turētāja.",
 
   "problem.game_over": "Spēle ir beigusies.",
   "problem.not_your_turn": "Tagad nav tavs gājiens.",

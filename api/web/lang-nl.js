@@ -384,7 +384,8 @@ export default {
   "here.bad_signature": "Gebeurtenis {n}: de handtekening van plaats {seat} klopt niet met de sleutel van die plaats.",
   "here.signatures": "{n} handtekeningen van spelers in het verslag kloppen met de sleutels van hun plaatsen.",
   "here.own_key": "De sleutel van jouw plaats in het verslag is die van deze browser ({print}).",
-  "here.other_key": "Het verslag noemt voor jouw plaats een andere sleutel dan die van deze browser ({print}).",
+  "here.other_key": "Het verslag registreert voor jouw plaats een sleutel die deze browser nooit had ({print}): wat ermee ondertekend is, deed jij niet.",
+  "here.reissued_key": "Nadat de gastheer je plaats een nieuw token gaf, registreert het verslag een sleutel die deze browser niet heeft ({print}): wat ermee gedaan is, is van de houder van het nieuwe token.",
 
   "problem.game_over": "Het spel is voorbij.",
   "problem.not_your_turn": "Je bent niet aan de beurt.",

@@ -384,7 +384,8 @@ export default {
   "here.bad_signature": "Zdarzenie {n}: podpisu miejsca {seat} nie da się zweryfikować kluczem tego miejsca.",
   "here.signatures": "Podpisy graczy w zapisie zweryfikowane kluczami ich miejsc: {n}.",
   "here.own_key": "Klucz twojego miejsca w zapisie to klucz tej przeglądarki ({print}).",
-  "here.other_key": "Zapis podaje dla twojego miejsca inny klucz niż klucz tej przeglądarki ({print}).",
+  "here.other_key": "Zapis rejestruje dla twojego miejsca klucz, którego ta przeglądarka nigdy nie miała ({print}): podpisane nim ruchy nie były twoje.",
+  "here.reissued_key": "Po tym, jak gospodarz wydał twojemu miejscu nowy token, zapis rejestruje klucz, którego ta przeglądarka nie ma ({print}): jego ruchy należą do posiadacza nowego tokenu.",
 
   "problem.game_over": "Gra się zakończyła.",
   "problem.not_your_turn": "To nie twoja tura.",

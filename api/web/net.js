@@ -174,10 +174,17 @@ export const seated = (/** @type {Schemas["Joined"]} */ j, /** @type {Key | null
 
 /** This browser's hold on each game: the seat's token, seat and key, and the host's token. */
 export const tokens = {
-  /** @param {string} id @returns {{ token?: string, seat?: number, key?: Key | null, host?: string, commitment?: string }} */
+  /** `keys`: the public key of every key this browser has held for the game's seat, oldest first. */
+  /** @param {string} id @returns {{ token?: string, seat?: number, key?: Key | null, keys?: string[], host?: string, commitment?: string }} */
   get: (id) => JSON.parse(localStorage.getItem(`saboteur:${id}`) ?? "{}"),
   /** @param {string} id @param {Record<string, unknown>} t */
-  set: (id, t) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ ...tokens.get(id), ...t })),
+  set: (id, t) => {
+    const was = tokens.get(id);
+    const keys = [...(was.keys ?? (was.key ? [was.key.public] : []))];
+    const key = /** @type {Key | null | undefined} */ (t.key);
+    if (key?.public && !keys.includes(key.public)) keys.push(key.public);
+    localStorage.setItem(`saboteur:${id}`, JSON.stringify({ ...was, ...t, keys }));
+  },
 };
 
 /** @type {Schemas["Catalogue"] | null} */

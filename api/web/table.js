@@ -259,8 +259,10 @@ export async function table(id, ready) {
         if (!key) return;
         // Signed from now on: a signature the server has no key for yet is not asked for.
         mine.key = key;
-        await api(`/games/${id}/seats/${me}/key`, { method: "PUT", token: mine.token, body: { public_key: key.public } });
-        tokens.set(id, { key }); refresh();
+        /** @type {Schemas["KeyKept"] | Schemas["Outcome"]} */
+        const kept = await api(`/games/${id}/seats/${me}/key`, { method: "PUT", token: mine.token, body: { public_key: key.public } });
+        // Before the start the reply is the seat's commitment made again with this key: kept.
+        tokens.set(id, "commitment" in kept ? { key, commitment: kept.commitment, commitmentReceipt: kept.receipt } : { key }); refresh();
       }).catch((e) => { message = e.message; });
     }
     const send = async (cmd) => {

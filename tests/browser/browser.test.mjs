@@ -830,6 +830,57 @@ db.commit()
   await context.close();
 });
 
+test("the audit view names a key registered for the reader's seat that this browser never held", async () => {
+  // Door 3 of the threat model: a key the player never held registered first (here the seat is
+  // taken with it), then the player's own key registered over it, signed by the first. The
+  // browser holds only its own key: the record's last key is its own, yet the first was not.
+  const { generateKeyPairSync, sign, createHash } = await import("node:crypto");
+  const canonicalize = (await import("canonicalize")).default;
+  const pair = () => {
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    return { privateKey, hex: Buffer.from(publicKey.export({ format: "jwk" }).x, "base64url").toString("hex") };
+  };
+  const print = (hex) => createHash("sha256").update(Buffer.from(hex, "hex")).digest("hex").slice(0, 16).match(/.{4}/g).join(" ");
+  const other = pair(), own = pair();
+  const created = await post("/games", undefined, { ruleset: "base", players: 3, seed: "5e".repeat(32) });
+  const id = created.game_id;
+  const taken = await post(`/games/${id}/seats`, undefined, { name: "Ann", public_key: other.hex });
+  for (let i = 0; i < 2; i++) await post(`/games/${id}/bots`, created.host_token, { level: "random" });
+  await post(`/games/${id}/start`, created.host_token);
+  const { version } = await get(`/games/${id}`);
+  const body = { public_key: own.hex };
+  const statement = canonicalize({ scheme: "saboteur-act-v2", act: "key", game: id, seat: taken.seat, version, body });
+  const res = await fetch(`${BASE}/games/${id}/seats/${taken.seat}/key`, {
+    method: "PUT",
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${taken.player_token}`,
+      "seat-signature": sign(null, Buffer.from(statement), other.privateKey).toString("hex"),
+      "seat-signature-version": String(version),
+    },
+    body: JSON.stringify(body),
+  });
+  assert.equal(res.status, 200, await res.text());
+  // The host hands the seat to a bot, which plays the game to its end.
+  await post(`/games/${id}/seats/${taken.seat}/handover`, created.host_token, { level: "random" });
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/`);
+  const key = { private: own.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64"), public: own.hex };
+  await page.evaluate(([id, mine]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify(mine)),
+    [id, { token: taken.player_token, seat: taken.seat, key, keys: [own.hex] }]);
+  for (let i = 0; i < 200 && (await get(`/games/${id}`)).status !== "finished"; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal((await get(`/games/${id}`)).status, "finished", "the bots played the game to its end");
+  await page.goto(`${BASE}/audit/${id}`);
+  const here = page.getByRole("region", { name: "Checked in this browser" }).getByRole("status");
+  await here.waitFor();
+  const checked = await here.textContent();
+  assert.match(checked, new RegExp(`registers a key for your seat that this browser never held \\(${print(other.hex)}\\)`));
+  assert.doesNotMatch(checked, /Your seat's key in the record is this browser's/);
+  assert.match(await here.getAttribute("class"), /error/);
+  await context.close();
+});
+
 /** The strings of every page in a language, as the keys' families name them: one left untranslated shows as its key. */
 const KEY = new RegExp(`\\b(?:${[...new Set(Object.keys(EN).map((k) => k.split(".")[0]))].join("|")})\\.[a-z_0-9]+\\b`);
 

@@ -100,7 +100,7 @@ rm -f "$ts/src/mine.ts" "$ts/dist/src/mine.js"
 # Python: openapi-python-client, mypy --strict.
 py="$here/python"
 if [ ! -x "$venv/bin/openapi-python-client" ] || [ ! -x "$venv/bin/openapi-generator-cli" ] ||
-  ! "$venv/bin/python" -c "import httpx_sse, cryptography" 2>/dev/null; then
+  ! "$venv/bin/python" -c "import httpx_sse, cryptography, rfc8785" 2>/dev/null; then
   check "python: a virtual environment with the generator and mypy" \
     bash -c "python3 -m venv '$venv' && '$venv/bin/pip' install -q -r '$py/requirements.txt'"
 fi

@@ -215,6 +215,8 @@ pub(crate) enum Done {
     BotSeated(BotSeated),
     /// A seat was given back (204).
     Left,
+    /// A seat's key was changed before the start: its commitment made again (201).
+    KeyKept(Box<crate::dto::KeyKept>),
     /// Events were recorded: the outcome as the caller may see it, signed (200).
     Recorded(Outcome),
     /// An undo step was recorded but votes are still awaited (202).

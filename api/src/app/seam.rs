@@ -290,7 +290,16 @@ async fn on_table(
         }
         Decided::Key(seat, key) => {
             table.set_key(&state.store, seat, &key).await?;
-            done(Done::Nothing)
+            // The seat's commitment, made again with the new key, so the player can show the
+            // key the start must register.
+            let entropy = table.holder(seat).and_then(|c| c.entropy.clone());
+            let (commitment, receipt) =
+                seat_commitment(state, table, seat, entropy, Some(key)).await?;
+            done(Done::KeyKept(Box::new(crate::dto::KeyKept {
+                seat: seat.0,
+                commitment,
+                receipt: Some(receipt),
+            })))
         }
         Decided::Unseat(seat) => {
             table.unseat(&state.store, seat).await?;

@@ -11,7 +11,8 @@ use crate::app::act::Act;
 use crate::app::seam;
 use crate::dto::Outcome;
 use crate::dto::{
-    AddBot, BotSeated, CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined, SeatKey,
+    AddBot, BotSeated, CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined, KeyKept,
+    SeatKey,
 };
 use crate::error::ApiError;
 use crate::http::body::Json;
@@ -280,8 +281,9 @@ async fn leave(
 /// Register my seat's key
 ///
 /// A player registers the Ed25519 public key that signs their seat's acts from now on: before
-/// the start it replaces the key sent with the seat (204); during play it is recorded as a
-/// `seat_key_registered` event every player sees (200). A seat that has a key registers another
+/// the start it replaces the key sent with the seat, and the reply is the seat's commitment
+/// made again with the new key (201); during play it is recorded as a `seat_key_registered`
+/// event every player sees (200). A seat that has a key registers another
 /// only with a signature by the old one; after a reissued token (which drops the seat's key)
 /// the new token's holder registers theirs without one.
 #[utoipa::path(
@@ -296,7 +298,7 @@ async fn leave(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Recorded during play: the `seat_key_registered` event", body = Outcome),
-        (status = 204, description = "Kept with the seat before the start"),
+        (status = 201, description = "Kept with the seat before the start: the seat's commitment, now with this key, signed (keep it: `saboteur verify --commitment`)", body = KeyKept, headers(("Location" = String, description = "The seat: `/games/{id}/seats/{seat}`"))),
         (status = 400, description = "Not an Ed25519 key as 64 hex digits (`bad_key`), or malformed headers", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "A player's token is needed; the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not this seat's token", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

@@ -142,6 +142,7 @@ fn respond(done: Done, game: Option<&GameId>) -> HttpResponse {
         Done::Joined(joined) => seated(game, joined.seat).json(joined),
         Done::BotSeated(bot) => seated(game, bot.seat).json(bot),
         Done::Left => HttpResponse::NoContent().finish(),
+        Done::KeyKept(kept) => seated(game, kept.seat).json(kept),
         Done::Recorded(out) => HttpResponse::Ok()
             .insert_header(("ETag", format!("\"{}\"", out.version)))
             .json(out),

@@ -55,8 +55,8 @@ func must[T any](what string, value T, response *http.Response, err error) T {
 }
 
 // signer is a seat's Ed25519 key: every act of a seat that registered it carries its signature
-// of `saboteur-act-v1`, the game, the seat, the version, the act and the body as sent, one per
-// line.
+// of the act's canonical statement (RFC 8785): the scheme, the act, the game, the seat, the
+// version and the body as a JSON value.
 type signer struct {
 	key  ed25519.PrivateKey
 	acts int
@@ -78,10 +78,35 @@ func (s *signer) publicKey() string {
 
 // sign adds the headers that sign `act` of `seat` in `game` with `body`, chosen at `version`.
 func (s *signer) sign(header http.Header, game string, seat int32, version int64, act string, body []byte) {
-	message := fmt.Sprintf("saboteur-act-v1\n%s\n%d\n%d\n%s\n%s", game, seat, version, act, body)
-	header.Set("Seat-Signature", hex.EncodeToString(ed25519.Sign(s.key, []byte(message))))
+	header.Set("Seat-Signature", hex.EncodeToString(ed25519.Sign(s.key, statement(game, seat, version, act, body))))
 	header.Set("Seat-Signature-Version", fmt.Sprint(version))
 	s.acts++
+}
+
+// statement is the act's canonical statement. encoding/json writes what RFC 8785 asks of
+// this bot's bodies — members sorted (ASCII names), integers as they are, no spaces — once HTML
+// escaping is off; a body with fractions or U+2028 in a string would need a JCS library.
+func statement(game string, seat int32, version int64, act string, body []byte) []byte {
+	var value any
+	if len(body) > 0 {
+		decoder := json.NewDecoder(bytes.NewReader(body))
+		decoder.UseNumber()
+		if err := decoder.Decode(&value); err != nil {
+			fmt.Fprintln(os.Stderr, "a body that is not JSON:", err)
+			os.Exit(1)
+		}
+	}
+	var out bytes.Buffer
+	encoder := json.NewEncoder(&out)
+	encoder.SetEscapeHTML(false)
+	err := encoder.Encode(map[string]any{
+		"scheme": "saboteur-act-v2", "act": act, "game": game, "seat": seat, "version": version, "body": value,
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "the statement:", err)
+		os.Exit(1)
+	}
+	return bytes.TrimSuffix(out.Bytes(), []byte("\n"))
 }
 
 type bot struct {
@@ -94,9 +119,8 @@ type bot struct {
 	signer *signer
 }
 
-// send posts a command chosen at `version`, signed: the body is marshalled once, signed and
-// sent as those very bytes (through net/http: the generated call would marshal it again). A
-// refusal is returned as its status and problem.
+// send posts a command chosen at `version`, signed: the model marshalled, its statement signed.
+// A refusal is returned as its status and problem.
 func (b *bot) send(move saboteur.Command, version int64) error {
 	body, err := json.Marshal(move)
 	if err != nil {

@@ -19,6 +19,7 @@ from typing import TypeVar
 from urllib.parse import quote
 
 import httpx
+import rfc8785
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from httpx_sse import connect_sse
 
@@ -102,9 +103,10 @@ def follow(
 
 class Signer:
     """A seat's Ed25519 key. Once the seat has registered it (`public_key` when taking the seat,
-    or `PUT /games/{id}/seats/{seat}/key`), every act of the seat carries its signature of six
-    lines: `saboteur-act-v1`, the game, the seat, the version the act was chosen at, the act's
-    name and the body exactly as sent (docs/clients.md, "Signing your acts")."""
+    or `PUT /games/{id}/seats/{seat}/key`), every act of the seat carries its signature of the
+    act's canonical statement: the RFC 8785 JSON of the scheme, the act's name, the game, the
+    seat, the version the act was chosen at and the body as a value, the generated model's
+    `to_dict()` (docs/clients.md, "Signing your acts")."""
 
     def __init__(self, game: str, seat: int) -> None:
         self.game = game
@@ -117,12 +119,22 @@ class Signer:
         """The public key as the server takes it: 64 hex digits."""
         return self.key.public_key().public_bytes_raw().hex()
 
-    def headers(self, version: int, act: str, body: str) -> dict[str, str]:
-        """The two headers that sign `act` with `body`, chosen at `version`."""
-        message = "\n".join(["saboteur-act-v1", self.game, str(self.seat), str(version), act, body])
+    def headers(self, version: int, act: str, body: Mapping[str, object] | None) -> dict[str, str]:
+        """The two headers that sign `act` with `body` (a model's `to_dict()`, or `None`),
+        chosen at `version`."""
+        statement = rfc8785.dumps(
+            {
+                "scheme": "saboteur-act-v2",
+                "act": act,
+                "game": self.game,
+                "seat": self.seat,
+                "version": version,
+                "body": None if body is None else dict(body),
+            }
+        )
         self.acts += 1
         return {
-            "Seat-Signature": self.key.sign(message.encode()).hex(),
+            "Seat-Signature": self.key.sign(statement).hex(),
             "Seat-Signature-Version": str(version),
         }
 
@@ -138,16 +150,13 @@ def signed(
     body: Mapping[str, object] | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> httpx.Response:
-    """Sends an act of a seat signed by `signer` (unsigned when it is `None`): the body is
-    serialised once, signed and sent as those very bytes (a generated client would serialise
-    it again, perhaps otherwise). Returns the success; raises `ApiProblem` otherwise."""
-    text = "" if body is None else json.dumps(body, separators=(",", ":"))
+    """Sends an act of a seat signed by `signer` (unsigned when it is `None`): the statement
+    signs the body as a value, so httpx writes the JSON as it likes. Returns the success;
+    raises `ApiProblem` otherwise."""
     sent = {"Authorization": f"Bearer {token}", **(headers or {})}
-    if body is not None:
-        sent["Content-Type"] = "application/json"
     if signer is not None:
-        sent.update(signer.headers(version, act, text))
-    answer = http.request(method, path, content=text.encode() if body is not None else None, headers=sent)
+        sent.update(signer.headers(version, act, body))
+    answer = http.request(method, path, json=body, headers=sent)
     if not 200 <= answer.status_code < 300:
         raise problem_of(answer.status_code, answer.content, answer.headers)
     return answer

@@ -76,10 +76,10 @@ for (const name of ["typescript example", "typescript partner"].slice(0, online 
   seats.push({ seat: joined.seat, token: joined.player_token, moves: 0, signer });
   keysUsed++;
 }
-/** The headers of `seat`'s act `act` with the body `text` as sent, signed at `version` (by
+/** The headers of `seat`'s act `act` with the request's model `body`, signed at `version` (by
  * default the newest known), and the call's own. */
-function signedBy(seat: Seat, act: string, text = "", version = known, headers: Record<string, string> = {}) {
-  return { ...bearer(seat.token), ...headers, ...seat.signer.headers(version, act, text) };
+function signedBy(seat: Seat, act: string, body?: unknown, version = known, headers: Record<string, string> = {}) {
+  return { ...bearer(seat.token), ...headers, ...seat.signer.headers(version, act, body) };
 }
 for (let i = seats.length; i < players; i++) {
   await ok(api.POST("/games/{id}/bots", { ...path, headers: bearer(host), body: { level: "heuristic" } }));
@@ -109,13 +109,11 @@ async function send(seat: Seat, command: Command, version: number): Promise<bool
     }
   }
   try {
-    // The body serialised once, signed, and sent as those very bytes.
-    const text = JSON.stringify(command);
+    // The model signed as a value and sent by openapi-fetch as it likes.
     keep(await ok(api.POST("/games/{id}/commands", {
       ...path,
-      headers: signedBy(seat, "command", text, version, headers),
+      headers: signedBy(seat, "command", command, version, headers),
       body: command,
-      bodySerializer: () => text,
     })));
     seat.moves++;
     return true;
@@ -167,8 +165,7 @@ async function tableActs(seat: Seat, drew: boolean): Promise<void> {
   if (!said) {
     said = true;
     const body = { text: GREETING };
-    const text = JSON.stringify(body);
-    keep(await ok(api.POST("/games/{id}/talk", { ...path, headers: signedBy(seat, "talk", text), body, bodySerializer: () => text })));
+    keep(await ok(api.POST("/games/{id}/talk", { ...path, headers: signedBy(seat, "talk", body), body })));
   } else if (!undoAsked && seat.moves >= 2) {
     undoAsked = true;
     await askUndo(seat);

@@ -6,10 +6,10 @@
 //   const view = await ok(api.GET("/games/{id}/state", { params: { path: { id } } }));  // StateView
 //   for await (const record of follow(baseUrl, id, token, lastEventId)) { ... }         // EventRecords
 //   const signer = new Signer(id, seat);   // send signer.publicKey when taking the seat, then
-//   const text = JSON.stringify(command);  // serialised once, signed, sent as those bytes:
-//   await ok(api.POST("/games/{id}/commands", { ...path, body: command, bodySerializer: () => text,
-//     headers: { ...bearer(token), ...signer.headers(version, "command", text) } }));
+//   await ok(api.POST("/games/{id}/commands", { ...path, body: command,   // the model, signed
+//     headers: { ...bearer(token), ...signer.headers(version, "command", command) } }));
 import { generateKeyPairSync, type KeyObject, sign } from "node:crypto";
+import canonicalize from "canonicalize";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import type { components } from "../generated/api.js";
 
@@ -98,9 +98,10 @@ export async function* follow(
 }
 
 /** A seat's Ed25519 key. Once the seat has registered it (`public_key` when taking the seat, or
- * `PUT /games/{id}/seats/{seat}/key`), every act of the seat carries its signature of six lines:
- * `saboteur-act-v1`, the game, the seat, the version the act was chosen at, the act's name and
- * the body exactly as sent (docs/clients.md, "Signing your acts"). */
+ * `PUT /games/{id}/seats/{seat}/key`), every act of the seat carries its signature of the act's
+ * canonical statement: the RFC 8785 JSON of the scheme, the act's name, the game, the seat, the
+ * version the act was chosen at and the body as a value, the very model openapi-fetch sends
+ * (docs/clients.md, "Signing your acts"). */
 export class Signer {
   /** How many acts it signed. */
   acts = 0;
@@ -114,10 +115,11 @@ export class Signer {
     this.publicKey = Buffer.from(publicKey.export({ format: "jwk" }).x ?? "", "base64url").toString("hex");
   }
 
-  /** The two headers that sign `act` with `body` (as sent), chosen at `version`. */
-  headers(version: number, act: string, body: string): Record<string, string> {
-    const message = ["saboteur-act-v1", this.game, String(this.seat), String(version), act, body].join("\n");
+  /** The two headers that sign `act` with `body` (the request's model; none for an act without
+   * a body), chosen at `version`. */
+  headers(version: number, act: string, body?: unknown): Record<string, string> {
+    const statement = canonicalize({ scheme: "saboteur-act-v2", act, game: this.game, seat: this.seat, version, body: body ?? null }) ?? "";
     this.acts++;
-    return { "Seat-Signature": sign(null, Buffer.from(message), this.key).toString("hex"), "Seat-Signature-Version": String(version) };
+    return { "Seat-Signature": sign(null, Buffer.from(statement), this.key).toString("hex"), "Seat-Signature-Version": String(version) };
   }
 }
