@@ -6,7 +6,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use super::dice::words;
-use super::game::{Look, Mixed};
+use super::game::{Look, Mixed, SignedSent};
 use crate::helpers::Exchange;
 use crate::players::{Stream, events_after, kind};
 
@@ -455,6 +455,9 @@ impl Mixed {
         let Some(sent) = sent else {
             return self.view(look).await;
         };
+        if self.rng.chance(40) {
+            return self.signature_on_another_act(look, sent).await;
+        }
         let signed_at = sent
             .headers
             .iter()
@@ -506,5 +509,53 @@ impl Mixed {
                 "talk_posted" | "talk_hidden" | "token_reissued" | "seat_key_registered"
             )
         })
+    }
+
+    /// The last signature sent with another act, body-less (an undo request, or a decline for
+    /// a signed undo): the statement names the act, so it never verifies — 401 `bad_signature`
+    /// (or a refusal decided before the signature is looked at: a revoked token, a seat no
+    /// longer the caller's), and nothing recorded.
+    async fn signature_on_another_act(&mut self, look: &Look, sent: SignedSent) {
+        let prefix = format!("/games/{}", self.id);
+        // A signature from an earlier game of the chain is another game's: not this probe's.
+        let Some(act) = sent.path.strip_prefix(&prefix) else {
+            return self.view(look).await;
+        };
+        let other = if act == "/undo" {
+            "/undo/decline"
+        } else {
+            "/undo"
+        };
+        let path = format!("{prefix}{other}");
+        let before = self.version().await;
+        let ex = self
+            .app
+            .exchange(Method::POST, &path, Some(&sent.token), None, &sent.headers)
+            .await;
+        self.count("a signature on another act", ex.status);
+        self.note(format!("the signature of {act} sent with {other}"));
+        let after = self.version().await;
+        self.check(!ex.status.is_success() && after == before, || {
+            format!("a signature of {act} was accepted for {other}: {ex:?}")
+        });
+        if ex.status == StatusCode::UNAUTHORIZED {
+            self.check(ex.body["code"] == "bad_signature", || {
+                format!("a signature on another act: {ex:?}")
+            });
+        }
+        self.refused(
+            "a signature on another act",
+            &ex,
+            &[
+                StatusCode::UNAUTHORIZED,
+                StatusCode::FORBIDDEN,
+                StatusCode::NOT_FOUND,
+                StatusCode::CONFLICT,
+                StatusCode::PRECONDITION_FAILED,
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ],
+            look.version,
+        )
+        .await;
     }
 }
