@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Generator, Mapping
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 from urllib.parse import quote
 
 import httpx
@@ -122,16 +122,16 @@ class Signer:
     def headers(self, version: int, act: str, body: Mapping[str, object] | None) -> dict[str, str]:
         """The two headers that sign `act` with `body` (a model's `to_dict()`, or `None`),
         chosen at `version`."""
-        statement = rfc8785.dumps(
-            {
-                "scheme": "saboteur-act-v2",
-                "act": act,
-                "game": self.game,
-                "seat": self.seat,
-                "version": version,
-                "body": None if body is None else dict(body),
-            }
-        )
+        act_of: dict[str, object] = {
+            "scheme": "saboteur-act-v2",
+            "act": act,
+            "game": self.game,
+            "seat": self.seat,
+            "version": version,
+            "body": None if body is None else dict(body),
+        }
+        # rfc8785's own type names only JSON values; a model's `to_dict()` is one.
+        statement = rfc8785.dumps(cast(Any, act_of))
         self.acts += 1
         return {
             "Seat-Signature": self.key.sign(statement).hex(),

@@ -183,11 +183,15 @@ async function tableActs(seat: Seat, drew: boolean): Promise<void> {
     // has none now), and signs with it from then on.
     retiredActs += first.signer.acts;
     first.signer = new Signer(game, first.seat);
-    keep(await ok(api.PUT("/games/{id}/seats/{seat}/key", {
+    const registered = await ok(api.PUT("/games/{id}/seats/{seat}/key", {
       params: { path: { id: game, seat: first.seat } },
       headers: bearer(first.token),
       body: { public_key: first.signer.publicKey },
-    })));
+    }));
+    // During play the key is recorded (an outcome); before the start the seat's commitment
+    // is made again with it (and its receipt kept).
+    if ("version" in registered) keep(registered);
+    else if (registered.receipt) receipts.push(registered.receipt);
     keysUsed++;
     console.log(`key of seat ${first.seat} registered again at version ${known}`);
   } else if (!askedAgain && !drew && seat === seats[seats.length - 1]) {
