@@ -365,7 +365,8 @@ export interface paths {
         /**
          * Leave a game
          * @description A player gives their seat back before the game starts; their token stops working. The host
-         *     may unseat a bot the same way.
+         *     may free any seat the same way — a bot's, or one taken by someone it does not want — and
+         *     seat a bot there.
          */
         delete: operations["leave"];
         options?: never;
@@ -4662,7 +4663,7 @@ export interface operations {
             path: {
                 /** @description The game's id */
                 id: string;
-                /** @description The caller's seat, or a bot's */
+                /** @description The caller's seat, or for the host any seat */
                 seat: number;
             };
             cookie?: never;
@@ -4700,7 +4701,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only the seat's own player may leave it (the host, a bot's seat) */
+            /** @description Only the seat's own player (or the host) may give it back */
             403: {
                 headers: {
                     /** @description The API's version (`info.version`) */

@@ -1136,6 +1136,16 @@ async function table(id2, ready2) {
         } }, t("table.leave"))));
       }
       if (mine.host) {
+        const others = s.seats.filter((x) => x.seat !== mine.seat && !x.reserved);
+        if (others.length) kids.push(h("p", {}, ...others.map((x) => h("button", { type: "button", onclick: async () => {
+          try {
+            await api(`/games/${id2}/seats/${x.seat}`, { method: "DELETE", token: mine.host });
+            message = "";
+          } catch (e) {
+            message = e.message;
+          }
+          refresh();
+        } }, t("table.free_seat", { name: x.name })))));
         const invite = h("button", { type: "button" }, t("table.invite"));
         const out = h("output", {});
         invite.addEventListener("click", async () => {

@@ -248,6 +248,7 @@ export default {
   "table.rematch_yours": "A rematch of your game:",
   "table.take_seat": "Take my seat",
   "table.leave": "Leave the game",
+  "table.free_seat": "Free the seat: {name}",
   "table.invite": "Create an invite link",
   "table.guest": "Guest",
   "table.start": "Start the game",

@@ -248,6 +248,7 @@ export default {
   "table.rematch_yours": "Una revancha de tu partida:",
   "table.take_seat": "Ocupar mi asiento",
   "table.leave": "Abandonar la partida",
+  "table.free_seat": "Liberar el asiento: {name}",
   "table.invite": "Crear un enlace de invitación",
   "table.guest": "Invitado",
   "table.start": "Empezar la partida",

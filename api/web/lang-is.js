@@ -248,6 +248,7 @@ export default {
   "table.rematch_yours": "Endurleikur á leiknum þínum:",
   "table.take_seat": "Taka sætið mitt",
   "table.leave": "Yfirgefa leikinn",
+  "table.free_seat": "Losa sætið: {name}",
   "table.invite": "Búa til boðshlekk",
   "table.guest": "Gestur",
   "table.start": "Hefja leikinn",

@@ -248,6 +248,7 @@ export default {
   "table.rematch_yours": "Tavas spēles revanšs:",
   "table.take_seat": "Ieņemt manu vietu",
   "table.leave": "Pamest spēli",
+  "table.free_seat": "Atbrīvot vietu: {name}",
   "table.invite": "Izveidot ielūguma saiti",
   "table.guest": "Viesis",
   "table.start": "Sākt spēli",

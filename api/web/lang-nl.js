@@ -248,6 +248,7 @@ export default {
   "table.rematch_yours": "Een revanche van jouw spel:",
   "table.take_seat": "Mijn plaats innemen",
   "table.leave": "Het spel verlaten",
+  "table.free_seat": "Plaats vrijmaken: {name}",
   "table.invite": "Maak een uitnodigingslink",
   "table.guest": "Gast",
   "table.start": "Start het spel",

@@ -248,6 +248,7 @@ export default {
   "table.rematch_yours": "Rewanż za twoją grę:",
   "table.take_seat": "Zajmij moje miejsce",
   "table.leave": "Opuść grę",
+  "table.free_seat": "Zwolnij miejsce: {name}",
   "table.invite": "Utwórz link z zaproszeniem",
   "table.guest": "Gość",
   "table.start": "Rozpocznij grę",

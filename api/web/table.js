@@ -219,6 +219,13 @@ export async function table(id, ready) {
         } }, t("table.leave"))));
       }
       if (mine.host) {
+        // The host frees any other seat before the start (a bot's, or a stranger's) and may
+        // seat a bot there.
+        const others = s.seats.filter((x) => x.seat !== mine.seat && !x.reserved);
+        if (others.length) kids.push(h("p", {}, ...others.map((x) => h("button", { type: "button", onclick: async () => {
+          try { await api(`/games/${id}/seats/${x.seat}`, { method: "DELETE", token: mine.host }); message = ""; } catch (e) { message = e.message; }
+          refresh();
+        } }, t("table.free_seat", { name: x.name })))));
         const invite = h("button", { type: "button" }, t("table.invite"));
         const out = h("output", {});
         invite.addEventListener("click", async () => {

@@ -830,6 +830,23 @@ db.commit()
   await context.close();
 });
 
+test("the host frees a seat a stranger took in the waiting room", async () => {
+  const created = await post("/games", undefined, { ruleset: "base", players: 3 });
+  const id = created.game_id;
+  await post(`/games/${id}/seats`, undefined, { name: "Squatter" });
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/`);
+  await page.evaluate(([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })), [id, created.host_token]);
+  await page.goto(`${BASE}/play/${id}`);
+  await page.getByRole("button", { name: "Free the seat: Squatter" }).click();
+  await page.getByRole("button", { name: "Free the seat: Squatter" }).waitFor({ state: "detached" });
+  const summary = await get(`/games/${id}`);
+  assert.equal(summary.seats.length, 0, "the seat is free again");
+  await axe(page, "waiting room of a host");
+  await context.close();
+});
+
 test("the audit view names a key registered for the reader's seat that this browser never held", async () => {
   // Door 3 of the threat model: a key the player never held registered first (here the seat is
   // taken with it), then the player's own key registered over it, signed by the first. The

@@ -49,15 +49,17 @@ pub(crate) async fn authorise(
         Act::Reclaim { seat, .. } => own_seat(caller, *seat, "takes it back")?,
         Act::Leave { seat, .. } => match caller {
             Caller::Player(s) if s == *seat => Who::Player(s),
-            Caller::Host if table.bot(*seat).is_some() => Who::Host,
+            // The host frees any seat before the start: a bot's, or a holder it does not want
+            // (a stranger who took a seat), and may seat a bot there.
+            Caller::Host => Who::Host,
             Caller::Anonymous => {
                 return Err(ApiError::Unauthorized(
-                    "the seat's player token (or for a bot, the host's) is needed".into(),
+                    "the seat's player token (or the host's) is needed".into(),
                 ));
             }
-            _ => {
+            Caller::Player(_) => {
                 return Err(ApiError::Forbidden(
-                    "only the seat's own player may leave it; the host may unseat a bot".into(),
+                    "only the seat's own player (or the host) may give it back".into(),
                 ));
             }
         },

@@ -242,19 +242,20 @@ async fn add_bot(
 /// Leave a game
 ///
 /// A player gives their seat back before the game starts; their token stops working. The host
-/// may unseat a bot the same way.
+/// may free any seat the same way — a bot's, or one taken by someone it does not want — and
+/// seat a bot there.
 #[utoipa::path(
     tag = "games",
     params(
         ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
         ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was chosen and signed at, in decimal digits (e.g. `\"41\"`); it must still hold when the act arrives, as `If-Match` does for a command"),
-        ("id" = String, Path, description = "The game's id"), ("seat" = u8, Path, description = "The caller's seat, or a bot's")),
+        ("id" = String, Path, description = "The game's id"), ("seat" = u8, Path, description = "The caller's seat, or for the host any seat")),
     security(("bearer" = [])),
     responses(
         (status = 204, description = "The seat is free again"),
         (status = 400, description = "Malformed seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Only the seat's own player may leave it (the host, a bot's seat)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the seat's own player (or the host) may give it back", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "The game has started", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

@@ -146,6 +146,51 @@ async fn postgres_human_and_bots_play_a_whole_game() {
     human_and_bots(&app, "saboteur2", 5, 44).await;
 }
 
+/// A seat taken by someone the host does not want (a stranger sniping seats) is freed by the
+/// host before the start — its token stops working — and the host seats a bot there; a player
+/// cannot free another's seat, and once the game started nobody can.
+async fn the_host_frees_a_squatted_seat(app: &TestApp) {
+    let (id, host, me) = app.lobby(&json!({ "ruleset": "base", "players": 3 })).await;
+    let (st, squatter) = app.join(&id, "Squatter").await;
+    assert_eq!(st, StatusCode::CREATED, "{squatter}");
+    let seat = usize::try_from(squatter["seat"].as_u64().unwrap()).unwrap();
+    let theirs = squatter["player_token"].as_str().unwrap().to_string();
+    let (st, p) = app.leave(&id, seat, Some(&me)).await;
+    assert_eq!(st, StatusCode::FORBIDDEN, "{p}");
+    assert_eq!(
+        app.leave(&id, seat, Some(&host)).await.0,
+        StatusCode::NO_CONTENT
+    );
+    let (st, _) = app.leave(&id, seat, Some(&theirs)).await;
+    assert_eq!(
+        st,
+        StatusCode::UNAUTHORIZED,
+        "the squatter's token no longer works"
+    );
+    for _ in 0..2 {
+        let (st, b) = app
+            .add_bot(&id, Some(&host), &json!({ "level": "random" }))
+            .await;
+        assert_eq!(st, StatusCode::CREATED, "{b}");
+    }
+    let (_, summary) = app.game(&id).await;
+    assert_eq!(summary["seats"][seat]["bot"], "random", "{summary}");
+    let (st, out) = app.start(&id, Some(&host)).await;
+    assert_eq!(st, StatusCode::OK, "{out}");
+    let (st, p) = app.leave(&id, 0, Some(&host)).await;
+    assert_eq!(st, StatusCode::CONFLICT, "not once started: {p}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_the_host_frees_a_squatted_seat() {
+    the_host_frees_a_squatted_seat(&TestApp::sqlite().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_the_host_frees_a_squatted_seat() {
+    the_host_frees_a_squatted_seat(&TestApp::postgres().await).await;
+}
+
 /// A game left waiting on a bot — its start recorded, but not the bot's move, as when a server
 /// stops between two appends — goes on as soon as a server reads it again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
