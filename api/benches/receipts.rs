@@ -7,11 +7,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use saboteur_api::receipt::{
-    Receipt, ReceiptAudience, ReceiptKind, Signer, canonicalised, view_hash,
-};
+use saboteur_api::receipt::Signer;
 use saboteur_domain::bot::random_game;
 use saboteur_domain::{Audience, History, Options, Ruleset, Seat, Seed};
+use saboteur_verifier::receipt::{Receipt, ReceiptAudience, ReceiptKind, canonicalised, view_hash};
 use sha2::{Digest, Sha256};
 
 fn per_op(what: &str, n: u32, mut f: impl FnMut()) {

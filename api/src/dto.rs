@@ -3,9 +3,11 @@
 use saboteur_domain::{BotLevel, Options, Ruleset};
 use saboteur_storage::{Credential, GameStatus};
 
-use crate::app::auth::bot_level;
+pub use saboteur_verifier::body::{EventRecord, Outcome, SeedCommitment, StateView};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+
+use crate::app::auth::bot_level;
 
 /// A game to create.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -44,30 +46,6 @@ pub struct GameCreated {
     /// The server's signed receipt of `commitment` (kind `commitment`: its `view_hash` covers
     /// `commitment` alone, so it can be shown without the token).
     pub receipt: Option<crate::receipt::Receipt>,
-}
-
-/// The seed a game's deals will be drawn from, as the server committed to it: its hash,
-/// published before anyone contributes, and the share a player sent with their seat, which the
-/// start mixes in (the `seed_mixed` event). Signed by a receipt of kind `commitment`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SeedCommitment {
-    /// The game's id.
-    pub game_id: String,
-    /// Hex SHA-256 of the server's seed.
-    pub seed_commitment: String,
-    /// The seat taken, for a seat's commitment.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seat: Option<u8>,
-    /// The share the seat sent (64 hex digits), which the start must mix into the seed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub entropy: Option<String>,
-    /// The public key the seat was taken with (64 hex digits), which the start must register
-    /// for it (`seat_key_registered`): `saboteur verify --commitment` names another key in the
-    /// record as a key swapped in the lobby. Absent for a seat taken without a key, and in
-    /// commitments signed before API 0.8.0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub public_key: Option<String>,
 }
 
 /// A taken seat.
@@ -214,47 +192,6 @@ pub struct KeyKept {
     /// new key.
     pub commitment: SeedCommitment,
     /// The server's signed receipt of `commitment` (kind `commitment`).
-    pub receipt: Option<crate::receipt::Receipt>,
-}
-
-/// An event of the log, as the caller may see it.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct EventRecord {
-    /// Its sequence number, from 1.
-    pub seq: i64,
-    /// The event, with what the caller may not see replaced by `null` or `{"count": n}`.
-    pub event: saboteur_domain::Event,
-}
-
-/// The outcome of a command or of the start.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct Outcome {
-    /// The game's version now.
-    pub version: i64,
-    /// The new events, as the caller may see them.
-    pub events: Vec<EventRecord>,
-    /// The seat whose decision the game awaits now (`null` once it is over): a client need
-    /// not read the state to know who plays next.
-    pub awaited: Option<u8>,
-    /// The server's signed receipt for this outcome (its `view_hash` covers the rest of this
-    /// body): keep it to prove later what you were told.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub receipt: Option<crate::receipt::Receipt>,
-}
-
-/// What the caller sees of a game.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct StateView {
-    /// The version this view is of.
-    pub version: i64,
-    /// The view (§11): the caller's hand and role for a seat; everything once the game is over.
-    pub view: saboteur_domain::View,
-    /// The table around the game at that version: the clocks and the awaited decision's
-    /// deadline, seats handed to bots, messages hidden by the host.
-    pub table: saboteur_domain::TableStatus,
-    /// The server's signed receipt for this view (its `view_hash` covers the rest of this
-    /// body): keep it to prove later what you were shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub receipt: Option<crate::receipt::Receipt>,
 }
 

@@ -10,9 +10,9 @@
 use clap::{Parser, Subcommand};
 use saboteur_api::Config;
 
-mod verify_cmd;
+mod verify_store;
 
-use verify_cmd::{VerifyArgs, verify};
+use verify_store::{VerifyArgs, verify};
 
 #[derive(Parser)]
 #[command(name = "saboteur", version, about = "Runs games of Saboteur over HTTP")]
@@ -275,7 +275,7 @@ fn keys(args: KeysArgs) -> std::io::Result<()> {
                     .map_err(|e| std::io::Error::other(e.to_string()))?;
                 serde_json::to_value(
                     keys.iter()
-                        .map(saboteur_api::receipt::PublishedKey::from)
+                        .map(saboteur_verifier::receipt::PublishedKey::from)
                         .collect::<Vec<_>>(),
                 )
             }

@@ -607,11 +607,11 @@ async fn a_rotated_key_cannot_be_withdrawn(url: &str, dir: &std::path::Path) {
     // The client reads the keys again on meeting a key it does not have: the new key is
     // endorsed by the first.
     let later_keys = server.call("GET", "/keys", None, None).await;
-    let published: Vec<saboteur_api::receipt::PublishedKey> =
+    let published: Vec<saboteur_verifier::receipt::PublishedKey> =
         serde_json::from_value(later_keys["keys"].clone()).unwrap();
     assert_eq!(published.len(), 2);
     assert!(published[1].endorsement.is_some(), "{later_keys}");
-    assert_eq!(saboteur_api::receipt::broken_chain(&published), None);
+    assert_eq!(saboteur_verifier::receipt::broken_chain(&published), None);
     play_to_end(&server, &id, &me).await;
     let receipts = file(dir, "receipts.json", &json!([before, after]));
     let first = file(dir, "first-keys.json", &first_keys);

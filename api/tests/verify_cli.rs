@@ -3,13 +3,13 @@
 
 use std::process::Command;
 
-use saboteur_api::audit::{AuditBundle, BundleEvent};
 use saboteur_domain::random::below;
 use saboteur_domain::{
     EVENT_SCHEMA_VERSION, History, Options, Ruleset, Seat, Seed, bot::bot_rng, create,
     legal_commands,
 };
-use saboteur_storage::{GENESIS, chain_hash, seed_commitment};
+use saboteur_verifier::audit::{AuditBundle, BundleEvent};
+use saboteur_verifier::hash::{GENESIS, chain_hash, seed_commitment};
 
 /// A whole game recorded as the server records it: each command, then its events.
 fn recorded_game(seed: Seed) -> Vec<saboteur_domain::Event> {

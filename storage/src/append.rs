@@ -8,8 +8,8 @@ use sqlx::Row;
 use crate::EventStore;
 use crate::backend::{Backend, EVENT_COLUMNS, event_from_row, on_pool};
 use crate::error::{Result, StoreError, is_unique_violation};
-use crate::hash::chain_hash;
 use crate::records::{Append, AppendOutcome, Appended, GameStatus, NewEvent, Notice, StoredEvent};
+use saboteur_verifier::hash::chain_hash;
 
 /// SQLite: inserts a batch (`$3`, the JSON array of [`batch_json`]) for game `$1` at time `$2`.
 pub(crate) const SQLITE_INSERT_EVENTS: &str = "INSERT INTO events (game_id, seq, event_type, \

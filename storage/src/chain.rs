@@ -2,8 +2,8 @@
 
 use crate::EventStore;
 use crate::error::Result;
-use crate::hash::{GENESIS, chain_hash};
 use crate::records::ChainReport;
+use saboteur_verifier::hash::{GENESIS, chain_hash};
 
 impl EventStore {
     /// Walks a game's hash chain and names the first event that does not match.

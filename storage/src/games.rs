@@ -8,10 +8,10 @@ use crate::backend::{
     Backend, CREDENTIAL_COLUMNS, GAME_COLUMNS, credential_from_row, game_from_row, on_pool,
 };
 use crate::error::{Result, StoreError, is_unique_violation};
-use crate::hash::GENESIS;
 use crate::records::{Credential, GamePage, GameRecord, GameStatus, ListedGame, NewEvent, NewGame};
 use crate::replies::KeptReply;
 use crate::{EventStore, append::batch_json};
+use saboteur_verifier::hash::GENESIS;
 
 /// A game's ruleset and options as the games table stores them.
 fn stored(game: &NewGame) -> Result<(String, serde_json::Value)> {

@@ -36,10 +36,10 @@ mod credentials;
 mod engine;
 mod error;
 mod games;
-mod hash;
 mod keys;
 mod notify;
 mod presence;
+mod published;
 mod records;
 mod replies;
 mod signed_times;
@@ -51,9 +51,6 @@ pub use backend::{ACQUIRE_TIMEOUT, EventStore};
 pub use engine::{decode, to_new_event};
 pub use error::{Result, StoreError, is_unreachable};
 pub use games::first_head;
-pub use hash::{
-    GENESIS, canonical_json, chain_hash, log_entry_hash, log_entry_hash_at, seed_commitment,
-};
 pub use keys::{NewKey, ServerKey};
 pub use notify::CHANNEL;
 pub use presence::PresenceKey;
@@ -62,4 +59,7 @@ pub use records::{
     ListedGame, NewEvent, NewGame, Notice, Role, StoredEvent, TokenSwap,
 };
 pub use replies::{ANSWER_SEPARATOR, KEPT_FOR, KeptReply, answer_id};
+pub use saboteur_verifier::hash::{
+    GENESIS, canonical_json, chain_hash, log_entry_hash, log_entry_hash_at, seed_commitment,
+};
 pub use translog::LogEntry;

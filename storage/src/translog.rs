@@ -13,7 +13,7 @@ use sqlx::Row;
 use crate::EventStore;
 use crate::backend::on_pool;
 use crate::error::{Result, StoreError, is_unique_violation};
-use crate::hash::{GENESIS, log_entry_hash_at};
+use saboteur_verifier::hash::{GENESIS, log_entry_hash_at};
 
 /// One entry of the transparency log.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,85 +1,20 @@
 //! What a write answers: the batch it recorded (and the bots' answers after it), as the caller
 //! may see it; what a view shows; and the signed receipt of either.
 //!
-//! [`outcome_body`] and [`state_view`] are the one way each body is computed, by the handlers
-//! and by the offline check of receipts against an audit bundle (`crate::audit`), so a body
-//! recomputed from the record hashes as the body served did.
+//! [`outcome_body`] and [`state_view`] (the verifier's, `saboteur_verifier::body`) are the one
+//! way each body is computed, by the handlers and by the offline check of receipts against an
+//! audit bundle, so a body recomputed from the record hashes as the body served did.
 
-use saboteur_domain::{Audience, Event, History};
+use saboteur_domain::Audience;
+pub(crate) use saboteur_verifier::body::{outcome_body, redacted, state_view};
 use serde::Serialize;
 
 use crate::app::ids::Version;
 use crate::app::table::Table;
-use crate::dto::{EventRecord, Outcome, StateView};
+use crate::dto::Outcome;
 use crate::error::ApiError;
 use crate::receipt::{Receipt, ReceiptKind, audience_of, view_hash};
 use crate::state::AppState;
-
-/// Events of `history` as an audience may see them (a message the host hid without its
-/// text), numbered from `first_seq`.
-pub(crate) fn redacted(
-    history: &History,
-    events: &[Event],
-    first_seq: i64,
-    audience: Audience,
-) -> Vec<EventRecord> {
-    events
-        .iter()
-        .zip(first_seq..)
-        .map(|(e, seq)| EventRecord {
-            seq,
-            event: history.shown(u64::try_from(seq).unwrap_or_default(), e, audience),
-        })
-        .collect()
-}
-
-/// The outcome of a write whose events start at `first`, as `audience` may see them, with the
-/// game's version after them and the seat it awaits then (from `history`, which holds them).
-pub(crate) fn outcome_body(
-    history: &History,
-    first: i64,
-    events: &[Event],
-    audience: Audience,
-) -> Outcome {
-    let version = first.saturating_add(i64::try_from(events.len()).unwrap_or(i64::MAX)) - 1;
-    // The history as it was at `version` (a message hidden since, a game over since, change
-    // nothing in what was served then).
-    let earlier;
-    let then = match u64::try_from(version) {
-        Ok(v) if v == history.version() => history,
-        Ok(v) => {
-            earlier = history.at(v);
-            earlier.as_ref().unwrap_or(history)
-        }
-        Err(_) => history,
-    };
-    Outcome {
-        version,
-        events: redacted(then, events, first, audience),
-        awaited: then.game().awaited().map(|s| s.0),
-        receipt: None,
-    }
-}
-
-/// The view at `version` of `history` for `audience`, and the table around the game then:
-/// the live state for the current version, the history replayed to `version` for an earlier
-/// one. `None` when the game has no such version.
-pub(crate) fn state_view(history: &History, version: i64, audience: Audience) -> Option<StateView> {
-    let earlier;
-    let then = match u64::try_from(version).ok()? {
-        v if v == history.version() => history,
-        v => {
-            earlier = history.at(v)?;
-            &earlier
-        }
-    };
-    Some(StateView {
-        version,
-        view: saboteur_domain::view(then.game(), audience),
-        table: then.table_status(),
-        receipt: None,
-    })
-}
 
 /// A signed receipt for `body`, served to `audience` at `version` of the table's game (for an
 /// outcome, `first` is its first event), signed at the game's now ([`Table::now_ms`]).

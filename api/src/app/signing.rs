@@ -4,9 +4,10 @@
 //! act, before it the body's bytes as sent); the seam records it with the act's event, so the
 //! audit checks every one.
 
-use ed25519_dalek::{Signature, Verifier as _, VerifyingKey};
 use saboteur_domain::{Seat, SeatSignature, SignedAct, SigningScheme, fingerprint};
 use saboteur_storage::GameStatus;
+// The one check of a player's signature (`verifies`), the audit's too, and of a key.
+pub(crate) use saboteur_verifier::audit::{verifies, verifying_key};
 
 use crate::app::act::{Act, Signed, Who};
 use crate::app::tables::Held;
@@ -76,26 +77,6 @@ fn recorded_with(table: &Held, signature: &str) -> Option<u64> {
         .skip(from)
         .find(|(_, e)| e.signature().is_some_and(|s| s.signature == signature))
         .map(|(i, _)| i as u64 + 1)
-}
-
-/// Parses a key written as 64 hex digits.
-pub(crate) fn verifying_key(key: &str) -> Option<VerifyingKey> {
-    let bytes: [u8; 32] = hex::decode(key).ok()?.try_into().ok()?;
-    VerifyingKey::from_bytes(&bytes).ok()
-}
-
-/// Whether `signature` (128 hex digits) is `key`'s signature of `message`.
-pub(crate) fn verifies(key: &str, message: &[u8], signature: &str) -> bool {
-    let Some(key) = verifying_key(key) else {
-        return false;
-    };
-    let Some(bytes) = hex::decode(signature)
-        .ok()
-        .and_then(|b| <[u8; 64]>::try_from(b).ok())
-    else {
-        return false;
-    };
-    key.verify(message, &Signature::from_bytes(&bytes)).is_ok()
 }
 
 /// Step 2b: the signature `signed` of the caller's act, checked against the seat's key. `None`

@@ -9,7 +9,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::error::ApiError;
 use crate::state::AppState;
-use crate::transparency::{Checkpoint, KeyList, LogPage, LogRecord, published_keys};
+use crate::transparency::{Checkpoint, KeyList, LogPage, LogRecord, published_keys, signed};
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(list_keys)
@@ -108,8 +108,8 @@ async fn log_checkpoint(state: web::Data<AppState>) -> Result<HttpResponse, ApiE
         key_id: String::new(),
         keys: published_keys(&state.store).await?,
         signature: String::new(),
-    }
-    .signed(&state.signer);
+    };
+    let checkpoint = signed(checkpoint, &state.signer);
     Ok(HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-cache"))
         .json(checkpoint))

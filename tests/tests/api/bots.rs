@@ -121,14 +121,14 @@ async fn human_and_bots(app: &TestApp, ruleset: &str, players: u8, seed: u64) {
     // Over: the bots' seeds are public, and the audit chooses every bot move again.
     let (st, bundle) = app.audit(&id).await;
     assert_eq!(st, StatusCode::OK);
-    let bundle: saboteur_api::audit::AuditBundle = serde_json::from_value(bundle).unwrap();
+    let bundle: saboteur_verifier::audit::AuditBundle = serde_json::from_value(bundle).unwrap();
     let bot_commands = bundle
         .events
         .iter()
         .filter(|e| e.event_type == "command_accepted" && e.payload["bot"].is_object())
         .count() as u64;
     assert!(bot_commands > 20);
-    let report = saboteur_api::audit::verify(&bundle).expect("the bundle verifies");
+    let report = saboteur_verifier::audit::verify(&bundle).expect("the bundle verifies");
     assert_eq!(report.bot_moves_checked, bot_commands);
 }
 

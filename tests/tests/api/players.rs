@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use reqwest::{Response, StatusCode};
-use saboteur_api::audit::{AuditBundle, ReceiptProblem, ReceiptsChecked, check_receipts};
+use saboteur_verifier::audit::{AuditBundle, ReceiptProblem, ReceiptsChecked, check_receipts};
 use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -140,7 +140,7 @@ impl Kept {
 }
 
 /// What the two checks of a finished game's receipts said: the library's
-/// (`saboteur_api::audit::check_receipts`, every body with its receipt) and the server's
+/// (`saboteur_verifier::audit::check_receipts`, every body with its receipt) and the server's
 /// (`POST /games/{id}/audit/receipts`, the receipts alone, in chunks under its 64 KiB limit).
 pub struct ReceiptVerdicts {
     pub library: Result<ReceiptsChecked, ReceiptProblem>,
@@ -182,7 +182,7 @@ pub async fn bundle(app: &TestApp, id: &str) -> AuditBundle {
 /// Checks every kept receipt of a finished game with the library and with the server.
 pub async fn check_kept(app: &TestApp, id: &str, kept: &Kept) -> ReceiptVerdicts {
     let bundle = bundle(app, id).await;
-    let receipts = saboteur_api::audit::read_receipts(&kept.bodies).expect("receipts");
+    let receipts = saboteur_verifier::audit::read_receipts(&kept.bodies).expect("receipts");
     let library = check_receipts(&bundle, &receipts);
     let mut server = Vec::new();
     let mut chunk: Vec<Value> = Vec::new();

@@ -96,7 +96,7 @@ async fn clocked_game_receipts(
     );
     // The record itself is honest: the bundle passes the audit.
     let bundle = crate::players::bundle(app, id).await;
-    let verified = saboteur_api::audit::verify(&bundle);
+    let verified = saboteur_verifier::audit::verify(&bundle);
     assert!(verified.is_ok(), "{verified:?}");
     let verdicts = check_kept(app, id, &kept).await;
     verdicts.failure(kept.len()).map(|wrong| {

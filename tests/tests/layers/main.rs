@@ -258,6 +258,11 @@ fn the_files_of_domain_form_no_circle() {
 }
 
 #[test]
+fn the_files_of_verifier_form_no_circle() {
+    assert_no_circle("verifier", 12, 20);
+}
+
+#[test]
 fn the_files_of_storage_form_no_circle() {
     assert_no_circle("storage", 14, 30);
 }

@@ -12,7 +12,7 @@ use super::game::{Look, Mixed};
 impl Mixed {
     /// Any changed byte of a recorded signature, or of the body it signs, is caught: one
     /// signed act of the log at random, one byte changed.
-    fn tamper_with_a_signature(&mut self, bundle: &saboteur_api::audit::AuditBundle) {
+    fn tamper_with_a_signature(&mut self, bundle: &saboteur_verifier::audit::AuditBundle) {
         let log: Vec<Event> = (bundle.events.iter())
             .map(|e| serde_json::from_value(e.payload.clone()).expect("an event"))
             .collect();
@@ -58,7 +58,7 @@ impl Mixed {
             ),
             || format!("event {} could not be signed again", at + 1),
         );
-        let caught = saboteur_api::audit::check_signatures(&self.id, &changed);
+        let caught = saboteur_verifier::audit::check_signatures(&self.id, &changed);
         self.check(caught.is_err(), || {
             format!(
                 "a changed byte of event {}'s {field} was not caught",
@@ -112,7 +112,7 @@ impl Mixed {
             });
         }
         let bundle = crate::players::bundle(&self.app, &self.id).await;
-        if let Err(wrong) = saboteur_api::audit::verify(&bundle) {
+        if let Err(wrong) = saboteur_verifier::audit::verify(&bundle) {
             // The events before the one named, to see what was recorded there.
             let seq: usize = (wrong.strip_prefix("event "))
                 .and_then(|r| r.split(':').next())
@@ -129,9 +129,10 @@ impl Mixed {
             ));
         }
         self.tamper_with_a_signature(&bundle);
-        let receipts = saboteur_api::audit::read_receipts(&self.kept.bodies).expect("receipts");
+        let receipts =
+            saboteur_verifier::audit::read_receipts(&self.kept.bodies).expect("receipts");
         let started = std::time::Instant::now();
-        let checked = saboteur_api::audit::check_receipts(&bundle, &receipts);
+        let checked = saboteur_verifier::audit::check_receipts(&bundle, &receipts);
         self.checking = started.elapsed();
         let n = self.kept.len() as u64;
         self.check(

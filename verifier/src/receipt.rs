@@ -1,5 +1,6 @@
 //! Signed receipts: what the server answered, to whom, at which point of the game's chain,
-//! signed with the server's Ed25519 key. Usable offline (`saboteur verify --receipts`).
+//! signed with the server's Ed25519 key. Usable offline (`saboteur verify --receipts`,
+//! `saboteur-verify --receipts`).
 //!
 //! - A **receipt** names the game, the version and the chain's head there (the hash of the
 //!   event at that version), the time, the audience, and `view_hash`: hex SHA-256 of the RFC 8785
@@ -13,15 +14,15 @@
 //! the head against the bundle's chain. A record rewritten after a receipt was kept no longer
 //! matches the receipt.
 
-use ed25519_dalek::{Signature, Signer as _, SigningKey, VerifyingKey};
+use ed25519_dalek::{Signature, VerifyingKey};
 use saboteur_domain::Audience;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use utoipa::ToSchema;
 
 /// What a receipt is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReceiptKind {
     /// A view of the game (`GET /games/{id}/state`): `version` is the version viewed.
@@ -33,12 +34,13 @@ pub enum ReceiptKind {
     /// (without its `receipt`).
     Refusal,
     /// The seed committed to when the game was created or a seat taken
-    /// ([`crate::dto::SeedCommitment`], which `view_hash` covers): `version` is the game's then.
+    /// ([`crate::body::SeedCommitment`], which `view_hash` covers): `version` is the game's then.
     Commitment,
 }
 
 /// Whom a served body was computed for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReceiptAudience {
     /// A player: `seat` names the seat.
@@ -50,7 +52,8 @@ pub enum ReceiptAudience {
 }
 
 /// The server's signed statement of what it served.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Receipt {
     /// A view or a write's outcome.
@@ -86,7 +89,8 @@ pub struct Receipt {
 }
 
 /// A signing key as published: receipts signed with it stay checkable after it is retired.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PublishedKey {
     /// The first 16 hex digits of SHA-256 of the public key.
@@ -144,18 +148,6 @@ pub fn broken_chain(keys: &[PublishedKey]) -> Option<String> {
         }
     }
     None
-}
-
-impl From<&saboteur_storage::ServerKey> for PublishedKey {
-    fn from(k: &saboteur_storage::ServerKey) -> Self {
-        PublishedKey {
-            id: k.id.clone(),
-            public_key: k.public_key.clone(),
-            created_at: k.created_at.to_rfc3339(),
-            retired_at: k.retired_at.map(|t| t.to_rfc3339()),
-            endorsement: k.endorsement.clone(),
-        }
-    }
 }
 
 /// The JCS (RFC 8785) bytes of a JSON value.
@@ -342,141 +334,6 @@ pub fn audience_from(receipt: &Receipt) -> Option<Audience> {
     }
 }
 
-/// The server's signing key.
-#[derive(Clone)]
-pub struct Signer {
-    key: SigningKey,
-    id: String,
-}
-
-impl std::fmt::Debug for Signer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Signer({})", self.id)
-    }
-}
-
-impl Signer {
-    /// A signer from a 32-byte Ed25519 secret key.
-    pub fn from_secret(secret: &[u8; 32]) -> Signer {
-        let key = SigningKey::from_bytes(secret);
-        let id = key_id(key.verifying_key().as_bytes());
-        Signer { key, id }
-    }
-
-    /// A new random key, from the operating system.
-    pub fn generate() -> std::io::Result<Signer> {
-        let mut secret = [0u8; 32];
-        getrandom::fill(&mut secret).map_err(|e| std::io::Error::other(e.to_string()))?;
-        Ok(Signer::from_secret(&secret))
-    }
-
-    /// A signer from a file of 64 hex digits (the secret key); a missing file is created with
-    /// a new key, readable by its owner only.
-    pub fn from_file(path: &std::path::Path) -> std::io::Result<Signer> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => {
-                let secret: [u8; 32] = hex::decode(text.trim())
-                    .ok()
-                    .and_then(|b| b.try_into().ok())
-                    .ok_or_else(|| {
-                        std::io::Error::other(format!(
-                            "{}: a signing key file holds 64 hex digits",
-                            path.display()
-                        ))
-                    })?;
-                Ok(Signer::from_secret(&secret))
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let signer = Signer::generate()?;
-                let mut options = std::fs::OpenOptions::new();
-                options.write(true).create_new(true);
-                #[cfg(unix)]
-                std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-                let mut file = options.open(path)?;
-                std::io::Write::write_all(
-                    &mut file,
-                    hex::encode(signer.key.to_bytes()).as_bytes(),
-                )?;
-                Ok(signer)
-            }
-            Err(e) => Err(e),
-        }
-    }
-
-    /// The key's id.
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-
-    /// The public key, 64 hex digits.
-    pub fn public_hex(&self) -> String {
-        hex::encode(self.key.verifying_key().as_bytes())
-    }
-
-    /// The key as the store records it; `with_secret` keeps the secret half in the store.
-    pub fn new_key(&self, with_secret: bool) -> saboteur_storage::NewKey {
-        saboteur_storage::NewKey {
-            id: self.id.clone(),
-            public_key: self.public_hex(),
-            secret_key: with_secret.then(|| self.key.to_bytes().to_vec()),
-            endorsement: None,
-        }
-    }
-
-    /// This key's endorsement of `next`, the key that replaces it ([`endorsement_bytes`]).
-    pub fn endorse(&self, next: &saboteur_storage::NewKey) -> String {
-        self.sign_bytes(&endorsement_bytes(&self.id, &next.id, &next.public_key))
-    }
-
-    /// A signer from a key the store kept (with its secret half).
-    pub fn from_stored(key: &saboteur_storage::ServerKey) -> std::io::Result<Signer> {
-        let secret: [u8; 32] = key
-            .secret_key
-            .as_deref()
-            .and_then(|b| b.try_into().ok())
-            .ok_or_else(|| {
-                std::io::Error::other(format!(
-                    "the active signing key {} is kept outside the store: start with \
-                     --signing-key-file, or rotate the key",
-                    key.id
-                ))
-            })?;
-        let signer = Signer::from_secret(&secret);
-        if signer.id != key.id {
-            return Err(std::io::Error::other(format!(
-                "the stored signing key {} does not match its id",
-                key.id
-            )));
-        }
-        Ok(signer)
-    }
-
-    /// Signs `receipt` (its `key_id` set to this key's).
-    pub fn sign(&self, mut receipt: Receipt) -> Receipt {
-        receipt.key_id = self.id.clone();
-        receipt.signature = String::new();
-        let signature = self.key.sign(&receipt.signed_bytes());
-        receipt.signature = hex::encode(signature.to_bytes());
-        receipt
-    }
-
-    /// Signs any statement's JCS bytes (a log checkpoint), 128 hex digits.
-    pub fn sign_bytes(&self, bytes: &[u8]) -> String {
-        hex::encode(self.key.sign(bytes).to_bytes())
-    }
-
-    /// A published form of this key, for tests and tools that sign offline.
-    pub fn published(&self) -> PublishedKey {
-        PublishedKey {
-            id: self.id.clone(),
-            public_key: self.public_hex(),
-            created_at: chrono::Utc::now().to_rfc3339(),
-            retired_at: None,
-            endorsement: None,
-        }
-    }
-}
-
 /// Checks a signature (128 hex digits) over `bytes` by the published key `key_id`; the error
 /// says why it proves nothing.
 pub fn check_bytes(
@@ -576,38 +433,6 @@ mod tests {
         assert_eq!(view_hash(&strings), reference_hash(&strings));
     }
 
-    fn receipt() -> Receipt {
-        Receipt {
-            kind: ReceiptKind::View,
-            game_id: "g".into(),
-            version: 3,
-            first: None,
-            head: "ab".repeat(32),
-            served_at: "2026-01-01T00:00:00+00:00".into(),
-            audience: ReceiptAudience::Seat,
-            seat: Some(2),
-            view_hash: view_hash(&serde_json::json!({"version": 3, "view": {"b": 1, "a": 2}})),
-            request_hash: None,
-            key_id: String::new(),
-            signature: String::new(),
-        }
-    }
-
-    #[test]
-    fn a_signed_receipt_checks_and_a_changed_one_does_not() {
-        let signer = Signer::from_secret(&[7; 32]);
-        let keys = vec![signer.published()];
-        let signed = signer.sign(receipt());
-        assert_eq!(signed.key_id.len(), 16);
-        assert_eq!(signed.signature.len(), 128);
-        signed.check_signature(&keys).unwrap();
-        let mut changed = signed.clone();
-        changed.version = 4;
-        assert!(changed.check_signature(&keys).is_err());
-        let other = Signer::from_secret(&[8; 32]);
-        assert!(signed.check_signature(&[other.published()]).is_err());
-    }
-
     #[test]
     fn the_view_hash_ignores_key_order_and_the_receipt() {
         let a = serde_json::json!({"version": 1, "view": {"x": 1, "y": [1, 2]}});
@@ -616,16 +441,5 @@ mod tests {
                 .unwrap();
         assert_eq!(view_hash(&a), view_hash(&b));
         assert_ne!(view_hash(&a), view_hash(&serde_json::json!({"version": 2})));
-    }
-
-    #[test]
-    fn a_key_file_is_made_once_and_read_back() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("key");
-        let made = Signer::from_file(&path).unwrap();
-        let read = Signer::from_file(&path).unwrap();
-        assert_eq!(made.id(), read.id());
-        std::fs::write(&path, "not hex").unwrap();
-        assert!(Signer::from_file(&path).is_err());
     }
 }

@@ -1,56 +1,55 @@
-//! `saboteur verify`: a bundle, receipts, commitments, kept keys, the transparency log and
-//! checkpoints, and a player's own key, checked offline; the exit code says what was found
-//! (0 all verified, 1 a discrepancy or a contradiction, 2 a receipt refused, 3 bot moves this
-//! verifier cannot vouch for).
+//! `saboteur-verify` and `saboteur verify`: a bundle, receipts, commitments, kept keys, the
+//! transparency log and checkpoints, and a player's own key, checked offline; the exit code
+//! says what was found (0 all verified, 1 a discrepancy or a contradiction, 2 a receipt
+//! refused, 3 bot moves this verifier cannot vouch for).
+//!
+//! The server's `saboteur verify` adds `--game` (a bundle read from its store) and runs
+//! [`verify_with`].
 
-use saboteur_api::audit::AuditBundle;
-use saboteur_api::receipt::PublishedKey;
-use saboteur_api::transparency::Checkpoint;
+use crate::audit::AuditBundle;
+use crate::receipt::PublishedKey;
+use crate::transparency::Checkpoint;
 
-#[derive(clap::Args)]
-pub(crate) struct VerifyArgs {
+/// What to check: the arguments of `saboteur-verify` (and of `saboteur verify`, which adds
+/// `--game`).
+#[derive(clap::Args, Debug, Default)]
+pub struct VerifyArgs {
     /// A bundle downloaded from `GET /games/{id}/audit`.
     #[arg(long, group = "source")]
-    pub(crate) file: Option<std::path::PathBuf>,
-    /// A finished game in the store named by `--database-url`.
-    #[arg(long, group = "source")]
-    pub(crate) game: Option<String>,
-    /// The store, for `--game`.
-    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://saboteur.db")]
-    pub(crate) database_url: String,
+    pub file: Option<std::path::PathBuf>,
     /// Receipts kept from the server: a JSON array of receipts, or of the bodies served with
     /// them (views, outcomes), checked against the bundle.
     #[arg(long)]
-    pub(crate) receipts: Option<std::path::PathBuf>,
+    pub receipts: Option<std::path::PathBuf>,
     /// A reply kept from the game's creation (`POST /games`) or from taking a seat (`POST
     /// /games/{id}/seats`), or its `commitment` and `receipt`: the seed the server committed
     /// to, and the share the seat sent, checked against the bundle's seed and its
     /// `seed_mixed` event. Repeatable.
     #[arg(long)]
-    pub(crate) commitment: Vec<std::path::PathBuf>,
+    pub commitment: Vec<std::path::PathBuf>,
     /// The transparency log's entries, from the first (`GET /log` pages joined as one JSON
     /// array, or a page), for `--checkpoint`; the bundle's entry is looked for in it.
     #[arg(long)]
-    pub(crate) log: Option<std::path::PathBuf>,
+    pub log: Option<std::path::PathBuf>,
     /// A log checkpoint kept earlier (`GET /log/checkpoint`), checked to be a prefix of
     /// `--log`; the keys it commits to must all be published by the bundle. Repeatable.
     #[arg(long)]
-    pub(crate) checkpoint: Vec<std::path::PathBuf>,
+    pub checkpoint: Vec<std::path::PathBuf>,
     /// The server's keys as kept from `GET /keys` (the body, or a list of keys). Repeatable.
     /// A receipt signed by a kept key that the bundle no longer publishes is reported as the
     /// server withdrawing its key (exit 1), not as a forgery.
     #[arg(long)]
-    pub(crate) keys: Vec<std::path::PathBuf>,
+    pub keys: Vec<std::path::PathBuf>,
     /// Audit a game that may not be over: without it, a record that does not end the game is
     /// a discrepancy (exit 1), saying where it stops.
     #[arg(long)]
-    pub(crate) unfinished: bool,
+    pub unfinished: bool,
     /// A player's own key, as `SEAT:KEY` (the seat number, then the public key's 64 hex
     /// digits): every act of that seat not signed by this key, and not made while the record
     /// gave the seat to a bot, is named (exit 1) — a key swapped in the lobby, or put in place
     /// of the player's after a token reissue. Repeatable; needs a bundle.
     #[arg(long = "player-key", value_name = "SEAT:KEY")]
-    pub(crate) player_key: Vec<String>,
+    pub player_key: Vec<String>,
 }
 
 fn read_json(path: &std::path::Path) -> std::io::Result<serde_json::Value> {
@@ -82,8 +81,15 @@ fn fail(code: i32, why: impl std::fmt::Display) -> ! {
     std::process::exit(code)
 }
 
-pub(crate) fn verify(args: VerifyArgs) -> std::io::Result<()> {
+/// Checks what `args` names, with the bundle of `--file`; prints what was verified, and exits
+/// 1, 2 or 3 when something was found (see the module's documentation).
+pub fn verify(args: VerifyArgs) -> std::io::Result<()> {
     let bundle = load_bundle(&args)?;
+    verify_with(&args, bundle)
+}
+
+/// [`verify`], with the bundle given (read from a file, or from the server's store).
+pub fn verify_with(args: &VerifyArgs, bundle: Option<AuditBundle>) -> std::io::Result<()> {
     if bundle.is_none() && args.receipts.is_none() && args.log.is_none() {
         return Err(std::io::Error::other(
             "give a bundle (--file or --game), receipts (--receipts) or a log (--log)",
@@ -95,14 +101,14 @@ pub(crate) fn verify(args: VerifyArgs) -> std::io::Result<()> {
              or --game",
         ));
     }
-    let (kept, checkpoints) = kept_keys(&args, bundle.as_ref())?;
+    let (kept, checkpoints) = kept_keys(args, bundle.as_ref())?;
     // Receipts are checked even when the engine's audit fails: a genuine receipt the record
     // contradicts says more than the record's own inconsistency.
     let (mut failed, unvouched) = match &bundle {
         Some(bundle) => audit(bundle, args.unfinished),
         None => (false, false),
     };
-    let proved = receipts(&args, bundle.as_ref(), &kept, failed)?;
+    let proved = receipts(args, bundle.as_ref(), &kept, failed)?;
     if let Some(path) = &args.log {
         let mut keys = kept.clone();
         if let Some(bundle) = &bundle {
@@ -124,27 +130,16 @@ pub(crate) fn verify(args: VerifyArgs) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The bundle named by `--file` or `--game`, if any.
-fn load_bundle(args: &VerifyArgs) -> std::io::Result<Option<AuditBundle>> {
-    Ok(match (&args.file, &args.game) {
-        (Some(path), _) => {
+/// The bundle named by `--file`, if any.
+pub fn load_bundle(args: &VerifyArgs) -> std::io::Result<Option<AuditBundle>> {
+    Ok(match &args.file {
+        Some(path) => {
             let text = std::fs::read_to_string(path)?;
             Some(serde_json::from_str(&text).map_err(|e| {
                 std::io::Error::other(format!("{}: not a bundle: {e}", path.display()))
             })?)
         }
-        (None, Some(id)) => {
-            let rt = tokio::runtime::Runtime::new()?;
-            Some(rt.block_on(async {
-                let store = saboteur_storage::EventStore::connect(&args.database_url)
-                    .await
-                    .map_err(|e| std::io::Error::other(e.to_string()))?;
-                saboteur_api::audit::bundle_from_store(&store, id)
-                    .await
-                    .map_err(|e| std::io::Error::other(e.to_string()))
-            })?)
-        }
-        (None, None) => None,
+        None => None,
     })
 }
 
@@ -163,12 +158,12 @@ fn kept_keys(
                 .map_err(|e| {
                     std::io::Error::other(format!("{}: not a list of keys: {e}", path.display()))
                 })?;
-        if let Some(broken) = saboteur_api::receipt::broken_chain(&keys) {
+        if let Some(broken) = crate::receipt::broken_chain(&keys) {
             fail(1, format!("{}: {broken}", path.display()));
         }
         kept.extend(keys);
     }
-    if let Some(broken) = bundle.and_then(|b| saboteur_api::receipt::broken_chain(&b.keys)) {
+    if let Some(broken) = bundle.and_then(|b| crate::receipt::broken_chain(&b.keys)) {
         fail(1, format!("the bundle's keys: {broken}"));
     }
     let mut checkpoints = Vec::new();
@@ -184,7 +179,7 @@ fn kept_keys(
     }
     let mut committed = Vec::new();
     for checkpoint in &checkpoints {
-        let genuine = saboteur_api::receipt::check_bytes(
+        let genuine = crate::receipt::check_bytes(
             &trusted,
             &checkpoint.key_id,
             &checkpoint.signed_bytes(),
@@ -194,8 +189,7 @@ fn kept_keys(
             continue;
         }
         if let Some(bundle) = bundle
-            && let Some(key) =
-                saboteur_api::transparency::withdrawn_keys(checkpoint, &bundle.keys).first()
+            && let Some(key) = crate::transparency::withdrawn_keys(checkpoint, &bundle.keys).first()
         {
             fail(
                 1,
@@ -216,9 +210,9 @@ fn kept_keys(
 /// moves are of a bot version this verifier cannot vouch for.
 fn audit(bundle: &AuditBundle, unfinished: bool) -> (bool, bool) {
     let checked = if unfinished {
-        saboteur_api::audit::verify_unfinished(bundle)
+        crate::audit::verify_unfinished(bundle)
     } else {
-        saboteur_api::audit::verify(bundle)
+        crate::audit::verify(bundle)
     };
     match checked {
         Ok(report) => {
@@ -253,8 +247,8 @@ fn receipts(
     bundle: Option<&AuditBundle>,
     kept: &[PublishedKey],
     failed: bool,
-) -> std::io::Result<Vec<saboteur_api::audit::ReceiptsProve>> {
-    use saboteur_api::audit::ReceiptProblem;
+) -> std::io::Result<Vec<crate::audit::ReceiptsProve>> {
+    use crate::audit::ReceiptProblem;
     let mut kept_items = Vec::new();
     if let Some(path) = &args.receipts {
         kept_items.extend(items(read_json(path)?, "receipts"));
@@ -271,19 +265,19 @@ fn receipts(
         .or(args.commitment.first())
         .cloned()
         .unwrap_or_default();
-    let receipts = saboteur_api::audit::read_receipts(&kept_items)
+    let receipts = crate::audit::read_receipts(&kept_items)
         .map_err(|e| std::io::Error::other(format!("{}: {e}", path.display())))?;
     let mut proved = Vec::new();
     let outcome = match bundle {
         Some(bundle) => {
-            saboteur_api::audit::check_receipts_with_keys(bundle, &receipts, kept).map(|checked| {
+            crate::audit::check_receipts_with_keys(bundle, &receipts, kept).map(|checked| {
                 println!(
                     "receipts agree with the bundle: {}",
                     serde_json::to_string(&checked).unwrap_or_default()
                 )
             })
         }
-        None => saboteur_api::audit::prove_with_receipts(&receipts, kept).map(|games| {
+        None => crate::audit::prove_with_receipts(&receipts, kept).map(|games| {
             for game in &games {
                 let over = game
                     .signed_game_over_at
@@ -312,9 +306,9 @@ fn log(
     bundle: Option<&AuditBundle>,
     keys: &[PublishedKey],
     checkpoints: &[Checkpoint],
-    proved: &[saboteur_api::audit::ReceiptsProve],
+    proved: &[crate::audit::ReceiptsProve],
 ) -> std::io::Result<()> {
-    use saboteur_api::transparency::{LogRecord, check_checkpoint, check_entries};
+    use crate::transparency::{LogRecord, check_checkpoint, check_entries};
     let entries: Vec<LogRecord> =
         serde_json::from_value(serde_json::Value::Array(items(read_json(path)?, "entries")))
             .map_err(|e| {
@@ -356,7 +350,7 @@ fn log(
     // A game whose end the server signed must be logged; games logged, or checkpoints signed,
     // well after that moment show it was left out, not late.
     for game in proved.iter().filter(|g| g.signed_game_over_at.is_some()) {
-        match saboteur_api::transparency::hidden_game(
+        match crate::transparency::hidden_game(
             &game.game_id,
             game.signed_game_over_at.unwrap_or_default(),
             &game.latest_served_at,
@@ -372,17 +366,14 @@ fn log(
 
 /// `--player-key SEAT:KEY`: every act of the seat checked against the player's own key; says
 /// what it found, and whether every act was the player's.
-fn players_own_acts(
-    bundle: &saboteur_api::audit::AuditBundle,
-    keys: &[String],
-) -> std::io::Result<bool> {
+fn players_own_acts(bundle: &AuditBundle, keys: &[String]) -> std::io::Result<bool> {
     let mut all_theirs = true;
     for given in keys {
         let (seat, key) = given
             .split_once(':')
             .and_then(|(s, k)| Some((s.parse::<u8>().ok()?, k)))
             .ok_or_else(|| std::io::Error::other(format!("--player-key {given}: SEAT:KEY")))?;
-        let named = saboteur_api::audit::acts_not_signed_by(bundle, seat, key)
+        let named = crate::audit::acts_not_signed_by(bundle, seat, key)
             .map_err(|e| std::io::Error::other(format!("--player-key {given}: {e}")))?;
         for (seq, what) in &named {
             eprintln!("event {seq}: {what}");

@@ -1,27 +1,15 @@
-//! The server's public commitments: its signing keys (`GET /keys`) and the transparency log of
-//! finished games (`GET /log`, `GET /log/checkpoint`), and the offline check of a checkpoint
-//! against the log's entries.
-//!
-//! A game is logged when the append that finishes it is accepted (`Table::commit`), and by the
-//! bots' sweep for any finished game left unlogged (a crash in between, games finished before
-//! the log existed): the store writes each game's entry once.
+//! The transparency log of finished games (`GET /log`, `GET /log/checkpoint`): its entries and
+//! signed checkpoints, and the offline checks of entries against their hashes and of a
+//! checkpoint against the log's entries.
 
-use saboteur_storage::{EventStore, GENESIS, LogEntry, log_entry_hash, log_entry_hash_at};
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
-use crate::error::ApiError;
-use crate::receipt::{PublishedKey, Signer, check_bytes, jcs};
-
-/// Every key the server has signed with.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub struct KeyList {
-    /// Oldest first; the one without `retired_at` signs now.
-    pub keys: Vec<PublishedKey>,
-}
+use crate::hash::{GENESIS, log_entry_hash, log_entry_hash_at};
+use crate::receipt::{PublishedKey, check_bytes, jcs};
 
 /// One entry of the transparency log: a finished game's final version and chain head.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct LogRecord {
     /// Its place in the log, from 1.
@@ -44,31 +32,9 @@ pub struct LogRecord {
     pub logged_at: String,
 }
 
-impl From<LogEntry> for LogRecord {
-    fn from(e: LogEntry) -> Self {
-        LogRecord {
-            seq: e.seq,
-            game_id: e.game_id,
-            version: e.version,
-            head: e.head,
-            prev_hash: e.prev_hash,
-            hash: e.hash,
-            logged_at: e.logged_at.to_rfc3339(),
-        }
-    }
-}
-
-/// A page of the transparency log.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct LogPage {
-    /// The entries, in order.
-    pub entries: Vec<LogRecord>,
-    /// Pass as `after` for the next page; absent on the last page.
-    pub next_after: Option<i64>,
-}
-
 /// The log's size and head, signed: a later log must extend it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Checkpoint {
     /// How many entries the log holds.
@@ -100,13 +66,6 @@ impl Checkpoint {
         }
         jcs(&v)
     }
-
-    pub(crate) fn signed(mut self, signer: &Signer) -> Checkpoint {
-        self.key_id = signer.id().to_string();
-        self.signature = String::new();
-        self.signature = signer.sign_bytes(&self.signed_bytes());
-        self
-    }
 }
 
 /// The time a log entry records, in milliseconds since the Unix epoch.
@@ -116,7 +75,7 @@ fn logged_ms(entry: &LogRecord) -> Option<i64> {
         .map(|t| t.timestamp_millis())
 }
 
-/// Whether an entry's hash covers its time ([`saboteur_storage::log_entry_hash_at`]): `Some(true)`;
+/// Whether an entry's hash covers its time ([`crate::hash::log_entry_hash_at`]): `Some(true)`;
 /// `Some(false)` for an entry hashed without it (written before times were bound); `None` when
 /// neither matches.
 fn entry_hash(entry: &LogRecord) -> Option<bool> {
@@ -302,14 +261,4 @@ pub fn withdrawn_keys<'a>(
                 .any(|p| p.id == k.id && p.public_key == k.public_key)
         })
         .collect()
-}
-
-/// The published keys, oldest first.
-pub(crate) async fn published_keys(store: &EventStore) -> Result<Vec<PublishedKey>, ApiError> {
-    Ok(store
-        .server_keys()
-        .await?
-        .iter()
-        .map(PublishedKey::from)
-        .collect())
 }

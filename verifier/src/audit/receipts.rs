@@ -1,0 +1,234 @@
+//! Receipts kept by players and spectators, checked against a game's bundle: each signed by a
+//! published key, its head on the bundle's chain, its time against the record's times, and its
+//! `view_hash` that of the body recomputed from the bundle.
+
+use saboteur_domain::Event;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::bundle::{AuditBundle, decode_log};
+use super::commitment::{broken_commitment, commitment_in};
+use super::proof::check_equivocation;
+use super::signed::{ReceiptProblem, check_signed, signed_body};
+use crate::body::SeedCommitment;
+use crate::receipt::{PublishedKey, Receipt, ReceiptKind, audience_from, view_hash};
+
+/// What checking receipts against a bundle showed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ReceiptsChecked {
+    /// Receipts checked: each signed by a published key, its head on the bundle's chain at its
+    /// version, its `view_hash` that of the body recomputed from the bundle.
+    pub receipts: u64,
+    /// Of which views (`GET /games/{id}/state`).
+    pub views: u64,
+    /// Of which outcomes of writes.
+    pub outcomes: u64,
+    /// Of which commitments to the seed (at the creation, or a seat's).
+    pub commitments: u64,
+    /// Of which refusals of writes.
+    pub refusals: u64,
+    /// Receipts given with the body they were served with, the body checked against them.
+    pub bodies: u64,
+}
+
+/// Reads a list of receipts, or of served bodies holding one (`receipt` field), or a mix.
+pub fn read_receipts(items: &[Value]) -> Result<Vec<(Receipt, Option<Value>)>, String> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let (receipt, body) = match item.get("receipt") {
+                Some(r) => (r, Some(item.clone())),
+                None => (item, None),
+            };
+            let receipt: Receipt = serde_json::from_value(receipt.clone())
+                .map_err(|e| format!("item {}: not a receipt: {e}", i + 1))?;
+            Ok((receipt, body))
+        })
+        .collect()
+}
+
+/// Checks receipts against a bundle [`verify`] accepted, in order; the error names the first
+/// receipt that is refused or that contradicts the bundle.
+pub fn check_receipts(
+    bundle: &AuditBundle,
+    receipts: &[(Receipt, Option<Value>)],
+) -> Result<ReceiptsChecked, ReceiptProblem> {
+    check_receipts_with_keys(bundle, receipts, &[])
+}
+
+/// [`check_receipts`] with the keys the client kept from `GET /keys`: a receipt valid under a
+/// kept key that the bundle omits (or publishes otherwise) is a contradiction, "the server
+/// withdrew its key".
+pub fn check_receipts_with_keys(
+    bundle: &AuditBundle,
+    receipts: &[(Receipt, Option<Value>)],
+    kept: &[PublishedKey],
+) -> Result<ReceiptsChecked, ReceiptProblem> {
+    use ReceiptProblem::{Contradiction, Refused};
+    check_equivocation(receipts, &bundle.keys, kept)?;
+    let log = decode_log(bundle).map_err(Refused)?;
+    let history = saboteur_domain::History::replay(log.iter().cloned())
+        .ok_or_else(|| Refused("the bundle's log does not start with a game".into()))?;
+    let mut checked = ReceiptsChecked {
+        receipts: 0,
+        views: 0,
+        outcomes: 0,
+        commitments: 0,
+        refusals: 0,
+        bodies: 0,
+    };
+    for (receipt, body) in receipts {
+        let name = format!(
+            "receipt for {} at version {}",
+            receipt.audience_words(),
+            receipt.version
+        );
+        check_signed(&name, receipt, &bundle.keys, kept)?;
+        let body = body.as_ref().map(|b| signed_body(receipt, b));
+        if let Some(body) = body {
+            if view_hash(body) != receipt.view_hash {
+                return Err(Refused(format!(
+                    "{name}: the body given with it is not the one it signed"
+                )));
+            }
+            checked.bodies += 1;
+        }
+        if receipt.game_id != bundle.game_id {
+            return Err(Refused(format!(
+                "{name}: it is for game {}, the bundle is game {}",
+                receipt.game_id, bundle.game_id
+            )));
+        }
+        // A commitment given with its body says what changed: the seed, or the share mixed in.
+        if receipt.kind == ReceiptKind::Commitment
+            && let Some(promised) =
+                body.and_then(|b| serde_json::from_value::<SeedCommitment>(b.clone()).ok())
+        {
+            broken_commitment(&name, &promised, &commitment_in(bundle, &log, receipt.seat))?;
+        }
+        let audience =
+            audience_from(receipt).ok_or_else(|| Refused(format!("{name}: it names no seat")))?;
+        let version = u64::try_from(receipt.version)
+            .ok()
+            .filter(|v| (1..=history.version()).contains(v))
+            .ok_or_else(|| {
+                Contradiction(format!(
+                    "{name}: the bundle has {} events: the record was cut after it was served",
+                    history.version()
+                ))
+            })?;
+        let head = bundle
+            .events
+            .get(version as usize - 1)
+            .map(|e| e.hash.as_str())
+            .unwrap_or_default();
+        if head != receipt.head {
+            return Err(Contradiction(format!(
+                "{name}: the bundle's chain head at {version} is {head}, the receipt signed {}: \
+                 the record was changed after it was served",
+                receipt.head
+            )));
+        }
+        times_agree(&name, receipt, &log).map_err(Contradiction)?;
+        let recomputed = match receipt.kind {
+            // What was refused is not in the record: the head and the times are what it
+            // proves against it.
+            ReceiptKind::Refusal => {
+                checked.refusals += 1;
+                checked.receipts += 1;
+                continue;
+            }
+            ReceiptKind::View => {
+                checked.views += 1;
+                let view = crate::body::state_view(&history, receipt.version, audience)
+                    .ok_or_else(|| {
+                        Refused(format!(
+                            "{name}: the bundle's state at {version} is missing"
+                        ))
+                    })?;
+                serde_json::to_value(view)
+            }
+            ReceiptKind::Outcome => {
+                checked.outcomes += 1;
+                let first = receipt
+                    .first
+                    .filter(|f| (1..=receipt.version).contains(f))
+                    .ok_or_else(|| Refused(format!("{name}: it names no first event")))?;
+                let events = log
+                    .get(first as usize - 1..version as usize)
+                    .unwrap_or_default();
+                serde_json::to_value(crate::body::outcome_body(&history, first, events, audience))
+            }
+            ReceiptKind::Commitment => {
+                checked.commitments += 1;
+                serde_json::to_value(commitment_in(bundle, &log, receipt.seat))
+            }
+        }
+        .map_err(|e| Refused(format!("{name}: {e}")))?;
+        let hash = view_hash(&recomputed);
+        if hash != receipt.view_hash {
+            return Err(Contradiction(format!(
+                "{name}: what the bundle gives for it hashes to {hash}, the receipt signed {}: \
+                 the record was changed after it was served, or the server served what its \
+                 record does not give",
+                receipt.view_hash
+            )));
+        }
+        checked.receipts += 1;
+    }
+    Ok(checked)
+}
+
+/// How much room times recorded and `served_at` signed are compared with: the clocks of the
+/// processes serving one game may differ, a read may be served from a table up to
+/// the server's `RECHECK_AFTER` behind, and a reply is signed after its read. A time off by more
+/// is the record's, not the clocks'.
+pub const CLOCK_SKEW_MS: u64 = 10_000;
+
+/// The time an event records, if it records one (in milliseconds since the Unix epoch).
+fn recorded_time(event: &Event) -> Option<u64> {
+    match event {
+        Event::CommandAccepted { at, .. }
+        | Event::Undone { at, .. }
+        | Event::RoundStarted { at, .. } => *at,
+        Event::TalkPosted { at, .. } | Event::TurnTimedOut { at, .. } => Some(*at),
+        _ => None,
+    }
+}
+
+/// A receipt's `served_at` against the times the record holds (beyond [`CLOCK_SKEW_MS`]):
+/// every event up to the receipt's version existed when it was served, so none records a later
+/// time. A refusal and a commitment are signed at the game's version of the moment (a view
+/// may be a replay of an older version, an outcome the reply to a retried command), so no
+/// event after theirs records an earlier time either.
+fn times_agree(name: &str, receipt: &Receipt, log: &[Event]) -> Result<(), String> {
+    let current = matches!(receipt.kind, ReceiptKind::Refusal | ReceiptKind::Commitment);
+    let Ok(served) = chrono::DateTime::parse_from_rfc3339(&receipt.served_at) else {
+        return Err(format!("{name}: its served_at is not a time"));
+    };
+    let served = u64::try_from(served.timestamp_millis()).unwrap_or_default();
+    let version = usize::try_from(receipt.version).unwrap_or_default();
+    for (i, event) in log.iter().enumerate() {
+        let Some(at) = recorded_time(event) else {
+            continue;
+        };
+        let seq = i + 1;
+        if seq <= version && at > served + CLOCK_SKEW_MS {
+            return Err(format!(
+                "{name}: it was served at {} ({served} ms), yet event {seq} before it records \
+                 the time {at} ms: the record's times were changed after it was served",
+                receipt.served_at
+            ));
+        }
+        if current && seq > version && at + CLOCK_SKEW_MS < served {
+            return Err(format!(
+                "{name}: it was served at {} ({served} ms) at version {version}, yet event \
+                 {seq} after it records the time {at} ms: the event was back-dated",
+                receipt.served_at
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,88 @@
+//! Players' signatures: every signed act the record holds, checked against the seat's key at
+//! the time and the body recorded with it.
+
+use ed25519_dalek::{Signature, Verifier as _, VerifyingKey};
+use saboteur_domain::Event;
+use serde_json::Value;
+
+/// Checks every player's signature the log records: each signed act listed by
+/// [`saboteur_domain::signed_acts`] (which names an act of a keyed seat left unsigned) must
+/// verify under the seat's key at the time, over the body recorded with it, and that body must
+/// say what the event records. How many were checked.
+pub fn check_signatures(game: &str, log: &[Event]) -> Result<u64, String> {
+    use saboteur_domain::{SignedAct, fingerprint};
+    let entries =
+        saboteur_domain::signed_acts(log).map_err(|(seq, what)| format!("event {seq}: {what}"))?;
+    for e in &entries {
+        let s = &e.signature;
+        // The game's scheme: the canonical statement, or (record versions 1 and 2) the body's
+        // bytes; a body that is not JSON has no statement, so nothing verifies.
+        let message = e
+            .scheme
+            .signed_bytes(game, e.seat, s.version, e.act, &s.body)
+            .unwrap_or_default();
+        let event = log
+            .get(e.seq as usize - 1)
+            .ok_or_else(|| format!("event {}: not in the log", e.seq))?;
+        let named = || format!("event {}: {}'s {}", e.seq, e.seat, e.act.as_str());
+        if !verifies(&e.key, &message, &s.signature) {
+            return Err(format!(
+                "{} carries a signature that does not verify under the seat's key ({}): the \
+                 player did not sign what is recorded",
+                named(),
+                fingerprint(&e.key)
+            ));
+        }
+        let body: Option<Value> = serde_json::from_str(&s.body).ok();
+        let field = |name: &str| {
+            body.as_ref()
+                .and_then(|b| b.get(name))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        let agrees = match (e.act, event) {
+            (SignedAct::Command, Event::CommandAccepted { command, .. }) => {
+                let signed: Option<saboteur_domain::Command> = serde_json::from_str(&s.body).ok();
+                match (signed, command.known()) {
+                    (Some(signed), Some(recorded)) => signed.canonical() == recorded.canonical(),
+                    _ => false,
+                }
+            }
+            (SignedAct::Talk, Event::TalkPosted { text, .. }) => {
+                text.known().map(|t| t.trim()) == field("text").as_deref().map(str::trim)
+            }
+            (SignedAct::Key, Event::SeatKeyRegistered { key, .. }) => {
+                field("public_key").map(|k| k.to_ascii_lowercase()).as_ref() == Some(key)
+            }
+            // Acts without a body sign an empty one.
+            _ => s.body.is_empty(),
+        };
+        if !agrees {
+            return Err(format!(
+                "{}: the signed body says something else than the record",
+                named()
+            ));
+        }
+    }
+    Ok(entries.len() as u64)
+}
+
+/// Parses a key written as 64 hex digits.
+pub fn verifying_key(key: &str) -> Option<VerifyingKey> {
+    let bytes: [u8; 32] = hex::decode(key).ok()?.try_into().ok()?;
+    VerifyingKey::from_bytes(&bytes).ok()
+}
+
+/// Whether `signature` (128 hex digits) is `key`'s signature of `message`.
+pub fn verifies(key: &str, message: &[u8], signature: &str) -> bool {
+    let Some(key) = verifying_key(key) else {
+        return false;
+    };
+    let Some(bytes) = hex::decode(signature)
+        .ok()
+        .and_then(|b| <[u8; 64]>::try_from(b).ok())
+    else {
+        return false;
+    };
+    key.verify(message, &Signature::from_bytes(&bytes)).is_ok()
+}

@@ -1,0 +1,145 @@
+//! The bodies receipts sign and the one way each is computed: what a write answers
+//! ([`Outcome`], by [`outcome_body`]), what a view shows ([`StateView`], by [`state_view`]), and
+//! the seed a game's deals are drawn from as the server committed to it ([`SeedCommitment`]).
+//!
+//! The server serves these and the offline check of receipts against an audit bundle
+//! recomputes them with the same functions, so a body recomputed from the record hashes as the
+//! body served did.
+
+use saboteur_domain::{Audience, Event, History};
+use serde::{Deserialize, Serialize};
+
+/// The seed a game's deals will be drawn from, as the server committed to it: its hash,
+/// published before anyone contributes, and the share a player sent with their seat, which the
+/// start mixes in (the `seed_mixed` event). Signed by a receipt of kind `commitment`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct SeedCommitment {
+    /// The game's id.
+    pub game_id: String,
+    /// Hex SHA-256 of the server's seed.
+    pub seed_commitment: String,
+    /// The seat taken, for a seat's commitment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+    /// The share the seat sent (64 hex digits), which the start must mix into the seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entropy: Option<String>,
+    /// The public key the seat was taken with (64 hex digits), which the start must register
+    /// for it (`seat_key_registered`): `saboteur verify --commitment` names another key in the
+    /// record as a key swapped in the lobby. Absent for a seat taken without a key, and in
+    /// commitments signed before API 0.8.0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub public_key: Option<String>,
+}
+
+/// An event of the log, as the caller may see it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EventRecord {
+    /// Its sequence number, from 1.
+    pub seq: i64,
+    /// The event, with what the caller may not see replaced by `null` or `{"count": n}`.
+    pub event: saboteur_domain::Event,
+}
+
+/// The outcome of a command or of the start.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Outcome {
+    /// The game's version now.
+    pub version: i64,
+    /// The new events, as the caller may see them.
+    pub events: Vec<EventRecord>,
+    /// The seat whose decision the game awaits now (`null` once it is over): a client need
+    /// not read the state to know who plays next.
+    pub awaited: Option<u8>,
+    /// The server's signed receipt for this outcome (its `view_hash` covers the rest of this
+    /// body): keep it to prove later what you were told.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<crate::receipt::Receipt>,
+}
+
+/// What the caller sees of a game.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct StateView {
+    /// The version this view is of.
+    pub version: i64,
+    /// The view (§11): the caller's hand and role for a seat; everything once the game is over.
+    pub view: saboteur_domain::View,
+    /// The table around the game at that version: the clocks and the awaited decision's
+    /// deadline, seats handed to bots, messages hidden by the host.
+    pub table: saboteur_domain::TableStatus,
+    /// The server's signed receipt for this view (its `view_hash` covers the rest of this
+    /// body): keep it to prove later what you were shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<crate::receipt::Receipt>,
+}
+
+/// Events of `history` as an audience may see them (a message the host hid without its
+/// text), numbered from `first_seq`.
+pub fn redacted(
+    history: &History,
+    events: &[Event],
+    first_seq: i64,
+    audience: Audience,
+) -> Vec<EventRecord> {
+    events
+        .iter()
+        .zip(first_seq..)
+        .map(|(e, seq)| EventRecord {
+            seq,
+            event: history.shown(u64::try_from(seq).unwrap_or_default(), e, audience),
+        })
+        .collect()
+}
+
+/// The outcome of a write whose events start at `first`, as `audience` may see them, with the
+/// game's version after them and the seat it awaits then (from `history`, which holds them).
+pub fn outcome_body(
+    history: &History,
+    first: i64,
+    events: &[Event],
+    audience: Audience,
+) -> Outcome {
+    let version = first.saturating_add(i64::try_from(events.len()).unwrap_or(i64::MAX)) - 1;
+    // The history as it was at `version` (a message hidden since, a game over since, change
+    // nothing in what was served then).
+    let earlier;
+    let then = match u64::try_from(version) {
+        Ok(v) if v == history.version() => history,
+        Ok(v) => {
+            earlier = history.at(v);
+            earlier.as_ref().unwrap_or(history)
+        }
+        Err(_) => history,
+    };
+    Outcome {
+        version,
+        events: redacted(then, events, first, audience),
+        awaited: then.game().awaited().map(|s| s.0),
+        receipt: None,
+    }
+}
+
+/// The view at `version` of `history` for `audience`, and the table around the game then:
+/// the live state for the current version, the history replayed to `version` for an earlier
+/// one. `None` when the game has no such version.
+pub fn state_view(history: &History, version: i64, audience: Audience) -> Option<StateView> {
+    let earlier;
+    let then = match u64::try_from(version).ok()? {
+        v if v == history.version() => history,
+        v => {
+            earlier = history.at(v)?;
+            &earlier
+        }
+    };
+    Some(StateView {
+        version,
+        view: saboteur_domain::view(then.game(), audience),
+        table: then.table_status(),
+        receipt: None,
+    })
+}
