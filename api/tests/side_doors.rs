@@ -490,7 +490,7 @@ on_both_stores!(
 async fn a_key_swapped_in_the_lobby_is_named(url: &str, dir: &std::path::Path) {
     let (_, public) = player_key(11);
     let (operator_key, operator_public) = player_key(12);
-    for attack in ["none", "swapped"] {
+    for attack in ["none", "changed by the player", "swapped"] {
         let server = Server::start(url).await;
         let (id, host, joined) = keyed_lobby(&server, &public).await;
         assert_eq!(
@@ -499,7 +499,38 @@ async fn a_key_swapped_in_the_lobby_is_named(url: &str, dir: &std::path::Path) {
             "{joined}"
         );
         let me = joined["player_token"].as_str().unwrap().to_string();
-        let signer = if attack == "swapped" {
+        let mut commitments = vec![file(dir, "joined.json", &joined)];
+        let mut public = public.clone();
+        let signer = if attack == "changed by the player" {
+            // The honest case of a key changed in the lobby: signed by the old key, answered
+            // with the seat's commitment made again, which the player keeps too.
+            let (new_key, new_public) = player_key(13);
+            let body = json!({ "public_key": new_public }).to_string();
+            let version = server
+                .call("GET", &format!("/games/{id}"), None, None)
+                .await["version"]
+                .as_u64()
+                .unwrap();
+            let (status, kept) = server
+                .signed_with(
+                    reqwest::Method::PUT,
+                    &format!("/games/{id}/seats/0/key"),
+                    &me,
+                    &body,
+                    Some((&player_key(11).0, &id, 0, version, "key")),
+                )
+                .await;
+            assert_eq!(status, 201, "{kept}");
+            assert_eq!(
+                kept["commitment"]["public_key"],
+                json!(new_public),
+                "{kept}"
+            );
+            assert_eq!(kept["receipt"]["kind"], "commitment", "{kept}");
+            commitments.push(file(dir, "kept.json", &kept));
+            public = new_public;
+            new_key
+        } else if attack == "swapped" {
             let store = saboteur_storage::EventStore::connect(url).await.unwrap();
             let sql = format!(
                 "UPDATE credentials SET public_key = '{operator_public}' \
@@ -520,15 +551,18 @@ async fn a_key_swapped_in_the_lobby_is_named(url: &str, dir: &std::path::Path) {
             .call("GET", &format!("/games/{id}/audit"), None, None)
             .await;
         let bundle_file = file(dir, "bundle.json", &bundle);
-        let joined_file = file(dir, "joined.json", &joined);
-        let out = verify_with(&["--file", &bundle_file, "--commitment", &joined_file]);
+        let mut args = vec!["--file", bundle_file.as_str()];
+        for c in &commitments {
+            args.extend(["--commitment", c.as_str()]);
+        }
+        let out = verify_with(&args);
         let said = text(&out);
         let mine = saboteur_domain::fingerprint(&public);
         let theirs = saboteur_domain::fingerprint(&operator_public);
         let player = format!("0:{public}");
         let own = verify_with(&["--file", &bundle_file, "--player-key", &player]);
         let own_said = text(&own);
-        if attack == "none" {
+        if attack != "swapped" {
             assert_eq!(out.status.code(), Some(0), "{said}");
             assert_eq!(own.status.code(), Some(0), "{own_said}");
             assert!(

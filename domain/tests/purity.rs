@@ -1,9 +1,18 @@
 //! Architecture invariant: the domain crate does no IO. Its only dependencies are serde,
-//! rand_core, rand_chacha and thiserror: no async runtime, no database, no clock, no OS
+//! rand_core, rand_chacha, thiserror, sha2, serde_json and serde_json_canonicalizer (the
+//! canonical statement a player signs): no async runtime, no database, no clock, no OS
 //! randomness. The one optional dependency is utoipa, which only describes types for the
 //! API's OpenAPI schemas, behind the `openapi` feature.
 
-const ALLOWED: [&str; 5] = ["serde", "rand_core", "rand_chacha", "thiserror", "sha2"];
+const ALLOWED: [&str; 7] = [
+    "serde",
+    "rand_core",
+    "rand_chacha",
+    "thiserror",
+    "sha2",
+    "serde_json",
+    "serde_json_canonicalizer",
+];
 /// Optional dependencies, each with the only feature line that may enable it.
 const OPTIONAL: [(&str, &str); 1] = [("utoipa", r#"openapi = ["dep:utoipa"]"#)];
 

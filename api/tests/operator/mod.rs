@@ -206,10 +206,23 @@ impl Server {
         body: &str,
         signer: Option<(&ed25519_dalek::SigningKey, &str, u8, u64, &str)>,
     ) -> (u16, Value) {
+        self.signed_with(reqwest::Method::POST, path, token, body, signer)
+            .await
+    }
+
+    /// [`Server::signed`] with another method (`PUT` for a key).
+    pub async fn signed_with(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: &str,
+        body: &str,
+        signer: Option<(&ed25519_dalek::SigningKey, &str, u8, u64, &str)>,
+    ) -> (u16, Value) {
         use ed25519_dalek::Signer as _;
         let mut rb = self
             .client
-            .post(format!("{}{path}", self.base))
+            .request(method, format!("{}{path}", self.base))
             .bearer_auth(token);
         if !body.is_empty() {
             rb = rb

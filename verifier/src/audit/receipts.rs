@@ -79,6 +79,7 @@ pub fn check_receipts_with_keys(
         refusals: 0,
         bodies: 0,
     };
+    let latest = latest_commitments(receipts);
     for (receipt, body) in receipts {
         let name = format!(
             "receipt for {} at version {}",
@@ -101,12 +102,23 @@ pub fn check_receipts_with_keys(
                 receipt.game_id, bundle.game_id
             )));
         }
-        // A commitment given with its body says what changed: the seed, or the share mixed in.
-        if receipt.kind == ReceiptKind::Commitment
-            && let Some(promised) =
-                body.and_then(|b| serde_json::from_value::<SeedCommitment>(b.clone()).ok())
-        {
-            broken_commitment(&name, &promised, &commitment_in(bundle, &log, receipt.seat))?;
+        // A commitment given with its body says what changed: the seed, or the share mixed in;
+        // and the key, for a seat's latest commitment (a key changed in the lobby is answered
+        // with a new one, which supersedes the key of those before it).
+        let commitment = (receipt.kind == ReceiptKind::Commitment).then(|| {
+            let promised =
+                body.and_then(|b| serde_json::from_value::<SeedCommitment>(b.clone()).ok());
+            let mut record = commitment_in(bundle, &log, receipt.seat);
+            let superseded = receipt
+                .seat
+                .is_some_and(|s| latest.get(&s) > Some(&served_ms(receipt)));
+            if let (true, Some(p)) = (superseded, &promised) {
+                record.public_key.clone_from(&p.public_key);
+            }
+            (promised, record)
+        });
+        if let Some((Some(promised), record)) = &commitment {
+            broken_commitment(&name, promised, record)?;
         }
         let audience =
             audience_from(receipt).ok_or_else(|| Refused(format!("{name}: it names no seat")))?;
@@ -163,7 +175,8 @@ pub fn check_receipts_with_keys(
             }
             ReceiptKind::Commitment => {
                 checked.commitments += 1;
-                serde_json::to_value(commitment_in(bundle, &log, receipt.seat))
+                let record = commitment.as_ref().map(|(_, r)| r.clone());
+                serde_json::to_value(record.unwrap_or_else(|| commitment_in(bundle, &log, None)))
             }
         }
         .map_err(|e| Refused(format!("{name}: {e}")))?;
@@ -196,6 +209,24 @@ fn recorded_time(event: &Event) -> Option<u64> {
         Event::TalkPosted { at, .. } | Event::TurnTimedOut { at, .. } => Some(*at),
         _ => None,
     }
+}
+
+/// When a receipt was served, in ms since the epoch (0 for a time that does not parse: such a
+/// receipt is refused by [`times_agree`]).
+fn served_ms(receipt: &Receipt) -> i64 {
+    chrono::DateTime::parse_from_rfc3339(&receipt.served_at).map_or(0, |t| t.timestamp_millis())
+}
+
+/// The time of each seat's latest commitment among `receipts` (given with its body).
+fn latest_commitments(receipts: &[(Receipt, Option<Value>)]) -> std::collections::HashMap<u8, i64> {
+    let mut latest = std::collections::HashMap::new();
+    for (receipt, body) in receipts {
+        if let (ReceiptKind::Commitment, Some(seat), Some(_)) = (receipt.kind, receipt.seat, body) {
+            let at = latest.entry(seat).or_insert(i64::MIN);
+            *at = (*at).max(served_ms(receipt));
+        }
+    }
+    latest
 }
 
 /// A receipt's `served_at` against the times the record holds (beyond [`CLOCK_SKEW_MS`]):
