@@ -85,9 +85,10 @@ impl AppState {
         signer: Signer,
     ) -> std::io::Result<AppState> {
         Ok(AppState {
-            reads,
+            reads: reads.clone(),
             tables: Arc::new(Tables::new(
                 store.clone(),
+                reads.clone(),
                 config.cache_bytes,
                 config.time.clone(),
             )),

@@ -126,7 +126,14 @@ async fn receipt_at(
     audience: Audience,
     body: &impl Serialize,
 ) -> Result<Receipt, ApiError> {
-    let head = table.head_at(&state.store, version).await?;
+    let head = match table.head_at(&state.store, version).await {
+        // The store cannot be reached (a demoted primary, a failover): the standby's log.
+        Err(ApiError::Unreachable(why)) => match &state.reads {
+            Some(reads) => table.head_at(reads, version).await?,
+            None => return Err(ApiError::Unreachable(why)),
+        },
+        head => head?,
+    };
     let at = Signed {
         game: table.id().as_str(),
         version: version.stored(),
