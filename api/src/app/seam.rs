@@ -144,11 +144,12 @@ pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiE
 /// clock ran out; whichever process gets there first records it, the others read it.
 ///
 /// For a read: while the store cannot be reached, the table as this process holds it (or as
-/// the read-only store has it), and no timeout is recorded (see [`Tables::open_to_read`]).
+/// the read-only store has it), and no timeout is recorded (see [`Tables::open_to_read`]);
+/// while no database can be reached, tried again for a moment ([`AppState::patiently`]).
 ///
 /// [`Tables::open_to_read`]: crate::app::tables::Tables::open_to_read
 pub(crate) async fn open(state: &AppState, game: &GameId) -> Result<Held, ApiError> {
-    open_as(state, game, true).await
+    state.patiently(|| open_as(state, game, true)).await
 }
 
 async fn open_as(state: &AppState, game: &GameId, read: bool) -> Result<Held, ApiError> {

@@ -313,6 +313,15 @@ impl Table {
         self.unreachable.is_some_and(|at| at >= t)
     }
 
+    /// Reads the game again from `reads` (the read-only store, a standby) while the store
+    /// cannot be reached and the table cannot be trusted (an append's outcome unknown): the
+    /// log as the standby holds it, checked against the store as soon as it answers.
+    pub async fn read_from_standby(&mut self, reads: &EventStore) -> Result<(), ApiError> {
+        self.load_again(reads).await?;
+        self.check_soon();
+        Ok(())
+    }
+
     /// Whether the table holds the log as the store had it when it was last read (false after
     /// an append whose outcome is unknown, or a lost race, until it is read again): what a read
     /// may answer from memory while the store cannot be reached.

@@ -152,6 +152,19 @@ impl Tables {
         self.open_as(game, true).await
     }
 
+    /// For a read while the store cannot be reached: whether `table` may answer as it is — it
+    /// holds the log as last read, or it was read again from the read-only store (an append's
+    /// outcome was unknown, so what it held may not have been recorded).
+    async fn as_held(&self, table: &mut Table) -> bool {
+        if table.trusted() {
+            return true;
+        }
+        match &self.reads {
+            Some(reads) => table.read_from_standby(reads).await.is_ok(),
+            None => false,
+        }
+    }
+
     /// Whether a table found the store unreachable within the last [`STORE_RETRY_MS`].
     fn store_away(&self) -> bool {
         let at = self.unreachable_ms.load(Ordering::Relaxed);
@@ -223,7 +236,7 @@ impl Tables {
             return held(table, true);
         }
         if table.unreachable_since(arrived) || (read && self.store_away()) {
-            if read && table.trusted() {
+            if read && self.as_held(&mut table).await {
                 return held(table, true);
             }
             return Err(ApiError::Unreachable(
@@ -235,7 +248,7 @@ impl Tables {
                 if let ApiError::Unreachable(_) = e {
                     table.note_unreachable();
                     self.note_store_away();
-                    if read && table.trusted() {
+                    if read && self.as_held(&mut table).await {
                         return held(table, true);
                     }
                 }
