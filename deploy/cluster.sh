@@ -14,6 +14,7 @@
 #   cluster.sh wait-sync --dir DIR [--timeout S]
 #   cluster.sh pause-primary|pause-standby --dir DIR --seconds S [--postgres-only]
 #   cluster.sh restart --dir DIR --member node1|node2|etcd1|etcd2|etcd3
+#   cluster.sh stop-etcd|start-etcd --dir DIR
 #
 # Ports, from the base port P: etcd member i client P+2i-2, peer P+2i-1 (i = 1, 2, 3);
 # PostgreSQL node1 P+10, node2 P+11;
@@ -128,12 +129,13 @@ while (($#)); do
 done
 
 case $CMD in
-up | down | status | kill-primary | wait-sync | pause-primary | pause-standby | restart) ;;
+up | down | status | kill-primary | wait-sync | pause-primary | pause-standby | restart | \
+  stop-etcd | start-etcd) ;;
 -h | --help | help)
   usage
   exit 0
   ;;
-*) die "unknown command: $CMD (up, down, status, kill-primary, wait-sync, pause-primary, pause-standby, restart)" ;;
+*) die "unknown command: $CMD (up, down, status, kill-primary, wait-sync, pause-primary, pause-standby, restart, stop-etcd, start-etcd)" ;;
 esac
 
 [[ -n $DIR ]] || die "--dir DIR is required"
@@ -278,18 +280,29 @@ cmd_up() {
       die "the postgres user cannot reach $DIR: pick a --dir whose parents it may enter (e.g. under /tmp)"
   fi
 
-  local servers_file=$DIR/.http-servers
+  # The servers twice: for reads (checked on /healthz) and for writes (checked on
+  # /healthz/write, with the servers that can serve as backups: while none can write, a write
+  # is answered by a server, 503 problem+json with Retry-After, not by HAProxy).
+  local servers_file=$DIR/.http-servers writers_file=$DIR/.http-writers
   : >"$servers_file"
+  : >"$writers_file"
   for ((i = 1; i <= SERVERS; i++)); do
     echo "    server server$i 127.0.0.1:$((HTTP_PORT + i)) check" >>"$servers_file"
+    echo "    server server$i 127.0.0.1:$((HTTP_PORT + i)) check" >>"$writers_file"
+  done
+  for ((i = 1; i <= SERVERS; i++)); do
+    echo "    server server${i}_serving 127.0.0.1:$((HTTP_PORT + i)) backup track saboteur_read/server$i" \
+      >>"$writers_file"
   done
   render "$HERE/haproxy.cfg.in" "$DIR/haproxy.cfg.tmp" \
     DIR="$DIR" WRITE_PORT="$WRITE_PORT" READ_PORT="$READ_PORT" STATS_PORT="$STATS_PORT" \
     HTTP_PORT="$HTTP_PORT" NODE1_PG_PORT="$NODE1_PG_PORT" NODE2_PG_PORT="$NODE2_PG_PORT" \
     NODE1_REST_PORT="$NODE1_REST_PORT" NODE2_REST_PORT="$NODE2_REST_PORT" \
-    HTTP_SERVERS=__HTTP_SERVERS__
-  sed -e "/^__HTTP_SERVERS__\$/{r $servers_file" -e 'd}' "$DIR/haproxy.cfg.tmp" >"$DIR/haproxy.cfg"
-  rm -f "$DIR/haproxy.cfg.tmp" "$servers_file"
+    HTTP_SERVERS=__HTTP_SERVERS__ HTTP_WRITE_SERVERS=__HTTP_WRITE_SERVERS__
+  sed -e "/^__HTTP_SERVERS__\$/{r $servers_file" -e 'd}' \
+    -e "/^__HTTP_WRITE_SERVERS__\$/{r $writers_file" -e 'd}' \
+    "$DIR/haproxy.cfg.tmp" >"$DIR/haproxy.cfg"
+  rm -f "$DIR/haproxy.cfg.tmp" "$servers_file" "$writers_file"
   haproxy -c -q -f "$DIR/haproxy.cfg" >"$DIR/logs/haproxy-check.log" 2>&1 || {
     log_tail haproxy-check
     die "HAProxy rejects $DIR/haproxy.cfg"
@@ -529,8 +542,32 @@ cmd_restart() {
   echo "restarted $MEMBER at $(date +%s.%N)"
 }
 
+# Stops every etcd member (the consensus store lost): Patroni keeps the primary running while
+# it reaches every member through their REST API (failsafe_mode), and demotes it otherwise.
+cmd_stop_etcd() {
+  load_layout
+  stop_named 10 etcd1 etcd2 etcd3
+  echo "stopped etcd at $(date +%s.%N)"
+}
+
+# Starts every etcd member again with its data; waits until each answers healthy.
+cmd_start_etcd() {
+  load_layout
+  local n
+  for n in 1 2 3; do
+    ours "$(pid_of "etcd$n")" && continue
+    start_etcd "$n" existing
+  done
+  for n in 1 2 3; do
+    wait_until "etcd$n to answer" "etcd$n" etcd_healthy "$n"
+  done
+  echo "started etcd at $(date +%s.%N)"
+}
+
 case $CMD in
 up) cmd_up ;;
+stop-etcd) cmd_stop_etcd ;;
+start-etcd) cmd_start_etcd ;;
 down) cmd_down ;;
 status) cmd_status ;;
 kill-primary) cmd_kill_primary ;;

@@ -249,6 +249,10 @@ pub struct Health {
     pub cache_bytes: u64,
     /// Event streams open on this process (bounded by `--max-streams`).
     pub streams: u64,
+    /// Whether the database takes writes now (`/healthz/write` answers 200): false while it
+    /// is read-only (a demoted primary, a standby) or cannot be reached for writes, when the
+    /// server still answers reads.
+    pub writable: bool,
 }
 
 /// A game as listed: its row, its seat count and its credentials (never their tokens).

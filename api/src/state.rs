@@ -59,6 +59,10 @@ impl Config {
     }
 }
 
+/// How long a read keeps trying while neither the store nor the read-only store can be reached
+/// ([`AppState::patiently`]).
+pub(crate) const READ_PATIENCE: Duration = Duration::from_secs(5);
+
 /// Shared by every request.
 pub(crate) struct AppState {
     pub store: EventStore,
@@ -85,9 +89,10 @@ impl AppState {
         signer: Signer,
     ) -> std::io::Result<AppState> {
         Ok(AppState {
-            reads,
+            reads: reads.clone(),
             tables: Arc::new(Tables::new(
                 store.clone(),
+                reads.clone(),
                 config.cache_bytes,
                 config.time.clone(),
             )),
@@ -104,11 +109,51 @@ impl AppState {
 
     /// Reads with `read` from the read-only store, or from the store when the read-only store
     /// cannot be reached or `complete` finds its answer behind the store (a standby that has not
-    /// replayed it yet). With no read-only store, reads the store.
+    /// replayed it yet). With no read-only store, reads the store. With one, while neither can
+    /// be reached the read is tried again for [`READ_PATIENCE`] before it answers 503 (see
+    /// [`AppState::patiently`]).
     pub(crate) async fn reading<T, F, Fut>(
         &self,
         read: F,
         complete: impl Fn(&T) -> bool,
+    ) -> Result<T, crate::error::ApiError>
+    where
+        F: Fn(EventStore) -> Fut,
+        Fut: std::future::Future<Output = Result<T, crate::error::ApiError>>,
+    {
+        self.patiently(|| self.reading_once(&read, &complete)).await
+    }
+
+    /// Runs the read `read` again while it answers that no database can be reached, for at
+    /// most [`READ_PATIENCE`], when the server has a read-only store: a primary that Patroni
+    /// demotes restarts read-only and cuts every connection, the standby's through HAProxy's
+    /// read port included, for a moment; a read then waits rather than fail. Without a
+    /// read-only store the first answer is the answer (a request that needs the database
+    /// answers 503 within the pool's wait).
+    pub(crate) async fn patiently<T, Fut>(
+        &self,
+        read: impl Fn() -> Fut,
+    ) -> Result<T, crate::error::ApiError>
+    where
+        Fut: std::future::Future<Output = Result<T, crate::error::ApiError>>,
+    {
+        let started = std::time::Instant::now();
+        loop {
+            match read().await {
+                Err(crate::error::ApiError::Unreachable(_))
+                    if self.reads.is_some() && started.elapsed() < READ_PATIENCE =>
+                {
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+                answer => return answer,
+            }
+        }
+    }
+
+    async fn reading_once<T, F, Fut>(
+        &self,
+        read: &F,
+        complete: &impl Fn(&T) -> bool,
     ) -> Result<T, crate::error::ApiError>
     where
         F: Fn(EventStore) -> Fut,

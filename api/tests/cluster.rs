@@ -2,15 +2,19 @@
 //! standby under Patroni and etcd, HAProxy in front of the database and of two server
 //! processes. Under load through HAProxy, the primary is killed with SIGKILL, twice (the old
 //! primary rejoining as a standby in between); the primary's machine stalls (SIGSTOP) for 5 s
-//! and for longer than Patroni's TTL, the standby's for 15 s (`cluster/pause.rs`); then a server
+//! and for longer than Patroni's TTL, the standby's for 15 s (`cluster/pause.rs`); every etcd
+//! member is stopped for 30 s, then again with the standby's machine stalled, while a spectator
+//! reads (`cluster/etcd.rs`: every read answered, writes recorded or refused 503); then a server
 //! process is killed: nothing acknowledged is lost or recorded twice, every game verifies and
 //! plays on to its end, and every stream opened before has every event. One cluster start
-//! serves every fault.
+//! serves every fault (`CLUSTER_FAULTS=etcd` runs only the faults named).
 //!
 //! A test binary of its own, so that no other test competes with the cluster for the machine.
 //! `deploy/cluster.sh` needs Patroni, etcd and HAProxy (`cargo xtask test` installs them).
 
 // The fault suite's harness: this binary uses part of it.
+#[path = "cluster/etcd.rs"]
+mod etcd;
 #[allow(dead_code)]
 #[path = "faults/harness.rs"]
 mod harness;
@@ -27,7 +31,7 @@ use std::time::{Duration, Instant};
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
 
-use crate::harness::{Remote, client, mixed_games, play_to_end, send, verify};
+use crate::harness::{Remote, client, game_with_bots, mixed_games, play_to_end, send, verify};
 
 /// The longest the service may refuse writes after the primary dies: Patroni noticing (its
 /// loop, 1 s, and a start it does not attempt: `primary_start_timeout: 0`), the synchronous
@@ -415,6 +419,69 @@ async fn failover(
     refused
 }
 
+/// The games of a round: followed by spectators from the start, checked at the end.
+type Games = Vec<(String, String)>;
+
+/// The primary killed under load, twice (the old primary rejoining as a standby in between).
+async fn failovers(
+    cluster: &Cluster,
+    c: &Client,
+    round: &mut impl FnMut(Games) -> Games,
+    clocked: &mut Vec<String>,
+) {
+    let front = cluster.front();
+    let games = round(mixed_games(c, &front, 4, 500).await);
+    failover(cluster, c, &games, 1).await;
+    // The old primary comes back as a standby by itself (Patroni's rewind), and a second
+    // failover passes the same checks.
+    let rejoining = Instant::now();
+    cluster.command("wait-sync");
+    eprintln!(
+        "the old primary rejoined as a synchronous standby after {:?}",
+        rejoining.elapsed()
+    );
+    let games = round(mixed_games(c, &front, 4, 600).await);
+    clocked.push(clocked_game(c, &front, 801).await);
+    failover(cluster, c, &games, 2).await;
+    cluster.command("wait-sync");
+}
+
+/// The primary's machine stalls shorter and longer than the TTL, then the standby's.
+async fn stalls(cluster: &Cluster, c: &Client, round: &mut impl FnMut(Games) -> Games) {
+    let front = cluster.front();
+    // The primary's machine stalls for less than the TTL: it keeps its lock, the writes wait
+    // for it, and no failover happens.
+    let games = round(mixed_games(c, &front, 4, 650).await);
+    let short = pause::stall(cluster, c, &games, 4, "primary", 5).await;
+    assert!(!short.failed_over, "a 5 s stall made a failover");
+    assert!(short.outage < Duration::from_secs(5) + FAILOVER_BOUND / 3);
+    // Longer than the TTL: the standby is promoted; the old primary, when it goes on, finds
+    // another node's leader key, demotes itself and comes back as a standby (pg_rewind).
+    let games = round(mixed_games(c, &front, 4, 660).await);
+    let long = pause::stall(cluster, c, &games, 5, "primary", 30).await;
+    assert!(
+        long.failed_over,
+        "no failover in a 30 s stall of the primary"
+    );
+    assert!(long.outage < pause::TTL + Duration::from_secs(10));
+    // The synchronous standby stalls: the primary gives it up and writes go on.
+    let games = round(mixed_games(c, &front, 4, 670).await);
+    let standby = pause::stall(cluster, c, &games, 6, "standby", 15).await;
+    assert!(!standby.failed_over, "a stalled standby made a failover");
+    assert!(
+        standby.outage < pause::STANDBY_STALL_BOUND,
+        "writes waited {:?} for a stalled standby",
+        standby.outage
+    );
+}
+
+/// Whether the faults named `name` run: all of them unless `CLUSTER_FAULTS` lists some
+/// (`failover`, `stall`, `etcd`, comma-separated); the server's death and the final checks
+/// always run.
+fn wants(name: &str) -> bool {
+    std::env::var("CLUSTER_FAULTS").map_or(true, |list| list.split(',').any(|n| n.trim() == name))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn failover_under_load_loses_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -434,48 +501,39 @@ async fn failover_under_load_loses_nothing() {
         all.extend(games.iter().cloned());
         games
     };
-    let games = round(mixed_games(&c, &front, 4, 500).await);
     // Games on a turn clock nobody answers: the clocks and the bots carry on through the faults.
     let mut clocked = vec![clocked_game(&c, &front, 800).await];
-    failover(&cluster, &c, &games, 1).await;
-    // The old primary comes back as a standby by itself (Patroni's rewind), and a second
-    // failover passes the same checks.
-    let rejoining = Instant::now();
-    cluster.command("wait-sync");
-    eprintln!(
-        "the old primary rejoined as a synchronous standby after {:?}",
-        rejoining.elapsed()
-    );
-    let games = round(mixed_games(&c, &front, 4, 600).await);
-    clocked.push(clocked_game(&c, &front, 801).await);
-    failover(&cluster, &c, &games, 2).await;
-    cluster.command("wait-sync");
+    if wants("failover") {
+        failovers(&cluster, &c, &mut round, &mut clocked).await;
+    }
+    if wants("stall") {
+        stalls(&cluster, &c, &mut round).await;
+    }
+    if wants("etcd") {
+        // A finished game whose replay and audit a spectator reads through the loss of etcd.
+        let (finished, token) = game_with_bots(&c, &front, "base", 3, 680).await;
+        play_to_end(&c, &front, &finished, &token, Duration::from_secs(180)).await;
+        // etcd lost: failsafe_mode keeps the primary, which reaches the standby's Patroni.
+        let games = round(mixed_games(&c, &front, 4, 690).await);
+        let kept =
+            etcd::lose_etcd(&cluster, &c, &games, (&games[0].0, &finished), 8, 30, false).await;
+        assert!(
+            !kept.demoted,
+            "the primary was demoted though failsafe_mode is on"
+        );
+        // etcd lost and the standby's machine stalled: the primary is demoted (read-only) until
+        // etcd is back; reads go on all the same.
+        let games = round(mixed_games(&c, &front, 4, 695).await);
+        let demoted =
+            etcd::lose_etcd(&cluster, &c, &games, (&games[0].0, &finished), 9, 30, true).await;
+        assert!(
+            demoted.demoted,
+            "no demotion with etcd lost and the standby stalled"
+        );
+        assert!(demoted.refused < Duration::from_secs(30) + FAILOVER_BOUND);
+    }
 
-    // The primary's machine stalls for less than the TTL: it keeps its lock, the writes wait
-    // for it, and no failover happens.
-    let games = round(mixed_games(&c, &front, 4, 650).await);
-    let short = pause::stall(&cluster, &c, &games, 4, "primary", 5).await;
-    assert!(!short.failed_over, "a 5 s stall made a failover");
-    assert!(short.outage < Duration::from_secs(5) + FAILOVER_BOUND / 3);
-    // Longer than the TTL: the standby is promoted; the old primary, when it goes on, finds
-    // another node's leader key, demotes itself and comes back as a standby (pg_rewind).
-    let games = round(mixed_games(&c, &front, 4, 660).await);
-    let long = pause::stall(&cluster, &c, &games, 5, "primary", 30).await;
-    assert!(
-        long.failed_over,
-        "no failover in a 30 s stall of the primary"
-    );
-    assert!(long.outage < pause::TTL + Duration::from_secs(10));
-    // The synchronous standby stalls: the primary gives it up and writes go on.
-    let games = round(mixed_games(&c, &front, 4, 670).await);
-    let standby = pause::stall(&cluster, &c, &games, 6, "standby", 15).await;
-    assert!(!standby.failed_over, "a stalled standby made a failover");
-    assert!(
-        standby.outage < pause::STANDBY_STALL_BOUND,
-        "writes waited {:?} for a stalled standby",
-        standby.outage
-    );
-
+    // A server process dies behind HAProxy: its clients only reconnect.
     // A server process dies behind HAProxy: its clients only reconnect.
     let pids: Vec<String> = cluster
         .get("SERVER_PIDS")

@@ -696,11 +696,38 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Check health
-         * @description Answers 200 when the server and its database answer, with what the server holds; 503 with
-         *     `Retry-After` when the database cannot be reached.
+         * Check health: can this server answer reads
+         * @description Answers 200 when the server can serve reads: its database answers, or its read-only store
+         *     (`--read-database-url`, a standby) does — whether the database also takes writes is
+         *     `writable` (and `/healthz/write`). 503 with `Retry-After` when neither answers. A load
+         *     balancer sends reads (GET, HEAD) to servers that answer 200 here, and writes to those that
+         *     answer 200 on `/healthz/write`, so reads go on through a write outage (a demoted primary, a
+         *     failover).
          */
         get: operations["healthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz/write": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check health: can this server record writes
+         * @description Answers 200 when the database takes writes (it answers, and its transactions are not
+         *     read-only: PostgreSQL's `transaction_read_only` is off); 503 with `Retry-After` when it is
+         *     read-only (a standby, a demoted primary) or cannot be reached. A write sent meanwhile is
+         *     answered 503 `unavailable` with `Retry-After`.
+         */
+        get: operations["healthz_write"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2218,6 +2245,12 @@ export interface components {
              * @description Event streams open on this process (bounded by `--max-streams`).
              */
             streams: number;
+            /**
+             * @description Whether the database takes writes now (`/healthz/write` answers 200): false while it
+             *     is read-only (a demoted primary, a standby) or cannot be reached for writes, when the
+             *     server still answers reads.
+             */
+            writable: boolean;
         };
         /**
          * Inspection
@@ -6345,7 +6378,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Healthy */
+            /** @description The server can serve reads */
             200: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -6357,6 +6390,41 @@ export interface operations {
                 };
             };
             /** @description The database is unreachable */
+            503: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    healthz_write: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server can record writes */
+            200: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description The database is read-only or unreachable */
             503: {
                 headers: {
                     /** @description The API's version (`info.version`) */

@@ -268,6 +268,36 @@ impl EventStore {
         Ok(())
     }
 
+    /// Whether the database takes writes now: it answers, and (PostgreSQL) its transactions
+    /// are not read-only — a standby, a primary that Patroni demoted, or a database set
+    /// `default_transaction_read_only` answers [`StoreError::Unavailable`], as a write refused
+    /// there would (SQLSTATE 25006). SQLite: whether it
+    /// answers, and whether the connection may write (`PRAGMA query_only`).
+    pub async fn writable(&self) -> Result<()> {
+        let read_only = match &self.backend {
+            Backend::Postgres(pool) => {
+                let setting: String =
+                    sqlx::query_scalar("SELECT current_setting('transaction_read_only')")
+                        .fetch_one(pool)
+                        .await?;
+                setting == "on"
+            }
+            Backend::Sqlite(pool) => {
+                let query_only: i64 = sqlx::query_scalar("PRAGMA query_only")
+                    .fetch_one(pool)
+                    .await?;
+                query_only != 0
+            }
+        };
+        if read_only {
+            Err(StoreError::Unavailable(
+                "the database is read-only (a standby, or a demoted primary)".into(),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
     /// What happens from now on: every append (on PostgreSQL, by any process), and
     /// [`Notice::Resync`] whenever announcements may have been lost.
     pub fn subscribe(&self) -> broadcast::Receiver<Notice> {

@@ -79,6 +79,17 @@ pub enum ClusterAction {
         /// The member: node1, node2, etcd1, etcd2 or etcd3.
         member: String,
     },
+    /// Stop every etcd member: the consensus store lost (the primary keeps running while it
+    /// reaches the other node's Patroni: `failsafe_mode`).
+    StopEtcd {
+        #[command(flatten)]
+        dir: ClusterDir,
+    },
+    /// Start every etcd member again with its data, and wait until each answers.
+    StartEtcd {
+        #[command(flatten)]
+        dir: ClusterDir,
+    },
 }
 
 /// How long, and what, a pause stops.
@@ -123,7 +134,9 @@ pub fn cluster(action: ClusterAction) -> ExitCode {
         | ClusterAction::WaitSync { dir, .. }
         | ClusterAction::PausePrimary(Pause { dir, .. })
         | ClusterAction::PauseStandby(Pause { dir, .. })
-        | ClusterAction::Restart { dir, .. } => dir.path(),
+        | ClusterAction::Restart { dir, .. }
+        | ClusterAction::StopEtcd { dir }
+        | ClusterAction::StartEtcd { dir } => dir.path(),
     };
     match action {
         ClusterAction::Up {
@@ -172,6 +185,8 @@ pub fn cluster(action: ClusterAction) -> ExitCode {
         ClusterAction::Restart { member, .. } => {
             args.extend(["restart".into(), "--member".into(), member]);
         }
+        ClusterAction::StopEtcd { .. } => args.push("stop-etcd".into()),
+        ClusterAction::StartEtcd { .. } => args.push("start-etcd".into()),
     }
     if args[0] != "up" {
         args.extend(["--dir".into(), text(&dir)]);

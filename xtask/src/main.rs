@@ -6,9 +6,9 @@
 //! the whole suite and closes with one line: `total: N passed, N failed`.
 //!
 //! `cargo xtask cluster up|down|status|kill-primary|wait-sync|pause-primary|pause-standby|
-//! restart`: the local high-availability cluster (three etcd members, two PostgreSQL nodes
-//! under Patroni 4, HAProxy, the servers) of `deploy/cluster.sh`, what it needs installed
-//! first when missing.
+//! restart|stop-etcd|start-etcd`: the local high-availability cluster (three etcd members, two
+//! PostgreSQL nodes under Patroni 4, HAProxy, the servers) of `deploy/cluster.sh`, what it
+//! needs installed first when missing.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

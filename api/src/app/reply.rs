@@ -61,7 +61,15 @@ async fn receipt_at(
     audience: Audience,
     body: &impl Serialize,
 ) -> Result<Receipt, ApiError> {
-    let head = table.head_at(&state.store, version).await?;
+    // The store cannot be reached (a demoted primary, a failover): the standby's log.
+    let head = state
+        .patiently(|| async {
+            match (table.head_at(&state.store, version).await, &state.reads) {
+                (Err(ApiError::Unreachable(_)), Some(reads)) => table.head_at(reads, version).await,
+                (head, _) => head,
+            }
+        })
+        .await?;
     let at = Signed {
         game: table.id().as_str(),
         version: version.stored(),

@@ -148,7 +148,7 @@ pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiE
         return rematch(state, token.as_deref(), &game, key.as_ref()).await;
     }
     // 1. The table, with its clock enforced.
-    let mut table = open(state, &game).await?;
+    let mut table = open_as(state, &game, false).await?;
     let done = on_table(
         state,
         &mut table,
@@ -166,10 +166,24 @@ pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiE
 /// Opens a game's table for a request. A decision whose deadline has passed is recorded first
 /// (through the seam, as [`Act::TimeOut`]), so no read and no act answers from a game whose
 /// clock ran out; whichever process gets there first records it, the others read it.
+///
+/// For a read: while the store cannot be reached, the table as this process holds it (or as
+/// the read-only store has it), and no timeout is recorded (see [`Tables::open_to_read`]);
+/// while no database can be reached, tried again for a moment ([`AppState::patiently`]).
+///
+/// [`Tables::open_to_read`]: crate::app::tables::Tables::open_to_read
 pub(crate) async fn open(state: &AppState, game: &GameId) -> Result<Held, ApiError> {
-    let mut table = state.tables.open(game).await?;
+    state.patiently(|| open_as(state, game, true)).await
+}
+
+async fn open_as(state: &AppState, game: &GameId, read: bool) -> Result<Held, ApiError> {
+    let (mut table, stale) = if read {
+        state.tables.open_to_read(game).await?
+    } else {
+        (state.tables.open(game).await?, false)
+    };
     // A bot due is played (step 7 of any act, or the driver's `Act::BotsDue`), never timed out.
-    if !table.bot_due() && table.history().overdue(table.now_ms()) {
+    if !stale && !table.bot_due() && table.history().overdue(table.now_ms()) {
         let timeout = Act::TimeOut { game: game.clone() };
         if let Err(e) = Box::pin(on_table(state, &mut table, None, timeout, (None, None))).await {
             if let ApiError::Unreachable(_) = e {

@@ -181,7 +181,14 @@ impl Table {
             .into_iter()
             .find(|e| e.seq == seq)
             .map(|e| e.hash)
-            .ok_or_else(|| ApiError::Internal(format!("the log has no event {version}")))
+            // The store is behind this table (a commit another session saw, lost in a
+            // failover; a demoted primary's log read through another node): not an error of
+            // the request; the table is read again before long (`follow`).
+            .ok_or_else(|| {
+                ApiError::Unavailable(format!(
+                    "the game's log does not hold version {version} now; try again shortly"
+                ))
+            })
     }
 
     /// The game's id.
@@ -304,6 +311,28 @@ impl Table {
     /// client is promised); one that arrives later tries the database again.
     pub fn unreachable_since(&self, t: Instant) -> bool {
         self.unreachable.is_some_and(|at| at >= t)
+    }
+
+    /// Reads the game again from `reads` (the read-only store, a standby) while the store
+    /// cannot be reached and the table cannot be trusted (an append's outcome unknown): the
+    /// log as the standby holds it, checked against the store as soon as it answers.
+    pub async fn read_from_standby(&mut self, reads: &EventStore) -> Result<(), ApiError> {
+        self.load_again(reads).await?;
+        self.check_soon();
+        Ok(())
+    }
+
+    /// Whether the table holds the log as the store had it when it was last read (false after
+    /// an append whose outcome is unknown, or a lost race, until it is read again): what a read
+    /// may answer from memory while the store cannot be reached.
+    pub fn trusted(&self) -> bool {
+        self.checked.is_some()
+    }
+
+    /// Marks the table to be checked against the store before its next answer (read from a
+    /// standby, which may be behind), keeping what it holds.
+    pub fn check_soon(&mut self) {
+        self.checked = Instant::now().checked_sub(RECHECK_AFTER).or(self.checked);
     }
 
     /// Marks the table to be read again from the store before its next answer.

@@ -34,6 +34,10 @@ pub fn cost(events: usize) -> usize {
     TABLE_BYTES + events * EVENT_BYTES
 }
 
+/// How long after a table found the store unreachable reads answer from memory without trying
+/// it again (one read a second pays the pool's wait, [`saboteur_storage::ACQUIRE_TIMEOUT`]).
+const STORE_RETRY_MS: u64 = 1000;
+
 /// A table in the cache, with what the cache knows of it without taking its lock.
 struct Slot {
     table: Arc<Mutex<Table>>,
@@ -50,6 +54,11 @@ struct Slot {
 /// The tables held in memory.
 pub(crate) struct Tables {
     store: EventStore,
+    /// The read-only store (a standby), where a game is read when the store cannot be reached.
+    reads: Option<EventStore>,
+    /// When a table last found the store unreachable, in milliseconds since the cache was made
+    /// (0: never): for [`STORE_RETRY_MS`] after it, reads answer from memory without trying it.
+    unreachable_ms: AtomicU64,
     time: TimeSource,
     slots: StdMutex<HashMap<String, Arc<Slot>>>,
     budget: usize,
@@ -94,9 +103,16 @@ impl Drop for Held {
 
 impl Tables {
     /// An empty cache of at most about `budget` bytes.
-    pub fn new(store: EventStore, budget: usize, time: TimeSource) -> Tables {
+    pub fn new(
+        store: EventStore,
+        reads: Option<EventStore>,
+        budget: usize,
+        time: TimeSource,
+    ) -> Tables {
         Tables {
             store,
+            reads,
+            unreachable_ms: AtomicU64::new(0),
             time,
             slots: StdMutex::new(HashMap::new()),
             budget,
@@ -120,21 +136,109 @@ impl Tables {
     }
 
     /// The game's table, locked, loaded from the store on first use and brought up to the
-    /// store when it may be behind (see [`Table::needs_check`]).
+    /// store when it may be behind (see [`Table::needs_check`]). For a write: when the store
+    /// cannot be reached, 503.
     pub async fn open(self: &Arc<Self>, game: &GameId) -> Result<Held, ApiError> {
+        self.open_as(game, false).await.map(|(held, _)| held)
+    }
+
+    /// [`Tables::open`] for a read: when the store cannot be reached (its primary demoted, a
+    /// failover, the database gone), the table is answered as this process holds it, or read
+    /// from the read-only store (a standby) when it holds none — nothing can be written
+    /// meanwhile through this store, so what it holds is the game as far as this process can
+    /// know. Whether it is answered so (stale): the caller then writes nothing (no timeout
+    /// recorded on the way).
+    pub async fn open_to_read(self: &Arc<Self>, game: &GameId) -> Result<(Held, bool), ApiError> {
+        self.open_as(game, true).await
+    }
+
+    /// For a read while the store cannot be reached: whether `table` may answer as it is — it
+    /// holds the log as last read, or it was read again from the read-only store (an append's
+    /// outcome was unknown, so what it held may not have been recorded).
+    async fn as_held(&self, table: &mut Table) -> bool {
+        if table.trusted() {
+            return true;
+        }
+        match &self.reads {
+            Some(reads) => table.read_from_standby(reads).await.is_ok(),
+            None => false,
+        }
+    }
+
+    /// Whether a table found the store unreachable within the last [`STORE_RETRY_MS`].
+    fn store_away(&self) -> bool {
+        let at = self.unreachable_ms.load(Ordering::Relaxed);
+        at != 0 && self.now_ms().saturating_sub(at) < STORE_RETRY_MS
+    }
+
+    fn note_store_away(&self) {
+        self.unreachable_ms
+            .store(self.now_ms().max(1), Ordering::Relaxed);
+    }
+
+    async fn open_as(
+        self: &Arc<Self>,
+        game: &GameId,
+        read: bool,
+    ) -> Result<(Held, bool), ApiError> {
         let id = game.as_str();
         let cached = self.slots().get(id).cloned();
+        let mut stale = false;
         let slot = match cached {
             Some(slot) => slot,
             None => {
-                let table = Table::load(&self.store, game, self.time.clone()).await?;
+                let loaded = if read && self.store_away() {
+                    Err(ApiError::Unreachable(
+                        "the database was away a moment ago".into(),
+                    ))
+                } else {
+                    Table::load(&self.store, game, self.time.clone()).await
+                };
+                let table = match (loaded, &self.reads) {
+                    (Ok(table), _) => table,
+                    (Err(ApiError::Unreachable(why)), Some(reads)) if read => {
+                        self.note_store_away();
+                        // The standby's copy, checked against the store once it answers.
+                        let mut table = Table::load(reads, game, self.time.clone()).await.map_err(
+                            |e| match e {
+                                ApiError::Unreachable(_) => ApiError::Unreachable(why),
+                                other => other,
+                            },
+                        )?;
+                        table.check_soon();
+                        stale = true;
+                        table
+                    }
+                    (Err(e), _) => {
+                        if let ApiError::Unreachable(_) = e {
+                            self.note_store_away();
+                        }
+                        return Err(e);
+                    }
+                };
                 self.insert(id, table)
             }
         };
         let arrived = Instant::now();
         let mut table = slot.table.clone().lock_owned().await;
         let heard = slot.heard.load(Ordering::Acquire);
-        if table.unreachable_since(arrived) {
+        let held = |table, stale| {
+            Ok((
+                Held {
+                    table,
+                    slot: slot.clone(),
+                    tables: self.clone(),
+                },
+                stale,
+            ))
+        };
+        if stale {
+            return held(table, true);
+        }
+        if table.unreachable_since(arrived) || (read && self.store_away()) {
+            if read && self.as_held(&mut table).await {
+                return held(table, true);
+            }
             return Err(ApiError::Unreachable(
                 "the database could not be reached a moment ago; try again shortly".into(),
             ));
@@ -143,6 +247,10 @@ impl Tables {
             if let Err(e) = table.follow(&self.store).await {
                 if let ApiError::Unreachable(_) = e {
                     table.note_unreachable();
+                    self.note_store_away();
+                    if read && self.as_held(&mut table).await {
+                        return held(table, true);
+                    }
                 }
                 return Err(e);
             }
@@ -155,11 +263,7 @@ impl Tables {
                 );
             }
         }
-        Ok(Held {
-            table,
-            slot,
-            tables: self.clone(),
-        })
+        held(table, false)
     }
 
     /// The game's table as [`Tables::open`] gives it, only when it is held in memory: for a

@@ -8,7 +8,7 @@ use crate::error::ApiError;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(healthz).service(metrics);
+    cfg.service(healthz).service(healthz_write).service(metrics);
 }
 
 /// Read the metrics
@@ -95,31 +95,60 @@ pub(crate) fn resident_bytes() -> Option<u64> {
 }
 
 /// How long `/healthz` waits for the database before it says the database is unreachable.
-const PING_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(1500);
+const PING_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(700);
 
-/// Check health
+/// Whether `store` answers within [`PING_TIMEOUT`] (`write`: and takes writes): why not.
+async fn answers(store: &saboteur_storage::EventStore, write: bool) -> Result<(), String> {
+    let asked = async {
+        if write {
+            store.writable().await
+        } else {
+            store.ping().await
+        }
+    };
+    match tokio::time::timeout(PING_TIMEOUT, asked).await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err(format!("no answer within {} ms", PING_TIMEOUT.as_millis())),
+    }
+}
+
+/// Check health: can this server answer reads
 ///
-/// Answers 200 when the server and its database answer, with what the server holds; 503 with
-/// `Retry-After` when the database cannot be reached.
+/// Answers 200 when the server can serve reads: its database answers, or its read-only store
+/// (`--read-database-url`, a standby) does — whether the database also takes writes is
+/// `writable` (and `/healthz/write`). 503 with `Retry-After` when neither answers. A load
+/// balancer sends reads (GET, HEAD) to servers that answer 200 here, and writes to those that
+/// answer 200 on `/healthz/write`, so reads go on through a write outage (a demoted primary, a
+/// failover).
 #[utoipa::path(
     tag = "operations",
     responses(
-        (status = 200, description = "Healthy", body = Health),
+        (status = 200, description = "The server can serve reads", body = Health),
         (status = 503, description = "The database is unreachable", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]
 #[get("/healthz")]
 async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    let unreachable = |why: String| {
-        ApiError::Unavailable(format!(
-            "the database ({}) is unreachable: {why}",
-            state.store.backend_name()
-        ))
+    let standby = async {
+        match &state.reads {
+            Some(reads) => answers(reads, false).await,
+            None => Err("no read-only store".into()),
+        }
     };
-    tokio::time::timeout(PING_TIMEOUT, state.store.ping())
-        .await
-        .map_err(|_| unreachable(format!("no answer within {} ms", PING_TIMEOUT.as_millis())))?
-        .map_err(|e| unreachable(e.to_string()))?;
+    let (writes, reads) = tokio::join!(answers(&state.store, true), standby);
+    let readable = match (&writes, reads) {
+        (Ok(()), _) | (_, Ok(())) => true,
+        // Read-only: it answers reads.
+        (Err(_), Err(_)) => answers(&state.store, false).await.is_ok(),
+    };
+    if !readable {
+        return Err(ApiError::Unavailable(format!(
+            "the database ({}) is unreachable: {}",
+            state.store.backend_name(),
+            writes.err().unwrap_or_default()
+        )));
+    }
     let (cached_games, cache_bytes) = state.tables.usage();
     Ok(HttpResponse::Ok().json(Health {
         status: "ok".into(),
@@ -127,6 +156,39 @@ async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
         cached_games: cached_games as u64,
         cache_bytes: cache_bytes as u64,
         streams: state.streams.count() as u64,
+        writable: writes.is_ok(),
+    }))
+}
+
+/// Check health: can this server record writes
+///
+/// Answers 200 when the database takes writes (it answers, and its transactions are not
+/// read-only: PostgreSQL's `transaction_read_only` is off); 503 with `Retry-After` when it is
+/// read-only (a standby, a demoted primary) or cannot be reached. A write sent meanwhile is
+/// answered 503 `unavailable` with `Retry-After`.
+#[utoipa::path(
+    tag = "operations",
+    responses(
+        (status = 200, description = "The server can record writes", body = Health),
+        (status = 503, description = "The database is read-only or unreachable", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
+    )
+)]
+#[get("/healthz/write")]
+async fn healthz_write(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    answers(&state.store, true).await.map_err(|why| {
+        ApiError::Unavailable(format!(
+            "the database ({}) takes no writes now: {why}",
+            state.store.backend_name()
+        ))
+    })?;
+    let (cached_games, cache_bytes) = state.tables.usage();
+    Ok(HttpResponse::Ok().json(Health {
+        status: "ok".into(),
+        database: state.store.backend_name().into(),
+        cached_games: cached_games as u64,
+        cache_bytes: cache_bytes as u64,
+        streams: state.streams.count() as u64,
+        writable: true,
     }))
 }
 

@@ -9,4 +9,5 @@ mod hostile;
 mod kill;
 mod outage;
 mod processes;
+mod read_only;
 mod reads;

@@ -13,6 +13,14 @@ async fn reads_only(primary: EventStore, url: &str) {
         .unwrap();
     let reads = EventStore::connect_read_only(url).await.unwrap();
     assert_eq!(reads.get_game("g").await.unwrap().version, 3);
+    // The primary takes writes; PostgreSQL's read-only sessions say they take none.
+    primary.writable().await.unwrap();
+    if url.starts_with("postgres") {
+        assert!(
+            matches!(reads.writable().await, Err(StoreError::Unavailable(_))),
+            "a read-only session is writable"
+        );
+    }
     assert_eq!(reads.events_after("g", 0, 10).await.unwrap().len(), 3);
     // Every kind of write is refused by the database, and nothing changes.
     let append = reads
