@@ -7,6 +7,7 @@ use saboteur_storage::{Credential, Role, TokenSwap};
 use crate::app::act::{Act, Who};
 use crate::app::auth::{new_token, token_hash};
 use crate::app::check::free_seat;
+use crate::app::ids::GameId;
 use crate::app::tables::Held;
 use crate::app::text;
 use crate::error::ApiError;
@@ -94,63 +95,7 @@ pub(crate) fn decide(
                     .inc();
             })?)
         }
-        (Act::Start { .. }, _) => {
-            // Every seated player's share, in seat order: the deals are drawn from the seed
-            // mixed with them.
-            let mut shares: Vec<saboteur_domain::Contribution> = table
-                .credentials()
-                .iter()
-                .filter(|c| c.role == Role::Player)
-                .filter_map(|c| {
-                    let seat = u8::try_from(c.seat?).ok()?;
-                    let entropy = saboteur_domain::Seed::from_hex(c.entropy.as_deref()?)?;
-                    Some(saboteur_domain::Contribution {
-                        seat: Seat(seat),
-                        entropy,
-                    })
-                })
-                .collect();
-            shares.sort_by_key(|c| c.seat);
-            let mut started = history
-                .start_with(&shares)
-                .map_err(|v| ApiError::Conflict(v.detail))?;
-            // The keys sent with the seats, recorded after the deal: from now on the log says
-            // who signs for each seat.
-            let mut keys: Vec<(Seat, String)> = table
-                .credentials()
-                .iter()
-                .filter(|c| c.role == Role::Player)
-                .filter_map(|c| Some((Seat(u8::try_from(c.seat?).ok()?), c.public_key.clone()?)))
-                .collect();
-            keys.sort();
-            for (seat, key) in keys {
-                started.push(Event::SeatKeyRegistered {
-                    seat,
-                    key,
-                    signature: None,
-                });
-            }
-            // The seats given to bots in the lobby, recorded after the deal: from now on the
-            // log says which seats are bots' (record version 2), so no bot command for another
-            // seat verifies.
-            let mut bots: Vec<(Seat, saboteur_domain::BotLevel)> = table
-                .credentials()
-                .iter()
-                .filter_map(|c| {
-                    Some((
-                        Seat(u8::try_from(c.seat?).ok()?),
-                        crate::app::auth::bot_level(c)?,
-                    ))
-                })
-                .collect();
-            bots.sort();
-            if !bots.is_empty() {
-                let mut dealt = history.clone();
-                started.iter().cloned().for_each(|e| dealt.push(e));
-                started.extend(dealt.seat_lobby_bots(&bots)?);
-            }
-            events(started)
-        }
+        (Act::Start { .. }, _) => events(start(table)?),
         (Act::RequestUndo { .. }, Who::Player(seat)) => events(history.request_undo(seat)?),
         (Act::VoteUndo { approve, .. }, Who::Player(seat)) => {
             events(history.vote_undo(seat, *approve)?)
@@ -204,27 +149,12 @@ pub(crate) fn decide(
                 public_key,
             },
             _,
-        ) => {
-            let name = text::name(name)?;
-            let entropy = share(entropy.as_deref())?;
-            let public_key = key(public_key.as_deref())?;
-            let seat = free_seat(table)?;
-            let token = new_token()?;
-            Decided::Seat(
-                Credential {
-                    game_id: game.as_str().to_string(),
-                    token_hash: Some(token_hash(&token)),
-                    role: Role::Player,
-                    seat: Some(i32::from(seat)),
-                    display_name: Some(name),
-                    created_at: chrono::Utc::now(),
-                    claimed_by: None,
-                    entropy,
-                    public_key,
-                },
-                Some(token),
-            )
-        }
+        ) => join(
+            table,
+            game,
+            name,
+            (entropy.as_deref(), public_key.as_deref()),
+        )?,
         (Act::SeatBot { game, level, name }, _) => {
             let seat = free_seat(table)?;
             // Named after its level and numbered by its seat (counted from 1), so that two bots
@@ -258,47 +188,12 @@ pub(crate) fn decide(
                 ..
             },
             _,
-        ) => {
-            let entropy = share(entropy.as_deref())?;
-            let public_key = key(public_key.as_deref())?;
-            let claimant = token_hash(token.unwrap_or_default());
-            let seat = *seat;
-            let number = Some(i32::from(seat.0));
-            let held = table
-                .credentials()
-                .iter()
-                .find(|c| c.role == Role::Reserved && c.claimed_by.as_deref() == Some(&claimant))
-                .map(|c| c.seat);
-            let waiting = table
-                .credentials()
-                .iter()
-                .any(|c| c.seat == number && c.role == Role::Reserved);
-            match held {
-                Some(s) if s == number => {}
-                Some(_) => {
-                    return Err(ApiError::Forbidden(
-                        "that token held another seat in the previous game".into(),
-                    ));
-                }
-                None if waiting => {
-                    return Err(ApiError::Forbidden(
-                        "that token did not hold this seat in the previous game".into(),
-                    ));
-                }
-                None => {
-                    return Err(ApiError::NotFound(format!(
-                        "{seat} is not waiting to be claimed"
-                    )));
-                }
-            }
-            Decided::Claim {
-                seat,
-                claimant,
-                token: new_token()?,
-                entropy,
-                public_key,
-            }
-        }
+        ) => claim(
+            table,
+            token,
+            *seat,
+            (entropy.as_deref(), public_key.as_deref()),
+        )?,
         (Act::RegisterKey { seat, key: k, .. }, _) => {
             let k = key(Some(k))?.unwrap_or_default();
             if table.record().status == saboteur_storage::GameStatus::Lobby {
@@ -312,5 +207,141 @@ pub(crate) fn decide(
         | (Act::Command { .. } | Act::RequestUndo { .. } | Act::VoteUndo { .. }, _) => {
             return Err(ApiError::Internal("an act reached the wrong step".into()));
         }
+    })
+}
+
+/// The start's events: the deal from the seed mixed with every seated player's share, then the
+/// keys sent with the seats and the seats given to bots in the lobby, recorded after the deal.
+fn start(table: &Held) -> Result<Vec<Event>, ApiError> {
+    let history = table.history();
+    // Every seated player's share, in seat order: the deals are drawn from the seed
+    // mixed with them.
+    let mut shares: Vec<saboteur_domain::Contribution> = table
+        .credentials()
+        .iter()
+        .filter(|c| c.role == Role::Player)
+        .filter_map(|c| {
+            let seat = u8::try_from(c.seat?).ok()?;
+            let entropy = saboteur_domain::Seed::from_hex(c.entropy.as_deref()?)?;
+            Some(saboteur_domain::Contribution {
+                seat: Seat(seat),
+                entropy,
+            })
+        })
+        .collect();
+    shares.sort_by_key(|c| c.seat);
+    let mut started = history
+        .start_with(&shares)
+        .map_err(|v| ApiError::Conflict(v.detail))?;
+    // The keys sent with the seats, recorded after the deal: from now on the log says
+    // who signs for each seat.
+    let mut keys: Vec<(Seat, String)> = table
+        .credentials()
+        .iter()
+        .filter(|c| c.role == Role::Player)
+        .filter_map(|c| Some((Seat(u8::try_from(c.seat?).ok()?), c.public_key.clone()?)))
+        .collect();
+    keys.sort();
+    for (seat, key) in keys {
+        started.push(Event::SeatKeyRegistered {
+            seat,
+            key,
+            signature: None,
+        });
+    }
+    // The seats given to bots in the lobby, recorded after the deal: from now on the
+    // log says which seats are bots' (record version 2), so no bot command for another
+    // seat verifies.
+    let mut bots: Vec<(Seat, saboteur_domain::BotLevel)> = table
+        .credentials()
+        .iter()
+        .filter_map(|c| {
+            Some((
+                Seat(u8::try_from(c.seat?).ok()?),
+                crate::app::auth::bot_level(c)?,
+            ))
+        })
+        .collect();
+    bots.sort();
+    if !bots.is_empty() {
+        let mut dealt = history.clone();
+        started.iter().cloned().for_each(|e| dealt.push(e));
+        started.extend(dealt.seat_lobby_bots(&bots)?);
+    }
+    Ok(started)
+}
+
+/// A seat taken: the first free one, with the player's name, share and key checked.
+fn join(
+    table: &Held,
+    game: &GameId,
+    name: &str,
+    (entropy, public_key): (Option<&str>, Option<&str>),
+) -> Result<Decided, ApiError> {
+    let name = text::name(name)?;
+    let entropy = share(entropy)?;
+    let public_key = key(public_key)?;
+    let seat = free_seat(table)?;
+    let token = new_token()?;
+    Ok(Decided::Seat(
+        Credential {
+            game_id: game.as_str().to_string(),
+            token_hash: Some(token_hash(&token)),
+            role: Role::Player,
+            seat: Some(i32::from(seat)),
+            display_name: Some(name),
+            created_at: chrono::Utc::now(),
+            claimed_by: None,
+            entropy,
+            public_key,
+        },
+        Some(token),
+    ))
+}
+
+/// A rematch's reserved seat claimed with the previous game's token for that very seat.
+fn claim(
+    table: &Held,
+    token: Option<&str>,
+    seat: Seat,
+    (entropy, public_key): (Option<&str>, Option<&str>),
+) -> Result<Decided, ApiError> {
+    let entropy = share(entropy)?;
+    let public_key = key(public_key)?;
+    let claimant = token_hash(token.unwrap_or_default());
+    let number = Some(i32::from(seat.0));
+    let held = table
+        .credentials()
+        .iter()
+        .find(|c| c.role == Role::Reserved && c.claimed_by.as_deref() == Some(&claimant))
+        .map(|c| c.seat);
+    let waiting = table
+        .credentials()
+        .iter()
+        .any(|c| c.seat == number && c.role == Role::Reserved);
+    match held {
+        Some(s) if s == number => {}
+        Some(_) => {
+            return Err(ApiError::Forbidden(
+                "that token held another seat in the previous game".into(),
+            ));
+        }
+        None if waiting => {
+            return Err(ApiError::Forbidden(
+                "that token did not hold this seat in the previous game".into(),
+            ));
+        }
+        None => {
+            return Err(ApiError::NotFound(format!(
+                "{seat} is not waiting to be claimed"
+            )));
+        }
+    }
+    Ok(Decided::Claim {
+        seat,
+        claimant,
+        token: new_token()?,
+        entropy,
+        public_key,
     })
 }

@@ -30,6 +30,7 @@ use crate::app::check::{authorise, precondition};
 use crate::app::decision::{Decided, decide, seat_number};
 use crate::app::games::{create, rematch};
 use crate::app::ids::{GameId, Version};
+use crate::app::refusal::{refused_hash, signed_refusal};
 use crate::app::reply;
 use crate::app::signing;
 use crate::app::table::{Batch, Committed};
@@ -38,96 +39,6 @@ use crate::dto::{BotSeated, Joined, NewToken, SeedCommitment};
 use crate::error::ApiError;
 use crate::receipt::ReceiptKind;
 use crate::state::AppState;
-
-/// A refusal (a 4xx) of a player's or the host's act, with the server's signed receipt of it at
-/// the table's version and the hash of what was refused (`refused`): so a player can prove
-/// when, and at which version, a write was refused. A 401 or a 404 is signed too once the
-/// caller is known (a bad or missing signature, a seat that does not exist); a caller the token
-/// does not name gets none. Other errors, and refusals whose receipt cannot be made, are
-/// answered as they are.
-async fn signed_refusal(
-    state: &AppState,
-    table: &mut Held,
-    (who, refused): (Who, Option<String>),
-    e: ApiError,
-) -> ApiError {
-    use actix_web::ResponseError as _;
-    let status = e.status_code();
-    let audience = match who {
-        Who::Player(seat) => Audience::Seat(seat),
-        Who::Host => Audience::Spectator,
-        Who::Anyone | Who::Server => return e,
-    };
-    if !status.is_client_error() || matches!(e, ApiError::Signed { .. }) {
-        return e;
-    }
-    let at = (table.version(), None);
-    match reply::kept_receipt(
-        state,
-        table,
-        (ReceiptKind::Refusal, refused),
-        at,
-        audience,
-        &e.problem(),
-    )
-    .await
-    {
-        Ok(receipt) => ApiError::Signed {
-            error: Box::new(e),
-            receipt: Box::new(receipt),
-        },
-        Err(_) => e,
-    }
-}
-
-/// A refusal decided before the seam — a per-client limit's 429, a body over the limit (413)
-/// or not JSON (400) — of a request for a game held in memory, by a caller its token names:
-/// signed as the seam's own refusals are ([`signed_refusal`]), `refused` the hash of the body
-/// when it was read whole. Nothing is read from the store for it: for a game not in memory or a
-/// token its table does not know, the refusal is answered unsigned.
-pub(crate) async fn refused_before(
-    state: &AppState,
-    (game, token): (&str, Option<&str>),
-    refused: Option<String>,
-    e: ApiError,
-) -> ApiError {
-    use crate::app::auth::{Caller, identify};
-    let (Some(token), Ok(game)) = (token, GameId::parse(game)) else {
-        return e;
-    };
-    let Some(Ok(mut table)) = state.tables.open_if_cached(&game).await else {
-        return e;
-    };
-    let who = match identify(token, table.credentials()) {
-        Some(Caller::Player(seat)) => Who::Player(seat),
-        Some(Caller::Host) => Who::Host,
-        _ => return e,
-    };
-    signed_refusal(state, &mut table, (who, refused), e).await
-}
-
-/// What a refusal's receipt hashes: the message the player signed, for a signed act; else the
-/// request's body as sent (`body_hash`).
-fn refused_hash(
-    table: &Held,
-    act: &Act,
-    who: Who,
-    signed: Option<&Signed>,
-    body_hash: Option<&str>,
-) -> Option<String> {
-    use sha2::{Digest as _, Sha256};
-    match (signed, signing::signed_act(act, who)) {
-        (Some(s), Some((seat, kind))) => {
-            let scheme = table.history().signing_scheme();
-            // A body that is not JSON has no statement: the body as sent stands for it.
-            match scheme.signed_bytes(table.id().as_str(), seat, s.version, kind, &s.body) {
-                Some(message) => Some(hex::encode(Sha256::digest(&message))),
-                None => Some(hex::encode(Sha256::digest(s.body.as_bytes()))),
-            }
-        }
-        _ => body_hash.map(str::to_string),
-    }
-}
 
 /// How many times in a row the bots' answers may lose a race to another process before the
 /// request leaves them to the sweep.

@@ -10,6 +10,7 @@ use actix_web::middleware::Next;
 use actix_web::{ResponseError, web};
 
 use crate::error::ApiError;
+use crate::http::caller::{bearer, game_of};
 use crate::http::perform::REPLAYED;
 use crate::http::quota::{Client, Kind};
 use crate::state::AppState;
@@ -82,31 +83,13 @@ async fn refuse<B: MessageBody>(
     // A seat's or the host's request for a game is refused with a receipt they can show.
     let err = match (game_of(req.path()), bearer(req.request())) {
         (Some(game), Some(token)) => {
-            crate::app::seam::refused_before(state, (game, Some(token)), None, err).await
+            crate::app::refusal::refused_before(state, (game, Some(token)), None, err).await
         }
         _ => err,
     };
     Ok(req
         .into_response(err.error_response())
         .map_into_right_body())
-}
-
-/// The game a request's path names (`/games/{id}/…`).
-pub(crate) fn game_of(path: &str) -> Option<&str> {
-    path.strip_prefix("/games/")?
-        .split('/')
-        .next()
-        .filter(|id| !id.is_empty())
-}
-
-/// The bearer token a request carries.
-pub(crate) fn bearer(req: &actix_web::HttpRequest) -> Option<&str> {
-    req.headers()
-        .get("authorization")?
-        .to_str()
-        .ok()?
-        .strip_prefix("Bearer ")
-        .map(str::trim)
 }
 
 /// A game's creation: refused while the client's lobbies, or all lobbies, are at their cap;

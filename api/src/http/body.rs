@@ -127,19 +127,19 @@ async fn read_json(
 }
 
 /// A body refused (400, 413) in a request for a game by a seat's or the host's token: signed
-/// for the caller ([`crate::app::seam::refused_before`]), with the hash of the body when it
+/// for the caller ([`crate::app::refusal::refused_before`]), with the hash of the body when it
 /// was read whole.
 async fn refused(request: &HttpRequest, body: Option<&[u8]>, e: ApiError) -> ApiError {
     use sha2::{Digest as _, Sha256};
     let Some(state) = request.app_data::<web::Data<AppState>>() else {
         return e;
     };
-    let Some(game) = crate::http::admit::game_of(request.path()) else {
+    let Some(game) = crate::http::caller::game_of(request.path()) else {
         return e;
     };
-    let token = crate::http::admit::bearer(request);
+    let token = crate::http::caller::bearer(request);
     let hash = body.map(|b| hex::encode(Sha256::digest(b)));
-    crate::app::seam::refused_before(state, (game, token), hash, e).await
+    crate::app::refusal::refused_before(state, (game, token), hash, e).await
 }
 
 /// A JSON body that may be left out: a request with no `Content-Type` and no body reads as

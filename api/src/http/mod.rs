@@ -5,6 +5,7 @@
 pub(crate) mod admit;
 pub(crate) mod audit;
 pub(crate) mod body;
+pub(crate) mod caller;
 pub(crate) mod catalogue;
 pub(crate) mod games;
 pub(crate) mod head;
