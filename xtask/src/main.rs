@@ -49,6 +49,14 @@ enum Task {
         #[arg(last = true)]
         rest: Vec<String>,
     },
+    /// The fast loop while changing code: every crate's tests on SQLite alone — the domain, the
+    /// verifier, the store's suite, the API's and the end-to-end tests — with no PostgreSQL,
+    /// cluster, Schemathesis, browser or generated client (`test` runs those too).
+    Quick {
+        /// Passed to `cargo test` after `--` (e.g. a test name filter).
+        #[arg(last = true)]
+        rest: Vec<String>,
+    },
     /// Run the rule scenarios alone (docs/scenarios.md): the repository's own, or the scenario
     /// files under a directory of your own.
     Scenarios {
@@ -64,6 +72,21 @@ enum Task {
         #[command(subcommand)]
         action: ClusterAction,
     },
+}
+
+/// The fast loop: `cargo test --workspace` without the tests that need PostgreSQL (every one
+/// is named for its backend: `postgres`) or the HA cluster (`failover_under_load`).
+fn quick(rest: &[String]) -> ExitCode {
+    let mut command = Command::new(env!("CARGO"));
+    command
+        .current_dir(root())
+        .args(["test", "--workspace", "--", "--skip", "postgres"])
+        .args(["--skip", "failover_under_load"])
+        .args(rest);
+    match command.status() {
+        Ok(s) if s.success() => ExitCode::SUCCESS,
+        _ => ExitCode::FAILURE,
+    }
 }
 
 /// Runs the scenario runner, on `dir` when given; its exit status is the task's.
@@ -381,6 +404,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Task::Quick { rest } => quick(&rest),
         Task::Scenarios { dir } => scenarios(dir.as_deref()),
         Task::Cluster { action } => cluster(action),
     }

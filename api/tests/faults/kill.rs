@@ -111,9 +111,13 @@ async fn kill_while_creating(database_url: String) {
     let server = Server::start(&database_url, &[]);
     let base = server.base.clone();
     let mut makers = Vec::new();
+    // Acknowledged creations so far: the kill comes once the server is creating, however
+    // slowly this machine starts it.
+    let acked = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
     for _ in 0..8 {
         let c = c.clone();
         let base = base.clone();
+        let acked = acked.clone();
         makers.push(tokio::spawn(async move {
             let mut made = Vec::new();
             for _ in 0..500 {
@@ -124,7 +128,8 @@ async fn kill_while_creating(database_url: String) {
                 .await
                 {
                     Some((StatusCode::CREATED, g, _)) => {
-                        made.push(g["game_id"].as_str().unwrap().to_string())
+                        made.push(g["game_id"].as_str().unwrap().to_string());
+                        acked.add_permits(1);
                     }
                     _ => break,
                 }
@@ -132,7 +137,12 @@ async fn kill_while_creating(database_url: String) {
             made
         }));
     }
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    // Mid-stream: after the first twenty creations were acknowledged.
+    let creating = tokio::time::timeout(Duration::from_secs(120), acked.acquire_many(20)).await;
+    assert!(
+        creating.is_ok(),
+        "the server acknowledged no twenty creations"
+    );
     server.kill();
     let mut made = BTreeSet::new();
     for m in makers {
