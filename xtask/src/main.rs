@@ -49,9 +49,10 @@ enum Task {
         #[arg(last = true)]
         rest: Vec<String>,
     },
-    /// The fast loop while changing code: every crate's tests on SQLite alone — the domain, the
-    /// verifier, the store's suite, the API's and the end-to-end tests — with no PostgreSQL,
-    /// cluster, Schemathesis, browser or generated client (`test` runs those too).
+    /// The fast loop while changing code: every crate's tests on SQLite alone — the domain
+    /// (with a tenth of its random games), the verifier, the store's suite, the API's and the
+    /// end-to-end tests — with no PostgreSQL, cluster, Schemathesis, browser or generated
+    /// client (`test` runs those too).
     Quick {
         /// Passed to `cargo test` after `--` (e.g. a test name filter).
         #[arg(last = true)]
@@ -75,12 +76,23 @@ enum Task {
 }
 
 /// The fast loop: `cargo test --workspace` without the tests that need PostgreSQL (every one
-/// is named for its backend: `postgres`) or the HA cluster (`failover_under_load`).
+/// is named for its backend: `postgres`) or the HA cluster (`failover_under_load`), and with
+/// a tenth of the random games of the domain's property and bot tests (set the variables to
+/// choose otherwise; `cargo xtask test` plays them all).
 fn quick(rest: &[String]) -> ExitCode {
     let mut command = Command::new(env!("CARGO"));
+    for (name, games) in [
+        ("SABOTEUR_GAMES", "1000"),
+        ("SABOTEUR_BOT_GAMES", "200"),
+        ("SABOTEUR_EXPERT_GAMES", "2"),
+    ] {
+        if std::env::var_os(name).is_none() {
+            command.env(name, games);
+        }
+    }
     command
         .current_dir(root())
-        .args(["test", "--workspace", "--", "--skip", "postgres"])
+        .args(["test", "--workspace", "--no-fail-fast", "--", "--skip", "postgres"])
         .args(["--skip", "failover_under_load"])
         .args(rest);
     match command.status() {
