@@ -92,7 +92,14 @@ fn quick(rest: &[String]) -> ExitCode {
     }
     command
         .current_dir(root())
-        .args(["test", "--workspace", "--no-fail-fast", "--", "--skip", "postgres"])
+        .args([
+            "test",
+            "--workspace",
+            "--no-fail-fast",
+            "--",
+            "--skip",
+            "postgres",
+        ])
         .args(["--skip", "failover_under_load"])
         .args(rest);
     match command.status() {

@@ -172,12 +172,14 @@ async fn a_flood_of_games_is_capped(url: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_of_games_is_capped_on_sqlite() {
+    let _machine = crate::harness::alone().await;
     let (_dir, url) = sqlite();
     a_flood_of_games_is_capped(&url).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_of_games_is_capped_on_postgres() {
+    let _machine = crate::harness::alone().await;
     a_flood_of_games_is_capped(&saboteur_storage::testing::fresh_database().await).await;
 }
 
@@ -336,12 +338,14 @@ async fn every_kind_has_its_limit(url: &str) {
 
 #[tokio::test]
 async fn every_kind_has_its_limit_on_sqlite() {
+    let _machine = crate::harness::beside().await;
     let (_dir, url) = sqlite();
     every_kind_has_its_limit(&url).await;
 }
 
 #[tokio::test]
 async fn every_kind_has_its_limit_on_postgres() {
+    let _machine = crate::harness::beside().await;
     every_kind_has_its_limit(&saboteur_storage::testing::fresh_database().await).await;
 }
 
@@ -349,6 +353,7 @@ async fn every_kind_has_its_limit_on_postgres() {
 /// others refused (full, or over a limit), never a sixth seat.
 #[tokio::test]
 async fn a_flood_of_joins_on_one_lobby() {
+    let _machine = crate::harness::beside().await;
     let (_dir, url) = sqlite();
     let server = Server::start_limited(&url, &["--limit-joins=3/min"]);
     let s = server.remote();
@@ -391,6 +396,7 @@ async fn a_flood_of_joins_on_one_lobby() {
 /// its page still answers.
 #[tokio::test]
 async fn lobbies_nobody_started_expire_from_the_listing() {
+    let _machine = crate::harness::beside().await;
     let (_dir, url) = sqlite();
     let server = Server::start_limited(&url, &["--lobby-expiry=2", "--max-lobbies=3"]);
     let s = server.remote();
@@ -436,6 +442,7 @@ async fn lobbies_nobody_started_expire_from_the_listing() {
 /// client that is not a trusted proxy cannot choose its address by the header.
 #[tokio::test]
 async fn behind_a_trusted_proxy_the_forwarded_address_is_the_client() {
+    let _machine = crate::harness::beside().await;
     let (_dir, url) = sqlite();
     let server = Server::start_limited(&url, &["--limit-creates=1/h", "--trusted-proxy=127.0.0.7"]);
     let s = server.remote();
@@ -508,11 +515,13 @@ async fn lobbies_per_client_across_processes(url: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lobbies_per_client_hold_across_processes_on_postgres() {
+    let _machine = crate::harness::beside().await;
     lobbies_per_client_across_processes(&saboteur_storage::testing::fresh_database().await).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lobbies_per_client_hold_across_processes_on_sqlite() {
+    let _machine = crate::harness::beside().await;
     let (_dir, url) = sqlite();
     lobbies_per_client_across_processes(&url).await;
 }

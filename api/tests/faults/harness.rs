@@ -385,3 +385,18 @@ pub async fn version(c: &Client, s: &Remote, id: &str) -> i64 {
         .expect("the game");
     g["version"].as_i64().expect("a version")
 }
+
+/// The machine, shared by this binary's tests: a test that measures latency (a p99 compared
+/// with a quiet run's) holds it alone, every other test holds it beside the others, so no
+/// server of another test takes the CPU from under a measurement.
+static MACHINE: tokio::sync::RwLock<()> = tokio::sync::RwLock::const_new(());
+
+/// Held by a test that measures: it runs with no other test of this binary.
+pub async fn alone() -> tokio::sync::RwLockWriteGuard<'static, ()> {
+    MACHINE.write().await
+}
+
+/// Held by every other test: they run side by side, never beside a measurement.
+pub async fn beside() -> tokio::sync::RwLockReadGuard<'static, ()> {
+    MACHINE.read().await
+}

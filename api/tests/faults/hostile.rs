@@ -17,6 +17,7 @@ fn sqlite() -> (tempfile::TempDir, String) {
 
 #[tokio::test]
 async fn a_body_that_never_arrives_is_cut_off() {
+    let _machine = crate::harness::beside().await;
     let (_dir, url) = sqlite();
     let server = Server::start(&url, &["--body-timeout", "2"]);
     let addr = server.base.trim_start_matches("http://").to_string();
@@ -51,6 +52,7 @@ async fn a_body_that_never_arrives_is_cut_off() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_open_streams_keep_health_and_commands_fast_and_are_capped() {
+    let _machine = crate::harness::beside().await;
     let (_dir, url) = sqlite();
     let server = Server::start(&url, &["--max-streams", "1000"]);
     let c = client();
@@ -158,17 +160,20 @@ async fn text_is_checked(url: &str) {
 
 #[tokio::test]
 async fn text_is_checked_alike_on_sqlite() {
+    let _machine = crate::harness::beside().await;
     let (_dir, url) = sqlite();
     text_is_checked(&url).await;
 }
 
 #[tokio::test]
 async fn text_is_checked_alike_on_postgres() {
+    let _machine = crate::harness::beside().await;
     text_is_checked(&saboteur_storage::testing::fresh_database().await).await;
 }
 
 #[tokio::test]
 async fn an_idempotency_key_names_one_command() {
+    let _machine = crate::harness::beside().await;
     let (_dir, url) = sqlite();
     let server = Server::start(&url, &[]);
     let c = client();
@@ -204,6 +209,7 @@ async fn an_idempotency_key_names_one_command() {
 
 #[tokio::test]
 async fn wrong_methods_and_unknown_paths_are_problems() {
+    let _machine = crate::harness::beside().await;
     let (_dir, url) = sqlite();
     let server = Server::start(&url, &[]);
     let c = client();

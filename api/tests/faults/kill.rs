@@ -97,12 +97,14 @@ async fn kill_under_load(database_url: String) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_under_load_loses_nothing_on_sqlite() {
+    let _machine = crate::harness::beside().await;
     let dir = tempfile::tempdir().unwrap();
     kill_under_load(format!("sqlite://{}", dir.path().join("kill.db").display())).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_under_load_loses_nothing_on_postgres() {
+    let _machine = crate::harness::beside().await;
     kill_under_load(saboteur_storage::testing::fresh_database().await).await;
 }
 
@@ -184,6 +186,7 @@ async fn kill_while_creating(database_url: String) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_while_creating_keeps_the_listing_whole_on_sqlite() {
+    let _machine = crate::harness::beside().await;
     let dir = tempfile::tempdir().unwrap();
     kill_while_creating(format!(
         "sqlite://{}",
@@ -194,5 +197,6 @@ async fn sigkill_while_creating_keeps_the_listing_whole_on_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_while_creating_keeps_the_listing_whole_on_postgres() {
+    let _machine = crate::harness::beside().await;
     kill_while_creating(saboteur_storage::testing::fresh_database().await).await;
 }

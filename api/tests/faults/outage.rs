@@ -10,6 +10,7 @@ use crate::harness::{Follower, Server, client, mixed_games, one_move, play_to_en
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_outage_answers_503_then_recovers() {
+    let _machine = crate::harness::beside().await;
     let outage = Duration::from_secs(
         std::env::var("SABOTEUR_OUTAGE_SECONDS")
             .ok()

@@ -10,6 +10,7 @@ use crate::harness::{Follower, Server, client, game_with_bots, one_move, send, v
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_serve_one_game() {
+    let _machine = crate::harness::beside().await;
     let db = saboteur_storage::testing::fresh_database().await;
     let a = Server::start(&db, &[]);
     let b = Server::start(&db, &[]);
@@ -143,12 +144,14 @@ async fn presence_is_shared(database_url: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn presence_is_shared_between_processes_on_postgres() {
+    let _machine = crate::harness::beside().await;
     let db = saboteur_storage::testing::fresh_database().await;
     presence_is_shared(&db).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn presence_is_shared_between_processes_on_sqlite() {
+    let _machine = crate::harness::beside().await;
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("shared.db").display());
     presence_is_shared(&url).await;
@@ -250,6 +253,7 @@ async fn spread_over_two_processes(db: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_spread_over_two_processes_on_postgres() {
+    let _machine = crate::harness::beside().await;
     spread_over_two_processes(&saboteur_storage::testing::fresh_database().await).await;
 }
 
@@ -257,6 +261,7 @@ async fn requests_spread_over_two_processes_on_postgres() {
 /// when a request names them, or within its recheck bound.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_spread_over_two_processes_on_sqlite() {
+    let _machine = crate::harness::beside().await;
     let dir = tempfile::tempdir().unwrap();
     spread_over_two_processes(&format!(
         "sqlite://{}",
@@ -272,6 +277,7 @@ async fn requests_spread_over_two_processes_on_sqlite() {
 /// move forever. The loss is made here by hand, as the failover would leave the log.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_ahead_of_the_store_reads_the_game_again() {
+    let _machine = crate::harness::beside().await;
     let db = saboteur_storage::testing::fresh_database().await;
     let s = Server::start(&db, &[]);
     let c = client();

@@ -78,6 +78,7 @@ fn refused(st: StatusCode, body: &Value, headers: &reqwest::header::HeaderMap, w
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_read_only_database_answers_reads_and_refuses_writes_on_postgres() {
+    let _machine = crate::harness::beside().await;
     let db = saboteur_storage::testing::fresh_database().await;
     let s = Server::start(&db, &[]);
     let c = client();
@@ -176,6 +177,7 @@ async fn a_read_only_database_answers_reads_and_refuses_writes_on_postgres() {
 /// 503 with `Retry-After`, and `/healthz` says the database is unreachable.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_live_table_is_read_from_memory_while_the_database_is_gone() {
+    let _machine = crate::harness::beside().await;
     let mut cluster = saboteur_storage::testing::OwnCluster::start();
     let db = cluster.fresh_database().await;
     let s = Server::start(&db, &[]);

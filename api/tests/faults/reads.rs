@@ -25,6 +25,7 @@ async fn fallbacks(c: &reqwest::Client, s: &crate::harness::Remote) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reads_go_to_the_read_store_and_fall_back_when_it_is_behind() {
+    let _machine = crate::harness::beside().await;
     let db = saboteur_storage::testing::fresh_database().await;
     // A standby that has replayed nothing yet: the schema, no games.
     let behind = saboteur_storage::testing::fresh_database().await;
