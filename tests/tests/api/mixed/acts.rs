@@ -513,8 +513,8 @@ impl Mixed {
 
     /// The last signature sent with another act, body-less (an undo request, or a decline for
     /// a signed undo): the statement names the act, so it never verifies — 401 `bad_signature`
-    /// (or a refusal decided before the signature is looked at: a revoked token, a seat no
-    /// longer the caller's), and nothing recorded.
+    /// (or a refusal decided before the signature is looked at: a revoked token, a claim's
+    /// token of the previous game), and nothing recorded.
     async fn signature_on_another_act(&mut self, look: &Look, sent: SignedSent) {
         let prefix = format!("/games/{}", self.id);
         // A signature from an earlier game of the chain is another game's: not this probe's.
@@ -538,10 +538,13 @@ impl Mixed {
         self.check(!ex.status.is_success() && after == before, || {
             format!("a signature of {act} was accepted for {other}: {ex:?}")
         });
+        // A 401 names the signature, or a token that is not this game's seat's any more (a
+        // claim's, made with the previous game's token).
         if ex.status == StatusCode::UNAUTHORIZED {
-            self.check(ex.body["code"] == "bad_signature", || {
-                format!("a signature on another act: {ex:?}")
-            });
+            self.check(
+                ex.body["code"] == "bad_signature" || ex.body["code"] == "unauthorized",
+                || format!("a signature on another act: {ex:?}"),
+            );
         }
         self.refused(
             "a signature on another act",
