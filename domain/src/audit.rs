@@ -9,6 +9,7 @@ use crate::decide::deal;
 use crate::event::{BotMove, Event, HandOver};
 use crate::history::{History, opens_batch};
 use crate::seat::Seat;
+use crate::secret::Secret;
 use crate::signed_log::signed_acts;
 use crate::view::{Audience, view};
 
@@ -196,220 +197,8 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
             .find(|&k| opens_batch(log, k))
             .unwrap_or(log.len());
         let recorded = &log[i..end];
-        let expected: Vec<Event> = match &log[i] {
-            Event::CommandAccepted {
-                seat,
-                command,
-                bot,
-                at,
-                ..
-            } => {
-                let command = command
-                    .known()
-                    .ok_or_else(|| wrong(seq, "the command is redacted"))?;
-                if let (Some(at), Some(deadline)) = (at, h.deadline())
-                    && *at >= deadline.at
-                {
-                    return Err(wrong(
-                        seq,
-                        format!(
-                            "{} decided at {at}, at or after its deadline {}: the decision was \
-                             the clock's",
-                            deadline.seat, deadline.at
-                        ),
-                    ));
-                }
-                report.commands_checked += 1;
-                if let Some(bot) = bot {
-                    bot_seat_and_seed(&h, *seat, bot).map_err(|what| wrong(seq, what))?;
-                    if check_bot(&h, *seat, command, bot).map_err(|what| wrong(seq, what))? {
-                        report.bot_moves_checked += 1;
-                    } else {
-                        report.bot_moves_of_other_versions += 1;
-                    }
-                }
-                h.execute_as(*seat, command, *bot).map_err(|v| {
-                    wrong(
-                        seq,
-                        format!("the command was illegal: {} ({})", v.code(), v.detail),
-                    )
-                })?
-            }
-            Event::RoundStarted { round: 1, .. } => h
-                .start()
-                .map_err(|v| wrong(seq, format!("the game could not start: {v}")))?,
-            Event::SeedMixed { contributions } => h
-                .start_with(contributions)
-                .map_err(|v| wrong(seq, format!("the game could not start: {v}")))?,
-            Event::UndoRequested { seat, revealed, .. } => {
-                report.undos_checked += 1;
-                let mut asked = h
-                    .request_undo(*seat)
-                    .map_err(|e| wrong(seq, e.to_string()))?;
-                // Requests recorded before `revealed` was kept are checked without it.
-                if revealed.is_none() {
-                    for e in &mut asked {
-                        if let Event::UndoRequested { revealed, .. } = e {
-                            *revealed = None;
-                        }
-                    }
-                }
-                asked
-            }
-            Event::UndoApproved { seat, .. } => {
-                report.undos_checked += 1;
-                h.vote_undo(*seat, true)
-                    .map_err(|e| wrong(seq, e.to_string()))?
-            }
-            Event::UndoDeclined { seat, .. } => {
-                report.undos_checked += 1;
-                h.vote_undo(*seat, false)
-                    .map_err(|e| wrong(seq, e.to_string()))?
-            }
-            Event::Undone {
-                to_version,
-                by: None,
-                reason,
-                ..
-            } => {
-                report.undos_checked += 1;
-                h.rollback(*to_version, reason.as_deref().unwrap_or(""))
-                    .map_err(|e| wrong(seq, e.to_string()))?
-            }
-            Event::Undone { by: Some(seat), .. } => {
-                report.undos_checked += 1;
-                h.request_undo(*seat)
-                    .map_err(|e| wrong(seq, e.to_string()))?
-            }
-            Event::TurnTimedOut { at, .. } => {
-                // The timeout and the bot's decision for the seat, chosen again (compared with
-                // the record below).
-                report.timeouts_checked += 1;
-                report.commands_checked += 1;
-                let decided = recorded.iter().find_map(|e| match e {
-                    Event::CommandAccepted {
-                        command,
-                        bot: Some(bot),
-                        ..
-                    } => Some((command, *bot)),
-                    _ => None,
-                });
-                match decided {
-                    // A bot this build does not have (a newer version): its recorded command
-                    // decided again, not chosen again.
-                    Some((command, bot)) if !BOT_VERSIONS.contains(&bot.version) => {
-                        report.bot_moves_of_other_versions += 1;
-                        derived_seed(&h, &bot).map_err(|what| wrong(seq, what))?;
-                        let command = command
-                            .known()
-                            .ok_or_else(|| wrong(seq, "the command is redacted"))?;
-                        h.time_out_by(*at, |h, seat, level| {
-                            (level == bot.level)
-                                .then(|| h.execute_as(seat, command, Some(bot)).ok())
-                                .flatten()
-                        })
-                    }
-                    // Chosen again by the version that chose it (today's when none is
-                    // recorded: the comparison below then finds the record short).
-                    decided => {
-                        report.bot_moves_checked += 1;
-                        let version = decided.map_or(BOT_VERSION, |(_, bot)| bot.version);
-                        h.time_out_by(*at, |h, seat, level| h.execute_bot_as(seat, level, version))
-                    }
-                }
-                .map_err(|e| wrong(seq, e.to_string()))?
-            }
-            Event::TalkPosted {
-                seat,
-                name,
-                text,
-                at,
-                ..
-            } => {
-                let text = text
-                    .known()
-                    .ok_or_else(|| wrong(seq, "the message is redacted"))?;
-                h.talk(*seat, name.as_deref(), text, *at)
-                    .map_err(|e| wrong(seq, e.to_string()))?
-            }
-            Event::TalkHidden { message } => h
-                .hide_talk(*message)
-                .map_err(|e| wrong(seq, e.to_string()))?,
-            Event::SeatHandedToBot {
-                seat,
-                level,
-                reason: HandOver::Host,
-            } => h
-                .hand_to_bot(*seat, *level)
-                .map_err(|e| wrong(seq, e.to_string()))?,
-            Event::SeatHandedToBot {
-                seat,
-                level,
-                reason: HandOver::Lobby,
-            } => h
-                .seat_lobby_bots(&[(*seat, *level)])
-                .map_err(|e| wrong(seq, e.to_string()))?,
-            Event::SeatReclaimed { seat, .. } => h
-                .reclaim_seat(*seat)
-                .map_err(|e| wrong(seq, e.to_string()))?,
-            Event::TokenReissued { seat } => h
-                .reissue_token(*seat)
-                .map_err(|e| wrong(seq, e.to_string()))?,
-            Event::SeatKeyRegistered { seat, key, .. } => h
-                .register_key(*seat, key)
-                .map_err(|e| wrong(seq, e.to_string()))?,
-            other => {
-                return Err(wrong(
-                    seq,
-                    format!("`{}` was recorded without a command", other.kind()),
-                ));
-            }
-        };
-        let mut expected = expected;
-        stamp_as_recorded(&h, seq, &mut expected, recorded)?;
-        // Players' signatures are checked apart ([`signed_acts`]): carried as recorded.
-        for (e, r) in expected.iter_mut().zip(recorded) {
-            if let (Some(signed), Some(seat)) = (r.signature(), r.actor().or(undo_seat(r))) {
-                Event::sign(std::slice::from_mut(e), seat, signed.clone());
-            }
-        }
-        if expected.as_slice() != recorded {
-            let k = expected
-                .iter()
-                .zip(recorded)
-                .take_while(|(a, b)| a == b)
-                .count();
-            return Err(wrong(
-                seq + k as u64,
-                format!(
-                    "the record differs from what the rules decide: recorded {}, expected {}",
-                    recorded.get(k).map_or("nothing", Event::kind),
-                    expected.get(k).map_or("nothing", Event::kind)
-                ),
-            ));
-        }
-        for e in recorded {
-            if let Event::RoundStarted {
-                round,
-                first_player,
-                ..
-            } = e
-            {
-                let again = deal(h.game(), *round, *first_player);
-                let mut unstamped = e.clone();
-                if let Event::RoundStarted { at, .. } = &mut unstamped {
-                    *at = None;
-                }
-                if again != unstamped {
-                    return Err(wrong(
-                        h.version() + 1,
-                        format!("round {round} was not dealt from the seed"),
-                    ));
-                }
-                report.deals_checked += 1;
-            }
-            h.push(e.clone());
-        }
+        let expected = decide_again(&mut h, &mut report, seq, recorded)?;
+        check_batch(&mut h, &mut report, seq, expected, recorded)?;
         i = end;
     }
     let game = h.game();
@@ -427,4 +216,261 @@ pub fn audit(log: &[Event]) -> Result<AuditReport, Discrepancy> {
     report.gold = game.gold.clone();
     report.winners = game.winners.clone();
     Ok(report)
+}
+
+/// Decides again the batch `recorded` opens, against the history before it: the events the
+/// rules cause, to compare with the record.
+fn decide_again(
+    h: &mut History,
+    report: &mut AuditReport,
+    seq: u64,
+    recorded: &[Event],
+) -> Result<Vec<Event>, Discrepancy> {
+    Ok(match &recorded[0] {
+        Event::CommandAccepted {
+            seat,
+            command,
+            bot,
+            at,
+            ..
+        } => command_again(h, report, seq, *seat, command, *bot, *at)?,
+        Event::RoundStarted { round: 1, .. } => h
+            .start()
+            .map_err(|v| wrong(seq, format!("the game could not start: {v}")))?,
+        Event::SeedMixed { contributions } => h
+            .start_with(contributions)
+            .map_err(|v| wrong(seq, format!("the game could not start: {v}")))?,
+        Event::UndoRequested { seat, revealed, .. } => {
+            report.undos_checked += 1;
+            let mut asked = h
+                .request_undo(*seat)
+                .map_err(|e| wrong(seq, e.to_string()))?;
+            // Requests recorded before `revealed` was kept are checked without it.
+            if revealed.is_none() {
+                for e in &mut asked {
+                    if let Event::UndoRequested { revealed, .. } = e {
+                        *revealed = None;
+                    }
+                }
+            }
+            asked
+        }
+        Event::UndoApproved { seat, .. } => {
+            report.undos_checked += 1;
+            h.vote_undo(*seat, true)
+                .map_err(|e| wrong(seq, e.to_string()))?
+        }
+        Event::UndoDeclined { seat, .. } => {
+            report.undos_checked += 1;
+            h.vote_undo(*seat, false)
+                .map_err(|e| wrong(seq, e.to_string()))?
+        }
+        Event::Undone {
+            to_version,
+            by: None,
+            reason,
+            ..
+        } => {
+            report.undos_checked += 1;
+            h.rollback(*to_version, reason.as_deref().unwrap_or(""))
+                .map_err(|e| wrong(seq, e.to_string()))?
+        }
+        Event::Undone { by: Some(seat), .. } => {
+            report.undos_checked += 1;
+            h.request_undo(*seat)
+                .map_err(|e| wrong(seq, e.to_string()))?
+        }
+        Event::TurnTimedOut { at, .. } => timeout_again(h, report, seq, *at, recorded)?,
+        Event::TalkPosted {
+            seat,
+            name,
+            text,
+            at,
+            ..
+        } => {
+            let text = text
+                .known()
+                .ok_or_else(|| wrong(seq, "the message is redacted"))?;
+            h.talk(*seat, name.as_deref(), text, *at)
+                .map_err(|e| wrong(seq, e.to_string()))?
+        }
+        Event::TalkHidden { message } => h
+            .hide_talk(*message)
+            .map_err(|e| wrong(seq, e.to_string()))?,
+        Event::SeatHandedToBot {
+            seat,
+            level,
+            reason: HandOver::Host,
+        } => h
+            .hand_to_bot(*seat, *level)
+            .map_err(|e| wrong(seq, e.to_string()))?,
+        Event::SeatHandedToBot {
+            seat,
+            level,
+            reason: HandOver::Lobby,
+        } => h
+            .seat_lobby_bots(&[(*seat, *level)])
+            .map_err(|e| wrong(seq, e.to_string()))?,
+        Event::SeatReclaimed { seat, .. } => h
+            .reclaim_seat(*seat)
+            .map_err(|e| wrong(seq, e.to_string()))?,
+        Event::TokenReissued { seat } => h
+            .reissue_token(*seat)
+            .map_err(|e| wrong(seq, e.to_string()))?,
+        Event::SeatKeyRegistered { seat, key, .. } => h
+            .register_key(*seat, key)
+            .map_err(|e| wrong(seq, e.to_string()))?,
+        other => {
+            return Err(wrong(
+                seq,
+                format!("`{}` was recorded without a command", other.kind()),
+            ));
+        }
+    })
+}
+
+/// Decides a player's or a bot's command again: on time, by the bot that is recorded to have
+/// chosen it (chosen again when this build has that bot), and legal.
+fn command_again(
+    h: &mut History,
+    report: &mut AuditReport,
+    seq: u64,
+    seat: Seat,
+    command: &Secret<Command>,
+    bot: Option<BotMove>,
+    at: Option<u64>,
+) -> Result<Vec<Event>, Discrepancy> {
+    let command = command
+        .known()
+        .ok_or_else(|| wrong(seq, "the command is redacted"))?;
+    if let (Some(at), Some(deadline)) = (at, h.deadline())
+        && at >= deadline.at
+    {
+        return Err(wrong(
+            seq,
+            format!(
+                "{} decided at {at}, at or after its deadline {}: the decision was \
+                 the clock's",
+                deadline.seat, deadline.at
+            ),
+        ));
+    }
+    report.commands_checked += 1;
+    if let Some(bot) = bot {
+        bot_seat_and_seed(h, seat, &bot).map_err(|what| wrong(seq, what))?;
+        if check_bot(h, seat, command, &bot).map_err(|what| wrong(seq, what))? {
+            report.bot_moves_checked += 1;
+        } else {
+            report.bot_moves_of_other_versions += 1;
+        }
+    }
+    h.execute_as(seat, command, bot).map_err(|v| {
+        wrong(
+            seq,
+            format!("the command was illegal: {} ({})", v.code(), v.detail),
+        )
+    })
+}
+
+/// Decides a timeout again, with the bot's decision for the seat: chosen again by the version
+/// that chose it, or decided again when this build does not have that version.
+fn timeout_again(
+    h: &mut History,
+    report: &mut AuditReport,
+    seq: u64,
+    at: u64,
+    recorded: &[Event],
+) -> Result<Vec<Event>, Discrepancy> {
+    // The timeout and the bot's decision for the seat, chosen again (compared with
+    // the record below).
+    report.timeouts_checked += 1;
+    report.commands_checked += 1;
+    let decided = recorded.iter().find_map(|e| match e {
+        Event::CommandAccepted {
+            command,
+            bot: Some(bot),
+            ..
+        } => Some((command, *bot)),
+        _ => None,
+    });
+    match decided {
+        // A bot this build does not have (a newer version): its recorded command
+        // decided again, not chosen again.
+        Some((command, bot)) if !BOT_VERSIONS.contains(&bot.version) => {
+            report.bot_moves_of_other_versions += 1;
+            derived_seed(h, &bot).map_err(|what| wrong(seq, what))?;
+            let command = command
+                .known()
+                .ok_or_else(|| wrong(seq, "the command is redacted"))?;
+            h.time_out_by(at, |h, seat, level| {
+                (level == bot.level)
+                    .then(|| h.execute_as(seat, command, Some(bot)).ok())
+                    .flatten()
+            })
+        }
+        // Chosen again by the version that chose it (today's when none is
+        // recorded: the comparison below then finds the record short).
+        decided => {
+            report.bot_moves_checked += 1;
+            let version = decided.map_or(BOT_VERSION, |(_, bot)| bot.version);
+            h.time_out_by(at, |h, seat, level| h.execute_bot_as(seat, level, version))
+        }
+    }
+    .map_err(|e| wrong(seq, e.to_string()))
+}
+
+/// Compares the events decided again with the recorded batch, checks every deal in it against
+/// the seed, and adds the batch to the history.
+fn check_batch(
+    h: &mut History,
+    report: &mut AuditReport,
+    seq: u64,
+    mut expected: Vec<Event>,
+    recorded: &[Event],
+) -> Result<(), Discrepancy> {
+    stamp_as_recorded(h, seq, &mut expected, recorded)?;
+    // Players' signatures are checked apart ([`signed_acts`]): carried as recorded.
+    for (e, r) in expected.iter_mut().zip(recorded) {
+        if let (Some(signed), Some(seat)) = (r.signature(), r.actor().or(undo_seat(r))) {
+            Event::sign(std::slice::from_mut(e), seat, signed.clone());
+        }
+    }
+    if expected.as_slice() != recorded {
+        let k = expected
+            .iter()
+            .zip(recorded)
+            .take_while(|(a, b)| a == b)
+            .count();
+        return Err(wrong(
+            seq + k as u64,
+            format!(
+                "the record differs from what the rules decide: recorded {}, expected {}",
+                recorded.get(k).map_or("nothing", Event::kind),
+                expected.get(k).map_or("nothing", Event::kind)
+            ),
+        ));
+    }
+    for e in recorded {
+        if let Event::RoundStarted {
+            round,
+            first_player,
+            ..
+        } = e
+        {
+            let again = deal(h.game(), *round, *first_player);
+            let mut unstamped = e.clone();
+            if let Event::RoundStarted { at, .. } = &mut unstamped {
+                *at = None;
+            }
+            if again != unstamped {
+                return Err(wrong(
+                    h.version() + 1,
+                    format!("round {round} was not dealt from the seed"),
+                ));
+            }
+            report.deals_checked += 1;
+        }
+        h.push(e.clone());
+    }
+    Ok(())
 }

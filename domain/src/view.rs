@@ -262,6 +262,52 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
     }
     let sees = |s: Seat| audience.sees(s);
     match event {
+        Event::GameCreated { .. } | Event::RoundStarted { .. } => redact_deal(event, sees),
+        Event::MapUsed { .. }
+        | Event::Passed { .. }
+        | Event::CardDrawn { .. }
+        | Event::DiscardedToRemove { .. }
+        | Event::HatsSwapped { .. }
+        | Event::Inspected { .. }
+        | Event::HandsSwapped { .. }
+        | Event::CommandAccepted { .. } => redact_play(event, sees),
+        Event::GoldDrawn { .. }
+        | Event::GoldOffered { .. }
+        | Event::GoldKept { .. }
+        | Event::SaboteursPaid { .. } => redact_gold(event, sees),
+        Event::PathPlayed { .. }
+        | Event::UndoRequested { .. }
+        | Event::UndoApproved { .. }
+        | Event::UndoDeclined { .. }
+        | Event::Undone { .. }
+        | Event::TheftPlayed { .. }
+        | Event::PlayerTrapped { .. }
+        | Event::ActionCancelled { .. }
+        | Event::CoinsPaid { .. }
+        | Event::StealingStarted { .. }
+        | Event::CoinStolen { .. }
+        | Event::GoalRevealed { .. }
+        | Event::ToolBroken { .. }
+        | Event::ToolRepaired { .. }
+        | Event::PathRemoved { .. }
+        | Event::TurnSkipped { .. }
+        | Event::RoundEnded { .. }
+        | Event::TalkPosted { .. }
+        | Event::TalkHidden { .. }
+        | Event::TurnTimedOut { .. }
+        | Event::SeatHandedToBot { .. }
+        | Event::SeatReclaimed { .. }
+        | Event::SeatKeyRegistered { .. }
+        | Event::TokenReissued { .. }
+        | Event::SeedMixed { .. }
+        | Event::GameEnded { .. } => event.clone(),
+    }
+}
+
+/// The creation of the game and the deal of a round: the seed and the piles hidden, each seat's
+/// role and hand shown to that seat only.
+fn redact_deal(event: &Event, sees: impl Fn(Seat) -> bool) -> Event {
+    match event {
         Event::GameCreated {
             ruleset,
             options,
@@ -310,6 +356,15 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
             removed: removed.shown_if(false),
             at: *at,
         },
+        // The other events are not of this group: `redact` routes them elsewhere.
+        _ => event.clone(),
+    }
+}
+
+/// Cards, turns and commands: what a seat drew, discarded, peeked at, inspected or was
+/// handed shown to that seat only.
+fn redact_play(event: &Event, sees: impl Fn(Seat) -> bool) -> Event {
+    match event {
         Event::MapUsed { seat, at, goal } => Event::MapUsed {
             seat: *seat,
             at: *at,
@@ -322,36 +377,6 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
         Event::CardDrawn { seat, card } => Event::CardDrawn {
             seat: *seat,
             card: card.shown_if(sees(*seat)),
-        },
-        Event::GoldDrawn { seat, cards } => Event::GoldDrawn {
-            seat: *seat,
-            cards: cards.shown_if(sees(*seat)),
-        },
-        Event::GoldOffered { seat, cards } => Event::GoldOffered {
-            seat: *seat,
-            cards: cards.shown_if(sees(*seat)),
-        },
-        Event::GoldKept {
-            seat,
-            card,
-            automatic,
-        } => Event::GoldKept {
-            seat: *seat,
-            card: card.shown_if(sees(*seat)),
-            automatic: *automatic,
-        },
-        Event::SaboteursPaid {
-            payments,
-            gold_pile,
-        } => Event::SaboteursPaid {
-            payments: payments
-                .iter()
-                .map(|p| Payment {
-                    seat: p.seat,
-                    cards: p.cards.shown_if(sees(p.seat)),
-                })
-                .collect(),
-            gold_pile: gold_pile.shown_if(false),
         },
         Event::DiscardedToRemove {
             seat,
@@ -402,32 +427,46 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
             at: *at,
             signature: signature.as_ref().map(|s| s.shown_if(sees(*seat))),
         },
-        Event::PathPlayed { .. }
-        | Event::UndoRequested { .. }
-        | Event::UndoApproved { .. }
-        | Event::UndoDeclined { .. }
-        | Event::Undone { .. }
-        | Event::TheftPlayed { .. }
-        | Event::PlayerTrapped { .. }
-        | Event::ActionCancelled { .. }
-        | Event::CoinsPaid { .. }
-        | Event::StealingStarted { .. }
-        | Event::CoinStolen { .. }
-        | Event::GoalRevealed { .. }
-        | Event::ToolBroken { .. }
-        | Event::ToolRepaired { .. }
-        | Event::PathRemoved { .. }
-        | Event::TurnSkipped { .. }
-        | Event::RoundEnded { .. }
-        | Event::TalkPosted { .. }
-        | Event::TalkHidden { .. }
-        | Event::TurnTimedOut { .. }
-        | Event::SeatHandedToBot { .. }
-        | Event::SeatReclaimed { .. }
-        | Event::SeatKeyRegistered { .. }
-        | Event::TokenReissued { .. }
-        | Event::SeedMixed { .. }
-        | Event::GameEnded { .. } => event.clone(),
+        // The other events are not of this group: `redact` routes them elsewhere.
+        _ => event.clone(),
+    }
+}
+
+/// Gold: the cards a seat drew, was offered, kept or was paid shown to that seat only.
+fn redact_gold(event: &Event, sees: impl Fn(Seat) -> bool) -> Event {
+    match event {
+        Event::GoldDrawn { seat, cards } => Event::GoldDrawn {
+            seat: *seat,
+            cards: cards.shown_if(sees(*seat)),
+        },
+        Event::GoldOffered { seat, cards } => Event::GoldOffered {
+            seat: *seat,
+            cards: cards.shown_if(sees(*seat)),
+        },
+        Event::GoldKept {
+            seat,
+            card,
+            automatic,
+        } => Event::GoldKept {
+            seat: *seat,
+            card: card.shown_if(sees(*seat)),
+            automatic: *automatic,
+        },
+        Event::SaboteursPaid {
+            payments,
+            gold_pile,
+        } => Event::SaboteursPaid {
+            payments: payments
+                .iter()
+                .map(|p| Payment {
+                    seat: p.seat,
+                    cards: p.cards.shown_if(sees(p.seat)),
+                })
+                .collect(),
+            gold_pile: gold_pile.shown_if(false),
+        },
+        // The other events are not of this group: `redact` routes them elsewhere.
+        _ => event.clone(),
     }
 }
 

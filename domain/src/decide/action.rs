@@ -61,94 +61,10 @@ pub(super) fn play_action(
             }
             Event::ToolBroken { seat, card, target }
         }
-        Action::Repair(a, b) => {
-            let target = target_seat(game, card, target)?;
-            let tool = match (b, tool) {
-                (None, None) => a,
-                (None, Some(t)) if t == a => a,
-                (Some(b), Some(t)) if t == a || t == b => t,
-                (Some(_), None) => {
-                    return reject(
-                        V::InvalidTarget,
-                        format!("{card} repairs one of two tools: name it with \"tool\""),
-                    );
-                }
-                (_, Some(t)) => {
-                    return reject(
-                        V::InvalidTarget,
-                        format!("{card} cannot repair the {t:?}").to_lowercase(),
-                    );
-                }
-            };
-            let Some((_, broken)) = game.broken_tools(target).find(|(t, _)| *t == tool) else {
-                return reject(
-                    V::NothingToRepair,
-                    format!("{target} has no broken {tool:?} to repair").to_lowercase(),
-                );
-            };
-            Event::ToolRepaired {
-                seat,
-                card,
-                target,
-                tool,
-                broken,
-            }
-        }
-        Action::Rockfall => {
-            let at = target_cell(card, target)?;
-            match game.board.get(at) {
-                Some(t) if t.card.path_shape().is_some() => Event::PathRemoved {
-                    seat,
-                    at,
-                    removed: t.card,
-                },
-                _ => {
-                    return reject(
-                        V::NotATunnel,
-                        format!(
-                            "there is no path card at {at} (the start and goals cannot be removed)"
-                        ),
-                    );
-                }
-            }
-        }
-        Action::Map => {
-            let at = target_cell(card, target)?;
-            match game.board.get(at) {
-                Some(t) if t.face_down => Event::MapUsed {
-                    seat,
-                    at,
-                    goal: Secret::Known(t.card),
-                },
-                _ => {
-                    return reject(
-                        V::NotAHiddenGoal,
-                        format!("there is no face-down goal at {at}"),
-                    );
-                }
-            }
-        }
-        Action::Theft => {
-            if game.is_trapped(seat) {
-                return reject(
-                    V::Trapped,
-                    format!("{seat} is trapped and cannot use Theft"),
-                );
-            }
-            if target.is_some() {
-                return reject(
-                    V::InvalidTarget,
-                    "theft is played in front of oneself, with no target",
-                );
-            }
-            if game.in_front[seat.index()].contains(&Card::Theft) {
-                return reject(
-                    V::AlreadyInFront,
-                    format!("{seat} already has a theft in front of them"),
-                );
-            }
-            Event::TheftPlayed { seat }
-        }
+        Action::Repair(a, b) => repair(game, seat, card, a, b, target, tool)?,
+        Action::Rockfall => rockfall(game, seat, card, target)?,
+        Action::Map => map(game, seat, card, target)?,
+        Action::Theft => theft(game, seat, target)?,
         Action::HandsOff | Action::FreeAtLast => {
             let target = target_seat(game, card, target)?;
             let removed = if action == Action::HandsOff {
@@ -188,31 +104,7 @@ pub(super) fn play_action(
                 new: Secret::Known(*new),
             }
         }
-        Action::Inspection | Action::SwapHand => {
-            let target = target_seat(game, card, target)?;
-            if target == seat {
-                return reject(
-                    V::InvalidTarget,
-                    format!("{card} must target another player"),
-                );
-            }
-            if action == Action::Inspection {
-                Event::Inspected {
-                    seat,
-                    target,
-                    role: Secret::Known(game.roles[target.index()]),
-                }
-            } else {
-                let mut mine = game.hands[seat.index()].clone();
-                take(&mut mine, card);
-                Event::HandsSwapped {
-                    seat,
-                    target,
-                    seat_hand: Pile::Known(game.hands[target.index()].clone()),
-                    target_hand: Pile::Known(mine),
-                }
-            }
-        }
+        Action::Inspection | Action::SwapHand => look_or_swap(game, seat, card, action, target)?,
     };
     let mut tx = Tx::new(game);
     let compensate = match &event {
@@ -230,4 +122,150 @@ pub(super) fn play_action(
     }
     end_turn(&mut tx, seat, 1);
     Ok(tx.events)
+}
+
+/// The repair of a broken tool of the target seat: one the card can repair, named with `tool`
+/// when it can repair two.
+fn repair(
+    game: &Game,
+    seat: Seat,
+    card: Card,
+    a: Tool,
+    b: Option<Tool>,
+    target: Option<Target>,
+    tool: Option<Tool>,
+) -> Result<Event, RuleViolation> {
+    let target = target_seat(game, card, target)?;
+    let tool = match (b, tool) {
+        (None, None) => a,
+        (None, Some(t)) if t == a => a,
+        (Some(b), Some(t)) if t == a || t == b => t,
+        (Some(_), None) => {
+            return reject(
+                V::InvalidTarget,
+                format!("{card} repairs one of two tools: name it with \"tool\""),
+            );
+        }
+        (_, Some(t)) => {
+            return reject(
+                V::InvalidTarget,
+                format!("{card} cannot repair the {t:?}").to_lowercase(),
+            );
+        }
+    };
+    let Some((_, broken)) = game.broken_tools(target).find(|(t, _)| *t == tool) else {
+        return reject(
+            V::NothingToRepair,
+            format!("{target} has no broken {tool:?} to repair").to_lowercase(),
+        );
+    };
+    Ok(Event::ToolRepaired {
+        seat,
+        card,
+        target,
+        tool,
+        broken,
+    })
+}
+
+/// A rockfall on a path card of the board (never the start or a goal).
+fn rockfall(
+    game: &Game,
+    seat: Seat,
+    card: Card,
+    target: Option<Target>,
+) -> Result<Event, RuleViolation> {
+    let at = target_cell(card, target)?;
+    Ok(match game.board.get(at) {
+        Some(t) if t.card.path_shape().is_some() => Event::PathRemoved {
+            seat,
+            at,
+            removed: t.card,
+        },
+        _ => {
+            return reject(
+                V::NotATunnel,
+                format!("there is no path card at {at} (the start and goals cannot be removed)"),
+            );
+        }
+    })
+}
+
+/// A map on a face-down goal.
+fn map(
+    game: &Game,
+    seat: Seat,
+    card: Card,
+    target: Option<Target>,
+) -> Result<Event, RuleViolation> {
+    let at = target_cell(card, target)?;
+    Ok(match game.board.get(at) {
+        Some(t) if t.face_down => Event::MapUsed {
+            seat,
+            at,
+            goal: Secret::Known(t.card),
+        },
+        _ => {
+            return reject(
+                V::NotAHiddenGoal,
+                format!("there is no face-down goal at {at}"),
+            );
+        }
+    })
+}
+
+/// A theft in front of oneself: not when trapped, with no target, and only one at a time.
+fn theft(game: &Game, seat: Seat, target: Option<Target>) -> Result<Event, RuleViolation> {
+    if game.is_trapped(seat) {
+        return reject(
+            V::Trapped,
+            format!("{seat} is trapped and cannot use Theft"),
+        );
+    }
+    if target.is_some() {
+        return reject(
+            V::InvalidTarget,
+            "theft is played in front of oneself, with no target",
+        );
+    }
+    if game.in_front[seat.index()].contains(&Card::Theft) {
+        return reject(
+            V::AlreadyInFront,
+            format!("{seat} already has a theft in front of them"),
+        );
+    }
+    Ok(Event::TheftPlayed { seat })
+}
+
+/// An inspection of another player's role, or a swap of hands with another player.
+fn look_or_swap(
+    game: &Game,
+    seat: Seat,
+    card: Card,
+    action: Action,
+    target: Option<Target>,
+) -> Result<Event, RuleViolation> {
+    let target = target_seat(game, card, target)?;
+    if target == seat {
+        return reject(
+            V::InvalidTarget,
+            format!("{card} must target another player"),
+        );
+    }
+    Ok(if action == Action::Inspection {
+        Event::Inspected {
+            seat,
+            target,
+            role: Secret::Known(game.roles[target.index()]),
+        }
+    } else {
+        let mut mine = game.hands[seat.index()].clone();
+        take(&mut mine, card);
+        Event::HandsSwapped {
+            seat,
+            target,
+            seat_hand: Pile::Known(game.hands[target.index()].clone()),
+            target_hand: Pile::Known(mine),
+        }
+    })
 }

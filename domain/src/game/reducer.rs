@@ -13,6 +13,53 @@ impl Game {
     /// a fold of this function over its events.
     pub fn apply(&mut self, event: &Event) {
         match event {
+            Event::GameCreated { .. }
+            | Event::SeedMixed { .. }
+            | Event::RoundStarted { .. }
+            | Event::RoundEnded { .. }
+            | Event::GameEnded { .. } => self.apply_round(event),
+            Event::Passed { .. }
+            | Event::CardDrawn { .. }
+            | Event::TurnSkipped { .. }
+            | Event::DiscardedToRemove { .. } => self.apply_turn(event),
+            Event::PathPlayed { .. }
+            | Event::GoalRevealed { .. }
+            | Event::PathRemoved { .. }
+            | Event::MapUsed { .. } => self.apply_path(event),
+            Event::ToolBroken { .. }
+            | Event::ToolRepaired { .. }
+            | Event::TheftPlayed { .. }
+            | Event::PlayerTrapped { .. }
+            | Event::ActionCancelled { .. }
+            | Event::HatsSwapped { .. }
+            | Event::Inspected { .. }
+            | Event::HandsSwapped { .. } => self.apply_action(event),
+            Event::GoldDrawn { .. }
+            | Event::GoldOffered { .. }
+            | Event::GoldKept { .. }
+            | Event::SaboteursPaid { .. }
+            | Event::CoinsPaid { .. }
+            | Event::StealingStarted { .. }
+            | Event::CoinStolen { .. } => self.apply_gold(event),
+            // Log-level events: the history (crate::history) gives them their meaning.
+            Event::CommandAccepted { .. }
+            | Event::UndoRequested { .. }
+            | Event::UndoApproved { .. }
+            | Event::UndoDeclined { .. }
+            | Event::Undone { .. }
+            | Event::TalkPosted { .. }
+            | Event::TalkHidden { .. }
+            | Event::TurnTimedOut { .. }
+            | Event::SeatHandedToBot { .. }
+            | Event::SeatReclaimed { .. }
+            | Event::SeatKeyRegistered { .. }
+            | Event::TokenReissued { .. } => {}
+        }
+    }
+
+    /// Applies the events that open and close a game and its rounds.
+    fn apply_round(&mut self, event: &Event) {
+        match event {
             Event::GameCreated { .. } => {
                 if let Some(g) = Game::from_created(event) {
                     *self = g;
@@ -54,6 +101,72 @@ impl Game {
                 self.last_turn = None;
                 self.conduct = vec![Conduct::default(); n];
             }
+            Event::RoundEnded {
+                round,
+                gold_reached_by,
+                roles,
+                winners,
+            } => {
+                self.phase = Phase::RoundOver;
+                self.results.push(RoundResult {
+                    round: *round,
+                    gold_reached_by: *gold_reached_by,
+                    roles: roles.clone(),
+                    winners: winners.clone(),
+                });
+            }
+            Event::GameEnded { winners, .. } => {
+                self.phase = Phase::GameOver;
+                self.winners = winners.clone();
+            }
+            // The other events are not of this group: `apply` routes them elsewhere.
+            _ => {}
+        }
+    }
+
+    /// Applies the events that end a turn without a card on the table: a pass, a draw, a skipped
+    /// turn, a discard to remove a card in front.
+    fn apply_turn(&mut self, event: &Event) {
+        match event {
+            Event::Passed { seat, discarded } => {
+                for c in discarded.cards() {
+                    take(&mut self.hands[seat.index()], *c);
+                    self.discard_pile.push(*c);
+                }
+                self.last_turn = Some(*seat);
+                self.next_turn(*seat);
+            }
+            Event::CardDrawn { seat, card } if !self.draw_pile.is_empty() => {
+                let top = self.draw_pile.remove(0);
+                self.hands[seat.index()].push(card.known().copied().unwrap_or(top));
+            }
+            Event::TurnSkipped { seat } => self.next_turn(*seat),
+            Event::DiscardedToRemove {
+                seat,
+                discarded,
+                removed,
+            } => {
+                for c in discarded.cards() {
+                    take(&mut self.hands[seat.index()], *c);
+                    self.discard_pile.push(*c);
+                }
+                take(&mut self.in_front[seat.index()], *removed);
+                self.discard_pile.push(*removed);
+                if *removed == Card::Theft {
+                    self.thefts.retain(|s| s != seat);
+                }
+                self.last_turn = Some(*seat);
+                self.next_turn(*seat);
+            }
+            // The other events are not of this group: `apply` routes them elsewhere.
+            _ => {}
+        }
+    }
+
+    /// Applies the path cards and the cards played on the board: paths, rockfalls, maps, revealed
+    /// goals.
+    fn apply_path(&mut self, event: &Event) {
+        match event {
             Event::PathPlayed {
                 seat,
                 card,
@@ -72,6 +185,28 @@ impl Game {
                 self.played(*seat, *card);
             }
             Event::GoalRevealed { at, rotated, .. } => self.board.reveal(*at, *rotated),
+            Event::PathRemoved { seat, at, removed } => {
+                self.conduct_of(*seat).count_rockfall(*removed);
+                self.board.remove(*at);
+                self.discard_pile.extend([Card::Rockfall, *removed]);
+                self.played(*seat, Card::Rockfall);
+            }
+            Event::MapUsed { seat, at, goal } => {
+                if let Some(goal) = goal.known() {
+                    self.peeked[seat.index()].push((*at, *goal));
+                }
+                self.discard_pile.push(Card::Map);
+                self.played(*seat, Card::Map);
+            }
+            // The other events are not of this group: `apply` routes them elsewhere.
+            _ => {}
+        }
+    }
+
+    /// Applies the action cards played on players: tools, thefts, traps, cancellations, hats,
+    /// inspections and hand swaps.
+    fn apply_action(&mut self, event: &Event) {
+        match event {
             Event::ToolBroken { seat, card, target } => {
                 if seat != target {
                     self.conduct_of(*seat).tools_broken += 1;
@@ -92,103 +227,6 @@ impl Game {
                 take(&mut self.in_front[target.index()], *broken);
                 self.discard_pile.extend([*card, *broken]);
                 self.played(*seat, *card);
-            }
-            Event::PathRemoved { seat, at, removed } => {
-                self.conduct_of(*seat).count_rockfall(*removed);
-                self.board.remove(*at);
-                self.discard_pile.extend([Card::Rockfall, *removed]);
-                self.played(*seat, Card::Rockfall);
-            }
-            Event::MapUsed { seat, at, goal } => {
-                if let Some(goal) = goal.known() {
-                    self.peeked[seat.index()].push((*at, *goal));
-                }
-                self.discard_pile.push(Card::Map);
-                self.played(*seat, Card::Map);
-            }
-            Event::Passed { seat, discarded } => {
-                for c in discarded.cards() {
-                    take(&mut self.hands[seat.index()], *c);
-                    self.discard_pile.push(*c);
-                }
-                self.last_turn = Some(*seat);
-                self.next_turn(*seat);
-            }
-            Event::CardDrawn { seat, card } => {
-                if !self.draw_pile.is_empty() {
-                    let top = self.draw_pile.remove(0);
-                    self.hands[seat.index()].push(card.known().copied().unwrap_or(top));
-                }
-            }
-            Event::TurnSkipped { seat } => self.next_turn(*seat),
-            Event::RoundEnded {
-                round,
-                gold_reached_by,
-                roles,
-                winners,
-            } => {
-                self.phase = Phase::RoundOver;
-                self.results.push(RoundResult {
-                    round: *round,
-                    gold_reached_by: *gold_reached_by,
-                    roles: roles.clone(),
-                    winners: winners.clone(),
-                });
-            }
-            Event::GoldDrawn { seat, cards } => {
-                let n = cards.len().min(self.gold_pile.len());
-                let drawn: Vec<Card> = self.gold_pile.drain(..n).collect();
-                self.phase = Phase::ChoosingGold {
-                    chooser: *seat,
-                    offered: drawn,
-                };
-            }
-            Event::GoldOffered { seat, .. } => {
-                if let Phase::ChoosingGold { chooser, .. } = &mut self.phase {
-                    *chooser = *seat;
-                }
-            }
-            Event::GoldKept { seat, card, .. } => {
-                if let Phase::ChoosingGold { offered, .. } = &mut self.phase {
-                    let card = card.known().copied().or_else(|| offered.first().copied());
-                    if let Some(card) = card {
-                        take(offered, card);
-                        self.gold_cards[seat.index()].push(card);
-                        self.gold[seat.index()] += u32::from(card.gold_value().unwrap_or(0));
-                    }
-                    if offered.is_empty() {
-                        self.phase = Phase::RoundOver;
-                    }
-                }
-            }
-            Event::SaboteursPaid {
-                payments,
-                gold_pile,
-            } => {
-                for p in payments {
-                    for c in p.cards.cards() {
-                        self.gold_cards[p.seat.index()].push(*c);
-                        self.gold[p.seat.index()] += u32::from(c.gold_value().unwrap_or(0));
-                    }
-                }
-                self.gold_pile = gold_pile.cards().to_vec();
-            }
-            Event::DiscardedToRemove {
-                seat,
-                discarded,
-                removed,
-            } => {
-                for c in discarded.cards() {
-                    take(&mut self.hands[seat.index()], *c);
-                    self.discard_pile.push(*c);
-                }
-                take(&mut self.in_front[seat.index()], *removed);
-                self.discard_pile.push(*removed);
-                if *removed == Card::Theft {
-                    self.thefts.retain(|s| s != seat);
-                }
-                self.last_turn = Some(*seat);
-                self.next_turn(*seat);
             }
             Event::TheftPlayed { seat } => {
                 self.in_front[seat.index()].push(Card::Theft);
@@ -261,6 +299,53 @@ impl Game {
                 self.last_turn = Some(*seat);
                 self.next_turn(*seat);
             }
+            // The other events are not of this group: `apply` routes them elsewhere.
+            _ => {}
+        }
+    }
+
+    /// Applies the gold events: gold drawn, offered and kept, saboteurs paid, coins paid and
+    /// stolen.
+    fn apply_gold(&mut self, event: &Event) {
+        match event {
+            Event::GoldDrawn { seat, cards } => {
+                let n = cards.len().min(self.gold_pile.len());
+                let drawn: Vec<Card> = self.gold_pile.drain(..n).collect();
+                self.phase = Phase::ChoosingGold {
+                    chooser: *seat,
+                    offered: drawn,
+                };
+            }
+            Event::GoldOffered { seat, .. } => {
+                if let Phase::ChoosingGold { chooser, .. } = &mut self.phase {
+                    *chooser = *seat;
+                }
+            }
+            Event::GoldKept { seat, card, .. } => {
+                if let Phase::ChoosingGold { offered, .. } = &mut self.phase {
+                    let card = card.known().copied().or_else(|| offered.first().copied());
+                    if let Some(card) = card {
+                        take(offered, card);
+                        self.gold_cards[seat.index()].push(card);
+                        self.gold[seat.index()] += u32::from(card.gold_value().unwrap_or(0));
+                    }
+                    if offered.is_empty() {
+                        self.phase = Phase::RoundOver;
+                    }
+                }
+            }
+            Event::SaboteursPaid {
+                payments,
+                gold_pile,
+            } => {
+                for p in payments {
+                    for c in p.cards.cards() {
+                        self.gold_cards[p.seat.index()].push(*c);
+                        self.gold[p.seat.index()] += u32::from(c.gold_value().unwrap_or(0));
+                    }
+                }
+                self.gold_pile = gold_pile.cards().to_vec();
+            }
             Event::CoinsPaid { coins } => {
                 for (total, c) in self.gold.iter_mut().zip(coins) {
                     *total += c;
@@ -289,23 +374,8 @@ impl Game {
                     }
                 }
             }
-            // Log-level events: the history (crate::history) gives them their meaning.
-            Event::CommandAccepted { .. }
-            | Event::UndoRequested { .. }
-            | Event::UndoApproved { .. }
-            | Event::UndoDeclined { .. }
-            | Event::Undone { .. }
-            | Event::TalkPosted { .. }
-            | Event::TalkHidden { .. }
-            | Event::TurnTimedOut { .. }
-            | Event::SeatHandedToBot { .. }
-            | Event::SeatReclaimed { .. }
-            | Event::SeatKeyRegistered { .. }
-            | Event::TokenReissued { .. } => {}
-            Event::GameEnded { winners, .. } => {
-                self.phase = Phase::GameOver;
-                self.winners = winners.clone();
-            }
+            // The other events are not of this group: `apply` routes them elsewhere.
+            _ => {}
         }
     }
 }
