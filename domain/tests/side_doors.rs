@@ -31,7 +31,7 @@ fn a_bot_game_records_every_bot_seat_after_the_deal_and_verifies() {
             ..
         }
     ));
-    assert!(saboteur_domain::options::RECORD_VERSION >= 2);
+    const { assert!(saboteur_domain::options::RECORD_VERSION >= 2) };
     let lobby: Vec<Seat> = log
         .iter()
         .filter_map(|e| match e {
