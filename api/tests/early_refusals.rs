@@ -53,20 +53,7 @@ async fn refusals_before_the_seam_are_signed(url: &str, _dir: &std::path::Path) 
         base: base.clone(),
         client: reqwest::Client::new(),
     };
-    let (_, id, host) = server.create_base_game().await;
-    let joined = server
-        .call(
-            "POST",
-            &format!("/games/{id}/seats"),
-            None,
-            Some(json!({"name": "Ada"})),
-        )
-        .await;
-    let me = joined["player_token"].as_str().unwrap().to_string();
-    server.random_bots(&id, &host, 2).await;
-    server
-        .call("POST", &format!("/games/{id}/start"), Some(&host), None)
-        .await;
+    let (id, _, me) = server.started_with_bots(json!({"name": "Ada"})).await;
     let talk = format!("/games/{id}/talk");
     let version = server
         .call("GET", &format!("/games/{id}"), None, None)

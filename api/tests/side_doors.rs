@@ -609,20 +609,7 @@ on_both_stores!(
 async fn a_rotated_key_cannot_be_withdrawn(url: &str, dir: &std::path::Path) {
     let server = Server::start(url).await;
     let first_keys = server.call("GET", "/keys", None, None).await;
-    let (_, id, host) = server.create_base_game().await;
-    let joined = server
-        .call(
-            "POST",
-            &format!("/games/{id}/seats"),
-            None,
-            Some(json!({"name": "Ada"})),
-        )
-        .await;
-    let me = joined["player_token"].as_str().unwrap().to_string();
-    server.random_bots(&id, &host, 2).await;
-    server
-        .call("POST", &format!("/games/{id}/start"), Some(&host), None)
-        .await;
+    let (id, _, me) = server.started_with_bots(json!({"name": "Ada"})).await;
     let before = server
         .call("GET", &format!("/games/{id}/state"), Some(&me), None)
         .await;

@@ -75,6 +75,20 @@ impl Server {
         }
     }
 
+    /// A base game for three, started: seat 0 taken with `join` (its name, perhaps its key),
+    /// seats 1 and 2 random bots. Its id, the host's token and the player's.
+    pub async fn started_with_bots(&self, join: Value) -> (String, String, String) {
+        let (_, id, host) = self.create_base_game().await;
+        let joined = self
+            .call("POST", &format!("/games/{id}/seats"), None, Some(join))
+            .await;
+        let me = joined["player_token"].as_str().unwrap().to_string();
+        self.random_bots(&id, &host, 2).await;
+        self.call("POST", &format!("/games/{id}/start"), Some(&host), None)
+            .await;
+        (id, host, me)
+    }
+
     /// The host seats `n` random bots.
     pub async fn random_bots(&self, id: &str, host: &str, n: usize) {
         for _ in 0..n {
