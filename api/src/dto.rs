@@ -119,6 +119,14 @@ pub struct JoinGame {
     #[schema(pattern = "^[0-9a-fA-F]{64}$")]
     #[serde(default)]
     pub public_key: Option<String>,
+    /// The proof that you hold `public_key`, needed with it: your signature, with that key, of
+    /// the RFC 8785 (JCS) canonical JSON of `{"scheme": "saboteur-key-v1", "game": <the game's
+    /// id>, "key": <public_key in lowercase hex>}`, 128 hex digits. The start records it with
+    /// the key, so the record shows you took the seat with it (`saboteur verify`). Without it,
+    /// or with one that does not verify: 400 `bad_key_proof`.
+    #[schema(pattern = "^[0-9a-fA-F]{128}$")]
+    #[serde(default)]
+    pub key_proof: Option<String>,
 }
 
 /// What a player sends when claiming their seat in a rematch (all optional).
@@ -133,6 +141,11 @@ pub struct ClaimSeat {
     #[schema(pattern = "^[0-9a-fA-F]{64}$")]
     #[serde(default)]
     pub public_key: Option<String>,
+    /// The proof that you hold `public_key`, for the rematch's game (as
+    /// [`JoinGame::key_proof`]).
+    #[schema(pattern = "^[0-9a-fA-F]{128}$")]
+    #[serde(default)]
+    pub key_proof: Option<String>,
 }
 
 /// A seat's new public key.
@@ -142,6 +155,10 @@ pub struct SeatKey {
     /// The Ed25519 public key, 32 bytes as 64 hex digits.
     #[schema(pattern = "^[0-9a-fA-F]{64}$")]
     pub public_key: String,
+    /// The proof that you hold `public_key` (as [`JoinGame::key_proof`]); needed.
+    #[schema(pattern = "^[0-9a-fA-F]{128}$")]
+    #[serde(default)]
+    pub key_proof: Option<String>,
 }
 
 /// A bot to seat.

@@ -121,7 +121,7 @@ impl From<saboteur_domain::TableError> for ApiError {
             T::NotInLobby(_) => {
                 return ApiError::internal("the lobby's bots could not be recorded", e);
             }
-            T::BadText(_) | T::BadKey => StatusCode::BAD_REQUEST,
+            T::BadText(_) | T::BadKey | T::BadKeyProof => StatusCode::BAD_REQUEST,
             T::NoSuchSeat(_) | T::NoSuchMessage(_) => StatusCode::NOT_FOUND,
             T::SpectatorsMayNotTalk => StatusCode::FORBIDDEN,
             T::GameOver
@@ -416,6 +416,7 @@ mod tests {
             T::NotBot(Seat(0)).into(),
             T::NoCommand(Seat(0)).into(),
             T::BadKey.into(),
+            T::BadKeyProof.into(),
             T::NotInLobby(Seat(0)).into(),
         ];
         let all = all_codes();

@@ -998,7 +998,7 @@ async fn signed_seats_cannot_be_played_for(url: &str, dir: &std::path::Path) {
                 "POST",
                 &format!("/games/{id}/seats"),
                 None,
-                Some(json!({"name": "Ada", "public_key": public})),
+                Some(keyed_join(&id, "Ada", &key)),
             )
             .await;
         assert_eq!(joined["seat"], 0, "the refused key took no seat");

@@ -9,16 +9,16 @@ mod operator;
 use operator::*;
 use serde_json::{Value, json};
 
-/// A base game for three in its lobby: seat 0 taken by a player with `public` as its key,
-/// seats 1 and 2 random bots. Its id, the host's token and the reply to taking the seat.
-async fn keyed_lobby(server: &Server, public: &str) -> (String, String, Value) {
+/// A base game for three in its lobby: seat 0 taken by a player with `key`, seats 1 and 2
+/// random bots. Its id, the host's token and the reply to taking the seat.
+async fn keyed_lobby(server: &Server, key: &ed25519_dalek::SigningKey) -> (String, String, Value) {
     let (_, id, host) = server.create_base_game().await;
     let joined = server
         .call(
             "POST",
             &format!("/games/{id}/seats"),
             None,
-            Some(json!({"name": "Ada", "public_key": public})),
+            Some(keyed_join(&id, "Ada", key)),
         )
         .await;
     server.random_bots(&id, &host, 2).await;
@@ -26,8 +26,11 @@ async fn keyed_lobby(server: &Server, public: &str) -> (String, String, Value) {
 }
 
 /// [`keyed_lobby`]'s game, started: its id, the player's token and the start's reply.
-async fn keyed_game_with_bots(server: &Server, public: &str) -> (String, String, Value) {
-    let (id, host, joined) = keyed_lobby(server, public).await;
+async fn keyed_game_with_bots(
+    server: &Server,
+    key: &ed25519_dalek::SigningKey,
+) -> (String, String, Value) {
+    let (id, host, joined) = keyed_lobby(server, key).await;
     let me = joined["player_token"].as_str().unwrap().to_string();
     let started = server
         .call("POST", &format!("/games/{id}/start"), Some(&host), None)
@@ -51,7 +54,7 @@ async fn verify_bundle(url: &str, dir: &std::path::Path, id: &str) -> (Option<i3
 /// bots recorded after the deal), so the label is named; a bot seat's move of an unknown bot
 /// version is not vouched for (exit 3).
 async fn a_bot_label_is_no_side_door(url: &str, dir: &std::path::Path) {
-    let (key, public) = player_key(7);
+    let (key, _) = player_key(7);
     for attack in [
         "none",
         "a bot's seed",
@@ -59,7 +62,7 @@ async fn a_bot_label_is_no_side_door(url: &str, dir: &std::path::Path) {
         "a bot seat's newer bot",
     ] {
         let server = Server::start(url).await;
-        let (id, me, started) = keyed_game_with_bots(&server, &public).await;
+        let (id, me, started) = keyed_game_with_bots(&server, &key).await;
         let lobby: Vec<(u64, String)> = started["events"]
             .as_array()
             .unwrap()
@@ -145,9 +148,9 @@ on_both_stores!(
 /// of the player's real one is named by `verify`.
 async fn a_signature_is_spent_once(url: &str, dir: &std::path::Path) {
     use ed25519_dalek::Signer as _;
-    let (key, public) = player_key(9);
+    let (key, _) = player_key(9);
     let server = Server::start(url).await;
-    let (id, me, _) = keyed_game_with_bots(&server, &public).await;
+    let (id, me, _) = keyed_game_with_bots(&server, &key).await;
     let undo = format!("/games/{id}/undo");
     let commands = format!("/games/{id}/commands");
     // Seat 0's turn: an undo request signed now is refused (nothing to undo), with a receipt.
@@ -492,7 +495,7 @@ async fn a_key_swapped_in_the_lobby_is_named(url: &str, dir: &std::path::Path) {
     let (operator_key, operator_public) = player_key(12);
     for attack in ["none", "changed by the player", "swapped"] {
         let server = Server::start(url).await;
-        let (id, host, joined) = keyed_lobby(&server, &public).await;
+        let (id, host, joined) = keyed_lobby(&server, &player_key(11).0).await;
         assert_eq!(
             joined["commitment"]["public_key"],
             json!(public),
@@ -505,7 +508,8 @@ async fn a_key_swapped_in_the_lobby_is_named(url: &str, dir: &std::path::Path) {
             // The honest case of a key changed in the lobby: signed by the old key, answered
             // with the seat's commitment made again, which the player keeps too.
             let (new_key, new_public) = player_key(13);
-            let body = json!({ "public_key": new_public }).to_string();
+            let proof = key_proof(&new_key, &id);
+            let body = json!({ "public_key": new_public, "key_proof": proof }).to_string();
             let version = server
                 .call("GET", &format!("/games/{id}"), None, None)
                 .await["version"]
@@ -532,9 +536,11 @@ async fn a_key_swapped_in_the_lobby_is_named(url: &str, dir: &std::path::Path) {
             new_key
         } else if attack == "swapped" {
             let store = saboteur_storage::EventStore::connect(url).await.unwrap();
+            // With its own proof: the operator holds that key.
+            let proof = key_proof(&operator_key, &id);
             let sql = format!(
-                "UPDATE credentials SET public_key = '{operator_public}' \
-                 WHERE game_id = '{id}' AND seat = 0"
+                "UPDATE credentials SET public_key = '{operator_public}', \
+                 key_proof = '{proof}' WHERE game_id = '{id}' AND seat = 0"
             );
             assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
             operator_key.clone()

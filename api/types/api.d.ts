@@ -1091,6 +1091,11 @@ export interface components {
         ClaimSeat: {
             /** @description Your share in the rematch's seed (as [`JoinGame::entropy`]). */
             entropy?: string | null;
+            /**
+             * @description The proof that you hold `public_key`, for the rematch's game (as
+             *     [`JoinGame::key_proof`]).
+             */
+            key_proof?: string | null;
             /** @description Your public key for the rematch (as [`JoinGame::public_key`]). */
             public_key?: string | null;
         };
@@ -1468,7 +1473,9 @@ export interface components {
              *     (`seat_handed_to_bot`, with `reason: lobby` for a seat given to a bot before the
              *     start), a bot's command is only a bot seat's, its seed is derived from the game's
              *     seed and version, and a player's signature holds only at the decision it was made
-             *     for. Absent in games recorded under version 1.
+             *     for. From version 3 on players sign a canonical statement (`saboteur-act-v2`); from
+             *     version 4 on every key comes with its holder's proof of possession
+             *     (`seat_key_registered.proof`). Absent in games recorded under version 1.
              */
             record_version?: number;
             /**
@@ -1835,6 +1842,11 @@ export interface components {
         EventSeatKeyRegistered: {
             /** @description The Ed25519 public key, 64 hex digits. */
             key: string;
+            /**
+             * @description The key's proof of possession (record version 4 on): its holder's signature of
+             *     [`crate::key_proof_statement`] for this game and key, 128 hex digits.
+             */
+            proof?: string | null;
             /** @description The seat. */
             seat: components["schemas"]["Seat"];
             signature?: null | components["schemas"]["SeatSignature"];
@@ -2275,6 +2287,14 @@ export interface components {
              */
             entropy?: string | null;
             /**
+             * @description The proof that you hold `public_key`, needed with it: your signature, with that key, of
+             *     the RFC 8785 (JCS) canonical JSON of `{"scheme": "saboteur-key-v1", "game": <the game's
+             *     id>, "key": <public_key in lowercase hex>}`, 128 hex digits. The start records it with
+             *     the key, so the record shows you took the seat with it (`saboteur verify`). Without it,
+             *     or with one that does not verify: 400 `bad_key_proof`.
+             */
+            key_proof?: string | null;
+            /**
              * @description The name shown to others (1–40 characters, not only spaces).
              * @example Ada
              */
@@ -2622,7 +2642,7 @@ export interface components {
          * @description Every stable code a problem carries today (`Problem.code`): the rule-violation codes of docs/scenarios.md and the codes of the HTTP layer. New codes may be added in a minor version.
          * @enum {string}
          */
-        ProblemCode: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "signature_required" | "bad_signature" | "internal" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "not_started" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "bad_key";
+        ProblemCode: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "signature_required" | "bad_signature" | "internal" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "not_started" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "bad_key" | "bad_key_proof";
         /**
          * PublishedKey
          * @description A signing key as published: receipts signed with it stay checkable after it is retired.
@@ -2845,6 +2865,8 @@ export interface components {
          * @description A seat's new public key.
          */
         SeatKey: {
+            /** @description The proof that you hold `public_key` (as [`JoinGame::key_proof`]); needed. */
+            key_proof?: string | null;
             /** @description The Ed25519 public key, 32 bytes as 64 hex digits. */
             public_key: string;
         };
@@ -4612,7 +4634,7 @@ export interface operations {
                     "application/json": components["schemas"]["Joined"];
                 };
             };
-            /** @description Malformed request or name */
+            /** @description Malformed request or name; a key that is not an Ed25519 key (`bad_key`) or comes without a proof of possession that verifies (`bad_key_proof`) */
             400: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -4827,7 +4849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Joined"];
                 };
             };
-            /** @description Malformed path, body or authorization header; a share or key that is not 64 hex digits (`bad_key` for a key) */
+            /** @description Malformed path, body or authorization header; a share or key that is not 64 hex digits (`bad_key` for a key); a key without a proof of possession that verifies (`bad_key_proof`) */
             400: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -5084,7 +5106,7 @@ export interface operations {
                     "application/json": components["schemas"]["KeyKept"];
                 };
             };
-            /** @description Not an Ed25519 key as 64 hex digits (`bad_key`), or malformed headers */
+            /** @description Not an Ed25519 key as 64 hex digits (`bad_key`), no proof of possession that verifies (`bad_key_proof`), or malformed headers */
             400: {
                 headers: {
                     /** @description The API's version (`info.version`) */

@@ -273,6 +273,18 @@ var keys = {
     const k = await crypto.subtle.importKey("pkcs8", der, { name: "Ed25519" }, false, ["sign"]);
     return hex(new Uint8Array(await crypto.subtle.sign({ name: "Ed25519" }, k, new TextEncoder().encode(text))));
   },
+  /**
+   * What a seat is taken with: the public key and its proof of possession for game `game` (the
+   * key's signature of the RFC 8785 JSON of `{"scheme": "saboteur-key-v1", "game", "key"}`);
+   * nothing without a key.
+   * @param {Key | null} key @param {string} game
+   * @returns {Promise<{ public_key?: string, key_proof?: string }>}
+   */
+  async sent(key, game) {
+    if (!key) return {};
+    const proof = await keys.sign(key, canonicalize({ scheme: "saboteur-key-v1", game, key: key.public }) ?? "");
+    return { public_key: key.public, key_proof: proof };
+  },
   /** Fingerprints already worked out, by key. @type {Map<string, string>} */
   prints: /* @__PURE__ */ new Map(),
   /** A key's fingerprint: the first 16 hex digits of the SHA-256 of its bytes, in fours. @param {string} key */
@@ -821,7 +833,7 @@ async function lobby(ready2) {
       const bots = Math.min(players2, Number(f.get("bots")));
       if (bots < players2) {
         const key = await keys.make();
-        const joined = await api(`/games/${id2}/seats`, { method: "POST", body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), public_key: key?.public } });
+        const joined = await api(`/games/${id2}/seats`, { method: "POST", body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), ...await keys.sent(key, id2) } });
         tokens.set(id2, seated(joined, key));
       }
       for (let i = 0; i < bots; i++) {
@@ -1089,7 +1101,7 @@ async function table(id2, ready2) {
           const j = await api(`/games/${id2}/seats`, { method: "POST", body: { name: new FormData(
             /** @type {HTMLFormElement} */
             join
-          ).get("name"), entropy: share(), public_key: key?.public } });
+          ).get("name"), entropy: share(), ...await keys.sent(key, id2) } });
           tokens.set(id2, seated(j, key));
           Object.assign(mine, tokens.get(id2));
           refresh();
@@ -1105,7 +1117,7 @@ async function table(id2, ready2) {
         kids.push(h("p", {}, `${t("table.rematch_yours")} `, h("button", { type: "button", onclick: async () => {
           try {
             const key = await keys.make();
-            const j = await api(`/games/${id2}/seats/${mySeat2.seat}/claim`, { method: "POST", token: before.token, body: { entropy: share(), public_key: key?.public } });
+            const j = await api(`/games/${id2}/seats/${mySeat2.seat}/claim`, { method: "POST", token: before.token, body: { entropy: share(), ...await keys.sent(key, id2) } });
             tokens.set(id2, seated(j, key));
             Object.assign(mine, tokens.get(id2));
             message = "";
@@ -1197,7 +1209,7 @@ async function table(id2, ready2) {
       keys.make().then(async (key) => {
         if (!key) return;
         mine.key = key;
-        const kept = await api(`/games/${id2}/seats/${me}/key`, { method: "PUT", token: mine.token, body: { public_key: key.public } });
+        const kept = await api(`/games/${id2}/seats/${me}/key`, { method: "PUT", token: mine.token, body: await keys.sent(key, id2) });
         tokens.set(id2, "commitment" in kept ? { key, commitment: kept.commitment, commitmentReceipt: kept.receipt } : { key });
         refresh();
       }).catch((e) => {

@@ -441,6 +441,7 @@ export default {
   "problem.already_bot": "A bot already plays that seat.",
   "problem.not_bot": "No bot plays that seat.",
   "problem.bad_key": "That is not a public key.",
+  "problem.bad_key_proof": "Your key's proof of possession is missing or does not verify.",
 
   "rules.title": "The rules in short",
   "rules.h_idea": "The idea",

@@ -441,6 +441,7 @@ export default {
   "problem.already_bot": "Un bot ya juega en ese asiento.",
   "problem.not_bot": "Ningún bot juega en ese asiento.",
   "problem.bad_key": "Eso no es una clave pública.",
+  "problem.bad_key_proof": "Falta la prueba de posesión de tu clave o no se verifica.",
 
   "rules.title": "Las reglas en breve",
   "rules.h_idea": "La idea",

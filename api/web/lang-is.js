@@ -441,6 +441,7 @@ export default {
   "problem.already_bot": "Vélmenni spilar þegar í þessu sæti.",
   "problem.not_bot": "Ekkert vélmenni spilar í þessu sæti.",
   "problem.bad_key": "Þetta er ekki opinber lykill.",
+  "problem.bad_key_proof": "Sönnun á eign lykilsins vantar eða stenst ekki.",
 
   "rules.title": "Reglurnar í stuttu máli",
   "rules.h_idea": "Hugmynd spilsins",

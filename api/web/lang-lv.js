@@ -441,6 +441,7 @@ export default {
   "problem.already_bot": "Šajā vietā jau spēlē bots.",
   "problem.not_bot": "Šajā vietā nespēlē bots.",
   "problem.bad_key": "Tā nav publiskā atslēga.",
+  "problem.bad_key_proof": "Atslēgas piederības pierādījuma nav vai tas nav derīgs.",
 
   "rules.title": "Noteikumi īsumā",
   "rules.h_idea": "Spēles ideja",

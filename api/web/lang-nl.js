@@ -441,6 +441,7 @@ export default {
   "problem.already_bot": "Op die plaats speelt al een bot.",
   "problem.not_bot": "Op die plaats speelt geen bot.",
   "problem.bad_key": "Dat is geen publieke sleutel.",
+  "problem.bad_key_proof": "Het bewijs dat de sleutel van jou is ontbreekt of klopt niet.",
 
   "rules.title": "De spelregels in het kort",
   "rules.h_idea": "Het idee",

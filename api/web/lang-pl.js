@@ -441,6 +441,7 @@ export default {
   "problem.already_bot": "Na tym miejscu już gra bot.",
   "problem.not_bot": "Na tym miejscu nie gra bot.",
   "problem.bad_key": "To nie jest klucz publiczny.",
+  "problem.bad_key_proof": "Brak dowodu posiadania klucza albo nie jest ważny.",
 
   "rules.title": "Zasady w skrócie",
   "rules.h_idea": "Idea gry",

@@ -74,7 +74,7 @@ export async function lobby(ready) {
         // The creator takes a seat unless bots take them all (a game to watch).
         const key = await keys.make();
         /** @type {Schemas["Joined"]} */
-        const joined = await api(`/games/${id}/seats`, { method: "POST", body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), public_key: key?.public } });
+        const joined = await api(`/games/${id}/seats`, { method: "POST", body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), ...(await keys.sent(key, id)) } });
         tokens.set(id, seated(joined, key));
       }
       for (let i = 0; i < bots; i++) {

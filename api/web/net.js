@@ -106,6 +106,18 @@ export const keys = {
     const k = await crypto.subtle.importKey("pkcs8", der, { name: "Ed25519" }, false, ["sign"]);
     return hex(new Uint8Array(await crypto.subtle.sign({ name: "Ed25519" }, k, new TextEncoder().encode(text))));
   },
+  /**
+   * What a seat is taken with: the public key and its proof of possession for game `game` (the
+   * key's signature of the RFC 8785 JSON of `{"scheme": "saboteur-key-v1", "game", "key"}`);
+   * nothing without a key.
+   * @param {Key | null} key @param {string} game
+   * @returns {Promise<{ public_key?: string, key_proof?: string }>}
+   */
+  async sent(key, game) {
+    if (!key) return {};
+    const proof = await keys.sign(key, canonicalize({ scheme: "saboteur-key-v1", game, key: key.public }) ?? "");
+    return { public_key: key.public, key_proof: proof };
+  },
   /** Fingerprints already worked out, by key. @type {Map<string, string>} */
   prints: new Map(),
   /** A key's fingerprint: the first 16 hex digits of the SHA-256 of its bytes, in fours. @param {string} key */

@@ -184,7 +184,7 @@ export async function table(id, ready) {
         try {
           const key = await keys.make();
           /** @type {Schemas["Joined"]} */
-          const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: new FormData(/** @type {HTMLFormElement} */ (join)).get("name"), entropy: share(), public_key: key?.public } });
+          const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: new FormData(/** @type {HTMLFormElement} */ (join)).get("name"), entropy: share(), ...(await keys.sent(key, id)) } });
           tokens.set(id, seated(j, key)); Object.assign(mine, tokens.get(id)); refresh();
         } catch (e) { message = e.message; refresh(); }
       });
@@ -196,7 +196,7 @@ export async function table(id, ready) {
           try {
             const key = await keys.make();
             /** @type {Schemas["Joined"]} */
-            const j = await api(`/games/${id}/seats/${mySeat.seat}/claim`, { method: "POST", token: before.token, body: { entropy: share(), public_key: key?.public } });
+            const j = await api(`/games/${id}/seats/${mySeat.seat}/claim`, { method: "POST", token: before.token, body: { entropy: share(), ...(await keys.sent(key, id)) } });
             tokens.set(id, seated(j, key)); Object.assign(mine, tokens.get(id)); message = "";
           } catch (e) { message = e.message; }
           refresh();
@@ -267,7 +267,7 @@ export async function table(id, ready) {
         // Signed from now on: a signature the server has no key for yet is not asked for.
         mine.key = key;
         /** @type {Schemas["KeyKept"] | Schemas["Outcome"]} */
-        const kept = await api(`/games/${id}/seats/${me}/key`, { method: "PUT", token: mine.token, body: { public_key: key.public } });
+        const kept = await api(`/games/${id}/seats/${me}/key`, { method: "PUT", token: mine.token, body: await keys.sent(key, id) });
         // Before the start the reply is the seat's commitment made again with this key: kept.
         tokens.set(id, "commitment" in kept ? { key, commitment: kept.commitment, commitmentReceipt: kept.receipt } : { key }); refresh();
       }).catch((e) => { message = e.message; });

@@ -317,9 +317,16 @@ fn decide_again(
         Event::TokenReissued { seat } => h
             .reissue_token(*seat)
             .map_err(|e| wrong(seq, e.to_string()))?,
-        Event::SeatKeyRegistered { seat, key, .. } => h
-            .register_key(*seat, key)
-            .map_err(|e| wrong(seq, e.to_string()))?,
+        Event::SeatKeyRegistered {
+            seat, key, proof, ..
+        } => h
+            .register_key(*seat, key, proof.as_deref())
+            .map_err(|e| match e {
+                crate::TableError::BadKeyProof if proof.is_none() => {
+                    wrong(seq, crate::signed_log::unproved_key(*seat, key))
+                }
+                e => wrong(seq, e.to_string()),
+            })?,
         other => {
             return Err(wrong(
                 seq,

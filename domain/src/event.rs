@@ -115,7 +115,9 @@ pub enum Event {
         /// (`seat_handed_to_bot`, with `reason: lobby` for a seat given to a bot before the
         /// start), a bot's command is only a bot seat's, its seed is derived from the game's
         /// seed and version, and a player's signature holds only at the decision it was made
-        /// for. Absent in games recorded under version 1.
+        /// for. From version 3 on players sign a canonical statement (`saboteur-act-v2`); from
+        /// version 4 on every key comes with its holder's proof of possession
+        /// (`seat_key_registered.proof`). Absent in games recorded under version 1.
         #[serde(
             default = "crate::options::first_record_version",
             skip_serializing_if = "crate::options::is_first_record_version"
@@ -491,6 +493,10 @@ pub enum Event {
         /// The player's signature with the seat's previous key, if it had one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         signature: Option<SeatSignature>,
+        /// The key's proof of possession (record version 4 on): its holder's signature of
+        /// [`crate::key_proof_statement`] for this game and key, 128 hex digits.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        proof: Option<String>,
     },
     /// The host issued a new token for a seat; the old one no longer works, and the seat's key,
     /// if it had one, no longer signs for it. The token itself is never recorded.

@@ -60,9 +60,9 @@ pub use random::{Contribution, Seed};
 pub use seat::Seat;
 pub use secret::{Pile, Secret};
 pub use signature::{
-    SeatSignature, SignedAct, SigningScheme, fingerprint, is_public_key, is_signature,
-    signing_message, signing_statement,
+    KEY_PROOF_SCHEME, SeatSignature, SignedAct, SigningScheme, fingerprint, is_public_key,
+    is_signature, key_proof_statement, signing_message, signing_statement,
 };
-pub use signed_log::{SignedEntry, SigningError, not_signed_by, signed_acts};
+pub use signed_log::{KeyProof, SignedEntry, SigningError, key_proofs, not_signed_by, signed_acts};
 pub use view::{Audience, Inspection, MyGold, View, redact, view};
 pub use violation::{RuleViolation, SetupError, Violation};

@@ -83,6 +83,13 @@ pub enum TableError {
     /// A public key is not an Ed25519 key written as 64 lowercase hex digits.
     #[error("a public key is an Ed25519 key written as 64 lowercase hex digits")]
     BadKey,
+    /// A key sent without its proof of possession in a game of record version 4 on, or with
+    /// one that is not 128 lowercase hex digits (or, as the server checks, does not verify).
+    #[error(
+        "a key is sent with `key_proof`: its signature of the statement {{\"scheme\": \
+         \"saboteur-key-v1\", \"game\", \"key\"}} (RFC 8785), 128 hex digits"
+    )]
+    BadKeyProof,
     /// A seat given to a bot in the lobby is recorded right after the deal, before any move,
     /// for a seat nobody else plays and that has no key, in a game of record version 2.
     #[error(
@@ -110,6 +117,7 @@ impl TableError {
         "not_bot",
         "no_command",
         "bad_key",
+        "bad_key_proof",
         "not_in_lobby",
     ];
 
@@ -130,6 +138,7 @@ impl TableError {
             TableError::NotBot(_) => "not_bot",
             TableError::NoCommand(_) => "no_command",
             TableError::BadKey => "bad_key",
+            TableError::BadKeyProof => "bad_key_proof",
             TableError::NotInLobby(_) => "not_in_lobby",
         }
     }
@@ -448,6 +457,11 @@ impl History {
         self.table.record_version >= 2
     }
 
+    /// The game's record version ([`crate::options::RECORD_VERSION`]).
+    pub fn record_version(&self) -> u8 {
+        self.table.record_version
+    }
+
     /// What the game's players sign ([`crate::SigningScheme::of_record`]).
     pub fn signing_scheme(&self) -> crate::SigningScheme {
         crate::SigningScheme::of_record(self.table.record_version)
@@ -473,18 +487,32 @@ impl History {
         Ok(vec![Event::TokenReissued { seat }])
     }
 
-    /// A seat's player registers an Ed25519 public key (64 lowercase hex digits): from then on
-    /// the seat's acts must carry the player's signature ([`crate::signature`]).
-    pub fn register_key(&self, seat: Seat, key: &str) -> Result<Vec<Event>, TableError> {
+    /// A seat's player registers an Ed25519 public key (64 lowercase hex digits), with its
+    /// proof of possession (128 lowercase hex digits; whether it verifies is the caller's to
+    /// check, [`crate::key_proof_statement`]): from then on the seat's acts must carry the
+    /// player's signature ([`crate::signature`]).
+    pub fn register_key(
+        &self,
+        seat: Seat,
+        key: &str,
+        proof: Option<&str>,
+    ) -> Result<Vec<Event>, TableError> {
         self.table_open()?;
         self.seat_of_game(seat)?;
         if !crate::signature::is_public_key(key) {
             return Err(TableError::BadKey);
         }
+        let required = self.table.record_version >= crate::options::KEY_PROOF_RECORD_VERSION;
+        match proof {
+            Some(p) if !crate::signature::is_signature(p) => return Err(TableError::BadKeyProof),
+            None if required => return Err(TableError::BadKeyProof),
+            _ => {}
+        }
         Ok(vec![Event::SeatKeyRegistered {
             seat,
             key: key.to_string(),
             signature: None,
+            proof: proof.map(str::to_string),
         }])
     }
 

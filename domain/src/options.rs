@@ -24,8 +24,14 @@ pub(crate) fn is_first_rules_version(v: &u8) -> bool {
 /// The record version new games are created under: what a game's record must hold for its
 /// audit ([`crate::Event::GameCreated`]'s `record_version`). Version 2 records the bot seats
 /// and binds a signature to its decision; version 3 has players sign a canonical statement
-/// ([`crate::SigningScheme::ActV2`]). Older games stay auditable by their version's rules.
-pub const RECORD_VERSION: u8 = 3;
+/// ([`crate::SigningScheme::ActV2`]); version 4 has every key a seat is taken or registered
+/// with proved by its holder ([`crate::key_proof_statement`]). Older games stay auditable by
+/// their version's rules.
+pub const RECORD_VERSION: u8 = 4;
+
+/// The first record version whose keys must each carry their holder's proof of possession
+/// ([`crate::Event::SeatKeyRegistered`]'s `proof`).
+pub const KEY_PROOF_RECORD_VERSION: u8 = 4;
 
 /// The record version of a game whose creation records none.
 pub const FIRST_RECORD_VERSION: u8 = 1;

@@ -137,6 +137,26 @@ pub fn signing_statement(
     serde_json_canonicalizer::to_vec(&statement).ok()
 }
 
+/// The scheme of a key's proof of possession ([`key_proof_statement`]).
+pub const KEY_PROOF_SCHEME: &str = "saboteur-key-v1";
+
+/// What the holder of a key signs to take a seat with it, or register it for their seat, in a
+/// game of record version 4 on (its proof of possession): the RFC 8785 (JCS) canonical JSON of
+/// `{"scheme": "saboteur-key-v1", "game", "key"}`, the key as 64 lowercase hex digits. The
+/// record keeps it with the key (`seat_key_registered`'s `proof`), so a key in the record was
+/// put there by whoever holds it, for this game: nobody can seat a player's key without them.
+/// The seat is not named: a joining player does not know it yet, and the record binds key and
+/// seat (every act the key signs names its seat).
+pub fn key_proof_statement(game: &str, key: &str) -> Vec<u8> {
+    let statement = serde_json::json!({
+        "scheme": KEY_PROOF_SCHEME,
+        "game": game,
+        "key": key.to_ascii_lowercase(),
+    });
+    // A JSON object of three strings always canonicalises.
+    serde_json_canonicalizer::to_vec(&statement).unwrap_or_default()
+}
+
 /// The bytes a player signs for an act: six lines joined by `\n` — `saboteur-act-v1`, the
 /// game's id, the seat number, the version, the act's name ([`SignedAct::as_str`]) and the
 /// request's body exactly as sent (which may itself hold line breaks; it comes last).

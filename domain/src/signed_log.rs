@@ -281,3 +281,65 @@ pub fn not_signed_by(log: &[Event], seat: Seat, key: &str) -> Vec<(u64, String)>
     }
     named
 }
+
+/// A key the record registers for a seat, with its holder's proof of possession.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyProof {
+    /// The event that registers the key (its sequence number, from 1).
+    pub seq: u64,
+    /// The seat the key signs for.
+    pub seat: Seat,
+    /// The key, 64 lowercase hex digits.
+    pub key: String,
+    /// The holder's signature of [`crate::key_proof_statement`], 128 hex digits.
+    pub proof: String,
+}
+
+/// How a key registered without its proof of possession is named.
+pub(crate) fn unproved_key(seat: Seat, key: &str) -> String {
+    format!(
+        "{seat}'s key {} is registered without its holder's proof of possession: nothing shows \
+         the player took the seat with it",
+        fingerprint(key)
+    )
+}
+
+/// Every key a log registers with the proof its holder signed, for checking: in a game of
+/// record version 4 on every [`Event::SeatKeyRegistered`] must carry one (a key seated
+/// without it is named), and before that none may. Whether each proof verifies is the
+/// verifier's business (the engine does no signature checks).
+pub fn key_proofs(log: &[Event]) -> Result<Vec<KeyProof>, SigningError> {
+    let required = match log.first() {
+        Some(Event::GameCreated { record_version, .. }) => {
+            *record_version >= crate::options::KEY_PROOF_RECORD_VERSION
+        }
+        _ => return Err((1, "the log does not start with game_created".into())),
+    };
+    let mut proofs = Vec::new();
+    for (index, event) in log.iter().enumerate() {
+        let seq = index as u64 + 1;
+        let Event::SeatKeyRegistered {
+            seat, key, proof, ..
+        } = event
+        else {
+            continue;
+        };
+        match (proof, required) {
+            (Some(proof), true) => proofs.push(KeyProof {
+                seq,
+                seat: *seat,
+                key: key.clone(),
+                proof: proof.clone(),
+            }),
+            (None, true) => return Err((seq, unproved_key(*seat, key))),
+            (Some(_), false) => {
+                return Err((
+                    seq,
+                    "a key carries a proof in a game whose record version has none".into(),
+                ));
+            }
+            (None, false) => {}
+        }
+    }
+    Ok(proofs)
+}

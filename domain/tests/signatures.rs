@@ -8,6 +8,10 @@ use saboteur_domain::{
 };
 
 const KEY: &str = "3b6a27bcceb6a42d62a3a8d02a6f0d73653215771de243a63ac048a18b59da29";
+/// A proof of possession as the record writes it (the engine checks its form; the verifier,
+/// whether it verifies).
+const PROOF: &str = "5d2a9e0c5d2a9e0c5d2a9e0c5d2a9e0c5d2a9e0c5d2a9e0c5d2a9e0c5d2a9e0c\
+                     5d2a9e0c5d2a9e0c5d2a9e0c5d2a9e0c5d2a9e0c5d2a9e0c5d2a9e0c5d2a9e0c";
 
 fn signed(version: u64, body: &str, n: u8) -> SeatSignature {
     SeatSignature {
@@ -38,7 +42,7 @@ fn keyed_game() -> History {
     .unwrap();
     let start = h.start().unwrap();
     push_all(&mut h, start);
-    let key = h.register_key(Seat(0), KEY).unwrap();
+    let key = h.register_key(Seat(0), KEY, Some(PROOF)).unwrap();
     push_all(&mut h, key);
     h
 }
@@ -162,7 +166,7 @@ fn an_unkeyed_seat_signs_nothing_and_a_reissued_token_drops_the_key() {
 fn a_new_key_over_an_old_one_is_signed_by_the_old_one() {
     let mut h = keyed_game();
     let other = "a".repeat(64);
-    let unsigned = h.register_key(Seat(0), &other).unwrap();
+    let unsigned = h.register_key(Seat(0), &other, Some(PROOF)).unwrap();
     let mut tampered = h.clone();
     push_all(&mut tampered, unsigned.clone());
     let (_, what) = signed_acts(&log(&tampered)).unwrap_err();
@@ -183,7 +187,7 @@ fn a_new_key_over_an_old_one_is_signed_by_the_old_one() {
         (SignedAct::Key, KEY)
     );
     audit(&log(&h)).unwrap();
-    assert!(h.register_key(Seat(0), "not a key").is_err());
+    assert!(h.register_key(Seat(0), "not a key", Some(PROOF)).is_err());
 }
 
 #[test]
@@ -254,4 +258,86 @@ fn a_hidden_commands_signature_is_hidden_with_it() {
             .contains("\\\"type\\\"")
     );
     assert_eq!(own.signature().map(|s| s.version), Some(base));
+}
+
+/// Record version 4: a key is registered only with its proof of possession (the engine refuses
+/// one without it, `bad_key_proof`), and `key_proofs` lists each for the verifier or names a key
+/// recorded without one. A game of record version 3 records keys without proofs, and a proof in
+/// it is named as out of place.
+#[test]
+fn a_key_is_registered_with_its_proof_from_record_version_4() {
+    use saboteur_domain::{TableError, key_proofs, options::KEY_PROOF_RECORD_VERSION};
+    const { assert!(saboteur_domain::options::RECORD_VERSION >= KEY_PROOF_RECORD_VERSION) };
+    let mut h = keyed_game();
+    assert_eq!(
+        h.register_key(Seat(1), KEY, None).unwrap_err(),
+        TableError::BadKeyProof
+    );
+    assert_eq!(
+        h.register_key(Seat(1), KEY, Some("ab")).unwrap_err(),
+        TableError::BadKeyProof
+    );
+    let proofs = key_proofs(&log(&h)).unwrap();
+    assert_eq!(
+        proofs
+            .iter()
+            .map(|p| (p.seat, p.key.as_str(), p.proof.as_str()))
+            .collect::<Vec<_>>(),
+        vec![(Seat(0), KEY, PROOF)]
+    );
+    // The operator records a key without its proof: named, by the key's fingerprint.
+    h.push(Event::SeatKeyRegistered {
+        seat: Seat(1),
+        key: KEY.into(),
+        signature: None,
+        proof: None,
+    });
+    let (seq, what) = key_proofs(&log(&h)).unwrap_err();
+    assert_eq!(seq, h.version());
+    assert_eq!(
+        what,
+        format!(
+            "seat 1's key {} is registered without its holder's proof of possession: nothing \
+             shows the player took the seat with it",
+            fingerprint(KEY)
+        )
+    );
+    assert!(audit(&log(&h)).is_err());
+
+    // Record version 3: no proof asked for, none allowed.
+    let mut created = create(
+        Ruleset::Base,
+        Options::default(),
+        3,
+        Seat(0),
+        Seed::from_u64(7),
+    )
+    .unwrap();
+    if let Event::GameCreated { record_version, .. } = &mut created {
+        *record_version = 3;
+    }
+    let mut old = History::new(created).unwrap();
+    let start = old.start().unwrap();
+    push_all(&mut old, start);
+    let key = old.register_key(Seat(0), KEY, None).unwrap();
+    push_all(&mut old, key);
+    assert!(key_proofs(&log(&old)).unwrap().is_empty());
+    old.push(Event::SeatKeyRegistered {
+        seat: Seat(1),
+        key: KEY.into(),
+        signature: None,
+        proof: Some(PROOF.into()),
+    });
+    assert!(key_proofs(&log(&old)).is_err());
+}
+
+/// The key statement, byte for byte (docs/clients.md): its three members sorted, the key in
+/// lowercase whatever case it was sent in.
+#[test]
+fn the_key_statement_names_its_scheme_the_game_and_the_key() {
+    let statement = saboteur_domain::key_proof_statement("g1", &KEY.to_ascii_uppercase());
+    assert_eq!(
+        String::from_utf8(statement).unwrap(),
+        format!("{{\"game\":\"g1\",\"key\":\"{KEY}\",\"scheme\":\"saboteur-key-v1\"}}")
+    );
 }

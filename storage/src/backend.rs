@@ -76,7 +76,7 @@ pub(crate) const GAME_COLUMNS: &str = "id, ruleset, options, status, players, ve
                                        last_hash, seed_commitment, seed, created_at, updated_at, \
                                        previous_game";
 pub(crate) const CREDENTIAL_COLUMNS: &str =
-    "game_id, token_hash, role, seat, display_name, created_at, entropy, public_key";
+    "game_id, token_hash, role, seat, display_name, created_at, entropy, public_key, key_proof";
 
 /// Reads a [`StoredEvent`] from a row of either backend (selected with [`EVENT_COLUMNS`]).
 macro_rules! event_from_row {
@@ -152,7 +152,11 @@ macro_rules! credential_from_row {
                 row.try_get("seat")?,
                 row.try_get("display_name")?,
                 row.try_get("created_at")?,
-                (row.try_get("entropy")?, row.try_get("public_key")?),
+                (
+                    row.try_get("entropy")?,
+                    row.try_get("public_key")?,
+                    row.try_get("key_proof")?,
+                ),
             )
         })()
     };

@@ -8,10 +8,11 @@ use crate::error::{Result, inserted, touched};
 use crate::records::Credential;
 
 /// Inserts a credential: `$1` game, `$2` token hash, `$3` role, `$4` seat, `$5` name,
-/// `$6` time, `$7` the seat's share in the seed, `$8` the player's public key.
+/// `$6` time, `$7` the seat's share in the seed, `$8` the player's public key, `$9` its proof
+/// of possession.
 pub(crate) const INSERT: &str = "INSERT INTO credentials (game_id, token_hash, role, seat, \
-                                 display_name, created_at, entropy, public_key) \
-                                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+                                 display_name, created_at, entropy, public_key, key_proof) \
+                                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 
 impl EventStore {
     /// Stores a credential (the token's hash, never the token). A seat already held, or a
@@ -27,6 +28,7 @@ impl EventStore {
                 .bind(c.created_at)
                 .bind(&c.entropy)
                 .bind(&c.public_key)
+                .bind(&c.key_proof)
                 .execute(pool)
                 .await
                 .map(|r| r.rows_affected())
@@ -51,17 +53,23 @@ impl EventStore {
         })
     }
 
-    /// Records the public key of a seat's player before the start (the key is in the log from
-    /// the start on).
-    pub async fn set_public_key(&self, game_id: &str, seat: i32, public_key: &str) -> Result<()> {
+    /// Records the public key of a seat's player before the start, with its proof of
+    /// possession (both are in the log from the start on).
+    pub async fn set_public_key(
+        &self,
+        game_id: &str,
+        seat: i32,
+        (public_key, key_proof): (&str, Option<&str>),
+    ) -> Result<()> {
         let n = on_pool!(self, pool => {
             sqlx::query(
-                "UPDATE credentials SET public_key = $1 WHERE game_id = $2 AND seat = $3 \
-                 AND role = 'player'",
+                "UPDATE credentials SET public_key = $1, key_proof = $4 WHERE game_id = $2 \
+                 AND seat = $3 AND role = 'player'",
             )
             .bind(public_key)
             .bind(game_id)
             .bind(seat)
+            .bind(key_proof)
             .execute(pool)
             .await?
             .rows_affected()
@@ -87,7 +95,8 @@ impl EventStore {
 impl EventStore {
     /// A rematch's reserved seat claimed by its player: the credential of `seat` that
     /// `claimed_by` (the previous game's token hash) may claim becomes a player's with
-    /// `token_hash`, and the player's share in the seed and public key sent with the claim.
+    /// `token_hash`, and the player's share in the seed, public key and its proof of possession
+    /// sent with the claim.
     /// [`StoreError::NotFound`] when no such reservation is left (claimed already, perhaps
     /// through another process).
     pub async fn claim_seat(
@@ -96,9 +105,9 @@ impl EventStore {
         seat: i32,
         claimed_by: &str,
         token_hash: &str,
-        sent: (Option<&str>, Option<&str>),
+        sent: (Option<&str>, Option<&str>, Option<&str>),
     ) -> Result<()> {
-        let (entropy, public_key) = sent;
+        let (entropy, public_key, key_proof) = sent;
         let reserved = Credential {
             game_id: game_id.to_string(),
             token_hash: None,
@@ -109,10 +118,11 @@ impl EventStore {
             claimed_by: Some(claimed_by.to_string()),
             entropy: None,
             public_key: None,
+            key_proof: None,
         }
         .stored_key();
         let sql = "UPDATE credentials SET token_hash = $1, role = 'player', entropy = $2, \
-                   public_key = $3 \
+                   public_key = $3, key_proof = $7 \
                    WHERE game_id = $4 AND seat = $5 AND token_hash = $6 AND role = 'reserved'";
         let n = on_pool!(self, pool => {
             sqlx::query(sql)
@@ -122,6 +132,7 @@ impl EventStore {
                 .bind(game_id)
                 .bind(seat)
                 .bind(reserved)
+                .bind(key_proof)
                 .execute(pool)
                 .await?
                 .rows_affected()

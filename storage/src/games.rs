@@ -145,6 +145,7 @@ impl EventStore {
                         .bind(c.created_at)
                         .bind(&c.entropy)
                         .bind(&c.public_key)
+                        .bind(&c.key_proof)
                         .execute(&mut *tx)
                         .await?;
                 }

@@ -300,6 +300,8 @@ pub struct Credential {
     /// A player's Ed25519 public key (64 hex digits), if they sent one with the seat: recorded
     /// in the log when the game starts.
     pub public_key: Option<String>,
+    /// The key's proof of possession (128 hex digits), sent with it: recorded with the key.
+    pub key_proof: Option<String>,
 }
 
 impl Credential {
@@ -323,7 +325,7 @@ impl Credential {
         seat: Option<i32>,
         display_name: Option<String>,
         created_at: DateTime<Utc>,
-        (entropy, public_key): (Option<String>, Option<String>),
+        (entropy, public_key, key_proof): (Option<String>, Option<String>, Option<String>),
     ) -> Result<Credential> {
         let (token_hash, claimed_by) = match role {
             Role::Host | Role::Player => (Some(key), None),
@@ -347,6 +349,7 @@ impl Credential {
             claimed_by,
             entropy,
             public_key,
+            key_proof,
         })
     }
 }

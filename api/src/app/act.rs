@@ -71,6 +71,16 @@ pub(crate) struct KeyFor {
     pub request: String,
 }
 
+/// A public key as sent with a seat, and its proof of possession
+/// ([`saboteur_domain::key_proof_statement`]), if sent.
+#[derive(Debug, Clone)]
+pub(crate) struct SentKey {
+    /// The key (64 hex digits, any case as sent).
+    pub key: String,
+    /// Its holder's signature of the game's key statement (128 hex digits).
+    pub proof: Option<String>,
+}
+
 /// What can be done to a game. Each is authorised, decided, recorded, answered by the bots and
 /// signed by the seam, in that order.
 #[derive(Debug)]
@@ -84,8 +94,8 @@ pub(crate) enum Act {
         name: String,
         /// The player's share in the seed (64 hex digits), if sent.
         entropy: Option<String>,
-        /// The player's public key (64 hex digits), if sent: the seat's acts are then signed.
-        public_key: Option<String>,
+        /// The player's public key and its proof, if sent: the seat's acts are then signed.
+        key: Option<SentKey>,
     },
     /// Seat a bot in the next free seat (the host, in the lobby).
     SeatBot {
@@ -143,14 +153,14 @@ pub(crate) enum Act {
         game: GameId,
         seat: Seat,
         entropy: Option<String>,
-        public_key: Option<String>,
+        key: Option<SentKey>,
     },
     /// Register the public key that signs a seat's acts (its player; signed with the seat's
     /// previous key, if it has one).
     RegisterKey {
         game: GameId,
         seat: Seat,
-        key: String,
+        key: SentKey,
     },
     /// The awaited decision's deadline passed: the server records the timeout.
     TimeOut { game: GameId },

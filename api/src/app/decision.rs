@@ -1,10 +1,11 @@
 //! Step 5 of the seam: what an act decides to write, by the engine (events) or as the
 //! credential a seat needs.
 
+use saboteur_domain::options::KEY_PROOF_RECORD_VERSION;
 use saboteur_domain::{Event, Seat};
 use saboteur_storage::{Credential, Role, TokenSwap};
 
-use crate::app::act::{Act, Who};
+use crate::app::act::{Act, SentKey, Who};
 use crate::app::auth::{new_token, token_hash};
 use crate::app::check::free_seat;
 use crate::app::ids::GameId;
@@ -24,17 +25,18 @@ pub(crate) enum Decided {
     Seat(Credential, Option<String>),
     /// A seat given back.
     Unseat(Seat),
-    /// A seat's public key registered before the start.
-    Key(Seat, String),
+    /// A seat's public key (lowercase, and its proof when the record keeps one) registered
+    /// before the start.
+    Key(Seat, SentKey),
     /// A rematch's reserved seat claimed with a new token.
     Claim {
         seat: Seat,
         /// The previous game's token hash the seat was kept for.
         claimant: String,
         token: String,
-        /// The player's share in the seed, and public key, if sent.
+        /// The player's share in the seed, and public key with its proof, if sent.
         entropy: Option<String>,
-        public_key: Option<String>,
+        key: Option<SentKey>,
     },
     /// Nothing to write.
     Nothing,
@@ -59,20 +61,34 @@ fn share(hex: Option<&str>) -> Result<Option<String>, ApiError> {
     .transpose()
 }
 
-/// A public key as sent (64 hex digits, any case), written in lowercase: 400 `bad_key` unless
-/// it is an Ed25519 key.
-fn key(hex: Option<&str>) -> Result<Option<String>, ApiError> {
-    hex.map(|hex| {
-        let hex = hex.to_ascii_lowercase();
-        if saboteur_domain::is_public_key(&hex)
-            && crate::app::signing::verifying_key(&hex).is_some()
-        {
-            Ok(hex)
-        } else {
-            Err(saboteur_domain::TableError::BadKey.into())
+/// A public key as sent (64 hex digits, any case) with its proof, written in lowercase: 400
+/// `bad_key` unless it is an Ed25519 key; in a game of record version 4 on, 400
+/// `bad_key_proof` unless the proof is the key's signature of the game's key statement
+/// ([`saboteur_domain::key_proof_statement`]). Before version 4 no proof is recorded.
+fn key(table: &Held, sent: Option<&SentKey>) -> Result<Option<SentKey>, ApiError> {
+    use saboteur_domain::TableError;
+    let Some(sent) = sent else {
+        return Ok(None);
+    };
+    let key = sent.key.to_ascii_lowercase();
+    if !saboteur_domain::is_public_key(&key) || crate::app::signing::verifying_key(&key).is_none() {
+        return Err(TableError::BadKey.into());
+    }
+    let required = table.history().record_version() >= KEY_PROOF_RECORD_VERSION;
+    if !required {
+        return Ok(Some(SentKey { key, proof: None }));
+    }
+    let proof = sent.proof.as_deref().map(str::to_ascii_lowercase);
+    let statement = saboteur_domain::key_proof_statement(table.id().as_str(), &key);
+    match proof {
+        Some(proof) if crate::app::signing::verifies(&key, &statement, &proof) => {
+            Ok(Some(SentKey {
+                key,
+                proof: Some(proof),
+            }))
         }
-    })
-    .transpose()
+        _ => Err(TableError::BadKeyProof.into()),
+    }
 }
 
 /// Step 5: the engine decides.
@@ -146,15 +162,10 @@ pub(crate) fn decide(
                 game,
                 name,
                 entropy,
-                public_key,
+                key,
             },
             _,
-        ) => join(
-            table,
-            game,
-            name,
-            (entropy.as_deref(), public_key.as_deref()),
-        )?,
+        ) => join(table, game, name, (entropy.as_deref(), key.as_ref()))?,
         (Act::SeatBot { game, level, name }, _) => {
             let seat = free_seat(table)?;
             // Named after its level and numbered by its seat (counted from 1), so that two bots
@@ -175,6 +186,7 @@ pub(crate) fn decide(
                     claimed_by: None,
                     entropy: None,
                     public_key: None,
+                    key_proof: None,
                 },
                 None,
             )
@@ -182,24 +194,18 @@ pub(crate) fn decide(
         (Act::Leave { seat, .. }, _) => Decided::Unseat(*seat),
         (
             Act::Claim {
-                seat,
-                entropy,
-                public_key,
-                ..
+                seat, entropy, key, ..
             },
             _,
-        ) => claim(
-            table,
-            token,
-            *seat,
-            (entropy.as_deref(), public_key.as_deref()),
-        )?,
+        ) => claim(table, token, *seat, (entropy.as_deref(), key.as_ref()))?,
         (Act::RegisterKey { seat, key: k, .. }, _) => {
-            let k = key(Some(k))?.unwrap_or_default();
+            let Some(k) = key(table, Some(k))? else {
+                return Err(ApiError::Internal("a key sent was lost".into()));
+            };
             if table.record().status == saboteur_storage::GameStatus::Lobby {
                 Decided::Key(*seat, k)
             } else {
-                events(history.register_key(*seat, &k)?)
+                events(history.register_key(*seat, &k.key, k.proof.as_deref())?)
             }
         }
         (Act::BotsDue { .. }, _) => Decided::Nothing,
@@ -235,18 +241,26 @@ fn start(table: &Held) -> Result<Vec<Event>, ApiError> {
         .map_err(|v| ApiError::Conflict(v.detail))?;
     // The keys sent with the seats, recorded after the deal: from now on the log says
     // who signs for each seat.
-    let mut keys: Vec<(Seat, String)> = table
+    // Each with its proof of possession, checked when it was sent (record version 4 on).
+    let mut keys: Vec<(Seat, String, Option<String>)> = table
         .credentials()
         .iter()
         .filter(|c| c.role == Role::Player)
-        .filter_map(|c| Some((Seat(u8::try_from(c.seat?).ok()?), c.public_key.clone()?)))
+        .filter_map(|c| {
+            Some((
+                Seat(u8::try_from(c.seat?).ok()?),
+                c.public_key.clone()?,
+                c.key_proof.clone(),
+            ))
+        })
         .collect();
     keys.sort();
-    for (seat, key) in keys {
+    for (seat, key, proof) in keys {
         started.push(Event::SeatKeyRegistered {
             seat,
             key,
             signature: None,
+            proof,
         });
     }
     // The seats given to bots in the lobby, recorded after the deal: from now on the
@@ -276,11 +290,11 @@ fn join(
     table: &Held,
     game: &GameId,
     name: &str,
-    (entropy, public_key): (Option<&str>, Option<&str>),
+    (entropy, sent): (Option<&str>, Option<&SentKey>),
 ) -> Result<Decided, ApiError> {
     let name = text::name(name)?;
     let entropy = share(entropy)?;
-    let public_key = key(public_key)?;
+    let sent = key(table, sent)?;
     let seat = free_seat(table)?;
     let token = new_token()?;
     Ok(Decided::Seat(
@@ -293,7 +307,8 @@ fn join(
             created_at: chrono::Utc::now(),
             claimed_by: None,
             entropy,
-            public_key,
+            public_key: sent.as_ref().map(|k| k.key.clone()),
+            key_proof: sent.and_then(|k| k.proof),
         },
         Some(token),
     ))
@@ -304,10 +319,10 @@ fn claim(
     table: &Held,
     token: Option<&str>,
     seat: Seat,
-    (entropy, public_key): (Option<&str>, Option<&str>),
+    (entropy, sent): (Option<&str>, Option<&SentKey>),
 ) -> Result<Decided, ApiError> {
     let entropy = share(entropy)?;
-    let public_key = key(public_key)?;
+    let key = key(table, sent)?;
     let claimant = token_hash(token.unwrap_or_default());
     let number = Some(i32::from(seat.0));
     let held = table
@@ -342,6 +357,6 @@ fn claim(
         claimant,
         token: new_token()?,
         entropy,
-        public_key,
+        key,
     })
 }

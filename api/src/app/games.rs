@@ -148,6 +148,7 @@ async fn record_game(
         claimed_by: None,
         entropy: None,
         public_key: None,
+        key_proof: None,
     };
     let first = vec![saboteur_storage::to_new_event(created)];
     let head = saboteur_storage::first_head(&game.id, &first);
@@ -241,6 +242,7 @@ pub(crate) async fn rematch(
             // again with the claim.
             entropy: None,
             public_key: None,
+            key_proof: None,
         })
         .collect();
     let game = NewGame {

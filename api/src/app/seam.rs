@@ -215,6 +215,7 @@ async fn on_table(
         }
         Decided::Key(seat, key) => {
             table.set_key(&state.store, seat, &key).await?;
+            let key = key.key;
             // The seat's commitment, made again with the new key, so the player can show the
             // key the start must register.
             let entropy = table.holder(seat).and_then(|c| c.entropy.clone());
@@ -288,7 +289,7 @@ async fn claimed(state: &AppState, table: &mut Held, claim: Decided) -> Result<W
         claimant,
         token,
         entropy,
-        public_key,
+        key,
     } = claim
     else {
         return Err(ApiError::Internal("only a claim is claimed".into()));
@@ -300,12 +301,17 @@ async fn claimed(state: &AppState, table: &mut Held, claim: Decided) -> Result<W
             i32::from(seat.0),
             &claimant,
             &token_hash(&token),
-            (entropy.as_deref(), public_key.as_deref()),
+            (
+                entropy.as_deref(),
+                key.as_ref().map(|k| k.key.as_str()),
+                key.as_ref().and_then(|k| k.proof.as_deref()),
+            ),
         )
         .await;
     table.reload_credentials(&state.store).await?;
     match claimed {
         Ok(()) => {
+            let public_key = key.map(|k| k.key);
             let (commitment, receipt) =
                 seat_commitment(state, table, seat, entropy, public_key).await?;
             Ok(done(Done::Joined(Box::new(Joined {

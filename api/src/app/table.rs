@@ -537,10 +537,14 @@ impl Table {
         &mut self,
         store: &EventStore,
         seat: Seat,
-        key: &str,
+        key: &crate::app::act::SentKey,
     ) -> Result<(), ApiError> {
         store
-            .set_public_key(self.id.as_str(), i32::from(seat.0), key)
+            .set_public_key(
+                self.id.as_str(),
+                i32::from(seat.0),
+                (&key.key, key.proof.as_deref()),
+            )
             .await?;
         self.reload_credentials(store).await
     }

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::app::act::Act;
+use crate::app::act::{Act, SentKey};
 use crate::app::seam;
 use crate::dto::Outcome;
 use crate::dto::{
@@ -174,7 +174,7 @@ async fn get_game(
     request_body = JoinGame,
     responses(
         (status = 201, description = "Seated", body = Joined, headers(("Location" = String, description = "The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start)"))),
-        (status = 400, description = "Malformed request or name", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed request or name; a key that is not an Ed25519 key (`bad_key`) or comes without a proof of possession that verifies (`bad_key_proof`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
@@ -192,12 +192,16 @@ async fn join(
         name,
         entropy,
         public_key,
+        key_proof,
     } = body.into_inner();
     let act = Act::Join {
         game: game(&id)?,
         name,
         entropy,
-        public_key,
+        key: public_key.map(|key| SentKey {
+            key,
+            proof: key_proof,
+        }),
     };
     perform(&state, &req, act).await
 }
@@ -300,7 +304,7 @@ async fn leave(
     responses(
         (status = 200, description = "Recorded during play: the `seat_key_registered` event", body = Outcome),
         (status = 201, description = "Kept with the seat before the start: the seat's commitment, now with this key, signed (keep it: `saboteur verify --commitment`)", body = KeyKept, headers(("Location" = String, description = "The seat: `/games/{id}/seats/{seat}`"))),
-        (status = 400, description = "Not an Ed25519 key as 64 hex digits (`bad_key`), or malformed headers", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Not an Ed25519 key as 64 hex digits (`bad_key`), no proof of possession that verifies (`bad_key_proof`), or malformed headers", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "A player's token is needed; the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not this seat's token", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -317,10 +321,17 @@ async fn register_key(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (id, seat) = path.into_inner();
+    let SeatKey {
+        public_key,
+        key_proof,
+    } = body.into_inner();
     let act = Act::RegisterKey {
         game: game(&id)?,
         seat: Seat(seat),
-        key: body.into_inner().public_key,
+        key: SentKey {
+            key: public_key,
+            proof: key_proof,
+        },
     };
     perform(&state, &req, act).await
 }

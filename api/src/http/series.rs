@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::app::act::Act;
+use crate::app::act::{Act, SentKey};
 use crate::app::seam;
 use crate::dto::{ClaimSeat, GameCreated, Joined};
 use crate::error::ApiError;
@@ -93,7 +93,7 @@ async fn rematch(
     security(("bearer" = [])),
     responses(
         (status = 201, description = "Seated: the new token", body = Joined, headers(("Location" = String, description = "The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start)"))),
-        (status = 400, description = "Malformed path, body or authorization header; a share or key that is not 64 hex digits (`bad_key` for a key)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed path, body or authorization header; a share or key that is not 64 hex digits (`bad_key` for a key); a key without a proof of possession that verifies (`bad_key_proof`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The seat's token from the previous game is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "That token held another seat, or none", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -112,6 +112,7 @@ async fn claim(
     let ClaimSeat {
         entropy,
         public_key,
+        key_proof,
     } = body.0.unwrap_or_default();
     perform(
         &state,
@@ -120,7 +121,10 @@ async fn claim(
             game: game(&id)?,
             seat: Seat(seat),
             entropy,
-            public_key,
+            key: public_key.map(|key| SentKey {
+                key,
+                proof: key_proof,
+            }),
         },
     )
     .await

@@ -210,6 +210,23 @@ pub fn player_key(byte: u8) -> (ed25519_dalek::SigningKey, String) {
     (key, public)
 }
 
+/// The proof that the holder of `key` takes a seat of game `id` with it (docs/clients.md).
+pub fn key_proof(key: &ed25519_dalek::SigningKey, id: &str) -> String {
+    use ed25519_dalek::Signer as _;
+    let public = hex::encode(key.verifying_key().to_bytes());
+    let statement = saboteur_domain::key_proof_statement(id, &public);
+    hex::encode(key.sign(&statement).to_bytes())
+}
+
+/// The body of taking a seat of game `id` as `name` with `key`, proved.
+pub fn keyed_join(id: &str, name: &str, key: &ed25519_dalek::SigningKey) -> Value {
+    json!({
+        "name": name,
+        "public_key": hex::encode(key.verifying_key().to_bytes()),
+        "key_proof": key_proof(key, id),
+    })
+}
+
 impl Server {
     /// `POST path` with `body` sent as exactly these bytes, signed by `key` for `seat` at
     /// `version` as the act `act` (docs/clients.md): the response's status and body.

@@ -20,6 +20,7 @@ pub(crate) async fn credentials(store: EventStore) {
         claimed_by: None,
         entropy: None,
         public_key: None,
+        key_proof: None,
     };
     store.add_credential(&c("h1", Some(0))).await.unwrap();
     store.add_credential(&c("h2", Some(1))).await.unwrap();
@@ -48,6 +49,7 @@ pub(crate) async fn credentials(store: EventStore) {
         claimed_by: None,
         entropy: None,
         public_key: None,
+        key_proof: None,
         ..c("unused", Some(2))
     };
     let kept = Credential {
@@ -56,6 +58,7 @@ pub(crate) async fn credentials(store: EventStore) {
         claimed_by: Some("old-h3".into()),
         entropy: None,
         public_key: None,
+        key_proof: None,
         ..c("unused", Some(3))
     };
     store.add_credential(&bot).await.unwrap();
@@ -72,14 +75,21 @@ pub(crate) async fn credentials(store: EventStore) {
     );
     assert!(matches!(
         store
-            .claim_seat("g1", 3, "someone-else", "h3", (None, None))
+            .claim_seat("g1", 3, "someone-else", "h3", (None, None, None))
             .await,
         Err(StoreError::NotFound)
     ));
     let key = "ab".repeat(32);
     let share = "cd".repeat(32);
+    let proof = "12".repeat(64);
     store
-        .claim_seat("g1", 3, "old-h3", "h3", (Some(&share), Some(&key)))
+        .claim_seat(
+            "g1",
+            3,
+            "old-h3",
+            "h3",
+            (Some(&share), Some(&key), Some(&proof)),
+        )
         .await
         .unwrap();
     let claimed = store.credentials("g1").await.unwrap();
@@ -91,24 +101,33 @@ pub(crate) async fn credentials(store: EventStore) {
             seat3.claimed_by.as_deref(),
             seat3.entropy.as_deref(),
             seat3.public_key.as_deref(),
+            seat3.key_proof.as_deref(),
         ),
         (
             Role::Player,
             Some("h3"),
             None,
             Some(share.as_str()),
-            Some(key.as_str())
+            Some(key.as_str()),
+            Some(proof.as_str()),
         )
     );
-    // A key registered in the lobby is kept with the seat.
+    // A key registered in the lobby is kept with the seat, its proof with it.
     let other = "ef".repeat(32);
-    store.set_public_key("g1", 3, &other).await.unwrap();
+    let other_proof = "34".repeat(64);
+    store
+        .set_public_key("g1", 3, (&other, Some(&other_proof)))
+        .await
+        .unwrap();
     let seat3 = store.credentials("g1").await.unwrap();
     let seat3 = seat3.iter().find(|c| c.seat == Some(3)).unwrap();
-    assert_eq!(seat3.public_key.as_deref(), Some(other.as_str()));
+    assert_eq!(
+        (seat3.public_key.as_deref(), seat3.key_proof.as_deref()),
+        (Some(other.as_str()), Some(other_proof.as_str()))
+    );
     assert!(matches!(
         store
-            .claim_seat("g1", 3, "old-h3", "h3", (None, None))
+            .claim_seat("g1", 3, "old-h3", "h3", (None, None, None))
             .await,
         Err(StoreError::NotFound)
     ));

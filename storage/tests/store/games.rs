@@ -81,6 +81,7 @@ async fn creation_is_whole(store: EventStore) {
         claimed_by: None,
         entropy: None,
         public_key: None,
+        key_proof: None,
     };
     store.add_credential(&seat("t1")).await.unwrap();
     assert!(matches!(

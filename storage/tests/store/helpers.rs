@@ -52,6 +52,7 @@ pub(crate) fn host(id: &str) -> Credential {
         claimed_by: None,
         entropy: None,
         public_key: None,
+        key_proof: None,
     }
 }
 

@@ -76,6 +76,19 @@ func (s *signer) publicKey() string {
 	return hex.EncodeToString(s.key.Public().(ed25519.PublicKey))
 }
 
+// keyProof is the proof that the key's holder sends it for `game`: the signature of the
+// RFC 8785 JSON of the scheme, the game and the key (three strings of ASCII letters, digits
+// and dashes, which encoding/json writes as JCS does), 128 hex digits. It goes with the public
+// key wherever that is sent.
+func (s *signer) keyProof(game string) string {
+	statement, err := json.Marshal(map[string]string{"scheme": "saboteur-key-v1", "game": game, "key": s.publicKey()})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "the key's proof:", err)
+		os.Exit(1)
+	}
+	return hex.EncodeToString(ed25519.Sign(s.key, statement))
+}
+
 // sign adds the headers that sign `act` of `seat` in `game` with `body`, chosen at `version`.
 func (s *signer) sign(header http.Header, game string, seat int32, version int64, act string, body []byte) {
 	header.Set("Seat-Signature", hex.EncodeToString(ed25519.Sign(s.key, statement(game, seat, version, act, body))))
@@ -233,6 +246,7 @@ func main() {
 	key := newSigner()
 	join := saboteur.NewJoinGame("go example")
 	join.SetPublicKey(key.publicKey())
+	join.SetKeyProof(key.keyProof(game.GameId))
 	joined, response, err := api.GamesAPI.Join(ctx, game.GameId).JoinGame(*join).Execute()
 	seat := must("join", joined, response, err)
 	for i := 1; i < 4; i++ {

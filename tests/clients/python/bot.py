@@ -134,7 +134,7 @@ class Game:
         for name in ["python example", "python partner"][: 2 if self.online else 1]:
             # Each seat with its own key: from the start, every act of the seat is signed.
             signer = Signer(self.game, len(self.seats))
-            body = JoinGame(name=name, public_key=signer.public_key)
+            body = JoinGame(name=name, public_key=signer.public_key, key_proof=signer.key_proof())
             joined = ok(join.sync_detailed(self.game, client=self.anonymous, body=body))
             signer.seat = joined.seat
             self.seats.append(Seat(base, joined.seat, joined.player_token, signer))
@@ -254,7 +254,8 @@ class Game:
             self.retired_acts += first.signer.acts
             first.signer = Signer(self.game, first.seat)
             registered = signed(self.http, "PUT", f"/games/{self.game}/seats/{first.seat}/key", first.token,
-                                None, self.known, "key", {"public_key": first.signer.public_key})
+                                None, self.known, "key",
+                                {"public_key": first.signer.public_key, "key_proof": first.signer.key_proof()})
             self.keep(Outcome.from_dict(registered.json()))
             self.keys_used += 1
             print(f"key of seat {first.seat} registered again at version {self.known}")

@@ -7,7 +7,8 @@ acts are signed with its key (the `cryptography` package's Ed25519).
     view = ok(get_state.sync_detailed(game, client=client))   # a StateView, or ApiProblem
     for record in follow(http, game, token, last_event_id):   # EventRecords, live
         ...
-    signer = Signer(game, seat)                               # send signer.public_key when seated
+    signer = Signer(game, seat)                               # send signer.public_key when seated,
+    proof = signer.key_proof()                                # and its proof with it
     reply = signed(http, "POST", f"/games/{game}/commands", token, signer, version, "command", body)
 """
 
@@ -103,10 +104,10 @@ def follow(
 
 class Signer:
     """A seat's Ed25519 key. Once the seat has registered it (`public_key` when taking the seat,
-    or `PUT /games/{id}/seats/{seat}/key`), every act of the seat carries its signature of the
-    act's canonical statement: the RFC 8785 JSON of the scheme, the act's name, the game, the
-    seat, the version the act was chosen at and the body as a value, the generated model's
-    `to_dict()` (docs/clients.md, "Signing your acts")."""
+    or `PUT /games/{id}/seats/{seat}/key`, each time with its `key_proof()`), every act of the
+    seat carries its signature of the act's canonical statement: the RFC 8785 JSON of the
+    scheme, the act's name, the game, the seat, the version the act was chosen at and the body
+    as a value, the generated model's `to_dict()` (docs/clients.md, "Signing your acts")."""
 
     def __init__(self, game: str, seat: int) -> None:
         self.game = game
@@ -118,6 +119,16 @@ class Signer:
     def public_key(self) -> str:
         """The public key as the server takes it: 64 hex digits."""
         return self.key.public_key().public_bytes_raw().hex()
+
+    def key_proof(self, game: str | None = None) -> str:
+        """The proof that this key's holder sends it, for `game` (by default the signer's): the
+        signature of the RFC 8785 JSON of the scheme, the game and the key, 128 hex digits. It
+        goes with `public_key` wherever that is sent (a seat taken, a rematch's seat claimed,
+        a new key registered)."""
+        statement = rfc8785.dumps(
+            {"scheme": "saboteur-key-v1", "game": self.game if game is None else game, "key": self.public_key}
+        )
+        return self.key.sign(statement).hex()
 
     def headers(self, version: int, act: str, body: Mapping[str, object] | None) -> dict[str, str]:
         """The two headers that sign `act` with `body` (a model's `to_dict()`, or `None`),

@@ -34,6 +34,7 @@ pub(crate) fn commitment_in(
                 seat,
                 key,
                 signature: None,
+                ..
             } if seat.0 == s => Some(key.clone()),
             _ => None,
         })

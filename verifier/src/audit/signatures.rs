@@ -64,7 +64,30 @@ pub fn check_signatures(game: &str, log: &[Event]) -> Result<u64, String> {
             ));
         }
     }
+    check_key_proofs(game, log)?;
     Ok(entries.len() as u64)
+}
+
+/// Checks every key's proof of possession (record version 4 on): each key the record
+/// registers must carry its holder's signature of [`saboteur_domain::key_proof_statement`]
+/// for this game, so no key was seated without whoever holds it.
+fn check_key_proofs(game: &str, log: &[Event]) -> Result<(), String> {
+    use saboteur_domain::fingerprint;
+    let proofs =
+        saboteur_domain::key_proofs(log).map_err(|(seq, what)| format!("event {seq}: {what}"))?;
+    for p in proofs {
+        let statement = saboteur_domain::key_proof_statement(game, &p.key);
+        if !verifies(&p.key, &statement, &p.proof) {
+            return Err(format!(
+                "event {}: {}'s key {} carries a proof of possession that does not verify: \
+                 nothing shows its holder took the seat with it in this game",
+                p.seq,
+                p.seat,
+                fingerprint(&p.key)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Parses a key written as 64 hex digits.

@@ -71,7 +71,8 @@ let retiredActs = 0, keysUsed = 0;
 for (const name of ["typescript example", "typescript partner"].slice(0, online ? 2 : 1)) {
   // Each seat with its own key: from the start, every act of the seat is signed.
   const signer = new Signer(game, seats.length);
-  const joined = await ok(api.POST("/games/{id}/seats", { ...path, body: { name, public_key: signer.publicKey } }));
+  const body = { name, public_key: signer.publicKey, key_proof: signer.keyProof() };
+  const joined = await ok(api.POST("/games/{id}/seats", { ...path, body }));
   signer.seat = joined.seat;
   seats.push({ seat: joined.seat, token: joined.player_token, moves: 0, signer });
   keysUsed++;
@@ -186,7 +187,7 @@ async function tableActs(seat: Seat, drew: boolean): Promise<void> {
     const registered = await ok(api.PUT("/games/{id}/seats/{seat}/key", {
       params: { path: { id: game, seat: first.seat } },
       headers: bearer(first.token),
-      body: { public_key: first.signer.publicKey },
+      body: { public_key: first.signer.publicKey, key_proof: first.signer.keyProof() },
     }));
     // During play the key is recorded (an outcome); before the start the seat's commitment
     // is made again with it (and its receipt kept).

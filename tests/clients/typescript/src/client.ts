@@ -5,7 +5,8 @@
 //   const api = createClient<paths>({ baseUrl });
 //   const view = await ok(api.GET("/games/{id}/state", { params: { path: { id } } }));  // StateView
 //   for await (const record of follow(baseUrl, id, token, lastEventId)) { ... }         // EventRecords
-//   const signer = new Signer(id, seat);   // send signer.publicKey when taking the seat, then
+//   const signer = new Signer(id, seat);   // send signer.publicKey and signer.keyProof() when
+//                                          // taking the seat, then
 //   await ok(api.POST("/games/{id}/commands", { ...path, body: command,   // the model, signed
 //     headers: { ...bearer(token), ...signer.headers(version, "command", command) } }));
 import { generateKeyPairSync, type KeyObject, sign } from "node:crypto";
@@ -98,10 +99,10 @@ export async function* follow(
 }
 
 /** A seat's Ed25519 key. Once the seat has registered it (`public_key` when taking the seat, or
- * `PUT /games/{id}/seats/{seat}/key`), every act of the seat carries its signature of the act's
- * canonical statement: the RFC 8785 JSON of the scheme, the act's name, the game, the seat, the
- * version the act was chosen at and the body as a value, the very model openapi-fetch sends
- * (docs/clients.md, "Signing your acts"). */
+ * `PUT /games/{id}/seats/{seat}/key`, each time with its `keyProof()`), every act of the seat
+ * carries its signature of the act's canonical statement: the RFC 8785 JSON of the scheme, the
+ * act's name, the game, the seat, the version the act was chosen at and the body as a value,
+ * the very model openapi-fetch sends (docs/clients.md, "Signing your acts"). */
 export class Signer {
   /** How many acts it signed. */
   acts = 0;
@@ -113,6 +114,15 @@ export class Signer {
     const { privateKey, publicKey } = generateKeyPairSync("ed25519");
     this.key = privateKey;
     this.publicKey = Buffer.from(publicKey.export({ format: "jwk" }).x ?? "", "base64url").toString("hex");
+  }
+
+  /** The proof that this key's holder sends it, for `game` (by default the signer's): the
+   * signature of the RFC 8785 JSON of the scheme, the game and the key, 128 hex digits. It goes
+   * with `public_key` wherever that is sent (a seat taken, a rematch's seat claimed, a new key
+   * registered). */
+  keyProof(game: string = this.game): string {
+    const statement = canonicalize({ scheme: "saboteur-key-v1", game, key: this.publicKey }) ?? "";
+    return sign(null, Buffer.from(statement), this.key).toString("hex");
   }
 
   /** The two headers that sign `act` with `body` (the request's model; none for an act without

@@ -273,7 +273,8 @@ impl Mixed {
         if self.rng.chance(50) {
             let (key, public) = super::game::signing_key(&mut self.rng);
             let path = format!("/games/{}/seats/{seat}/key", self.id);
-            let body = json!({ "public_key": public });
+            let proof = super::game::key_proof(&key, &self.id);
+            let body = json!({ "public_key": public, "key_proof": proof });
             let ex = (self.app)
                 .exchange(reqwest::Method::PUT, &path, Some(&new), Some(&body), &[])
                 .await;

@@ -40,6 +40,14 @@ pub fn signing_key(rng: &mut Rng) -> (ed25519_dalek::SigningKey, String) {
     (key, public)
 }
 
+/// The proof that the holder of `key` takes a seat of game `id` with it (docs/clients.md).
+pub fn key_proof(key: &ed25519_dalek::SigningKey, id: &str) -> String {
+    use ed25519_dalek::Signer as _;
+    let public = hex::encode(key.verifying_key().to_bytes());
+    let statement = saboteur_domain::key_proof_statement(id, &public);
+    hex::encode(key.sign(&statement).to_bytes())
+}
+
 /// The act a player signs for `POST /games/{id}{tail}`, if it is one.
 fn signed_act(tail: &str) -> Option<&'static str> {
     match tail {

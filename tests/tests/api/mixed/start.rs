@@ -49,9 +49,10 @@ impl Mixed {
             let (key, body) = if self.rng.chance(50) {
                 let (key, public) = signing_key(&mut self.rng);
                 let share = seed_hex(self.rng.next());
+                let proof = super::game::key_proof(&key, &id);
                 (
                     Some(key),
-                    Some(json!({"public_key": public, "entropy": share})),
+                    Some(json!({"public_key": public, "key_proof": proof, "entropy": share})),
                 )
             } else {
                 (None, None)
@@ -196,8 +197,13 @@ impl Mixed {
                 // Now and then with a key: the seat's acts are then signed.
                 let key = rng.chance(50).then(|| signing_key(&mut rng));
                 // Now and then with a share in the seed: the start mixes it in.
-                let (st, j) = if let Some((_, public)) = &key {
-                    let body = json!({"name": format!("p{seat}"), "public_key": public});
+                let (st, j) = if let Some((k, public)) = &key {
+                    let proof = super::game::key_proof(k, &id);
+                    let body = json!({
+                        "name": format!("p{seat}"),
+                        "public_key": public,
+                        "key_proof": proof,
+                    });
                     let path = format!("/games/{id}/seats");
                     let ex = app
                         .exchange(Method::POST, &path, None, Some(&body), &[])
