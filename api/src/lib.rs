@@ -17,6 +17,7 @@
 
 mod app;
 pub mod audit;
+pub mod config;
 pub mod dto;
 pub mod error;
 mod http;
@@ -42,10 +43,9 @@ pub use crate::app::clock::TimeSource;
 pub use crate::app::presence::{BEAT as PRESENCE_BEAT, EXPIRY as PRESENCE_EXPIRY};
 pub use crate::app::table::RECHECK_AFTER;
 pub use crate::app::tables::DEFAULT_CACHE_BYTES;
-pub use crate::http::limits::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_STREAMS};
-pub use crate::http::quota::{Limits, Rate};
+pub use crate::config::Config;
+pub use crate::config::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_STREAMS, Limits, Rate};
 pub use crate::signing::{rotate_signing_key, signing_key};
-pub use crate::state::Config;
 
 fn json_error(err: impl std::fmt::Display) -> actix_web::Error {
     ApiError::BadRequest(err.to_string()).into()
@@ -59,6 +59,7 @@ fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 /// The whole application: routes, extractor limits and errors, the spec and the docs page.
 fn app(
     state: web::Data<AppState>,
+    edge: web::Data<http::edge::Edge>,
 ) -> App<
     impl actix_web::dev::ServiceFactory<
         actix_web::dev::ServiceRequest,
@@ -98,6 +99,7 @@ fn app(
             saboteur_openapi::API_VERSION,
         )))
         .app_data(state)
+        .app_data(edge)
         .app_data(web::QueryConfig::default().error_handler(|e, _| json_error(e)))
         .app_data(web::PathConfig::default().error_handler(|e, _| json_error(e)))
         .into_utoipa_app()
@@ -182,7 +184,10 @@ pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
     state.beat_presence();
     app::driver::Driver::spawn(state.clone());
     let state = web::Data::from(state);
-    let server = HttpServer::new(move || app(state.clone()))
+    let edge = Arc::new(http::edge::Edge::new(config.limits.clone()));
+    http::edge::Edge::spawn_sweep(edge.clone());
+    let edge = web::Data::from(edge);
+    let server = HttpServer::new(move || app(state.clone(), edge.clone()))
         .client_request_timeout(config.body_timeout)
         .bind(&config.bind)?;
     let addr = server

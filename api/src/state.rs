@@ -6,58 +6,11 @@ use std::time::Duration;
 
 use saboteur_storage::{EventStore, Notice};
 
-use crate::app::clock::TimeSource;
 use crate::app::presence::Presence;
-use crate::app::tables::{DEFAULT_CACHE_BYTES, Tables};
-use crate::http::limits::{self, Gauge};
-use crate::http::quota::{Limits, Quotas};
+use crate::app::tables::Tables;
+pub use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::receipt::Signer;
-
-/// How the server runs.
-#[derive(Debug, Clone)]
-pub struct Config {
-    /// Where to listen, e.g. `127.0.0.1:8080` (port 0 picks a free one).
-    pub bind: String,
-    /// `sqlite://path` or `postgres://…`.
-    pub database_url: String,
-    /// A read-only store (a standby) for listings and finished games' audits, if any.
-    pub read_database_url: Option<String>,
-    /// Accept a fixed seed at game creation (testing only).
-    pub allow_fixed_seed: bool,
-    /// The budget of the games held in memory, in bytes.
-    pub cache_bytes: usize,
-    /// The most event streams open at once in this process; beyond, 503.
-    pub max_streams: usize,
-    /// The longest a request body may take to arrive.
-    pub body_timeout: Duration,
-    /// Where the server reads the time (turn clocks, table talk): the system clock, or a
-    /// manual one in tests.
-    pub time: TimeSource,
-    /// A file holding the signing key (64 hex digits; created when missing) instead of the
-    /// key the store keeps.
-    pub signing_key_file: Option<std::path::PathBuf>,
-    /// The per-client limits and the caps on lobbies.
-    pub limits: Limits,
-}
-
-impl Config {
-    /// The defaults for a server listening on `bind` with the store at `database_url`.
-    pub fn new(bind: impl Into<String>, database_url: impl Into<String>) -> Config {
-        Config {
-            bind: bind.into(),
-            database_url: database_url.into(),
-            read_database_url: None,
-            allow_fixed_seed: false,
-            cache_bytes: DEFAULT_CACHE_BYTES,
-            max_streams: limits::DEFAULT_MAX_STREAMS,
-            body_timeout: limits::DEFAULT_BODY_TIMEOUT,
-            time: TimeSource::system(),
-            signing_key_file: None,
-            limits: Limits::default(),
-        }
-    }
-}
 
 /// How long a read keeps trying while neither the store nor the read-only store can be reached
 /// ([`AppState::patiently`]).
@@ -72,9 +25,6 @@ pub(crate) struct AppState {
     pub config: Config,
     pub metrics: Metrics,
     pub tables: Arc<Tables>,
-    pub streams: Gauge,
-    /// Each client's buckets, streams and lobbies.
-    pub quotas: Quotas,
     pub presence: Arc<Presence>,
     /// The key receipts and log checkpoints are signed with.
     pub signer: Signer,
@@ -97,11 +47,9 @@ impl AppState {
                 config.time.clone(),
             )),
             store,
-            quotas: Quotas::new(config.limits.clone()),
             config,
             metrics: Metrics::new()
                 .map_err(|e| std::io::Error::other(format!("cannot set up the metrics: {e}")))?,
-            streams: Gauge::default(),
             presence: Arc::new(Presence::new()),
             signer,
         })

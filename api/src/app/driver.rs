@@ -58,8 +58,7 @@ impl Driver {
                 if n % LOG_SWEEP_EVERY == 0 {
                     log_unlogged(&state).await;
                     // What clients and idle games leave behind, given back once a minute.
-                    state.quotas.sweep();
-                    state.tables.forget_idle(state.quotas.limits().lobby_expiry);
+                    state.tables.forget_idle(state.config.limits.lobby_expiry);
                     // A reply kept for a retry holds a host token: gone once it expires.
                     let expired = chrono::Utc::now() - saboteur_storage::KEPT_FOR;
                     if let Err(e) = state.store.forget_kept_replies(expired).await {

@@ -27,7 +27,20 @@ pub(crate) fn signed_act(act: &Act, who: Who) -> Option<(Seat, SignedAct)> {
         Act::Reclaim { .. } => SignedAct::Reclaim,
         Act::Leave { .. } => SignedAct::Leave,
         Act::RegisterKey { .. } => SignedAct::Key,
-        _ => return None,
+        // Acts no seat's player signs: made by anyone, the host, or the server itself. Named
+        // one by one, so that a new act must be placed on one side or the other.
+        Act::Create(..)
+        | Act::Join { .. }
+        | Act::SeatBot { .. }
+        | Act::Start { .. }
+        | Act::Rollback { .. }
+        | Act::HideTalk { .. }
+        | Act::HandOver { .. }
+        | Act::ReissueToken { .. }
+        | Act::Rematch { .. }
+        | Act::Claim { .. }
+        | Act::TimeOut { .. }
+        | Act::BotsDue { .. } => return None,
     };
     Some((seat, kind))
 }

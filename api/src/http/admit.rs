@@ -11,8 +11,9 @@ use actix_web::{ResponseError, web};
 
 use crate::error::ApiError;
 use crate::http::caller::{bearer, game_of};
+use crate::http::edge::Edge;
 use crate::http::perform::REPLAYED;
-use crate::http::quota::{Client, Kind};
+use crate::http::quota::{Client, Kind, Quotas};
 use crate::state::AppState;
 
 /// How long a refusal takes: a client that ignores `Retry-After` and sends again as soon as it
@@ -30,7 +31,13 @@ pub(crate) async fn limit<B: MessageBody>(
             .await
             .map(ServiceResponse::map_into_left_body);
     };
-    let quotas = &state.quotas;
+    let Some(edge) = req.app_data::<web::Data<Edge>>().cloned() else {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body);
+    };
+    let quotas = &edge.quotas;
     // The client is looked for only in a request that is counted.
     let counted = Kind::of(req.method(), req.path()).and_then(|kind| {
         Some((
@@ -54,7 +61,7 @@ pub(crate) async fn limit<B: MessageBody>(
         return refuse(&state, req, kind, wait, what).await;
     }
     if kind == Kind::Create && *req.method() == Method::POST && req.path() == "/games" {
-        return create(req, next, &state, client).await;
+        return create(req, next, (&state, quotas), client).await;
     }
     next.call(req)
         .await
@@ -98,7 +105,7 @@ async fn refuse<B: MessageBody>(
 async fn create<B: MessageBody>(
     req: ServiceRequest,
     next: Next<B>,
-    state: &AppState,
+    (state, quotas): (&AppState, &Quotas),
     client: Client,
 ) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
     if let Some(key) = req
@@ -115,7 +122,6 @@ async fn create<B: MessageBody>(
                 .map(ServiceResponse::map_into_left_body);
         }
     }
-    let quotas = &state.quotas;
     let limits = &quotas.limits;
     let expiry = limits.lobby_expiry;
     let wait = Duration::from_secs(60);

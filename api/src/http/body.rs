@@ -11,8 +11,9 @@ use actix_web::{FromRequest, HttpMessage as _, HttpRequest, web};
 use serde::de::DeserializeOwned;
 use tokio_stream::StreamExt;
 
+use crate::config::DEFAULT_BODY_TIMEOUT;
 use crate::error::ApiError;
-use crate::http::limits::{BODY_LIMIT, DEFAULT_BODY_TIMEOUT};
+use crate::http::limits::BODY_LIMIT;
 use crate::state::AppState;
 
 /// A JSON body exactly as it was sent (kept in the request's extensions by [`Json`]).

@@ -65,7 +65,7 @@ async fn create_game(
 
 /// Who may get a creation's kept reply back: its client, as the per-client limits name it.
 pub(crate) fn creation_scope(state: &AppState, req: &HttpRequest) -> String {
-    let client = crate::http::quota::Client::of(req, &state.quotas.limits.trusted_proxies)
+    let client = crate::http::quota::Client::of(req, &state.config.limits.trusted_proxies)
         .map(|c| c.to_string())
         .unwrap_or_default();
     format!("create {client}")
@@ -105,7 +105,7 @@ async fn list_games(
     if !(1..=100).contains(&limit) {
         return Err(ApiError::BadRequest("limit is between 1 and 100".into()));
     }
-    let expiry = state.quotas.limits().lobby_expiry;
+    let expiry = state.config.limits.lobby_expiry;
     let since = chrono::Utc::now() - chrono::Duration::from_std(expiry).unwrap_or_default();
     let (status, cursor) = (query.status, query.cursor.clone());
     let page = state

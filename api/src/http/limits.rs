@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse};
@@ -16,10 +15,6 @@ use crate::error::ApiError;
 
 /// The largest request body, in bytes.
 pub const BODY_LIMIT: usize = 64 * 1024;
-/// How long a request's head, and then its body, may take to arrive (`--body-timeout`).
-pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(10);
-/// The most event streams one process serves at once (`--max-streams`).
-pub const DEFAULT_MAX_STREAMS: usize = 2048;
 
 /// A count of things open at once, each held by a [`Permit`].
 #[derive(Debug, Default, Clone)]

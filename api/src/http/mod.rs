@@ -7,6 +7,7 @@ pub(crate) mod audit;
 pub(crate) mod body;
 pub(crate) mod caller;
 pub(crate) mod catalogue;
+pub(crate) mod edge;
 pub(crate) mod games;
 pub(crate) mod head;
 pub(crate) mod limits;

@@ -5,6 +5,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::Health;
 use crate::error::ApiError;
+use crate::http::edge::Edge;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -25,14 +26,14 @@ pub fn configure(cfg: &mut ServiceConfig) {
     )
 )]
 #[get("/metrics")]
-async fn metrics(state: web::Data<AppState>) -> HttpResponse {
+async fn metrics(state: web::Data<AppState>, edge: web::Data<Edge>) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4")
-        .body(state.metrics.render(&gauges(&state)))
+        .body(state.metrics.render(&gauges(&state, &edge)))
 }
 
 /// What is held now: the memory figures an operator watches over a day.
-fn gauges(state: &AppState) -> Vec<(&'static str, &'static str, f64)> {
+fn gauges(state: &AppState, edge: &Edge) -> Vec<(&'static str, &'static str, f64)> {
     let (games, bytes) = state.tables.usage();
     let mut gauges = vec![
         (
@@ -48,12 +49,12 @@ fn gauges(state: &AppState) -> Vec<(&'static str, &'static str, f64)> {
         (
             "saboteur_streams_open",
             "Event streams open on this process",
-            state.streams.count() as f64,
+            edge.streams.count() as f64,
         ),
         (
             "saboteur_clients_tracked",
             "Clients the per-client limits remember (forgotten once their buckets are full again)",
-            state.quotas.clients() as f64,
+            edge.quotas.clients() as f64,
         ),
     ];
     // The allocator's own count (jemalloc, in the server binary): what the program holds, and
@@ -129,7 +130,10 @@ async fn answers(store: &saboteur_storage::EventStore, write: bool) -> Result<()
     )
 )]
 #[get("/healthz")]
-async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+async fn healthz(
+    state: web::Data<AppState>,
+    edge: web::Data<Edge>,
+) -> Result<HttpResponse, ApiError> {
     let standby = async {
         match &state.reads {
             Some(reads) => answers(reads, false).await,
@@ -155,7 +159,7 @@ async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
         database: state.store.backend_name().into(),
         cached_games: cached_games as u64,
         cache_bytes: cache_bytes as u64,
-        streams: state.streams.count() as u64,
+        streams: edge.streams.count() as u64,
         writable: writes.is_ok(),
     }))
 }
@@ -174,7 +178,10 @@ async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     )
 )]
 #[get("/healthz/write")]
-async fn healthz_write(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+async fn healthz_write(
+    state: web::Data<AppState>,
+    edge: web::Data<Edge>,
+) -> Result<HttpResponse, ApiError> {
     answers(&state.store, true).await.map_err(|why| {
         ApiError::Unavailable(format!(
             "the database ({}) takes no writes now: {why}",
@@ -187,7 +194,7 @@ async fn healthz_write(state: web::Data<AppState>) -> Result<HttpResponse, ApiEr
         database: state.store.backend_name().into(),
         cached_games: cached_games as u64,
         cache_bytes: cache_bytes as u64,
-        streams: state.streams.count() as u64,
+        streams: edge.streams.count() as u64,
         writable: true,
     }))
 }

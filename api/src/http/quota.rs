@@ -18,7 +18,6 @@ use std::collections::HashMap;
 use std::fmt;
 use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;
-use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -28,104 +27,15 @@ use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use ipnet::IpNet;
 
-/// A bucket: `count` requests at once, given back at `count` per `per`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rate {
-    /// How many at once (the bucket's size), and how many per `per`.
-    pub count: u32,
-    /// The period over which `count` come back.
-    pub per: Duration,
-}
+pub(crate) use crate::config::{Limits, Rate};
 
-impl FromStr for Rate {
-    type Err = String;
-
-    /// `N/s`, `N/min` or `N/h`, N from 1.
-    fn from_str(s: &str) -> Result<Rate, String> {
-        let bad = || format!("{s:?} is not a rate: write N/s, N/min or N/h, N from 1");
-        let (count, unit) = s.trim().split_once('/').ok_or_else(bad)?;
-        let count: u32 = count.trim().parse().map_err(|_| bad())?;
-        let per = match unit.trim() {
-            "s" => Duration::from_secs(1),
-            "min" => Duration::from_secs(60),
-            "h" => Duration::from_secs(3600),
-            _ => return Err(bad()),
-        };
-        if count == 0 {
-            return Err(bad());
-        }
-        Ok(Rate { count, per })
-    }
-}
-
-impl fmt::Display for Rate {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let unit = match self.per.as_secs() {
-            1 => "s",
-            60 => "min",
-            _ => "h",
-        };
-        write!(f, "{}/{unit}", self.count)
-    }
-}
-
-impl Rate {
-    fn quota(self) -> Quota {
-        let count = NonZeroU32::new(self.count).unwrap_or(NonZeroU32::MIN);
-        // One comes back every `per / count`; never faster than a nanosecond.
-        let every = (self.per / count.get()).max(Duration::from_nanos(1));
-        Quota::with_period(every)
-            .unwrap_or_else(|| Quota::per_second(count))
-            .allow_burst(count)
-    }
-}
-
-/// The limits a client meets, and the caps on lobbies (`serve --limit-…`, RELIABILITY.md).
-#[derive(Debug, Clone)]
-pub struct Limits {
-    /// No per-client limit at all (benchmarks and tests that drive many clients from one
-    /// address). The total of lobbies and their expiry still hold.
-    pub off: bool,
-    /// Games created (`POST /games`, rematches).
-    pub creates: Rate,
-    /// Seats taken (`POST /games/{id}/seats`, claims, bots seated).
-    pub joins: Rate,
-    /// Every other write: commands, talk, undo, hand-overs, keys, tokens.
-    pub writes: Rate,
-    /// Reads: views, legal moves, events, listings, audits.
-    pub reads: Rate,
-    /// Event streams one client holds open at once (below the process's `max_streams`).
-    pub streams: usize,
-    /// Lobbies one client created that nobody started yet (and have not expired).
-    pub lobbies_per_client: usize,
-    /// Lobbies nobody started yet, in all (the store's count: every process shares it).
-    pub lobbies: usize,
-    /// How long a lobby nobody started is listed and counted; after it, it is left out of
-    /// listings, caps and the cache (its log is kept, its links still work).
-    pub lobby_expiry: Duration,
-    /// Proxies whose `X-Forwarded-For` names the client.
-    pub trusted_proxies: Vec<IpNet>,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        let rate = |count, secs| Rate {
-            count,
-            per: Duration::from_secs(secs),
-        };
-        Limits {
-            off: false,
-            creates: rate(60, 3600),
-            joins: rate(120, 60),
-            writes: rate(600, 60),
-            reads: rate(3000, 60),
-            streams: 256,
-            lobbies_per_client: 30,
-            lobbies: 10_000,
-            lobby_expiry: Duration::from_secs(24 * 3600),
-            trusted_proxies: Vec::new(),
-        }
-    }
+/// A rate as a GCRA quota: one comes back every `per / count`, never faster than a nanosecond.
+fn quota(rate: Rate) -> Quota {
+    let count = NonZeroU32::new(rate.count).unwrap_or(NonZeroU32::MIN);
+    let every = (rate.per / count.get()).max(Duration::from_nanos(1));
+    Quota::with_period(every)
+        .unwrap_or_else(|| Quota::per_second(count))
+        .allow_burst(count)
 }
 
 /// What a request is counted as.
@@ -272,10 +182,10 @@ impl Drop for StreamPermit {
 impl Quotas {
     pub fn new(limits: Limits) -> Quotas {
         Quotas {
-            creates: RateLimiter::keyed(limits.creates.quota()),
-            joins: RateLimiter::keyed(limits.joins.quota()),
-            writes: RateLimiter::keyed(limits.writes.quota()),
-            reads: RateLimiter::keyed(limits.reads.quota()),
+            creates: RateLimiter::keyed(quota(limits.creates)),
+            joins: RateLimiter::keyed(quota(limits.joins)),
+            writes: RateLimiter::keyed(quota(limits.writes)),
+            reads: RateLimiter::keyed(quota(limits.reads)),
             streams: Arc::default(),
             lobbies: Mutex::default(),
             limits,

@@ -254,28 +254,27 @@ impl Follower {
 #[get("/games/{id}/events/stream")]
 async fn stream_events(
     state: web::Data<AppState>,
+    edge: web::Data<crate::http::edge::Edge>,
     id: web::Path<String>,
     query: web::Query<StreamQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let permit = state
-        .streams
-        .take(state.config.max_streams)
-        .ok_or_else(|| {
-            ApiError::Busy(format!(
-                "this server has {} event streams open, its most: try again later",
-                state.config.max_streams
-            ))
-        })?;
+    let permit = edge.streams.take(state.config.max_streams).ok_or_else(|| {
+        ApiError::Busy(format!(
+            "this server has {} event streams open, its most: try again later",
+            state.config.max_streams
+        ))
+    })?;
     // A client holds at most its share of them (`--limit-streams`).
-    let mine = match crate::http::quota::Client::of(&req, &state.quotas.limits().trusted_proxies) {
-        Some(client) => Some(state.quotas.stream(client).ok_or_else(|| {
+    let quotas = &edge.quotas;
+    let mine = match crate::http::quota::Client::of(&req, &quotas.limits().trusted_proxies) {
+        Some(client) => Some(quotas.stream(client).ok_or_else(|| {
             state.metrics.limited.with_label_values(&["stream"]).inc();
             ApiError::TooManyRequests {
                 detail: format!(
                     "{client} holds {} event streams open, its most: close one, or try again \
                      after Retry-After",
-                    state.quotas.limits().streams
+                    quotas.limits().streams
                 ),
                 retry_after: 5,
             }

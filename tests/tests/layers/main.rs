@@ -283,6 +283,97 @@ fn the_files_of_tests_and_xtask_form_no_circle() {
     assert_no_circle("xtask", 1, 0);
 }
 
+/// Every way a file under `lower/` reaches a file under `upper/`, through any chain of files
+/// (the crate's root files included): one path per file of `lower/` that does, shortest first.
+fn up_arrows(graph: &Graph, lower: &str, upper: &str) -> Vec<Vec<String>> {
+    let (lower, upper) = (format!("{lower}/"), format!("{upper}/"));
+    let mut found = Vec::new();
+    for start in graph.keys().filter(|f| f.starts_with(&lower)) {
+        let mut came_from: BTreeMap<&String, &String> = BTreeMap::new();
+        let mut queue = VecDeque::from([start]);
+        let mut seen = BTreeSet::from([start]);
+        while let Some(file) = queue.pop_front() {
+            if file.starts_with(&upper) {
+                let mut path = vec![file.clone()];
+                let mut at = file;
+                while let Some(prev) = came_from.get(at) {
+                    path.push((*prev).clone());
+                    at = prev;
+                }
+                path.reverse();
+                found.push(path);
+                break;
+            }
+            for next in graph.get(file).into_iter().flatten() {
+                if seen.insert(next) {
+                    came_from.insert(next, file);
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The server's layers point one way: the application (`api/src/app/`, the seam and the game
+/// tables) never reaches the HTTP layer (`api/src/http/`: handlers, per-client limits), not even
+/// through a root file such as the shared state. The HTTP layer calls the application.
+#[test]
+fn the_application_layer_never_reaches_the_http_layer() {
+    let graph = crate_graph("api");
+    assert!(
+        graph.keys().filter(|f| f.starts_with("app/")).count() >= 10
+            && graph.keys().filter(|f| f.starts_with("http/")).count() >= 10,
+        "api/src has its app/ and http/ folders: {graph:#?}"
+    );
+    assert!(
+        !up_arrows(&graph, "http", "app").is_empty(),
+        "the HTTP layer calls the application"
+    );
+    let up: Vec<String> = up_arrows(&graph, "app", "http")
+        .iter()
+        .map(|p| p.join(" → "))
+        .collect();
+    assert!(
+        up.is_empty(),
+        "the application layer reaches the HTTP layer {} time(s):\n{}",
+        up.len(),
+        up.join("\n")
+    );
+}
+
+/// The direction check finds an up-arrow through a root file, and passes a tree without one.
+#[test]
+fn an_up_arrow_through_a_root_file_is_found() {
+    let files = [
+        ("lib.rs", "mod app;\nmod http;\nmod state;"),
+        ("app/mod.rs", "mod seam;"),
+        (
+            "app/seam.rs",
+            "use crate::state::State;\npub fn act(_: &State) {}",
+        ),
+        ("http/mod.rs", "mod quota;\nmod games;"),
+        ("http/quota.rs", "pub struct Quotas;"),
+        (
+            "http/games.rs",
+            "use crate::app::seam::act;\nuse crate::state::State;\nfn h(s: &State) { act(s) }",
+        ),
+        (
+            "state.rs",
+            "use crate::http::quota::Quotas;\npub struct State(Quotas);",
+        ),
+    ];
+    let graph = graph_of(&files);
+    assert_eq!(
+        up_arrows(&graph, "app", "http"),
+        vec![names(&["app/seam.rs", "state.rs", "http/quota.rs"])]
+    );
+    // The state no longer holds the quotas: one way.
+    let mut fixed = files;
+    fixed[6] = ("state.rs", "pub struct State;");
+    assert!(up_arrows(&graph_of(&fixed), "app", "http").is_empty());
+}
+
 fn graph_of(files: &[(&str, &str)]) -> Graph {
     let sources = files
         .iter()
