@@ -861,11 +861,13 @@ test("the audit view names a key registered for the reader's seat that this brow
   const other = pair(), own = pair();
   const created = await post("/games", undefined, { ruleset: "base", players: 3, seed: "5e".repeat(32) });
   const id = created.game_id;
-  const taken = await post(`/games/${id}/seats`, undefined, { name: "Ann", public_key: other.hex });
+  // Each key sent with its proof of possession: the key's signature of the game's key statement.
+  const proof = (p) => sign(null, Buffer.from(canonicalize({ scheme: "saboteur-key-v1", game: id, key: p.hex })), p.privateKey).toString("hex");
+  const taken = await post(`/games/${id}/seats`, undefined, { name: "Ann", public_key: other.hex, key_proof: proof(other) });
   for (let i = 0; i < 2; i++) await post(`/games/${id}/bots`, created.host_token, { level: "random" });
   await post(`/games/${id}/start`, created.host_token);
   const { version } = await get(`/games/${id}`);
-  const body = { public_key: own.hex };
+  const body = { public_key: own.hex, key_proof: proof(own) };
   const statement = canonicalize({ scheme: "saboteur-act-v2", act: "key", game: id, seat: taken.seat, version, body });
   const res = await fetch(`${BASE}/games/${id}/seats/${taken.seat}/key`, {
     method: "PUT",
