@@ -217,19 +217,25 @@ pub fn signed_acts(log: &[Event]) -> Result<Vec<SignedEntry>, SigningError> {
     Ok(entries)
 }
 
-/// Every act of `seat` in `log` that the player holding `key` did not sign, as `(seq, what)`:
-/// an act of the seat signed with another key or not signed at all, another key registered for
-/// the seat, a command labelled as a bot's while the record gave the seat to no bot. Acts made
-/// while the record gave the seat to a bot (handed over in the open) are not the player's and
-/// are left out. What a player shows with their own kept key (`saboteur verify --player-key`):
-/// a key swapped in the lobby, or replaced after a token reissue, names every act made with it.
+/// Every act of `seat` in `log` that the player holding `keys` (every key they held for the
+/// seat: one, or several when they changed it) did not sign, as `(seq, what)`: an act of the
+/// seat signed with another key or not signed at all, another key registered for the seat, a
+/// command labelled as a bot's while the record gave the seat to no bot. Acts made while the
+/// record gave the seat to a bot (handed over in the open) are not the player's and are left
+/// out. What a player shows with their own kept keys (`saboteur verify --player-key`): a key
+/// swapped in the lobby, or replaced after a token reissue, names every act made with it.
 /// (Whether each signature verifies is [`signed_acts`]' and the API audit's business.)
-pub fn not_signed_by(log: &[Event], seat: Seat, key: &str) -> Vec<(u64, String)> {
+pub fn not_signed_by(log: &[Event], seat: Seat, keys: &[&str]) -> Vec<(u64, String)> {
     let players = match log.first() {
         Some(Event::GameCreated { players, .. }) => usize::from(*players),
         _ => return vec![(1, "the log does not start with game_created".into())],
     };
-    let mine = fingerprint(key);
+    let mine = keys
+        .iter()
+        .map(|k| fingerprint(k))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let is_mine = |k: &str| keys.contains(&k);
     let mut signers = Signers::new(players);
     let mut named = Vec::new();
     for (index, event) in log.iter().enumerate() {
@@ -237,7 +243,7 @@ pub fn not_signed_by(log: &[Event], seat: Seat, key: &str) -> Vec<(u64, String)>
         let by_bot = signers.handed.get(seat.index()).copied().unwrap_or(false);
         match (event, own_act(log, index, &signers.handed)) {
             // The player's own key registered (at the start, or again): theirs.
-            (Event::SeatKeyRegistered { key: new, .. }, Some((s, _))) if s == seat && new == key => {
+            (Event::SeatKeyRegistered { key: new, .. }, Some((s, _))) if s == seat && is_mine(new) => {
             }
             (Event::SeatKeyRegistered { key: new, .. }, Some((s, _))) if s == seat => named.push((
                 seq,
@@ -247,7 +253,7 @@ pub fn not_signed_by(log: &[Event], seat: Seat, key: &str) -> Vec<(u64, String)>
                 ),
             )),
             (_, Some((s, act))) if s == seat => match signers.key(seat) {
-                Some(k) if k == key => {}
+                Some(k) if is_mine(&k) => {}
                 Some(k) => named.push((
                     seq,
                     format!(

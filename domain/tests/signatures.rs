@@ -341,3 +341,46 @@ fn the_key_statement_names_its_scheme_the_game_and_the_key() {
         format!("{{\"game\":\"g1\",\"key\":\"{KEY}\",\"scheme\":\"saboteur-key-v1\"}}")
     );
 }
+
+/// `not_signed_by`, as `verify --player-key` uses it: a player who changed keys during play
+/// gives every key they held, and no act of theirs is named; given only one of them, the acts
+/// signed with the other (and its registration) are named.
+#[test]
+fn a_player_who_changed_keys_shows_every_act_with_all_of_them() {
+    use saboteur_domain::not_signed_by;
+    let mut h = keyed_game();
+    let body = |command: &Command| serde_json::to_string(command).unwrap();
+    let command = legal_commands(h.game(), Seat(0))[0].clone();
+    let version = h.version();
+    play(&mut h, Some(signed(version, &body(&command), 1)));
+    let other = "a".repeat(64);
+    let mut events = h.register_key(Seat(0), &other, Some(PROOF)).unwrap();
+    let key_body = format!("{{\"public_key\":\"{other}\",\"key_proof\":\"{PROOF}\"}}");
+    assert!(Event::sign(
+        &mut events,
+        Seat(0),
+        signed(h.version(), &key_body, 2)
+    ));
+    push_all(&mut h, events);
+    let mut talk = h.talk(Some(Seat(0)), None, "mine too", 0).unwrap();
+    let talk_body = "{\"text\":\"mine too\"}";
+    assert!(Event::sign(
+        &mut talk,
+        Seat(0),
+        signed(h.version(), talk_body, 3)
+    ));
+    push_all(&mut h, talk);
+    let log = log(&h);
+    assert_eq!(not_signed_by(&log, Seat(0), &[KEY, &other]), vec![]);
+    let first_only = not_signed_by(&log, Seat(0), &[KEY]);
+    assert_eq!(first_only.len(), 2, "{first_only:?}");
+    assert!(first_only[0].1.contains("the record registers key"), "{first_only:?}");
+    assert!(first_only[1].1.contains("seat 0's talk is signed by key"), "{first_only:?}");
+    let second_only = not_signed_by(&log, Seat(0), &[&other]);
+    assert!(
+        second_only
+            .iter()
+            .any(|(_, what)| what.contains("seat 0's command is signed by key")),
+        "{second_only:?}"
+    );
+}

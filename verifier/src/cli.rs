@@ -47,7 +47,8 @@ pub struct VerifyArgs {
     /// A player's own key, as `SEAT:KEY` (the seat number, then the public key's 64 hex
     /// digits): every act of that seat not signed by this key, and not made while the record
     /// gave the seat to a bot, is named (exit 1) — a key swapped in the lobby, or put in place
-    /// of the player's after a token reissue. Repeatable; needs a bundle.
+    /// of the player's after a token reissue. Repeatable: give every key the player held for a
+    /// seat (a changed key, a key registered again with a new token); needs a bundle.
     #[arg(long = "player-key", value_name = "SEAT:KEY")]
     pub player_key: Vec<String>,
 }
@@ -364,24 +365,33 @@ fn log(
     Ok(())
 }
 
-/// `--player-key SEAT:KEY`: every act of the seat checked against the player's own key; says
-/// what it found, and whether every act was the player's.
-fn players_own_acts(bundle: &AuditBundle, keys: &[String]) -> std::io::Result<bool> {
-    let mut all_theirs = true;
-    for given in keys {
-        let (seat, key) = given
+/// `--player-key SEAT:KEY`: every act of the seat checked against the player's own keys (all
+/// those given for the seat: a player who changed keys holds each); says what it found, and
+/// whether every act was the player's.
+fn players_own_acts(bundle: &AuditBundle, given: &[String]) -> std::io::Result<bool> {
+    let mut by_seat: std::collections::BTreeMap<u8, Vec<String>> = Default::default();
+    for one in given {
+        let (seat, key) = one
             .split_once(':')
             .and_then(|(s, k)| Some((s.parse::<u8>().ok()?, k)))
-            .ok_or_else(|| std::io::Error::other(format!("--player-key {given}: SEAT:KEY")))?;
-        let named = crate::audit::acts_not_signed_by(bundle, seat, key)
-            .map_err(|e| std::io::Error::other(format!("--player-key {given}: {e}")))?;
+            .ok_or_else(|| std::io::Error::other(format!("--player-key {one}: SEAT:KEY")))?;
+        by_seat.entry(seat).or_default().push(key.to_string());
+    }
+    let mut all_theirs = true;
+    for (seat, keys) in &by_seat {
+        let named = crate::audit::acts_not_signed_by(bundle, *seat, keys)
+            .map_err(|e| std::io::Error::other(format!("--player-key {seat}:…: {e}")))?;
         for (seq, what) in &named {
             eprintln!("event {seq}: {what}");
         }
         if named.is_empty() {
+            let prints: Vec<String> = keys
+                .iter()
+                .map(|k| saboteur_domain::fingerprint(&k.to_ascii_lowercase()))
+                .collect();
             println!(
                 "every act of seat {seat} is signed by the key {}",
-                saboteur_domain::fingerprint(&key.to_ascii_lowercase())
+                prints.join(" or ")
             );
         }
         all_theirs &= named.is_empty();

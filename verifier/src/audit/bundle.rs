@@ -147,13 +147,14 @@ pub fn verify(bundle: &AuditBundle) -> Result<Verified, String> {
     Ok(verified)
 }
 
-/// Every act of `seat` in the bundle that the player holding `key` (64 hex digits) did not sign
-/// ([`saboteur_domain::not_signed_by`]): `(seq, what)`, empty when every act of the seat not
-/// made while the record gave it to a bot is signed by that key.
+/// Every act of `seat` in the bundle that the player holding `keys` (64 hex digits each: every
+/// key they held for the seat) did not sign ([`saboteur_domain::not_signed_by`]): `(seq, what)`,
+/// empty when every act of the seat not made while the record gave it to a bot is signed by one
+/// of them.
 pub fn acts_not_signed_by(
     bundle: &AuditBundle,
     seat: u8,
-    key: &str,
+    keys: &[String],
 ) -> Result<Vec<(u64, String)>, String> {
     let log = decode_log(bundle)?;
     let players = match log.first() {
@@ -163,14 +164,15 @@ pub fn acts_not_signed_by(
     if seat >= players {
         return Err(format!("the game has no seat {seat}"));
     }
-    let key = key.to_ascii_lowercase();
-    if !saboteur_domain::is_public_key(&key) {
+    let keys: Vec<String> = keys.iter().map(|k| k.to_ascii_lowercase()).collect();
+    if keys.is_empty() || !keys.iter().all(|k| saboteur_domain::is_public_key(k)) {
         return Err("a player's key is 64 hex digits".into());
     }
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
     Ok(saboteur_domain::not_signed_by(
         &log,
         saboteur_domain::Seat(seat),
-        &key,
+        &keys,
     ))
 }
 
