@@ -275,8 +275,10 @@ impl EventStore {
     /// Whether the database takes writes now: it answers, and (PostgreSQL) its transactions
     /// are not read-only — a standby, a primary that Patroni demoted, or a database set
     /// `default_transaction_read_only` answers [`StoreError::Unavailable`], as a write refused
-    /// there would (SQLSTATE 25006). SQLite: whether it
-    /// answers, and whether the connection may write (`PRAGMA query_only`).
+    /// there would (SQLSTATE 25006). SQLite: whether it answers, whether the connection may
+    /// write (`PRAGMA query_only`), and whether a statement that writes is refused
+    /// (`SQLITE_READONLY`: a file opened read-only, a read-only filesystem) — a `DELETE` that
+    /// matches no row, so nothing changes.
     pub async fn writable(&self) -> Result<()> {
         let read_only = match &self.backend {
             Backend::Postgres(pool) => {
@@ -289,6 +291,10 @@ impl EventStore {
             Backend::Sqlite(pool) => {
                 let query_only: i64 = sqlx::query_scalar("PRAGMA query_only")
                     .fetch_one(pool)
+                    .await?;
+                // Refused as SQLITE_READONLY, which is `Unavailable` too.
+                sqlx::query("DELETE FROM kept_replies WHERE 0")
+                    .execute(pool)
                     .await?;
                 query_only != 0
             }

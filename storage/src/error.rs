@@ -54,7 +54,9 @@ impl From<sqlx::Error> for StoreError {
 /// than that a statement was refused): IO, TLS and protocol failures, pool time-outs,
 /// PostgreSQL's connection exceptions (class 08), shutdowns (57P01–57P03) and a write refused
 /// as read-only (25006: the server reached is a standby, as during a failover, when the old
-/// primary's address still leads to it), SQLite's busy and locked database.
+/// primary's address still leads to it), SQLite's busy, locked, read-only and full database and
+/// its I/O errors (each with its extended codes: a file opened read-only, a read-only
+/// filesystem, a full disk).
 pub fn is_unreachable(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::Io(_)
@@ -64,10 +66,20 @@ pub fn is_unreachable(e: &sqlx::Error) -> bool {
         | sqlx::Error::PoolClosed
         | sqlx::Error::WorkerCrashed => true,
         sqlx::Error::Database(d) => d.code().is_some_and(|c| {
-            c.starts_with("08") || matches!(&*c, "25006" | "57P01" | "57P02" | "57P03" | "5" | "6")
+            c.starts_with("08")
+                || matches!(&*c, "25006" | "57P01" | "57P02" | "57P03")
+                || sqlite_unavailable(&c)
         }),
         _ => false,
     }
+}
+
+/// Whether a SQLite result code (shorter than a PostgreSQL SQLSTATE's five characters; an
+/// extended code keeps its primary code in the low byte) says the database cannot take the
+/// statement now: `SQLITE_BUSY` (5), `SQLITE_LOCKED` (6), `SQLITE_READONLY` (8),
+/// `SQLITE_IOERR` (10), `SQLITE_FULL` (13).
+fn sqlite_unavailable(code: &str) -> bool {
+    code.len() < 5 && code.parse::<u32>().is_ok_and(|n| matches!(n & 0xff, 5 | 6 | 8 | 10 | 13))
 }
 
 pub(crate) fn is_unique_violation(e: &sqlx::Error) -> bool {
