@@ -64,7 +64,9 @@ receipts: [1-9][0-9]* kept, every one agrees'
 # A clocked Saboteur 2 game online: talk, an undo request, a token issued again (the server
 # ends the stream opened with the old one) and a dropped stream, both resumed with
 # Last-Event-ID; every event of the stream followed once, every command timed and none timed
-# out, and receipts `saboteur verify` accepts offline with the keys kept from first contact.
+# out, and receipts `saboteur verify` accepts offline with the keys kept from first contact,
+# every act of each seat signed by a key the client registered for it (`--player-key`; seat 0
+# has two, its key registered again after the new token).
 online_game='412 precondition_failed
 undo requested: 20[02]
 token of seat 0 issued again
@@ -75,7 +77,9 @@ stream dropped after event
 stream: every one of [1-9][0-9]* events once, in order
 clock: [1-9][0-9]* commands recorded with their time, 0 timeouts
 signed: [1-9][0-9]* acts with 3 keys
-verify: ok ([1-9][0-9]* receipts)'
+verify: ok ([1-9][0-9]* receipts)
+verify: every act of seat 0 is signed by the key [0-9a-f ]* or [0-9a-f ]*$
+verify: every act of seat [1-9][0-9]* is signed by the key [0-9a-f ]*$'
 
 # The README's curl walkthrough, as pasted.
 check "readme: the API walkthrough runs as pasted" env SABOTEUR_BIN="$bin" bash "$here/readme.sh"
@@ -94,7 +98,7 @@ walkthrough ts 'from "./client.js"' >"$ts/src/mine.ts"
 check "typescript: the docs' whole bot compiles with tsc --strict" "$ts/node_modules/.bin/tsc" -p "$ts/tsconfig.json"
 mkdir -p "$work/ts-walk"
 check "typescript: the docs' whole bot plays a game and verifies its receipts" bash -c \
-  "cd '$work/ts-walk' && PATH='$(dirname "$bin")':\$PATH node '$ts/dist/src/mine.js' | tee out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
+  "cd '$work/ts-walk' && PATH='$(dirname "$bin")':\$PATH node '$ts/dist/src/mine.js' | tee out && grep -q '^every act of seat 0 is signed by the key' out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
 rm -f "$ts/src/mine.ts" "$ts/dist/src/mine.js"
 
 # Python: openapi-python-client, mypy --strict.
@@ -121,7 +125,7 @@ walkthrough python "from saboteur_wrap import" >"$work/py-walk/mine.py"
 check "python: the docs' whole bot passes mypy --strict" env MYPYPATH="$py/generated:$py" \
   "$venv/bin/mypy" --strict --config-file "$py/mypy.ini" --cache-dir "$work/mypy" "$work/py-walk/mine.py"
 check "python: the docs' whole bot plays a game and verifies its receipts" bash -c \
-  "cd '$work/py-walk' && PATH='$(dirname "$bin")':\$PATH PYTHONPATH='$py/generated:$py' '$venv/bin/python' mine.py | tee out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
+  "cd '$work/py-walk' && PATH='$(dirname "$bin")':\$PATH PYTHONPATH='$py/generated:$py' '$venv/bin/python' mine.py | tee out && grep -q '^every act of seat 0 is signed by the key' out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
 
 # Rust: openapi-generator (its `rust` generator: reqwest, blocking), compiled with cargo. The
 # generator runs on Java; its PyPI package carries it.

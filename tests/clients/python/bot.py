@@ -20,11 +20,13 @@ the state of its seats and plays a legal move for each one awaited. It shows a 4
 chosen at an old version) and a 422 (a card it does not hold), keeps every signed receipt and
 the server's keys from first contact, and once the game is over checks the receipts: on the
 server, and, in `online`, offline with `saboteur verify` ($SABOTEUR_BIN) against the
-downloaded bundle.
+downloaded bundle, with `--player-key` for every key it registered for each of its seats (every
+act of those seats must be signed by one of them).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -92,14 +94,16 @@ GREETING = "gl hf"
 
 
 class Seat:
-    """A seat this client holds, the client that acts with its token, and the key that signs
-    its acts."""
+    """A seat this client holds, the client that acts with its token, the key that signs
+    its acts, and every public key it registered for the seat (the one sent when taking it,
+    then any registered again), which `saboteur verify --player-key` holds its acts to."""
 
     def __init__(self, base: str, seat: int, token: str, signer: Signer) -> None:
         self.base = base
         self.seat = seat
         self.moves = 0
         self.signer = signer
+        self.keys: list[str] = [signer.public_key]
         self.use(token)
 
     def use(self, token: str) -> None:
@@ -257,6 +261,7 @@ class Game:
                                 None, self.known, "key",
                                 {"public_key": first.signer.public_key, "key_proof": first.signer.key_proof()})
             self.keep(Outcome.from_dict(registered.json()))
+            first.keys.append(first.signer.public_key)
             self.keys_used += 1
             print(f"key of seat {first.seat} registered again at version {self.known}")
         elif not self.asked_again and not drew and seat is self.seats[-1]:
@@ -379,7 +384,8 @@ class Game:
 
     def verify_offline(self) -> None:
         """`saboteur verify`: the bundle as downloaded, the receipts and the keys kept from
-        first contact."""
+        first contact, and `--player-key SEAT:KEY` for every key registered for each seat held:
+        every act of those seats must be signed by one of the seat's keys."""
         bundle = audit_bundle.sync_detailed(self.game, client=self.anonymous)
         ok(bundle)
         with tempfile.TemporaryDirectory() as folder:
@@ -393,15 +399,31 @@ class Game:
                 with open(paths[name], "w") as f:
                     f.write(text)
             binary = os.environ.get("SABOTEUR_BIN", "saboteur")
+            player_keys = [arg for seat in self.seats for key in seat.keys
+                           for arg in ("--player-key", f"{seat.seat}:{key}")]
             checked = subprocess.run(
                 [binary, "verify", "--file", paths["bundle"], "--receipts", paths["receipts"],
-                 "--keys", paths["keys"]],
+                 "--keys", paths["keys"], *player_keys],
                 capture_output=True,
                 text=True,
             )
             if checked.returncode != 0:
                 raise RuntimeError(f"saboteur verify: {checked.stdout}{checked.stderr}")
         print(f"verify: ok ({len(self.receipts)} receipts)")
+        # Each seat's keys named by their fingerprints: the option was checked, seat by seat.
+        lines = checked.stdout.splitlines()
+        for seat in self.seats:
+            said = f"every act of seat {seat.seat} is signed by the key {' or '.join(map(fingerprint, seat.keys))}"
+            if said not in lines:
+                raise RuntimeError(f"saboteur verify did not say {said!r}: {checked.stdout}")
+            print(f"verify: {said}")
+
+
+def fingerprint(key: str) -> str:
+    """A key's fingerprint, as the server and `saboteur verify` show it: the first 16 hex
+    digits of the SHA-256 of its 32 bytes, in groups of four."""
+    digest = hashlib.sha256(bytes.fromhex(key)).hexdigest()[:16]
+    return " ".join(digest[i : i + 4] for i in range(0, 16, 4))
 
 
 def settled(records: list[EventRecord]) -> str:

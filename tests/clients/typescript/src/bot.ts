@@ -19,8 +19,11 @@
 // seats and plays a legal move for each one awaited. It shows a 412 (a move chosen at an old
 // version) and a 422 (a card it does not hold), keeps every signed receipt and the server's keys
 // from first contact, and once the game is over checks the receipts: on the server, and, in
-// `online`, offline with `saboteur verify` ($SABOTEUR_BIN) against the downloaded bundle.
+// `online`, offline with `saboteur verify` ($SABOTEUR_BIN) against the downloaded bundle, with
+// `--player-key` for every key it registered for each of its seats (every act of those seats
+// must be signed by one of them).
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -64,7 +67,9 @@ const game = created.game_id;
 const host = created.host_token;
 const path = { params: { path: { id: game } } };
 
-interface Seat { seat: number; token: string; moves: number; signer: Signer }
+// `keys`: every public key registered for the seat (the one sent when taking it, then any
+// registered again), which `saboteur verify --player-key` holds the seat's acts to.
+interface Seat { seat: number; token: string; moves: number; signer: Signer; keys: string[] }
 const seats: Seat[] = [];
 // Acts signed with keys given up (a token issued again drops the seat's key), and keys used.
 let retiredActs = 0, keysUsed = 0;
@@ -74,7 +79,7 @@ for (const name of ["typescript example", "typescript partner"].slice(0, online 
   const body = { name, public_key: signer.publicKey, key_proof: signer.keyProof() };
   const joined = await ok(api.POST("/games/{id}/seats", { ...path, body }));
   signer.seat = joined.seat;
-  seats.push({ seat: joined.seat, token: joined.player_token, moves: 0, signer });
+  seats.push({ seat: joined.seat, token: joined.player_token, moves: 0, signer, keys: [signer.publicKey] });
   keysUsed++;
 }
 /** The headers of `seat`'s act `act` with the request's model `body`, signed at `version` (by
@@ -193,6 +198,7 @@ async function tableActs(seat: Seat, drew: boolean): Promise<void> {
     // is made again with it (and its receipt kept).
     if ("version" in registered) keep(registered);
     else if (registered.receipt) receipts.push(registered.receipt);
+    first.keys.push(first.signer.publicKey);
     keysUsed++;
     console.log(`key of seat ${first.seat} registered again at version ${known}`);
   } else if (!askedAgain && !drew && seat === seats[seats.length - 1]) {
@@ -314,7 +320,8 @@ console.log(`receipts: ${agreed} kept, every one agrees with the record`);
 
 if (online) {
   // Offline, as a player settling a dispute would: the bundle as downloaded, the receipts, the
-  // keys kept from first contact.
+  // keys kept from first contact, and `--player-key SEAT:KEY` for every key registered for each
+  // seat held: every act of those seats must be signed by one of the seat's keys.
   const bundle = await fetch(`${base}/games/${game}/audit`);
   if (!bundle.ok) throw new Error(`audit bundle: ${bundle.status}`);
   const folder = mkdtempSync(join(tmpdir(), "saboteur-verify-"));
@@ -322,7 +329,22 @@ if (online) {
   writeFileSync(files.bundle, await bundle.text());
   writeFileSync(files.receipts, JSON.stringify(receipts));
   writeFileSync(files.keys, JSON.stringify(keys));
-  const checked = spawnSync(process.env.SABOTEUR_BIN ?? "saboteur", ["verify", "--file", files.bundle, "--receipts", files.receipts, "--keys", files.keys], { encoding: "utf8" });
+  const playerKeys = seats.flatMap((s) => s.keys.flatMap((key) => ["--player-key", `${s.seat}:${key}`]));
+  const checked = spawnSync(process.env.SABOTEUR_BIN ?? "saboteur", ["verify", "--file", files.bundle, "--receipts", files.receipts, "--keys", files.keys, ...playerKeys], { encoding: "utf8" });
   if (checked.status !== 0) throw new Error(`saboteur verify: ${checked.error?.message ?? ""}${checked.stdout ?? ""}${checked.stderr ?? ""}`);
   console.log(`verify: ok (${receipts.length} receipts)`);
+  // Each seat's keys named by their fingerprints: the option was checked, seat by seat.
+  const lines = checked.stdout.split("\n");
+  for (const s of seats) {
+    const said = `every act of seat ${s.seat} is signed by the key ${s.keys.map(fingerprint).join(" or ")}`;
+    if (!lines.includes(said)) throw new Error(`saboteur verify did not say "${said}": ${checked.stdout}`);
+    console.log(`verify: ${said}`);
+  }
+}
+
+/** A key's fingerprint, as the server and `saboteur verify` show it: the first 16 hex digits of
+ * the SHA-256 of its 32 bytes, in groups of four. */
+function fingerprint(key: string): string {
+  const digest = createHash("sha256").update(Buffer.from(key, "hex")).digest("hex").slice(0, 16);
+  return [0, 4, 8, 12].map((i) => digest.slice(i, i + 4)).join(" ");
 }
