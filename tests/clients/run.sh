@@ -142,7 +142,9 @@ fi
 
 # Go: openapi-generator's `go` generator, built with Debian's Go and nothing fetched (the one
 # library the generated code imports, gopkg.in/validator.v2, from Debian's
-# golang-gopkg-validator.v2-dev), then a bot that plays a base game to its end.
+# golang-gopkg-validator.v2-dev), then a bot that plays a base game to its end and verifies it
+# offline: `saboteur verify` accepts its receipts with the keys kept from first contact, and
+# every act of its seat is signed by its key (`--player-key`).
 go_dir="$here/go"
 validator=/usr/share/gocode/src/gopkg.in/validator.v2
 if command -v go >/dev/null && command -v java >/dev/null && [ -d "$validator" ]; then
@@ -161,7 +163,11 @@ if command -v go >/dev/null && command -v java >/dev/null && [ -d "$validator" ]
   goenv=(env GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off GOCACHE="${TMPDIR:-/tmp}/saboteur-go-cache")
   check "go: go vet" bash -c "cd '$go_dir' && ${goenv[*]} go vet ./..."
   check "go: build the bot" bash -c "cd '$go_dir' && ${goenv[*]} go build -o '$work/go-bot' ."
-  game "go: plays a base game" $'final score: .*every one followed\nsigned: [1-9][0-9]* acts with 1 key$' "$work/go-bot" "$base"
+  go_game='final score: .*every one followed
+signed: [1-9][0-9]* acts with 1 key$
+verify: ok ([1-9][0-9]* receipts)
+verify: every act of seat 0 is signed by the key [0-9a-f ]*$'
+  game "go: plays a base game and verifies it offline" "$go_game" env SABOTEUR_BIN="$bin" "$work/go-bot" "$base"
 else
   failed=$((failed + 1))
   echo "not ok - go: needs Go, Java and Debian's validator (apt-get install golang-go default-jre-headless golang-gopkg-validator.v2-dev)"

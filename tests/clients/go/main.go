@@ -9,8 +9,10 @@
 // the server's bots, starts, follows the event stream to its end (every event once, resumed
 // with Last-Event-ID after a dropped connection), and plays a legal move whenever its seat is
 // awaited, signed with its key (crypto/ed25519: docs/clients.md, "Signing your acts"); a
-// refusal is shown with its status and problem code (a string: codes may be added). Then it
-// prints the score.
+// refusal is shown with its status and problem code (a string: codes may be added). It keeps
+// the server's keys from first contact and every receipt the server returns; once the game is
+// over it prints the score and checks the game offline with `saboteur verify` ($SABOTEUR_BIN):
+// the audit bundle, the receipts and the keys kept, and every act of its seat signed by its key.
 package main
 
 import (
@@ -130,10 +132,12 @@ type bot struct {
 	token  string
 	player context.Context
 	signer *signer
+	kept   *kept
 }
 
 // send posts a command chosen at `version`, signed: the model marshalled, its statement signed.
-// A refusal is returned as its status and problem.
+// A refusal is returned as its status and problem. The outcome's receipt is kept, and so is a
+// refusal's.
 func (b *bot) send(move saboteur.Command, version int64) error {
 	body, err := json.Marshal(move)
 	if err != nil {
@@ -151,12 +155,18 @@ func (b *bot) send(move saboteur.Command, version int64) error {
 	}
 	defer response.Body.Close()
 	if response.StatusCode == 200 {
+		var outcome saboteur.Outcome
+		if err := json.NewDecoder(response.Body).Decode(&outcome); err != nil {
+			return fmt.Errorf("an outcome the client cannot read: %w", err)
+		}
+		b.kept.keep(outcome.Receipt.Get())
 		return nil
 	}
 	var p saboteur.Problem
 	if err := json.NewDecoder(response.Body).Decode(&p); err != nil {
 		return fmt.Errorf("%d", response.StatusCode)
 	}
+	b.kept.keep(p.Receipt)
 	return fmt.Errorf("%d %s: %s", response.StatusCode, p.Code, p.Detail)
 }
 
@@ -164,6 +174,7 @@ func (b *bot) send(move saboteur.Command, version int64) error {
 func (b *bot) act() bool {
 	state, response, err := b.api.PlayAPI.GetState(b.player, b.game).Execute()
 	view := must("state", state, response, err).View
+	b.kept.keep(state.Receipt.Get())
 	if view.Phase.Name == saboteur.PHASENAME_GAME_OVER {
 		return true
 	}
@@ -239,8 +250,12 @@ func main() {
 	api := saboteur.NewAPIClient(config)
 	ctx := context.Background()
 
+	// The server's keys, kept from first contact: the receipts are checked against these.
+	keys, response, err := api.AuditAPI.ListKeys(ctx).Execute()
+	kept := &kept{keys: *must("keys", keys, response, err)}
 	created, response, err := api.GamesAPI.CreateGame(ctx).CreateGame(*saboteur.NewCreateGame(4, saboteur.RULESET_BASE)).Execute()
 	game := must("create", created, response, err)
+	kept.keep(game.Receipt.Get())
 	host := context.WithValue(ctx, saboteur.ContextAccessToken, game.HostToken)
 	// The seat with a key of its own: from the start, every act of the seat is signed.
 	key := newSigner()
@@ -249,16 +264,17 @@ func main() {
 	join.SetKeyProof(key.keyProof(game.GameId))
 	joined, response, err := api.GamesAPI.Join(ctx, game.GameId).JoinGame(*join).Execute()
 	seat := must("join", joined, response, err)
+	kept.keep(seat.Receipt.Get())
 	for i := 1; i < 4; i++ {
 		_, response, err := api.GamesAPI.AddBot(host, game.GameId).AddBot(*saboteur.NewAddBot(saboteur.BOTLEVEL_HEURISTIC)).Execute()
 		must("add a bot", 0, response, err)
 	}
-	_, response, err = api.GamesAPI.StartGame(host, game.GameId).Execute()
-	must("start", 0, response, err)
+	started, response, err := api.GamesAPI.StartGame(host, game.GameId).Execute()
+	kept.keep(must("start", started, response, err).Receipt.Get())
 	fmt.Printf("game %s (base, 4 players): seat %d\n", game.GameId, seat.Seat)
 
 	b := &bot{api: api, base: base, game: game.GameId, seat: seat.Seat, token: seat.PlayerToken,
-		player: context.WithValue(ctx, saboteur.ContextAccessToken, seat.PlayerToken), signer: key}
+		player: context.WithValue(ctx, saboteur.ContextAccessToken, seat.PlayerToken), signer: key, kept: kept}
 	over := b.act()
 	var seen int64
 	for {
@@ -271,6 +287,7 @@ func main() {
 	}
 	final, response, err := api.PlayAPI.GetState(b.player, b.game).Execute()
 	end := must("state", final, response, err)
+	kept.keep(end.Receipt.Get())
 	if seen != end.Version {
 		fmt.Fprintf(os.Stderr, "the stream showed %d of %d events\n", seen, end.Version)
 		os.Exit(1)
@@ -281,4 +298,13 @@ func main() {
 	}
 	fmt.Printf("final score: %s; winners %v; events %d, every one followed\n", strings.Join(score, ", "), end.View.Winners, end.Version)
 	fmt.Printf("signed: %d acts with 1 key\n", b.signer.acts)
+
+	said, err := kept.verify(api, b.game, b.seat, key.publicKey())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	for _, line := range said {
+		fmt.Println(line)
+	}
 }
