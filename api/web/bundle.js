@@ -334,7 +334,8 @@ var share = () => hex(crypto.getRandomValues(new Uint8Array(32)));
 var seated = (j, key) => ({ token: j.player_token, seat: j.seat, commitment: j.commitment, commitmentReceipt: j.receipt, key });
 var tokens = {
   /** `keys`: the public key of every key this browser has held for the game's seat, oldest first. */
-  /** @param {string} id @returns {{ token?: string, seat?: number, key?: Key | null, keys?: string[], host?: string, commitment?: string }} */
+  /** `invites`: the host's invite links to the game's seats, by seat number, kept until the start. */
+  /** @param {string} id @returns {{ token?: string, seat?: number, key?: Key | null, keys?: string[], host?: string, commitment?: string, invites?: Record<string, string> }} */
   get: (id2) => JSON.parse(localStorage.getItem(`saboteur:${id2}`) ?? "{}"),
   /** @param {string} id @param {Record<string, unknown>} t */
   set: (id2, t2) => {
@@ -1152,22 +1153,28 @@ async function table(id2, ready2) {
         if (others.length) kids.push(h("p", {}, ...others.map((x) => h("button", { type: "button", onclick: async () => {
           try {
             await api(`/games/${id2}/seats/${x.seat}`, { method: "DELETE", token: mine.host });
+            const { [x.seat]: _freed, ...kept } = tokens.get(id2).invites ?? {};
+            tokens.set(id2, { invites: kept });
             message = "";
           } catch (e) {
             message = e.message;
           }
           refresh();
         } }, t("table.free_seat", { name: x.name })))));
+        const invites = tokens.get(id2).invites ?? {};
+        const links = s.seats.filter((x) => invites[x.seat]).map((x) => h("a", { href: invites[x.seat] }, location.origin + invites[x.seat]));
+        const out = h("output", {}, ...links.flatMap((a, i) => i ? [h("br", {}), a] : [a]));
         const invite = h("button", { type: "button" }, t("table.invite"));
-        const out = h("output", {});
         invite.addEventListener("click", async () => {
           try {
             const j = await api(`/games/${id2}/seats`, { method: "POST", body: { name: t("table.guest") } });
             const path = `/play/${id2}#seat=${j.seat}&token=${j.player_token}`;
-            out.replaceChildren(h("a", { href: path }, location.origin + path));
+            tokens.set(id2, { invites: { ...tokens.get(id2).invites ?? {}, [j.seat]: path } });
+            message = "";
           } catch (e) {
-            out.textContent = e.message;
+            message = e.message;
           }
+          refresh();
         });
         const start = h("button", { type: "button", onclick: async () => {
           try {

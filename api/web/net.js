@@ -187,7 +187,8 @@ export const seated = (/** @type {Schemas["Joined"]} */ j, /** @type {Key | null
 /** This browser's hold on each game: the seat's token, seat and key, and the host's token. */
 export const tokens = {
   /** `keys`: the public key of every key this browser has held for the game's seat, oldest first. */
-  /** @param {string} id @returns {{ token?: string, seat?: number, key?: Key | null, keys?: string[], host?: string, commitment?: string }} */
+  /** `invites`: the host's invite links to the game's seats, by seat number, kept until the start. */
+  /** @param {string} id @returns {{ token?: string, seat?: number, key?: Key | null, keys?: string[], host?: string, commitment?: string, invites?: Record<string, string> }} */
   get: (id) => JSON.parse(localStorage.getItem(`saboteur:${id}`) ?? "{}"),
   /** @param {string} id @param {Record<string, unknown>} t */
   set: (id, t) => {

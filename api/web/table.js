@@ -223,18 +223,30 @@ export async function table(id, ready) {
         // seat a bot there.
         const others = s.seats.filter((x) => x.seat !== mine.seat && !x.reserved);
         if (others.length) kids.push(h("p", {}, ...others.map((x) => h("button", { type: "button", onclick: async () => {
-          try { await api(`/games/${id}/seats/${x.seat}`, { method: "DELETE", token: mine.host }); message = ""; } catch (e) { message = e.message; }
+          try {
+            await api(`/games/${id}/seats/${x.seat}`, { method: "DELETE", token: mine.host });
+            // The seat's invite link, if any, invites no more.
+            const { [x.seat]: _freed, ...kept } = tokens.get(id).invites ?? {};
+            tokens.set(id, { invites: kept });
+            message = "";
+          } catch (e) { message = e.message; }
           refresh();
         } }, t("table.free_seat", { name: x.name })))));
+        // The invite links made here are kept with the game's tokens, so a redraw of the room
+        // (a seat taken, a bot seated) or a reload never loses one; a seat freed since drops its.
+        const invites = tokens.get(id).invites ?? {};
+        const links = s.seats.filter((x) => invites[x.seat]).map((x) => h("a", { href: invites[x.seat] }, location.origin + invites[x.seat]));
+        const out = h("output", {}, ...links.flatMap((a, i) => (i ? [h("br", {}), a] : [a])));
         const invite = h("button", { type: "button" }, t("table.invite"));
-        const out = h("output", {});
         invite.addEventListener("click", async () => {
           try {
             /** @type {Schemas["Joined"]} */
             const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: t("table.guest") } });
             const path = `/play/${id}#seat=${j.seat}&token=${j.player_token}`;
-            out.replaceChildren(h("a", { href: path }, location.origin + path));
-          } catch (e) { out.textContent = e.message; }
+            tokens.set(id, { invites: { ...(tokens.get(id).invites ?? {}), [j.seat]: path } });
+            message = "";
+          } catch (e) { message = e.message; }
+          refresh();
         });
         const start = h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/start`, { method: "POST", token: mine.host }); } catch (e) { message = e.message; } refresh(); } }, t("table.start"));
         const level = levelPicker({ "aria-label": t("lobby.level") });

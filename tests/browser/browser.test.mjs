@@ -847,6 +847,32 @@ test("the host frees a seat a stranger took in the waiting room", async () => {
   await context.close();
 });
 
+test("an invite link stays through the waiting room's redraws and a reload, and goes with its freed seat", async () => {
+  const created = await post("/games", undefined, { ruleset: "base", players: 4 });
+  const id = created.game_id;
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  await page.goto(`${BASE}/`);
+  await page.evaluate(([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })), [id, created.host_token]);
+  await page.goto(`${BASE}/play/${id}`);
+  // Asked for at once, as a hurried host does, then the room redrawn by a bot taking a seat.
+  await page.getByRole("button", { name: "Create an invite link" }).click();
+  const link = page.getByRole("link", { name: /[#&]token=/ });
+  const href = await link.getAttribute("href");
+  await page.getByRole("button", { name: "Seat a bot" }).click();
+  await page.getByRole("button", { name: /^Free the seat: \w+ bot \d/ }).waitFor();
+  assert.equal(await link.getAttribute("href"), href, "the link survives the redraw");
+  await page.reload();
+  assert.equal(await page.getByRole("link", { name: /[#&]token=/ }).getAttribute("href"), href, "and a reload");
+  // The invited seat freed: its link goes, and a second invite makes a new one.
+  await page.getByRole("button", { name: "Free the seat: Guest" }).click();
+  await page.getByRole("link", { name: /[#&]token=/ }).waitFor({ state: "detached" });
+  await page.getByRole("button", { name: "Create an invite link" }).click();
+  assert.notEqual(await page.getByRole("link", { name: /[#&]token=/ }).getAttribute("href"), href);
+  await context.close();
+});
+
 test("the audit view names a key registered for the reader's seat that this browser never held", async () => {
   // Door 3 of the threat model: a key the player never held registered first (here the seat is
   // taken with it), then the player's own key registered over it, signed by the first. The
