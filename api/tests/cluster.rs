@@ -446,19 +446,20 @@ async fn failovers(
     cluster.command("wait-sync");
 }
 
-/// The primary's machine stalls shorter and longer than the TTL, then the standby's.
+/// The primary's machine stalls shorter and longer than the TTL, then the standby's, then the
+/// primary's PostgreSQL alone.
 async fn stalls(cluster: &Cluster, c: &Client, round: &mut impl FnMut(Games) -> Games) {
     let front = cluster.front();
     // The primary's machine stalls for less than the TTL: it keeps its lock, the writes wait
     // for it, and no failover happens.
     let games = round(mixed_games(c, &front, 4, 650).await);
-    let short = pause::stall(cluster, c, &games, 4, "primary", 5).await;
+    let short = pause::stall(cluster, c, &games, 4, ("primary", false), 5).await;
     assert!(!short.failed_over, "a 5 s stall made a failover");
     assert!(short.outage < Duration::from_secs(5) + FAILOVER_BOUND / 3);
     // Longer than the TTL: the standby is promoted; the old primary, when it goes on, finds
     // another node's leader key, demotes itself and comes back as a standby (pg_rewind).
     let games = round(mixed_games(c, &front, 4, 660).await);
-    let long = pause::stall(cluster, c, &games, 5, "primary", 30).await;
+    let long = pause::stall(cluster, c, &games, 5, ("primary", false), 30).await;
     assert!(
         long.failed_over,
         "no failover in a 30 s stall of the primary"
@@ -466,12 +467,21 @@ async fn stalls(cluster: &Cluster, c: &Client, round: &mut impl FnMut(Games) -> 
     assert!(long.outage < pause::TTL + Duration::from_secs(10));
     // The synchronous standby stalls: the primary gives it up and writes go on.
     let games = round(mixed_games(c, &front, 4, 670).await);
-    let standby = pause::stall(cluster, c, &games, 6, "standby", 15).await;
+    let standby = pause::stall(cluster, c, &games, 6, ("standby", false), 15).await;
     assert!(!standby.failed_over, "a stalled standby made a failover");
     assert!(
         standby.outage < pause::STANDBY_STALL_BOUND,
         "writes waited {:?} for a stalled standby",
         standby.outage
+    );
+    // The primary's PostgreSQL alone stalls, its Patroni going on: whether Patroni fails over
+    // or waits, nothing acknowledged is lost and writes come back within the bound.
+    let games = round(mixed_games(c, &front, 4, 675).await);
+    let postgres = pause::stall(cluster, c, &games, 7, ("primary", true), 30).await;
+    assert!(
+        postgres.outage < Duration::from_secs(30) + FAILOVER_BOUND,
+        "writes waited {:?} for a stalled PostgreSQL",
+        postgres.outage
     );
 }
 

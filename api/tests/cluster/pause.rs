@@ -81,14 +81,16 @@ pub struct Stalled {
     pub failed_over: bool,
 }
 
-/// Stalls the primary's or the standby's node (`which`) for `seconds` while every game is
-/// played from seat 0 through HAProxy; checks that every acknowledged command is kept.
+/// Stalls the primary's or the standby's node (`which`) for `seconds` — its Patroni, postmaster
+/// and children, or with `postgres_only` the postmaster and children alone, Patroni going on —
+/// while every game is played from seat 0 through HAProxy; checks that every acknowledged
+/// command is kept.
 pub async fn stall(
     cluster: &Cluster,
     c: &Client,
     games: &[(String, String)],
     round: u64,
-    which: &str,
+    (which, postgres_only): (&str, bool),
     seconds: u64,
 ) -> Stalled {
     let front = cluster.front();
@@ -104,10 +106,15 @@ pub async fn stall(
     );
     let acked = under_load(c, &front, games, round, async move {
         let secs = seconds.to_string();
-        let text =
-            tokio::task::spawn_blocking(move || run(&[&cmd, "--dir", &dir, "--seconds", &secs]))
-                .await
-                .unwrap();
+        let text = tokio::task::spawn_blocking(move || {
+            let mut args = vec![cmd.as_str(), "--dir", &dir, "--seconds", &secs];
+            if postgres_only {
+                args.push("--postgres-only");
+            }
+            run(&args)
+        })
+        .await
+        .unwrap();
         eprintln!("{}", text.trim());
         *out.lock().unwrap() = text;
     })
@@ -147,9 +154,10 @@ pub async fn stall(
     all_kept(c, &front, &acked).await;
     let after = leader(c, cluster).await;
     eprintln!(
-        "{which} stalled {seconds} s: writes waited {outage:?}; node{before} was the primary, \
+        "{which}{} stalled {seconds} s: writes waited {outage:?}; node{before} was the primary, \
          node{after} is; {} commands acknowledged around it, all kept; a synchronous standby \
          again {resynced:?} after it resumed",
+        if postgres_only { "'s PostgreSQL alone" } else { "" },
         acked.len()
     );
     eprintln!("{}", cluster.command("status"));
