@@ -2,7 +2,8 @@
 # The example clients against a live server, as a third-party developer would use them: each
 # client generated from the committed spec (not committed itself), type-checked strictly, then
 # playing a base game and a Saboteur 2 game to the end. `cargo xtask test` runs it with
-# SABOTEUR_BIN naming the release binary; it ends with `N passed, M failed`.
+# SABOTEUR_BIN naming the server binary the workspace's tests built (any build of it serves); it
+# ends with `N passed, M failed`.
 set -uo pipefail
 cd "$(dirname "$0")"
 here=$(pwd)

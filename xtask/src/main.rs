@@ -33,7 +33,7 @@ struct Cli {
 enum Task {
     /// Install what the tests need when missing, then run every test: `cargo test
     /// --workspace`, Schemathesis against the live server's spec, and the web client's type
-    /// check and browser tests against the release binary.
+    /// check and browser tests against the server binary the workspace's tests built.
     Test {
         /// Skip the Schemathesis run.
         #[arg(long)]
@@ -221,26 +221,22 @@ fn ensure_npm_packages() -> Result<(), String> {
     }
 }
 
-/// The release binary the web client's and the example clients' tests run against.
-fn release_binary() -> Option<PathBuf> {
+/// The server binary the web client's and the example clients' tests run against: the one
+/// `cargo test --workspace` built for the API's tests (`CARGO_BIN_EXE_saboteur`; the dev
+/// profile keeps the engine, JSON and signatures optimised), made sure of with the same
+/// command, so the whole suite compiles the workspace once, with one set of features.
+fn server_binary() -> Option<PathBuf> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let built = Command::new(cargo)
         .current_dir(root())
-        .args([
-            "build",
-            "--release",
-            "-p",
-            "saboteur-api",
-            "--bin",
-            "saboteur",
-        ])
+        .args(["test", "--workspace", "--no-run", "--quiet"])
         .status()
         .is_ok_and(|s| s.success());
     if !built {
-        eprintln!("xtask: building the release binary failed");
+        eprintln!("xtask: building the server binary failed");
         return None;
     }
-    Some(target_dir().join("release/saboteur"))
+    Some(target_dir().join("debug/saboteur"))
 }
 
 /// Runs a test program, its output shown and its counts added up.
@@ -262,7 +258,7 @@ fn counted(mut command: Command, tally: &mut Tally) -> bool {
 }
 
 /// The web client's tests: its types against the spec, then the pages in Chromium, served
-/// by the release binary.
+/// by `bin`.
 fn browser_tests(bin: &Path, tally: &mut Tally) -> bool {
     let mut node = Command::new("node");
     node.current_dir(root().join("tests/browser"))
@@ -279,7 +275,7 @@ fn browser_tests(bin: &Path, tally: &mut Tally) -> bool {
 }
 
 /// The example clients (`tests/clients/run.sh`): generated from the spec, type-checked, and
-/// playing whole games against the release binary.
+/// playing whole games against `bin`.
 fn client_tests(bin: &Path, tally: &mut Tally) -> bool {
     let mut run = Command::new("bash");
     run.current_dir(root())
@@ -386,7 +382,7 @@ fn test(
     }
     ok &= cargo_test(rest, &mut tally);
     if !no_browser || !no_clients {
-        match release_binary() {
+        match server_binary() {
             Some(bin) => {
                 if !no_browser {
                     ok &= browser_tests(&bin, &mut tally);
