@@ -1561,7 +1561,7 @@ async function table(id2, ready2) {
         "aside",
         {},
         h("p", {}, t("table.round_line", { round: view.round, phase: phaseName(view.phase.name), n: view.draw_pile_size })),
-        players(view, names, st.table, presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
+        players(view, names, st.table, over ? null : presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
         view.rounds?.length ? h("section", { "aria-label": t("table.finished_rounds") }, h("h2", {}, t("table.finished_rounds")), h("ul", {}, view.rounds.map((r) => h("li", {}, t("table.round_summary", {
           round: r.round,
           gold: r.gold_reached_by == null ? t("table.gold_not_reached") : t("table.gold_reached", { who: seatName(names, r.gold_reached_by) }),

@@ -470,7 +470,7 @@ export async function table(id, ready) {
         view.phase.awaited === view.seat && view.seat != null ? h("p", { role: "status" },
           t(view.phase.name === "choosing_gold" ? "table.turn_gold" : view.phase.name === "stealing" ? "table.turn_steal" : "table.turn_card")) : null,
         countdown, reclaim, hand, why, actions, undo, talk, hostPanel),
-      h("aside", {}, h("p", {}, t("table.round_line", { round: view.round, phase: phaseName(view.phase.name), n: view.draw_pile_size })), players(view, names, st.table, presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
+      h("aside", {}, h("p", {}, t("table.round_line", { round: view.round, phase: phaseName(view.phase.name), n: view.draw_pile_size })), players(view, names, st.table, over ? null : presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
         view.rounds?.length ? h("section", { "aria-label": t("table.finished_rounds") }, h("h2", {}, t("table.finished_rounds")), h("ul", {}, view.rounds.map((r) =>
           h("li", {}, t("table.round_summary", {
             round: r.round,

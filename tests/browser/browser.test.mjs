@@ -1013,6 +1013,12 @@ test("two people play a whole Saboteur 2 game at two players, set up through the
   assert.ok(verdict.report.signatures_checked >= a.turns + b.turns, `every move signed: ${verdict.report.signatures_checked}`);
   assert.match(await host.locator(".turn-banner").textContent(), /^Game over/);
   assert.ok((await guest.locator(".turn-banner").textContent()).startsWith(pl["table.over"]), "the guest's game over, in Polish");
+  // Nobody reads as away at game over (the streams end with the game), the host's own page
+  // included, and after a reload too.
+  assert.doesNotMatch(await host.locator(".players").textContent(), /\(away\)/);
+  await host.reload();
+  await host.locator(".players").waitFor();
+  assert.doesNotMatch(await host.locator(".players").textContent(), /\(away\)|\(connected\)/);
   await axe(guest, "two people, the guest's game over");
   await hostContext.close();
   await guestContext.close();
