@@ -374,8 +374,14 @@ fn a_player_who_changed_keys_shows_every_act_with_all_of_them() {
     assert_eq!(not_signed_by(&log, Seat(0), &[KEY, &other]), vec![]);
     let first_only = not_signed_by(&log, Seat(0), &[KEY]);
     assert_eq!(first_only.len(), 2, "{first_only:?}");
-    assert!(first_only[0].1.contains("the record registers key"), "{first_only:?}");
-    assert!(first_only[1].1.contains("seat 0's talk is signed by key"), "{first_only:?}");
+    assert!(
+        first_only[0].1.contains("the record registers key"),
+        "{first_only:?}"
+    );
+    assert!(
+        first_only[1].1.contains("seat 0's talk is signed by key"),
+        "{first_only:?}"
+    );
     let second_only = not_signed_by(&log, Seat(0), &[&other]);
     assert!(
         second_only

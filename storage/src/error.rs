@@ -79,7 +79,10 @@ pub fn is_unreachable(e: &sqlx::Error) -> bool {
 /// statement now: `SQLITE_BUSY` (5), `SQLITE_LOCKED` (6), `SQLITE_READONLY` (8),
 /// `SQLITE_IOERR` (10), `SQLITE_FULL` (13).
 fn sqlite_unavailable(code: &str) -> bool {
-    code.len() < 5 && code.parse::<u32>().is_ok_and(|n| matches!(n & 0xff, 5 | 6 | 8 | 10 | 13))
+    code.len() < 5
+        && code
+            .parse::<u32>()
+            .is_ok_and(|n| matches!(n & 0xff, 5 | 6 | 8 | 10 | 13))
 }
 
 pub(crate) fn is_unique_violation(e: &sqlx::Error) -> bool {

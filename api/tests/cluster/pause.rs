@@ -157,7 +157,11 @@ pub async fn stall(
         "{which}{} stalled {seconds} s: writes waited {outage:?}; node{before} was the primary, \
          node{after} is; {} commands acknowledged around it, all kept; a synchronous standby \
          again {resynced:?} after it resumed",
-        if postgres_only { "'s PostgreSQL alone" } else { "" },
+        if postgres_only {
+            "'s PostgreSQL alone"
+        } else {
+            ""
+        },
         acked.len()
     );
     eprintln!("{}", cluster.command("status"));
