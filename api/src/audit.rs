@@ -47,11 +47,13 @@ async fn bundle_and_version(
 
 /// [`bundle_from_store`] from the read-only store when it holds the whole finished game (its
 /// events up to the game's version, and its transparency log entry), from the store otherwise.
+/// While neither can be reached, the bundle this process last served for the game, if it kept
+/// one (a finished game's record no longer changes).
 pub(crate) async fn bundle_from_reads(
     state: &crate::state::AppState,
     id: &str,
 ) -> Result<AuditBundle, ApiError> {
-    state
+    let read = state
         .reading(
             |store| {
                 let id = id.to_string();
@@ -61,6 +63,16 @@ pub(crate) async fn bundle_from_reads(
                 bundle.events.len() as i64 >= *version && bundle.log_entry.is_some()
             },
         )
-        .await
-        .map(|(bundle, _)| bundle)
+        .await;
+    match read {
+        Ok((bundle, _)) => {
+            state.bundles.keep(id, &bundle);
+            Ok(bundle)
+        }
+        Err(ApiError::Unreachable(why)) => match state.bundles.get(id) {
+            Some(kept) => Ok((*kept).clone()),
+            None => Err(ApiError::Unreachable(why)),
+        },
+        Err(e) => Err(e),
+    }
 }

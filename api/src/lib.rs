@@ -21,6 +21,7 @@ pub mod config;
 pub mod dto;
 pub mod error;
 mod http;
+mod kept;
 mod metrics;
 pub mod receipt;
 mod signing;

@@ -9,6 +9,7 @@ use saboteur_storage::{EventStore, Notice};
 use crate::app::presence::Presence;
 use crate::app::tables::Tables;
 pub use crate::config::Config;
+use crate::kept::KeptBundles;
 use crate::metrics::Metrics;
 use crate::receipt::Signer;
 
@@ -28,6 +29,9 @@ pub(crate) struct AppState {
     pub presence: Arc<Presence>,
     /// The key receipts and log checkpoints are signed with.
     pub signer: Signer,
+    /// The finished games' audit bundles served last, answered again while no database can be
+    /// reached.
+    pub bundles: KeptBundles,
 }
 
 impl AppState {
@@ -52,6 +56,7 @@ impl AppState {
                 .map_err(|e| std::io::Error::other(format!("cannot set up the metrics: {e}")))?,
             presence: Arc::new(Presence::new()),
             signer,
+            bundles: KeptBundles::default(),
         })
     }
 

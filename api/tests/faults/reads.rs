@@ -81,3 +81,43 @@ async fn reads_go_to_the_read_store_and_fall_back_when_it_is_behind() {
     assert_eq!(list["games"][0]["id"], id.as_str(), "{list}");
     assert_eq!(fallbacks(&c, &s).await, "", "no fallback");
 }
+
+/// While no database answers — the store and its read-only store both down, as when a demoted
+/// primary restarts while the standby is away — a finished game's audit this process served
+/// is served again (its record no longer changes); one it never served is 503, and everything
+/// is read from the databases again once they are back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_games_audit_is_answered_while_no_database_is() {
+    let _machine = crate::harness::beside().await;
+    let mut cluster = saboteur_storage::testing::OwnCluster::start();
+    let db = cluster.fresh_database().await;
+    let reads = cluster.fresh_database().await;
+    drop(saboteur_storage::EventStore::connect(&reads).await.unwrap());
+    let s = Server::start(&db, &["--read-database-url", &reads]);
+    let c = client();
+    let mut finished = Vec::new();
+    for seed in [11, 12] {
+        let (id, token) = game_with_bots(&c, &s, "base", 3, seed).await;
+        play_to_end(&c, &s, &id, &token, Duration::from_secs(120)).await;
+        finished.push(id);
+    }
+    let audit = |id: &str| c.get(s.url(&format!("/games/{id}/audit")));
+    let (st, served, _) = send(audit(&finished[0])).await.unwrap();
+    assert_eq!(st, StatusCode::OK, "{served}");
+    cluster.stop();
+    let (st, again, _) = send(audit(&finished[0])).await.unwrap();
+    assert_eq!(st, StatusCode::OK, "{again}");
+    assert_eq!(again, served, "the same bundle");
+    let (st, never, _) = send(audit(&finished[1])).await.unwrap();
+    assert_eq!(st, StatusCode::SERVICE_UNAVAILABLE, "{never}");
+    cluster.restart();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let (st, body, _) = send(audit(&finished[1])).await.unwrap();
+        if st == StatusCode::OK {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{st} {body}");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
