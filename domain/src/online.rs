@@ -502,7 +502,7 @@ impl History {
         if !crate::signature::is_public_key(key) {
             return Err(TableError::BadKey);
         }
-        let required = self.table.record_version >= crate::options::KEY_PROOF_RECORD_VERSION;
+        let required = crate::options::proves_keys(self.table.record_version);
         match proof {
             Some(p) if !crate::signature::is_signature(p) => return Err(TableError::BadKeyProof),
             None if required => return Err(TableError::BadKeyProof),

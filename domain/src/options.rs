@@ -33,6 +33,11 @@ pub const RECORD_VERSION: u8 = 4;
 /// ([`crate::Event::SeatKeyRegistered`]'s `proof`).
 pub const KEY_PROOF_RECORD_VERSION: u8 = 4;
 
+/// Whether a game of `record_version` records every key with its proof of possession.
+pub fn proves_keys(record_version: u8) -> bool {
+    record_version >= KEY_PROOF_RECORD_VERSION
+}
+
 /// The record version of a game whose creation records none.
 pub const FIRST_RECORD_VERSION: u8 = 1;
 

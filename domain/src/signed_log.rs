@@ -317,7 +317,7 @@ pub(crate) fn unproved_key(seat: Seat, key: &str) -> String {
 pub fn key_proofs(log: &[Event]) -> Result<Vec<KeyProof>, SigningError> {
     let required = match log.first() {
         Some(Event::GameCreated { record_version, .. }) => {
-            *record_version >= crate::options::KEY_PROOF_RECORD_VERSION
+            crate::options::proves_keys(*record_version)
         }
         _ => return Err((1, "the log does not start with game_created".into())),
     };

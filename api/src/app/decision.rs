@@ -1,7 +1,6 @@
 //! Step 5 of the seam: what an act decides to write, by the engine (events) or as the
 //! credential a seat needs.
 
-use saboteur_domain::options::KEY_PROOF_RECORD_VERSION;
 use saboteur_domain::{Event, Seat};
 use saboteur_storage::{Credential, Role, TokenSwap};
 
@@ -65,27 +64,23 @@ fn share(hex: Option<&str>) -> Result<Option<String>, ApiError> {
 /// `bad_key` unless it is an Ed25519 key; in a game of record version 4 on, 400
 /// `bad_key_proof` unless the proof is the key's signature of the game's key statement
 /// ([`saboteur_domain::key_proof_statement`]). Before version 4 no proof is recorded.
-fn key(table: &Held, sent: Option<&SentKey>) -> Result<Option<SentKey>, ApiError> {
+fn key(table: &Held, sent: &SentKey) -> Result<SentKey, ApiError> {
     use saboteur_domain::TableError;
-    let Some(sent) = sent else {
-        return Ok(None);
-    };
     let key = sent.key.to_ascii_lowercase();
     if !saboteur_domain::is_public_key(&key) || crate::app::signing::verifying_key(&key).is_none() {
         return Err(TableError::BadKey.into());
     }
-    let required = table.history().record_version() >= KEY_PROOF_RECORD_VERSION;
-    if !required {
-        return Ok(Some(SentKey { key, proof: None }));
+    if !saboteur_domain::options::proves_keys(table.history().record_version()) {
+        return Ok(SentKey { key, proof: None });
     }
-    let proof = sent.proof.as_deref().map(str::to_ascii_lowercase);
-    let statement = saboteur_domain::key_proof_statement(table.id().as_str(), &key);
-    match proof {
-        Some(proof) if crate::app::signing::verifies(&key, &statement, &proof) => {
-            Ok(Some(SentKey {
+    match sent.proof.as_deref().map(str::to_ascii_lowercase) {
+        Some(proof)
+            if crate::app::signing::proves_possession(table.id().as_str(), &key, &proof) =>
+        {
+            Ok(SentKey {
                 key,
                 proof: Some(proof),
-            }))
+            })
         }
         _ => Err(TableError::BadKeyProof.into()),
     }
@@ -199,9 +194,7 @@ pub(crate) fn decide(
             _,
         ) => claim(table, token, *seat, (entropy.as_deref(), key.as_ref()))?,
         (Act::RegisterKey { seat, key: k, .. }, _) => {
-            let Some(k) = key(table, Some(k))? else {
-                return Err(ApiError::Internal("a key sent was lost".into()));
-            };
+            let k = key(table, k)?;
             if table.record().status == saboteur_storage::GameStatus::Lobby {
                 Decided::Key(*seat, k)
             } else {
@@ -294,7 +287,7 @@ fn join(
 ) -> Result<Decided, ApiError> {
     let name = text::name(name)?;
     let entropy = share(entropy)?;
-    let sent = key(table, sent)?;
+    let sent = sent.map(|s| key(table, s)).transpose()?;
     let seat = free_seat(table)?;
     let token = new_token()?;
     Ok(Decided::Seat(
@@ -322,7 +315,7 @@ fn claim(
     (entropy, sent): (Option<&str>, Option<&SentKey>),
 ) -> Result<Decided, ApiError> {
     let entropy = share(entropy)?;
-    let key = key(table, sent)?;
+    let key = sent.map(|s| key(table, s)).transpose()?;
     let claimant = token_hash(token.unwrap_or_default());
     let number = Some(i32::from(seat.0));
     let held = table

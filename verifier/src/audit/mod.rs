@@ -18,5 +18,5 @@ pub use proof::{ReceiptsProve, check_equivocation, prove_with_receipts};
 pub use receipts::{
     CLOCK_SKEW_MS, ReceiptsChecked, check_receipts, check_receipts_with_keys, read_receipts,
 };
-pub use signatures::{check_signatures, verifies, verifying_key};
+pub use signatures::{check_signatures, proves_possession, verifies, verifying_key};
 pub use signed::ReceiptProblem;

@@ -76,8 +76,7 @@ fn check_key_proofs(game: &str, log: &[Event]) -> Result<(), String> {
     let proofs =
         saboteur_domain::key_proofs(log).map_err(|(seq, what)| format!("event {seq}: {what}"))?;
     for p in proofs {
-        let statement = saboteur_domain::key_proof_statement(game, &p.key);
-        if !verifies(&p.key, &statement, &p.proof) {
+        if !proves_possession(game, &p.key, &p.proof) {
             return Err(format!(
                 "event {}: {}'s key {} carries a proof of possession that does not verify: \
                  nothing shows its holder took the seat with it in this game",
@@ -88,6 +87,12 @@ fn check_key_proofs(game: &str, log: &[Event]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether `proof` is `key`'s signature of [`saboteur_domain::key_proof_statement`] for `game`:
+/// the one check of a key's proof of possession, the server's when the key is sent too.
+pub fn proves_possession(game: &str, key: &str, proof: &str) -> bool {
+    verifies(key, &saboteur_domain::key_proof_statement(game, key), proof)
 }
 
 /// Parses a key written as 64 hex digits.
