@@ -60,12 +60,7 @@ async fn a_seat_is_taken_only_with_a_proved_key(url: &str, dir: &std::path::Path
     let started = server
         .call("POST", &format!("/games/{id}/start"), Some(&host), None)
         .await;
-    let registered: Vec<&Value> = started["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["event"]["type"] == "seat_key_registered")
-        .collect();
+    let registered = events_of(&started, "seat_key_registered");
     assert_eq!(registered.len(), 1, "{started}");
     assert_eq!(registered[0]["event"]["key"], json!(public));
     assert_eq!(

@@ -1007,12 +1007,7 @@ async fn signed_seats_cannot_be_played_for(url: &str, dir: &std::path::Path) {
         let started = server
             .call("POST", &format!("/games/{id}/start"), Some(&host), None)
             .await;
-        let registered: Vec<&Value> = started["events"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|e| e["event"]["type"] == "seat_key_registered")
-            .collect();
+        let registered = events_of(&started, "seat_key_registered");
         assert_eq!(registered.len(), 1, "{started}");
         assert_eq!(registered[0]["event"]["key"], json!(public));
         let state = server

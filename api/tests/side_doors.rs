@@ -63,11 +63,8 @@ async fn a_bot_label_is_no_side_door(url: &str, dir: &std::path::Path) {
     ] {
         let server = Server::start(url).await;
         let (id, me, started) = keyed_game_with_bots(&server, &key).await;
-        let lobby: Vec<(u64, String)> = started["events"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|e| e["event"]["type"] == "seat_handed_to_bot")
+        let lobby: Vec<(u64, String)> = events_of(&started, "seat_handed_to_bot")
+            .into_iter()
             .map(|e| {
                 assert_eq!(e["event"]["reason"], "lobby", "{e}");
                 (

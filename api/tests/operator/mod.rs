@@ -210,6 +210,16 @@ pub fn player_key(byte: u8) -> (ed25519_dalek::SigningKey, String) {
     (key, public)
 }
 
+/// The events of type `kind` in a reply's `events` (an `Outcome`).
+pub fn events_of<'a>(reply: &'a Value, kind: &str) -> Vec<&'a Value> {
+    reply["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"]["type"] == kind)
+        .collect()
+}
+
 /// The proof that the holder of `key` takes a seat of game `id` with it (docs/clients.md).
 pub fn key_proof(key: &ed25519_dalek::SigningKey, id: &str) -> String {
     use ed25519_dalek::Signer as _;
