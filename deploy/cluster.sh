@@ -283,12 +283,16 @@ cmd_up() {
   # The servers twice: for reads (checked on /healthz) and for writes (checked on
   # /healthz/write, with the servers that can serve as backups: while none can write, a write
   # is answered by a server, 503 problem+json with Retry-After, not by HAProxy).
-  local servers_file=$DIR/.http-servers writers_file=$DIR/.http-writers
+  # And a third time, unchecked, for when no server can serve (see haproxy.cfg.in): the same
+  # names in the same order, so the same ids and ring.
+  local servers_file=$DIR/.http-servers writers_file=$DIR/.http-writers last_file=$DIR/.http-last
   : >"$servers_file"
   : >"$writers_file"
+  : >"$last_file"
   for ((i = 1; i <= SERVERS; i++)); do
     echo "    server server$i 127.0.0.1:$((HTTP_PORT + i)) check" >>"$servers_file"
     echo "    server server$i 127.0.0.1:$((HTTP_PORT + i)) check" >>"$writers_file"
+    echo "    server server$i 127.0.0.1:$((HTTP_PORT + i))" >>"$last_file"
   done
   for ((i = 1; i <= SERVERS; i++)); do
     echo "    server server${i}_serving 127.0.0.1:$((HTTP_PORT + i)) backup track saboteur_read/server$i" \
@@ -298,11 +302,13 @@ cmd_up() {
     DIR="$DIR" WRITE_PORT="$WRITE_PORT" READ_PORT="$READ_PORT" STATS_PORT="$STATS_PORT" \
     HTTP_PORT="$HTTP_PORT" NODE1_PG_PORT="$NODE1_PG_PORT" NODE2_PG_PORT="$NODE2_PG_PORT" \
     NODE1_REST_PORT="$NODE1_REST_PORT" NODE2_REST_PORT="$NODE2_REST_PORT" \
-    HTTP_SERVERS=__HTTP_SERVERS__ HTTP_WRITE_SERVERS=__HTTP_WRITE_SERVERS__
+    HTTP_SERVERS=__HTTP_SERVERS__ HTTP_WRITE_SERVERS=__HTTP_WRITE_SERVERS__ \
+    HTTP_LAST_SERVERS=__HTTP_LAST_SERVERS__
   sed -e "/^__HTTP_SERVERS__\$/{r $servers_file" -e 'd}' \
     -e "/^__HTTP_WRITE_SERVERS__\$/{r $writers_file" -e 'd}' \
+    -e "/^__HTTP_LAST_SERVERS__\$/{r $last_file" -e 'd}' \
     "$DIR/haproxy.cfg.tmp" >"$DIR/haproxy.cfg"
-  rm -f "$DIR/haproxy.cfg.tmp" "$servers_file" "$writers_file"
+  rm -f "$DIR/haproxy.cfg.tmp" "$servers_file" "$writers_file" "$last_file"
   haproxy -c -q -f "$DIR/haproxy.cfg" >"$DIR/logs/haproxy-check.log" 2>&1 || {
     log_tail haproxy-check
     die "HAProxy rejects $DIR/haproxy.cfg"

@@ -53,8 +53,10 @@ pub(crate) async fn bundle_from_reads(
     state: &crate::state::AppState,
     id: &str,
 ) -> Result<AuditBundle, ApiError> {
-    let read = state
-        .reading(
+    state
+        .reading_or_kept(
+            &state.bundles,
+            id,
             |store| {
                 let id = id.to_string();
                 async move { bundle_and_version(&store, &id).await }
@@ -63,16 +65,6 @@ pub(crate) async fn bundle_from_reads(
                 bundle.events.len() as i64 >= *version && bundle.log_entry.is_some()
             },
         )
-        .await;
-    match read {
-        Ok((bundle, _)) => {
-            state.bundles.keep(id, &bundle);
-            Ok(bundle)
-        }
-        Err(ApiError::Unreachable(why)) => match state.bundles.get(id) {
-            Some(kept) => Ok((*kept).clone()),
-            None => Err(ApiError::Unreachable(why)),
-        },
-        Err(e) => Err(e),
-    }
+        .await
+        .map(|(bundle, _)| bundle)
 }

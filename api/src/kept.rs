@@ -1,35 +1,59 @@
-//! The audit bundles of finished games this process served last, kept to answer while no
-//! database can be reached (a demoted primary restarting while the standby is away): a
-//! finished game's record no longer changes, so a bundle served once is still the game's.
+//! Answers this process served last, kept to answer again while no database can be reached (a
+//! demoted primary restarting while the standby is away): a finished game's audit bundle (its
+//! record no longer changes, so a bundle served once is still the game's) and the pages of the
+//! game listing (as they were when served: games created or finished since are missing).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use saboteur_verifier::audit::AuditBundle;
+/// The last `capacity` answers served, by what was asked (a game's id, a listing's query),
+/// newest last.
+pub(crate) struct Kept<T> {
+    capacity: usize,
+    answers: Mutex<VecDeque<(String, Arc<T>)>>,
+}
 
-/// How many bundles are kept (the most recently served; a bundle is some tens of KiB).
-const KEPT: usize = 64;
-
-/// The last [`KEPT`] bundles served, newest last.
-#[derive(Default)]
-pub(crate) struct KeptBundles(Mutex<VecDeque<(String, Arc<AuditBundle>)>>);
-
-impl KeptBundles {
-    /// Keeps `bundle`, served for game `id`, in place of any older one of that game.
-    pub fn keep(&self, id: &str, bundle: &AuditBundle) {
-        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        kept.retain(|(game, _)| game != id);
-        if kept.len() == KEPT {
-            kept.pop_front();
+impl<T: Clone> Kept<T> {
+    /// Keeps at most `capacity` answers.
+    pub fn new(capacity: usize) -> Kept<T> {
+        Kept {
+            capacity,
+            answers: Mutex::new(VecDeque::with_capacity(capacity)),
         }
-        kept.push_back((id.to_string(), Arc::new(bundle.clone())));
     }
 
-    /// The bundle last served for game `id`, if it is still kept.
-    pub fn get(&self, id: &str) -> Option<Arc<AuditBundle>> {
-        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+    /// Keeps `answer`, served for `asked`, in place of any older answer to it.
+    pub fn keep(&self, asked: &str, answer: &T) {
+        let mut kept = self.answers.lock().unwrap_or_else(|e| e.into_inner());
+        kept.retain(|(a, _)| a != asked);
+        if kept.len() >= self.capacity {
+            kept.pop_front();
+        }
+        kept.push_back((asked.to_string(), Arc::new(answer.clone())));
+    }
+
+    /// The answer last served for `asked`, if it is still kept.
+    pub fn get(&self, asked: &str) -> Option<T> {
+        let kept = self.answers.lock().unwrap_or_else(|e| e.into_inner());
         kept.iter()
-            .find(|(game, _)| game == id)
-            .map(|(_, b)| b.clone())
+            .find(|(a, _)| a == asked)
+            .map(|(_, answer)| (**answer).clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Kept;
+
+    #[test]
+    fn the_oldest_answer_goes_first_and_an_answer_asked_again_is_replaced() {
+        let kept = Kept::new(2);
+        kept.keep("a", &1);
+        kept.keep("b", &2);
+        kept.keep("a", &3);
+        kept.keep("c", &4);
+        assert_eq!(kept.get("b"), None, "b was the oldest");
+        assert_eq!(kept.get("a"), Some(3));
+        assert_eq!(kept.get("c"), Some(4));
     }
 }

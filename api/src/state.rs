@@ -9,7 +9,7 @@ use saboteur_storage::{EventStore, Notice};
 use crate::app::presence::Presence;
 use crate::app::tables::Tables;
 pub use crate::config::Config;
-use crate::kept::KeptBundles;
+use crate::kept::Kept;
 use crate::metrics::Metrics;
 use crate::receipt::Signer;
 
@@ -21,7 +21,7 @@ pub(crate) const READ_PATIENCE: Duration = Duration::from_secs(5);
 pub(crate) struct AppState {
     pub store: EventStore,
     /// Where listings and finished games' audits are read first, when the server was given a
-    /// read-only store (`Config::read_database_url`, a standby). See [`AppState::reading`].
+    /// read-only store (`Config::read_database_url`, a standby). See [`AppState::reading_or_kept`].
     pub reads: Option<EventStore>,
     pub config: Config,
     pub metrics: Metrics,
@@ -29,9 +29,12 @@ pub(crate) struct AppState {
     pub presence: Arc<Presence>,
     /// The key receipts and log checkpoints are signed with.
     pub signer: Signer,
-    /// The finished games' audit bundles served last, answered again while no database can be
+    /// The finished games' audit bundles served last (64), answered again while no database can
+    /// be reached.
+    pub bundles: Kept<(saboteur_verifier::audit::AuditBundle, i64)>,
+    /// The listing's pages served last (32), by query, answered again while no database can be
     /// reached.
-    pub bundles: KeptBundles,
+    pub pages: Kept<crate::dto::GameList>,
 }
 
 impl AppState {
@@ -56,25 +59,56 @@ impl AppState {
                 .map_err(|e| std::io::Error::other(format!("cannot set up the metrics: {e}")))?,
             presence: Arc::new(Presence::new()),
             signer,
-            bundles: KeptBundles::default(),
+            bundles: Kept::new(64),
+            pages: Kept::new(32),
         })
     }
 
     /// Reads with `read` from the read-only store, or from the store when the read-only store
     /// cannot be reached or `complete` finds its answer behind the store (a standby that has not
-    /// replayed it yet). With no read-only store, reads the store. With one, while neither can
-    /// be reached the read is tried again for [`READ_PATIENCE`] before it answers 503 (see
-    /// [`AppState::patiently`]).
-    pub(crate) async fn reading<T, F, Fut>(
+    /// replayed it yet); with no read-only store, from the store. Each answer read is kept in
+    /// `kept` for `asked`. While the store cannot be reached (a read found it so within the last
+    /// second, or this one does), the answer kept for `asked` is given at once, as stale as it is;
+    /// with none kept and a read-only store, the read is tried again for [`READ_PATIENCE`] before
+    /// it answers 503.
+    pub(crate) async fn reading_or_kept<T, F, Fut>(
         &self,
+        kept: &Kept<T>,
+        asked: &str,
         read: F,
         complete: impl Fn(&T) -> bool,
     ) -> Result<T, crate::error::ApiError>
     where
+        T: Clone,
         F: Fn(EventStore) -> Fut,
         Fut: std::future::Future<Output = Result<T, crate::error::ApiError>>,
     {
-        self.patiently(|| self.reading_once(&read, &complete)).await
+        let started = std::time::Instant::now();
+        loop {
+            if self.tables.store_away()
+                && let Some(answer) = kept.get(asked)
+            {
+                return Ok(answer);
+            }
+            match self.reading_once(&read, &complete).await {
+                Err(crate::error::ApiError::Unreachable(why)) => {
+                    self.tables.note_store_away();
+                    if let Some(answer) = kept.get(asked) {
+                        return Ok(answer);
+                    }
+                    if self.reads.is_none() || started.elapsed() >= READ_PATIENCE {
+                        return Err(crate::error::ApiError::Unreachable(why));
+                    }
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+                answer => {
+                    if let Ok(answer) = &answer {
+                        kept.keep(asked, answer);
+                    }
+                    return answer;
+                }
+            }
+        }
     }
 
     /// Runs the read `read` again while it answers that no database can be reached, for at

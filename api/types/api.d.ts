@@ -38,6 +38,8 @@ export interface paths {
          * @description Games oldest first, optionally of one status, a page at a time; the `Link` header names the
          *     next page. A game nobody started is listed for a day after its creation (the server's
          *     `--lobby-expiry`); after that it is kept, and its links still work, but it is not listed.
+         *     While no database answers, a page this server served for the same query is answered as it
+         *     was then (games created or finished since are missing), and a page it did not serve is 503.
          */
         get: operations["list_games"];
         put?: never;
@@ -3355,6 +3357,19 @@ export interface operations {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
                     /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No database answers and this server kept no answer to this query: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };

@@ -165,13 +165,15 @@ impl Tables {
         }
     }
 
-    /// Whether a table found the store unreachable within the last [`STORE_RETRY_MS`].
-    fn store_away(&self) -> bool {
+    /// Whether a read found the store unreachable within the last [`STORE_RETRY_MS`].
+    pub fn store_away(&self) -> bool {
         let at = self.unreachable_ms.load(Ordering::Relaxed);
         at != 0 && self.now_ms().saturating_sub(at) < STORE_RETRY_MS
     }
 
-    fn note_store_away(&self) {
+    /// A read found the store unreachable: for [`STORE_RETRY_MS`], reads that can answer from
+    /// memory do so without trying it.
+    pub fn note_store_away(&self) {
         self.unreachable_ms
             .store(self.now_ms().max(1), Ordering::Relaxed);
     }

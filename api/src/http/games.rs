@@ -88,12 +88,15 @@ struct ListQuery {
 /// Games oldest first, optionally of one status, a page at a time; the `Link` header names the
 /// next page. A game nobody started is listed for a day after its creation (the server's
 /// `--lobby-expiry`); after that it is kept, and its links still work, but it is not listed.
+/// While no database answers, a page this server served for the same query is answered as it
+/// was then (games created or finished since are missing), and a page it did not serve is 503.
 #[utoipa::path(
     tag = "games",
     params(ListQuery),
     responses(
         (status = 200, description = "A page of games", body = GameList, headers(("Link" = String, description = "The next page, `</games?cursor=…&limit=…>; rel=\"next\"`, while there is one"))),
         (status = 400, description = "Bad status, cursor or limit", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "No database answers and this server kept no answer to this query: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]
 #[get("/games")]
@@ -108,26 +111,32 @@ async fn list_games(
     let expiry = state.config.limits.lobby_expiry;
     let since = chrono::Utc::now() - chrono::Duration::from_std(expiry).unwrap_or_default();
     let (status, cursor) = (query.status, query.cursor.clone());
-    let page = state
-        .reading(
+    let asked = format!("{status:?} {cursor:?} {limit}");
+    let list = state
+        .reading_or_kept(
+            &state.pages,
+            &asked,
             |store| {
                 let cursor = cursor.clone();
                 async move {
-                    Ok(store
+                    let page = store
                         .list_games_since(status, cursor.as_deref(), limit, Some(since))
-                        .await?)
+                        .await?;
+                    Ok(GameList {
+                        games: page
+                            .games
+                            .iter()
+                            .map(|g| crate::dto::summary(&g.record, &g.credentials))
+                            .collect(),
+                        next_cursor: page.next_cursor,
+                    })
                 }
             },
             |_| true,
         )
         .await?;
-    let games = page
-        .games
-        .iter()
-        .map(|g| crate::dto::summary(&g.record, &g.credentials))
-        .collect();
     let mut response = HttpResponse::Ok();
-    if let Some(next) = &page.next_cursor {
+    if let Some(next) = &list.next_cursor {
         let status = query
             .status
             .map(|s| format!("&status={s}"))
@@ -137,10 +146,7 @@ async fn list_games(
             format!("</games?cursor={next}&limit={limit}{status}>; rel=\"next\""),
         ));
     }
-    Ok(response.json(GameList {
-        games,
-        next_cursor: page.next_cursor,
-    }))
+    Ok(response.json(list))
 }
 
 /// Get a game

@@ -84,16 +84,16 @@ async fn reads_go_to_the_read_store_and_fall_back_when_it_is_behind() {
 
 /// While no database answers — the store and its read-only store both down, as when a demoted
 /// primary restarts while the standby is away — a finished game's audit this process served
-/// is served again (its record no longer changes); one it never served is 503, and everything
-/// is read from the databases again once they are back.
+/// is served again (its record no longer changes), and so is a listing page (as it was); an
+/// audit or a page it never served is 503 with `Retry-After`, and everything is read from the
+/// databases again once they are back.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_finished_games_audit_is_answered_while_no_database_is() {
+async fn an_audit_and_a_listing_page_served_are_answered_while_no_database_is() {
     let _machine = crate::harness::beside().await;
     let mut cluster = saboteur_storage::testing::OwnCluster::start();
     let db = cluster.fresh_database().await;
-    let reads = cluster.fresh_database().await;
-    drop(saboteur_storage::EventStore::connect(&reads).await.unwrap());
-    let s = Server::start(&db, &["--read-database-url", &reads]);
+    // The read-only store: the same database (a standby that keeps up), stopped with it.
+    let s = Server::start(&db, &["--read-database-url", &db]);
     let c = client();
     let mut finished = Vec::new();
     for seed in [11, 12] {
@@ -102,14 +102,35 @@ async fn a_finished_games_audit_is_answered_while_no_database_is() {
         finished.push(id);
     }
     let audit = |id: &str| c.get(s.url(&format!("/games/{id}/audit")));
+    let listing = |limit: u32| c.get(s.url(&format!("/games?status=finished&limit={limit}")));
     let (st, served, _) = send(audit(&finished[0])).await.unwrap();
     assert_eq!(st, StatusCode::OK, "{served}");
+    let (st, page, headers) = send(listing(1)).await.unwrap();
+    assert_eq!(st, StatusCode::OK, "{page}");
+    assert!(
+        headers.get("link").is_some(),
+        "a next page: {page} {headers:?}"
+    );
     cluster.stop();
     let (st, again, _) = send(audit(&finished[0])).await.unwrap();
     assert_eq!(st, StatusCode::OK, "{again}");
     assert_eq!(again, served, "the same bundle");
     let (st, never, _) = send(audit(&finished[1])).await.unwrap();
     assert_eq!(st, StatusCode::SERVICE_UNAVAILABLE, "{never}");
+    let (st, page_again, headers) = send(listing(1)).await.unwrap();
+    assert_eq!(st, StatusCode::OK, "{page_again}");
+    assert_eq!(page_again, page, "the same page");
+    assert!(
+        headers.get("link").is_some(),
+        "the next page is still named"
+    );
+    let (st, other, headers) = send(listing(2)).await.unwrap();
+    assert_eq!(
+        st,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "a page never served: {other}"
+    );
+    assert!(headers.get("retry-after").is_some());
     cluster.restart();
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     loop {
