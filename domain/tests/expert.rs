@@ -337,59 +337,78 @@ fn players(ruleset: Ruleset, seed: u64) -> u8 {
     }
 }
 
-#[test]
-fn the_expert_issues_only_legal_commands_and_its_games_pass_the_audit() {
-    for ruleset in [Ruleset::Base, Ruleset::Saboteur2] {
-        for seed in 0..env("SABOTEUR_EXPERT_GAMES", 10) {
-            let seed = 7_000 + seed;
-            let n = players(ruleset, seed);
-            // A table recorded as a server records it: every command listed among the legal
-            // ones where it was issued, and the log passes the audit, which decides every
-            // command again and chooses every expert move again from its view and seed.
-            let log = bot_game(
-                ruleset,
-                Options::default(),
-                n,
-                saboteur_domain::Seed::from_u64(seed),
-                |_, s| mixed(seed, s),
-            );
-            assert!(
-                matches!(log.last(), Some(Event::GameEnded { .. })),
-                "seed {seed}"
-            );
-            let mut game = Game::replay(&log[..1]).unwrap();
-            for e in &log[1..] {
-                if let Event::CommandAccepted {
-                    seat,
-                    command,
-                    bot: Some(b),
-                    ..
-                } = e
-                {
-                    let cmd = command.known().expect("the omniscient log");
-                    assert!(
-                        legal_commands(&game, *seat).contains(&cmd.canonical()),
-                        "{ruleset:?} seed {seed}: {} issued an unlisted {cmd:?}",
-                        b.level
-                    );
-                }
-                game.apply(e);
+/// The legality test's games of `ruleset` whose index is `part` modulo `parts` (the games are
+/// split so the test threads share them).
+fn legal_and_audited(ruleset: Ruleset, part: u64, parts: u64) {
+    for seed in (0..env("SABOTEUR_EXPERT_GAMES", 10)).filter(|s| s % parts == part) {
+        let seed = 7_000 + seed;
+        let n = players(ruleset, seed);
+        // A table recorded as a server records it: every command listed among the legal
+        // ones where it was issued, and the log passes the audit, which decides every
+        // command again and chooses every expert move again from its view and seed.
+        let log = bot_game(
+            ruleset,
+            Options::default(),
+            n,
+            saboteur_domain::Seed::from_u64(seed),
+            |_, s| mixed(seed, s),
+        );
+        assert!(
+            matches!(log.last(), Some(Event::GameEnded { .. })),
+            "seed {seed}"
+        );
+        let mut game = Game::replay(&log[..1]).unwrap();
+        for e in &log[1..] {
+            if let Event::CommandAccepted {
+                seat,
+                command,
+                bot: Some(b),
+                ..
+            } = e
+            {
+                let cmd = command.known().expect("the omniscient log");
+                assert!(
+                    legal_commands(&game, *seat).contains(&cmd.canonical()),
+                    "{ruleset:?} seed {seed}: {} issued an unlisted {cmd:?}",
+                    b.level
+                );
             }
-            let report = audit(&log).unwrap_or_else(|d| panic!("seed {seed}: {d}"));
-            let experts = log
-                .iter()
-                .filter(|e| {
-                    matches!(e, Event::CommandAccepted { bot: Some(b), .. } if b.level == BotLevel::Expert)
-                })
-                .count();
-            assert!(experts > 0, "seed {seed}: experts played");
-            let commands = log
-                .iter()
-                .filter(|e| matches!(e, Event::CommandAccepted { .. }))
-                .count() as u64;
-            assert_eq!(report.bot_moves_checked, commands, "seed {seed}");
+            game.apply(e);
         }
+        let report = audit(&log).unwrap_or_else(|d| panic!("seed {seed}: {d}"));
+        let experts = log
+            .iter()
+            .filter(|e| {
+                matches!(e, Event::CommandAccepted { bot: Some(b), .. } if b.level == BotLevel::Expert)
+            })
+            .count();
+        assert!(experts > 0, "seed {seed}: experts played");
+        let commands = log
+            .iter()
+            .filter(|e| matches!(e, Event::CommandAccepted { .. }))
+            .count() as u64;
+        assert_eq!(report.bot_moves_checked, commands, "seed {seed}");
     }
+}
+
+#[test]
+fn the_expert_issues_only_legal_commands_and_its_games_pass_the_audit_base_0() {
+    legal_and_audited(Ruleset::Base, 0, 2);
+}
+
+#[test]
+fn the_expert_issues_only_legal_commands_and_its_games_pass_the_audit_base_1() {
+    legal_and_audited(Ruleset::Base, 1, 2);
+}
+
+#[test]
+fn the_expert_issues_only_legal_commands_and_its_games_pass_the_audit_saboteur2_0() {
+    legal_and_audited(Ruleset::Saboteur2, 0, 2);
+}
+
+#[test]
+fn the_expert_issues_only_legal_commands_and_its_games_pass_the_audit_saboteur2_1() {
+    legal_and_audited(Ruleset::Saboteur2, 1, 2);
 }
 
 #[test]
