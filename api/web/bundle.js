@@ -1272,14 +1272,16 @@ async function table(id2, ready2) {
     );
     const blockers = me != null ? (view.in_front[me] ?? []).filter((c) => c.startsWith("break_") || c === "trapped") : [];
     const why = selected && deck[selected]?.kind === "path" && !paths.length && blockers.length ? h("p", { role: "status", class: "why" }, t("table.blocked", { cards: blockers.map((c) => cardName(c)).join(", ") })) : null;
+    const usable = (c) => legal.some((l) => l.type !== "pass" && (uses(l).card === c || uses(l).discard.includes(c)));
     const hand = h("ul", { class: "hand docked", "aria-label": t("table.hand") }, (view.hand ?? []).map((c, i) => {
       const icon = cardIcon(deck[c], sel === i && rotated);
-      return h("li", {}, h("button", { type: "button", title: explain(deck[c]), "aria-pressed": sel === i ? "true" : "false", onclick: () => {
+      const only = legal.length && !usable(c);
+      return h("li", {}, h("button", { type: "button", class: only ? "unplayable" : null, title: explain(deck[c]), "aria-pressed": sel === i ? "true" : "false", onclick: () => {
         sel = sel === i ? null : i;
         selected = sel === null ? null : c;
         reveal = sel !== null;
         render();
-      } }, icon, describe(deck[c], sel === i && rotated)));
+      } }, icon, describe(deck[c], sel === i && rotated), only ? h("span", { class: "sr-only" }, ` ${t("table.discard_only")}`) : null));
     }));
     const actions = h(
       "div",

@@ -264,6 +264,7 @@ export default {
   "table.zoom_out": "Zoom out",
   "table.zoom_whole": "Whole maze",
   "table.blocked": "You cannot play a path card: {cards} in front of you. Repair it first, or play an action, or pass.",
+  "table.discard_only": "(cannot be played now, only discarded)",
   "table.hand": "Your hand",
   "table.moves": "Moves for the selected card",
   "table.flip_upright": "Flip 180° (upright)",

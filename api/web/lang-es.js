@@ -264,6 +264,7 @@ export default {
   "table.zoom_out": "Alejar",
   "table.zoom_whole": "Laberinto entero",
   "table.blocked": "No puedes jugar cartas de ruta: tienes {cards} delante. Repárala primero, o juega una acción, o pasa.",
+  "table.discard_only": "(no se puede jugar ahora, solo descartar)",
   "table.hand": "Tu mano",
   "table.moves": "Jugadas para la carta elegida",
   "table.flip_upright": "Girar 180° (al derecho)",

@@ -264,6 +264,7 @@ export default {
   "table.zoom_out": "Þysja út",
   "table.zoom_whole": "Allt gangakerfið",
   "table.blocked": "Þú getur ekki spilað leiðarspili: {cards} fyrir framan þig. Lagaðu það fyrst, spilaðu aðgerðaspili eða sittu hjá.",
+  "table.discard_only": "(ekki hægt að spila núna, aðeins henda)",
   "table.hand": "Spilin þín á hendi",
   "table.moves": "Leikir fyrir valda spilið",
   "table.flip_upright": "Snúa 180° (upprétt)",

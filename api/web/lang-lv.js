@@ -264,6 +264,7 @@ export default {
   "table.zoom_out": "Tālināt",
   "table.zoom_whole": "Viss labirints",
   "table.blocked": "Tu nevari izspēlēt ceļa kārti: tev priekšā ir {cards}. Vispirms salabo, izspēlē darbības kārti vai izlaid gājienu.",
+  "table.discard_only": "(tagad nevar izspēlēt, tikai nomest)",
   "table.hand": "Tavas kārtis",
   "table.moves": "Gājieni ar izvēlēto kārti",
   "table.flip_upright": "Apgriezt par 180° (taisni)",

@@ -264,6 +264,7 @@ export default {
   "table.zoom_out": "Uitzoomen",
   "table.zoom_whole": "Hele gangenstelsel",
   "table.blocked": "Je kunt geen gangenkaart spelen, want voor je ligt: {cards}. Repareer dat eerst, speel een actiekaart of pas.",
+  "table.discard_only": "(kan nu niet gespeeld worden, alleen afgelegd)",
   "table.hand": "Je handkaarten",
   "table.moves": "Zetten met de gekozen kaart",
   "table.flip_upright": "180° draaien (rechtop)",

@@ -264,6 +264,7 @@ export default {
   "table.zoom_out": "Pomniejsz",
   "table.zoom_whole": "Cały labirynt",
   "table.blocked": "Nie możesz zagrać karty korytarza, bo przed tobą leży: {cards}. Najpierw napraw narzędzie, zagraj kartę akcji albo spasuj.",
+  "table.discard_only": "(nie można jej teraz zagrać, tylko odrzucić)",
   "table.hand": "Twoje karty",
   "table.moves": "Ruchy wybraną kartą",
   "table.flip_upright": "Obróć o 180° (prosto)",

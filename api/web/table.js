@@ -327,9 +327,12 @@ export async function table(id, ready) {
     const why = selected && deck[selected]?.kind === "path" && !paths.length && blockers.length
       ? h("p", { role: "status", class: "why" }, t("table.blocked", { cards: blockers.map((c) => cardName(c)).join(", ") }))
       : null;
+    // A card with no move but a pass is dimmed, and says so to a screen reader.
+    const usable = (/** @type {string} */ c) => legal.some((l) => l.type !== "pass" && (uses(l).card === c || uses(l).discard.includes(c)));
     const hand = h("ul", { class: "hand docked", "aria-label": t("table.hand") }, (view.hand ?? []).map((c, i) => {
       const icon = cardIcon(deck[c], sel === i && rotated);
-      return h("li", {}, h("button", { type: "button", title: explain(deck[c]), "aria-pressed": sel === i ? "true" : "false", onclick: () => { sel = sel === i ? null : i; selected = sel === null ? null : c; reveal = sel !== null; render(); } }, icon, describe(deck[c], sel === i && rotated)));
+      const only = legal.length && !usable(c);
+      return h("li", {}, h("button", { type: "button", class: only ? "unplayable" : null, title: explain(deck[c]), "aria-pressed": sel === i ? "true" : "false", onclick: () => { sel = sel === i ? null : i; selected = sel === null ? null : c; reveal = sel !== null; render(); } }, icon, describe(deck[c], sel === i && rotated), only ? h("span", { class: "sr-only" }, ` ${t("table.discard_only")}`) : null));
     }));
     const actions = h("div", { role: "group", "aria-label": t("table.moves") },
       selected && deck[selected]?.kind === "path" ? h("button", { type: "button", onclick: () => { rotated = !rotated; render(); } }, t(rotated ? "table.flip_turned" : "table.flip_upright")) : null,

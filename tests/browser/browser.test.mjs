@@ -172,7 +172,8 @@ async function drawn(page, at, answer) {
 async function playOne(page, prefer, d = EN, keys = false) {
   const u = ui(d);
   const act = (/** @type {import("playwright-core").Locator} */ l) => (keys ? l.press("Enter") : l.click());
-  const hand = page.getByRole("list", { name: u.hand }).getByRole("button");
+  // The cards the table does not dim: those with a move besides a pass.
+  const hand = page.getByRole("list", { name: u.hand }).locator("button:not(.unplayable)");
   const n = await hand.count();
   for (const kind of prefer === "action" ? ["action", "path"] : ["path", "action"]) {
     for (let i = 0; i < n; i++) {
@@ -197,9 +198,16 @@ async function playOne(page, prefer, d = EN, keys = false) {
     }
   }
   // No card can be played (a broken tool and only path cards, say): pass, discarding one.
-  if (n) {
-    await act(hand.first());
+  const all = page.getByRole("list", { name: u.hand }).getByRole("button");
+  if (await all.count()) {
+    await act(all.first());
     await page.locator(".hand button[aria-pressed=true]").first().waitFor();
+    if (!n) {
+      // Every card dimmed: the one selected has no cell and no move but a pass.
+      const moves = page.getByLabel(u.moves).getByRole("button");
+      assert.equal(await page.locator("rect.cell-legal, rect.cell-target").count(), 0, "a dimmed card lights no cell");
+      assert.equal(await moves.filter({ hasText: u.play }).count() + await moves.filter({ hasText: u.remove }).count(), 0, "a dimmed card has no move");
+    }
     const pass = page.getByLabel(u.moves).getByRole("button").filter({ hasText: u.pass });
     if (await pass.count()) { await act(pass.first()); return "pass"; }
   }
