@@ -328,7 +328,7 @@ export async function table(id, ready) {
       ? h("p", { role: "status", class: "why" }, t("table.blocked", { cards: blockers.map((c) => cardName(c)).join(", ") }))
       : null;
     // A card with no move but a pass is dimmed, and says so to a screen reader.
-    const usable = (/** @type {string} */ c) => legal.some((l) => l.type !== "pass" && (uses(l).card === c || uses(l).discard.includes(c)));
+    const usable = (/** @type {Schemas["Card"]} */ c) => legal.some((l) => l.type !== "pass" && (uses(l).card === c || uses(l).discard.includes(c)));
     const hand = h("ul", { class: "hand docked", "aria-label": t("table.hand") }, (view.hand ?? []).map((c, i) => {
       const icon = cardIcon(deck[c], sel === i && rotated);
       const only = legal.length && !usable(c);
