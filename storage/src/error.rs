@@ -31,7 +31,7 @@ pub enum StoreError {
     Unavailable(String),
     /// The database failed.
     #[error("database error: {0}")]
-    Database(sqlx::Error),
+    Database(#[source] sqlx::Error),
     /// A migration failed.
     #[error("migration error: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),

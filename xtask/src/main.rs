@@ -18,6 +18,9 @@ use clap::{Parser, Subcommand};
 
 mod cluster;
 mod host;
+mod suite;
+
+use suite::Count;
 
 use cluster::{ClusterAction, cluster, ensure_cluster_tools};
 use host::{apt_install, has_postgres, is_root, on_path, root, run, target_dir};
@@ -31,9 +34,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Task {
-    /// Install what the tests need when missing, then run every test: `cargo test
-    /// --workspace`, Schemathesis against the live server's spec, and the web client's type
-    /// check and browser tests against the server binary the workspace's tests built.
+    /// Install what the tests need when missing, then run every test: every crate's but the
+    /// domain's (`cargo test --workspace --exclude saboteur-domain`, alone: their faults are
+    /// timed), then the domain's and Schemathesis against the live server's spec beside the
+    /// web client's type check and browser tests (against the server binary the tests built),
+    /// then the example clients.
     Test {
         /// Skip the Schemathesis run.
         #[arg(long)]
@@ -221,19 +226,27 @@ fn ensure_npm_packages() -> Result<(), String> {
     }
 }
 
-/// The server binary the web client's and the example clients' tests run against: the one
-/// `cargo test --workspace` built for the API's tests (`CARGO_BIN_EXE_saboteur`; the dev
-/// profile keeps the engine, JSON and signatures optimised), made sure of with the same
-/// command, so the whole suite compiles the workspace once, with one set of features.
+/// The two halves `test` runs apart: the domain's tests (CPU alone: no server, database or
+/// clock), and every other crate's (servers, databases, the cluster: timed faults).
+const DOMAIN: [&str; 2] = ["-p", "saboteur-domain"];
+const NOT_DOMAIN: [&str; 3] = ["--workspace", "--exclude", "saboteur-domain"];
+
+/// Builds the tests of both halves (each its own set of features), and returns the server
+/// binary the web client's and the example clients' tests run against: the one the API's
+/// tests use (`CARGO_BIN_EXE_saboteur`; the dev profile keeps the engine, JSON and signatures
+/// optimised).
 fn server_binary() -> Option<PathBuf> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let built = Command::new(cargo)
-        .current_dir(root())
-        .args(["test", "--workspace", "--no-run", "--quiet"])
-        .status()
-        .is_ok_and(|s| s.success());
+    let built = [&NOT_DOMAIN[..], &DOMAIN[..]].iter().all(|half| {
+        Command::new(&cargo)
+            .current_dir(root())
+            .args(["test", "--no-run", "--quiet"])
+            .args(*half)
+            .status()
+            .is_ok_and(|s| s.success())
+    });
     if !built {
-        eprintln!("xtask: building the server binary failed");
+        eprintln!("xtask: building the tests failed");
         return None;
     }
     Some(target_dir().join("debug/saboteur"))
@@ -330,25 +343,25 @@ fn ensure_schemathesis() -> Result<PathBuf, String> {
 }
 
 /// `cargo test --workspace`, its output shown and its counts added up.
-fn cargo_test(rest: &[String], tally: &mut Tally) -> bool {
+fn cargo_test(half: &[&str], rest: &[String]) -> Command {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut test = Command::new(cargo);
     test.current_dir(root())
-        .args(["test", "--workspace", "--no-fail-fast"]);
+        .args(["test", "--no-fail-fast"])
+        .args(half);
     if !rest.is_empty() {
         test.arg("--").args(rest);
     }
-    counted(test, tally)
+    test
 }
 
 /// Schemathesis against the live server's own spec (`xtask/schemathesis.sh`).
-fn schemathesis(exe: &Path) -> bool {
-    Command::new("bash")
-        .current_dir(root())
+fn schemathesis(exe: &Path) -> Command {
+    let mut run = Command::new("bash");
+    run.current_dir(root())
         .arg("xtask/schemathesis.sh")
-        .env("SCHEMATHESIS", exe)
-        .status()
-        .is_ok_and(|s| s.success())
+        .env("SCHEMATHESIS", exe);
+    run
 }
 
 fn test(
@@ -371,28 +384,34 @@ fn test(
         Some(ensure_schemathesis()?)
     };
     let mut tally = Tally::default();
-    let mut ok = true;
-    if let Some(exe) = st {
-        if schemathesis(&exe) {
-            tally.passed += 1;
-        } else {
-            tally.failed += 1;
-            ok = false;
-        }
-    }
-    ok &= cargo_test(rest, &mut tally);
-    if !no_browser || !no_clients {
-        match server_binary() {
-            Some(bin) => {
-                if !no_browser {
-                    ok &= browser_tests(&bin, &mut tally);
-                }
-                if !no_clients {
-                    ok &= client_tests(&bin, &mut tally);
-                }
+    let Some(bin) = server_binary() else {
+        return Err("the tests do not build".into());
+    };
+    // The timed half alone: servers, databases and the cluster's faults, on an idle machine.
+    let mut ok = counted(cargo_test(&NOT_DOMAIN, rest), &mut tally);
+    // Then the domain's tests and Schemathesis, beside the browser's (which wait on pages more
+    // than they compute); their output is shown once they end.
+    let cpu = std::thread::spawn({
+        let rest = rest.to_vec();
+        move || {
+            let mut runs = vec![suite::captured(cargo_test(&DOMAIN, &rest), Count::Lines)];
+            if let Some(exe) = st {
+                runs.push(suite::captured(schemathesis(&exe), Count::Whole));
             }
-            None => ok = false,
+            runs
         }
+    });
+    if !no_browser {
+        ok &= browser_tests(&bin, &mut tally);
+    }
+    for run in cpu
+        .join()
+        .map_err(|_| "the domain's tests' runner panicked")?
+    {
+        ok &= run.show(&mut tally);
+    }
+    if !no_clients {
+        ok &= client_tests(&bin, &mut tally);
     }
     if ok && tally.failed == 0 {
         Ok(tally)
