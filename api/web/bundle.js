@@ -494,6 +494,7 @@ var family = (card) => {
   const f = card.replace(/(_[nesw]+)+$/, "");
   return f === "crystal_split" ? "crystal_tunnel" : f;
 };
+var size = (pile) => Array.isArray(pile) ? pile.length : pile?.count ?? 0;
 function cardName(card, rotated = false) {
   if (!card) return t("card.hidden");
   const id2 = typeof card === "string" ? card : card.card;
@@ -501,7 +502,8 @@ function cardName(card, rotated = false) {
   if (id2.startsWith("goal_stone")) return t("card.goal_stone");
   if (has(`card.${id2}`)) return t(`card.${id2}`);
   const entry = typeof card === "string" ? null : card;
-  const sides = entry ? openings(entry, rotated).join("") : id2.match(/_([nesw]+)$/)?.[1] ?? "";
+  const parts = id2.split("_").filter((p) => /^[nesw]+$/.test(p));
+  const sides = entry ? openings(entry, rotated).join("") : [..."nesw"].filter((d) => parts.some((p) => p.includes(d))).join("");
   const fam = family(id2);
   const name = t(`path.${fam}`);
   return fam === "bridge" || fam === "double_curve" ? name : `${name} ${GLYPH[
@@ -607,7 +609,7 @@ function describeEvent(e, names) {
       case "map_used":
         return ev.goal ? say("map_used_seen", { goal: cardName(ev.goal) }) : say("map_used");
       case "passed":
-        return say("passed", { n: ev.discarded?.length ?? 0 });
+        return say("passed", { n: size(ev.discarded) });
       case "card_drawn":
         return ev.card ? say("card_drawn_seen") : say("card_drawn");
       case "turn_skipped":
@@ -617,9 +619,9 @@ function describeEvent(e, names) {
       case "gold_kept":
         return ev.card ? say("gold_kept_seen") : say("gold_kept");
       case "gold_offered":
-        return say("gold_offered", { n: ev.cards?.length ?? 0 });
+        return say("gold_offered", { n: size(ev.cards) });
       case "gold_drawn":
-        return say("gold_drawn", { n: ev.cards?.length ?? 0 });
+        return say("gold_drawn", { n: size(ev.cards) });
       case "command_accepted":
         return say(ev.bot ? "command_accepted_bot" : ev.signature ? "command_accepted_signed" : "command_accepted");
       case "undo_requested":
@@ -653,7 +655,7 @@ function describeEvent(e, names) {
       case "action_cancelled":
         return say("action_cancelled", { removed: cardName(ev.removed) });
       case "discarded_to_remove":
-        return say("discarded_to_remove", { removed: cardName(ev.removed), n: ev.discarded?.length ?? 0 });
+        return say("discarded_to_remove", { removed: cardName(ev.removed), n: size(ev.discarded) });
       case "hands_swapped":
         return say("hands_swapped");
       case "hats_swapped":
@@ -1229,6 +1231,7 @@ async function table(id2, ready2) {
         message = "";
         selected = null;
         sel = null;
+        alsoDiscard = /* @__PURE__ */ new Set();
       } catch (e) {
         message = e.message;
       }
@@ -1279,6 +1282,7 @@ async function table(id2, ready2) {
       return h("li", {}, h("button", { type: "button", class: only ? "unplayable" : null, title: explain(deck[c]), "aria-pressed": sel === i ? "true" : "false", onclick: () => {
         sel = sel === i ? null : i;
         selected = sel === null ? null : c;
+        alsoDiscard = /* @__PURE__ */ new Set();
         reveal = sel !== null;
         render();
       } }, icon, describe(deck[c], sel === i && rotated), only ? h("span", { class: "sr-only" }, ` ${t("table.discard_only")}`) : null));
@@ -1299,33 +1303,36 @@ async function table(id2, ready2) {
     function passChoice() {
       const passes = forCard.filter((c) => c.type === "pass");
       if (!passes.length || !selected) return null;
-      const others = [...new Set(passes.flatMap((c) => c.type === "pass" ? c.discard : []).filter((c) => c !== selected))];
-      const may = others;
-      const wanted = [selected, ...[...alsoDiscard].filter((c) => may.includes(c))].sort();
+      const discardable = new Set(passes.flatMap((c) => c.type === "pass" ? c.discard : []));
+      const others = (view.hand ?? []).flatMap((c, i) => i !== sel && discardable.has(c) ? [{ c, i }] : []);
+      const wanted = [selected, ...others.filter(({ i }) => alsoDiscard.has(i)).map(({ c }) => c)].sort();
       const same = (c) => c.type === "pass" && [...c.discard].sort().join() === wanted.join();
       const chosen2 = passes.find(same);
       return h(
         "fieldset",
         { class: "pass" },
         h("legend", {}, t("table.pass")),
-        others.map((c) => h("label", {}, h("input", { type: "checkbox", checked: alsoDiscard.has(c) ? "" : null, onchange: (ev) => {
+        others.map(({ c, i }) => h("label", {}, h("input", { type: "checkbox", checked: alsoDiscard.has(i) ? "" : null, onchange: (ev) => {
           if (
             /** @type {HTMLInputElement} */
             ev.target.checked
-          ) alsoDiscard.add(c);
-          else alsoDiscard.delete(c);
+          ) alsoDiscard.add(i);
+          else alsoDiscard.delete(i);
           render();
-        } }), ` ${t("table.also_discard", { card: cardName(c) })}`)),
+        } }), ` ${t("table.also_discard", { card: cardName(deck[c] ?? c) })}`)),
         chosen2 ? h("button", { type: "button", onclick: () => {
           alsoDiscard = /* @__PURE__ */ new Set();
           send(chosen2);
         } }, describeCommand(chosen2, names)) : h("p", {}, t("table.not_together"))
       );
     }
+    const request = openRequest(log.events);
+    if (!request && message === t("table.undo_requested")) message = "";
+    const mayVote = request != null && me != null && request.seat !== me && !request.approvals.includes(me);
     const undo = mine.token && !over ? h(
       "p",
       {},
-      h("button", { type: "button", onclick: async () => {
+      request ? null : h("button", { type: "button", onclick: async () => {
         try {
           await api(`/games/${id2}/undo`, { method: "POST", token: mine.token, sign: signed("undo") });
           message = t("table.undo_requested");
@@ -1335,23 +1342,23 @@ async function table(id2, ready2) {
         refresh();
       } }, t("table.undo")),
       " ",
-      h("button", { type: "button", onclick: async () => {
+      mayVote ? h("button", { type: "button", onclick: async () => {
         try {
           await api(`/games/${id2}/undo/approve`, { method: "POST", token: mine.token, sign: signed("approve") });
         } catch (e) {
           message = e.message;
         }
         refresh();
-      } }, t("table.undo_approve")),
+      } }, t("table.undo_approve")) : null,
       " ",
-      h("button", { type: "button", onclick: async () => {
+      mayVote ? h("button", { type: "button", onclick: async () => {
         try {
           await api(`/games/${id2}/undo/decline`, { method: "POST", token: mine.token, sign: signed("decline") });
         } catch (e) {
           message = e.message;
         }
         refresh();
-      } }, t("table.undo_decline"))
+      } }, t("table.undo_decline")) : null
     ) : null;
     if (st.version !== drawnAt) {
       const fresh = drawnAt ? log.events.filter((e) => e.seq > drawnAt) : [];
@@ -1376,7 +1383,7 @@ async function table(id2, ready2) {
     const deadline = st.table.deadline;
     const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
     const tick = () => {
-      countdown.textContent = deadline ? t("table.deadline", { who: seatName(names, deadline.seat), time: clock(deadline.at - Date.now()) }) : "";
+      countdown.textContent = !deadline ? "" : deadline.seat === me ? t("table.deadline_you", { time: clock(deadline.at - Date.now()) }) : t("table.deadline", { who: seatName(names, deadline.seat), time: clock(deadline.at - Date.now()) });
     };
     tick();
     clearInterval(timer);
@@ -1616,6 +1623,15 @@ async function table(id2, ready2) {
     }, 150);
   }, abort.signal);
 }
+function openRequest(events) {
+  let open = null;
+  for (const { event: e } of events) {
+    if (e.type === "undo_requested") open = { seat: e.seat, approvals: [] };
+    else if (e.type === "undo_approved") open?.approvals.push(e.seat);
+    else if (e.type === "undo_declined" || e.type === "undone" || e.type === "command_accepted") open = null;
+  }
+  return open;
+}
 
 // ../../api/web/replay.js
 var replayRun = new AbortController();
@@ -1706,7 +1722,11 @@ async function replay(id2, ready2) {
       /** @type {HTMLElement} */
       li.dataset.seq
     ) === v);
-    log.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    const line = log.querySelector(".current");
+    if (line) {
+      const [at, box] = [line.getBoundingClientRect(), log.getBoundingClientRect()];
+      if (at.top < box.top || at.bottom > box.bottom) log.scrollTop += at.top - box.top - (box.height - at.height) / 2;
+    }
     const url = new URL(location.href);
     url.searchParams.set("v", String(v));
     url.searchParams.set("as", as);

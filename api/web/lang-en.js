@@ -278,6 +278,7 @@ export default {
   "table.undo_decline": "Decline undo",
   "table.undo_requested": "Undo requested",
   "table.deadline": "{who} has {time} to decide",
+  "table.deadline_you": "You have {time} to decide",
   "table.bot_playing": "A bot is playing your seat.",
   "table.take_back": "Take my seat back",
   "table.over": "Game over",

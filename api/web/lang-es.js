@@ -278,6 +278,7 @@ export default {
   "table.undo_decline": "Rechazar deshacer",
   "table.undo_requested": "Se ha pedido deshacer",
   "table.deadline": "{who} tiene {time} para decidir",
+  "table.deadline_you": "Tienes {time} para decidir",
   "table.bot_playing": "Un bot está jugando en tu asiento.",
   "table.take_back": "Recuperar mi asiento",
   "table.over": "Partida terminada",

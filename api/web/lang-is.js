@@ -278,6 +278,7 @@ export default {
   "table.undo_decline": "Hafna afturköllun",
   "table.undo_requested": "Beðið um afturköllun",
   "table.deadline": "{who} hefur {time} til að ákveða sig",
+  "table.deadline_you": "Þú hefur {time} til að ákveða þig",
   "table.bot_playing": "Vélmenni spilar í sætinu þínu.",
   "table.take_back": "Taka sætið mitt aftur",
   "table.over": "Leik lokið",

@@ -278,6 +278,7 @@ export default {
   "table.undo_decline": "Noraidīt atsaukšanu",
   "table.undo_requested": "Atsaukšana pieprasīta",
   "table.deadline": "{who}: laiks izlemt — {time}",
+  "table.deadline_you": "Tev laiks izlemt — {time}",
   "table.bot_playing": "Tavā vietā spēlē bots.",
   "table.take_back": "Atgūt savu vietu",
   "table.over": "Spēle beigusies",

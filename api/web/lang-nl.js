@@ -278,6 +278,7 @@ export default {
   "table.undo_decline": "Terugdraaien afwijzen",
   "table.undo_requested": "Terugdraaien gevraagd",
   "table.deadline": "{who} heeft {time} om te beslissen",
+  "table.deadline_you": "Je hebt {time} om te beslissen",
   "table.bot_playing": "Een bot speelt op jouw plaats.",
   "table.take_back": "Mijn plaats terugnemen",
   "table.over": "Spel voorbij",

@@ -278,6 +278,7 @@ export default {
   "table.undo_decline": "Odrzuć cofnięcie",
   "table.undo_requested": "Poproszono o cofnięcie",
   "table.deadline": "{who}: na decyzję zostało {time}",
+  "table.deadline_you": "Na decyzję zostało ci {time}",
   "table.bot_playing": "Na twoim miejscu gra bot.",
   "table.take_back": "Wróć na moje miejsce",
   "table.over": "Koniec gry",

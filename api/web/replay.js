@@ -84,7 +84,12 @@ export async function replay(id, ready) {
     stage.replaceChildren(drawn, players(st.view, names), hands(st.view, names, deck));
     label.textContent = t("replay.version_of", { v, max });
     for (const li of log.children) li.classList.toggle("current", Number(/** @type {HTMLElement} */ (li).dataset.seq) === v);
-    log.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    // The step's line brought into the log's own view; the page stays where the reader is.
+    const line = log.querySelector(".current");
+    if (line) {
+      const [at, box] = [line.getBoundingClientRect(), log.getBoundingClientRect()];
+      if (at.top < box.top || at.bottom > box.bottom) log.scrollTop += at.top - box.top - (box.height - at.height) / 2;
+    }
     const url = new URL(location.href); url.searchParams.set("v", String(v)); url.searchParams.set("as", as);
     history.replaceState(null, "", url);
     document.dispatchEvent(new CustomEvent("replay-shown", { detail: v }));

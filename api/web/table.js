@@ -49,8 +49,9 @@ export async function table(id, ready) {
   /** Whether the next drawing brings the maze into view (a card was just selected). */
   let reveal = false;
   // Cards ticked to discard with the selected one when passing (Saboteur 2 lets a player
-  // discard several, §10): one Pass button for the chosen set, not one per combination.
-  /** @type {Set<string>} */
+  // discard several, §10), by their place in the hand: one Pass button for the chosen set, not
+  // one per combination. Cleared when another card is selected or the hand changes.
+  /** @type {Set<number>} */
   let alsoDiscard = new Set();
   // What is being typed survives the table's redraws; the whole conversation is kept by `seq`
   // (the log's first page, then each redraw's recent events).
@@ -287,7 +288,7 @@ export async function table(id, ready) {
     const send = async (cmd) => {
       try {
         await api(`/games/${id}/commands`, { method: "POST", token: mine.token, body: cmd, headers: { "if-match": `"${st.version}"` }, sign: signed("command") });
-        message = ""; selected = null; sel = null;
+        message = ""; selected = null; sel = null; alsoDiscard = new Set();
       } catch (e) { message = e.message; }
       refresh();
     };
@@ -332,7 +333,7 @@ export async function table(id, ready) {
     const hand = h("ul", { class: "hand docked", "aria-label": t("table.hand") }, (view.hand ?? []).map((c, i) => {
       const icon = cardIcon(deck[c], sel === i && rotated);
       const only = legal.length && !usable(c);
-      return h("li", {}, h("button", { type: "button", class: only ? "unplayable" : null, title: explain(deck[c]), "aria-pressed": sel === i ? "true" : "false", onclick: () => { sel = sel === i ? null : i; selected = sel === null ? null : c; reveal = sel !== null; render(); } }, icon, describe(deck[c], sel === i && rotated), only ? h("span", { class: "sr-only" }, ` ${t("table.discard_only")}`) : null));
+      return h("li", {}, h("button", { type: "button", class: only ? "unplayable" : null, title: explain(deck[c]), "aria-pressed": sel === i ? "true" : "false", onclick: () => { sel = sel === i ? null : i; selected = sel === null ? null : c; alsoDiscard = new Set(); reveal = sel !== null; render(); } }, icon, describe(deck[c], sel === i && rotated), only ? h("span", { class: "sr-only" }, ` ${t("table.discard_only")}`) : null));
     }));
     const actions = h("div", { role: "group", "aria-label": t("table.moves") },
       selected && deck[selected]?.kind === "path" ? h("button", { type: "button", onclick: () => { rotated = !rotated; render(); } }, t(rotated ? "table.flip_turned" : "table.flip_upright")) : null,
@@ -341,28 +342,33 @@ export async function table(id, ready) {
       passChoice(),
       // Choices that play no card from the hand: a gold card to keep (§8), a theft, a pass.
       legal.filter((c) => c.type === "choose_gold" || (!uses(c).card && !uses(c).discard.length)).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))));
-    /** The pass for the selected card: the cards that may go with it as checkboxes, one button. */
+    /** The pass for the selected card: the cards that may go with it as checkboxes (by their
+     * place in the hand: two of a kind are two choices), one button. */
     function passChoice() {
       const passes = forCard.filter((c) => c.type === "pass");
       if (!passes.length || !selected) return null;
-      const others = [...new Set(passes.flatMap((c) => (c.type === "pass" ? c.discard : [])).filter((c) => c !== selected))];
-      /** @type {string[]} */
-      const may = others;
-      const wanted = [selected, ...[...alsoDiscard].filter((c) => may.includes(c))].sort();
+      const discardable = new Set(passes.flatMap((c) => (c.type === "pass" ? c.discard : [])));
+      const others = (view.hand ?? []).flatMap((c, i) => (i !== sel && discardable.has(c) ? [{ c, i }] : []));
+      const wanted = [selected, ...others.filter(({ i }) => alsoDiscard.has(i)).map(({ c }) => c)].sort();
       const same = (c) => c.type === "pass" && [...c.discard].sort().join() === wanted.join();
       const chosen = passes.find(same);
       return h("fieldset", { class: "pass" }, h("legend", {}, t("table.pass")),
-        others.map((c) => h("label", {}, h("input", { type: "checkbox", checked: alsoDiscard.has(c) ? "" : null, onchange: (/** @type {Event} */ ev) => {
-          if (/** @type {HTMLInputElement} */ (ev.target).checked) alsoDiscard.add(c); else alsoDiscard.delete(c);
+        others.map(({ c, i }) => h("label", {}, h("input", { type: "checkbox", checked: alsoDiscard.has(i) ? "" : null, onchange: (/** @type {Event} */ ev) => {
+          if (/** @type {HTMLInputElement} */ (ev.target).checked) alsoDiscard.add(i); else alsoDiscard.delete(i);
           render();
-        } }), ` ${t("table.also_discard", { card: cardName(c) })}`)),
+        } }), ` ${t("table.also_discard", { card: cardName(deck[c] ?? c) })}`)),
         chosen ? h("button", { type: "button", onclick: () => { alsoDiscard = new Set(); send(chosen); } }, describeCommand(chosen, names))
           : h("p", {}, t("table.not_together")));
     }
+    // The open undo request, as the log tells it: asked, not yet declined, carried out or
+    // overtaken by a move. Its votes are offered only to a seat that may still cast one.
+    const request = openRequest(log.events);
+    if (!request && message === t("table.undo_requested")) message = "";
+    const mayVote = request != null && me != null && request.seat !== me && !request.approvals.includes(me);
     const undo = mine.token && !over ? h("p", {},
-      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo`, { method: "POST", token: mine.token, sign: signed("undo") }); message = t("table.undo_requested"); } catch (e) { message = e.message; } refresh(); } }, t("table.undo")), " ",
-      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/approve`, { method: "POST", token: mine.token, sign: signed("approve") }); } catch (e) { message = e.message; } refresh(); } }, t("table.undo_approve")), " ",
-      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/decline`, { method: "POST", token: mine.token, sign: signed("decline") }); } catch (e) { message = e.message; } refresh(); } }, t("table.undo_decline"))) : null;
+      request ? null : h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo`, { method: "POST", token: mine.token, sign: signed("undo") }); message = t("table.undo_requested"); } catch (e) { message = e.message; } refresh(); } }, t("table.undo")), " ",
+      mayVote ? h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/approve`, { method: "POST", token: mine.token, sign: signed("approve") }); } catch (e) { message = e.message; } refresh(); } }, t("table.undo_approve")) : null, " ",
+      mayVote ? h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/decline`, { method: "POST", token: mine.token, sign: signed("decline") }); } catch (e) { message = e.message; } refresh(); } }, t("table.undo_decline")) : null) : null;
     if (st.version !== drawnAt) {
       const fresh = drawnAt ? log.events.filter((e) => e.seq > drawnAt) : [];
       news = fresh.filter((e) => !["card_drawn", "command_accepted", "talk_posted", "seat_key_registered"].includes(e.event.type)).slice(-8);
@@ -384,7 +390,7 @@ export async function table(id, ready) {
     }
     const deadline = st.table.deadline;
     const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
-    const tick = () => { countdown.textContent = deadline ? t("table.deadline", { who: seatName(names, deadline.seat), time: clock(deadline.at - Date.now()) }) : ""; };
+    const tick = () => { countdown.textContent = !deadline ? "" : deadline.seat === me ? t("table.deadline_you", { time: clock(deadline.at - Date.now()) }) : t("table.deadline", { who: seatName(names, deadline.seat), time: clock(deadline.at - Date.now()) }); };
     tick();
     clearInterval(timer); if (deadline) timer = setInterval(tick, 1000);
     gather(log.events);
@@ -515,3 +521,19 @@ export async function table(id, ready) {
   }, abort.signal);
 }
 
+/**
+ * The undo request open at the end of `events` (the log's latest, oldest first): who asked and
+ * who approved, or null once it was declined, carried out or overtaken by a move.
+ * @param {Schemas["EventRecord"][]} events
+ * @returns {{ seat: number, approvals: number[] } | null}
+ */
+function openRequest(events) {
+  /** @type {{ seat: number, approvals: number[] } | null} */
+  let open = null;
+  for (const { event: e } of events) {
+    if (e.type === "undo_requested") open = { seat: e.seat, approvals: [] };
+    else if (e.type === "undo_approved") open?.approvals.push(e.seat);
+    else if (e.type === "undo_declined" || e.type === "undone" || e.type === "command_accepted") open = null;
+  }
+  return open;
+}

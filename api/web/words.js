@@ -21,6 +21,13 @@ const family = (card) => {
 };
 
 /**
+ * How many cards a list holds: its length when shown, its count when hidden from the reader
+ * (`{"count": n}`).
+ * @param {unknown[] | { count: number } | null | undefined} pile
+ */
+const size = (pile) => (Array.isArray(pile) ? pile.length : pile?.count ?? 0);
+
+/**
  * A card's name as the rulebooks call it (a path card by its kind and the sign of its sides).
  * @param {Schemas["CardEntry"] | string | undefined | null} card an entry of the catalogue, or an identifier
  * @param {boolean} [rotated]
@@ -32,7 +39,10 @@ export function cardName(card, rotated = false) {
   if (id.startsWith("goal_stone")) return t("card.goal_stone");
   if (has(`card.${id}`)) return t(`card.${id}`);
   const entry = typeof card === "string" ? null : card;
-  const sides = entry ? openings(entry, rotated).join("") : id.match(/_([nesw]+)$/)?.[1] ?? "";
+  // Without the catalogue's entry, the sides its id names: every part of letters n, e, s, w
+  // (a split card's two, `crystal_split_nes_w`: all four), in n, e, s, w order.
+  const parts = id.split("_").filter((p) => /^[nesw]+$/.test(p));
+  const sides = entry ? openings(entry, rotated).join("") : [..."nesw"].filter((d) => parts.some((p) => p.includes(d))).join("");
   const fam = family(id);
   const name = t(`path.${fam}`);
   return fam === "bridge" || fam === "double_curve" ? name : `${name} ${GLYPH[/** @type {"n"} */ (sides)] ?? ""}`.trim();
@@ -132,13 +142,13 @@ export function describeEvent(e, names) {
       case "tool_repaired": return say("tool_repaired", { tool: toolName(ev.tool) });
       case "path_removed": return say("path_removed");
       case "map_used": return ev.goal ? say("map_used_seen", { goal: cardName(ev.goal) }) : say("map_used");
-      case "passed": return say("passed", { n: ev.discarded?.length ?? 0 });
+      case "passed": return say("passed", { n: size(ev.discarded) });
       case "card_drawn": return ev.card ? say("card_drawn_seen") : say("card_drawn");
       case "turn_skipped": return say("turn_skipped");
       case "round_ended": return say(ev.gold_reached_by == null ? "round_ended_no_gold" : "round_ended", { round: ev.round, reached: who(ev.gold_reached_by), winners: whom(ev.winners) });
       case "gold_kept": return ev.card ? say("gold_kept_seen") : say("gold_kept");
-      case "gold_offered": return say("gold_offered", { n: ev.cards?.length ?? 0 });
-      case "gold_drawn": return say("gold_drawn", { n: ev.cards?.length ?? 0 });
+      case "gold_offered": return say("gold_offered", { n: size(ev.cards) });
+      case "gold_drawn": return say("gold_drawn", { n: size(ev.cards) });
       case "command_accepted": return say(ev.bot ? "command_accepted_bot" : ev.signature ? "command_accepted_signed" : "command_accepted");
       case "undo_requested": return say("undo_requested", { version: ev.to_version });
       case "undo_approved": return say("undo_approved");
@@ -157,7 +167,7 @@ export function describeEvent(e, names) {
       case "seat_key_registered": return say("seat_key_registered", { key: keys.prints.get(ev.key) ?? String(ev.key).slice(0, 16) });
       case "player_trapped": return say("player_trapped");
       case "action_cancelled": return say("action_cancelled", { removed: cardName(ev.removed) });
-      case "discarded_to_remove": return say("discarded_to_remove", { removed: cardName(ev.removed), n: ev.discarded?.length ?? 0 });
+      case "discarded_to_remove": return say("discarded_to_remove", { removed: cardName(ev.removed), n: size(ev.discarded) });
       case "hands_swapped": return say("hands_swapped");
       case "hats_swapped": return say("hats_swapped");
       case "inspected": return ev.role ? say("inspected_seen", { role: roleName(ev.role) }) : say("inspected");

@@ -254,10 +254,8 @@ test("create a game with bots, invite a second player, start and play", async ()
   await shots(page, "table");
   await shots(guest, "guest");
   await axe(guest, "table (phone)");
-  // A refused request shows the problem's detail.
-  await page.getByRole("button", { name: "Approve undo" }).click();
-  const refused = await page.getByRole("alert").filter({ hasText: /\S/ }).textContent();
-  assert.match(refused, /undo/i, `a refused request shows the problem's detail: ${refused}`);
+  // No vote is open: no seat is offered one.
+  assert.equal(await page.getByRole("button", { name: "Approve undo" }).count(), 0, "no vote offered while none is open");
   // An undo request right after one's own move, before anyone acts: the guest (seat 2) plays,
   // the host (seat 0, a person) has not moved yet. The bot votes at once; the host answers.
   await Promise.race([page, guest].map((p) => p.getByText("Your turn").waitFor({ timeout: 15000 })));
@@ -267,13 +265,22 @@ test("create a game with bots, invite a second player, start and play", async ()
   }
   assert.ok(await playOne(guest, "path"), "the guest played");
   await page.getByText("Your turn").waitFor();
+  // A refused request shows the problem's detail: the host's last move is not the latest.
+  await page.getByRole("button", { name: "Request undo" }).click();
+  const refused = await page.getByRole("alert").filter({ hasText: /\S/ }).textContent();
+  assert.match(refused, /undo/i, `a refused request shows the problem's detail: ${refused}`);
   await guest.getByRole("button", { name: "Request undo" }).click();
   await guest.getByRole("alert").filter({ hasText: "Undo requested" }).waitFor();
+  // The requester is never offered a vote on their own request.
+  assert.equal(await guest.getByRole("button", { name: "Approve undo" }).count(), 0, "no vote on one's own request");
   await page.locator(".log li").filter({ hasText: /undo requested/ }).first().waitFor({ timeout: 10000 });
   const settled = page.locator(".log li").filter({ hasText: /undo declined|undone/ });
   if (!(await settled.count())) await page.getByRole("button", { name: "Approve undo" }).click();
   await settled.first().waitFor({ timeout: 10000 });
   console.log(`undo request answered: ${await settled.first().textContent()}`);
+  // Answered: the requester's "Undo requested" goes, and no vote is offered any more.
+  await guest.getByRole("alert").filter({ hasText: "Undo requested" }).waitFor({ state: "detached", timeout: 10000 });
+  await page.getByRole("button", { name: "Approve undo" }).waitFor({ state: "detached" });
   await host.close();
   await guestContext.close();
 });
@@ -293,8 +300,11 @@ test("table talk, a turn clock and presence", async () => {
   await page.locator("svg.board").waitFor();
   // The clock: whoever is awaited has a deadline, counted down on the page.
   const timer = page.getByRole("timer");
-  await timer.filter({ hasText: /has \d+:\d\d to decide/ }).waitFor();
+  await timer.filter({ hasText: /\d+:\d\d to decide/ }).waitFor();
   const state = await get(`/games/${id}/state`);
+  // The reader's own clock speaks to them; another's names its seat.
+  const awaited = (await get(`/games/${id}`)).seats.find((s) => s.seat === state.table.deadline.seat);
+  await timer.filter({ hasText: awaited.bot ? /^.+ has \d+:\d\d to decide$/ : /^You have \d+:\d\d to decide$/ }).waitFor();
   assert.equal(state.table.clock.seconds, 600);
   assert.ok(state.table.deadline.at > Date.now(), "the deadline is ahead");
   // Presence: this page follows the game live, so its seat shows as connected.
@@ -383,6 +393,18 @@ test("replay: keyboard steps, deep links, timing", async () => {
   await axe(page, "replay");
   await shots(page, "replay");
   await context.close();
+  // On a phone, a step moves the log's own view, never the page: the board stays where it is.
+  const phone = await browser.newContext({ locale: "en-US", viewport: PHONE, hasTouch: true, isMobile: true });
+  const small = await phone.newPage();
+  await small.goto(`${BASE}/replay/${gameId}?v=2&as=spectator`);
+  await small.getByText(/^Version 2 of/).waitFor();
+  const before = await small.evaluate(() => scrollY);
+  for (const v of [3, 4, 5, 6]) {
+    await small.getByRole("button", { name: /^Forward/ }).tap();
+    await small.getByText(new RegExp(`^Version ${v} of`)).waitFor();
+  }
+  assert.equal(await small.evaluate(() => scrollY), before, "the page did not scroll");
+  await phone.close();
 });
 
 let finishedId;
@@ -714,6 +736,11 @@ async function playToTheEnd(page, d = EN, keys = false) {
     assert.ok(kind, `a move was made (${asked}): ${kind ? "" : await page.locator("main").innerText()}`);
     made.set(kind, (made.get(kind) ?? 0) + 1);
     await drawn(page, at, posted);
+    if (d === EN) {
+      // Cards hidden from the reader are counted all the same (a pass discards at least one).
+      const told = (await page.locator(".log").first().textContent()) ?? "";
+      assert.doesNotMatch(told, /discarding 0\b|drew 0 gold|discarded 0 cards|\b0 gold cards offered/, "a hidden count is shown as its number");
+    }
   }
   return { turns, made };
 }
@@ -1126,6 +1153,52 @@ test("the host's acts through the table: a bot seated, a player leaving, a rollb
   const log = await get(`/games/${id}/events?after=0&limit=1000`);
   const kinds = new Set(log.events.map((e) => e.event.type));
   for (const k of ["undone", "seat_handed_to_bot", "seat_reclaimed", "token_reissued"]) assert.ok(kinds.has(k), `the record holds ${k}`);
+  await context.close();
+});
+
+test("Saboteur 2: a pass discards two cards of a kind, each card named as the hand names it (§10)", async () => {
+  // A deal whose first player holds two cards of a kind (the same every run: the engine is
+  // deterministic).
+  let found = null;
+  for (let k = 0; k < 64 && !found; k++) {
+    const created = await post("/games", undefined, { ruleset: "saboteur2", players: 2, seed: (k + 64).toString(16).padStart(2, "0").repeat(32) });
+    const id = created.game_id;
+    const seats = [await post(`/games/${id}/seats`, undefined, { name: "Ann" }), await post(`/games/${id}/seats`, undefined, { name: "Ada" })];
+    await post(`/games/${id}/start`, created.host_token);
+    for (const seat of seats) {
+      const auth = { authorization: `Bearer ${seat.player_token}` };
+      const view = (await (await fetch(`${BASE}/games/${id}/state`, { headers: auth })).json()).view;
+      if (view.phase.awaited !== seat.seat) continue;
+      const twin = view.hand.find((c, i) => view.hand.indexOf(c) !== i);
+      const legal = (await (await fetch(`${BASE}/games/${id}/legal-moves`, { headers: auth })).json()).commands;
+      if (twin && legal.some((c) => c.type === "pass" && c.discard.length === 2 && c.discard.every((d) => d === twin))) found = { id, seat, twin, at: view.hand.indexOf(twin) };
+    }
+  }
+  assert.ok(found, "a deal with two cards of a kind to pass with");
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/play/${found.id}#token=${found.seat.player_token}`);
+  await page.getByRole("status").filter({ hasText: /^Your turn/ }).waitFor();
+  const hand = page.getByRole("list", { name: "Your hand" }).getByRole("button");
+  const named = (await hand.allTextContents()).map((t) => t.split(",")[0].trim());
+  await hand.nth(found.at).click();
+  const pass = page.locator("fieldset.pass");
+  await pass.waitFor();
+  // Every card offered to go with it is named as the hand names it (after its picture).
+  const offered = (await pass.locator("label").allTextContents()).map((l) => l.trim().replace(/^also discard /, ""));
+  for (const card of offered) assert.ok(named.some((n) => n.endsWith(card)), `"${card}" is named so in the hand: ${JSON.stringify(named)}`);
+  // The other card of the kind is a choice of its own; both go.
+  const twin = offered.find((card) => named[found.at].endsWith(card));
+  assert.ok(twin, `the other ${named[found.at]} is offered: ${JSON.stringify(offered)}`);
+  await pass.getByRole("checkbox", { name: `also discard ${twin}` }).first().check();
+  const at = await page.locator("main").getAttribute("data-version");
+  await pass.getByRole("button").click();
+  await page.waitForFunction((v) => document.querySelector("main")?.dataset.version !== v, at);
+  const auth = { authorization: `Bearer ${found.seat.player_token}` };
+  const log = await (await fetch(`${BASE}/games/${found.id}/events?after=0&limit=1000`, { headers: auth })).json();
+  const passed = log.events.map((e) => e.event).filter((e) => e.type === "command_accepted" && e.command.type === "pass");
+  assert.deepEqual(passed.at(-1)?.command.discard, [found.twin, found.twin], "both cards of the kind discarded");
+  await axe(page, "a pass of two cards of a kind");
   await context.close();
 });
 
