@@ -80,36 +80,46 @@ enum Task {
     },
 }
 
-/// The fast loop: `cargo test --workspace` without the tests that need PostgreSQL (every one
-/// is named for its backend: `postgres`) or the HA cluster (`failover_under_load`), and with
-/// a tenth of the random games of the domain's property and bot tests (set the variables to
-/// choose otherwise; `cargo xtask test` plays them all).
+/// The fast loop: every crate's tests without those that need PostgreSQL (every one is named
+/// for its backend: `postgres`) or the HA cluster (`failover_under_load`), and with a tenth of
+/// the random games of the domain's property and bot tests (set the variables to choose
+/// otherwise; `cargo xtask test` plays them all). The domain's run beside the others, their
+/// output shown when they end.
 fn quick(rest: &[String]) -> ExitCode {
-    let mut command = Command::new(env!("CARGO"));
-    for (name, games) in [
-        ("SABOTEUR_GAMES", "1000"),
-        ("SABOTEUR_BOT_GAMES", "200"),
-        ("SABOTEUR_EXPERT_GAMES", "2"),
-    ] {
-        if std::env::var_os(name).is_none() {
-            command.env(name, games);
+    let mut args: Vec<String> = ["--skip", "postgres", "--skip", "failover_under_load"]
+        .map(String::from)
+        .to_vec();
+    args.extend_from_slice(rest);
+    let with_games = |mut command: Command| {
+        for (name, games) in [
+            ("SABOTEUR_GAMES", "1000"),
+            ("SABOTEUR_BOT_GAMES", "200"),
+            ("SABOTEUR_EXPERT_GAMES", "2"),
+        ] {
+            if std::env::var_os(name).is_none() {
+                command.env(name, games);
+            }
         }
+        command
+    };
+    if server_binary().is_none() {
+        return ExitCode::FAILURE;
     }
-    command
-        .current_dir(root())
-        .args([
-            "test",
-            "--workspace",
-            "--no-fail-fast",
-            "--",
-            "--skip",
-            "postgres",
-        ])
-        .args(["--skip", "failover_under_load"])
-        .args(rest);
-    match command.status() {
-        Ok(s) if s.success() => ExitCode::SUCCESS,
-        _ => ExitCode::FAILURE,
+    let domain = std::thread::spawn({
+        let command = with_games(cargo_test(&DOMAIN, &args));
+        move || suite::captured(command, Count::Lines)
+    });
+    let mut tally = Tally::default();
+    let mut ok = counted(with_games(cargo_test(&NOT_DOMAIN, &args)), &mut tally);
+    match domain.join() {
+        Ok(run) => ok &= run.show(&mut tally),
+        Err(_) => ok = false,
+    }
+    println!("total: {} passed, {} failed", tally.passed, tally.failed);
+    if ok && tally.failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }
 
