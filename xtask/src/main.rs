@@ -10,9 +10,8 @@
 //! PostgreSQL nodes under Patroni 4, HAProxy, the servers) of `deploy/cluster.sh`, what it
 //! needs installed first when missing.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode};
 
 use clap::{Parser, Subcommand};
 
@@ -20,7 +19,7 @@ mod cluster;
 mod host;
 mod suite;
 
-use suite::Count;
+use suite::{Count, Tally, counted};
 
 use cluster::{ClusterAction, cluster, ensure_cluster_tools};
 use host::{apt_install, has_postgres, is_root, on_path, root, run, target_dir};
@@ -140,38 +139,6 @@ fn scenarios(dir: Option<&Path>) -> ExitCode {
     }
 }
 
-/// Counts of a test run.
-#[derive(Default)]
-struct Tally {
-    passed: u64,
-    failed: u64,
-}
-
-impl Tally {
-    /// Adds the counts of a runner's closing line: cargo test's `test result: ok. N passed;
-    /// M failed; …`, the scenario runner's `N passed, M failed`, or node's TAP summary
-    /// (`# pass N`, `# fail N`).
-    fn read(&mut self, line: &str) {
-        let tap = |prefix: &str| -> Option<u64> { line.strip_prefix(prefix)?.trim().parse().ok() };
-        if let Some(n) = tap("# pass ") {
-            self.passed += n;
-            return;
-        }
-        if let Some(n) = tap("# fail ") {
-            self.failed += n;
-            return;
-        }
-        let number_before = |word: &str| -> Option<u64> {
-            let at = line.find(word)?;
-            line[..at].split_whitespace().last()?.parse().ok()
-        };
-        if line.contains(" passed") && line.contains(" failed") {
-            self.passed += number_before(" passed").unwrap_or(0);
-            self.failed += number_before(" failed").unwrap_or(0);
-        }
-    }
-}
-
 /// The Chromium the browser tests drive: Debian's package.
 const CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -260,24 +227,6 @@ fn server_binary() -> Option<PathBuf> {
         return None;
     }
     Some(target_dir().join("debug/saboteur"))
-}
-
-/// Runs a test program, its output shown and its counts added up.
-fn counted(mut command: Command, tally: &mut Tally) -> bool {
-    let mut child = match command.stdout(Stdio::piped()).spawn() {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("xtask: cannot run {command:?}: {e}");
-            return false;
-        }
-    };
-    if let Some(out) = child.stdout.take() {
-        for line in BufReader::new(out).lines().map_while(Result::ok) {
-            println!("{line}");
-            tally.read(&line);
-        }
-    }
-    child.wait().is_ok_and(|s| s.success())
 }
 
 /// The web client's tests: its types against the spec, then the pages in Chromium, served

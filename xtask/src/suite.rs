@@ -1,10 +1,9 @@
-//! A test program run beside others: its output (standard output and error, in order) kept
-//! and shown once it ends, so two programs' lines never mix.
+//! Test programs run and counted: one at a time, its output shown as it comes; or beside
+//! others, its output (standard output and error, in order) kept and shown once it ends, so
+//! two programs' lines never mix.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
-
-use crate::Tally;
 
 /// How a program's tests are counted.
 #[derive(Clone, Copy, PartialEq)]
@@ -77,4 +76,56 @@ impl Captured {
         }
         self.ok
     }
+}
+
+/// Counts of a test run.
+#[derive(Default)]
+pub struct Tally {
+    /// Tests passed.
+    pub passed: u64,
+    /// Tests failed.
+    pub failed: u64,
+}
+
+impl Tally {
+    /// Adds the counts of a runner's closing line: cargo test's `test result: ok. N passed;
+    /// M failed; …`, the scenario runner's `N passed, M failed`, or node's TAP summary
+    /// (`# pass N`, `# fail N`).
+    pub fn read(&mut self, line: &str) {
+        let tap = |prefix: &str| -> Option<u64> { line.strip_prefix(prefix)?.trim().parse().ok() };
+        if let Some(n) = tap("# pass ") {
+            self.passed += n;
+            return;
+        }
+        if let Some(n) = tap("# fail ") {
+            self.failed += n;
+            return;
+        }
+        let number_before = |word: &str| -> Option<u64> {
+            let at = line.find(word)?;
+            line[..at].split_whitespace().last()?.parse().ok()
+        };
+        if line.contains(" passed") && line.contains(" failed") {
+            self.passed += number_before(" passed").unwrap_or(0);
+            self.failed += number_before(" failed").unwrap_or(0);
+        }
+    }
+}
+
+/// Runs a test program, its output shown and its counts added up.
+pub fn counted(mut command: Command, tally: &mut Tally) -> bool {
+    let mut child = match command.stdout(Stdio::piped()).spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("xtask: cannot run {command:?}: {e}");
+            return false;
+        }
+    };
+    if let Some(out) = child.stdout.take() {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            println!("{line}");
+            tally.read(&line);
+        }
+    }
+    child.wait().is_ok_and(|s| s.success())
 }
