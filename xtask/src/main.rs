@@ -34,10 +34,10 @@ struct Cli {
 #[derive(Subcommand)]
 enum Task {
     /// Install what the tests need when missing, then run every test: every crate's but the
-    /// domain's (`cargo test --workspace --exclude saboteur-domain`, alone: their faults are
-    /// timed), then the domain's and Schemathesis against the live server's spec beside the
-    /// web client's type check and browser tests (against the server binary the tests built),
-    /// then the example clients.
+    /// domain's (`cargo test --workspace --exclude saboteur-domain`), the web client's type
+    /// check and browser tests (against the server binary the tests built) and the example
+    /// clients, one after another; beside them, at the lowest priority, the domain's tests and
+    /// Schemathesis against the live server's spec.
     Test {
         /// Skip the Schemathesis run.
         #[arg(long)]
@@ -346,11 +346,11 @@ fn test(
     let Some(bin) = server_binary() else {
         return Err("the tests do not build".into());
     };
-    // The timed half alone: servers, databases and the cluster's faults, on an idle machine.
-    let mut ok = counted(cargo_test(&NOT_DOMAIN, rest), &mut tally);
-    // Then the domain's tests and Schemathesis, beside the browser's (which wait on pages more
-    // than they compute); their output is shown once they end.
-    let cpu = std::thread::spawn({
+    // The domain's tests and Schemathesis compute and time nothing: they run at the lowest
+    // priority (`nice -n 19`) beside the rest, on what the timed tests (servers, databases, the
+    // cluster's faults, the browser) leave idle while they wait; their output is shown once
+    // they end.
+    let idle = std::thread::spawn({
         let rest = rest.to_vec();
         move || {
             let mut runs = vec![suite::captured(cargo_test(&DOMAIN, &rest), Count::Lines)];
@@ -360,10 +360,11 @@ fn test(
             runs
         }
     });
+    let mut ok = counted(cargo_test(&NOT_DOMAIN, rest), &mut tally);
     if !no_browser {
         ok &= browser_tests(&bin, &mut tally);
     }
-    for run in cpu
+    for run in idle
         .join()
         .map_err(|_| "the domain's tests' runner panicked")?
     {

@@ -1,6 +1,6 @@
 //! Test programs run and counted: one at a time, its output shown as it comes; or beside
-//! others, its output (standard output and error, in order) kept and shown once it ends, so
-//! two programs' lines never mix.
+//! others at the lowest priority, its output (standard output and error, in order) kept and
+//! shown once it ends, so two programs' lines never mix.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -21,12 +21,13 @@ pub struct Captured {
     count: Count,
 }
 
-/// Runs `command` to its end, its standard error into its standard output (through `bash`,
-/// so the order of the two is kept).
+/// Runs `command` to its end at the lowest priority (`nice -n 19`: it takes only what the
+/// machine leaves idle), its standard error into its standard output (through `bash`, so the
+/// order of the two is kept).
 pub fn captured(command: Command, count: Count) -> Captured {
     let mut merged = Command::new("bash");
     merged
-        .args(["-c", "exec \"$@\" 2>&1", "bash"])
+        .args(["-c", "exec nice -n 19 \"$@\" 2>&1", "bash"])
         .arg(command.get_program())
         .args(command.get_args())
         .stdout(Stdio::piped());
