@@ -736,11 +736,11 @@ async function playToTheEnd(page, d = EN, keys = false) {
     assert.ok(kind, `a move was made (${asked}): ${kind ? "" : await page.locator("main").innerText()}`);
     made.set(kind, (made.get(kind) ?? 0) + 1);
     await drawn(page, at, posted);
-    if (d === EN) {
-      // Cards hidden from the reader are counted all the same (a pass discards at least one).
-      const told = (await page.locator(".log").first().textContent()) ?? "";
-      assert.doesNotMatch(told, /discarding 0\b|drew 0 gold|discarded 0 cards|\b0 gold cards offered/, "a hidden count is shown as its number");
-    }
+    const told = (await page.locator(".log").first().textContent()) ?? "";
+    // No word said twice over a colon ("korytarz: korytarz ┴"), in any language.
+    assert.doesNotMatch(told, /(?<!\p{L})(\p{L}+): \1(?!\p{L})/u, "a word said twice");
+    // Cards hidden from the reader are counted all the same (a pass discards at least one).
+    if (d === EN) assert.doesNotMatch(told, /discarding 0\b|drew 0 gold|discarded 0 cards|\b0 gold cards offered/, "a hidden count is shown as its number");
   }
   return { turns, made };
 }
