@@ -4,13 +4,13 @@
 //! game listing (as they were when served: games created or finished since are missing).
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 /// The last `capacity` answers served, by what was asked (a game's id, a listing's query),
 /// newest last.
 pub(crate) struct Kept<T> {
     capacity: usize,
-    answers: Mutex<VecDeque<(String, Arc<T>)>>,
+    answers: Mutex<VecDeque<(String, T)>>,
 }
 
 impl<T: Clone> Kept<T> {
@@ -29,7 +29,7 @@ impl<T: Clone> Kept<T> {
         if kept.len() >= self.capacity {
             kept.pop_front();
         }
-        kept.push_back((asked.to_string(), Arc::new(answer.clone())));
+        kept.push_back((asked.to_string(), answer.clone()));
     }
 
     /// The answer last served for `asked`, if it is still kept.
@@ -37,7 +37,7 @@ impl<T: Clone> Kept<T> {
         let kept = self.answers.lock().unwrap_or_else(|e| e.into_inner());
         kept.iter()
             .find(|(a, _)| a == asked)
-            .map(|(_, answer)| (**answer).clone())
+            .map(|(_, answer)| answer.clone())
     }
 }
 

@@ -83,32 +83,28 @@ impl AppState {
         F: Fn(EventStore) -> Fut,
         Fut: std::future::Future<Output = Result<T, crate::error::ApiError>>,
     {
-        let started = std::time::Instant::now();
-        loop {
+        let (read, complete) = (&read, &complete);
+        self.patiently(move || async move {
             if self.tables.store_away()
                 && let Some(answer) = kept.get(asked)
             {
                 return Ok(answer);
             }
-            match self.reading_once(&read, &complete).await {
+            match self.reading_once(read, complete).await {
                 Err(crate::error::ApiError::Unreachable(why)) => {
                     self.tables.note_store_away();
-                    if let Some(answer) = kept.get(asked) {
-                        return Ok(answer);
-                    }
-                    if self.reads.is_none() || started.elapsed() >= READ_PATIENCE {
-                        return Err(crate::error::ApiError::Unreachable(why));
-                    }
-                    tokio::time::sleep(Duration::from_millis(250)).await;
+                    kept.get(asked)
+                        .ok_or(crate::error::ApiError::Unreachable(why))
                 }
                 answer => {
                     if let Ok(answer) = &answer {
                         kept.keep(asked, answer);
                     }
-                    return answer;
+                    answer
                 }
             }
-        }
+        })
+        .await
     }
 
     /// Runs the read `read` again while it answers that no database can be reached, for at
