@@ -2908,6 +2908,12 @@ export interface components {
          * @description One seat at the table, as everyone may see it.
          */
         SeatStatus: {
+            /**
+             * Format: int64
+             * @description The event (`seat_handed_to_bot`) that handed the seat to the bot playing it now: what
+             *     its player's signed reclaim names (`about`, docs/clients.md).
+             */
+            handed_at?: number | null;
             handed_to?: null | components["schemas"]["BotLevel"];
             /**
              * @description The Ed25519 public key (64 hex digits) that signs the seat's acts, if its player
@@ -2927,6 +2933,12 @@ export interface components {
              * @description Its timeouts in a row.
              */
             timeouts: number;
+            /**
+             * Format: int64
+             * @description The event (`command_accepted`) of the seat's command that its undo would take back
+             *     now, if any: what its player's signed undo names (`about`).
+             */
+            undoable?: number | null;
         };
         /**
          * SeatTarget
@@ -3101,12 +3113,26 @@ export interface components {
             deadline?: null | components["schemas"]["Deadline"];
             /** @description The sequence numbers of the messages the host hid. */
             hidden_talk: number[];
+            /**
+             * Format: int32
+             * @description The game's record version (`game_created.record_version`): which statement its players
+             *     sign (5: `saboteur-act-v3`; 3 and 4: `saboteur-act-v2`; 1 and 2: `saboteur-act-v1`) and
+             *     what its audit checks. A client refuses a game whose record version it does not sign
+             *     (docs/clients.md).
+             */
+            record_version: number;
             /** @description Every seat, in order. */
             seats: components["schemas"]["SeatStatus"][];
             /** @description Whether spectators may talk. */
             spectator_talk: boolean;
             /** @description The level of the bot that decides for a seat that ran out of time. */
             timeout_bot: components["schemas"]["BotLevel"];
+            /**
+             * Format: int64
+             * @description The pending undo request's event (`undo_requested`), if one waits for votes: what a
+             *     signed approval or decline names (`about`).
+             */
+            undo_request?: number | null;
         };
         /**
          * TalkRequest

@@ -55,6 +55,12 @@ async function checkHere(id, kept) {
   let signatures = 0;
   // The game's record version says what its players signed (1 when not written).
   const record = bundle.events[0]?.payload?.record_version ?? 1;
+  // What each signed undo, vote and reclaim is about (record version 5): the command taken back,
+  // the last request, the seat's last hand-over, followed as the log goes.
+  /** @type {number | null} */
+  let lastRequest = null;
+  /** @type {Record<number, number>} */
+  const handedAt = {};
   for (const e of bundle.events) {
     const p = e.payload;
     const seat = p.seat ?? p.by;
@@ -64,12 +70,18 @@ async function checkHere(id, kept) {
       /** @type {unknown} */
       let body;
       try { body = s.body ? JSON.parse(s.body) : undefined; } catch { body = undefined; }
-      const text = statement({ game: id, seat, version: s.version, act: signedActOf(e.event_type), record }, body, s.body);
+      const act = signedActOf(e.event_type);
+      const about = act === "undo" ? p.to_version + 1
+        : act === "approve" || act === "decline" ? lastRequest
+          : act === "reclaim" ? handedAt[seat] ?? null : null;
+      const text = statement({ game: id, seat, version: s.version, act, record, about }, body, s.body);
       if (key && await verifies(key, text, s.signature)) signatures++;
       else { ok = false; lines.push(t("here.bad_signature", { n: e.seq, seat })); break; }
     }
     if (e.event_type === "seat_key_registered") seatKeys[p.seat] = p.key;
     if (e.event_type === "token_reissued") delete seatKeys[p.seat];
+    if (e.event_type === "undo_requested") lastRequest = e.seq;
+    if (e.event_type === "seat_handed_to_bot") handedAt[p.seat] = e.seq;
   }
   lines.push(t("here.signatures", { n: signatures }));
   const me = tokens.get(id);

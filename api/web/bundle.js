@@ -226,9 +226,22 @@ async function api(path, { method = "GET", token, body, headers = {}, sign } = {
   if (!res.ok) throw new Error(refusal(data, res));
   return data;
 }
+var RECORD_VERSION = 5;
 function statement(sign, body, sent) {
-  if ((sign.record ?? 3) < 3) {
+  const record = sign.record ?? RECORD_VERSION;
+  if (record < 3) {
     return ["saboteur-act-v1", sign.game, sign.seat, sign.version, sign.act, sent ?? ""].join("\n");
+  }
+  if (record >= 5) {
+    return canonicalize({
+      scheme: "saboteur-act-v3",
+      act: sign.act,
+      game: sign.game,
+      seat: sign.seat,
+      version: sign.version,
+      body: body === void 0 ? null : body,
+      about: sign.about ?? null
+    });
   }
   return canonicalize({
     scheme: "saboteur-act-v2",
@@ -238,6 +251,12 @@ function statement(sign, body, sent) {
     version: sign.version,
     body: body === void 0 ? null : body
   });
+}
+async function seatable(id2, t2) {
+  const page = await api(`/games/${id2}/events?after=0&limit=1`);
+  const created = page.events[0]?.event;
+  const record = created?.type === "game_created" ? created.record_version ?? 1 : 0;
+  if (record < RECORD_VERSION) throw new Error(t2("join.old_record", { version: record, current: RECORD_VERSION }));
 }
 var receipts = {
   /** @param {string} id @returns {Schemas["Receipt"][]} */
@@ -835,6 +854,7 @@ async function lobby(ready2) {
       tokens.set(id2, { host: created.host_token });
       const bots = Math.min(players2, Number(f.get("bots")));
       if (bots < players2) {
+        await seatable(id2, t);
         const key = await keys.make();
         const joined = await api(`/games/${id2}/seats`, { method: "POST", body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), ...await keys.sent(key, id2) } });
         tokens.set(id2, seated(joined, key));
@@ -1100,6 +1120,7 @@ async function table(id2, ready2) {
       join.addEventListener("submit", async (ev) => {
         ev.preventDefault();
         try {
+          await seatable(id2, t);
           const key = await keys.make();
           const j = await api(`/games/${id2}/seats`, { method: "POST", body: { name: new FormData(
             /** @type {HTMLFormElement} */
@@ -1119,6 +1140,7 @@ async function table(id2, ready2) {
       if (!mine.token && mySeat2 && before.token) {
         kids.push(h("p", {}, `${t("table.rematch_yours")} `, h("button", { type: "button", onclick: async () => {
           try {
+            await seatable(id2, t);
             const key = await keys.make();
             const j = await api(`/games/${id2}/seats/${mySeat2.seat}/claim`, { method: "POST", token: before.token, body: { entropy: share(), ...await keys.sent(key, id2) } });
             tokens.set(id2, seated(j, key));
@@ -1211,9 +1233,15 @@ async function table(id2, ready2) {
     }
     const me = view.seat ?? (mine.token ? mine.seat ?? null : null);
     const over = s.status === "finished";
-    const signed = (act) => mine.key && me != null ? { game: id2, seat: me, version: st.version, act, key: mine.key } : void 0;
+    const about = (act) => {
+      const seat = me != null ? st.table.seats[me] : void 0;
+      if (act === "undo") return seat?.undoable ?? null;
+      if (act === "approve" || act === "decline") return st.table.undo_request ?? null;
+      return act === "reclaim" ? seat?.handed_at ?? null : null;
+    };
+    const signed = (act) => mine.key && me != null ? { game: id2, seat: me, version: st.version, act, key: mine.key, record: st.table.record_version, about: about(act) } : void 0;
     const ownKey = me != null ? st.table.seats[me]?.key : void 0;
-    if (mine.token && me != null && !over && !ownKey && !registering) {
+    if (mine.token && me != null && !over && !ownKey && !registering && st.table.record_version >= RECORD_VERSION) {
       registering = true;
       keys.make().then(async (key) => {
         if (!key) return;
@@ -1812,6 +1840,8 @@ async function checkHere(id2, kept) {
   const seatKeys = {};
   let signatures = 0;
   const record = bundle.events[0]?.payload?.record_version ?? 1;
+  let lastRequest = null;
+  const handedAt = {};
   for (const e of bundle.events) {
     const p = e.payload;
     const seat = p.seat ?? p.by;
@@ -1824,7 +1854,9 @@ async function checkHere(id2, kept) {
       } catch {
         body = void 0;
       }
-      const text = statement({ game: id2, seat, version: s.version, act: signedActOf(e.event_type), record }, body, s.body);
+      const act = signedActOf(e.event_type);
+      const about = act === "undo" ? p.to_version + 1 : act === "approve" || act === "decline" ? lastRequest : act === "reclaim" ? handedAt[seat] ?? null : null;
+      const text = statement({ game: id2, seat, version: s.version, act, record, about }, body, s.body);
       if (key && await verifies(key, text, s.signature)) signatures++;
       else {
         ok = false;
@@ -1834,6 +1866,8 @@ async function checkHere(id2, kept) {
     }
     if (e.event_type === "seat_key_registered") seatKeys[p.seat] = p.key;
     if (e.event_type === "token_reissued") delete seatKeys[p.seat];
+    if (e.event_type === "undo_requested") lastRequest = e.seq;
+    if (e.event_type === "seat_handed_to_bot") handedAt[p.seat] = e.seq;
   }
   lines.push(t("here.signatures", { n: signatures }));
   const me = tokens.get(id2);

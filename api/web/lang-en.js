@@ -222,6 +222,7 @@ export default {
   "lobby.ruleset": "Ruleset",
   "lobby.players": "Players",
   "lobby.name": "Your name",
+  "join.old_record": "This game was created under an older record (version {version}; this browser takes seats under version {current}): its players' signatures would say less about what they authorise, so this browser does not take a seat in it.",
   "lobby.default_name": "Player",
   "lobby.bots": "Bots",
   "lobby.level": "Bot level",

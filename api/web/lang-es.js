@@ -222,6 +222,7 @@ export default {
   "lobby.ruleset": "Reglas",
   "lobby.players": "Jugadores",
   "lobby.name": "Tu nombre",
+  "join.old_record": "Esta partida se creó con un registro antiguo (versión {version}; este navegador solo se sienta en partidas de la versión {current}): las firmas de sus jugadores dirían menos de lo que autorizan, así que este navegador no ocupa un asiento en ella.",
   "lobby.default_name": "Jugador",
   "lobby.bots": "Bots",
   "lobby.level": "Nivel de los bots",

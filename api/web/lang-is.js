@@ -222,6 +222,7 @@ export default {
   "lobby.ruleset": "Reglur",
   "lobby.players": "Leikmenn",
   "lobby.name": "Nafnið þitt",
+  "join.old_record": "Þetta spil var stofnað með eldri skráningu (útgáfa {version}; þessi vafri sest aðeins í spil af útgáfu {current}): undirskriftir leikmanna segðu minna um það sem þær heimila, svo þessi vafri sest ekki í það.",
   "lobby.default_name": "Leikmaður",
   "lobby.bots": "Vélmenni",
   "lobby.level": "Styrkur vélmenna",

@@ -222,6 +222,7 @@ export default {
   "lobby.ruleset": "Noteikumi",
   "lobby.players": "Spēlētāji",
   "lobby.name": "Tavs vārds",
+  "join.old_record": "Šī spēle izveidota ar vecāku ierakstu (versija {version}; šī pārlūkprogramma ieņem vietas tikai versijas {current} spēlēs): spēlētāju paraksti mazāk apliecinātu to, ko tie atļauj, tāpēc šī pārlūkprogramma tajā vietu neieņem.",
   "lobby.default_name": "Spēlētājs",
   "lobby.bots": "Boti",
   "lobby.level": "Bota līmenis",

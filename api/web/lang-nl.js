@@ -222,6 +222,7 @@ export default {
   "lobby.ruleset": "Spelvariant",
   "lobby.players": "Spelers",
   "lobby.name": "Je naam",
+  "join.old_record": "Dit spel is aangemaakt met een ouder verslag (versie {version}; deze browser neemt alleen plaats in spellen van versie {current}): de handtekeningen van de spelers zouden minder zeggen over wat ze toestaan, dus deze browser neemt er geen plaats in.",
   "lobby.default_name": "Speler",
   "lobby.bots": "Bots",
   "lobby.level": "Niveau van de bots",

@@ -222,6 +222,7 @@ export default {
   "lobby.ruleset": "Wariant",
   "lobby.players": "Gracze",
   "lobby.name": "Twoje imię",
+  "join.old_record": "Ta gra została utworzona w starszym zapisie (wersja {version}; ta przeglądarka zajmuje miejsca tylko w grach w wersji {current}): podpisy graczy mówiłyby mniej o tym, na co pozwalają, więc ta przeglądarka nie zajmie w niej miejsca.",
   "lobby.default_name": "Gracz",
   "lobby.bots": "Boty",
   "lobby.level": "Poziom botów",

@@ -2,7 +2,7 @@
 // the host's options), seating its creator.
 import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
-import { api, keys, share, seated, tokens } from "./net.js";
+import { api, keys, seatable, share, seated, tokens } from "./net.js";
 import { rulesetName, statusName } from "./words.js";
 import { levelPicker } from "./parts.js";
 
@@ -72,6 +72,7 @@ export async function lobby(ready) {
       const bots = Math.min(players, Number(f.get("bots")));
       if (bots < players) {
         // The creator takes a seat unless bots take them all (a game to watch).
+        await seatable(id, t);
         const key = await keys.make();
         /** @type {Schemas["Joined"]} */
         const joined = await api(`/games/${id}/seats`, { method: "POST", body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), ...(await keys.sent(key, id)) } });

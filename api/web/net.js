@@ -9,7 +9,7 @@ import { t, has } from "./i18n.js";
 /**
  * What signs a seat's act: the game, the seat, the version it was chosen at, the act's name,
  * the seat's key and the game's record version (before 3, the old scheme).
- * @typedef {{ game: string, seat: number, version: number, act: string, key?: Key, record?: number }} Signing
+ * @typedef {{ game: string, seat: number, version: number, act: string, key?: Key, record?: number, about?: number | null }} Signing
  * @typedef {{ private: string, public: string }} Key
  */
 
@@ -54,15 +54,33 @@ export async function api(path, { method = "GET", token, body, headers = {}, sig
   return data;
 }
 
+/** The record version of the games this browser takes seats in: their players sign
+ * `saboteur-act-v3`, each act bound to its moment and to what it is about. */
+export const RECORD_VERSION = 5;
+
 /**
  * What a player signs for an act: the RFC 8785 (JCS) canonical JSON of the act's scheme, name,
- * game, seat, version and body (the value sent, null without one); in a game of record version
- * 1 or 2, the six lines of `saboteur-act-v1` with the body as sent.
+ * game, seat, version, body (the value sent, null without one) and, from record version 5 on,
+ * the event it is about (`about`: an undo's command, a vote's request, a reclaim's hand-over);
+ * in a game of record version 3 or 4 the same without `about`; in a game of record version 1
+ * or 2, the six lines of `saboteur-act-v1` with the body as sent.
  * @param {Signing} sign @param {unknown} body @param {string | undefined} sent
  */
 export function statement(sign, body, sent) {
-  if ((sign.record ?? 3) < 3) {
+  const record = sign.record ?? RECORD_VERSION;
+  if (record < 3) {
     return ["saboteur-act-v1", sign.game, sign.seat, sign.version, sign.act, sent ?? ""].join("\n");
+  }
+  if (record >= 5) {
+    return canonicalize({
+      scheme: "saboteur-act-v3",
+      act: sign.act,
+      game: sign.game,
+      seat: sign.seat,
+      version: sign.version,
+      body: body === undefined ? null : body,
+      about: sign.about ?? null,
+    });
   }
   return canonicalize({
     scheme: "saboteur-act-v2",
@@ -72,6 +90,20 @@ export function statement(sign, body, sent) {
     version: sign.version,
     body: body === undefined ? null : body,
   });
+}
+
+/**
+ * Refuses to take a seat in game `id` when its record (`game_created.record_version`) is older
+ * than [`RECORD_VERSION`]: a server that created it so would have its players sign acts bound
+ * less to their moment (docs/threat-model.md). Throws the reason, in the reader's language.
+ * @param {string} id @param {(key: string, args?: Record<string, unknown>) => string} t
+ */
+export async function seatable(id, t) {
+  /** @type {Schemas["EventPage"]} */
+  const page = await api(`/games/${id}/events?after=0&limit=1`);
+  const created = page.events[0]?.event;
+  const record = created?.type === "game_created" ? created.record_version ?? 1 : 0;
+  if (record < RECORD_VERSION) throw new Error(t("join.old_record", { version: record, current: RECORD_VERSION }));
 }
 
 /** The receipts served to this browser, per game: the last 1000, oldest first. */

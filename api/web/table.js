@@ -3,7 +3,7 @@
 import { h, main } from "./dom.js";
 import { el } from "./svg.js";
 import { t } from "./i18n.js";
-import { api, cards, follow, keys, serverKeys, share, seated, tokens } from "./net.js";
+import { api, cards, follow, keys, RECORD_VERSION, seatable, serverKeys, share, seated, tokens } from "./net.js";
 import { board, markLast } from "./board.js";
 import { cardIcon, levelPicker, players, seriesSection } from "./parts.js";
 import { cardName, clock, describe, describeCommand, describeEvent, explain, phaseName, roleName, rulesetName, seatName, statusName } from "./words.js";
@@ -183,6 +183,7 @@ export async function table(id, ready) {
       join.addEventListener("submit", async (ev) => {
         ev.preventDefault();
         try {
+          await seatable(id, t);
           const key = await keys.make();
           /** @type {Schemas["Joined"]} */
           const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: new FormData(/** @type {HTMLFormElement} */ (join)).get("name"), entropy: share(), ...(await keys.sent(key, id)) } });
@@ -195,6 +196,7 @@ export async function table(id, ready) {
       if (!mine.token && mySeat && before.token) {
         kids.push(h("p", {}, `${t("table.rematch_yours")} `, h("button", { type: "button", onclick: async () => {
           try {
+            await seatable(id, t);
             const key = await keys.make();
             /** @type {Schemas["Joined"]} */
             const j = await api(`/games/${id}/seats/${mySeat.seat}/claim`, { method: "POST", token: before.token, body: { entropy: share(), ...(await keys.sent(key, id)) } });
@@ -268,12 +270,21 @@ export async function table(id, ready) {
     if (mine.token && view.seat != null && mine.seat !== view.seat) { tokens.set(id, { seat: view.seat }); mine.seat = view.seat; }
     const me = view.seat ?? (mine.token ? mine.seat ?? null : null);
     const over = s.status === "finished";
+    /** The event an act of this seat is about, as the table's status lists it: the command an
+     * undo takes back, the request a vote answers, the hand-over a reclaim ends. @param {string} act */
+    const about = (act) => {
+      const seat = me != null ? st.table.seats[me] : undefined;
+      if (act === "undo") return seat?.undoable ?? null;
+      if (act === "approve" || act === "decline") return st.table.undo_request ?? null;
+      return act === "reclaim" ? seat?.handed_at ?? null : null;
+    };
     /** The signature of this seat's act, chosen at the version drawn. @param {string} act @returns {Signing | undefined} */
-    const signed = (act) => (mine.key && me != null ? { game: id, seat: me, version: st.version, act, key: mine.key } : undefined);
+    const signed = (act) => (mine.key && me != null ? { game: id, seat: me, version: st.version, act, key: mine.key, record: st.table.record_version, about: about(act) } : undefined);
     // A seat without a key (its token was issued again, or it came by an invite link) gets this
     // browser's, once: from then on its acts are signed.
     const ownKey = me != null ? st.table.seats[me]?.key : undefined;
-    if (mine.token && me != null && !over && !ownKey && !registering) {
+    // A key is given only to a game of the record version this browser takes seats under.
+    if (mine.token && me != null && !over && !ownKey && !registering && st.table.record_version >= RECORD_VERSION) {
       registering = true;
       keys.make().then(async (key) => {
         if (!key) return;

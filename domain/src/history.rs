@@ -22,6 +22,9 @@ use crate::violation::RuleViolation;
 pub struct UndoRequest {
     /// Who asked.
     pub seat: Seat,
+    /// The request's event (`undo_requested`): what a vote on it is about.
+    #[serde(default)]
+    pub event: u64,
     /// The version the game would return to.
     pub to_version: u64,
     /// Who has approved so far.
@@ -310,6 +313,7 @@ impl History {
             } => {
                 self.pending = Some(UndoRequest {
                     seat: *seat,
+                    event: seq,
                     to_version: *to_version,
                     approvals: Vec::new(),
                     revealed: revealed.unwrap_or(true),
@@ -385,7 +389,7 @@ impl History {
     /// The seat whose command is the last effective one, with the version before it.
     /// The last command `seat` chose itself (not by a bot), if only bots have acted since:
     /// with the version before it.
-    fn last_own_command(&self, seat: Seat) -> Option<(Seat, u64)> {
+    pub(crate) fn last_own_command(&self, seat: Seat) -> Option<(Seat, u64)> {
         for &seq in self.commands.iter().rev() {
             match &self.log[seq as usize - 1] {
                 // A timeout's command was nobody's choice: it is not taken back.

@@ -13,6 +13,7 @@
 
 #![warn(missing_docs)]
 
+pub mod about;
 pub mod audit;
 pub mod board;
 pub mod bot;
@@ -60,8 +61,9 @@ pub use random::{Contribution, Seed};
 pub use seat::Seat;
 pub use secret::{Pile, Secret};
 pub use signature::{
-    KEY_PROOF_SCHEME, SeatSignature, SignedAct, SigningScheme, fingerprint, is_public_key,
-    is_signature, key_proof_statement, signing_message, signing_statement,
+    ACT_V3_RECORD_VERSION, KEY_PROOF_SCHEME, SeatSignature, SignedAct, SigningScheme,
+    act_statement, fingerprint, is_public_key, is_signature, key_proof_statement, signing_message,
+    signing_statement,
 };
 pub use signed_log::{KeyProof, SignedEntry, SigningError, key_proofs, not_signed_by, signed_acts};
 pub use view::{Audience, Inspection, MyGold, View, redact, view};

@@ -168,6 +168,12 @@ pub struct SeatStatus {
     /// The bot playing the seat since it was handed over (abandoned, or by the host), if one
     /// is. Seats taken by a bot when the game was set up are listed with the game.
     pub handed_to: Option<BotLevel>,
+    /// The event (`seat_handed_to_bot`) that handed the seat to the bot playing it now: what
+    /// its player's signed reclaim names (`about`, docs/clients.md).
+    pub handed_at: Option<u64>,
+    /// The event (`command_accepted`) of the seat's command that its undo would take back
+    /// now, if any: what its player's signed undo names (`about`).
+    pub undoable: Option<u64>,
     /// The Ed25519 public key (64 hex digits) that signs the seat's acts, if its player
     /// registered one (`seat_key_registered`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -179,6 +185,11 @@ pub struct SeatStatus {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TableStatus {
+    /// The game's record version (`game_created.record_version`): which statement its players
+    /// sign (5: `saboteur-act-v3`; 3 and 4: `saboteur-act-v2`; 1 and 2: `saboteur-act-v1`) and
+    /// what its audit checks. A client refuses a game whose record version it does not sign
+    /// (docs/clients.md).
+    pub record_version: u8,
     /// The turn clock, if the game has one.
     pub clock: Option<Clock>,
     /// Timeouts in a row after which a seat is handed to a bot, if ever.
@@ -193,6 +204,9 @@ pub struct TableStatus {
     pub seats: Vec<SeatStatus>,
     /// The sequence numbers of the messages the host hid.
     pub hidden_talk: Vec<u64>,
+    /// The pending undo request's event (`undo_requested`), if one waits for votes: what a
+    /// signed approval or decline names (`about`).
+    pub undo_request: Option<u64>,
 }
 
 /// The first character a text from a player may not hold, if any: a control character (a NUL
@@ -546,11 +560,14 @@ impl History {
                     }),
                     timeouts: self.table.timeouts.get(i).copied().unwrap_or(0),
                     handed_to: self.table.handed(seat),
+                    handed_at: self.handed_at(seat),
+                    undoable: self.undoable(seat),
                     key: self.seat_key(seat).map(str::to_string),
                 }
             })
             .collect();
         TableStatus {
+            record_version: self.table.record_version,
             clock: o.clock,
             abandon_after: o.abandon_after,
             timeout_bot: o.timeout_bot(),
@@ -558,6 +575,7 @@ impl History {
             deadline: self.deadline(),
             seats,
             hidden_talk: self.table.hidden.iter().copied().collect(),
+            undo_request: self.pending_undo().map(|p| p.event),
         }
     }
 

@@ -25,9 +25,10 @@ pub(crate) fn is_first_rules_version(v: &u8) -> bool {
 /// audit ([`crate::Event::GameCreated`]'s `record_version`). Version 2 records the bot seats
 /// and binds a signature to its decision; version 3 has players sign a canonical statement
 /// ([`crate::SigningScheme::ActV2`]); version 4 has every key a seat is taken or registered
-/// with proved by its holder ([`crate::key_proof_statement`]). Older games stay auditable by
-/// their version's rules.
-pub const RECORD_VERSION: u8 = 4;
+/// with proved by its holder ([`crate::key_proof_statement`]); version 5 has a signed undo,
+/// vote or reclaim name the event it is about ([`crate::SigningScheme::ActV3`]). Older games
+/// stay auditable by their version's rules.
+pub const RECORD_VERSION: u8 = 5;
 
 /// The first record version whose keys must each carry their holder's proof of possession
 /// ([`crate::Event::SeatKeyRegistered`]'s `proof`).

@@ -1,10 +1,12 @@
 //! Players' signatures: a seat may register an Ed25519 public key (`seat_key_registered`);
 //! from then on every act of that seat is recorded with the player's signature over the game,
 //! the seat, the version it was chosen at, the act and the request's body: since record
-//! version 3 one canonical JSON statement ([`signing_statement`]), before it six lines with the
-//! body's exact bytes ([`signing_message`]); [`SigningScheme`] says which a game takes. Which acts of a log must carry one is [`crate::signed_log`]; the
-//! signatures themselves are checked where the keys are verified (the API's audit), since the
-//! engine does no cryptography.
+//! version 5 one canonical JSON statement that also names the event the act is about
+//! ([`act_statement`]), in versions 3 and 4 the same statement without it
+//! ([`signing_statement`]), before them six lines with the body's exact bytes
+//! ([`signing_message`]); [`SigningScheme`] says which a game takes. Which acts of a log must
+//! carry one is [`crate::signed_log`]; the signatures themselves are checked by the verifier
+//! (`saboteur-verifier`), since the engine verifies no signature.
 
 use serde::{Deserialize, Serialize};
 
@@ -61,6 +63,16 @@ impl SignedAct {
             SignedAct::Key => "key",
         }
     }
+
+    /// Whether the act is about an earlier event, which the statement of record version 5 on
+    /// names ([`act_statement`]'s `about`): an undo (the command it takes back), an approval or
+    /// a decline (the request voted on), a reclaim (the hand-over it ends).
+    pub fn names_an_event(self) -> bool {
+        matches!(
+            self,
+            SignedAct::Undo | SignedAct::Approve | SignedAct::Decline | SignedAct::Reclaim
+        )
+    }
 }
 
 /// The statement a player signs, by the game's record version.
@@ -68,15 +80,20 @@ impl SignedAct {
 pub enum SigningScheme {
     /// Record versions 1 and 2: [`signing_message`], the body's bytes exactly as sent.
     ActV1,
-    /// Record version 3 on: [`signing_statement`], the RFC 8785 (JCS) canonical JSON of the
-    /// act, so a client signs the model it sends, whatever bytes its library writes.
+    /// Record versions 3 and 4: [`signing_statement`], the RFC 8785 (JCS) canonical JSON of
+    /// the act, so a client signs the model it sends, whatever bytes its library writes.
     ActV2,
+    /// Record version 5 on: [`act_statement`], the same statement naming the event the act is
+    /// about, so a signed undo, vote or reclaim says by itself what it authorised.
+    ActV3,
 }
 
 impl SigningScheme {
     /// The scheme a game of `record_version` takes.
     pub fn of_record(record_version: u8) -> SigningScheme {
-        if record_version >= 3 {
+        if record_version >= ACT_V3_RECORD_VERSION {
+            SigningScheme::ActV3
+        } else if record_version >= 3 {
             SigningScheme::ActV2
         } else {
             SigningScheme::ActV1
@@ -88,11 +105,14 @@ impl SigningScheme {
         match self {
             SigningScheme::ActV1 => "saboteur-act-v1",
             SigningScheme::ActV2 => "saboteur-act-v2",
+            SigningScheme::ActV3 => "saboteur-act-v3",
         }
     }
 
-    /// The bytes a player signs under this scheme; `None` when the scheme is
-    /// [`SigningScheme::ActV2`] and a non-empty `body` is not JSON (nothing could sign it).
+    /// The bytes a player signs under this scheme, for an act `about` the event it names
+    /// ([`SignedAct::names_an_event`]; `None` for the others, and ignored before
+    /// [`SigningScheme::ActV3`]); `None` when the scheme signs a statement and a non-empty
+    /// `body` is not JSON (nothing could sign it).
     pub fn signed_bytes(
         self,
         game: &str,
@@ -100,15 +120,57 @@ impl SigningScheme {
         version: u64,
         act: SignedAct,
         body: &str,
+        about: Option<u64>,
     ) -> Option<Vec<u8>> {
         match self {
             SigningScheme::ActV1 => Some(signing_message(game, seat, version, act, body)),
             SigningScheme::ActV2 => signing_statement(game, seat, version, act, body),
+            SigningScheme::ActV3 => act_statement(game, seat, version, act, body, about),
         }
     }
 }
 
-/// The statement a player signs for an act in a game of record version 3 on: the RFC 8785
+/// The first record version whose players sign [`act_statement`] ([`SigningScheme::ActV3`]).
+pub const ACT_V3_RECORD_VERSION: u8 = 5;
+
+fn parsed_body(body: &str) -> Option<serde_json::Value> {
+    if body.trim().is_empty() {
+        Some(serde_json::Value::Null)
+    } else {
+        serde_json::from_str(body).ok()
+    }
+}
+
+/// The statement a player signs for an act in a game of record version 5 on: the RFC 8785
+/// (JCS) canonical JSON of `{"scheme": "saboteur-act-v3", "act", "game", "seat", "version",
+/// "body", "about"}`. `body` is the request's body parsed as JSON (`null` for an act sent
+/// without one: undo, approve, decline, reclaim, leave); `about` is the number of the event the
+/// act is about, `null` for an act about none: for an undo the seat's `command_accepted` it
+/// takes back, for an approval or a decline the `undo_requested` voted on, for a reclaim the
+/// seat's `seat_handed_to_bot` it ends (the table's status lists each:
+/// [`crate::SeatStatus::undoable`], [`crate::TableStatus::undo_request`],
+/// [`crate::SeatStatus::handed_at`]). `None` when a non-empty `body` is not JSON.
+pub fn act_statement(
+    game: &str,
+    seat: Seat,
+    version: u64,
+    act: SignedAct,
+    body: &str,
+    about: Option<u64>,
+) -> Option<Vec<u8>> {
+    let statement = serde_json::json!({
+        "scheme": SigningScheme::ActV3.name(),
+        "act": act.as_str(),
+        "game": game,
+        "seat": seat.0,
+        "version": version,
+        "body": parsed_body(body)?,
+        "about": about,
+    });
+    serde_json_canonicalizer::to_vec(&statement).ok()
+}
+
+/// The statement a player signs for an act in a game of record version 3 or 4: the RFC 8785
 /// (JCS) canonical JSON of `{"scheme": "saboteur-act-v2", "act", "game", "seat", "version",
 /// "body"}`, where `body` is the request's body parsed as JSON (`null` for an act sent without
 /// one: undo, approve, decline, reclaim, leave). The version binds those acts to what they
@@ -121,11 +183,7 @@ pub fn signing_statement(
     act: SignedAct,
     body: &str,
 ) -> Option<Vec<u8>> {
-    let body: serde_json::Value = if body.trim().is_empty() {
-        serde_json::Value::Null
-    } else {
-        serde_json::from_str(body).ok()?
-    };
+    let body = parsed_body(body)?;
     let statement = serde_json::json!({
         "scheme": SigningScheme::ActV2.name(),
         "act": act.as_str(),

@@ -24,6 +24,9 @@ pub struct SignedEntry {
     pub signature: SeatSignature,
     /// What the player signed: the game's statement by its record version.
     pub scheme: SigningScheme,
+    /// The event the act is about ([`crate::about::About::of`]), named by the statement of
+    /// record version 5 on.
+    pub about: Option<u64>,
 }
 
 /// The act an event records for its seat, if it is one a player signs: the seat and the act.
@@ -121,6 +124,7 @@ pub fn signed_acts(log: &[Event]) -> Result<Vec<SignedEntry>, SigningError> {
     let mut decided = 1u64;
     let mut floor = 1u64;
     let mut signers = Signers::new(players);
+    let mut about = crate::about::About::new(players);
     let mut base = 0u64;
     let mut seen = std::collections::BTreeSet::new();
     let mut entries = Vec::new();
@@ -179,6 +183,7 @@ pub fn signed_acts(log: &[Event]) -> Result<Vec<SignedEntry>, SigningError> {
                             base,
                             signature: signature.clone(),
                             scheme,
+                            about: about.of(event, seat, act),
                         });
                     }
                     (Some(key), None) => {
@@ -213,6 +218,7 @@ pub fn signed_acts(log: &[Event]) -> Result<Vec<SignedEntry>, SigningError> {
             (None, None) => {}
         }
         signers.observe(event);
+        about.observe(seq, event);
     }
     Ok(entries)
 }

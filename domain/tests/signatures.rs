@@ -4,7 +4,8 @@
 
 use saboteur_domain::{
     Command, Event, History, Options, Ruleset, Seat, SeatSignature, Seed, SignedAct, SigningScheme,
-    audit, create, fingerprint, legal_commands, signed_acts, signing_message, signing_statement,
+    act_statement, audit, create, fingerprint, legal_commands, signed_acts, signing_message,
+    signing_statement,
 };
 
 const KEY: &str = "3b6a27bcceb6a42d62a3a8d02a6f0d73653215771de243a63ac048a18b59da29";
@@ -237,10 +238,62 @@ fn the_canonical_statement_is_the_act_as_a_value_whatever_bytes_were_sent() {
     // The record version chooses the scheme: the old one stays for recorded games.
     assert_eq!(SigningScheme::of_record(2), SigningScheme::ActV1);
     assert_eq!(SigningScheme::of_record(3), SigningScheme::ActV2);
+    assert_eq!(SigningScheme::of_record(4), SigningScheme::ActV2);
+    assert_eq!(SigningScheme::of_record(5), SigningScheme::ActV3);
     assert_eq!(
-        SigningScheme::ActV1.signed_bytes("g1", Seat(0), 7, SignedAct::Approve, ""),
+        SigningScheme::ActV1.signed_bytes("g1", Seat(0), 7, SignedAct::Approve, "", Some(5)),
         Some(signing_message("g1", Seat(0), 7, SignedAct::Approve, ""))
     );
+    assert_eq!(
+        SigningScheme::ActV2.signed_bytes("g1", Seat(0), 7, SignedAct::Approve, "", Some(5)),
+        signing_statement("g1", Seat(0), 7, SignedAct::Approve, "")
+    );
+}
+
+#[test]
+fn the_statement_of_record_version_5_names_the_event_an_act_is_about() {
+    let m = act_statement("g1", Seat(0), 7, SignedAct::Approve, "", Some(6)).unwrap();
+    assert_eq!(
+        String::from_utf8(m).unwrap(),
+        r#"{"about":6,"act":"approve","body":null,"game":"g1","scheme":"saboteur-act-v3","seat":0,"version":7}"#
+    );
+    // An act about no event names none.
+    let m = act_statement(
+        "g1",
+        Seat(2),
+        41,
+        SignedAct::Command,
+        r#"{"type":"pass"}"#,
+        None,
+    );
+    assert_eq!(
+        String::from_utf8(m.unwrap()).unwrap(),
+        r#"{"about":null,"act":"command","body":{"type":"pass"},"game":"g1","scheme":"saboteur-act-v3","seat":2,"version":41}"#
+    );
+    // The same vote about another request is another statement.
+    assert_ne!(
+        act_statement("g1", Seat(0), 7, SignedAct::Approve, "", Some(6)),
+        act_statement("g1", Seat(0), 7, SignedAct::Approve, "", Some(3))
+    );
+    assert_eq!(
+        SigningScheme::ActV3.signed_bytes("g1", Seat(0), 7, SignedAct::Undo, "", Some(4)),
+        act_statement("g1", Seat(0), 7, SignedAct::Undo, "", Some(4))
+    );
+    let about = [
+        SignedAct::Undo,
+        SignedAct::Approve,
+        SignedAct::Decline,
+        SignedAct::Reclaim,
+    ];
+    for act in [
+        SignedAct::Command,
+        SignedAct::Talk,
+        SignedAct::Leave,
+        SignedAct::Key,
+    ] {
+        assert!(!act.names_an_event() && !about.contains(&act));
+    }
+    assert!(about.iter().all(|a| a.names_an_event()));
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! Step 2b of the seam: a player's signature. A seat whose player registered a key (sent with
 //! the seat, or later) acts only with the player's Ed25519 signature of the act
-//! ([`saboteur_domain::SigningScheme`]: since record version 3 the canonical statement of the
-//! act, before it the body's bytes as sent); the seam records it with the act's event, so the
-//! audit checks every one.
+//! ([`saboteur_domain::SigningScheme`]: since record version 5 the canonical statement of the
+//! act naming the event it is about, in versions 3 and 4 the statement without it, before them
+//! the body's bytes as sent); the seam records it with the act's event, so the audit checks
+//! every one.
 
 use saboteur_domain::{Seat, SeatSignature, SignedAct, SigningScheme, fingerprint};
 use saboteur_storage::GameStatus;
@@ -63,9 +64,18 @@ fn refused(code: &'static str, detail: String) -> ApiError {
     }
 }
 
-/// What a player signs under `scheme`, as a refusal says it.
-fn how_to_sign(scheme: SigningScheme, kind: SignedAct) -> String {
+/// What a player signs under `scheme`, as a refusal says it; `about` is the event the act
+/// names (record version 5 on).
+fn how_to_sign(scheme: SigningScheme, kind: SignedAct, about: Option<u64>) -> String {
+    let about = about.map_or_else(|| "null".to_string(), |a| a.to_string());
     match scheme {
+        SigningScheme::ActV3 => format!(
+            "sign the RFC 8785 (JCS) canonical JSON of {{\"scheme\": \"saboteur-act-v3\", \
+             \"act\": \"{}\", \"game\", \"seat\", \"version\", \"body\", \"about\": {about}}} \
+             (the body sent, as JSON, null without one; `about`: the event the act is about, \
+             as the table's status lists it)",
+            kind.as_str()
+        ),
         SigningScheme::ActV2 => format!(
             "sign the RFC 8785 (JCS) canonical JSON of {{\"scheme\": \"saboteur-act-v2\", \
              \"act\": \"{}\", \"game\", \"seat\", \"version\", \"body\"}} (the body sent, as \
@@ -130,12 +140,15 @@ pub(crate) fn check(
         ));
     }
     let scheme = table.history().signing_scheme();
+    // What the act was about when it was signed (within the decision: what it is about now).
+    let about = table.history().about_at(signed.version, seat, kind);
     let message = scheme.signed_bytes(
         table.id().as_str(),
         seat,
         signed.version,
         kind,
         &signed.body,
+        about,
     );
     if !message.is_some_and(|m| verifies(&key, &m, &signed.signature)) {
         return Err(refused(
@@ -145,12 +158,12 @@ pub(crate) fn check(
                 fingerprint(&key),
                 kind.as_str(),
                 signed.version,
-                how_to_sign(scheme, kind)
+                how_to_sign(scheme, kind, about)
             ),
         ));
     }
     // A signature holds for the decision it was made at: a command's (as `If-Match`) and, in
-    // a game of record version 2, every act's, so a signature refused or left unused can
+    // a game of record version 2 on, every act's, so a signature refused or left unused can
     // never be recorded later in place of another act.
     let bound = kind == SignedAct::Command || table.history().records_bots();
     if bound && signed.version < table.decision_version().get() {

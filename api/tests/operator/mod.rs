@@ -279,6 +279,37 @@ impl Server {
                 .header("Seat-Signature", signature)
                 .header("Seat-Signature-Version", version.to_string());
         }
+        Self::answer(rb).await
+    }
+
+    /// `POST path` with `body`, its signature `key`'s over `statement` (whatever it says),
+    /// dated `version`: what a client that signed another statement sends.
+    pub async fn signed_over(
+        &self,
+        path: &str,
+        token: &str,
+        body: &str,
+        (key, statement, version): (&ed25519_dalek::SigningKey, &[u8], u64),
+    ) -> (u16, Value) {
+        use ed25519_dalek::Signer as _;
+        let mut rb = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(token)
+            .header(
+                "Seat-Signature",
+                hex::encode(key.sign(statement).to_bytes()),
+            )
+            .header("Seat-Signature-Version", version.to_string());
+        if !body.is_empty() {
+            rb = rb
+                .header("Content-Type", "application/json")
+                .body(body.to_string());
+        }
+        Self::answer(rb).await
+    }
+
+    async fn answer(rb: reqwest::RequestBuilder) -> (u16, Value) {
         let res = rb.send().await.unwrap();
         let status = res.status().as_u16();
         let text = res.text().await.unwrap();
@@ -380,7 +411,8 @@ pub async fn play_signed(
     panic!("game {id} did not end");
 }
 
-/// The canonical statement (`saboteur-act-v2`) a player signs for `act` with `body` as sent.
+/// The canonical statement (`saboteur-act-v3`) a player signs for `act` with `body` as sent,
+/// about no earlier event (the tests sign undos only when there is nothing to take back).
 pub fn statement(game: &str, seat: u8, version: u64, act: &str, body: &str) -> Vec<u8> {
     let act = match act {
         "command" => saboteur_domain::SignedAct::Command,
@@ -393,6 +425,49 @@ pub fn statement(game: &str, seat: u8, version: u64, act: &str, body: &str) -> V
         "key" => saboteur_domain::SignedAct::Key,
         other => panic!("no signed act {other}"),
     };
-    saboteur_domain::signing_statement(game, saboteur_domain::Seat(seat), version, act, body)
+    saboteur_domain::act_statement(game, saboteur_domain::Seat(seat), version, act, body, None)
         .expect("a JSON body")
+}
+
+/// A base game for three in its lobby: seat 0 taken by a player with `key`, seats 1 and 2
+/// random bots. Its id, the host's token and the reply to taking the seat.
+pub async fn keyed_lobby(
+    server: &Server,
+    key: &ed25519_dalek::SigningKey,
+) -> (String, String, Value) {
+    let (_, id, host) = server.create_base_game().await;
+    let joined = server
+        .call(
+            "POST",
+            &format!("/games/{id}/seats"),
+            None,
+            Some(keyed_join(&id, "Ada", key)),
+        )
+        .await;
+    server.random_bots(&id, &host, 2).await;
+    (id, host, joined)
+}
+
+/// [`keyed_lobby`]'s game, started: its id, the player's token and the start's reply.
+pub async fn keyed_game_with_bots(
+    server: &Server,
+    key: &ed25519_dalek::SigningKey,
+) -> (String, String, Value) {
+    let (id, host, joined) = keyed_lobby(server, key).await;
+    let me = joined["player_token"].as_str().unwrap().to_string();
+    let started = server
+        .call("POST", &format!("/games/{id}/start"), Some(&host), None)
+        .await;
+    (id, me, started)
+}
+
+/// The bundle of a finished game, written to `dir`, and `saboteur verify` run on it: the exit
+/// code and what it said.
+pub async fn verify_bundle(url: &str, dir: &std::path::Path, id: &str) -> (Option<i32>, String) {
+    let server = Server::start(url).await;
+    let bundle = server
+        .call("GET", &format!("/games/{id}/audit"), None, None)
+        .await;
+    let out = verify_with(&["--file", &file(dir, "bundle.json", &bundle)]);
+    (out.status.code(), text(&out))
 }

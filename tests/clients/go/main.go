@@ -56,9 +56,13 @@ func must[T any](what string, value T, response *http.Response, err error) T {
 	return value
 }
 
+// recordVersion is the record version this bot signs for: its games' players sign
+// `saboteur-act-v3`; a game of another record version is refused.
+const recordVersion = 5
+
 // signer is a seat's Ed25519 key: every act of a seat that registered it carries its signature
 // of the act's canonical statement (RFC 8785): the scheme, the act, the game, the seat, the
-// version and the body as a JSON value.
+// version, the body as a JSON value and the event the act is about (none for a command).
 type signer struct {
 	key  ed25519.PrivateKey
 	acts int
@@ -115,7 +119,9 @@ func statement(game string, seat int32, version int64, act string, body []byte) 
 	encoder := json.NewEncoder(&out)
 	encoder.SetEscapeHTML(false)
 	err := encoder.Encode(map[string]any{
-		"scheme": "saboteur-act-v2", "act": act, "game": game, "seat": seat, "version": version, "body": value,
+		"scheme": "saboteur-act-v3", "act": act, "game": game, "seat": seat, "version": version, "body": value,
+		// The event the act is about: an undo's, a vote's or a reclaim's; none for a command.
+		"about": nil,
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "the statement:", err)
@@ -275,6 +281,12 @@ func main() {
 
 	b := &bot{api: api, base: base, game: game.GameId, seat: seat.Seat, token: seat.PlayerToken,
 		player: context.WithValue(ctx, saboteur.ContextAccessToken, seat.PlayerToken), signer: key, kept: kept}
+	// A game of another record version than this bot signs is refused before any act.
+	first, response, err := api.PlayAPI.GetState(b.player, b.game).Execute()
+	if record := must("state", first, response, err).Table.RecordVersion; record != recordVersion {
+		fmt.Fprintf(os.Stderr, "the game is of record version %d; this bot signs record version %d only\n", record, recordVersion)
+		os.Exit(1)
+	}
 	over := b.act()
 	var seen int64
 	for {

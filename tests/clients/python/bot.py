@@ -79,7 +79,7 @@ from saboteur_client.models import (
     StateView,
     TalkRequest,
 )
-from saboteur_wrap import ApiProblem, Signer, follow, ok, signed
+from saboteur_wrap import ApiProblem, Signer, check_record, event_number, follow, ok, signed
 
 Command = (
     CommandPlayPath
@@ -146,6 +146,8 @@ class Game:
         for _ in range(len(self.seats), players):
             ok(add_bot.sync_detailed(self.game, client=self.host, body=AddBot(level=BotLevel.HEURISTIC)))
         self.keep(ok(start_game.sync_detailed(self.game, client=self.host)))
+        # A game of another record version than this client signs is refused before any act.
+        check_record(self.state(self.seats[0]).table.record_version)
         print(f"game {self.game} ({ruleset.value}, {players} players): seats {[s.seat for s in self.seats]}")
         self.shown_stale = False
         self.shown_illegal = False
@@ -172,11 +174,13 @@ class Game:
         return view
 
     def act_signed(self, seat: Seat, path: str, act: str, body: dict[str, object] | None = None,
-                   version: int | None = None, headers: dict[str, str] | None = None) -> httpx.Response:
+                   version: int | None = None, headers: dict[str, str] | None = None,
+                   about: int | None = None) -> httpx.Response:
         """An act of `seat` on this game, signed with its key at `version` (by default the newest
-        version this client knows of)."""
+        version this client knows of), about the event `about`."""
         at = self.known if version is None else version
-        return signed(self.http, "POST", f"/games/{self.game}{path}", seat.token, seat.signer, at, act, body, headers)
+        return signed(self.http, "POST", f"/games/{self.game}{path}", seat.token, seat.signer, at, act, body,
+                      headers, about)
 
     def send(self, seat: Seat, command: Command, version: int) -> bool:
         """Sends a command chosen at `version`, signed; 409, 412 and 422 are answers a player
@@ -274,10 +278,16 @@ class Game:
         """Asks to take back `seat`'s last command. 200: settled at once (taken back, or declined
         by a bot, which declines when the command showed its player a hidden card); 202: the
         votes of other players are awaited, here the other seat this client holds."""
+        # The statement names the command taken back, as the table's status lists it.
+        now = self.state(seat)
+        command = event_number(now.table.seats[seat.seat].undoable)
         try:
-            asked = self.act_signed(seat, "/undo", "undo")
+            asked = self.act_signed(seat, "/undo", "undo", version=now.version, about=command)
         except ApiProblem as problem:
-            # 409: the move ended the game, or another request is pending.
+            # 409: the move ended the game, or another request is pending; any other refusal
+            # fails.
+            if problem.status != 409:
+                raise
             print(f"undo refused: {problem.status} {problem.code}")
             return
         outcome = Outcome.from_dict(asked.json())
@@ -289,12 +299,18 @@ class Game:
             if other is seat:
                 continue
             try:
-                voted = self.act_signed(other, "/undo/approve", "approve")
+                # The vote names the request it answers.
+                pending = self.state(other)
+                voted = self.act_signed(other, "/undo/approve", "approve", version=pending.version,
+                                        about=event_number(pending.table.undo_request))
                 outcome = Outcome.from_dict(voted.json())
                 self.keep(outcome)
                 print(f"undo approved by seat {other.seat}: {voted.status_code} ({settled(outcome.events)})")
             except ApiProblem as problem:
-                # Settled meanwhile (a vote of another player): nothing to vote on.
+                # Settled meanwhile (a vote of another player): nothing to vote on. Any other
+                # refusal (a statement the server does not take) is a failure.
+                if problem.status != 409:
+                    raise
                 print(f"vote of seat {other.seat}: {problem.status} {problem.code}")
 
     def notice(self, record: EventRecord) -> None:

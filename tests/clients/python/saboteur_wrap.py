@@ -102,12 +102,32 @@ def follow(
             yield EventRecord.from_dict(json.loads(message.data))
 
 
+RECORD_VERSION = 5
+"""The record version this client signs for: its games' players sign `saboteur-act-v3`."""
+
+
+def check_record(record_version: int) -> None:
+    """Refuses a game whose record version (`TableStatus.record_version`, or `game_created`'s)
+    is not the one this client signs: an older one binds signatures less (docs/clients.md)."""
+    if record_version != RECORD_VERSION:
+        raise RuntimeError(
+            f"the game is of record version {record_version}; this client signs record version {RECORD_VERSION} only"
+        )
+
+
+def event_number(value: object) -> int | None:
+    """An event number the table's status lists (`undoable`, `undo_request`, `handed_at`), or
+    `None` when it lists none (a generated model's `None` or `UNSET`)."""
+    return value if isinstance(value, int) else None
+
+
 class Signer:
     """A seat's Ed25519 key. Once the seat has registered it (`public_key` when taking the seat,
     or `PUT /games/{id}/seats/{seat}/key`, each time with its `key_proof()`), every act of the
     seat carries its signature of the act's canonical statement: the RFC 8785 JSON of the
-    scheme, the act's name, the game, the seat, the version the act was chosen at and the body
-    as a value, the generated model's `to_dict()` (docs/clients.md, "Signing your acts")."""
+    scheme, the act's name, the game, the seat, the version the act was chosen at, the body as a
+    value (the generated model's `to_dict()`) and the event the act is about (docs/clients.md,
+    "Signing your acts")."""
 
     def __init__(self, game: str, seat: int) -> None:
         self.game = game
@@ -130,16 +150,20 @@ class Signer:
         )
         return self.key.sign(statement).hex()
 
-    def headers(self, version: int, act: str, body: Mapping[str, object] | None) -> dict[str, str]:
+    def headers(
+        self, version: int, act: str, body: Mapping[str, object] | None, about: int | None = None
+    ) -> dict[str, str]:
         """The two headers that sign `act` with `body` (a model's `to_dict()`, or `None`),
-        chosen at `version`."""
+        chosen at `version`, about the event `about` (an undo's command, a vote's request, a
+        reclaim's hand-over, as the table's status lists them; `None` for the other acts)."""
         act_of: dict[str, object] = {
-            "scheme": "saboteur-act-v2",
+            "scheme": "saboteur-act-v3",
             "act": act,
             "game": self.game,
             "seat": self.seat,
             "version": version,
             "body": None if body is None else dict(body),
+            "about": about,
         }
         # rfc8785's own type names only JSON values; a model's `to_dict()` is one.
         statement = rfc8785.dumps(cast(Any, act_of))
@@ -160,13 +184,14 @@ def signed(
     act: str,
     body: Mapping[str, object] | None = None,
     headers: Mapping[str, str] | None = None,
+    about: int | None = None,
 ) -> httpx.Response:
-    """Sends an act of a seat signed by `signer` (unsigned when it is `None`): the statement
-    signs the body as a value, so httpx writes the JSON as it likes. Returns the success;
-    raises `ApiProblem` otherwise."""
+    """Sends an act of a seat signed by `signer` (unsigned when it is `None`), about the event
+    `about`: the statement signs the body as a value, so httpx writes the JSON as it likes.
+    Returns the success; raises `ApiProblem` otherwise."""
     sent = {"Authorization": f"Bearer {token}", **(headers or {})}
     if signer is not None:
-        sent.update(signer.headers(version, act, body))
+        sent.update(signer.headers(version, act, body, about))
     answer = http.request(method, path, json=body, headers=sent)
     if not 200 <= answer.status_code < 300:
         raise problem_of(answer.status_code, answer.content, answer.headers)

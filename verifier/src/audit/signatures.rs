@@ -15,11 +15,12 @@ pub fn check_signatures(game: &str, log: &[Event]) -> Result<u64, String> {
         saboteur_domain::signed_acts(log).map_err(|(seq, what)| format!("event {seq}: {what}"))?;
     for e in &entries {
         let s = &e.signature;
-        // The game's scheme: the canonical statement, or (record versions 1 and 2) the body's
-        // bytes; a body that is not JSON has no statement, so nothing verifies.
+        // The game's scheme: the canonical statement (naming the event the act is about, from
+        // record version 5 on), or (record versions 1 and 2) the body's bytes; a body that is
+        // not JSON has no statement, so nothing verifies.
         let message = e
             .scheme
-            .signed_bytes(game, e.seat, s.version, e.act, &s.body)
+            .signed_bytes(game, e.seat, s.version, e.act, &s.body, e.about)
             .unwrap_or_default();
         let event = log
             .get(e.seq as usize - 1)

@@ -29,7 +29,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/api.js";
-import { ApiProblem, type EventRecord, follow, ok, Signer, StreamLost } from "./client.js";
+import { ApiProblem, checkRecord, type EventRecord, follow, ok, Signer, StreamLost } from "./client.js";
 
 type Command = components["schemas"]["Command"];
 type Outcome = components["schemas"]["Outcome"];
@@ -83,14 +83,16 @@ for (const name of ["typescript example", "typescript partner"].slice(0, online 
   keysUsed++;
 }
 /** The headers of `seat`'s act `act` with the request's model `body`, signed at `version` (by
- * default the newest known), and the call's own. */
-function signedBy(seat: Seat, act: string, body?: unknown, version = known, headers: Record<string, string> = {}) {
-  return { ...bearer(seat.token), ...headers, ...seat.signer.headers(version, act, body) };
+ * default the newest known) about the event `about`, and the call's own. */
+function signedBy(seat: Seat, act: string, body?: unknown, version = known, headers: Record<string, string> = {}, about: number | null = null) {
+  return { ...bearer(seat.token), ...headers, ...seat.signer.headers(version, act, body, about) };
 }
 for (let i = seats.length; i < players; i++) {
   await ok(api.POST("/games/{id}/bots", { ...path, headers: bearer(host), body: { level: "heuristic" } }));
 }
 keep(await ok(api.POST("/games/{id}/start", { ...path, headers: bearer(host) })));
+// A game of another record version than this client signs is refused before any act.
+checkRecord((await state(seats[0])).table.record_version);
 console.log(`game ${game} (${online ? "saboteur2" : mode}, ${players} players): seats ${seats.map((s) => s.seat).join(", ")}`);
 
 async function state(seat: Seat): Promise<StateView> {
@@ -222,13 +224,16 @@ function settled(records: EventRecord[]): string {
  * bot, which declines when the command showed its player a hidden card); 202: the votes of
  * other players are awaited, here the other seat this client holds. */
 async function askUndo(seat: Seat): Promise<void> {
-  const asked = await api.POST("/games/{id}/undo", { ...path, headers: signedBy(seat, "undo") });
+  // The statement names the command taken back, as the table's status lists it.
+  const now = await state(seat);
+  const command = now.table.seats[seat.seat]?.undoable ?? null;
+  const asked = await api.POST("/games/{id}/undo", { ...path, headers: signedBy(seat, "undo", undefined, now.version, {}, command) });
   let outcome: Outcome;
   try {
     outcome = await ok(asked);
   } catch (e) {
-    if (!(e instanceof ApiProblem)) throw e;
-    // 409: the move ended the game, or another request is pending.
+    // 409: the move ended the game, or another request is pending; any other refusal fails.
+    if (!(e instanceof ApiProblem) || e.status !== 409) throw e;
     console.log(`undo refused: ${e.status} ${e.code}`);
     return;
   }
@@ -237,13 +242,19 @@ async function askUndo(seat: Seat): Promise<void> {
   if (asked.response.status !== 202) return;
   for (const other of seats.filter((s) => s !== seat)) {
     try {
-      const voted = await api.POST("/games/{id}/undo/approve", { ...path, headers: signedBy(other, "approve") });
+      // The vote names the request it answers.
+      const asked = await state(other);
+      const voted = await api.POST("/games/{id}/undo/approve", {
+        ...path,
+        headers: signedBy(other, "approve", undefined, asked.version, {}, asked.table.undo_request ?? null),
+      });
       const result = await ok(voted);
       keep(result);
       console.log(`undo approved by seat ${other.seat}: ${voted.response.status} (${settled(result.events)})`);
     } catch (e) {
-      if (!(e instanceof ApiProblem)) throw e;
-      // Settled meanwhile (a vote of another player): nothing to vote on.
+      // Settled meanwhile (a vote of another player): nothing to vote on. Any other refusal
+      // (a statement the server does not take) is a failure.
+      if (!(e instanceof ApiProblem) || e.status !== 409) throw e;
       console.log(`vote of seat ${other.seat}: ${e.status} ${e.code}`);
     }
   }

@@ -98,11 +98,24 @@ export async function* follow(
   }
 }
 
+/** The record version this client signs for: its games' players sign `saboteur-act-v3`. A
+ * game of another record version is refused (`checkRecord`). */
+export const RECORD_VERSION = 5;
+
+/** Refuses a game whose record version (`TableStatus.record_version`, or `game_created`'s) is
+ * not the one this client signs: an older one binds signatures less (docs/clients.md). */
+export function checkRecord(recordVersion: number): void {
+  if (recordVersion !== RECORD_VERSION) {
+    throw new Error(`the game is of record version ${recordVersion}; this client signs record version ${RECORD_VERSION} only`);
+  }
+}
+
 /** A seat's Ed25519 key. Once the seat has registered it (`public_key` when taking the seat, or
  * `PUT /games/{id}/seats/{seat}/key`, each time with its `keyProof()`), every act of the seat
  * carries its signature of the act's canonical statement: the RFC 8785 JSON of the scheme, the
- * act's name, the game, the seat, the version the act was chosen at and the body as a value,
- * the very model openapi-fetch sends (docs/clients.md, "Signing your acts"). */
+ * act's name, the game, the seat, the version the act was chosen at, the body as a value (the
+ * very model openapi-fetch sends) and the event the act is about (docs/clients.md, "Signing
+ * your acts"). */
 export class Signer {
   /** How many acts it signed. */
   acts = 0;
@@ -126,9 +139,10 @@ export class Signer {
   }
 
   /** The two headers that sign `act` with `body` (the request's model; none for an act without
-   * a body), chosen at `version`. */
-  headers(version: number, act: string, body?: unknown): Record<string, string> {
-    const statement = canonicalize({ scheme: "saboteur-act-v2", act, game: this.game, seat: this.seat, version, body: body ?? null }) ?? "";
+   * a body), chosen at `version`, about the event `about` (an undo's command, a vote's request,
+   * a reclaim's hand-over, as the table's status lists them; null for the other acts). */
+  headers(version: number, act: string, body?: unknown, about: number | null = null): Record<string, string> {
+    const statement = canonicalize({ scheme: "saboteur-act-v3", act, game: this.game, seat: this.seat, version, body: body ?? null, about }) ?? "";
     this.acts++;
     return { "Seat-Signature": sign(null, Buffer.from(statement), this.key).toString("hex"), "Seat-Signature-Version": String(version) };
   }

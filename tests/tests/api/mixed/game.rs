@@ -212,20 +212,28 @@ impl Mixed {
                 .iter()
                 .find(|(n, _)| *n == "If-Match")
                 .and_then(|(_, v)| v.trim_matches('"').parse::<i64>().ok());
-            let version = match named {
-                Some(v) => v,
-                None => self.version().await,
+            // The version and what the act is about, from the table's status as a client
+            // reads it (docs/clients.md, "Signing your acts").
+            let state = self.get("/state", token).await;
+            let version = named.unwrap_or_else(|| state.body["version"].as_i64().unwrap_or(0));
+            let table = &state.body["table"];
+            let about = match act {
+                "undo" => table["seats"][seat]["undoable"].clone(),
+                "approve" | "decline" => table["undo_request"].clone(),
+                "reclaim" => table["seats"][seat]["handed_at"].clone(),
+                _ => Value::Null,
             };
             // The canonical statement of the act (RFC 8785), written here from its definition
             // in docs/clients.md, not by the server's code: the body is signed as a value, so
             // the request may send it with any spacing and key order.
             let statement = serde_json_canonicalizer::to_vec(&serde_json::json!({
-                "scheme": "saboteur-act-v2",
+                "scheme": "saboteur-act-v3",
                 "act": act,
                 "game": self.id,
                 "seat": seat,
                 "version": version,
                 "body": body.cloned().unwrap_or(Value::Null),
+                "about": about,
             }))
             .unwrap();
             let signature = hex::encode(key.sign(&statement).to_bytes());
