@@ -9,7 +9,7 @@ pub use saboteur_verifier::audit::{
 };
 use saboteur_verifier::transparency::LogRecord;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Conflict};
 
 /// Builds a finished game's bundle from the store.
 pub async fn bundle_from_store(
@@ -27,6 +27,7 @@ async fn bundle_and_version(
     let game = store.get_game(id).await?;
     let Some(seed) = &game.seed else {
         return Err(ApiError::Conflict(
+            Conflict::NotOver,
             "the game is not over: its record is only public once it ends".into(),
         ));
     };

@@ -24,9 +24,10 @@ pub enum ApiError {
     /// No such game or resource.
     #[error("{0}")]
     NotFound(String),
-    /// The request conflicts with the game's state (lost race, full table, wrong status).
-    #[error("{0}")]
-    Conflict(String),
+    /// The request conflicts with the game's state: what with ([`Conflict`], its own stable
+    /// code), and the detail.
+    #[error("{1}")]
+    Conflict(Conflict, String),
     /// `If-Match` names another version.
     #[error("{0}")]
     PreconditionFailed(String),
@@ -169,9 +170,12 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::NotFound => ApiError::NotFound("no such game".into()),
-            StoreError::Conflict { expected, actual } => ApiError::Conflict(format!(
-                "another command was recorded first: the game moved from version {expected} to {actual}; fetch the state and try again"
-            )),
+            StoreError::Conflict { expected, actual } => ApiError::Conflict(
+                Conflict::MovedOn,
+                format!(
+                    "another command was recorded first: the game moved from version {expected} to {actual}; fetch the state and try again"
+                ),
+            ),
             StoreError::Invalid(m) => ApiError::BadRequest(m),
             StoreError::Unavailable(m) => ApiError::Unreachable(format!(
                 "the database cannot be reached ({m}); try again shortly"
@@ -184,14 +188,96 @@ impl From<StoreError> for ApiError {
     }
 }
 
-/// Every code a problem may carry besides the rule-violation codes and the engine's refusals
-/// of undos and acts at the table ([`refusal_codes`]), as `parts` gives them.
+/// What a request conflicts with (409), each kind with its own stable code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conflict {
+    /// Another act was recorded first: the game moved on (`conflict`).
+    MovedOn,
+    /// The act needs a started game (`not_started`).
+    NotStarted,
+    /// The act needs a lobby: the game has started (`already_started`).
+    Started,
+    /// The start needs every seat taken (`seats_open`).
+    SeatsOpen,
+    /// Every seat is taken (`seats_full`).
+    SeatsFull,
+    /// The seat was taken by another request just now (`seat_taken`).
+    SeatTaken,
+    /// A bot holds the seat (`bot_seat`).
+    BotSeat,
+    /// The act needs a finished game (`not_over`).
+    NotOver,
+    /// The game already has a rematch (`already_rematched`).
+    Rematched,
+    /// The seat's time ran out before its decision was recorded (`clock_ran_out`).
+    ClockRanOut,
+    /// The client names an event after the log's end (`log_shorter`).
+    LogShorter,
+    /// The seats cannot start the game (`cannot_start`).
+    CannotStart,
+}
+
+impl Conflict {
+    /// Every kind, once.
+    pub const ALL: [Conflict; 12] = [
+        Conflict::MovedOn,
+        Conflict::NotStarted,
+        Conflict::Started,
+        Conflict::SeatsOpen,
+        Conflict::SeatsFull,
+        Conflict::SeatTaken,
+        Conflict::BotSeat,
+        Conflict::NotOver,
+        Conflict::Rematched,
+        Conflict::ClockRanOut,
+        Conflict::LogShorter,
+        Conflict::CannotStart,
+    ];
+
+    /// The stable code.
+    pub fn code(self) -> &'static str {
+        match self {
+            Conflict::MovedOn => "conflict",
+            Conflict::NotStarted => "not_started",
+            Conflict::Started => "already_started",
+            Conflict::SeatsOpen => "seats_open",
+            Conflict::SeatsFull => "seats_full",
+            Conflict::SeatTaken => "seat_taken",
+            Conflict::BotSeat => "bot_seat",
+            Conflict::NotOver => "not_over",
+            Conflict::Rematched => "already_rematched",
+            Conflict::ClockRanOut => "clock_ran_out",
+            Conflict::LogShorter => "log_shorter",
+            Conflict::CannotStart => "cannot_start",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            Conflict::MovedOn => "The game has moved on",
+            Conflict::NotStarted => "The game has not started",
+            Conflict::Started => "The game has started",
+            Conflict::SeatsOpen => "Seats are still free",
+            Conflict::SeatsFull => "Every seat is taken",
+            Conflict::SeatTaken => "The seat was just taken",
+            Conflict::BotSeat => "A bot holds the seat",
+            Conflict::NotOver => "The game is not over",
+            Conflict::Rematched => "The game already has a rematch",
+            Conflict::ClockRanOut => "The time ran out",
+            Conflict::LogShorter => "The log is shorter",
+            Conflict::CannotStart => "The game cannot start",
+        }
+    }
+}
+
+/// Every code a problem may carry besides the rule-violation codes, the conflicts
+/// ([`Conflict::code`]) and the engine's refusals of undos and acts at the table
+/// ([`refusal_codes`]), as `parts` gives them.
 pub const API_CODES: &[&str] = &[
     "bad_request",
     "unauthorized",
     "forbidden",
     "not_found",
-    "conflict",
     "precondition_failed",
     "idempotency_key_reused",
     "method_not_allowed",
@@ -232,7 +318,13 @@ pub fn all_codes() -> Vec<&'static str> {
         .iter()
         .map(|v| v.code())
         .collect();
-    for c in API_CODES.iter().copied().chain(refusal_codes()) {
+    let conflicts = Conflict::ALL.iter().map(|c| c.code());
+    for c in API_CODES
+        .iter()
+        .copied()
+        .chain(conflicts)
+        .chain(refusal_codes())
+    {
         if !codes.contains(&c) {
             codes.push(c);
         }
@@ -248,7 +340,7 @@ impl ApiError {
             ApiError::Unauthorized(_) => ("unauthorized", "A valid bearer token is needed"),
             ApiError::Forbidden(_) => ("forbidden", "This token may not do that"),
             ApiError::NotFound(_) => ("not_found", "Not found"),
-            ApiError::Conflict(_) => ("conflict", "The game has moved on"),
+            ApiError::Conflict(kind, _) => (kind.code(), kind.title()),
             ApiError::PreconditionFailed(_) => {
                 ("precondition_failed", "The version does not match")
             }
@@ -300,7 +392,7 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(..) => StatusCode::CONFLICT,
             ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             ApiError::Rule(_) | ApiError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Refused { status, .. } => *status,
@@ -360,7 +452,6 @@ mod tests {
             ApiError::Unauthorized(s()),
             ApiError::Forbidden(s()),
             ApiError::NotFound(s()),
-            ApiError::Conflict(s()),
             ApiError::PreconditionFailed(s()),
             ApiError::Unprocessable {
                 code: "idempotency_key_reused",
@@ -392,6 +483,16 @@ mod tests {
         // (`Unavailable` and `Unreachable` are one problem on the wire.)
         codes.dedup();
         assert_eq!(codes, API_CODES);
+        // Each kind of conflict has its own code, and the spec lists it.
+        let conflicts: Vec<&str> = Conflict::ALL
+            .iter()
+            .map(|&c| ApiError::Conflict(c, s()).parts().0)
+            .collect();
+        let mut distinct = conflicts.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), conflicts.len(), "{conflicts:?}");
+        assert!(conflicts.iter().all(|c| all_codes().contains(c)));
         // Every refusal the engine can give maps to a listed code.
         use saboteur_domain::{Seat, TableError as T, UndoError as U};
         let refusals: Vec<ApiError> = vec![

@@ -8,7 +8,7 @@ use crate::app::act::{Act, Who};
 use crate::app::auth::{Caller, bot_level};
 use crate::app::ids::Version;
 use crate::app::tables::Held;
-use crate::error::ApiError;
+use crate::error::{ApiError, Conflict};
 use crate::state::AppState;
 
 /// Step 2: the caller, and whether they may do the act.
@@ -129,7 +129,10 @@ pub(crate) fn precondition(state: &AppState, table: &Held, act: &Act) -> Result<
                 }
             }
             if lobby {
-                return Err(ApiError::Conflict("the game has not started".into()));
+                return Err(ApiError::Conflict(
+                    Conflict::NotStarted,
+                    "the game has not started".into(),
+                ));
             }
         }
         Act::Join { .. } | Act::SeatBot { .. } => {
@@ -138,6 +141,7 @@ pub(crate) fn precondition(state: &AppState, table: &Held, act: &Act) -> Result<
         Act::Leave { seat, .. } => {
             if !lobby {
                 return Err(ApiError::Conflict(
+                    Conflict::Started,
                     "the game has started: seats are kept to the end".into(),
                 ));
             }
@@ -147,7 +151,10 @@ pub(crate) fn precondition(state: &AppState, table: &Held, act: &Act) -> Result<
         }
         Act::Start { .. } => {
             if !lobby {
-                return Err(ApiError::Conflict("the game has already started".into()));
+                return Err(ApiError::Conflict(
+                    Conflict::Started,
+                    "the game has already started".into(),
+                ));
             }
             let seated = table
                 .credentials()
@@ -155,16 +162,22 @@ pub(crate) fn precondition(state: &AppState, table: &Held, act: &Act) -> Result<
                 .filter(|c| c.seat.is_some() && c.role != Role::Reserved)
                 .count();
             if seated < usize::from(table.players()) {
-                return Err(ApiError::Conflict(format!(
-                    "{seated} of {} seats are taken (a rematch's reserved seats wait for their players)",
-                    table.players()
-                )));
+                return Err(ApiError::Conflict(
+                    Conflict::SeatsOpen,
+                    format!(
+                        "{seated} of {} seats are taken (a rematch's reserved seats wait for their players)",
+                        table.players()
+                    ),
+                ));
             }
         }
         Act::HandOver { seat, .. } => {
             let seat = seat_of(table, *seat)?;
             if table.bot(seat).is_some() {
-                return Err(ApiError::Conflict(format!("a bot already plays {seat}")));
+                return Err(ApiError::Conflict(
+                    Conflict::BotSeat,
+                    format!("a bot already plays {seat}"),
+                ));
             }
         }
         Act::Reclaim { seat, .. } => {
@@ -176,9 +189,10 @@ pub(crate) fn precondition(state: &AppState, table: &Held, act: &Act) -> Result<
                 .holder(seat)
                 .ok_or_else(|| ApiError::NotFound(format!("nobody holds {seat}")))?;
             if bot_level(holder).is_some() {
-                return Err(ApiError::Conflict(format!(
-                    "a bot holds {seat}: it has no token"
-                )));
+                return Err(ApiError::Conflict(
+                    Conflict::BotSeat,
+                    format!("a bot holds {seat}: it has no token"),
+                ));
             }
         }
         Act::Claim { seat, .. } | Act::RegisterKey { seat, .. } => {
@@ -201,10 +215,11 @@ pub(crate) fn precondition(state: &AppState, table: &Held, act: &Act) -> Result<
 pub(crate) fn free_seat(table: &Held) -> Result<u8, ApiError> {
     if table.record().status != GameStatus::Lobby {
         return Err(ApiError::Conflict(
+            Conflict::Started,
             "the game has started: no seat can be taken".into(),
         ));
     }
     (0..table.players())
         .find(|s| table.holder(Seat(*s)).is_none())
-        .ok_or_else(|| ApiError::Conflict("every seat is taken".into()))
+        .ok_or_else(|| ApiError::Conflict(Conflict::SeatsFull, "every seat is taken".into()))
 }

@@ -10,7 +10,7 @@ use crate::app::check::free_seat;
 use crate::app::ids::GameId;
 use crate::app::tables::Held;
 use crate::app::text;
-use crate::error::ApiError;
+use crate::error::{ApiError, Conflict};
 use crate::state::AppState;
 
 /// What an act decided to write.
@@ -231,7 +231,7 @@ fn start(table: &Held) -> Result<Vec<Event>, ApiError> {
     shares.sort_by_key(|c| c.seat);
     let mut started = history
         .start_with(&shares)
-        .map_err(|v| ApiError::Conflict(v.detail))?;
+        .map_err(|v| ApiError::Conflict(Conflict::CannotStart, v.detail))?;
     // The keys sent with the seats, recorded after the deal: from now on the log says
     // who signs for each seat.
     // Each with its proof of possession, checked when it was sent (record version 4 on).

@@ -11,7 +11,7 @@ use crate::app::check::host;
 use crate::app::ids::GameId;
 use crate::app::reply::{Signed, sign};
 use crate::dto::{GameCreated, SeedCommitment};
-use crate::error::ApiError;
+use crate::error::{ApiError, Conflict};
 use crate::receipt::ReceiptKind;
 use crate::state::AppState;
 use saboteur_domain::Audience;
@@ -173,11 +173,15 @@ async fn record_game(
         (Ok(_), _) => Ok(Done::Created(Box::new(reply))),
         (Err(StoreError::Exists), Some(key)) => match again(state, key).await? {
             Some(done) => Ok(done),
-            None => Err(ApiError::Conflict("this game already has a rematch".into())),
+            None => Err(ApiError::Conflict(
+                Conflict::Rematched,
+                "this game already has a rematch".into(),
+            )),
         },
-        (Err(StoreError::Exists), None) => {
-            Err(ApiError::Conflict("this game already has a rematch".into()))
-        }
+        (Err(StoreError::Exists), None) => Err(ApiError::Conflict(
+            Conflict::Rematched,
+            "this game already has a rematch".into(),
+        )),
         (Err(e), _) => Err(e.into()),
     }
 }
@@ -203,6 +207,7 @@ pub(crate) async fn rematch(
         }
         if !table.over() {
             return Err(ApiError::Conflict(
+                Conflict::NotOver,
                 "the game is not over: a rematch follows a finished game".into(),
             ));
         }

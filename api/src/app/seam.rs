@@ -345,7 +345,7 @@ async fn take_seat(
     loop {
         match table.seat(&state.store, decided.0.clone()).await {
             Ok(()) => return Ok(decided),
-            Err(ApiError::Conflict(_)) if races < SEAT_RACES => {
+            Err(ApiError::Conflict(..)) if races < SEAT_RACES => {
                 races += 1;
                 precondition(state, table, act)?;
                 match decide(state, table, act, who, token)? {
@@ -393,7 +393,7 @@ async fn append(
             Ok(c)
         }
         Err(e) => {
-            if let ApiError::Conflict(_) = e {
+            if let ApiError::Conflict(..) = e {
                 state.metrics.conflicts.with_label_values(&["race"]).inc();
             }
             Err(e)
@@ -421,7 +421,7 @@ async fn let_bots_answer(state: &AppState, table: &mut Held, key: Option<&str>) 
                 last = Some(batch.last);
             }
             Ok(Committed::Retried(_)) => races = 0,
-            Err(ApiError::Conflict(_)) if races < BOT_RACES => races += 1,
+            Err(ApiError::Conflict(..)) if races < BOT_RACES => races += 1,
             Err(e) => {
                 tracing::warn!(game = %table.id(), "a bot's move was not recorded: {e}");
                 break;

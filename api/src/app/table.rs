@@ -23,7 +23,7 @@ use saboteur_storage::{
 use crate::app::auth::{Caller, bot_level, identify};
 use crate::app::clock::TimeSource;
 use crate::app::ids::{GameId, Version};
-use crate::error::ApiError;
+use crate::error::{ApiError, Conflict};
 
 /// How long a table may answer without checking the store for appends it was not told of.
 /// Announcements (PostgreSQL NOTIFY, or the in-process broadcast) normally tell it at once;
@@ -364,6 +364,7 @@ impl Table {
         {
             // The clock ran out while the command was decided: the timeout comes first.
             return Err(ApiError::Conflict(
+                Conflict::ClockRanOut,
                 "the clock ran out before the decision was recorded: it is made for the seat"
                     .into(),
             ));
@@ -525,6 +526,7 @@ impl Table {
             Err(StoreError::Exists) => {
                 self.reload_credentials(store).await?;
                 Err(ApiError::Conflict(
+                    Conflict::SeatTaken,
                     "that seat was just taken: try again".into(),
                 ))
             }

@@ -29,7 +29,7 @@ use crate::app::auth::token_hash;
 use crate::app::ids::GameId;
 use crate::app::presence::Present;
 use crate::app::seam;
-use crate::error::ApiError;
+use crate::error::{ApiError, Conflict};
 use crate::http::limits::Permit;
 use crate::http::perform::{bearer, game};
 use crate::state::AppState;
@@ -311,11 +311,14 @@ async fn stream_events(
         table.follow(&state.store).await?;
         let version = table.version();
         if after > version.stored() {
-            return Err(ApiError::Conflict(format!(
-                "the game has no event {after}: its log ends at {version} (an event shown before \
+            return Err(ApiError::Conflict(
+                Conflict::LogShorter,
+                format!(
+                    "the game has no event {after}: its log ends at {version} (an event shown before \
                  a database failover was lost with it, never acknowledged to its writer); read \
                  the game and its events again from the start"
-            )));
+                ),
+            ));
         }
     }
     drop(table);

@@ -339,7 +339,7 @@ async fn a_table_ahead_of_the_store_reads_the_game_again() {
     .await
     .unwrap();
     assert_eq!(st, StatusCode::CONFLICT, "{problem}");
-    assert_eq!(problem["code"], "conflict");
+    assert_eq!(problem["code"], "log_shorter");
     // Another move in the lost one's place (bots answer the same position the same way, so the
     // same move would make the same events: the game the stream showed).
     let (_, moves, _) = send(

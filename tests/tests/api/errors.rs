@@ -29,10 +29,10 @@ async fn errors_and_retries(app: &TestApp, second: &TestApp) {
     assert_eq!((st, j["seat"].as_u64()), (StatusCode::CREATED, Some(1)));
     let mut t = t;
     t.tokens[1] = j["player_token"].as_str().unwrap().to_string();
-    // Joining a full table: 409.
+    // Joining a full table: 409, with the conflict's own code.
     let (st, v) = app.join(&t.id, "late").await;
     assert_eq!(st, StatusCode::CONFLICT);
-    problem(&v, "conflict");
+    problem(&v, "seats_full");
     // A player cannot start the game: 403; without a token: 401.
     let (st, v) = app.start(&t.id, Some(&t.tokens[0])).await;
     assert_eq!(st, StatusCode::FORBIDDEN);
