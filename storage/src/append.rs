@@ -232,20 +232,6 @@ impl EventStore {
         })
     }
 
-    /// Sets a game's status outside an append (e.g. a lobby closing).
-    pub async fn set_status(&self, game_id: &str, status: GameStatus) -> Result<()> {
-        let n = on_pool!(self, pool => {
-            sqlx::query("UPDATE games SET status = $1, updated_at = $2 WHERE id = $3")
-                .bind(status.as_str())
-                .bind(Utc::now())
-                .bind(game_id)
-                .execute(pool)
-                .await?
-                .rows_affected()
-        });
-        crate::error::touched(n)
-    }
-
     /// A game's events with `seq > after`, at most `limit`, in order.
     pub async fn events_after(
         &self,

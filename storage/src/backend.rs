@@ -314,8 +314,9 @@ impl EventStore {
         self.notify.subscribe()
     }
 
-    /// Runs raw SQL: for tests that need to go around the store's rules.
-    #[doc(hidden)]
+    /// Runs raw SQL: for tests that need to go around the store's rules (a dishonest operator,
+    /// a row left behind by a crash). Only with the `testing` feature.
+    #[cfg(feature = "testing")]
     pub async fn execute_raw(&self, sql: &str) -> Result<u64> {
         Ok(on_pool!(self, pool => sqlx::raw_sql(sql).execute(pool).await?.rows_affected()))
     }

@@ -177,7 +177,8 @@ impl EventStore {
     /// Writes a game's row alone, with no events and no credential: what versions before
     /// one-transaction creation could leave behind when killed, and what the store's own
     /// tests append to from version 0. Not for creating games: see [`EventStore::create_game`].
-    #[doc(hidden)]
+    /// Only with the `testing` feature.
+    #[cfg(feature = "testing")]
     pub async fn create_game_row(&self, game: NewGame) -> Result<()> {
         let now = Utc::now();
         let (ruleset, options) = stored(&game)?;
