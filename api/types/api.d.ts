@@ -2685,7 +2685,7 @@ export interface components {
             head: string;
             /** @description The signing key's id (`GET /keys`). */
             key_id: string;
-            /** @description A view or a write's outcome. */
+            /** @description What it is for: a view, a write's outcome, a refusal, or a seed commitment. */
             kind: components["schemas"]["ReceiptKind"];
             /**
              * @description For a refusal: hex SHA-256 of what was refused — the message the player signed, for a
@@ -2700,8 +2700,11 @@ export interface components {
             seat?: number | null;
             /** @description When it was served (RFC 3339, the server's clock). */
             served_at: string;
-            /** @description Ed25519 over the JCS form of this receipt without `signature`, 128 hex digits. */
-            signature?: string;
+            /**
+             * @description Ed25519 over the JCS form of this receipt without `signature`, 128 hex digits. Always
+             *     sent (a receipt read without one proves nothing).
+             */
+            signature: string;
             /**
              * Format: int64
              * @description The version the body is of (for an outcome: the version after its events).

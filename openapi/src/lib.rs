@@ -62,12 +62,15 @@ impl Modify for BearerAuth {
 immutable event; a game's state is its events replayed. Commands use the wire format of \
 docs/scenarios.md. Players authenticate with the bearer token they got when joining; the host with \
 the token they got when creating the game. Errors are RFC 9457 problem details with a stable \
-`code`. Every GET also answers HEAD: the same status and headers, without the body. Receipts: \
-`GET /games/{id}/state` (a `StateView`) and every reply carrying an `Outcome` (commands, start, \
-undo requests and votes, rollback, talk and hiding it, hand-over and reclaim) carry a `receipt` \
-signed by the server; keep them. The other replies carry none: creating a game, joining, seating a \
-bot, a new token, `GET /games/{id}`, legal moves, event pages, the stream and listings show what \
-the receipts of the views and outcomes around them and the audit bundle already cover.",
+`code`. Every GET also answers HEAD: the same status and headers, without the body. Receipts, \
+signed by the server (keep them): `GET /games/{id}/state` (a `StateView`) and every reply carrying \
+an `Outcome` (commands, start, undo requests and votes, rollback, talk and hiding it, hand-over and \
+reclaim) carry a `receipt` of kind `view` or `outcome`; creating a game, joining, claiming a \
+rematch's seat and a key changed before the start carry a `commitment` receipt of the seed \
+commitment; a refusal (4xx) of a request on a game made with a token or a seat's signature carries a \
+`refusal` receipt. The other replies carry none: seating a bot, a new token, `GET /games/{id}`, \
+legal moves, event pages, the stream and listings show what the receipts of the views and \
+outcomes around them and the audit bundle already cover.",
         license(name = "MIT")
     ),
     modifiers(&BearerAuth),

@@ -56,7 +56,7 @@ pub enum ReceiptAudience {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Receipt {
-    /// A view or a write's outcome.
+    /// What it is for: a view, a write's outcome, a refusal, or a seed commitment.
     pub kind: ReceiptKind,
     /// The game's id.
     pub game_id: String,
@@ -83,8 +83,10 @@ pub struct Receipt {
     pub request_hash: Option<String>,
     /// The signing key's id (`GET /keys`).
     pub key_id: String,
-    /// Ed25519 over the JCS form of this receipt without `signature`, 128 hex digits.
+    /// Ed25519 over the JCS form of this receipt without `signature`, 128 hex digits. Always
+    /// sent (a receipt read without one proves nothing).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub signature: String,
 }
 
