@@ -724,6 +724,31 @@ function players(view, names, table2, presence, bots = /* @__PURE__ */ new Set()
     );
   }));
 }
+function scoreboard(view, names, over) {
+  const seats = view.hand_sizes.map((_, i) => i);
+  const gold = view.gold;
+  const won = (i) => view.rounds.filter((r) => r.winners.includes(i)).length;
+  const order = gold ? [...seats].sort((a, b) => gold[b] - gold[a] || a - b) : seats;
+  const place = (i) => gold ? 1 + seats.filter((j) => gold[j] > gold[i]).length : 0;
+  const col = (key) => h("th", { scope: "col" }, t(key));
+  return h(
+    "table",
+    { class: "score" },
+    h("caption", {}, t(over ? "score.final" : "score.title")),
+    h("thead", {}, h("tr", {}, gold ? col("score.place") : null, col("score.player"), col(gold ? "score.gold" : "score.gold_cards"), col("score.rounds_won"))),
+    h("tbody", {}, order.map((i) => {
+      const winner = over && view.winners.includes(i);
+      return h(
+        "tr",
+        { class: winner ? "winner" : null },
+        gold ? h("td", {}, String(place(i))) : null,
+        h("th", { scope: "row" }, seatName(names, i) + (view.seat === i ? ` ${t("players.you")}` : "") + (winner ? ` — ${t("score.winner")}` : "")),
+        h("td", {}, String(gold ? gold[i] : view.gold_card_counts[i])),
+        h("td", {}, String(won(i)))
+      );
+    }))
+  );
+}
 function cardIcon(entry, rotated = false) {
   const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });
   if (entry?.segments?.length) icon.append(cardShape(entry, 0, 0, rotated));
@@ -1550,6 +1575,7 @@ async function table(id2, ready2) {
         { class: "round-over", "aria-label": t("table.round_over") },
         h("h2", {}, t(over ? "table.game_over_heading" : "table.round_over_heading")),
         h("ul", {}, roundOver.map((e) => h("li", {}, describeEvent(e, names).replace(/^#\d+ /, "")))),
+        scoreboard(view, names, over),
         h("button", { type: "button", onclick: () => {
           roundOver = null;
           render();
@@ -1578,6 +1604,7 @@ async function table(id2, ready2) {
         err,
         view.role ? h("p", {}, t("table.your_role", { role: roleName(view.role) })) : me != null && view.roles?.[me] ? h("p", {}, t("table.your_role", { role: roleName(view.roles[me]) })) : me != null ? null : h("p", {}, t("table.watching")),
         over && me != null ? h("p", { role: "status", class: "result" }, t(view.winners?.includes(me) ? "table.you_won" : "table.you_lost")) : null,
+        over && !roundOver?.length ? scoreboard(view, names, over) : null,
         view.my_gold ? h("p", {}, t("table.your_gold", { n: view.my_gold.total, cards: view.my_gold.cards.map((c) => cardName(c)).join(", ") || t("table.no_gold_yet") })) : null,
         view.inspected?.length ? h("p", {}, t("table.inspected", { list: view.inspected.map(({ seat, role }) => t("table.is_role", { who: seatName(names, seat), role: roleName(role) })).join("; ") })) : null,
         view.phase.awaited === view.seat && view.seat != null ? h(
@@ -1606,6 +1633,7 @@ async function table(id2, ready2) {
           roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", ")
         }))))) : null,
         view.winners?.length ? h("p", {}, t("table.winners", { list: view.winners.map((w) => seatName(names, w)).join(", ") })) : null,
+        view.rounds?.length && !over ? scoreboard(view, names, over) : null,
         h("h2", {}, t("table.log")),
         h("ol", { class: "log", "aria-label": t("table.recent"), tabindex: 0 }, log.events.map((e) => h("li", {}, describeEvent(e, names)))),
         h("p", {}, h("a", { href: `/replay/${id2}` }, t("lobby.replay")), " ", s.status === "finished" ? h("a", { href: `/audit/${id2}` }, t("lobby.audit")) : null),

@@ -49,6 +49,33 @@ export function players(view, names, table, presence, bots = new Set()) {
   }));
 }
 
+/**
+ * The score, a table: every seat with the gold it holds and the rounds it won. Once the gold is
+ * public (the game over, or Saboteur 2's coins) the seats are ranked by it, ties sharing a
+ * place, and the game's winners marked; before, each seat's gold cards are counted (their
+ * values stay secret until the end, §7.3).
+ * @param {Schemas["View"]} view @param {Record<number, string>} names @param {boolean} over
+ */
+export function scoreboard(view, names, over) {
+  const seats = view.hand_sizes.map((_, i) => i);
+  const gold = view.gold;
+  const won = (/** @type {number} */ i) => view.rounds.filter((r) => r.winners.includes(i)).length;
+  const order = gold ? [...seats].sort((a, b) => gold[b] - gold[a] || a - b) : seats;
+  const place = (/** @type {number} */ i) => (gold ? 1 + seats.filter((j) => gold[j] > gold[i]).length : 0);
+  const col = (/** @type {string} */ key) => h("th", { scope: "col" }, t(key));
+  return h("table", { class: "score" },
+    h("caption", {}, t(over ? "score.final" : "score.title")),
+    h("thead", {}, h("tr", {}, gold ? col("score.place") : null, col("score.player"), col(gold ? "score.gold" : "score.gold_cards"), col("score.rounds_won"))),
+    h("tbody", {}, order.map((i) => {
+      const winner = over && view.winners.includes(i);
+      return h("tr", { class: winner ? "winner" : null },
+        gold ? h("td", {}, String(place(i))) : null,
+        h("th", { scope: "row" }, seatName(names, i) + (view.seat === i ? ` ${t("players.you")}` : "") + (winner ? ` — ${t("score.winner")}` : "")),
+        h("td", {}, String(gold ? gold[i] : view.gold_card_counts[i])),
+        h("td", {}, String(won(i))));
+    })));
+}
+
 /** A card's little picture: its tunnels, or an action's icon. @param {Schemas["CardEntry"] | undefined} entry @param {boolean} [rotated] */
 export function cardIcon(entry, rotated = false) {
   const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });

@@ -5,7 +5,7 @@ import { el } from "./svg.js";
 import { t } from "./i18n.js";
 import { api, cards, follow, keys, RECORD_VERSION, seatable, serverKeys, share, seated, tokens } from "./net.js";
 import { board, markLast } from "./board.js";
-import { cardIcon, levelPicker, players, seriesSection } from "./parts.js";
+import { cardIcon, levelPicker, players, scoreboard, seriesSection } from "./parts.js";
 import { cardName, clock, describe, describeCommand, describeEvent, explain, phaseName, roleName, rulesetName, seatName, statusName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
@@ -472,6 +472,7 @@ export async function table(id, ready) {
       kids.push(h("section", { class: "round-over", "aria-label": t("table.round_over") },
         h("h2", {}, t(over ? "table.game_over_heading" : "table.round_over_heading")),
         h("ul", {}, roundOver.map((e) => h("li", {}, describeEvent(e, names).replace(/^#\d+ /, "")))),
+        scoreboard(view, names, over),
         h("button", { type: "button", onclick: () => { roundOver = null; render(); } }, t(over ? "table.close" : "table.continue"))));
     }
     if (news.length) {
@@ -485,6 +486,7 @@ export async function table(id, ready) {
           : me != null && view.roles?.[me] ? h("p", {}, t("table.your_role", { role: roleName(view.roles[me]) }))
             : me != null ? null : h("p", {}, t("table.watching")),
         over && me != null ? h("p", { role: "status", class: "result" }, t(view.winners?.includes(me) ? "table.you_won" : "table.you_lost")) : null,
+        over && !roundOver?.length ? scoreboard(view, names, over) : null,
         view.my_gold ? h("p", {}, t("table.your_gold", { n: view.my_gold.total, cards: view.my_gold.cards.map((c) => cardName(c)).join(", ") || t("table.no_gold_yet") })) : null,
         view.inspected?.length ? h("p", {}, t("table.inspected", { list: view.inspected.map(({ seat, role }) => t("table.is_role", { who: seatName(names, seat), role: roleName(role) })).join("; ") })) : null,
         view.phase.awaited === view.seat && view.seat != null ? h("p", { role: "status" },
@@ -499,6 +501,7 @@ export async function table(id, ready) {
             roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", "),
           }))))) : null,
         view.winners?.length ? h("p", {}, t("table.winners", { list: view.winners.map((w) => seatName(names, w)).join(", ") })) : null,
+        view.rounds?.length && !over ? scoreboard(view, names, over) : null,
         h("h2", {}, t("table.log")), h("ol", { class: "log", "aria-label": t("table.recent"), tabindex: 0 }, log.events.map((e) => h("li", {}, describeEvent(e, names)))),
         h("p", {}, h("a", { href: `/replay/${id}` }, t("lobby.replay")), " ", s.status === "finished" ? h("a", { href: `/audit/${id}` }, t("lobby.audit")) : null),
         series,

@@ -645,6 +645,17 @@ test("a whole base game through the table, gold choices included, to the player'
   assert.equal(await page.getByText("You are watching").count(), 0, "the player's own seat at game over");
   assert.equal(await page.getByRole("button", { name: "Request undo" }).count(), 0, "no undo once over");
   assert.match(await page.locator(".turn-banner").textContent(), /^Game over/);
+  // The final score: every seat ranked by its gold (ties share a place), the rounds each won,
+  // the winners marked.
+  const score = page.getByRole("table", { name: "Final score" }).first();
+  const rows = await score.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? "")));
+  assert.equal(rows.length, final.view.gold.length, "a row per seat");
+  const golds = rows.map((r) => Number(r[2]));
+  assert.deepEqual(golds, [...final.view.gold].sort((a, b) => b - a), "ranked by gold");
+  for (const r of rows) assert.equal(Number(r[0]), 1 + golds.filter((g) => g > Number(r[2])).length, `the place of ${r[1]}`);
+  assert.equal(rows.filter((r) => /winner/.test(r[1])).length, final.view.winners.length, "the winners are marked");
+  const roundsWon = rows.reduce((n, r) => n + Number(r[3]), 0);
+  assert.equal(roundsWon, final.view.rounds.reduce((n, r) => n + r.winners.length, 0), "the rounds each seat won");
   await shots(page, "game-over");
   await axe(page, "game over");
   // The audit view checks, in the browser, what it kept: the server's keys, the receipts, the
