@@ -117,6 +117,9 @@ pub struct Limits {
     pub reads: Rate,
     /// Event streams one client holds open at once (below the process's `max_streams`).
     pub streams: usize,
+    /// Requests of one client this process answers at once (streams apart): one slow or
+    /// expensive client's requests cannot take every worker.
+    pub in_flight: usize,
     /// Lobbies one client created that nobody started yet (and have not expired).
     pub lobbies_per_client: usize,
     /// Lobbies nobody started yet, in all (the store's count: every process shares it).
@@ -141,6 +144,7 @@ impl Default for Limits {
             writes: rate(600, 60),
             reads: rate(3000, 60),
             streams: 256,
+            in_flight: 64,
             lobbies_per_client: 30,
             lobbies: 10_000,
             lobby_expiry: Duration::from_secs(24 * 3600),

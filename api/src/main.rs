@@ -148,6 +148,9 @@ struct ServeArgs {
     /// Event streams one client may hold open at once (below `--max-streams`).
     #[arg(long, env = "SABOTEUR_LIMIT_STREAMS", default_value_t = 256)]
     limit_streams: usize,
+    /// Requests of one client this process answers at once (streams apart); more are 429.
+    #[arg(long, env = "SABOTEUR_LIMIT_IN_FLIGHT", default_value_t = 64)]
+    limit_in_flight: usize,
     /// Games one client created that nobody started yet.
     #[arg(long, env = "SABOTEUR_LOBBIES_PER_CLIENT", default_value_t = 30)]
     lobbies_per_client: usize,
@@ -310,6 +313,7 @@ async fn serve(args: ServeArgs) -> std::io::Result<()> {
             writes: args.limit_writes,
             reads: args.limit_reads,
             streams: args.limit_streams,
+            in_flight: args.limit_in_flight.max(1),
             lobbies_per_client: args.lobbies_per_client,
             lobbies: args.max_lobbies,
             lobby_expiry: std::time::Duration::from_secs(args.lobby_expiry.max(1)),

@@ -6,7 +6,9 @@
 //! member is stopped for 30 s, then again with the standby's machine stalled, while a spectator
 //! reads (`cluster/etcd.rs`: every read answered, writes recorded or refused 503); then a server
 //! process is killed: nothing acknowledged is lost or recorded twice, every game verifies and
-//! plays on to its end, and every stream opened before has every event. One cluster start
+//! plays on to its end, and every stream opened before has every event. First, one address
+//! holding more connections than its share is refused past it while another is served
+//! (`cluster/fair.rs`). One cluster start
 //! serves every fault (`CLUSTER_FAULTS=etcd` runs only the faults named).
 //!
 //! A test binary of its own, so that no other test competes with the cluster for the machine.
@@ -15,6 +17,8 @@
 // The fault suite's harness: this binary uses part of it.
 #[path = "cluster/etcd.rs"]
 mod etcd;
+#[path = "cluster/fair.rs"]
+mod fair;
 #[allow(dead_code)]
 #[path = "faults/harness.rs"]
 mod harness;
@@ -486,7 +490,7 @@ async fn stalls(cluster: &Cluster, c: &Client, round: &mut impl FnMut(Games) -> 
 }
 
 /// Whether the faults named `name` run: all of them unless `CLUSTER_FAULTS` lists some
-/// (`failover`, `stall`, `etcd`, comma-separated); the server's death and the final checks
+/// (`fair`, `failover`, `stall`, `etcd`, comma-separated); the server's death and the final checks
 /// always run.
 fn wants(name: &str) -> bool {
     std::env::var("CLUSTER_FAULTS").map_or(true, |list| list.split(',').any(|n| n.trim() == name))
@@ -502,6 +506,10 @@ async fn failover_under_load_loses_nothing() {
     );
     let c = client();
     let front = cluster.front();
+    // One address holding more connections than its share does not take the front from others.
+    if wants("fair") {
+        fair::a_source_holds_its_share(&front).await;
+    }
     // Each fault strikes games of its own, started before it (the games of an earlier round
     // may have ended), with spectators following each through HAProxy from the start.
     let mut all = Vec::new();

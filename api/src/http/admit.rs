@@ -60,6 +60,23 @@ pub(crate) async fn limit<B: MessageBody>(
         );
         return refuse(&state, req, kind, wait, what).await;
     }
+    // A client's requests answered at once are counted (streams have their own count): one
+    // client's slow or expensive requests cannot hold every worker.
+    let _answering = if kind == Kind::Stream {
+        None
+    } else {
+        match quotas.request(client) {
+            Some(permit) => Some(permit),
+            None => {
+                let what = format!(
+                    "{client} has {} requests being answered at once, its limit: send the next \
+                     when one is answered",
+                    quotas.limits.in_flight
+                );
+                return refuse(&state, req, kind, Duration::from_secs(1), what).await;
+            }
+        }
+    };
     if kind == Kind::Create && *req.method() == Method::POST && req.path() == "/games" {
         return create(req, next, (&state, quotas), client).await;
     }

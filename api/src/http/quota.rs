@@ -157,14 +157,34 @@ pub(crate) struct Quotas {
     reads: DefaultKeyedRateLimiter<Client>,
     /// Streams open, by client.
     streams: Arc<Mutex<HashMap<Client, usize>>>,
+    /// Requests being answered, by client (streams apart).
+    in_flight: Arc<Mutex<HashMap<Client, usize>>>,
     /// Lobbies created here, by client: the game (`None` while its creation runs) and when.
     pub(crate) lobbies: Mutex<HashMap<Client, Vec<Lobby>>>,
 }
 
-/// One of a client's open streams, given back when dropped.
+/// One of a client's open streams or requests being answered, given back when dropped.
 pub(crate) struct StreamPermit {
     client: Client,
     open: Arc<Mutex<HashMap<Client, usize>>>,
+}
+
+/// One of `client`'s count in `open`, unless it holds `max` already (`None` for no maximum).
+fn hold(
+    open: &Arc<Mutex<HashMap<Client, usize>>>,
+    client: Client,
+    max: Option<usize>,
+) -> Option<StreamPermit> {
+    let mut counts = open.lock().unwrap_or_else(|e| e.into_inner());
+    let n = counts.entry(client).or_default();
+    if max.is_some_and(|max| *n >= max) {
+        return None;
+    }
+    *n += 1;
+    Some(StreamPermit {
+        client,
+        open: open.clone(),
+    })
 }
 
 impl Drop for StreamPermit {
@@ -187,6 +207,7 @@ impl Quotas {
             writes: RateLimiter::keyed(quota(limits.writes)),
             reads: RateLimiter::keyed(quota(limits.reads)),
             streams: Arc::default(),
+            in_flight: Arc::default(),
             lobbies: Mutex::default(),
             limits,
         }
@@ -214,16 +235,15 @@ impl Quotas {
 
     /// A stream for `client`, unless it holds as many as it may.
     pub fn stream(&self, client: Client) -> Option<StreamPermit> {
-        let mut open = self.streams.lock().unwrap_or_else(|e| e.into_inner());
-        let n = open.entry(client).or_default();
-        if !self.limits.off && *n >= self.limits.streams {
-            return None;
-        }
-        *n += 1;
-        Some(StreamPermit {
-            client,
-            open: self.streams.clone(),
-        })
+        let max = (!self.limits.off).then_some(self.limits.streams);
+        hold(&self.streams, client, max)
+    }
+
+    /// A request of `client` being answered, unless as many as it may are
+    /// ([`Limits::in_flight`]); held until the answer is made.
+    pub fn request(&self, client: Client) -> Option<StreamPermit> {
+        let max = (!self.limits.off).then_some(self.limits.in_flight);
+        hold(&self.in_flight, client, max)
     }
 
     /// Forgets the buckets of clients that are full again and lobbies past their expiry, so
@@ -359,5 +379,23 @@ mod tests {
         assert!(quotas.stream(b).is_some());
         drop(one);
         assert!(quotas.stream(a).is_some());
+    }
+
+    #[test]
+    fn requests_in_flight_are_counted_per_client_apart_from_streams() {
+        let quotas = Quotas::new(Limits {
+            streams: 1,
+            in_flight: 2,
+            ..Limits::default()
+        });
+        let a = Client::of_address("192.0.2.1".parse().unwrap());
+        let b = Client::of_address("192.0.2.2".parse().unwrap());
+        let one = quotas.request(a).unwrap();
+        let _two = quotas.request(a).unwrap();
+        assert!(quotas.request(a).is_none(), "a third at once is refused");
+        assert!(quotas.request(b).is_some(), "another client is untouched");
+        assert!(quotas.stream(a).is_some(), "streams are counted apart");
+        drop(one);
+        assert!(quotas.request(a).is_some(), "given back when answered");
     }
 }

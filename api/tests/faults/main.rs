@@ -6,6 +6,7 @@
 mod flood;
 mod harness;
 mod hostile;
+mod in_flight;
 mod kill;
 mod outage;
 mod processes;
