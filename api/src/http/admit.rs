@@ -62,7 +62,7 @@ pub(crate) async fn limit<B: MessageBody>(
     }
     // A client's requests answered at once are counted (streams have their own count): one
     // client's slow or expensive requests cannot hold every worker.
-    let _answering = if kind == Kind::Stream {
+    let _answering = if kind == Kind::Stream || quotas.limits.off {
         None
     } else {
         match quotas.request(client) {
