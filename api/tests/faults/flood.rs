@@ -4,27 +4,17 @@
 //! server counts each address apart. Every limited request is a 429 problem with
 //! `too_many_requests` and `Retry-After`, and changes nothing.
 
-use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
 
-use crate::harness::{Remote, Server, game_with_bots, one_move, send, status, version};
+use crate::harness::{Remote, Server, from, game_with_bots, one_move, send, status, version};
 
 fn sqlite() -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("flood.db").display());
     (dir, url)
-}
-
-/// A client whose requests come from `127.0.0.N`.
-fn from(n: u8) -> Client {
-    Client::builder()
-        .local_address(IpAddr::from([127, 0, 0, n]))
-        .timeout(Duration::from_secs(10))
-        .build()
-        .expect("a client")
 }
 
 /// A refusal by a per-client limit: 429 problem+json, its code, a wait.

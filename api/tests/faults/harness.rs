@@ -109,6 +109,15 @@ pub fn client() -> Client {
         .expect("a client")
 }
 
+/// A client whose requests come from `127.0.0.N`: the server counts each address apart.
+pub fn from(n: u8) -> Client {
+    Client::builder()
+        .local_address(std::net::IpAddr::from([127, 0, 0, n]))
+        .timeout(Duration::from_secs(10))
+        .build()
+        .expect("a client")
+}
+
 /// Sends a request: its status, JSON body (`null` when none) and headers; `None` when the
 /// connection failed.
 pub async fn send(

@@ -3,25 +3,17 @@
 //! every worker. Past its share it is answered 429 at once; another address is served as if
 //! nothing happened; once its requests end it is served again.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use reqwest::{Client, StatusCode};
+use reqwest::StatusCode;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 
-use crate::harness::{Server, send};
+use crate::harness::{Server, from, send};
 
 /// The requests one address may have answered at once, lowered to reach it quickly.
 const SHARE: usize = 4;
-
-fn from(n: u8) -> Client {
-    Client::builder()
-        .local_address(IpAddr::from([127, 0, 0, n]))
-        .timeout(Duration::from_secs(10))
-        .build()
-        .expect("a client")
-}
 
 /// A request from `127.0.0.N` whose headers are sent and whose body never ends.
 async fn trickling(n: u8, to: SocketAddr) -> TcpStream {
