@@ -596,6 +596,10 @@ function describeCommand(c, names) {
       c.type}`);
   }
 }
+function roundWinners(winners, reached, who) {
+  if (winners?.length) return list(winners.map(who));
+  return t(reached ? "word.nobody_counted" : "word.nobody_no_saboteur");
+}
 function describeEvent(e, names) {
   const ev = e.event ?? {};
   const who = (s) => seatName(names, s);
@@ -634,7 +638,7 @@ function describeEvent(e, names) {
       case "turn_skipped":
         return say("turn_skipped");
       case "round_ended":
-        return say(ev.gold_reached_by == null ? "round_ended_no_gold" : "round_ended", { round: ev.round, reached: who(ev.gold_reached_by), winners: whom(ev.winners) });
+        return say(ev.gold_reached_by == null ? "round_ended_no_gold" : "round_ended", { round: ev.round, reached: who(ev.gold_reached_by), winners: roundWinners(ev.winners, ev.gold_reached_by != null, who) });
       case "gold_kept":
         return ev.card ? say("gold_kept_seen") : say("gold_kept");
       case "gold_offered":
@@ -1629,7 +1633,7 @@ async function table(id2, ready2) {
         view.rounds?.length ? h("section", { "aria-label": t("table.finished_rounds") }, h("h2", {}, t("table.finished_rounds")), h("ul", {}, view.rounds.map((r) => h("li", {}, t("table.round_summary", {
           round: r.round,
           gold: r.gold_reached_by == null ? t("table.gold_not_reached") : t("table.gold_reached", { who: seatName(names, r.gold_reached_by) }),
-          winners: r.winners.map((w) => seatName(names, w)).join(", ") || t("word.nobody"),
+          winners: roundWinners(r.winners, r.gold_reached_by != null, (w) => seatName(names, w)),
           roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", ")
         }))))) : null,
         view.winners?.length ? h("p", {}, t("table.winners", { list: view.winners.map((w) => seatName(names, w)).join(", ") })) : null,

@@ -8,6 +8,8 @@ export default {
 
   "word.someone": "someone",
   "word.nobody": "nobody",
+  "word.nobody_no_saboteur": "nobody (the gold was not reached, so the saboteurs won, and nobody was a saboteur)",
+  "word.nobody_counted": "nobody (no player of the winning side could be counted: a trapped player is not)",
   "word.seat": "seat {n}",
   "word.spectator": "Spectator",
 

@@ -8,6 +8,8 @@ export default {
 
   "word.someone": "alguien",
   "word.nobody": "nadie",
+  "word.nobody_no_saboteur": "nadie (no se llegó al oro, así que ganaron los saboteadores, y nadie era saboteador)",
+  "word.nobody_counted": "nadie (no se pudo contar a ningún jugador del bando ganador: un jugador atrapado no cuenta)",
   "word.seat": "asiento {n}",
   "word.spectator": "Espectador",
 

@@ -8,6 +8,8 @@ export default {
 
   "word.someone": "einhver",
   "word.nobody": "enginn",
+  "word.nobody_no_saboteur": "enginn (gullið náðist ekki, svo skemmdarvargarnir unnu, og enginn var skemmdarvargur)",
+  "word.nobody_counted": "enginn (enginn leikmaður sigurliðsins taldist með: fastur leikmaður telst ekki)",
   "word.seat": "sæti {n}",
   "word.spectator": "Áhorfandi",
 

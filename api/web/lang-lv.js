@@ -8,6 +8,8 @@ export default {
 
   "word.someone": "kāds",
   "word.nobody": "neviens",
+  "word.nobody_no_saboteur": "neviens (zelts netika sasniegts, tāpēc uzvarēja sabotieri, bet neviens nebija sabotieris)",
+  "word.nobody_counted": "neviens (nevienu uzvarētāju puses spēlētāju nevarēja ieskaitīt: iesprostots spēlētājs netiek skaitīts)",
   "word.seat": "vieta {n}",
   "word.spectator": "Skatītājs",
 

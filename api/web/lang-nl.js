@@ -8,6 +8,8 @@ export default {
 
   "word.someone": "iemand",
   "word.nobody": "niemand",
+  "word.nobody_no_saboteur": "niemand (het goud werd niet bereikt, dus wonnen de saboteurs, en niemand was saboteur)",
+  "word.nobody_counted": "niemand (geen speler van de winnende kant telde mee: een gevangen speler telt niet)",
   "word.seat": "plaats {n}",
   "word.spectator": "Toeschouwer",
 

@@ -8,6 +8,8 @@ export default {
 
   "word.someone": "ktoś",
   "word.nobody": "nikt",
+  "word.nobody_no_saboteur": "nikt (złota nie osiągnięto, więc wygrali sabotażyści, a nikt nie był sabotażystą)",
+  "word.nobody_counted": "nikt (nie można było policzyć żadnego gracza zwycięskiej strony: uwięziony gracz się nie liczy)",
   "word.seat": "miejsce {n}",
   "word.spectator": "Widz",
 

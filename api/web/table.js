@@ -6,7 +6,7 @@ import { t } from "./i18n.js";
 import { api, cards, follow, keys, RECORD_VERSION, seatable, serverKeys, share, seated, tokens } from "./net.js";
 import { board, markLast } from "./board.js";
 import { cardIcon, levelPicker, players, scoreboard, seriesSection } from "./parts.js";
-import { cardName, clock, describe, describeCommand, describeEvent, explain, phaseName, roleName, rulesetName, seatName, statusName } from "./words.js";
+import { cardName, clock, describe, describeCommand, describeEvent, explain, phaseName, roleName, roundWinners, rulesetName, seatName, statusName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 /** @typedef {import("./net.js").Signing} Signing */
@@ -497,7 +497,7 @@ export async function table(id, ready) {
           h("li", {}, t("table.round_summary", {
             round: r.round,
             gold: r.gold_reached_by == null ? t("table.gold_not_reached") : t("table.gold_reached", { who: seatName(names, r.gold_reached_by) }),
-            winners: r.winners.map((w) => seatName(names, w)).join(", ") || t("word.nobody"),
+            winners: roundWinners(r.winners, r.gold_reached_by != null, (w) => seatName(names, w)),
             roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", "),
           }))))) : null,
         view.winners?.length ? h("p", {}, t("table.winners", { list: view.winners.map((w) => seatName(names, w)).join(", ") })) : null,

@@ -117,6 +117,17 @@ export function describeCommand(c, names) {
 }
 
 /**
+ * Who won a round, in words: the winners, or why nobody did — a round whose gold was not
+ * reached is the saboteurs', and there may have been none (§2: three or four players); a
+ * round whose gold was reached may count nobody (§10: trapped players are not counted).
+ * @param {number[]} winners @param {boolean} reached @param {(seat: number) => string} who
+ */
+export function roundWinners(winners, reached, who) {
+  if (winners?.length) return list(winners.map(who));
+  return t(reached ? "word.nobody_counted" : "word.nobody_no_saboteur");
+}
+
+/**
  * One event of the log in plain words, numbered as in the record ("#12 …").
  * @param {{ seq: number, event: any }} e @param {Record<number, string>} names
  */
@@ -145,7 +156,7 @@ export function describeEvent(e, names) {
       case "passed": return say("passed", { n: size(ev.discarded) });
       case "card_drawn": return ev.card ? say("card_drawn_seen") : say("card_drawn");
       case "turn_skipped": return say("turn_skipped");
-      case "round_ended": return say(ev.gold_reached_by == null ? "round_ended_no_gold" : "round_ended", { round: ev.round, reached: who(ev.gold_reached_by), winners: whom(ev.winners) });
+      case "round_ended": return say(ev.gold_reached_by == null ? "round_ended_no_gold" : "round_ended", { round: ev.round, reached: who(ev.gold_reached_by), winners: roundWinners(ev.winners, ev.gold_reached_by != null, who) });
       case "gold_kept": return ev.card ? say("gold_kept_seen") : say("gold_kept");
       case "gold_offered": return say("gold_offered", { n: size(ev.cards) });
       case "gold_drawn": return say("gold_drawn", { n: size(ev.cards) });

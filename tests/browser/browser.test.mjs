@@ -654,6 +654,13 @@ test("a whole base game through the table, gold choices included, to the player'
   assert.deepEqual(golds, [...final.view.gold].sort((a, b) => b - a), "ranked by gold");
   for (const r of rows) assert.equal(Number(r[0]), 1 + golds.filter((g) => g > Number(r[2])).length, `the place of ${r[1]}`);
   assert.equal(rows.filter((r) => /winner/.test(r[1])).length, final.view.winners.length, "the winners are marked");
+  // Each finished round says who won it, or why nobody did.
+  const summaries = await page.getByRole("region", { name: "Finished rounds" }).locator("li").allTextContents();
+  assert.equal(summaries.length, final.view.rounds.length, "a line per round");
+  final.view.rounds.forEach((r, i) => {
+    const why = r.winners.length ? /won by (?!nobody)/ : r.gold_reached_by == null ? /won by nobody \(the gold was not reached, so the saboteurs won, and nobody was a saboteur\)/ : /won by nobody \(no player of the winning side could be counted/;
+    assert.match(summaries[i], why, `round ${r.round}: ${summaries[i]}`);
+  });
   const roundsWon = rows.reduce((n, r) => n + Number(r[3]), 0);
   assert.equal(roundsWon, final.view.rounds.reduce((n, r) => n + r.winners.length, 0), "the rounds each seat won");
   await shots(page, "game-over");
