@@ -1776,8 +1776,9 @@ async function replay(id2, ready2) {
     cache.set(v, st);
     const drawn = board(st.view, deck);
     markLast(drawn, events.filter((e) => e.seq <= v), st.view, names);
-    stage.replaceChildren(drawn, players(st.view, names), hands(st.view, names, deck));
-    label.textContent = t("replay.version_of", { v, max });
+    const step = events.find((e) => e.seq === v);
+    label.textContent = t("replay.version_of", { v, max }) + (step ? ` — ${describeEvent(step, names).replace(/^#\d+ /, "")}` : "");
+    stage.replaceChildren(h("p", { class: "step" }, label), drawn, players(st.view, names), hands(st.view, names, deck));
     for (const li of log.children) li.classList.toggle("current", Number(
       /** @type {HTMLElement} */
       li.dataset.seq
@@ -1814,7 +1815,7 @@ async function replay(id2, ready2) {
   main.replaceChildren(
     h("h1", {}, t("replay.heading", { id: id2.slice(0, 8), eyes: eyesName(as) })),
     h("p", {}, h("label", {}, `${t("replay.eyes")} `, through)),
-    h("p", {}, h("button", { type: "button", onclick: () => show(v - 1) }, `◀ ${t("replay.back")}`), " ", play, " ", speed, " ", h("button", { type: "button", onclick: () => show(v + 1) }, `${t("replay.forward")} ▶`), " ", slider, rounds, " ", label),
+    h("p", {}, h("button", { type: "button", onclick: () => show(v - 1) }, `◀ ${t("replay.back")}`), " ", play, " ", speed, " ", h("button", { type: "button", onclick: () => show(v + 1) }, `${t("replay.forward")} ▶`), " ", slider, rounds),
     h("p", {}, `${t("replay.jump")} `, marks.map((e) => h("button", { type: "button", onclick: () => show(e.seq) }, `${t(`mark.${e.event.type}`)} #${e.seq}`))),
     h("div", { class: "layout" }, stage, h("aside", {}, h("h2", {}, t("table.log")), log, await seriesSection(id2, names, (g) => `/replay/${g}`)))
   );

@@ -361,20 +361,20 @@ test("replay: keyboard steps, deep links, timing", async () => {
   const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/replay/${gameId}?v=2&as=spectator`);
-  await page.getByText(/^Version 2 of/).waitFor();
+  await page.getByText(/^Step 2 of/).waitFor();
   const t0 = Date.now();
   const shown = page.evaluate(() => new Promise((r) => document.addEventListener("replay-shown", () => r(performance.now()), { once: true })));
   const start = await page.evaluate(() => performance.now());
   await page.keyboard.press("ArrowRight");
   const end = await shown;
   console.log(`replay step: ${(end - start).toFixed(1)} ms to visible (budget 100 ms; wall ${Date.now() - t0} ms)`);
-  await page.getByText(/^Version 3 of/).waitFor();
+  await page.getByText(/^Step 3 of/).waitFor();
   assert.match(page.url(), /v=3/);
   await page.keyboard.press("ArrowLeft");
-  await page.getByText(/^Version 2 of/).waitFor();
+  await page.getByText(/^Step 2 of/).waitFor();
   // Autoplay steps on by itself until paused.
   await page.getByRole("button", { name: "Play", exact: true }).click();
-  await page.getByText(/^Version 4 of/).waitFor({ timeout: 5000 });
+  await page.getByText(/^Step 4 of/).waitFor({ timeout: 5000 });
   await page.getByRole("button", { name: "Pause", exact: true }).click();
   const paused = await page.locator("output").textContent();
   await page.waitForTimeout(1500);
@@ -382,12 +382,12 @@ test("replay: keyboard steps, deep links, timing", async () => {
   // Faster at 4×; any line of the log goes to its moment; the rounds are marked on the timeline.
   await page.getByLabel("Speed").selectOption("4");
   await page.getByRole("button", { name: "Play", exact: true }).click();
-  const at = Number((await page.locator("output").textContent()).match(/Version (\d+)/)[1]);
-  await page.getByText(new RegExp(`^Version ${at + 4} of`)).waitFor({ timeout: 2500 });
+  const at = Number((await page.locator("output").textContent()).match(/Step (\d+)/)[1]);
+  await page.getByText(new RegExp(`^Step ${at + 4} of`)).waitFor({ timeout: 2500 });
   await page.getByRole("button", { name: "Pause", exact: true }).click();
   const line = page.getByRole("list", { name: "Log" }).getByRole("button").nth(1);
   await line.click();
-  await page.getByText(/^Version 2 of/).waitFor();
+  await page.getByText(/^Step 2 of/).waitFor();
   assert.match(await page.locator("li.current").textContent(), /^#2 /);
   assert.ok(await page.locator("datalist#replay-rounds option").count() >= 1, "round starts marked");
   await axe(page, "replay");
@@ -397,11 +397,11 @@ test("replay: keyboard steps, deep links, timing", async () => {
   const phone = await browser.newContext({ locale: "en-US", viewport: PHONE, hasTouch: true, isMobile: true });
   const small = await phone.newPage();
   await small.goto(`${BASE}/replay/${gameId}?v=2&as=spectator`);
-  await small.getByText(/^Version 2 of/).waitFor();
+  await small.getByText(/^Step 2 of/).waitFor();
   const before = await small.evaluate(() => scrollY);
   for (const v of [3, 4, 5, 6]) {
     await small.getByRole("button", { name: /^Forward/ }).tap();
-    await small.getByText(new RegExp(`^Version ${v} of`)).waitFor();
+    await small.getByText(new RegExp(`^Step ${v} of`)).waitFor();
   }
   assert.equal(await small.evaluate(() => scrollY), before, "the page did not scroll");
   await phone.close();
@@ -432,7 +432,7 @@ test("a 12-player game of bots is watched live to its end, then replayed", async
   await shots(page, "finished");
   // A replay step on the whole game: from the key press to the board shown.
   await page.goto(`${BASE}/replay/${finishedId}?v=10&as=spectator`);
-  await page.getByText(/^Version 10 of/).waitFor();
+  await page.getByText(/^Step 10 of/).waitFor();
   const times = [];
   for (let i = 0; i < 10; i++) {
     const t = await page.evaluate(() => new Promise((resolve) => {
@@ -460,31 +460,31 @@ test("a 12-player game of bots is watched live to its end, then replayed", async
   const door = laid((c) => c?.doors?.length);
   assert.ok(door, "a door card was laid in a 12-player game");
   await page.goto(`${BASE}/replay/${finishedId}?v=${door.seq}&as=spectator`);
-  await page.getByText(new RegExp(`^Version ${door.seq} of`)).waitFor();
+  await page.getByText(new RegExp(`^Step ${door.seq} of`)).waitFor();
   assert.ok(await page.locator("svg.board [aria-label*=door]").count(), "the door is named on the board");
   // The move just made is marked on the board and named.
   assert.match(await page.locator("svg.board rect.last-move").getAttribute("aria-label"), new RegExp(`^last on the board: #${door.seq} path played`));
   const ladder = laid((c) => c?.ladder);
   if (ladder) {
     await page.goto(`${BASE}/replay/${finishedId}?v=${ladder.seq}&as=spectator`);
-    await page.getByText(new RegExp(`^Version ${ladder.seq} of`)).waitFor();
+    await page.getByText(new RegExp(`^Step ${ladder.seq} of`)).waitFor();
     assert.ok(await page.locator("svg.board [aria-label*=ladder]").count(), "the ladder is named on the board");
   }
   console.log(`door laid at version ${door.seq}; ladder ${ladder ? `at version ${ladder.seq}` : "never laid in this game"}`);
   // Once over, any moment through anyone's eyes: every hand, one seat's hand, or none.
   await page.goto(`${BASE}/replay/${finishedId}?v=10`);
-  await page.getByText(/^Version 10 of/).waitFor();
+  await page.getByText(/^Step 10 of/).waitFor();
   const handsShown = (n) => page.waitForFunction((n) => document.querySelectorAll("section[aria-label^='Hand of']").length === n, n);
   await handsShown(12);
   const seat3 = (await get(`/games/${finishedId}/state?at=10&as=3`)).view.hand;
   await page.getByLabel("Through the eyes of").selectOption("3");
   await handsShown(1);
-  await page.getByText(/^Version 10 of/).waitFor();
+  await page.getByText(/^Step 10 of/).waitFor();
   assert.match(page.url(), /as=3/);
   assert.equal(await page.locator("section[aria-label^='Hand of'] li").count(), seat3.length);
   // A step after the switch stays with the eyes chosen (the replay drawn before lets go of the keys).
   await page.keyboard.press("ArrowRight");
-  await page.getByText(/^Version 11 of/).waitFor();
+  await page.getByText(/^Step 11 of/).waitFor();
   // (A replay left listening would fetch its own step and write its eyes into the address.)
   await page.waitForLoadState("networkidle");
   assert.match(page.url(), /as=3/);
