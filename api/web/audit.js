@@ -4,7 +4,7 @@
 import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, keys, receipts, serverKeys, statement, tokens } from "./net.js";
-import { describeEvent, seatName } from "./words.js";
+import { describeEvent, seatName, shownName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
@@ -113,7 +113,7 @@ export async function audit(id, ready) {
   await serverKeys.keep();
   /** @type {Schemas["GameSummary"]} */
   const summary = await api(`/games/${id}`);
-  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, shownName(s)]));
   const who = (/** @type {number} */ s) => seatName(names, s);
   const code = (/** @type {string} */ x) => h("code", { class: "hex" }, x);
   const kids = [h("h1", {}, t("audit.heading", { id: id.slice(0, 8) })),

@@ -596,6 +596,9 @@ function describeCommand(c, names) {
       c.type}`);
   }
 }
+function shownName(s) {
+  return s.bot && s.name === `${s.bot} bot ${s.seat + 1}` ? t("players.bot_name", { level: t(`level.${s.bot}`), n: s.seat + 1 }) : s.name;
+}
 function roundWinners(winners, reached, who) {
   if (winners?.length) return list(winners.map(who));
   return t(reached ? "word.nobody_counted" : "word.nobody_no_saboteur");
@@ -815,7 +818,7 @@ async function lobby(ready2) {
         h(
           "td",
           {},
-          `${g.seats.length}/${g.players}: ${g.seats.map((s) => s.name + (s.bot ? ` ${t("lobby.bot")}` : "")).join(", ")}`,
+          `${g.seats.length}/${g.players}: ${g.seats.map((s) => shownName(s) + (s.bot && shownName(s) === s.name ? ` ${t("lobby.bot")}` : "")).join(", ")}`,
           g.previous ? [` — ${t("lobby.rematch_of")} `, h("a", { href: `/play/${g.previous}` }, g.previous.slice(0, 8))] : null
         ),
         h(
@@ -1141,7 +1144,7 @@ async function table(id2, ready2) {
   }
   function draw() {
     const { s } = data;
-    for (const seat of s.seats) names[seat.seat] = seat.name;
+    for (const seat of s.seats) names[seat.seat] = shownName(seat);
     const kids = [h("h1", {}, t("table.heading", { id: id2.slice(0, 8), ruleset: rulesetName(s.ruleset), status: statusName(s.status) }))];
     const err = h("p", { class: "error", role: "alert" }, message);
     if (s.status === "lobby") {
@@ -1163,7 +1166,7 @@ async function table(id2, ready2) {
           refresh();
         }
       });
-      kids.push(h("p", {}, t("table.seats", { n: s.seats.length, of: s.players, names: s.seats.map((x) => x.name + (x.reserved ? ` ${t("table.not_back")}` : "")).join(", ") })));
+      kids.push(h("p", {}, t("table.seats", { n: s.seats.length, of: s.players, names: s.seats.map((x) => shownName(x) + (x.reserved ? ` ${t("table.not_back")}` : "")).join(", ") })));
       const before = s.previous ? tokens.get(s.previous) : {};
       const mySeat2 = s.seats.find((x) => x.seat === before.seat && x.reserved);
       if (!mine.token && mySeat2 && before.token) {
@@ -1704,7 +1707,7 @@ async function replay(id2, ready2) {
   const q = new URLSearchParams(location.search);
   const summary = await api(`/games/${id2}`);
   const deck = await cards(summary.ruleset);
-  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, shownName(s)]));
   const over = summary.status === "finished";
   const mine = tokens.get(id2);
   const eyes = over ? ["everyone", "spectator", ...summary.seats.map((s) => String(s.seat))] : ["spectator", ...mine.token && mine.seat != null ? [String(mine.seat)] : []];
@@ -1731,6 +1734,13 @@ async function replay(id2, ready2) {
     e.event.round
   ) }) })));
   const slider = h("input", { type: "range", min: 1, max, value: v, "aria-label": t("replay.version"), class: "replay-slider", list: "replay-rounds" });
+  const bySeq = new Map(events.map((e) => [e.seq, e]));
+  const quiet = /* @__PURE__ */ new Set(["command_accepted", "card_drawn"]);
+  const nextStop = (from) => {
+    let n = from + 1;
+    while (n < max && quiet.has(bySeq.get(n)?.event?.type ?? "")) n++;
+    return n;
+  };
   let playing = 0;
   const speed = h("select", { "aria-label": t("replay.speed") }, [["0.5", "½×"], ["1", "1×"], ["2", "2×"], ["4", "4×"]].map(([k, t2]) => h("option", { value: k, selected: k === "1" }, t2)));
   const play = h("button", { type: "button", "aria-pressed": "false" }, t("replay.play"));
@@ -1746,7 +1756,7 @@ async function replay(id2, ready2) {
     play.setAttribute("aria-pressed", "true");
     playing = setInterval(() => {
       if (v >= max) stop();
-      else show(v + 1);
+      else show(nextStop(v));
     }, 700 / Number(speed.value));
   };
   play.addEventListener("click", () => {
@@ -1930,7 +1940,7 @@ async function audit(id2, ready2) {
   document.title = t("audit.title");
   await serverKeys.keep();
   const summary = await api(`/games/${id2}`);
-  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, shownName(s)]));
   const who = (s) => seatName(names, s);
   const code = (x) => h("code", { class: "hex" }, x);
   const kids = [

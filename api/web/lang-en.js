@@ -184,6 +184,7 @@ export default {
   "players.label": "Players",
   "players.seat": "Seat {n}, {name}",
   "players.empty": "empty",
+  "players.bot_name": "{level} bot {n}",
   "players.you": "(you)",
   "players.connected": "(connected)",
   "players.away": "(away)",

@@ -184,6 +184,7 @@ export default {
   "players.label": "Jugadores",
   "players.seat": "Asiento {n}, {name}",
   "players.empty": "vacío",
+  "players.bot_name": "bot {level} {n}",
   "players.you": "(tú)",
   "players.connected": "(conectado)",
   "players.away": "(ausente)",

@@ -184,6 +184,7 @@ export default {
   "players.label": "Leikmenn",
   "players.seat": "Sæti {n}, {name}",
   "players.empty": "autt",
+  "players.bot_name": "{level} vélmenni {n}",
   "players.you": "(þú)",
   "players.connected": "(tengdur)",
   "players.away": "(fjarverandi)",

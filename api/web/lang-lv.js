@@ -184,6 +184,7 @@ export default {
   "players.label": "Spēlētāji",
   "players.seat": "Vieta {n}, {name}",
   "players.empty": "tukša",
+  "players.bot_name": "{level} bots {n}",
   "players.you": "(tu)",
   "players.connected": "(tiešsaistē)",
   "players.away": "(prom)",

@@ -184,6 +184,7 @@ export default {
   "players.label": "Spelers",
   "players.seat": "Plaats {n}, {name}",
   "players.empty": "leeg",
+  "players.bot_name": "bot {n} ({level})",
   "players.you": "(jij)",
   "players.connected": "(verbonden)",
   "players.away": "(weg)",

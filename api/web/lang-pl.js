@@ -184,6 +184,7 @@ export default {
   "players.label": "Gracze",
   "players.seat": "Miejsce {n}, {name}",
   "players.empty": "wolne",
+  "players.bot_name": "{level} bot {n}",
   "players.you": "(ty)",
   "players.connected": "(online)",
   "players.away": "(offline)",

@@ -3,7 +3,7 @@
 import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, keys, seatable, share, seated, tokens } from "./net.js";
-import { rulesetName, statusName } from "./words.js";
+import { rulesetName, shownName, statusName } from "./words.js";
 import { levelPicker } from "./parts.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
@@ -26,7 +26,7 @@ export async function lobby(ready) {
       list.append(h("tr", {},
         h("td", {}, h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8))),
         h("td", {}, rulesetName(g.ruleset)), h("td", {}, statusName(g.status)),
-        h("td", {}, `${g.seats.length}/${g.players}: ${g.seats.map((s) => s.name + (s.bot ? ` ${t("lobby.bot")}` : "")).join(", ")}`,
+        h("td", {}, `${g.seats.length}/${g.players}: ${g.seats.map((s) => shownName(s) + (s.bot && shownName(s) === s.name ? ` ${t("lobby.bot")}` : "")).join(", ")}`,
           g.previous ? [` — ${t("lobby.rematch_of")} `, h("a", { href: `/play/${g.previous}` }, g.previous.slice(0, 8))] : null),
         h("td", {}, mine.token ? t("lobby.your_seat") : mine.host ? t("lobby.host") : "",
           " ", h("a", { href: `/replay/${g.id}` }, t("lobby.replay")),

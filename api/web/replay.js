@@ -6,7 +6,7 @@ import { t } from "./i18n.js";
 import { api, cards, keys, tokens } from "./net.js";
 import { board, markLast } from "./board.js";
 import { hands, players, seriesSection } from "./parts.js";
-import { describeEvent, seatName } from "./words.js";
+import { describeEvent, seatName, shownName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
@@ -23,7 +23,7 @@ export async function replay(id, ready) {
   /** @type {Schemas["GameSummary"]} */
   const summary = await api(`/games/${id}`);
   const deck = await cards(summary.ruleset);
-  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, shownName(s)]));
   const over = summary.status === "finished";
   const mine = tokens.get(id);
   // Whose eyes: anyone's once the game is over; before, the public view or this browser's seat.
@@ -50,7 +50,16 @@ export async function replay(id, ready) {
   // The rounds' starts marked on the timeline.
   const rounds = h("datalist", { id: "replay-rounds" }, events.filter((e) => e.event?.type === "round_started").map((e) => h("option", { value: e.seq, label: t("replay.round", { n: /** @type {any} */ (e.event).round }) })));
   const slider = h("input", { type: "range", min: 1, max, value: v, "aria-label": t("replay.version"), class: "replay-slider", list: "replay-rounds" });
-  // Autoplay: a step every 0.7 s (at the speed chosen) to the end, until paused.
+  // Autoplay: a step every 0.7 s (at the speed chosen) to the end, until paused. It passes over
+  // a move's bookkeeping (whose move it was, a card drawn), which leaves the board as it was,
+  // and stops on what the move did; the keys and the buttons still go one step at a time.
+  const bySeq = new Map(events.map((e) => [e.seq, e]));
+  const quiet = new Set(["command_accepted", "card_drawn"]);
+  const nextStop = (/** @type {number} */ from) => {
+    let n = from + 1;
+    while (n < max && quiet.has(bySeq.get(n)?.event?.type ?? "")) n++;
+    return n;
+  };
   let playing = 0;
   const speed = h("select", { "aria-label": t("replay.speed") }, [["0.5", "½×"], ["1", "1×"], ["2", "2×"], ["4", "4×"]].map(([k, t]) => h("option", { value: k, selected: k === "1" }, t)));
   const play = h("button", { type: "button", "aria-pressed": "false" }, t("replay.play"));
@@ -58,7 +67,7 @@ export async function replay(id, ready) {
   const start = () => {
     clearInterval(playing);
     play.textContent = t("replay.pause"); play.setAttribute("aria-pressed", "true");
-    playing = setInterval(() => { if (v >= max) stop(); else show(v + 1); }, 700 / Number(speed.value));
+    playing = setInterval(() => { if (v >= max) stop(); else show(nextStop(v)); }, 700 / Number(speed.value));
   };
   play.addEventListener("click", () => {
     if (playing) return stop();

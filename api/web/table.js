@@ -6,7 +6,7 @@ import { t } from "./i18n.js";
 import { api, cards, follow, keys, RECORD_VERSION, seatable, serverKeys, share, seated, tokens } from "./net.js";
 import { board, markLast } from "./board.js";
 import { cardIcon, levelPicker, players, scoreboard, seriesSection } from "./parts.js";
-import { cardName, clock, describe, describeCommand, describeEvent, explain, phaseName, roleName, roundWinners, rulesetName, seatName, statusName } from "./words.js";
+import { cardName, clock, describe, describeCommand, describeEvent, explain, phaseName, roleName, roundWinners, rulesetName, seatName, shownName, statusName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 /** @typedef {import("./net.js").Signing} Signing */
@@ -175,7 +175,7 @@ export async function table(id, ready) {
   /** Draws the table from what was last read. */
   function draw() {
     const { s } = data;
-    for (const seat of s.seats) names[seat.seat] = seat.name;
+    for (const seat of s.seats) names[seat.seat] = shownName(seat);
     const kids = [h("h1", {}, t("table.heading", { id: id.slice(0, 8), ruleset: rulesetName(s.ruleset), status: statusName(s.status) }))];
     const err = h("p", { class: "error", role: "alert" }, message);
     if (s.status === "lobby") {
@@ -190,7 +190,7 @@ export async function table(id, ready) {
           tokens.set(id, seated(j, key)); Object.assign(mine, tokens.get(id)); refresh();
         } catch (e) { message = e.message; refresh(); }
       });
-      kids.push(h("p", {}, t("table.seats", { n: s.seats.length, of: s.players, names: s.seats.map((x) => x.name + (x.reserved ? ` ${t("table.not_back")}` : "")).join(", ") })));
+      kids.push(h("p", {}, t("table.seats", { n: s.seats.length, of: s.players, names: s.seats.map((x) => shownName(x) + (x.reserved ? ` ${t("table.not_back")}` : "")).join(", ") })));
       const before = s.previous ? tokens.get(s.previous) : {};
       const mySeat = s.seats.find((x) => x.seat === before.seat && x.reserved);
       if (!mine.token && mySeat && before.token) {

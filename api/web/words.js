@@ -117,6 +117,15 @@ export function describeCommand(c, names) {
 }
 
 /**
+ * A seat's name as the reader reads it: a player's own name; a bot the server named by its
+ * level and place ("expert bot 3") named in the reader's language ("hard bot 3").
+ * @param {{ seat: number, name: string, bot?: string | null }} s
+ */
+export function shownName(s) {
+  return s.bot && s.name === `${s.bot} bot ${s.seat + 1}` ? t("players.bot_name", { level: t(`level.${s.bot}`), n: s.seat + 1 }) : s.name;
+}
+
+/**
  * Who won a round, in words: the winners, or why nobody did — a round whose gold was not
  * reached is the saboteurs', and there may have been none (§2: three or four players); a
  * round whose gold was reached may count nobody (§10: trapped players are not counted).

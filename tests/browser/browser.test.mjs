@@ -16,6 +16,8 @@ const root = join(here, "..", "..");
 const bin = process.env.SABOTEUR_BIN ?? [join(root, "target/release/saboteur"), join(root, "target/debug/saboteur")].find(existsSync);
 const artifacts = join(here, "artifacts");
 const EN = await strings("en");
+/** A seat's name as the English page shows it: a bot the server named by level and place by its level's word ("medium bot 2"). @param {{ seat: number, name: string, bot?: string | null }} s */
+const shownAs = (s) => (s.bot && s.name === `${s.bot} bot ${s.seat + 1}` ? EN["players.bot_name"].replace("{level}", EN[`level.${s.bot}`]).replace("{n}", String(s.seat + 1)) : s.name);
 mkdirSync(artifacts, { recursive: true });
 const axeSource = readFileSync(join(here, "node_modules/axe-core/axe.min.js"), "utf8");
 const PORT = 18000 + Math.floor(Math.random() * 1000);
@@ -250,7 +252,7 @@ test("create a game with bots, invite a second player, start and play", async ()
   }
   // A random deal may keep both people's tools broken (the whole games below play every kind).
   assert.ok(played.has("path") || played.has("action"), `a card was played: ${[...played]}`);
-  await guest.locator(".log li").filter({ hasText: `by ${bot.name}` }).first().waitFor({ timeout: 10000 });
+  await guest.locator(".log li").filter({ hasText: `by ${shownAs(bot)}` }).first().waitFor({ timeout: 10000 });
   await shots(page, "table");
   await shots(guest, "guest");
   await axe(guest, "table (phone)");
@@ -373,9 +375,19 @@ test("replay: keyboard steps, deep links, timing", async () => {
   await page.keyboard.press("ArrowLeft");
   await page.getByText(/^Step 2 of/).waitFor();
   // Autoplay steps on by itself until paused.
+  // It passes over a move's bookkeeping (whose move, a card drawn) and stops on what it did.
+  const stops = page.evaluate(() => new Promise((r) => {
+    const seen = [];
+    document.addEventListener("replay-shown", (e) => { seen.push(/** @type {CustomEvent} */ (e).detail); if (seen.length === 5) r(seen); });
+    setTimeout(() => r(seen), 8000);
+  }));
   await page.getByRole("button", { name: "Play", exact: true }).click();
-  await page.getByText(/^Step 4 of/).waitFor({ timeout: 5000 });
+  const stepped = /** @type {number[]} */ (await stops);
   await page.getByRole("button", { name: "Pause", exact: true }).click();
+  const kinds = new Map((await get(`/games/${gameId}/events?after=0&limit=1000`)).events.map((e) => [e.seq, e.event.type]));
+  assert.ok(stepped.length >= 3 && stepped.every((n, i) => i === 0 || n > stepped[i - 1]), `autoplay goes forward: ${stepped}`);
+  for (const n of stepped) assert.ok(!["command_accepted", "card_drawn"].includes(kinds.get(n)), `autoplay stopped on step ${n}, a ${kinds.get(n)}`);
+  assert.ok(stepped.some((n, i) => i > 0 && n > stepped[i - 1] + 1), `autoplay passed over bookkeeping: ${stepped}`);
   const paused = await page.locator("output").textContent();
   await page.waitForTimeout(1500);
   assert.equal(await page.locator("output").textContent(), paused, "paused, it stays");
@@ -383,7 +395,7 @@ test("replay: keyboard steps, deep links, timing", async () => {
   await page.getByLabel("Speed").selectOption("4");
   await page.getByRole("button", { name: "Play", exact: true }).click();
   const at = Number((await page.locator("output").textContent()).match(/Step (\d+)/)[1]);
-  await page.getByText(new RegExp(`^Step ${at + 4} of`)).waitFor({ timeout: 2500 });
+  await page.waitForFunction((at) => Number(document.querySelector("output")?.textContent?.match(/Step (\d+)/)?.[1]) >= at + 4, at, { timeout: 2500 });
   await page.getByRole("button", { name: "Pause", exact: true }).click();
   const line = page.getByRole("list", { name: "Log" }).getByRole("button").nth(1);
   await line.click();
@@ -1126,6 +1138,11 @@ test("six languages: chosen from the browser's, every page and card in them, swi
       if (code !== "en") assert.ok(!Object.values(EN).includes(name.split(",")[0]), `a card named in English in ${code}: ${name}`);
       assert.ok((await b.getAttribute("title"))?.length > 10, `a card's tooltip in ${code}`);
     }
+    // The bots the server named by level and place are named in the language ("hard bot 2").
+    const players = await page.getByRole("list", { name: d["players.label"] }).textContent();
+    const bot = d["players.bot_name"].replace("{level}", d["level.heuristic"]).replace("{n}", "2");
+    assert.ok(players.includes(bot), `the bot of seat 1 as ${bot} in ${code}: ${players}`);
+    if (code !== "en") assert.doesNotMatch(players, /heuristic bot/, `a bot named in English in ${code}`);
     if (code === "pl") await shots(page, "table-polish");
     await context.close();
   }
