@@ -106,7 +106,9 @@ async fn drive(state: &AppState, id: &str, version: i64) {
     .await
     {
         Ok(Done::Nothing) => {
-            // Nothing was due: the flag outlived its reason (e.g. set by a migration).
+            // Nothing was due in the game as the store has it (the seam read it first): the
+            // flag outlived its reason (e.g. set by a migration).
+            tracing::info!(game = %game, version, "bot sweep: nothing due; the flag is cleared");
             if let Err(e) = state.store.clear_bot_awaited(game.as_str(), version).await {
                 tracing::debug!(game = %game, "bot sweep: {e}");
             }

@@ -157,6 +157,12 @@ async fn on_table(
     {
         table.follow(&state.store).await?;
     }
+    // 3c. The sweep found the game waiting for a bot in the store: what this table has not
+    //     heard yet (another process's appends, an announcement lost in a failover) is read
+    //     first, so a table behind the store never finds nothing due and clears the flag.
+    if let Act::BotsDue { .. } = act {
+        table.follow(&state.store).await?;
+    }
     // 4. The precondition, and 5. the decision: a refusal is signed for its caller.
     let decided = match precondition(state, table, &act)
         .and_then(|()| decide(state, table, &act, who, token))
