@@ -116,12 +116,16 @@ export async function audit(id, ready) {
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, shownName(s)]));
   const who = (/** @type {number} */ s) => seatName(names, s);
   const code = (/** @type {string} */ x) => h("code", { class: "hex" }, x);
-  const kids = [h("h1", {}, t("audit.heading", { id: id.slice(0, 8) })),
+  const kids = [h("h1", {}, t("audit.heading", { id: id.slice(0, 8) }))];
+  // The seed and its commitment, each said in one sentence: what a person needs to know of them.
+  const secrets = [
+    h("p", {}, t("audit.commitment_explained")),
     h("p", {}, `${t("audit.commitment")} `, code(summary.seed_commitment)),
+    h("p", {}, t("audit.seed_explained")),
     h("p", {}, `${t("audit.seed")} `, summary.seed ? code(summary.seed) : t("audit.seed_hidden"))];
   // A game's audit opens when it ends: before, its secrets are still secret.
   if (summary.status !== "finished") {
-    kids.push(h("p", { class: "error", role: "alert" }, t("audit.not_over")), h("p", {}, h("a", { href: `/play/${id}` }, t("audit.to_table"))));
+    kids.push(h("p", { class: "error", role: "alert" }, t("audit.not_over")), h("p", {}, h("a", { href: `/play/${id}` }, t("audit.to_table"))), ...secrets);
     main.replaceChildren(...kids);
     return;
   }
@@ -132,21 +136,24 @@ export async function audit(id, ready) {
     const file = URL.createObjectURL(new Blob([JSON.stringify(kept, null, 1)], { type: "application/json" }));
     // The event a discrepancy names, to see the table at that moment.
     const disputed = Number(/^event (\d+)/.exec(v.discrepancy ?? "")?.[1] ?? 0);
+    // The verdict first, in words and large; the evidence for experts folded below.
     kids.push(
-      h("p", { role: "status", class: v.ok ? "" : "error" }, v.ok ? t("audit.verified", { events: v.events, commands: v.report.commands_checked, deals: v.report.deals_checked, signatures: v.report.signatures_checked ?? 0 }) : t("audit.discrepancy", { what: v.discrepancy ?? "" })),
+      h("p", { role: "status", class: v.ok ? "verdict" : "verdict error" }, v.ok ? t("audit.verified", { events: v.events, commands: v.report.commands_checked, deals: v.report.deals_checked, signatures: v.report.signatures_checked ?? 0 }) : t("audit.discrepancy", { what: v.discrepancy ?? "" })),
       v.ok ? h("p", {}, t("audit.plain")) : null,
       disputed ? h("p", {}, h("a", { href: `/replay/${id}?v=${Math.max(1, disputed - 1)}&as=everyone` }, t("audit.see_before", { n: disputed }))) : null,
-      v.ok ? h("p", {}, t("audit.winners", { winners: v.report.winners.map(who).join(", ") || t("word.nobody"), gold: v.report.gold.map((g, i) => `${who(i)} ${g}`).join(", ") })) : null,
+      v.ok ? h("p", {}, t("audit.winners", { winners: v.report.winners.map(who).join(", ") || t("word.nobody"), gold: v.report.gold.map((g, i) => `${who(i)} ${g}`).join(", ") })) : null);
+    const here = h("section", { "aria-label": t("audit.here") }, h("h2", {}, t("audit.here")), h("p", {}, t("audit.checking")));
+    kids.push(here);
+    kids.push(await account(id, names, v.ok ? null : { seq: disputed, what: v.discrepancy ?? "" }));
+    kids.push(h("details", { class: "experts" }, h("summary", {}, t("audit.experts")),
+      ...secrets,
       h("p", {}, v.log_entry ? t("audit.log_entry", { n: v.log_entry.seq, version: v.log_entry.version, head: v.log_entry.head, at: v.log_entry.logged_at }) : t("audit.not_logged")),
       h("h2", {}, t("audit.keys")),
       h("ul", {}, v.keys.map((k) => h("li", {}, code(k.id), ": ", code(k.public_key), `, ${t(k.retired_at ? "audit.key_retired" : "audit.key_in_use", { since: new Date(k.created_at).toLocaleString(), retired: k.retired_at ? new Date(k.retired_at).toLocaleString() : "" })}`))),
       h("p", {}, h("a", { href: `/games/${id}/audit`, download: `saboteur-${id}.json` }, t("audit.download_bundle")), " ",
         h("a", { href: file, download: `receipts-${id}.json` }, t("audit.download_receipts", { n: kept.length }))),
       h("p", {}, `${t("audit.offline")} `, h("code", {}, `saboteur verify --file saboteur-${id}.json --receipts receipts-${id}.json`)),
-      checkReceipts(id, kept));
-    const here = h("section", { "aria-label": t("audit.here") }, h("h2", {}, t("audit.here")), h("p", {}, t("audit.checking")));
-    kids.push(here);
-    kids.push(await account(id, names, v.ok ? null : { seq: disputed, what: v.discrepancy ?? "" }));
+      checkReceipts(id, kept)));
     checkHere(id, kept).then(({ ok, lines }) => here.replaceChildren(here.firstChild ?? "",
       h("div", { role: "status", class: ok ? "" : "error" }, h("ul", {}, lines.map((l) => h("li", {}, l))))))
       .catch((e) => here.replaceChildren(here.firstChild ?? "", h("p", { class: "error" }, e.message)));

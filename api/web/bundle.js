@@ -1943,13 +1943,15 @@ async function audit(id2, ready2) {
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, shownName(s)]));
   const who = (s) => seatName(names, s);
   const code = (x) => h("code", { class: "hex" }, x);
-  const kids = [
-    h("h1", {}, t("audit.heading", { id: id2.slice(0, 8) })),
+  const kids = [h("h1", {}, t("audit.heading", { id: id2.slice(0, 8) }))];
+  const secrets = [
+    h("p", {}, t("audit.commitment_explained")),
     h("p", {}, `${t("audit.commitment")} `, code(summary.seed_commitment)),
+    h("p", {}, t("audit.seed_explained")),
     h("p", {}, `${t("audit.seed")} `, summary.seed ? code(summary.seed) : t("audit.seed_hidden"))
   ];
   if (summary.status !== "finished") {
-    kids.push(h("p", { class: "error", role: "alert" }, t("audit.not_over")), h("p", {}, h("a", { href: `/play/${id2}` }, t("audit.to_table"))));
+    kids.push(h("p", { class: "error", role: "alert" }, t("audit.not_over")), h("p", {}, h("a", { href: `/play/${id2}` }, t("audit.to_table"))), ...secrets);
     main.replaceChildren(...kids);
     return;
   }
@@ -1959,10 +1961,19 @@ async function audit(id2, ready2) {
     const file = URL.createObjectURL(new Blob([JSON.stringify(kept, null, 1)], { type: "application/json" }));
     const disputed = Number(/^event (\d+)/.exec(v.discrepancy ?? "")?.[1] ?? 0);
     kids.push(
-      h("p", { role: "status", class: v.ok ? "" : "error" }, v.ok ? t("audit.verified", { events: v.events, commands: v.report.commands_checked, deals: v.report.deals_checked, signatures: v.report.signatures_checked ?? 0 }) : t("audit.discrepancy", { what: v.discrepancy ?? "" })),
+      h("p", { role: "status", class: v.ok ? "verdict" : "verdict error" }, v.ok ? t("audit.verified", { events: v.events, commands: v.report.commands_checked, deals: v.report.deals_checked, signatures: v.report.signatures_checked ?? 0 }) : t("audit.discrepancy", { what: v.discrepancy ?? "" })),
       v.ok ? h("p", {}, t("audit.plain")) : null,
       disputed ? h("p", {}, h("a", { href: `/replay/${id2}?v=${Math.max(1, disputed - 1)}&as=everyone` }, t("audit.see_before", { n: disputed }))) : null,
-      v.ok ? h("p", {}, t("audit.winners", { winners: v.report.winners.map(who).join(", ") || t("word.nobody"), gold: v.report.gold.map((g, i) => `${who(i)} ${g}`).join(", ") })) : null,
+      v.ok ? h("p", {}, t("audit.winners", { winners: v.report.winners.map(who).join(", ") || t("word.nobody"), gold: v.report.gold.map((g, i) => `${who(i)} ${g}`).join(", ") })) : null
+    );
+    const here = h("section", { "aria-label": t("audit.here") }, h("h2", {}, t("audit.here")), h("p", {}, t("audit.checking")));
+    kids.push(here);
+    kids.push(await account(id2, names, v.ok ? null : { seq: disputed, what: v.discrepancy ?? "" }));
+    kids.push(h(
+      "details",
+      { class: "experts" },
+      h("summary", {}, t("audit.experts")),
+      ...secrets,
       h("p", {}, v.log_entry ? t("audit.log_entry", { n: v.log_entry.seq, version: v.log_entry.version, head: v.log_entry.head, at: v.log_entry.logged_at }) : t("audit.not_logged")),
       h("h2", {}, t("audit.keys")),
       h("ul", {}, v.keys.map((k) => h("li", {}, code(k.id), ": ", code(k.public_key), `, ${t(k.retired_at ? "audit.key_retired" : "audit.key_in_use", { since: new Date(k.created_at).toLocaleString(), retired: k.retired_at ? new Date(k.retired_at).toLocaleString() : "" })}`))),
@@ -1975,10 +1986,7 @@ async function audit(id2, ready2) {
       ),
       h("p", {}, `${t("audit.offline")} `, h("code", {}, `saboteur verify --file saboteur-${id2}.json --receipts receipts-${id2}.json`)),
       checkReceipts(id2, kept)
-    );
-    const here = h("section", { "aria-label": t("audit.here") }, h("h2", {}, t("audit.here")), h("p", {}, t("audit.checking")));
-    kids.push(here);
-    kids.push(await account(id2, names, v.ok ? null : { seq: disputed, what: v.discrepancy ?? "" }));
+    ));
     checkHere(id2, kept).then(({ ok, lines }) => here.replaceChildren(
       here.firstChild ?? "",
       h("div", { role: "status", class: ok ? "" : "error" }, h("ul", {}, lines.map((l) => h("li", {}, l))))

@@ -356,6 +356,9 @@ export default {
 
   "audit.title": "Saboteur — audit",
   "audit.heading": "Audit of {id}",
+  "audit.experts": "For experts: the evidence (hashes, keys, the bundle, the command line, receipts)",
+  "audit.commitment_explained": "Before anyone played, the server published a fingerprint of the secret number that shuffles every deal, so it could not change that number later.",
+  "audit.seed_explained": "Once the game ended, the server revealed that number: it matches the fingerprint, and every deal follows from it mixed with the share each player sent.",
   "audit.commitment": "Seed commitment:",
   "audit.seed": "Seed:",
   "audit.seed_hidden": "not revealed until the game ends",

@@ -356,6 +356,9 @@ export default {
 
   "audit.title": "Saboteur — auditoría",
   "audit.heading": "Auditoría de {id}",
+  "audit.experts": "Para expertos: las pruebas (hashes, claves, el paquete, la línea de órdenes, recibos)",
+  "audit.commitment_explained": "Antes de que nadie jugara, el servidor publicó una huella del número secreto que baraja cada reparto, así que no pudo cambiarlo después.",
+  "audit.seed_explained": "Al terminar la partida, el servidor reveló ese número: coincide con la huella, y cada reparto se deduce de él mezclado con la parte que envió cada jugador.",
   "audit.commitment": "Compromiso de la semilla:",
   "audit.seed": "Semilla:",
   "audit.seed_hidden": "no se revela hasta que termine la partida",

@@ -356,6 +356,9 @@ export default {
 
   "audit.title": "Saboteur — úttekt",
   "audit.heading": "Úttekt á {id}",
+  "audit.experts": "Fyrir sérfræðinga: sönnunargögnin (tætigildi, lyklar, pakkinn, skipanalínan, kvittanir)",
+  "audit.commitment_explained": "Áður en nokkur lék birti þjónninn fingrafar leynitölunnar sem stokkar hverja gjöf, svo hann gat ekki breytt henni síðar.",
+  "audit.seed_explained": "Þegar spilinu lauk birti þjónninn töluna: hún passar við fingrafarið og allar gjafir leiða af henni, blandaðri hlutnum sem hver leikmaður sendi.",
   "audit.commitment": "Skuldbinding slembifræs:",
   "audit.seed": "Slembifræ:",
   "audit.seed_hidden": "ekki birt fyrr en leiknum lýkur",

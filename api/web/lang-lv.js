@@ -356,6 +356,9 @@ export default {
 
   "audit.title": "Saboteur — audits",
   "audit.heading": "Spēles {id} audits",
+  "audit.experts": "Ekspertiem: pierādījumi (jaucējvērtības, atslēgas, pakete, komandrinda, kvītis)",
+  "audit.commitment_explained": "Pirms kāds spēlēja, serveris publicēja slepenā skaitļa, kas jauc katru dalīšanu, nospiedumu, tāpēc vēlāk to mainīt nevarēja.",
+  "audit.seed_explained": "Kad spēle beidzās, serveris atklāja šo skaitli: tas atbilst nospiedumam, un katra dalīšana izriet no tā, sajaukta ar katra spēlētāja nosūtīto daļu.",
   "audit.commitment": "Sēklas apņemšanās:",
   "audit.seed": "Sēkla:",
   "audit.seed_hidden": "netiek atklāta līdz spēles beigām",

@@ -356,6 +356,9 @@ export default {
 
   "audit.title": "Saboteur — audit",
   "audit.heading": "Audit van {id}",
+  "audit.experts": "Voor experts: het bewijs (hashes, sleutels, de bundel, de opdrachtregel, ontvangstbewijzen)",
+  "audit.commitment_explained": "Voordat iemand speelde, publiceerde de server een vingerafdruk van het geheime getal dat elke deling schudt, zodat het dat getal later niet kon veranderen.",
+  "audit.seed_explained": "Toen het spel afliep, maakte de server dat getal bekend: het past bij de vingerafdruk en elke deling volgt eruit, gemengd met het deel dat elke speler stuurde.",
   "audit.commitment": "Vastlegging van de seed:",
   "audit.seed": "Seed:",
   "audit.seed_hidden": "pas bekend als het spel afgelopen is",

@@ -356,6 +356,9 @@ export default {
 
   "audit.title": "Saboteur — audyt",
   "audit.heading": "Audyt gry {id}",
+  "audit.experts": "Dla ekspertów: dowody (skróty, klucze, pakiet, wiersz poleceń, pokwitowania)",
+  "audit.commitment_explained": "Zanim ktokolwiek zagrał, serwer opublikował odcisk tajnej liczby tasującej każde rozdanie, więc nie mógł jej później zmienić.",
+  "audit.seed_explained": "Po zakończeniu gry serwer ujawnił tę liczbę: zgadza się z odciskiem, a każde rozdanie wynika z niej zmieszanej z udziałem, który przysłał każdy gracz.",
   "audit.commitment": "Zobowiązanie do ziarna:",
   "audit.seed": "Ziarno:",
   "audit.seed_hidden": "ujawnione dopiero po zakończeniu gry",

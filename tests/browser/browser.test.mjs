@@ -515,6 +515,17 @@ test("audit view", async () => {
   await page.getByRole("alert").filter({ hasText: /not over/ }).waitFor();
   await page.goto(`${BASE}/audit/${finishedId}`);
   await page.getByText(/^Verified:/).waitFor();
+  // The verdict comes first; the evidence (hashes, keys, the command line) is folded under
+  // "For experts" until opened, the seed and its commitment each explained in a sentence.
+  const experts = page.getByText(/^For experts/);
+  assert.ok(await page.evaluate(() => {
+    const verdict = document.querySelector("p.verdict");
+    const hex = document.querySelector("code.hex");
+    return !!verdict && !!hex && (verdict.compareDocumentPosition(hex) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+  }), "the verdict before any hash");
+  assert.equal(await page.getByText(/saboteur verify --file/).isVisible(), false, "the command line folded");
+  await experts.click();
+  await page.getByText(/^Before anyone played, the server published a fingerprint/).waitFor();
   await page.getByText(/saboteur verify --file/).waitFor();
   await page.getByRole("heading", { name: "Signing keys" }).waitFor();
   await page.getByText(/^Transparency log entry \d+/).waitFor();
