@@ -165,9 +165,10 @@ pub struct SeatKey {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddBot {
-    /// `random` (uniform among the legal moves) or `heuristic` (plays its role).
+    /// `random` (uniform among the legal moves), `heuristic` (plays its role) or `expert`
+    /// (searches games consistent with what its seat has seen).
     pub level: BotLevel,
-    /// The name shown to others (1–40 characters; default "<level> bot").
+    /// The name shown to others (1–40 characters; default "<level> bot <seat + 1>").
     #[schema(example = "Digbot", min_length = 1, max_length = 40, pattern = "\\S")]
     pub name: Option<String>,
 }

@@ -858,10 +858,13 @@ export interface components {
          * @description A bot to seat.
          */
         AddBot: {
-            /** @description `random` (uniform among the legal moves) or `heuristic` (plays its role). */
+            /**
+             * @description `random` (uniform among the legal moves), `heuristic` (plays its role) or `expert`
+             *     (searches games consistent with what its seat has seen).
+             */
             level: components["schemas"]["BotLevel"];
             /**
-             * @description The name shown to others (1–40 characters; default "<level> bot").
+             * @description The name shown to others (1–40 characters; default "<level> bot <seat + 1>").
              * @example Digbot
              */
             name?: string | null;
