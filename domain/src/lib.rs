@@ -37,6 +37,7 @@ pub mod secret;
 pub mod signature;
 pub mod signed_log;
 pub mod simulate;
+pub mod status;
 mod table;
 pub mod view;
 pub mod violation;
@@ -54,7 +55,7 @@ pub use game::{
 pub use geometry::{Cell, Edges, Side};
 pub use history::{History, UndoError, UndoRequest};
 pub use legal::legal_commands;
-pub use online::{Deadline, SeatStatus, TableError, TableStatus};
+pub use online::{Deadline, TableError};
 pub use options::Clock;
 pub use position::{Goals, Setup};
 pub use random::{Contribution, Seed};
@@ -66,5 +67,6 @@ pub use signature::{
     signing_statement,
 };
 pub use signed_log::{KeyProof, SignedEntry, SigningError, key_proofs, not_signed_by, signed_acts};
+pub use status::{SeatStatus, TableStatus};
 pub use view::{Audience, Inspection, MyGold, View, redact, view};
 pub use violation::{RuleViolation, SetupError, Violation};

@@ -20,7 +20,7 @@ use crate::seat::Seat;
 use crate::secret::Secret;
 use crate::view::Audience;
 
-pub use crate::table::{SeatStatus, TableStatus, recorded_time};
+pub use crate::table::recorded_time;
 
 /// The longest message, in characters.
 pub const TALK_MAX_CHARS: usize = 280;
