@@ -133,12 +133,34 @@ impl SigningScheme {
 /// The first record version whose players sign [`act_statement`] ([`SigningScheme::ActV3`]).
 pub const ACT_V3_RECORD_VERSION: u8 = 5;
 
-fn parsed_body(body: &str) -> Option<serde_json::Value> {
-    if body.trim().is_empty() {
-        Some(serde_json::Value::Null)
+/// The members every canonical statement of an act holds, under `scheme`: the act's name, the
+/// game, the seat, the version and the body parsed as JSON (`null` for an empty one); `None`
+/// when a non-empty `body` is not JSON.
+fn statement_members(
+    scheme: SigningScheme,
+    (game, seat, version): (&str, Seat, u64),
+    act: SignedAct,
+    body: &str,
+) -> Option<serde_json::Map<String, serde_json::Value>> {
+    let body = if body.trim().is_empty() {
+        serde_json::Value::Null
     } else {
-        serde_json::from_str(body).ok()
-    }
+        serde_json::from_str(body).ok()?
+    };
+    let members = [
+        ("scheme", scheme.name().into()),
+        ("act", act.as_str().into()),
+        ("game", game.into()),
+        ("seat", seat.0.into()),
+        ("version", version.into()),
+        ("body", body),
+    ];
+    Some(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
 }
 
 /// The statement a player signs for an act in a game of record version 5 on: the RFC 8785
@@ -158,15 +180,8 @@ pub fn act_statement(
     body: &str,
     about: Option<u64>,
 ) -> Option<Vec<u8>> {
-    let statement = serde_json::json!({
-        "scheme": SigningScheme::ActV3.name(),
-        "act": act.as_str(),
-        "game": game,
-        "seat": seat.0,
-        "version": version,
-        "body": parsed_body(body)?,
-        "about": about,
-    });
+    let mut statement = statement_members(SigningScheme::ActV3, (game, seat, version), act, body)?;
+    statement.insert("about".into(), serde_json::json!(about));
     serde_json_canonicalizer::to_vec(&statement).ok()
 }
 
@@ -183,15 +198,7 @@ pub fn signing_statement(
     act: SignedAct,
     body: &str,
 ) -> Option<Vec<u8>> {
-    let body = parsed_body(body)?;
-    let statement = serde_json::json!({
-        "scheme": SigningScheme::ActV2.name(),
-        "act": act.as_str(),
-        "game": game,
-        "seat": seat.0,
-        "version": version,
-        "body": body,
-    });
+    let statement = statement_members(SigningScheme::ActV2, (game, seat, version), act, body)?;
     serde_json_canonicalizer::to_vec(&statement).ok()
 }
 
