@@ -92,10 +92,8 @@ pub(crate) fn refused_hash(
     use sha2::{Digest as _, Sha256};
     match (signed, signing::signed_act(act, who)) {
         (Some(s), Some((seat, kind))) => {
-            let scheme = table.history().signing_scheme();
             // A body that is not JSON has no statement: the body as sent stands for it.
-            let about = table.history().about_at(s.version, seat, kind);
-            match scheme.signed_bytes(table.id().as_str(), seat, s.version, kind, &s.body, about) {
+            match signing::statement(table, seat, kind, s) {
                 Some(message) => Some(hex::encode(Sha256::digest(&message))),
                 None => Some(hex::encode(Sha256::digest(s.body.as_bytes()))),
             }

@@ -90,6 +90,27 @@ fn how_to_sign(scheme: SigningScheme, kind: SignedAct, about: Option<u64>) -> St
     }
 }
 
+/// What `seat`'s player signed for `kind` as `signed` says: the statement of the game's scheme
+/// at the signed version, about what the act was about then; `None` when the body is not JSON
+/// (nothing could sign it). What a signature is checked against, and what a refusal hashes.
+pub(crate) fn statement(
+    table: &Held,
+    seat: Seat,
+    kind: SignedAct,
+    signed: &Signed,
+) -> Option<Vec<u8>> {
+    // What the act was about when it was signed (within the decision: what it is about now).
+    let about = table.history().about_at(signed.version, seat, kind);
+    table.history().signing_scheme().signed_bytes(
+        table.id().as_str(),
+        seat,
+        signed.version,
+        kind,
+        &signed.body,
+        about,
+    )
+}
+
 /// The event that already carries `signature`, among those since the decision version (the
 /// only ones a signature still valid here could be recorded with).
 fn recorded_with(table: &Held, signature: &str) -> Option<u64> {
@@ -139,17 +160,7 @@ pub(crate) fn check(
             ),
         ));
     }
-    let scheme = table.history().signing_scheme();
-    // What the act was about when it was signed (within the decision: what it is about now).
-    let about = table.history().about_at(signed.version, seat, kind);
-    let message = scheme.signed_bytes(
-        table.id().as_str(),
-        seat,
-        signed.version,
-        kind,
-        &signed.body,
-        about,
-    );
+    let message = statement(table, seat, kind, &signed);
     if !message.is_some_and(|m| verifies(&key, &m, &signed.signature)) {
         return Err(refused(
             "bad_signature",
@@ -158,7 +169,11 @@ pub(crate) fn check(
                 fingerprint(&key),
                 kind.as_str(),
                 signed.version,
-                how_to_sign(scheme, kind, about)
+                how_to_sign(
+                    table.history().signing_scheme(),
+                    kind,
+                    table.history().about_at(signed.version, seat, kind)
+                )
             ),
         ));
     }
