@@ -164,7 +164,7 @@ pub(crate) struct Quotas {
 }
 
 /// One of a client's open streams or requests being answered, given back when dropped.
-pub(crate) struct StreamPermit {
+pub(crate) struct ClientPermit {
     client: Client,
     open: Arc<Mutex<HashMap<Client, usize>>>,
 }
@@ -174,20 +174,20 @@ fn hold(
     open: &Arc<Mutex<HashMap<Client, usize>>>,
     client: Client,
     max: Option<usize>,
-) -> Option<StreamPermit> {
+) -> Option<ClientPermit> {
     let mut counts = open.lock().unwrap_or_else(|e| e.into_inner());
     let n = counts.entry(client).or_default();
     if max.is_some_and(|max| *n >= max) {
         return None;
     }
     *n += 1;
-    Some(StreamPermit {
+    Some(ClientPermit {
         client,
         open: open.clone(),
     })
 }
 
-impl Drop for StreamPermit {
+impl Drop for ClientPermit {
     fn drop(&mut self) {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(n) = open.get_mut(&self.client) {
@@ -234,16 +234,16 @@ impl Quotas {
     }
 
     /// A stream for `client`, unless it holds as many as it may.
-    pub fn stream(&self, client: Client) -> Option<StreamPermit> {
+    pub fn stream(&self, client: Client) -> Option<ClientPermit> {
         let max = (!self.limits.off).then_some(self.limits.streams);
         hold(&self.streams, client, max)
     }
 
     /// A request of `client` being answered, unless as many as it may are
-    /// ([`Limits::in_flight`]); held until the answer is made.
-    pub fn request(&self, client: Client) -> Option<StreamPermit> {
-        let max = (!self.limits.off).then_some(self.limits.in_flight);
-        hold(&self.in_flight, client, max)
+    /// ([`Limits::in_flight`]); held until the answer is made. (With the limits off, requests
+    /// are not counted at all: the caller asks for no permit.)
+    pub fn request(&self, client: Client) -> Option<ClientPermit> {
+        hold(&self.in_flight, client, Some(self.limits.in_flight))
     }
 
     /// Forgets the buckets of clients that are full again and lobbies past their expiry, so

@@ -21,7 +21,7 @@ use serde::Deserialize;
 use tokio::sync::{broadcast, mpsc};
 use tokio_stream::wrappers::ReceiverStream;
 
-use crate::http::quota::StreamPermit;
+use crate::http::quota::ClientPermit;
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -175,7 +175,7 @@ impl Follower {
         after: i64,
         tx: Frames,
         // The stream's place among this process's streams, and its presence at the table.
-        held: (Permit, Option<StreamPermit>, Present),
+        held: (Permit, Option<ClientPermit>, Present),
     ) {
         let recheck = held.2.recheck.clone();
         let first = Sent {
