@@ -232,25 +232,16 @@ function statement(sign, body, sent) {
   if (record < 3) {
     return ["saboteur-act-v1", sign.game, sign.seat, sign.version, sign.act, sent ?? ""].join("\n");
   }
-  if (record >= 5) {
-    return canonicalize({
-      scheme: "saboteur-act-v3",
-      act: sign.act,
-      game: sign.game,
-      seat: sign.seat,
-      version: sign.version,
-      body: body === void 0 ? null : body,
-      about: sign.about ?? null
-    });
-  }
-  return canonicalize({
-    scheme: "saboteur-act-v2",
+  const act = {
+    scheme: record >= 5 ? "saboteur-act-v3" : "saboteur-act-v2",
     act: sign.act,
     game: sign.game,
     seat: sign.seat,
     version: sign.version,
     body: body === void 0 ? null : body
-  });
+  };
+  if (record >= 5) act.about = sign.about ?? null;
+  return canonicalize(act);
 }
 async function seatable(id2, t2) {
   const page = await api(`/games/${id2}/events?after=0&limit=1`);

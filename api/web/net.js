@@ -71,25 +71,17 @@ export function statement(sign, body, sent) {
   if (record < 3) {
     return ["saboteur-act-v1", sign.game, sign.seat, sign.version, sign.act, sent ?? ""].join("\n");
   }
-  if (record >= 5) {
-    return canonicalize({
-      scheme: "saboteur-act-v3",
-      act: sign.act,
-      game: sign.game,
-      seat: sign.seat,
-      version: sign.version,
-      body: body === undefined ? null : body,
-      about: sign.about ?? null,
-    });
-  }
-  return canonicalize({
-    scheme: "saboteur-act-v2",
+  /** @type {Record<string, unknown>} */
+  const act = {
+    scheme: record >= 5 ? "saboteur-act-v3" : "saboteur-act-v2",
     act: sign.act,
     game: sign.game,
     seat: sign.seat,
     version: sign.version,
     body: body === undefined ? null : body,
-  });
+  };
+  if (record >= 5) act.about = sign.about ?? null;
+  return canonicalize(act);
 }
 
 /**
