@@ -20,17 +20,19 @@ pub(crate) const SQLITE_INSERT_EVENTS: &str = "INSERT INTO events (game_id, seq,
      json_extract(value, '$.batch_last_seq'), $2, json_extract(value, '$.prev_hash'), \
      json_extract(value, '$.hash') FROM json_each($3)";
 
-/// The events of a batch, hashed and numbered, as the JSON array the insert statements read.
+/// The events of a batch, hashed and numbered, as the JSON array the insert statements read, and
+/// the hash of each event in order.
 pub(crate) fn batch_json(
     game_id: &str,
     first_seq: i64,
     prev: &str,
     events: &[NewEvent],
     command_id: Option<&str>,
-) -> (Value, String) {
+) -> (Value, Vec<String>) {
     let last_seq = first_seq + count(events.len()) - 1;
     let mut prev = prev.to_string();
     let mut rows = Vec::with_capacity(events.len());
+    let mut hashes = Vec::with_capacity(events.len());
     for (e, seq) in events.iter().zip(first_seq..) {
         let hash = chain_hash(
             &prev,
@@ -52,9 +54,10 @@ pub(crate) fn batch_json(
             "command_id": if seq == first_seq { command_id } else { None },
             "batch_last_seq": last_seq,
         }));
+        hashes.push(hash.clone());
         prev = hash;
     }
-    (Value::Array(rows), prev)
+    (Value::Array(rows), hashes)
 }
 
 impl EventStore {
@@ -78,13 +81,14 @@ impl EventStore {
         };
         let first_seq = append.expected_version + 1;
         let last_seq = append.expected_version + count(append.events.len());
-        let (batch, last_hash) = batch_json(
+        let (batch, hashes) = batch_json(
             &append.game_id,
             first_seq,
             &prev,
             &append.events,
             append.command_id.as_deref(),
         );
+        let last_hash = hashes.last().cloned().unwrap_or(prev.clone());
         let now = Utc::now();
         let inserted = match &self.backend {
             Backend::Postgres(_) => {
@@ -189,6 +193,7 @@ impl EventStore {
                     first_seq,
                     last_seq,
                     last_hash,
+                    hashes,
                 })
             }
             Ok(_) => self.refused(&append).await,

@@ -30,20 +30,35 @@ pub fn decode(stored: &StoredEvent) -> Result<Event> {
 impl EventStore {
     /// A game's history: every stored event folded through the engine.
     pub async fn load_history(&self, game_id: &str) -> Result<History> {
+        Ok(self.load_history_and_heads(game_id).await?.0)
+    }
+
+    /// A game's history, and the hash of each of its events in order: the chain's head at each
+    /// version (the first at version 1).
+    pub async fn load_history_and_heads(&self, game_id: &str) -> Result<(History, Vec<String>)> {
         let folded = self
-            .fold_events(game_id, None::<History>, |history, stored| {
-                let event = decode(stored)?;
-                match history {
-                    None => History::new(event).map(Some).ok_or_else(|| {
-                        StoreError::Corrupt("the log does not start with game_created".into())
-                    }),
-                    Some(mut h) => {
-                        h.push(event);
-                        Ok(Some(h))
-                    }
-                }
-            })
+            .fold_events(
+                game_id,
+                (None::<History>, Vec::new()),
+                |(history, mut heads), stored| {
+                    let event = decode(stored)?;
+                    heads.push(stored.hash.clone());
+                    let history = match history {
+                        None => History::new(event).ok_or_else(|| {
+                            StoreError::Corrupt("the log does not start with game_created".into())
+                        })?,
+                        Some(mut h) => {
+                            h.push(event);
+                            h
+                        }
+                    };
+                    Ok::<_, StoreError>((Some(history), heads))
+                },
+            )
             .await??;
-        folded.ok_or(StoreError::NotFound)
+        match folded {
+            (Some(history), heads) => Ok((history, heads)),
+            (None, _) => Err(StoreError::NotFound),
+        }
     }
 }

@@ -27,7 +27,11 @@ fn stored(game: &NewGame) -> Result<(String, serde_json::Value)> {
 /// A new game's version and head hash once its first events are recorded, known before they
 /// are (so that the reply to its creation can be signed and kept with it).
 pub fn first_head(game_id: &str, first_events: &[NewEvent]) -> (i64, String) {
-    let (_, head) = batch_json(game_id, 1, GENESIS, first_events, None);
+    let (_, hashes) = batch_json(game_id, 1, GENESIS, first_events, None);
+    let head = hashes
+        .last()
+        .cloned()
+        .unwrap_or_else(|| GENESIS.to_string());
     (crate::append::count(first_events.len()), head)
 }
 
@@ -96,7 +100,11 @@ impl EventStore {
         }
         let now = Utc::now();
         let version = crate::append::count(first_events.len());
-        let (batch, last_hash) = batch_json(&game.id, 1, GENESIS, &first_events, None);
+        let (batch, hashes) = batch_json(&game.id, 1, GENESIS, &first_events, None);
+        let last_hash = hashes
+            .last()
+            .cloned()
+            .unwrap_or_else(|| GENESIS.to_string());
         let (ruleset, options) = stored(&game)?;
         let insert_game = self.insert_game_sql();
         let insert_events = match self.backend {

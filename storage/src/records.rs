@@ -226,6 +226,8 @@ pub enum AppendOutcome {
         last_seq: i64,
         /// The hash of the last event.
         last_hash: String,
+        /// The hash of each new event, in order (the chain's head at each new version).
+        hashes: Vec<String>,
     },
     /// The command id was used before: nothing was appended; this is the original batch.
     Duplicate {

@@ -10,6 +10,7 @@ pub(crate) mod clock;
 pub(crate) mod decision;
 pub(crate) mod driver;
 pub(crate) mod games;
+pub(crate) mod heads;
 pub(crate) mod ids;
 pub(crate) mod presence;
 pub(crate) mod refusal;

@@ -22,6 +22,7 @@ use saboteur_storage::{
 
 use crate::app::auth::{Caller, bot_level, identify};
 use crate::app::clock::TimeSource;
+use crate::app::heads::Heads;
 use crate::app::ids::{GameId, Version};
 use crate::error::{ApiError, Conflict};
 
@@ -39,6 +40,8 @@ pub(crate) struct Table {
     record: GameRecord,
     /// The log folded through the engine.
     history: History,
+    /// The chain's head at each version it read.
+    heads: Heads,
     /// Who may act for which seat.
     credentials: Vec<Credential>,
     /// When the table was last known to match the store; `None`: it must be read again.
@@ -81,7 +84,7 @@ impl Table {
         time: TimeSource,
     ) -> Result<Table, ApiError> {
         let record = store.get_game(id.as_str()).await?;
-        let mut history = store.load_history(id.as_str()).await?;
+        let (mut history, hashes) = store.load_history_and_heads(id.as_str()).await?;
         // Read event by event, the lists grew by doubling: give the room back.
         history.shrink_to_fit();
         let credentials = store.credentials(id.as_str()).await?;
@@ -90,6 +93,7 @@ impl Table {
             id: id.clone(),
             record,
             history,
+            heads: Heads::of(&hashes),
             credentials,
             checked: Some(Instant::now()),
             unreachable: None,
@@ -169,11 +173,15 @@ impl Table {
     }
 
     /// The hash of the event at `version`: the head of the game's chain there. The current
-    /// version's is held; an earlier one's is read from the store.
+    /// version's is held, and so is each one the table read; another (an event of a batch it
+    /// appended, before the last) is read from the store.
     pub async fn head_at(&self, store: &EventStore, version: Version) -> Result<String, ApiError> {
         let seq = version.stored();
         if seq == self.record.version {
             return Ok(self.record.last_hash.clone());
+        }
+        if let Some(held) = self.heads.get(seq) {
+            return Ok(held);
         }
         store
             .events_after(self.id.as_str(), seq - 1, 1)
@@ -278,6 +286,7 @@ impl Table {
                 after = last.seq;
                 for stored in page.iter().filter(|e| e.seq <= record.version) {
                     self.history.push(saboteur_storage::decode(stored)?);
+                    self.heads.set(stored.seq, &stored.hash);
                 }
             }
             if self.version().stored() != record.version {
@@ -408,7 +417,11 @@ impl Table {
                 first_seq,
                 last_seq,
                 last_hash,
+                hashes,
             }) => {
+                for (seq, hash) in (first_seq..).zip(&hashes) {
+                    self.heads.set(seq, hash);
+                }
                 self.record.version = last_seq;
                 self.record.last_hash = last_hash;
                 if let Some(s) = status {

@@ -173,7 +173,9 @@ async fn a_read_only_database_answers_reads_and_refuses_writes_on_postgres() {
 }
 
 /// The database gone altogether (no read-only store): a live table this process holds is still
-/// answered from memory (nothing can be recorded meanwhile through this database), a write is
+/// answered from memory (nothing can be recorded meanwhile through this database), its view at
+/// every earlier version too (a replay: each receipt signs the chain's head the log holds
+/// there, every event of a batch the table appended included), a write is
 /// 503 with `Retry-After`, and `/healthz` says the database is unreachable.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_live_table_is_read_from_memory_while_the_database_is_gone() {
@@ -188,9 +190,22 @@ async fn a_live_table_is_read_from_memory_while_the_database_is_gone() {
         .await
         .unwrap();
     assert_eq!(st, StatusCode::OK, "{before}");
+    let log = {
+        let store = saboteur_storage::EventStore::connect(&db).await.unwrap();
+        store.events_after(&live, 0, 1000).await.unwrap()
+    };
     cluster.stop();
     let (problem, retry) = until(&c, &s, "/healthz", StatusCode::SERVICE_UNAVAILABLE).await;
     assert!(!retry.is_empty(), "{problem}");
+    // The replay: the view at every earlier version, its receipt signing the chain's head there
+    // (each event the table appended, batches whole, is held with its hash).
+    assert_eq!(json!(log.len()), before["version"]);
+    for event in &log {
+        let path = format!("/games/{live}/state?at={}", event.seq);
+        let (st, view, _) = send(c.get(s.url(&path))).await.unwrap();
+        assert_eq!(st, StatusCode::OK, "{path}: {view}");
+        assert_eq!(view["receipt"]["head"], event.hash, "{path}: {view}");
+    }
     for _ in 0..5 {
         let started = Instant::now();
         let (st, state, _) = send(c.get(s.url(&format!("/games/{live}/state"))))

@@ -15,6 +15,7 @@ pub(crate) async fn round_trip(store: EventStore) {
         first_seq: 1,
         last_seq: 3,
         last_hash,
+        hashes,
     } = out
     else {
         panic!("{out:?}")
@@ -30,6 +31,11 @@ pub(crate) async fn round_trip(store: EventStore) {
         assert_eq!(e.seat, Some((n % 4) as i32));
     }
     assert_eq!(events[2].hash, last_hash);
+    assert_eq!(
+        events.iter().map(|e| &e.hash).collect::<Vec<_>>(),
+        hashes.iter().collect::<Vec<_>>(),
+        "the append answers each event's hash as the log holds it"
+    );
     assert_eq!(events[1].prev_hash, events[0].hash);
     let game = store.get_game("g1").await.unwrap();
     assert_eq!(

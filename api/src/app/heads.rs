@@ -1,0 +1,62 @@
+//! The chain's head at each version of a game held in memory: what a receipt of a view at an
+//! earlier version signs, answered without the database (a finished game's replay is served
+//! through the loss of every database node from what the table holds).
+
+/// The hash of each event a table holds, by sequence number; `None` where the table did not
+/// read it (the events of a batch it appended before the last, whose hashes the store does not
+/// return): those are read from the store when asked.
+#[derive(Default)]
+pub(crate) struct Heads(Vec<Option<[u8; 32]>>);
+
+impl Heads {
+    /// The heads of a log read whole, in order from version 1.
+    pub fn of(hashes: &[String]) -> Heads {
+        let mut heads = Heads(Vec::with_capacity(hashes.len()));
+        for (at, hash) in (1..).zip(hashes) {
+            heads.set(at, hash);
+        }
+        heads
+    }
+
+    /// Notes the hash of the event at `seq` (a hash that is not 32 bytes of hex is not kept:
+    /// the store is asked for it instead).
+    pub fn set(&mut self, seq: i64, hash: &str) {
+        let Some(at) = usize::try_from(seq).ok().and_then(|s| s.checked_sub(1)) else {
+            return;
+        };
+        if self.0.len() <= at {
+            self.0.resize(at + 1, None);
+        }
+        let mut bytes = [0u8; 32];
+        if let Some(slot) = self.0.get_mut(at) {
+            *slot = hex::decode_to_slice(hash, &mut bytes).ok().map(|()| bytes);
+        }
+    }
+
+    /// The hash of the event at `seq`, if held.
+    pub fn get(&self, seq: i64) -> Option<String> {
+        let at = usize::try_from(seq).ok()?.checked_sub(1)?;
+        self.0.get(at).copied().flatten().map(hex::encode)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Heads;
+
+    #[test]
+    fn holds_what_it_was_told_and_nothing_else() {
+        let a = "ab".repeat(32);
+        let b = "cd".repeat(32);
+        let mut heads = Heads::of(&[a.clone(), "not hex".into()]);
+        assert_eq!(heads.get(1), Some(a));
+        assert_eq!(heads.get(2), None, "a malformed hash is asked of the store");
+        assert_eq!(heads.get(0), None);
+        assert_eq!(heads.get(3), None);
+        heads.set(5, &b);
+        assert_eq!(heads.get(5), Some(b));
+        assert_eq!(heads.get(4), None, "a gap is asked of the store");
+        heads.set(-1, "ab");
+        assert_eq!(heads.get(-1), None);
+    }
+}
