@@ -33,6 +33,7 @@ async fn store_rate(store: &EventStore, writers: usize, per_writer: usize, tag: 
                 seed_commitment: String::new(),
                 seed: vec![],
                 previous: None,
+                creator: None,
             })
             .await
             .expect("create");
@@ -165,6 +166,7 @@ async fn main() {
             seed_commitment: String::new(),
             seed: vec![],
             previous: None,
+            creator: None,
         })
         .await
         .expect("create");

@@ -157,6 +157,13 @@ impl EventStore {
                         .execute(&mut *tx)
                         .await?;
                 }
+                if let Some(client) = &game.creator {
+                    sqlx::query("INSERT INTO lobby_creators (game_id, client) VALUES ($1, $2)")
+                        .bind(&game.id)
+                        .bind(client)
+                        .execute(&mut *tx)
+                        .await?;
+                }
                 if let Some(k) = kept {
                     sqlx::query(
                         "INSERT INTO kept_replies (scope, idem_key, request, game_id, reply, \
@@ -253,16 +260,6 @@ impl EventStore {
             sqlx::query_scalar(sql).bind(since).fetch_one(pool).await?
         });
         Ok(u64::try_from(n).unwrap_or_default())
-    }
-
-    /// Records that `client` (as the per-client limits name it) made game `game_id`.
-    pub async fn record_creator(&self, game_id: &str, client: &str) -> Result<()> {
-        let sql = "INSERT INTO lobby_creators (game_id, client) VALUES ($1, $2) \
-                   ON CONFLICT (game_id) DO NOTHING";
-        on_pool!(self, pool => {
-            sqlx::query(sql).bind(game_id).bind(client).execute(pool).await?;
-        });
-        Ok(())
     }
 
     /// How many games nobody started `client` made at `since` or later, through any process.

@@ -24,6 +24,10 @@ pub struct NewGame {
     pub seed: Vec<u8>,
     /// The game this one is a rematch of.
     pub previous: Option<String>,
+    /// The client that made it, as the per-client limits name it: recorded in the creation's
+    /// transaction, so its lobbies are counted by every process
+    /// ([`crate::EventStore::count_client_lobbies`]).
+    pub creator: Option<String>,
 }
 
 /// Where a game is in its life.

@@ -86,8 +86,8 @@ pub(crate) struct SentKey {
 #[derive(Debug)]
 pub(crate) enum Act {
     /// Create a game in the lobby (anyone), with the key that makes a retry answer the first
-    /// reply.
-    Create(CreateGame, Option<KeyFor>),
+    /// reply, and its maker as the per-client limits name it (counted in its lobbies).
+    Create(CreateGame, Option<KeyFor>, Option<String>),
     /// Take the next free seat (anyone, in the lobby).
     Join {
         game: GameId,

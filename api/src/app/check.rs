@@ -12,7 +12,7 @@ use crate::error::{ApiError, Conflict};
 use crate::state::AppState;
 
 /// Step 2: the caller, and whether they may do the act.
-pub(crate) async fn authorise(
+pub(in crate::app) async fn authorise(
     state: &AppState,
     table: &mut Held,
     token: Option<&str>,
@@ -102,7 +102,7 @@ pub(crate) fn host(caller: Caller, what: &str) -> Result<Who, ApiError> {
 }
 
 /// A seat number a client named: 404 when the game has no such seat.
-pub(crate) fn seat_of(table: &Held, seat: Seat) -> Result<Seat, ApiError> {
+pub(in crate::app) fn seat_of(table: &Held, seat: Seat) -> Result<Seat, ApiError> {
     if seat.0 >= table.players() {
         return Err(ApiError::NotFound(format!("the game has no {seat}")));
     }
@@ -110,7 +110,11 @@ pub(crate) fn seat_of(table: &Held, seat: Seat) -> Result<Seat, ApiError> {
 }
 
 /// Step 4: what must hold before the act is decided.
-pub(crate) fn precondition(state: &AppState, table: &Held, act: &Act) -> Result<(), ApiError> {
+pub(in crate::app) fn precondition(
+    state: &AppState,
+    table: &Held,
+    act: &Act,
+) -> Result<(), ApiError> {
     let lobby = table.record().status == GameStatus::Lobby;
     match act {
         Act::Command { if_match, .. } => {
@@ -212,7 +216,7 @@ pub(crate) fn precondition(state: &AppState, table: &Held, act: &Act) -> Result<
 }
 
 /// The first free seat of a game in the lobby.
-pub(crate) fn free_seat(table: &Held) -> Result<u8, ApiError> {
+pub(in crate::app) fn free_seat(table: &Held) -> Result<u8, ApiError> {
     if table.record().status != GameStatus::Lobby {
         return Err(ApiError::Conflict(
             Conflict::Started,

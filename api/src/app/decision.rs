@@ -87,7 +87,7 @@ fn key(table: &Held, sent: &SentKey) -> Result<SentKey, ApiError> {
 }
 
 /// Step 5: the engine decides.
-pub(crate) fn decide(
+pub(in crate::app) fn decide(
     state: &AppState,
     table: &Held,
     act: &Act,

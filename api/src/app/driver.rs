@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::app::act::{Act, Done, Request};
+use crate::app::act::{Act, Request};
 use crate::app::ids::GameId;
 use crate::app::seam;
 use crate::state::AppState;
@@ -105,15 +105,8 @@ async fn drive(state: &AppState, id: &str, version: i64) {
     )
     .await
     {
-        Ok(Done::Nothing) => {
-            // Nothing was due in the game as the store has it (the seam read it first): the
-            // flag outlived its reason (e.g. set by a migration).
-            tracing::info!(game = %game, version, "bot sweep: nothing due; the flag is cleared");
-            if let Err(e) = state.store.clear_bot_awaited(game.as_str(), version).await {
-                tracing::debug!(game = %game, "bot sweep: {e}");
-            }
-        }
+        // Nothing due: the seam cleared the flag (it outlived its reason).
         Ok(_) => {}
-        Err(e) => tracing::debug!(game = %game, "bot sweep: {e}"),
+        Err(e) => tracing::debug!(game = %game, version, "bot sweep: {e}"),
     }
 }

@@ -36,7 +36,7 @@ fn seed(state: &AppState, fixed: Option<&str>) -> Result<Seed, ApiError> {
 
 /// [`Act::Create`]: the game, its first event and the host's credential, in one transaction.
 pub(crate) async fn create(state: &AppState, act: Act) -> Result<Done, ApiError> {
-    let Act::Create(body, key) = act else {
+    let Act::Create(body, key, creator) = act else {
         return Err(ApiError::Internal("only a creation has no game".into()));
     };
     if let Some(key) = &key
@@ -61,6 +61,7 @@ pub(crate) async fn create(state: &AppState, act: Act) -> Result<Done, ApiError>
         seed_commitment: saboteur_storage::seed_commitment(&seed.0),
         seed: seed.0.to_vec(),
         previous: None,
+        creator,
     };
     record_game(state, game, Vec::new(), &created, key.as_ref()).await
 }
@@ -258,6 +259,7 @@ pub(crate) async fn rematch(
         seed_commitment: saboteur_storage::seed_commitment(&seed.0),
         seed: seed.0.to_vec(),
         previous: Some(previous.to_string()),
+        creator: None,
     };
     record_game(state, game, kept, &created, key).await
 }

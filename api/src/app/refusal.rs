@@ -19,7 +19,7 @@ use crate::state::AppState;
 /// caller is known (a bad or missing signature, a seat that does not exist); a caller the token
 /// does not name gets none. Other errors, and refusals whose receipt cannot be made, are
 /// answered as they are.
-pub(crate) async fn signed_refusal(
+pub(in crate::app) async fn signed_refusal(
     state: &AppState,
     table: &mut Held,
     (who, refused): (Who, Option<String>),
@@ -82,7 +82,7 @@ pub(crate) async fn refused_before(
 
 /// What a refusal's receipt hashes: the message the player signed, for a signed act; else the
 /// request's body as sent (`body_hash`).
-pub(crate) fn refused_hash(
+pub(in crate::app) fn refused_hash(
     table: &Held,
     act: &Act,
     who: Who,

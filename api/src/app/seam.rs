@@ -34,7 +34,7 @@ use crate::app::refusal::{refused_hash, signed_refusal};
 use crate::app::reply;
 use crate::app::signing;
 use crate::app::table::{Batch, Committed};
-use crate::app::tables::Held;
+use crate::app::tables::{Held, Reading};
 use crate::dto::{BotSeated, Joined, NewToken, SeedCommitment};
 use crate::error::ApiError;
 use crate::receipt::ReceiptKind;
@@ -83,8 +83,11 @@ pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiE
 /// while no database can be reached, tried again for a moment ([`AppState::patiently`]).
 ///
 /// [`Tables::open_to_read`]: crate::app::tables::Tables::open_to_read
-pub(crate) async fn open(state: &AppState, game: &GameId) -> Result<Held, ApiError> {
-    state.patiently(|| open_as(state, game, true)).await
+pub(crate) async fn open(state: &AppState, game: &GameId) -> Result<Reading, ApiError> {
+    state
+        .patiently(|| open_as(state, game, true))
+        .await
+        .map(Reading::of)
 }
 
 async fn open_as(state: &AppState, game: &GameId, read: bool) -> Result<Held, ApiError> {
@@ -240,8 +243,15 @@ async fn on_table(
         claim @ Decided::Claim { .. } => claimed(state, table, claim).await?,
         Decided::Nothing => done(Done::Nothing),
     };
-    // 7. The bots answer.
+    // 7. The bots answer; when the sweep found none due in the game as the store has it (the
+    //    table followed it at 3c), its flag is cleared at this version.
     let answered = let_bots_answer(state, table, key.as_deref()).await;
+    if let (Act::BotsDue { .. }, Written::Done(_), None) = (&act, &written, answered)
+        && !table.bot_due()
+        && table.clear_bot_flag(&state.store).await?
+    {
+        tracing::info!(game = %table.id(), version = %table.version(), "nothing due: the bot flag is cleared");
+    }
     // 8. The reply, signed.
     let done = match written {
         Written::Batch(batch, new_token) => {

@@ -48,7 +48,7 @@ pub(crate) fn signed_act(act: &Act, who: Who) -> Option<(Seat, SignedAct)> {
 
 /// The key that signs `seat`'s acts now: the one sent with the seat before the start, the one
 /// the log records after it.
-pub(crate) fn seat_key(table: &Held, seat: Seat) -> Option<String> {
+pub(in crate::app) fn seat_key(table: &Held, seat: Seat) -> Option<String> {
     if table.record().status == GameStatus::Lobby {
         table.holder(seat).and_then(|c| c.public_key.clone())
     } else {
@@ -93,7 +93,7 @@ fn how_to_sign(scheme: SigningScheme, kind: SignedAct, about: Option<u64>) -> St
 /// What `seat`'s player signed for `kind` as `signed` says: the statement of the game's scheme
 /// at the signed version, about what the act was about then; `None` when the body is not JSON
 /// (nothing could sign it). What a signature is checked against, and what a refusal hashes.
-pub(crate) fn statement(
+pub(in crate::app) fn statement(
     table: &Held,
     seat: Seat,
     kind: SignedAct,
@@ -128,7 +128,7 @@ fn recorded_with(table: &Held, signature: &str) -> Option<u64> {
 /// when it has one and none came; 401 `bad_signature` when it does not verify or is dated
 /// after the game's version; 412 when a command was signed at a version that no longer holds
 /// (as `If-Match`).
-pub(crate) fn check(
+pub(in crate::app) fn check(
     table: &Held,
     act: &Act,
     who: Who,

@@ -78,7 +78,7 @@ pub(crate) enum Committed {
 
 impl Table {
     /// Reads a game back from the store.
-    pub async fn load(
+    pub(in crate::app) async fn load(
         store: &EventStore,
         id: &GameId,
         time: TimeSource,
@@ -163,7 +163,10 @@ impl Table {
     /// [`Table::now_ms`] for a time signed outside the game's events (a refusal, a
     /// commitment): kept in the store first as the game's floor, so that no process, restarted
     /// or not, stamps a later event earlier.
-    pub async fn signed_now_ms(&mut self, store: &EventStore) -> Result<u64, ApiError> {
+    pub(in crate::app) async fn signed_now_ms(
+        &mut self,
+        store: &EventStore,
+    ) -> Result<u64, ApiError> {
         let now = self.now_ms();
         let kept = store
             .raise_time_floor(self.id.as_str(), i64::try_from(now).unwrap_or(i64::MAX))
@@ -254,7 +257,7 @@ impl Table {
 
     /// Brings the table up to the store: reloads it when an append's outcome was unknown, or
     /// folds in the events appended since its version (by another process).
-    pub async fn follow(&mut self, store: &EventStore) -> Result<(), ApiError> {
+    pub(in crate::app) async fn follow(&mut self, store: &EventStore) -> Result<(), ApiError> {
         if self.checked.is_none() {
             return self.load_again(store).await;
         }
@@ -310,7 +313,7 @@ impl Table {
     }
 
     /// Notes that the database could not be reached by a request on this table now.
-    pub fn note_unreachable(&mut self) {
+    pub(in crate::app) fn note_unreachable(&mut self) {
         self.unreachable = Some(Instant::now());
     }
 
@@ -325,7 +328,10 @@ impl Table {
     /// Reads the game again from `reads` (the read-only store, a standby) while the store
     /// cannot be reached and the table cannot be trusted (an append's outcome unknown): the
     /// log as the standby holds it, checked against the store as soon as it answers.
-    pub async fn read_from_standby(&mut self, reads: &EventStore) -> Result<(), ApiError> {
+    pub(in crate::app) async fn read_from_standby(
+        &mut self,
+        reads: &EventStore,
+    ) -> Result<(), ApiError> {
         self.load_again(reads).await?;
         self.check_soon();
         Ok(())
@@ -340,12 +346,12 @@ impl Table {
 
     /// Marks the table to be checked against the store before its next answer (read from a
     /// standby, which may be behind), keeping what it holds.
-    pub fn check_soon(&mut self) {
+    pub(in crate::app) fn check_soon(&mut self) {
         self.checked = Instant::now().checked_sub(RECHECK_AFTER).or(self.checked);
     }
 
     /// Marks the table to be read again from the store before its next answer.
-    pub fn distrust(&mut self) {
+    pub(in crate::app) fn distrust(&mut self) {
         self.checked = None;
     }
 
@@ -358,7 +364,7 @@ impl Table {
     /// appended. Anything but an accepted append leaves a table that holds events the log may
     /// not: it is read again from the store — at once after a lost race (409) or a retried
     /// command id, before its next answer after an unknown outcome (503).
-    pub async fn commit(
+    pub(in crate::app) async fn commit(
         &mut self,
         store: &EventStore,
         mut events: Vec<Event>,
@@ -474,8 +480,20 @@ impl Table {
         }
     }
 
+    /// Clears the store's flag that a bot is due in this game, if the game is still at the
+    /// table's version there: the sweep found none due in the game as the store has it (the
+    /// flag outlived its reason). Whether it did.
+    pub(in crate::app) async fn clear_bot_flag(
+        &self,
+        store: &EventStore,
+    ) -> Result<bool, ApiError> {
+        Ok(store
+            .clear_bot_awaited(self.id.as_str(), self.version().stored())
+            .await?)
+    }
+
     /// Reads the table again from the store now, or before its next answer if that fails.
-    pub async fn reload(&mut self, store: &EventStore) {
+    pub(in crate::app) async fn reload(&mut self, store: &EventStore) {
         if self.load_again(store).await.is_err() {
             self.distrust();
         }
@@ -486,7 +504,7 @@ impl Table {
     /// Who is calling with `token`. A token this table does not know is looked up once more
     /// in the store (it may have been issued through another process) before it is refused
     /// (401).
-    pub async fn caller(
+    pub(in crate::app) async fn caller(
         &mut self,
         store: &EventStore,
         token: Option<&str>,
@@ -504,7 +522,10 @@ impl Table {
 
     /// Reads the game's credentials again from the store (a seat was taken or claimed through
     /// another process, or a write here was refused by the store).
-    pub async fn reload_credentials(&mut self, store: &EventStore) -> Result<(), ApiError> {
+    pub(in crate::app) async fn reload_credentials(
+        &mut self,
+        store: &EventStore,
+    ) -> Result<(), ApiError> {
         self.credentials = store.credentials(self.id.as_str()).await?;
         Ok(())
     }
@@ -526,7 +547,7 @@ impl Table {
 
     /// Stores a seat's credential and keeps it; when another process seated someone there
     /// first, the table reads the seats again and the caller gets 409.
-    pub async fn seat(
+    pub(in crate::app) async fn seat(
         &mut self,
         store: &EventStore,
         credential: Credential,
@@ -548,7 +569,7 @@ impl Table {
     }
 
     /// Records the public key of `seat`'s player before the start.
-    pub async fn set_key(
+    pub(in crate::app) async fn set_key(
         &mut self,
         store: &EventStore,
         seat: Seat,
@@ -565,7 +586,11 @@ impl Table {
     }
 
     /// Gives `seat` back before the start: its credential is removed.
-    pub async fn unseat(&mut self, store: &EventStore, seat: Seat) -> Result<(), ApiError> {
+    pub(in crate::app) async fn unseat(
+        &mut self,
+        store: &EventStore,
+        seat: Seat,
+    ) -> Result<(), ApiError> {
         let number = Some(i32::from(seat.0));
         if self.holder(seat).is_none() {
             return Err(ApiError::NotFound("that seat is free".into()));

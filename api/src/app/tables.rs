@@ -67,7 +67,7 @@ pub(crate) struct Tables {
 }
 
 /// A table, locked for one request. Only the seam (`crate::app::seam`) writes through it.
-pub(crate) struct Held {
+pub(in crate::app) struct Held {
     table: OwnedMutexGuard<Table>,
     slot: Arc<Slot>,
     tables: Arc<Tables>,
@@ -83,6 +83,39 @@ impl std::ops::Deref for Held {
 impl std::ops::DerefMut for Held {
     fn deref_mut(&mut self) -> &mut Table {
         &mut self.table
+    }
+}
+
+/// A table, locked for one request, as the application layer hands it out to be read: it
+/// derefs to a [`Table`] it cannot change, and can only catch up with the store (the seat a
+/// token holds, the events appended meanwhile). Writes go through the seam's acts.
+pub(crate) struct Reading(Held);
+
+impl Reading {
+    pub(in crate::app) fn of(held: Held) -> Reading {
+        Reading(held)
+    }
+
+    /// Who is calling with `token` ([`Table::caller`]: a token issued through another process
+    /// is looked up in the store).
+    pub async fn caller(
+        &mut self,
+        store: &saboteur_storage::EventStore,
+        token: Option<&str>,
+    ) -> Result<crate::app::auth::Caller, ApiError> {
+        self.0.caller(store, token).await
+    }
+
+    /// Reads the events appended since the table's version ([`Table::follow`]).
+    pub async fn follow(&mut self, store: &saboteur_storage::EventStore) -> Result<(), ApiError> {
+        self.0.follow(store).await
+    }
+}
+
+impl std::ops::Deref for Reading {
+    type Target = Table;
+    fn deref(&self) -> &Table {
+        &self.0
     }
 }
 
@@ -138,7 +171,7 @@ impl Tables {
     /// The game's table, locked, loaded from the store on first use and brought up to the
     /// store when it may be behind (see [`Table::needs_check`]). For a write: when the store
     /// cannot be reached, 503.
-    pub async fn open(self: &Arc<Self>, game: &GameId) -> Result<Held, ApiError> {
+    pub(in crate::app) async fn open(self: &Arc<Self>, game: &GameId) -> Result<Held, ApiError> {
         self.open_as(game, false).await.map(|(held, _)| held)
     }
 
@@ -148,7 +181,10 @@ impl Tables {
     /// meanwhile through this store, so what it holds is the game as far as this process can
     /// know. Whether it is answered so (stale): the caller then writes nothing (no timeout
     /// recorded on the way).
-    pub async fn open_to_read(self: &Arc<Self>, game: &GameId) -> Result<(Held, bool), ApiError> {
+    pub(in crate::app) async fn open_to_read(
+        self: &Arc<Self>,
+        game: &GameId,
+    ) -> Result<(Held, bool), ApiError> {
         self.open_as(game, true).await
     }
 
@@ -270,7 +306,10 @@ impl Tables {
 
     /// The game's table as [`Tables::open`] gives it, only when it is held in memory: for a
     /// refusal that must not cost a read of a whole log (a per-client limit's).
-    pub async fn open_if_cached(self: &Arc<Self>, game: &GameId) -> Option<Result<Held, ApiError>> {
+    pub(in crate::app) async fn open_if_cached(
+        self: &Arc<Self>,
+        game: &GameId,
+    ) -> Option<Result<Held, ApiError>> {
         if !self.slots().contains_key(game.as_str()) {
             return None;
         }

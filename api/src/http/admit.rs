@@ -117,7 +117,8 @@ async fn refuse<B: MessageBody>(
 }
 
 /// A game's creation: refused while the client's lobbies, or all lobbies, are at their cap;
-/// a lobby made is counted for its client. A retry of a creation whose reply is kept (its
+/// a lobby made is counted for its client (in this process here; in the store by the
+/// creation's own transaction, which records its maker). A retry of a creation whose reply is kept (its
 /// `Idempotency-Key` known for this client) makes no lobby: it is let through to its reply.
 async fn create<B: MessageBody>(
     req: ServiceRequest,
@@ -231,11 +232,6 @@ async fn create<B: MessageBody>(
             .and_then(|l| l.to_str().ok())
             .and_then(|l| l.strip_prefix("/games/"))
             .map(str::to_string);
-        if let Some(id) = &made
-            && let Err(e) = state.store.record_creator(id, &client.to_string()).await
-        {
-            tracing::warn!(game = %id, "the game's maker not recorded: {e}");
-        }
         let mut lobbies = quotas.lobbies.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(games) = lobbies.get_mut(&client) {
             match made {

@@ -59,16 +59,16 @@ async fn create_game(
     let body = body.into_inner();
     let request = serde_json::to_string(&body)
         .map_err(|e| ApiError::Internal(format!("a creation not written: {e}")))?;
-    let key = key_for(&req, creation_scope(&state, &req), &request)?;
-    perform(&state, &req, Act::Create(body, key)).await
+    let client = maker(&state, &req);
+    let scope = format!("create {}", client.as_deref().unwrap_or_default());
+    let key = key_for(&req, scope, &request)?;
+    perform(&state, &req, Act::Create(body, key, client)).await
 }
 
-/// Who may get a creation's kept reply back: its client, as the per-client limits name it.
-pub(crate) fn creation_scope(state: &AppState, req: &HttpRequest) -> String {
-    let client = crate::http::quota::Client::of(req, &state.config.limits.trusted_proxies)
-        .map(|c| c.to_string())
-        .unwrap_or_default();
-    format!("create {client}")
+/// Who makes a game: its client, as the per-client limits name it (who may get a creation's
+/// kept reply back, and whose lobbies it counts in).
+pub(crate) fn maker(state: &AppState, req: &HttpRequest) -> Option<String> {
+    crate::http::quota::Client::of(req, &state.config.limits.trusted_proxies).map(|c| c.to_string())
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -38,6 +38,7 @@ pub(crate) fn game(id: &str) -> NewGame {
         seed_commitment: seed_commitment(&[7; 32]),
         seed: vec![7; 32],
         previous: None,
+        creator: None,
     }
 }
 

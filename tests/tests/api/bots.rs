@@ -192,7 +192,8 @@ async fn postgres_the_host_frees_a_squatted_seat() {
 }
 
 /// A game left waiting on a bot — its start recorded, but not the bot's move, as when a server
-/// stops between two appends — goes on as soon as a server reads it again.
+/// stops between two appends — goes on as soon as a server reads it again; a stale flag (no bot
+/// due) is cleared by the sweep and nothing recorded.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_left_waiting_on_a_bot_resumes_when_read_again() {
     let dir = tempfile::tempdir().unwrap();
@@ -255,4 +256,29 @@ async fn a_game_left_waiting_on_a_bot_resumes_when_read_again() {
         .collect();
     assert_eq!(bots.len(), 2, "seats 1 and 2 played: {page}");
     assert!(bots.iter().all(|e| e["bot"]["level"] == "heuristic"));
+    // A flag that outlived its reason (the human's turn, yet marked as a bot's): the sweep finds
+    // nothing due in the game as the store has it, records nothing, and clears the flag.
+    let (_, before) = second.state(&id, Some(&token)).await;
+    store
+        .execute_raw(&format!(
+            "UPDATE games SET bot_awaited = TRUE WHERE id = '{id}'"
+        ))
+        .await
+        .unwrap();
+    let due = |store: saboteur_storage::EventStore, id: String| async move {
+        let now = i64::MAX / 2;
+        let listed = store.games_due(now, 100).await.unwrap();
+        listed.iter().any(|(g, _)| *g == id)
+    };
+    assert!(due(store.clone(), id.clone()).await, "the flag is set");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while due(store.clone(), id.clone()).await {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the sweep never cleared a stale bot flag"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let (_, after) = second.state(&id, Some(&token)).await;
+    assert_eq!(after["version"], before["version"], "nothing was recorded");
 }
