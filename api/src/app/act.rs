@@ -195,10 +195,71 @@ impl Act {
         }
     }
 
-    /// Whether the server does it by itself (no client may ask for it).
-    pub fn by_server(&self) -> bool {
-        matches!(self, Act::TimeOut { .. } | Act::BotsDue { .. })
+    /// The `Idempotency-Key` that makes a retry of a seat's act answer its first reply, kept
+    /// with the batch it recorded (step 3). A creation's and a rematch's keys are kept with the
+    /// game they make (`app/games.rs`); the other acts take none.
+    pub fn retry_key(&self) -> Option<&str> {
+        match self {
+            Act::Command { key, .. } => key.as_deref(),
+            Act::Create(..)
+            | Act::Rematch { .. }
+            | Act::Join { .. }
+            | Act::SeatBot { .. }
+            | Act::Leave { .. }
+            | Act::Start { .. }
+            | Act::RequestUndo { .. }
+            | Act::VoteUndo { .. }
+            | Act::Rollback { .. }
+            | Act::Talk { .. }
+            | Act::HideTalk { .. }
+            | Act::HandOver { .. }
+            | Act::Reclaim { .. }
+            | Act::ReissueToken { .. }
+            | Act::Claim { .. }
+            | Act::RegisterKey { .. }
+            | Act::TimeOut { .. }
+            | Act::BotsDue { .. } => None,
+        }
     }
+
+    /// How the reply to a batch the act recorded is shaped (step 8).
+    pub fn reply(&self) -> Reply {
+        match self {
+            Act::Command { .. } => Reply::Command,
+            Act::RequestUndo { .. } | Act::VoteUndo { .. } => Reply::Vote,
+            Act::ReissueToken { seat, .. } => Reply::Token(*seat),
+            Act::Create(..)
+            | Act::Rematch { .. }
+            | Act::Join { .. }
+            | Act::SeatBot { .. }
+            | Act::Leave { .. }
+            | Act::Start { .. }
+            | Act::Rollback { .. }
+            | Act::Talk { .. }
+            | Act::HideTalk { .. }
+            | Act::HandOver { .. }
+            | Act::Reclaim { .. }
+            | Act::Claim { .. }
+            | Act::RegisterKey { .. }
+            | Act::TimeOut { .. }
+            | Act::BotsDue { .. } => Reply::Outcome,
+        }
+    }
+}
+
+/// How the seam answers an act that recorded a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reply {
+    /// The batch and the bots' answers its request appended after it (as a retry's reply is),
+    /// 200.
+    Command,
+    /// The batch to the table's version: 202 while the undo request still awaits votes after
+    /// the bots answered, else 200.
+    Vote,
+    /// The seat's new token and the version (200).
+    Token(Seat),
+    /// The batch to the table's version (200).
+    Outcome,
 }
 
 /// Who an act is done by, once identified and authorised.

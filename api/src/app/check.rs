@@ -18,10 +18,10 @@ pub(in crate::app) async fn authorise(
     token: Option<&str>,
     act: &Act,
 ) -> Result<Who, ApiError> {
-    if act.by_server() {
-        return Ok(Who::Server);
-    }
+    // Who needs no token of this game, and who does (every act named: a new one does not
+    // compile until it is placed).
     match act {
+        Act::TimeOut { .. } | Act::BotsDue { .. } => return Ok(Who::Server),
         // Anyone may take a seat.
         Act::Join { .. } => return Ok(Who::Anyone),
         // A rematch's seat is claimed with the previous game's token (checked when decided).
@@ -31,7 +31,21 @@ pub(in crate::app) async fn authorise(
                 "the seat's token from the previous game is needed".into(),
             ));
         }
-        _ => {}
+        Act::Create(..)
+        | Act::SeatBot { .. }
+        | Act::Leave { .. }
+        | Act::Start { .. }
+        | Act::Command { .. }
+        | Act::RequestUndo { .. }
+        | Act::VoteUndo { .. }
+        | Act::Rollback { .. }
+        | Act::Talk { .. }
+        | Act::HideTalk { .. }
+        | Act::HandOver { .. }
+        | Act::Reclaim { .. }
+        | Act::ReissueToken { .. }
+        | Act::Rematch { .. }
+        | Act::RegisterKey { .. } => {}
     }
     let caller = table.caller(&state.store, token).await?;
     let who = match act {

@@ -23,7 +23,7 @@
 use saboteur_domain::{Audience, Event, Seat};
 use saboteur_storage::{Credential, StoreError, TokenSwap};
 
-use crate::app::act::{Act, Done, Request, Signed, Who};
+use crate::app::act::{Act, Done, Reply, Request, Signed, Who};
 use crate::app::auth::{bot_level, token_hash};
 use crate::app::bots;
 use crate::app::check::{authorise, precondition};
@@ -127,9 +127,9 @@ async fn on_table(
     // 2. Who asks, and may they.
     let who = authorise(state, table, token, &act).await?;
     // 3. A retried key answers with the first reply.
-    let key = match (&act, who) {
-        (Act::Command { key: Some(k), .. }, Who::Player(seat)) => Some(format!("{}:{k}", seat.0)),
-        _ => None,
+    let key = match (act.retry_key(), who) {
+        (Some(k), Who::Player(seat)) => Some(format!("{}:{k}", seat.0)),
+        (Some(_), Who::Anyone | Who::Host | Who::Server) | (None, _) => None,
     };
     if let Some(key) = &key
         && let Some((first, last)) = state.store.command_batch(table.id().as_str(), key).await?
@@ -457,15 +457,16 @@ async fn answer(
     act: &Act,
     new_token: Option<String>,
 ) -> Result<Done, ApiError> {
-    let end = match act {
+    let shape = act.reply();
+    let end = match shape {
         // A command's reply is its batch and the bots' answers its request appended after it,
         // as a retry's is.
-        Act::Command { .. } => answered,
-        _ => table.version(),
+        Reply::Command => answered,
+        Reply::Vote | Reply::Token(_) | Reply::Outcome => table.version(),
     };
     let outcome = reply::outcome(state, table, batch.first, end, audience(who)).await?;
-    Ok(match act {
-        Act::ReissueToken { seat, .. } => Done::NewToken(NewToken {
+    Ok(match shape {
+        Reply::Token(seat) => Done::NewToken(NewToken {
             seat: seat.0,
             player_token: new_token
                 .ok_or_else(|| ApiError::Internal("a token issued again got no token".into()))?,
@@ -473,12 +474,8 @@ async fn answer(
         }),
         // An undo request or a vote leaves votes awaited (202) while a request is pending after
         // the bots answered; otherwise its outcome is settled (200): taken back, or declined.
-        Act::RequestUndo { .. } | Act::VoteUndo { .. }
-            if table.history().pending_undo().is_some() =>
-        {
-            Done::Awaiting(outcome)
-        }
-        _ => Done::Recorded(outcome),
+        Reply::Vote if table.history().pending_undo().is_some() => Done::Awaiting(outcome),
+        Reply::Vote | Reply::Command | Reply::Outcome => Done::Recorded(outcome),
     })
 }
 
