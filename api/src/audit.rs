@@ -3,9 +3,10 @@
 //! docs/threat-model.md for what they prove).
 
 pub use saboteur_verifier::audit::{
-    AuditBundle, BundleEvent, CLOCK_SKEW_MS, ReceiptProblem, ReceiptsChecked, ReceiptsProve,
-    Verified, acts_not_signed_by, check_equivocation, check_receipts, check_receipts_with_keys,
-    check_signatures, prove_with_receipts, read_receipts, verify, verify_unfinished,
+    AuditBundle, AuditCheck, AuditError, BundleEvent, CLOCK_SKEW_MS, ReceiptProblem,
+    ReceiptsChecked, ReceiptsProve, Verified, acts_not_signed_by, check_equivocation,
+    check_receipts, check_receipts_with_keys, check_signatures, prove_with_receipts, read_receipts,
+    verify, verify_unfinished,
 };
 use saboteur_verifier::transparency::LogRecord;
 

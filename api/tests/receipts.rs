@@ -1131,6 +1131,16 @@ async fn signed_seats_cannot_be_played_for(url: &str, dir: &std::path::Path) {
         let out = verify_with(&["--file", &file(dir, "bundle.json", &bundle)]);
         let said = text(&out);
         let fingerprint = saboteur_domain::fingerprint(&public);
+        // The server's verdict names the check that failed, as a stable code.
+        let verdict = server
+            .call("GET", &format!("/games/{id}/audit/verdict"), None, None)
+            .await;
+        let failed = if attack == "none" {
+            Value::Null
+        } else {
+            json!("signature")
+        };
+        assert_eq!(verdict["failed_check"], failed, "{verdict}");
         match attack {
             "none" => {
                 assert!(out.status.success(), "{said}");

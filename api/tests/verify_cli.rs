@@ -31,7 +31,11 @@ fn recorded_game(seed: Seed) -> Vec<saboteur_domain::Event> {
 
 fn bundle() -> AuditBundle {
     let seed = Seed::from_u64(44);
-    let log = recorded_game(seed);
+    bundle_of(seed, &recorded_game(seed))
+}
+
+/// A bundle of `log`, chained as the store chains it.
+fn bundle_of(seed: Seed, log: &[saboteur_domain::Event]) -> AuditBundle {
     let mut prev = GENESIS.to_string();
     let events = log
         .iter()
@@ -105,4 +109,33 @@ fn a_tampered_bundle_names_the_first_discrepancy() {
     let out = run(&b);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("commitment"));
+}
+
+/// Each kind of discrepancy names its check (`AuditError::check`) and, where it is at an event,
+/// that event.
+#[test]
+fn each_discrepancy_names_its_check() {
+    use saboteur_verifier::audit::{AuditCheck, verify};
+    assert!(verify(&bundle()).is_ok());
+    let failed = |b: &AuditBundle| verify(b).expect_err("a discrepancy");
+    // A changed event breaks its hash.
+    let mut b = bundle();
+    b.events[9].payload["seat"] = serde_json::json!(3);
+    let e = failed(&b);
+    assert_eq!((e.check(), e.seq()), (AuditCheck::Chain, Some(10)), "{e}");
+    // A wrong seed breaks the commitment.
+    let mut b = bundle();
+    b.seed = Seed::from_u64(45).to_hex();
+    assert_eq!(failed(&b).check(), AuditCheck::Bundle);
+    // A record cut before the end.
+    let seed = Seed::from_u64(44);
+    let log = recorded_game(seed);
+    let e = failed(&bundle_of(seed, &log[..log.len() - 1]));
+    assert_eq!((e.check(), e.seq()), (AuditCheck::Unfinished, None), "{e}");
+    // An event left out and the chain made again: the rules decide otherwise after it.
+    let mut cut = log.clone();
+    cut.remove(log.len() / 2);
+    let e = failed(&bundle_of(seed, &cut));
+    assert_eq!(e.check(), AuditCheck::Rules, "{e}");
+    assert!(e.seq().is_some_and(|s| s >= (log.len() / 2) as u64), "{e}");
 }

@@ -897,6 +897,12 @@ export interface components {
             seed_commitment: string;
         };
         /**
+         * AuditCheck
+         * @description Which check of an audit failed: a stable code (the variants of [`AuditError`]).
+         * @enum {string}
+         */
+        AuditCheck: "bundle" | "chain" | "log_entry" | "unfinished" | "rules" | "signature" | "question";
+        /**
          * AuditVerdict
          * @description The outcome of checking a finished game's audit bundle.
          */
@@ -905,6 +911,7 @@ export interface components {
             discrepancy?: string | null;
             /** @description How many events the bundle holds. */
             events: number;
+            failed_check?: null | components["schemas"]["AuditCheck"];
             /** @description The server's signing keys, as the bundle publishes them. */
             keys: components["schemas"]["PublishedKey"][];
             log_entry?: null | components["schemas"]["LogRecord"];

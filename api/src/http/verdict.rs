@@ -8,8 +8,8 @@ use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::audit::{
-    ReceiptProblem, ReceiptsChecked, Verified, bundle_from_reads, check_receipts, read_receipts,
-    verify,
+    AuditCheck, ReceiptProblem, ReceiptsChecked, Verified, bundle_from_reads, check_receipts,
+    read_receipts, verify,
 };
 use crate::error::ApiError;
 use crate::http::body::Json;
@@ -30,6 +30,8 @@ pub struct AuditVerdict {
     pub report: Option<Verified>,
     /// The first discrepancy, when a check failed.
     pub discrepancy: Option<String>,
+    /// Which check failed (a stable code), when one did.
+    pub failed_check: Option<AuditCheck>,
     /// The revealed seed, 64 hex digits.
     pub seed: String,
     /// Hex SHA-256 of the seed, published when the game was created.
@@ -90,14 +92,15 @@ async fn audit_verdict(
     .await
     .map_err(|e| ApiError::Internal(e.to_string()))?;
     let (bundle, result) = checked;
-    let (ok, report, discrepancy) = match result {
-        Ok(r) => (true, Some(r), None),
-        Err(d) => (false, None, Some(d)),
+    let (ok, report, discrepancy, failed_check) = match result {
+        Ok(r) => (true, Some(r), None, None),
+        Err(d) => (false, None, Some(d.to_string()), Some(d.check())),
     };
     Ok(HttpResponse::Ok().json(AuditVerdict {
         ok,
         report,
         discrepancy,
+        failed_check,
         seed: bundle.seed,
         seed_commitment: bundle.seed_commitment,
         events: bundle.events.len(),

@@ -13,6 +13,7 @@ use saboteur_domain::{AuditReport, Event};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::error::AuditError;
 use super::signatures::check_signatures;
 use crate::hash::{GENESIS, chain_hash, seed_commitment};
 use crate::receipt::PublishedKey;
@@ -128,21 +129,27 @@ impl AuditBundle {
 /// Checks a finished game's bundle; the error names the first discrepancy. A bundle whose log
 /// does not end the game is refused: a record cut before its end would otherwise verify as a
 /// game nobody won.
-pub fn verify(bundle: &AuditBundle) -> Result<Verified, String> {
+pub fn verify(bundle: &AuditBundle) -> Result<Verified, AuditError> {
+    audited(bundle, true)
+}
+
+/// The checks in order: the chain and the seed, the log entry, the end (for a finished game),
+/// who signed what (an act of a seat with a key left unsigned is a signature's failure, found
+/// before the rules are replayed), the rules, then every signature and key proof.
+fn audited(bundle: &AuditBundle, finished: bool) -> Result<Verified, AuditError> {
     let log = decode_log(bundle)?;
     check_log_entry(bundle)?;
-    if !log.iter().any(|e| matches!(e, Event::GameEnded { .. })) {
+    if finished && !log.iter().any(|e| matches!(e, Event::GameEnded { .. })) {
         let last = log.last().map(Event::kind).unwrap_or("none");
-        return Err(format!(
-            "the record stops at version {} (its last event is `{last}`) before the game's \
-             end: a finished game's record ends it with `game_ended` (audit a game in progress \
-             with --unfinished)",
-            log.len()
-        ));
+        return Err(AuditError::Unfinished {
+            version: log.len() as u64,
+            last: last.to_string(),
+        });
     }
+    saboteur_domain::signed_acts(&log).map_err(|(seq, what)| AuditError::signature(seq, what))?;
     let mut verified = saboteur_domain::audit(&log)
         .map(Verified::from)
-        .map_err(|d| d.to_string())?;
+        .map_err(AuditError::Rules)?;
     verified.signatures_checked = check_signatures(&bundle.game_id, &log)?;
     Ok(verified)
 }
@@ -155,18 +162,20 @@ pub fn acts_not_signed_by(
     bundle: &AuditBundle,
     seat: u8,
     keys: &[String],
-) -> Result<Vec<(u64, String)>, String> {
+) -> Result<Vec<(u64, String)>, AuditError> {
     let log = decode_log(bundle)?;
     let players = match log.first() {
         Some(Event::GameCreated { players, .. }) => *players,
         _ => 0,
     };
     if seat >= players {
-        return Err(format!("the game has no seat {seat}"));
+        return Err(AuditError::Question(format!("the game has no seat {seat}")));
     }
     let keys: Vec<String> = keys.iter().map(|k| k.to_ascii_lowercase()).collect();
     if keys.is_empty() || !keys.iter().all(|k| saboteur_domain::is_public_key(k)) {
-        return Err("a player's key is 64 hex digits".into());
+        return Err(AuditError::Question(
+            "a player's key is 64 hex digits".into(),
+        ));
     }
     let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
     Ok(saboteur_domain::not_signed_by(
@@ -178,18 +187,12 @@ pub fn acts_not_signed_by(
 
 /// Checks the bundle of a game that may still be in progress, as [`verify`] does but without
 /// asking that the record end the game.
-pub fn verify_unfinished(bundle: &AuditBundle) -> Result<Verified, String> {
-    let log = decode_log(bundle)?;
-    check_log_entry(bundle)?;
-    let mut verified = saboteur_domain::audit(&log)
-        .map(Verified::from)
-        .map_err(|d| d.to_string())?;
-    verified.signatures_checked = check_signatures(&bundle.game_id, &log)?;
-    Ok(verified)
+pub fn verify_unfinished(bundle: &AuditBundle) -> Result<Verified, AuditError> {
+    audited(bundle, false)
 }
 
 /// Checks the bundle's transparency log entry, if it has one, against its events.
-fn check_log_entry(bundle: &AuditBundle) -> Result<(), String> {
+fn check_log_entry(bundle: &AuditBundle) -> Result<(), AuditError> {
     let Some(entry) = &bundle.log_entry else {
         return Ok(());
     };
@@ -199,38 +202,44 @@ fn check_log_entry(bundle: &AuditBundle) -> Result<(), String> {
         .map(|e| e.hash.as_str())
         .unwrap_or(GENESIS);
     if entry.game_id != bundle.game_id {
-        return Err(format!("the log entry is game {}'s", entry.game_id));
+        return Err(AuditError::LogEntry(format!(
+            "the log entry is game {}'s",
+            entry.game_id
+        )));
     }
-    crate::transparency::check_entry(entry)?;
+    crate::transparency::check_entry(entry).map_err(AuditError::LogEntry)?;
     if entry.version != bundle.events.len() as i64 || entry.head != last {
-        return Err(format!(
+        return Err(AuditError::LogEntry(format!(
             "log entry {} says the game ended at version {} with head {}; the bundle has {} \
              events and head {last}: the record was changed after it was logged",
             entry.seq,
             entry.version,
             entry.head,
             bundle.events.len()
-        ));
+        )));
     }
     Ok(())
 }
 
 /// The bundle's events, its chain checked and each decoded; the error names the first
 /// discrepancy.
-pub(crate) fn decode_log(bundle: &AuditBundle) -> Result<Vec<Event>, String> {
-    let seed = hex::decode(&bundle.seed).map_err(|_| "the seed is not hex".to_string())?;
+pub(crate) fn decode_log(bundle: &AuditBundle) -> Result<Vec<Event>, AuditError> {
+    let seed =
+        hex::decode(&bundle.seed).map_err(|_| AuditError::Bundle("the seed is not hex".into()))?;
     if seed_commitment(&seed) != bundle.seed_commitment {
-        return Err("the revealed seed does not match the commitment published at creation".into());
+        return Err(AuditError::Bundle(
+            "the revealed seed does not match the commitment published at creation".into(),
+        ));
     }
     let mut prev = GENESIS.to_string();
     let mut log = Vec::with_capacity(bundle.events.len());
     for (i, e) in bundle.events.iter().enumerate() {
         let seq = i as i64 + 1;
         if e.seq != seq {
-            return Err(format!("event {seq}: numbered {}", e.seq));
+            return Err(AuditError::chain(seq, format!("numbered {}", e.seq)));
         }
         if e.prev_hash != prev {
-            return Err(format!("event {seq}: its previous hash breaks the chain"));
+            return Err(AuditError::chain(seq, "its previous hash breaks the chain"));
         }
         let hash = chain_hash(
             &prev,
@@ -241,18 +250,17 @@ pub(crate) fn decode_log(bundle: &AuditBundle) -> Result<Vec<Event>, String> {
             &e.payload,
         );
         if hash != e.hash {
-            return Err(format!("event {seq}: its contents do not match its hash"));
+            return Err(AuditError::chain(seq, "its contents do not match its hash"));
         }
         prev = hash;
         let version = u16::try_from(e.schema_version)
-            .map_err(|_| format!("event {seq}: bad schema version"))?;
-        let event =
-            Event::decode(version, &e.payload).map_err(|err| format!("event {seq}: {err}"))?;
+            .map_err(|_| AuditError::chain(seq, "bad schema version"))?;
+        let event = Event::decode(version, &e.payload)
+            .map_err(|err| AuditError::chain(seq, err.to_string()))?;
         if event.kind() != e.event_type {
-            return Err(format!(
-                "event {seq}: recorded as {} but is {}",
-                e.event_type,
-                event.kind()
+            return Err(AuditError::chain(
+                seq,
+                format!("recorded as {} but is {}", e.event_type, event.kind()),
             ));
         }
         log.push(event);
@@ -262,14 +270,18 @@ pub(crate) fn decode_log(bundle: &AuditBundle) -> Result<Vec<Event>, String> {
             seed: s, ruleset, ..
         }) if s.known().map(|s| s.0.as_slice()) == Some(seed.as_slice()) => {
             if *ruleset != bundle.ruleset {
-                return Err(format!(
+                return Err(AuditError::Bundle(format!(
                     "the bundle says the ruleset is {}, event 1 created a game of {}",
                     ruleset_name(bundle.ruleset),
                     ruleset_name(*ruleset)
-                ));
+                )));
             }
         }
-        _ => return Err("event 1: the game was not created with the revealed seed".into()),
+        _ => {
+            return Err(AuditError::Bundle(
+                "event 1: the game was not created with the revealed seed".into(),
+            ));
+        }
     }
     Ok(log)
 }

@@ -4,6 +4,7 @@
 
 mod bundle;
 mod commitment;
+mod error;
 mod proof;
 #[cfg(test)]
 mod properties;
@@ -14,6 +15,7 @@ mod signed;
 pub use bundle::{
     AuditBundle, BundleEvent, Verified, acts_not_signed_by, verify, verify_unfinished,
 };
+pub use error::{AuditCheck, AuditError};
 pub use proof::{ReceiptsProve, check_equivocation, prove_with_receipts};
 pub use receipts::{
     CLOCK_SKEW_MS, ReceiptsChecked, check_receipts, check_receipts_with_keys, read_receipts,

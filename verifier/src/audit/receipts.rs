@@ -68,7 +68,7 @@ pub fn check_receipts_with_keys(
 ) -> Result<ReceiptsChecked, ReceiptProblem> {
     use ReceiptProblem::{Contradiction, Refused};
     check_equivocation(receipts, &bundle.keys, kept)?;
-    let log = decode_log(bundle).map_err(Refused)?;
+    let log = decode_log(bundle).map_err(|e| Refused(e.to_string()))?;
     let history = saboteur_domain::History::replay(log.iter().cloned())
         .ok_or_else(|| Refused("the bundle's log does not start with a game".into()))?;
     let mut checked = ReceiptsChecked {

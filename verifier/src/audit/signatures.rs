@@ -5,14 +5,16 @@ use ed25519_dalek::{Signature, Verifier as _, VerifyingKey};
 use saboteur_domain::Event;
 use serde_json::Value;
 
+use super::error::AuditError;
+
 /// Checks every player's signature the log records: each signed act listed by
 /// [`saboteur_domain::signed_acts`] (which names an act of a keyed seat left unsigned) must
 /// verify under the seat's key at the time, over the body recorded with it, and that body must
 /// say what the event records. How many were checked.
-pub fn check_signatures(game: &str, log: &[Event]) -> Result<u64, String> {
+pub fn check_signatures(game: &str, log: &[Event]) -> Result<u64, AuditError> {
     use saboteur_domain::{SignedAct, fingerprint};
-    let entries =
-        saboteur_domain::signed_acts(log).map_err(|(seq, what)| format!("event {seq}: {what}"))?;
+    let entries = saboteur_domain::signed_acts(log)
+        .map_err(|(seq, what)| AuditError::signature(seq, what))?;
     for e in &entries {
         let s = &e.signature;
         // The game's scheme: the canonical statement (naming the event the act is about, from
@@ -24,14 +26,17 @@ pub fn check_signatures(game: &str, log: &[Event]) -> Result<u64, String> {
             .unwrap_or_default();
         let event = log
             .get(e.seq as usize - 1)
-            .ok_or_else(|| format!("event {}: not in the log", e.seq))?;
-        let named = || format!("event {}: {}'s {}", e.seq, e.seat, e.act.as_str());
+            .ok_or_else(|| AuditError::signature(e.seq, "not in the log"))?;
+        let named = || format!("{}'s {}", e.seat, e.act.as_str());
         if !verifies(&e.key, &message, &s.signature) {
-            return Err(format!(
-                "{} carries a signature that does not verify under the seat's key ({}): the \
-                 player did not sign what is recorded",
-                named(),
-                fingerprint(&e.key)
+            return Err(AuditError::signature(
+                e.seq,
+                format!(
+                    "{} carries a signature that does not verify under the seat's key ({}): the \
+                     player did not sign what is recorded",
+                    named(),
+                    fingerprint(&e.key)
+                ),
             ));
         }
         let body: Option<Value> = serde_json::from_str(&s.body).ok();
@@ -59,9 +64,12 @@ pub fn check_signatures(game: &str, log: &[Event]) -> Result<u64, String> {
             _ => s.body.is_empty(),
         };
         if !agrees {
-            return Err(format!(
-                "{}: the signed body says something else than the record",
-                named()
+            return Err(AuditError::signature(
+                e.seq,
+                format!(
+                    "{}: the signed body says something else than the record",
+                    named()
+                ),
             ));
         }
     }
@@ -72,18 +80,20 @@ pub fn check_signatures(game: &str, log: &[Event]) -> Result<u64, String> {
 /// Checks every key's proof of possession (record version 4 on): each key the record
 /// registers must carry its holder's signature of [`saboteur_domain::key_proof_statement`]
 /// for this game, so no key was seated without whoever holds it.
-fn check_key_proofs(game: &str, log: &[Event]) -> Result<(), String> {
+fn check_key_proofs(game: &str, log: &[Event]) -> Result<(), AuditError> {
     use saboteur_domain::fingerprint;
     let proofs =
-        saboteur_domain::key_proofs(log).map_err(|(seq, what)| format!("event {seq}: {what}"))?;
+        saboteur_domain::key_proofs(log).map_err(|(seq, what)| AuditError::signature(seq, what))?;
     for p in proofs {
         if !proves_possession(game, &p.key, &p.proof) {
-            return Err(format!(
-                "event {}: {}'s key {} carries a proof of possession that does not verify: \
-                 nothing shows its holder took the seat with it in this game",
+            return Err(AuditError::signature(
                 p.seq,
-                p.seat,
-                fingerprint(&p.key)
+                format!(
+                    "{}'s key {} carries a proof of possession that does not verify: nothing \
+                     shows its holder took the seat with it in this game",
+                    p.seat,
+                    fingerprint(&p.key)
+                ),
             ));
         }
     }

@@ -114,9 +114,9 @@ impl Mixed {
         let bundle = crate::players::bundle(&self.app, &self.id).await;
         if let Err(wrong) = saboteur_verifier::audit::verify(&bundle) {
             // The events before the one named, to see what was recorded there.
-            let seq: usize = (wrong.strip_prefix("event "))
-                .and_then(|r| r.split(':').next())
-                .and_then(|n| n.parse().ok())
+            let seq = wrong
+                .seq()
+                .and_then(|s| usize::try_from(s).ok())
                 .unwrap_or(bundle.events.len());
             let around: Vec<String> = bundle.events
                 [seq.saturating_sub(8)..seq.min(bundle.events.len())]
