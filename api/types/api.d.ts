@@ -168,6 +168,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a game nobody started
+         * @description The host cancels a game before its start (recorded as `game_cancelled`): it is no longer a
+         *     lobby (listed with status `cancelled`, no longer counted in the lobby caps), and every later
+         *     act on it is 409 `cancelled`. Refused once the game has started (409 `already_started`).
+         */
+        post: operations["cancel_game"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{id}/commands": {
         parameters: {
             query?: never;
@@ -1356,7 +1378,7 @@ export interface components {
          * Event
          * @description Something that happened in a game.
          */
-        Event: components["schemas"]["EventGameCreated"] | components["schemas"]["EventSeedMixed"] | components["schemas"]["EventRoundStarted"] | components["schemas"]["EventPathPlayed"] | components["schemas"]["EventGoalRevealed"] | components["schemas"]["EventToolBroken"] | components["schemas"]["EventToolRepaired"] | components["schemas"]["EventPathRemoved"] | components["schemas"]["EventMapUsed"] | components["schemas"]["EventPassed"] | components["schemas"]["EventCardDrawn"] | components["schemas"]["EventTurnSkipped"] | components["schemas"]["EventRoundEnded"] | components["schemas"]["EventGoldDrawn"] | components["schemas"]["EventGoldOffered"] | components["schemas"]["EventGoldKept"] | components["schemas"]["EventSaboteursPaid"] | components["schemas"]["EventDiscardedToRemove"] | components["schemas"]["EventTheftPlayed"] | components["schemas"]["EventPlayerTrapped"] | components["schemas"]["EventActionCancelled"] | components["schemas"]["EventHatsSwapped"] | components["schemas"]["EventInspected"] | components["schemas"]["EventHandsSwapped"] | components["schemas"]["EventCoinsPaid"] | components["schemas"]["EventStealingStarted"] | components["schemas"]["EventCoinStolen"] | components["schemas"]["EventCommandAccepted"] | components["schemas"]["EventUndoRequested"] | components["schemas"]["EventUndoApproved"] | components["schemas"]["EventUndoDeclined"] | components["schemas"]["EventUndone"] | components["schemas"]["EventTalkPosted"] | components["schemas"]["EventTalkHidden"] | components["schemas"]["EventTurnTimedOut"] | components["schemas"]["EventSeatHandedToBot"] | components["schemas"]["EventSeatReclaimed"] | components["schemas"]["EventSeatKeyRegistered"] | components["schemas"]["EventTokenReissued"] | components["schemas"]["EventGameEnded"];
+        Event: components["schemas"]["EventGameCreated"] | components["schemas"]["EventSeedMixed"] | components["schemas"]["EventRoundStarted"] | components["schemas"]["EventPathPlayed"] | components["schemas"]["EventGoalRevealed"] | components["schemas"]["EventToolBroken"] | components["schemas"]["EventToolRepaired"] | components["schemas"]["EventPathRemoved"] | components["schemas"]["EventMapUsed"] | components["schemas"]["EventPassed"] | components["schemas"]["EventCardDrawn"] | components["schemas"]["EventTurnSkipped"] | components["schemas"]["EventRoundEnded"] | components["schemas"]["EventGoldDrawn"] | components["schemas"]["EventGoldOffered"] | components["schemas"]["EventGoldKept"] | components["schemas"]["EventSaboteursPaid"] | components["schemas"]["EventDiscardedToRemove"] | components["schemas"]["EventTheftPlayed"] | components["schemas"]["EventPlayerTrapped"] | components["schemas"]["EventActionCancelled"] | components["schemas"]["EventHatsSwapped"] | components["schemas"]["EventInspected"] | components["schemas"]["EventHandsSwapped"] | components["schemas"]["EventCoinsPaid"] | components["schemas"]["EventStealingStarted"] | components["schemas"]["EventCoinStolen"] | components["schemas"]["EventCommandAccepted"] | components["schemas"]["EventUndoRequested"] | components["schemas"]["EventUndoApproved"] | components["schemas"]["EventUndoDeclined"] | components["schemas"]["EventUndone"] | components["schemas"]["EventTalkPosted"] | components["schemas"]["EventTalkHidden"] | components["schemas"]["EventTurnTimedOut"] | components["schemas"]["EventSeatHandedToBot"] | components["schemas"]["EventSeatReclaimed"] | components["schemas"]["EventSeatKeyRegistered"] | components["schemas"]["EventTokenReissued"] | components["schemas"]["EventGameCancelled"] | components["schemas"]["EventGameEnded"];
         /**
          * EventActionCancelled
          * @description Hands off or Free at last removed a card in front of a player (§9.4).
@@ -1463,6 +1485,18 @@ export interface components {
              * @enum {string}
              */
             type: "discarded_to_remove";
+        };
+        /**
+         * EventGameCancelled
+         * @description The host cancelled the game before its start: nobody may take a seat in it or start
+         *     it, and it no longer counts as a lobby.
+         */
+        EventGameCancelled: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_cancelled";
         };
         /**
          * EventGameCreated
@@ -2173,7 +2207,7 @@ export interface components {
          * @description Where a game is in its life.
          * @enum {string}
          */
-        GameStatus: "lobby" | "active" | "finished";
+        GameStatus: "lobby" | "active" | "finished" | "cancelled";
         /**
          * GameSummary
          * @description A game as listed.
@@ -2551,7 +2585,7 @@ export interface components {
          * @description The kind of a [`Phase`], without its data: what views name it.
          * @enum {string}
          */
-        PhaseName: "not_started" | "playing" | "choosing_gold" | "stealing" | "round_over" | "game_over";
+        PhaseName: "not_started" | "playing" | "choosing_gold" | "stealing" | "round_over" | "game_over" | "cancelled";
         /**
          * PhaseView
          * @description The phase as an audience sees it.
@@ -2654,7 +2688,7 @@ export interface components {
          * @description Every stable code a problem carries today (`Problem.code`): the rule-violation codes of docs/scenarios.md and the codes of the HTTP layer. New codes may be added in a minor version.
          * @enum {string}
          */
-        ProblemCode: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "signature_required" | "bad_signature" | "internal" | "conflict" | "not_started" | "already_started" | "seats_open" | "seats_full" | "seat_taken" | "bot_seat" | "not_over" | "already_rematched" | "clock_ran_out" | "log_shorter" | "cannot_start" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "bad_key" | "bad_key_proof";
+        ProblemCode: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "signature_required" | "bad_signature" | "internal" | "conflict" | "not_started" | "already_started" | "seats_open" | "seats_full" | "seat_taken" | "bot_seat" | "not_over" | "already_rematched" | "clock_ran_out" | "log_shorter" | "cannot_start" | "cancelled" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "bad_key" | "bad_key_proof";
         /**
          * PublishedKey
          * @description A signing key as published: receipts signed with it stay checkable after it is retired.
@@ -3914,6 +3948,103 @@ export interface operations {
                 };
             };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancel_game: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled: the event as the host (a spectator) sees it */
+            200: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description The game's version after the act, quoted: send it as `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Outcome"];
+                };
+            };
+            /** @description No valid token for this game */
+            401: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only the host cancels the game */
+            403: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The game has started (`already_started`), or was cancelled already (`cancelled`) */
+            409: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description The API's version (`info.version`) */

@@ -107,6 +107,8 @@ pub(crate) enum Act {
     Leave { game: GameId, seat: Seat },
     /// Deal round 1 (the host, every seat taken).
     Start { game: GameId },
+    /// Cancel the game before its start (the host): it is no longer a lobby.
+    Cancel { game: GameId },
     /// A player's command, chosen at one of the versions `if_match` lists if given (an
     /// `If-Match` list; `None` without the header or with `*`); `key` makes a retry answer the
     /// first reply.
@@ -178,6 +180,7 @@ impl Act {
             | Act::SeatBot { game, .. }
             | Act::Leave { game, .. }
             | Act::Start { game }
+            | Act::Cancel { game }
             | Act::Command { game, .. }
             | Act::RequestUndo { game }
             | Act::VoteUndo { game, .. }
@@ -207,6 +210,7 @@ impl Act {
             | Act::SeatBot { .. }
             | Act::Leave { .. }
             | Act::Start { .. }
+            | Act::Cancel { .. }
             | Act::RequestUndo { .. }
             | Act::VoteUndo { .. }
             | Act::Rollback { .. }
@@ -234,6 +238,7 @@ impl Act {
             | Act::SeatBot { .. }
             | Act::Leave { .. }
             | Act::Start { .. }
+            | Act::Cancel { .. }
             | Act::Rollback { .. }
             | Act::Talk { .. }
             | Act::HideTalk { .. }

@@ -107,6 +107,7 @@ pub(in crate::app) fn decide(
             })?)
         }
         (Act::Start { .. }, _) => events(start(table)?),
+        (Act::Cancel { .. }, _) => events(history.cancel()?),
         (Act::RequestUndo { .. }, Who::Player(seat)) => events(history.request_undo(seat)?),
         (Act::VoteUndo { approve, .. }, Who::Player(seat)) => {
             events(history.vote_undo(seat, *approve)?)

@@ -393,6 +393,8 @@ impl Table {
         }
         let status = if self.over() {
             Some(GameStatus::Finished)
+        } else if *self.history.game().phase() == Phase::Cancelled {
+            Some(GameStatus::Cancelled)
         } else if was_lobby {
             Some(GameStatus::Active)
         } else {
