@@ -186,21 +186,28 @@ async fn create<B: MessageBody>(
             .iter()
             .filter(|(g, at)| g.is_none() && at.elapsed() < expiry)
             .count();
-        match state
-            .store
-            .count_client_lobbies(&client.to_string(), since)
-            .await
-        {
-            Ok(n) => open = open.max(usize::try_from(n).unwrap_or(usize::MAX) + under_way),
+        // The oldest lobby frees its place when it expires, unless one is started or cancelled
+        // before: that is when to try again.
+        let mut frees = wait;
+        match state.store.client_lobbies(&client.to_string(), since).await {
+            Ok(made) => {
+                open = open.max(made.len() + under_way);
+                if let Some(oldest) = made.first() {
+                    let expires = *oldest + chrono::Duration::from_std(expiry).unwrap_or_default();
+                    let left = (expires - chrono::Utc::now()).to_std().unwrap_or_default();
+                    frees = left.max(Duration::from_secs(1));
+                }
+            }
             Err(e) => tracing::debug!("a client's lobbies not counted: {e}"),
         }
         if open >= limits.lobbies_per_client {
             let what = format!(
-                "{client} has {open} games nobody started (at most {}): start or leave one, or \
-                 try again after Retry-After",
+                "{client} has {open} games nobody started (at most {}): start one, or cancel one \
+                 (POST /games/{{id}}/cancel with its host token); otherwise the oldest frees its \
+                 place when it expires, after Retry-After",
                 limits.lobbies_per_client
             );
-            return refuse(state, req, Kind::Lobby, wait, what).await;
+            return refuse(state, req, Kind::Lobby, frees, what).await;
         }
     }
     match state.store.count_lobbies(since).await {

@@ -463,12 +463,15 @@ async fn behind_a_trusted_proxy_the_forwarded_address_is_the_client() {
 }
 
 /// The cap on a client's games nobody started holds across processes: creations spread over two
-/// processes on one database stop at the cap in all, and another client is untouched.
+/// processes on one database stop at the cap in all, and another client is untouched. The
+/// refusal says truthfully when a place frees (the oldest lobby's expiry, an hour here) and how
+/// to free one now: a lobby cancelled through the other process frees its place at once.
 async fn lobbies_per_client_across_processes(url: &str) {
-    let a = Server::start_limited(url, &["--lobbies-per-client", "6"]);
-    let b = Server::start_limited(url, &["--lobbies-per-client", "6"]);
+    let expiry = ["--lobbies-per-client", "6", "--lobby-expiry", "3600"];
+    let a = Server::start_limited(url, &expiry);
+    let b = Server::start_limited(url, &expiry);
     let c = from(3);
-    let mut made = 0;
+    let mut made = Vec::new();
     for n in 0..10 {
         let s = if n % 2 == 0 { &a } else { &b };
         let reply = send(c.post(s.url("/games")).json(&json!({
@@ -477,7 +480,7 @@ async fn lobbies_per_client_across_processes(url: &str) {
         .await
         .expect("the server answers");
         if reply.0 == StatusCode::CREATED {
-            made += 1;
+            made.push(reply.1.clone());
         } else {
             limited(
                 "a lobby past the cap, made through the other process",
@@ -493,7 +496,42 @@ async fn lobbies_per_client_across_processes(url: &str) {
             );
         }
     }
-    assert_eq!(made, 6, "the cap is per client across processes");
+    assert_eq!(made.len(), 6, "the cap is per client across processes");
+    let refused = send(c.post(a.url("/games")).json(&json!({
+        "ruleset": "base", "players": 3
+    })))
+    .await
+    .unwrap();
+    limited("a lobby past the cap", &refused);
+    let wait: u64 = refused.2["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!(
+        (3500..=3600).contains(&wait),
+        "Retry-After is when the oldest lobby expires, not {wait}: {}",
+        refused.1
+    );
+    assert!(
+        refused.1["detail"].as_str().unwrap().contains("cancel"),
+        "{}",
+        refused.1
+    );
+    let (id, host) = (&made[0]["game_id"], &made[0]["host_token"]);
+    let (st, body, _) = send(
+        c.post(b.url(&format!("/games/{}/cancel", id.as_str().unwrap())))
+            .bearer_auth(host.as_str().unwrap()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, StatusCode::OK, "{body}");
+    let (st, body, _) = send(c.post(a.url("/games")).json(&json!({
+        "ruleset": "base", "players": 3
+    })))
+    .await
+    .unwrap();
+    assert_eq!(
+        st,
+        StatusCode::CREATED,
+        "a cancelled lobby frees its place: {body}"
+    );
     let other = from(4);
     let (st, body, _) = send(other.post(b.url("/games")).json(&json!({
         "ruleset": "base", "players": 3
