@@ -13,7 +13,7 @@ use crate::error::ApiError;
 use crate::http::caller::{bearer, game_of};
 use crate::http::edge::Edge;
 use crate::http::perform::REPLAYED;
-use crate::http::quota::{Client, Kind, Quotas};
+use crate::http::quota::{Allowance, Client, Kind, Quotas};
 use crate::state::AppState;
 
 /// How long a refusal takes: a client that ignores `Retry-After` and sends again as soon as it
@@ -51,15 +51,50 @@ pub(crate) async fn limit<B: MessageBody>(
             .await
             .map(ServiceResponse::map_into_left_body);
     };
-    if !quotas.limits.off
-        && let Err((wait, rate)) = quotas.take(kind, client)
-    {
-        let what = format!(
-            "{client} sent more {} requests than its limit ({rate}): try again after Retry-After",
-            kind.name(),
-        );
-        return refuse(&state, req, kind, wait, what).await;
+    let allowance = if quotas.limits.off {
+        None
+    } else {
+        match quotas.take(kind, client) {
+            Ok(allowance) => allowance,
+            Err((wait, allowance)) => {
+                let what = format!(
+                    "{client} sent more {} requests than its limit ({}): try again after \
+                     Retry-After",
+                    kind.name(),
+                    allowance.rate
+                );
+                let mut res = refuse(&state, req, kind, wait, what).await?;
+                told(res.headers_mut(), Some(allowance));
+                return Ok(res);
+            }
+        }
+    };
+    let mut res = admitted(req, next, (&state, quotas), (kind, client)).await?;
+    told(res.headers_mut(), allowance);
+    Ok(res)
+}
+
+/// Says the client's allowance of the request's kind in `RateLimit-Policy` and `RateLimit`.
+fn told(headers: &mut actix_web::http::header::HeaderMap, allowance: Option<Allowance>) {
+    use actix_web::http::header::{HeaderName, HeaderValue};
+    let Some(allowance) = allowance else { return };
+    for (name, value) in [
+        ("ratelimit-policy", allowance.policy_field()),
+        ("ratelimit", allowance.field()),
+    ] {
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            headers.insert(HeaderName::from_static(name), value);
+        }
     }
+}
+
+/// A request within its client's rates: counted while it is answered, then answered.
+async fn admitted<B: MessageBody>(
+    req: ServiceRequest,
+    next: Next<B>,
+    (state, quotas): (&AppState, &Quotas),
+    (kind, client): (Kind, Client),
+) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
     // A client's requests answered at once are counted (streams have their own count): one
     // client's slow or expensive requests cannot hold every worker.
     let _answering = if kind == Kind::Stream || quotas.limits.off {
@@ -73,12 +108,12 @@ pub(crate) async fn limit<B: MessageBody>(
                      when one is answered",
                     quotas.limits.in_flight
                 );
-                return refuse(&state, req, kind, Duration::from_secs(1), what).await;
+                return refuse(state, req, kind, Duration::from_secs(1), what).await;
             }
         }
     };
     if kind == Kind::Create && *req.method() == Method::POST && req.path() == "/games" {
-        return create(req, next, (&state, quotas), client).await;
+        return create(req, next, (state, quotas), client).await;
     }
     next.call(req)
         .await
