@@ -5957,6 +5957,8 @@ export interface operations {
                 "Seat-Signature"?: string | null;
                 /** @description The version the act was chosen and signed at, in decimal digits (e.g. `"41"`); it must still hold when the act arrives, as `If-Match` does for a command */
                 "Seat-Signature-Version"?: string | null;
+                /** @description 1 to 200 visible characters: a player's retry with the same key answers exactly the first reply, marked `Idempotency-Replayed: true` (the key sent with another act is 422 `idempotency_key_reused`) */
+                "Idempotency-Key"?: string | null;
             };
             path: {
                 /** @description The game's id */
@@ -6047,6 +6049,21 @@ export interface operations {
             };
             /** @description No bot plays the seat, or the game is over */
             409: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another act (`idempotency_key_reused`) */
+            422: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
@@ -6705,6 +6722,8 @@ export interface operations {
                 "Seat-Signature"?: string | null;
                 /** @description The version the act was chosen and signed at, in decimal digits (e.g. `"41"`); it must still hold when the act arrives, as `If-Match` does for a command */
                 "Seat-Signature-Version"?: string | null;
+                /** @description 1 to 200 visible characters: a player's retry with the same key answers exactly the first reply, marked `Idempotency-Replayed: true` (the key sent with another act is 422 `idempotency_key_reused`) */
+                "Idempotency-Key"?: string | null;
             };
             path: {
                 /** @description The game's id */
@@ -6812,6 +6831,21 @@ export interface operations {
             };
             /** @description The body is over 64 KiB (`too_large`) */
             413: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another act (`idempotency_key_reused`) */
+            422: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
@@ -7011,6 +7045,8 @@ export interface operations {
                 "Seat-Signature"?: string | null;
                 /** @description The version the act was chosen and signed at, in decimal digits (e.g. `"41"`); it must still hold when the act arrives, as `If-Match` does for a command */
                 "Seat-Signature-Version"?: string | null;
+                /** @description 1 to 200 visible characters: a player's retry with the same key answers exactly the first reply, marked `Idempotency-Replayed: true` (the key sent with another act is 422 `idempotency_key_reused`) */
+                "Idempotency-Key"?: string | null;
             };
             path: {
                 /** @description The game's id */
@@ -7129,6 +7165,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The Idempotency-Key was used for another act (`idempotency_key_reused`) */
+            422: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
             429: {
                 headers: {
@@ -7173,6 +7224,8 @@ export interface operations {
                 "Seat-Signature"?: string | null;
                 /** @description The version the act was chosen and signed at, in decimal digits (e.g. `"41"`); it must still hold when the act arrives, as `If-Match` does for a command */
                 "Seat-Signature-Version"?: string | null;
+                /** @description 1 to 200 visible characters: a player's retry with the same key answers exactly the first reply, marked `Idempotency-Replayed: true` (the key sent with another act is 422 `idempotency_key_reused`) */
+                "Idempotency-Key"?: string | null;
             };
             path: {
                 /** @description The game's id */
@@ -7291,6 +7344,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The Idempotency-Key was used for another act (`idempotency_key_reused`) */
+            422: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
             429: {
                 headers: {
@@ -7335,6 +7403,8 @@ export interface operations {
                 "Seat-Signature"?: string | null;
                 /** @description The version the act was chosen and signed at, in decimal digits (e.g. `"41"`); it must still hold when the act arrives, as `If-Match` does for a command */
                 "Seat-Signature-Version"?: string | null;
+                /** @description 1 to 200 visible characters: a player's retry with the same key answers exactly the first reply, marked `Idempotency-Replayed: true` (the key sent with another act is 422 `idempotency_key_reused`) */
+                "Idempotency-Key"?: string | null;
             };
             path: {
                 /** @description The game's id */
@@ -7423,6 +7493,21 @@ export interface operations {
             };
             /** @description No request is pending, or this player cannot vote on it */
             409: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another act (`idempotency_key_reused`) */
+            422: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;

@@ -118,21 +118,28 @@ pub(crate) enum Act {
         if_match: Option<Vec<Version>>,
         key: Option<String>,
     },
-    /// Ask to take back one's last command (a player).
-    RequestUndo { game: GameId },
-    /// Vote on the pending undo request (a player).
-    VoteUndo { game: GameId, approve: bool },
+    /// Ask to take back one's last command (a player); `key` makes a retry answer the first
+    /// reply.
+    RequestUndo { game: GameId, key: Option<String> },
+    /// Vote on the pending undo request (a player); `key` as for an undo.
+    VoteUndo {
+        game: GameId,
+        approve: bool,
+        key: Option<String>,
+    },
     /// Return the game to an earlier version, with a reason (the host).
     Rollback {
         game: GameId,
         to_version: u64,
         reason: String,
     },
-    /// Post a message: a player, or a spectator under a name.
+    /// Post a message: a player, or a spectator under a name; `key` makes a player's retry
+    /// answer the first reply.
     Talk {
         game: GameId,
         text: String,
         name: Option<String>,
+        key: Option<String>,
     },
     /// Hide a message (the host).
     HideTalk { game: GameId, seq: u64 },
@@ -142,8 +149,12 @@ pub(crate) enum Act {
         seat: Seat,
         level: BotLevel,
     },
-    /// Take one's seat back from a bot (its player).
-    Reclaim { game: GameId, seat: Seat },
+    /// Take one's seat back from a bot (its player); `key` as for an undo.
+    Reclaim {
+        game: GameId,
+        seat: Seat,
+        key: Option<String>,
+    },
     /// Issue a seat a new token; the old one stops working (the host).
     ReissueToken { game: GameId, seat: Seat },
     /// Create the next game of a finished one's series (the host), with the key that makes a
@@ -182,7 +193,7 @@ impl Act {
             | Act::Start { game }
             | Act::Cancel { game }
             | Act::Command { game, .. }
-            | Act::RequestUndo { game }
+            | Act::RequestUndo { game, .. }
             | Act::VoteUndo { game, .. }
             | Act::Rollback { game, .. }
             | Act::Talk { game, .. }
@@ -203,7 +214,11 @@ impl Act {
     /// game they make (`app/games.rs`); the other acts take none.
     pub fn retry_key(&self) -> Option<&str> {
         match self {
-            Act::Command { key, .. } => key.as_deref(),
+            Act::Command { key, .. }
+            | Act::RequestUndo { key, .. }
+            | Act::VoteUndo { key, .. }
+            | Act::Talk { key, .. }
+            | Act::Reclaim { key, .. } => key.as_deref(),
             Act::Create(..)
             | Act::Rematch { .. }
             | Act::Join { .. }
@@ -211,13 +226,9 @@ impl Act {
             | Act::Leave { .. }
             | Act::Start { .. }
             | Act::Cancel { .. }
-            | Act::RequestUndo { .. }
-            | Act::VoteUndo { .. }
             | Act::Rollback { .. }
-            | Act::Talk { .. }
             | Act::HideTalk { .. }
             | Act::HandOver { .. }
-            | Act::Reclaim { .. }
             | Act::ReissueToken { .. }
             | Act::Claim { .. }
             | Act::RegisterKey { .. }
