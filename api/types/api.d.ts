@@ -4931,6 +4931,21 @@ export interface operations {
                     "application/json": components["schemas"]["GameCreated"];
                 };
             };
+            /** @description A malformed Idempotency-Key (1 to 200 visible characters) */
+            400: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The host's token is needed */
             401: {
                 headers: {
@@ -4978,6 +4993,21 @@ export interface operations {
             };
             /** @description The game is not over, or already has a rematch (made without this Idempotency-Key) */
             409: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another game's rematch (`idempotency_key_reused`) */
+            422: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
