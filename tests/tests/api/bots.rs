@@ -220,10 +220,7 @@ async fn the_host_cancels_a_lobby(app: &TestApp) {
     );
     let (_, cancelled) = app.list_games("status=cancelled").await;
     let listed = cancelled["games"].as_array().unwrap();
-    assert!(
-        listed.iter().any(|g| g["id"] == id.as_str()),
-        "{cancelled}"
-    );
+    assert!(listed.iter().any(|g| g["id"] == id.as_str()), "{cancelled}");
     let (_, view) = app.state(&id, None).await;
     assert_eq!(view["view"]["phase"]["name"], "cancelled", "{view}");
     let version = view["version"].clone();
