@@ -96,12 +96,16 @@ pub(crate) enum Act {
         entropy: Option<String>,
         /// The player's public key and its proof, if sent: the seat's acts are then signed.
         key: Option<SentKey>,
+        /// Who takes it, as the per-client limits name a client (counted in the store).
+        client: Option<String>,
     },
     /// Seat a bot in the next free seat (the host, in the lobby).
     SeatBot {
         game: GameId,
         level: BotLevel,
         name: Option<String>,
+        /// Who seats it, as for a join.
+        client: Option<String>,
     },
     /// Give a seat back before the start (its player; the host for a bot).
     Leave { game: GameId, seat: Seat },
@@ -230,6 +234,32 @@ impl Act {
             | Act::HideTalk { .. }
             | Act::HandOver { .. }
             | Act::ReissueToken { .. }
+            | Act::Claim { .. }
+            | Act::RegisterKey { .. }
+            | Act::TimeOut { .. }
+            | Act::BotsDue { .. } => None,
+        }
+    }
+
+    /// The client that takes a seat by this act, counted against its join limit in the store
+    /// (a join, a bot seated); `None` for every other act.
+    pub fn taker(&self) -> Option<&str> {
+        match self {
+            Act::Join { client, .. } | Act::SeatBot { client, .. } => client.as_deref(),
+            Act::Create(..)
+            | Act::Leave { .. }
+            | Act::Start { .. }
+            | Act::Cancel { .. }
+            | Act::Command { .. }
+            | Act::RequestUndo { .. }
+            | Act::VoteUndo { .. }
+            | Act::Rollback { .. }
+            | Act::Talk { .. }
+            | Act::HideTalk { .. }
+            | Act::HandOver { .. }
+            | Act::Reclaim { .. }
+            | Act::ReissueToken { .. }
+            | Act::Rematch { .. }
             | Act::Claim { .. }
             | Act::RegisterKey { .. }
             | Act::TimeOut { .. }

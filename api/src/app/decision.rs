@@ -159,10 +159,16 @@ pub(in crate::app) fn decide(
                 name,
                 entropy,
                 key,
+                ..
             },
             _,
         ) => join(table, game, name, (entropy.as_deref(), key.as_ref()))?,
-        (Act::SeatBot { game, level, name }, _) => {
+        (
+            Act::SeatBot {
+                game, level, name, ..
+            },
+            _,
+        ) => {
             let seat = free_seat(table)?;
             // Named after its level and numbered by its seat (counted from 1), so that two bots
             // at one table read apart.

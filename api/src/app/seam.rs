@@ -360,7 +360,10 @@ async fn take_seat(
 ) -> Result<(Credential, Option<String>), ApiError> {
     let mut races = 0;
     loop {
-        match table.seat(&state.store, decided.0.clone()).await {
+        match table
+            .seat(&state.store, decided.0.clone(), act.taker())
+            .await
+        {
             Ok(()) => return Ok(decided),
             Err(ApiError::Conflict(..)) if races < SEAT_RACES => {
                 races += 1;

@@ -547,14 +547,16 @@ impl Table {
             .find(|c| c.seat == Some(i32::from(seat.0)))
     }
 
-    /// Stores a seat's credential and keeps it; when another process seated someone there
-    /// first, the table reads the seats again and the caller gets 409.
+    /// Stores a seat's credential and keeps it, with the client that took it (`taker`, counted
+    /// against its join limit); when another process seated someone there first, the table
+    /// reads the seats again and the caller gets 409.
     pub(in crate::app) async fn seat(
         &mut self,
         store: &EventStore,
         credential: Credential,
+        taker: Option<&str>,
     ) -> Result<(), ApiError> {
-        match store.add_credential(&credential).await {
+        match store.add_credential_by(&credential, taker).await {
             Ok(()) => {
                 self.credentials.push(credential);
                 Ok(())

@@ -69,9 +69,54 @@ pub(crate) async fn limit<B: MessageBody>(
             }
         }
     };
+    if kind == Kind::Join
+        && !quotas.limits.off
+        && let Some(wait) = joined_too_often(&state, quotas, client).await
+    {
+        let what = format!(
+            "{client} took more seats than its limit ({}) through this service's processes: try \
+             again after Retry-After",
+            quotas.limits.joins
+        );
+        let mut res = refuse(&state, req, kind, wait, what).await?;
+        told(
+            res.headers_mut(),
+            allowance.map(|a| Allowance { remaining: 0, ..a }),
+        );
+        return Ok(res);
+    }
     let mut res = admitted(req, next, (&state, quotas), (kind, client)).await?;
     told(res.headers_mut(), allowance);
     Ok(res)
+}
+
+/// How long `client` must wait before it takes another seat, if it took as many as its join
+/// limit allows in the limit's period through every process on the database (each seat is
+/// recorded with its taker in the store): the moment enough of them leave the period. The
+/// process's own bucket holds meanwhile if the store cannot be read.
+async fn joined_too_often(state: &AppState, quotas: &Quotas, client: Client) -> Option<Duration> {
+    let rate = quotas.limits.joins;
+    let period = chrono::Duration::from_std(rate.per).ok()?;
+    let now = chrono::Utc::now();
+    let taken = match state
+        .store
+        .seats_taken_by(&client.to_string(), now - period)
+        .await
+    {
+        Ok(taken) => taken,
+        Err(e) => {
+            tracing::debug!("a client's seats not counted: {e}");
+            return None;
+        }
+    };
+    let over = taken.len().checked_sub(usize::try_from(rate.count).ok()?)?;
+    let frees = *taken.get(over)? + period;
+    Some(
+        (frees - now)
+            .to_std()
+            .unwrap_or_default()
+            .max(Duration::from_secs(1)),
+    )
 }
 
 /// Says the client's allowance of the request's kind in `RateLimit-Policy` and `RateLimit`.

@@ -66,8 +66,8 @@ async fn create_game(
     perform(&state, &req, Act::Create(body, key, client)).await
 }
 
-/// Who makes a game: its client, as the per-client limits name it (who may get a creation's
-/// kept reply back, and whose lobbies it counts in).
+/// Who makes a game or takes a seat: its client, as the per-client limits name it (who may get
+/// a creation's kept reply back, whose lobbies and seats taken it counts in).
 pub(crate) fn maker(state: &AppState, req: &HttpRequest) -> Option<String> {
     crate::http::quota::Client::of(req, &state.config.limits.trusted_proxies).map(|c| c.to_string())
 }
@@ -209,6 +209,7 @@ async fn join(
             key,
             proof: key_proof,
         }),
+        client: maker(&state, &req),
     };
     perform(&state, &req, act).await
 }
@@ -246,6 +247,7 @@ async fn add_bot(
         game: game(&id)?,
         level,
         name,
+        client: maker(&state, &req),
     };
     perform(&state, &req, act).await
 }

@@ -571,6 +571,65 @@ async fn lobbies_per_client_across_processes(url: &str) {
     assert_eq!(st, StatusCode::CREATED, "{body}");
 }
 
+/// The limit on seats one client takes holds across processes: joins spread over two processes
+/// on one database (and over several lobbies) stop at the limit in all, the refusal says how
+/// long until one more; another client is untouched.
+async fn joins_across_processes(url: &str) {
+    let limit = ["--limit-joins", "4/min"];
+    let a = Server::start_limited(url, &limit);
+    let b = Server::start_limited(url, &limit);
+    let host = from(5);
+    let mut games = Vec::new();
+    for _ in 0..3 {
+        let (st, g, _) = send(host.post(a.url("/games")).json(&json!({
+            "ruleset": "base", "players": 5
+        })))
+        .await
+        .unwrap();
+        assert_eq!(st, StatusCode::CREATED, "{g}");
+        games.push(g["game_id"].as_str().unwrap().to_string());
+    }
+    let c = from(6);
+    let mut taken = 0;
+    for n in 0..8 {
+        let s = if n % 2 == 0 { &a } else { &b };
+        let path = format!("/games/{}/seats", games[n % games.len()]);
+        let reply = send(c.post(s.url(&path)).json(&json!({"name": format!("p{n}")})))
+            .await
+            .unwrap();
+        if reply.0 == StatusCode::CREATED {
+            taken += 1;
+        } else {
+            limited(
+                "a seat past the limit, taken through the other process",
+                &reply,
+            );
+            let wait: u64 = reply.2["retry-after"].to_str().unwrap().parse().unwrap();
+            assert!((1..=60).contains(&wait), "{wait}");
+        }
+    }
+    assert_eq!(taken, 4, "the join limit is per client across processes");
+    let other = from(7);
+    let path = format!("/games/{}/seats", games[2]);
+    let (st, body, _) = send(other.post(b.url(&path)).json(&json!({"name": "q"})))
+        .await
+        .unwrap();
+    assert_eq!(st, StatusCode::CREATED, "another client joins: {body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn joins_hold_across_processes_on_postgres() {
+    let _machine = crate::harness::beside().await;
+    joins_across_processes(&saboteur_storage::testing::fresh_database().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn joins_hold_across_processes_on_sqlite() {
+    let _machine = crate::harness::beside().await;
+    let (_dir, url) = sqlite();
+    joins_across_processes(&url).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lobbies_per_client_hold_across_processes_on_postgres() {
     let _machine = crate::harness::beside().await;
