@@ -40,7 +40,7 @@ pub(crate) struct Table {
     record: GameRecord,
     /// The log folded through the engine.
     history: History,
-    /// The chain's head at each version it read.
+    /// The chain's head at each version it read or appended.
     heads: Heads,
     /// Who may act for which seat.
     credentials: Vec<Credential>,
@@ -175,9 +175,9 @@ impl Table {
         Ok(now.max(self.floor_ms))
     }
 
-    /// The hash of the event at `version`: the head of the game's chain there. The current
-    /// version's is held, and so is each one the table read; another (an event of a batch it
-    /// appended, before the last) is read from the store.
+    /// The hash of the event at `version`: the head of the game's chain there, held for each
+    /// event the table read or appended (so a replay is signed with no database); one it does
+    /// not hold (a malformed stored hash) is read from the store.
     pub async fn head_at(&self, store: &EventStore, version: Version) -> Result<String, ApiError> {
         let seq = version.stored();
         if seq == self.record.version {
