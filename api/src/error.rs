@@ -127,6 +127,8 @@ impl From<saboteur_domain::TableError> for ApiError {
             T::SpectatorsMayNotTalk => StatusCode::FORBIDDEN,
             T::GameOver
             | T::NotStarted
+            | T::AlreadyStarted
+            | T::Cancelled
             | T::AlreadyHidden(_)
             | T::NoDeadline
             | T::NotYet(_)
@@ -215,11 +217,13 @@ pub enum Conflict {
     LogShorter,
     /// The seats cannot start the game (`cannot_start`).
     CannotStart,
+    /// The host cancelled the game before its start (`cancelled`).
+    Cancelled,
 }
 
 impl Conflict {
     /// Every kind, once.
-    pub const ALL: [Conflict; 12] = [
+    pub const ALL: [Conflict; 13] = [
         Conflict::MovedOn,
         Conflict::NotStarted,
         Conflict::Started,
@@ -232,6 +236,7 @@ impl Conflict {
         Conflict::ClockRanOut,
         Conflict::LogShorter,
         Conflict::CannotStart,
+        Conflict::Cancelled,
     ];
 
     /// The stable code.
@@ -249,6 +254,7 @@ impl Conflict {
             Conflict::ClockRanOut => "clock_ran_out",
             Conflict::LogShorter => "log_shorter",
             Conflict::CannotStart => "cannot_start",
+            Conflict::Cancelled => "cancelled",
         }
     }
 
@@ -266,6 +272,7 @@ impl Conflict {
             Conflict::ClockRanOut => "The time ran out",
             Conflict::LogShorter => "The log is shorter",
             Conflict::CannotStart => "The game cannot start",
+            Conflict::Cancelled => "The game was cancelled",
         }
     }
 }
@@ -519,6 +526,8 @@ mod tests {
             T::BadKey.into(),
             T::BadKeyProof.into(),
             T::NotInLobby(Seat(0)).into(),
+            T::AlreadyStarted.into(),
+            T::Cancelled.into(),
         ];
         let all = all_codes();
         for e in &refusals {

@@ -421,3 +421,25 @@ fn every_code_is_documented() {
         .collect();
     assert!(missing.is_empty(), "codes no doc explains: {missing:?}");
 }
+
+/// An operation that takes an `Idempotency-Key` documents what a bad one answers (400) and one
+/// sent with another request (422 `idempotency_key_reused`).
+#[test]
+fn a_keyed_operation_documents_its_key_refusals() {
+    let spec: serde_json::Value = saboteur_api::spec();
+    for (path, ops) in spec["paths"].as_object().unwrap() {
+        for (method, op) in ops.as_object().unwrap() {
+            let keyed = op["parameters"]
+                .as_array()
+                .is_some_and(|ps| ps.iter().any(|p| p["name"] == "Idempotency-Key"));
+            if keyed {
+                for status in ["400", "422"] {
+                    assert!(
+                        op["responses"].get(status).is_some(),
+                        "{method} {path} takes an Idempotency-Key but documents no {status}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -651,6 +651,8 @@ function describeEvent(e, names) {
         return say(ev.reason ? "undone_reason" : "undone", { version: ev.to_version, reason: ev.reason ?? "" });
       case "game_ended":
         return say("game_ended", { winners: whom(ev.winners) });
+      case "game_cancelled":
+        return say("game_cancelled");
       case "talk_posted": {
         const speaker = ev.seat == null ? t("event.spectator", { name: ev.name ?? t("word.spectator") }) : who(ev.seat);
         return ev.text == null ? say("talk_hidden_text", { who: speaker }) : say("talk_posted", { who: speaker, text: ev.text });
@@ -722,18 +724,27 @@ function players(view, names, table2, presence, bots = /* @__PURE__ */ new Set()
     );
   }));
 }
-function scoreboard(view, names, over) {
+function scoreboard(view, names, over, byRound = null) {
   const seats = view.hand_sizes.map((_, i) => i);
   const gold = view.gold;
   const won = (i) => view.rounds.filter((r) => r.winners.includes(i)).length;
   const order = gold ? [...seats].sort((a, b) => gold[b] - gold[a] || a - b) : seats;
   const place = (i) => gold ? 1 + seats.filter((j) => gold[j] > gold[i]).length : 0;
   const col = (key) => h("th", { scope: "col" }, t(key));
+  const perRound = gold && byRound ? byRound : [];
   return h(
     "table",
     { class: "score" },
     h("caption", {}, t(over ? "score.final" : "score.title")),
-    h("thead", {}, h("tr", {}, gold ? col("score.place") : null, col("score.player"), col(gold ? "score.gold" : "score.gold_cards"), col("score.rounds_won"))),
+    h("thead", {}, h(
+      "tr",
+      {},
+      gold ? col("score.place") : null,
+      col("score.player"),
+      perRound.map((_, r) => h("th", { scope: "col" }, t("score.round", { n: r + 1 }))),
+      col(perRound.length ? "score.total" : gold ? "score.gold" : "score.gold_cards"),
+      col("score.rounds_won")
+    )),
     h("tbody", {}, order.map((i) => {
       const winner = over && view.winners.includes(i);
       return h(
@@ -741,6 +752,7 @@ function scoreboard(view, names, over) {
         { class: winner ? "winner" : null },
         gold ? h("td", {}, String(place(i))) : null,
         h("th", { scope: "row" }, seatName(names, i) + (view.seat === i ? ` ${t("players.you")}` : "") + (winner ? ` — ${t("score.winner")}` : "")),
+        perRound.map((r) => h("td", {}, String(r[i]))),
         h("td", {}, String(gold ? gold[i] : view.gold_card_counts[i])),
         h("td", {}, String(won(i)))
       );
@@ -785,6 +797,15 @@ async function seriesSection(id2, names, link) {
     ))),
     h("p", {}, series.totals.length ? t("series.totals", { gold: totals(series.totals) }) : t("series.none"))
   );
+}
+function finishedRounds(view, names) {
+  if (!view.rounds?.length) return null;
+  return h("section", { "aria-label": t("table.finished_rounds") }, h("h2", {}, t("table.finished_rounds")), h("ul", {}, view.rounds.map((r) => h("li", {}, t("table.round_summary", {
+    round: r.round,
+    gold: r.gold_reached_by == null ? t("table.gold_not_reached") : t("table.gold_reached", { who: seatName(names, r.gold_reached_by) }),
+    winners: roundWinners(r.winners, r.gold_reached_by != null, (w) => seatName(names, w)),
+    roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", ")
+  })))));
 }
 
 // ../../api/web/lobby.js
@@ -1013,6 +1034,393 @@ function markLast(svg, events, view, names) {
   svg.append(el("rect", { class: "last-move", x: at.x + 0.02, y: at.y + 0.02, width: 0.96, height: 0.96, role: "img", "aria-label": t("board.last", { what: describeEvent(e, names) }) }));
 }
 
+// ../../api/web/roundend.js
+var STEP = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
+function effective(records) {
+  const first = records[0]?.seq ?? 1;
+  const prev = /* @__PURE__ */ new Map(), head = /* @__PURE__ */ new Map();
+  let at = first - 1;
+  for (const r of records) {
+    if (r.event.type === "undone") at = r.event.to_version >= first ? head.get(r.event.to_version) ?? first - 1 : first - 1;
+    else {
+      prev.set(r.seq, at);
+      at = r.seq;
+    }
+    head.set(r.seq, at);
+  }
+  const bySeq = new Map(records.map((r) => [r.seq, r]));
+  const kept = [];
+  for (let s = at; bySeq.has(s); s = prev.get(s)) kept.push(bySeq.get(s));
+  return kept.reverse();
+}
+function route(board2, deck, open) {
+  const cards2 = new Map(board2.map((p) => [`${p.x},${p.y}`, p]));
+  const segments = (p) => (deck[p.card]?.segments ?? []).map((s) => ({
+    door: s.door ?? null,
+    usable: !s.dead_end && (!s.door || open.includes(s.door)),
+    openings: s.openings.map((o) => p.rotated ? FLIP[o] : o)
+  }));
+  const from = /* @__PURE__ */ new Map();
+  const queue = [];
+  for (const p of board2) {
+    if (deck[p.card]?.kind !== "start" && !deck[p.card]?.ladder) continue;
+    segments(p).forEach((s, i) => {
+      if (s.usable) {
+        from.set(`${p.x},${p.y},${i}`, null);
+        queue.push(`${p.x},${p.y},${i}`);
+      }
+    });
+  }
+  for (let k = 0; k < queue.length; k++) {
+    const [x, y, i] = queue[k].split(",").map(Number);
+    const p = cards2.get(`${x},${y}`);
+    if (deck[p.card]?.kind === "goal" && deck[p.card]?.gold) return walk(queue[k]);
+    for (const o of segments(p)[i].openings) {
+      const q = cards2.get(`${x + STEP[o][0]},${y + STEP[o][1]}`);
+      if (!q) continue;
+      segments(q).forEach((s, j) => {
+        const next = `${q.x},${q.y},${j}`;
+        if (s.usable && s.openings.includes(FLIP[o]) && !from.has(next)) {
+          from.set(next, queue[k]);
+          queue.push(next);
+        }
+      });
+    }
+  }
+  return null;
+  function walk(end) {
+    const cells = [];
+    const doors = /* @__PURE__ */ new Set();
+    for (let k = end; k != null; k = from.get(k)) {
+      const [x, y, i] = k.split(",").map(Number);
+      const door = segments(cards2.get(`${x},${y}`))[i].door;
+      if (door) doors.add(door);
+      cells.unshift([x, y]);
+    }
+    return { cells, doors: [...doors].sort() };
+  }
+}
+function decided(ended, view, deck) {
+  const finder = ended.gold_reached_by;
+  const any = finder == null ? null : route(view.board, deck, ["blue", "green"]);
+  if (finder == null) return { green: false, blue: false, way: null };
+  if (view.ruleset !== "saboteur2") return { green: true, blue: true, way: any };
+  const [none, green, blue] = [[], ["green"], ["blue"]].map((open) => route(view.board, deck, open));
+  const role = ended.roles[finder];
+  const [g, b] = role === "green_digger" ? [!!green, !green] : role === "blue_digger" ? [!blue, !!blue] : none || green && blue ? [true, true] : [!!green, !!blue];
+  return { green: g, blue: b, way: (g && b ? none ?? green ?? blue : g ? green : b ? blue : null) ?? any };
+}
+function drawRoute(svg, way) {
+  const points = way.cells.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" ");
+  const style = `--length:${way.cells.length}`;
+  svg.append(
+    el("polyline", { class: "route-under", points, "aria-hidden": "true" }),
+    el("polyline", { class: "route", points, style, role: "img", "aria-label": t("round.route", { n: way.cells.length }) })
+  );
+}
+function outcome(ended, how, view, names) {
+  const who = seatName(names, ended.gold_reached_by);
+  if (ended.gold_reached_by == null) return t(ended.winners.length ? "round.outcome_saboteurs" : "round.outcome_no_saboteur");
+  if (view.ruleset !== "saboteur2") return t("round.outcome_diggers", { who });
+  const won = t(how.green && how.blue ? "round.outcome_both" : how.green ? "round.outcome_green" : how.blue ? "round.outcome_blue" : "round.outcome_blocked", { who });
+  const doors = how.way?.doors ?? [];
+  return `${won} ${doors.length ? t("round.route_doors", { doors: list(doors.map((d) => t(`door.${d}`))) }) : how.way ? t("round.route_no_door") : ""}`.trim();
+}
+function payouts(ended, events, view, deck, names) {
+  const rows = ended.roles.map((role, seat) => ({ seat, role, gold: 0, cards: 0, hidden: false, notes: (
+    /** @type {string[]} */
+    []
+  ) }));
+  const worth = (card) => deck[card]?.value ?? 0;
+  for (const { event: e } of events) {
+    if (e.type === "gold_kept") {
+      rows[e.seat].cards += 1;
+      if (e.card) rows[e.seat].gold += worth(e.card);
+      else rows[e.seat].hidden = true;
+    } else if (e.type === "saboteurs_paid") {
+      for (const p of e.payments) {
+        if (Array.isArray(p.cards)) {
+          rows[p.seat].cards += p.cards.length;
+          rows[p.seat].gold += p.cards.reduce((n, c) => n + worth(c), 0);
+        } else if (p.cards.count) {
+          rows[p.seat].cards += p.cards.count;
+          rows[p.seat].hidden = true;
+        }
+      }
+    } else if (e.type === "coins_paid") e.coins.forEach((n, i) => {
+      if (rows[i]) rows[i].gold += n;
+    });
+    else if (e.type === "coin_stolen") {
+      if (e.from == null) {
+        rows[e.seat].notes.push(t("round.stole_nothing"));
+        continue;
+      }
+      rows[e.seat].gold += 1;
+      rows[e.from].gold -= 1;
+      rows[e.seat].notes.push(t("round.stole", { who: seatName(names, e.from) }));
+      rows[e.from].notes.push(t("round.stolen_by", { who: seatName(names, e.seat) }));
+    }
+  }
+  const s2 = view.ruleset === "saboteur2";
+  const trapped = (i) => (view.in_front[i] ?? []).includes("trapped");
+  const geologists = ended.roles.filter((r, i) => r === "geologist" && !trapped(i)).length;
+  const crystals = view.board.reduce((n, p) => n + (deck[p.card]?.kind === "path" ? deck[p.card]?.crystals ?? 0 : 0), 0);
+  const broken = (i) => (view.in_front[i] ?? []).some((c) => c.startsWith("break_"));
+  return rows.map((r) => {
+    const why = [];
+    if (r.seat === ended.gold_reached_by) why.push(t("round.why_reached"));
+    const won = ended.winners.includes(r.seat);
+    if (s2 && trapped(r.seat)) why.push(t("round.why_trapped"));
+    else if (s2 && r.role === "geologist") why.push(t(geologists > 1 ? "round.why_geologists" : "round.why_geologist", { n: crystals }));
+    else if (won && !s2 && ended.gold_reached_by != null && !r.cards) why.push(t(view.options.broken_tools_forfeit_gold && broken(r.seat) ? "round.why_broken_tool" : "round.why_no_card_left"));
+    else if (won) why.push(t(r.role === "boss" ? "round.why_boss" : r.role === "profiteer" ? "round.why_profiteer" : "round.why_won"));
+    else why.push(t("round.why_lost"));
+    return { ...r, why: [...why, ...r.notes].join("; ") };
+  });
+}
+function roundEnd({ ended, events, view, deck, names, me, svg, last, extra, dock }) {
+  const how = decided(ended, view, deck);
+  if (how.way) drawRoute(svg, how.way);
+  const col = (key) => h("th", { scope: "col" }, t(key));
+  const rows = payouts(ended, events, view, deck, names);
+  return h(
+    "section",
+    { class: "round-over", "aria-label": t("table.round_over") },
+    h("h2", {}, t(last ? "round.heading_last" : "round.heading", { round: ended.round })),
+    h("p", { class: "outcome" }, outcome(ended, how, view, names)),
+    h(
+      "div",
+      { class: "round-end" },
+      h("div", { class: "round-board" }, svg),
+      h(
+        "div",
+        {},
+        h("div", { class: "wide", role: "region", tabindex: 0, "aria-label": t("round.payouts", { round: ended.round }) }, h(
+          "table",
+          { class: "score payouts" },
+          h("caption", {}, t("round.payouts", { round: ended.round })),
+          h("thead", {}, h("tr", {}, col("score.player"), col("round.role"), col("score.gold"), col("round.why"))),
+          h("tbody", {}, rows.map((r) => h(
+            "tr",
+            { class: ended.winners.includes(r.seat) ? "winner" : null },
+            h("th", { scope: "row" }, seatName(names, r.seat) + (me === r.seat ? ` ${t("players.you")}` : "")),
+            h("td", {}, roleName(r.role)),
+            h("td", {}, r.hidden ? t("round.cards_hidden", { n: r.cards }) : String(r.gold)),
+            h("td", {}, r.why)
+          )))
+        )),
+        rows.some((r) => r.hidden) ? h("p", { class: "note" }, t("round.hidden_note")) : null,
+        ...extra
+      )
+    ),
+    dock
+  );
+}
+function goldByRound(records, deck, view) {
+  const rounds = [];
+  let now = null;
+  for (const { event: e } of effective(records)) {
+    if (e.type === "round_started") rounds[e.round - 1] = now = view.hand_sizes.map(() => 0);
+    else if (!now) continue;
+    else if (e.type === "gold_kept") {
+      if (!e.card) return null;
+      now[e.seat] += deck[e.card]?.value ?? 0;
+    } else if (e.type === "saboteurs_paid") {
+      for (const p of e.payments) {
+        if (!Array.isArray(p.cards)) return null;
+        now[p.seat] += p.cards.reduce((n, c) => n + (deck[c]?.value ?? 0), 0);
+      }
+    } else if (e.type === "coins_paid") e.coins.forEach((n, i) => {
+      now[i] += n;
+    });
+    else if (e.type === "coin_stolen" && e.from != null) {
+      now[e.seat] += 1;
+      now[e.from] -= 1;
+    }
+  }
+  const whole = view.gold;
+  if (!whole || !rounds.length || whole.some((g, i) => rounds.reduce((n, r) => n + (r?.[i] ?? 0), 0) !== g)) return null;
+  return rounds.map((r) => r ?? view.hand_sizes.map(() => 0));
+}
+
+// ../../api/web/room.js
+function waitingRoom({ id: id2, s, mine, refresh, say }) {
+  const parts = [];
+  const join = h("form", {}, h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name") })), " ", h("button", { type: "submit" }, t("table.join")));
+  join.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      await seatable(id2, t);
+      const key = await keys.make();
+      const j = await api(`/games/${id2}/seats`, { method: "POST", body: { name: new FormData(
+        /** @type {HTMLFormElement} */
+        join
+      ).get("name"), entropy: share(), ...await keys.sent(key, id2) } });
+      tokens.set(id2, seated(j, key));
+      Object.assign(mine, tokens.get(id2));
+      refresh();
+    } catch (e) {
+      say(e.message);
+      refresh();
+    }
+  });
+  parts.push(h("p", {}, t("table.seats", { n: s.seats.length, of: s.players, names: s.seats.map((x) => shownName(x) + (x.reserved ? ` ${t("table.not_back")}` : "")).join(", ") })));
+  const before = s.previous ? tokens.get(s.previous) : {};
+  const mySeat = s.seats.find((x) => x.seat === before.seat && x.reserved);
+  if (!mine.token && mySeat && before.token) {
+    parts.push(h("p", {}, `${t("table.rematch_yours")} `, h("button", { type: "button", onclick: async () => {
+      try {
+        await seatable(id2, t);
+        const key = await keys.make();
+        const j = await api(`/games/${id2}/seats/${mySeat.seat}/claim`, { method: "POST", token: before.token, body: { entropy: share(), ...await keys.sent(key, id2) } });
+        tokens.set(id2, seated(j, key));
+        Object.assign(mine, tokens.get(id2));
+        say("");
+      } catch (e) {
+        say(e.message);
+      }
+      refresh();
+    } }, t("table.take_seat"))));
+  } else if (!mine.token) parts.push(join);
+  if (mine.token && mine.seat != null) {
+    const seat = mine.seat;
+    parts.push(h("p", {}, h("button", { type: "button", onclick: async () => {
+      try {
+        await api(`/games/${id2}/seats/${seat}`, { method: "DELETE", token: mine.token, sign: mine.key ? { game: id2, seat, version: s.version, act: "leave", key: mine.key } : void 0 });
+        const host = mine.host;
+        localStorage.removeItem(`saboteur:${id2}`);
+        for (const k of Object.keys(mine)) delete /** @type {any} */
+        mine[k];
+        if (host) {
+          tokens.set(id2, { host });
+          mine.host = host;
+        }
+        say("");
+      } catch (e) {
+        say(e.message);
+      }
+      refresh();
+    } }, t("table.leave"))));
+  }
+  if (mine.host) {
+    const others = s.seats.filter((x) => x.seat !== mine.seat && !x.reserved);
+    if (others.length) parts.push(h("p", {}, ...others.map((x) => h("button", { type: "button", onclick: async () => {
+      try {
+        await api(`/games/${id2}/seats/${x.seat}`, { method: "DELETE", token: mine.host });
+        const { [x.seat]: _freed, ...kept } = tokens.get(id2).invites ?? {};
+        tokens.set(id2, { invites: kept });
+        say("");
+      } catch (e) {
+        say(e.message);
+      }
+      refresh();
+    } }, t("table.free_seat", { name: x.name })))));
+    const invites = tokens.get(id2).invites ?? {};
+    const links = s.seats.filter((x) => invites[x.seat]).map((x) => h("a", { href: invites[x.seat] }, location.origin + invites[x.seat]));
+    const out = h("output", {}, ...links.flatMap((a, i) => i ? [h("br", {}), a] : [a]));
+    const invite = h("button", { type: "button" }, t("table.invite"));
+    invite.addEventListener("click", async () => {
+      try {
+        const j = await api(`/games/${id2}/seats`, { method: "POST", body: { name: t("table.guest") } });
+        const path = `/play/${id2}#seat=${j.seat}&token=${j.player_token}`;
+        tokens.set(id2, { invites: { ...tokens.get(id2).invites ?? {}, [j.seat]: path } });
+        say("");
+      } catch (e) {
+        say(e.message);
+      }
+      refresh();
+    });
+    const start = h("button", { type: "button", onclick: async () => {
+      try {
+        await api(`/games/${id2}/start`, { method: "POST", token: mine.host });
+      } catch (e) {
+        say(e.message);
+      }
+      refresh();
+    } }, t("table.start"));
+    const level = levelPicker({ "aria-label": t("lobby.level") });
+    const addBot = h("button", { type: "button", onclick: async () => {
+      try {
+        await api(`/games/${id2}/bots`, { method: "POST", token: mine.host, body: { level: level.value } });
+        say("");
+      } catch (e) {
+        say(e.message);
+      }
+      refresh();
+    } }, t("host.add_bot"));
+    const cancel = h("button", { type: "button", onclick: async () => {
+      if (!confirm(t("table.cancel_confirm"))) return;
+      try {
+        await api(`/games/${id2}/cancel`, { method: "POST", token: mine.host });
+        say("");
+      } catch (e) {
+        say(e.message);
+      }
+      refresh();
+    } }, t("table.cancel"));
+    parts.push(h("p", {}, invite, " ", out), h("p", {}, addBot, " ", level), h("p", {}, start, " ", cancel));
+  }
+  return parts;
+}
+function hostPanel({ id: id2, s, st, log, host, names, open, toggled, refresh, say }) {
+  const botSeats = new Set(s.seats.filter((x) => x.bot).map((x) => x.seat));
+  const people = s.seats.filter((x) => !botSeats.has(x.seat));
+  const link = h("output", {});
+  const moves = log.events.filter((e) => e.event.type === "command_accepted").reverse();
+  const to = h("select", { "aria-label": t("host.rollback_to") }, moves.map((e) => h("option", { value: e.seq - 1 }, t("host.before_move", { n: e.seq, who: seatName(
+    names,
+    /** @type {any} */
+    e.event.seat
+  ) }))));
+  const reason = h("input", { name: "reason", maxlength: "200", "aria-label": t("host.reason"), placeholder: t("host.reason") });
+  const rollback = h("form", { "aria-label": t("host.rollback") }, to, " ", reason, " ", h("button", { type: "submit" }, t("host.rollback")));
+  rollback.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      await api(`/games/${id2}/rollback`, { method: "POST", token: host, body: { to_version: Number(to.value), reason: reason.value } });
+      say("");
+    } catch (e) {
+      say(e.message);
+    }
+    refresh();
+  });
+  return h(
+    "details",
+    { class: "host", open, ontoggle: (ev) => {
+      toggled(
+        /** @type {HTMLDetailsElement} */
+        ev.target.open
+      );
+    } },
+    h("summary", {}, t("host.label")),
+    h("ul", {}, people.map((x) => h(
+      "li",
+      {},
+      st.table.seats[x.seat]?.handed_to ? "" : h("button", { type: "button", onclick: async () => {
+        try {
+          await api(`/games/${id2}/seats/${x.seat}/handover`, { method: "POST", token: host, body: { level: "heuristic" } });
+          say("");
+        } catch (e) {
+          say(e.message);
+        }
+        refresh();
+      } }, t("host.hand_over", { name: x.name })),
+      " ",
+      h("button", { type: "button", onclick: async () => {
+        try {
+          const n = await api(`/games/${id2}/seats/${x.seat}/token`, { method: "POST", token: host });
+          const path = `/play/${id2}#seat=${n.seat}&token=${n.player_token}`;
+          link.replaceChildren(h("a", { href: path }, location.origin + path));
+        } catch (e) {
+          link.textContent = e.message;
+        }
+      } }, t("host.new_token", { name: x.name }))
+    ))),
+    link,
+    moves.length ? rollback : null
+  );
+}
+
 // ../../api/web/table.js
 async function table(id2, ready2) {
   serverKeys.keep();
@@ -1055,19 +1463,26 @@ async function table(id2, ready2) {
       }
     }
   };
-  for (let after = 0; ; ) {
-    const page = await api(`/games/${id2}/events?after=${after}&limit=1000`, { token: mine.token });
-    gather(page.events);
-    if (page.next_after == null) break;
-    after = page.next_after;
-  }
+  const wholeLog = async () => {
+    const all = [];
+    for (let after = 0; ; ) {
+      const page = await logPage(after, 1e3);
+      all.push(...page.events);
+      if (page.next_after == null) return all;
+      after = page.next_after;
+    }
+  };
+  let startLog = await wholeLog();
+  gather(startLog);
   const abort = new AbortController();
   let data = null;
   let stale = true;
   let registering = false;
   let drawnAt = 0;
   let news = [];
-  let roundOver = null;
+  let unseen = 0;
+  let ending = null;
+  let byRound = null;
   let told = 0;
   let pacing = 0;
   const tellAll = () => {
@@ -1075,6 +1490,24 @@ async function table(id2, ready2) {
     pacing = 0;
     told = news.length;
   };
+  const hear = (fresh) => {
+    if (fresh.length) tellAll();
+    unseen = told;
+    news.push(...fresh);
+    const drop = Math.max(0, news.length - 40);
+    news = news.slice(drop);
+    told = Math.max(0, told - drop);
+    unseen = Math.max(0, unseen - drop);
+    if (!fresh.length || pacing) return;
+    told += 1;
+    if (told < news.length) pacing = setInterval(() => {
+      if (++told >= news.length) tellAll();
+      render();
+    }, 900);
+  };
+  let movedOn = false, movedPast = 0;
+  let routed = 0;
+  const docked = new ResizeObserver(([e]) => main.style.setProperty("--dock", `${Math.ceil(e.target.getBoundingClientRect().height)}px`));
   const zoom = { box: null };
   async function read() {
     const e = first;
@@ -1087,7 +1520,7 @@ async function table(id2, ready2) {
       known.status === "finished" || known.previous ? seriesSection(id2, names, (g) => `/play/${g}`) : null
     ]);
     const s = got.game;
-    if (s.status === "lobby") return { s };
+    if (s.status === "lobby" || s.status === "cancelled") return { s };
     const st = got.state;
     await Promise.all(st.table.seats.filter((x) => x.key).map((x) => keys.fingerprint(
       /** @type {string} */
@@ -1095,9 +1528,28 @@ async function table(id2, ready2) {
     )));
     const full = got.events.next_after == null ? got.events : await logPage(Math.max(0, st.version - 30), 30);
     const recent = { ...full, events: full.events.filter((x) => x.seq > st.version - 30 && x.seq <= st.version) };
+    const ended = before != null ? got.events.events.filter((x) => x.seq > before && x.event.type === "round_ended").at(-1) : void 0;
+    let end = ended?.event.type === "round_ended" ? { seq: ended.seq, ended: ended.event, events: [], dealt: null, view: null } : ending;
+    if (end) end = await readEnding(end, got);
+    if (s.status === "finished" && !byRound) byRound = goldByRound(startLog?.at(-1)?.seq === st.version ? startLog : await wholeLog(), deck, st.view);
+    startLog = null;
     const legal = got.legal?.commands ?? [];
     const shown = st.view.phase.awaited === st.view.seat && st.view.seat != null ? legal : [];
+    ending = end && end.seq > movedPast ? end : null;
     return { s, st, legal: shown, log: recent, presence: got.presence, series: series ?? (s.status === "finished" || s.previous ? await seriesSection(id2, names, (g) => `/play/${g}`) : null) };
+  }
+  async function readEnding(end, got) {
+    if (!got.state.view.rounds.some((r) => r.round === end.ended.round)) return null;
+    if (end.view) return end;
+    let records = got.events.events.filter((x) => x.seq >= end.seq);
+    if (records[0]?.seq !== end.seq) records = (await logPage(end.seq - 1, 1e3)).events;
+    const kept = effective(records);
+    if (!kept.some((x) => x.seq === end.seq)) return null;
+    const deal = kept.find((x) => x.event.type === "round_started");
+    const events = kept.filter((x) => !deal || x.seq < deal.seq);
+    if (!deal) return { ...end, events };
+    const then = await api(`/games/${id2}/state?at=${deal.seq - 1}`, { token: mine.token });
+    return { ...end, events, dealt: deal.seq, view: then.view };
   }
   const refresh = () => {
     stale = true;
@@ -1136,113 +1588,17 @@ async function table(id2, ready2) {
   function draw() {
     const { s } = data;
     for (const seat of s.seats) names[seat.seat] = shownName(seat);
-    const kids = [h("h1", {}, t("table.heading", { id: id2.slice(0, 8), ruleset: rulesetName(s.ruleset), status: statusName(s.status) }))];
+    const kids = [h("h1", { class: "table-title" }, t("table.heading", { id: id2.slice(0, 8), ruleset: rulesetName(s.ruleset), status: statusName(s.status) }))];
     const err = h("p", { class: "error", role: "alert" }, message);
+    if (s.status === "cancelled") {
+      kids.push(h("p", { role: "status" }, t("table.cancelled")), h("p", {}, h("a", { href: "/" }, t("nav.games"))));
+      main.replaceChildren(...kids);
+      return;
+    }
     if (s.status === "lobby") {
-      const join = h("form", {}, h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name") })), " ", h("button", { type: "submit" }, t("table.join")));
-      join.addEventListener("submit", async (ev) => {
-        ev.preventDefault();
-        try {
-          await seatable(id2, t);
-          const key = await keys.make();
-          const j = await api(`/games/${id2}/seats`, { method: "POST", body: { name: new FormData(
-            /** @type {HTMLFormElement} */
-            join
-          ).get("name"), entropy: share(), ...await keys.sent(key, id2) } });
-          tokens.set(id2, seated(j, key));
-          Object.assign(mine, tokens.get(id2));
-          refresh();
-        } catch (e) {
-          message = e.message;
-          refresh();
-        }
-      });
-      kids.push(h("p", {}, t("table.seats", { n: s.seats.length, of: s.players, names: s.seats.map((x) => shownName(x) + (x.reserved ? ` ${t("table.not_back")}` : "")).join(", ") })));
-      const before = s.previous ? tokens.get(s.previous) : {};
-      const mySeat2 = s.seats.find((x) => x.seat === before.seat && x.reserved);
-      if (!mine.token && mySeat2 && before.token) {
-        kids.push(h("p", {}, `${t("table.rematch_yours")} `, h("button", { type: "button", onclick: async () => {
-          try {
-            await seatable(id2, t);
-            const key = await keys.make();
-            const j = await api(`/games/${id2}/seats/${mySeat2.seat}/claim`, { method: "POST", token: before.token, body: { entropy: share(), ...await keys.sent(key, id2) } });
-            tokens.set(id2, seated(j, key));
-            Object.assign(mine, tokens.get(id2));
-            message = "";
-          } catch (e) {
-            message = e.message;
-          }
-          refresh();
-        } }, t("table.take_seat"))));
-      } else if (!mine.token) kids.push(join);
-      if (mine.token && mine.seat != null) {
-        const seat = mine.seat;
-        kids.push(h("p", {}, h("button", { type: "button", onclick: async () => {
-          try {
-            await api(`/games/${id2}/seats/${seat}`, { method: "DELETE", token: mine.token, sign: mine.key ? { game: id2, seat, version: s.version, act: "leave", key: mine.key } : void 0 });
-            const host = mine.host;
-            localStorage.removeItem(`saboteur:${id2}`);
-            for (const k of Object.keys(mine)) delete /** @type {any} */
-            mine[k];
-            if (host) {
-              tokens.set(id2, { host });
-              mine.host = host;
-            }
-            message = "";
-          } catch (e) {
-            message = e.message;
-          }
-          refresh();
-        } }, t("table.leave"))));
-      }
-      if (mine.host) {
-        const others = s.seats.filter((x) => x.seat !== mine.seat && !x.reserved);
-        if (others.length) kids.push(h("p", {}, ...others.map((x) => h("button", { type: "button", onclick: async () => {
-          try {
-            await api(`/games/${id2}/seats/${x.seat}`, { method: "DELETE", token: mine.host });
-            const { [x.seat]: _freed, ...kept } = tokens.get(id2).invites ?? {};
-            tokens.set(id2, { invites: kept });
-            message = "";
-          } catch (e) {
-            message = e.message;
-          }
-          refresh();
-        } }, t("table.free_seat", { name: x.name })))));
-        const invites = tokens.get(id2).invites ?? {};
-        const links = s.seats.filter((x) => invites[x.seat]).map((x) => h("a", { href: invites[x.seat] }, location.origin + invites[x.seat]));
-        const out = h("output", {}, ...links.flatMap((a, i) => i ? [h("br", {}), a] : [a]));
-        const invite = h("button", { type: "button" }, t("table.invite"));
-        invite.addEventListener("click", async () => {
-          try {
-            const j = await api(`/games/${id2}/seats`, { method: "POST", body: { name: t("table.guest") } });
-            const path = `/play/${id2}#seat=${j.seat}&token=${j.player_token}`;
-            tokens.set(id2, { invites: { ...tokens.get(id2).invites ?? {}, [j.seat]: path } });
-            message = "";
-          } catch (e) {
-            message = e.message;
-          }
-          refresh();
-        });
-        const start = h("button", { type: "button", onclick: async () => {
-          try {
-            await api(`/games/${id2}/start`, { method: "POST", token: mine.host });
-          } catch (e) {
-            message = e.message;
-          }
-          refresh();
-        } }, t("table.start"));
-        const level = levelPicker({ "aria-label": t("lobby.level") });
-        const addBot = h("button", { type: "button", onclick: async () => {
-          try {
-            await api(`/games/${id2}/bots`, { method: "POST", token: mine.host, body: { level: level.value } });
-            message = "";
-          } catch (e) {
-            message = e.message;
-          }
-          refresh();
-        } }, t("host.add_bot"));
-        kids.push(h("p", {}, invite, " ", out), h("p", {}, addBot, " ", level), h("p", {}, start));
-      }
+      kids.push(...waitingRoom({ id: id2, s, mine, refresh, say: (m) => {
+        message = m;
+      } }));
       kids.push(err);
       main.replaceChildren(...kids);
       return;
@@ -1263,6 +1619,108 @@ async function table(id2, ready2) {
       return act === "reclaim" ? seat?.handed_at ?? null : null;
     };
     const signed = (act) => mine.key && me != null ? { game: id2, seat: me, version: st.version, act, key: mine.key, record: st.table.record_version, about: about(act) } : void 0;
+    const drawn = { s, st, legal, log, presence, series, view, me, over, signed };
+    ensureKey(drawn);
+    const { svg, zoomBar, why, hand, actions, paths, targets } = movesOf(drawn);
+    const undo = undoBar(drawn);
+    if (st.version !== drawnAt) {
+      hear(drawnAt ? log.events.filter((e) => e.seq > drawnAt && !["card_drawn", "command_accepted", "talk_posted", "seat_key_registered"].includes(e.event.type)) : []);
+      drawnAt = st.version;
+    }
+    markLast(svg, log.events, view, names);
+    const dealt = news.slice(0, told).map((e) => e.event.type).lastIndexOf("round_started");
+    for (const [i, e] of news.slice(0, told).entries()) {
+      const ev = e.event;
+      if (i < unseen || i < dealt) continue;
+      const cell2 = ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed" ? ev.at : null;
+      if (!cell2) continue;
+      svg.append(el("rect", { class: i === told - 1 ? "new-move telling" : "new-move", x: cell2.x + 0.08, y: cell2.y + 0.08, width: 0.84, height: 0.84, "aria-hidden": "true" }));
+    }
+    const deadline = st.table.deadline;
+    const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
+    const tick = () => {
+      countdown.textContent = !deadline ? "" : deadline.seat === me ? t("table.deadline_you", { time: clock(deadline.at - Date.now()) }) : t("table.deadline", { who: seatName(names, deadline.seat), time: clock(deadline.at - Date.now()) });
+    };
+    tick();
+    clearInterval(timer);
+    if (deadline) timer = setInterval(tick, 1e3);
+    gather(log.events);
+    const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.name === "text";
+    const was = document.activeElement;
+    const focusKey = (e) => `${e.tagName}|${e.getAttribute("aria-label") ?? ""}|${e.textContent}`;
+    const focused = !typing && was && was !== main && main.contains(was) ? focusKey(was) : null;
+    const focusable = () => [...main.querySelectorAll("button, a, input, select, [tabindex]")].filter((e) => focusKey(e) === focused);
+    const nth = focused ? focusable().indexOf(
+      /** @type {Element} */
+      was
+    ) : -1;
+    const { talk, input } = talkOf(drawn);
+    const host = mine.host && !over ? hostPanel({
+      id: id2,
+      s,
+      st,
+      log,
+      host: mine.host,
+      names,
+      open: hostOpen,
+      refresh,
+      toggled: (open) => {
+        hostOpen = open;
+      },
+      say: (m) => {
+        message = m;
+      }
+    }) : null;
+    const mySeat = view.seat != null ? st.table.seats[view.seat] : null;
+    const reclaim = mySeat?.handed_to ? h(
+      "p",
+      {},
+      `${t("table.bot_playing")} `,
+      h("button", { type: "button", onclick: async () => {
+        try {
+          await api(`/games/${id2}/seats/${view.seat}/reclaim`, { method: "POST", token: mine.token, sign: signed("reclaim") });
+          message = "";
+        } catch (e) {
+          message = e.message;
+        }
+        refresh();
+      } }, t("table.take_back"))
+    ) : null;
+    const awaited = view.phase.awaited;
+    const banner = over ? t(me != null && view.winners?.includes(me) ? "table.over_won" : "table.over") : awaited == null ? "" : awaited === me ? t("table.you_play") : t("table.they_play", { who: seatName(names, awaited) });
+    const title = banner ? `${banner} — Saboteur` : t("table.title");
+    if (banner) kids.push(h("p", { class: "turn-banner", "aria-live": "polite" }, banner));
+    const turnNow = view.phase.awaited === view.seat && view.seat != null ? h(
+      "p",
+      { role: "status" },
+      t(view.phase.name === "choosing_gold" ? "table.turn_gold" : view.phase.name === "stealing" ? "table.turn_steal" : "table.turn_card")
+    ) : null;
+    kids.push(...ending ? roundEndScreen(drawn, turnNow, countdown, actions) : liveTable(drawn, { svg, zoomBar, err, hand, why, actions, undo, reclaim, turnNow, countdown, talk, host }));
+    main.dataset.version = String(st.version);
+    document.title = title;
+    main.replaceChildren(...kids);
+    if (typing) {
+      input.focus();
+      input.setSelectionRange(draft.length, draft.length);
+    } else if (focused) {
+      const alike = focusable();
+      (alike[nth] ?? alike[0])?.focus({ preventScroll: true });
+    }
+    if (reveal && (paths.length || targets.length) && matchMedia("(max-width: 700px)").matches) svg.scrollIntoView({ block: "start", behavior: "instant" });
+    reveal = false;
+    for (const list2 of main.querySelectorAll("ol.log, section.news ol")) list2.scrollTop = list2.scrollHeight;
+    docked.disconnect();
+    const dock = main.querySelector(".dock");
+    if (dock) docked.observe(dock);
+    else main.style.removeProperty("--dock");
+    if (movedOn) {
+      movedOn = false;
+      scrollTo({ top: 0, behavior: "instant" });
+      main.focus({ preventScroll: true });
+    }
+  }
+  function ensureKey(drawn) {
+    const { me, over, st } = drawn;
     const ownKey = me != null ? st.table.seats[me]?.key : void 0;
     if (mine.token && me != null && !over && !ownKey && !registering && st.table.record_version >= RECORD_VERSION) {
       registering = true;
@@ -1276,6 +1734,9 @@ async function table(id2, ready2) {
         message = e.message;
       });
     }
+  }
+  function movesOf(drawn) {
+    const { st, legal, view, me, signed } = drawn;
     const send = async (cmd) => {
       try {
         await api(`/games/${id2}/commands`, { method: "POST", token: mine.token, body: cmd, headers: { "if-match": `"${st.version}"` }, sign: signed("command") });
@@ -1307,6 +1768,13 @@ async function table(id2, ready2) {
       ), where: there(at) }), onPick: () => send(c) }] : [];
     });
     const svg = board(view, deck, { legal: paths, onCell: (at) => send({ type: "play_path", card: selected, at, rotated }), targets, keep: zoom });
+    const overNow = ending ? null : view.rounds.find((r) => r.round === view.round);
+    const way = overNow ? decided(overNow, view, deck).way : null;
+    if (way) {
+      drawRoute(svg, way);
+      if (routed === overNow.round) svg.classList.add("still");
+      routed = overNow.round;
+    }
     const zoomTo = (k) => {
       if (k == null) zoom.box = null;
       else {
@@ -1377,10 +1845,14 @@ async function table(id2, ready2) {
         } }, describeCommand(chosen2, names)) : h("p", {}, t("table.not_together"))
       );
     }
+    return { svg, zoomBar, why, hand, actions, paths, targets };
+  }
+  function undoBar(drawn) {
+    const { log, me, over, signed } = drawn;
     const request = openRequest(log.events);
     if (!request && message === t("table.undo_requested")) message = "";
     const mayVote = request != null && me != null && request.seat !== me && !request.approvals.includes(me);
-    const undo = mine.token && !over ? h(
+    return mine.token && !over ? h(
       "p",
       {},
       request ? null : h("button", { type: "button", onclick: async () => {
@@ -1411,40 +1883,10 @@ async function table(id2, ready2) {
         refresh();
       } }, t("table.undo_decline")) : null
     ) : null;
-    if (st.version !== drawnAt) {
-      const fresh = drawnAt ? log.events.filter((e) => e.seq > drawnAt) : [];
-      news = fresh.filter((e) => !["card_drawn", "command_accepted", "talk_posted", "seat_key_registered"].includes(e.event.type)).slice(-8);
-      clearInterval(pacing);
-      told = Math.min(1, news.length);
-      pacing = news.length > 1 ? setInterval(() => {
-        if (++told >= news.length) tellAll();
-        render();
-      }, 900) : 0;
-      const ended = fresh.findIndex((e) => e.event.type === "round_ended");
-      if (ended >= 0) roundOver = fresh.slice(ended).filter((e, i, all) => !all.slice(0, i).some((x) => x.event.type === "round_started") && ["round_ended", "goal_revealed", "gold_kept", "saboteurs_paid", "coins_paid", "game_ended"].includes(e.event.type));
-      drawnAt = st.version;
-    }
-    markLast(svg, log.events, view, names);
-    for (const [i, e] of news.slice(0, told).entries()) {
-      const ev = e.event;
-      const at = ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed" ? ev.at : null;
-      if (!at) continue;
-      svg.append(el("rect", { class: i === told - 1 ? "new-move telling" : "new-move", x: at.x + 0.08, y: at.y + 0.08, width: 0.84, height: 0.84, "aria-hidden": "true" }));
-    }
-    const deadline = st.table.deadline;
-    const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
-    const tick = () => {
-      countdown.textContent = !deadline ? "" : deadline.seat === me ? t("table.deadline_you", { time: clock(deadline.at - Date.now()) }) : t("table.deadline", { who: seatName(names, deadline.seat), time: clock(deadline.at - Date.now()) });
-    };
-    tick();
-    clearInterval(timer);
-    if (deadline) timer = setInterval(tick, 1e3);
-    gather(log.events);
+  }
+  function talkOf(drawn) {
+    const { s, signed } = drawn;
     const said = [...talkSeen.values()].sort((a, b) => a.seq - b.seq);
-    const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.name === "text";
-    const was = document.activeElement;
-    const focusKey = (e) => `${e.tagName}|${e.getAttribute("aria-label") ?? ""}|${e.textContent}`;
-    const focused = !typing && was && was !== main && main.contains(was) ? focusKey(was) : null;
     const input = h("input", { name: "text", maxlength: "280", required: "", value: draft });
     input.addEventListener("input", () => {
       draft = input.value;
@@ -1484,154 +1926,68 @@ async function table(id2, ready2) {
         mine.host && e.event.type === "talk_posted" && e.event.text != null ? h("button", { type: "button", onclick: async () => {
           try {
             await api(`/games/${id2}/talk/${e.seq}/hide`, { method: "POST", token: mine.host });
-          } catch (err2) {
-            message = err2.message;
+          } catch (err) {
+            message = err.message;
           }
           refresh();
         } }, t("talk.hide")) : null
       ))),
       talkForm
     );
-    const hostPanel = mine.host && !over ? (() => {
-      const botSeats = new Set(s.seats.filter((x) => x.bot).map((x) => x.seat));
-      const people = s.seats.filter((x) => !botSeats.has(x.seat));
-      const link = h("output", {});
-      const moves = log.events.filter((e) => e.event.type === "command_accepted").reverse();
-      const to = h("select", { "aria-label": t("host.rollback_to") }, moves.map((e) => h("option", { value: e.seq - 1 }, t("host.before_move", { n: e.seq, who: seatName(
-        names,
-        /** @type {any} */
-        e.event.seat
-      ) }))));
-      const reason = h("input", { name: "reason", maxlength: "200", "aria-label": t("host.reason"), placeholder: t("host.reason") });
-      const rollback = h("form", { "aria-label": t("host.rollback") }, to, " ", reason, " ", h("button", { type: "submit" }, t("host.rollback")));
-      rollback.addEventListener("submit", async (ev) => {
-        ev.preventDefault();
-        try {
-          await api(`/games/${id2}/rollback`, { method: "POST", token: mine.host, body: { to_version: Number(to.value), reason: reason.value } });
-          message = "";
-        } catch (e) {
-          message = e.message;
-        }
-        refresh();
-      });
-      return h(
-        "details",
-        { class: "host", open: hostOpen, ontoggle: (ev) => {
-          hostOpen = /** @type {HTMLDetailsElement} */
-          ev.target.open;
-        } },
-        h("summary", {}, t("host.label")),
-        h("ul", {}, people.map((x) => h(
-          "li",
-          {},
-          st.table.seats[x.seat]?.handed_to ? "" : h("button", { type: "button", onclick: async () => {
-            try {
-              await api(`/games/${id2}/seats/${x.seat}/handover`, { method: "POST", token: mine.host, body: { level: "heuristic" } });
-              message = "";
-            } catch (e) {
-              message = e.message;
-            }
-            refresh();
-          } }, t("host.hand_over", { name: x.name })),
-          " ",
-          h("button", { type: "button", onclick: async () => {
-            try {
-              const n = await api(`/games/${id2}/seats/${x.seat}/token`, { method: "POST", token: mine.host });
-              const path = `/play/${id2}#seat=${n.seat}&token=${n.player_token}`;
-              link.replaceChildren(h("a", { href: path }, location.origin + path));
-            } catch (e) {
-              link.textContent = e.message;
-            }
-          } }, t("host.new_token", { name: x.name }))
-        ))),
-        link,
-        moves.length ? rollback : null
-      );
-    })() : null;
-    const mySeat = view.seat != null ? st.table.seats[view.seat] : null;
-    const reclaim = mySeat?.handed_to ? h(
-      "p",
-      {},
-      `${t("table.bot_playing")} `,
-      h("button", { type: "button", onclick: async () => {
-        try {
-          await api(`/games/${id2}/seats/${view.seat}/reclaim`, { method: "POST", token: mine.token, sign: signed("reclaim") });
-          message = "";
-        } catch (e) {
-          message = e.message;
-        }
-        refresh();
-      } }, t("table.take_back"))
+    return { talk, input };
+  }
+  function roundEndScreen(drawn, turnNow, countdown, actions) {
+    const { view, me, over } = drawn;
+    const then = ending.view ?? view;
+    const last = over && ending.dealt == null;
+    const dock = ending.dealt != null || over ? h("div", { class: "dock bar" }, h("button", { type: "button", class: "next", onclick: () => {
+      movedPast = ending?.seq ?? 0;
+      ending = null;
+      movedOn = true;
+      render();
+    } }, t(last ? "round.show_final" : "round.next"))) : h("div", { class: "dock bar" }, h("p", {}, t("round.wait")), turnNow, countdown, actions);
+    const endSvg = board(then, deck);
+    if (routed === ending.ended.round) endSvg.classList.add("still");
+    routed = ending.ended.round;
+    return [roundEnd({ ended: ending.ended, events: ending.events, view: then, deck, names, me, svg: endSvg, last, extra: [last ? null : scoreboard(then, names, false)], dock })];
+  }
+  function liveTable(drawn, parts) {
+    const { s, st, log, presence, series, view, me, over } = drawn;
+    const { svg, zoomBar, err, hand, why, actions, undo, reclaim, turnNow, countdown, talk, host } = parts;
+    const final = over ? h(
+      "div",
+      { class: "final" },
+      me != null ? h("p", { role: "status", class: "result" }, t(view.winners?.includes(me) ? "table.you_won" : "table.you_lost")) : null,
+      h("div", { class: "wide", role: "region", tabindex: 0, "aria-label": t("score.final") }, scoreboard(view, names, true, byRound))
     ) : null;
-    const awaited = view.phase.awaited;
-    const banner = over ? t(me != null && view.winners?.includes(me) ? "table.over_won" : "table.over") : awaited == null ? "" : awaited === me ? t("table.you_play") : t("table.they_play", { who: seatName(names, awaited) });
-    const title = banner ? `${banner} — Saboteur` : t("table.title");
-    if (banner) kids.push(h("p", { class: "turn-banner", "aria-live": "polite" }, banner));
-    if (roundOver?.length) {
-      kids.push(h(
-        "section",
-        { class: "round-over", "aria-label": t("table.round_over") },
-        h("h2", {}, t(over ? "table.game_over_heading" : "table.round_over_heading")),
-        h("ul", {}, roundOver.map((e) => h("li", {}, describeEvent(e, names).replace(/^#\d+ /, "")))),
-        scoreboard(view, names, over),
-        h("button", { type: "button", onclick: () => {
-          roundOver = null;
-          render();
-        } }, t(over ? "table.close" : "table.continue"))
-      ));
-    }
-    if (news.length) {
-      kids.push(h(
-        "section",
-        { class: "news", "aria-label": t("table.news") },
-        h("ol", { "aria-live": "polite" }, news.slice(0, told).map((e, i) => h("li", { class: i === told - 1 && told < news.length ? "telling" : null }, describeEvent(e, names).replace(/^#\d+ /, "")))),
-        told < news.length ? h("button", { type: "button", onclick: () => {
-          tellAll();
-          render();
-        } }, t("table.show_all", { n: news.length - told })) : null
-      ));
-    }
-    kids.push(h(
+    const dock = !over && (me != null || st.table.deadline) ? h("div", { class: me != null ? "dock" : "dock bar" }, me != null ? hand : null, h("div", { class: "dock-moves" }, turnNow, countdown, reclaim, why, actions, undo)) : null;
+    const newsPanel = h(
+      "section",
+      { class: "news", "aria-label": t("table.news") },
+      h("h2", {}, t("table.news")),
+      h("ol", { "aria-live": "polite", tabindex: 0, "aria-label": t("table.news") }, told ? news.slice(0, told).map((e, i) => h("li", { class: i === told - 1 && told < news.length ? "telling" : null }, describeEvent(e, names).replace(/^#\d+ /, ""))) : h("li", { class: "quiet" }, t("table.news_none"))),
+      told < news.length ? h("button", { type: "button", onclick: () => {
+        tellAll();
+        render();
+      } }, t("table.show_all", { n: news.length - told })) : null
+    );
+    return [...final ? [final] : [], h(
       "div",
       { class: "layout" },
-      h(
-        "section",
-        { "aria-label": t("table.table") },
-        svg,
-        zoomBar,
-        err,
-        view.role ? h("p", {}, t("table.your_role", { role: roleName(view.role) })) : me != null && view.roles?.[me] ? h("p", {}, t("table.your_role", { role: roleName(view.roles[me]) })) : me != null ? null : h("p", {}, t("table.watching")),
-        over && me != null ? h("p", { role: "status", class: "result" }, t(view.winners?.includes(me) ? "table.you_won" : "table.you_lost")) : null,
-        over && !roundOver?.length ? scoreboard(view, names, over) : null,
-        view.my_gold ? h("p", {}, t("table.your_gold", { n: view.my_gold.total, cards: view.my_gold.cards.map((c) => cardName(c)).join(", ") || t("table.no_gold_yet") })) : null,
-        view.inspected?.length ? h("p", {}, t("table.inspected", { list: view.inspected.map(({ seat, role }) => t("table.is_role", { who: seatName(names, seat), role: roleName(role) })).join("; ") })) : null,
-        view.phase.awaited === view.seat && view.seat != null ? h(
-          "p",
-          { role: "status" },
-          t(view.phase.name === "choosing_gold" ? "table.turn_gold" : view.phase.name === "stealing" ? "table.turn_steal" : "table.turn_card")
-        ) : null,
-        countdown,
-        reclaim,
-        hand,
-        why,
-        actions,
-        undo,
-        talk,
-        hostPanel
-      ),
+      h("section", { class: over ? "play" : "play pinned", "aria-label": t("table.table") }, svg, zoomBar, err, dock),
+      newsPanel,
       h(
         "aside",
         {},
+        view.role ? h("p", {}, t("table.your_role", { role: roleName(view.role) })) : me != null && view.roles?.[me] ? h("p", {}, t("table.your_role", { role: roleName(view.roles[me]) })) : me != null ? null : h("p", {}, t("table.watching")),
+        view.my_gold ? h("p", {}, t("table.your_gold", { n: view.my_gold.total, cards: view.my_gold.cards.map((c) => cardName(c)).join(", ") || t("table.no_gold_yet") })) : null,
+        view.inspected?.length ? h("p", {}, t("table.inspected", { list: view.inspected.map(({ seat, role }) => t("table.is_role", { who: seatName(names, seat), role: roleName(role) })).join("; ") })) : null,
         h("p", {}, t("table.round_line", { round: view.round, phase: phaseName(view.phase.name), n: view.draw_pile_size })),
         players(view, names, st.table, over ? null : presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
-        view.rounds?.length ? h("section", { "aria-label": t("table.finished_rounds") }, h("h2", {}, t("table.finished_rounds")), h("ul", {}, view.rounds.map((r) => h("li", {}, t("table.round_summary", {
-          round: r.round,
-          gold: r.gold_reached_by == null ? t("table.gold_not_reached") : t("table.gold_reached", { who: seatName(names, r.gold_reached_by) }),
-          winners: roundWinners(r.winners, r.gold_reached_by != null, (w) => seatName(names, w)),
-          roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", ")
-        }))))) : null,
+        finishedRounds(view, names),
         view.winners?.length ? h("p", {}, t("table.winners", { list: view.winners.map((w) => seatName(names, w)).join(", ") })) : null,
         view.rounds?.length && !over ? scoreboard(view, names, over) : null,
+        talk,
         h("h2", {}, t("table.log")),
         h("ol", { class: "log", "aria-label": t("table.recent"), tabindex: 0 }, log.events.map((e) => h("li", {}, describeEvent(e, names)))),
         h("p", {}, h("a", { href: `/replay/${id2}` }, t("lobby.replay")), " ", s.status === "finished" ? h("a", { href: `/audit/${id2}` }, t("lobby.audit")) : null),
@@ -1645,20 +2001,10 @@ async function table(id2, ready2) {
             message = e.message;
             refresh();
           }
-        } }, t("table.rematch"))) : null
+        } }, t("table.rematch"))) : null,
+        host
       )
-    ));
-    main.dataset.version = String(st.version);
-    document.title = title;
-    main.replaceChildren(...kids);
-    if (typing) {
-      input.focus();
-      input.setSelectionRange(draft.length, draft.length);
-    } else if (focused) [...main.querySelectorAll("button, a, input, select, [tabindex]")].find((e) => focusKey(e) === focused)?.focus({ preventScroll: true });
-    if (reveal && (paths.length || targets.length) && matchMedia("(max-width: 700px)").matches) svg.scrollIntoView({ block: "start", behavior: "instant" });
-    reveal = false;
-    const logList = main.querySelector("ol.log");
-    if (logList) logList.scrollTop = logList.scrollHeight;
+    )];
   }
   await refresh();
   let pending = null;
@@ -2116,5 +2462,5 @@ ready.then(() => {
 });
 var [, kind, id] = location.pathname.split("/");
 var routes = { play: table, replay, audit, rules };
-var route = routes[kind];
-(route ? route(id, ready) : lobby(ready)).catch((e) => main.replaceChildren(h("p", { class: "error", role: "alert" }, e.message)));
+var route2 = routes[kind];
+(route2 ? route2(id, ready) : lobby(ready)).catch((e) => main.replaceChildren(h("p", { class: "error", role: "alert" }, e.message)));

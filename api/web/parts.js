@@ -4,7 +4,7 @@ import { h } from "./dom.js";
 import { el, cardShape, actionIcon } from "./svg.js";
 import { t } from "./i18n.js";
 import { api, keys } from "./net.js";
-import { cardName, clock, describe, explain, roleName, seatName, statusName } from "./words.js";
+import { cardName, clock, describe, explain, roleName, roundWinners, seatName, statusName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
@@ -53,24 +53,30 @@ export function players(view, names, table, presence, bots = new Set()) {
  * The score, a table: every seat with the gold it holds and the rounds it won. Once the gold is
  * public (the game over, or Saboteur 2's coins) the seats are ranked by it, ties sharing a
  * place, and the game's winners marked; before, each seat's gold cards are counted (their
- * values stay secret until the end, §7.3).
+ * values stay secret until the end, §7.3). With `byRound` (each round's gold by seat, once
+ * every value is public), a column for each round before the total.
  * @param {Schemas["View"]} view @param {Record<number, string>} names @param {boolean} over
+ * @param {number[][] | null} [byRound]
  */
-export function scoreboard(view, names, over) {
+export function scoreboard(view, names, over, byRound = null) {
   const seats = view.hand_sizes.map((_, i) => i);
   const gold = view.gold;
   const won = (/** @type {number} */ i) => view.rounds.filter((r) => r.winners.includes(i)).length;
   const order = gold ? [...seats].sort((a, b) => gold[b] - gold[a] || a - b) : seats;
   const place = (/** @type {number} */ i) => (gold ? 1 + seats.filter((j) => gold[j] > gold[i]).length : 0);
   const col = (/** @type {string} */ key) => h("th", { scope: "col" }, t(key));
+  const perRound = gold && byRound ? byRound : [];
   return h("table", { class: "score" },
     h("caption", {}, t(over ? "score.final" : "score.title")),
-    h("thead", {}, h("tr", {}, gold ? col("score.place") : null, col("score.player"), col(gold ? "score.gold" : "score.gold_cards"), col("score.rounds_won"))),
+    h("thead", {}, h("tr", {}, gold ? col("score.place") : null, col("score.player"),
+      perRound.map((_, r) => h("th", { scope: "col" }, t("score.round", { n: r + 1 }))),
+      col(perRound.length ? "score.total" : gold ? "score.gold" : "score.gold_cards"), col("score.rounds_won"))),
     h("tbody", {}, order.map((i) => {
       const winner = over && view.winners.includes(i);
       return h("tr", { class: winner ? "winner" : null },
         gold ? h("td", {}, String(place(i))) : null,
         h("th", { scope: "row" }, seatName(names, i) + (view.seat === i ? ` ${t("players.you")}` : "") + (winner ? ` — ${t("score.winner")}` : "")),
+        perRound.map((r) => h("td", {}, String(r[i]))),
         h("td", {}, String(gold ? gold[i] : view.gold_card_counts[i])),
         h("td", {}, String(won(i))));
     })));
@@ -117,4 +123,19 @@ export async function seriesSection(id, names, link) {
     h("ol", {}, series.games.map((g) => h("li", {}, g.id === id ? h("strong", {}, t("series.this", { id: g.id.slice(0, 8) })) : h("a", { href: link(g.id) }, g.id.slice(0, 8)),
       `: ${statusName(g.status)}${g.gold ? `, ${t("series.gold", { gold: totals(g.gold) })}` : ""}`))),
     h("p", {}, series.totals.length ? t("series.totals", { gold: totals(series.totals) }) : t("series.none")));
+}
+
+/**
+ * The finished rounds, a line each: who reached the gold, who won, every dwarf card.
+ * @param {Schemas["View"]} view @param {Record<number, string>} names
+ */
+export function finishedRounds(view, names) {
+  if (!view.rounds?.length) return null;
+  return h("section", { "aria-label": t("table.finished_rounds") }, h("h2", {}, t("table.finished_rounds")), h("ul", {}, view.rounds.map((r) =>
+    h("li", {}, t("table.round_summary", {
+      round: r.round,
+      gold: r.gold_reached_by == null ? t("table.gold_not_reached") : t("table.gold_reached", { who: seatName(names, r.gold_reached_by) }),
+      winners: roundWinners(r.winners, r.gold_reached_by != null, (w) => seatName(names, w)),
+      roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", "),
+    })))));
 }

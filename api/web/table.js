@@ -3,10 +3,12 @@
 import { h, main } from "./dom.js";
 import { el } from "./svg.js";
 import { t } from "./i18n.js";
-import { api, cards, follow, keys, RECORD_VERSION, seatable, serverKeys, share, seated, tokens } from "./net.js";
+import { api, cards, follow, keys, RECORD_VERSION, serverKeys, tokens } from "./net.js";
 import { board, markLast } from "./board.js";
-import { cardIcon, levelPicker, players, scoreboard, seriesSection } from "./parts.js";
-import { cardName, clock, describe, describeCommand, describeEvent, explain, phaseName, roleName, roundWinners, rulesetName, seatName, shownName, statusName } from "./words.js";
+import { cardIcon, finishedRounds, players, scoreboard, seriesSection } from "./parts.js";
+import { decided, drawRoute, effective, goldByRound, roundEnd } from "./roundend.js";
+import { hostPanel, waitingRoom } from "./room.js";
+import { cardName, clock, describe, describeCommand, describeEvent, explain, phaseName, roleName, rulesetName, seatName, shownName, statusName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 /** @typedef {import("./net.js").Signing} Signing */
@@ -68,13 +70,20 @@ export async function table(id, ready) {
       }
     }
   };
-  for (let after = 0; ;) {
-    /** @type {Schemas["EventPage"]} */
-    const page = await api(`/games/${id}/events?after=${after}&limit=1000`, { token: mine.token });
-    gather(page.events);
-    if (page.next_after == null) break;
-    after = page.next_after;
-  }
+  /** The whole log, as this reader may see it. */
+  const wholeLog = async () => {
+    /** @type {Schemas["EventRecord"][]} */
+    const all = [];
+    for (let after = 0; ;) {
+      const page = await logPage(after, 1000);
+      all.push(...page.events);
+      if (page.next_after == null) return all;
+      after = page.next_after;
+    }
+  };
+  /** The log read at the start (kept for the final score of a game over already). @type {Schemas["EventRecord"][] | null} */
+  let startLog = await wholeLog();
+  gather(startLog);
   const abort = new AbortController();
   /**
    * What the table was last read as. It is read again when the stream brings news and after
@@ -86,15 +95,24 @@ export async function table(id, ready) {
   /** Whether this browser is registering its key for the seat. */
   let registering = false;
   /**
-   * What happened since the table was last drawn at another version: the events in words (the
-   * bots' answers land together; this says them one by one and marks each on the board), and
-   * a round's end, kept on the table until the player moves on.
+   * What happened since the page was opened, the latest 40 events in words: those since the
+   * table was last drawn at another version are told one by one (the bots' answers land
+   * together) and marked on the board.
    */
   let drawnAt = 0;
   /** @type {Schemas["EventRecord"][]} */
   let news = [];
-  /** @type {Schemas["EventRecord"][] | null} */
-  let roundOver = null;
+  /** Where in `news` the events not yet looked at begin (those marked on the board). */
+  let unseen = 0;
+  /**
+   * The round whose end is shown until the player moves on to the next deal (at the game's end,
+   * to the final score): its `round_ended`, the events in force from it up to the next deal,
+   * and the table just before that deal (read once the deal happened).
+   * @type {{ seq: number, ended: Schemas["EventRoundEnded"], events: Schemas["EventRecord"][], dealt: number | null, view: Schemas["View"] | null } | null}
+   */
+  let ending = null;
+  /** Each seat's gold in each round, once the game is over and every value public (the final score). @type {number[][] | null} */
+  let byRound = null;
   /**
    * How many of `news` are told so far: one more every 0.9 s, each outlined on the board as it
    * is told, so that a person follows the bots' answers one by one; "Show all" tells the rest.
@@ -102,6 +120,23 @@ export async function table(id, ready) {
   let told = 0;
   let pacing = 0;
   const tellAll = () => { clearInterval(pacing); pacing = 0; told = news.length; };
+  /** Adds events to the news: any still untold and the first new one told at once, the rest one by one. @param {Schemas["EventRecord"][]} fresh */
+  const hear = (fresh) => {
+    if (fresh.length) tellAll();
+    unseen = told;
+    news.push(...fresh);
+    const drop = Math.max(0, news.length - 40);
+    news = news.slice(drop); told = Math.max(0, told - drop); unseen = Math.max(0, unseen - drop);
+    if (!fresh.length || pacing) return;
+    told += 1;
+    if (told < news.length) pacing = setInterval(() => { if (++told >= news.length) tellAll(); render(); }, 900);
+  };
+  /** Whether the player just moved on from a round's end (the next drawing starts at the top), and the last round's end moved on from (its `round_ended`). */
+  let movedOn = false, movedPast = 0;
+  /** The round whose route to the gold was last drawn: it is drawn from the start once, then still. */
+  let routed = 0;
+  /** The page leaves room at its end for the docked hand, as tall as it is drawn. */
+  const docked = new ResizeObserver(([e]) => main.style.setProperty("--dock", `${Math.ceil(e.target.getBoundingClientRect().height)}px`));
   /** Where the player zoomed and panned the maze to (none: the whole maze). @type {{ box: number[] | null }} */
   const zoom = { box: null };
   /**
@@ -120,15 +155,44 @@ export async function table(id, ready) {
       known.status === "finished" || known.previous ? seriesSection(id, names, (g) => `/play/${g}`) : null,
     ]);
     const s = got.game;
-    if (s.status === "lobby") return { s };
+    if (s.status === "lobby" || s.status === "cancelled") return { s };
     const st = got.state;
     // The seats' keys' fingerprints, shown at the seats.
     await Promise.all(st.table.seats.filter((x) => x.key).map((x) => keys.fingerprint(/** @type {string} */ (x.key))));
     const full = got.events.next_after == null ? got.events : await logPage(Math.max(0, st.version - 30), 30);
     const recent = { ...full, events: full.events.filter((x) => x.seq > st.version - 30 && x.seq <= st.version) };
+    // A round that ended since the last read is shown at its end until the player moves on.
+    const ended = before != null ? got.events.events.filter((x) => x.seq > before && x.event.type === "round_ended").at(-1) : undefined;
+    let end = ended?.event.type === "round_ended" ? { seq: ended.seq, ended: ended.event, events: [], dealt: null, view: null } : ending;
+    if (end) end = await readEnding(end, got);
+    if (s.status === "finished" && !byRound) byRound = goldByRound(startLog?.at(-1)?.seq === st.version ? startLog : await wholeLog(), deck, st.view);
+    startLog = null;
     const legal = got.legal?.commands ?? [];
     const shown = st.view.phase.awaited === st.view.seat && st.view.seat != null ? legal : [];
+    // (A round's end the player moved on from while this was read stays behind.)
+    ending = end && end.seq > movedPast ? end : null;
     return { s, st, legal: shown, log: recent, presence: got.presence, series: series ?? (s.status === "finished" || s.previous ? await seriesSection(id, names, (g) => `/play/${g}`) : null) };
+  }
+  /**
+   * Reads what a round's end needs: its events in force up to the next deal (those the table's
+   * read brought, else a page of the log), and once the next round is dealt, the table as it
+   * stood just before. A round's end taken back (an undo, a rollback) is shown no more.
+   * @param {NonNullable<typeof ending>} end @param {Schemas["TableRead"]} got
+   * @returns {Promise<typeof ending>}
+   */
+  async function readEnding(end, got) {
+    if (!got.state.view.rounds.some((r) => r.round === end.ended.round)) return null;
+    if (end.view) return end;
+    let records = got.events.events.filter((x) => x.seq >= end.seq);
+    if (records[0]?.seq !== end.seq) records = (await logPage(end.seq - 1, 1000)).events;
+    const kept = effective(records);
+    if (!kept.some((x) => x.seq === end.seq)) return null;
+    const deal = kept.find((x) => x.event.type === "round_started");
+    const events = kept.filter((x) => !deal || x.seq < deal.seq);
+    if (!deal) return { ...end, events };
+    /** @type {Schemas["StateView"]} */
+    const then = await api(`/games/${id}/state?at=${deal.seq - 1}`, { token: mine.token });
+    return { ...end, events, dealt: deal.seq, view: then.view };
   }
   /** Reads the table again, then draws it. */
   const refresh = () => { stale = true; return render(); };
@@ -176,89 +240,15 @@ export async function table(id, ready) {
   function draw() {
     const { s } = data;
     for (const seat of s.seats) names[seat.seat] = shownName(seat);
-    const kids = [h("h1", {}, t("table.heading", { id: id.slice(0, 8), ruleset: rulesetName(s.ruleset), status: statusName(s.status) }))];
+    const kids = [h("h1", { class: "table-title" }, t("table.heading", { id: id.slice(0, 8), ruleset: rulesetName(s.ruleset), status: statusName(s.status) }))];
     const err = h("p", { class: "error", role: "alert" }, message);
+    if (s.status === "cancelled") {
+      kids.push(h("p", { role: "status" }, t("table.cancelled")), h("p", {}, h("a", { href: "/" }, t("nav.games"))));
+      main.replaceChildren(...kids);
+      return;
+    }
     if (s.status === "lobby") {
-      const join = h("form", {}, h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name") })), " ", h("button", { type: "submit" }, t("table.join")));
-      join.addEventListener("submit", async (ev) => {
-        ev.preventDefault();
-        try {
-          await seatable(id, t);
-          const key = await keys.make();
-          /** @type {Schemas["Joined"]} */
-          const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: new FormData(/** @type {HTMLFormElement} */ (join)).get("name"), entropy: share(), ...(await keys.sent(key, id)) } });
-          tokens.set(id, seated(j, key)); Object.assign(mine, tokens.get(id)); refresh();
-        } catch (e) { message = e.message; refresh(); }
-      });
-      kids.push(h("p", {}, t("table.seats", { n: s.seats.length, of: s.players, names: s.seats.map((x) => shownName(x) + (x.reserved ? ` ${t("table.not_back")}` : "")).join(", ") })));
-      const before = s.previous ? tokens.get(s.previous) : {};
-      const mySeat = s.seats.find((x) => x.seat === before.seat && x.reserved);
-      if (!mine.token && mySeat && before.token) {
-        kids.push(h("p", {}, `${t("table.rematch_yours")} `, h("button", { type: "button", onclick: async () => {
-          try {
-            await seatable(id, t);
-            const key = await keys.make();
-            /** @type {Schemas["Joined"]} */
-            const j = await api(`/games/${id}/seats/${mySeat.seat}/claim`, { method: "POST", token: before.token, body: { entropy: share(), ...(await keys.sent(key, id)) } });
-            tokens.set(id, seated(j, key)); Object.assign(mine, tokens.get(id)); message = "";
-          } catch (e) { message = e.message; }
-          refresh();
-        } }, t("table.take_seat"))));
-      } else if (!mine.token) kids.push(join);
-      // A seated player may leave before the start (a signed act once the seat has a key).
-      if (mine.token && mine.seat != null) {
-        const seat = mine.seat;
-        kids.push(h("p", {}, h("button", { type: "button", onclick: async () => {
-          try {
-            await api(`/games/${id}/seats/${seat}`, { method: "DELETE", token: mine.token, sign: mine.key ? { game: id, seat, version: s.version, act: "leave", key: mine.key } : undefined });
-            // The seat is gone; a host keeps hosting.
-            const host = mine.host;
-            localStorage.removeItem(`saboteur:${id}`);
-            for (const k of Object.keys(mine)) delete /** @type {any} */ (mine)[k];
-            if (host) { tokens.set(id, { host }); mine.host = host; }
-            message = "";
-          } catch (e) { message = e.message; }
-          refresh();
-        } }, t("table.leave"))));
-      }
-      if (mine.host) {
-        // The host frees any other seat before the start (a bot's, or a stranger's) and may
-        // seat a bot there.
-        const others = s.seats.filter((x) => x.seat !== mine.seat && !x.reserved);
-        if (others.length) kids.push(h("p", {}, ...others.map((x) => h("button", { type: "button", onclick: async () => {
-          try {
-            await api(`/games/${id}/seats/${x.seat}`, { method: "DELETE", token: mine.host });
-            // The seat's invite link, if any, invites no more.
-            const { [x.seat]: _freed, ...kept } = tokens.get(id).invites ?? {};
-            tokens.set(id, { invites: kept });
-            message = "";
-          } catch (e) { message = e.message; }
-          refresh();
-        } }, t("table.free_seat", { name: x.name })))));
-        // The invite links made here are kept with the game's tokens, so a redraw of the room
-        // (a seat taken, a bot seated) or a reload never loses one; a seat freed since drops its.
-        const invites = tokens.get(id).invites ?? {};
-        const links = s.seats.filter((x) => invites[x.seat]).map((x) => h("a", { href: invites[x.seat] }, location.origin + invites[x.seat]));
-        const out = h("output", {}, ...links.flatMap((a, i) => (i ? [h("br", {}), a] : [a])));
-        const invite = h("button", { type: "button" }, t("table.invite"));
-        invite.addEventListener("click", async () => {
-          try {
-            /** @type {Schemas["Joined"]} */
-            const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: t("table.guest") } });
-            const path = `/play/${id}#seat=${j.seat}&token=${j.player_token}`;
-            tokens.set(id, { invites: { ...(tokens.get(id).invites ?? {}), [j.seat]: path } });
-            message = "";
-          } catch (e) { message = e.message; }
-          refresh();
-        });
-        const start = h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/start`, { method: "POST", token: mine.host }); } catch (e) { message = e.message; } refresh(); } }, t("table.start"));
-        const level = levelPicker({ "aria-label": t("lobby.level") });
-        const addBot = h("button", { type: "button", onclick: async () => {
-          try { await api(`/games/${id}/bots`, { method: "POST", token: mine.host, body: { level: level.value } }); message = ""; } catch (e) { message = e.message; }
-          refresh();
-        } }, t("host.add_bot"));
-        kids.push(h("p", {}, invite, " ", out), h("p", {}, addBot, " ", level), h("p", {}, start));
-      }
+      kids.push(...waitingRoom({ id, s, mine, refresh, say: (m) => { message = m; } }));
       kids.push(err);
       main.replaceChildren(...kids);
       return;
@@ -280,8 +270,83 @@ export async function table(id, ready) {
     };
     /** The signature of this seat's act, chosen at the version drawn. @param {string} act @returns {Signing | undefined} */
     const signed = (act) => (mine.key && me != null ? { game: id, seat: me, version: st.version, act, key: mine.key, record: st.table.record_version, about: about(act) } : undefined);
-    // A seat without a key (its token was issued again, or it came by an invite link) gets this
-    // browser's, once: from then on its acts are signed.
+    /** @type {Drawn} */
+    const drawn = { s, st, legal, log, presence, series, view, me, over, signed };
+    ensureKey(drawn);
+    const { svg, zoomBar, why, hand, actions, paths, targets } = movesOf(drawn);
+    const undo = undoBar(drawn);
+    if (st.version !== drawnAt) {
+      hear(drawnAt ? log.events.filter((e) => e.seq > drawnAt && !["card_drawn", "command_accepted", "talk_posted", "seat_key_registered"].includes(e.event.type)) : []);
+      drawnAt = st.version;
+    }
+    markLast(svg, log.events, view, names);
+    // Each change to this round's maze since the last look, marked (the newest also as the last move).
+    const dealt = news.slice(0, told).map((e) => e.event.type).lastIndexOf("round_started");
+    for (const [i, e] of news.slice(0, told).entries()) {
+      const ev = e.event;
+      if (i < unseen || i < dealt) continue;
+      const cell = ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed" ? ev.at : null;
+      if (!cell) continue;
+      svg.append(el("rect", { class: i === told - 1 ? "new-move telling" : "new-move", x: cell.x + 0.08, y: cell.y + 0.08, width: 0.84, height: 0.84, "aria-hidden": "true" }));
+    }
+    const deadline = st.table.deadline;
+    const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
+    const tick = () => { countdown.textContent = !deadline ? "" : deadline.seat === me ? t("table.deadline_you", { time: clock(deadline.at - Date.now()) }) : t("table.deadline", { who: seatName(names, deadline.seat), time: clock(deadline.at - Date.now()) }); };
+    tick();
+    clearInterval(timer); if (deadline) timer = setInterval(tick, 1000);
+    gather(log.events);
+    const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.name === "text";
+    // Any other control with the focus keeps it across the redraw (the same kind, label and text).
+    const was = document.activeElement;
+    const focusKey = (/** @type {Element} */ e) => `${e.tagName}|${e.getAttribute("aria-label") ?? ""}|${e.textContent}`;
+    const focused = !typing && was && was !== main && main.contains(was) ? focusKey(was) : null;
+    // (Which of the controls alike it was: two cards of a kind in the hand are two buttons.)
+    const focusable = () => [...main.querySelectorAll("button, a, input, select, [tabindex]")].filter((e) => focusKey(e) === focused);
+    const nth = focused ? focusable().indexOf(/** @type {Element} */ (was)) : -1;
+    const { talk, input } = talkOf(drawn);
+    const host = mine.host && !over ? hostPanel({ id, s, st, log, host: mine.host, names, open: hostOpen, refresh,
+      toggled: (/** @type {boolean} */ open) => { hostOpen = open; }, say: (/** @type {string} */ m) => { message = m; } }) : null;
+    const mySeat = view.seat != null ? st.table.seats[view.seat] : null;
+    const reclaim = mySeat?.handed_to ? h("p", {}, `${t("table.bot_playing")} `,
+      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/seats/${view.seat}/reclaim`, { method: "POST", token: mine.token, sign: signed("reclaim") }); message = ""; } catch (e) { message = e.message; } refresh(); } }, t("table.take_back"))) : null;
+    const awaited = view.phase.awaited;
+    const banner = over ? t(me != null && view.winners?.includes(me) ? "table.over_won" : "table.over")
+      : awaited == null ? "" : awaited === me ? t("table.you_play") : t("table.they_play", { who: seatName(names, awaited) });
+    const title = banner ? `${banner} — Saboteur` : t("table.title");
+    if (banner) kids.push(h("p", { class: "turn-banner", "aria-live": "polite" }, banner));
+    const turnNow = view.phase.awaited === view.seat && view.seat != null ? h("p", { role: "status" },
+      t(view.phase.name === "choosing_gold" ? "table.turn_gold" : view.phase.name === "stealing" ? "table.turn_steal" : "table.turn_card")) : null;
+    kids.push(...(ending ? roundEndScreen(drawn, turnNow, countdown, actions)
+      : liveTable(drawn, { svg, zoomBar, err, hand, why, actions, undo, reclaim, turnNow, countdown, talk, host })));
+    main.dataset.version = String(st.version);
+    document.title = title;
+    main.replaceChildren(...kids);
+    if (typing) { input.focus(); input.setSelectionRange(draft.length, draft.length); }
+    else if (focused) { const alike = focusable(); /** @type {HTMLElement | undefined} */ (alike[nth] ?? alike[0])?.focus({ preventScroll: true }); }
+    // On a phone, a card tapped brings the maze into view, with the cells it lights, between
+    // the turn banner and the docked hand.
+    if (reveal && (paths.length || targets.length) && matchMedia("(max-width: 700px)").matches) svg.scrollIntoView({ block: "start", behavior: "instant" });
+    reveal = false;
+    // The log and the news show their newest line; the page leaves room for the docked hand.
+    for (const list of main.querySelectorAll("ol.log, section.news ol")) list.scrollTop = list.scrollHeight;
+    docked.disconnect();
+    const dock = main.querySelector(".dock");
+    if (dock) docked.observe(dock); else main.style.removeProperty("--dock");
+    // Moved on from a round's end: the new deal from its top, the focus on the page.
+    if (movedOn) { movedOn = false; scrollTo({ top: 0, behavior: "instant" }); main.focus({ preventScroll: true }); }
+  }
+  /**
+   * What a drawing of a game is drawn from: the last read, the seat reading it (if any), whether
+   * the game is over, and how the seat's acts are signed.
+   * @typedef {{ s: Schemas["GameSummary"], st: Schemas["StateView"], legal: Schemas["Command"][], log: Schemas["EventPage"], presence: Schemas["PresenceView"],
+   *   series: HTMLElement | null, view: Schemas["View"], me: number | null, over: boolean, signed: (act: string) => Signing | undefined }} Drawn
+   */
+  /**
+   * A seat without a key (its token was issued again, or it came by an invite link) gets this
+   * browser's, once: from then on its acts are signed. @param {Drawn} drawn
+   */
+  function ensureKey(drawn) {
+    const { me, over, st } = drawn;
     const ownKey = me != null ? st.table.seats[me]?.key : undefined;
     // A key is given only to a game of the record version this browser takes seats under.
     if (mine.token && me != null && !over && !ownKey && !registering && st.table.record_version >= RECORD_VERSION) {
@@ -296,6 +361,13 @@ export async function table(id, ready) {
         tokens.set(id, "commitment" in kept ? { key, commitment: kept.commitment, commitmentReceipt: kept.receipt } : { key }); refresh();
       }).catch((e) => { message = e.message; });
     }
+  }
+  /**
+   * The maze and what the selected card may do on it, the hand and the moves: the cells a path
+   * card may go to, the targets an action aims at, the choices that play no card. @param {Drawn} drawn
+   */
+  function movesOf(drawn) {
+    const { st, legal, view, me, signed } = drawn;
     const send = async (cmd) => {
       try {
         await api(`/games/${id}/commands`, { method: "POST", token: mine.token, body: cmd, headers: { "if-match": `"${st.version}"` }, sign: signed("command") });
@@ -322,6 +394,10 @@ export async function table(id, ready) {
       return at ? [{ at, label: t("table.target", { card: cardName(/** @type {string} */ ("card" in c ? c.card : "")), where: there(at) }), onPick: () => send(c) }] : [];
     });
     const svg = board(view, deck, { legal: paths, onCell: (at) => send({ type: "play_path", card: selected, at, rotated }), targets, keep: zoom });
+    // A round over and not dealt again (the gold handed out, the game over): its route drawn.
+    const overNow = ending ? null : view.rounds.find((r) => r.round === view.round);
+    const way = overNow ? decided(overNow, view, deck).way : null;
+    if (way) { drawRoute(svg, way); if (routed === overNow.round) svg.classList.add("still"); routed = overNow.round; }
     const zoomTo = (/** @type {number | null} */ k) => {
       if (k == null) zoom.box = null;
       else {
@@ -371,46 +447,30 @@ export async function table(id, ready) {
         chosen ? h("button", { type: "button", onclick: () => { alsoDiscard = new Set(); send(chosen); } }, describeCommand(chosen, names))
           : h("p", {}, t("table.not_together")));
     }
-    // The open undo request, as the log tells it: asked, not yet declined, carried out or
-    // overtaken by a move. Its votes are offered only to a seat that may still cast one.
+    return { svg, zoomBar, why, hand, actions, paths, targets };
+  }
+  /**
+   * The undo request open, as the log tells it (asked, not yet declined, carried out or
+   * overtaken by a move), and the buttons to ask for one or vote on it: its votes are offered
+   * only to a seat that may still cast one.
+   * @param {Drawn} drawn
+   */
+  function undoBar(drawn) {
+    const { log, me, over, signed } = drawn;
     const request = openRequest(log.events);
     if (!request && message === t("table.undo_requested")) message = "";
     const mayVote = request != null && me != null && request.seat !== me && !request.approvals.includes(me);
-    const undo = mine.token && !over ? h("p", {},
+    return mine.token && !over ? h("p", {},
       request ? null : h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo`, { method: "POST", token: mine.token, sign: signed("undo") }); message = t("table.undo_requested"); } catch (e) { message = e.message; } refresh(); } }, t("table.undo")), " ",
       mayVote ? h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/approve`, { method: "POST", token: mine.token, sign: signed("approve") }); } catch (e) { message = e.message; } refresh(); } }, t("table.undo_approve")) : null, " ",
       mayVote ? h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/undo/decline`, { method: "POST", token: mine.token, sign: signed("decline") }); } catch (e) { message = e.message; } refresh(); } }, t("table.undo_decline")) : null) : null;
-    if (st.version !== drawnAt) {
-      const fresh = drawnAt ? log.events.filter((e) => e.seq > drawnAt) : [];
-      news = fresh.filter((e) => !["card_drawn", "command_accepted", "talk_posted", "seat_key_registered"].includes(e.event.type)).slice(-8);
-      clearInterval(pacing);
-      told = Math.min(1, news.length);
-      pacing = news.length > 1 ? setInterval(() => { if (++told >= news.length) tellAll(); render(); }, 900) : 0;
-      const ended = fresh.findIndex((e) => e.event.type === "round_ended");
-      // The round's end and what followed it (goals turned, gold handed out), up to the next deal.
-      if (ended >= 0) roundOver = fresh.slice(ended).filter((e, i, all) => !all.slice(0, i).some((x) => x.event.type === "round_started") && ["round_ended", "goal_revealed", "gold_kept", "saboteurs_paid", "coins_paid", "game_ended"].includes(e.event.type));
-      drawnAt = st.version;
-    }
-    markLast(svg, log.events, view, names);
-    // Each change to the maze since the last look, marked (the newest also as the last move).
-    for (const [i, e] of news.slice(0, told).entries()) {
-      const ev = e.event;
-      const at = ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed" ? ev.at : null;
-      if (!at) continue;
-      svg.append(el("rect", { class: i === told - 1 ? "new-move telling" : "new-move", x: at.x + 0.08, y: at.y + 0.08, width: 0.84, height: 0.84, "aria-hidden": "true" }));
-    }
-    const deadline = st.table.deadline;
-    const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
-    const tick = () => { countdown.textContent = !deadline ? "" : deadline.seat === me ? t("table.deadline_you", { time: clock(deadline.at - Date.now()) }) : t("table.deadline", { who: seatName(names, deadline.seat), time: clock(deadline.at - Date.now()) }); };
-    tick();
-    clearInterval(timer); if (deadline) timer = setInterval(tick, 1000);
-    gather(log.events);
+  }
+  /**
+   * The table talk: what was said, and the form to say something (its draft kept). @param {Drawn} drawn
+   */
+  function talkOf(drawn) {
+    const { s, signed } = drawn;
     const said = [...talkSeen.values()].sort((a, b) => a.seq - b.seq);
-    const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.name === "text";
-    // Any other control with the focus keeps it across the redraw (the same kind, label and text).
-    const was = document.activeElement;
-    const focusKey = (/** @type {Element} */ e) => `${e.tagName}|${e.getAttribute("aria-label") ?? ""}|${e.textContent}`;
-    const focused = !typing && was && was !== main && main.contains(was) ? focusKey(was) : null;
     const input = h("input", { name: "text", maxlength: "280", required: "", value: draft });
     input.addEventListener("input", () => { draft = input.value; });
     const talkForm = h("form", { "aria-label": t("talk.form") },
@@ -428,80 +488,57 @@ export async function table(id, ready) {
       h("ul", { class: "talk" }, said.map((e) => h("li", {}, describeEvent(e, names),
         mine.host && e.event.type === "talk_posted" && e.event.text != null ? h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/talk/${e.seq}/hide`, { method: "POST", token: mine.host }); } catch (err) { message = err.message; } refresh(); } }, t("talk.hide")) : null))),
       talkForm);
-    // The host's acts while the game runs: a seat handed to a bot, a seat's new link (its old
-    // token and key no longer act), the game rolled back to before a move, with a reason.
-    const hostPanel = mine.host && !over ? (() => {
-      const botSeats = new Set(s.seats.filter((x) => x.bot).map((x) => x.seat));
-      const people = s.seats.filter((x) => !botSeats.has(x.seat));
-      const link = h("output", {});
-      const moves = log.events.filter((e) => e.event.type === "command_accepted").reverse();
-      const to = h("select", { "aria-label": t("host.rollback_to") }, moves.map((e) =>
-        h("option", { value: e.seq - 1 }, t("host.before_move", { n: e.seq, who: seatName(names, /** @type {any} */ (e.event).seat) }))));
-      const reason = h("input", { name: "reason", maxlength: "200", "aria-label": t("host.reason"), placeholder: t("host.reason") });
-      const rollback = h("form", { "aria-label": t("host.rollback") }, to, " ", reason, " ", h("button", { type: "submit" }, t("host.rollback")));
-      rollback.addEventListener("submit", async (ev) => {
-        ev.preventDefault();
-        try { await api(`/games/${id}/rollback`, { method: "POST", token: mine.host, body: { to_version: Number(to.value), reason: reason.value } }); message = ""; } catch (e) { message = e.message; }
-        refresh();
-      });
-      return h("details", { class: "host", open: hostOpen, ontoggle: (/** @type {Event} */ ev) => { hostOpen = /** @type {HTMLDetailsElement} */ (ev.target).open; } }, h("summary", {}, t("host.label")),
-        h("ul", {}, people.map((x) => h("li", {},
-          st.table.seats[x.seat]?.handed_to ? "" : h("button", { type: "button", onclick: async () => {
-            try { await api(`/games/${id}/seats/${x.seat}/handover`, { method: "POST", token: mine.host, body: { level: "heuristic" } }); message = ""; } catch (e) { message = e.message; }
-            refresh();
-          } }, t("host.hand_over", { name: x.name })), " ",
-          h("button", { type: "button", onclick: async () => {
-            try {
-              /** @type {Schemas["NewToken"]} */
-              const n = await api(`/games/${id}/seats/${x.seat}/token`, { method: "POST", token: mine.host });
-              const path = `/play/${id}#seat=${n.seat}&token=${n.player_token}`;
-              link.replaceChildren(h("a", { href: path }, location.origin + path));
-            } catch (e) { link.textContent = e.message; }
-          } }, t("host.new_token", { name: x.name }))))),
-        link, moves.length ? rollback : null);
-    })() : null;
-    const mySeat = view.seat != null ? st.table.seats[view.seat] : null;
-    const reclaim = mySeat?.handed_to ? h("p", {}, `${t("table.bot_playing")} `,
-      h("button", { type: "button", onclick: async () => { try { await api(`/games/${id}/seats/${view.seat}/reclaim`, { method: "POST", token: mine.token, sign: signed("reclaim") }); message = ""; } catch (e) { message = e.message; } refresh(); } }, t("table.take_back"))) : null;
-    const awaited = view.phase.awaited;
-    const banner = over ? t(me != null && view.winners?.includes(me) ? "table.over_won" : "table.over")
-      : awaited == null ? "" : awaited === me ? t("table.you_play") : t("table.they_play", { who: seatName(names, awaited) });
-    const title = banner ? `${banner} — Saboteur` : t("table.title");
-    if (banner) kids.push(h("p", { class: "turn-banner", "aria-live": "polite" }, banner));
-    if (roundOver?.length) {
-      kids.push(h("section", { class: "round-over", "aria-label": t("table.round_over") },
-        h("h2", {}, t(over ? "table.game_over_heading" : "table.round_over_heading")),
-        h("ul", {}, roundOver.map((e) => h("li", {}, describeEvent(e, names).replace(/^#\d+ /, "")))),
-        scoreboard(view, names, over),
-        h("button", { type: "button", onclick: () => { roundOver = null; render(); } }, t(over ? "table.close" : "table.continue"))));
-    }
-    if (news.length) {
-      kids.push(h("section", { class: "news", "aria-label": t("table.news") },
-        h("ol", { "aria-live": "polite" }, news.slice(0, told).map((e, i) => h("li", { class: i === told - 1 && told < news.length ? "telling" : null }, describeEvent(e, names).replace(/^#\d+ /, "")))),
-        told < news.length ? h("button", { type: "button", onclick: () => { tellAll(); render(); } }, t("table.show_all", { n: news.length - told })) : null));
-    }
-    kids.push(h("div", { class: "layout" },
-      h("section", { "aria-label": t("table.table") }, svg, zoomBar, err,
+    return { talk, input };
+  }
+  /**
+   * A round's end, shown until the player moves on: its final maze and route, every role, the
+   * gold and why; the next deal (at the game's end, the final score) on a button. While the gold
+   * is handed out (or thefts made) the choice is made here.
+   * @param {Drawn} drawn @param {HTMLElement | null} turnNow @param {HTMLElement} countdown @param {HTMLElement} actions
+   */
+  function roundEndScreen(drawn, turnNow, countdown, actions) {
+    const { view, me, over } = drawn;
+    const then = ending.view ?? view;
+    const last = over && ending.dealt == null;
+    const dock = ending.dealt != null || over
+      ? h("div", { class: "dock bar" }, h("button", { type: "button", class: "next", onclick: () => { movedPast = ending?.seq ?? 0; ending = null; movedOn = true; render(); } }, t(last ? "round.show_final" : "round.next")))
+      : h("div", { class: "dock bar" }, h("p", {}, t("round.wait")), turnNow, countdown, actions);
+    const endSvg = board(then, deck);
+    if (routed === ending.ended.round) endSvg.classList.add("still");
+    routed = ending.ended.round;
+    return [roundEnd({ ended: ending.ended, events: ending.events, view: then, deck, names, me, svg: endSvg, last, extra: [last ? null : scoreboard(then, names, false)], dock })];
+  }
+  /**
+   * The game as it goes on (or is over): the final score, the maze pinned under the banner, the
+   * hand and the moves docked at the bottom of the screen, what just happened in a panel of its
+   * own size beside the maze (above it on a phone), the players, the talk and the log.
+   * @param {Drawn} drawn @param {Record<string, HTMLElement | null>} parts
+   */
+  function liveTable(drawn, parts) {
+    const { s, st, log, presence, series, view, me, over } = drawn;
+    const { svg, zoomBar, err, hand, why, actions, undo, reclaim, turnNow, countdown, talk, host } = parts;
+    // (A table wider than a phone scrolls in its own box, which the keyboard reaches too.)
+    const final = over ? h("div", { class: "final" }, me != null ? h("p", { role: "status", class: "result" }, t(view.winners?.includes(me) ? "table.you_won" : "table.you_lost")) : null,
+      h("div", { class: "wide", role: "region", tabindex: 0, "aria-label": t("score.final") }, scoreboard(view, names, true, byRound))) : null;
+    const dock = !over && (me != null || st.table.deadline) ? h("div", { class: me != null ? "dock" : "dock bar" }, me != null ? hand : null, h("div", { class: "dock-moves" }, turnNow, countdown, reclaim, why, actions, undo)) : null;
+    const newsPanel = h("section", { class: "news", "aria-label": t("table.news") }, h("h2", {}, t("table.news")),
+      h("ol", { "aria-live": "polite", tabindex: 0, "aria-label": t("table.news") }, told ? news.slice(0, told).map((e, i) => h("li", { class: i === told - 1 && told < news.length ? "telling" : null }, describeEvent(e, names).replace(/^#\d+ /, "")))
+        : h("li", { class: "quiet" }, t("table.news_none"))),
+      told < news.length ? h("button", { type: "button", onclick: () => { tellAll(); render(); } }, t("table.show_all", { n: news.length - told })) : null);
+    return [...(final ? [final] : []), h("div", { class: "layout" },
+      h("section", { class: over ? "play" : "play pinned", "aria-label": t("table.table") }, svg, zoomBar, err, dock),
+      newsPanel,
+      h("aside", {},
         view.role ? h("p", {}, t("table.your_role", { role: roleName(view.role) }))
           : me != null && view.roles?.[me] ? h("p", {}, t("table.your_role", { role: roleName(view.roles[me]) }))
             : me != null ? null : h("p", {}, t("table.watching")),
-        over && me != null ? h("p", { role: "status", class: "result" }, t(view.winners?.includes(me) ? "table.you_won" : "table.you_lost")) : null,
-        over && !roundOver?.length ? scoreboard(view, names, over) : null,
         view.my_gold ? h("p", {}, t("table.your_gold", { n: view.my_gold.total, cards: view.my_gold.cards.map((c) => cardName(c)).join(", ") || t("table.no_gold_yet") })) : null,
         view.inspected?.length ? h("p", {}, t("table.inspected", { list: view.inspected.map(({ seat, role }) => t("table.is_role", { who: seatName(names, seat), role: roleName(role) })).join("; ") })) : null,
-        view.phase.awaited === view.seat && view.seat != null ? h("p", { role: "status" },
-          t(view.phase.name === "choosing_gold" ? "table.turn_gold" : view.phase.name === "stealing" ? "table.turn_steal" : "table.turn_card")) : null,
-        countdown, reclaim, hand, why, actions, undo, talk, hostPanel),
-      h("aside", {}, h("p", {}, t("table.round_line", { round: view.round, phase: phaseName(view.phase.name), n: view.draw_pile_size })), players(view, names, st.table, over ? null : presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
-        view.rounds?.length ? h("section", { "aria-label": t("table.finished_rounds") }, h("h2", {}, t("table.finished_rounds")), h("ul", {}, view.rounds.map((r) =>
-          h("li", {}, t("table.round_summary", {
-            round: r.round,
-            gold: r.gold_reached_by == null ? t("table.gold_not_reached") : t("table.gold_reached", { who: seatName(names, r.gold_reached_by) }),
-            winners: roundWinners(r.winners, r.gold_reached_by != null, (w) => seatName(names, w)),
-            roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", "),
-          }))))) : null,
+        h("p", {}, t("table.round_line", { round: view.round, phase: phaseName(view.phase.name), n: view.draw_pile_size })), players(view, names, st.table, over ? null : presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
+        finishedRounds(view, names),
         view.winners?.length ? h("p", {}, t("table.winners", { list: view.winners.map((w) => seatName(names, w)).join(", ") })) : null,
         view.rounds?.length && !over ? scoreboard(view, names, over) : null,
+        talk,
         h("h2", {}, t("table.log")), h("ol", { class: "log", "aria-label": t("table.recent"), tabindex: 0 }, log.events.map((e) => h("li", {}, describeEvent(e, names)))),
         h("p", {}, h("a", { href: `/replay/${id}` }, t("lobby.replay")), " ", s.status === "finished" ? h("a", { href: `/audit/${id}` }, t("lobby.audit")) : null),
         series,
@@ -512,18 +549,8 @@ export async function table(id, ready) {
             tokens.set(next.game_id, { host: next.host_token });
             location.href = `/play/${next.game_id}`;
           } catch (e) { message = e.message; refresh(); }
-        } }, t("table.rematch"))) : null)));
-    main.dataset.version = String(st.version);
-    document.title = title;
-    main.replaceChildren(...kids);
-    if (typing) { input.focus(); input.setSelectionRange(draft.length, draft.length); }
-    else if (focused) /** @type {HTMLElement | undefined} */ ([...main.querySelectorAll("button, a, input, select, [tabindex]")].find((e) => focusKey(e) === focused))?.focus({ preventScroll: true });
-    // On a phone, a card tapped brings the maze into view, with the cells it lights, between
-    // the turn banner and the docked hand.
-    if (reveal && (paths.length || targets.length) && matchMedia("(max-width: 700px)").matches) svg.scrollIntoView({ block: "start", behavior: "instant" });
-    reveal = false;
-    const logList = main.querySelector("ol.log");
-    if (logList) logList.scrollTop = logList.scrollHeight;
+        } }, t("table.rematch"))) : null,
+        host))];
   }
   await refresh();
   let pending = null;

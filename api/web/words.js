@@ -175,6 +175,7 @@ export function describeEvent(e, names) {
       case "undo_declined": return say("undo_declined");
       case "undone": return say(ev.reason ? "undone_reason" : "undone", { version: ev.to_version, reason: ev.reason ?? "" });
       case "game_ended": return say("game_ended", { winners: whom(ev.winners) });
+      case "game_cancelled": return say("game_cancelled");
       case "talk_posted": {
         const speaker = ev.seat == null ? t("event.spectator", { name: ev.name ?? t("word.spectator") }) : who(ev.seat);
         return ev.text == null ? say("talk_hidden_text", { who: speaker }) : say("talk_posted", { who: speaker, text: ev.text });

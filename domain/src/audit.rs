@@ -294,6 +294,7 @@ fn decide_again(
             h.talk(*seat, name.as_deref(), text, *at)
                 .map_err(|e| wrong(seq, e.to_string()))?
         }
+        Event::GameCancelled {} => h.cancel().map_err(|e| wrong(seq, e.to_string()))?,
         Event::TalkHidden { message } => h
             .hide_talk(*message)
             .map_err(|e| wrong(seq, e.to_string()))?,

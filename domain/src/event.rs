@@ -504,6 +504,9 @@ pub enum Event {
         /// The seat.
         seat: Seat,
     },
+    /// The host cancelled the game before its start: nobody may take a seat in it or start
+    /// it, and it no longer counts as a lobby.
+    GameCancelled {},
     /// The third round is over (§8).
     GameEnded {
         /// Each seat's total.

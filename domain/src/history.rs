@@ -134,7 +134,8 @@ pub(crate) fn opens_batch(log: &[Event], index: usize) -> bool {
         | Event::TurnTimedOut { .. }
         | Event::SeatReclaimed { .. }
         | Event::SeatKeyRegistered { .. }
-        | Event::TokenReissued { .. } => true,
+        | Event::TokenReissued { .. }
+        | Event::GameCancelled {} => true,
         Event::UndoRequested { .. } | Event::UndoApproved { .. } | Event::UndoDeclined { .. } => {
             true
         }

@@ -97,6 +97,12 @@ pub enum TableError {
          any move, for a seat without a key that no bot plays yet, in a game of record version 2"
     )]
     NotInLobby(Seat),
+    /// The game has started: it can no longer be cancelled.
+    #[error("the game has started: only a game nobody started can be cancelled")]
+    AlreadyStarted,
+    /// The host cancelled the game before its start.
+    #[error("the game was cancelled before its start")]
+    Cancelled,
 }
 
 impl TableError {
@@ -119,6 +125,8 @@ impl TableError {
         "bad_key",
         "bad_key_proof",
         "not_in_lobby",
+        "already_started",
+        "cancelled",
     ];
 
     /// The stable code of the refusal (one of [`TableError::CODES`]).
@@ -140,6 +148,8 @@ impl TableError {
             TableError::BadKey => "bad_key",
             TableError::BadKeyProof => "bad_key_proof",
             TableError::NotInLobby(_) => "not_in_lobby",
+            TableError::AlreadyStarted => "already_started",
+            TableError::Cancelled => "cancelled",
         }
     }
 }
@@ -343,6 +353,20 @@ impl History {
             at,
             signature: None,
         }])
+    }
+
+    /// The host cancels the game before its start ([`Event::GameCancelled`]): refused once it
+    /// started, and once cancelled.
+    pub fn cancel(&self) -> Result<Vec<Event>, TableError> {
+        match self.game().phase() {
+            Phase::NotStarted => Ok(vec![Event::GameCancelled {}]),
+            Phase::Cancelled => Err(TableError::Cancelled),
+            Phase::Playing
+            | Phase::ChoosingGold { .. }
+            | Phase::Stealing { .. }
+            | Phase::RoundOver
+            | Phase::GameOver => Err(TableError::AlreadyStarted),
+        }
     }
 
     /// The host hides a message (event `message`); it stays in the log.

@@ -300,7 +300,8 @@ pub fn redact(event: &Event, audience: Audience, game_over: bool) -> Event {
         | Event::SeatKeyRegistered { .. }
         | Event::TokenReissued { .. }
         | Event::SeedMixed { .. }
-        | Event::GameEnded { .. } => event.clone(),
+        | Event::GameEnded { .. }
+        | Event::GameCancelled {} => event.clone(),
     }
 }
 

@@ -75,6 +75,14 @@ fn cases() -> Vec<(&'static str, Ruleset, Options, u8, u64, Player)> {
     let base = Options::default();
     vec![
         ("base_3p_seed6", Ruleset::Base, base, 3, 6, eager_game),
+        (
+            "base_4p_cancelled_seed8",
+            Ruleset::Base,
+            base,
+            4,
+            8,
+            cancelled_game,
+        ),
         ("base_6p_seed4", Ruleset::Base, base, 6, 4, eager_game),
         (
             "base_10p_seed7_variants",
@@ -167,6 +175,15 @@ fn cases() -> Vec<(&'static str, Ruleset, Options, u8, u64, Player)> {
             online_game,
         ),
     ]
+}
+
+/// A game its host cancelled before the start.
+fn cancelled_game(ruleset: Ruleset, options: Options, players: u8, seed: Seed) -> Vec<Event> {
+    let created = saboteur_domain::create(ruleset, options, players, Seat(0), seed).unwrap();
+    let h = saboteur_domain::History::new(created.clone()).unwrap();
+    let mut log = vec![created];
+    log.extend(h.cancel().unwrap());
+    log
 }
 
 /// A clocked game played online, as the server records it: times in the log, table talk (one
@@ -343,6 +360,22 @@ fn golden_logs_replay_to_their_recorded_final_state() {
             assert_eq!(again, raw, "{stem}:{}: the event's JSON has changed", i + 1);
             events.push(event);
         }
+        let game = Game::replay(&events).unwrap();
+        let want: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir().join(format!("{stem}.final.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            serde_json::to_value(&game).unwrap(),
+            want,
+            "{stem}: the final state differs"
+        );
+        if let Some(Event::GameCancelled {}) = events.last() {
+            // A game its host cancelled: created, then cancelled, and audited so.
+            assert_eq!(events.len(), 2, "{stem}");
+            audit(&events).unwrap_or_else(|d| panic!("{stem}: {d}"));
+            continue;
+        }
         assert!(
             matches!(events.last(), Some(Event::GameEnded { .. })),
             "{stem}: a whole game"
@@ -367,16 +400,6 @@ fn golden_logs_replay_to_their_recorded_final_state() {
             .filter(|e| matches!(e, Event::CommandAccepted { bot: Some(_), .. }))
             .count() as u64;
         assert_eq!(report.bot_moves_checked, bots, "{stem}");
-        let game = Game::replay(&events).unwrap();
-        let want: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(dir().join(format!("{stem}.final.json"))).unwrap(),
-        )
-        .unwrap();
-        assert_eq!(
-            serde_json::to_value(&game).unwrap(),
-            want,
-            "{stem}: the final state differs"
-        );
     }
 }
 

@@ -449,3 +449,33 @@ fn random_clocked_games_replay_and_pass_the_audit() {
         }
     }
 }
+
+/// The host cancels a game nobody started (recorded as `game_cancelled`, audited like any act):
+/// it can neither start nor be cancelled again, nobody may act in it; a started game cannot be
+/// cancelled.
+#[test]
+fn a_lobby_is_cancelled_once_and_never_after_the_start() {
+    let mut h = table(Options::default(), 4, 8);
+    let cancelled = h.cancel().unwrap();
+    assert_eq!(cancelled, vec![Event::GameCancelled {}]);
+    push_all(&mut h, cancelled);
+    assert_eq!(h.game().phase().name(), "cancelled");
+    assert_eq!(h.cancel(), Err(TableError::Cancelled));
+    assert_eq!(TableError::Cancelled.code(), "cancelled");
+    assert!(h.start().is_err(), "a cancelled game does not start");
+    assert!(h.game().awaited().is_none());
+    assert!(legal_commands(h.game(), Seat(0)).is_empty());
+    assert!(
+        audit(h.log()).is_ok(),
+        "the cancellation is audited as decided"
+    );
+    let spectator = view(h.game(), Audience::Spectator);
+    assert_eq!(
+        serde_json::to_value(&spectator.phase.name).unwrap(),
+        "cancelled"
+    );
+    // Once dealt, it is no longer the host's to cancel.
+    let started = started(Options::default(), 4, 8);
+    assert_eq!(started.cancel(), Err(TableError::AlreadyStarted));
+    assert_eq!(TableError::AlreadyStarted.code(), "already_started");
+}

@@ -89,7 +89,7 @@ pub struct ApiDoc;
 /// The version of the HTTP API: the spec's `info.version` and every response's
 /// [`API_VERSION_HEADER`]. A change to the wire format bumps it and gets a CHANGELOG entry; the
 /// golden test `api/tests/openapi.rs` fails until both are done.
-pub const API_VERSION: &str = "0.10.1";
+pub const API_VERSION: &str = "0.11.1";
 
 /// The response header that states [`API_VERSION`].
 pub const API_VERSION_HEADER: &str = "Api-Version";
@@ -476,16 +476,21 @@ fn limit_every_client(doc: &mut Value) {
 }
 
 /// Declares the headers every response carries (`Api-Version`), those of waiting
-/// (`Retry-After` on 429 and 503) and the version of a recorded act (`ETag` on a reply
-/// carrying an `Outcome`).
+/// (`Retry-After` on 429 and 503), the client's allowance on every counted request
+/// (`RateLimit-Policy` and `RateLimit`, draft-ietf-httpapi-ratelimit-headers; not on the health
+/// checks and metrics, which are not counted) and the version of a recorded act (`ETag` on a
+/// reply carrying an `Outcome`).
 fn declare_headers(doc: &mut Value) {
     let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
         return;
     };
-    for operation in paths
-        .values_mut()
-        .filter_map(Value::as_object_mut)
-        .flat_map(|ops| ops.values_mut())
+    for (operation, counted) in paths
+        .iter_mut()
+        .filter_map(|(path, ops)| {
+            let counted = !matches!(path.as_str(), "/healthz" | "/healthz/write" | "/metrics");
+            Some((ops.as_object_mut()?, counted))
+        })
+        .flat_map(|(ops, counted)| ops.values_mut().map(move |op| (op, counted)))
     {
         let Some(responses) = operation
             .get_mut("responses")
@@ -514,6 +519,20 @@ fn declare_headers(doc: &mut Value) {
                 headers.entry("Retry-After").or_insert_with(|| {
                     serde_json::json!({
                         "description": "Seconds to wait before trying again",
+                        "schema": { "type": "string" },
+                    })
+                });
+            }
+            if counted {
+                headers.entry("RateLimit-Policy").or_insert_with(|| {
+                    serde_json::json!({
+                        "description": "The limit this request counts against, per client: `\"write\";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits",
+                        "schema": { "type": "string" },
+                    })
+                });
+                headers.entry("RateLimit").or_insert_with(|| {
+                    serde_json::json!({
+                        "description": "What is left of it: `\"write\";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses",
                         "schema": { "type": "string" },
                     })
                 });

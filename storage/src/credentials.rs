@@ -18,22 +18,67 @@ impl EventStore {
     /// Stores a credential (the token's hash, never the token). A seat already held, or a
     /// token already stored, is [`StoreError::Exists`].
     pub async fn add_credential(&self, c: &Credential) -> Result<()> {
+        self.add_credential_by(c, None).await
+    }
+
+    /// [`EventStore::add_credential`], recording in the same transaction that `client` (as the
+    /// per-client limits name it) took the seat ([`EventStore::seats_taken_by`]).
+    pub async fn add_credential_by(&self, c: &Credential, client: Option<&str>) -> Result<()> {
         let result = on_pool!(self, pool => {
-            sqlx::query(INSERT)
-                .bind(&c.game_id)
-                .bind(c.stored_key())
-                .bind(c.role.to_string())
-                .bind(c.seat)
-                .bind(&c.display_name)
-                .bind(c.created_at)
-                .bind(&c.entropy)
-                .bind(&c.public_key)
-                .bind(&c.key_proof)
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
+            async {
+                let mut tx = pool.begin().await?;
+                sqlx::query(INSERT)
+                    .bind(&c.game_id)
+                    .bind(c.stored_key())
+                    .bind(c.role.to_string())
+                    .bind(c.seat)
+                    .bind(&c.display_name)
+                    .bind(c.created_at)
+                    .bind(&c.entropy)
+                    .bind(&c.public_key)
+                    .bind(&c.key_proof)
+                    .execute(&mut *tx)
+                    .await?;
+                if let Some(client) = client {
+                    sqlx::query(
+                        "INSERT INTO seat_takes (game_id, seat, client, taken_at) \
+                         VALUES ($1, $2, $3, $4)",
+                    )
+                    .bind(&c.game_id)
+                    .bind(c.seat)
+                    .bind(client)
+                    .bind(c.created_at)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await
+            }
+            .await
         });
         inserted(result)
+    }
+
+    /// When `client` took each seat (or seated a bot) at `since` or later, through any process,
+    /// oldest first.
+    pub async fn seats_taken_by(
+        &self,
+        client: &str,
+        since: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Vec<chrono::DateTime<chrono::Utc>>> {
+        let sql = "SELECT taken_at FROM seat_takes WHERE client = $1 AND taken_at >= $2 \
+                   ORDER BY taken_at";
+        Ok(on_pool!(self, pool => {
+            sqlx::query_scalar(sql).bind(client).bind(since).fetch_all(pool).await?
+        }))
+    }
+
+    /// Forgets the seats taken before `before` (never read once older than the join limit's
+    /// period): how many.
+    pub async fn forget_seat_takes(&self, before: chrono::DateTime<chrono::Utc>) -> Result<u64> {
+        let sql = "DELETE FROM seat_takes WHERE taken_at < $1";
+        Ok(on_pool!(self, pool => {
+            sqlx::query(sql).bind(before).execute(pool).await?.rows_affected()
+        }))
     }
 
     /// Every credential of a game, in the order they were issued.

@@ -262,15 +262,20 @@ impl EventStore {
         Ok(u64::try_from(n).unwrap_or_default())
     }
 
-    /// How many games nobody started `client` made at `since` or later, through any process.
-    pub async fn count_client_lobbies(&self, client: &str, since: DateTime<Utc>) -> Result<u64> {
-        let sql = "SELECT COUNT(*) FROM lobby_creators c JOIN games g ON g.id = c.game_id \
+    /// When each game nobody started that `client` made at `since` or later, through any
+    /// process, was created, oldest first (the caps count them; the oldest frees its place
+    /// first, when it expires).
+    pub async fn client_lobbies(
+        &self,
+        client: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<DateTime<Utc>>> {
+        let sql = "SELECT g.created_at FROM lobby_creators c JOIN games g ON g.id = c.game_id \
                    WHERE c.client = $1 AND g.status = 'lobby' AND g.created_at >= $2 \
-                   AND g.version > 0";
-        let n: i64 = on_pool!(self, pool => {
-            sqlx::query_scalar(sql).bind(client).bind(since).fetch_one(pool).await?
-        });
-        Ok(u64::try_from(n).unwrap_or_default())
+                   AND g.version > 0 ORDER BY g.created_at";
+        Ok(on_pool!(self, pool => {
+            sqlx::query_scalar(sql).bind(client).bind(since).fetch_all(pool).await?
+        }))
     }
 
     /// [`EventStore::list_games`], leaving out lobbies created before `lobbies_since` (when

@@ -41,6 +41,8 @@ pub enum GameStatus {
     Active,
     /// Over: its seed is revealed.
     Finished,
+    /// Cancelled by its host before the start: no longer a lobby, never played.
+    Cancelled,
 }
 
 impl GameStatus {
@@ -50,6 +52,7 @@ impl GameStatus {
             GameStatus::Lobby => "lobby",
             GameStatus::Active => "active",
             GameStatus::Finished => "finished",
+            GameStatus::Cancelled => "cancelled",
         }
     }
 }
@@ -67,6 +70,7 @@ impl std::str::FromStr for GameStatus {
             "lobby" => Ok(GameStatus::Lobby),
             "active" => Ok(GameStatus::Active),
             "finished" => Ok(GameStatus::Finished),
+            "cancelled" => Ok(GameStatus::Cancelled),
             other => Err(StoreError::Corrupt(format!(
                 "unknown game status {other:?}"
             ))),

@@ -132,6 +132,7 @@ const lead = (...ss) => {
 /** The table's words a test finds its way by, in a language (its strings by key). @param {Record<string, string>} d */
 const ui = (d) => ({
   hand: d["table.hand"], moves: d["table.moves"], roundOver: d["table.round_over"],
+  onward: new RegExp(`^(${esc(d["round.next"])}|${esc(d["round.show_final"])})$`),
   play: lead(d["move.action"], d["move.action_on"], d["move.action_on_tool"], d["move.action_at"]),
   pass: lead(d["move.pass"]), remove: lead(d["move.discard_to_remove"]), keep: lead(d["move.keep"]), steal: lead(d["move.steal"], d["move.steal_nobody"]),
   turn: new RegExp(`^(${[d["table.turn_gold"], d["table.turn_steal"], d["table.turn_card"]].map(esc).join("|")})`),
@@ -435,7 +436,11 @@ test("a 12-player game of bots is watched live to its end, then replayed", async
     }).observe({ type: "longtask", buffered: true });
   });
   await page.getByRole("button", { name: "Start the game" }).click();
-  await page.getByText(/Winners:/).waitFor({ timeout: 120000 });
+  // Watched live, the game's last round's end is shown first, then the final score.
+  const final = page.getByRole("region", { name: "Round over" }).getByRole("button", { name: "Show the final score" });
+  await Promise.race([page.getByText(/Winners:/), final].map((l) => l.waitFor({ timeout: 120000 }).catch(() => {})));
+  if (await final.count()) await final.click();
+  await page.getByText(/Winners:/).waitFor({ timeout: 10000 });
   await page.getByText("You are watching (public view).").waitFor();
   const { longest, longTasks } = await page.evaluate(() => ({ longest: window.longest, longTasks: window.longTasks }));
   const summary = await get(`/games/${finishedId}`);
@@ -583,6 +588,103 @@ test("a Saboteur 2 game from the lobby", async () => {
   await context.close();
 });
 
+/**
+ * Checks a round's end as the table shows it against the record, read through the eyes of the
+ * seat `token` plays: the final maze with the route from the start card (or a ladder) to the
+ * gold, every dwarf card, the gold each seat got and why (values hidden from the reader shown
+ * as a count of cards; Saboteur 2's coins are public); then moves on (the next deal, or the
+ * final score). Returns what was shown.
+ * @param {import("playwright-core").Page} page @param {string} id @param {string} token @param {boolean} check whether to run axe on it too
+ */
+async function roundEndShown(page, id, token, check) {
+  const end = page.getByRole("region", { name: "Round over" });
+  const auth = { headers: { authorization: `Bearer ${token}` } };
+  const round = Number((await end.getByRole("heading", { level: 2 }).textContent())?.match(/^Round (\d+) is over/)?.[1]);
+  /** @type {any[]} */
+  const log = [];
+  for (let after = 0; ;) {
+    const page = await (await fetch(`${BASE}/games/${id}/events?after=${after}&limit=1000`, auth)).json();
+    log.push(...page.events);
+    if (page.next_after == null) break;
+    after = page.next_after;
+  }
+  const ended = log.find((e) => e.event.type === "round_ended" && e.event.round === round);
+  assert.ok(ended, `round ${round} ended in the record`);
+  const dealt = log.find((e) => e.seq > ended.seq && e.event.type === "round_started");
+  const last = dealt ? dealt.seq - 1 : log.at(-1).seq;
+  const then = (await (await fetch(`${BASE}/games/${id}/state?at=${last}`, auth)).json()).view;
+  const s2 = then.ruleset === "saboteur2";
+  const names = Object.fromEntries((await get(`/games/${id}`)).seats.map((x) => [x.seat, shownAs(x)]));
+  // The final maze, as it stood before the next deal: every card of it.
+  assert.equal(await end.locator("svg.board g[role=img]").count(), then.board.length + then.goals.filter((g) => !g.revealed).length, "the final maze");
+  const { gold_reached_by: reached, winners, roles } = ended.event;
+  const outcome = await end.locator("p.outcome").textContent();
+  const team = (/** @type {string} */ role) => winners.some((w) => roles[w] === role);
+  if (!s2) {
+    assert.equal(outcome, reached != null ? `${names[reached]} reached the gold: the gold-diggers win.`
+      : winners.length ? "The gold was not reached: the saboteurs win." : "The gold was not reached, and nobody was a saboteur: nobody gets gold.");
+  } else if (reached == null || !(team("green_digger") || team("blue_digger") || team("boss"))) {
+    // (A round whose winning team was all trapped counts nobody of it.)
+    assert.match(outcome, reached == null ? /^The gold was not reached: the saboteurs win\.$/ : /reached the gold/);
+  } else {
+    const side = team("green_digger") && team("blue_digger") ? "both teams win" : team("green_digger") ? "the green gold-diggers win" : team("blue_digger") ? "the blue gold-diggers win" : "";
+    assert.ok(outcome.startsWith(`${names[reached]} reached the gold: ${side}`), `the side that won: ${outcome}`);
+    assert.match(outcome, /\. The route to the gold passes (no door|: (green door|blue door|green door and blue door))\.$/, `the doors on the route: ${outcome}`);
+  }
+  // The route from the start card (or a ladder) to the gold, a card at each step, each step to a neighbour.
+  const route = end.locator("svg.board polyline.route");
+  if (reached != null) {
+    const gold = then.board.find((p) => p.card === "goal_gold");
+    assert.ok(gold, "the gold lies face up in the maze");
+    const cells = (await route.getAttribute("points")).split(" ").map((p) => p.split(",").map((v) => Number(v) - 0.5));
+    const at = ([x, y]) => then.board.find((c) => c.x === x && c.y === y);
+    assert.ok(at(cells[0])?.card === "start" || at(cells[0])?.card.startsWith("ladder"), `the route starts at the start card or a ladder: ${at(cells[0])?.card}`);
+    assert.deepEqual(cells.at(-1), [gold.x, gold.y], "and ends at the gold");
+    cells.forEach(([x, y], i) => {
+      assert.ok(at([x, y]), `a card at the route's (${x}, ${y})`);
+      if (i) assert.equal(Math.abs(x - cells[i - 1][0]) + Math.abs(y - cells[i - 1][1]), 1, "each step to a neighbouring card");
+    });
+    assert.match(await route.getAttribute("aria-label"), /^the route from the start card to the gold, \d+ cards long$/);
+  } else assert.equal(await route.count(), 0, "no route when the gold was not reached");
+  // Every dwarf card, and the gold each seat got: a number where the reader may see it, else
+  // the count of gold cards (their values stay hidden until the end, §7.3); and why.
+  const rows = await end.getByRole("table", { name: `Round ${round}: what each player got` }).locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? "")));
+  assert.equal(rows.length, roles.length, "a row per seat");
+  const span = log.filter((e) => e.seq > ended.seq && e.seq <= last).map((e) => e.event);
+  let hidden = false;
+  rows.forEach((r, i) => {
+    assert.equal(r[1], EN[`role.${roles[i]}`], `seat ${i}'s role revealed`);
+    if (s2) {
+      const coins = span.reduce((n, e) => n + (e.type === "coins_paid" ? e.coins[i] : e.type === "coin_stolen" && e.from != null ? (e.seat === i) - (e.from === i) : 0), 0);
+      assert.equal(r[2], String(coins), `seat ${i}'s coins this round`);
+    } else {
+      const cards = span.flatMap((e) => e.type === "gold_kept" && e.seat === i ? [e.card]
+        : e.type === "saboteurs_paid" ? e.payments.filter((p) => p.seat === i).flatMap((p) => (Array.isArray(p.cards) ? p.cards : Array(p.cards.count).fill(null))) : []);
+      if (cards.some((c) => c == null)) {
+        hidden = true;
+        assert.equal(r[2], `${cards.length} × gold card (hidden)`, `seat ${i}'s gold, hidden`);
+      } else assert.equal(r[2], String(cards.reduce((n, c) => n + Number(c.slice(5)), 0)), `seat ${i}'s gold this round`);
+    }
+    if (i === reached) assert.match(r[3], /^reached the gold; /);
+    const why = s2 && then.in_front[i].includes("trapped") ? /trapped: nothing this round/ : s2 && roles[i] === "geologist" ? /geologist: /
+      : winners.includes(i) ? /on the winning side|no gold card was left|left out|the boss wins|the profiteer always wins/ : /not on the winning side/;
+    assert.match(r[3], why, `why seat ${i} got what it got: ${r[3]}`);
+    for (const e of span) if (e.type === "coin_stolen" && e.seat === i && e.from != null) assert.match(r[3], new RegExp(`stole 1 from ${esc(names[e.from])}`));
+  });
+  if (hidden) await end.getByText("The values of other players' gold cards stay hidden until the game ends.").waitFor();
+  // Nothing runs off the side of the screen (a phone's too): a wide table scrolls in its box.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `the round's end fits the screen (${overflow} px too wide)`);
+  const button = end.getByRole("button", { name: ui(EN).onward });
+  const label = await button.textContent();
+  if (check) { await axe(page, "a round's end"); await shots(page, `round-end${s2 ? "-saboteur2" : ""}`); }
+  await button.click();
+  await end.waitFor({ state: "detached" });
+  if (label === "Next round") await page.getByText(new RegExp(`^Round ${round + 1}, `)).waitFor();
+  else await page.getByRole("table", { name: "Final score" }).waitFor();
+  return { round, button: label, route: reached != null, hidden };
+}
+
 test("a whole base game through the table, gold choices included, to the player's result", async () => {
   // A fixed deal (the player is a gold digger in rounds 1 and 3, which the diggers win, the
   // lobby's bots recorded after the deal), so that the player chooses gold cards (§8), which the
@@ -602,12 +704,17 @@ test("a whole base game through the table, gold choices included, to the player'
   // The seat came without a key: the browser registers its own first (an event of its own).
   await page.getByRole("list", { name: "Players" }).filter({ hasText: /key [0-9a-f]{4} / }).waitFor();
   const result = page.getByRole("status").filter({ hasText: /You won!|You did not win/ });
-  let kept = 0, turns = 0, pathsLaid = 0, marked = 0, toldNews = 0, roundsSeen = 0, paced = 0;
+  let kept = 0, turns = 0, pathsLaid = 0, marked = 0, toldNews = 0, paced = 0;
+  /** The rounds whose end the table showed, with what it showed. */
+  const roundEnds = [];
   const version = () => page.locator("main").getAttribute("data-version");
+  const onward = page.getByRole("region", { name: "Round over" }).getByRole("button", { name: ui(EN).onward });
   for (;;) {
     const turn = page.getByRole("status").filter({ hasText: /^Your turn/ });
-    await Promise.race([turn.waitFor({ timeout: 20000 }), result.waitFor({ timeout: 20000 })]);
+    await Promise.race([turn, result, onward].map((l) => l.waitFor({ timeout: 20000 }).catch(() => {})));
     if (await result.count()) break;
+    // A round's end stays on the screen, the final maze and the gold, until the player moves on.
+    if (await onward.count()) { roundEnds.push(await roundEndShown(page, id, joined.player_token, roundEnds.length === 0)); continue; }
     assert.ok(++turns < 400, "the game ends");
     const at = await version();
     // Whose turn it is, at the top and in the tab's title.
@@ -637,13 +744,6 @@ test("a whole base game through the table, gold choices included, to the player'
         if ((await news.locator("li").count()) > before) paced++;
       }
     }
-    const ended = page.getByRole("region", { name: "Round over" });
-    if (await ended.count()) {
-      assert.match(await ended.textContent(), /round \d over/);
-      roundsSeen++;
-      await ended.getByRole("button").click();
-      await ended.waitFor({ state: "detached" });
-    }
     // After a path laid, the newest change to this round's maze is marked and named.
     if (pathsLaid === 1 && !marked) {
       marked = await page.locator("svg.board rect.last-move").count();
@@ -656,7 +756,11 @@ test("a whole base game through the table, gold choices included, to the player'
   assert.ok(kept > 0, "the player chose gold at least once");
   assert.ok(toldNews > 0, "the bots' moves were told");
   assert.ok(paced > 0, "the bots' moves were told one by one, and all at once on asking");
-  assert.ok(roundsSeen + (await page.getByRole("region", { name: "Round over" }).count()) >= 2, `rounds' ends shown: ${roundsSeen}`);
+  // Every round's end was shown before the next deal (the last before the final score).
+  assert.deepEqual(roundEnds.map((r) => r.round), [1, 2, 3], `rounds' ends shown: ${JSON.stringify(roundEnds)}`);
+  assert.deepEqual(roundEnds.map((r) => r.button), ["Next round", "Next round", "Show the final score"]);
+  assert.ok(roundEnds.some((r) => r.route), "a route to the gold was drawn");
+  assert.ok(roundEnds.slice(0, 2).some((r) => r.hidden), "another seat's gold shown as cards, its values hidden, during the game");
   // The seat came by a link without a key: the browser registered its own, shown at the seat
   // by its fingerprint, and signed every act after it.
   const bundle = await get(`/games/${id}/audit`);
@@ -672,11 +776,29 @@ test("a whole base game through the table, gold choices included, to the player'
   // the winners marked.
   const score = page.getByRole("table", { name: "Final score" }).first();
   const rows = await score.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? "")));
+  assert.deepEqual(await score.locator("thead th").allTextContents(), ["Place", "Player", "Round 1", "Round 2", "Round 3", "Total", "Rounds won"]);
   assert.equal(rows.length, final.view.gold.length, "a row per seat");
-  const golds = rows.map((r) => Number(r[2]));
+  const golds = rows.map((r) => Number(r[5]));
   assert.deepEqual(golds, [...final.view.gold].sort((a, b) => b - a), "ranked by gold");
-  for (const r of rows) assert.equal(Number(r[0]), 1 + golds.filter((g) => g > Number(r[2])).length, `the place of ${r[1]}`);
+  for (const r of rows) assert.equal(Number(r[0]), 1 + golds.filter((g) => g > Number(r[5])).length, `the place of ${r[1]}`);
   assert.equal(rows.filter((r) => /winner/.test(r[1])).length, final.view.winners.length, "the winners are marked");
+  // The gold each seat got in each round, as the record has it (every value public at the end).
+  const audited = await get(`/games/${id}/audit`);
+  assert.ok(!audited.events.some((e) => e.event_type === "undone"), "nothing taken back in this game");
+  const perRound = [0, 1, 2].map(() => final.view.gold.map(() => 0));
+  let round = 0;
+  for (const { event_type: type, payload } of audited.events) {
+    if (type === "round_started") round = payload.round;
+    if (type === "gold_kept") perRound[round - 1][payload.seat] += Number(payload.card.slice(5));
+    if (type === "saboteurs_paid") for (const p of payload.payments) perRound[round - 1][p.seat] += p.cards.reduce((n, c) => n + Number(c.slice(5)), 0);
+  }
+  const byName = Object.fromEntries(summary.seats.map((x) => [shownAs(x), x.seat]));
+  for (const r of rows) {
+    const seat = byName[r[1].replace(/ \(you\)| — winner/g, "")];
+    assert.ok(seat != null, `a seat named ${r[1]}`);
+    assert.deepEqual(r.slice(2, 5).map(Number), perRound.map((g) => g[seat]), `${r[1]}'s gold in each round`);
+    assert.equal(Number(r[5]), Number(r[2]) + Number(r[3]) + Number(r[4]), `${r[1]}'s rounds add up to the total`);
+  }
   // Each finished round says who won it, or why nobody did.
   const summaries = await page.getByRole("region", { name: "Finished rounds" }).locator("li").allTextContents();
   assert.equal(summaries.length, final.view.rounds.length, "a line per round");
@@ -684,7 +806,7 @@ test("a whole base game through the table, gold choices included, to the player'
     const why = r.winners.length ? /won by (?!nobody)/ : r.gold_reached_by == null ? /won by nobody \(the gold was not reached, so the saboteurs won, and nobody was a saboteur\)/ : /won by nobody \(no player of the winning side could be counted/;
     assert.match(summaries[i], why, `round ${r.round}: ${summaries[i]}`);
   });
-  const roundsWon = rows.reduce((n, r) => n + Number(r[3]), 0);
+  const roundsWon = rows.reduce((n, r) => n + Number(r[6]), 0);
   assert.equal(roundsWon, final.view.rounds.reduce((n, r) => n + r.winners.length, 0), "the rounds each seat won");
   await shots(page, "game-over");
   await axe(page, "game over");
@@ -698,6 +820,83 @@ test("a whole base game through the table, gold choices included, to the player'
   assert.match(checked, /(\d+) of the \1 receipts this browser kept are signed by the server's keys/);
   assert.match(checked, /[1-9]\d* players' signatures in the record verify/);
   assert.match(await page.getByText(/^Verified:/).textContent(), /[1-9]\d* players' signatures checked again/);
+  await context.close();
+});
+
+test("the table at 1366×800 and on a phone: the hand always in view, the news in a panel of its own size, the maze never moved nor under the banner", async () => {
+  const created = await post("/games", undefined, { ruleset: "base", players: 5, seed: "6b".repeat(32) });
+  const id = created.game_id;
+  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
+  for (let i = 1; i < 5; i++) await post(`/games/${id}/bots`, created.host_token, { level: "heuristic" });
+  await post(`/games/${id}/start`, created.host_token);
+  const context = await browser.newContext({ locale: "en-US", viewport: { width: 1366, height: 800 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+  await page.getByRole("list", { name: "Players" }).filter({ hasText: /key [0-9a-f]{4} / }).waitFor();
+  /** Where the parts are: the maze on the page and on the screen, its top row of cards, the banner, the hand, the news. */
+  const layout = () => page.evaluate(() => {
+    const maze = /** @type {Element} */ (document.querySelector("section.play svg.board")).getBoundingClientRect();
+    const rows = [...document.querySelectorAll("section.play svg.board g[role=img]")].map((g) => g.getBoundingClientRect().top);
+    const news = /** @type {HTMLElement} */ (document.querySelector("section.news"));
+    const list = /** @type {HTMLElement} */ (news.querySelector("ol"));
+    const hand = /** @type {Element} */ (document.querySelector(".hand")).getBoundingClientRect();
+    return { page: Math.round(maze.top + scrollY), top: maze.top, row: Math.min(...rows), banner: /** @type {Element} */ (document.querySelector(".turn-banner")).getBoundingClientRect().bottom,
+      hand: { top: hand.top, bottom: hand.bottom }, screen: innerHeight, news: news.getBoundingClientRect().height, scrolls: getComputedStyle(list).overflowY, told: list.querySelectorAll("li:not(.quiet)").length };
+  });
+  const first = await layout();
+  const seen = (/** @type {typeof first} */ l, /** @type {string} */ when) => {
+    assert.ok(l.hand.top >= 0 && l.hand.bottom <= l.screen, `the hand is on the screen ${when}: ${JSON.stringify(l.hand)} of ${l.screen}`);
+    assert.ok(l.banner <= l.top && l.banner <= l.row, `the banner (down to ${l.banner}) is over neither the maze (${l.top}) nor its top row (${l.row}) ${when}`);
+  };
+  seen(first, "at first");
+  assert.equal(first.scrolls, "auto", "the news scroll inside their panel");
+  // The bots' answers are told one by one: as the news grow, the maze stays where it is and
+  // the panel keeps its size.
+  let most = 0;
+  for (let turn = 0; turn < 4; turn++) {
+    await page.getByRole("status").filter({ hasText: /^Your turn: select a card/ }).waitFor();
+    const at = await page.locator("main").getAttribute("data-version");
+    const posted = nextCommand(page);
+    assert.ok(await playOne(page, "path"), "a card was played");
+    await drawn(page, at, posted);
+    for (let k = 0; k < 4; k++) {
+      const now = await layout();
+      assert.equal(now.page, first.page, `the maze stays where it was (turn ${turn})`);
+      assert.equal(now.news, first.news, `the news panel keeps its size with ${now.told} lines`);
+      seen(now, `with ${now.told} lines of news`);
+      most = Math.max(most, now.told);
+      await page.waitForTimeout(400);
+    }
+  }
+  assert.ok(most >= 3, `the news grew to ${most} lines`);
+  // Scrolled down to the log: the maze stays pinned under the banner, the hand docked.
+  await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+  await page.waitForFunction(() => scrollY > 0);
+  seen(await layout(), "scrolled to the end");
+  await axe(page, "the table at 1366×800");
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.screenshot({ path: join(artifacts, "table-1366.png") });
+  // On a phone: the news above the maze in a panel of their own size, the hand docked; a card
+  // selected brings the maze into view under the banner, its top row whole.
+  await page.setViewportSize(PHONE);
+  await page.reload();
+  await page.getByRole("status").filter({ hasText: /^Your turn: select a card/ }).waitFor();
+  seen(await layout(), "on a phone");
+  const hand = page.getByRole("list", { name: "Your hand" }).getByRole("button");
+  let lit = false;
+  for (let i = 0; i < await hand.count() && !lit; i++) {
+    await hand.nth(i).click();
+    await page.locator(".hand button[aria-pressed=true]").waitFor();
+    lit = (await page.locator("rect.cell-legal").count()) > 0;
+    if (!lit) { await hand.nth(i).click(); await page.locator(".hand button[aria-pressed=true]").waitFor({ state: "detached" }); }
+  }
+  assert.ok(lit, "a card lights cells");
+  const phone = await layout();
+  seen(phone, "on a phone, a card selected");
+  assert.ok(phone.top < PHONE.height / 2, `the maze brought into view: ${phone.top}`);
+  await axe(page, "the table on a phone");
+  await page.screenshot({ path: join(artifacts, "table-phone-selected.png") });
   await context.close();
 });
 
@@ -743,24 +942,30 @@ test("a Map is aimed at a goal lit on the board, named by its place, not by coor
 /**
  * Plays one seat of a game to its end through the table, by clicks only: gold choices, thefts
  * and passes included, in the language `d` (its strings by key), by the keyboard alone with
- * `keys`. Returns the player's turns and the kinds of move made.
- * @param {import("playwright-core").Page} page
+ * `keys`. A round's end is moved on from, or handed to `ends` (which moves on itself). Returns
+ * the player's turns and the kinds of move made.
+ * @param {import("playwright-core").Page} page @param {Record<string, string>} [d] @param {boolean} [keys] @param {(() => Promise<void>) | null} [ends]
  */
-async function playToTheEnd(page, d = EN, keys = false) {
+async function playToTheEnd(page, d = EN, keys = false, ends = null) {
   const u = ui(d);
   const act = (/** @type {import("playwright-core").Locator} */ l) => (keys ? l.press("Enter") : l.click());
   const result = page.getByRole("status").filter({ hasText: u.result });
   const version = () => page.locator("main").getAttribute("data-version");
   const made = new Map();
   let turns = 0;
+  // A round's end stays on the screen until the player moves on (the next deal, the final score).
+  const onward = page.getByRole("region", { name: u.roundOver }).getByRole("button", { name: u.onward });
   for (;;) {
     const turn = page.getByRole("status").filter({ hasText: u.turn });
-    await Promise.race([turn.waitFor({ timeout: 30000 }), result.waitFor({ timeout: 30000 })]);
+    await Promise.race([turn, result, onward].map((l) => l.waitFor({ timeout: 30000 }).catch(() => {})));
     if (await result.count()) break;
+    if (await onward.count()) {
+      if (ends) await ends(); else { await act(onward); await onward.waitFor({ state: "detached" }); }
+      made.set("round end", (made.get("round end") ?? 0) + 1);
+      continue;
+    }
     assert.ok(++turns < 400, "the game ends");
     const at = await version();
-    const ended = page.getByRole("region", { name: u.roundOver });
-    if (await ended.count()) await act(ended.getByRole("button"));
     const asked = await turn.textContent();
     const posted = nextCommand(page);
     const moves = page.getByLabel(u.moves).getByRole("button");
@@ -777,7 +982,8 @@ async function playToTheEnd(page, d = EN, keys = false) {
     assert.ok(kind, `a move was made (${asked}): ${kind ? "" : await page.locator("main").innerText()}`);
     made.set(kind, (made.get(kind) ?? 0) + 1);
     await drawn(page, at, posted);
-    const told = (await page.locator(".log").first().textContent()) ?? "";
+    // (A round's end shows no log, but its own words.)
+    const told = (await page.locator(".log, section.round-over").first().textContent()) ?? "";
     // No word said twice over a colon ("korytarz: korytarz ┴"), in any language.
     assert.doesNotMatch(told, /(?<!\p{L})(\p{L}+): \1(?!\p{L})/u, "a word said twice");
     // Cards hidden from the reader are counted all the same (a pass discards at least one).
@@ -803,8 +1009,15 @@ for (const [ruleset, players, viewport, seed] of [["base", 10, PHONE, "a1"], ["s
       const hand = await page.getByRole("list", { name: "Your hand" }).boundingBox();
       assert.ok(hand && hand.y + hand.height <= PHONE.height + 1, `the hand is on the screen: ${JSON.stringify(hand)}`);
     }
-    const { turns, made } = await playToTheEnd(page);
-    console.log(`${ruleset} at ${players}: ${turns} turns of the player: ${JSON.stringify([...made])}`);
+    // Each round's end checked against the record (the first with axe too).
+    const ends = [];
+    const { turns, made } = await playToTheEnd(page, EN, false, async () => { ends.push(await roundEndShown(page, id, joined.player_token, ends.length === 0)); });
+    console.log(`${ruleset} at ${players}: ${turns} turns of the player: ${JSON.stringify([...made])}; rounds' ends: ${JSON.stringify(ends)}`);
+    assert.deepEqual(ends.map((r) => r.round), [1, 2, 3], "every round's end shown");
+    // The final score, a column a round, fits the screen (it scrolls in its own box if need be).
+    await page.getByRole("table", { name: "Final score" }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `the final score fits the screen (${overflow} px too wide)`);
     assert.match(await page.locator(".turn-banner").textContent(), /^Game over/);
     const verdict = await get(`/games/${id}/audit/verdict`);
     assert.ok(verdict.ok, `the game verifies: ${verdict.discrepancy}`);
@@ -920,6 +1133,28 @@ test("the host frees a seat a stranger took in the waiting room", async () => {
   const summary = await get(`/games/${id}`);
   assert.equal(summary.seats.length, 0, "the seat is free again");
   await axe(page, "waiting room of a host");
+  await context.close();
+});
+
+test("the host cancels a lobby from the waiting room, asked once more; the page then says so", async () => {
+  const created = await post("/games", undefined, { ruleset: "base", players: 3 });
+  const id = created.game_id;
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/`);
+  await page.evaluate(([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })), [id, created.host_token]);
+  await page.goto(`${BASE}/play/${id}`);
+  const cancel = page.getByRole("button", { name: "Cancel the game" });
+  // Said no to: nothing happens.
+  page.once("dialog", (d) => d.dismiss());
+  await cancel.click();
+  assert.equal((await get(`/games/${id}`)).status, "lobby", "a dismissed question cancels nothing");
+  page.once("dialog", (d) => d.accept());
+  await cancel.click();
+  await page.getByText("The host cancelled this game before it started.").waitFor();
+  assert.equal((await get(`/games/${id}`)).status, "cancelled");
+  assert.equal(await page.getByRole("button", { name: "Start the game" }).count(), 0, "nothing left to start");
+  await axe(page, "a cancelled game");
   await context.close();
 });
 

@@ -96,17 +96,23 @@ pub(crate) enum Act {
         entropy: Option<String>,
         /// The player's public key and its proof, if sent: the seat's acts are then signed.
         key: Option<SentKey>,
+        /// Who takes it, as the per-client limits name a client (counted in the store).
+        client: Option<String>,
     },
     /// Seat a bot in the next free seat (the host, in the lobby).
     SeatBot {
         game: GameId,
         level: BotLevel,
         name: Option<String>,
+        /// Who seats it, as for a join.
+        client: Option<String>,
     },
     /// Give a seat back before the start (its player; the host for a bot).
     Leave { game: GameId, seat: Seat },
     /// Deal round 1 (the host, every seat taken).
     Start { game: GameId },
+    /// Cancel the game before its start (the host): it is no longer a lobby.
+    Cancel { game: GameId },
     /// A player's command, chosen at one of the versions `if_match` lists if given (an
     /// `If-Match` list; `None` without the header or with `*`); `key` makes a retry answer the
     /// first reply.
@@ -116,21 +122,28 @@ pub(crate) enum Act {
         if_match: Option<Vec<Version>>,
         key: Option<String>,
     },
-    /// Ask to take back one's last command (a player).
-    RequestUndo { game: GameId },
-    /// Vote on the pending undo request (a player).
-    VoteUndo { game: GameId, approve: bool },
+    /// Ask to take back one's last command (a player); `key` makes a retry answer the first
+    /// reply.
+    RequestUndo { game: GameId, key: Option<String> },
+    /// Vote on the pending undo request (a player); `key` as for an undo.
+    VoteUndo {
+        game: GameId,
+        approve: bool,
+        key: Option<String>,
+    },
     /// Return the game to an earlier version, with a reason (the host).
     Rollback {
         game: GameId,
         to_version: u64,
         reason: String,
     },
-    /// Post a message: a player, or a spectator under a name.
+    /// Post a message: a player, or a spectator under a name; `key` makes a player's retry
+    /// answer the first reply.
     Talk {
         game: GameId,
         text: String,
         name: Option<String>,
+        key: Option<String>,
     },
     /// Hide a message (the host).
     HideTalk { game: GameId, seq: u64 },
@@ -140,8 +153,12 @@ pub(crate) enum Act {
         seat: Seat,
         level: BotLevel,
     },
-    /// Take one's seat back from a bot (its player).
-    Reclaim { game: GameId, seat: Seat },
+    /// Take one's seat back from a bot (its player); `key` as for an undo.
+    Reclaim {
+        game: GameId,
+        seat: Seat,
+        key: Option<String>,
+    },
     /// Issue a seat a new token; the old one stops working (the host).
     ReissueToken { game: GameId, seat: Seat },
     /// Create the next game of a finished one's series (the host), with the key that makes a
@@ -178,8 +195,9 @@ impl Act {
             | Act::SeatBot { game, .. }
             | Act::Leave { game, .. }
             | Act::Start { game }
+            | Act::Cancel { game }
             | Act::Command { game, .. }
-            | Act::RequestUndo { game }
+            | Act::RequestUndo { game, .. }
             | Act::VoteUndo { game, .. }
             | Act::Rollback { game, .. }
             | Act::Talk { game, .. }
@@ -200,13 +218,39 @@ impl Act {
     /// game they make (`app/games.rs`); the other acts take none.
     pub fn retry_key(&self) -> Option<&str> {
         match self {
-            Act::Command { key, .. } => key.as_deref(),
+            Act::Command { key, .. }
+            | Act::RequestUndo { key, .. }
+            | Act::VoteUndo { key, .. }
+            | Act::Talk { key, .. }
+            | Act::Reclaim { key, .. } => key.as_deref(),
             Act::Create(..)
             | Act::Rematch { .. }
             | Act::Join { .. }
             | Act::SeatBot { .. }
             | Act::Leave { .. }
             | Act::Start { .. }
+            | Act::Cancel { .. }
+            | Act::Rollback { .. }
+            | Act::HideTalk { .. }
+            | Act::HandOver { .. }
+            | Act::ReissueToken { .. }
+            | Act::Claim { .. }
+            | Act::RegisterKey { .. }
+            | Act::TimeOut { .. }
+            | Act::BotsDue { .. } => None,
+        }
+    }
+
+    /// The client that takes a seat by this act, counted against its join limit in the store
+    /// (a join, a bot seated); `None` for every other act.
+    pub fn taker(&self) -> Option<&str> {
+        match self {
+            Act::Join { client, .. } | Act::SeatBot { client, .. } => client.as_deref(),
+            Act::Create(..)
+            | Act::Leave { .. }
+            | Act::Start { .. }
+            | Act::Cancel { .. }
+            | Act::Command { .. }
             | Act::RequestUndo { .. }
             | Act::VoteUndo { .. }
             | Act::Rollback { .. }
@@ -215,6 +259,7 @@ impl Act {
             | Act::HandOver { .. }
             | Act::Reclaim { .. }
             | Act::ReissueToken { .. }
+            | Act::Rematch { .. }
             | Act::Claim { .. }
             | Act::RegisterKey { .. }
             | Act::TimeOut { .. }
@@ -234,6 +279,7 @@ impl Act {
             | Act::SeatBot { .. }
             | Act::Leave { .. }
             | Act::Start { .. }
+            | Act::Cancel { .. }
             | Act::Rollback { .. }
             | Act::Talk { .. }
             | Act::HideTalk { .. }

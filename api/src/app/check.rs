@@ -35,6 +35,7 @@ pub(in crate::app) async fn authorise(
         | Act::SeatBot { .. }
         | Act::Leave { .. }
         | Act::Start { .. }
+        | Act::Cancel { .. }
         | Act::Command { .. }
         | Act::RequestUndo { .. }
         | Act::VoteUndo { .. }
@@ -51,6 +52,7 @@ pub(in crate::app) async fn authorise(
     let who = match act {
         Act::SeatBot { .. } => host(caller, "seats bots")?,
         Act::Start { .. } => host(caller, "starts the game")?,
+        Act::Cancel { .. } => host(caller, "cancels the game")?,
         Act::Rollback { .. } => host(caller, "rolls a game back")?,
         Act::HideTalk { .. } => host(caller, "hides messages")?,
         Act::HandOver { .. } => host(caller, "hands seats to bots")?,
@@ -130,6 +132,12 @@ pub(in crate::app) fn precondition(
     act: &Act,
 ) -> Result<(), ApiError> {
     let lobby = table.record().status == GameStatus::Lobby;
+    if *table.history().game().phase() == saboteur_domain::Phase::Cancelled {
+        return Err(ApiError::Conflict(
+            Conflict::Cancelled,
+            "the host cancelled the game before its start: nothing more can be done in it".into(),
+        ));
+    }
     match act {
         Act::Command { if_match, .. } => {
             // RFC 9110 §13.1.1: the condition holds when any listed version does; a version v
@@ -166,6 +174,14 @@ pub(in crate::app) fn precondition(
             table
                 .holder(seat_of(table, *seat)?)
                 .ok_or_else(|| ApiError::NotFound("that seat is free".into()))?;
+        }
+        Act::Cancel { .. } => {
+            if !lobby {
+                return Err(ApiError::Conflict(
+                    Conflict::Started,
+                    "the game has started: only a game nobody started can be cancelled".into(),
+                ));
+            }
         }
         Act::Start { .. } => {
             if !lobby {

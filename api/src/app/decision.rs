@@ -107,6 +107,7 @@ pub(in crate::app) fn decide(
             })?)
         }
         (Act::Start { .. }, _) => events(start(table)?),
+        (Act::Cancel { .. }, _) => events(history.cancel()?),
         (Act::RequestUndo { .. }, Who::Player(seat)) => events(history.request_undo(seat)?),
         (Act::VoteUndo { approve, .. }, Who::Player(seat)) => {
             events(history.vote_undo(seat, *approve)?)
@@ -158,10 +159,16 @@ pub(in crate::app) fn decide(
                 name,
                 entropy,
                 key,
+                ..
             },
             _,
         ) => join(table, game, name, (entropy.as_deref(), key.as_ref()))?,
-        (Act::SeatBot { game, level, name }, _) => {
+        (
+            Act::SeatBot {
+                game, level, name, ..
+            },
+            _,
+        ) => {
             let seat = free_seat(table)?;
             // Named after its level and numbered by its seat (counted from 1), so that two bots
             // at one table read apart.

@@ -64,6 +64,13 @@ impl Driver {
                     if let Err(e) = state.store.forget_kept_replies(expired).await {
                         tracing::debug!("kept replies not forgotten: {e}");
                     }
+                    // Seats taken are counted over the join limit's period, at most an hour.
+                    let period = state.config.limits.joins.per.max(Duration::from_secs(3600));
+                    let old =
+                        chrono::Utc::now() - chrono::Duration::from_std(period).unwrap_or_default();
+                    if let Err(e) = state.store.forget_seat_takes(old).await {
+                        tracing::debug!("seats taken not forgotten: {e}");
+                    }
                 }
             }
         });

@@ -2,9 +2,9 @@
 //! earlier version signs, answered without the database (a finished game's replay is served
 //! through the loss of every database node from what the table holds).
 
-/// The hash of each event a table holds, by sequence number; `None` where the table did not
-/// read it (the events of a batch it appended before the last, whose hashes the store does not
-/// return): those are read from the store when asked.
+/// The hash of each event a table holds, by sequence number (as read from the store, or as the
+/// store's append answered it); `None` where a stored hash was not 32 bytes of hex: that one is
+/// read from the store when asked.
 #[derive(Default)]
 pub(crate) struct Heads(Vec<Option<[u8; 32]>>);
 

@@ -15,6 +15,7 @@ pub(crate) mod ids;
 pub(crate) mod presence;
 pub(crate) mod refusal;
 pub(crate) mod reply;
+pub(crate) mod retry;
 pub(crate) mod seam;
 pub(crate) mod signing;
 pub(crate) mod table;

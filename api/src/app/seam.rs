@@ -32,6 +32,7 @@ use crate::app::games::{create, rematch};
 use crate::app::ids::{GameId, Version};
 use crate::app::refusal::{refused_hash, signed_refusal};
 use crate::app::reply;
+use crate::app::retry::retried;
 use crate::app::signing;
 use crate::app::table::{Batch, Committed};
 use crate::app::tables::{Held, Reading};
@@ -359,7 +360,10 @@ async fn take_seat(
 ) -> Result<(Credential, Option<String>), ApiError> {
     let mut races = 0;
     loop {
-        match table.seat(&state.store, decided.0.clone()).await {
+        match table
+            .seat(&state.store, decided.0.clone(), act.taker())
+            .await
+        {
             Ok(()) => return Ok(decided),
             Err(ApiError::Conflict(..)) if races < SEAT_RACES => {
                 races += 1;
@@ -480,59 +484,9 @@ async fn answer(
 }
 
 /// What `who` sees while the game runs.
-fn audience(who: Who) -> Audience {
+pub(in crate::app) fn audience(who: Who) -> Audience {
     match who {
         Who::Player(seat) => Audience::Seat(seat),
         Who::Anyone | Who::Host | Who::Server => Audience::Spectator,
     }
-}
-
-/// Step 3: a command sent again with its `Idempotency-Key` answers the reply it was given
-/// first — its batch and the bots' answers its request appended after it, as the store
-/// recorded them under the key, never a move played later — read from the log (recorded
-/// perhaps through another process, or before a restart). The key names one command: sent
-/// with another, it is refused (422 `idempotency_key_reused`).
-async fn retried(
-    state: &AppState,
-    table: &mut Held,
-    (batch, key): (Batch, &str),
-    who: Who,
-    act: &Act,
-) -> Result<Done, ApiError> {
-    let answered = state
-        .store
-        .reply_end(table.id().as_str(), key)
-        .await?
-        .map(Version::from_stored)
-        .transpose()?
-        .map_or(batch.last, |v| v.max(batch.last));
-    if answered > table.version() {
-        // Recorded through another process: read it.
-        table.follow(&state.store).await?;
-    }
-    let recorded = usize::try_from(batch.first.get())
-        .ok()
-        .and_then(|i| i.checked_sub(1))
-        .and_then(|i| table.history().log().get(i));
-    let same = match (recorded, act) {
-        (
-            Some(Event::CommandAccepted {
-                command: saboteur_domain::Secret::Known(first),
-                ..
-            }),
-            Act::Command { command, .. },
-        ) => first == command,
-        _ => false,
-    };
-    if !same {
-        return Err(ApiError::Unprocessable {
-            code: "idempotency_key_reused",
-            detail: "this Idempotency-Key was used for another command; use a new key for a new \
-                     command"
-                .into(),
-        });
-    }
-    state.metrics.commands.with_label_values(&["retried"]).inc();
-    let outcome = reply::outcome(state, table, batch.first, answered, audience(who)).await?;
-    Ok(Done::Replayed(Box::new(Done::Recorded(outcome))))
 }

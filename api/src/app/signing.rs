@@ -34,6 +34,7 @@ pub(crate) fn signed_act(act: &Act, who: Who) -> Option<(Seat, SignedAct)> {
         | Act::Join { .. }
         | Act::SeatBot { .. }
         | Act::Start { .. }
+        | Act::Cancel { .. }
         | Act::Rollback { .. }
         | Act::HideTalk { .. }
         | Act::HandOver { .. }

@@ -40,7 +40,7 @@ pub(crate) struct Table {
     record: GameRecord,
     /// The log folded through the engine.
     history: History,
-    /// The chain's head at each version it read.
+    /// The chain's head at each version it read or appended.
     heads: Heads,
     /// Who may act for which seat.
     credentials: Vec<Credential>,
@@ -175,9 +175,9 @@ impl Table {
         Ok(now.max(self.floor_ms))
     }
 
-    /// The hash of the event at `version`: the head of the game's chain there. The current
-    /// version's is held, and so is each one the table read; another (an event of a batch it
-    /// appended, before the last) is read from the store.
+    /// The hash of the event at `version`: the head of the game's chain there, held for each
+    /// event the table read or appended (so a replay is signed with no database); one it does
+    /// not hold (a malformed stored hash) is read from the store.
     pub async fn head_at(&self, store: &EventStore, version: Version) -> Result<String, ApiError> {
         let seq = version.stored();
         if seq == self.record.version {
@@ -393,6 +393,8 @@ impl Table {
         }
         let status = if self.over() {
             Some(GameStatus::Finished)
+        } else if *self.history.game().phase() == Phase::Cancelled {
+            Some(GameStatus::Cancelled)
         } else if was_lobby {
             Some(GameStatus::Active)
         } else {
@@ -545,14 +547,16 @@ impl Table {
             .find(|c| c.seat == Some(i32::from(seat.0)))
     }
 
-    /// Stores a seat's credential and keeps it; when another process seated someone there
-    /// first, the table reads the seats again and the caller gets 409.
+    /// Stores a seat's credential and keeps it, with the client that took it (`taker`, counted
+    /// against its join limit); when another process seated someone there first, the table
+    /// reads the seats again and the caller gets 409.
     pub(in crate::app) async fn seat(
         &mut self,
         store: &EventStore,
         credential: Credential,
+        taker: Option<&str>,
     ) -> Result<(), ApiError> {
-        match store.add_credential(&credential).await {
+        match store.add_credential_by(&credential, taker).await {
             Ok(()) => {
                 self.credentials.push(credential);
                 Ok(())

@@ -13,7 +13,7 @@ use crate::error::ApiError;
 use crate::http::caller::{bearer, game_of};
 use crate::http::edge::Edge;
 use crate::http::perform::REPLAYED;
-use crate::http::quota::{Client, Kind, Quotas};
+use crate::http::quota::{Allowance, Client, Kind, Quotas};
 use crate::state::AppState;
 
 /// How long a refusal takes: a client that ignores `Retry-After` and sends again as soon as it
@@ -51,15 +51,95 @@ pub(crate) async fn limit<B: MessageBody>(
             .await
             .map(ServiceResponse::map_into_left_body);
     };
-    if !quotas.limits.off
-        && let Err((wait, rate)) = quotas.take(kind, client)
+    let allowance = if quotas.limits.off {
+        None
+    } else {
+        match quotas.take(kind, client) {
+            Ok(allowance) => allowance,
+            Err((wait, allowance)) => {
+                let what = format!(
+                    "{client} sent more {} requests than its limit ({}): try again after \
+                     Retry-After",
+                    kind.name(),
+                    allowance.rate
+                );
+                let mut res = refuse(&state, req, kind, wait, what).await?;
+                told(res.headers_mut(), Some(allowance));
+                return Ok(res);
+            }
+        }
+    };
+    if kind == Kind::Join
+        && !quotas.limits.off
+        && let Some(wait) = joined_too_often(&state, quotas, client).await
     {
         let what = format!(
-            "{client} sent more {} requests than its limit ({rate}): try again after Retry-After",
-            kind.name(),
+            "{client} took more seats than its limit ({}) through this service's processes: try \
+             again after Retry-After",
+            quotas.limits.joins
         );
-        return refuse(&state, req, kind, wait, what).await;
+        let mut res = refuse(&state, req, kind, wait, what).await?;
+        told(
+            res.headers_mut(),
+            allowance.map(|a| Allowance { remaining: 0, ..a }),
+        );
+        return Ok(res);
     }
+    let mut res = admitted(req, next, (&state, quotas), (kind, client)).await?;
+    told(res.headers_mut(), allowance);
+    Ok(res)
+}
+
+/// How long `client` must wait before it takes another seat, if it took as many as its join
+/// limit allows in the limit's period through every process on the database (each seat is
+/// recorded with its taker in the store): the moment enough of them leave the period. The
+/// process's own bucket holds meanwhile if the store cannot be read.
+async fn joined_too_often(state: &AppState, quotas: &Quotas, client: Client) -> Option<Duration> {
+    let rate = quotas.limits.joins;
+    let period = chrono::Duration::from_std(rate.per).ok()?;
+    let now = chrono::Utc::now();
+    let taken = match state
+        .store
+        .seats_taken_by(&client.to_string(), now - period)
+        .await
+    {
+        Ok(taken) => taken,
+        Err(e) => {
+            tracing::debug!("a client's seats not counted: {e}");
+            return None;
+        }
+    };
+    let over = taken.len().checked_sub(usize::try_from(rate.count).ok()?)?;
+    let frees = *taken.get(over)? + period;
+    Some(
+        (frees - now)
+            .to_std()
+            .unwrap_or_default()
+            .max(Duration::from_secs(1)),
+    )
+}
+
+/// Says the client's allowance of the request's kind in `RateLimit-Policy` and `RateLimit`.
+fn told(headers: &mut actix_web::http::header::HeaderMap, allowance: Option<Allowance>) {
+    use actix_web::http::header::{HeaderName, HeaderValue};
+    let Some(allowance) = allowance else { return };
+    for (name, value) in [
+        ("ratelimit-policy", allowance.policy_field()),
+        ("ratelimit", allowance.field()),
+    ] {
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            headers.insert(HeaderName::from_static(name), value);
+        }
+    }
+}
+
+/// A request within its client's rates: counted while it is answered, then answered.
+async fn admitted<B: MessageBody>(
+    req: ServiceRequest,
+    next: Next<B>,
+    (state, quotas): (&AppState, &Quotas),
+    (kind, client): (Kind, Client),
+) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
     // A client's requests answered at once are counted (streams have their own count): one
     // client's slow or expensive requests cannot hold every worker.
     let _answering = if kind == Kind::Stream || quotas.limits.off {
@@ -73,12 +153,12 @@ pub(crate) async fn limit<B: MessageBody>(
                      when one is answered",
                     quotas.limits.in_flight
                 );
-                return refuse(&state, req, kind, Duration::from_secs(1), what).await;
+                return refuse(state, req, kind, Duration::from_secs(1), what).await;
             }
         }
     };
     if kind == Kind::Create && *req.method() == Method::POST && req.path() == "/games" {
-        return create(req, next, (&state, quotas), client).await;
+        return create(req, next, (state, quotas), client).await;
     }
     next.call(req)
         .await
@@ -186,21 +266,28 @@ async fn create<B: MessageBody>(
             .iter()
             .filter(|(g, at)| g.is_none() && at.elapsed() < expiry)
             .count();
-        match state
-            .store
-            .count_client_lobbies(&client.to_string(), since)
-            .await
-        {
-            Ok(n) => open = open.max(usize::try_from(n).unwrap_or(usize::MAX) + under_way),
+        // The oldest lobby frees its place when it expires, unless one is started or cancelled
+        // before: that is when to try again.
+        let mut frees = wait;
+        match state.store.client_lobbies(&client.to_string(), since).await {
+            Ok(made) => {
+                open = open.max(made.len() + under_way);
+                if let Some(oldest) = made.first() {
+                    let expires = *oldest + chrono::Duration::from_std(expiry).unwrap_or_default();
+                    let left = (expires - chrono::Utc::now()).to_std().unwrap_or_default();
+                    frees = left.max(Duration::from_secs(1));
+                }
+            }
             Err(e) => tracing::debug!("a client's lobbies not counted: {e}"),
         }
         if open >= limits.lobbies_per_client {
             let what = format!(
-                "{client} has {open} games nobody started (at most {}): start or leave one, or \
-                 try again after Retry-After",
+                "{client} has {open} games nobody started (at most {}): start one, or cancel one \
+                 (POST /games/{{id}}/cancel with its host token); otherwise the oldest frees its \
+                 place when it expires, after Retry-After",
                 limits.lobbies_per_client
             );
-            return refuse(state, req, Kind::Lobby, wait, what).await;
+            return refuse(state, req, Kind::Lobby, frees, what).await;
         }
     }
     match state.store.count_lobbies(since).await {

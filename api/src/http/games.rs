@@ -27,7 +27,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(add_bot)
         .service(leave)
         .service(register_key)
-        .service(start_game);
+        .service(start_game)
+        .service(cancel_game);
 }
 
 /// Create a game
@@ -65,8 +66,8 @@ async fn create_game(
     perform(&state, &req, Act::Create(body, key, client)).await
 }
 
-/// Who makes a game: its client, as the per-client limits name it (who may get a creation's
-/// kept reply back, and whose lobbies it counts in).
+/// Who makes a game or takes a seat: its client, as the per-client limits name it (who may get
+/// a creation's kept reply back, whose lobbies and seats taken it counts in).
 pub(crate) fn maker(state: &AppState, req: &HttpRequest) -> Option<String> {
     crate::http::quota::Client::of(req, &state.config.limits.trusted_proxies).map(|c| c.to_string())
 }
@@ -208,6 +209,7 @@ async fn join(
             key,
             proof: key_proof,
         }),
+        client: maker(&state, &req),
     };
     perform(&state, &req, act).await
 }
@@ -245,6 +247,7 @@ async fn add_bot(
         game: game(&id)?,
         level,
         name,
+        client: maker(&state, &req),
     };
     perform(&state, &req, act).await
 }
@@ -365,4 +368,31 @@ async fn start_game(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     perform(&state, &req, Act::Start { game: game(&id)? }).await
+}
+
+/// Cancel a game nobody started
+///
+/// The host cancels a game before its start (recorded as `game_cancelled`): it is no longer a
+/// lobby (listed with status `cancelled`, no longer counted in the lobby caps), and every later
+/// act on it is 409 `cancelled`. Refused once the game has started (409 `already_started`).
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Cancelled: the event as the host (a spectator) sees it", body = Outcome),
+        (status = 401, description = "No valid token for this game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the host cancels the game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has started (`already_started`), or was cancelled already (`cancelled`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
+    )
+)]
+#[post("/games/{id}/cancel")]
+async fn cancel_game(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    perform(&state, &req, Act::Cancel { game: game(&id)? }).await
 }

@@ -15,7 +15,7 @@ use crate::app::seam;
 use crate::dto::{NewToken, Outcome};
 use crate::error::ApiError;
 use crate::http::body::Json;
-use crate::http::perform::{game, perform};
+use crate::http::perform::{game, idempotency_key, perform};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -67,6 +67,7 @@ fn heuristic() -> BotLevel {
     params(
         ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
         ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was chosen and signed at, in decimal digits (e.g. `\"41\"`); it must still hold when the act arrives, as `If-Match` does for a command"),
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible characters: a player's retry with the same key answers exactly the first reply, marked `Idempotency-Replayed: true` (the key sent with another act is 422 `idempotency_key_reused`)"),
         ("id" = String, Path, description = "The game's id")),
     request_body = TalkRequest,
     security((), ("bearer" = [])),
@@ -80,6 +81,7 @@ fn heuristic() -> BotLevel {
         (status = 409, description = "The game is over, or another write was recorded first", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many messages: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
+        (status = 422, description = "The Idempotency-Key was used for another act (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/talk")]
@@ -94,6 +96,7 @@ async fn talk(
         game: game(&id)?,
         text,
         name,
+        key: idempotency_key(&req)?,
     };
     perform(&state, &req, act).await
 }
@@ -185,6 +188,7 @@ async fn hand_over(
     params(
         ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
         ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was chosen and signed at, in decimal digits (e.g. `\"41\"`); it must still hold when the act arrives, as `If-Match` does for a command"),
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible characters: a player's retry with the same key answers exactly the first reply, marked `Idempotency-Replayed: true` (the key sent with another act is 422 `idempotency_key_reused`)"),
         ("id" = String, Path, description = "The game's id"),
         ("seat" = u8, Path, description = "The seat"),
     ),
@@ -197,6 +201,7 @@ async fn hand_over(
         (status = 404, description = "No such game or seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 409, description = "No bot plays the seat, or the game is over", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
+        (status = 422, description = "The Idempotency-Key was used for another act (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/seats/{seat}/reclaim")]
@@ -212,6 +217,7 @@ async fn reclaim(
         Act::Reclaim {
             game: game(&id)?,
             seat: Seat(seat),
+            key: idempotency_key(&req)?,
         },
     )
     .await

@@ -23,11 +23,49 @@ use std::time::{Duration, Instant};
 
 use actix_web::HttpRequest;
 use actix_web::http::Method;
-use governor::clock::Clock;
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use governor::clock::{Clock, DefaultClock};
+use governor::middleware::StateInformationMiddleware;
+use governor::state::keyed::DefaultKeyedStateStore;
+use governor::{Quota, RateLimiter};
 use ipnet::IpNet;
 
 pub(crate) use crate::config::{Limits, Rate};
+
+/// A client's token bucket of one kind, which says how much it holds after each take.
+type Bucket =
+    RateLimiter<Client, DefaultKeyedStateStore<Client>, DefaultClock, StateInformationMiddleware>;
+
+/// What a client may still send of a kind, as the `RateLimit` header fields say it
+/// (draft-ietf-httpapi-ratelimit-headers): the policy, how many remain, and the seconds until the
+/// bucket is full again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Allowance {
+    /// The kind's name, the policy's.
+    pub policy: &'static str,
+    /// Its rate: `count` per `per`.
+    pub rate: Rate,
+    /// How many more may be sent now.
+    pub remaining: u32,
+    /// Seconds until the bucket is full again.
+    pub reset: u64,
+}
+
+impl Allowance {
+    /// `RateLimit-Policy`: `"write";q=600;w=60`.
+    pub fn policy_field(&self) -> String {
+        format!(
+            "\"{}\";q={};w={}",
+            self.policy,
+            self.rate.count,
+            self.rate.per.as_secs().max(1)
+        )
+    }
+
+    /// `RateLimit`: `"write";r=598;t=1`.
+    pub fn field(&self) -> String {
+        format!("\"{}\";r={};t={}", self.policy, self.remaining, self.reset)
+    }
+}
 
 /// A rate as a GCRA quota: one comes back every `per / count`, never faster than a nanosecond.
 fn quota(rate: Rate) -> Quota {
@@ -151,10 +189,10 @@ pub(crate) type Lobby = (Option<String>, Instant);
 /// The per-client state of one process.
 pub(crate) struct Quotas {
     pub(crate) limits: Limits,
-    creates: DefaultKeyedRateLimiter<Client>,
-    joins: DefaultKeyedRateLimiter<Client>,
-    writes: DefaultKeyedRateLimiter<Client>,
-    reads: DefaultKeyedRateLimiter<Client>,
+    creates: Bucket,
+    joins: Bucket,
+    writes: Bucket,
+    reads: Bucket,
     /// Streams open, by client.
     streams: Arc<Mutex<HashMap<Client, usize>>>,
     /// Requests being answered, by client (streams apart).
@@ -202,10 +240,10 @@ impl Drop for ClientPermit {
 impl Quotas {
     pub fn new(limits: Limits) -> Quotas {
         Quotas {
-            creates: RateLimiter::keyed(quota(limits.creates)),
-            joins: RateLimiter::keyed(quota(limits.joins)),
-            writes: RateLimiter::keyed(quota(limits.writes)),
-            reads: RateLimiter::keyed(quota(limits.reads)),
+            creates: RateLimiter::keyed(quota(limits.creates)).with_middleware(),
+            joins: RateLimiter::keyed(quota(limits.joins)).with_middleware(),
+            writes: RateLimiter::keyed(quota(limits.writes)).with_middleware(),
+            reads: RateLimiter::keyed(quota(limits.reads)).with_middleware(),
             streams: Arc::default(),
             in_flight: Arc::default(),
             lobbies: Mutex::default(),
@@ -218,19 +256,49 @@ impl Quotas {
         &self.limits
     }
 
-    /// Takes one from the client's bucket of `kind`, or says how long to wait and the rate
-    /// it went past.
-    pub(crate) fn take(&self, kind: Kind, client: Client) -> Result<(), (Duration, Rate)> {
-        let (limiter, rate) = match kind {
-            Kind::Create => (&self.creates, self.limits.creates),
-            Kind::Join => (&self.joins, self.limits.joins),
-            Kind::Write => (&self.writes, self.limits.writes),
-            Kind::Read | Kind::Stream => (&self.reads, self.limits.reads),
-            Kind::Lobby => return Ok(()),
+    /// Takes one from the client's bucket of `kind`: what remains, or how long to wait and
+    /// the rate it went past (`None` for a kind counted elsewhere).
+    pub(crate) fn take(
+        &self,
+        kind: Kind,
+        client: Client,
+    ) -> Result<Option<Allowance>, (Duration, Allowance)> {
+        let (limiter, rate, policy) = match kind {
+            Kind::Create => (&self.creates, self.limits.creates, "create"),
+            Kind::Join => (&self.joins, self.limits.joins, "join"),
+            Kind::Write => (&self.writes, self.limits.writes, "write"),
+            Kind::Read | Kind::Stream => (&self.reads, self.limits.reads, "read"),
+            Kind::Lobby => return Ok(None),
         };
-        limiter
-            .check_key(&client)
-            .map_err(|not_until| (not_until.wait_time_from(limiter.clock().now()), rate))
+        // One comes back every `per / count`: the bucket is full again once the missing ones
+        // have.
+        let every = rate.per.as_secs_f64() / f64::from(rate.count.max(1));
+        let reset = |remaining: u32| {
+            (f64::from(rate.count.saturating_sub(remaining)) * every).ceil() as u64
+        };
+        match limiter.check_key(&client) {
+            Ok(snapshot) => {
+                let remaining = snapshot.remaining_burst_capacity();
+                Ok(Some(Allowance {
+                    policy,
+                    rate,
+                    remaining,
+                    reset: reset(remaining),
+                }))
+            }
+            Err(not_until) => {
+                let wait = not_until.wait_time_from(limiter.clock().now());
+                Err((
+                    wait,
+                    Allowance {
+                        policy,
+                        rate,
+                        remaining: 0,
+                        reset: reset(0),
+                    },
+                ))
+            }
+        }
     }
 
     /// A stream for `client`, unless it holds as many as it may.
@@ -351,11 +419,20 @@ mod tests {
         let quotas = Quotas::new(limits);
         let a = Client::of_address("192.0.2.1".parse().unwrap());
         let b = Client::of_address("192.0.2.2".parse().unwrap());
-        for _ in 0..3 {
-            assert!(quotas.take(Kind::Write, a).is_ok());
+        // Each take says what remains, and when the bucket is full again (one every 20 s).
+        for left in [2, 1, 0] {
+            let allowance = quotas.take(Kind::Write, a).unwrap().unwrap();
+            assert_eq!(allowance.remaining, left);
+            assert_eq!(allowance.reset, 20 * u64::from(3 - left));
+            assert_eq!(allowance.policy_field(), "\"write\";q=3;w=60");
+            assert_eq!(
+                allowance.field(),
+                format!("\"write\";r={left};t={}", 20 * (3 - left))
+            );
         }
-        let (wait, rate) = quotas.take(Kind::Write, a).unwrap_err();
-        assert_eq!(rate.to_string(), "3/min");
+        let (wait, allowance) = quotas.take(Kind::Write, a).unwrap_err();
+        assert_eq!(allowance.rate.to_string(), "3/min");
+        assert_eq!((allowance.remaining, allowance.reset), (0, 60));
         assert!(
             wait > Duration::from_secs(15) && wait <= Duration::from_secs(20),
             "{wait:?}"

@@ -60,10 +60,12 @@ pub struct Series {
     security(("bearer" = [])),
     responses(
         (status = 201, description = "The rematch was created", body = GameCreated, headers(("Location" = String, description = "The rematch: `/games/{id}`"), ("Idempotency-Replayed" = String, description = "`true` on the first reply given again to a retried `Idempotency-Key`"))),
+        (status = 400, description = "A malformed Idempotency-Key (1 to 200 visible characters)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The host's token is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the host creates the rematch", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is not over, or already has a rematch (made without this Idempotency-Key)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The Idempotency-Key was used for another game's rematch (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]

@@ -10,7 +10,7 @@ use crate::app::act::Act;
 use crate::dto::Outcome;
 use crate::error::ApiError;
 use crate::http::body::Json;
-use crate::http::perform::{game, perform};
+use crate::http::perform::{game, idempotency_key, perform};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -32,6 +32,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
     params(
         ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
         ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was chosen and signed at, in decimal digits (e.g. `\"41\"`); it must still hold when the act arrives, as `If-Match` does for a command"),
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible characters: a player's retry with the same key answers exactly the first reply, marked `Idempotency-Replayed: true` (the key sent with another act is 422 `idempotency_key_reused`)"),
         ("id" = String, Path, description = "The game's id")),
     security(("bearer" = [])),
     responses(
@@ -43,6 +44,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "Nothing to take back, or a request is pending, or the game is over", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The Idempotency-Key was used for another act (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/undo")]
@@ -51,7 +53,11 @@ async fn request_undo(
     id: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    perform(&state, &req, Act::RequestUndo { game: game(&id)? }).await
+    let act = Act::RequestUndo {
+        game: game(&id)?,
+        key: idempotency_key(&req)?,
+    };
+    perform(&state, &req, act).await
 }
 
 async fn vote(
@@ -63,6 +69,7 @@ async fn vote(
     let act = Act::VoteUndo {
         game: game(id)?,
         approve,
+        key: idempotency_key(&req)?,
     };
     perform(&state, &req, act).await
 }
@@ -76,6 +83,7 @@ async fn vote(
     params(
         ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
         ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was chosen and signed at, in decimal digits (e.g. `\"41\"`); it must still hold when the act arrives, as `If-Match` does for a command"),
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible characters: a player's retry with the same key answers exactly the first reply, marked `Idempotency-Replayed: true` (the key sent with another act is 422 `idempotency_key_reused`)"),
         ("id" = String, Path, description = "The game's id")),
     security(("bearer" = [])),
     responses(
@@ -87,6 +95,7 @@ async fn vote(
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "No request is pending, or this player cannot vote on it", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The Idempotency-Key was used for another act (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/undo/approve")]
@@ -106,6 +115,7 @@ async fn approve_undo(
     params(
         ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
         ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was chosen and signed at, in decimal digits (e.g. `\"41\"`); it must still hold when the act arrives, as `If-Match` does for a command"),
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible characters: a player's retry with the same key answers exactly the first reply, marked `Idempotency-Replayed: true` (the key sent with another act is 422 `idempotency_key_reused`)"),
         ("id" = String, Path, description = "The game's id")),
     security(("bearer" = [])),
     responses(
@@ -116,6 +126,7 @@ async fn approve_undo(
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 409, description = "No request is pending, or this player cannot vote on it", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The Idempotency-Key was used for another act (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/undo/decline")]

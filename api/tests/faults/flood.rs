@@ -30,6 +30,29 @@ fn limited(what: &str, reply: &(StatusCode, Value, reqwest::header::HeaderMap)) 
     assert!(wait >= 1, "{what}: Retry-After {wait}");
 }
 
+/// A reply's `RateLimit` field (`"policy";r=N;t=S`) read as (policy, remaining), after
+/// checking its `RateLimit-Policy` names the same policy with `q` and `w`.
+fn allowance(headers: &reqwest::header::HeaderMap, policy: &str, q: u32, w: u64) -> u64 {
+    let field = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_else(|| panic!("no {name}: {headers:?}"))
+            .to_string()
+    };
+    assert_eq!(
+        field("ratelimit-policy"),
+        format!("\"{policy}\";q={q};w={w}")
+    );
+    let said = field("ratelimit");
+    let rest = said
+        .strip_prefix(&format!("\"{policy}\";r="))
+        .unwrap_or_else(|| panic!("RateLimit: {said}"));
+    let (remaining, reset) = rest.split_once(";t=").unwrap();
+    assert!(reset.parse::<u64>().unwrap() <= w, "{said}");
+    remaining.parse().unwrap()
+}
+
 /// The games listed as lobbies.
 async fn lobbies(c: &Client, s: &Remote) -> Vec<String> {
     let mut ids = Vec::new();
@@ -190,14 +213,16 @@ async fn every_kind_has_its_limit(url: &str) {
     let (a, b) = (from(3), from(4));
     // Creating: three, then refused; another address creates.
     let mut made = Vec::new();
-    for _ in 0..3 {
-        let (st, g, _) = send(
+    for left in [2, 1, 0] {
+        let (st, g, headers) = send(
             a.post(s.url("/games"))
                 .json(&json!({"ruleset": "base", "players": 5})),
         )
         .await
         .unwrap();
         assert_eq!(st, StatusCode::CREATED, "{g}");
+        // Each reply says what is left of the documented limit.
+        assert_eq!(allowance(&headers, "create", 3, 3600), left);
         made.push((
             g["game_id"].as_str().unwrap().to_string(),
             g["host_token"].as_str().unwrap().to_string(),
@@ -211,6 +236,7 @@ async fn every_kind_has_its_limit(url: &str) {
     .await
     .unwrap();
     limited("a fourth game in an hour", &reply);
+    assert_eq!(allowance(&reply.2, "create", 3, 3600), 0);
     assert_eq!(lobbies(&b, &s).await.len(), before, "nothing made");
     let (st, _, _) = send(
         b.post(s.url("/games"))
@@ -223,13 +249,14 @@ async fn every_kind_has_its_limit(url: &str) {
     let (id, host) = made[0].clone();
     let mut tokens = Vec::new();
     for n in 0..4 {
-        let (st, j, _) = send(
+        let (st, j, headers) = send(
             a.post(s.url(&format!("/games/{id}/seats")))
                 .json(&json!({"name": format!("p{n}")})),
         )
         .await
         .unwrap();
         assert_eq!(st, StatusCode::CREATED, "{j}");
+        assert_eq!(allowance(&headers, "join", 4, 60), 3 - n);
         tokens.push(j["player_token"].as_str().unwrap().to_string());
     }
     let v = version(&b, &s, &id).await;
@@ -240,6 +267,7 @@ async fn every_kind_has_its_limit(url: &str) {
     .await
     .unwrap();
     limited("a fifth seat in a minute", &reply);
+    assert_eq!(allowance(&reply.2, "join", 4, 60), 0);
     assert_eq!(version(&b, &s, &id).await, v, "no seat taken");
     let (_, g, _) = send(b.get(s.url(&format!("/games/{id}")))).await.unwrap();
     assert_eq!(g["seats"].as_array().unwrap().len(), 4);
@@ -267,15 +295,15 @@ async fn every_kind_has_its_limit(url: &str) {
             .json(&json!({"type": "pass", "discard": []}))
     };
     for n in 0..5 {
-        let (st, body, _) = send(command(n)).await.unwrap();
+        let (st, body, headers) = send(command(n)).await.unwrap();
         assert_ne!(st, StatusCode::TOO_MANY_REQUESTS, "command {n}: {body}");
+        assert_eq!(allowance(&headers, "write", 5, 60), 4 - n as u64);
     }
     let v = version(&b, &s, &id).await;
     for n in 5..8 {
-        limited(
-            "a command past the writes",
-            &send(command(n)).await.unwrap(),
-        );
+        let reply = send(command(n)).await.unwrap();
+        limited("a command past the writes", &reply);
+        assert_eq!(allowance(&reply.2, "write", 5, 60), 0);
     }
     assert_eq!(version(&b, &s, &id).await, v, "nothing played");
     // Streams: two at once, the third refused; another address opens its own; one closed
@@ -314,9 +342,11 @@ async fn every_kind_has_its_limit(url: &str) {
         let reply = send(a.get(s.url(&format!("/games/{id}")))).await.unwrap();
         if reply.0 == StatusCode::TOO_MANY_REQUESTS {
             limited("reads", &reply);
+            assert_eq!(allowance(&reply.2, "read", 300, 60), 0);
             read_refused = true;
             break;
         }
+        allowance(&reply.2, "read", 300, 60);
     }
     assert!(read_refused, "the reads' bucket holds 300");
     let (st, _, _) = send(b.get(s.url(&format!("/games/{id}")))).await.unwrap();
@@ -463,12 +493,15 @@ async fn behind_a_trusted_proxy_the_forwarded_address_is_the_client() {
 }
 
 /// The cap on a client's games nobody started holds across processes: creations spread over two
-/// processes on one database stop at the cap in all, and another client is untouched.
+/// processes on one database stop at the cap in all, and another client is untouched. The
+/// refusal says truthfully when a place frees (the oldest lobby's expiry, an hour here) and how
+/// to free one now: a lobby cancelled through the other process frees its place at once.
 async fn lobbies_per_client_across_processes(url: &str) {
-    let a = Server::start_limited(url, &["--lobbies-per-client", "6"]);
-    let b = Server::start_limited(url, &["--lobbies-per-client", "6"]);
+    let expiry = ["--lobbies-per-client", "6", "--lobby-expiry", "3600"];
+    let a = Server::start_limited(url, &expiry);
+    let b = Server::start_limited(url, &expiry);
     let c = from(3);
-    let mut made = 0;
+    let mut made = Vec::new();
     for n in 0..10 {
         let s = if n % 2 == 0 { &a } else { &b };
         let reply = send(c.post(s.url("/games")).json(&json!({
@@ -477,7 +510,7 @@ async fn lobbies_per_client_across_processes(url: &str) {
         .await
         .expect("the server answers");
         if reply.0 == StatusCode::CREATED {
-            made += 1;
+            made.push(reply.1.clone());
         } else {
             limited(
                 "a lobby past the cap, made through the other process",
@@ -493,7 +526,42 @@ async fn lobbies_per_client_across_processes(url: &str) {
             );
         }
     }
-    assert_eq!(made, 6, "the cap is per client across processes");
+    assert_eq!(made.len(), 6, "the cap is per client across processes");
+    let refused = send(c.post(a.url("/games")).json(&json!({
+        "ruleset": "base", "players": 3
+    })))
+    .await
+    .unwrap();
+    limited("a lobby past the cap", &refused);
+    let wait: u64 = refused.2["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!(
+        (3500..=3600).contains(&wait),
+        "Retry-After is when the oldest lobby expires, not {wait}: {}",
+        refused.1
+    );
+    assert!(
+        refused.1["detail"].as_str().unwrap().contains("cancel"),
+        "{}",
+        refused.1
+    );
+    let (id, host) = (&made[0]["game_id"], &made[0]["host_token"]);
+    let (st, body, _) = send(
+        c.post(b.url(&format!("/games/{}/cancel", id.as_str().unwrap())))
+            .bearer_auth(host.as_str().unwrap()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, StatusCode::OK, "{body}");
+    let (st, body, _) = send(c.post(a.url("/games")).json(&json!({
+        "ruleset": "base", "players": 3
+    })))
+    .await
+    .unwrap();
+    assert_eq!(
+        st,
+        StatusCode::CREATED,
+        "a cancelled lobby frees its place: {body}"
+    );
     let other = from(4);
     let (st, body, _) = send(other.post(b.url("/games")).json(&json!({
         "ruleset": "base", "players": 3
@@ -501,6 +569,65 @@ async fn lobbies_per_client_across_processes(url: &str) {
     .await
     .unwrap();
     assert_eq!(st, StatusCode::CREATED, "{body}");
+}
+
+/// The limit on seats one client takes holds across processes: joins spread over two processes
+/// on one database (and over several lobbies) stop at the limit in all, the refusal says how
+/// long until one more; another client is untouched.
+async fn joins_across_processes(url: &str) {
+    let limit = ["--limit-joins", "4/min"];
+    let a = Server::start_limited(url, &limit);
+    let b = Server::start_limited(url, &limit);
+    let host = from(5);
+    let mut games = Vec::new();
+    for _ in 0..3 {
+        let (st, g, _) = send(host.post(a.url("/games")).json(&json!({
+            "ruleset": "base", "players": 5
+        })))
+        .await
+        .unwrap();
+        assert_eq!(st, StatusCode::CREATED, "{g}");
+        games.push(g["game_id"].as_str().unwrap().to_string());
+    }
+    let c = from(6);
+    let mut taken = 0;
+    for n in 0..8 {
+        let s = if n % 2 == 0 { &a } else { &b };
+        let path = format!("/games/{}/seats", games[n % games.len()]);
+        let reply = send(c.post(s.url(&path)).json(&json!({"name": format!("p{n}")})))
+            .await
+            .unwrap();
+        if reply.0 == StatusCode::CREATED {
+            taken += 1;
+        } else {
+            limited(
+                "a seat past the limit, taken through the other process",
+                &reply,
+            );
+            let wait: u64 = reply.2["retry-after"].to_str().unwrap().parse().unwrap();
+            assert!((1..=60).contains(&wait), "{wait}");
+        }
+    }
+    assert_eq!(taken, 4, "the join limit is per client across processes");
+    let other = from(7);
+    let path = format!("/games/{}/seats", games[2]);
+    let (st, body, _) = send(other.post(b.url(&path)).json(&json!({"name": "q"})))
+        .await
+        .unwrap();
+    assert_eq!(st, StatusCode::CREATED, "another client joins: {body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn joins_hold_across_processes_on_postgres() {
+    let _machine = crate::harness::beside().await;
+    joins_across_processes(&saboteur_storage::testing::fresh_database().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn joins_hold_across_processes_on_sqlite() {
+    let _machine = crate::harness::beside().await;
+    let (_dir, url) = sqlite();
+    joins_across_processes(&url).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -143,6 +143,7 @@ pub fn rebuild(view: &View) -> Game {
         PhaseName::RoundOver => Phase::RoundOver,
         PhaseName::GameOver => Phase::GameOver,
         PhaseName::NotStarted => Phase::NotStarted,
+        PhaseName::Cancelled => Phase::Cancelled,
     };
     game
 }

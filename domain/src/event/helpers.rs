@@ -52,6 +52,7 @@ impl Event {
             Event::SeatKeyRegistered { .. } => "seat_key_registered",
             Event::TokenReissued { .. } => "token_reissued",
             Event::GameEnded { .. } => "game_ended",
+            Event::GameCancelled {} => "game_cancelled",
         }
     }
 

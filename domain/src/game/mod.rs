@@ -40,6 +40,8 @@ pub enum Phase {
     RoundOver,
     /// The game has ended (§8).
     GameOver,
+    /// The host cancelled the game before its start.
+    Cancelled,
 }
 
 impl Phase {
@@ -52,6 +54,7 @@ impl Phase {
             Phase::Stealing { .. } => "stealing",
             Phase::RoundOver => "round_over",
             Phase::GameOver => "game_over",
+            Phase::Cancelled => "cancelled",
         }
     }
 
@@ -64,6 +67,7 @@ impl Phase {
             Phase::Stealing { .. } => PhaseName::Stealing,
             Phase::RoundOver => PhaseName::RoundOver,
             Phase::GameOver => PhaseName::GameOver,
+            Phase::Cancelled => PhaseName::Cancelled,
         }
     }
 }
@@ -85,6 +89,8 @@ pub enum PhaseName {
     RoundOver,
     /// The game has ended (§8).
     GameOver,
+    /// The host cancelled the game before its start.
+    Cancelled,
 }
 
 /// What is known of a finished round.

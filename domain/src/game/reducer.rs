@@ -17,7 +17,8 @@ impl Game {
             | Event::SeedMixed { .. }
             | Event::RoundStarted { .. }
             | Event::RoundEnded { .. }
-            | Event::GameEnded { .. } => self.apply_round(event),
+            | Event::GameEnded { .. }
+            | Event::GameCancelled {} => self.apply_round(event),
             Event::Passed { .. }
             | Event::CardDrawn { .. }
             | Event::TurnSkipped { .. }
@@ -119,6 +120,7 @@ impl Game {
                 self.phase = Phase::GameOver;
                 self.winners = winners.clone();
             }
+            Event::GameCancelled {} => self.phase = Phase::Cancelled,
             // The other events are not of this group: `apply` routes them elsewhere.
             _ => {}
         }

@@ -22,12 +22,41 @@ pub(crate) async fn credentials(store: EventStore) {
         public_key: None,
         key_proof: None,
     };
+    let before = chrono::Utc::now() - chrono::Duration::seconds(1);
     store.add_credential(&c("h1", Some(0))).await.unwrap();
-    store.add_credential(&c("h2", Some(1))).await.unwrap();
+    store
+        .add_credential_by(&c("h2", Some(1)), Some("192.0.2.1"))
+        .await
+        .unwrap();
     assert!(matches!(
         store.add_credential(&c("h1", Some(2))).await,
         Err(StoreError::Exists)
     ));
+    // A seat taken by a client is counted for it (and a refused one is not).
+    assert!(matches!(
+        store
+            .add_credential_by(&c("h3", Some(1)), Some("192.0.2.1"))
+            .await,
+        Err(StoreError::Exists)
+    ));
+    let taken = store.seats_taken_by("192.0.2.1", before).await.unwrap();
+    assert_eq!(taken.len(), 1, "{taken:?}");
+    assert!(
+        store
+            .seats_taken_by("192.0.2.2", before)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let later = chrono::Utc::now() + chrono::Duration::seconds(1);
+    assert_eq!(store.forget_seat_takes(later).await.unwrap(), 1);
+    assert!(
+        store
+            .seats_taken_by("192.0.2.1", before)
+            .await
+            .unwrap()
+            .is_empty()
+    );
     let all = store.credentials("g1").await.unwrap();
     assert_eq!(
         all.iter()

@@ -191,6 +191,88 @@ async fn postgres_the_host_frees_a_squatted_seat() {
     the_host_frees_a_squatted_seat(&TestApp::postgres().await).await;
 }
 
+/// The host cancels a lobby (recorded as `game_cancelled`, signed like any outcome): it leaves
+/// the lobby list and every later act on it is 409 `cancelled`; nobody else may cancel it, and
+/// a started game cannot be cancelled (409 `already_started`), nothing recorded.
+async fn the_host_cancels_a_lobby(app: &TestApp) {
+    let (id, host, me) = app.lobby(&json!({ "ruleset": "base", "players": 3 })).await;
+    let (_, lobbies) = app.list_games("status=lobby").await;
+    let listed = lobbies["games"].as_array().unwrap();
+    assert!(listed.iter().any(|g| g["id"] == id.as_str()), "{lobbies}");
+    let (st, p) = app.cancel(&id, Some(&me)).await;
+    assert_eq!(st, StatusCode::FORBIDDEN, "a player does not cancel: {p}");
+    let (st, p) = app.cancel(&id, None).await;
+    assert_eq!(st, StatusCode::UNAUTHORIZED, "{p}");
+    let (st, out) = app.cancel(&id, Some(&host)).await;
+    assert_eq!(st, StatusCode::OK, "{out}");
+    assert_eq!(out["events"][0]["event"]["type"], "game_cancelled", "{out}");
+    assert_eq!(out["receipt"]["kind"], "outcome", "{out}");
+    let (_, summary) = app.game(&id).await;
+    assert_eq!(summary["status"], "cancelled", "{summary}");
+    let (_, lobbies) = app.list_games("status=lobby").await;
+    assert!(
+        !lobbies["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == id.as_str()),
+        "a cancelled game is no lobby: {lobbies}"
+    );
+    let (_, cancelled) = app.list_games("status=cancelled").await;
+    let listed = cancelled["games"].as_array().unwrap();
+    assert!(listed.iter().any(|g| g["id"] == id.as_str()), "{cancelled}");
+    let (_, view) = app.state(&id, None).await;
+    assert_eq!(view["view"]["phase"]["name"], "cancelled", "{view}");
+    let version = view["version"].clone();
+    for (what, (st, p)) in [
+        ("cancel again", app.cancel(&id, Some(&host)).await),
+        ("join", app.join(&id, "Late").await),
+        ("start", app.start(&id, Some(&host)).await),
+        (
+            "a bot",
+            app.add_bot(&id, Some(&host), &json!({ "level": "random" }))
+                .await,
+        ),
+    ] {
+        assert_eq!(
+            (st, &p["code"]),
+            (StatusCode::CONFLICT, &json!("cancelled")),
+            "{what}: {p}"
+        );
+    }
+    let (_, after) = app.state(&id, None).await;
+    assert_eq!(
+        after["version"], version,
+        "nothing recorded after the cancel"
+    );
+    // A started game is not the host's to cancel.
+    let (id, host, _) = app.lobby(&json!({ "ruleset": "base", "players": 3 })).await;
+    for _ in 0..2 {
+        app.add_bot(&id, Some(&host), &json!({ "level": "random" }))
+            .await;
+    }
+    assert_eq!(app.start(&id, Some(&host)).await.0, StatusCode::OK);
+    let (_, before) = app.state(&id, None).await;
+    let (st, p) = app.cancel(&id, Some(&host)).await;
+    assert_eq!(
+        (st, &p["code"]),
+        (StatusCode::CONFLICT, &json!("already_started")),
+        "{p}"
+    );
+    let (_, after) = app.state(&id, None).await;
+    assert_eq!(after["version"], before["version"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_the_host_cancels_a_lobby() {
+    the_host_cancels_a_lobby(&TestApp::sqlite().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_the_host_cancels_a_lobby() {
+    the_host_cancels_a_lobby(&TestApp::postgres().await).await;
+}
+
 /// A game left waiting on a bot — its start recorded, but not the bot's move, as when a server
 /// stops between two appends — goes on as soon as a server reads it again; a stale flag (no bot
 /// due) is cleared by the sweep and nothing recorded.

@@ -235,6 +235,11 @@ impl TestApp {
         self.post(&format!("/games/{id}/start"), token, None).await
     }
 
+    /// `POST /games/{id}/cancel`.
+    pub async fn cancel(&self, id: &str, token: Option<&str>) -> Reply {
+        self.post(&format!("/games/{id}/cancel"), token, None).await
+    }
+
     // Play.
 
     /// `GET /games/{id}/state`.

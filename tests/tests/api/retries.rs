@@ -1,4 +1,5 @@
-//! Retries of the acts that make a game (a creation, a rematch) and of commands, with an
+//! Retries of the acts that make a game (a creation, a rematch), of commands and of every other
+//! act a player can retry (a message, an undo request, a vote, a seat taken back), with an
 //! `Idempotency-Key`: a retry by the same caller answers the first reply exactly, tokens
 //! included, marked `Idempotency-Replayed: true`, through another server process; nobody else
 //! gets it; the key sent with another body is 422.
@@ -290,4 +291,104 @@ async fn sqlite_command_retried_after_bots() {
 async fn postgres_command_retried_after_bots() {
     let back = "DROP TRIGGER bots_away ON events; DROP FUNCTION bots_away();";
     command_retried_after_bots(postgres_url().await, POSTGRES_BOTS_AWAY, back).await;
+}
+
+/// Sends `path` twice with one key (through two processes): one effect, the same reply (status,
+/// version, events), the second marked replayed. The reply.
+async fn twice(
+    (one, two): (&TestApp, &TestApp),
+    id: &str,
+    path: &str,
+    (token, key): (&str, &str),
+    body: Option<&Value>,
+) -> (StatusCode, Value) {
+    let client = Client::new();
+    let path = format!("/games/{id}{path}");
+    let (st, replayed, _, first) =
+        read(post(&client, one, &path, (Some(token), Some(key)), body).await).await;
+    assert!(st.is_success() && !replayed, "{path}: {st} {first}");
+    let at = version(one, id).await;
+    let (again_st, replayed, _, again) =
+        read(post(&client, two, &path, (Some(token), Some(key)), body).await).await;
+    assert!(replayed, "{path}: a retry is marked replayed: {again}");
+    assert_eq!(again_st, st, "{path}: {again}");
+    for field in ["version", "events"] {
+        assert_eq!(
+            again[field], first[field],
+            "{path}: the first reply's {field}"
+        );
+    }
+    assert_eq!(version(one, id).await, at, "{path}: one effect");
+    (st, first)
+}
+
+/// Every act a player can retry takes an `Idempotency-Key`: a message, an undo request, a vote and
+/// a seat taken back, each sent twice with one key, recorded once and answered the same (202 again
+/// for a request still awaiting votes); the key sent with another act is 422.
+async fn acts_retried(url: String) {
+    let one = TestApp::spawn(url.clone(), None).await;
+    let two = TestApp::spawn(url.clone(), None).await;
+    let g = seat(&one, "base", 37, json!({}), &[true, true, true], "random").await;
+    let (st, out) = one.start(&g.id, Some(&g.host)).await;
+    assert_eq!(st, StatusCode::OK, "{out}");
+    let apps = (&one, &two);
+    let talk = json!({ "text": "good luck" });
+    twice(apps, &g.id, "/talk", (g.token(1), "talk-1"), Some(&talk)).await;
+    let other = json!({ "text": "something else" });
+    let r = post(
+        &Client::new(),
+        &one,
+        &format!("/games/{}/talk", g.id),
+        (Some(g.token(1)), Some("talk-1")),
+        Some(&other),
+    )
+    .await;
+    let (st, _, _, body) = read(r).await;
+    assert_eq!(
+        (st, &body["code"]),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &json!("idempotency_key_reused")
+        ),
+        "{body}"
+    );
+    // Seat 0 moves, then asks to take it back: the others must vote.
+    let (_, moves) = one.legal_moves(&g.id, g.token(0)).await;
+    let command = pick(moves["commands"].as_array().unwrap(), 1);
+    let (st, out) = one.command(&g.id, g.token(0), &command).await;
+    assert_eq!(st, StatusCode::OK, "{out}");
+    let (st, _) = twice(apps, &g.id, "/undo", (g.token(0), "undo-1"), None).await;
+    assert_eq!(st, StatusCode::ACCEPTED, "votes are awaited");
+    let (st, _) = twice(apps, &g.id, "/undo/approve", (g.token(1), "yes-1"), None).await;
+    assert_eq!(st, StatusCode::ACCEPTED, "one vote of two");
+    let (st, _) = twice(apps, &g.id, "/undo/decline", (g.token(2), "no-2"), None).await;
+    assert_eq!(st, StatusCode::OK, "declined: settled");
+    // The host hands seat 2 to a bot; its player takes it back.
+    let (st, out) = one
+        .post_json(
+            &format!("/games/{}/seats/2/handover", g.id),
+            Some(&g.host),
+            Some(&json!({})),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{out}");
+    twice(
+        apps,
+        &g.id,
+        "/seats/2/reclaim",
+        (g.token(2), "back-2"),
+        None,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn sqlite_acts_retried() {
+    let dir = tempfile::tempdir().unwrap();
+    acts_retried(sqlite_url(&dir, "acts.db")).await;
+}
+
+#[tokio::test]
+async fn postgres_acts_retried() {
+    acts_retried(postgres_url().await).await;
 }

@@ -50,6 +50,31 @@ impl Mixed {
 
     /// The host hides a message (once: a second time is the documented conflict); a player
     /// may not; event 1 is not a message.
+    /// The host (or a player) tries to cancel the started game: refused, 409 `already_started`
+    /// (403 for a player), and nothing recorded.
+    pub async fn cancel(&mut self, look: &Look) {
+        let by_player = self.rng.chance(20);
+        let token = if by_player {
+            let seat = self.any_human();
+            self.token(seat)
+        } else {
+            self.host.clone()
+        };
+        let ex = self.post("/cancel", Some(&token), None, &[]).await;
+        self.count("cancel", ex.status);
+        let code = ex.body["code"].clone();
+        let status = if by_player {
+            [StatusCode::FORBIDDEN]
+        } else {
+            self.check(code == "already_started", || {
+                format!("cancelling a started game: {ex:?}")
+            });
+            [StatusCode::CONFLICT]
+        };
+        self.refused("cancelling a started game", &ex, &status, look.version)
+            .await;
+    }
+
     pub async fn hide(&mut self, look: &Look) {
         let Some(&seq) = self.messages.get(self.rng.index(self.messages.len())) else {
             let ex = self.post("/talk/1/hide", Some(&self.host), None, &[]).await;

@@ -100,6 +100,7 @@ impl Mixed {
                 (some(!self.keyed.is_empty(), 1), "reuse key"),
                 (some(!self.revoked.is_empty(), 2), "revoked"),
                 (2, "replay a signature"),
+                (1, "cancel"),
             ];
             match self.rng.weighted(&weights, "view") {
                 "command" => self.command(&look).await,
@@ -118,6 +119,7 @@ impl Mixed {
                 "reuse key" => self.reuse_key(&look).await,
                 "revoked" => self.probe_revoked(&look).await,
                 "replay a signature" => self.replay_signature(&look).await,
+                "cancel" => self.cancel(&look).await,
                 _ => self.view(&look).await,
             }
         }
