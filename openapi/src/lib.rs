@@ -10,6 +10,8 @@ use serde_json::Value;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
+mod headers;
+
 /// The committed specification.
 pub const COMMITTED: &str = include_str!("../openapi.json");
 
@@ -149,7 +151,7 @@ pub fn finish(spec: utoipa::openapi::OpenApi, codes: &[&str]) -> serde_json::Val
     open_problem_codes(&mut doc, codes);
     describe_stream(&mut doc);
     limit_every_client(&mut doc);
-    declare_headers(&mut doc);
+    headers::declare_headers(&mut doc, API_VERSION_HEADER);
     title_schemas(&mut doc);
     doc
 }
@@ -470,80 +472,6 @@ fn limit_every_client(doc: &mut Value) {
                         }),
                     );
                 }
-            }
-        }
-    }
-}
-
-/// Declares the headers every response carries (`Api-Version`), those of waiting
-/// (`Retry-After` on 429 and 503), the client's allowance on every counted request
-/// (`RateLimit-Policy` and `RateLimit`, draft-ietf-httpapi-ratelimit-headers; not on the health
-/// checks and metrics, which are not counted) and the version of a recorded act (`ETag` on a
-/// reply carrying an `Outcome`).
-fn declare_headers(doc: &mut Value) {
-    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
-        return;
-    };
-    for (operation, counted) in paths
-        .iter_mut()
-        .filter_map(|(path, ops)| {
-            let counted = !matches!(path.as_str(), "/healthz" | "/healthz/write" | "/metrics");
-            Some((ops.as_object_mut()?, counted))
-        })
-        .flat_map(|(ops, counted)| ops.values_mut().map(move |op| (op, counted)))
-    {
-        let Some(responses) = operation
-            .get_mut("responses")
-            .and_then(Value::as_object_mut)
-        else {
-            continue;
-        };
-        for (status, response) in responses.iter_mut() {
-            let outcome = response
-                .pointer("/content/application~1json/schema/$ref")
-                .and_then(Value::as_str)
-                == Some("#/components/schemas/Outcome");
-            let headers = response
-                .as_object_mut()
-                .map(|r| r.entry("headers").or_insert_with(|| serde_json::json!({})));
-            let Some(headers) = headers.and_then(Value::as_object_mut) else {
-                continue;
-            };
-            headers.entry(API_VERSION_HEADER).or_insert_with(|| {
-                serde_json::json!({
-                    "description": "The API's version (`info.version`)",
-                    "schema": { "type": "string" },
-                })
-            });
-            if status == "429" || status == "503" {
-                headers.entry("Retry-After").or_insert_with(|| {
-                    serde_json::json!({
-                        "description": "Seconds to wait before trying again",
-                        "schema": { "type": "string" },
-                    })
-                });
-            }
-            if counted {
-                headers.entry("RateLimit-Policy").or_insert_with(|| {
-                    serde_json::json!({
-                        "description": "The limit this request counts against, per client: `\"write\";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits",
-                        "schema": { "type": "string" },
-                    })
-                });
-                headers.entry("RateLimit").or_insert_with(|| {
-                    serde_json::json!({
-                        "description": "What is left of it: `\"write\";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses",
-                        "schema": { "type": "string" },
-                    })
-                });
-            }
-            if outcome {
-                headers.entry("ETag").or_insert_with(|| {
-                    serde_json::json!({
-                        "description": "The game's version after the act, quoted: send it as `If-Match`",
-                        "schema": { "type": "string" },
-                    })
-                });
             }
         }
     }

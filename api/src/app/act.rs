@@ -2,7 +2,7 @@
 //! or what the server does by itself (a timeout, a bot due after a restart). The seam
 //! ([`crate::app::seam::act`]) takes an [`Act`] and gives a [`Done`].
 
-use saboteur_domain::{BotLevel, Command, Seat};
+use saboteur_domain::{Audience, BotLevel, Command, Seat};
 
 use crate::app::ids::{GameId, Version};
 use crate::dto::{BotSeated, CreateGame, GameCreated, Joined, NewToken, Outcome};
@@ -267,6 +267,15 @@ impl Act {
         }
     }
 
+    /// The key its batch is kept under: a player's retry key, scoped to the seat
+    /// (`{seat}:{key}`).
+    pub fn seat_key(&self, who: Who) -> Option<String> {
+        match (self.retry_key(), who) {
+            (Some(k), Who::Player(seat)) => Some(format!("{}:{k}", seat.0)),
+            (Some(_), Who::Anyone | Who::Host | Who::Server) | (None, _) => None,
+        }
+    }
+
     /// How the reply to a batch the act recorded is shaped (step 8).
     pub fn reply(&self) -> Reply {
         match self {
@@ -319,6 +328,16 @@ pub(crate) enum Who {
     Player(Seat),
     /// The server itself (clocks and bots).
     Server,
+}
+
+impl Who {
+    /// What the caller sees while the game runs: its seat's view, or a spectator's.
+    pub fn audience(self) -> Audience {
+        match self {
+            Who::Player(seat) => Audience::Seat(seat),
+            Who::Anyone | Who::Host | Who::Server => Audience::Spectator,
+        }
+    }
 }
 
 /// What an act did, for the handler to answer with.

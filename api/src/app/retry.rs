@@ -7,7 +7,6 @@ use saboteur_domain::Event;
 use crate::app::act::{Act, Done, Reply, Who};
 use crate::app::ids::Version;
 use crate::app::reply;
-use crate::app::seam::audience;
 use crate::app::table::Batch;
 use crate::app::tables::Held;
 use crate::error::ApiError;
@@ -48,7 +47,7 @@ pub(in crate::app) async fn retried(
         });
     }
     state.metrics.commands.with_label_values(&["retried"]).inc();
-    let outcome = reply::outcome(state, table, batch.first, answered, audience(who)).await?;
+    let outcome = reply::outcome(state, table, batch.first, answered, who.audience()).await?;
     // As the first reply was: an undo request or a vote that left votes awaited was 202.
     let awaiting = act.reply() == Reply::Vote
         && table

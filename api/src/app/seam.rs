@@ -128,10 +128,7 @@ async fn on_table(
     // 2. Who asks, and may they.
     let who = authorise(state, table, token, &act).await?;
     // 3. A retried key answers with the first reply.
-    let key = match (act.retry_key(), who) {
-        (Some(k), Who::Player(seat)) => Some(format!("{}:{k}", seat.0)),
-        (Some(_), Who::Anyone | Who::Host | Who::Server) | (None, _) => None,
-    };
+    let key = act.seat_key(who);
     if let Some(key) = &key
         && let Some((first, last)) = state.store.command_batch(table.id().as_str(), key).await?
     {
@@ -247,11 +244,8 @@ async fn on_table(
     // 7. The bots answer; when the sweep found none due in the game as the store has it (the
     //    table followed it at 3c), its flag is cleared at this version.
     let answered = let_bots_answer(state, table, key.as_deref()).await;
-    if let (Act::BotsDue { .. }, Written::Done(_), None) = (&act, &written, answered)
-        && !table.bot_due()
-        && table.clear_bot_flag(&state.store).await?
-    {
-        tracing::info!(game = %table.id(), version = %table.version(), "nothing due: the bot flag is cleared");
+    if let (Act::BotsDue { .. }, Written::Done(_), None) = (&act, &written, answered) {
+        settle_bot_flag(state, table).await?;
     }
     // 8. The reply, signed.
     let done = match written {
@@ -267,6 +261,15 @@ async fn on_table(
         state.presence.recheck(table.id().as_str());
     }
     Ok(done)
+}
+
+/// Step 7 for the sweep's `BotsDue` that found no bot due in the game as the store has it: the
+/// store's flag outlived its reason and is cleared at the table's version.
+async fn settle_bot_flag(state: &AppState, table: &Held) -> Result<(), ApiError> {
+    if !table.bot_due() && table.clear_bot_flag(&state.store).await? {
+        tracing::info!(game = %table.id(), version = %table.version(), "nothing due: the bot flag is cleared");
+    }
+    Ok(())
 }
 
 /// A seat's signed commitment: the seed's hash, the share and the key the seat was taken with,
@@ -468,7 +471,7 @@ async fn answer(
         Reply::Command => answered,
         Reply::Vote | Reply::Token(_) | Reply::Outcome => table.version(),
     };
-    let outcome = reply::outcome(state, table, batch.first, end, audience(who)).await?;
+    let outcome = reply::outcome(state, table, batch.first, end, who.audience()).await?;
     Ok(match shape {
         Reply::Token(seat) => Done::NewToken(NewToken {
             seat: seat.0,
@@ -481,12 +484,4 @@ async fn answer(
         Reply::Vote if table.history().pending_undo().is_some() => Done::Awaiting(outcome),
         Reply::Vote | Reply::Command | Reply::Outcome => Done::Recorded(outcome),
     })
-}
-
-/// What `who` sees while the game runs.
-pub(in crate::app) fn audience(who: Who) -> Audience {
-    match who {
-        Who::Player(seat) => Audience::Seat(seat),
-        Who::Anyone | Who::Host | Who::Server => Audience::Spectator,
-    }
 }

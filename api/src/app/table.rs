@@ -20,11 +20,13 @@ use saboteur_storage::{
     Append, AppendOutcome, Credential, EventStore, GameRecord, GameStatus, StoreError, TokenSwap,
 };
 
-use crate::app::auth::{Caller, bot_level, identify};
+use crate::app::auth::bot_level;
 use crate::app::clock::TimeSource;
 use crate::app::heads::Heads;
 use crate::app::ids::{GameId, Version};
 use crate::error::{ApiError, Conflict};
+
+mod seats;
 
 /// How long a table may answer without checking the store for appends it was not told of.
 /// Announcements (PostgreSQL NOTIFY, or the in-process broadcast) normally tell it at once;
@@ -499,115 +501,5 @@ impl Table {
         if self.load_again(store).await.is_err() {
             self.distrust();
         }
-    }
-}
-
-impl Table {
-    /// Who is calling with `token`. A token this table does not know is looked up once more
-    /// in the store (it may have been issued through another process) before it is refused
-    /// (401).
-    pub(in crate::app) async fn caller(
-        &mut self,
-        store: &EventStore,
-        token: Option<&str>,
-    ) -> Result<Caller, ApiError> {
-        let Some(token) = token else {
-            return Ok(Caller::Anonymous);
-        };
-        if let Some(who) = identify(token, &self.credentials) {
-            return Ok(who);
-        }
-        self.reload_credentials(store).await?;
-        identify(token, &self.credentials)
-            .ok_or_else(|| ApiError::Unauthorized("this token does not belong to this game".into()))
-    }
-
-    /// Reads the game's credentials again from the store (a seat was taken or claimed through
-    /// another process, or a write here was refused by the store).
-    pub(in crate::app) async fn reload_credentials(
-        &mut self,
-        store: &EventStore,
-    ) -> Result<(), ApiError> {
-        self.credentials = store.credentials(self.id.as_str()).await?;
-        Ok(())
-    }
-
-    /// Whether `token_hash` still holds `seat` (a stream checks this before each event it
-    /// sends: a token issued again ends the old token's streams).
-    pub fn holds(&self, seat: Seat, token_hash: &str) -> bool {
-        self.credentials.iter().any(|c| {
-            c.seat == Some(i32::from(seat.0)) && c.token_hash.as_deref() == Some(token_hash)
-        })
-    }
-
-    /// The credential holding `seat`, if anyone holds it.
-    pub fn holder(&self, seat: Seat) -> Option<&Credential> {
-        self.credentials
-            .iter()
-            .find(|c| c.seat == Some(i32::from(seat.0)))
-    }
-
-    /// Stores a seat's credential and keeps it, with the client that took it (`taker`, counted
-    /// against its join limit); when another process seated someone there first, the table
-    /// reads the seats again and the caller gets 409.
-    pub(in crate::app) async fn seat(
-        &mut self,
-        store: &EventStore,
-        credential: Credential,
-        taker: Option<&str>,
-    ) -> Result<(), ApiError> {
-        match store.add_credential_by(&credential, taker).await {
-            Ok(()) => {
-                self.credentials.push(credential);
-                Ok(())
-            }
-            Err(StoreError::Exists) => {
-                self.reload_credentials(store).await?;
-                Err(ApiError::Conflict(
-                    Conflict::SeatTaken,
-                    "that seat was just taken: try again".into(),
-                ))
-            }
-            Err(e) => Err(e.into()),
-        }
-    }
-
-    /// Records the public key of `seat`'s player before the start.
-    pub(in crate::app) async fn set_key(
-        &mut self,
-        store: &EventStore,
-        seat: Seat,
-        key: &crate::app::act::SentKey,
-    ) -> Result<(), ApiError> {
-        store
-            .set_public_key(
-                self.id.as_str(),
-                i32::from(seat.0),
-                (&key.key, key.proof.as_deref()),
-            )
-            .await?;
-        self.reload_credentials(store).await
-    }
-
-    /// Gives `seat` back before the start: its credential is removed.
-    pub(in crate::app) async fn unseat(
-        &mut self,
-        store: &EventStore,
-        seat: Seat,
-    ) -> Result<(), ApiError> {
-        let number = Some(i32::from(seat.0));
-        if self.holder(seat).is_none() {
-            return Err(ApiError::NotFound("that seat is free".into()));
-        }
-        store
-            .remove_seat(self.id.as_str(), i32::from(seat.0))
-            .await?;
-        self.credentials.retain(|c| c.seat != number);
-        Ok(())
-    }
-
-    /// The game as listed.
-    pub fn summary(&self) -> crate::dto::GameSummary {
-        crate::dto::summary(&self.record, &self.credentials)
     }
 }
