@@ -471,7 +471,7 @@ fn a_lobby_is_cancelled_once_and_never_after_the_start() {
     );
     let spectator = view(h.game(), Audience::Spectator);
     assert_eq!(
-        serde_json::to_value(&spectator.phase.name).unwrap(),
+        serde_json::to_value(spectator.phase.name).unwrap(),
         "cancelled"
     );
     // Once dealt, it is no longer the host's to cancel.
