@@ -20,15 +20,24 @@ pub(crate) const SQLITE_INSERT_EVENTS: &str = "INSERT INTO events (game_id, seq,
      json_extract(value, '$.batch_last_seq'), $2, json_extract(value, '$.prev_hash'), \
      json_extract(value, '$.hash') FROM json_each($3)";
 
-/// The events of a batch, hashed and numbered, as the JSON array the insert statements read, and
-/// the hash of each event in order.
+/// A batch of events hashed and numbered ([`batch_json`]).
+pub(crate) struct Chained {
+    /// The events as the JSON array the insert statements read.
+    pub rows: Value,
+    /// The hash of each event, in order.
+    pub hashes: Vec<String>,
+    /// The chain's head after the batch: the last event's hash.
+    pub head: String,
+}
+
+/// The events of a batch, hashed and numbered, chained after `prev`.
 pub(crate) fn batch_json(
     game_id: &str,
     first_seq: i64,
     prev: &str,
     events: &[NewEvent],
     command_id: Option<&str>,
-) -> (Value, Vec<String>) {
+) -> Chained {
     let last_seq = first_seq + count(events.len()) - 1;
     let mut prev = prev.to_string();
     let mut rows = Vec::with_capacity(events.len());
@@ -57,7 +66,11 @@ pub(crate) fn batch_json(
         hashes.push(hash.clone());
         prev = hash;
     }
-    (Value::Array(rows), hashes)
+    Chained {
+        rows: Value::Array(rows),
+        hashes,
+        head: prev,
+    }
 }
 
 impl EventStore {
@@ -81,14 +94,17 @@ impl EventStore {
         };
         let first_seq = append.expected_version + 1;
         let last_seq = append.expected_version + count(append.events.len());
-        let (batch, hashes) = batch_json(
+        let Chained {
+            rows: batch,
+            hashes,
+            head: last_hash,
+        } = batch_json(
             &append.game_id,
             first_seq,
             &prev,
             &append.events,
             append.command_id.as_deref(),
         );
-        let last_hash = hashes.last().cloned().unwrap_or(prev.clone());
         let now = Utc::now();
         let inserted = match &self.backend {
             Backend::Postgres(_) => {

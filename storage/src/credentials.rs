@@ -14,6 +14,24 @@ pub(crate) const INSERT: &str = "INSERT INTO credentials (game_id, token_hash, r
                                  display_name, created_at, entropy, public_key, key_proof) \
                                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 
+/// The statement that inserts credential `$c` ([`INSERT`] with its columns bound), on either
+/// backend: executed in the transaction of a seat taken or of a game's creation.
+macro_rules! insert_credential {
+    ($c:expr) => {
+        sqlx::query($crate::credentials::INSERT)
+            .bind(&$c.game_id)
+            .bind($c.stored_key())
+            .bind($c.role.to_string())
+            .bind($c.seat)
+            .bind(&$c.display_name)
+            .bind($c.created_at)
+            .bind(&$c.entropy)
+            .bind(&$c.public_key)
+            .bind(&$c.key_proof)
+    };
+}
+pub(crate) use insert_credential;
+
 impl EventStore {
     /// Stores a credential (the token's hash, never the token). A seat already held, or a
     /// token already stored, is [`StoreError::Exists`].
@@ -27,18 +45,7 @@ impl EventStore {
         let result = on_pool!(self, pool => {
             async {
                 let mut tx = pool.begin().await?;
-                sqlx::query(INSERT)
-                    .bind(&c.game_id)
-                    .bind(c.stored_key())
-                    .bind(c.role.to_string())
-                    .bind(c.seat)
-                    .bind(&c.display_name)
-                    .bind(c.created_at)
-                    .bind(&c.entropy)
-                    .bind(&c.public_key)
-                    .bind(&c.key_proof)
-                    .execute(&mut *tx)
-                    .await?;
+                insert_credential!(c).execute(&mut *tx).await?;
                 if let Some(client) = client {
                     sqlx::query(
                         "INSERT INTO seat_takes (game_id, seat, client, taken_at) \

@@ -27,11 +27,7 @@ fn stored(game: &NewGame) -> Result<(String, serde_json::Value)> {
 /// A new game's version and head hash once its first events are recorded, known before they
 /// are (so that the reply to its creation can be signed and kept with it).
 pub fn first_head(game_id: &str, first_events: &[NewEvent]) -> (i64, String) {
-    let (_, hashes) = batch_json(game_id, 1, GENESIS, first_events, None);
-    let head = hashes
-        .last()
-        .cloned()
-        .unwrap_or_else(|| GENESIS.to_string());
+    let head = batch_json(game_id, 1, GENESIS, first_events, None).head;
     (crate::append::count(first_events.len()), head)
 }
 
@@ -100,11 +96,8 @@ impl EventStore {
         }
         let now = Utc::now();
         let version = crate::append::count(first_events.len());
-        let (batch, hashes) = batch_json(&game.id, 1, GENESIS, &first_events, None);
-        let last_hash = hashes
-            .last()
-            .cloned()
-            .unwrap_or_else(|| GENESIS.to_string());
+        let chained = batch_json(&game.id, 1, GENESIS, &first_events, None);
+        let (batch, last_hash) = (chained.rows, chained.head);
         let (ruleset, options) = stored(&game)?;
         let insert_game = self.insert_game_sql();
         let insert_events = match self.backend {
@@ -144,16 +137,7 @@ impl EventStore {
                     .execute(&mut *tx)
                     .await?;
                 for c in std::iter::once(&host).chain(&seats) {
-                    sqlx::query(crate::credentials::INSERT)
-                        .bind(&c.game_id)
-                        .bind(c.stored_key())
-                        .bind(c.role.to_string())
-                        .bind(c.seat)
-                        .bind(&c.display_name)
-                        .bind(c.created_at)
-                        .bind(&c.entropy)
-                        .bind(&c.public_key)
-                        .bind(&c.key_proof)
+                    crate::credentials::insert_credential!(c)
                         .execute(&mut *tx)
                         .await?;
                 }
