@@ -4,7 +4,7 @@
 //! goes ([`About`]); both name the same event for the same act, so a signature made for one
 //! request, command or hand-over never stands for another.
 
-use crate::event::Event;
+use crate::event::{Event, consequences};
 use crate::history::History;
 use crate::seat::Seat;
 use crate::signature::SignedAct;
@@ -38,7 +38,9 @@ impl About {
             ) => Some(to_version + 1),
             (SignedAct::Approve | SignedAct::Decline, _) => self.last_request,
             (SignedAct::Reclaim, _) => self.handed_at.get(seat.index()).copied().flatten(),
-            _ => None,
+            // An undo is recorded by one of the two events above.
+            (SignedAct::Undo, _) => None,
+            (SignedAct::Command | SignedAct::Talk | SignedAct::Leave | SignedAct::Key, _) => None,
         }
     }
 
@@ -51,7 +53,22 @@ impl About {
                     *at = Some(seq);
                 }
             }
-            _ => {}
+            // No other event is what an act is about.
+            Event::GameCreated { .. }
+            | Event::SeedMixed { .. }
+            | Event::RoundStarted { .. }
+            | Event::CommandAccepted { .. }
+            | Event::UndoApproved { .. }
+            | Event::UndoDeclined { .. }
+            | Event::Undone { .. }
+            | Event::TalkPosted { .. }
+            | Event::TalkHidden { .. }
+            | Event::TurnTimedOut { .. }
+            | Event::SeatReclaimed { .. }
+            | Event::SeatKeyRegistered { .. }
+            | Event::TokenReissued { .. }
+            | Event::GameCancelled {}
+            | consequences!() => {}
         }
     }
 }
@@ -67,7 +84,7 @@ impl History {
             SignedAct::Undo => self.undoable(seat),
             SignedAct::Approve | SignedAct::Decline => self.pending_undo().map(|p| p.event),
             SignedAct::Reclaim => self.handed_at(seat),
-            _ => None,
+            SignedAct::Command | SignedAct::Talk | SignedAct::Leave | SignedAct::Key => None,
         }
     }
 

@@ -15,6 +15,42 @@ use crate::signature::SeatSignature;
 
 mod helpers;
 
+/// The pattern of every event that is a consequence on the table (of a command, or of a round
+/// ending), as opposed to the record's own bookkeeping (creation, deals, commands accepted,
+/// undo, talk, seats and keys, cancellation). A match that treats every consequence alike
+/// names them with this pattern instead of `_`, so that a new event does not compile until it
+/// is placed here or in each such match.
+macro_rules! consequences {
+    () => {
+        $crate::event::Event::PathPlayed { .. }
+            | $crate::event::Event::GoalRevealed { .. }
+            | $crate::event::Event::ToolBroken { .. }
+            | $crate::event::Event::ToolRepaired { .. }
+            | $crate::event::Event::PathRemoved { .. }
+            | $crate::event::Event::MapUsed { .. }
+            | $crate::event::Event::Passed { .. }
+            | $crate::event::Event::CardDrawn { .. }
+            | $crate::event::Event::TurnSkipped { .. }
+            | $crate::event::Event::RoundEnded { .. }
+            | $crate::event::Event::GoldDrawn { .. }
+            | $crate::event::Event::GoldOffered { .. }
+            | $crate::event::Event::GoldKept { .. }
+            | $crate::event::Event::SaboteursPaid { .. }
+            | $crate::event::Event::DiscardedToRemove { .. }
+            | $crate::event::Event::TheftPlayed { .. }
+            | $crate::event::Event::PlayerTrapped { .. }
+            | $crate::event::Event::ActionCancelled { .. }
+            | $crate::event::Event::HatsSwapped { .. }
+            | $crate::event::Event::Inspected { .. }
+            | $crate::event::Event::HandsSwapped { .. }
+            | $crate::event::Event::CoinsPaid { .. }
+            | $crate::event::Event::StealingStarted { .. }
+            | $crate::event::Event::CoinStolen { .. }
+            | $crate::event::Event::GameEnded { .. }
+    };
+}
+pub(crate) use consequences;
+
 /// The schema version of [`Event`]'s JSON. Bump it, and teach [`Event::decode`] to read the
 /// old form, when an event's shape changes.
 pub const EVENT_SCHEMA_VERSION: u16 = 1;

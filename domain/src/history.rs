@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::command::Command;
 use crate::decide::{decide, start, start_with};
-use crate::event::{BotMove, Event};
+use crate::event::{BotMove, Event, consequences};
 use crate::game::{Game, Phase};
 use crate::random::Contribution;
 use crate::seat::Seat;
@@ -152,7 +152,7 @@ pub(crate) fn opens_batch(log: &[Event], index: usize) -> bool {
                     Event::GameCreated { .. } | Event::Undone { .. }
                 )
         }
-        _ => false,
+        Event::GameCreated { .. } | Event::RoundStarted { .. } | consequences!() => false,
     }
 }
 
@@ -387,32 +387,33 @@ impl History {
         start_with(&self.game, contributions)
     }
 
-    /// The seat whose command is the last effective one, with the version before it.
     /// The last command `seat` chose itself (not by a bot), if only bots have acted since:
     /// with the version before it.
     pub(crate) fn last_own_command(&self, seat: Seat) -> Option<(Seat, u64)> {
         for &seq in self.commands.iter().rev() {
-            match &self.log[seq as usize - 1] {
+            // `commands` numbers the log's accepted commands only.
+            let Event::CommandAccepted { seat: s, bot, .. } = &self.log[seq as usize - 1] else {
+                return None;
+            };
+            match (s, bot) {
                 // A timeout's command was nobody's choice: it is not taken back.
-                Event::CommandAccepted { .. }
-                    if seq >= 2
-                        && matches!(
-                            self.log[seq as usize - 2],
-                            Event::TurnTimedOut { .. }
-                                | Event::SeatHandedToBot {
-                                    reason: crate::event::HandOver::Abandoned
-                                        | crate::event::HandOver::Host,
-                                    ..
-                                }
-                        ) =>
+                _ if seq >= 2
+                    && matches!(
+                        self.log[seq as usize - 2],
+                        Event::TurnTimedOut { .. }
+                            | Event::SeatHandedToBot {
+                                reason: crate::event::HandOver::Abandoned
+                                    | crate::event::HandOver::Host,
+                                ..
+                            }
+                    ) =>
                 {
                     return None;
                 }
-                Event::CommandAccepted {
-                    seat: s, bot: None, ..
-                } if *s == seat => return Some((seat, seq - 1)),
-                Event::CommandAccepted { bot: Some(_), .. } => {}
-                _ => return None,
+                (s, None) if *s == seat => return Some((seat, seq - 1)),
+                (_, Some(_)) => {}
+                // Another player's own command: nothing of `seat`'s to take back.
+                (_, None) => return None,
             }
         }
         None

@@ -68,10 +68,10 @@ impl SignedAct {
     /// names ([`act_statement`]'s `about`): an undo (the command it takes back), an approval or
     /// a decline (the request voted on), a reclaim (the hand-over it ends).
     pub fn names_an_event(self) -> bool {
-        matches!(
-            self,
-            SignedAct::Undo | SignedAct::Approve | SignedAct::Decline | SignedAct::Reclaim
-        )
+        match self {
+            SignedAct::Undo | SignedAct::Approve | SignedAct::Decline | SignedAct::Reclaim => true,
+            SignedAct::Command | SignedAct::Talk | SignedAct::Leave | SignedAct::Key => false,
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! (`Event::SeatKeyRegistered`) must carry the player's signature ([`crate::signature`]), and
 //! nothing else may. The signatures themselves are checked by the API's audit.
 
-use crate::event::Event;
+use crate::event::{Event, consequences};
 use crate::history::opens_batch;
 use crate::seat::Seat;
 use crate::signature::{SeatSignature, SignedAct, SigningScheme, fingerprint};
@@ -49,7 +49,23 @@ fn own_act(log: &[Event], index: usize, handed: &[bool]) -> Option<(Seat, Signed
         } => Some((*seat, SignedAct::Talk)),
         Event::SeatReclaimed { seat, .. } => Some((*seat, SignedAct::Reclaim)),
         Event::SeatKeyRegistered { seat, .. } => Some((*seat, SignedAct::Key)),
-        _ => None,
+        // A command or an undo inside another's batch (a timeout's, the votes' undo), a bot's
+        // vote, the server's own message: nobody's signature.
+        Event::CommandAccepted { .. }
+        | Event::Undone { .. }
+        | Event::UndoApproved { .. }
+        | Event::UndoDeclined { .. }
+        | Event::TalkPosted { .. } => None,
+        // The server's bookkeeping and the host's acts (the host signs nothing a seat does).
+        Event::GameCreated { .. }
+        | Event::SeedMixed { .. }
+        | Event::RoundStarted { .. }
+        | Event::TalkHidden { .. }
+        | Event::TurnTimedOut { .. }
+        | Event::SeatHandedToBot { .. }
+        | Event::TokenReissued { .. }
+        | Event::GameCancelled {}
+        | consequences!() => None,
     }
 }
 
@@ -91,7 +107,20 @@ impl Signers {
                     *h = matches!(event, Event::SeatHandedToBot { .. });
                 }
             }
-            _ => {}
+            // Nothing else changes who signs for a seat.
+            Event::GameCreated { .. }
+            | Event::SeedMixed { .. }
+            | Event::RoundStarted { .. }
+            | Event::CommandAccepted { .. }
+            | Event::UndoRequested { .. }
+            | Event::UndoApproved { .. }
+            | Event::UndoDeclined { .. }
+            | Event::Undone { .. }
+            | Event::TalkPosted { .. }
+            | Event::TalkHidden { .. }
+            | Event::TurnTimedOut { .. }
+            | Event::GameCancelled {}
+            | consequences!() => {}
         }
     }
 }

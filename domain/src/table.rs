@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::event::{BotLevel, Event};
+use crate::event::{BotLevel, Event, consequences};
 use crate::options::{Clock, Options};
 use crate::seat::Seat;
 
@@ -129,7 +129,16 @@ impl Table {
                     *k = None;
                 }
             }
-            _ => {}
+            // Nothing else changes the table's clocks, seats, keys or talk.
+            Event::GameCreated { .. }
+            | Event::SeedMixed { .. }
+            | Event::RoundStarted { .. }
+            | Event::UndoRequested { .. }
+            | Event::UndoApproved { .. }
+            | Event::UndoDeclined { .. }
+            | Event::Undone { .. }
+            | Event::GameCancelled {}
+            | consequences!() => {}
         }
         if let Some(t) = recorded_time(event) {
             self.last_at = self.last_at.max(t);
@@ -149,6 +158,17 @@ pub fn recorded_time(event: &Event) -> Option<u64> {
         | Event::CommandAccepted { at, .. }
         | Event::Undone { at, .. } => *at,
         Event::TalkPosted { at, .. } | Event::TurnTimedOut { at, .. } => Some(*at),
-        _ => None,
+        Event::GameCreated { .. }
+        | Event::SeedMixed { .. }
+        | Event::UndoRequested { .. }
+        | Event::UndoApproved { .. }
+        | Event::UndoDeclined { .. }
+        | Event::TalkHidden { .. }
+        | Event::SeatHandedToBot { .. }
+        | Event::SeatReclaimed { .. }
+        | Event::SeatKeyRegistered { .. }
+        | Event::TokenReissued { .. }
+        | Event::GameCancelled {}
+        | consequences!() => None,
     }
 }

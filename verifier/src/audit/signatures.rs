@@ -46,22 +46,40 @@ pub fn check_signatures(game: &str, log: &[Event]) -> Result<u64, AuditError> {
                 .and_then(Value::as_str)
                 .map(str::to_string)
         };
-        let agrees = match (e.act, event) {
-            (SignedAct::Command, Event::CommandAccepted { command, .. }) => {
-                let signed: Option<saboteur_domain::Command> = serde_json::from_str(&s.body).ok();
-                match (signed, command.known()) {
-                    (Some(signed), Some(recorded)) => signed.canonical() == recorded.canonical(),
-                    _ => false,
+        // Each act says what its signed body must hold; the record's event for it is the one
+        // `signed_acts` paired with the act.
+        let agrees = match e.act {
+            SignedAct::Command => match event {
+                Event::CommandAccepted { command, .. } => {
+                    let signed: Option<saboteur_domain::Command> =
+                        serde_json::from_str(&s.body).ok();
+                    match (signed, command.known()) {
+                        (Some(signed), Some(recorded)) => {
+                            signed.canonical() == recorded.canonical()
+                        }
+                        (None, _) | (_, None) => false,
+                    }
                 }
-            }
-            (SignedAct::Talk, Event::TalkPosted { text, .. }) => {
-                text.known().map(|t| t.trim()) == field("text").as_deref().map(str::trim)
-            }
-            (SignedAct::Key, Event::SeatKeyRegistered { key, .. }) => {
-                field("public_key").map(|k| k.to_ascii_lowercase()).as_ref() == Some(key)
-            }
+                _ => false,
+            },
+            SignedAct::Talk => match event {
+                Event::TalkPosted { text, .. } => {
+                    text.known().map(|t| t.trim()) == field("text").as_deref().map(str::trim)
+                }
+                _ => false,
+            },
+            SignedAct::Key => match event {
+                Event::SeatKeyRegistered { key, .. } => {
+                    field("public_key").map(|k| k.to_ascii_lowercase()).as_ref() == Some(key)
+                }
+                _ => false,
+            },
             // Acts without a body sign an empty one.
-            _ => s.body.is_empty(),
+            SignedAct::Undo
+            | SignedAct::Approve
+            | SignedAct::Decline
+            | SignedAct::Reclaim
+            | SignedAct::Leave => s.body.is_empty(),
         };
         if !agrees {
             return Err(AuditError::signature(
