@@ -9,7 +9,12 @@ import { describeEvent, seatName, shownName } from "./words.js";
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
 /** The RFC 8785 form of a flat JSON object of strings and integers (a receipt): keys sorted. @param {Record<string, unknown>} o */
-const jcs = (o) => `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${JSON.stringify(o[k])}`).join(",")}}`;
+const jcs = (o) =>
+  `{${Object.keys(o)
+    .sort()
+    .filter((k) => o[k] !== undefined)
+    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(o[k])}`)
+    .join(",")}}`;
 
 /** Whether `signature` (hex) is `key`'s (hex) Ed25519 signature of `text`. @param {string} key @param {string} text @param {string} signature */
 async function verifies(key, text, signature) {
@@ -17,12 +22,23 @@ async function verifies(key, text, signature) {
     const bytes = (/** @type {string} */ x) => Uint8Array.from(x.match(/../g) ?? [], (b) => parseInt(b, 16));
     const k = await crypto.subtle.importKey("raw", bytes(key), { name: "Ed25519" }, false, ["verify"]);
     return await crypto.subtle.verify({ name: "Ed25519" }, k, bytes(signature), new TextEncoder().encode(text));
-  } catch { return false; }
+  } catch {
+    return false;
+  }
 }
 
 /** The act a player signed for a recorded event (docs/clients.md). @param {string} type */
-const signedActOf = (type) => ({ command_accepted: "command", undo_requested: "undo", undone: "undo", undo_approved: "approve",
-  undo_declined: "decline", talk_posted: "talk", seat_reclaimed: "reclaim", seat_key_registered: "key" })[type];
+const signedActOf = (type) =>
+  ({
+    command_accepted: "command",
+    undo_requested: "undo",
+    undone: "undo",
+    undo_approved: "approve",
+    undo_declined: "decline",
+    talk_posted: "talk",
+    seat_reclaimed: "reclaim",
+    seat_key_registered: "key",
+  })[type];
 
 /**
  * The checks this browser makes itself with what it kept: the server's keys it kept are still
@@ -40,14 +56,21 @@ async function checkHere(id, kept) {
   const published = new Map(bundle.keys.map((/** @type {Schemas["PublishedKey"]} */ k) => [k.id, k.public_key]));
   const mine = serverKeys.get();
   for (const k of mine) {
-    if (published.get(k.id) !== k.public_key) { ok = false; lines.push(t("here.withdrawn", { id: k.id, since: k.created_at })); }
+    if (published.get(k.id) !== k.public_key) {
+      ok = false;
+      lines.push(t("here.withdrawn", { id: k.id, since: k.created_at }));
+    }
   }
   let good = 0;
   for (const r of kept.map((x) => /** @type {any} */ (x).receipt ?? x)) {
     const key = published.get(r.key_id) ?? mine.find((k) => k.id === r.key_id)?.public_key;
     const { signature, ...signedPart } = r;
-    if (key && await verifies(key, jcs(signedPart), signature)) good++;
-    else { ok = false; lines.push(t("here.bad_receipt", { version: r.version })); break; }
+    if (key && (await verifies(key, jcs(signedPart), signature))) good++;
+    else {
+      ok = false;
+      lines.push(t("here.bad_receipt", { version: r.version }));
+      break;
+    }
   }
   lines.push(t("here.receipts", { good, n: kept.length, keys: mine.length }));
   /** @type {Record<number, string>} */
@@ -69,14 +92,27 @@ async function checkHere(id, kept) {
       const s = p.signature;
       /** @type {unknown} */
       let body;
-      try { body = s.body ? JSON.parse(s.body) : undefined; } catch { body = undefined; }
+      try {
+        body = s.body ? JSON.parse(s.body) : undefined;
+      } catch {
+        body = undefined;
+      }
       const act = signedActOf(e.event_type);
-      const about = act === "undo" ? p.to_version + 1
-        : act === "approve" || act === "decline" ? lastRequest
-          : act === "reclaim" ? handedAt[seat] ?? null : null;
+      const about =
+        act === "undo"
+          ? p.to_version + 1
+          : act === "approve" || act === "decline"
+            ? lastRequest
+            : act === "reclaim"
+              ? (handedAt[seat] ?? null)
+              : null;
       const text = statement({ game: id, seat, version: s.version, act, record, about }, body, s.body);
-      if (key && await verifies(key, text, s.signature)) signatures++;
-      else { ok = false; lines.push(t("here.bad_signature", { n: e.seq, seat })); break; }
+      if (key && (await verifies(key, text, s.signature))) signatures++;
+      else {
+        ok = false;
+        lines.push(t("here.bad_signature", { n: e.seq, seat }));
+        break;
+      }
     }
     if (e.event_type === "seat_key_registered") seatKeys[p.seat] = p.key;
     if (e.event_type === "token_reissued") delete seatKeys[p.seat];
@@ -99,9 +135,13 @@ async function checkHere(id, kept) {
       if (own.includes(e.payload.key)) reissued = false;
       else (reissued ? afterReissue : foreign).push(e.payload.key);
     }
-    for (const key of foreign) { ok = false; lines.push(t("here.other_key", { print: await keys.fingerprint(key) })); }
+    for (const key of foreign) {
+      ok = false;
+      lines.push(t("here.other_key", { print: await keys.fingerprint(key) }));
+    }
     for (const key of afterReissue) lines.push(t("here.reissued_key", { print: await keys.fingerprint(key) }));
-    if (!foreign.length && seatKeys[me.seat] === me.key.public) lines.push(t("here.own_key", { print: await keys.fingerprint(me.key.public) }));
+    if (!foreign.length && seatKeys[me.seat] === me.key.public)
+      lines.push(t("here.own_key", { print: await keys.fingerprint(me.key.public) }));
   }
   return { ok, lines };
 }
@@ -122,10 +162,15 @@ export async function audit(id, ready) {
     h("p", {}, t("audit.commitment_explained")),
     h("p", {}, `${t("audit.commitment")} `, code(summary.seed_commitment)),
     h("p", {}, t("audit.seed_explained")),
-    h("p", {}, `${t("audit.seed")} `, summary.seed ? code(summary.seed) : t("audit.seed_hidden"))];
+    h("p", {}, `${t("audit.seed")} `, summary.seed ? code(summary.seed) : t("audit.seed_hidden")),
+  ];
   // A game's audit opens when it ends: before, its secrets are still secret.
   if (summary.status !== "finished") {
-    kids.push(h("p", { class: "error", role: "alert" }, t("audit.not_over")), h("p", {}, h("a", { href: `/play/${id}` }, t("audit.to_table"))), ...secrets);
+    kids.push(
+      h("p", { class: "error", role: "alert" }, t("audit.not_over")),
+      h("p", {}, h("a", { href: `/play/${id}` }, t("audit.to_table"))),
+      ...secrets,
+    );
     main.replaceChildren(...kids);
     return;
   }
@@ -138,26 +183,117 @@ export async function audit(id, ready) {
     const disputed = Number(/^event (\d+)/.exec(v.discrepancy ?? "")?.[1] ?? 0);
     // The verdict first, in words and large; the evidence for experts folded below.
     kids.push(
-      h("p", { role: "status", class: v.ok ? "verdict" : "verdict error" }, v.ok ? t("audit.verified", { events: v.events, commands: v.report.commands_checked, deals: v.report.deals_checked, signatures: v.report.signatures_checked ?? 0 }) : t("audit.discrepancy", { what: v.discrepancy ?? "" })),
+      h(
+        "p",
+        { role: "status", class: v.ok ? "verdict" : "verdict error" },
+        v.ok
+          ? t("audit.verified", {
+              events: v.events,
+              commands: v.report.commands_checked,
+              deals: v.report.deals_checked,
+              signatures: v.report.signatures_checked ?? 0,
+            })
+          : t("audit.discrepancy", { what: v.discrepancy ?? "" }),
+      ),
       v.ok ? h("p", {}, t("audit.plain")) : null,
-      disputed ? h("p", {}, h("a", { href: `/replay/${id}?v=${Math.max(1, disputed - 1)}&as=everyone` }, t("audit.see_before", { n: disputed }))) : null,
-      v.ok ? h("p", {}, t("audit.winners", { winners: v.report.winners.map(who).join(", ") || t("word.nobody"), gold: v.report.gold.map((g, i) => `${who(i)} ${g}`).join(", ") })) : null);
-    const here = h("section", { "aria-label": t("audit.here") }, h("h2", {}, t("audit.here")), h("p", {}, t("audit.checking")));
+      disputed
+        ? h(
+            "p",
+            {},
+            h(
+              "a",
+              { href: `/replay/${id}?v=${Math.max(1, disputed - 1)}&as=everyone` },
+              t("audit.see_before", { n: disputed }),
+            ),
+          )
+        : null,
+      v.ok
+        ? h(
+            "p",
+            {},
+            t("audit.winners", {
+              winners: v.report.winners.map(who).join(", ") || t("word.nobody"),
+              gold: v.report.gold.map((g, i) => `${who(i)} ${g}`).join(", "),
+            }),
+          )
+        : null,
+    );
+    const here = h(
+      "section",
+      { "aria-label": t("audit.here") },
+      h("h2", {}, t("audit.here")),
+      h("p", {}, t("audit.checking")),
+    );
     kids.push(here);
     kids.push(await account(id, names, v.ok ? null : { seq: disputed, what: v.discrepancy ?? "" }));
-    kids.push(h("details", { class: "experts" }, h("summary", {}, t("audit.experts")),
-      ...secrets,
-      h("p", {}, v.log_entry ? t("audit.log_entry", { n: v.log_entry.seq, version: v.log_entry.version, head: v.log_entry.head, at: v.log_entry.logged_at }) : t("audit.not_logged")),
-      h("h2", {}, t("audit.keys")),
-      h("ul", {}, v.keys.map((k) => h("li", {}, code(k.id), ": ", code(k.public_key), `, ${t(k.retired_at ? "audit.key_retired" : "audit.key_in_use", { since: new Date(k.created_at).toLocaleString(), retired: k.retired_at ? new Date(k.retired_at).toLocaleString() : "" })}`))),
-      h("p", {}, h("a", { href: `/games/${id}/audit`, download: `saboteur-${id}.json` }, t("audit.download_bundle")), " ",
-        h("a", { href: file, download: `receipts-${id}.json` }, t("audit.download_receipts", { n: kept.length }))),
-      h("p", {}, `${t("audit.offline")} `, h("code", {}, `saboteur verify --file saboteur-${id}.json --receipts receipts-${id}.json`)),
-      checkReceipts(id, kept)));
-    checkHere(id, kept).then(({ ok, lines }) => here.replaceChildren(here.firstChild ?? "",
-      h("div", { role: "status", class: ok ? "" : "error" }, h("ul", {}, lines.map((l) => h("li", {}, l))))))
+    kids.push(
+      h(
+        "details",
+        { class: "experts" },
+        h("summary", {}, t("audit.experts")),
+        ...secrets,
+        h(
+          "p",
+          {},
+          v.log_entry
+            ? t("audit.log_entry", {
+                n: v.log_entry.seq,
+                version: v.log_entry.version,
+                head: v.log_entry.head,
+                at: v.log_entry.logged_at,
+              })
+            : t("audit.not_logged"),
+        ),
+        h("h2", {}, t("audit.keys")),
+        h(
+          "ul",
+          {},
+          v.keys.map((k) =>
+            h(
+              "li",
+              {},
+              code(k.id),
+              ": ",
+              code(k.public_key),
+              `, ${t(k.retired_at ? "audit.key_retired" : "audit.key_in_use", { since: new Date(k.created_at).toLocaleString(), retired: k.retired_at ? new Date(k.retired_at).toLocaleString() : "" })}`,
+            ),
+          ),
+        ),
+        h(
+          "p",
+          {},
+          h("a", { href: `/games/${id}/audit`, download: `saboteur-${id}.json` }, t("audit.download_bundle")),
+          " ",
+          h("a", { href: file, download: `receipts-${id}.json` }, t("audit.download_receipts", { n: kept.length })),
+        ),
+        h(
+          "p",
+          {},
+          `${t("audit.offline")} `,
+          h("code", {}, `saboteur verify --file saboteur-${id}.json --receipts receipts-${id}.json`),
+        ),
+        checkReceipts(id, kept),
+      ),
+    );
+    checkHere(id, kept)
+      .then(({ ok, lines }) =>
+        here.replaceChildren(
+          here.firstChild ?? "",
+          h(
+            "div",
+            { role: "status", class: ok ? "" : "error" },
+            h(
+              "ul",
+              {},
+              lines.map((l) => h("li", {}, l)),
+            ),
+          ),
+        ),
+      )
       .catch((e) => here.replaceChildren(here.firstChild ?? "", h("p", { class: "error" }, e.message)));
-  } catch (e) { kids.push(h("p", { class: "error", role: "alert" }, e.message)); }
+  } catch (e) {
+    kids.push(h("p", { class: "error", role: "alert" }, e.message));
+  }
   main.replaceChildren(...kids.filter((k) => k != null));
 }
 
@@ -172,7 +308,11 @@ export async function audit(id, ready) {
  */
 async function account(id, names, wrong) {
   const bundle = await api(`/games/${id}/audit`);
-  await Promise.all(bundle.events.filter((/** @type {any} */ e) => e.event_type === "seat_key_registered").map((/** @type {any} */ e) => keys.fingerprint(e.payload.key)));
+  await Promise.all(
+    bundle.events
+      .filter((/** @type {any} */ e) => e.event_type === "seat_key_registered")
+      .map((/** @type {any} */ e) => keys.fingerprint(e.payload.key)),
+  );
   /** @type {HTMLElement[]} */
   const parts = [];
   /** @type {HTMLElement} */
@@ -185,20 +325,42 @@ async function account(id, names, wrong) {
       parts.push(h("h3", {}, t("audit.round", { n: ev.round })), list);
     }
     if (e.event_type === "card_drawn") continue;
-    const checked = wrong && wrong.seq && e.seq >= wrong.seq
-      ? (e.seq === wrong.seq ? h("strong", { class: "error" }, ` ✗ ${wrong.what.replace(/^event \d+: /, "")}`) : ` ${t("audit.not_checked")}`)
-      : e.event_type === "command_accepted" ? h("span", { class: "legal", title: t("audit.legal_title") }, ` ✓ ${t("audit.legal")}`) : "";
-    list.append(h("li", { value: e.seq, class: wrong?.seq === e.seq ? "disputed" : null }, describeEvent({ seq: e.seq, event: ev }, names).replace(/^#\d+ /, ""), checked,
-      ev.at && typeof ev.at === "number" ? ` ${t("audit.at", { time: new Date(ev.at).toLocaleTimeString() })}` : "", " ",
-      h("a", { href: `/replay/${id}?v=${e.seq}&as=everyone`, "aria-label": t("audit.see_label", { n: e.seq }) }, t("audit.see"))));
+    const checked =
+      wrong && wrong.seq && e.seq >= wrong.seq
+        ? e.seq === wrong.seq
+          ? h("strong", { class: "error" }, ` ✗ ${wrong.what.replace(/^event \d+: /, "")}`)
+          : ` ${t("audit.not_checked")}`
+        : e.event_type === "command_accepted"
+          ? h("span", { class: "legal", title: t("audit.legal_title") }, ` ✓ ${t("audit.legal")}`)
+          : "";
+    list.append(
+      h(
+        "li",
+        { value: e.seq, class: wrong?.seq === e.seq ? "disputed" : null },
+        describeEvent({ seq: e.seq, event: ev }, names).replace(/^#\d+ /, ""),
+        checked,
+        ev.at && typeof ev.at === "number" ? ` ${t("audit.at", { time: new Date(ev.at).toLocaleTimeString() })}` : "",
+        " ",
+        h(
+          "a",
+          { href: `/replay/${id}?v=${e.seq}&as=everyone`, "aria-label": t("audit.see_label", { n: e.seq }) },
+          t("audit.see"),
+        ),
+      ),
+    );
   }
-  return h("section", { "aria-label": t("audit.account"), class: "account" }, h("h2", {}, t("audit.account")),
-    h("p", {}, t("audit.account_intro")), ...parts);
+  return h(
+    "section",
+    { "aria-label": t("audit.account"), class: "account" },
+    h("h2", {}, t("audit.account")),
+    h("p", {}, t("audit.account_intro")),
+    ...parts,
+  );
 }
 
 /** A form that checks receipts (kept by this browser, or pasted) against the game's record. */
 function checkReceipts(id, kept) {
-  const area = h("textarea", { id: "receipts", rows: 6, cols: 80, placeholder: "[{ \"kind\": \"view\", … }]" });
+  const area = h("textarea", { id: "receipts", rows: 6, cols: 80, placeholder: '[{ "kind": "view", … }]' });
   const out = h("p", { role: "status", "aria-live": "polite" });
   const check = async (list) => {
     out.textContent = t("audit.checking");
@@ -207,18 +369,54 @@ function checkReceipts(id, kept) {
       // The server reads at most 64 KiB a request: a few dozen receipts at a time.
       for (let i = 0; i < list.length; i += 50) {
         /** @type {Schemas["ReceiptsVerdict"]} */
-        const r = await api(`/games/${id}/audit/receipts`, { method: "POST", body: list.slice(i, i + 50).map((x) => x.receipt ?? x) });
-        if (!r.ok) { out.textContent = r.contradiction ? t("audit.contradiction", { what: r.contradiction }) : t("audit.refused", { what: r.refused ?? "" }); out.className = "error"; return; }
+        const r = await api(`/games/${id}/audit/receipts`, {
+          method: "POST",
+          body: list.slice(i, i + 50).map((x) => x.receipt ?? x),
+        });
+        if (!r.ok) {
+          out.textContent = r.contradiction
+            ? t("audit.contradiction", { what: r.contradiction })
+            : t("audit.refused", { what: r.refused ?? "" });
+          out.className = "error";
+          return;
+        }
         count += r.checked?.receipts ?? 0;
       }
       out.className = "";
       out.textContent = t("audit.receipts_agree", { n: count });
-    } catch (e) { out.className = "error"; out.textContent = e.message; }
+    } catch (e) {
+      out.className = "error";
+      out.textContent = e.message;
+    }
   };
-  return h("section", { "aria-label": t("audit.receipts") }, h("h2", {}, t("audit.receipts")),
+  return h(
+    "section",
+    { "aria-label": t("audit.receipts") },
+    h("h2", {}, t("audit.receipts")),
     h("p", {}, h("button", { type: "button", onclick: () => check(kept) }, t("audit.check_kept", { n: kept.length }))),
-    h("p", {}, h("label", { for: "receipts" }, t("audit.paste")), h("br"), area, h("br"),
-      h("button", { type: "button", onclick: () => { try { check(JSON.parse(area.value || "[]")); } catch (e) { out.className = "error"; out.textContent = e.message; } } }, t("audit.check_pasted"))),
-    out);
+    h(
+      "p",
+      {},
+      h("label", { for: "receipts" }, t("audit.paste")),
+      h("br"),
+      area,
+      h("br"),
+      h(
+        "button",
+        {
+          type: "button",
+          onclick: () => {
+            try {
+              check(JSON.parse(area.value || "[]"));
+            } catch (e) {
+              out.className = "error";
+              out.textContent = e.message;
+            }
+          },
+        },
+        t("audit.check_pasted"),
+      ),
+    ),
+    out,
+  );
 }
-

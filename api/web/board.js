@@ -1,8 +1,9 @@
 // The maze as SVG: the cards laid, the goals, the cells a card may go to or aim at, the last
 // move marked; panned, pinch- and wheel-zoomed, the zoom kept across redraws.
-import { el, cardShape, faceDown } from "./svg.js";
+
 import { t } from "./i18n.js";
-import { describe, describeEvent, cardName } from "./words.js";
+import { cardShape, el, faceDown } from "./svg.js";
+import { cardName, describe, describeEvent } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
@@ -13,13 +14,24 @@ import { describe, describeEvent, cardName } from "./words.js";
  * @param {{ legal?: Array<{ at: Schemas["Cell"] }>, onCell?: (at: Schemas["Cell"]) => void, targets?: Array<{ at: Schemas["Cell"], label: string, onPick: () => void }>, keep?: { box: number[] | null } }} [options]
  */
 export function board(view, deck, { legal = [], onCell, targets = [], keep = { box: null } } = {}) {
-  const cells = [...view.board.map((p) => [p.x, p.y]), ...view.goals.map((g) => [g.x, g.y]), ...legal.map((c) => [c.at.x, c.at.y])];
-  const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
+  const cells = [
+    ...view.board.map((p) => [p.x, p.y]),
+    ...view.goals.map((g) => [g.x, g.y]),
+    ...legal.map((c) => [c.at.x, c.at.y]),
+  ];
+  const xs = cells.map((c) => c[0]),
+    ys = cells.map((c) => c[1]);
   // The whole maze, unless the player zoomed or panned: then where they left it (`keep`
   // outlives the redraws).
-  let box = keep.box ?? [Math.min(...xs) - 1, Math.min(...ys) - 1, Math.max(...xs) - Math.min(...xs) + 3, Math.max(...ys) - Math.min(...ys) + 3];
+  let box = keep.box ?? [
+    Math.min(...xs) - 1,
+    Math.min(...ys) - 1,
+    Math.max(...xs) - Math.min(...xs) + 3,
+    Math.max(...ys) - Math.min(...ys) + 3,
+  ];
   const svg = el("svg", { class: "board", viewBox: box.join(" "), role: "group", "aria-label": t("board.maze") });
-  const title = el("title"); title.textContent = t("board.title");
+  const title = el("title");
+  title.textContent = t("board.title");
   svg.append(title);
   for (const p of view.board) {
     const entry = deck[p.card];
@@ -33,7 +45,12 @@ export function board(view, deck, { legal = [], onCell, targets = [], keep = { b
     const g = goal.card ? cardShape(deck[goal.card], goal.x, goal.y) : faceDown(goal.x, goal.y);
     if (goal.card) g.setAttribute("opacity", "0.7");
     g.setAttribute("role", "img");
-    g.setAttribute("aria-label", goal.card ? t("board.goal_seen", { at: `(${goal.x}, ${goal.y})`, card: cardName(goal.card) }) : t("board.goal", { at: `(${goal.x}, ${goal.y})` }));
+    g.setAttribute(
+      "aria-label",
+      goal.card
+        ? t("board.goal_seen", { at: `(${goal.x}, ${goal.y})`, card: cardName(goal.card) })
+        : t("board.goal", { at: `(${goal.x}, ${goal.y})` }),
+    );
     svg.append(g);
   }
   const seen = new Set();
@@ -41,35 +58,86 @@ export function board(view, deck, { legal = [], onCell, targets = [], keep = { b
     const key = `${c.at.x},${c.at.y}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const r = el("rect", { class: "cell-legal", x: c.at.x + 0.05, y: c.at.y + 0.05, width: 0.9, height: 0.9, tabindex: 0, role: "button", "aria-label": t("board.play_here", { at: `(${c.at.x}, ${c.at.y})` }) });
+    const r = el("rect", {
+      class: "cell-legal",
+      x: c.at.x + 0.05,
+      y: c.at.y + 0.05,
+      width: 0.9,
+      height: 0.9,
+      tabindex: 0,
+      role: "button",
+      "aria-label": t("board.play_here", { at: `(${c.at.x}, ${c.at.y})` }),
+    });
     const go = () => onCell?.(c.at);
     r.addEventListener("click", go);
-    r.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
+    r.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        go();
+      }
+    });
     svg.append(r);
   }
   // Cells an action card aims at (a Map at a goal, a rock fall at a path card): lit, and
   // played by a click or Enter, named by what is there rather than by coordinates.
   for (const t of targets) {
-    const r = el("rect", { class: "cell-target", x: t.at.x + 0.05, y: t.at.y + 0.05, width: 0.9, height: 0.9, tabindex: 0, role: "button", "aria-label": t.label });
+    const r = el("rect", {
+      class: "cell-target",
+      x: t.at.x + 0.05,
+      y: t.at.y + 0.05,
+      width: 0.9,
+      height: 0.9,
+      tabindex: 0,
+      role: "button",
+      "aria-label": t.label,
+    });
     const go = () => t.onPick();
     r.addEventListener("click", go);
-    r.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
+    r.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        go();
+      }
+    });
     svg.append(r);
   }
   // Pan (drag), zoom (wheel, or two fingers pinching), kept across redraws.
-  const show = () => { keep.box = box; svg.setAttribute("viewBox", box.join(" ")); };
-  const zoomBy = (/** @type {number} */ k) => { box = [box[0] + (box[2] * (1 - k)) / 2, box[1] + (box[3] * (1 - k)) / 2, box[2] * k, box[3] * k]; show(); };
+  const show = () => {
+    keep.box = box;
+    svg.setAttribute("viewBox", box.join(" "));
+  };
+  const zoomBy = (/** @type {number} */ k) => {
+    box = [box[0] + (box[2] * (1 - k)) / 2, box[1] + (box[3] * (1 - k)) / 2, box[2] * k, box[3] * k];
+    show();
+  };
   let drag = null;
   /** Fingers on the board, by pointer. @type {Map<number, [number, number]>} */
   const fingers = new Map();
   let spread = 0;
-  const apart = () => { const [a, b] = [...fingers.values()]; return Math.hypot(a[0] - b[0], a[1] - b[1]); };
-  svg.addEventListener("wheel", (e) => { e.preventDefault(); zoomBy(e.deltaY > 0 ? 1.15 : 1 / 1.15); }, { passive: false });
+  const apart = () => {
+    const [a, b] = [...fingers.values()];
+    return Math.hypot(a[0] - b[0], a[1] - b[1]);
+  };
+  svg.addEventListener(
+    "wheel",
+    (e) => {
+      e.preventDefault();
+      zoomBy(e.deltaY > 0 ? 1.15 : 1 / 1.15);
+    },
+    { passive: false },
+  );
   svg.addEventListener("pointerdown", (e) => {
     fingers.set(e.pointerId, [e.clientX, e.clientY]);
-    if (fingers.size === 2) { drag = null; spread = apart(); } else if (e.target === svg) drag = [e.clientX, e.clientY, box[0], box[1]];
+    if (fingers.size === 2) {
+      drag = null;
+      spread = apart();
+    } else if (e.target === svg) drag = [e.clientX, e.clientY, box[0], box[1]];
   });
-  const lift = (/** @type {PointerEvent} */ e) => { fingers.delete(e.pointerId); drag = null; spread = 0; };
+  const lift = (/** @type {PointerEvent} */ e) => {
+    fingers.delete(e.pointerId);
+    drag = null;
+    spread = 0;
+  };
   svg.addEventListener("pointerup", lift);
   svg.addEventListener("pointercancel", lift);
   svg.addEventListener("pointermove", (e) => {
@@ -99,12 +167,24 @@ export function markLast(svg, events, view, names) {
   // Only this round's: a new deal lays a new maze.
   const recent = [...events].reverse();
   const dealt = recent.findIndex((x) => x.event?.type === "round_started");
-  const e = recent.slice(0, dealt < 0 ? undefined : dealt).find((x) => ["path_played", "path_removed", "goal_revealed"].includes(x.event?.type ?? ""));
+  const e = recent
+    .slice(0, dealt < 0 ? undefined : dealt)
+    .find((x) => ["path_played", "path_removed", "goal_revealed"].includes(x.event?.type ?? ""));
   const ev = e?.event;
-  const at = ev && (ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed") ? ev.at : null;
+  const at =
+    ev && (ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed") ? ev.at : null;
   if (!e || !ev || !at) return;
   // A path taken back by an undo is no longer there: nothing to point at.
   if (ev.type === "path_played" && !view.board.some((p) => p.x === at.x && p.y === at.y)) return;
-  svg.append(el("rect", { class: "last-move", x: at.x + 0.02, y: at.y + 0.02, width: 0.96, height: 0.96, role: "img", "aria-label": t("board.last", { what: describeEvent(e, names) }) }));
+  svg.append(
+    el("rect", {
+      class: "last-move",
+      x: at.x + 0.02,
+      y: at.y + 0.02,
+      width: 0.96,
+      height: 0.96,
+      role: "img",
+      "aria-label": t("board.last", { what: describeEvent(e, names) }),
+    }),
+  );
 }
-

@@ -19,7 +19,14 @@ var h = (tag, attrs = {}, ...kids) => {
 };
 
 // ../../api/web/i18n.js
-var LANGUAGES = { en: "English", is: "Íslenska", lv: "Latviešu", nl: "Nederlands", es: "Español", pl: "Polski" };
+var LANGUAGES = {
+  en: "English",
+  is: "Íslenska",
+  lv: "Latviešu",
+  nl: "Nederlands",
+  es: "Español",
+  pl: "Polski"
+};
 var KEPT = "saboteur:lang";
 var dict = {};
 var current = "en";
@@ -332,16 +339,32 @@ var unhex = (text) => new Uint8Array((text.match(/../g) ?? []).map((b) => parseI
 async function endorsed(previous, key) {
   if (!key.endorsement) return true;
   if (!previous) return false;
-  const statement2 = JSON.stringify({ id: key.id, kind: "key_endorsement", previous: previous.id, public_key: key.public_key });
+  const statement2 = JSON.stringify({
+    id: key.id,
+    kind: "key_endorsement",
+    previous: previous.id,
+    public_key: key.public_key
+  });
   try {
     const k = await crypto.subtle.importKey("raw", unhex(previous.public_key), { name: "Ed25519" }, false, ["verify"]);
-    return await crypto.subtle.verify({ name: "Ed25519" }, k, unhex(key.endorsement), new TextEncoder().encode(statement2));
+    return await crypto.subtle.verify(
+      { name: "Ed25519" },
+      k,
+      unhex(key.endorsement),
+      new TextEncoder().encode(statement2)
+    );
   } catch (e) {
     return e instanceof DOMException && e.name === "NotSupportedError";
   }
 }
 var share = () => hex(crypto.getRandomValues(new Uint8Array(32)));
-var seated = (j, key) => ({ token: j.player_token, seat: j.seat, commitment: j.commitment, commitmentReceipt: j.receipt, key });
+var seated = (j, key) => ({
+  token: j.player_token,
+  seat: j.seat,
+  commitment: j.commitment,
+  commitmentReceipt: j.receipt,
+  key
+});
 var tokens = {
   /** `keys`: the public key of every key this browser has held for the game's seat, oldest first. */
   /** `invites`: the host's invite links to the game's seats, by seat number, kept until the start. */
@@ -430,7 +453,14 @@ function actionIcon(entry) {
   const g = el("g", {});
   const [letter, colour] = EFFECT[entry?.action?.effect] ?? ["?", "#555"];
   g.append(el("circle", { cx: 0.5, cy: 0.42, r: 0.36, fill: colour }));
-  const t2 = el("text", { x: 0.5, y: 0.52, "font-size": letter.length > 1 ? 0.26 : 0.36, "text-anchor": "middle", fill: "#fff", "font-weight": "bold" });
+  const t2 = el("text", {
+    x: 0.5,
+    y: 0.52,
+    "font-size": letter.length > 1 ? 0.26 : 0.36,
+    "text-anchor": "middle",
+    fill: "#fff",
+    "font-weight": "bold"
+  });
   t2.textContent = letter;
   g.append(t2);
   const tools = (entry?.action?.tools ?? []).map((x) => x[0].toUpperCase()).join("");
@@ -444,19 +474,47 @@ function actionIcon(entry) {
 function cardShape(entry, x, y, rotated = false) {
   const g = el("g", { transform: `translate(${x} ${y})` });
   const face = entry?.kind === "goal" ? entry.gold ? "#e8c65a" : "#a8a29e" : "#c9a66b";
-  g.append(el("rect", { x: 0.02, y: 0.02, width: 0.96, height: 0.96, rx: 0.06, fill: face, stroke: "#6b4f2a", "stroke-width": 0.02 }));
+  g.append(
+    el("rect", {
+      x: 0.02,
+      y: 0.02,
+      width: 0.96,
+      height: 0.96,
+      rx: 0.06,
+      fill: face,
+      stroke: "#6b4f2a",
+      "stroke-width": 0.02
+    })
+  );
   for (const seg of entry?.segments ?? []) {
     const sides = seg.openings.map((o) => rotated ? FLIP[o] : o);
     const colour = seg.door === "blue" ? "#1f5fbf" : seg.door === "green" ? "#1b7f3b" : "#3b2a1a";
     for (const s of sides) {
       const [ex, ey] = END[s];
       const [tx, ty] = seg.dead_end ? [0.5 + (ex - 0.5) * 0.4, 0.5 + (ey - 0.5) * 0.4] : [0.5, 0.5];
-      g.append(el("line", { x1: ex, y1: ey, x2: tx, y2: ty, stroke: colour, "stroke-width": 0.22, "stroke-linecap": seg.dead_end ? "butt" : "round" }));
+      g.append(
+        el("line", {
+          x1: ex,
+          y1: ey,
+          x2: tx,
+          y2: ty,
+          stroke: colour,
+          "stroke-width": 0.22,
+          "stroke-linecap": seg.dead_end ? "butt" : "round"
+        })
+      );
       if (seg.dead_end) g.append(el("circle", { cx: tx, cy: ty, r: 0.09, fill: "#7a1f1f" }));
     }
     if (seg.door) {
       const [ex, ey] = END[sides[0]];
-      const t2 = el("text", { x: 0.5 + (ex - 0.5) * 0.55, y: 0.5 + (ey - 0.5) * 0.55 + 0.08, "font-size": 0.22, "text-anchor": "middle", fill: "#fff", "font-weight": "bold" });
+      const t2 = el("text", {
+        x: 0.5 + (ex - 0.5) * 0.55,
+        y: 0.5 + (ey - 0.5) * 0.55 + 0.08,
+        "font-size": 0.22,
+        "text-anchor": "middle",
+        fill: "#fff",
+        "font-weight": "bold"
+      });
       t2.textContent = seg.door === "blue" ? "B" : "G";
       g.append(t2);
     }
@@ -466,14 +524,24 @@ function cardShape(entry, x, y, rotated = false) {
     t2.textContent = "⇅";
     g.append(t2);
   }
-  if (entry?.crystals) g.append(el("polygon", { points: "0.8,0.08 0.9,0.18 0.8,0.28 0.7,0.18", fill: "#b84fd6", stroke: "#fff", "stroke-width": 0.02 }));
+  if (entry?.crystals)
+    g.append(
+      el("polygon", {
+        points: "0.8,0.08 0.9,0.18 0.8,0.28 0.7,0.18",
+        fill: "#b84fd6",
+        stroke: "#fff",
+        "stroke-width": 0.02
+      })
+    );
   if (entry?.kind === "goal" && entry.gold) {
     const t2 = el("text", { x: 0.5, y: 0.6, "font-size": 0.3, "text-anchor": "middle", fill: "#ffd700" });
     t2.textContent = "★";
     g.append(t2);
   }
   if (entry?.kind === "goal" && !entry.gold) {
-    g.append(el("ellipse", { cx: 0.5, cy: 0.5, rx: 0.2, ry: 0.14, fill: "#6b6560", stroke: "#fff", "stroke-width": 0.02 }));
+    g.append(
+      el("ellipse", { cx: 0.5, cy: 0.5, rx: 0.2, ry: 0.14, fill: "#6b6560", stroke: "#fff", "stroke-width": 0.02 })
+    );
   }
   if (entry?.kind === "start") {
     const t2 = el("text", { x: 0.5, y: 0.6, "font-size": 0.22, "text-anchor": "middle", fill: "#fff" });
@@ -484,7 +552,18 @@ function cardShape(entry, x, y, rotated = false) {
 }
 function faceDown(x, y) {
   const g = el("g", { transform: `translate(${x} ${y})` });
-  g.append(el("rect", { x: 0.02, y: 0.02, width: 0.96, height: 0.96, rx: 0.06, fill: "#2b2f4a", stroke: "#aaa", "stroke-width": 0.02 }));
+  g.append(
+    el("rect", {
+      x: 0.02,
+      y: 0.02,
+      width: 0.96,
+      height: 0.96,
+      rx: 0.06,
+      fill: "#2b2f4a",
+      stroke: "#aaa",
+      "stroke-width": 0.02
+    })
+  );
   const t2 = el("text", { x: 0.5, y: 0.62, "font-size": 0.4, "text-anchor": "middle", fill: "#ddd" });
   t2.textContent = "?";
   g.append(t2);
@@ -492,12 +571,30 @@ function faceDown(x, y) {
 }
 
 // ../../api/web/words.js
-var GLYPH = { n: "╵", e: "╶", s: "╷", w: "╴", ns: "│", ew: "─", ne: "└", nw: "┘", es: "┌", sw: "┐", nes: "├", nsw: "┤", new: "┴", esw: "┬", nesw: "┼" };
+var GLYPH = {
+  n: "╵",
+  e: "╶",
+  s: "╷",
+  w: "╴",
+  ns: "│",
+  ew: "─",
+  ne: "└",
+  nw: "┘",
+  es: "┌",
+  sw: "┐",
+  nes: "├",
+  nsw: "┤",
+  new: "┴",
+  esw: "┬",
+  nesw: "┼"
+};
 function openings(entry, rotated = false) {
-  const open = new Set((entry.segments ?? []).flatMap((s) => s.openings.map((o) => rotated ? FLIP[
-    /** @type {"n"} */
-    o
-  ] : o)));
+  const open = new Set(
+    (entry.segments ?? []).flatMap((s) => s.openings.map((o) => rotated ? FLIP[
+      /** @type {"n"} */
+      o
+    ] : o))
+  );
   return ["n", "e", "s", "w"].filter((o) => open.has(o));
 }
 var family = (card) => {
@@ -567,7 +664,8 @@ function describeCommand(c, names) {
       const tg = c.target;
       const card = cardName(c.card);
       const tool = c.tool ? toolName(c.tool) : "";
-      if (tg && "seat" in tg) return t(tool ? "move.action_on_tool" : "move.action_on", { card, who: who(tg.seat), tool });
+      if (tg && "seat" in tg)
+        return t(tool ? "move.action_on_tool" : "move.action_on", { card, who: who(tg.seat), tool });
       if (tg && "x" in tg) return t("move.action_at", { card, at: cell(
         /** @type {any} */
         tg
@@ -632,7 +730,11 @@ function describeEvent(e, names) {
       case "turn_skipped":
         return say("turn_skipped");
       case "round_ended":
-        return say(ev.gold_reached_by == null ? "round_ended_no_gold" : "round_ended", { round: ev.round, reached: who(ev.gold_reached_by), winners: roundWinners(ev.winners, ev.gold_reached_by != null, who) });
+        return say(ev.gold_reached_by == null ? "round_ended_no_gold" : "round_ended", {
+          round: ev.round,
+          reached: who(ev.gold_reached_by),
+          winners: roundWinners(ev.winners, ev.gold_reached_by != null, who)
+        });
       case "gold_kept":
         return ev.card ? say("gold_kept_seen") : say("gold_kept");
       case "gold_offered":
@@ -662,7 +764,10 @@ function describeEvent(e, names) {
       case "turn_timed_out":
         return say("turn_timed_out");
       case "seat_handed_to_bot":
-        return say(ev.reason === "abandoned" ? "seat_handed_to_bot_abandoned" : ev.reason === "lobby" ? "seat_handed_to_bot_lobby" : "seat_handed_to_bot", { level: t(`level.${ev.level}`) });
+        return say(
+          ev.reason === "abandoned" ? "seat_handed_to_bot_abandoned" : ev.reason === "lobby" ? "seat_handed_to_bot_lobby" : "seat_handed_to_bot",
+          { level: t(`level.${ev.level}`) }
+        );
       case "seat_reclaimed":
         return say("seat_reclaimed");
       case "token_reissued":
@@ -696,1477 +801,6 @@ function describeEvent(e, names) {
     }
   })();
   return `#${e.seq} ${sentence}`;
-}
-
-// ../../api/web/parts.js
-var LEVELS = ["random", "heuristic", "expert"];
-var levelPicker = (attrs) => h("select", attrs, LEVELS.map((l) => h("option", { value: l, selected: l === "heuristic" }, t(`level.${l}`))));
-function players(view, names, table2, presence, bots = /* @__PURE__ */ new Set()) {
-  return h("ul", { class: "players", "aria-label": t("players.label") }, view.hand_sizes.map((n, i) => {
-    const turn = view.phase.awaited === i;
-    const seat = table2?.seats[i];
-    const here = presence?.seats[i]?.connected;
-    const shown = presence && !bots.has(i);
-    const parts = [t("players.seat", { n: i, name: names[i] ?? t("players.empty") }) + (view.seat === i ? ` ${t("players.you")}` : "") + (shown ? ` ${t(here ? "players.connected" : "players.away")}` : "") + ": " + t("players.cards", { n, gold: view.gold_card_counts[i] })];
-    if (seat?.remaining_ms != null && !turn) parts.push(t("players.clock", { time: clock(seat.remaining_ms) }));
-    if (seat?.handed_to) parts.push(t("players.bot_plays", { level: t(`level.${seat.handed_to}`) }));
-    if (seat?.timeouts) parts.push(t("players.timeouts", { n: seat.timeouts }));
-    if (view.gold) parts.push(t("players.gold", { n: view.gold[i] }));
-    if (view.in_front[i].length) parts.push(t("players.in_front", { cards: view.in_front[i].map((c) => cardName(c)).join(", ") }));
-    if (view.roles) parts.push(t("players.role", { role: roleName(view.roles[i]) }));
-    return h(
-      "li",
-      { class: turn ? "turn" : "" },
-      shown ? h("span", { class: here ? "here" : "away", title: t(here ? "players.connected_title" : "players.away_title") }, here ? "● " : "○ ") : "",
-      parts.join("; "),
-      seat?.key ? h("span", { class: "key", title: t("players.key_title", { key: seat.key }) }, `; ${t("players.key", { print: keys.prints.get(seat.key) ?? "" })}`) : "",
-      turn ? ` — ${t("players.their_turn")}` : ""
-    );
-  }));
-}
-function scoreboard(view, names, over, byRound = null) {
-  const seats = view.hand_sizes.map((_, i) => i);
-  const gold = view.gold;
-  const won = (i) => view.rounds.filter((r) => r.winners.includes(i)).length;
-  const order = gold ? [...seats].sort((a, b) => gold[b] - gold[a] || a - b) : seats;
-  const place = (i) => gold ? 1 + seats.filter((j) => gold[j] > gold[i]).length : 0;
-  const col = (key) => h("th", { scope: "col" }, t(key));
-  const perRound = gold && byRound ? byRound : [];
-  return h(
-    "table",
-    { class: "score" },
-    h("caption", {}, t(over ? "score.final" : "score.title")),
-    h("thead", {}, h(
-      "tr",
-      {},
-      gold ? col("score.place") : null,
-      col("score.player"),
-      perRound.map((_, r) => h("th", { scope: "col" }, t("score.round", { n: r + 1 }))),
-      col(perRound.length ? "score.total" : gold ? "score.gold" : "score.gold_cards"),
-      col("score.rounds_won")
-    )),
-    h("tbody", {}, order.map((i) => {
-      const winner = over && view.winners.includes(i);
-      return h(
-        "tr",
-        { class: winner ? "winner" : null },
-        gold ? h("td", {}, String(place(i))) : null,
-        h("th", { scope: "row" }, seatName(names, i) + (view.seat === i ? ` ${t("players.you")}` : "") + (winner ? ` — ${t("score.winner")}` : "")),
-        perRound.map((r) => h("td", {}, String(r[i]))),
-        h("td", {}, String(gold ? gold[i] : view.gold_card_counts[i])),
-        h("td", {}, String(won(i)))
-      );
-    }))
-  );
-}
-function cardIcon(entry, rotated = false) {
-  const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });
-  if (entry?.segments?.length) icon.append(cardShape(entry, 0, 0, rotated));
-  else if (entry?.action) icon.append(actionIcon(entry));
-  return icon;
-}
-function hands(view, names, deck) {
-  const cardsOf = (cards2) => h("ul", { class: "hand" }, (cards2 ?? []).map((c) => h("li", { title: explain(deck[c]) }, cardIcon(deck[c]), describe(deck[c]))));
-  const seats = view.hands ? view.hands.map((cards2, i) => [i, cards2, view.roles?.[i]]) : view.seat != null && view.hand ? [[view.seat, view.hand, view.role]] : [];
-  if (!seats.length) return h("section", { "aria-label": t("hands.label") }, h("p", {}, t("hands.hidden")));
-  return h(
-    "section",
-    { "aria-label": t("hands.label") },
-    h("h2", {}, t("hands.label")),
-    seats.map(([i, cards2, role]) => h(
-      "section",
-      { "aria-label": t("hands.of", { name: seatName(names, i) }) },
-      h("h3", {}, t(role ? "hands.heading_role" : "hands.heading", { name: seatName(names, i), role: roleName(role), n: cards2.length })),
-      cardsOf(cards2)
-    ))
-  );
-}
-async function seriesSection(id2, names, link) {
-  const series = await api(`/games/${id2}/series`);
-  if (series.games.length < 2) return null;
-  const totals = (gold) => gold.map((x, i) => `${names[i] ?? i} ${x}`).join(", ");
-  return h(
-    "section",
-    { "aria-label": t("series.label") },
-    h("h2", {}, t("series.label")),
-    h("ol", {}, series.games.map((g) => h(
-      "li",
-      {},
-      g.id === id2 ? h("strong", {}, t("series.this", { id: g.id.slice(0, 8) })) : h("a", { href: link(g.id) }, g.id.slice(0, 8)),
-      `: ${statusName(g.status)}${g.gold ? `, ${t("series.gold", { gold: totals(g.gold) })}` : ""}`
-    ))),
-    h("p", {}, series.totals.length ? t("series.totals", { gold: totals(series.totals) }) : t("series.none"))
-  );
-}
-function finishedRounds(view, names) {
-  if (!view.rounds?.length) return null;
-  return h("section", { "aria-label": t("table.finished_rounds") }, h("h2", {}, t("table.finished_rounds")), h("ul", {}, view.rounds.map((r) => h("li", {}, t("table.round_summary", {
-    round: r.round,
-    gold: r.gold_reached_by == null ? t("table.gold_not_reached") : t("table.gold_reached", { who: seatName(names, r.gold_reached_by) }),
-    winners: roundWinners(r.winners, r.gold_reached_by != null, (w) => seatName(names, w)),
-    roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", ")
-  })))));
-}
-
-// ../../api/web/lobby.js
-async function lobby(ready2) {
-  await ready2;
-  document.title = t("lobby.title");
-  const list2 = h("tbody");
-  const more = h("button", { type: "button", hidden: true }, t("lobby.more"));
-  let cursor = null;
-  async function page() {
-    const q = new URLSearchParams({ limit: "20" });
-    if (cursor) q.set("cursor", cursor);
-    const data = await api(`/games?${q}`);
-    for (const g of data.games) {
-      const mine = tokens.get(g.id);
-      list2.append(h(
-        "tr",
-        {},
-        h("td", {}, h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8))),
-        h("td", {}, rulesetName(g.ruleset)),
-        h("td", {}, statusName(g.status)),
-        h(
-          "td",
-          {},
-          `${g.seats.length}/${g.players}: ${g.seats.map((s) => shownName(s) + (s.bot && shownName(s) === s.name ? ` ${t("lobby.bot")}` : "")).join(", ")}`,
-          g.previous ? [` — ${t("lobby.rematch_of")} `, h("a", { href: `/play/${g.previous}` }, g.previous.slice(0, 8))] : null
-        ),
-        h(
-          "td",
-          {},
-          mine.token ? t("lobby.your_seat") : mine.host ? t("lobby.host") : "",
-          " ",
-          h("a", { href: `/replay/${g.id}` }, t("lobby.replay")),
-          g.status === "finished" ? [" ", h("a", { href: `/audit/${g.id}` }, t("lobby.audit"))] : null
-        )
-      ));
-    }
-    cursor = data.next_cursor ?? null;
-    more.hidden = !cursor;
-  }
-  more.addEventListener("click", page);
-  const err = h("p", { class: "error", role: "alert" });
-  const option = (value, text) => h("option", { value }, text);
-  const form = h(
-    "form",
-    { "aria-label": t("lobby.create") },
-    h("h2", {}, t("lobby.create")),
-    h("label", {}, `${t("lobby.ruleset")} `, h("select", { name: "ruleset" }, option("base", rulesetName("base")), option("saboteur2", rulesetName("saboteur2")))),
-    " ",
-    h("label", {}, `${t("lobby.players")} `, h("input", { name: "players", type: "number", min: 2, max: 12, value: 3 })),
-    " ",
-    h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name"), maxlength: 40 })),
-    " ",
-    h("label", {}, `${t("lobby.bots")} `, h("input", { name: "bots", type: "number", min: 0, max: 12, value: 2 })),
-    " ",
-    h("label", {}, `${t("lobby.level")} `, levelPicker({ name: "level" })),
-    " ",
-    h("label", {}, h("input", { name: "forfeit", type: "checkbox" }), ` ${t("lobby.forfeit")}`),
-    " ",
-    h("label", {}, `${t("lobby.clock")} `, h("select", { name: "clock" }, option("", t("lobby.clock_none")), option("per_decision", t("lobby.clock_per_decision")), option("bank", t("lobby.clock_bank")))),
-    " ",
-    h("label", {}, `${t("lobby.seconds")} `, h("input", { name: "seconds", type: "number", min: 5, value: 300 })),
-    " ",
-    h("label", {}, `${t("lobby.increment")} `, h("input", { name: "increment", type: "number", min: 0, value: 20 })),
-    " ",
-    h("label", {}, `${t("lobby.abandon_before")} `, h("input", { name: "abandon", type: "number", min: 0, max: 20, value: 3 }), ` ${t("lobby.abandon_after")}`),
-    " ",
-    h("label", {}, h("input", { name: "spectators", type: "checkbox" }), ` ${t("lobby.spectators")}`),
-    " ",
-    h("button", { type: "submit" }, t("lobby.create_button")),
-    err
-  );
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const f = new FormData(
-      /** @type {HTMLFormElement} */
-      form
-    );
-    try {
-      const players2 = Number(f.get("players"));
-      const options = {};
-      if (f.get("forfeit")) options.broken_tools_forfeit_gold = true;
-      if (f.get("spectators")) options.spectator_talk = true;
-      const seconds = Number(f.get("seconds"));
-      if (f.get("clock") === "per_decision") options.clock = { kind: "per_decision", seconds };
-      if (f.get("clock") === "bank") options.clock = { kind: "bank", seconds, increment_seconds: Number(f.get("increment")) };
-      if (options.clock && Number(f.get("abandon")) > 0) options.abandon_after = Number(f.get("abandon"));
-      const created = await api("/games", { method: "POST", body: { ruleset: f.get("ruleset"), players: players2, options } });
-      const id2 = created.game_id;
-      tokens.set(id2, { host: created.host_token });
-      const bots = Math.min(players2, Number(f.get("bots")));
-      if (bots < players2) {
-        await seatable(id2, t);
-        const key = await keys.make();
-        const joined = await api(`/games/${id2}/seats`, { method: "POST", body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), ...await keys.sent(key, id2) } });
-        tokens.set(id2, seated(joined, key));
-      }
-      for (let i = 0; i < bots; i++) {
-        await api(`/games/${id2}/bots`, { method: "POST", token: created.host_token, body: { level: f.get("level") } });
-      }
-      location.href = `/play/${id2}`;
-    } catch (e) {
-      err.textContent = /** @type {Error} */
-      e.message;
-    }
-  });
-  main.replaceChildren(
-    h("h1", {}, t("lobby.games")),
-    form,
-    h("h2", {}, t("lobby.all")),
-    h("table", {}, h("thead", {}, h("tr", {}, [t("lobby.col_game"), t("lobby.ruleset"), t("lobby.col_status"), t("lobby.col_seats"), ""].map((x) => h("th", { scope: "col" }, x)))), list2),
-    more
-  );
-  await page();
-}
-
-// ../../api/web/board.js
-function board(view, deck, { legal = [], onCell, targets = [], keep = { box: null } } = {}) {
-  const cells = [...view.board.map((p) => [p.x, p.y]), ...view.goals.map((g) => [g.x, g.y]), ...legal.map((c) => [c.at.x, c.at.y])];
-  const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
-  let box = keep.box ?? [Math.min(...xs) - 1, Math.min(...ys) - 1, Math.max(...xs) - Math.min(...xs) + 3, Math.max(...ys) - Math.min(...ys) + 3];
-  const svg = el("svg", { class: "board", viewBox: box.join(" "), role: "group", "aria-label": t("board.maze") });
-  const title = el("title");
-  title.textContent = t("board.title");
-  svg.append(title);
-  for (const p of view.board) {
-    const entry = deck[p.card];
-    const g = cardShape(entry, p.x, p.y, p.rotated);
-    g.setAttribute("role", "img");
-    g.setAttribute("aria-label", `(${p.x}, ${p.y}): ${describe(entry, p.rotated)}`);
-    svg.append(g);
-  }
-  for (const goal of view.goals) {
-    if (goal.revealed) continue;
-    const g = goal.card ? cardShape(deck[goal.card], goal.x, goal.y) : faceDown(goal.x, goal.y);
-    if (goal.card) g.setAttribute("opacity", "0.7");
-    g.setAttribute("role", "img");
-    g.setAttribute("aria-label", goal.card ? t("board.goal_seen", { at: `(${goal.x}, ${goal.y})`, card: cardName(goal.card) }) : t("board.goal", { at: `(${goal.x}, ${goal.y})` }));
-    svg.append(g);
-  }
-  const seen = /* @__PURE__ */ new Set();
-  for (const c of legal) {
-    const key = `${c.at.x},${c.at.y}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const r = el("rect", { class: "cell-legal", x: c.at.x + 0.05, y: c.at.y + 0.05, width: 0.9, height: 0.9, tabindex: 0, role: "button", "aria-label": t("board.play_here", { at: `(${c.at.x}, ${c.at.y})` }) });
-    const go = () => onCell?.(c.at);
-    r.addEventListener("click", go);
-    r.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" || e.key === " ") {
-        e.preventDefault();
-        go();
-      }
-    });
-    svg.append(r);
-  }
-  for (const t2 of targets) {
-    const r = el("rect", { class: "cell-target", x: t2.at.x + 0.05, y: t2.at.y + 0.05, width: 0.9, height: 0.9, tabindex: 0, role: "button", "aria-label": t2.label });
-    const go = () => t2.onPick();
-    r.addEventListener("click", go);
-    r.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" || e.key === " ") {
-        e.preventDefault();
-        go();
-      }
-    });
-    svg.append(r);
-  }
-  const show = () => {
-    keep.box = box;
-    svg.setAttribute("viewBox", box.join(" "));
-  };
-  const zoomBy = (k) => {
-    box = [box[0] + box[2] * (1 - k) / 2, box[1] + box[3] * (1 - k) / 2, box[2] * k, box[3] * k];
-    show();
-  };
-  let drag = null;
-  const fingers = /* @__PURE__ */ new Map();
-  let spread = 0;
-  const apart = () => {
-    const [a, b] = [...fingers.values()];
-    return Math.hypot(a[0] - b[0], a[1] - b[1]);
-  };
-  svg.addEventListener("wheel", (e) => {
-    e.preventDefault();
-    zoomBy(e.deltaY > 0 ? 1.15 : 1 / 1.15);
-  }, { passive: false });
-  svg.addEventListener("pointerdown", (e) => {
-    fingers.set(e.pointerId, [e.clientX, e.clientY]);
-    if (fingers.size === 2) {
-      drag = null;
-      spread = apart();
-    } else if (e.target === svg) drag = [e.clientX, e.clientY, box[0], box[1]];
-  });
-  const lift = (e) => {
-    fingers.delete(e.pointerId);
-    drag = null;
-    spread = 0;
-  };
-  svg.addEventListener("pointerup", lift);
-  svg.addEventListener("pointercancel", lift);
-  svg.addEventListener("pointermove", (e) => {
-    if (fingers.has(e.pointerId)) fingers.set(e.pointerId, [e.clientX, e.clientY]);
-    if (fingers.size === 2 && spread) {
-      const now = apart();
-      if (now > 0) zoomBy(spread / now);
-      spread = now;
-      return;
-    }
-    if (!drag) return;
-    const s = box[2] / svg.clientWidth;
-    box[0] = drag[2] - (e.clientX - drag[0]) * s;
-    box[1] = drag[3] - (e.clientY - drag[1]) * s;
-    show();
-  });
-  return svg;
-}
-function markLast(svg, events, view, names) {
-  const recent = [...events].reverse();
-  const dealt = recent.findIndex((x) => x.event?.type === "round_started");
-  const e = recent.slice(0, dealt < 0 ? void 0 : dealt).find((x) => ["path_played", "path_removed", "goal_revealed"].includes(x.event?.type ?? ""));
-  const ev = e?.event;
-  const at = ev && (ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed") ? ev.at : null;
-  if (!e || !ev || !at) return;
-  if (ev.type === "path_played" && !view.board.some((p) => p.x === at.x && p.y === at.y)) return;
-  svg.append(el("rect", { class: "last-move", x: at.x + 0.02, y: at.y + 0.02, width: 0.96, height: 0.96, role: "img", "aria-label": t("board.last", { what: describeEvent(e, names) }) }));
-}
-
-// ../../api/web/roundend.js
-var STEP = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
-function effective(records) {
-  const first = records[0]?.seq ?? 1;
-  const prev = /* @__PURE__ */ new Map(), head = /* @__PURE__ */ new Map();
-  let at = first - 1;
-  for (const r of records) {
-    if (r.event.type === "undone") at = r.event.to_version >= first ? head.get(r.event.to_version) ?? first - 1 : first - 1;
-    else {
-      prev.set(r.seq, at);
-      at = r.seq;
-    }
-    head.set(r.seq, at);
-  }
-  const bySeq = new Map(records.map((r) => [r.seq, r]));
-  const kept = [];
-  for (let s = at; bySeq.has(s); s = prev.get(s)) kept.push(bySeq.get(s));
-  return kept.reverse();
-}
-function route(board2, deck, open) {
-  const cards2 = new Map(board2.map((p) => [`${p.x},${p.y}`, p]));
-  const segments = (p) => (deck[p.card]?.segments ?? []).map((s) => ({
-    door: s.door ?? null,
-    usable: !s.dead_end && (!s.door || open.includes(s.door)),
-    openings: s.openings.map((o) => p.rotated ? FLIP[o] : o)
-  }));
-  const from = /* @__PURE__ */ new Map();
-  const queue = [];
-  for (const p of board2) {
-    if (deck[p.card]?.kind !== "start" && !deck[p.card]?.ladder) continue;
-    segments(p).forEach((s, i) => {
-      if (s.usable) {
-        from.set(`${p.x},${p.y},${i}`, null);
-        queue.push(`${p.x},${p.y},${i}`);
-      }
-    });
-  }
-  for (let k = 0; k < queue.length; k++) {
-    const [x, y, i] = queue[k].split(",").map(Number);
-    const p = cards2.get(`${x},${y}`);
-    if (deck[p.card]?.kind === "goal" && deck[p.card]?.gold) return walk(queue[k]);
-    for (const o of segments(p)[i].openings) {
-      const q = cards2.get(`${x + STEP[o][0]},${y + STEP[o][1]}`);
-      if (!q) continue;
-      segments(q).forEach((s, j) => {
-        const next = `${q.x},${q.y},${j}`;
-        if (s.usable && s.openings.includes(FLIP[o]) && !from.has(next)) {
-          from.set(next, queue[k]);
-          queue.push(next);
-        }
-      });
-    }
-  }
-  return null;
-  function walk(end) {
-    const cells = [];
-    const doors = /* @__PURE__ */ new Set();
-    for (let k = end; k != null; k = from.get(k)) {
-      const [x, y, i] = k.split(",").map(Number);
-      const door = segments(cards2.get(`${x},${y}`))[i].door;
-      if (door) doors.add(door);
-      cells.unshift([x, y]);
-    }
-    return { cells, doors: [...doors].sort() };
-  }
-}
-function decided(ended, view, deck) {
-  const finder = ended.gold_reached_by;
-  const any = finder == null ? null : route(view.board, deck, ["blue", "green"]);
-  if (finder == null) return { green: false, blue: false, way: null };
-  if (view.ruleset !== "saboteur2") return { green: true, blue: true, way: any };
-  const [none, green, blue] = [[], ["green"], ["blue"]].map((open) => route(view.board, deck, open));
-  const role = ended.roles[finder];
-  const [g, b] = role === "green_digger" ? [!!green, !green] : role === "blue_digger" ? [!blue, !!blue] : none || green && blue ? [true, true] : [!!green, !!blue];
-  return { green: g, blue: b, way: (g && b ? none ?? green ?? blue : g ? green : b ? blue : null) ?? any };
-}
-function drawRoute(svg, way) {
-  const points = way.cells.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" ");
-  const style = `--length:${way.cells.length}`;
-  svg.append(
-    el("polyline", { class: "route-under", points, "aria-hidden": "true" }),
-    el("polyline", { class: "route", points, style, role: "img", "aria-label": t("round.route", { n: way.cells.length }) })
-  );
-}
-function outcome(ended, how, view, names) {
-  const who = seatName(names, ended.gold_reached_by);
-  if (ended.gold_reached_by == null) return t(ended.winners.length ? "round.outcome_saboteurs" : "round.outcome_no_saboteur");
-  if (view.ruleset !== "saboteur2") return t("round.outcome_diggers", { who });
-  const won = t(how.green && how.blue ? "round.outcome_both" : how.green ? "round.outcome_green" : how.blue ? "round.outcome_blue" : "round.outcome_blocked", { who });
-  const doors = how.way?.doors ?? [];
-  return `${won} ${doors.length ? t("round.route_doors", { doors: list(doors.map((d) => t(`door.${d}`))) }) : how.way ? t("round.route_no_door") : ""}`.trim();
-}
-function payouts(ended, events, view, deck, names) {
-  const rows = ended.roles.map((role, seat) => ({ seat, role, gold: 0, cards: 0, hidden: false, notes: (
-    /** @type {string[]} */
-    []
-  ) }));
-  const worth = (card) => deck[card]?.value ?? 0;
-  for (const { event: e } of events) {
-    if (e.type === "gold_kept") {
-      rows[e.seat].cards += 1;
-      if (e.card) rows[e.seat].gold += worth(e.card);
-      else rows[e.seat].hidden = true;
-    } else if (e.type === "saboteurs_paid") {
-      for (const p of e.payments) {
-        if (Array.isArray(p.cards)) {
-          rows[p.seat].cards += p.cards.length;
-          rows[p.seat].gold += p.cards.reduce((n, c) => n + worth(c), 0);
-        } else if (p.cards.count) {
-          rows[p.seat].cards += p.cards.count;
-          rows[p.seat].hidden = true;
-        }
-      }
-    } else if (e.type === "coins_paid") e.coins.forEach((n, i) => {
-      if (rows[i]) rows[i].gold += n;
-    });
-    else if (e.type === "coin_stolen") {
-      if (e.from == null) {
-        rows[e.seat].notes.push(t("round.stole_nothing"));
-        continue;
-      }
-      rows[e.seat].gold += 1;
-      rows[e.from].gold -= 1;
-      rows[e.seat].notes.push(t("round.stole", { who: seatName(names, e.from) }));
-      rows[e.from].notes.push(t("round.stolen_by", { who: seatName(names, e.seat) }));
-    }
-  }
-  const s2 = view.ruleset === "saboteur2";
-  const trapped = (i) => (view.in_front[i] ?? []).includes("trapped");
-  const geologists = ended.roles.filter((r, i) => r === "geologist" && !trapped(i)).length;
-  const crystals = view.board.reduce((n, p) => n + (deck[p.card]?.kind === "path" ? deck[p.card]?.crystals ?? 0 : 0), 0);
-  const broken = (i) => (view.in_front[i] ?? []).some((c) => c.startsWith("break_"));
-  return rows.map((r) => {
-    const why = [];
-    if (r.seat === ended.gold_reached_by) why.push(t("round.why_reached"));
-    const won = ended.winners.includes(r.seat);
-    if (s2 && trapped(r.seat)) why.push(t("round.why_trapped"));
-    else if (s2 && r.role === "geologist") why.push(t(geologists > 1 ? "round.why_geologists" : "round.why_geologist", { n: crystals }));
-    else if (won && !s2 && ended.gold_reached_by != null && !r.cards) why.push(t(view.options.broken_tools_forfeit_gold && broken(r.seat) ? "round.why_broken_tool" : "round.why_no_card_left"));
-    else if (won) why.push(t(r.role === "boss" ? "round.why_boss" : r.role === "profiteer" ? "round.why_profiteer" : "round.why_won"));
-    else why.push(t("round.why_lost"));
-    return { ...r, why: [...why, ...r.notes].join("; ") };
-  });
-}
-function roundEnd({ ended, events, view, deck, names, me, svg, last, extra, dock }) {
-  const how = decided(ended, view, deck);
-  if (how.way) drawRoute(svg, how.way);
-  const col = (key) => h("th", { scope: "col" }, t(key));
-  const rows = payouts(ended, events, view, deck, names);
-  return h(
-    "section",
-    { class: "round-over", "aria-label": t("table.round_over") },
-    h("h2", {}, t(last ? "round.heading_last" : "round.heading", { round: ended.round })),
-    h("p", { class: "outcome" }, outcome(ended, how, view, names)),
-    h(
-      "div",
-      { class: "round-end" },
-      h("div", { class: "round-board" }, svg),
-      h(
-        "div",
-        {},
-        h("div", { class: "wide", role: "region", tabindex: 0, "aria-label": t("round.payouts", { round: ended.round }) }, h(
-          "table",
-          { class: "score payouts" },
-          h("caption", {}, t("round.payouts", { round: ended.round })),
-          h("thead", {}, h("tr", {}, col("score.player"), col("round.role"), col("score.gold"), col("round.why"))),
-          h("tbody", {}, rows.map((r) => h(
-            "tr",
-            { class: ended.winners.includes(r.seat) ? "winner" : null },
-            h("th", { scope: "row" }, seatName(names, r.seat) + (me === r.seat ? ` ${t("players.you")}` : "")),
-            h("td", {}, roleName(r.role)),
-            h("td", {}, r.hidden ? t("round.cards_hidden", { n: r.cards }) : String(r.gold)),
-            h("td", {}, r.why)
-          )))
-        )),
-        rows.some((r) => r.hidden) ? h("p", { class: "note" }, t("round.hidden_note")) : null,
-        ...extra
-      )
-    ),
-    dock
-  );
-}
-function goldByRound(records, deck, view) {
-  const rounds = [];
-  let now = null;
-  for (const { event: e } of effective(records)) {
-    if (e.type === "round_started") rounds[e.round - 1] = now = view.hand_sizes.map(() => 0);
-    else if (!now) continue;
-    else if (e.type === "gold_kept") {
-      if (!e.card) return null;
-      now[e.seat] += deck[e.card]?.value ?? 0;
-    } else if (e.type === "saboteurs_paid") {
-      for (const p of e.payments) {
-        if (!Array.isArray(p.cards)) return null;
-        now[p.seat] += p.cards.reduce((n, c) => n + (deck[c]?.value ?? 0), 0);
-      }
-    } else if (e.type === "coins_paid") e.coins.forEach((n, i) => {
-      now[i] += n;
-    });
-    else if (e.type === "coin_stolen" && e.from != null) {
-      now[e.seat] += 1;
-      now[e.from] -= 1;
-    }
-  }
-  const whole = view.gold;
-  if (!whole || !rounds.length || whole.some((g, i) => rounds.reduce((n, r) => n + (r?.[i] ?? 0), 0) !== g)) return null;
-  return rounds.map((r) => r ?? view.hand_sizes.map(() => 0));
-}
-
-// ../../api/web/room.js
-function waitingRoom({ id: id2, s, mine, refresh, say }) {
-  const parts = [];
-  const join = h("form", {}, h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name") })), " ", h("button", { type: "submit" }, t("table.join")));
-  join.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    try {
-      await seatable(id2, t);
-      const key = await keys.make();
-      const j = await api(`/games/${id2}/seats`, { method: "POST", body: { name: new FormData(
-        /** @type {HTMLFormElement} */
-        join
-      ).get("name"), entropy: share(), ...await keys.sent(key, id2) } });
-      tokens.set(id2, seated(j, key));
-      Object.assign(mine, tokens.get(id2));
-      refresh();
-    } catch (e) {
-      say(e.message);
-      refresh();
-    }
-  });
-  parts.push(h("p", {}, t("table.seats", { n: s.seats.length, of: s.players, names: s.seats.map((x) => shownName(x) + (x.reserved ? ` ${t("table.not_back")}` : "")).join(", ") })));
-  const before = s.previous ? tokens.get(s.previous) : {};
-  const mySeat = s.seats.find((x) => x.seat === before.seat && x.reserved);
-  if (!mine.token && mySeat && before.token) {
-    parts.push(h("p", {}, `${t("table.rematch_yours")} `, h("button", { type: "button", onclick: async () => {
-      try {
-        await seatable(id2, t);
-        const key = await keys.make();
-        const j = await api(`/games/${id2}/seats/${mySeat.seat}/claim`, { method: "POST", token: before.token, body: { entropy: share(), ...await keys.sent(key, id2) } });
-        tokens.set(id2, seated(j, key));
-        Object.assign(mine, tokens.get(id2));
-        say("");
-      } catch (e) {
-        say(e.message);
-      }
-      refresh();
-    } }, t("table.take_seat"))));
-  } else if (!mine.token) parts.push(join);
-  if (mine.token && mine.seat != null) {
-    const seat = mine.seat;
-    parts.push(h("p", {}, h("button", { type: "button", onclick: async () => {
-      try {
-        await api(`/games/${id2}/seats/${seat}`, { method: "DELETE", token: mine.token, sign: mine.key ? { game: id2, seat, version: s.version, act: "leave", key: mine.key } : void 0 });
-        const host = mine.host;
-        localStorage.removeItem(`saboteur:${id2}`);
-        for (const k of Object.keys(mine)) delete /** @type {any} */
-        mine[k];
-        if (host) {
-          tokens.set(id2, { host });
-          mine.host = host;
-        }
-        say("");
-      } catch (e) {
-        say(e.message);
-      }
-      refresh();
-    } }, t("table.leave"))));
-  }
-  if (mine.host) {
-    const others = s.seats.filter((x) => x.seat !== mine.seat && !x.reserved);
-    if (others.length) parts.push(h("p", {}, ...others.map((x) => h("button", { type: "button", onclick: async () => {
-      try {
-        await api(`/games/${id2}/seats/${x.seat}`, { method: "DELETE", token: mine.host });
-        const { [x.seat]: _freed, ...kept } = tokens.get(id2).invites ?? {};
-        tokens.set(id2, { invites: kept });
-        say("");
-      } catch (e) {
-        say(e.message);
-      }
-      refresh();
-    } }, t("table.free_seat", { name: x.name })))));
-    const invites = tokens.get(id2).invites ?? {};
-    const links = s.seats.filter((x) => invites[x.seat]).map((x) => h("a", { href: invites[x.seat] }, location.origin + invites[x.seat]));
-    const out = h("output", {}, ...links.flatMap((a, i) => i ? [h("br", {}), a] : [a]));
-    const invite = h("button", { type: "button" }, t("table.invite"));
-    invite.addEventListener("click", async () => {
-      try {
-        const j = await api(`/games/${id2}/seats`, { method: "POST", body: { name: t("table.guest") } });
-        const path = `/play/${id2}#seat=${j.seat}&token=${j.player_token}`;
-        tokens.set(id2, { invites: { ...tokens.get(id2).invites ?? {}, [j.seat]: path } });
-        say("");
-      } catch (e) {
-        say(e.message);
-      }
-      refresh();
-    });
-    const start = h("button", { type: "button", onclick: async () => {
-      try {
-        await api(`/games/${id2}/start`, { method: "POST", token: mine.host });
-      } catch (e) {
-        say(e.message);
-      }
-      refresh();
-    } }, t("table.start"));
-    const level = levelPicker({ "aria-label": t("lobby.level") });
-    const addBot = h("button", { type: "button", onclick: async () => {
-      try {
-        await api(`/games/${id2}/bots`, { method: "POST", token: mine.host, body: { level: level.value } });
-        say("");
-      } catch (e) {
-        say(e.message);
-      }
-      refresh();
-    } }, t("host.add_bot"));
-    const cancel = h("button", { type: "button", onclick: async () => {
-      if (!confirm(t("table.cancel_confirm"))) return;
-      try {
-        await api(`/games/${id2}/cancel`, { method: "POST", token: mine.host });
-        say("");
-      } catch (e) {
-        say(e.message);
-      }
-      refresh();
-    } }, t("table.cancel"));
-    parts.push(h("p", {}, invite, " ", out), h("p", {}, addBot, " ", level), h("p", {}, start, " ", cancel));
-  }
-  return parts;
-}
-function hostPanel({ id: id2, s, st, log, host, names, open, toggled, refresh, say }) {
-  const botSeats = new Set(s.seats.filter((x) => x.bot).map((x) => x.seat));
-  const people = s.seats.filter((x) => !botSeats.has(x.seat));
-  const link = h("output", {});
-  const moves = log.events.filter((e) => e.event.type === "command_accepted").reverse();
-  const to = h("select", { "aria-label": t("host.rollback_to") }, moves.map((e) => h("option", { value: e.seq - 1 }, t("host.before_move", { n: e.seq, who: seatName(
-    names,
-    /** @type {any} */
-    e.event.seat
-  ) }))));
-  const reason = h("input", { name: "reason", maxlength: "200", "aria-label": t("host.reason"), placeholder: t("host.reason") });
-  const rollback = h("form", { "aria-label": t("host.rollback") }, to, " ", reason, " ", h("button", { type: "submit" }, t("host.rollback")));
-  rollback.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    try {
-      await api(`/games/${id2}/rollback`, { method: "POST", token: host, body: { to_version: Number(to.value), reason: reason.value } });
-      say("");
-    } catch (e) {
-      say(e.message);
-    }
-    refresh();
-  });
-  return h(
-    "details",
-    { class: "host", open, ontoggle: (ev) => {
-      toggled(
-        /** @type {HTMLDetailsElement} */
-        ev.target.open
-      );
-    } },
-    h("summary", {}, t("host.label")),
-    h("ul", {}, people.map((x) => h(
-      "li",
-      {},
-      st.table.seats[x.seat]?.handed_to ? "" : h("button", { type: "button", onclick: async () => {
-        try {
-          await api(`/games/${id2}/seats/${x.seat}/handover`, { method: "POST", token: host, body: { level: "heuristic" } });
-          say("");
-        } catch (e) {
-          say(e.message);
-        }
-        refresh();
-      } }, t("host.hand_over", { name: x.name })),
-      " ",
-      h("button", { type: "button", onclick: async () => {
-        try {
-          const n = await api(`/games/${id2}/seats/${x.seat}/token`, { method: "POST", token: host });
-          const path = `/play/${id2}#seat=${n.seat}&token=${n.player_token}`;
-          link.replaceChildren(h("a", { href: path }, location.origin + path));
-        } catch (e) {
-          link.textContent = e.message;
-        }
-      } }, t("host.new_token", { name: x.name }))
-    ))),
-    link,
-    moves.length ? rollback : null
-  );
-}
-
-// ../../api/web/table.js
-async function table(id2, ready2) {
-  serverKeys.keep();
-  const fragment = new URLSearchParams(location.hash.slice(1));
-  const hashToken = fragment.get("token");
-  const hashSeat = fragment.get("seat");
-  if (hashToken) {
-    tokens.set(id2, { token: hashToken, ...hashSeat ? { seat: Number(hashSeat) } : {} });
-    history.replaceState(null, "", location.pathname);
-  }
-  const mine = tokens.get(id2);
-  const logPage = (after, limit) => (
-    /** @type {Promise<Schemas["EventPage"]>} */
-    api(`/games/${id2}/events?after=${after}&limit=${limit}`, { token: mine.token })
-  );
-  const tableAt = (after) => (
-    /** @type {Promise<Schemas["TableRead"]>} */
-    api(`/games/${id2}/table${after == null ? "" : `?after=${after}&limit=1000`}`, { token: mine.token })
-  );
-  let first = tableAt(null).catch(() => null);
-  const early = first;
-  await ready2;
-  document.title = t("table.title");
-  const [firstRead] = await Promise.all([early, cards("base")]);
-  const summary = firstRead?.game ?? await api(`/games/${id2}`);
-  const deck = await cards(summary.ruleset);
-  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
-  let selected = null, sel = null, rotated = false, message = "", timer = 0;
-  let hostOpen = false;
-  let reveal = false;
-  let alsoDiscard = /* @__PURE__ */ new Set();
-  let draft = "";
-  const talkSeen = /* @__PURE__ */ new Map();
-  const gather = (events) => {
-    for (const e of events) {
-      if (e.event.type === "talk_posted") talkSeen.set(e.seq, e);
-      if (e.event.type === "talk_hidden") {
-        const hidden = talkSeen.get(e.event.message);
-        if (hidden && hidden.event.type === "talk_posted") talkSeen.set(hidden.seq, { ...hidden, event: { ...hidden.event, text: null } });
-      }
-    }
-  };
-  const wholeLog = async () => {
-    const all = [];
-    for (let after = 0; ; ) {
-      const page = await logPage(after, 1e3);
-      all.push(...page.events);
-      if (page.next_after == null) return all;
-      after = page.next_after;
-    }
-  };
-  let startLog = await wholeLog();
-  gather(startLog);
-  const abort = new AbortController();
-  let data = null;
-  let stale = true;
-  let registering = false;
-  let drawnAt = 0;
-  let news = [];
-  let unseen = 0;
-  let ending = null;
-  let byRound = null;
-  let told = 0;
-  let pacing = 0;
-  const tellAll = () => {
-    clearInterval(pacing);
-    pacing = 0;
-    told = news.length;
-  };
-  const hear = (fresh) => {
-    if (fresh.length) tellAll();
-    unseen = told;
-    news.push(...fresh);
-    const drop = Math.max(0, news.length - 40);
-    news = news.slice(drop);
-    told = Math.max(0, told - drop);
-    unseen = Math.max(0, unseen - drop);
-    if (!fresh.length || pacing) return;
-    told += 1;
-    if (told < news.length) pacing = setInterval(() => {
-      if (++told >= news.length) tellAll();
-      render();
-    }, 900);
-  };
-  let movedOn = false, movedPast = 0;
-  let routed = 0;
-  const docked = new ResizeObserver(([e]) => main.style.setProperty("--dock", `${Math.ceil(e.target.getBoundingClientRect().height)}px`));
-  const zoom = { box: null };
-  async function read() {
-    const e = first;
-    first = null;
-    const before = data?.st?.version;
-    const known = data?.s ?? summary;
-    const fresh = () => tableAt(before != null ? Math.max(0, before - 30) : null);
-    const [got, series] = await Promise.all([
-      e ? e.then((x) => x ?? fresh()) : fresh(),
-      known.status === "finished" || known.previous ? seriesSection(id2, names, (g) => `/play/${g}`) : null
-    ]);
-    const s = got.game;
-    if (s.status === "lobby" || s.status === "cancelled") return { s };
-    const st = got.state;
-    await Promise.all(st.table.seats.filter((x) => x.key).map((x) => keys.fingerprint(
-      /** @type {string} */
-      x.key
-    )));
-    const full = got.events.next_after == null ? got.events : await logPage(Math.max(0, st.version - 30), 30);
-    const recent = { ...full, events: full.events.filter((x) => x.seq > st.version - 30 && x.seq <= st.version) };
-    const ended = before != null ? got.events.events.filter((x) => x.seq > before && x.event.type === "round_ended").at(-1) : void 0;
-    let end = ended?.event.type === "round_ended" ? { seq: ended.seq, ended: ended.event, events: [], dealt: null, view: null } : ending;
-    if (end) end = await readEnding(end, got);
-    if (s.status === "finished" && !byRound) byRound = goldByRound(startLog?.at(-1)?.seq === st.version ? startLog : await wholeLog(), deck, st.view);
-    startLog = null;
-    const legal = got.legal?.commands ?? [];
-    const shown = st.view.phase.awaited === st.view.seat && st.view.seat != null ? legal : [];
-    ending = end && end.seq > movedPast ? end : null;
-    return { s, st, legal: shown, log: recent, presence: got.presence, series: series ?? (s.status === "finished" || s.previous ? await seriesSection(id2, names, (g) => `/play/${g}`) : null) };
-  }
-  async function readEnding(end, got) {
-    if (!got.state.view.rounds.some((r) => r.round === end.ended.round)) return null;
-    if (end.view) return end;
-    let records = got.events.events.filter((x) => x.seq >= end.seq);
-    if (records[0]?.seq !== end.seq) records = (await logPage(end.seq - 1, 1e3)).events;
-    const kept = effective(records);
-    if (!kept.some((x) => x.seq === end.seq)) return null;
-    const deal = kept.find((x) => x.event.type === "round_started");
-    const events = kept.filter((x) => !deal || x.seq < deal.seq);
-    if (!deal) return { ...end, events };
-    const then = await api(`/games/${id2}/state?at=${deal.seq - 1}`, { token: mine.token });
-    return { ...end, events, dealt: deal.seq, view: then.view };
-  }
-  const refresh = () => {
-    stale = true;
-    return render();
-  };
-  let reading = null;
-  let heard = 0;
-  const behind = () => data?.st != null && heard > data.st.version;
-  const readAll = async () => {
-    for (let failed = 0; stale || behind(); ) {
-      stale = false;
-      try {
-        data = await read();
-        failed = 0;
-      } catch (e) {
-        stale = true;
-        failed += 1;
-        if (failed === 3) {
-          message = /** @type {Error} */
-          e.message;
-          if (data) draw();
-        }
-        await new Promise((r) => setTimeout(r, Math.min(8e3, 250 * 2 ** failed)));
-      }
-    }
-  };
-  async function render() {
-    while (stale || !data) {
-      reading ??= readAll().finally(() => {
-        reading = null;
-      });
-      await reading;
-    }
-    draw();
-  }
-  function draw() {
-    const { s } = data;
-    for (const seat of s.seats) names[seat.seat] = shownName(seat);
-    const kids = [h("h1", { class: "table-title" }, t("table.heading", { id: id2.slice(0, 8), ruleset: rulesetName(s.ruleset), status: statusName(s.status) }))];
-    const err = h("p", { class: "error", role: "alert" }, message);
-    if (s.status === "cancelled") {
-      kids.push(h("p", { role: "status" }, t("table.cancelled")), h("p", {}, h("a", { href: "/" }, t("nav.games"))));
-      main.replaceChildren(...kids);
-      return;
-    }
-    if (s.status === "lobby") {
-      kids.push(...waitingRoom({ id: id2, s, mine, refresh, say: (m) => {
-        message = m;
-      } }));
-      kids.push(err);
-      main.replaceChildren(...kids);
-      return;
-    }
-    const { st, legal, log, presence, series } = data;
-    if (!st || !log || !presence) return;
-    const view = st.view;
-    if (mine.token && view.seat != null && mine.seat !== view.seat) {
-      tokens.set(id2, { seat: view.seat });
-      mine.seat = view.seat;
-    }
-    const me = view.seat ?? (mine.token ? mine.seat ?? null : null);
-    const over = s.status === "finished";
-    const about = (act) => {
-      const seat = me != null ? st.table.seats[me] : void 0;
-      if (act === "undo") return seat?.undoable ?? null;
-      if (act === "approve" || act === "decline") return st.table.undo_request ?? null;
-      return act === "reclaim" ? seat?.handed_at ?? null : null;
-    };
-    const signed = (act) => mine.key && me != null ? { game: id2, seat: me, version: st.version, act, key: mine.key, record: st.table.record_version, about: about(act) } : void 0;
-    const drawn = { s, st, legal, log, presence, series, view, me, over, signed };
-    ensureKey(drawn);
-    const { svg, zoomBar, why, hand, actions, paths, targets } = movesOf(drawn);
-    const undo = undoBar(drawn);
-    if (st.version !== drawnAt) {
-      hear(drawnAt ? log.events.filter((e) => e.seq > drawnAt && !["card_drawn", "command_accepted", "talk_posted", "seat_key_registered"].includes(e.event.type)) : []);
-      drawnAt = st.version;
-    }
-    markLast(svg, log.events, view, names);
-    const dealt = news.slice(0, told).map((e) => e.event.type).lastIndexOf("round_started");
-    for (const [i, e] of news.slice(0, told).entries()) {
-      const ev = e.event;
-      if (i < unseen || i < dealt) continue;
-      const cell2 = ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed" ? ev.at : null;
-      if (!cell2) continue;
-      svg.append(el("rect", { class: i === told - 1 ? "new-move telling" : "new-move", x: cell2.x + 0.08, y: cell2.y + 0.08, width: 0.84, height: 0.84, "aria-hidden": "true" }));
-    }
-    const deadline = st.table.deadline;
-    const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
-    const tick = () => {
-      countdown.textContent = !deadline ? "" : deadline.seat === me ? t("table.deadline_you", { time: clock(deadline.at - Date.now()) }) : t("table.deadline", { who: seatName(names, deadline.seat), time: clock(deadline.at - Date.now()) });
-    };
-    tick();
-    clearInterval(timer);
-    if (deadline) timer = setInterval(tick, 1e3);
-    gather(log.events);
-    const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.name === "text";
-    const was = document.activeElement;
-    const focusKey = (e) => `${e.tagName}|${e.getAttribute("aria-label") ?? ""}|${e.textContent}`;
-    const focused = !typing && was && was !== main && main.contains(was) ? focusKey(was) : null;
-    const focusable = () => [...main.querySelectorAll("button, a, input, select, [tabindex]")].filter((e) => focusKey(e) === focused);
-    const nth = focused ? focusable().indexOf(
-      /** @type {Element} */
-      was
-    ) : -1;
-    const { talk, input } = talkOf(drawn);
-    const host = mine.host && !over ? hostPanel({
-      id: id2,
-      s,
-      st,
-      log,
-      host: mine.host,
-      names,
-      open: hostOpen,
-      refresh,
-      toggled: (open) => {
-        hostOpen = open;
-      },
-      say: (m) => {
-        message = m;
-      }
-    }) : null;
-    const mySeat = view.seat != null ? st.table.seats[view.seat] : null;
-    const reclaim = mySeat?.handed_to ? h(
-      "p",
-      {},
-      `${t("table.bot_playing")} `,
-      h("button", { type: "button", onclick: async () => {
-        try {
-          await api(`/games/${id2}/seats/${view.seat}/reclaim`, { method: "POST", token: mine.token, sign: signed("reclaim") });
-          message = "";
-        } catch (e) {
-          message = e.message;
-        }
-        refresh();
-      } }, t("table.take_back"))
-    ) : null;
-    const awaited = view.phase.awaited;
-    const banner = over ? t(me != null && view.winners?.includes(me) ? "table.over_won" : "table.over") : awaited == null ? "" : awaited === me ? t("table.you_play") : t("table.they_play", { who: seatName(names, awaited) });
-    const title = banner ? `${banner} — Saboteur` : t("table.title");
-    if (banner) kids.push(h("p", { class: "turn-banner", "aria-live": "polite" }, banner));
-    const turnNow = view.phase.awaited === view.seat && view.seat != null ? h(
-      "p",
-      { role: "status" },
-      t(view.phase.name === "choosing_gold" ? "table.turn_gold" : view.phase.name === "stealing" ? "table.turn_steal" : "table.turn_card")
-    ) : null;
-    kids.push(...ending ? roundEndScreen(drawn, turnNow, countdown, actions) : liveTable(drawn, { svg, zoomBar, err, hand, why, actions, undo, reclaim, turnNow, countdown, talk, host }));
-    main.dataset.version = String(st.version);
-    document.title = title;
-    main.replaceChildren(...kids);
-    if (typing) {
-      input.focus();
-      input.setSelectionRange(draft.length, draft.length);
-    } else if (focused) {
-      const alike = focusable();
-      (alike[nth] ?? alike[0])?.focus({ preventScroll: true });
-    }
-    if (reveal && (paths.length || targets.length) && matchMedia("(max-width: 700px)").matches) svg.scrollIntoView({ block: "start", behavior: "instant" });
-    reveal = false;
-    for (const list2 of main.querySelectorAll("ol.log, section.news ol")) list2.scrollTop = list2.scrollHeight;
-    docked.disconnect();
-    const dock = main.querySelector(".dock");
-    if (dock) docked.observe(dock);
-    else main.style.removeProperty("--dock");
-    if (movedOn) {
-      movedOn = false;
-      scrollTo({ top: 0, behavior: "instant" });
-      main.focus({ preventScroll: true });
-    }
-  }
-  function ensureKey(drawn) {
-    const { me, over, st } = drawn;
-    const ownKey = me != null ? st.table.seats[me]?.key : void 0;
-    if (mine.token && me != null && !over && !ownKey && !registering && st.table.record_version >= RECORD_VERSION) {
-      registering = true;
-      keys.make().then(async (key) => {
-        if (!key) return;
-        mine.key = key;
-        const kept = await api(`/games/${id2}/seats/${me}/key`, { method: "PUT", token: mine.token, body: await keys.sent(key, id2) });
-        tokens.set(id2, "commitment" in kept ? { key, commitment: kept.commitment, commitmentReceipt: kept.receipt } : { key });
-        refresh();
-      }).catch((e) => {
-        message = e.message;
-      });
-    }
-  }
-  function movesOf(drawn) {
-    const { st, legal, view, me, signed } = drawn;
-    const send = async (cmd) => {
-      try {
-        await api(`/games/${id2}/commands`, { method: "POST", token: mine.token, body: cmd, headers: { "if-match": `"${st.version}"` }, sign: signed("command") });
-        message = "";
-        selected = null;
-        sel = null;
-        alsoDiscard = /* @__PURE__ */ new Set();
-      } catch (e) {
-        message = e.message;
-      }
-      refresh();
-    };
-    const uses = (c) => ({ card: "card" in c ? c.card : void 0, discard: "discard" in c ? c.discard ?? [] : [] });
-    const forCard = legal.filter((c) => uses(c).card === selected || uses(c).discard.includes(selected));
-    const paths = forCard.flatMap((c) => c.type === "play_path" && !!c.rotated === rotated ? [c] : []);
-    const atCell = (c) => c.type === "play_action" && c.target != null && "x" in c.target ? c.target : null;
-    const there = (at) => {
-      const goals = [...view.goals].sort((a, b) => a.y - b.y);
-      const goal = goals.findIndex((g) => g.x === at.x && g.y === at.y);
-      if (goal >= 0) return goals.length === 3 ? t(`table.goal_${["top", "middle", "bottom"][goal]}`) : t("table.goal_n", { n: goal + 1 });
-      const placed = view.board.find((p) => p.x === at.x && p.y === at.y);
-      return placed ? t("table.card_at", { card: cardName(placed.card), x: at.x, y: -at.y }) : t("table.empty_cell");
-    };
-    const targets = forCard.flatMap((c) => {
-      const at = atCell(c);
-      return at ? [{ at, label: t("table.target", { card: cardName(
-        /** @type {string} */
-        "card" in c ? c.card : ""
-      ), where: there(at) }), onPick: () => send(c) }] : [];
-    });
-    const svg = board(view, deck, { legal: paths, onCell: (at) => send({ type: "play_path", card: selected, at, rotated }), targets, keep: zoom });
-    const overNow = ending ? null : view.rounds.find((r) => r.round === view.round);
-    const way = overNow ? decided(overNow, view, deck).way : null;
-    if (way) {
-      drawRoute(svg, way);
-      if (routed === overNow.round) svg.classList.add("still");
-      routed = overNow.round;
-    }
-    const zoomTo = (k) => {
-      if (k == null) zoom.box = null;
-      else {
-        const b = zoom.box ?? (svg.getAttribute("viewBox") ?? "0 0 1 1").split(" ").map(Number);
-        zoom.box = [b[0] + b[2] * (1 - k) / 2, b[1] + b[3] * (1 - k) / 2, b[2] * k, b[3] * k];
-      }
-      render();
-    };
-    const zoomBar = h(
-      "p",
-      { class: "zoom", "aria-label": t("table.zoom") },
-      h("button", { type: "button", onclick: () => zoomTo(1 / 1.4) }, t("table.zoom_in")),
-      " ",
-      h("button", { type: "button", onclick: () => zoomTo(1.4) }, t("table.zoom_out")),
-      " ",
-      h("button", { type: "button", onclick: () => zoomTo(null) }, t("table.zoom_whole"))
-    );
-    const blockers = me != null ? (view.in_front[me] ?? []).filter((c) => c.startsWith("break_") || c === "trapped") : [];
-    const why = selected && deck[selected]?.kind === "path" && !paths.length && blockers.length ? h("p", { role: "status", class: "why" }, t("table.blocked", { cards: blockers.map((c) => cardName(c)).join(", ") })) : null;
-    const usable = (c) => legal.some((l) => l.type !== "pass" && (uses(l).card === c || uses(l).discard.includes(c)));
-    const hand = h("ul", { class: "hand docked", "aria-label": t("table.hand") }, (view.hand ?? []).map((c, i) => {
-      const icon = cardIcon(deck[c], sel === i && rotated);
-      const only = legal.length && !usable(c);
-      return h("li", {}, h("button", { type: "button", class: only ? "unplayable" : null, title: explain(deck[c]), "aria-pressed": sel === i ? "true" : "false", onclick: () => {
-        sel = sel === i ? null : i;
-        selected = sel === null ? null : c;
-        alsoDiscard = /* @__PURE__ */ new Set();
-        reveal = sel !== null;
-        render();
-      } }, icon, describe(deck[c], sel === i && rotated), only ? h("span", { class: "sr-only" }, ` ${t("table.discard_only")}`) : null));
-    }));
-    const actions = h(
-      "div",
-      { role: "group", "aria-label": t("table.moves") },
-      selected && deck[selected]?.kind === "path" ? h("button", { type: "button", onclick: () => {
-        rotated = !rotated;
-        render();
-      } }, t(rotated ? "table.flip_turned" : "table.flip_upright")) : null,
-      targets.length ? h("p", {}, t("table.choose_target", { n: targets.length })) : null,
-      forCard.filter((c) => c.type !== "play_path" && c.type !== "pass" && !atCell(c)).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))),
-      passChoice(),
-      // Choices that play no card from the hand: a gold card to keep (§8), a theft, a pass.
-      legal.filter((c) => c.type === "choose_gold" || !uses(c).card && !uses(c).discard.length).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names)))
-    );
-    function passChoice() {
-      const passes = forCard.filter((c) => c.type === "pass");
-      if (!passes.length || !selected) return null;
-      const discardable = new Set(passes.flatMap((c) => c.type === "pass" ? c.discard : []));
-      const others = (view.hand ?? []).flatMap((c, i) => i !== sel && discardable.has(c) ? [{ c, i }] : []);
-      const wanted = [selected, ...others.filter(({ i }) => alsoDiscard.has(i)).map(({ c }) => c)].sort();
-      const same = (c) => c.type === "pass" && [...c.discard].sort().join() === wanted.join();
-      const chosen2 = passes.find(same);
-      return h(
-        "fieldset",
-        { class: "pass" },
-        h("legend", {}, t("table.pass")),
-        others.map(({ c, i }) => h("label", {}, h("input", { type: "checkbox", checked: alsoDiscard.has(i) ? "" : null, onchange: (ev) => {
-          if (
-            /** @type {HTMLInputElement} */
-            ev.target.checked
-          ) alsoDiscard.add(i);
-          else alsoDiscard.delete(i);
-          render();
-        } }), ` ${t("table.also_discard", { card: cardName(deck[c] ?? c) })}`)),
-        chosen2 ? h("button", { type: "button", onclick: () => {
-          alsoDiscard = /* @__PURE__ */ new Set();
-          send(chosen2);
-        } }, describeCommand(chosen2, names)) : h("p", {}, t("table.not_together"))
-      );
-    }
-    return { svg, zoomBar, why, hand, actions, paths, targets };
-  }
-  function undoBar(drawn) {
-    const { log, me, over, signed } = drawn;
-    const request = openRequest(log.events);
-    if (!request && message === t("table.undo_requested")) message = "";
-    const mayVote = request != null && me != null && request.seat !== me && !request.approvals.includes(me);
-    return mine.token && !over ? h(
-      "p",
-      {},
-      request ? null : h("button", { type: "button", onclick: async () => {
-        try {
-          await api(`/games/${id2}/undo`, { method: "POST", token: mine.token, sign: signed("undo") });
-          message = t("table.undo_requested");
-        } catch (e) {
-          message = e.message;
-        }
-        refresh();
-      } }, t("table.undo")),
-      " ",
-      mayVote ? h("button", { type: "button", onclick: async () => {
-        try {
-          await api(`/games/${id2}/undo/approve`, { method: "POST", token: mine.token, sign: signed("approve") });
-        } catch (e) {
-          message = e.message;
-        }
-        refresh();
-      } }, t("table.undo_approve")) : null,
-      " ",
-      mayVote ? h("button", { type: "button", onclick: async () => {
-        try {
-          await api(`/games/${id2}/undo/decline`, { method: "POST", token: mine.token, sign: signed("decline") });
-        } catch (e) {
-          message = e.message;
-        }
-        refresh();
-      } }, t("table.undo_decline")) : null
-    ) : null;
-  }
-  function talkOf(drawn) {
-    const { s, signed } = drawn;
-    const said = [...talkSeen.values()].sort((a, b) => a.seq - b.seq);
-    const input = h("input", { name: "text", maxlength: "280", required: "", value: draft });
-    input.addEventListener("input", () => {
-      draft = input.value;
-    });
-    const talkForm = h(
-      "form",
-      { "aria-label": t("talk.form") },
-      h("label", {}, `${t("talk.message")} `, input),
-      mine.token ? "" : h("label", {}, ` ${t("lobby.name")} `, h("input", { name: "name", maxlength: "40", value: t("word.spectator") })),
-      " ",
-      h("button", { type: "submit" }, t("talk.say"))
-    );
-    talkForm.addEventListener("submit", async (ev) => {
-      ev.preventDefault();
-      const data2 = new FormData(
-        /** @type {HTMLFormElement} */
-        talkForm
-      );
-      const body = mine.token ? { text: data2.get("text") } : { text: data2.get("text"), name: data2.get("name") };
-      try {
-        await api(`/games/${id2}/talk`, { method: "POST", token: mine.token, body, sign: mine.token ? signed("talk") : void 0 });
-        message = "";
-        draft = "";
-      } catch (e) {
-        message = e.message;
-      }
-      refresh();
-    });
-    const talk = s.status === "finished" ? null : h(
-      "section",
-      { "aria-label": t("talk.label") },
-      h("h2", {}, t("talk.label")),
-      h("ul", { class: "talk" }, said.map((e) => h(
-        "li",
-        {},
-        describeEvent(e, names),
-        mine.host && e.event.type === "talk_posted" && e.event.text != null ? h("button", { type: "button", onclick: async () => {
-          try {
-            await api(`/games/${id2}/talk/${e.seq}/hide`, { method: "POST", token: mine.host });
-          } catch (err) {
-            message = err.message;
-          }
-          refresh();
-        } }, t("talk.hide")) : null
-      ))),
-      talkForm
-    );
-    return { talk, input };
-  }
-  function roundEndScreen(drawn, turnNow, countdown, actions) {
-    const { view, me, over } = drawn;
-    const then = ending.view ?? view;
-    const last = over && ending.dealt == null;
-    const dock = ending.dealt != null || over ? h("div", { class: "dock bar" }, h("button", { type: "button", class: "next", onclick: () => {
-      movedPast = ending?.seq ?? 0;
-      ending = null;
-      movedOn = true;
-      render();
-    } }, t(last ? "round.show_final" : "round.next"))) : h("div", { class: "dock bar" }, h("p", {}, t("round.wait")), turnNow, countdown, actions);
-    const endSvg = board(then, deck);
-    if (routed === ending.ended.round) endSvg.classList.add("still");
-    routed = ending.ended.round;
-    return [roundEnd({ ended: ending.ended, events: ending.events, view: then, deck, names, me, svg: endSvg, last, extra: [last ? null : scoreboard(then, names, false)], dock })];
-  }
-  function liveTable(drawn, parts) {
-    const { s, st, log, presence, series, view, me, over } = drawn;
-    const { svg, zoomBar, err, hand, why, actions, undo, reclaim, turnNow, countdown, talk, host } = parts;
-    const final = over ? h(
-      "div",
-      { class: "final" },
-      me != null ? h("p", { role: "status", class: "result" }, t(view.winners?.includes(me) ? "table.you_won" : "table.you_lost")) : null,
-      h("div", { class: "wide", role: "region", tabindex: 0, "aria-label": t("score.final") }, scoreboard(view, names, true, byRound))
-    ) : null;
-    const dock = !over && (me != null || st.table.deadline) ? h("div", { class: me != null ? "dock" : "dock bar" }, me != null ? hand : null, h("div", { class: "dock-moves" }, turnNow, countdown, reclaim, why, actions, undo)) : null;
-    const newsPanel = h(
-      "section",
-      { class: "news", "aria-label": t("table.news") },
-      h("h2", {}, t("table.news")),
-      h("ol", { "aria-live": "polite", tabindex: 0, "aria-label": t("table.news") }, told ? news.slice(0, told).map((e, i) => h("li", { class: i === told - 1 && told < news.length ? "telling" : null }, describeEvent(e, names).replace(/^#\d+ /, ""))) : h("li", { class: "quiet" }, t("table.news_none"))),
-      told < news.length ? h("button", { type: "button", onclick: () => {
-        tellAll();
-        render();
-      } }, t("table.show_all", { n: news.length - told })) : null
-    );
-    return [...final ? [final] : [], h(
-      "div",
-      { class: "layout" },
-      h("section", { class: over ? "play" : "play pinned", "aria-label": t("table.table") }, svg, zoomBar, err, dock),
-      newsPanel,
-      h(
-        "aside",
-        {},
-        view.role ? h("p", {}, t("table.your_role", { role: roleName(view.role) })) : me != null && view.roles?.[me] ? h("p", {}, t("table.your_role", { role: roleName(view.roles[me]) })) : me != null ? null : h("p", {}, t("table.watching")),
-        view.my_gold ? h("p", {}, t("table.your_gold", { n: view.my_gold.total, cards: view.my_gold.cards.map((c) => cardName(c)).join(", ") || t("table.no_gold_yet") })) : null,
-        view.inspected?.length ? h("p", {}, t("table.inspected", { list: view.inspected.map(({ seat, role }) => t("table.is_role", { who: seatName(names, seat), role: roleName(role) })).join("; ") })) : null,
-        h("p", {}, t("table.round_line", { round: view.round, phase: phaseName(view.phase.name), n: view.draw_pile_size })),
-        players(view, names, st.table, over ? null : presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
-        finishedRounds(view, names),
-        view.winners?.length ? h("p", {}, t("table.winners", { list: view.winners.map((w) => seatName(names, w)).join(", ") })) : null,
-        view.rounds?.length && !over ? scoreboard(view, names, over) : null,
-        talk,
-        h("h2", {}, t("table.log")),
-        h("ol", { class: "log", "aria-label": t("table.recent"), tabindex: 0 }, log.events.map((e) => h("li", {}, describeEvent(e, names)))),
-        h("p", {}, h("a", { href: `/replay/${id2}` }, t("lobby.replay")), " ", s.status === "finished" ? h("a", { href: `/audit/${id2}` }, t("lobby.audit")) : null),
-        series,
-        s.status === "finished" && mine.host ? h("p", {}, h("button", { type: "button", onclick: async () => {
-          try {
-            const next = await api(`/games/${id2}/rematch`, { method: "POST", token: mine.host });
-            tokens.set(next.game_id, { host: next.host_token });
-            location.href = `/play/${next.game_id}`;
-          } catch (e) {
-            message = e.message;
-            refresh();
-          }
-        } }, t("table.rematch"))) : null,
-        host
-      )
-    )];
-  }
-  await refresh();
-  let pending = null;
-  const onNews = () => {
-    if (!data?.st || behind()) refresh();
-  };
-  follow(id2, mine.token, (raw) => {
-    try {
-      heard = Math.max(heard, Number(JSON.parse(raw).seq) || Infinity);
-    } catch {
-      heard = Infinity;
-    }
-    clearTimeout(pending);
-    pending = setTimeout(() => {
-      (reading ?? Promise.resolve()).then(onNews, onNews);
-    }, 150);
-  }, abort.signal);
-}
-function openRequest(events) {
-  let open = null;
-  for (const { event: e } of events) {
-    if (e.type === "undo_requested") open = { seat: e.seat, approvals: [] };
-    else if (e.type === "undo_approved") open?.approvals.push(e.seat);
-    else if (e.type === "undo_declined" || e.type === "undone" || e.type === "command_accepted") open = null;
-  }
-  return open;
-}
-
-// ../../api/web/replay.js
-var replayRun = new AbortController();
-async function replay(id2, ready2) {
-  await ready2;
-  replayRun.abort();
-  replayRun = new AbortController();
-  const run = replayRun.signal;
-  document.title = t("replay.title");
-  const q = new URLSearchParams(location.search);
-  const summary = await api(`/games/${id2}`);
-  const deck = await cards(summary.ruleset);
-  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, shownName(s)]));
-  const over = summary.status === "finished";
-  const mine = tokens.get(id2);
-  const eyes = over ? ["everyone", "spectator", ...summary.seats.map((s) => String(s.seat))] : ["spectator", ...mine.token && mine.seat != null ? [String(mine.seat)] : []];
-  const asked = q.get("as");
-  const as = asked && eyes.includes(asked) ? asked : eyes[0];
-  const token = mine.token && as === String(mine.seat) ? mine.token : void 0;
-  const eyesName = (e) => e === "everyone" ? t("replay.everyone") : e === "spectator" ? t("replay.spectator") : seatName(names, Number(e));
-  const events = [];
-  for (let after = 0; ; ) {
-    const p = await api(`/games/${id2}/events?after=${after}&limit=500`, { token });
-    events.push(...p.events);
-    if (p.next_after == null || !p.events.length) break;
-    after = p.next_after;
-  }
-  await Promise.all(events.filter((e) => e.event?.type === "seat_key_registered").map((e) => keys.fingerprint(
-    /** @type {any} */
-    e.event.key
-  )));
-  const max = summary.version;
-  let v = Math.min(max, Math.max(1, Number(q.get("v") ?? max)));
-  const marks = events.filter((e) => /^(round_started|goal_revealed|undone)$/.test(e.event?.type ?? ""));
-  const rounds = h("datalist", { id: "replay-rounds" }, events.filter((e) => e.event?.type === "round_started").map((e) => h("option", { value: e.seq, label: t("replay.round", { n: (
-    /** @type {any} */
-    e.event.round
-  ) }) })));
-  const slider = h("input", { type: "range", min: 1, max, value: v, "aria-label": t("replay.version"), class: "replay-slider", list: "replay-rounds" });
-  const bySeq = new Map(events.map((e) => [e.seq, e]));
-  const quiet = /* @__PURE__ */ new Set(["command_accepted", "card_drawn"]);
-  const nextStop = (from) => {
-    let n = from + 1;
-    while (n < max && quiet.has(bySeq.get(n)?.event?.type ?? "")) n++;
-    return n;
-  };
-  let playing = 0;
-  const speed = h("select", { "aria-label": t("replay.speed") }, [["0.5", "½×"], ["1", "1×"], ["2", "2×"], ["4", "4×"]].map(([k, t2]) => h("option", { value: k, selected: k === "1" }, t2)));
-  const play = h("button", { type: "button", "aria-pressed": "false" }, t("replay.play"));
-  const stop = () => {
-    clearInterval(playing);
-    playing = 0;
-    play.textContent = t("replay.play");
-    play.setAttribute("aria-pressed", "false");
-  };
-  const start = () => {
-    clearInterval(playing);
-    play.textContent = t("replay.pause");
-    play.setAttribute("aria-pressed", "true");
-    playing = setInterval(() => {
-      if (v >= max) stop();
-      else show(nextStop(v));
-    }, 700 / Number(speed.value));
-  };
-  play.addEventListener("click", () => {
-    if (playing) return stop();
-    if (v >= max) show(1);
-    start();
-  });
-  speed.addEventListener("change", () => {
-    if (playing) start();
-  });
-  run.addEventListener("abort", stop);
-  const label = h("output", { "aria-live": "polite" });
-  const stage = h("div", {});
-  const log = h("ol", { class: "log", "aria-label": t("table.log"), tabindex: 0 }, events.map((e) => h(
-    "li",
-    { "data-seq": e.seq },
-    h("button", { type: "button", class: "log-line", onclick: () => {
-      stop();
-      show(e.seq);
-    } }, describeEvent(e, names))
-  )));
-  const cache = /* @__PURE__ */ new Map();
-  async function show(n) {
-    v = Math.min(max, Math.max(1, n));
-    slider.value = String(v);
-    const st = cache.get(v) ?? await api(`/games/${id2}/state?at=${v}&as=${as}`, { token });
-    cache.set(v, st);
-    const drawn = board(st.view, deck);
-    markLast(drawn, events.filter((e) => e.seq <= v), st.view, names);
-    const step = events.find((e) => e.seq === v);
-    label.textContent = t("replay.version_of", { v, max }) + (step ? ` — ${describeEvent(step, names).replace(/^#\d+ /, "")}` : "");
-    stage.replaceChildren(h("p", { class: "step" }, label), drawn, players(st.view, names), hands(st.view, names, deck));
-    for (const li of log.children) li.classList.toggle("current", Number(
-      /** @type {HTMLElement} */
-      li.dataset.seq
-    ) === v);
-    const line = log.querySelector(".current");
-    if (line) {
-      const [at, box] = [line.getBoundingClientRect(), log.getBoundingClientRect()];
-      if (at.top < box.top || at.bottom > box.bottom) log.scrollTop += at.top - box.top - (box.height - at.height) / 2;
-    }
-    const url = new URL(location.href);
-    url.searchParams.set("v", String(v));
-    url.searchParams.set("as", as);
-    history.replaceState(null, "", url);
-    document.dispatchEvent(new CustomEvent("replay-shown", { detail: v }));
-  }
-  slider.addEventListener("input", () => show(Number(slider.value)));
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "ArrowRight") {
-      e.preventDefault();
-      show(v + 1);
-    }
-    if (e.key === "ArrowLeft") {
-      e.preventDefault();
-      show(v - 1);
-    }
-  }, { signal: run });
-  const through = h("select", { "aria-label": t("replay.eyes"), onchange: () => {
-    const url = new URL(location.href);
-    url.searchParams.set("as", through.value);
-    url.searchParams.set("v", String(v));
-    history.replaceState(null, "", url);
-    replay(id2);
-  } }, eyes.map((e) => h("option", { value: e, selected: e === as }, eyesName(e))));
-  main.replaceChildren(
-    h("h1", {}, t("replay.heading", { id: id2.slice(0, 8), eyes: eyesName(as) })),
-    h("p", {}, h("label", {}, `${t("replay.eyes")} `, through)),
-    h("p", {}, h("button", { type: "button", onclick: () => show(v - 1) }, `◀ ${t("replay.back")}`), " ", play, " ", speed, " ", h("button", { type: "button", onclick: () => show(v + 1) }, `${t("replay.forward")} ▶`), " ", slider, rounds),
-    h("p", {}, `${t("replay.jump")} `, marks.map((e) => h("button", { type: "button", onclick: () => show(e.seq) }, `${t(`mark.${e.event.type}`)} #${e.seq}`))),
-    h("div", { class: "layout" }, stage, h("aside", {}, h("h2", {}, t("table.log")), log, await seriesSection(id2, names, (g) => `/replay/${g}`)))
-  );
-  await show(v);
 }
 
 // ../../api/web/audit.js
@@ -2268,7 +902,8 @@ async function checkHere(id2, kept) {
       lines.push(t("here.other_key", { print: await keys.fingerprint(key) }));
     }
     for (const key of afterReissue) lines.push(t("here.reissued_key", { print: await keys.fingerprint(key) }));
-    if (!foreign.length && seatKeys[me.seat] === me.key.public) lines.push(t("here.own_key", { print: await keys.fingerprint(me.key.public) }));
+    if (!foreign.length && seatKeys[me.seat] === me.key.public)
+      lines.push(t("here.own_key", { print: await keys.fingerprint(me.key.public) }));
   }
   return { ok, lines };
 }
@@ -2288,7 +923,11 @@ async function audit(id2, ready2) {
     h("p", {}, `${t("audit.seed")} `, summary.seed ? code(summary.seed) : t("audit.seed_hidden"))
   ];
   if (summary.status !== "finished") {
-    kids.push(h("p", { class: "error", role: "alert" }, t("audit.not_over")), h("p", {}, h("a", { href: `/play/${id2}` }, t("audit.to_table"))), ...secrets);
+    kids.push(
+      h("p", { class: "error", role: "alert" }, t("audit.not_over")),
+      h("p", {}, h("a", { href: `/play/${id2}` }, t("audit.to_table"))),
+      ...secrets
+    );
     main.replaceChildren(...kids);
     return;
   }
@@ -2298,36 +937,104 @@ async function audit(id2, ready2) {
     const file = URL.createObjectURL(new Blob([JSON.stringify(kept, null, 1)], { type: "application/json" }));
     const disputed = Number(/^event (\d+)/.exec(v.discrepancy ?? "")?.[1] ?? 0);
     kids.push(
-      h("p", { role: "status", class: v.ok ? "verdict" : "verdict error" }, v.ok ? t("audit.verified", { events: v.events, commands: v.report.commands_checked, deals: v.report.deals_checked, signatures: v.report.signatures_checked ?? 0 }) : t("audit.discrepancy", { what: v.discrepancy ?? "" })),
-      v.ok ? h("p", {}, t("audit.plain")) : null,
-      disputed ? h("p", {}, h("a", { href: `/replay/${id2}?v=${Math.max(1, disputed - 1)}&as=everyone` }, t("audit.see_before", { n: disputed }))) : null,
-      v.ok ? h("p", {}, t("audit.winners", { winners: v.report.winners.map(who).join(", ") || t("word.nobody"), gold: v.report.gold.map((g, i) => `${who(i)} ${g}`).join(", ") })) : null
-    );
-    const here = h("section", { "aria-label": t("audit.here") }, h("h2", {}, t("audit.here")), h("p", {}, t("audit.checking")));
-    kids.push(here);
-    kids.push(await account(id2, names, v.ok ? null : { seq: disputed, what: v.discrepancy ?? "" }));
-    kids.push(h(
-      "details",
-      { class: "experts" },
-      h("summary", {}, t("audit.experts")),
-      ...secrets,
-      h("p", {}, v.log_entry ? t("audit.log_entry", { n: v.log_entry.seq, version: v.log_entry.version, head: v.log_entry.head, at: v.log_entry.logged_at }) : t("audit.not_logged")),
-      h("h2", {}, t("audit.keys")),
-      h("ul", {}, v.keys.map((k) => h("li", {}, code(k.id), ": ", code(k.public_key), `, ${t(k.retired_at ? "audit.key_retired" : "audit.key_in_use", { since: new Date(k.created_at).toLocaleString(), retired: k.retired_at ? new Date(k.retired_at).toLocaleString() : "" })}`))),
       h(
         "p",
-        {},
-        h("a", { href: `/games/${id2}/audit`, download: `saboteur-${id2}.json` }, t("audit.download_bundle")),
-        " ",
-        h("a", { href: file, download: `receipts-${id2}.json` }, t("audit.download_receipts", { n: kept.length }))
+        { role: "status", class: v.ok ? "verdict" : "verdict error" },
+        v.ok ? t("audit.verified", {
+          events: v.events,
+          commands: v.report.commands_checked,
+          deals: v.report.deals_checked,
+          signatures: v.report.signatures_checked ?? 0
+        }) : t("audit.discrepancy", { what: v.discrepancy ?? "" })
       ),
-      h("p", {}, `${t("audit.offline")} `, h("code", {}, `saboteur verify --file saboteur-${id2}.json --receipts receipts-${id2}.json`)),
-      checkReceipts(id2, kept)
-    ));
-    checkHere(id2, kept).then(({ ok, lines }) => here.replaceChildren(
-      here.firstChild ?? "",
-      h("div", { role: "status", class: ok ? "" : "error" }, h("ul", {}, lines.map((l) => h("li", {}, l))))
-    )).catch((e) => here.replaceChildren(here.firstChild ?? "", h("p", { class: "error" }, e.message)));
+      v.ok ? h("p", {}, t("audit.plain")) : null,
+      disputed ? h(
+        "p",
+        {},
+        h(
+          "a",
+          { href: `/replay/${id2}?v=${Math.max(1, disputed - 1)}&as=everyone` },
+          t("audit.see_before", { n: disputed })
+        )
+      ) : null,
+      v.ok ? h(
+        "p",
+        {},
+        t("audit.winners", {
+          winners: v.report.winners.map(who).join(", ") || t("word.nobody"),
+          gold: v.report.gold.map((g, i) => `${who(i)} ${g}`).join(", ")
+        })
+      ) : null
+    );
+    const here = h(
+      "section",
+      { "aria-label": t("audit.here") },
+      h("h2", {}, t("audit.here")),
+      h("p", {}, t("audit.checking"))
+    );
+    kids.push(here);
+    kids.push(await account(id2, names, v.ok ? null : { seq: disputed, what: v.discrepancy ?? "" }));
+    kids.push(
+      h(
+        "details",
+        { class: "experts" },
+        h("summary", {}, t("audit.experts")),
+        ...secrets,
+        h(
+          "p",
+          {},
+          v.log_entry ? t("audit.log_entry", {
+            n: v.log_entry.seq,
+            version: v.log_entry.version,
+            head: v.log_entry.head,
+            at: v.log_entry.logged_at
+          }) : t("audit.not_logged")
+        ),
+        h("h2", {}, t("audit.keys")),
+        h(
+          "ul",
+          {},
+          v.keys.map(
+            (k) => h(
+              "li",
+              {},
+              code(k.id),
+              ": ",
+              code(k.public_key),
+              `, ${t(k.retired_at ? "audit.key_retired" : "audit.key_in_use", { since: new Date(k.created_at).toLocaleString(), retired: k.retired_at ? new Date(k.retired_at).toLocaleString() : "" })}`
+            )
+          )
+        ),
+        h(
+          "p",
+          {},
+          h("a", { href: `/games/${id2}/audit`, download: `saboteur-${id2}.json` }, t("audit.download_bundle")),
+          " ",
+          h("a", { href: file, download: `receipts-${id2}.json` }, t("audit.download_receipts", { n: kept.length }))
+        ),
+        h(
+          "p",
+          {},
+          `${t("audit.offline")} `,
+          h("code", {}, `saboteur verify --file saboteur-${id2}.json --receipts receipts-${id2}.json`)
+        ),
+        checkReceipts(id2, kept)
+      )
+    );
+    checkHere(id2, kept).then(
+      ({ ok, lines }) => here.replaceChildren(
+        here.firstChild ?? "",
+        h(
+          "div",
+          { role: "status", class: ok ? "" : "error" },
+          h(
+            "ul",
+            {},
+            lines.map((l) => h("li", {}, l))
+          )
+        )
+      )
+    ).catch((e) => here.replaceChildren(here.firstChild ?? "", h("p", { class: "error" }, e.message)));
   } catch (e) {
     kids.push(h("p", { class: "error", role: "alert" }, e.message));
   }
@@ -2335,7 +1042,9 @@ async function audit(id2, ready2) {
 }
 async function account(id2, names, wrong) {
   const bundle = await api(`/games/${id2}/audit`);
-  await Promise.all(bundle.events.filter((e) => e.event_type === "seat_key_registered").map((e) => keys.fingerprint(e.payload.key)));
+  await Promise.all(
+    bundle.events.filter((e) => e.event_type === "seat_key_registered").map((e) => keys.fingerprint(e.payload.key))
+  );
   const parts = [];
   let list2 = h("ol", {});
   parts.push(h("h3", {}, t("audit.before_deal")), list2);
@@ -2347,15 +1056,21 @@ async function account(id2, names, wrong) {
     }
     if (e.event_type === "card_drawn") continue;
     const checked = wrong && wrong.seq && e.seq >= wrong.seq ? e.seq === wrong.seq ? h("strong", { class: "error" }, ` ✗ ${wrong.what.replace(/^event \d+: /, "")}`) : ` ${t("audit.not_checked")}` : e.event_type === "command_accepted" ? h("span", { class: "legal", title: t("audit.legal_title") }, ` ✓ ${t("audit.legal")}`) : "";
-    list2.append(h(
-      "li",
-      { value: e.seq, class: wrong?.seq === e.seq ? "disputed" : null },
-      describeEvent({ seq: e.seq, event: ev }, names).replace(/^#\d+ /, ""),
-      checked,
-      ev.at && typeof ev.at === "number" ? ` ${t("audit.at", { time: new Date(ev.at).toLocaleTimeString() })}` : "",
-      " ",
-      h("a", { href: `/replay/${id2}?v=${e.seq}&as=everyone`, "aria-label": t("audit.see_label", { n: e.seq }) }, t("audit.see"))
-    ));
+    list2.append(
+      h(
+        "li",
+        { value: e.seq, class: wrong?.seq === e.seq ? "disputed" : null },
+        describeEvent({ seq: e.seq, event: ev }, names).replace(/^#\d+ /, ""),
+        checked,
+        ev.at && typeof ev.at === "number" ? ` ${t("audit.at", { time: new Date(ev.at).toLocaleTimeString() })}` : "",
+        " ",
+        h(
+          "a",
+          { href: `/replay/${id2}?v=${e.seq}&as=everyone`, "aria-label": t("audit.see_label", { n: e.seq }) },
+          t("audit.see")
+        )
+      )
+    );
   }
   return h(
     "section",
@@ -2373,7 +1088,10 @@ function checkReceipts(id2, kept) {
     let count = 0;
     try {
       for (let i = 0; i < list2.length; i += 50) {
-        const r = await api(`/games/${id2}/audit/receipts`, { method: "POST", body: list2.slice(i, i + 50).map((x) => x.receipt ?? x) });
+        const r = await api(`/games/${id2}/audit/receipts`, {
+          method: "POST",
+          body: list2.slice(i, i + 50).map((x) => x.receipt ?? x)
+        });
         if (!r.ok) {
           out.textContent = r.contradiction ? t("audit.contradiction", { what: r.contradiction }) : t("audit.refused", { what: r.refused ?? "" });
           out.className = "error";
@@ -2400,17 +1118,743 @@ function checkReceipts(id2, kept) {
       h("br"),
       area,
       h("br"),
-      h("button", { type: "button", onclick: () => {
-        try {
-          check(JSON.parse(area.value || "[]"));
-        } catch (e) {
-          out.className = "error";
-          out.textContent = e.message;
-        }
-      } }, t("audit.check_pasted"))
+      h(
+        "button",
+        {
+          type: "button",
+          onclick: () => {
+            try {
+              check(JSON.parse(area.value || "[]"));
+            } catch (e) {
+              out.className = "error";
+              out.textContent = e.message;
+            }
+          }
+        },
+        t("audit.check_pasted")
+      )
     ),
     out
   );
+}
+
+// ../../api/web/parts.js
+var LEVELS = ["random", "heuristic", "expert"];
+var levelPicker = (attrs) => h(
+  "select",
+  attrs,
+  LEVELS.map((l) => h("option", { value: l, selected: l === "heuristic" }, t(`level.${l}`)))
+);
+function players(view, names, table2, presence, bots = /* @__PURE__ */ new Set()) {
+  return h(
+    "ul",
+    { class: "players", "aria-label": t("players.label") },
+    view.hand_sizes.map((n, i) => {
+      const turn = view.phase.awaited === i;
+      const seat = table2?.seats[i];
+      const here = presence?.seats[i]?.connected;
+      const shown = presence && !bots.has(i);
+      const parts = [
+        t("players.seat", { n: i, name: names[i] ?? t("players.empty") }) + (view.seat === i ? ` ${t("players.you")}` : "") + (shown ? ` ${t(here ? "players.connected" : "players.away")}` : "") + ": " + t("players.cards", { n, gold: view.gold_card_counts[i] })
+      ];
+      if (seat?.remaining_ms != null && !turn) parts.push(t("players.clock", { time: clock(seat.remaining_ms) }));
+      if (seat?.handed_to) parts.push(t("players.bot_plays", { level: t(`level.${seat.handed_to}`) }));
+      if (seat?.timeouts) parts.push(t("players.timeouts", { n: seat.timeouts }));
+      if (view.gold) parts.push(t("players.gold", { n: view.gold[i] }));
+      if (view.in_front[i].length)
+        parts.push(t("players.in_front", { cards: view.in_front[i].map((c) => cardName(c)).join(", ") }));
+      if (view.roles) parts.push(t("players.role", { role: roleName(view.roles[i]) }));
+      return h(
+        "li",
+        { class: turn ? "turn" : "" },
+        shown ? h(
+          "span",
+          { class: here ? "here" : "away", title: t(here ? "players.connected_title" : "players.away_title") },
+          here ? "● " : "○ "
+        ) : "",
+        parts.join("; "),
+        seat?.key ? h(
+          "span",
+          { class: "key", title: t("players.key_title", { key: seat.key }) },
+          `; ${t("players.key", { print: keys.prints.get(seat.key) ?? "" })}`
+        ) : "",
+        turn ? ` — ${t("players.their_turn")}` : ""
+      );
+    })
+  );
+}
+function scoreboard(view, names, over, byRound = null) {
+  const seats = view.hand_sizes.map((_, i) => i);
+  const gold = view.gold;
+  const won = (i) => view.rounds.filter((r) => r.winners.includes(i)).length;
+  const order = gold ? [...seats].sort((a, b) => gold[b] - gold[a] || a - b) : seats;
+  const place = (i) => gold ? 1 + seats.filter((j) => gold[j] > gold[i]).length : 0;
+  const col = (key) => h("th", { scope: "col" }, t(key));
+  const perRound = gold && byRound ? byRound : [];
+  return h(
+    "table",
+    { class: "score" },
+    h("caption", {}, t(over ? "score.final" : "score.title")),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        gold ? col("score.place") : null,
+        col("score.player"),
+        perRound.map((_, r) => h("th", { scope: "col" }, t("score.round", { n: r + 1 }))),
+        col(perRound.length ? "score.total" : gold ? "score.gold" : "score.gold_cards"),
+        col("score.rounds_won")
+      )
+    ),
+    h(
+      "tbody",
+      {},
+      order.map((i) => {
+        const winner = over && view.winners.includes(i);
+        return h(
+          "tr",
+          { class: winner ? "winner" : null },
+          gold ? h("td", {}, String(place(i))) : null,
+          h(
+            "th",
+            { scope: "row" },
+            seatName(names, i) + (view.seat === i ? ` ${t("players.you")}` : "") + (winner ? ` — ${t("score.winner")}` : "")
+          ),
+          perRound.map((r) => h("td", {}, String(r[i]))),
+          h("td", {}, String(gold ? gold[i] : view.gold_card_counts[i])),
+          h("td", {}, String(won(i)))
+        );
+      })
+    )
+  );
+}
+function cardIcon(entry, rotated = false) {
+  const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });
+  if (entry?.segments?.length) icon.append(cardShape(entry, 0, 0, rotated));
+  else if (entry?.action) icon.append(actionIcon(entry));
+  return icon;
+}
+function hands(view, names, deck) {
+  const cardsOf = (cards2) => h(
+    "ul",
+    { class: "hand" },
+    (cards2 ?? []).map((c) => h("li", { title: explain(deck[c]) }, cardIcon(deck[c]), describe(deck[c])))
+  );
+  const seats = view.hands ? view.hands.map((cards2, i) => [i, cards2, view.roles?.[i]]) : view.seat != null && view.hand ? [[view.seat, view.hand, view.role]] : [];
+  if (!seats.length) return h("section", { "aria-label": t("hands.label") }, h("p", {}, t("hands.hidden")));
+  return h(
+    "section",
+    { "aria-label": t("hands.label") },
+    h("h2", {}, t("hands.label")),
+    seats.map(
+      ([i, cards2, role]) => h(
+        "section",
+        { "aria-label": t("hands.of", { name: seatName(names, i) }) },
+        h(
+          "h3",
+          {},
+          t(role ? "hands.heading_role" : "hands.heading", {
+            name: seatName(names, i),
+            role: roleName(role),
+            n: cards2.length
+          })
+        ),
+        cardsOf(cards2)
+      )
+    )
+  );
+}
+async function seriesSection(id2, names, link) {
+  const series = await api(`/games/${id2}/series`);
+  if (series.games.length < 2) return null;
+  const totals = (gold) => gold.map((x, i) => `${names[i] ?? i} ${x}`).join(", ");
+  return h(
+    "section",
+    { "aria-label": t("series.label") },
+    h("h2", {}, t("series.label")),
+    h(
+      "ol",
+      {},
+      series.games.map(
+        (g) => h(
+          "li",
+          {},
+          g.id === id2 ? h("strong", {}, t("series.this", { id: g.id.slice(0, 8) })) : h("a", { href: link(g.id) }, g.id.slice(0, 8)),
+          `: ${statusName(g.status)}${g.gold ? `, ${t("series.gold", { gold: totals(g.gold) })}` : ""}`
+        )
+      )
+    ),
+    h("p", {}, series.totals.length ? t("series.totals", { gold: totals(series.totals) }) : t("series.none"))
+  );
+}
+function finishedRounds(view, names) {
+  if (!view.rounds?.length) return null;
+  return h(
+    "section",
+    { "aria-label": t("table.finished_rounds") },
+    h("h2", {}, t("table.finished_rounds")),
+    h(
+      "ul",
+      {},
+      view.rounds.map(
+        (r) => h(
+          "li",
+          {},
+          t("table.round_summary", {
+            round: r.round,
+            gold: r.gold_reached_by == null ? t("table.gold_not_reached") : t("table.gold_reached", { who: seatName(names, r.gold_reached_by) }),
+            winners: roundWinners(r.winners, r.gold_reached_by != null, (w) => seatName(names, w)),
+            roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", ")
+          })
+        )
+      )
+    )
+  );
+}
+
+// ../../api/web/lobby.js
+async function lobby(ready2) {
+  await ready2;
+  document.title = t("lobby.title");
+  const list2 = h("tbody");
+  const more = h("button", { type: "button", hidden: true }, t("lobby.more"));
+  let cursor = null;
+  async function page() {
+    const q = new URLSearchParams({ limit: "20" });
+    if (cursor) q.set("cursor", cursor);
+    const data = await api(`/games?${q}`);
+    for (const g of data.games) {
+      const mine = tokens.get(g.id);
+      list2.append(
+        h(
+          "tr",
+          {},
+          h("td", {}, h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8))),
+          h("td", {}, rulesetName(g.ruleset)),
+          h("td", {}, statusName(g.status)),
+          h(
+            "td",
+            {},
+            `${g.seats.length}/${g.players}: ${g.seats.map((s) => shownName(s) + (s.bot && shownName(s) === s.name ? ` ${t("lobby.bot")}` : "")).join(", ")}`,
+            g.previous ? [` — ${t("lobby.rematch_of")} `, h("a", { href: `/play/${g.previous}` }, g.previous.slice(0, 8))] : null
+          ),
+          h(
+            "td",
+            {},
+            mine.token ? t("lobby.your_seat") : mine.host ? t("lobby.host") : "",
+            " ",
+            h("a", { href: `/replay/${g.id}` }, t("lobby.replay")),
+            g.status === "finished" ? [" ", h("a", { href: `/audit/${g.id}` }, t("lobby.audit"))] : null
+          )
+        )
+      );
+    }
+    cursor = data.next_cursor ?? null;
+    more.hidden = !cursor;
+  }
+  more.addEventListener("click", page);
+  const err = h("p", { class: "error", role: "alert" });
+  const option = (value, text) => h("option", { value }, text);
+  const form = h(
+    "form",
+    { "aria-label": t("lobby.create") },
+    h("h2", {}, t("lobby.create")),
+    h(
+      "label",
+      {},
+      `${t("lobby.ruleset")} `,
+      h(
+        "select",
+        { name: "ruleset" },
+        option("base", rulesetName("base")),
+        option("saboteur2", rulesetName("saboteur2"))
+      )
+    ),
+    " ",
+    h(
+      "label",
+      {},
+      `${t("lobby.players")} `,
+      h("input", { name: "players", type: "number", min: 2, max: 12, value: 3 })
+    ),
+    " ",
+    h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name"), maxlength: 40 })),
+    " ",
+    h("label", {}, `${t("lobby.bots")} `, h("input", { name: "bots", type: "number", min: 0, max: 12, value: 2 })),
+    " ",
+    h("label", {}, `${t("lobby.level")} `, levelPicker({ name: "level" })),
+    " ",
+    h("label", {}, h("input", { name: "forfeit", type: "checkbox" }), ` ${t("lobby.forfeit")}`),
+    " ",
+    h(
+      "label",
+      {},
+      `${t("lobby.clock")} `,
+      h(
+        "select",
+        { name: "clock" },
+        option("", t("lobby.clock_none")),
+        option("per_decision", t("lobby.clock_per_decision")),
+        option("bank", t("lobby.clock_bank"))
+      )
+    ),
+    " ",
+    h("label", {}, `${t("lobby.seconds")} `, h("input", { name: "seconds", type: "number", min: 5, value: 300 })),
+    " ",
+    h("label", {}, `${t("lobby.increment")} `, h("input", { name: "increment", type: "number", min: 0, value: 20 })),
+    " ",
+    h(
+      "label",
+      {},
+      `${t("lobby.abandon_before")} `,
+      h("input", { name: "abandon", type: "number", min: 0, max: 20, value: 3 }),
+      ` ${t("lobby.abandon_after")}`
+    ),
+    " ",
+    h("label", {}, h("input", { name: "spectators", type: "checkbox" }), ` ${t("lobby.spectators")}`),
+    " ",
+    h("button", { type: "submit" }, t("lobby.create_button")),
+    err
+  );
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const f = new FormData(
+      /** @type {HTMLFormElement} */
+      form
+    );
+    try {
+      const players2 = Number(f.get("players"));
+      const options = {};
+      if (f.get("forfeit")) options.broken_tools_forfeit_gold = true;
+      if (f.get("spectators")) options.spectator_talk = true;
+      const seconds = Number(f.get("seconds"));
+      if (f.get("clock") === "per_decision") options.clock = { kind: "per_decision", seconds };
+      if (f.get("clock") === "bank")
+        options.clock = { kind: "bank", seconds, increment_seconds: Number(f.get("increment")) };
+      if (options.clock && Number(f.get("abandon")) > 0) options.abandon_after = Number(f.get("abandon"));
+      const created = await api("/games", { method: "POST", body: { ruleset: f.get("ruleset"), players: players2, options } });
+      const id2 = created.game_id;
+      tokens.set(id2, { host: created.host_token });
+      const bots = Math.min(players2, Number(f.get("bots")));
+      if (bots < players2) {
+        await seatable(id2, t);
+        const key = await keys.make();
+        const joined = await api(`/games/${id2}/seats`, {
+          method: "POST",
+          body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), ...await keys.sent(key, id2) }
+        });
+        tokens.set(id2, seated(joined, key));
+      }
+      for (let i = 0; i < bots; i++) {
+        await api(`/games/${id2}/bots`, { method: "POST", token: created.host_token, body: { level: f.get("level") } });
+      }
+      location.href = `/play/${id2}`;
+    } catch (e) {
+      err.textContent = /** @type {Error} */
+      e.message;
+    }
+  });
+  main.replaceChildren(
+    h("h1", {}, t("lobby.games")),
+    form,
+    h("h2", {}, t("lobby.all")),
+    h(
+      "table",
+      {},
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          [t("lobby.col_game"), t("lobby.ruleset"), t("lobby.col_status"), t("lobby.col_seats"), ""].map(
+            (x) => h("th", { scope: "col" }, x)
+          )
+        )
+      ),
+      list2
+    ),
+    more
+  );
+  await page();
+}
+
+// ../../api/web/board.js
+function board(view, deck, { legal = [], onCell, targets = [], keep = { box: null } } = {}) {
+  const cells = [
+    ...view.board.map((p) => [p.x, p.y]),
+    ...view.goals.map((g) => [g.x, g.y]),
+    ...legal.map((c) => [c.at.x, c.at.y])
+  ];
+  const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
+  let box = keep.box ?? [
+    Math.min(...xs) - 1,
+    Math.min(...ys) - 1,
+    Math.max(...xs) - Math.min(...xs) + 3,
+    Math.max(...ys) - Math.min(...ys) + 3
+  ];
+  const svg = el("svg", { class: "board", viewBox: box.join(" "), role: "group", "aria-label": t("board.maze") });
+  const title = el("title");
+  title.textContent = t("board.title");
+  svg.append(title);
+  for (const p of view.board) {
+    const entry = deck[p.card];
+    const g = cardShape(entry, p.x, p.y, p.rotated);
+    g.setAttribute("role", "img");
+    g.setAttribute("aria-label", `(${p.x}, ${p.y}): ${describe(entry, p.rotated)}`);
+    svg.append(g);
+  }
+  for (const goal of view.goals) {
+    if (goal.revealed) continue;
+    const g = goal.card ? cardShape(deck[goal.card], goal.x, goal.y) : faceDown(goal.x, goal.y);
+    if (goal.card) g.setAttribute("opacity", "0.7");
+    g.setAttribute("role", "img");
+    g.setAttribute(
+      "aria-label",
+      goal.card ? t("board.goal_seen", { at: `(${goal.x}, ${goal.y})`, card: cardName(goal.card) }) : t("board.goal", { at: `(${goal.x}, ${goal.y})` })
+    );
+    svg.append(g);
+  }
+  const seen = /* @__PURE__ */ new Set();
+  for (const c of legal) {
+    const key = `${c.at.x},${c.at.y}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const r = el("rect", {
+      class: "cell-legal",
+      x: c.at.x + 0.05,
+      y: c.at.y + 0.05,
+      width: 0.9,
+      height: 0.9,
+      tabindex: 0,
+      role: "button",
+      "aria-label": t("board.play_here", { at: `(${c.at.x}, ${c.at.y})` })
+    });
+    const go = () => onCell?.(c.at);
+    r.addEventListener("click", go);
+    r.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        go();
+      }
+    });
+    svg.append(r);
+  }
+  for (const t2 of targets) {
+    const r = el("rect", {
+      class: "cell-target",
+      x: t2.at.x + 0.05,
+      y: t2.at.y + 0.05,
+      width: 0.9,
+      height: 0.9,
+      tabindex: 0,
+      role: "button",
+      "aria-label": t2.label
+    });
+    const go = () => t2.onPick();
+    r.addEventListener("click", go);
+    r.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        go();
+      }
+    });
+    svg.append(r);
+  }
+  const show = () => {
+    keep.box = box;
+    svg.setAttribute("viewBox", box.join(" "));
+  };
+  const zoomBy = (k) => {
+    box = [box[0] + box[2] * (1 - k) / 2, box[1] + box[3] * (1 - k) / 2, box[2] * k, box[3] * k];
+    show();
+  };
+  let drag = null;
+  const fingers = /* @__PURE__ */ new Map();
+  let spread = 0;
+  const apart = () => {
+    const [a, b] = [...fingers.values()];
+    return Math.hypot(a[0] - b[0], a[1] - b[1]);
+  };
+  svg.addEventListener(
+    "wheel",
+    (e) => {
+      e.preventDefault();
+      zoomBy(e.deltaY > 0 ? 1.15 : 1 / 1.15);
+    },
+    { passive: false }
+  );
+  svg.addEventListener("pointerdown", (e) => {
+    fingers.set(e.pointerId, [e.clientX, e.clientY]);
+    if (fingers.size === 2) {
+      drag = null;
+      spread = apart();
+    } else if (e.target === svg) drag = [e.clientX, e.clientY, box[0], box[1]];
+  });
+  const lift = (e) => {
+    fingers.delete(e.pointerId);
+    drag = null;
+    spread = 0;
+  };
+  svg.addEventListener("pointerup", lift);
+  svg.addEventListener("pointercancel", lift);
+  svg.addEventListener("pointermove", (e) => {
+    if (fingers.has(e.pointerId)) fingers.set(e.pointerId, [e.clientX, e.clientY]);
+    if (fingers.size === 2 && spread) {
+      const now = apart();
+      if (now > 0) zoomBy(spread / now);
+      spread = now;
+      return;
+    }
+    if (!drag) return;
+    const s = box[2] / svg.clientWidth;
+    box[0] = drag[2] - (e.clientX - drag[0]) * s;
+    box[1] = drag[3] - (e.clientY - drag[1]) * s;
+    show();
+  });
+  return svg;
+}
+function markLast(svg, events, view, names) {
+  const recent = [...events].reverse();
+  const dealt = recent.findIndex((x) => x.event?.type === "round_started");
+  const e = recent.slice(0, dealt < 0 ? void 0 : dealt).find((x) => ["path_played", "path_removed", "goal_revealed"].includes(x.event?.type ?? ""));
+  const ev = e?.event;
+  const at = ev && (ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed") ? ev.at : null;
+  if (!e || !ev || !at) return;
+  if (ev.type === "path_played" && !view.board.some((p) => p.x === at.x && p.y === at.y)) return;
+  svg.append(
+    el("rect", {
+      class: "last-move",
+      x: at.x + 0.02,
+      y: at.y + 0.02,
+      width: 0.96,
+      height: 0.96,
+      role: "img",
+      "aria-label": t("board.last", { what: describeEvent(e, names) })
+    })
+  );
+}
+
+// ../../api/web/replay.js
+var replayRun = new AbortController();
+async function replay(id2, ready2) {
+  await ready2;
+  replayRun.abort();
+  replayRun = new AbortController();
+  const run = replayRun.signal;
+  document.title = t("replay.title");
+  const q = new URLSearchParams(location.search);
+  const summary = await api(`/games/${id2}`);
+  const deck = await cards(summary.ruleset);
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, shownName(s)]));
+  const over = summary.status === "finished";
+  const mine = tokens.get(id2);
+  const eyes = over ? ["everyone", "spectator", ...summary.seats.map((s) => String(s.seat))] : ["spectator", ...mine.token && mine.seat != null ? [String(mine.seat)] : []];
+  const asked = q.get("as");
+  const as = asked && eyes.includes(asked) ? asked : eyes[0];
+  const token = mine.token && as === String(mine.seat) ? mine.token : void 0;
+  const eyesName = (e) => e === "everyone" ? t("replay.everyone") : e === "spectator" ? t("replay.spectator") : seatName(names, Number(e));
+  const events = [];
+  for (let after = 0; ; ) {
+    const p = await api(`/games/${id2}/events?after=${after}&limit=500`, { token });
+    events.push(...p.events);
+    if (p.next_after == null || !p.events.length) break;
+    after = p.next_after;
+  }
+  await Promise.all(
+    events.filter((e) => e.event?.type === "seat_key_registered").map((e) => keys.fingerprint(
+      /** @type {any} */
+      e.event.key
+    ))
+  );
+  const max = summary.version;
+  let v = Math.min(max, Math.max(1, Number(q.get("v") ?? max)));
+  const marks = events.filter((e) => /^(round_started|goal_revealed|undone)$/.test(e.event?.type ?? ""));
+  const rounds = h(
+    "datalist",
+    { id: "replay-rounds" },
+    events.filter((e) => e.event?.type === "round_started").map((e) => h("option", { value: e.seq, label: t("replay.round", { n: (
+      /** @type {any} */
+      e.event.round
+    ) }) }))
+  );
+  const slider = h("input", {
+    type: "range",
+    min: 1,
+    max,
+    value: v,
+    "aria-label": t("replay.version"),
+    class: "replay-slider",
+    list: "replay-rounds"
+  });
+  const bySeq = new Map(events.map((e) => [e.seq, e]));
+  const quiet = /* @__PURE__ */ new Set(["command_accepted", "card_drawn"]);
+  const nextStop = (from) => {
+    let n = from + 1;
+    while (n < max && quiet.has(bySeq.get(n)?.event?.type ?? "")) n++;
+    return n;
+  };
+  let playing = 0;
+  const speed = h(
+    "select",
+    { "aria-label": t("replay.speed") },
+    [
+      ["0.5", "½×"],
+      ["1", "1×"],
+      ["2", "2×"],
+      ["4", "4×"]
+    ].map(([k, t2]) => h("option", { value: k, selected: k === "1" }, t2))
+  );
+  const play = h("button", { type: "button", "aria-pressed": "false" }, t("replay.play"));
+  const stop = () => {
+    clearInterval(playing);
+    playing = 0;
+    play.textContent = t("replay.play");
+    play.setAttribute("aria-pressed", "false");
+  };
+  const start = () => {
+    clearInterval(playing);
+    play.textContent = t("replay.pause");
+    play.setAttribute("aria-pressed", "true");
+    playing = setInterval(() => {
+      if (v >= max) stop();
+      else show(nextStop(v));
+    }, 700 / Number(speed.value));
+  };
+  play.addEventListener("click", () => {
+    if (playing) return stop();
+    if (v >= max) show(1);
+    start();
+  });
+  speed.addEventListener("change", () => {
+    if (playing) start();
+  });
+  run.addEventListener("abort", stop);
+  const label = h("output", { "aria-live": "polite" });
+  const stage = h("div", {});
+  const log = h(
+    "ol",
+    { class: "log", "aria-label": t("table.log"), tabindex: 0 },
+    events.map(
+      (e) => h(
+        "li",
+        { "data-seq": e.seq },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "log-line",
+            onclick: () => {
+              stop();
+              show(e.seq);
+            }
+          },
+          describeEvent(e, names)
+        )
+      )
+    )
+  );
+  const cache = /* @__PURE__ */ new Map();
+  async function show(n) {
+    v = Math.min(max, Math.max(1, n));
+    slider.value = String(v);
+    const st = cache.get(v) ?? await api(`/games/${id2}/state?at=${v}&as=${as}`, { token });
+    cache.set(v, st);
+    const drawn = board(st.view, deck);
+    markLast(
+      drawn,
+      events.filter((e) => e.seq <= v),
+      st.view,
+      names
+    );
+    const step = events.find((e) => e.seq === v);
+    label.textContent = t("replay.version_of", { v, max }) + (step ? ` — ${describeEvent(step, names).replace(/^#\d+ /, "")}` : "");
+    stage.replaceChildren(
+      h("p", { class: "step" }, label),
+      drawn,
+      players(st.view, names),
+      hands(st.view, names, deck)
+    );
+    for (const li of log.children)
+      li.classList.toggle("current", Number(
+        /** @type {HTMLElement} */
+        li.dataset.seq
+      ) === v);
+    const line = log.querySelector(".current");
+    if (line) {
+      const [at, box] = [line.getBoundingClientRect(), log.getBoundingClientRect()];
+      if (at.top < box.top || at.bottom > box.bottom) log.scrollTop += at.top - box.top - (box.height - at.height) / 2;
+    }
+    const url = new URL(location.href);
+    url.searchParams.set("v", String(v));
+    url.searchParams.set("as", as);
+    history.replaceState(null, "", url);
+    document.dispatchEvent(new CustomEvent("replay-shown", { detail: v }));
+  }
+  slider.addEventListener("input", () => show(Number(slider.value)));
+  document.addEventListener(
+    "keydown",
+    (e) => {
+      if (e.key === "ArrowRight") {
+        e.preventDefault();
+        show(v + 1);
+      }
+      if (e.key === "ArrowLeft") {
+        e.preventDefault();
+        show(v - 1);
+      }
+    },
+    { signal: run }
+  );
+  const through = h(
+    "select",
+    {
+      "aria-label": t("replay.eyes"),
+      onchange: () => {
+        const url = new URL(location.href);
+        url.searchParams.set("as", through.value);
+        url.searchParams.set("v", String(v));
+        history.replaceState(null, "", url);
+        replay(id2);
+      }
+    },
+    eyes.map((e) => h("option", { value: e, selected: e === as }, eyesName(e)))
+  );
+  main.replaceChildren(
+    h("h1", {}, t("replay.heading", { id: id2.slice(0, 8), eyes: eyesName(as) })),
+    h("p", {}, h("label", {}, `${t("replay.eyes")} `, through)),
+    h(
+      "p",
+      {},
+      h("button", { type: "button", onclick: () => show(v - 1) }, `◀ ${t("replay.back")}`),
+      " ",
+      play,
+      " ",
+      speed,
+      " ",
+      h("button", { type: "button", onclick: () => show(v + 1) }, `${t("replay.forward")} ▶`),
+      " ",
+      slider,
+      rounds
+    ),
+    h(
+      "p",
+      {},
+      `${t("replay.jump")} `,
+      marks.map(
+        (e) => h("button", { type: "button", onclick: () => show(e.seq) }, `${t(`mark.${e.event.type}`)} #${e.seq}`)
+      )
+    ),
+    h(
+      "div",
+      { class: "layout" },
+      stage,
+      h("aside", {}, h("h2", {}, t("table.log")), log, await seriesSection(id2, names, (g) => `/replay/${g}`))
+    )
+  );
+  await show(v);
 }
 
 // ../../api/web/rules.js
@@ -2422,29 +1866,1528 @@ var SECTIONS = [
   ["rules.h_actions", ["rules.broken", "rules.repair", "rules.rockfall", "rules.map"]],
   ["rules.h_goals", ["rules.goals"]],
   ["rules.h_gold", ["rules.round_end", "rules.diggers_win", "rules.saboteurs_win", "rules.game_end"]],
-  ["rules.h_s2", ["rules.s2_roles", "rules.s2_turn", "rules.s2_paths", "rules.s2_actions", "rules.s2_win", "rules.s2_pay"]],
+  [
+    "rules.h_s2",
+    ["rules.s2_roles", "rules.s2_turn", "rules.s2_paths", "rules.s2_actions", "rules.s2_win", "rules.s2_pay"]
+  ],
   ["rules.h_here", ["rules.here_undo", "rules.here_audit"]]
 ];
 async function rules(_, ready2) {
   await ready2;
   document.title = t("rules.title");
-  main.replaceChildren(h("h1", {}, t("rules.title")), h(
-    "div",
-    { class: "rules" },
-    ...SECTIONS.map(([head, paras]) => h(
+  main.replaceChildren(
+    h("h1", {}, t("rules.title")),
+    h(
+      "div",
+      { class: "rules" },
+      ...SECTIONS.map(
+        ([head, paras]) => h(
+          "section",
+          { "aria-label": t(
+            /** @type {string} */
+            head
+          ) },
+          h("h2", {}, t(
+            /** @type {string} */
+            head
+          )),
+          .../** @type {string[]} */
+          paras.map((p) => h("p", {}, t(p)))
+        )
+      )
+    )
+  );
+}
+
+// ../../api/web/room.js
+function waitingRoom({ id: id2, s, mine, refresh, say }) {
+  const parts = [];
+  const join = h(
+    "form",
+    {},
+    h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name") })),
+    " ",
+    h("button", { type: "submit" }, t("table.join"))
+  );
+  join.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      await seatable(id2, t);
+      const key = await keys.make();
+      const j = await api(`/games/${id2}/seats`, {
+        method: "POST",
+        body: {
+          name: new FormData(
+            /** @type {HTMLFormElement} */
+            join
+          ).get("name"),
+          entropy: share(),
+          ...await keys.sent(key, id2)
+        }
+      });
+      tokens.set(id2, seated(j, key));
+      Object.assign(mine, tokens.get(id2));
+      refresh();
+    } catch (e) {
+      say(e.message);
+      refresh();
+    }
+  });
+  parts.push(
+    h(
+      "p",
+      {},
+      t("table.seats", {
+        n: s.seats.length,
+        of: s.players,
+        names: s.seats.map((x) => shownName(x) + (x.reserved ? ` ${t("table.not_back")}` : "")).join(", ")
+      })
+    )
+  );
+  const before = s.previous ? tokens.get(s.previous) : {};
+  const mySeat = s.seats.find((x) => x.seat === before.seat && x.reserved);
+  if (!mine.token && mySeat && before.token) {
+    parts.push(
+      h(
+        "p",
+        {},
+        `${t("table.rematch_yours")} `,
+        h(
+          "button",
+          {
+            type: "button",
+            onclick: async () => {
+              try {
+                await seatable(id2, t);
+                const key = await keys.make();
+                const j = await api(`/games/${id2}/seats/${mySeat.seat}/claim`, {
+                  method: "POST",
+                  token: before.token,
+                  body: { entropy: share(), ...await keys.sent(key, id2) }
+                });
+                tokens.set(id2, seated(j, key));
+                Object.assign(mine, tokens.get(id2));
+                say("");
+              } catch (e) {
+                say(e.message);
+              }
+              refresh();
+            }
+          },
+          t("table.take_seat")
+        )
+      )
+    );
+  } else if (!mine.token) parts.push(join);
+  if (mine.token && mine.seat != null) {
+    const seat = mine.seat;
+    parts.push(
+      h(
+        "p",
+        {},
+        h(
+          "button",
+          {
+            type: "button",
+            onclick: async () => {
+              try {
+                await api(`/games/${id2}/seats/${seat}`, {
+                  method: "DELETE",
+                  token: mine.token,
+                  sign: mine.key ? { game: id2, seat, version: s.version, act: "leave", key: mine.key } : void 0
+                });
+                const host = mine.host;
+                localStorage.removeItem(`saboteur:${id2}`);
+                for (const k of Object.keys(mine)) delete /** @type {any} */
+                mine[k];
+                if (host) {
+                  tokens.set(id2, { host });
+                  mine.host = host;
+                }
+                say("");
+              } catch (e) {
+                say(e.message);
+              }
+              refresh();
+            }
+          },
+          t("table.leave")
+        )
+      )
+    );
+  }
+  if (mine.host) {
+    const others = s.seats.filter((x) => x.seat !== mine.seat && !x.reserved);
+    if (others.length)
+      parts.push(
+        h(
+          "p",
+          {},
+          ...others.map(
+            (x) => h(
+              "button",
+              {
+                type: "button",
+                onclick: async () => {
+                  try {
+                    await api(`/games/${id2}/seats/${x.seat}`, { method: "DELETE", token: mine.host });
+                    const { [x.seat]: _freed, ...kept } = tokens.get(id2).invites ?? {};
+                    tokens.set(id2, { invites: kept });
+                    say("");
+                  } catch (e) {
+                    say(e.message);
+                  }
+                  refresh();
+                }
+              },
+              t("table.free_seat", { name: x.name })
+            )
+          )
+        )
+      );
+    const invites = tokens.get(id2).invites ?? {};
+    const links = s.seats.filter((x) => invites[x.seat]).map((x) => h("a", { href: invites[x.seat] }, location.origin + invites[x.seat]));
+    const out = h("output", {}, ...links.flatMap((a, i) => i ? [h("br", {}), a] : [a]));
+    const invite = h("button", { type: "button" }, t("table.invite"));
+    invite.addEventListener("click", async () => {
+      try {
+        const j = await api(`/games/${id2}/seats`, { method: "POST", body: { name: t("table.guest") } });
+        const path = `/play/${id2}#seat=${j.seat}&token=${j.player_token}`;
+        tokens.set(id2, { invites: { ...tokens.get(id2).invites ?? {}, [j.seat]: path } });
+        say("");
+      } catch (e) {
+        say(e.message);
+      }
+      refresh();
+    });
+    const start = h(
+      "button",
+      {
+        type: "button",
+        onclick: async () => {
+          try {
+            await api(`/games/${id2}/start`, { method: "POST", token: mine.host });
+          } catch (e) {
+            say(e.message);
+          }
+          refresh();
+        }
+      },
+      t("table.start")
+    );
+    const level = levelPicker({ "aria-label": t("lobby.level") });
+    const addBot = h(
+      "button",
+      {
+        type: "button",
+        onclick: async () => {
+          try {
+            await api(`/games/${id2}/bots`, { method: "POST", token: mine.host, body: { level: level.value } });
+            say("");
+          } catch (e) {
+            say(e.message);
+          }
+          refresh();
+        }
+      },
+      t("host.add_bot")
+    );
+    const cancel = h(
+      "button",
+      {
+        type: "button",
+        onclick: async () => {
+          if (!confirm(t("table.cancel_confirm"))) return;
+          try {
+            await api(`/games/${id2}/cancel`, { method: "POST", token: mine.host });
+            say("");
+          } catch (e) {
+            say(e.message);
+          }
+          refresh();
+        }
+      },
+      t("table.cancel")
+    );
+    parts.push(h("p", {}, invite, " ", out), h("p", {}, addBot, " ", level), h("p", {}, start, " ", cancel));
+  }
+  return parts;
+}
+function hostPanel({ id: id2, s, st, log, host, names, open, toggled, refresh, say }) {
+  const botSeats = new Set(s.seats.filter((x) => x.bot).map((x) => x.seat));
+  const people = s.seats.filter((x) => !botSeats.has(x.seat));
+  const link = h("output", {});
+  const moves = log.events.filter((e) => e.event.type === "command_accepted").reverse();
+  const to = h(
+    "select",
+    { "aria-label": t("host.rollback_to") },
+    moves.map(
+      (e) => h(
+        "option",
+        { value: e.seq - 1 },
+        t("host.before_move", { n: e.seq, who: seatName(
+          names,
+          /** @type {any} */
+          e.event.seat
+        ) })
+      )
+    )
+  );
+  const reason = h("input", {
+    name: "reason",
+    maxlength: "200",
+    "aria-label": t("host.reason"),
+    placeholder: t("host.reason")
+  });
+  const rollback = h(
+    "form",
+    { "aria-label": t("host.rollback") },
+    to,
+    " ",
+    reason,
+    " ",
+    h("button", { type: "submit" }, t("host.rollback"))
+  );
+  rollback.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      await api(`/games/${id2}/rollback`, {
+        method: "POST",
+        token: host,
+        body: { to_version: Number(to.value), reason: reason.value }
+      });
+      say("");
+    } catch (e) {
+      say(e.message);
+    }
+    refresh();
+  });
+  return h(
+    "details",
+    {
+      class: "host",
+      open,
+      ontoggle: (ev) => {
+        toggled(
+          /** @type {HTMLDetailsElement} */
+          ev.target.open
+        );
+      }
+    },
+    h("summary", {}, t("host.label")),
+    h(
+      "ul",
+      {},
+      people.map(
+        (x) => h(
+          "li",
+          {},
+          st.table.seats[x.seat]?.handed_to ? "" : h(
+            "button",
+            {
+              type: "button",
+              onclick: async () => {
+                try {
+                  await api(`/games/${id2}/seats/${x.seat}/handover`, {
+                    method: "POST",
+                    token: host,
+                    body: { level: "heuristic" }
+                  });
+                  say("");
+                } catch (e) {
+                  say(e.message);
+                }
+                refresh();
+              }
+            },
+            t("host.hand_over", { name: x.name })
+          ),
+          " ",
+          h(
+            "button",
+            {
+              type: "button",
+              onclick: async () => {
+                try {
+                  const n = await api(`/games/${id2}/seats/${x.seat}/token`, { method: "POST", token: host });
+                  const path = `/play/${id2}#seat=${n.seat}&token=${n.player_token}`;
+                  link.replaceChildren(h("a", { href: path }, location.origin + path));
+                } catch (e) {
+                  link.textContent = e.message;
+                }
+              }
+            },
+            t("host.new_token", { name: x.name })
+          )
+        )
+      )
+    ),
+    link,
+    moves.length ? rollback : null
+  );
+}
+
+// ../../api/web/roundend.js
+var STEP = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
+function effective(records) {
+  const first = records[0]?.seq ?? 1;
+  const prev = /* @__PURE__ */ new Map(), head = /* @__PURE__ */ new Map();
+  let at = first - 1;
+  for (const r of records) {
+    if (r.event.type === "undone")
+      at = r.event.to_version >= first ? head.get(r.event.to_version) ?? first - 1 : first - 1;
+    else {
+      prev.set(r.seq, at);
+      at = r.seq;
+    }
+    head.set(r.seq, at);
+  }
+  const bySeq = new Map(records.map((r) => [r.seq, r]));
+  const kept = [];
+  for (let s = at; bySeq.has(s); s = prev.get(s)) kept.push(bySeq.get(s));
+  return kept.reverse();
+}
+function route(board2, deck, open) {
+  const cards2 = new Map(board2.map((p) => [`${p.x},${p.y}`, p]));
+  const segments = (p) => (deck[p.card]?.segments ?? []).map((s) => ({
+    door: s.door ?? null,
+    usable: !s.dead_end && (!s.door || open.includes(s.door)),
+    openings: s.openings.map((o) => p.rotated ? FLIP[o] : o)
+  }));
+  const from = /* @__PURE__ */ new Map();
+  const queue = [];
+  for (const p of board2) {
+    if (deck[p.card]?.kind !== "start" && !deck[p.card]?.ladder) continue;
+    segments(p).forEach((s, i) => {
+      if (s.usable) {
+        from.set(`${p.x},${p.y},${i}`, null);
+        queue.push(`${p.x},${p.y},${i}`);
+      }
+    });
+  }
+  for (let k = 0; k < queue.length; k++) {
+    const [x, y, i] = queue[k].split(",").map(Number);
+    const p = cards2.get(`${x},${y}`);
+    if (deck[p.card]?.kind === "goal" && deck[p.card]?.gold) return walk(queue[k]);
+    for (const o of segments(p)[i].openings) {
+      const q = cards2.get(`${x + STEP[o][0]},${y + STEP[o][1]}`);
+      if (!q) continue;
+      segments(q).forEach((s, j) => {
+        const next = `${q.x},${q.y},${j}`;
+        if (s.usable && s.openings.includes(FLIP[o]) && !from.has(next)) {
+          from.set(next, queue[k]);
+          queue.push(next);
+        }
+      });
+    }
+  }
+  return null;
+  function walk(end) {
+    const cells = [];
+    const doors = /* @__PURE__ */ new Set();
+    for (let k = end; k != null; k = from.get(k)) {
+      const [x, y, i] = k.split(",").map(Number);
+      const door = segments(cards2.get(`${x},${y}`))[i].door;
+      if (door) doors.add(door);
+      cells.unshift([x, y]);
+    }
+    return { cells, doors: [...doors].sort() };
+  }
+}
+function decided(ended, view, deck) {
+  const finder = ended.gold_reached_by;
+  const any = finder == null ? null : route(view.board, deck, ["blue", "green"]);
+  if (finder == null) return { green: false, blue: false, way: null };
+  if (view.ruleset !== "saboteur2") return { green: true, blue: true, way: any };
+  const [none, green, blue] = [[], ["green"], ["blue"]].map((open) => route(view.board, deck, open));
+  const role = ended.roles[finder];
+  const [g, b] = role === "green_digger" ? [!!green, !green] : role === "blue_digger" ? [!blue, !!blue] : none || green && blue ? [true, true] : [!!green, !!blue];
+  return { green: g, blue: b, way: (g && b ? none ?? green ?? blue : g ? green : b ? blue : null) ?? any };
+}
+function drawRoute(svg, way) {
+  const points = way.cells.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" ");
+  const style = `--length:${way.cells.length}`;
+  svg.append(
+    el("polyline", { class: "route-under", points, "aria-hidden": "true" }),
+    el("polyline", {
+      class: "route",
+      points,
+      style,
+      role: "img",
+      "aria-label": t("round.route", { n: way.cells.length })
+    })
+  );
+}
+function outcome(ended, how, view, names) {
+  const who = seatName(names, ended.gold_reached_by);
+  if (ended.gold_reached_by == null)
+    return t(ended.winners.length ? "round.outcome_saboteurs" : "round.outcome_no_saboteur");
+  if (view.ruleset !== "saboteur2") return t("round.outcome_diggers", { who });
+  const won = t(
+    how.green && how.blue ? "round.outcome_both" : how.green ? "round.outcome_green" : how.blue ? "round.outcome_blue" : "round.outcome_blocked",
+    { who }
+  );
+  const doors = how.way?.doors ?? [];
+  return `${won} ${doors.length ? t("round.route_doors", { doors: list(doors.map((d) => t(`door.${d}`))) }) : how.way ? t("round.route_no_door") : ""}`.trim();
+}
+function payouts(ended, events, view, deck, names) {
+  const rows = ended.roles.map((role, seat) => ({
+    seat,
+    role,
+    gold: 0,
+    cards: 0,
+    hidden: false,
+    notes: (
+      /** @type {string[]} */
+      []
+    )
+  }));
+  const worth = (card) => deck[card]?.value ?? 0;
+  for (const { event: e } of events) {
+    if (e.type === "gold_kept") {
+      rows[e.seat].cards += 1;
+      if (e.card) rows[e.seat].gold += worth(e.card);
+      else rows[e.seat].hidden = true;
+    } else if (e.type === "saboteurs_paid") {
+      for (const p of e.payments) {
+        if (Array.isArray(p.cards)) {
+          rows[p.seat].cards += p.cards.length;
+          rows[p.seat].gold += p.cards.reduce((n, c) => n + worth(c), 0);
+        } else if (p.cards.count) {
+          rows[p.seat].cards += p.cards.count;
+          rows[p.seat].hidden = true;
+        }
+      }
+    } else if (e.type === "coins_paid")
+      e.coins.forEach((n, i) => {
+        if (rows[i]) rows[i].gold += n;
+      });
+    else if (e.type === "coin_stolen") {
+      if (e.from == null) {
+        rows[e.seat].notes.push(t("round.stole_nothing"));
+        continue;
+      }
+      rows[e.seat].gold += 1;
+      rows[e.from].gold -= 1;
+      rows[e.seat].notes.push(t("round.stole", { who: seatName(names, e.from) }));
+      rows[e.from].notes.push(t("round.stolen_by", { who: seatName(names, e.seat) }));
+    }
+  }
+  const s2 = view.ruleset === "saboteur2";
+  const trapped = (i) => (view.in_front[i] ?? []).includes("trapped");
+  const geologists = ended.roles.filter((r, i) => r === "geologist" && !trapped(i)).length;
+  const crystals = view.board.reduce(
+    (n, p) => n + (deck[p.card]?.kind === "path" ? deck[p.card]?.crystals ?? 0 : 0),
+    0
+  );
+  const broken = (i) => (view.in_front[i] ?? []).some((c) => c.startsWith("break_"));
+  return rows.map((r) => {
+    const why = [];
+    if (r.seat === ended.gold_reached_by) why.push(t("round.why_reached"));
+    const won = ended.winners.includes(r.seat);
+    if (s2 && trapped(r.seat)) why.push(t("round.why_trapped"));
+    else if (s2 && r.role === "geologist")
+      why.push(t(geologists > 1 ? "round.why_geologists" : "round.why_geologist", { n: crystals }));
+    else if (won && !s2 && ended.gold_reached_by != null && !r.cards)
+      why.push(
+        t(
+          view.options.broken_tools_forfeit_gold && broken(r.seat) ? "round.why_broken_tool" : "round.why_no_card_left"
+        )
+      );
+    else if (won)
+      why.push(
+        t(r.role === "boss" ? "round.why_boss" : r.role === "profiteer" ? "round.why_profiteer" : "round.why_won")
+      );
+    else why.push(t("round.why_lost"));
+    return { ...r, why: [...why, ...r.notes].join("; ") };
+  });
+}
+function roundEnd({ ended, events, view, deck, names, me, svg, last, extra, dock }) {
+  const how = decided(ended, view, deck);
+  if (how.way) drawRoute(svg, how.way);
+  const col = (key) => h("th", { scope: "col" }, t(key));
+  const rows = payouts(ended, events, view, deck, names);
+  return h(
+    "section",
+    { class: "round-over", "aria-label": t("table.round_over") },
+    h("h2", {}, t(last ? "round.heading_last" : "round.heading", { round: ended.round })),
+    h("p", { class: "outcome" }, outcome(ended, how, view, names)),
+    h(
+      "div",
+      { class: "round-end" },
+      h("div", { class: "round-board" }, svg),
+      h(
+        "div",
+        {},
+        h(
+          "div",
+          { class: "wide", role: "region", tabindex: 0, "aria-label": t("round.payouts", { round: ended.round }) },
+          h(
+            "table",
+            { class: "score payouts" },
+            h("caption", {}, t("round.payouts", { round: ended.round })),
+            h("thead", {}, h("tr", {}, col("score.player"), col("round.role"), col("score.gold"), col("round.why"))),
+            h(
+              "tbody",
+              {},
+              rows.map(
+                (r) => h(
+                  "tr",
+                  { class: ended.winners.includes(r.seat) ? "winner" : null },
+                  h("th", { scope: "row" }, seatName(names, r.seat) + (me === r.seat ? ` ${t("players.you")}` : "")),
+                  h("td", {}, roleName(r.role)),
+                  h("td", {}, r.hidden ? t("round.cards_hidden", { n: r.cards }) : String(r.gold)),
+                  h("td", {}, r.why)
+                )
+              )
+            )
+          )
+        ),
+        rows.some((r) => r.hidden) ? h("p", { class: "note" }, t("round.hidden_note")) : null,
+        ...extra
+      )
+    ),
+    dock
+  );
+}
+function goldByRound(records, deck, view) {
+  const rounds = [];
+  let now = null;
+  for (const { event: e } of effective(records)) {
+    if (e.type === "round_started") rounds[e.round - 1] = now = view.hand_sizes.map(() => 0);
+    else if (!now) continue;
+    else if (e.type === "gold_kept") {
+      if (!e.card) return null;
+      now[e.seat] += deck[e.card]?.value ?? 0;
+    } else if (e.type === "saboteurs_paid") {
+      for (const p of e.payments) {
+        if (!Array.isArray(p.cards)) return null;
+        now[p.seat] += p.cards.reduce((n, c) => n + (deck[c]?.value ?? 0), 0);
+      }
+    } else if (e.type === "coins_paid")
+      e.coins.forEach((n, i) => {
+        now[i] += n;
+      });
+    else if (e.type === "coin_stolen" && e.from != null) {
+      now[e.seat] += 1;
+      now[e.from] -= 1;
+    }
+  }
+  const whole = view.gold;
+  if (!whole || !rounds.length || whole.some((g, i) => rounds.reduce((n, r) => n + (r?.[i] ?? 0), 0) !== g))
+    return null;
+  return rounds.map((r) => r ?? view.hand_sizes.map(() => 0));
+}
+
+// ../../api/web/table.js
+async function table(id2, ready2) {
+  serverKeys.keep();
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const hashToken = fragment.get("token");
+  const hashSeat = fragment.get("seat");
+  if (hashToken) {
+    tokens.set(id2, { token: hashToken, ...hashSeat ? { seat: Number(hashSeat) } : {} });
+    history.replaceState(null, "", location.pathname);
+  }
+  const mine = tokens.get(id2);
+  const logPage = (after, limit) => (
+    /** @type {Promise<Schemas["EventPage"]>} */
+    api(`/games/${id2}/events?after=${after}&limit=${limit}`, { token: mine.token })
+  );
+  const tableAt = (after) => (
+    /** @type {Promise<Schemas["TableRead"]>} */
+    api(`/games/${id2}/table${after == null ? "" : `?after=${after}&limit=1000`}`, { token: mine.token })
+  );
+  let first = tableAt(null).catch(() => null);
+  const early = first;
+  await ready2;
+  document.title = t("table.title");
+  const [firstRead] = await Promise.all([early, cards("base")]);
+  const summary = firstRead?.game ?? await api(`/games/${id2}`);
+  const deck = await cards(summary.ruleset);
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
+  let selected = null, sel = null, rotated = false, message = "", timer = 0;
+  let hostOpen = false;
+  let reveal = false;
+  let alsoDiscard = /* @__PURE__ */ new Set();
+  let draft = "";
+  const talkSeen = /* @__PURE__ */ new Map();
+  const gather = (events) => {
+    for (const e of events) {
+      if (e.event.type === "talk_posted") talkSeen.set(e.seq, e);
+      if (e.event.type === "talk_hidden") {
+        const hidden = talkSeen.get(e.event.message);
+        if (hidden && hidden.event.type === "talk_posted")
+          talkSeen.set(hidden.seq, { ...hidden, event: { ...hidden.event, text: null } });
+      }
+    }
+  };
+  const wholeLog = async () => {
+    const all = [];
+    for (let after = 0; ; ) {
+      const page = await logPage(after, 1e3);
+      all.push(...page.events);
+      if (page.next_after == null) return all;
+      after = page.next_after;
+    }
+  };
+  let startLog = await wholeLog();
+  gather(startLog);
+  const abort = new AbortController();
+  let data = null;
+  let stale = true;
+  let registering = false;
+  let drawnAt = 0;
+  let news = [];
+  let unseen = 0;
+  let ending = null;
+  let byRound = null;
+  let told = 0;
+  let pacing = 0;
+  const tellAll = () => {
+    clearInterval(pacing);
+    pacing = 0;
+    told = news.length;
+  };
+  const hear = (fresh) => {
+    if (fresh.length) tellAll();
+    unseen = told;
+    news.push(...fresh);
+    const drop = Math.max(0, news.length - 40);
+    news = news.slice(drop);
+    told = Math.max(0, told - drop);
+    unseen = Math.max(0, unseen - drop);
+    if (!fresh.length || pacing) return;
+    told += 1;
+    if (told < news.length)
+      pacing = setInterval(() => {
+        if (++told >= news.length) tellAll();
+        render();
+      }, 900);
+  };
+  let movedOn = false, movedPast = 0;
+  let routed = 0;
+  const docked = new ResizeObserver(
+    ([e]) => main.style.setProperty("--dock", `${Math.ceil(e.target.getBoundingClientRect().height)}px`)
+  );
+  const zoom = { box: null };
+  async function read() {
+    const e = first;
+    first = null;
+    const before = data?.st?.version;
+    const known = data?.s ?? summary;
+    const fresh = () => tableAt(before != null ? Math.max(0, before - 30) : null);
+    const [got, series] = await Promise.all([
+      e ? e.then((x) => x ?? fresh()) : fresh(),
+      known.status === "finished" || known.previous ? seriesSection(id2, names, (g) => `/play/${g}`) : null
+    ]);
+    const s = got.game;
+    if (s.status === "lobby" || s.status === "cancelled") return { s };
+    const st = got.state;
+    await Promise.all(st.table.seats.filter((x) => x.key).map((x) => keys.fingerprint(
+      /** @type {string} */
+      x.key
+    )));
+    const full = got.events.next_after == null ? got.events : await logPage(Math.max(0, st.version - 30), 30);
+    const recent = { ...full, events: full.events.filter((x) => x.seq > st.version - 30 && x.seq <= st.version) };
+    const ended = before != null ? got.events.events.filter((x) => x.seq > before && x.event.type === "round_ended").at(-1) : void 0;
+    let end = ended?.event.type === "round_ended" ? { seq: ended.seq, ended: ended.event, events: [], dealt: null, view: null } : ending;
+    if (end) end = await readEnding(end, got);
+    if (s.status === "finished" && !byRound)
+      byRound = goldByRound(startLog?.at(-1)?.seq === st.version ? startLog : await wholeLog(), deck, st.view);
+    startLog = null;
+    const legal = got.legal?.commands ?? [];
+    const shown = st.view.phase.awaited === st.view.seat && st.view.seat != null ? legal : [];
+    ending = end && end.seq > movedPast ? end : null;
+    return {
+      s,
+      st,
+      legal: shown,
+      log: recent,
+      presence: got.presence,
+      series: series ?? (s.status === "finished" || s.previous ? await seriesSection(id2, names, (g) => `/play/${g}`) : null)
+    };
+  }
+  async function readEnding(end, got) {
+    if (!got.state.view.rounds.some((r) => r.round === end.ended.round)) return null;
+    if (end.view) return end;
+    let records = got.events.events.filter((x) => x.seq >= end.seq);
+    if (records[0]?.seq !== end.seq) records = (await logPage(end.seq - 1, 1e3)).events;
+    const kept = effective(records);
+    if (!kept.some((x) => x.seq === end.seq)) return null;
+    const deal = kept.find((x) => x.event.type === "round_started");
+    const events = kept.filter((x) => !deal || x.seq < deal.seq);
+    if (!deal) return { ...end, events };
+    const then = await api(`/games/${id2}/state?at=${deal.seq - 1}`, { token: mine.token });
+    return { ...end, events, dealt: deal.seq, view: then.view };
+  }
+  const refresh = () => {
+    stale = true;
+    return render();
+  };
+  let reading = null;
+  let heard = 0;
+  const behind = () => data?.st != null && heard > data.st.version;
+  const readAll = async () => {
+    for (let failed = 0; stale || behind(); ) {
+      stale = false;
+      try {
+        data = await read();
+        failed = 0;
+      } catch (e) {
+        stale = true;
+        failed += 1;
+        if (failed === 3) {
+          message = /** @type {Error} */
+          e.message;
+          if (data) draw();
+        }
+        await new Promise((r) => setTimeout(r, Math.min(8e3, 250 * 2 ** failed)));
+      }
+    }
+  };
+  async function render() {
+    while (stale || !data) {
+      reading ??= readAll().finally(() => {
+        reading = null;
+      });
+      await reading;
+    }
+    draw();
+  }
+  function draw() {
+    const { s } = data;
+    for (const seat of s.seats) names[seat.seat] = shownName(seat);
+    const kids = [
+      h(
+        "h1",
+        { class: "table-title" },
+        t("table.heading", { id: id2.slice(0, 8), ruleset: rulesetName(s.ruleset), status: statusName(s.status) })
+      )
+    ];
+    const err = h("p", { class: "error", role: "alert" }, message);
+    if (s.status === "cancelled") {
+      kids.push(h("p", { role: "status" }, t("table.cancelled")), h("p", {}, h("a", { href: "/" }, t("nav.games"))));
+      main.replaceChildren(...kids);
+      return;
+    }
+    if (s.status === "lobby") {
+      kids.push(
+        ...waitingRoom({
+          id: id2,
+          s,
+          mine,
+          refresh,
+          say: (m) => {
+            message = m;
+          }
+        })
+      );
+      kids.push(err);
+      main.replaceChildren(...kids);
+      return;
+    }
+    const { st, legal, log, presence, series } = data;
+    if (!st || !log || !presence) return;
+    const view = st.view;
+    if (mine.token && view.seat != null && mine.seat !== view.seat) {
+      tokens.set(id2, { seat: view.seat });
+      mine.seat = view.seat;
+    }
+    const me = view.seat ?? (mine.token ? mine.seat ?? null : null);
+    const over = s.status === "finished";
+    const about = (act) => {
+      const seat = me != null ? st.table.seats[me] : void 0;
+      if (act === "undo") return seat?.undoable ?? null;
+      if (act === "approve" || act === "decline") return st.table.undo_request ?? null;
+      return act === "reclaim" ? seat?.handed_at ?? null : null;
+    };
+    const signed = (act) => mine.key && me != null ? {
+      game: id2,
+      seat: me,
+      version: st.version,
+      act,
+      key: mine.key,
+      record: st.table.record_version,
+      about: about(act)
+    } : void 0;
+    const drawn = { s, st, legal, log, presence, series, view, me, over, signed };
+    ensureKey(drawn);
+    const { svg, zoomBar, why, hand, actions, paths, targets } = movesOf(drawn);
+    const undo = undoBar(drawn);
+    if (st.version !== drawnAt) {
+      hear(
+        drawnAt ? log.events.filter(
+          (e) => e.seq > drawnAt && !["card_drawn", "command_accepted", "talk_posted", "seat_key_registered"].includes(e.event.type)
+        ) : []
+      );
+      drawnAt = st.version;
+    }
+    markLast(svg, log.events, view, names);
+    const dealt = news.slice(0, told).map((e) => e.event.type).lastIndexOf("round_started");
+    for (const [i, e] of news.slice(0, told).entries()) {
+      const ev = e.event;
+      if (i < unseen || i < dealt) continue;
+      const cell2 = ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed" ? ev.at : null;
+      if (!cell2) continue;
+      svg.append(
+        el("rect", {
+          class: i === told - 1 ? "new-move telling" : "new-move",
+          x: cell2.x + 0.08,
+          y: cell2.y + 0.08,
+          width: 0.84,
+          height: 0.84,
+          "aria-hidden": "true"
+        })
+      );
+    }
+    const deadline = st.table.deadline;
+    const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
+    const tick = () => {
+      countdown.textContent = !deadline ? "" : deadline.seat === me ? t("table.deadline_you", { time: clock(deadline.at - Date.now()) }) : t("table.deadline", { who: seatName(names, deadline.seat), time: clock(deadline.at - Date.now()) });
+    };
+    tick();
+    clearInterval(timer);
+    if (deadline) timer = setInterval(tick, 1e3);
+    gather(log.events);
+    const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.name === "text";
+    const was = document.activeElement;
+    const focusKey = (e) => `${e.tagName}|${e.getAttribute("aria-label") ?? ""}|${e.textContent}`;
+    const focused = !typing && was && was !== main && main.contains(was) ? focusKey(was) : null;
+    const focusable = () => [...main.querySelectorAll("button, a, input, select, [tabindex]")].filter((e) => focusKey(e) === focused);
+    const nth = focused ? focusable().indexOf(
+      /** @type {Element} */
+      was
+    ) : -1;
+    const { talk, input } = talkOf(drawn);
+    const host = mine.host && !over ? hostPanel({
+      id: id2,
+      s,
+      st,
+      log,
+      host: mine.host,
+      names,
+      open: hostOpen,
+      refresh,
+      toggled: (open) => {
+        hostOpen = open;
+      },
+      say: (m) => {
+        message = m;
+      }
+    }) : null;
+    const mySeat = view.seat != null ? st.table.seats[view.seat] : null;
+    const reclaim = mySeat?.handed_to ? h(
+      "p",
+      {},
+      `${t("table.bot_playing")} `,
+      h(
+        "button",
+        {
+          type: "button",
+          onclick: async () => {
+            try {
+              await api(`/games/${id2}/seats/${view.seat}/reclaim`, {
+                method: "POST",
+                token: mine.token,
+                sign: signed("reclaim")
+              });
+              message = "";
+            } catch (e) {
+              message = e.message;
+            }
+            refresh();
+          }
+        },
+        t("table.take_back")
+      )
+    ) : null;
+    const awaited = view.phase.awaited;
+    const banner = over ? t(me != null && view.winners?.includes(me) ? "table.over_won" : "table.over") : awaited == null ? "" : awaited === me ? t("table.you_play") : t("table.they_play", { who: seatName(names, awaited) });
+    const title = banner ? `${banner} — Saboteur` : t("table.title");
+    if (banner) kids.push(h("p", { class: "turn-banner", "aria-live": "polite" }, banner));
+    const turnNow = view.phase.awaited === view.seat && view.seat != null ? h(
+      "p",
+      { role: "status" },
+      t(
+        view.phase.name === "choosing_gold" ? "table.turn_gold" : view.phase.name === "stealing" ? "table.turn_steal" : "table.turn_card"
+      )
+    ) : null;
+    kids.push(
+      ...ending ? roundEndScreen(drawn, turnNow, countdown, actions) : liveTable(drawn, { svg, zoomBar, err, hand, why, actions, undo, reclaim, turnNow, countdown, talk, host })
+    );
+    main.dataset.version = String(st.version);
+    document.title = title;
+    main.replaceChildren(...kids);
+    if (typing) {
+      input.focus();
+      input.setSelectionRange(draft.length, draft.length);
+    } else if (focused) {
+      const alike = focusable();
+      (alike[nth] ?? alike[0])?.focus({ preventScroll: true });
+    }
+    if (reveal && (paths.length || targets.length) && matchMedia("(max-width: 700px)").matches)
+      svg.scrollIntoView({ block: "start", behavior: "instant" });
+    reveal = false;
+    for (const list2 of main.querySelectorAll("ol.log, section.news ol")) list2.scrollTop = list2.scrollHeight;
+    docked.disconnect();
+    const dock = main.querySelector(".dock");
+    if (dock) docked.observe(dock);
+    else main.style.removeProperty("--dock");
+    if (movedOn) {
+      movedOn = false;
+      scrollTo({ top: 0, behavior: "instant" });
+      main.focus({ preventScroll: true });
+    }
+  }
+  function ensureKey(drawn) {
+    const { me, over, st } = drawn;
+    const ownKey = me != null ? st.table.seats[me]?.key : void 0;
+    if (mine.token && me != null && !over && !ownKey && !registering && st.table.record_version >= RECORD_VERSION) {
+      registering = true;
+      keys.make().then(async (key) => {
+        if (!key) return;
+        mine.key = key;
+        const kept = await api(`/games/${id2}/seats/${me}/key`, {
+          method: "PUT",
+          token: mine.token,
+          body: await keys.sent(key, id2)
+        });
+        tokens.set(
+          id2,
+          "commitment" in kept ? { key, commitment: kept.commitment, commitmentReceipt: kept.receipt } : { key }
+        );
+        refresh();
+      }).catch((e) => {
+        message = e.message;
+      });
+    }
+  }
+  function movesOf(drawn) {
+    const { st, legal, view, me, signed } = drawn;
+    const send = async (cmd) => {
+      try {
+        await api(`/games/${id2}/commands`, {
+          method: "POST",
+          token: mine.token,
+          body: cmd,
+          headers: { "if-match": `"${st.version}"` },
+          sign: signed("command")
+        });
+        message = "";
+        selected = null;
+        sel = null;
+        alsoDiscard = /* @__PURE__ */ new Set();
+      } catch (e) {
+        message = e.message;
+      }
+      refresh();
+    };
+    const uses = (c) => ({ card: "card" in c ? c.card : void 0, discard: "discard" in c ? c.discard ?? [] : [] });
+    const forCard = legal.filter((c) => uses(c).card === selected || uses(c).discard.includes(selected));
+    const paths = forCard.flatMap((c) => c.type === "play_path" && !!c.rotated === rotated ? [c] : []);
+    const atCell = (c) => c.type === "play_action" && c.target != null && "x" in c.target ? c.target : null;
+    const there = (at) => {
+      const goals = [...view.goals].sort((a, b) => a.y - b.y);
+      const goal = goals.findIndex((g) => g.x === at.x && g.y === at.y);
+      if (goal >= 0)
+        return goals.length === 3 ? t(`table.goal_${["top", "middle", "bottom"][goal]}`) : t("table.goal_n", { n: goal + 1 });
+      const placed = view.board.find((p) => p.x === at.x && p.y === at.y);
+      return placed ? t("table.card_at", { card: cardName(placed.card), x: at.x, y: -at.y }) : t("table.empty_cell");
+    };
+    const targets = forCard.flatMap((c) => {
+      const at = atCell(c);
+      return at ? [
+        {
+          at,
+          label: t("table.target", {
+            card: cardName(
+              /** @type {string} */
+              "card" in c ? c.card : ""
+            ),
+            where: there(at)
+          }),
+          onPick: () => send(c)
+        }
+      ] : [];
+    });
+    const svg = board(view, deck, {
+      legal: paths,
+      onCell: (at) => send({ type: "play_path", card: selected, at, rotated }),
+      targets,
+      keep: zoom
+    });
+    const overNow = ending ? null : view.rounds.find((r) => r.round === view.round);
+    const way = overNow ? decided(overNow, view, deck).way : null;
+    if (way) {
+      drawRoute(svg, way);
+      if (routed === overNow.round) svg.classList.add("still");
+      routed = overNow.round;
+    }
+    const zoomTo = (k) => {
+      if (k == null) zoom.box = null;
+      else {
+        const b = zoom.box ?? (svg.getAttribute("viewBox") ?? "0 0 1 1").split(" ").map(Number);
+        zoom.box = [b[0] + b[2] * (1 - k) / 2, b[1] + b[3] * (1 - k) / 2, b[2] * k, b[3] * k];
+      }
+      render();
+    };
+    const zoomBar = h(
+      "p",
+      { class: "zoom", "aria-label": t("table.zoom") },
+      h("button", { type: "button", onclick: () => zoomTo(1 / 1.4) }, t("table.zoom_in")),
+      " ",
+      h("button", { type: "button", onclick: () => zoomTo(1.4) }, t("table.zoom_out")),
+      " ",
+      h("button", { type: "button", onclick: () => zoomTo(null) }, t("table.zoom_whole"))
+    );
+    const blockers = me != null ? (view.in_front[me] ?? []).filter((c) => c.startsWith("break_") || c === "trapped") : [];
+    const why = selected && deck[selected]?.kind === "path" && !paths.length && blockers.length ? h(
+      "p",
+      { role: "status", class: "why" },
+      t("table.blocked", { cards: blockers.map((c) => cardName(c)).join(", ") })
+    ) : null;
+    const usable = (c) => legal.some((l) => l.type !== "pass" && (uses(l).card === c || uses(l).discard.includes(c)));
+    const hand = h(
+      "ul",
+      { class: "hand docked", "aria-label": t("table.hand") },
+      (view.hand ?? []).map((c, i) => {
+        const icon = cardIcon(deck[c], sel === i && rotated);
+        const only = legal.length && !usable(c);
+        return h(
+          "li",
+          {},
+          h(
+            "button",
+            {
+              type: "button",
+              class: only ? "unplayable" : null,
+              title: explain(deck[c]),
+              "aria-pressed": sel === i ? "true" : "false",
+              onclick: () => {
+                sel = sel === i ? null : i;
+                selected = sel === null ? null : c;
+                alsoDiscard = /* @__PURE__ */ new Set();
+                reveal = sel !== null;
+                render();
+              }
+            },
+            icon,
+            describe(deck[c], sel === i && rotated),
+            only ? h("span", { class: "sr-only" }, ` ${t("table.discard_only")}`) : null
+          )
+        );
+      })
+    );
+    const actions = h(
+      "div",
+      { role: "group", "aria-label": t("table.moves") },
+      selected && deck[selected]?.kind === "path" ? h(
+        "button",
+        {
+          type: "button",
+          onclick: () => {
+            rotated = !rotated;
+            render();
+          }
+        },
+        t(rotated ? "table.flip_turned" : "table.flip_upright")
+      ) : null,
+      targets.length ? h("p", {}, t("table.choose_target", { n: targets.length })) : null,
+      forCard.filter((c) => c.type !== "play_path" && c.type !== "pass" && !atCell(c)).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))),
+      passChoice(),
+      // Choices that play no card from the hand: a gold card to keep (§8), a theft, a pass.
+      legal.filter((c) => c.type === "choose_gold" || !uses(c).card && !uses(c).discard.length).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names)))
+    );
+    function passChoice() {
+      const passes = forCard.filter((c) => c.type === "pass");
+      if (!passes.length || !selected) return null;
+      const discardable = new Set(passes.flatMap((c) => c.type === "pass" ? c.discard : []));
+      const others = (view.hand ?? []).flatMap((c, i) => i !== sel && discardable.has(c) ? [{ c, i }] : []);
+      const wanted = [selected, ...others.filter(({ i }) => alsoDiscard.has(i)).map(({ c }) => c)].sort();
+      const same = (c) => c.type === "pass" && [...c.discard].sort().join() === wanted.join();
+      const chosen2 = passes.find(same);
+      return h(
+        "fieldset",
+        { class: "pass" },
+        h("legend", {}, t("table.pass")),
+        others.map(
+          ({ c, i }) => h(
+            "label",
+            {},
+            h("input", {
+              type: "checkbox",
+              checked: alsoDiscard.has(i) ? "" : null,
+              onchange: (ev) => {
+                if (
+                  /** @type {HTMLInputElement} */
+                  ev.target.checked
+                ) alsoDiscard.add(i);
+                else alsoDiscard.delete(i);
+                render();
+              }
+            }),
+            ` ${t("table.also_discard", { card: cardName(deck[c] ?? c) })}`
+          )
+        ),
+        chosen2 ? h(
+          "button",
+          {
+            type: "button",
+            onclick: () => {
+              alsoDiscard = /* @__PURE__ */ new Set();
+              send(chosen2);
+            }
+          },
+          describeCommand(chosen2, names)
+        ) : h("p", {}, t("table.not_together"))
+      );
+    }
+    return { svg, zoomBar, why, hand, actions, paths, targets };
+  }
+  function undoBar(drawn) {
+    const { log, me, over, signed } = drawn;
+    const request = openRequest(log.events);
+    if (!request && message === t("table.undo_requested")) message = "";
+    const mayVote = request != null && me != null && request.seat !== me && !request.approvals.includes(me);
+    return mine.token && !over ? h(
+      "p",
+      {},
+      request ? null : h(
+        "button",
+        {
+          type: "button",
+          onclick: async () => {
+            try {
+              await api(`/games/${id2}/undo`, { method: "POST", token: mine.token, sign: signed("undo") });
+              message = t("table.undo_requested");
+            } catch (e) {
+              message = e.message;
+            }
+            refresh();
+          }
+        },
+        t("table.undo")
+      ),
+      " ",
+      mayVote ? h(
+        "button",
+        {
+          type: "button",
+          onclick: async () => {
+            try {
+              await api(`/games/${id2}/undo/approve`, {
+                method: "POST",
+                token: mine.token,
+                sign: signed("approve")
+              });
+            } catch (e) {
+              message = e.message;
+            }
+            refresh();
+          }
+        },
+        t("table.undo_approve")
+      ) : null,
+      " ",
+      mayVote ? h(
+        "button",
+        {
+          type: "button",
+          onclick: async () => {
+            try {
+              await api(`/games/${id2}/undo/decline`, {
+                method: "POST",
+                token: mine.token,
+                sign: signed("decline")
+              });
+            } catch (e) {
+              message = e.message;
+            }
+            refresh();
+          }
+        },
+        t("table.undo_decline")
+      ) : null
+    ) : null;
+  }
+  function talkOf(drawn) {
+    const { s, signed } = drawn;
+    const said = [...talkSeen.values()].sort((a, b) => a.seq - b.seq);
+    const input = h("input", { name: "text", maxlength: "280", required: "", value: draft });
+    input.addEventListener("input", () => {
+      draft = input.value;
+    });
+    const talkForm = h(
+      "form",
+      { "aria-label": t("talk.form") },
+      h("label", {}, `${t("talk.message")} `, input),
+      mine.token ? "" : h(
+        "label",
+        {},
+        ` ${t("lobby.name")} `,
+        h("input", { name: "name", maxlength: "40", value: t("word.spectator") })
+      ),
+      " ",
+      h("button", { type: "submit" }, t("talk.say"))
+    );
+    talkForm.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const data2 = new FormData(
+        /** @type {HTMLFormElement} */
+        talkForm
+      );
+      const body = mine.token ? { text: data2.get("text") } : { text: data2.get("text"), name: data2.get("name") };
+      try {
+        await api(`/games/${id2}/talk`, {
+          method: "POST",
+          token: mine.token,
+          body,
+          sign: mine.token ? signed("talk") : void 0
+        });
+        message = "";
+        draft = "";
+      } catch (e) {
+        message = e.message;
+      }
+      refresh();
+    });
+    const talk = s.status === "finished" ? null : h(
       "section",
-      { "aria-label": t(
-        /** @type {string} */
-        head
-      ) },
-      h("h2", {}, t(
-        /** @type {string} */
-        head
-      )),
-      .../** @type {string[]} */
-      paras.map((p) => h("p", {}, t(p)))
-    ))
-  ));
+      { "aria-label": t("talk.label") },
+      h("h2", {}, t("talk.label")),
+      h(
+        "ul",
+        { class: "talk" },
+        said.map(
+          (e) => h(
+            "li",
+            {},
+            describeEvent(e, names),
+            mine.host && e.event.type === "talk_posted" && e.event.text != null ? h(
+              "button",
+              {
+                type: "button",
+                onclick: async () => {
+                  try {
+                    await api(`/games/${id2}/talk/${e.seq}/hide`, { method: "POST", token: mine.host });
+                  } catch (err) {
+                    message = err.message;
+                  }
+                  refresh();
+                }
+              },
+              t("talk.hide")
+            ) : null
+          )
+        )
+      ),
+      talkForm
+    );
+    return { talk, input };
+  }
+  function roundEndScreen(drawn, turnNow, countdown, actions) {
+    const { view, me, over } = drawn;
+    const then = ending.view ?? view;
+    const last = over && ending.dealt == null;
+    const dock = ending.dealt != null || over ? h(
+      "div",
+      { class: "dock bar" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "next",
+          onclick: () => {
+            movedPast = ending?.seq ?? 0;
+            ending = null;
+            movedOn = true;
+            render();
+          }
+        },
+        t(last ? "round.show_final" : "round.next")
+      )
+    ) : h("div", { class: "dock bar" }, h("p", {}, t("round.wait")), turnNow, countdown, actions);
+    const endSvg = board(then, deck);
+    if (routed === ending.ended.round) endSvg.classList.add("still");
+    routed = ending.ended.round;
+    return [
+      roundEnd({
+        ended: ending.ended,
+        events: ending.events,
+        view: then,
+        deck,
+        names,
+        me,
+        svg: endSvg,
+        last,
+        extra: [last ? null : scoreboard(then, names, false)],
+        dock
+      })
+    ];
+  }
+  function liveTable(drawn, parts) {
+    const { s, st, log, presence, series, view, me, over } = drawn;
+    const { svg, zoomBar, err, hand, why, actions, undo, reclaim, turnNow, countdown, talk, host } = parts;
+    const final = over ? h(
+      "div",
+      { class: "final" },
+      me != null ? h(
+        "p",
+        { role: "status", class: "result" },
+        t(view.winners?.includes(me) ? "table.you_won" : "table.you_lost")
+      ) : null,
+      h(
+        "div",
+        { class: "wide", role: "region", tabindex: 0, "aria-label": t("score.final") },
+        scoreboard(view, names, true, byRound)
+      )
+    ) : null;
+    const dock = !over && (me != null || st.table.deadline) ? h(
+      "div",
+      { class: me != null ? "dock" : "dock bar" },
+      me != null ? hand : null,
+      h("div", { class: "dock-moves" }, turnNow, countdown, reclaim, why, actions, undo)
+    ) : null;
+    const newsPanel = h(
+      "section",
+      { class: "news", "aria-label": t("table.news") },
+      h("h2", {}, t("table.news")),
+      h(
+        "ol",
+        { "aria-live": "polite", tabindex: 0, "aria-label": t("table.news") },
+        told ? news.slice(0, told).map(
+          (e, i) => h(
+            "li",
+            { class: i === told - 1 && told < news.length ? "telling" : null },
+            describeEvent(e, names).replace(/^#\d+ /, "")
+          )
+        ) : h("li", { class: "quiet" }, t("table.news_none"))
+      ),
+      told < news.length ? h(
+        "button",
+        {
+          type: "button",
+          onclick: () => {
+            tellAll();
+            render();
+          }
+        },
+        t("table.show_all", { n: news.length - told })
+      ) : null
+    );
+    return [
+      ...final ? [final] : [],
+      h(
+        "div",
+        { class: "layout" },
+        h("section", { class: over ? "play" : "play pinned", "aria-label": t("table.table") }, svg, zoomBar, err, dock),
+        newsPanel,
+        h(
+          "aside",
+          {},
+          view.role ? h("p", {}, t("table.your_role", { role: roleName(view.role) })) : me != null && view.roles?.[me] ? h("p", {}, t("table.your_role", { role: roleName(view.roles[me]) })) : me != null ? null : h("p", {}, t("table.watching")),
+          view.my_gold ? h(
+            "p",
+            {},
+            t("table.your_gold", {
+              n: view.my_gold.total,
+              cards: view.my_gold.cards.map((c) => cardName(c)).join(", ") || t("table.no_gold_yet")
+            })
+          ) : null,
+          view.inspected?.length ? h(
+            "p",
+            {},
+            t("table.inspected", {
+              list: view.inspected.map(({ seat, role }) => t("table.is_role", { who: seatName(names, seat), role: roleName(role) })).join("; ")
+            })
+          ) : null,
+          h(
+            "p",
+            {},
+            t("table.round_line", { round: view.round, phase: phaseName(view.phase.name), n: view.draw_pile_size })
+          ),
+          players(
+            view,
+            names,
+            st.table,
+            over ? null : presence,
+            new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))
+          ),
+          finishedRounds(view, names),
+          view.winners?.length ? h("p", {}, t("table.winners", { list: view.winners.map((w) => seatName(names, w)).join(", ") })) : null,
+          view.rounds?.length && !over ? scoreboard(view, names, over) : null,
+          talk,
+          h("h2", {}, t("table.log")),
+          h(
+            "ol",
+            { class: "log", "aria-label": t("table.recent"), tabindex: 0 },
+            log.events.map((e) => h("li", {}, describeEvent(e, names)))
+          ),
+          h(
+            "p",
+            {},
+            h("a", { href: `/replay/${id2}` }, t("lobby.replay")),
+            " ",
+            s.status === "finished" ? h("a", { href: `/audit/${id2}` }, t("lobby.audit")) : null
+          ),
+          series,
+          s.status === "finished" && mine.host ? h(
+            "p",
+            {},
+            h(
+              "button",
+              {
+                type: "button",
+                onclick: async () => {
+                  try {
+                    const next = await api(`/games/${id2}/rematch`, { method: "POST", token: mine.host });
+                    tokens.set(next.game_id, { host: next.host_token });
+                    location.href = `/play/${next.game_id}`;
+                  } catch (e) {
+                    message = e.message;
+                    refresh();
+                  }
+                }
+              },
+              t("table.rematch")
+            )
+          ) : null,
+          host
+        )
+      )
+    ];
+  }
+  await refresh();
+  let pending = null;
+  const onNews = () => {
+    if (!data?.st || behind()) refresh();
+  };
+  follow(
+    id2,
+    mine.token,
+    (raw) => {
+      try {
+        heard = Math.max(heard, Number(JSON.parse(raw).seq) || Infinity);
+      } catch {
+        heard = Infinity;
+      }
+      clearTimeout(pending);
+      pending = setTimeout(() => {
+        (reading ?? Promise.resolve()).then(onNews, onNews);
+      }, 150);
+    },
+    abort.signal
+  );
+}
+function openRequest(events) {
+  let open = null;
+  for (const { event: e } of events) {
+    if (e.type === "undo_requested") open = { seat: e.seat, approvals: [] };
+    else if (e.type === "undo_approved") open?.approvals.push(e.seat);
+    else if (e.type === "undo_declined" || e.type === "undone" || e.type === "command_accepted") open = null;
+  }
+  return open;
 }
 
 // ../../api/web/app.js
@@ -2455,12 +3398,26 @@ ready.then(() => {
     h(
       "select",
       { "aria-label": t("nav.language"), onchange: () => switchTo(pick.value) },
-      Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, selected: code === language() }, name))
+      Object.entries(LANGUAGES).map(
+        ([code, name]) => h("option", { value: code, lang: code, selected: code === language() }, name)
+      )
     )
   );
-  document.querySelector("header")?.append(h("nav", { "aria-label": t("nav.label") }, h("a", { href: "/" }, t("nav.games")), " ", h("a", { href: "/rules" }, t("nav.rules")), " ", pick));
+  document.querySelector("header")?.append(
+    h(
+      "nav",
+      { "aria-label": t("nav.label") },
+      h("a", { href: "/" }, t("nav.games")),
+      " ",
+      h("a", { href: "/rules" }, t("nav.rules")),
+      " ",
+      pick
+    )
+  );
 });
 var [, kind, id] = location.pathname.split("/");
 var routes = { play: table, replay, audit, rules };
 var route2 = routes[kind];
-(route2 ? route2(id, ready) : lobby(ready)).catch((e) => main.replaceChildren(h("p", { class: "error", role: "alert" }, e.message)));
+(route2 ? route2(id, ready) : lobby(ready)).catch(
+  (e) => main.replaceChildren(h("p", { class: "error", role: "alert" }, e.message))
+);

@@ -4,7 +4,14 @@
 // `lang-{code}.js`, of the same keys as English's; only the one in use is loaded.
 
 /** The languages, by code, each named in itself. */
-export const LANGUAGES = { en: "English", is: "Íslenska", lv: "Latviešu", nl: "Nederlands", es: "Español", pl: "Polski" };
+export const LANGUAGES = {
+  en: "English",
+  is: "Íslenska",
+  lv: "Latviešu",
+  nl: "Nederlands",
+  es: "Español",
+  pl: "Polski",
+};
 
 const KEPT = "saboteur:lang";
 
@@ -18,7 +25,11 @@ export const language = () => current;
 /** The language to use: the one the player chose, else the browser's first we have, else English. */
 export function chosen() {
   let kept = null;
-  try { kept = localStorage.getItem(KEPT); } catch { /* no storage: the browser's */ }
+  try {
+    kept = localStorage.getItem(KEPT);
+  } catch {
+    /* no storage: the browser's */
+  }
   if (kept && kept in LANGUAGES) return kept;
   for (const l of navigator.languages ?? [navigator.language]) {
     const code = String(l).slice(0, 2).toLowerCase();
@@ -36,7 +47,11 @@ export async function load(code) {
 
 /** Keeps the player's choice and draws the page again in it. @param {string} code */
 export function switchTo(code) {
-  try { localStorage.setItem(KEPT, code); } catch { /* kept for this page only */ }
+  try {
+    localStorage.setItem(KEPT, code);
+  } catch {
+    /* kept for this page only */
+  }
   location.reload();
 }
 

@@ -228,7 +228,8 @@ export default {
   "lobby.ruleset": "Ruleset",
   "lobby.players": "Players",
   "lobby.name": "Your name",
-  "join.old_record": "This game was created under an older record (version {version}; this browser takes seats under version {current}): its players' signatures would say less about what they authorise, so this browser does not take a seat in it.",
+  "join.old_record":
+    "This game was created under an older record (version {version}; this browser takes seats under version {current}): its players' signatures would say less about what they authorise, so this browser does not take a seat in it.",
   "lobby.default_name": "Player",
   "lobby.bots": "Bots",
   "lobby.level": "Bot level",
@@ -333,7 +334,8 @@ export default {
   "round.outcome_green": "{who} reached the gold: the green gold-diggers win.",
   "round.outcome_blue": "{who} reached the gold: the blue gold-diggers win.",
   "round.outcome_both": "{who} reached the gold: both teams win.",
-  "round.outcome_blocked": "{who} reached the gold, but every way to it passes doors of both colours: the saboteurs win.",
+  "round.outcome_blocked":
+    "{who} reached the gold, but every way to it passes doors of both colours: the saboteurs win.",
   "round.route_doors": "The route to the gold passes: {doors}.",
   "round.route_no_door": "The route to the gold passes no door.",
   "round.route": "the route from the start card to the gold, {n} cards long",
@@ -395,16 +397,20 @@ export default {
   "audit.title": "Saboteur — audit",
   "audit.heading": "Audit of {id}",
   "audit.experts": "For experts: the evidence (hashes, keys, the bundle, the command line, receipts)",
-  "audit.commitment_explained": "Before anyone played, the server published a fingerprint of the secret number that shuffles every deal, so it could not change that number later.",
-  "audit.seed_explained": "Once the game ended, the server revealed that number: it matches the fingerprint, and every deal follows from it mixed with the share each player sent.",
+  "audit.commitment_explained":
+    "Before anyone played, the server published a fingerprint of the secret number that shuffles every deal, so it could not change that number later.",
+  "audit.seed_explained":
+    "Once the game ended, the server revealed that number: it matches the fingerprint, and every deal follows from it mixed with the share each player sent.",
   "audit.commitment": "Seed commitment:",
   "audit.seed": "Seed:",
   "audit.seed_hidden": "not revealed until the game ends",
   "audit.not_over": "The game is not over: its audit opens when it ends, and its secrets with it.",
   "audit.to_table": "Back to the table",
-  "audit.verified": "Verified: {events} events, {commands} commands, {deals} deals and {signatures} players' signatures checked again",
+  "audit.verified":
+    "Verified: {events} events, {commands} commands, {deals} deals and {signatures} players' signatures checked again",
   "audit.discrepancy": "Discrepancy: {what}",
-  "audit.plain": "In plain words: every move was legal when it was made, every deal came from the seed the server committed to before anyone played, every bot chose what its program chooses, and every signed act is its player's.",
+  "audit.plain":
+    "In plain words: every move was legal when it was made, every deal came from the seed the server committed to before anyone played, every bot chose what its program chooses, and every signed act is its player's.",
   "audit.see_before": "See the table just before event {n}",
   "audit.winners": "Winners: {winners}; gold: {gold}",
   "audit.log_entry": "Transparency log entry {n}: final version {version}, head {head}, logged {at}",
@@ -440,8 +446,10 @@ export default {
   "here.bad_signature": "Event {n}: seat {seat}'s signature does not verify under the seat's key.",
   "here.signatures": "{n} players' signatures in the record verify under their seats' keys.",
   "here.own_key": "Your seat's key in the record is this browser's ({print}).",
-  "here.other_key": "The record registers a key for your seat that this browser never held ({print}): acts signed with it were not yours.",
-  "here.reissued_key": "After the host issued your seat a new token, the record registers a key this browser does not hold ({print}): its acts are the new token's holder's.",
+  "here.other_key":
+    "The record registers a key for your seat that this browser never held ({print}): acts signed with it were not yours.",
+  "here.reissued_key":
+    "After the host issued your seat a new token, the record registers a key this browser does not hold ({print}): its acts are the new token's holder's.",
 
   "problem.game_over": "The game is over.",
   "problem.not_your_turn": "It is not your turn.",
@@ -511,38 +519,55 @@ export default {
 
   "rules.title": "The rules in short",
   "rules.h_idea": "The idea",
-  "rules.idea": "The players are dwarves digging a maze of tunnels from the start card towards three face-down goal cards; one of them hides the treasure. Gold-diggers want to reach it; saboteurs want to stop them. Nobody knows for sure who is who.",
+  "rules.idea":
+    "The players are dwarves digging a maze of tunnels from the start card towards three face-down goal cards; one of them hides the treasure. Gold-diggers want to reach it; saboteurs want to stop them. Nobody knows for sure who is who.",
   "rules.h_roles": "Roles",
-  "rules.roles": "Each round every player gets a secret dwarf card: gold-digger or saboteur. One card is left over, unseen, so with few players there may be no saboteur at all.",
-  "rules.roles_count": "3 players: 1 saboteur and 3 gold-diggers in the pile; 4: 1 and 4; 5: 2 and 4; 6: 2 and 5; 7: 3 and 5; 8: 3 and 6; 9: 3 and 7; 10: 4 and 7.",
+  "rules.roles":
+    "Each round every player gets a secret dwarf card: gold-digger or saboteur. One card is left over, unseen, so with few players there may be no saboteur at all.",
+  "rules.roles_count":
+    "3 players: 1 saboteur and 3 gold-diggers in the pile; 4: 1 and 4; 5: 2 and 4; 6: 2 and 5; 7: 3 and 5; 8: 3 and 6; 9: 3 and 7; 10: 4 and 7.",
   "rules.h_setup": "Set-up",
-  "rules.setup": "The start card and the three goal cards lie seven cells apart, the goals face down. Path and action cards are shuffled into the draw pile.",
+  "rules.setup":
+    "The start card and the three goal cards lie seven cells apart, the goals face down. Path and action cards are shuffled into the draw pile.",
   "rules.hands": "Hands: 6 cards each with 3 to 5 players, 5 with 6 or 7, 4 with 8 to 10.",
   "rules.h_turn": "A turn",
   "rules.turn": "On your turn do one thing, then draw a card while the draw pile lasts:",
-  "rules.path": "Lay a path card next to the maze: every side must match its neighbours, and it must continue a tunnel from the start. You may turn it 180°.",
+  "rules.path":
+    "Lay a path card next to the maze: every side must match its neighbours, and it must continue a tunnel from the start. You may turn it 180°.",
   "rules.action": "Play an action card on a player (yourself included) or on the maze.",
   "rules.pass": "Pass: discard one card face down.",
   "rules.h_actions": "Action cards",
-  "rules.broken": "Broken tool (pickaxe, lantern, mine cart): a player with a broken tool in front of them cannot lay path cards. A player never has two broken tools of the same kind.",
+  "rules.broken":
+    "Broken tool (pickaxe, lantern, mine cart): a player with a broken tool in front of them cannot lay path cards. A player never has two broken tools of the same kind.",
   "rules.repair": "Repair: removes a broken tool of the kind shown. A card with two tools repairs one of them.",
   "rules.rockfall": "Rockfall: remove one path card from the maze (never the start or a goal).",
   "rules.map": "Map: look at one face-down goal card in secret.",
   "rules.h_goals": "Reaching a goal",
-  "rules.goals": "When a tunnel reaches a face-down goal it is turned over. Stone: the round goes on. The treasure: the round ends and the gold-diggers win.",
+  "rules.goals":
+    "When a tunnel reaches a face-down goal it is turned over. Stone: the round goes on. The treasure: the round ends and the gold-diggers win.",
   "rules.h_gold": "Gold and the end of the game",
-  "rules.round_end": "A round ends when the treasure is reached, or when the draw pile and every hand are empty. Then every dwarf card is shown.",
-  "rules.diggers_win": "Gold-diggers win: the player who reached the treasure draws as many gold cards as there are players (at most 9), keeps one and hands the rest on to the next gold-digger, and so on until none is left.",
+  "rules.round_end":
+    "A round ends when the treasure is reached, or when the draw pile and every hand are empty. Then every dwarf card is shown.",
+  "rules.diggers_win":
+    "Gold-diggers win: the player who reached the treasure draws as many gold cards as there are players (at most 9), keeps one and hands the rest on to the next gold-digger, and so on until none is left.",
   "rules.saboteurs_win": "Saboteurs win: one saboteur gets 4 nuggets, two or three get 3 each, four get 2 each.",
   "rules.game_end": "After three rounds the player with the most gold wins; ties share the win.",
   "rules.h_s2": "Saboteur 2",
-  "rules.s2_roles": "2 to 12 players, 6 cards each. The dwarf cards are green and blue gold-diggers, the boss, geologists, the profiteer and saboteurs.",
-  "rules.s2_turn": "A turn may also be: discard two cards to remove a card lying in front of you, or pass discarding one to three cards and draw as many.",
-  "rules.s2_paths": "New path cards: doors (only their team's colour may pass), ladders (connected to the start wherever they lie), bridges, double curves and crystals.",
-  "rules.s2_actions": "New action cards: theft, hands off!, swap your hand, inspection, swap your hat, trapped! and free at last!.",
-  "rules.s2_win": "The team whose route reaches the treasure wins (a door of the other colour blocks it); the boss wins with either team; the profiteer always wins; the saboteurs win when the treasure is not reached.",
-  "rules.s2_pay": "Winners share coins: the fewer the winners, the more each gets; the boss gets one less, the profiteer two less. Geologists get a coin per crystal in the maze. Thefts are taken last.",
+  "rules.s2_roles":
+    "2 to 12 players, 6 cards each. The dwarf cards are green and blue gold-diggers, the boss, geologists, the profiteer and saboteurs.",
+  "rules.s2_turn":
+    "A turn may also be: discard two cards to remove a card lying in front of you, or pass discarding one to three cards and draw as many.",
+  "rules.s2_paths":
+    "New path cards: doors (only their team's colour may pass), ladders (connected to the start wherever they lie), bridges, double curves and crystals.",
+  "rules.s2_actions":
+    "New action cards: theft, hands off!, swap your hand, inspection, swap your hat, trapped! and free at last!.",
+  "rules.s2_win":
+    "The team whose route reaches the treasure wins (a door of the other colour blocks it); the boss wins with either team; the profiteer always wins; the saboteurs win when the treasure is not reached.",
+  "rules.s2_pay":
+    "Winners share coins: the fewer the winners, the more each gets; the boss gets one less, the profiteer two less. Geologists get a coin per crystal in the maze. Thefts are taken last.",
   "rules.h_here": "On this server",
-  "rules.here_undo": "A move is taken back at once if it showed nothing hidden; otherwise the other players vote on it.",
-  "rules.here_audit": "Every game can be replayed through anyone's eyes once it is over, and checked in its audit view: every move legal, every deal from the seed the server committed to.",
+  "rules.here_undo":
+    "A move is taken back at once if it showed nothing hidden; otherwise the other players vote on it.",
+  "rules.here_audit":
+    "Every game can be replayed through anyone's eyes once it is over, and checked in its audit view: every move legal, every deal from the seed the server committed to.",
 };

@@ -84,7 +84,8 @@ export default {
   "path.bridge": "puente",
   "path.double_curve": "curva doble",
 
-  "explain.break": "Rompe una herramienta de un jugador ({tools}): no podrá colocar cartas de ruta hasta que se repare.",
+  "explain.break":
+    "Rompe una herramienta de un jugador ({tools}): no podrá colocar cartas de ruta hasta que se repare.",
   "explain.repair": "Repara una herramienta rota de un jugador ({tools}).",
   "explain.rockfall": "Caída de rocas: quita una carta de ruta del laberinto (ni la de inicio ni una de meta).",
   "explain.map": "Mapa: mira en secreto una carta de meta boca abajo.",
@@ -99,7 +100,8 @@ export default {
   "explain.goal_stone": "Una carta de meta: piedra, sin oro.",
   "explain.start": "La carta de inicio: el laberinto crece desde aquí.",
   "explain.gold": "Pepitas de oro, que se cuentan al final de la partida.",
-  "explain.path": "Carta de ruta con salidas hacia {sides}: colócala junto al laberinto de modo que cada lado encaje con sus vecinas.",
+  "explain.path":
+    "Carta de ruta con salidas hacia {sides}: colócala junto al laberinto de modo que cada lado encaje con sus vecinas.",
   "explain.door": "{doors}: solo deja pasar a su equipo",
   "explain.ladder": "una escalera la une a la carta de inicio",
   "explain.dead_end": "un callejón sin salida no lleva a ninguna parte",
@@ -228,7 +230,8 @@ export default {
   "lobby.ruleset": "Reglas",
   "lobby.players": "Jugadores",
   "lobby.name": "Tu nombre",
-  "join.old_record": "Esta partida se creó con un registro antiguo (versión {version}; este navegador solo se sienta en partidas de la versión {current}): las firmas de sus jugadores dirían menos de lo que autorizan, así que este navegador no ocupa un asiento en ella.",
+  "join.old_record":
+    "Esta partida se creó con un registro antiguo (versión {version}; este navegador solo se sienta en partidas de la versión {current}): las firmas de sus jugadores dirían menos de lo que autorizan, así que este navegador no ocupa un asiento en ella.",
   "lobby.default_name": "Jugador",
   "lobby.bots": "Bots",
   "lobby.level": "Nivel de los bots",
@@ -273,7 +276,8 @@ export default {
   "table.zoom_in": "Acercar",
   "table.zoom_out": "Alejar",
   "table.zoom_whole": "Laberinto entero",
-  "table.blocked": "No puedes jugar cartas de ruta: tienes {cards} delante. Repárala primero, o juega una acción, o pasa.",
+  "table.blocked":
+    "No puedes jugar cartas de ruta: tienes {cards} delante. Repárala primero, o juega una acción, o pasa.",
   "table.discard_only": "(no se puede jugar ahora, solo descartar)",
   "table.hand": "Tu mano",
   "table.moves": "Jugadas para la carta elegida",
@@ -333,7 +337,8 @@ export default {
   "round.outcome_green": "{who} llegó al oro: ganan los mineros de oro verdes.",
   "round.outcome_blue": "{who} llegó al oro: ganan los mineros de oro azules.",
   "round.outcome_both": "{who} llegó al oro: ganan los dos equipos.",
-  "round.outcome_blocked": "{who} llegó al oro, pero todo camino hasta él pasa por puertas de los dos colores: ganan los saboteadores.",
+  "round.outcome_blocked":
+    "{who} llegó al oro, pero todo camino hasta él pasa por puertas de los dos colores: ganan los saboteadores.",
   "round.route_doors": "La ruta hasta el oro pasa por: {doors}.",
   "round.route_no_door": "La ruta hasta el oro no pasa por ninguna puerta.",
   "round.route": "la ruta de la carta de inicio al oro, de {n} cartas",
@@ -341,7 +346,8 @@ export default {
   "round.role": "Rol",
   "round.why": "Por qué",
   "round.cards_hidden": "{n} × carta de oro (oculta)",
-  "round.hidden_note": "El valor de las cartas de oro de los demás jugadores queda oculto hasta el final de la partida.",
+  "round.hidden_note":
+    "El valor de las cartas de oro de los demás jugadores queda oculto hasta el final de la partida.",
   "round.why_reached": "llegó al oro",
   "round.why_won": "en el bando ganador",
   "round.why_lost": "fuera del bando ganador",
@@ -395,19 +401,24 @@ export default {
   "audit.title": "Saboteur — auditoría",
   "audit.heading": "Auditoría de {id}",
   "audit.experts": "Para expertos: las pruebas (hashes, claves, el paquete, la línea de órdenes, recibos)",
-  "audit.commitment_explained": "Antes de que nadie jugara, el servidor publicó una huella del número secreto que baraja cada reparto, así que no pudo cambiarlo después.",
-  "audit.seed_explained": "Al terminar la partida, el servidor reveló ese número: coincide con la huella, y cada reparto se deduce de él mezclado con la parte que envió cada jugador.",
+  "audit.commitment_explained":
+    "Antes de que nadie jugara, el servidor publicó una huella del número secreto que baraja cada reparto, así que no pudo cambiarlo después.",
+  "audit.seed_explained":
+    "Al terminar la partida, el servidor reveló ese número: coincide con la huella, y cada reparto se deduce de él mezclado con la parte que envió cada jugador.",
   "audit.commitment": "Compromiso de la semilla:",
   "audit.seed": "Semilla:",
   "audit.seed_hidden": "no se revela hasta que termine la partida",
   "audit.not_over": "La partida no ha terminado: su auditoría se abre cuando termina, y sus secretos con ella.",
   "audit.to_table": "Volver a la mesa",
-  "audit.verified": "Verificado: se volvieron a comprobar {events} sucesos, {commands} órdenes, {deals} repartos y {signatures} firmas de jugadores",
+  "audit.verified":
+    "Verificado: se volvieron a comprobar {events} sucesos, {commands} órdenes, {deals} repartos y {signatures} firmas de jugadores",
   "audit.discrepancy": "Discrepancia: {what}",
-  "audit.plain": "En pocas palabras: cada jugada era legal cuando se hizo, cada reparto salió de la semilla con la que el servidor se comprometió antes de que nadie jugara, cada bot eligió lo que elige su programa y cada acto firmado es de su jugador.",
+  "audit.plain":
+    "En pocas palabras: cada jugada era legal cuando se hizo, cada reparto salió de la semilla con la que el servidor se comprometió antes de que nadie jugara, cada bot eligió lo que elige su programa y cada acto firmado es de su jugador.",
   "audit.see_before": "Ver la mesa justo antes del suceso {n}",
   "audit.winners": "Ganadores: {winners}; oro: {gold}",
-  "audit.log_entry": "Entrada {n} del registro de transparencia: versión final {version}, cabeza {head}, registrada {at}",
+  "audit.log_entry":
+    "Entrada {n} del registro de transparencia: versión final {version}, cabeza {head}, registrada {at}",
   "audit.not_logged": "Aún no está en el registro de transparencia.",
   "audit.keys": "Claves de firma",
   "audit.key_in_use": "desde {since} (en uso)",
@@ -426,7 +437,8 @@ export default {
   "audit.see": "ver",
   "audit.see_label": "la mesa tras el suceso {n}",
   "audit.account": "Jugada a jugada",
-  "audit.account_intro": "Cada suceso del registro en palabras (sin los robos de cartas), numerado como en el registro.",
+  "audit.account_intro":
+    "Cada suceso del registro en palabras (sin los robos de cartas), numerado como en el registro.",
   "audit.contradiction": "Contradicción: {what}",
   "audit.refused": "Rechazado: {what}",
   "audit.receipts_agree": "{n} recibos coinciden con el registro.",
@@ -436,12 +448,15 @@ export default {
   "audit.check_pasted": "Comprobar los recibos pegados",
   "here.withdrawn": "El servidor retiró su clave {id}, que este navegador guardaba desde {since}.",
   "here.bad_receipt": "Un recibo guardado para la versión {version} no está firmado por ninguna clave del servidor.",
-  "here.receipts": "{good} de los {n} recibos que guardó este navegador están firmados por las claves del servidor ({keys} guardadas).",
+  "here.receipts":
+    "{good} de los {n} recibos que guardó este navegador están firmados por las claves del servidor ({keys} guardadas).",
   "here.bad_signature": "Suceso {n}: la firma del asiento {seat} no se verifica con la clave del asiento.",
   "here.signatures": "{n} firmas de jugadores del registro se verifican con las claves de sus asientos.",
   "here.own_key": "La clave de tu asiento en el registro es la de este navegador ({print}).",
-  "here.other_key": "El registro inscribe para tu asiento una clave que este navegador nunca tuvo ({print}): los actos firmados con ella no fueron tuyos.",
-  "here.reissued_key": "Después de que el anfitrión emitiera un nuevo token para tu asiento, el registro inscribe una clave que este navegador no tiene ({print}): sus actos son del titular del nuevo token.",
+  "here.other_key":
+    "El registro inscribe para tu asiento una clave que este navegador nunca tuvo ({print}): los actos firmados con ella no fueron tuyos.",
+  "here.reissued_key":
+    "Después de que el anfitrión emitiera un nuevo token para tu asiento, el registro inscribe una clave que este navegador no tiene ({print}): sus actos son del titular del nuevo token.",
 
   "problem.game_over": "La partida ha terminado.",
   "problem.not_your_turn": "No es tu turno.",
@@ -511,38 +526,56 @@ export default {
 
   "rules.title": "Las reglas en breve",
   "rules.h_idea": "La idea",
-  "rules.idea": "Los jugadores son enanos que excavan un laberinto de túneles desde la carta de inicio hacia tres cartas de meta boca abajo; una de ellas esconde el tesoro. Los mineros de oro quieren llegar a él; los saboteadores quieren impedirlo. Nadie sabe con certeza quién es quién.",
+  "rules.idea":
+    "Los jugadores son enanos que excavan un laberinto de túneles desde la carta de inicio hacia tres cartas de meta boca abajo; una de ellas esconde el tesoro. Los mineros de oro quieren llegar a él; los saboteadores quieren impedirlo. Nadie sabe con certeza quién es quién.",
   "rules.h_roles": "Roles",
-  "rules.roles": "En cada ronda, cada jugador recibe una carta de enano secreta: minero de oro o saboteador. Sobra una carta, sin que nadie la vea, así que con pocos jugadores puede que no haya ningún saboteador.",
-  "rules.roles_count": "3 jugadores: 1 saboteador y 3 mineros de oro en el mazo; 4: 1 y 4; 5: 2 y 4; 6: 2 y 5; 7: 3 y 5; 8: 3 y 6; 9: 3 y 7; 10: 4 y 7.",
+  "rules.roles":
+    "En cada ronda, cada jugador recibe una carta de enano secreta: minero de oro o saboteador. Sobra una carta, sin que nadie la vea, así que con pocos jugadores puede que no haya ningún saboteador.",
+  "rules.roles_count":
+    "3 jugadores: 1 saboteador y 3 mineros de oro en el mazo; 4: 1 y 4; 5: 2 y 4; 6: 2 y 5; 7: 3 y 5; 8: 3 y 6; 9: 3 y 7; 10: 4 y 7.",
   "rules.h_setup": "Preparación",
-  "rules.setup": "La carta de inicio y las tres cartas de meta están a siete casillas de distancia, con las metas boca abajo. Las cartas de ruta y de acción se barajan para formar el mazo de robo.",
+  "rules.setup":
+    "La carta de inicio y las tres cartas de meta están a siete casillas de distancia, con las metas boca abajo. Las cartas de ruta y de acción se barajan para formar el mazo de robo.",
   "rules.hands": "Manos: 6 cartas cada uno con 3 a 5 jugadores, 5 con 6 o 7, 4 con 8 a 10.",
   "rules.h_turn": "Un turno",
   "rules.turn": "En tu turno haz una cosa y luego roba una carta mientras quede mazo de robo:",
-  "rules.path": "Coloca una carta de ruta junto al laberinto: cada lado debe encajar con sus vecinas y debe continuar un túnel desde la carta de inicio. Puedes girarla 180°.",
+  "rules.path":
+    "Coloca una carta de ruta junto al laberinto: cada lado debe encajar con sus vecinas y debe continuar un túnel desde la carta de inicio. Puedes girarla 180°.",
   "rules.action": "Juega una carta de acción sobre un jugador (tú incluido) o sobre el laberinto.",
   "rules.pass": "Pasar: descarta una carta boca abajo.",
   "rules.h_actions": "Cartas de acción",
-  "rules.broken": "Herramienta rota (pico, linterna, carro de mina): un jugador con una herramienta rota delante no puede colocar cartas de ruta. Un jugador nunca tiene dos herramientas rotas del mismo tipo.",
-  "rules.repair": "Reparación: quita una herramienta rota del tipo que muestra. Una carta con dos herramientas repara una de ellas.",
+  "rules.broken":
+    "Herramienta rota (pico, linterna, carro de mina): un jugador con una herramienta rota delante no puede colocar cartas de ruta. Un jugador nunca tiene dos herramientas rotas del mismo tipo.",
+  "rules.repair":
+    "Reparación: quita una herramienta rota del tipo que muestra. Una carta con dos herramientas repara una de ellas.",
   "rules.rockfall": "Caída de rocas: quita una carta de ruta del laberinto (nunca la de inicio ni una de meta).",
   "rules.map": "Mapa: mira en secreto una carta de meta boca abajo.",
   "rules.h_goals": "Llegar a una meta",
-  "rules.goals": "Cuando un túnel llega a una carta de meta boca abajo, se le da la vuelta. Piedra: la ronda continúa. El tesoro: la ronda termina y ganan los mineros de oro.",
+  "rules.goals":
+    "Cuando un túnel llega a una carta de meta boca abajo, se le da la vuelta. Piedra: la ronda continúa. El tesoro: la ronda termina y ganan los mineros de oro.",
   "rules.h_gold": "El oro y el final de la partida",
-  "rules.round_end": "Una ronda termina cuando se llega al tesoro, o cuando el mazo de robo y todas las manos están vacíos. Entonces se muestran todas las cartas de enano.",
-  "rules.diggers_win": "Ganan los mineros de oro: el jugador que llegó al tesoro roba tantas cartas de pepita de oro como jugadores haya (9 como máximo), se queda una y pasa el resto al siguiente minero de oro, y así hasta que no quede ninguna.",
-  "rules.saboteurs_win": "Ganan los saboteadores: un solo saboteador recibe 4 pepitas; si son dos o tres, 3 cada uno; si son cuatro, 2 cada uno.",
+  "rules.round_end":
+    "Una ronda termina cuando se llega al tesoro, o cuando el mazo de robo y todas las manos están vacíos. Entonces se muestran todas las cartas de enano.",
+  "rules.diggers_win":
+    "Ganan los mineros de oro: el jugador que llegó al tesoro roba tantas cartas de pepita de oro como jugadores haya (9 como máximo), se queda una y pasa el resto al siguiente minero de oro, y así hasta que no quede ninguna.",
+  "rules.saboteurs_win":
+    "Ganan los saboteadores: un solo saboteador recibe 4 pepitas; si son dos o tres, 3 cada uno; si son cuatro, 2 cada uno.",
   "rules.game_end": "Tras tres rondas gana el jugador con más oro; si hay empate, comparten la victoria.",
   "rules.h_s2": "Saboteur 2",
-  "rules.s2_roles": "De 2 a 12 jugadores, 6 cartas cada uno. Las cartas de enano son mineros de oro verdes y azules, el jefe, geólogos, el aprovechado y saboteadores.",
-  "rules.s2_turn": "Un turno también puede ser: descartar dos cartas para quitar una carta que tengas delante, o pasar descartando de una a tres cartas y robar otras tantas.",
-  "rules.s2_paths": "Nuevas cartas de ruta: puertas (solo deja pasar al equipo de su color), escaleras (conectadas a la carta de inicio estén donde estén), puentes, curvas dobles y cristales.",
-  "rules.s2_actions": "Nuevas cartas de acción: hurto, ¡manos quietas!, cambia tu mano, inspección, cambia tu sombrero, ¡atrapado! y ¡libre por fin!",
-  "rules.s2_win": "Gana el equipo cuya ruta llega al tesoro (una puerta del otro color la bloquea); el jefe gana con cualquiera de los dos equipos; el aprovechado gana siempre; los saboteadores ganan si nadie llega al tesoro.",
-  "rules.s2_pay": "Los ganadores se reparten monedas: cuantos menos ganadores, más recibe cada uno; el jefe recibe una menos y el aprovechado, dos menos. Los geólogos reciben una moneda por cada cristal del laberinto. Los hurtos se cobran al final.",
+  "rules.s2_roles":
+    "De 2 a 12 jugadores, 6 cartas cada uno. Las cartas de enano son mineros de oro verdes y azules, el jefe, geólogos, el aprovechado y saboteadores.",
+  "rules.s2_turn":
+    "Un turno también puede ser: descartar dos cartas para quitar una carta que tengas delante, o pasar descartando de una a tres cartas y robar otras tantas.",
+  "rules.s2_paths":
+    "Nuevas cartas de ruta: puertas (solo deja pasar al equipo de su color), escaleras (conectadas a la carta de inicio estén donde estén), puentes, curvas dobles y cristales.",
+  "rules.s2_actions":
+    "Nuevas cartas de acción: hurto, ¡manos quietas!, cambia tu mano, inspección, cambia tu sombrero, ¡atrapado! y ¡libre por fin!",
+  "rules.s2_win":
+    "Gana el equipo cuya ruta llega al tesoro (una puerta del otro color la bloquea); el jefe gana con cualquiera de los dos equipos; el aprovechado gana siempre; los saboteadores ganan si nadie llega al tesoro.",
+  "rules.s2_pay":
+    "Los ganadores se reparten monedas: cuantos menos ganadores, más recibe cada uno; el jefe recibe una menos y el aprovechado, dos menos. Los geólogos reciben una moneda por cada cristal del laberinto. Los hurtos se cobran al final.",
   "rules.h_here": "En este servidor",
   "rules.here_undo": "Una jugada se deshace al instante si no mostró nada oculto; si no, los demás jugadores lo votan.",
-  "rules.here_audit": "Cuando termina, cada partida se puede volver a ver con los ojos de cualquiera y comprobar en su vista de auditoría: cada jugada legal, cada reparto salido de la semilla con la que se comprometió el servidor.",
+  "rules.here_audit":
+    "Cuando termina, cada partida se puede volver a ver con los ojos de cualquiera y comprobar en su vista de auditoría: cada jugada legal, cada reparto salido de la semilla con la que se comprometió el servidor.",
 };

@@ -84,7 +84,8 @@ export default {
   "path.bridge": "brú",
   "path.double_curve": "tvöföld beygja",
 
-  "explain.break": "Brýtur verkfæri leikmanns ({tools}): hann getur ekki lagt leiðarspil fyrr en það hefur verið lagað.",
+  "explain.break":
+    "Brýtur verkfæri leikmanns ({tools}): hann getur ekki lagt leiðarspil fyrr en það hefur verið lagað.",
   "explain.repair": "Lagar brotið verkfæri leikmanns ({tools}).",
   "explain.rockfall": "Grjótskriða: taktu eitt leiðarspil úr gangakerfinu (þó ekki upphafsspilið eða endaspil).",
   "explain.map": "Kort: kíktu í laumi á eitt endaspil sem liggur á hvolfi.",
@@ -228,7 +229,8 @@ export default {
   "lobby.ruleset": "Reglur",
   "lobby.players": "Leikmenn",
   "lobby.name": "Nafnið þitt",
-  "join.old_record": "Þetta spil var stofnað með eldri skráningu (útgáfa {version}; þessi vafri sest aðeins í spil af útgáfu {current}): undirskriftir leikmanna segðu minna um það sem þær heimila, svo þessi vafri sest ekki í það.",
+  "join.old_record":
+    "Þetta spil var stofnað með eldri skráningu (útgáfa {version}; þessi vafri sest aðeins í spil af útgáfu {current}): undirskriftir leikmanna segðu minna um það sem þær heimila, svo þessi vafri sest ekki í það.",
   "lobby.default_name": "Leikmaður",
   "lobby.bots": "Vélmenni",
   "lobby.level": "Styrkur vélmenna",
@@ -273,7 +275,8 @@ export default {
   "table.zoom_in": "Þysja inn",
   "table.zoom_out": "Þysja út",
   "table.zoom_whole": "Allt gangakerfið",
-  "table.blocked": "Þú getur ekki spilað leiðarspili: {cards} fyrir framan þig. Lagaðu það fyrst, spilaðu aðgerðaspili eða sittu hjá.",
+  "table.blocked":
+    "Þú getur ekki spilað leiðarspili: {cards} fyrir framan þig. Lagaðu það fyrst, spilaðu aðgerðaspili eða sittu hjá.",
   "table.discard_only": "(ekki hægt að spila núna, aðeins henda)",
   "table.hand": "Spilin þín á hendi",
   "table.moves": "Leikir fyrir valda spilið",
@@ -333,7 +336,8 @@ export default {
   "round.outcome_green": "{who} náði gullinu: grænu gullgrafararnir vinna.",
   "round.outcome_blue": "{who} náði gullinu: bláu gullgrafararnir vinna.",
   "round.outcome_both": "{who} náði gullinu: bæði liðin vinna.",
-  "round.outcome_blocked": "{who} náði gullinu, en allar leiðir þangað liggja um hurðir í báðum litum: skemmdarvargarnir vinna.",
+  "round.outcome_blocked":
+    "{who} náði gullinu, en allar leiðir þangað liggja um hurðir í báðum litum: skemmdarvargarnir vinna.",
   "round.route_doors": "Leiðin að gullinu liggur um: {doors}.",
   "round.route_no_door": "Leiðin að gullinu liggur ekki um neina hurð.",
   "round.route": "leiðin frá upphafsspilinu að gullinu, {n} spil",
@@ -395,16 +399,20 @@ export default {
   "audit.title": "Saboteur — úttekt",
   "audit.heading": "Úttekt á {id}",
   "audit.experts": "Fyrir sérfræðinga: sönnunargögnin (tætigildi, lyklar, pakkinn, skipanalínan, kvittanir)",
-  "audit.commitment_explained": "Áður en nokkur lék birti þjónninn fingrafar leynitölunnar sem stokkar hverja gjöf, svo hann gat ekki breytt henni síðar.",
-  "audit.seed_explained": "Þegar spilinu lauk birti þjónninn töluna: hún passar við fingrafarið og allar gjafir leiða af henni, blandaðri hlutnum sem hver leikmaður sendi.",
+  "audit.commitment_explained":
+    "Áður en nokkur lék birti þjónninn fingrafar leynitölunnar sem stokkar hverja gjöf, svo hann gat ekki breytt henni síðar.",
+  "audit.seed_explained":
+    "Þegar spilinu lauk birti þjónninn töluna: hún passar við fingrafarið og allar gjafir leiða af henni, blandaðri hlutnum sem hver leikmaður sendi.",
   "audit.commitment": "Skuldbinding slembifræs:",
   "audit.seed": "Slembifræ:",
   "audit.seed_hidden": "ekki birt fyrr en leiknum lýkur",
   "audit.not_over": "Leiknum er ekki lokið: úttektin opnast þegar honum lýkur, og leyndarmálin með.",
   "audit.to_table": "Aftur að borðinu",
-  "audit.verified": "Staðfest: {events} atburðir, {commands} skipanir, {deals} gjafir og {signatures} undirskriftir leikmanna yfirfarnar aftur",
+  "audit.verified":
+    "Staðfest: {events} atburðir, {commands} skipanir, {deals} gjafir og {signatures} undirskriftir leikmanna yfirfarnar aftur",
   "audit.discrepancy": "Misræmi: {what}",
-  "audit.plain": "Á mannamáli: hver leikur var löglegur þegar hann var gerður, hver gjöf kom úr slembifræinu sem þjónninn skuldbatt sig við áður en nokkur spilaði, hvert vélmenni valdi það sem forritið þess velur, og hver undirrituð aðgerð er frá sínum leikmanni.",
+  "audit.plain":
+    "Á mannamáli: hver leikur var löglegur þegar hann var gerður, hver gjöf kom úr slembifræinu sem þjónninn skuldbatt sig við áður en nokkur spilaði, hvert vélmenni valdi það sem forritið þess velur, og hver undirrituð aðgerð er frá sínum leikmanni.",
   "audit.see_before": "Sjá borðið rétt fyrir atburð {n}",
   "audit.winners": "Sigurvegarar: {winners}; gull: {gold}",
   "audit.log_entry": "Færsla {n} í gagnsæisskrá: lokaútgáfa {version}, haus {head}, skráð {at}",
@@ -436,12 +444,15 @@ export default {
   "audit.check_pasted": "Yfirfara innlímdu kvittanirnar",
   "here.withdrawn": "Þjónninn dró til baka lykil sinn {id}, sem þessi vafri hefur geymt frá {since}.",
   "here.bad_receipt": "Kvittun sem geymd var fyrir útgáfu {version} er ekki undirrituð með lykli þjónsins.",
-  "here.receipts": "{good} af þeim {n} kvittunum sem þessi vafri geymdi eru undirritaðar með lyklum þjónsins ({keys} geymdir).",
+  "here.receipts":
+    "{good} af þeim {n} kvittunum sem þessi vafri geymdi eru undirritaðar með lyklum þjónsins ({keys} geymdir).",
   "here.bad_signature": "Atburður {n}: undirskrift sætis {seat} stenst ekki með lykli sætisins.",
   "here.signatures": "{n} undirskriftir leikmanna í skránni standast með lyklum sætanna.",
   "here.own_key": "Lykill sætis þíns í skránni er lykill þessa vafra ({print}).",
-  "here.other_key": "Skráin skráir lykil fyrir sætið þitt sem þessi vafri hefur aldrei haft ({print}): gjörðir undirritaðar með honum voru ekki þínar.",
-  "here.reissued_key": "Eftir að gestgjafinn gaf sætinu þínu nýjan aðgangslykil skráir skráin lykil sem þessi vafri hefur ekki ({print}): gjörðir hans eru handhafa nýja aðgangslykilsins.",
+  "here.other_key":
+    "Skráin skráir lykil fyrir sætið þitt sem þessi vafri hefur aldrei haft ({print}): gjörðir undirritaðar með honum voru ekki þínar.",
+  "here.reissued_key":
+    "Eftir að gestgjafinn gaf sætinu þínu nýjan aðgangslykil skráir skráin lykil sem þessi vafri hefur ekki ({print}): gjörðir hans eru handhafa nýja aðgangslykilsins.",
 
   "problem.game_over": "Leiknum er lokið.",
   "problem.not_your_turn": "Þú átt ekki að gera.",
@@ -511,38 +522,57 @@ export default {
 
   "rules.title": "Reglurnar í stuttu máli",
   "rules.h_idea": "Hugmynd spilsins",
-  "rules.idea": "Leikmenn eru dvergar sem grafa gangakerfi frá upphafsspilinu að þremur endaspilum sem liggja á hvolfi; eitt þeirra felur fjársjóðinn. Gullgrafararnir vilja ná honum; skemmdarvargarnir vilja stöðva þá. Enginn veit fyrir víst hver er hvað.",
+  "rules.idea":
+    "Leikmenn eru dvergar sem grafa gangakerfi frá upphafsspilinu að þremur endaspilum sem liggja á hvolfi; eitt þeirra felur fjársjóðinn. Gullgrafararnir vilja ná honum; skemmdarvargarnir vilja stöðva þá. Enginn veit fyrir víst hver er hvað.",
   "rules.h_roles": "Hlutverk",
-  "rules.roles": "Í hverri umferð fær hver leikmaður leynilegt dvergaspil: gullgrafara eða skemmdarvarg. Eitt spil verður afgangs, óséð, svo með fáum leikmönnum getur verið að enginn sé skemmdarvargur.",
-  "rules.roles_count": "3 leikmenn: 1 skemmdarvargur og 3 gullgrafarar í bunkanum; 4: 1 og 4; 5: 2 og 4; 6: 2 og 5; 7: 3 og 5; 8: 3 og 6; 9: 3 og 7; 10: 4 og 7.",
+  "rules.roles":
+    "Í hverri umferð fær hver leikmaður leynilegt dvergaspil: gullgrafara eða skemmdarvarg. Eitt spil verður afgangs, óséð, svo með fáum leikmönnum getur verið að enginn sé skemmdarvargur.",
+  "rules.roles_count":
+    "3 leikmenn: 1 skemmdarvargur og 3 gullgrafarar í bunkanum; 4: 1 og 4; 5: 2 og 4; 6: 2 og 5; 7: 3 og 5; 8: 3 og 6; 9: 3 og 7; 10: 4 og 7.",
   "rules.h_setup": "Undirbúningur",
-  "rules.setup": "Upphafsspilið og endaspilin þrjú liggja með sjö reita millibili, endaspilin á hvolfi. Leiðarspil og aðgerðaspil eru stokkuð saman í bunkann.",
+  "rules.setup":
+    "Upphafsspilið og endaspilin þrjú liggja með sjö reita millibili, endaspilin á hvolfi. Leiðarspil og aðgerðaspil eru stokkuð saman í bunkann.",
   "rules.hands": "Spil á hendi: 6 á mann með 3 til 5 leikmönnum, 5 með 6 eða 7, 4 með 8 til 10.",
   "rules.h_turn": "Að gera",
   "rules.turn": "Þegar þú átt að gera gerirðu eitt, og dregur svo spil meðan bunkinn endist:",
-  "rules.path": "Leggðu leiðarspil við gangakerfið: allar hliðar verða að passa við nágrannana, og það verður að halda áfram göngum frá upphafsspilinu. Þú mátt snúa því 180°.",
+  "rules.path":
+    "Leggðu leiðarspil við gangakerfið: allar hliðar verða að passa við nágrannana, og það verður að halda áfram göngum frá upphafsspilinu. Þú mátt snúa því 180°.",
   "rules.action": "Spilaðu aðgerðaspili á leikmann (líka sjálfan þig) eða á gangakerfið.",
   "rules.pass": "Sitja hjá: settu eitt spil á hvolf í kastbunkann.",
   "rules.h_actions": "Aðgerðaspil",
-  "rules.broken": "Brotið verkfæri (haki, lugt, námuvagn): leikmaður með brotið verkfæri fyrir framan sig getur ekki lagt leiðarspil. Leikmaður er aldrei með tvö brotin verkfæri af sömu tegund.",
-  "rules.repair": "Viðgerð: fjarlægir brotið verkfæri af þeirri tegund sem sýnd er. Spil með tveimur verkfærum lagar annað þeirra.",
+  "rules.broken":
+    "Brotið verkfæri (haki, lugt, námuvagn): leikmaður með brotið verkfæri fyrir framan sig getur ekki lagt leiðarspil. Leikmaður er aldrei með tvö brotin verkfæri af sömu tegund.",
+  "rules.repair":
+    "Viðgerð: fjarlægir brotið verkfæri af þeirri tegund sem sýnd er. Spil með tveimur verkfærum lagar annað þeirra.",
   "rules.rockfall": "Grjótskriða: taktu eitt leiðarspil úr gangakerfinu (aldrei upphafsspilið eða endaspil).",
   "rules.map": "Kort: kíktu í laumi á eitt endaspil sem liggur á hvolfi.",
   "rules.h_goals": "Að ná endaspili",
-  "rules.goals": "Þegar göng ná að endaspili á hvolfi er því snúið við. Steinn: umferðin heldur áfram. Fjársjóðurinn: umferðinni lýkur og gullgrafararnir vinna.",
+  "rules.goals":
+    "Þegar göng ná að endaspili á hvolfi er því snúið við. Steinn: umferðin heldur áfram. Fjársjóðurinn: umferðinni lýkur og gullgrafararnir vinna.",
   "rules.h_gold": "Gullið og lok leiksins",
-  "rules.round_end": "Umferð lýkur þegar fjársjóðnum er náð, eða þegar bunkinn og allar hendur eru tómar. Þá eru öll dvergaspil sýnd.",
-  "rules.diggers_win": "Gullgrafararnir vinna: leikmaðurinn sem náði fjársjóðnum dregur jafnmörg gullmolaspil og leikmennirnir eru (mest 9), heldur einu og lætur hin ganga til næsta gullgrafara, og svo koll af kolli þar til ekkert er eftir.",
-  "rules.saboteurs_win": "Skemmdarvargarnir vinna: einn skemmdarvargur fær 4 gullmola, tveir eða þrír fá 3 hver, fjórir fá 2 hver.",
+  "rules.round_end":
+    "Umferð lýkur þegar fjársjóðnum er náð, eða þegar bunkinn og allar hendur eru tómar. Þá eru öll dvergaspil sýnd.",
+  "rules.diggers_win":
+    "Gullgrafararnir vinna: leikmaðurinn sem náði fjársjóðnum dregur jafnmörg gullmolaspil og leikmennirnir eru (mest 9), heldur einu og lætur hin ganga til næsta gullgrafara, og svo koll af kolli þar til ekkert er eftir.",
+  "rules.saboteurs_win":
+    "Skemmdarvargarnir vinna: einn skemmdarvargur fær 4 gullmola, tveir eða þrír fá 3 hver, fjórir fá 2 hver.",
   "rules.game_end": "Eftir þrjár umferðir vinnur sá leikmaður sem er með mest gull; jafnir leikmenn deila sigrinum.",
   "rules.h_s2": "Saboteur 2",
-  "rules.s2_roles": "2 til 12 leikmenn, 6 spil á mann. Dvergaspilin eru grænir og bláir gullgrafarar, verkstjórinn, jarðfræðingar, braskarinn og skemmdarvargar.",
-  "rules.s2_turn": "Þegar þú átt að gera geturðu líka: kastað tveimur spilum til að fjarlægja spil sem liggur fyrir framan þig, eða setið hjá, kastað einu til þremur spilum og dregið jafnmörg.",
-  "rules.s2_paths": "Ný leiðarspil: hurðir (aðeins lið í sama lit kemst í gegn), stigar (tengdir upphafsspilinu hvar sem þeir liggja), brýr, tvöfaldar beygjur og kristallar.",
-  "rules.s2_actions": "Ný aðgerðaspil: þjófnaður, hendur frá!, skiptu á höndum, skoðun, skiptu um hatt, fastur! og loksins laus!.",
-  "rules.s2_win": "Liðið sem kemst að fjársjóðnum eftir sinni leið vinnur (hurð í hinum litnum lokar henni); verkstjórinn vinnur með hvoru liðinu sem er; braskarinn vinnur alltaf; skemmdarvargarnir vinna ef fjársjóðnum er ekki náð.",
-  "rules.s2_pay": "Sigurvegararnir skipta gullpeningum á milli sín: því færri sigurvegarar, því meira fær hver; verkstjórinn fær einum færri, braskarinn tveimur færri. Jarðfræðingar fá einn gullpening fyrir hvern kristal í gangakerfinu. Þjófnaðir eru teknir síðast.",
+  "rules.s2_roles":
+    "2 til 12 leikmenn, 6 spil á mann. Dvergaspilin eru grænir og bláir gullgrafarar, verkstjórinn, jarðfræðingar, braskarinn og skemmdarvargar.",
+  "rules.s2_turn":
+    "Þegar þú átt að gera geturðu líka: kastað tveimur spilum til að fjarlægja spil sem liggur fyrir framan þig, eða setið hjá, kastað einu til þremur spilum og dregið jafnmörg.",
+  "rules.s2_paths":
+    "Ný leiðarspil: hurðir (aðeins lið í sama lit kemst í gegn), stigar (tengdir upphafsspilinu hvar sem þeir liggja), brýr, tvöfaldar beygjur og kristallar.",
+  "rules.s2_actions":
+    "Ný aðgerðaspil: þjófnaður, hendur frá!, skiptu á höndum, skoðun, skiptu um hatt, fastur! og loksins laus!.",
+  "rules.s2_win":
+    "Liðið sem kemst að fjársjóðnum eftir sinni leið vinnur (hurð í hinum litnum lokar henni); verkstjórinn vinnur með hvoru liðinu sem er; braskarinn vinnur alltaf; skemmdarvargarnir vinna ef fjársjóðnum er ekki náð.",
+  "rules.s2_pay":
+    "Sigurvegararnir skipta gullpeningum á milli sín: því færri sigurvegarar, því meira fær hver; verkstjórinn fær einum færri, braskarinn tveimur færri. Jarðfræðingar fá einn gullpening fyrir hvern kristal í gangakerfinu. Þjófnaðir eru teknir síðast.",
   "rules.h_here": "Á þessum þjóni",
-  "rules.here_undo": "Leikur er afturkallaður strax ef hann sýndi ekkert falið; annars kjósa hinir leikmennirnir um það.",
-  "rules.here_audit": "Þegar leik er lokið má endurspila hann með augum hvers sem er og yfirfara hann í úttektarsýninni: hver leikur löglegur, hver gjöf úr slembifræinu sem þjónninn skuldbatt sig við.",
+  "rules.here_undo":
+    "Leikur er afturkallaður strax ef hann sýndi ekkert falið; annars kjósa hinir leikmennirnir um það.",
+  "rules.here_audit":
+    "Þegar leik er lokið má endurspila hann með augum hvers sem er og yfirfara hann í úttektarsýninni: hver leikur löglegur, hver gjöf úr slembifræinu sem þjónninn skuldbatt sig við.",
 };

@@ -8,8 +8,10 @@ export default {
 
   "word.someone": "kāds",
   "word.nobody": "neviens",
-  "word.nobody_no_saboteur": "neviens (zelts netika sasniegts, tāpēc uzvarēja sabotieri, bet neviens nebija sabotieris)",
-  "word.nobody_counted": "neviens (nevienu uzvarētāju puses spēlētāju nevarēja ieskaitīt: iesprostots spēlētājs netiek skaitīts)",
+  "word.nobody_no_saboteur":
+    "neviens (zelts netika sasniegts, tāpēc uzvarēja sabotieri, bet neviens nebija sabotieris)",
+  "word.nobody_counted":
+    "neviens (nevienu uzvarētāju puses spēlētāju nevarēja ieskaitīt: iesprostots spēlētājs netiek skaitīts)",
   "word.seat": "vieta {n}",
   "word.spectator": "Skatītājs",
 
@@ -93,13 +95,15 @@ export default {
   "explain.swap_hand": "Apmaini savas kārtis rokā ar cita spēlētāja kārtīm.",
   "explain.inspection": "Pārbaude: slepus aplūko cita spēlētāja rūķa kārti.",
   "explain.swap_hats": "Apmaini cepuri: spēlētājs slepus saņem jaunu rūķa kārti.",
-  "explain.trapped": "Iesprostots: kamēr spēlētājs nav atbrīvots, viņš nedrīkst likt ceļa kārtis un nesaņem daļu no zelta.",
+  "explain.trapped":
+    "Iesprostots: kamēr spēlētājs nav atbrīvots, viņš nedrīkst likt ceļa kārtis un nesaņem daļu no zelta.",
   "explain.free_at_last": "Beidzot brīvs: atbrīvo iesprostotu spēlētāju.",
   "explain.goal_gold": "Finiša kārts: dārgumi.",
   "explain.goal_stone": "Finiša kārts: akmens, zelta nav.",
   "explain.start": "Starta kārts: no šejienes aug labirints.",
   "explain.gold": "Zelta gabali, tos saskaita spēles beigās.",
-  "explain.path": "Ceļa kārts (atvērta: {sides}): noliec to blakus labirintam tā, lai katra puse saderētu ar blakus kārtīm.",
+  "explain.path":
+    "Ceļa kārts (atvērta: {sides}): noliec to blakus labirintam tā, lai katra puse saderētu ar blakus kārtīm.",
   "explain.door": "{doors} laiž cauri tikai savas komandas rūķus",
   "explain.ladder": "kāpnes to savieno ar starta kārti",
   "explain.dead_end": "strupceļš nekur neved",
@@ -228,7 +232,8 @@ export default {
   "lobby.ruleset": "Noteikumi",
   "lobby.players": "Spēlētāji",
   "lobby.name": "Tavs vārds",
-  "join.old_record": "Šī spēle izveidota ar vecāku ierakstu (versija {version}; šī pārlūkprogramma ieņem vietas tikai versijas {current} spēlēs): spēlētāju paraksti mazāk apliecinātu to, ko tie atļauj, tāpēc šī pārlūkprogramma tajā vietu neieņem.",
+  "join.old_record":
+    "Šī spēle izveidota ar vecāku ierakstu (versija {version}; šī pārlūkprogramma ieņem vietas tikai versijas {current} spēlēs): spēlētāju paraksti mazāk apliecinātu to, ko tie atļauj, tāpēc šī pārlūkprogramma tajā vietu neieņem.",
   "lobby.default_name": "Spēlētājs",
   "lobby.bots": "Boti",
   "lobby.level": "Bota līmenis",
@@ -273,7 +278,8 @@ export default {
   "table.zoom_in": "Tuvināt",
   "table.zoom_out": "Tālināt",
   "table.zoom_whole": "Viss labirints",
-  "table.blocked": "Tu nevari izspēlēt ceļa kārti: tev priekšā ir {cards}. Vispirms salabo, izspēlē darbības kārti vai izlaid gājienu.",
+  "table.blocked":
+    "Tu nevari izspēlēt ceļa kārti: tev priekšā ir {cards}. Vispirms salabo, izspēlē darbības kārti vai izlaid gājienu.",
   "table.discard_only": "(tagad nevar izspēlēt, tikai nomest)",
   "table.hand": "Tavas kārtis",
   "table.moves": "Gājieni ar izvēlēto kārti",
@@ -395,16 +401,20 @@ export default {
   "audit.title": "Saboteur — audits",
   "audit.heading": "Spēles {id} audits",
   "audit.experts": "Ekspertiem: pierādījumi (jaucējvērtības, atslēgas, pakete, komandrinda, kvītis)",
-  "audit.commitment_explained": "Pirms kāds spēlēja, serveris publicēja slepenā skaitļa, kas jauc katru dalīšanu, nospiedumu, tāpēc vēlāk to mainīt nevarēja.",
-  "audit.seed_explained": "Kad spēle beidzās, serveris atklāja šo skaitli: tas atbilst nospiedumam, un katra dalīšana izriet no tā, sajaukta ar katra spēlētāja nosūtīto daļu.",
+  "audit.commitment_explained":
+    "Pirms kāds spēlēja, serveris publicēja slepenā skaitļa, kas jauc katru dalīšanu, nospiedumu, tāpēc vēlāk to mainīt nevarēja.",
+  "audit.seed_explained":
+    "Kad spēle beidzās, serveris atklāja šo skaitli: tas atbilst nospiedumam, un katra dalīšana izriet no tā, sajaukta ar katra spēlētāja nosūtīto daļu.",
   "audit.commitment": "Sēklas apņemšanās:",
   "audit.seed": "Sēkla:",
   "audit.seed_hidden": "netiek atklāta līdz spēles beigām",
   "audit.not_over": "Spēle vēl nav beigusies: tās audits atveras, kad tā beidzas, un līdz ar to arī tās noslēpumi.",
   "audit.to_table": "Atpakaļ pie galda",
-  "audit.verified": "Pārbaudīts vēlreiz: notikumi: {events}, komandas: {commands}, izdalīšanas: {deals}, spēlētāju paraksti: {signatures}",
+  "audit.verified":
+    "Pārbaudīts vēlreiz: notikumi: {events}, komandas: {commands}, izdalīšanas: {deals}, spēlētāju paraksti: {signatures}",
   "audit.discrepancy": "Neatbilstība: {what}",
-  "audit.plain": "Vienkāršiem vārdiem: katrs gājiens bija atļauts brīdī, kad tika veikts; katra izdalīšana nāca no sēklas, kurai serveris apņēmās, pirms kāds sāka spēlēt; katrs bots izvēlējās to, ko izvēlas tā programma; un katru parakstīto darbību veica tās spēlētājs.",
+  "audit.plain":
+    "Vienkāršiem vārdiem: katrs gājiens bija atļauts brīdī, kad tika veikts; katra izdalīšana nāca no sēklas, kurai serveris apņēmās, pirms kāds sāka spēlēt; katrs bots izvēlējās to, ko izvēlas tā programma; un katru parakstīto darbību veica tās spēlētājs.",
   "audit.see_before": "Skatīt galdu tieši pirms notikuma {n}",
   "audit.winners": "Uzvarētāji: {winners}; zelts: {gold}",
   "audit.log_entry": "Caurskatāmības žurnāla ieraksts {n}: galīgā versija {version}, galva {head}, reģistrēts {at}",
@@ -436,12 +446,15 @@ export default {
   "audit.check_pasted": "Pārbaudīt ielīmētās kvītis",
   "here.withdrawn": "Serveris atsauca savu atslēgu {id}, kuru šī pārlūkprogramma glabāja kopš {since}.",
   "here.bad_receipt": "Versijai {version} saglabātā kvīts nav parakstīta ar servera atslēgu.",
-  "here.receipts": "No šīs pārlūkprogrammas saglabātajām kvītīm ({n}) ar servera atslēgām parakstītas: {good} (saglabātas atslēgas: {keys}).",
+  "here.receipts":
+    "No šīs pārlūkprogrammas saglabātajām kvītīm ({n}) ar servera atslēgām parakstītas: {good} (saglabātas atslēgas: {keys}).",
   "here.bad_signature": "Notikums {n}: vietas {seat} paraksts neatbilst šīs vietas atslēgai.",
   "here.signatures": "Spēlētāju paraksti ierakstā, kas atbilst viņu vietu atslēgām: {n}.",
   "here.own_key": "Tavas vietas atslēga ierakstā ir šīs pārlūkprogrammas atslēga ({print}).",
-  "here.other_key": "Ierakstā tavai vietai reģistrēta atslēga, kuras šai pārlūkprogrammai nekad nav bijis ({print}): ar to parakstītās darbības nebija tavas.",
-  "here.reissued_key": "Pēc tam, kad vadītājs tavai vietai izsniedza jaunu žetonu, ierakstā reģistrēta atslēga, kuras šai pārlūkprogrammai nav ({print}): tās darbības ir jaunā žetona turētāja.",
+  "here.other_key":
+    "Ierakstā tavai vietai reģistrēta atslēga, kuras šai pārlūkprogrammai nekad nav bijis ({print}): ar to parakstītās darbības nebija tavas.",
+  "here.reissued_key":
+    "Pēc tam, kad vadītājs tavai vietai izsniedza jaunu žetonu, ierakstā reģistrēta atslēga, kuras šai pārlūkprogrammai nav ({print}): tās darbības ir jaunā žetona turētāja.",
 
   "problem.game_over": "Spēle ir beigusies.",
   "problem.not_your_turn": "Tagad nav tavs gājiens.",
@@ -511,38 +524,55 @@ export default {
 
   "rules.title": "Noteikumi īsumā",
   "rules.h_idea": "Spēles ideja",
-  "rules.idea": "Spēlētāji ir rūķi, kas rok tuneļu labirintu no starta kārts uz trim aizklātām finiša kārtīm; zem vienas no tām slēpjas dārgumi. Zeltrači grib tos sasniegt, sabotieri cenšas viņus apturēt. Neviens droši nezina, kurš ir kurš.",
+  "rules.idea":
+    "Spēlētāji ir rūķi, kas rok tuneļu labirintu no starta kārts uz trim aizklātām finiša kārtīm; zem vienas no tām slēpjas dārgumi. Zeltrači grib tos sasniegt, sabotieri cenšas viņus apturēt. Neviens droši nezina, kurš ir kurš.",
   "rules.h_roles": "Lomas",
-  "rules.roles": "Katrā raundā katrs spēlētājs saņem slepenu rūķa kārti: zeltracis vai sabotieris. Viena kārts paliek pāri neredzēta, tāpēc, ja spēlētāju ir maz, sabotiera var arī nebūt.",
-  "rules.roles_count": "3 spēlētāji: kaudzītē 1 sabotieris un 3 zeltrači; 4: 1 un 4; 5: 2 un 4; 6: 2 un 5; 7: 3 un 5; 8: 3 un 6; 9: 3 un 7; 10: 4 un 7.",
+  "rules.roles":
+    "Katrā raundā katrs spēlētājs saņem slepenu rūķa kārti: zeltracis vai sabotieris. Viena kārts paliek pāri neredzēta, tāpēc, ja spēlētāju ir maz, sabotiera var arī nebūt.",
+  "rules.roles_count":
+    "3 spēlētāji: kaudzītē 1 sabotieris un 3 zeltrači; 4: 1 un 4; 5: 2 un 4; 6: 2 un 5; 7: 3 un 5; 8: 3 un 6; 9: 3 un 7; 10: 4 un 7.",
   "rules.h_setup": "Sagatavošanās",
-  "rules.setup": "Starta kārts un trīs finiša kārtis atrodas septiņu lauciņu attālumā, finiša kārtis ar attēlu uz leju. Ceļa un darbības kārtis sajauc krājumu kaudzītē.",
+  "rules.setup":
+    "Starta kārts un trīs finiša kārtis atrodas septiņu lauciņu attālumā, finiša kārtis ar attēlu uz leju. Ceļa un darbības kārtis sajauc krājumu kaudzītē.",
   "rules.hands": "Kārtis rokā: pa 6, ja spēlē 3 līdz 5 spēlētāji; pa 5, ja 6 vai 7; pa 4, ja 8 līdz 10.",
   "rules.h_turn": "Gājiens",
   "rules.turn": "Savā gājienā izdari vienu darbību, pēc tam paņem kārti, kamēr krājumu kaudzītē vēl ir kārtis:",
-  "rules.path": "Pievieno labirintam ceļa kārti: katrai pusei jāsader ar blakus kārtīm, un tai jāturpina tunelis no starta kārts. Kārti drīkst pagriezt par 180°.",
+  "rules.path":
+    "Pievieno labirintam ceļa kārti: katrai pusei jāsader ar blakus kārtīm, un tai jāturpina tunelis no starta kārts. Kārti drīkst pagriezt par 180°.",
   "rules.action": "Izspēlē darbības kārti uz kādu spēlētāju (arī uz sevi) vai uz labirintu.",
   "rules.pass": "Kārts nolikšana (izlaist gājienu): noliec vienu kārti ar attēlu uz leju izlietoto kāršu kaudzītē.",
   "rules.h_actions": "Darbības kārtis",
-  "rules.broken": "Salauzts darbarīks (cērte, laterna, vagonete): spēlētājs, kura priekšā ir salauzts darbarīks, nedrīkst likt ceļa kārtis. Spēlētājam nekad nevar būt divi viena veida salauzti darbarīki.",
+  "rules.broken":
+    "Salauzts darbarīks (cērte, laterna, vagonete): spēlētājs, kura priekšā ir salauzts darbarīks, nedrīkst likt ceļa kārtis. Spēlētājam nekad nevar būt divi viena veida salauzti darbarīki.",
   "rules.repair": "Remonts: noņem attēlotā veida salauzto darbarīku. Kārts ar diviem darbarīkiem salabo vienu no tiem.",
   "rules.rockfall": "Akmeņu nogrūvums: izņem no labirinta vienu ceļa kārti (nekad ne starta vai finiša kārti).",
   "rules.map": "Karte: slepus aplūko vienu aizklātu finiša kārti.",
   "rules.h_goals": "Finiša kārts sasniegšana",
-  "rules.goals": "Kad tunelis sasniedz aizklātu finiša kārti, to apgriež. Akmens: raunds turpinās. Dārgumi: raunds beidzas, un uzvar zeltrači.",
+  "rules.goals":
+    "Kad tunelis sasniedz aizklātu finiša kārti, to apgriež. Akmens: raunds turpinās. Dārgumi: raunds beidzas, un uzvar zeltrači.",
   "rules.h_gold": "Zelts un spēles beigas",
-  "rules.round_end": "Raunds beidzas, kad sasniegti dārgumi vai kad krājumu kaudzīte un visu spēlētāju rokas ir tukšas. Tad atklāj visas rūķu kārtis.",
-  "rules.diggers_win": "Uzvar zeltrači: spēlētājs, kurš sasniedza dārgumus, paņem tik zelta gabalu kāršu, cik ir spēlētāju (ne vairāk kā 9), patur vienu un pārējās padod nākamajam zeltracim, un tā tālāk, līdz kāršu vairs nav.",
-  "rules.saboteurs_win": "Uzvar sabotieri: ja sabotieris ir viens, viņš saņem 4 zelta gabalus; ja divi vai trīs — katrs pa 3; ja četri — katrs pa 2.",
+  "rules.round_end":
+    "Raunds beidzas, kad sasniegti dārgumi vai kad krājumu kaudzīte un visu spēlētāju rokas ir tukšas. Tad atklāj visas rūķu kārtis.",
+  "rules.diggers_win":
+    "Uzvar zeltrači: spēlētājs, kurš sasniedza dārgumus, paņem tik zelta gabalu kāršu, cik ir spēlētāju (ne vairāk kā 9), patur vienu un pārējās padod nākamajam zeltracim, un tā tālāk, līdz kāršu vairs nav.",
+  "rules.saboteurs_win":
+    "Uzvar sabotieri: ja sabotieris ir viens, viņš saņem 4 zelta gabalus; ja divi vai trīs — katrs pa 3; ja četri — katrs pa 2.",
   "rules.game_end": "Pēc trim raundiem uzvar spēlētājs, kuram ir visvairāk zelta; neizšķirta gadījumā uzvaru dala.",
   "rules.h_s2": "Saboteur 2",
-  "rules.s2_roles": "No 2 līdz 12 spēlētājiem, katram 6 kārtis. Rūķu kārtis: zaļie un zilie zeltrači, priekšnieks, ģeologi, spekulants un sabotieri.",
-  "rules.s2_turn": "Gājiens var būt arī šāds: noliec divas kārtis, lai noņemtu kārti, kas atrodas tavā priekšā, vai izlaid gājienu, noliekot no vienas līdz trim kārtīm, un paņem tikpat daudz jaunu.",
-  "rules.s2_paths": "Jaunas ceļa kārtis: durvis (cauri tiek tikai tās pašas krāsas komanda), kāpnes (savienotas ar starta kārti, lai kur atrastos), tilti, dubultie līkumi un kristāli.",
-  "rules.s2_actions": "Jaunas darbības kārtis: zādzība, rokas nost!, apmaini kārtis rokā, pārbaude, apmaini cepuri, iesprostots! un beidzot brīvs!.",
-  "rules.s2_win": "Uzvar komanda, kuras ceļš sasniedz dārgumus (otras krāsas durvis to aizšķērso); priekšnieks uzvar kopā ar jebkuru komandu; spekulants uzvar vienmēr; sabotieri uzvar, ja dārgumi netiek sasniegti.",
-  "rules.s2_pay": "Uzvarētāji dala monētas: jo mazāk uzvarētāju, jo vairāk saņem katrs; priekšnieks saņem par vienu mazāk, spekulants — par divām mazāk. Ģeologi saņem pa monētai par katru kristālu labirintā. Zādzības izpilda pēdējās.",
+  "rules.s2_roles":
+    "No 2 līdz 12 spēlētājiem, katram 6 kārtis. Rūķu kārtis: zaļie un zilie zeltrači, priekšnieks, ģeologi, spekulants un sabotieri.",
+  "rules.s2_turn":
+    "Gājiens var būt arī šāds: noliec divas kārtis, lai noņemtu kārti, kas atrodas tavā priekšā, vai izlaid gājienu, noliekot no vienas līdz trim kārtīm, un paņem tikpat daudz jaunu.",
+  "rules.s2_paths":
+    "Jaunas ceļa kārtis: durvis (cauri tiek tikai tās pašas krāsas komanda), kāpnes (savienotas ar starta kārti, lai kur atrastos), tilti, dubultie līkumi un kristāli.",
+  "rules.s2_actions":
+    "Jaunas darbības kārtis: zādzība, rokas nost!, apmaini kārtis rokā, pārbaude, apmaini cepuri, iesprostots! un beidzot brīvs!.",
+  "rules.s2_win":
+    "Uzvar komanda, kuras ceļš sasniedz dārgumus (otras krāsas durvis to aizšķērso); priekšnieks uzvar kopā ar jebkuru komandu; spekulants uzvar vienmēr; sabotieri uzvar, ja dārgumi netiek sasniegti.",
+  "rules.s2_pay":
+    "Uzvarētāji dala monētas: jo mazāk uzvarētāju, jo vairāk saņem katrs; priekšnieks saņem par vienu mazāk, spekulants — par divām mazāk. Ģeologi saņem pa monētai par katru kristālu labirintā. Zādzības izpilda pēdējās.",
   "rules.h_here": "Šajā serverī",
   "rules.here_undo": "Gājienu atsauc uzreiz, ja tas neatklāja neko slēptu; citādi par to balso pārējie spēlētāji.",
-  "rules.here_audit": "Kad spēle beigusies, to var atkārtot ar jebkura spēlētāja acīm un pārbaudīt audita skatā: katrs gājiens atļauts, katra izdalīšana no sēklas, kurai serveris apņēmās.",
+  "rules.here_audit":
+    "Kad spēle beigusies, to var atkārtot ar jebkura spēlētāja acīm un pārbaudīt audita skatā: katrs gājiens atļauts, katra izdalīšana no sēklas, kurai serveris apņēmās.",
 };

@@ -93,13 +93,15 @@ export default {
   "explain.swap_hand": "Ruil je handkaarten met die van een andere speler.",
   "explain.inspection": "Inspectie: bekijk in het geheim de dwergenkaart van een andere speler.",
   "explain.swap_hats": "Mutsen ruilen: een speler krijgt in het geheim een nieuwe dwergenkaart.",
-  "explain.trapped": "Gevangen: de speler mag geen gangenkaarten leggen en krijgt geen deel van het goud, tot hij vrij is.",
+  "explain.trapped":
+    "Gevangen: de speler mag geen gangenkaarten leggen en krijgt geen deel van het goud, tot hij vrij is.",
   "explain.free_at_last": "Eindelijk vrij: bevrijd een gevangen speler.",
   "explain.goal_gold": "Een doelkaart: de schat.",
   "explain.goal_stone": "Een doelkaart: steen, geen goud.",
   "explain.start": "De startkaart: hier begint het gangenstelsel.",
   "explain.gold": "Goudklompjes, geteld aan het einde van het spel.",
-  "explain.path": "Gangenkaart, open naar {sides}: leg hem naast het gangenstelsel zodat elke kant bij zijn buren past.",
+  "explain.path":
+    "Gangenkaart, open naar {sides}: leg hem naast het gangenstelsel zodat elke kant bij zijn buren past.",
   "explain.door": "een {doors} laat alleen dat team door",
   "explain.ladder": "een ladder verbindt hem met de start",
   "explain.dead_end": "een doodlopende gang leidt nergens heen",
@@ -228,7 +230,8 @@ export default {
   "lobby.ruleset": "Spelvariant",
   "lobby.players": "Spelers",
   "lobby.name": "Je naam",
-  "join.old_record": "Dit spel is aangemaakt met een ouder verslag (versie {version}; deze browser neemt alleen plaats in spellen van versie {current}): de handtekeningen van de spelers zouden minder zeggen over wat ze toestaan, dus deze browser neemt er geen plaats in.",
+  "join.old_record":
+    "Dit spel is aangemaakt met een ouder verslag (versie {version}; deze browser neemt alleen plaats in spellen van versie {current}): de handtekeningen van de spelers zouden minder zeggen over wat ze toestaan, dus deze browser neemt er geen plaats in.",
   "lobby.default_name": "Speler",
   "lobby.bots": "Bots",
   "lobby.level": "Niveau van de bots",
@@ -273,7 +276,8 @@ export default {
   "table.zoom_in": "Inzoomen",
   "table.zoom_out": "Uitzoomen",
   "table.zoom_whole": "Hele gangenstelsel",
-  "table.blocked": "Je kunt geen gangenkaart spelen, want voor je ligt: {cards}. Repareer dat eerst, speel een actiekaart of pas.",
+  "table.blocked":
+    "Je kunt geen gangenkaart spelen, want voor je ligt: {cards}. Repareer dat eerst, speel een actiekaart of pas.",
   "table.discard_only": "(kan nu niet gespeeld worden, alleen afgelegd)",
   "table.hand": "Je handkaarten",
   "table.moves": "Zetten met de gekozen kaart",
@@ -333,7 +337,8 @@ export default {
   "round.outcome_green": "{who} bereikte het goud: de groene goudzoekers winnen.",
   "round.outcome_blue": "{who} bereikte het goud: de blauwe goudzoekers winnen.",
   "round.outcome_both": "{who} bereikte het goud: beide teams winnen.",
-  "round.outcome_blocked": "{who} bereikte het goud, maar elke weg ernaartoe gaat door deuren van beide kleuren: de saboteurs winnen.",
+  "round.outcome_blocked":
+    "{who} bereikte het goud, maar elke weg ernaartoe gaat door deuren van beide kleuren: de saboteurs winnen.",
   "round.route_doors": "De route naar het goud gaat door: {doors}.",
   "round.route_no_door": "De route naar het goud gaat door geen enkele deur.",
   "round.route": "de route van de startkaart naar het goud, {n} kaarten lang",
@@ -395,16 +400,20 @@ export default {
   "audit.title": "Saboteur — audit",
   "audit.heading": "Audit van {id}",
   "audit.experts": "Voor experts: het bewijs (hashes, sleutels, de bundel, de opdrachtregel, ontvangstbewijzen)",
-  "audit.commitment_explained": "Voordat iemand speelde, publiceerde de server een vingerafdruk van het geheime getal dat elke deling schudt, zodat het dat getal later niet kon veranderen.",
-  "audit.seed_explained": "Toen het spel afliep, maakte de server dat getal bekend: het past bij de vingerafdruk en elke deling volgt eruit, gemengd met het deel dat elke speler stuurde.",
+  "audit.commitment_explained":
+    "Voordat iemand speelde, publiceerde de server een vingerafdruk van het geheime getal dat elke deling schudt, zodat het dat getal later niet kon veranderen.",
+  "audit.seed_explained":
+    "Toen het spel afliep, maakte de server dat getal bekend: het past bij de vingerafdruk en elke deling volgt eruit, gemengd met het deel dat elke speler stuurde.",
   "audit.commitment": "Vastlegging van de seed:",
   "audit.seed": "Seed:",
   "audit.seed_hidden": "pas bekend als het spel afgelopen is",
   "audit.not_over": "Het spel is nog niet voorbij: de controle opent wanneer het eindigt, en de geheimen ook.",
   "audit.to_table": "Terug naar de tafel",
-  "audit.verified": "Geverifieerd: {events} gebeurtenissen, {commands} opdrachten, {deals} keer delen en {signatures} handtekeningen van spelers opnieuw gecontroleerd",
+  "audit.verified":
+    "Geverifieerd: {events} gebeurtenissen, {commands} opdrachten, {deals} keer delen en {signatures} handtekeningen van spelers opnieuw gecontroleerd",
   "audit.discrepancy": "Afwijking: {what}",
-  "audit.plain": "In gewone woorden: elke zet was toegestaan toen hij gedaan werd, elke keer delen kwam uit de seed die de server had vastgelegd voordat iemand speelde, elke bot koos wat zijn programma kiest, en elke ondertekende handeling komt echt van de speler zelf.",
+  "audit.plain":
+    "In gewone woorden: elke zet was toegestaan toen hij gedaan werd, elke keer delen kwam uit de seed die de server had vastgelegd voordat iemand speelde, elke bot koos wat zijn programma kiest, en elke ondertekende handeling komt echt van de speler zelf.",
   "audit.see_before": "Bekijk de tafel vlak voor gebeurtenis {n}",
   "audit.winners": "Winnaars: {winners}; goud: {gold}",
   "audit.log_entry": "Vermelding {n} in het transparantielogboek: eindversie {version}, head {head}, gelogd {at}",
@@ -426,7 +435,8 @@ export default {
   "audit.see": "bekijk",
   "audit.see_label": "de tafel na gebeurtenis {n}",
   "audit.account": "Zet voor zet",
-  "audit.account_intro": "Elke gebeurtenis uit het verslag in woorden (zonder het trekken van kaarten), genummerd zoals in het verslag.",
+  "audit.account_intro":
+    "Elke gebeurtenis uit het verslag in woorden (zonder het trekken van kaarten), genummerd zoals in het verslag.",
   "audit.contradiction": "Tegenspraak: {what}",
   "audit.refused": "Geweigerd: {what}",
   "audit.receipts_agree": "{n} ontvangstbewijzen komen overeen met het verslag.",
@@ -436,12 +446,15 @@ export default {
   "audit.check_pasted": "Controleer de geplakte ontvangstbewijzen",
   "here.withdrawn": "De server heeft zijn sleutel {id} ingetrokken, die deze browser sinds {since} bewaarde.",
   "here.bad_receipt": "Een ontvangstbewijs voor versie {version} is niet ondertekend met een sleutel van de server.",
-  "here.receipts": "{good} van de {n} ontvangstbewijzen die deze browser bewaarde zijn ondertekend met de sleutels van de server ({keys} bewaard).",
+  "here.receipts":
+    "{good} van de {n} ontvangstbewijzen die deze browser bewaarde zijn ondertekend met de sleutels van de server ({keys} bewaard).",
   "here.bad_signature": "Gebeurtenis {n}: de handtekening van plaats {seat} klopt niet met de sleutel van die plaats.",
   "here.signatures": "{n} handtekeningen van spelers in het verslag kloppen met de sleutels van hun plaatsen.",
   "here.own_key": "De sleutel van jouw plaats in het verslag is die van deze browser ({print}).",
-  "here.other_key": "Het verslag registreert voor jouw plaats een sleutel die deze browser nooit had ({print}): wat ermee ondertekend is, deed jij niet.",
-  "here.reissued_key": "Nadat de gastheer je plaats een nieuw token gaf, registreert het verslag een sleutel die deze browser niet heeft ({print}): wat ermee gedaan is, is van de houder van het nieuwe token.",
+  "here.other_key":
+    "Het verslag registreert voor jouw plaats een sleutel die deze browser nooit had ({print}): wat ermee ondertekend is, deed jij niet.",
+  "here.reissued_key":
+    "Nadat de gastheer je plaats een nieuw token gaf, registreert het verslag een sleutel die deze browser niet heeft ({print}): wat ermee gedaan is, is van de houder van het nieuwe token.",
 
   "problem.game_over": "Het spel is voorbij.",
   "problem.not_your_turn": "Je bent niet aan de beurt.",
@@ -511,38 +524,58 @@ export default {
 
   "rules.title": "De spelregels in het kort",
   "rules.h_idea": "Het idee",
-  "rules.idea": "De spelers zijn dwergen die vanaf de startkaart een gangenstelsel graven naar drie gedekte doelkaarten; onder één daarvan ligt de schat. Goudzoekers willen de schat bereiken; saboteurs willen dat verhinderen. Niemand weet zeker wie wie is.",
+  "rules.idea":
+    "De spelers zijn dwergen die vanaf de startkaart een gangenstelsel graven naar drie gedekte doelkaarten; onder één daarvan ligt de schat. Goudzoekers willen de schat bereiken; saboteurs willen dat verhinderen. Niemand weet zeker wie wie is.",
   "rules.h_roles": "Rollen",
-  "rules.roles": "Elke ronde krijgt iedere speler een geheime dwergenkaart: goudzoeker of saboteur. Eén kaart blijft ongezien over, dus met weinig spelers is er misschien helemaal geen saboteur.",
-  "rules.roles_count": "3 spelers: 1 saboteur en 3 goudzoekers in de stapel; 4: 1 en 4; 5: 2 en 4; 6: 2 en 5; 7: 3 en 5; 8: 3 en 6; 9: 3 en 7; 10: 4 en 7.",
+  "rules.roles":
+    "Elke ronde krijgt iedere speler een geheime dwergenkaart: goudzoeker of saboteur. Eén kaart blijft ongezien over, dus met weinig spelers is er misschien helemaal geen saboteur.",
+  "rules.roles_count":
+    "3 spelers: 1 saboteur en 3 goudzoekers in de stapel; 4: 1 en 4; 5: 2 en 4; 6: 2 en 5; 7: 3 en 5; 8: 3 en 6; 9: 3 en 7; 10: 4 en 7.",
   "rules.h_setup": "Voorbereiding",
-  "rules.setup": "De startkaart en de drie doelkaarten liggen zeven vakjes uit elkaar, de doelkaarten gedekt. Gangen- en actiekaarten worden geschud en vormen de trekstapel.",
+  "rules.setup":
+    "De startkaart en de drie doelkaarten liggen zeven vakjes uit elkaar, de doelkaarten gedekt. Gangen- en actiekaarten worden geschud en vormen de trekstapel.",
   "rules.hands": "Handkaarten: 6 per speler bij 3 tot 5 spelers, 5 bij 6 of 7, 4 bij 8 tot 10.",
   "rules.h_turn": "Een beurt",
   "rules.turn": "In je beurt doe je één ding en trek je daarna een kaart, zolang de trekstapel niet leeg is:",
-  "rules.path": "Leg een gangenkaart aan het gangenstelsel: elke kant moet bij zijn buren passen en de gang moet doorlopen vanaf de start. Je mag hem 180° draaien.",
+  "rules.path":
+    "Leg een gangenkaart aan het gangenstelsel: elke kant moet bij zijn buren passen en de gang moet doorlopen vanaf de start. Je mag hem 180° draaien.",
   "rules.action": "Speel een actiekaart op een speler (ook op jezelf) of op het gangenstelsel.",
   "rules.pass": "Passen: leg één kaart gedekt af.",
   "rules.h_actions": "Actiekaarten",
-  "rules.broken": "Kapot gereedschap (houweel, lantaarn, mijnkarretje): een speler met kapot gereedschap voor zich mag geen gangenkaarten leggen. Een speler heeft nooit twee keer hetzelfde kapotte gereedschap voor zich.",
-  "rules.repair": "Reparatie: verwijdert kapot gereedschap van de afgebeelde soort. Met een kaart met twee stuks gereedschap repareer je er één van.",
+  "rules.broken":
+    "Kapot gereedschap (houweel, lantaarn, mijnkarretje): een speler met kapot gereedschap voor zich mag geen gangenkaarten leggen. Een speler heeft nooit twee keer hetzelfde kapotte gereedschap voor zich.",
+  "rules.repair":
+    "Reparatie: verwijdert kapot gereedschap van de afgebeelde soort. Met een kaart met twee stuks gereedschap repareer je er één van.",
   "rules.rockfall": "Instorting: haal één gangenkaart uit het gangenstelsel (nooit de start- of een doelkaart).",
   "rules.map": "Schatkaart: bekijk in het geheim één gedekte doelkaart.",
   "rules.h_goals": "Een doelkaart bereiken",
-  "rules.goals": "Als een gang een gedekte doelkaart bereikt, wordt die omgedraaid. Steen: de ronde gaat verder. De schat: de ronde eindigt en de goudzoekers winnen.",
+  "rules.goals":
+    "Als een gang een gedekte doelkaart bereikt, wordt die omgedraaid. Steen: de ronde gaat verder. De schat: de ronde eindigt en de goudzoekers winnen.",
   "rules.h_gold": "Goud en het einde van het spel",
-  "rules.round_end": "Een ronde eindigt als de schat bereikt is, of als de trekstapel en alle handen leeg zijn. Dan worden alle dwergenkaarten getoond.",
-  "rules.diggers_win": "Goudzoekers winnen: de speler die de schat bereikte trekt evenveel goudkaarten als er spelers zijn (hoogstens 9), houdt er één en geeft de rest door aan de volgende goudzoeker, enzovoort tot er geen meer over zijn.",
-  "rules.saboteurs_win": "Saboteurs winnen: één saboteur krijgt 4 goudklompjes, twee of drie krijgen er elk 3, vier krijgen er elk 2.",
-  "rules.game_end": "Na drie ronden wint de speler met het meeste goud; bij een gelijke stand delen de spelers de overwinning.",
+  "rules.round_end":
+    "Een ronde eindigt als de schat bereikt is, of als de trekstapel en alle handen leeg zijn. Dan worden alle dwergenkaarten getoond.",
+  "rules.diggers_win":
+    "Goudzoekers winnen: de speler die de schat bereikte trekt evenveel goudkaarten als er spelers zijn (hoogstens 9), houdt er één en geeft de rest door aan de volgende goudzoeker, enzovoort tot er geen meer over zijn.",
+  "rules.saboteurs_win":
+    "Saboteurs winnen: één saboteur krijgt 4 goudklompjes, twee of drie krijgen er elk 3, vier krijgen er elk 2.",
+  "rules.game_end":
+    "Na drie ronden wint de speler met het meeste goud; bij een gelijke stand delen de spelers de overwinning.",
   "rules.h_s2": "Saboteur 2",
-  "rules.s2_roles": "2 tot 12 spelers, elk 6 kaarten. De dwergenkaarten zijn groene en blauwe goudzoekers, de chef, geologen, de profiteur en saboteurs.",
-  "rules.s2_turn": "Een beurt kan ook zijn: 2 handkaarten afleggen om een kaart die voor je ligt te verwijderen, of passen en 1 tot 3 kaarten afleggen en er evenveel trekken.",
-  "rules.s2_paths": "Nieuwe gangenkaarten: deuren (alleen het team van die kleur mag erdoor), ladders (altijd verbonden met de start, waar ze ook liggen), bruggen, dubbele bochten en kristallen.",
-  "rules.s2_actions": "Nieuwe actiekaarten: diefstal, afblijven!, handkaarten ruilen, inspectie, mutsen ruilen, gevangen! en eindelijk vrij!.",
-  "rules.s2_win": "Het team waarvan de route de schat bereikt wint (een deur van de andere kleur blokkeert die route); de chef wint met elk team mee; de profiteur wint altijd; de saboteurs winnen als de schat niet bereikt wordt.",
-  "rules.s2_pay": "Winnaars verdelen goudstukken: hoe minder winnaars, hoe meer ieder krijgt; de chef krijgt er één minder, de profiteur twee minder. Geologen krijgen een goudstuk per kristal in het gangenstelsel. Diefstallen komen als laatste.",
+  "rules.s2_roles":
+    "2 tot 12 spelers, elk 6 kaarten. De dwergenkaarten zijn groene en blauwe goudzoekers, de chef, geologen, de profiteur en saboteurs.",
+  "rules.s2_turn":
+    "Een beurt kan ook zijn: 2 handkaarten afleggen om een kaart die voor je ligt te verwijderen, of passen en 1 tot 3 kaarten afleggen en er evenveel trekken.",
+  "rules.s2_paths":
+    "Nieuwe gangenkaarten: deuren (alleen het team van die kleur mag erdoor), ladders (altijd verbonden met de start, waar ze ook liggen), bruggen, dubbele bochten en kristallen.",
+  "rules.s2_actions":
+    "Nieuwe actiekaarten: diefstal, afblijven!, handkaarten ruilen, inspectie, mutsen ruilen, gevangen! en eindelijk vrij!.",
+  "rules.s2_win":
+    "Het team waarvan de route de schat bereikt wint (een deur van de andere kleur blokkeert die route); de chef wint met elk team mee; de profiteur wint altijd; de saboteurs winnen als de schat niet bereikt wordt.",
+  "rules.s2_pay":
+    "Winnaars verdelen goudstukken: hoe minder winnaars, hoe meer ieder krijgt; de chef krijgt er één minder, de profiteur twee minder. Geologen krijgen een goudstuk per kristal in het gangenstelsel. Diefstallen komen als laatste.",
   "rules.h_here": "Op deze server",
-  "rules.here_undo": "Een zet wordt meteen teruggedraaid als hij niets verborgens liet zien; anders stemmen de andere spelers erover.",
-  "rules.here_audit": "Elk spel kan na afloop door ieders ogen opnieuw worden bekeken en gecontroleerd in de auditweergave: elke zet geldig, elke keer delen uit de seed die de server had vastgelegd.",
+  "rules.here_undo":
+    "Een zet wordt meteen teruggedraaid als hij niets verborgens liet zien; anders stemmen de andere spelers erover.",
+  "rules.here_audit":
+    "Elk spel kan na afloop door ieders ogen opnieuw worden bekeken en gecontroleerd in de auditweergave: elke zet geldig, elke keer delen uit de seed die de server had vastgelegd.",
 };

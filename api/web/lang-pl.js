@@ -9,7 +9,8 @@ export default {
   "word.someone": "ktoś",
   "word.nobody": "nikt",
   "word.nobody_no_saboteur": "nikt (złota nie osiągnięto, więc wygrali sabotażyści, a nikt nie był sabotażystą)",
-  "word.nobody_counted": "nikt (nie można było policzyć żadnego gracza zwycięskiej strony: uwięziony gracz się nie liczy)",
+  "word.nobody_counted":
+    "nikt (nie można było policzyć żadnego gracza zwycięskiej strony: uwięziony gracz się nie liczy)",
   "word.seat": "miejsce {n}",
   "word.spectator": "Widz",
 
@@ -93,13 +94,15 @@ export default {
   "explain.swap_hand": "Zamień się kartami z ręki z innym graczem.",
   "explain.inspection": "Inspekcja: w tajemnicy obejrzyj kartę krasnoluda innego gracza.",
   "explain.swap_hats": "Zamiana kapelusza: gracz dostaje w tajemnicy nową kartę krasnoluda.",
-  "explain.trapped": "Uwięziony: gracz nie może zagrywać kart korytarzy ani brać udziału w podziale złota, dopóki nie zostanie uwolniony.",
+  "explain.trapped":
+    "Uwięziony: gracz nie może zagrywać kart korytarzy ani brać udziału w podziale złota, dopóki nie zostanie uwolniony.",
   "explain.free_at_last": "Wreszcie wolny: uwolnij uwięzionego gracza.",
   "explain.goal_gold": "Karta celu: skarb.",
   "explain.goal_stone": "Karta celu: kamień, bez złota.",
   "explain.start": "Karta startu: stąd rozrasta się labirynt.",
   "explain.gold": "Bryłki złota, liczone na koniec gry.",
-  "explain.path": "Karta korytarza, wyjścia: {sides}. Połóż ją obok labiryntu tak, by każdy bok pasował do sąsiednich kart.",
+  "explain.path":
+    "Karta korytarza, wyjścia: {sides}. Połóż ją obok labiryntu tak, by każdy bok pasował do sąsiednich kart.",
   "explain.door": "{doors} przepuszczają tylko swoją drużynę",
   "explain.ladder": "drabina łączy ją z kartą startu",
   "explain.dead_end": "ślepy zaułek nigdzie nie prowadzi",
@@ -228,7 +231,8 @@ export default {
   "lobby.ruleset": "Wariant",
   "lobby.players": "Gracze",
   "lobby.name": "Twoje imię",
-  "join.old_record": "Ta gra została utworzona w starszym zapisie (wersja {version}; ta przeglądarka zajmuje miejsca tylko w grach w wersji {current}): podpisy graczy mówiłyby mniej o tym, na co pozwalają, więc ta przeglądarka nie zajmie w niej miejsca.",
+  "join.old_record":
+    "Ta gra została utworzona w starszym zapisie (wersja {version}; ta przeglądarka zajmuje miejsca tylko w grach w wersji {current}): podpisy graczy mówiłyby mniej o tym, na co pozwalają, więc ta przeglądarka nie zajmie w niej miejsca.",
   "lobby.default_name": "Gracz",
   "lobby.bots": "Boty",
   "lobby.level": "Poziom botów",
@@ -273,7 +277,8 @@ export default {
   "table.zoom_in": "Powiększ",
   "table.zoom_out": "Pomniejsz",
   "table.zoom_whole": "Cały labirynt",
-  "table.blocked": "Nie możesz zagrać karty korytarza, bo przed tobą leży: {cards}. Najpierw napraw narzędzie, zagraj kartę akcji albo spasuj.",
+  "table.blocked":
+    "Nie możesz zagrać karty korytarza, bo przed tobą leży: {cards}. Najpierw napraw narzędzie, zagraj kartę akcji albo spasuj.",
   "table.discard_only": "(nie można jej teraz zagrać, tylko odrzucić)",
   "table.hand": "Twoje karty",
   "table.moves": "Ruchy wybraną kartą",
@@ -333,7 +338,8 @@ export default {
   "round.outcome_green": "{who} dociera do złota: wygrywają zieloni górnicy.",
   "round.outcome_blue": "{who} dociera do złota: wygrywają niebiescy górnicy.",
   "round.outcome_both": "{who} dociera do złota: wygrywają obie drużyny.",
-  "round.outcome_blocked": "{who} dociera do złota, ale każda droga do niego prowadzi przez drzwi obu kolorów: wygrywają sabotażyści.",
+  "round.outcome_blocked":
+    "{who} dociera do złota, ale każda droga do niego prowadzi przez drzwi obu kolorów: wygrywają sabotażyści.",
   "round.route_doors": "Droga do złota prowadzi przez: {doors}.",
   "round.route_no_door": "Droga do złota nie prowadzi przez żadne drzwi.",
   "round.route": "droga od karty startu do złota, liczba kart: {n}",
@@ -395,16 +401,21 @@ export default {
   "audit.title": "Saboteur — audyt",
   "audit.heading": "Audyt gry {id}",
   "audit.experts": "Dla ekspertów: dowody (skróty, klucze, pakiet, wiersz poleceń, pokwitowania)",
-  "audit.commitment_explained": "Zanim ktokolwiek zagrał, serwer opublikował odcisk tajnej liczby tasującej każde rozdanie, więc nie mógł jej później zmienić.",
-  "audit.seed_explained": "Po zakończeniu gry serwer ujawnił tę liczbę: zgadza się z odciskiem, a każde rozdanie wynika z niej zmieszanej z udziałem, który przysłał każdy gracz.",
+  "audit.commitment_explained":
+    "Zanim ktokolwiek zagrał, serwer opublikował odcisk tajnej liczby tasującej każde rozdanie, więc nie mógł jej później zmienić.",
+  "audit.seed_explained":
+    "Po zakończeniu gry serwer ujawnił tę liczbę: zgadza się z odciskiem, a każde rozdanie wynika z niej zmieszanej z udziałem, który przysłał każdy gracz.",
   "audit.commitment": "Zobowiązanie do ziarna:",
   "audit.seed": "Ziarno:",
   "audit.seed_hidden": "ujawnione dopiero po zakończeniu gry",
-  "audit.not_over": "Gra jeszcze się nie skończyła: jej audyt otworzy się po jej zakończeniu, a wraz z nim jej tajemnice.",
+  "audit.not_over":
+    "Gra jeszcze się nie skończyła: jej audyt otworzy się po jej zakończeniu, a wraz z nim jej tajemnice.",
   "audit.to_table": "Wróć do stołu",
-  "audit.verified": "Sprawdzono ponownie: zdarzenia: {events}, polecenia: {commands}, rozdania: {deals}, podpisy graczy: {signatures}",
+  "audit.verified":
+    "Sprawdzono ponownie: zdarzenia: {events}, polecenia: {commands}, rozdania: {deals}, podpisy graczy: {signatures}",
   "audit.discrepancy": "Rozbieżność: {what}",
-  "audit.plain": "Prościej mówiąc: każdy ruch był zgodny z zasadami w chwili wykonania, każde rozdanie wynikało z ziarna, do którego serwer zobowiązał się, zanim ktokolwiek zagrał, każdy bot wybrał to, co wybiera jego program, a każda podpisana czynność należy do swojego gracza.",
+  "audit.plain":
+    "Prościej mówiąc: każdy ruch był zgodny z zasadami w chwili wykonania, każde rozdanie wynikało z ziarna, do którego serwer zobowiązał się, zanim ktokolwiek zagrał, każdy bot wybrał to, co wybiera jego program, a każda podpisana czynność należy do swojego gracza.",
   "audit.see_before": "Zobacz stół tuż przed zdarzeniem {n}",
   "audit.winners": "Zwycięzcy: {winners}; złoto: {gold}",
   "audit.log_entry": "Wpis w dzienniku przejrzystości nr {n}: wersja końcowa {version}, głowa {head}, zapisano {at}",
@@ -436,12 +447,15 @@ export default {
   "audit.check_pasted": "Sprawdź wklejone potwierdzenia",
   "here.withdrawn": "Serwer wycofał swój klucz {id}, który ta przeglądarka przechowuje od {since}.",
   "here.bad_receipt": "Potwierdzenie zachowane dla wersji {version} nie jest podpisane kluczem serwera.",
-  "here.receipts": "Potwierdzenia zachowane w tej przeglądarce podpisane kluczami serwera: {good} z {n} (zachowane klucze: {keys}).",
+  "here.receipts":
+    "Potwierdzenia zachowane w tej przeglądarce podpisane kluczami serwera: {good} z {n} (zachowane klucze: {keys}).",
   "here.bad_signature": "Zdarzenie {n}: podpisu miejsca {seat} nie da się zweryfikować kluczem tego miejsca.",
   "here.signatures": "Podpisy graczy w zapisie zweryfikowane kluczami ich miejsc: {n}.",
   "here.own_key": "Klucz twojego miejsca w zapisie to klucz tej przeglądarki ({print}).",
-  "here.other_key": "Zapis rejestruje dla twojego miejsca klucz, którego ta przeglądarka nigdy nie miała ({print}): podpisane nim ruchy nie były twoje.",
-  "here.reissued_key": "Po tym, jak gospodarz wydał twojemu miejscu nowy token, zapis rejestruje klucz, którego ta przeglądarka nie ma ({print}): jego ruchy należą do posiadacza nowego tokenu.",
+  "here.other_key":
+    "Zapis rejestruje dla twojego miejsca klucz, którego ta przeglądarka nigdy nie miała ({print}): podpisane nim ruchy nie były twoje.",
+  "here.reissued_key":
+    "Po tym, jak gospodarz wydał twojemu miejscu nowy token, zapis rejestruje klucz, którego ta przeglądarka nie ma ({print}): jego ruchy należą do posiadacza nowego tokenu.",
 
   "problem.game_over": "Gra się zakończyła.",
   "problem.not_your_turn": "To nie twoja tura.",
@@ -511,38 +525,58 @@ export default {
 
   "rules.title": "Zasady w skrócie",
   "rules.h_idea": "Idea gry",
-  "rules.idea": "Gracze są krasnoludami, którzy kopią labirynt korytarzy od karty startu w stronę trzech zakrytych kart celów; jedna z nich kryje skarb. Górnicy chcą do niego dotrzeć, sabotażyści chcą ich powstrzymać. Nikt nie wie na pewno, kto jest kim.",
+  "rules.idea":
+    "Gracze są krasnoludami, którzy kopią labirynt korytarzy od karty startu w stronę trzech zakrytych kart celów; jedna z nich kryje skarb. Górnicy chcą do niego dotrzeć, sabotażyści chcą ich powstrzymać. Nikt nie wie na pewno, kto jest kim.",
   "rules.h_roles": "Role",
-  "rules.roles": "W każdej rundzie każdy gracz dostaje tajną kartę krasnoluda: górnika albo sabotażysty. Jedna karta zostaje odłożona zakryta, więc przy małej liczbie graczy może nie być żadnego sabotażysty.",
-  "rules.roles_count": "3 graczy: w puli 1 sabotażysta i 3 górników; 4: 1 i 4; 5: 2 i 4; 6: 2 i 5; 7: 3 i 5; 8: 3 i 6; 9: 3 i 7; 10: 4 i 7.",
+  "rules.roles":
+    "W każdej rundzie każdy gracz dostaje tajną kartę krasnoluda: górnika albo sabotażysty. Jedna karta zostaje odłożona zakryta, więc przy małej liczbie graczy może nie być żadnego sabotażysty.",
+  "rules.roles_count":
+    "3 graczy: w puli 1 sabotażysta i 3 górników; 4: 1 i 4; 5: 2 i 4; 6: 2 i 5; 7: 3 i 5; 8: 3 i 6; 9: 3 i 7; 10: 4 i 7.",
   "rules.h_setup": "Przygotowanie do gry",
-  "rules.setup": "Karta startu i trzy karty celów leżą w odległości siedmiu pól, karty celów zakryte. Karty korytarzy i karty akcji tasuje się razem, tworząc talię.",
+  "rules.setup":
+    "Karta startu i trzy karty celów leżą w odległości siedmiu pól, karty celów zakryte. Karty korytarzy i karty akcji tasuje się razem, tworząc talię.",
   "rules.hands": "Karty na rękę: po 6 przy 3–5 graczach, po 5 przy 6–7, po 4 przy 8–10.",
   "rules.h_turn": "Tura",
   "rules.turn": "W swojej turze wykonaj jedną czynność, a potem dobierz kartę, dopóki talia się nie wyczerpie:",
-  "rules.path": "Dołóż kartę korytarza do labiryntu: każdy bok musi pasować do sąsiednich kart, a korytarz musi mieć nieprzerwane połączenie z kartą startu. Kartę możesz obrócić o 180°.",
+  "rules.path":
+    "Dołóż kartę korytarza do labiryntu: każdy bok musi pasować do sąsiednich kart, a korytarz musi mieć nieprzerwane połączenie z kartą startu. Kartę możesz obrócić o 180°.",
   "rules.action": "Zagraj kartę akcji na gracza (także na siebie) albo na labirynt.",
   "rules.pass": "Pasowanie: odrzuć jedną kartę zakrytą.",
   "rules.h_actions": "Karty akcji",
-  "rules.broken": "Zepsute narzędzie (kilof, latarnia, wagonik): gracz, przed którym leży karta zepsutego narzędzia, nie może zagrywać kart korytarzy. Przed graczem nigdy nie leżą dwa zepsute narzędzia tego samego rodzaju.",
-  "rules.repair": "Naprawa narzędzia: usuwa zepsute narzędzie pokazanego rodzaju. Karta z dwoma narzędziami naprawia jedno z nich.",
+  "rules.broken":
+    "Zepsute narzędzie (kilof, latarnia, wagonik): gracz, przed którym leży karta zepsutego narzędzia, nie może zagrywać kart korytarzy. Przed graczem nigdy nie leżą dwa zepsute narzędzia tego samego rodzaju.",
+  "rules.repair":
+    "Naprawa narzędzia: usuwa zepsute narzędzie pokazanego rodzaju. Karta z dwoma narzędziami naprawia jedno z nich.",
   "rules.rockfall": "Osuwisko: usuń jedną kartę korytarza z labiryntu (nigdy karty startu ani karty celu).",
   "rules.map": "Mapa: w tajemnicy obejrzyj jedną zakrytą kartę celu.",
   "rules.h_goals": "Dotarcie do celu",
-  "rules.goals": "Gdy korytarz dotrze do zakrytej karty celu, odkrywa się ją. Kamień: runda toczy się dalej. Skarb: runda się kończy i wygrywają górnicy.",
+  "rules.goals":
+    "Gdy korytarz dotrze do zakrytej karty celu, odkrywa się ją. Kamień: runda toczy się dalej. Skarb: runda się kończy i wygrywają górnicy.",
   "rules.h_gold": "Złoto i koniec gry",
-  "rules.round_end": "Runda kończy się, gdy ktoś dotrze do skarbu albo gdy talia i wszystkie ręce są puste. Wtedy wszyscy odkrywają swoje karty krasnoludów.",
-  "rules.diggers_win": "Wygrywają górnicy: gracz, który dotarł do skarbu, dobiera tyle kart bryłek złota, ilu jest graczy (najwyżej 9), zatrzymuje jedną, a resztę przekazuje kolejnemu górnikowi, i tak dalej, aż karty się skończą.",
-  "rules.saboteurs_win": "Wygrywają sabotażyści: jeden sabotażysta dostaje 4 bryłki złota, dwóch lub trzech — po 3, czterech — po 2.",
-  "rules.game_end": "Po trzech rundach wygrywa gracz z największą liczbą bryłek złota; w przypadku remisu wygrywają wszyscy remisujący.",
+  "rules.round_end":
+    "Runda kończy się, gdy ktoś dotrze do skarbu albo gdy talia i wszystkie ręce są puste. Wtedy wszyscy odkrywają swoje karty krasnoludów.",
+  "rules.diggers_win":
+    "Wygrywają górnicy: gracz, który dotarł do skarbu, dobiera tyle kart bryłek złota, ilu jest graczy (najwyżej 9), zatrzymuje jedną, a resztę przekazuje kolejnemu górnikowi, i tak dalej, aż karty się skończą.",
+  "rules.saboteurs_win":
+    "Wygrywają sabotażyści: jeden sabotażysta dostaje 4 bryłki złota, dwóch lub trzech — po 3, czterech — po 2.",
+  "rules.game_end":
+    "Po trzech rundach wygrywa gracz z największą liczbą bryłek złota; w przypadku remisu wygrywają wszyscy remisujący.",
   "rules.h_s2": "Saboteur 2",
-  "rules.s2_roles": "Od 2 do 12 graczy, po 6 kart. Karty krasnoludów to zieloni i niebiescy górnicy, szef, geolodzy, spekulant i sabotażyści.",
-  "rules.s2_turn": "Turą może też być: odrzucenie dwóch kart, by usunąć kartę leżącą przed tobą, albo pas z odrzuceniem od jednej do trzech kart i dobraniem tylu samo.",
-  "rules.s2_paths": "Nowe karty korytarzy: drzwi (przejdzie przez nie tylko drużyna w ich kolorze), drabiny (połączone z kartą startu, gdziekolwiek leżą), mosty, podwójne zakręty i kryształy.",
-  "rules.s2_actions": "Nowe karty akcji: „kradzież”, „ręce przy sobie!”, „zamiana kart”, „inspekcja”, „zamiana kapelusza”, „uwięziony!” i „wreszcie wolny!”.",
-  "rules.s2_win": "Wygrywa drużyna, której korytarz dotrze do skarbu (drzwi w kolorze drugiej drużyny go blokują); szef wygrywa z każdą z drużyn; spekulant wygrywa zawsze; sabotażyści wygrywają, gdy nikt nie dotrze do skarbu.",
-  "rules.s2_pay": "Zwycięzcy dzielą się monetami: im mniej zwycięzców, tym więcej dostaje każdy; szef dostaje o jedną mniej, spekulant o dwie mniej. Geolodzy dostają po monecie za każdy kryształ w labiryncie. Kradzieże rozlicza się na końcu.",
+  "rules.s2_roles":
+    "Od 2 do 12 graczy, po 6 kart. Karty krasnoludów to zieloni i niebiescy górnicy, szef, geolodzy, spekulant i sabotażyści.",
+  "rules.s2_turn":
+    "Turą może też być: odrzucenie dwóch kart, by usunąć kartę leżącą przed tobą, albo pas z odrzuceniem od jednej do trzech kart i dobraniem tylu samo.",
+  "rules.s2_paths":
+    "Nowe karty korytarzy: drzwi (przejdzie przez nie tylko drużyna w ich kolorze), drabiny (połączone z kartą startu, gdziekolwiek leżą), mosty, podwójne zakręty i kryształy.",
+  "rules.s2_actions":
+    "Nowe karty akcji: „kradzież”, „ręce przy sobie!”, „zamiana kart”, „inspekcja”, „zamiana kapelusza”, „uwięziony!” i „wreszcie wolny!”.",
+  "rules.s2_win":
+    "Wygrywa drużyna, której korytarz dotrze do skarbu (drzwi w kolorze drugiej drużyny go blokują); szef wygrywa z każdą z drużyn; spekulant wygrywa zawsze; sabotażyści wygrywają, gdy nikt nie dotrze do skarbu.",
+  "rules.s2_pay":
+    "Zwycięzcy dzielą się monetami: im mniej zwycięzców, tym więcej dostaje każdy; szef dostaje o jedną mniej, spekulant o dwie mniej. Geolodzy dostają po monecie za każdy kryształ w labiryncie. Kradzieże rozlicza się na końcu.",
   "rules.h_here": "Na tym serwerze",
-  "rules.here_undo": "Ruch cofa się od razu, jeśli nie odsłonił niczego ukrytego; w przeciwnym razie pozostali gracze głosują nad cofnięciem.",
-  "rules.here_audit": "Każdą zakończoną grę można odtworzyć oczami dowolnego uczestnika i sprawdzić w widoku audytu: każdy ruch zgodny z zasadami, każde rozdanie z ziarna, do którego serwer się zobowiązał.",
+  "rules.here_undo":
+    "Ruch cofa się od razu, jeśli nie odsłonił niczego ukrytego; w przeciwnym razie pozostali gracze głosują nad cofnięciem.",
+  "rules.here_audit":
+    "Każdą zakończoną grę można odtworzyć oczami dowolnego uczestnika i sprawdzić w widoku audytu: każdy ruch zgodny z zasadami, każde rozdanie z ziarna, do którego serwer się zobowiązał.",
 };

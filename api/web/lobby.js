@@ -2,9 +2,9 @@
 // the host's options), seating its creator.
 import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
-import { api, keys, seatable, share, seated, tokens } from "./net.js";
-import { rulesetName, shownName, statusName } from "./words.js";
+import { api, keys, seatable, seated, share, tokens } from "./net.js";
 import { levelPicker } from "./parts.js";
+import { rulesetName, shownName, statusName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
@@ -23,14 +23,31 @@ export async function lobby(ready) {
     const data = await api(`/games?${q}`);
     for (const g of data.games) {
       const mine = tokens.get(g.id);
-      list.append(h("tr", {},
-        h("td", {}, h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8))),
-        h("td", {}, rulesetName(g.ruleset)), h("td", {}, statusName(g.status)),
-        h("td", {}, `${g.seats.length}/${g.players}: ${g.seats.map((s) => shownName(s) + (s.bot && shownName(s) === s.name ? ` ${t("lobby.bot")}` : "")).join(", ")}`,
-          g.previous ? [` — ${t("lobby.rematch_of")} `, h("a", { href: `/play/${g.previous}` }, g.previous.slice(0, 8))] : null),
-        h("td", {}, mine.token ? t("lobby.your_seat") : mine.host ? t("lobby.host") : "",
-          " ", h("a", { href: `/replay/${g.id}` }, t("lobby.replay")),
-          g.status === "finished" ? [" ", h("a", { href: `/audit/${g.id}` }, t("lobby.audit"))] : null)));
+      list.append(
+        h(
+          "tr",
+          {},
+          h("td", {}, h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8))),
+          h("td", {}, rulesetName(g.ruleset)),
+          h("td", {}, statusName(g.status)),
+          h(
+            "td",
+            {},
+            `${g.seats.length}/${g.players}: ${g.seats.map((s) => shownName(s) + (s.bot && shownName(s) === s.name ? ` ${t("lobby.bot")}` : "")).join(", ")}`,
+            g.previous
+              ? [` — ${t("lobby.rematch_of")} `, h("a", { href: `/play/${g.previous}` }, g.previous.slice(0, 8))]
+              : null,
+          ),
+          h(
+            "td",
+            {},
+            mine.token ? t("lobby.your_seat") : mine.host ? t("lobby.host") : "",
+            " ",
+            h("a", { href: `/replay/${g.id}` }, t("lobby.replay")),
+            g.status === "finished" ? [" ", h("a", { href: `/audit/${g.id}` }, t("lobby.audit"))] : null,
+          ),
+        ),
+      );
     }
     cursor = data.next_cursor ?? null;
     more.hidden = !cursor;
@@ -38,20 +55,67 @@ export async function lobby(ready) {
   more.addEventListener("click", page);
   const err = h("p", { class: "error", role: "alert" });
   const option = (/** @type {string} */ value, /** @type {string} */ text) => h("option", { value }, text);
-  const form = h("form", { "aria-label": t("lobby.create") },
+  const form = h(
+    "form",
+    { "aria-label": t("lobby.create") },
     h("h2", {}, t("lobby.create")),
-    h("label", {}, `${t("lobby.ruleset")} `, h("select", { name: "ruleset" }, option("base", rulesetName("base")), option("saboteur2", rulesetName("saboteur2")))), " ",
-    h("label", {}, `${t("lobby.players")} `, h("input", { name: "players", type: "number", min: 2, max: 12, value: 3 })), " ",
-    h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name"), maxlength: 40 })), " ",
-    h("label", {}, `${t("lobby.bots")} `, h("input", { name: "bots", type: "number", min: 0, max: 12, value: 2 })), " ",
-    h("label", {}, `${t("lobby.level")} `, levelPicker({ name: "level" })), " ",
-    h("label", {}, h("input", { name: "forfeit", type: "checkbox" }), ` ${t("lobby.forfeit")}`), " ",
-    h("label", {}, `${t("lobby.clock")} `, h("select", { name: "clock" }, option("", t("lobby.clock_none")), option("per_decision", t("lobby.clock_per_decision")), option("bank", t("lobby.clock_bank")))), " ",
-    h("label", {}, `${t("lobby.seconds")} `, h("input", { name: "seconds", type: "number", min: 5, value: 300 })), " ",
-    h("label", {}, `${t("lobby.increment")} `, h("input", { name: "increment", type: "number", min: 0, value: 20 })), " ",
-    h("label", {}, `${t("lobby.abandon_before")} `, h("input", { name: "abandon", type: "number", min: 0, max: 20, value: 3 }), ` ${t("lobby.abandon_after")}`), " ",
-    h("label", {}, h("input", { name: "spectators", type: "checkbox" }), ` ${t("lobby.spectators")}`), " ",
-    h("button", { type: "submit" }, t("lobby.create_button")), err);
+    h(
+      "label",
+      {},
+      `${t("lobby.ruleset")} `,
+      h(
+        "select",
+        { name: "ruleset" },
+        option("base", rulesetName("base")),
+        option("saboteur2", rulesetName("saboteur2")),
+      ),
+    ),
+    " ",
+    h(
+      "label",
+      {},
+      `${t("lobby.players")} `,
+      h("input", { name: "players", type: "number", min: 2, max: 12, value: 3 }),
+    ),
+    " ",
+    h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name"), maxlength: 40 })),
+    " ",
+    h("label", {}, `${t("lobby.bots")} `, h("input", { name: "bots", type: "number", min: 0, max: 12, value: 2 })),
+    " ",
+    h("label", {}, `${t("lobby.level")} `, levelPicker({ name: "level" })),
+    " ",
+    h("label", {}, h("input", { name: "forfeit", type: "checkbox" }), ` ${t("lobby.forfeit")}`),
+    " ",
+    h(
+      "label",
+      {},
+      `${t("lobby.clock")} `,
+      h(
+        "select",
+        { name: "clock" },
+        option("", t("lobby.clock_none")),
+        option("per_decision", t("lobby.clock_per_decision")),
+        option("bank", t("lobby.clock_bank")),
+      ),
+    ),
+    " ",
+    h("label", {}, `${t("lobby.seconds")} `, h("input", { name: "seconds", type: "number", min: 5, value: 300 })),
+    " ",
+    h("label", {}, `${t("lobby.increment")} `, h("input", { name: "increment", type: "number", min: 0, value: 20 })),
+    " ",
+    h(
+      "label",
+      {},
+      `${t("lobby.abandon_before")} `,
+      h("input", { name: "abandon", type: "number", min: 0, max: 20, value: 3 }),
+      ` ${t("lobby.abandon_after")}`,
+    ),
+    " ",
+    h("label", {}, h("input", { name: "spectators", type: "checkbox" }), ` ${t("lobby.spectators")}`),
+    " ",
+    h("button", { type: "submit" }, t("lobby.create_button")),
+    err,
+  );
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const f = new FormData(/** @type {HTMLFormElement} */ (form));
@@ -63,7 +127,8 @@ export async function lobby(ready) {
       if (f.get("spectators")) options.spectator_talk = true;
       const seconds = Number(f.get("seconds"));
       if (f.get("clock") === "per_decision") options.clock = { kind: "per_decision", seconds };
-      if (f.get("clock") === "bank") options.clock = { kind: "bank", seconds, increment_seconds: Number(f.get("increment")) };
+      if (f.get("clock") === "bank")
+        options.clock = { kind: "bank", seconds, increment_seconds: Number(f.get("increment")) };
       if (options.clock && Number(f.get("abandon")) > 0) options.abandon_after = Number(f.get("abandon"));
       /** @type {Schemas["GameCreated"]} */
       const created = await api("/games", { method: "POST", body: { ruleset: f.get("ruleset"), players, options } });
@@ -75,17 +140,41 @@ export async function lobby(ready) {
         await seatable(id, t);
         const key = await keys.make();
         /** @type {Schemas["Joined"]} */
-        const joined = await api(`/games/${id}/seats`, { method: "POST", body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), ...(await keys.sent(key, id)) } });
+        const joined = await api(`/games/${id}/seats`, {
+          method: "POST",
+          body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), ...(await keys.sent(key, id)) },
+        });
         tokens.set(id, seated(joined, key));
       }
       for (let i = 0; i < bots; i++) {
         await api(`/games/${id}/bots`, { method: "POST", token: created.host_token, body: { level: f.get("level") } });
       }
       location.href = `/play/${id}`;
-    } catch (e) { err.textContent = /** @type {Error} */ (e).message; }
+    } catch (e) {
+      err.textContent = /** @type {Error} */ (e).message;
+    }
   });
-  main.replaceChildren(h("h1", {}, t("lobby.games")), form,
+  main.replaceChildren(
+    h("h1", {}, t("lobby.games")),
+    form,
     h("h2", {}, t("lobby.all")),
-    h("table", {}, h("thead", {}, h("tr", {}, [t("lobby.col_game"), t("lobby.ruleset"), t("lobby.col_status"), t("lobby.col_seats"), ""].map((x) => h("th", { scope: "col" }, x)))), list), more);
+    h(
+      "table",
+      {},
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          [t("lobby.col_game"), t("lobby.ruleset"), t("lobby.col_status"), t("lobby.col_seats"), ""].map((x) =>
+            h("th", { scope: "col" }, x),
+          ),
+        ),
+      ),
+      list,
+    ),
+    more,
+  );
   await page();
 }

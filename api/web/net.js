@@ -1,7 +1,7 @@
 // Everything this browser says to the server and keeps of it: the API, the SSE stream, the
 // seats' tokens and keys, the receipts and the server's keys.
 import canonicalize from "canonicalize";
-import { t, has } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
 /** The API's schemas, generated from openapi/openapi.json (api/types/api.d.ts). */
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
@@ -94,7 +94,7 @@ export async function seatable(id, t) {
   /** @type {Schemas["EventPage"]} */
   const page = await api(`/games/${id}/events?after=0&limit=1`);
   const created = page.events[0]?.event;
-  const record = created?.type === "game_created" ? created.record_version ?? 1 : 0;
+  const record = created?.type === "game_created" ? (created.record_version ?? 1) : 0;
   if (record < RECORD_VERSION) throw new Error(t("join.old_record", { version: record, current: RECORD_VERSION }));
 }
 
@@ -107,22 +107,29 @@ export const receipts = {
     try {
       const all = [...receipts.get(r.game_id), r].slice(-1000);
       localStorage.setItem(`saboteur:receipts:${r.game_id}`, JSON.stringify(all));
-    } catch { /* storage full or unavailable: the game goes on */ }
+    } catch {
+      /* storage full or unavailable: the game goes on */
+    }
   },
 };
 
-export const hex = (/** @type {Uint8Array} */ bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+export const hex = (/** @type {Uint8Array} */ bytes) =>
+  Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** This browser's Ed25519 keys for its seats: made when a seat is taken, kept with its token. */
 export const keys = {
   /** A new key: the private key (PKCS #8, base64) and the public key (64 hex digits); null where the browser has no Ed25519. @returns {Promise<Key | null>} */
   async make() {
     try {
-      const pair = /** @type {CryptoKeyPair} */ (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]));
+      const pair = /** @type {CryptoKeyPair} */ (
+        await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])
+      );
       const priv = new Uint8Array(await crypto.subtle.exportKey("pkcs8", pair.privateKey));
       const pub = new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey));
       return { private: btoa(String.fromCharCode(...priv)), public: hex(pub) };
-    } catch { return null; }
+    } catch {
+      return null;
+    }
   },
   /** The signature of `text` (UTF-8), 128 hex digits. @param {Key} key @param {string} text */
   async sign(key, text) {
@@ -177,7 +184,9 @@ export const serverKeys = {
         else console.warn(`key ${k.id} is not endorsed by the key before it: not kept`);
       }
       localStorage.setItem("saboteur:server-keys", JSON.stringify(kept));
-    } catch { /* kept next time */ }
+    } catch {
+      /* kept next time */
+    }
   },
 };
 
@@ -193,10 +202,20 @@ const unhex = (text) => new Uint8Array((text.match(/../g) ?? []).map((b) => pars
 async function endorsed(previous, key) {
   if (!key.endorsement) return true;
   if (!previous) return false;
-  const statement = JSON.stringify({ id: key.id, kind: "key_endorsement", previous: previous.id, public_key: key.public_key });
+  const statement = JSON.stringify({
+    id: key.id,
+    kind: "key_endorsement",
+    previous: previous.id,
+    public_key: key.public_key,
+  });
   try {
     const k = await crypto.subtle.importKey("raw", unhex(previous.public_key), { name: "Ed25519" }, false, ["verify"]);
-    return await crypto.subtle.verify({ name: "Ed25519" }, k, unhex(key.endorsement), new TextEncoder().encode(statement));
+    return await crypto.subtle.verify(
+      { name: "Ed25519" },
+      k,
+      unhex(key.endorsement),
+      new TextEncoder().encode(statement),
+    );
   } catch (e) {
     return e instanceof DOMException && e.name === "NotSupportedError";
   }
@@ -206,7 +225,13 @@ async function endorsed(previous, key) {
 export const share = () => hex(crypto.getRandomValues(new Uint8Array(32)));
 
 /** What to keep of a seat taken: its token, and the server's signed commitment to the seed. */
-export const seated = (/** @type {Schemas["Joined"]} */ j, /** @type {Key | null} */ key) => ({ token: j.player_token, seat: j.seat, commitment: j.commitment, commitmentReceipt: j.receipt, key });
+export const seated = (/** @type {Schemas["Joined"]} */ j, /** @type {Key | null} */ key) => ({
+  token: j.player_token,
+  seat: j.seat,
+  commitment: j.commitment,
+  commitmentReceipt: j.receipt,
+  key,
+});
 
 /** This browser's hold on each game: the seat's token, seat and key, and the host's token. */
 export const tokens = {
@@ -242,7 +267,8 @@ export async function cards(ruleset) {
  * @param {string} id @param {string | undefined} token @param {(data: string) => void} onEvent @param {AbortSignal} signal
  */
 export async function follow(id, token, onEvent, signal) {
-  let last = null, over = false;
+  let last = null,
+    over = false;
   while (!signal.aborted && !over) {
     try {
       /** @type {Record<string, string>} */
@@ -260,7 +286,8 @@ export async function follow(id, token, onEvent, signal) {
         buf += dec.decode(value, { stream: true });
         let i;
         while ((i = buf.indexOf("\n\n")) >= 0) {
-          const block = buf.slice(0, i); buf = buf.slice(i + 2);
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
           let data = "";
           for (const line of block.split("\n")) {
             if (line.startsWith("id:")) last = line.slice(3).trim();
@@ -270,7 +297,9 @@ export async function follow(id, token, onEvent, signal) {
           if (data) onEvent(data);
         }
       }
-    } catch (e) { if (signal.aborted) return; }
+    } catch (e) {
+      if (signal.aborted) return;
+    }
     if (over) return;
     await new Promise((r) => setTimeout(r, 1000));
   }

@@ -1,9 +1,9 @@
 // Pieces more than one page shows: the players around the table, the hands a view shows, and
 // the series a game belongs to.
 import { h } from "./dom.js";
-import { el, cardShape, actionIcon } from "./svg.js";
 import { t } from "./i18n.js";
 import { api, keys } from "./net.js";
+import { actionIcon, cardShape, el } from "./svg.js";
 import { cardName, clock, describe, explain, roleName, roundWinners, seatName, statusName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
@@ -16,7 +16,11 @@ export const LEVELS = ["random", "heuristic", "expert"];
  * @param {Record<string, any>} attrs
  */
 export const levelPicker = (attrs) =>
-  h("select", attrs, LEVELS.map((l) => h("option", { value: l, selected: l === "heuristic" }, t(`level.${l}`))));
+  h(
+    "select",
+    attrs,
+    LEVELS.map((l) => h("option", { value: l, selected: l === "heuristic" }, t(`level.${l}`))),
+  );
 
 /**
  * The players: name, connection, cards, gold, clock, key, what lies in front of them, role
@@ -28,25 +32,50 @@ export const levelPicker = (attrs) =>
  * @param {Set<number>} [bots] the seats bots hold (present by nature)
  */
 export function players(view, names, table, presence, bots = new Set()) {
-  return h("ul", { class: "players", "aria-label": t("players.label") }, view.hand_sizes.map((n, i) => {
-    const turn = view.phase.awaited === i;
-    const seat = table?.seats[i];
-    const here = presence?.seats[i]?.connected;
-    const shown = presence && !bots.has(i);
-    const parts = [t("players.seat", { n: i, name: names[i] ?? t("players.empty") }) + (view.seat === i ? ` ${t("players.you")}` : "")
-      + (shown ? ` ${t(here ? "players.connected" : "players.away")}` : "") + ": " + t("players.cards", { n, gold: view.gold_card_counts[i] })];
-    if (seat?.remaining_ms != null && !turn) parts.push(t("players.clock", { time: clock(seat.remaining_ms) }));
-    if (seat?.handed_to) parts.push(t("players.bot_plays", { level: t(`level.${seat.handed_to}`) }));
-    if (seat?.timeouts) parts.push(t("players.timeouts", { n: seat.timeouts }));
-    if (view.gold) parts.push(t("players.gold", { n: view.gold[i] }));
-    if (view.in_front[i].length) parts.push(t("players.in_front", { cards: view.in_front[i].map((c) => cardName(c)).join(", ") }));
-    if (view.roles) parts.push(t("players.role", { role: roleName(view.roles[i]) }));
-    return h("li", { class: turn ? "turn" : "" },
-      shown ? h("span", { class: here ? "here" : "away", title: t(here ? "players.connected_title" : "players.away_title") }, here ? "● " : "○ ") : "",
-      parts.join("; "),
-      seat?.key ? h("span", { class: "key", title: t("players.key_title", { key: seat.key }) }, `; ${t("players.key", { print: keys.prints.get(seat.key) ?? "" })}`) : "",
-      turn ? ` — ${t("players.their_turn")}` : "");
-  }));
+  return h(
+    "ul",
+    { class: "players", "aria-label": t("players.label") },
+    view.hand_sizes.map((n, i) => {
+      const turn = view.phase.awaited === i;
+      const seat = table?.seats[i];
+      const here = presence?.seats[i]?.connected;
+      const shown = presence && !bots.has(i);
+      const parts = [
+        t("players.seat", { n: i, name: names[i] ?? t("players.empty") }) +
+          (view.seat === i ? ` ${t("players.you")}` : "") +
+          (shown ? ` ${t(here ? "players.connected" : "players.away")}` : "") +
+          ": " +
+          t("players.cards", { n, gold: view.gold_card_counts[i] }),
+      ];
+      if (seat?.remaining_ms != null && !turn) parts.push(t("players.clock", { time: clock(seat.remaining_ms) }));
+      if (seat?.handed_to) parts.push(t("players.bot_plays", { level: t(`level.${seat.handed_to}`) }));
+      if (seat?.timeouts) parts.push(t("players.timeouts", { n: seat.timeouts }));
+      if (view.gold) parts.push(t("players.gold", { n: view.gold[i] }));
+      if (view.in_front[i].length)
+        parts.push(t("players.in_front", { cards: view.in_front[i].map((c) => cardName(c)).join(", ") }));
+      if (view.roles) parts.push(t("players.role", { role: roleName(view.roles[i]) }));
+      return h(
+        "li",
+        { class: turn ? "turn" : "" },
+        shown
+          ? h(
+              "span",
+              { class: here ? "here" : "away", title: t(here ? "players.connected_title" : "players.away_title") },
+              here ? "● " : "○ ",
+            )
+          : "",
+        parts.join("; "),
+        seat?.key
+          ? h(
+              "span",
+              { class: "key", title: t("players.key_title", { key: seat.key }) },
+              `; ${t("players.key", { print: keys.prints.get(seat.key) ?? "" })}`,
+            )
+          : "",
+        turn ? ` — ${t("players.their_turn")}` : "",
+      );
+    }),
+  );
 }
 
 /**
@@ -66,20 +95,46 @@ export function scoreboard(view, names, over, byRound = null) {
   const place = (/** @type {number} */ i) => (gold ? 1 + seats.filter((j) => gold[j] > gold[i]).length : 0);
   const col = (/** @type {string} */ key) => h("th", { scope: "col" }, t(key));
   const perRound = gold && byRound ? byRound : [];
-  return h("table", { class: "score" },
+  return h(
+    "table",
+    { class: "score" },
     h("caption", {}, t(over ? "score.final" : "score.title")),
-    h("thead", {}, h("tr", {}, gold ? col("score.place") : null, col("score.player"),
-      perRound.map((_, r) => h("th", { scope: "col" }, t("score.round", { n: r + 1 }))),
-      col(perRound.length ? "score.total" : gold ? "score.gold" : "score.gold_cards"), col("score.rounds_won"))),
-    h("tbody", {}, order.map((i) => {
-      const winner = over && view.winners.includes(i);
-      return h("tr", { class: winner ? "winner" : null },
-        gold ? h("td", {}, String(place(i))) : null,
-        h("th", { scope: "row" }, seatName(names, i) + (view.seat === i ? ` ${t("players.you")}` : "") + (winner ? ` — ${t("score.winner")}` : "")),
-        perRound.map((r) => h("td", {}, String(r[i]))),
-        h("td", {}, String(gold ? gold[i] : view.gold_card_counts[i])),
-        h("td", {}, String(won(i))));
-    })));
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        gold ? col("score.place") : null,
+        col("score.player"),
+        perRound.map((_, r) => h("th", { scope: "col" }, t("score.round", { n: r + 1 }))),
+        col(perRound.length ? "score.total" : gold ? "score.gold" : "score.gold_cards"),
+        col("score.rounds_won"),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      order.map((i) => {
+        const winner = over && view.winners.includes(i);
+        return h(
+          "tr",
+          { class: winner ? "winner" : null },
+          gold ? h("td", {}, String(place(i))) : null,
+          h(
+            "th",
+            { scope: "row" },
+            seatName(names, i) +
+              (view.seat === i ? ` ${t("players.you")}` : "") +
+              (winner ? ` — ${t("score.winner")}` : ""),
+          ),
+          perRound.map((r) => h("td", {}, String(r[i]))),
+          h("td", {}, String(gold ? gold[i] : view.gold_card_counts[i])),
+          h("td", {}, String(won(i))),
+        );
+      }),
+    ),
+  );
 }
 
 /** A card's little picture: its tunnels, or an action's icon. @param {Schemas["CardEntry"] | undefined} entry @param {boolean} [rotated] */
@@ -95,16 +150,40 @@ export function cardIcon(entry, rotated = false) {
  * @param {Schemas["View"]} view @param {Record<number, string>} names @param {Record<string, Schemas["CardEntry"]>} deck
  */
 export function hands(view, names, deck) {
-  const cardsOf = (/** @type {string[]} */ cards) => h("ul", { class: "hand" }, (cards ?? []).map((c) =>
-    h("li", { title: explain(deck[c]) }, cardIcon(deck[c]), describe(deck[c]))));
+  const cardsOf = (/** @type {string[]} */ cards) =>
+    h(
+      "ul",
+      { class: "hand" },
+      (cards ?? []).map((c) => h("li", { title: explain(deck[c]) }, cardIcon(deck[c]), describe(deck[c]))),
+    );
   /** @type {Array<[number, string[], string | null | undefined]>} */
   const seats = view.hands
     ? view.hands.map((cards, i) => [i, cards, view.roles?.[i]])
-    : view.seat != null && view.hand ? [[view.seat, view.hand, view.role]] : [];
+    : view.seat != null && view.hand
+      ? [[view.seat, view.hand, view.role]]
+      : [];
   if (!seats.length) return h("section", { "aria-label": t("hands.label") }, h("p", {}, t("hands.hidden")));
-  return h("section", { "aria-label": t("hands.label") }, h("h2", {}, t("hands.label")),
-    seats.map(([i, cards, role]) => h("section", { "aria-label": t("hands.of", { name: seatName(names, i) }) },
-      h("h3", {}, t(role ? "hands.heading_role" : "hands.heading", { name: seatName(names, i), role: roleName(role), n: cards.length })), cardsOf(cards))));
+  return h(
+    "section",
+    { "aria-label": t("hands.label") },
+    h("h2", {}, t("hands.label")),
+    seats.map(([i, cards, role]) =>
+      h(
+        "section",
+        { "aria-label": t("hands.of", { name: seatName(names, i) }) },
+        h(
+          "h3",
+          {},
+          t(role ? "hands.heading_role" : "hands.heading", {
+            name: seatName(names, i),
+            role: roleName(role),
+            n: cards.length,
+          }),
+        ),
+        cardsOf(cards),
+      ),
+    ),
+  );
 }
 
 /**
@@ -119,10 +198,26 @@ export async function seriesSection(id, names, link) {
   const series = await api(`/games/${id}/series`);
   if (series.games.length < 2) return null;
   const totals = (/** @type {number[]} */ gold) => gold.map((x, i) => `${names[i] ?? i} ${x}`).join(", ");
-  return h("section", { "aria-label": t("series.label") }, h("h2", {}, t("series.label")),
-    h("ol", {}, series.games.map((g) => h("li", {}, g.id === id ? h("strong", {}, t("series.this", { id: g.id.slice(0, 8) })) : h("a", { href: link(g.id) }, g.id.slice(0, 8)),
-      `: ${statusName(g.status)}${g.gold ? `, ${t("series.gold", { gold: totals(g.gold) })}` : ""}`))),
-    h("p", {}, series.totals.length ? t("series.totals", { gold: totals(series.totals) }) : t("series.none")));
+  return h(
+    "section",
+    { "aria-label": t("series.label") },
+    h("h2", {}, t("series.label")),
+    h(
+      "ol",
+      {},
+      series.games.map((g) =>
+        h(
+          "li",
+          {},
+          g.id === id
+            ? h("strong", {}, t("series.this", { id: g.id.slice(0, 8) }))
+            : h("a", { href: link(g.id) }, g.id.slice(0, 8)),
+          `: ${statusName(g.status)}${g.gold ? `, ${t("series.gold", { gold: totals(g.gold) })}` : ""}`,
+        ),
+      ),
+    ),
+    h("p", {}, series.totals.length ? t("series.totals", { gold: totals(series.totals) }) : t("series.none")),
+  );
 }
 
 /**
@@ -131,11 +226,28 @@ export async function seriesSection(id, names, link) {
  */
 export function finishedRounds(view, names) {
   if (!view.rounds?.length) return null;
-  return h("section", { "aria-label": t("table.finished_rounds") }, h("h2", {}, t("table.finished_rounds")), h("ul", {}, view.rounds.map((r) =>
-    h("li", {}, t("table.round_summary", {
-      round: r.round,
-      gold: r.gold_reached_by == null ? t("table.gold_not_reached") : t("table.gold_reached", { who: seatName(names, r.gold_reached_by) }),
-      winners: roundWinners(r.winners, r.gold_reached_by != null, (w) => seatName(names, w)),
-      roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", "),
-    })))));
+  return h(
+    "section",
+    { "aria-label": t("table.finished_rounds") },
+    h("h2", {}, t("table.finished_rounds")),
+    h(
+      "ul",
+      {},
+      view.rounds.map((r) =>
+        h(
+          "li",
+          {},
+          t("table.round_summary", {
+            round: r.round,
+            gold:
+              r.gold_reached_by == null
+                ? t("table.gold_not_reached")
+                : t("table.gold_reached", { who: seatName(names, r.gold_reached_by) }),
+            winners: roundWinners(r.winners, r.gold_reached_by != null, (w) => seatName(names, w)),
+            roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", "),
+          }),
+        ),
+      ),
+    ),
+  );
 }

@@ -1,10 +1,11 @@
 // The replay viewer (/replay/{id}): any moment of a game through anyone's eyes (any seat, a
 // spectator, or everyone once it is over), with the hands that audience saw, a clickable log,
 // autoplay and the rounds marked on the timeline; `?v=` and `?as=` link to a moment.
+
+import { board, markLast } from "./board.js";
 import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, cards, keys, tokens } from "./net.js";
-import { board, markLast } from "./board.js";
 import { hands, players, seriesSection } from "./parts.js";
 import { describeEvent, seatName, shownName } from "./words.js";
 
@@ -33,9 +34,10 @@ export async function replay(id, ready) {
   const asked = q.get("as");
   const as = asked && eyes.includes(asked) ? asked : eyes[0];
   const token = mine.token && as === String(mine.seat) ? mine.token : undefined;
-  const eyesName = (/** @type {string} */ e) => (e === "everyone" ? t("replay.everyone") : e === "spectator" ? t("replay.spectator") : seatName(names, Number(e)));
+  const eyesName = (/** @type {string} */ e) =>
+    e === "everyone" ? t("replay.everyone") : e === "spectator" ? t("replay.spectator") : seatName(names, Number(e));
   const events = [];
-  for (let after = 0; ;) {
+  for (let after = 0; ; ) {
     /** @type {Schemas["EventPage"]} */
     const p = await api(`/games/${id}/events?after=${after}&limit=500`, { token });
     events.push(...p.events);
@@ -43,13 +45,31 @@ export async function replay(id, ready) {
     after = p.next_after;
   }
   // The seats' keys by fingerprint, as the log names them.
-  await Promise.all(events.filter((e) => e.event?.type === "seat_key_registered").map((e) => keys.fingerprint(/** @type {any} */ (e.event).key)));
+  await Promise.all(
+    events
+      .filter((e) => e.event?.type === "seat_key_registered")
+      .map((e) => keys.fingerprint(/** @type {any} */ (e.event).key)),
+  );
   const max = summary.version;
   let v = Math.min(max, Math.max(1, Number(q.get("v") ?? max)));
   const marks = events.filter((e) => /^(round_started|goal_revealed|undone)$/.test(e.event?.type ?? ""));
   // The rounds' starts marked on the timeline.
-  const rounds = h("datalist", { id: "replay-rounds" }, events.filter((e) => e.event?.type === "round_started").map((e) => h("option", { value: e.seq, label: t("replay.round", { n: /** @type {any} */ (e.event).round }) })));
-  const slider = h("input", { type: "range", min: 1, max, value: v, "aria-label": t("replay.version"), class: "replay-slider", list: "replay-rounds" });
+  const rounds = h(
+    "datalist",
+    { id: "replay-rounds" },
+    events
+      .filter((e) => e.event?.type === "round_started")
+      .map((e) => h("option", { value: e.seq, label: t("replay.round", { n: /** @type {any} */ (e.event).round }) })),
+  );
+  const slider = h("input", {
+    type: "range",
+    min: 1,
+    max,
+    value: v,
+    "aria-label": t("replay.version"),
+    class: "replay-slider",
+    list: "replay-rounds",
+  });
   // Autoplay: a step every 0.7 s (at the speed chosen) to the end, until paused. It passes over
   // a move's bookkeeping (whose move it was, a card drawn), which leaves the board as it was,
   // and stops on what the move did; the keys and the buttons still go one step at a time.
@@ -61,26 +81,66 @@ export async function replay(id, ready) {
     return n;
   };
   let playing = 0;
-  const speed = h("select", { "aria-label": t("replay.speed") }, [["0.5", "½×"], ["1", "1×"], ["2", "2×"], ["4", "4×"]].map(([k, t]) => h("option", { value: k, selected: k === "1" }, t)));
+  const speed = h(
+    "select",
+    { "aria-label": t("replay.speed") },
+    [
+      ["0.5", "½×"],
+      ["1", "1×"],
+      ["2", "2×"],
+      ["4", "4×"],
+    ].map(([k, t]) => h("option", { value: k, selected: k === "1" }, t)),
+  );
   const play = h("button", { type: "button", "aria-pressed": "false" }, t("replay.play"));
-  const stop = () => { clearInterval(playing); playing = 0; play.textContent = t("replay.play"); play.setAttribute("aria-pressed", "false"); };
+  const stop = () => {
+    clearInterval(playing);
+    playing = 0;
+    play.textContent = t("replay.play");
+    play.setAttribute("aria-pressed", "false");
+  };
   const start = () => {
     clearInterval(playing);
-    play.textContent = t("replay.pause"); play.setAttribute("aria-pressed", "true");
-    playing = setInterval(() => { if (v >= max) stop(); else show(nextStop(v)); }, 700 / Number(speed.value));
+    play.textContent = t("replay.pause");
+    play.setAttribute("aria-pressed", "true");
+    playing = setInterval(() => {
+      if (v >= max) stop();
+      else show(nextStop(v));
+    }, 700 / Number(speed.value));
   };
   play.addEventListener("click", () => {
     if (playing) return stop();
     if (v >= max) show(1);
     start();
   });
-  speed.addEventListener("change", () => { if (playing) start(); });
+  speed.addEventListener("change", () => {
+    if (playing) start();
+  });
   run.addEventListener("abort", stop);
   const label = h("output", { "aria-live": "polite" });
   const stage = h("div", {});
   // Every line of the log goes to its moment.
-  const log = h("ol", { class: "log", "aria-label": t("table.log"), tabindex: 0 }, events.map((e) => h("li", { "data-seq": e.seq },
-    h("button", { type: "button", class: "log-line", onclick: () => { stop(); show(e.seq); } }, describeEvent(e, names)))));
+  const log = h(
+    "ol",
+    { class: "log", "aria-label": t("table.log"), tabindex: 0 },
+    events.map((e) =>
+      h(
+        "li",
+        { "data-seq": e.seq },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "log-line",
+            onclick: () => {
+              stop();
+              show(e.seq);
+            },
+          },
+          describeEvent(e, names),
+        ),
+      ),
+    ),
+  );
   const cache = new Map();
   async function show(n) {
     v = Math.min(max, Math.max(1, n));
@@ -89,37 +149,96 @@ export async function replay(id, ready) {
     const st = cache.get(v) ?? (await api(`/games/${id}/state?at=${v}&as=${as}`, { token }));
     cache.set(v, st);
     const drawn = board(st.view, deck);
-    markLast(drawn, events.filter((e) => e.seq <= v), st.view, names);
+    markLast(
+      drawn,
+      events.filter((e) => e.seq <= v),
+      st.view,
+      names,
+    );
     // What the step did, said beside the board it shows.
     const step = events.find((e) => e.seq === v);
-    label.textContent = t("replay.version_of", { v, max }) + (step ? ` — ${describeEvent(step, names).replace(/^#\d+ /, "")}` : "");
-    stage.replaceChildren(h("p", { class: "step" }, label), drawn, players(st.view, names), hands(st.view, names, deck));
-    for (const li of log.children) li.classList.toggle("current", Number(/** @type {HTMLElement} */ (li).dataset.seq) === v);
+    label.textContent =
+      t("replay.version_of", { v, max }) + (step ? ` — ${describeEvent(step, names).replace(/^#\d+ /, "")}` : "");
+    stage.replaceChildren(
+      h("p", { class: "step" }, label),
+      drawn,
+      players(st.view, names),
+      hands(st.view, names, deck),
+    );
+    for (const li of log.children)
+      li.classList.toggle("current", Number(/** @type {HTMLElement} */ (li).dataset.seq) === v);
     // The step's line brought into the log's own view; the page stays where the reader is.
     const line = log.querySelector(".current");
     if (line) {
       const [at, box] = [line.getBoundingClientRect(), log.getBoundingClientRect()];
       if (at.top < box.top || at.bottom > box.bottom) log.scrollTop += at.top - box.top - (box.height - at.height) / 2;
     }
-    const url = new URL(location.href); url.searchParams.set("v", String(v)); url.searchParams.set("as", as);
+    const url = new URL(location.href);
+    url.searchParams.set("v", String(v));
+    url.searchParams.set("as", as);
     history.replaceState(null, "", url);
     document.dispatchEvent(new CustomEvent("replay-shown", { detail: v }));
   }
   slider.addEventListener("input", () => show(Number(slider.value)));
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "ArrowRight") { e.preventDefault(); show(v + 1); }
-    if (e.key === "ArrowLeft") { e.preventDefault(); show(v - 1); }
-  }, { signal: run });
-  const through = h("select", { "aria-label": t("replay.eyes"), onchange: () => {
-    const url = new URL(location.href); url.searchParams.set("as", through.value); url.searchParams.set("v", String(v));
-    history.replaceState(null, "", url);
-    replay(id);
-  } }, eyes.map((e) => h("option", { value: e, selected: e === as }, eyesName(e))));
-  main.replaceChildren(h("h1", {}, t("replay.heading", { id: id.slice(0, 8), eyes: eyesName(as) })),
+  document.addEventListener(
+    "keydown",
+    (e) => {
+      if (e.key === "ArrowRight") {
+        e.preventDefault();
+        show(v + 1);
+      }
+      if (e.key === "ArrowLeft") {
+        e.preventDefault();
+        show(v - 1);
+      }
+    },
+    { signal: run },
+  );
+  const through = h(
+    "select",
+    {
+      "aria-label": t("replay.eyes"),
+      onchange: () => {
+        const url = new URL(location.href);
+        url.searchParams.set("as", through.value);
+        url.searchParams.set("v", String(v));
+        history.replaceState(null, "", url);
+        replay(id);
+      },
+    },
+    eyes.map((e) => h("option", { value: e, selected: e === as }, eyesName(e))),
+  );
+  main.replaceChildren(
+    h("h1", {}, t("replay.heading", { id: id.slice(0, 8), eyes: eyesName(as) })),
     h("p", {}, h("label", {}, `${t("replay.eyes")} `, through)),
-    h("p", {}, h("button", { type: "button", onclick: () => show(v - 1) }, `◀ ${t("replay.back")}`), " ", play, " ", speed, " ", h("button", { type: "button", onclick: () => show(v + 1) }, `${t("replay.forward")} ▶`), " ", slider, rounds),
-    h("p", {}, `${t("replay.jump")} `, marks.map((e) => h("button", { type: "button", onclick: () => show(e.seq) }, `${t(`mark.${e.event.type}`)} #${e.seq}`))),
-    h("div", { class: "layout" }, stage, h("aside", {}, h("h2", {}, t("table.log")), log, await seriesSection(id, names, (g) => `/replay/${g}`))));
+    h(
+      "p",
+      {},
+      h("button", { type: "button", onclick: () => show(v - 1) }, `◀ ${t("replay.back")}`),
+      " ",
+      play,
+      " ",
+      speed,
+      " ",
+      h("button", { type: "button", onclick: () => show(v + 1) }, `${t("replay.forward")} ▶`),
+      " ",
+      slider,
+      rounds,
+    ),
+    h(
+      "p",
+      {},
+      `${t("replay.jump")} `,
+      marks.map((e) =>
+        h("button", { type: "button", onclick: () => show(e.seq) }, `${t(`mark.${e.event.type}`)} #${e.seq}`),
+      ),
+    ),
+    h(
+      "div",
+      { class: "layout" },
+      stage,
+      h("aside", {}, h("h2", {}, t("table.log")), log, await seriesSection(id, names, (g) => `/replay/${g}`)),
+    ),
+  );
   await show(v);
 }
-

@@ -3,8 +3,8 @@
 // got in the round and why, as far as the reader may see (§7.3: the values of others' gold
 // cards stay hidden until the game ends). And each seat's gold in each round, for the final score.
 import { h } from "./dom.js";
+import { list, t } from "./i18n.js";
 import { el, FLIP } from "./svg.js";
-import { t, list } from "./i18n.js";
 import { roleName, seatName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
@@ -23,11 +23,16 @@ const STEP = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
 export function effective(records) {
   const first = records[0]?.seq ?? 1;
   /** Each event's predecessor in force, and the newest event in force after each version. */
-  const prev = new Map(), head = new Map();
+  const prev = new Map(),
+    head = new Map();
   let at = first - 1;
   for (const r of records) {
-    if (r.event.type === "undone") at = r.event.to_version >= first ? head.get(r.event.to_version) ?? first - 1 : first - 1;
-    else { prev.set(r.seq, at); at = r.seq; }
+    if (r.event.type === "undone")
+      at = r.event.to_version >= first ? (head.get(r.event.to_version) ?? first - 1) : first - 1;
+    else {
+      prev.set(r.seq, at);
+      at = r.seq;
+    }
     head.set(r.seq, at);
   }
   const bySeq = new Map(records.map((r) => [r.seq, r]));
@@ -45,15 +50,23 @@ export function effective(records) {
  */
 export function route(board, deck, open) {
   const cards = new Map(board.map((p) => [`${p.x},${p.y}`, p]));
-  const segments = (/** @type {Schemas["PlacedCard"]} */ p) => (deck[p.card]?.segments ?? []).map((s) => ({
-    door: s.door ?? null, usable: !s.dead_end && (!s.door || open.includes(s.door)),
-    openings: s.openings.map((o) => (p.rotated ? FLIP[o] : o)) }));
+  const segments = (/** @type {Schemas["PlacedCard"]} */ p) =>
+    (deck[p.card]?.segments ?? []).map((s) => ({
+      door: s.door ?? null,
+      usable: !s.dead_end && (!s.door || open.includes(s.door)),
+      openings: s.openings.map((o) => (p.rotated ? FLIP[o] : o)),
+    }));
   /** How each segment reached was reached (`x,y,i`, from the one before it). @type {Map<string, string | null>} */
   const from = new Map();
   const queue = [];
   for (const p of board) {
     if (deck[p.card]?.kind !== "start" && !deck[p.card]?.ladder) continue;
-    segments(p).forEach((s, i) => { if (s.usable) { from.set(`${p.x},${p.y},${i}`, null); queue.push(`${p.x},${p.y},${i}`); } });
+    segments(p).forEach((s, i) => {
+      if (s.usable) {
+        from.set(`${p.x},${p.y},${i}`, null);
+        queue.push(`${p.x},${p.y},${i}`);
+      }
+    });
   }
   for (let k = 0; k < queue.length; k++) {
     const [x, y, i] = queue[k].split(",").map(Number);
@@ -64,7 +77,10 @@ export function route(board, deck, open) {
       if (!q) continue;
       segments(q).forEach((s, j) => {
         const next = `${q.x},${q.y},${j}`;
-        if (s.usable && s.openings.includes(FLIP[o]) && !from.has(next)) { from.set(next, queue[k]); queue.push(next); }
+        if (s.usable && s.openings.includes(FLIP[o]) && !from.has(next)) {
+          from.set(next, queue[k]);
+          queue.push(next);
+        }
       });
     }
   }
@@ -99,9 +115,15 @@ export function decided(ended, view, deck) {
   if (view.ruleset !== "saboteur2") return { green: true, blue: true, way: any };
   const [none, green, blue] = [[], ["green"], ["blue"]].map((open) => route(view.board, deck, open));
   const role = ended.roles[finder];
-  const [g, b] = role === "green_digger" ? [!!green, !green] : role === "blue_digger" ? [!blue, !!blue]
-    : none || (green && blue) ? [true, true] : [!!green, !!blue];
-  return { green: g, blue: b, way: (g && b ? none ?? green ?? blue : g ? green : b ? blue : null) ?? any };
+  const [g, b] =
+    role === "green_digger"
+      ? [!!green, !green]
+      : role === "blue_digger"
+        ? [!blue, !!blue]
+        : none || (green && blue)
+          ? [true, true]
+          : [!!green, !!blue];
+  return { green: g, blue: b, way: (g && b ? (none ?? green ?? blue) : g ? green : b ? blue : null) ?? any };
 }
 
 /**
@@ -112,8 +134,16 @@ export function drawRoute(svg, way) {
   const points = way.cells.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" ");
   // Its length in cells, for the line to be drawn from the start on (unless motion is reduced).
   const style = `--length:${way.cells.length}`;
-  svg.append(el("polyline", { class: "route-under", points, "aria-hidden": "true" }),
-    el("polyline", { class: "route", points, style, role: "img", "aria-label": t("round.route", { n: way.cells.length }) }));
+  svg.append(
+    el("polyline", { class: "route-under", points, "aria-hidden": "true" }),
+    el("polyline", {
+      class: "route",
+      points,
+      style,
+      role: "img",
+      "aria-label": t("round.route", { n: way.cells.length }),
+    }),
+  );
 }
 
 /**
@@ -123,9 +153,19 @@ export function drawRoute(svg, way) {
  */
 export function outcome(ended, how, view, names) {
   const who = seatName(names, ended.gold_reached_by);
-  if (ended.gold_reached_by == null) return t(ended.winners.length ? "round.outcome_saboteurs" : "round.outcome_no_saboteur");
+  if (ended.gold_reached_by == null)
+    return t(ended.winners.length ? "round.outcome_saboteurs" : "round.outcome_no_saboteur");
   if (view.ruleset !== "saboteur2") return t("round.outcome_diggers", { who });
-  const won = t(how.green && how.blue ? "round.outcome_both" : how.green ? "round.outcome_green" : how.blue ? "round.outcome_blue" : "round.outcome_blocked", { who });
+  const won = t(
+    how.green && how.blue
+      ? "round.outcome_both"
+      : how.green
+        ? "round.outcome_green"
+        : how.blue
+          ? "round.outcome_blue"
+          : "round.outcome_blocked",
+    { who },
+  );
   const doors = how.way?.doors ?? [];
   return `${won} ${doors.length ? t("round.route_doors", { doors: list(doors.map((d) => t(`door.${d}`))) }) : how.way ? t("round.route_no_door") : ""}`.trim();
 }
@@ -138,21 +178,41 @@ export function outcome(ended, how, view, names) {
  * @param {Record<string, Schemas["CardEntry"]>} deck @param {Record<number, string>} names
  */
 export function payouts(ended, events, view, deck, names) {
-  const rows = ended.roles.map((role, seat) => ({ seat, role, gold: 0, cards: 0, hidden: false, notes: /** @type {string[]} */ ([]) }));
+  const rows = ended.roles.map((role, seat) => ({
+    seat,
+    role,
+    gold: 0,
+    cards: 0,
+    hidden: false,
+    notes: /** @type {string[]} */ ([]),
+  }));
   const worth = (/** @type {string} */ card) => deck[card]?.value ?? 0;
   for (const { event: e } of events) {
     if (e.type === "gold_kept") {
       rows[e.seat].cards += 1;
-      if (e.card) rows[e.seat].gold += worth(e.card); else rows[e.seat].hidden = true;
+      if (e.card) rows[e.seat].gold += worth(e.card);
+      else rows[e.seat].hidden = true;
     } else if (e.type === "saboteurs_paid") {
       for (const p of e.payments) {
-        if (Array.isArray(p.cards)) { rows[p.seat].cards += p.cards.length; rows[p.seat].gold += p.cards.reduce((n, c) => n + worth(c), 0); }
-        else if (p.cards.count) { rows[p.seat].cards += p.cards.count; rows[p.seat].hidden = true; }
+        if (Array.isArray(p.cards)) {
+          rows[p.seat].cards += p.cards.length;
+          rows[p.seat].gold += p.cards.reduce((n, c) => n + worth(c), 0);
+        } else if (p.cards.count) {
+          rows[p.seat].cards += p.cards.count;
+          rows[p.seat].hidden = true;
+        }
       }
-    } else if (e.type === "coins_paid") e.coins.forEach((n, i) => { if (rows[i]) rows[i].gold += n; });
+    } else if (e.type === "coins_paid")
+      e.coins.forEach((n, i) => {
+        if (rows[i]) rows[i].gold += n;
+      });
     else if (e.type === "coin_stolen") {
-      if (e.from == null) { rows[e.seat].notes.push(t("round.stole_nothing")); continue; }
-      rows[e.seat].gold += 1; rows[e.from].gold -= 1;
+      if (e.from == null) {
+        rows[e.seat].notes.push(t("round.stole_nothing"));
+        continue;
+      }
+      rows[e.seat].gold += 1;
+      rows[e.from].gold -= 1;
       rows[e.seat].notes.push(t("round.stole", { who: seatName(names, e.from) }));
       rows[e.from].notes.push(t("round.stolen_by", { who: seatName(names, e.seat) }));
     }
@@ -160,16 +220,28 @@ export function payouts(ended, events, view, deck, names) {
   const s2 = view.ruleset === "saboteur2";
   const trapped = (/** @type {number} */ i) => (view.in_front[i] ?? []).includes("trapped");
   const geologists = ended.roles.filter((r, i) => r === "geologist" && !trapped(i)).length;
-  const crystals = view.board.reduce((n, p) => n + (deck[p.card]?.kind === "path" ? deck[p.card]?.crystals ?? 0 : 0), 0);
+  const crystals = view.board.reduce(
+    (n, p) => n + (deck[p.card]?.kind === "path" ? (deck[p.card]?.crystals ?? 0) : 0),
+    0,
+  );
   const broken = (/** @type {number} */ i) => (view.in_front[i] ?? []).some((c) => c.startsWith("break_"));
   return rows.map((r) => {
     const why = [];
     if (r.seat === ended.gold_reached_by) why.push(t("round.why_reached"));
     const won = ended.winners.includes(r.seat);
     if (s2 && trapped(r.seat)) why.push(t("round.why_trapped"));
-    else if (s2 && r.role === "geologist") why.push(t(geologists > 1 ? "round.why_geologists" : "round.why_geologist", { n: crystals }));
-    else if (won && !s2 && ended.gold_reached_by != null && !r.cards) why.push(t(view.options.broken_tools_forfeit_gold && broken(r.seat) ? "round.why_broken_tool" : "round.why_no_card_left"));
-    else if (won) why.push(t(r.role === "boss" ? "round.why_boss" : r.role === "profiteer" ? "round.why_profiteer" : "round.why_won"));
+    else if (s2 && r.role === "geologist")
+      why.push(t(geologists > 1 ? "round.why_geologists" : "round.why_geologist", { n: crystals }));
+    else if (won && !s2 && ended.gold_reached_by != null && !r.cards)
+      why.push(
+        t(
+          view.options.broken_tools_forfeit_gold && broken(r.seat) ? "round.why_broken_tool" : "round.why_no_card_left",
+        ),
+      );
+    else if (won)
+      why.push(
+        t(r.role === "boss" ? "round.why_boss" : r.role === "profiteer" ? "round.why_profiteer" : "round.why_won"),
+      );
     else why.push(t("round.why_lost"));
     return { ...r, why: [...why, ...r.notes].join("; ") };
   });
@@ -189,23 +261,48 @@ export function roundEnd({ ended, events, view, deck, names, me, svg, last, extr
   if (how.way) drawRoute(svg, how.way);
   const col = (/** @type {string} */ key) => h("th", { scope: "col" }, t(key));
   const rows = payouts(ended, events, view, deck, names);
-  return h("section", { class: "round-over", "aria-label": t("table.round_over") },
+  return h(
+    "section",
+    { class: "round-over", "aria-label": t("table.round_over") },
     h("h2", {}, t(last ? "round.heading_last" : "round.heading", { round: ended.round })),
     h("p", { class: "outcome" }, outcome(ended, how, view, names)),
-    h("div", { class: "round-end" },
+    h(
+      "div",
+      { class: "round-end" },
       h("div", { class: "round-board" }, svg),
-      h("div", {},
-        h("div", { class: "wide", role: "region", tabindex: 0, "aria-label": t("round.payouts", { round: ended.round }) }, h("table", { class: "score payouts" },
-          h("caption", {}, t("round.payouts", { round: ended.round })),
-          h("thead", {}, h("tr", {}, col("score.player"), col("round.role"), col("score.gold"), col("round.why"))),
-          h("tbody", {}, rows.map((r) => h("tr", { class: ended.winners.includes(r.seat) ? "winner" : null },
-            h("th", { scope: "row" }, seatName(names, r.seat) + (me === r.seat ? ` ${t("players.you")}` : "")),
-            h("td", {}, roleName(r.role)),
-            h("td", {}, r.hidden ? t("round.cards_hidden", { n: r.cards }) : String(r.gold)),
-            h("td", {}, r.why)))))),
+      h(
+        "div",
+        {},
+        h(
+          "div",
+          { class: "wide", role: "region", tabindex: 0, "aria-label": t("round.payouts", { round: ended.round }) },
+          h(
+            "table",
+            { class: "score payouts" },
+            h("caption", {}, t("round.payouts", { round: ended.round })),
+            h("thead", {}, h("tr", {}, col("score.player"), col("round.role"), col("score.gold"), col("round.why"))),
+            h(
+              "tbody",
+              {},
+              rows.map((r) =>
+                h(
+                  "tr",
+                  { class: ended.winners.includes(r.seat) ? "winner" : null },
+                  h("th", { scope: "row" }, seatName(names, r.seat) + (me === r.seat ? ` ${t("players.you")}` : "")),
+                  h("td", {}, roleName(r.role)),
+                  h("td", {}, r.hidden ? t("round.cards_hidden", { n: r.cards }) : String(r.gold)),
+                  h("td", {}, r.why),
+                ),
+              ),
+            ),
+          ),
+        ),
         rows.some((r) => r.hidden) ? h("p", { class: "note" }, t("round.hidden_note")) : null,
-        ...extra)),
-    dock);
+        ...extra,
+      ),
+    ),
+    dock,
+  );
 }
 
 /**
@@ -222,13 +319,25 @@ export function goldByRound(records, deck, view) {
   for (const { event: e } of effective(records)) {
     if (e.type === "round_started") rounds[e.round - 1] = now = view.hand_sizes.map(() => 0);
     else if (!now) continue;
-    else if (e.type === "gold_kept") { if (!e.card) return null; now[e.seat] += deck[e.card]?.value ?? 0; }
-    else if (e.type === "saboteurs_paid") {
-      for (const p of e.payments) { if (!Array.isArray(p.cards)) return null; now[p.seat] += p.cards.reduce((n, c) => n + (deck[c]?.value ?? 0), 0); }
-    } else if (e.type === "coins_paid") e.coins.forEach((n, i) => { now[i] += n; });
-    else if (e.type === "coin_stolen" && e.from != null) { now[e.seat] += 1; now[e.from] -= 1; }
+    else if (e.type === "gold_kept") {
+      if (!e.card) return null;
+      now[e.seat] += deck[e.card]?.value ?? 0;
+    } else if (e.type === "saboteurs_paid") {
+      for (const p of e.payments) {
+        if (!Array.isArray(p.cards)) return null;
+        now[p.seat] += p.cards.reduce((n, c) => n + (deck[c]?.value ?? 0), 0);
+      }
+    } else if (e.type === "coins_paid")
+      e.coins.forEach((n, i) => {
+        now[i] += n;
+      });
+    else if (e.type === "coin_stolen" && e.from != null) {
+      now[e.seat] += 1;
+      now[e.from] -= 1;
+    }
   }
   const whole = view.gold;
-  if (!whole || !rounds.length || whole.some((g, i) => rounds.reduce((n, r) => n + (r?.[i] ?? 0), 0) !== g)) return null;
+  if (!whole || !rounds.length || whole.some((g, i) => rounds.reduce((n, r) => n + (r?.[i] ?? 0), 0) !== g))
+    return null;
   return rounds.map((r) => r ?? view.hand_sizes.map(() => 0));
 }

@@ -12,7 +12,10 @@ const SECTIONS = [
   ["rules.h_actions", ["rules.broken", "rules.repair", "rules.rockfall", "rules.map"]],
   ["rules.h_goals", ["rules.goals"]],
   ["rules.h_gold", ["rules.round_end", "rules.diggers_win", "rules.saboteurs_win", "rules.game_end"]],
-  ["rules.h_s2", ["rules.s2_roles", "rules.s2_turn", "rules.s2_paths", "rules.s2_actions", "rules.s2_win", "rules.s2_pay"]],
+  [
+    "rules.h_s2",
+    ["rules.s2_roles", "rules.s2_turn", "rules.s2_paths", "rules.s2_actions", "rules.s2_win", "rules.s2_pay"],
+  ],
   ["rules.h_here", ["rules.here_undo", "rules.here_audit"]],
 ];
 
@@ -20,7 +23,19 @@ const SECTIONS = [
 export async function rules(_, ready) {
   await ready;
   document.title = t("rules.title");
-  main.replaceChildren(h("h1", {}, t("rules.title")), h("div", { class: "rules" },
-    ...SECTIONS.map(([head, paras]) => h("section", { "aria-label": t(/** @type {string} */ (head)) }, h("h2", {}, t(/** @type {string} */ (head))),
-      .../** @type {string[]} */ (paras).map((p) => h("p", {}, t(p)))))));
+  main.replaceChildren(
+    h("h1", {}, t("rules.title")),
+    h(
+      "div",
+      { class: "rules" },
+      ...SECTIONS.map(([head, paras]) =>
+        h(
+          "section",
+          { "aria-label": t(/** @type {string} */ (head)) },
+          h("h2", {}, t(/** @type {string} */ (head))),
+          .../** @type {string[]} */ (paras).map((p) => h("p", {}, t(p))),
+        ),
+      ),
+    ),
+  );
 }

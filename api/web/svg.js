@@ -11,8 +11,19 @@ export function el(name, attrs = {}, ...children) {
   return e;
 }
 
-const EFFECT = { break: ["B", "#a11"], repair: ["R", "#1b7f3b"], rockfall: ["RF", "#6b4f2a"], map: ["M", "#1746a2"], theft: ["T", "#8a4b08"],
-  hands_off: ["HO", "#555"], swap_hand: ["SH", "#555"], inspection: ["I", "#1746a2"], swap_hats: ["SW", "#555"], trapped: ["TR", "#a11"], free_at_last: ["F", "#1b7f3b"] };
+const EFFECT = {
+  break: ["B", "#a11"],
+  repair: ["R", "#1b7f3b"],
+  rockfall: ["RF", "#6b4f2a"],
+  map: ["M", "#1746a2"],
+  theft: ["T", "#8a4b08"],
+  hands_off: ["HO", "#555"],
+  swap_hand: ["SH", "#555"],
+  inspection: ["I", "#1746a2"],
+  swap_hats: ["SW", "#555"],
+  trapped: ["TR", "#a11"],
+  free_at_last: ["F", "#1b7f3b"],
+};
 
 /** An action card's icon, one unit square: a disc with the effect's letters, and the tools'
  * initials under it. */
@@ -20,7 +31,14 @@ export function actionIcon(entry) {
   const g = el("g", {});
   const [letter, colour] = EFFECT[entry?.action?.effect] ?? ["?", "#555"];
   g.append(el("circle", { cx: 0.5, cy: 0.42, r: 0.36, fill: colour }));
-  const t = el("text", { x: 0.5, y: 0.52, "font-size": letter.length > 1 ? 0.26 : 0.36, "text-anchor": "middle", fill: "#fff", "font-weight": "bold" });
+  const t = el("text", {
+    x: 0.5,
+    y: 0.52,
+    "font-size": letter.length > 1 ? 0.26 : 0.36,
+    "text-anchor": "middle",
+    fill: "#fff",
+    "font-weight": "bold",
+  });
   t.textContent = letter;
   g.append(t);
   const tools = (entry?.action?.tools ?? []).map((x) => x[0].toUpperCase()).join("");
@@ -37,19 +55,47 @@ export function cardShape(entry, x, y, rotated = false) {
   const g = el("g", { transform: `translate(${x} ${y})` });
   // A goal turned face up reads apart from the path cards: grey stone, or gold.
   const face = entry?.kind === "goal" ? (entry.gold ? "#e8c65a" : "#a8a29e") : "#c9a66b";
-  g.append(el("rect", { x: 0.02, y: 0.02, width: 0.96, height: 0.96, rx: 0.06, fill: face, stroke: "#6b4f2a", "stroke-width": 0.02 }));
+  g.append(
+    el("rect", {
+      x: 0.02,
+      y: 0.02,
+      width: 0.96,
+      height: 0.96,
+      rx: 0.06,
+      fill: face,
+      stroke: "#6b4f2a",
+      "stroke-width": 0.02,
+    }),
+  );
   for (const seg of entry?.segments ?? []) {
     const sides = seg.openings.map((o) => (rotated ? FLIP[o] : o));
     const colour = seg.door === "blue" ? "#1f5fbf" : seg.door === "green" ? "#1b7f3b" : "#3b2a1a";
     for (const s of sides) {
       const [ex, ey] = END[s];
       const [tx, ty] = seg.dead_end ? [0.5 + (ex - 0.5) * 0.4, 0.5 + (ey - 0.5) * 0.4] : [0.5, 0.5];
-      g.append(el("line", { x1: ex, y1: ey, x2: tx, y2: ty, stroke: colour, "stroke-width": 0.22, "stroke-linecap": seg.dead_end ? "butt" : "round" }));
+      g.append(
+        el("line", {
+          x1: ex,
+          y1: ey,
+          x2: tx,
+          y2: ty,
+          stroke: colour,
+          "stroke-width": 0.22,
+          "stroke-linecap": seg.dead_end ? "butt" : "round",
+        }),
+      );
       if (seg.dead_end) g.append(el("circle", { cx: tx, cy: ty, r: 0.09, fill: "#7a1f1f" }));
     }
     if (seg.door) {
       const [ex, ey] = END[sides[0]];
-      const t = el("text", { x: 0.5 + (ex - 0.5) * 0.55, y: 0.5 + (ey - 0.5) * 0.55 + 0.08, "font-size": 0.22, "text-anchor": "middle", fill: "#fff", "font-weight": "bold" });
+      const t = el("text", {
+        x: 0.5 + (ex - 0.5) * 0.55,
+        y: 0.5 + (ey - 0.5) * 0.55 + 0.08,
+        "font-size": 0.22,
+        "text-anchor": "middle",
+        fill: "#fff",
+        "font-weight": "bold",
+      });
       t.textContent = seg.door === "blue" ? "B" : "G";
       g.append(t);
     }
@@ -59,14 +105,24 @@ export function cardShape(entry, x, y, rotated = false) {
     t.textContent = "⇅";
     g.append(t);
   }
-  if (entry?.crystals) g.append(el("polygon", { points: "0.8,0.08 0.9,0.18 0.8,0.28 0.7,0.18", fill: "#b84fd6", stroke: "#fff", "stroke-width": 0.02 }));
+  if (entry?.crystals)
+    g.append(
+      el("polygon", {
+        points: "0.8,0.08 0.9,0.18 0.8,0.28 0.7,0.18",
+        fill: "#b84fd6",
+        stroke: "#fff",
+        "stroke-width": 0.02,
+      }),
+    );
   if (entry?.kind === "goal" && entry.gold) {
     const t = el("text", { x: 0.5, y: 0.6, "font-size": 0.3, "text-anchor": "middle", fill: "#ffd700" });
     t.textContent = "★";
     g.append(t);
   }
   if (entry?.kind === "goal" && !entry.gold) {
-    g.append(el("ellipse", { cx: 0.5, cy: 0.5, rx: 0.2, ry: 0.14, fill: "#6b6560", stroke: "#fff", "stroke-width": 0.02 }));
+    g.append(
+      el("ellipse", { cx: 0.5, cy: 0.5, rx: 0.2, ry: 0.14, fill: "#6b6560", stroke: "#fff", "stroke-width": 0.02 }),
+    );
   }
   if (entry?.kind === "start") {
     const t = el("text", { x: 0.5, y: 0.6, "font-size": 0.22, "text-anchor": "middle", fill: "#fff" });
@@ -78,7 +134,18 @@ export function cardShape(entry, x, y, rotated = false) {
 
 export function faceDown(x, y) {
   const g = el("g", { transform: `translate(${x} ${y})` });
-  g.append(el("rect", { x: 0.02, y: 0.02, width: 0.96, height: 0.96, rx: 0.06, fill: "#2b2f4a", stroke: "#aaa", "stroke-width": 0.02 }));
+  g.append(
+    el("rect", {
+      x: 0.02,
+      y: 0.02,
+      width: 0.96,
+      height: 0.96,
+      rx: 0.06,
+      fill: "#2b2f4a",
+      stroke: "#aaa",
+      "stroke-width": 0.02,
+    }),
+  );
   const t = el("text", { x: 0.5, y: 0.62, "font-size": 0.4, "text-anchor": "middle", fill: "#ddd" });
   t.textContent = "?";
   g.append(t);

@@ -1,16 +1,34 @@
 // The game in words, in the language in use: cards, roles, tools, phases, moves and events.
-import { t, has, list } from "./i18n.js";
+import { has, list, t } from "./i18n.js";
 import { keys } from "./net.js";
 import { FLIP } from "./svg.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
 /** A path card's openings as one box-drawing sign, by the sides open (in n, e, s, w order). */
-const GLYPH = { n: "╵", e: "╶", s: "╷", w: "╴", ns: "│", ew: "─", ne: "└", nw: "┘", es: "┌", sw: "┐", nes: "├", nsw: "┤", new: "┴", esw: "┬", nesw: "┼" };
+const GLYPH = {
+  n: "╵",
+  e: "╶",
+  s: "╷",
+  w: "╴",
+  ns: "│",
+  ew: "─",
+  ne: "└",
+  nw: "┘",
+  es: "┌",
+  sw: "┐",
+  nes: "├",
+  nsw: "┤",
+  new: "┴",
+  esw: "┬",
+  nesw: "┼",
+};
 
 /** The sides a card is open on (turned or not), in n, e, s, w order. @param {Schemas["CardEntry"]} entry @param {boolean} [rotated] */
 export function openings(entry, rotated = false) {
-  const open = new Set((entry.segments ?? []).flatMap((s) => s.openings.map((o) => (rotated ? FLIP[/** @type {"n"} */ (o)] : o))));
+  const open = new Set(
+    (entry.segments ?? []).flatMap((s) => s.openings.map((o) => (rotated ? FLIP[/** @type {"n"} */ (o)] : o))),
+  );
   return ["n", "e", "s", "w"].filter((o) => open.has(o));
 }
 
@@ -25,7 +43,7 @@ const family = (card) => {
  * (`{"count": n}`).
  * @param {unknown[] | { count: number } | null | undefined} pile
  */
-const size = (pile) => (Array.isArray(pile) ? pile.length : pile?.count ?? 0);
+const size = (pile) => (Array.isArray(pile) ? pile.length : (pile?.count ?? 0));
 
 /**
  * A card's name as the rulebooks call it (a path card by its kind and the sign of its sides).
@@ -42,10 +60,14 @@ export function cardName(card, rotated = false) {
   // Without the catalogue's entry, the sides its id names: every part of letters n, e, s, w
   // (a split card's two, `crystal_split_nes_w`: all four), in n, e, s, w order.
   const parts = id.split("_").filter((p) => /^[nesw]+$/.test(p));
-  const sides = entry ? openings(entry, rotated).join("") : [..."nesw"].filter((d) => parts.some((p) => p.includes(d))).join("");
+  const sides = entry
+    ? openings(entry, rotated).join("")
+    : [..."nesw"].filter((d) => parts.some((p) => p.includes(d))).join("");
   const fam = family(id);
   const name = t(`path.${fam}`);
-  return fam === "bridge" || fam === "double_curve" ? name : `${name} ${GLYPH[/** @type {"n"} */ (sides)] ?? ""}`.trim();
+  return fam === "bridge" || fam === "double_curve"
+    ? name
+    : `${name} ${GLYPH[/** @type {"n"} */ (sides)] ?? ""}`.trim();
 }
 
 /** A role's name. @param {string | null | undefined} role */
@@ -80,17 +102,23 @@ export function explain(entry) {
   if (entry.kind === "start") return t("explain.start");
   if (entry.kind === "gold") return t("explain.gold");
   const sides = list(openings(entry).map((o) => t(`side.${o}`)));
-  const extra = [entry.doors?.length ? t("explain.door", { doors: list(entry.doors.map((d) => t(`door.${d}`))) }) : "",
-    entry.ladder ? t("explain.ladder") : "", entry.crystals ? t("card.crystals", { n: entry.crystals }) : "",
-    entry.dead_ends ? t("explain.dead_end") : ""].filter(Boolean);
+  const extra = [
+    entry.doors?.length ? t("explain.door", { doors: list(entry.doors.map((d) => t(`door.${d}`))) }) : "",
+    entry.ladder ? t("explain.ladder") : "",
+    entry.crystals ? t("card.crystals", { n: entry.crystals }) : "",
+    entry.dead_ends ? t("explain.dead_end") : "",
+  ].filter(Boolean);
   return t("explain.path", { sides }) + (extra.length ? ` ${extra.join("; ")}.` : "");
 }
 
 /** Milliseconds as "m:ss". @param {number} ms */
-export const clock = (ms) => { const s = Math.max(0, Math.ceil(ms / 1000)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
+export const clock = (ms) => {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+};
 
 /** A seat's name, or "seat N". @param {Record<number, string>} names @param {number | null | undefined} s */
-export const seatName = (names, s) => (s == null ? t("word.someone") : names[s] ?? t("word.seat", { n: s }));
+export const seatName = (names, s) => (s == null ? t("word.someone") : (names[s] ?? t("word.seat", { n: s })));
 
 /** A cell of the maze. @param {{ x: number, y: number } | null | undefined} c */
 const cell = (c) => (c ? `(${c.x}, ${c.y})` : "");
@@ -99,20 +127,29 @@ const cell = (c) => (c ? `(${c.x}, ${c.y})` : "");
 export function describeCommand(c, names) {
   const who = (/** @type {number} */ s) => seatName(names, s);
   switch (c.type) {
-    case "play_path": return t(c.rotated ? "move.path_turned" : "move.path", { card: cardName(c.card), at: cell(c.at) });
+    case "play_path":
+      return t(c.rotated ? "move.path_turned" : "move.path", { card: cardName(c.card), at: cell(c.at) });
     case "play_action": {
       const tg = c.target;
       const card = cardName(c.card);
       const tool = c.tool ? toolName(c.tool) : "";
-      if (tg && "seat" in tg) return t(tool ? "move.action_on_tool" : "move.action_on", { card, who: who(tg.seat), tool });
+      if (tg && "seat" in tg)
+        return t(tool ? "move.action_on_tool" : "move.action_on", { card, who: who(tg.seat), tool });
       if (tg && "x" in tg) return t("move.action_at", { card, at: cell(/** @type {any} */ (tg)) });
       return t("move.action", { card });
     }
-    case "pass": return c.discard.length ? t("move.pass", { cards: list(c.discard.map((d) => cardName(d))) }) : t("move.pass_nothing");
-    case "discard_to_remove": return t("move.discard_to_remove", { cards: list(c.discard.map((d) => cardName(d))), card: cardName(c.remove) });
-    case "choose_gold": return t("move.keep", { card: cardName(c.card) });
-    case "steal": return c.from == null ? t("move.steal_nobody") : t("move.steal", { who: who(c.from) });
-    default: return t(`command.${/** @type {any} */ (c).type}`);
+    case "pass":
+      return c.discard.length
+        ? t("move.pass", { cards: list(c.discard.map((d) => cardName(d))) })
+        : t("move.pass_nothing");
+    case "discard_to_remove":
+      return t("move.discard_to_remove", { cards: list(c.discard.map((d) => cardName(d))), card: cardName(c.remove) });
+    case "choose_gold":
+      return t("move.keep", { card: cardName(c.card) });
+    case "steal":
+      return c.from == null ? t("move.steal_nobody") : t("move.steal", { who: who(c.from) });
+    default:
+      return t(`command.${/** @type {any} */ (c).type}`);
   }
 }
 
@@ -122,7 +159,9 @@ export function describeCommand(c, names) {
  * @param {{ seat: number, name: string, bot?: string | null }} s
  */
 export function shownName(s) {
-  return s.bot && s.name === `${s.bot} bot ${s.seat + 1}` ? t("players.bot_name", { level: t(`level.${s.bot}`), n: s.seat + 1 }) : s.name;
+  return s.bot && s.name === `${s.bot} bot ${s.seat + 1}`
+    ? t("players.bot_name", { level: t(`level.${s.bot}`), n: s.seat + 1 })
+    : s.name;
 }
 
 /**
@@ -150,54 +189,109 @@ export function describeEvent(e, names) {
     card: cardName(ev.card),
     target: who(ev.target?.seat ?? ev.target),
   };
-  const say = (/** @type {string} */ key, /** @type {Record<string, string | number>} */ more = {}) => t(`event.${key}`, { ...p, ...more });
+  const say = (/** @type {string} */ key, /** @type {Record<string, string | number>} */ more = {}) =>
+    t(`event.${key}`, { ...p, ...more });
   const sentence = (() => {
     switch (ev.type) {
-      case "game_created": return say("game_created", { ruleset: rulesetName(ev.ruleset), n: ev.players });
-      case "seed_mixed": return say("seed_mixed", { n: (ev.contributions ?? []).length });
-      case "round_started": return say("round_started", { round: ev.round, first: who(ev.first_player) });
-      case "path_played": return say(ev.rotated ? "path_played_turned" : "path_played");
-      case "goal_revealed": return say("goal_revealed");
-      case "tool_broken": return say("tool_broken");
-      case "tool_repaired": return say("tool_repaired", { tool: toolName(ev.tool) });
-      case "path_removed": return say("path_removed");
-      case "map_used": return ev.goal ? say("map_used_seen", { goal: cardName(ev.goal) }) : say("map_used");
-      case "passed": return say("passed", { n: size(ev.discarded) });
-      case "card_drawn": return ev.card ? say("card_drawn_seen") : say("card_drawn");
-      case "turn_skipped": return say("turn_skipped");
-      case "round_ended": return say(ev.gold_reached_by == null ? "round_ended_no_gold" : "round_ended", { round: ev.round, reached: who(ev.gold_reached_by), winners: roundWinners(ev.winners, ev.gold_reached_by != null, who) });
-      case "gold_kept": return ev.card ? say("gold_kept_seen") : say("gold_kept");
-      case "gold_offered": return say("gold_offered", { n: size(ev.cards) });
-      case "gold_drawn": return say("gold_drawn", { n: size(ev.cards) });
-      case "command_accepted": return say(ev.bot ? "command_accepted_bot" : ev.signature ? "command_accepted_signed" : "command_accepted");
-      case "undo_requested": return say("undo_requested", { version: ev.to_version });
-      case "undo_approved": return say("undo_approved");
-      case "undo_declined": return say("undo_declined");
-      case "undone": return say(ev.reason ? "undone_reason" : "undone", { version: ev.to_version, reason: ev.reason ?? "" });
-      case "game_ended": return say("game_ended", { winners: whom(ev.winners) });
-      case "game_cancelled": return say("game_cancelled");
+      case "game_created":
+        return say("game_created", { ruleset: rulesetName(ev.ruleset), n: ev.players });
+      case "seed_mixed":
+        return say("seed_mixed", { n: (ev.contributions ?? []).length });
+      case "round_started":
+        return say("round_started", { round: ev.round, first: who(ev.first_player) });
+      case "path_played":
+        return say(ev.rotated ? "path_played_turned" : "path_played");
+      case "goal_revealed":
+        return say("goal_revealed");
+      case "tool_broken":
+        return say("tool_broken");
+      case "tool_repaired":
+        return say("tool_repaired", { tool: toolName(ev.tool) });
+      case "path_removed":
+        return say("path_removed");
+      case "map_used":
+        return ev.goal ? say("map_used_seen", { goal: cardName(ev.goal) }) : say("map_used");
+      case "passed":
+        return say("passed", { n: size(ev.discarded) });
+      case "card_drawn":
+        return ev.card ? say("card_drawn_seen") : say("card_drawn");
+      case "turn_skipped":
+        return say("turn_skipped");
+      case "round_ended":
+        return say(ev.gold_reached_by == null ? "round_ended_no_gold" : "round_ended", {
+          round: ev.round,
+          reached: who(ev.gold_reached_by),
+          winners: roundWinners(ev.winners, ev.gold_reached_by != null, who),
+        });
+      case "gold_kept":
+        return ev.card ? say("gold_kept_seen") : say("gold_kept");
+      case "gold_offered":
+        return say("gold_offered", { n: size(ev.cards) });
+      case "gold_drawn":
+        return say("gold_drawn", { n: size(ev.cards) });
+      case "command_accepted":
+        return say(ev.bot ? "command_accepted_bot" : ev.signature ? "command_accepted_signed" : "command_accepted");
+      case "undo_requested":
+        return say("undo_requested", { version: ev.to_version });
+      case "undo_approved":
+        return say("undo_approved");
+      case "undo_declined":
+        return say("undo_declined");
+      case "undone":
+        return say(ev.reason ? "undone_reason" : "undone", { version: ev.to_version, reason: ev.reason ?? "" });
+      case "game_ended":
+        return say("game_ended", { winners: whom(ev.winners) });
+      case "game_cancelled":
+        return say("game_cancelled");
       case "talk_posted": {
         const speaker = ev.seat == null ? t("event.spectator", { name: ev.name ?? t("word.spectator") }) : who(ev.seat);
-        return ev.text == null ? say("talk_hidden_text", { who: speaker }) : say("talk_posted", { who: speaker, text: ev.text });
+        return ev.text == null
+          ? say("talk_hidden_text", { who: speaker })
+          : say("talk_posted", { who: speaker, text: ev.text });
       }
-      case "talk_hidden": return say("talk_hidden", { n: ev.message });
-      case "turn_timed_out": return say("turn_timed_out");
-      case "seat_handed_to_bot": return say(ev.reason === "abandoned" ? "seat_handed_to_bot_abandoned" : ev.reason === "lobby" ? "seat_handed_to_bot_lobby" : "seat_handed_to_bot", { level: t(`level.${ev.level}`) });
-      case "seat_reclaimed": return say("seat_reclaimed");
-      case "token_reissued": return say("token_reissued");
-      case "seat_key_registered": return say("seat_key_registered", { key: keys.prints.get(ev.key) ?? String(ev.key).slice(0, 16) });
-      case "player_trapped": return say("player_trapped");
-      case "action_cancelled": return say("action_cancelled", { removed: cardName(ev.removed) });
-      case "discarded_to_remove": return say("discarded_to_remove", { removed: cardName(ev.removed), n: size(ev.discarded) });
-      case "hands_swapped": return say("hands_swapped");
-      case "hats_swapped": return say("hats_swapped");
-      case "inspected": return ev.role ? say("inspected_seen", { role: roleName(ev.role) }) : say("inspected");
-      case "theft_played": return say("theft_played");
-      case "stealing_started": return say("stealing_started");
-      case "coin_stolen": return ev.from == null ? say("coin_stolen_nobody") : say("coin_stolen", { from: who(ev.from) });
-      case "saboteurs_paid": return say("saboteurs_paid");
-      case "coins_paid": return say("coins_paid");
-      default: return say("other", { type: String(ev.type ?? "") });
+      case "talk_hidden":
+        return say("talk_hidden", { n: ev.message });
+      case "turn_timed_out":
+        return say("turn_timed_out");
+      case "seat_handed_to_bot":
+        return say(
+          ev.reason === "abandoned"
+            ? "seat_handed_to_bot_abandoned"
+            : ev.reason === "lobby"
+              ? "seat_handed_to_bot_lobby"
+              : "seat_handed_to_bot",
+          { level: t(`level.${ev.level}`) },
+        );
+      case "seat_reclaimed":
+        return say("seat_reclaimed");
+      case "token_reissued":
+        return say("token_reissued");
+      case "seat_key_registered":
+        return say("seat_key_registered", { key: keys.prints.get(ev.key) ?? String(ev.key).slice(0, 16) });
+      case "player_trapped":
+        return say("player_trapped");
+      case "action_cancelled":
+        return say("action_cancelled", { removed: cardName(ev.removed) });
+      case "discarded_to_remove":
+        return say("discarded_to_remove", { removed: cardName(ev.removed), n: size(ev.discarded) });
+      case "hands_swapped":
+        return say("hands_swapped");
+      case "hats_swapped":
+        return say("hats_swapped");
+      case "inspected":
+        return ev.role ? say("inspected_seen", { role: roleName(ev.role) }) : say("inspected");
+      case "theft_played":
+        return say("theft_played");
+      case "stealing_started":
+        return say("stealing_started");
+      case "coin_stolen":
+        return ev.from == null ? say("coin_stolen_nobody") : say("coin_stolen", { from: who(ev.from) });
+      case "saboteurs_paid":
+        return say("saboteurs_paid");
+      case "coins_paid":
+        return say("coins_paid");
+      default:
+        return say("other", { type: String(ev.type ?? "") });
     }
   })();
   return `#${e.seq} ${sentence}`;

@@ -1,23 +1,29 @@
 // Browser tests of the web client: the built `saboteur` binary on a fresh SQLite file, driven
 // by playwright-core through the system's Chromium (/usr/bin/chromium), checked with axe-core.
 // Run: npm ci && npm test   (SABOTEUR_BIN overrides the binary, default target/debug/saboteur).
-import { test, before, after } from "node:test";
+
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
+import { dirname, join } from "node:path";
+import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { strings } from "./strings.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
-const bin = process.env.SABOTEUR_BIN ?? [join(root, "target/release/saboteur"), join(root, "target/debug/saboteur")].find(existsSync);
+const bin =
+  process.env.SABOTEUR_BIN ??
+  [join(root, "target/release/saboteur"), join(root, "target/debug/saboteur")].find(existsSync);
 const artifacts = join(here, "artifacts");
 const EN = await strings("en");
 /** A seat's name as the English page shows it: a bot the server named by level and place by its level's word ("medium bot 2"). @param {{ seat: number, name: string, bot?: string | null }} s */
-const shownAs = (s) => (s.bot && s.name === `${s.bot} bot ${s.seat + 1}` ? EN["players.bot_name"].replace("{level}", EN[`level.${s.bot}`]).replace("{n}", String(s.seat + 1)) : s.name);
+const shownAs = (s) =>
+  s.bot && s.name === `${s.bot} bot ${s.seat + 1}`
+    ? EN["players.bot_name"].replace("{level}", EN[`level.${s.bot}`]).replace("{n}", String(s.seat + 1))
+    : s.name;
 mkdirSync(artifacts, { recursive: true });
 const axeSource = readFileSync(join(here, "node_modules/axe-core/axe.min.js"), "utf8");
 const PORT = 18000 + Math.floor(Math.random() * 1000);
@@ -29,14 +35,29 @@ let server, browser, database;
 before(async () => {
   const dir = mkdtempSync(join(tmpdir(), "saboteur-browser-"));
   database = join(dir, "test.db");
-  server = spawn(bin, ["serve", "--bind", `127.0.0.1:${PORT}`, "--database-url", `sqlite://${database}`, "--allow-fixed-seed"], { stdio: "inherit" });
+  server = spawn(
+    bin,
+    ["serve", "--bind", `127.0.0.1:${PORT}`, "--database-url", `sqlite://${database}`, "--allow-fixed-seed"],
+    { stdio: "inherit" },
+  );
   for (let i = 0; i < 100; i++) {
-    try { if ((await fetch(`${BASE}/healthz`)).ok) break; } catch {}
+    try {
+      if ((await fetch(`${BASE}/healthz`)).ok) break;
+    } catch {}
     await new Promise((r) => setTimeout(r, 100));
   }
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 });
 
@@ -49,7 +70,11 @@ async function axe(page, name) {
   await page.addScriptTag({ content: axeSource });
   const result = await page.evaluate(async () => await window.axe.run(document));
   const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  assert.deepEqual(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`), [], `axe on ${name}`);
+  assert.deepEqual(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`),
+    [],
+    `axe on ${name}`,
+  );
 }
 
 async function shots(page, name) {
@@ -60,7 +85,10 @@ async function shots(page, name) {
   await page.setViewportSize(DESKTOP);
 }
 
-async function createFromLobby(page, { ruleset = "base", players = 3, bots = 2, level = "heuristic", keys = false } = {}) {
+async function createFromLobby(
+  page,
+  { ruleset = "base", players = 3, bots = 2, level = "heuristic", keys = false } = {},
+) {
   await page.goto(BASE + "/");
   await page.getByLabel("Ruleset").selectOption(ruleset);
   await page.getByLabel("Players").fill(String(players));
@@ -115,7 +143,11 @@ async function get(path) {
 async function post(path, token, body) {
   const headers = { "content-type": "application/json" };
   if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(BASE + path, { method: "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(BASE + path, {
+    method: "POST",
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   assert.ok(res.ok, `${path}: ${res.status}`);
   return res.json();
 }
@@ -131,12 +163,18 @@ const lead = (...ss) => {
 };
 /** The table's words a test finds its way by, in a language (its strings by key). @param {Record<string, string>} d */
 const ui = (d) => ({
-  hand: d["table.hand"], moves: d["table.moves"], roundOver: d["table.round_over"],
+  hand: d["table.hand"],
+  moves: d["table.moves"],
+  roundOver: d["table.round_over"],
   onward: new RegExp(`^(${esc(d["round.next"])}|${esc(d["round.show_final"])})$`),
   play: lead(d["move.action"], d["move.action_on"], d["move.action_on_tool"], d["move.action_at"]),
-  pass: lead(d["move.pass"]), remove: lead(d["move.discard_to_remove"]), keep: lead(d["move.keep"]), steal: lead(d["move.steal"], d["move.steal_nobody"]),
+  pass: lead(d["move.pass"]),
+  remove: lead(d["move.discard_to_remove"]),
+  keep: lead(d["move.keep"]),
+  steal: lead(d["move.steal"], d["move.steal_nobody"]),
   turn: new RegExp(`^(${[d["table.turn_gold"], d["table.turn_steal"], d["table.turn_card"]].map(esc).join("|")})`),
-  gold: d["table.turn_gold"], stealing: d["table.turn_steal"],
+  gold: d["table.turn_gold"],
+  stealing: d["table.turn_steal"],
   result: new RegExp(`${esc(d["table.you_won"])}|${esc(d["table.you_lost"])}`),
 });
 
@@ -145,7 +183,9 @@ const ui = (d) => ({
  * @param {import("playwright-core").Page} page
  */
 const nextCommand = (page) => {
-  const answer = page.waitForResponse((r) => r.url().endsWith("/commands") && r.request().method() === "POST", { timeout: 30000 });
+  const answer = page.waitForResponse((r) => r.url().endsWith("/commands") && r.request().method() === "POST", {
+    timeout: 30000,
+  });
   answer.catch(() => {});
   return answer;
 };
@@ -159,10 +199,14 @@ const nextCommand = (page) => {
 async function drawn(page, at, answer) {
   const res = await answer;
   const reached = res.ok() ? Number((await res.json().catch(() => ({}))).version ?? 0) : 0;
-  await page.waitForFunction(([v, r]) => {
-    const shown = document.querySelector("main")?.dataset.version;
-    return shown !== v && Number(shown) >= r;
-  }, [at, reached], { timeout: 30000 });
+  await page.waitForFunction(
+    ([v, r]) => {
+      const shown = document.querySelector("main")?.dataset.version;
+      return shown !== v && Number(shown) >= r;
+    },
+    [at, reached],
+    { timeout: 30000 },
+  );
 }
 
 /**
@@ -186,15 +230,27 @@ async function playOne(page, prefer, d = EN, keys = false) {
         const cell = page.locator("rect.cell-legal").first();
         // A cell the docked hand covers on a phone is played by the keyboard (as a person
         // would pan the maze): every cell is a button that takes Enter.
-        if (await cell.count()) { await (keys ? cell.press("Enter") : cell.click({ timeout: 3000 }).catch(() => cell.press("Enter"))); return "path"; }
+        if (await cell.count()) {
+          await (keys ? cell.press("Enter") : cell.click({ timeout: 3000 }).catch(() => cell.press("Enter")));
+          return "path";
+        }
       } else {
         const moves = page.getByLabel(u.moves).getByRole("button").filter({ hasText: u.play });
-        if (await moves.count()) { await act(moves.first()); return "action"; }
+        if (await moves.count()) {
+          await act(moves.first());
+          return "action";
+        }
         // Saboteur 2: two cards discarded to take away what lies in front of the player.
         const removes = page.getByLabel(u.moves).getByRole("button").filter({ hasText: u.remove });
-        if (await removes.count()) { await act(removes.first()); return "remove"; }
+        if (await removes.count()) {
+          await act(removes.first());
+          return "remove";
+        }
         const target = page.locator("rect.cell-target");
-        if (await target.count()) { await act(target.first()); return "action"; }
+        if (await target.count()) {
+          await act(target.first());
+          return "action";
+        }
       }
       await act(hand.nth(i));
       await page.locator(".hand button[aria-pressed=true]").first().waitFor({ state: "detached" });
@@ -209,16 +265,23 @@ async function playOne(page, prefer, d = EN, keys = false) {
       // Every card dimmed: the one selected has no cell and no move but a pass.
       const moves = page.getByLabel(u.moves).getByRole("button");
       assert.equal(await page.locator("rect.cell-legal, rect.cell-target").count(), 0, "a dimmed card lights no cell");
-      assert.equal(await moves.filter({ hasText: u.play }).count() + await moves.filter({ hasText: u.remove }).count(), 0, "a dimmed card has no move");
+      assert.equal(
+        (await moves.filter({ hasText: u.play }).count()) + (await moves.filter({ hasText: u.remove }).count()),
+        0,
+        "a dimmed card has no move",
+      );
     }
     const pass = page.getByLabel(u.moves).getByRole("button").filter({ hasText: u.pass });
-    if (await pass.count()) { await act(pass.first()); return "pass"; }
+    if (await pass.count()) {
+      await act(pass.first());
+      return "pass";
+    }
   }
   return null;
 }
 
 test("create a game with bots, invite a second player, start and play", async () => {
-  const host = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
+  const host = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await host.newPage();
   gameId = await createFromLobby(page, { players: 3, bots: 1 });
   // Tokens are kept per game in the browser: a reload returns to the same table, as host.
@@ -226,7 +289,7 @@ test("create a game with bots, invite a second player, start and play", async ()
   await page.getByRole("button", { name: "Create an invite link" }).click();
   const link = await page.locator("output a").getAttribute("href");
   assert.match(link, /#seat=\d+&token=[0-9a-f]{64}$/, "the token travels in the fragment");
-  const guestContext = await browser.newContext({ locale: "en-US",  viewport: PHONE });
+  const guestContext = await browser.newContext({ locale: "en-US", viewport: PHONE });
   const guest = await guestContext.newPage();
   await guest.goto(BASE + link);
   await guest.getByText("Seats: 3/3").waitFor();
@@ -253,12 +316,20 @@ test("create a game with bots, invite a second player, start and play", async ()
   }
   // A random deal may keep both people's tools broken (the whole games below play every kind).
   assert.ok(played.has("path") || played.has("action"), `a card was played: ${[...played]}`);
-  await guest.locator(".log li").filter({ hasText: `by ${shownAs(bot)}` }).first().waitFor({ timeout: 10000 });
+  await guest
+    .locator(".log li")
+    .filter({ hasText: `by ${shownAs(bot)}` })
+    .first()
+    .waitFor({ timeout: 10000 });
   await shots(page, "table");
   await shots(guest, "guest");
   await axe(guest, "table (phone)");
   // No vote is open: no seat is offered one.
-  assert.equal(await page.getByRole("button", { name: "Approve undo" }).count(), 0, "no vote offered while none is open");
+  assert.equal(
+    await page.getByRole("button", { name: "Approve undo" }).count(),
+    0,
+    "no vote offered while none is open",
+  );
   // An undo request right after one's own move, before anyone acts: the guest (seat 2) plays,
   // the host (seat 0, a person) has not moved yet. The bot votes at once; the host answers.
   await Promise.race([page, guest].map((p) => p.getByText("Your turn").waitFor({ timeout: 15000 })));
@@ -276,7 +347,11 @@ test("create a game with bots, invite a second player, start and play", async ()
   await guest.getByRole("alert").filter({ hasText: "Undo requested" }).waitFor();
   // The requester is never offered a vote on their own request.
   assert.equal(await guest.getByRole("button", { name: "Approve undo" }).count(), 0, "no vote on one's own request");
-  await page.locator(".log li").filter({ hasText: /undo requested/ }).first().waitFor({ timeout: 10000 });
+  await page
+    .locator(".log li")
+    .filter({ hasText: /undo requested/ })
+    .first()
+    .waitFor({ timeout: 10000 });
   const settled = page.locator(".log li").filter({ hasText: /undo declined|undone/ });
   if (!(await settled.count())) await page.getByRole("button", { name: "Approve undo" }).click();
   await settled.first().waitFor({ timeout: 10000 });
@@ -289,7 +364,7 @@ test("create a game with bots, invite a second player, start and play", async ()
 });
 
 test("table talk, a turn clock and presence", async () => {
-  const ctx = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
+  const ctx = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await ctx.newPage();
   await page.goto(BASE + "/");
   await page.getByLabel("Bots", { exact: true }).fill("2");
@@ -307,7 +382,9 @@ test("table talk, a turn clock and presence", async () => {
   const state = await get(`/games/${id}/state`);
   // The reader's own clock speaks to them; another's names its seat.
   const awaited = (await get(`/games/${id}`)).seats.find((s) => s.seat === state.table.deadline.seat);
-  await timer.filter({ hasText: awaited.bot ? /^.+ has \d+:\d\d to decide$/ : /^You have \d+:\d\d to decide$/ }).waitFor();
+  await timer
+    .filter({ hasText: awaited.bot ? /^.+ has \d+:\d\d to decide$/ : /^You have \d+:\d\d to decide$/ })
+    .waitFor();
   assert.equal(state.table.clock.seconds, 600);
   assert.ok(state.table.deadline.at > Date.now(), "the deadline is ahead");
   // Presence: this page follows the game live, so its seat shows as connected.
@@ -317,7 +394,7 @@ test("table talk, a turn clock and presence", async () => {
   await page.getByRole("button", { name: "Say" }).click();
   const talk = page.getByRole("region", { name: "Table talk" });
   await talk.getByText("said: “hello table”").waitFor();
-  const watcherCtx = await browser.newContext({ locale: "en-US",  viewport: PHONE });
+  const watcherCtx = await browser.newContext({ locale: "en-US", viewport: PHONE });
   const watcher = await watcherCtx.newPage();
   await watcher.goto(`${BASE}/play/${id}`);
   await watcher.getByLabel("Name").fill("Kibitzer");
@@ -345,7 +422,7 @@ test("a rematch: the series in the lobby, the table and the replay", async () =>
   await post(`/games/${first.game_id}/start`, first.host_token);
   assert.equal((await get(`/games/${first.game_id}`)).status, "finished");
   const second = await post(`/games/${first.game_id}/rematch`, first.host_token);
-  const ctx = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
+  const ctx = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await ctx.newPage();
   await page.goto(`${BASE}/replay/${first.game_id}`);
   const series = page.getByRole("region", { name: "Series" });
@@ -353,7 +430,10 @@ test("a rematch: the series in the lobby, the table and the replay", async () =>
   await series.getByText(/Running totals: .*\d/).waitFor();
   await series.getByRole("link", { name: second.game_id.slice(0, 8) }).click();
   await page.waitForURL(new RegExp(`/replay/${second.game_id}`));
-  await page.getByRole("region", { name: "Series" }).getByText(`${second.game_id.slice(0, 8)} (this game)`).waitFor();
+  await page
+    .getByRole("region", { name: "Series" })
+    .getByText(`${second.game_id.slice(0, 8)} (this game)`)
+    .waitFor();
   await page.goto(BASE + "/");
   await page.getByRole("row").filter({ hasText: "rematch of" }).first().waitFor();
   await axe(page, "lobby with a rematch");
@@ -361,12 +441,14 @@ test("a rematch: the series in the lobby, the table and the replay", async () =>
 });
 
 test("replay: keyboard steps, deep links, timing", async () => {
-  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/replay/${gameId}?v=2&as=spectator`);
   await page.getByText(/^Step 2 of/).waitFor();
   const t0 = Date.now();
-  const shown = page.evaluate(() => new Promise((r) => document.addEventListener("replay-shown", () => r(performance.now()), { once: true })));
+  const shown = page.evaluate(
+    () => new Promise((r) => document.addEventListener("replay-shown", () => r(performance.now()), { once: true })),
+  );
   const start = await page.evaluate(() => performance.now());
   await page.keyboard.press("ArrowRight");
   const end = await shown;
@@ -377,18 +459,36 @@ test("replay: keyboard steps, deep links, timing", async () => {
   await page.getByText(/^Step 2 of/).waitFor();
   // Autoplay steps on by itself until paused.
   // It passes over a move's bookkeeping (whose move, a card drawn) and stops on what it did.
-  const stops = page.evaluate(() => new Promise((r) => {
-    const seen = [];
-    document.addEventListener("replay-shown", (e) => { seen.push(/** @type {CustomEvent} */ (e).detail); if (seen.length === 5) r(seen); });
-    setTimeout(() => r(seen), 8000);
-  }));
+  const stops = page.evaluate(
+    () =>
+      new Promise((r) => {
+        const seen = [];
+        document.addEventListener("replay-shown", (e) => {
+          seen.push(/** @type {CustomEvent} */ (e).detail);
+          if (seen.length === 5) r(seen);
+        });
+        setTimeout(() => r(seen), 8000);
+      }),
+  );
   await page.getByRole("button", { name: "Play", exact: true }).click();
   const stepped = /** @type {number[]} */ (await stops);
   await page.getByRole("button", { name: "Pause", exact: true }).click();
-  const kinds = new Map((await get(`/games/${gameId}/events?after=0&limit=1000`)).events.map((e) => [e.seq, e.event.type]));
-  assert.ok(stepped.length >= 3 && stepped.every((n, i) => i === 0 || n > stepped[i - 1]), `autoplay goes forward: ${stepped}`);
-  for (const n of stepped) assert.ok(!["command_accepted", "card_drawn"].includes(kinds.get(n)), `autoplay stopped on step ${n}, a ${kinds.get(n)}`);
-  assert.ok(stepped.some((n, i) => i > 0 && n > stepped[i - 1] + 1), `autoplay passed over bookkeeping: ${stepped}`);
+  const kinds = new Map(
+    (await get(`/games/${gameId}/events?after=0&limit=1000`)).events.map((e) => [e.seq, e.event.type]),
+  );
+  assert.ok(
+    stepped.length >= 3 && stepped.every((n, i) => i === 0 || n > stepped[i - 1]),
+    `autoplay goes forward: ${stepped}`,
+  );
+  for (const n of stepped)
+    assert.ok(
+      !["command_accepted", "card_drawn"].includes(kinds.get(n)),
+      `autoplay stopped on step ${n}, a ${kinds.get(n)}`,
+    );
+  assert.ok(
+    stepped.some((n, i) => i > 0 && n > stepped[i - 1] + 1),
+    `autoplay passed over bookkeeping: ${stepped}`,
+  );
   const paused = await page.locator("output").textContent();
   await page.waitForTimeout(1500);
   assert.equal(await page.locator("output").textContent(), paused, "paused, it stays");
@@ -396,13 +496,17 @@ test("replay: keyboard steps, deep links, timing", async () => {
   await page.getByLabel("Speed").selectOption("4");
   await page.getByRole("button", { name: "Play", exact: true }).click();
   const at = Number((await page.locator("output").textContent()).match(/Step (\d+)/)[1]);
-  await page.waitForFunction((at) => Number(document.querySelector("output")?.textContent?.match(/Step (\d+)/)?.[1]) >= at + 4, at, { timeout: 2500 });
+  await page.waitForFunction(
+    (at) => Number(document.querySelector("output")?.textContent?.match(/Step (\d+)/)?.[1]) >= at + 4,
+    at,
+    { timeout: 2500 },
+  );
   await page.getByRole("button", { name: "Pause", exact: true }).click();
   const line = page.getByRole("list", { name: "Log" }).getByRole("button").nth(1);
   await line.click();
   await page.getByText(/^Step 2 of/).waitFor();
   assert.match(await page.locator("li.current").textContent(), /^#2 /);
-  assert.ok(await page.locator("datalist#replay-rounds option").count() >= 1, "round starts marked");
+  assert.ok((await page.locator("datalist#replay-rounds option").count()) >= 1, "round starts marked");
   await axe(page, "replay");
   await shots(page, "replay");
   await context.close();
@@ -423,7 +527,7 @@ test("replay: keyboard steps, deep links, timing", async () => {
 let finishedId;
 
 test("a 12-player game of bots is watched live to its end, then replayed", async () => {
-  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   // Random bots dig badly, so rounds run until the cards run out: a long game (500+ events).
   finishedId = await createFromLobby(page, { ruleset: "saboteur2", players: 12, bots: 12, level: "random" });
@@ -432,7 +536,10 @@ test("a 12-player game of bots is watched live to its end, then replayed", async
     window.longest = 0;
     window.longTasks = 0;
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) { window.longest = Math.max(window.longest, e.duration); window.longTasks++; }
+      for (const e of list.getEntries()) {
+        window.longest = Math.max(window.longest, e.duration);
+        window.longTasks++;
+      }
     }).observe({ type: "longtask", buffered: true });
   });
   await page.getByRole("button", { name: "Start the game" }).click();
@@ -444,7 +551,9 @@ test("a 12-player game of bots is watched live to its end, then replayed", async
   await page.getByText("You are watching (public view).").waitFor();
   const { longest, longTasks } = await page.evaluate(() => ({ longest: window.longest, longTasks: window.longTasks }));
   const summary = await get(`/games/${finishedId}`);
-  console.log(`live 12-player game (${summary.version} events): longest task ${longest.toFixed(0)} ms, ${longTasks} tasks over 50 ms (budget 200 ms)`);
+  console.log(
+    `live 12-player game (${summary.version} events): longest task ${longest.toFixed(0)} ms, ${longTasks} tasks over 50 ms (budget 200 ms)`,
+  );
   assert.ok(longest <= 200, `a long task of ${longest} ms`);
   await shots(page, "finished");
   // A replay step on the whole game: from the key press to the board shown.
@@ -452,22 +561,33 @@ test("a 12-player game of bots is watched live to its end, then replayed", async
   await page.getByText(/^Step 10 of/).waitFor();
   const times = [];
   for (let i = 0; i < 10; i++) {
-    const t = await page.evaluate(() => new Promise((resolve) => {
-      const t0 = performance.now();
-      document.addEventListener("replay-shown", () => requestAnimationFrame(() => resolve(performance.now() - t0)), { once: true });
-      document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight" }));
-    }));
+    const t = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const t0 = performance.now();
+          document.addEventListener(
+            "replay-shown",
+            () => requestAnimationFrame(() => resolve(performance.now() - t0)),
+            { once: true },
+          );
+          document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight" }));
+        }),
+    );
     times.push(t);
   }
   const max = await page.locator("input[type=range]").getAttribute("max");
   times.sort((a, b) => a - b);
-  console.log(`replay step on a ${max}-event game: median ${times[5].toFixed(1)} ms, worst ${times[9].toFixed(1)} ms to visible (budget 100 ms)`);
+  console.log(
+    `replay step on a ${max}-event game: median ${times[5].toFixed(1)} ms, worst ${times[9].toFixed(1)} ms to visible (budget 100 ms)`,
+  );
   assert.ok(times[5] < 100);
   // Doors and ladders are drawn and named: open the replay where the first of each was laid.
   const catalogue = await get("/catalogue");
-  const deck = Object.fromEntries(catalogue.rulesets.find((r) => r.ruleset === "saboteur2").cards.map((c) => [c.card, c]));
+  const deck = Object.fromEntries(
+    catalogue.rulesets.find((r) => r.ruleset === "saboteur2").cards.map((c) => [c.card, c]),
+  );
   const events = [];
-  for (let after = 0; ;) {
+  for (let after = 0; ; ) {
     const page = await get(`/games/${finishedId}/events?after=${after}&limit=500`);
     events.push(...page.events);
     if (page.next_after == null || !page.events.length) break;
@@ -480,18 +600,24 @@ test("a 12-player game of bots is watched live to its end, then replayed", async
   await page.getByText(new RegExp(`^Step ${door.seq} of`)).waitFor();
   assert.ok(await page.locator("svg.board [aria-label*=door]").count(), "the door is named on the board");
   // The move just made is marked on the board and named.
-  assert.match(await page.locator("svg.board rect.last-move").getAttribute("aria-label"), new RegExp(`^last on the board: #${door.seq} path played`));
+  assert.match(
+    await page.locator("svg.board rect.last-move").getAttribute("aria-label"),
+    new RegExp(`^last on the board: #${door.seq} path played`),
+  );
   const ladder = laid((c) => c?.ladder);
   if (ladder) {
     await page.goto(`${BASE}/replay/${finishedId}?v=${ladder.seq}&as=spectator`);
     await page.getByText(new RegExp(`^Step ${ladder.seq} of`)).waitFor();
     assert.ok(await page.locator("svg.board [aria-label*=ladder]").count(), "the ladder is named on the board");
   }
-  console.log(`door laid at version ${door.seq}; ladder ${ladder ? `at version ${ladder.seq}` : "never laid in this game"}`);
+  console.log(
+    `door laid at version ${door.seq}; ladder ${ladder ? `at version ${ladder.seq}` : "never laid in this game"}`,
+  );
   // Once over, any moment through anyone's eyes: every hand, one seat's hand, or none.
   await page.goto(`${BASE}/replay/${finishedId}?v=10`);
   await page.getByText(/^Step 10 of/).waitFor();
-  const handsShown = (n) => page.waitForFunction((n) => document.querySelectorAll("section[aria-label^='Hand of']").length === n, n);
+  const handsShown = (n) =>
+    page.waitForFunction((n) => document.querySelectorAll("section[aria-label^='Hand of']").length === n, n);
   await handsShown(12);
   const seat3 = (await get(`/games/${finishedId}/state?at=10&as=3`)).view.hand;
   await page.getByLabel("Through the eyes of").selectOption("3");
@@ -514,20 +640,26 @@ test("a 12-player game of bots is watched live to its end, then replayed", async
 });
 
 test("audit view", async () => {
-  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/audit/${gameId}`);
-  await page.getByRole("alert").filter({ hasText: /not over/ }).waitFor();
+  await page
+    .getByRole("alert")
+    .filter({ hasText: /not over/ })
+    .waitFor();
   await page.goto(`${BASE}/audit/${finishedId}`);
   await page.getByText(/^Verified:/).waitFor();
   // The verdict comes first; the evidence (hashes, keys, the command line) is folded under
   // "For experts" until opened, the seed and its commitment each explained in a sentence.
   const experts = page.getByText(/^For experts/);
-  assert.ok(await page.evaluate(() => {
-    const verdict = document.querySelector("p.verdict");
-    const hex = document.querySelector("code.hex");
-    return !!verdict && !!hex && (verdict.compareDocumentPosition(hex) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
-  }), "the verdict before any hash");
+  assert.ok(
+    await page.evaluate(() => {
+      const verdict = document.querySelector("p.verdict");
+      const hex = document.querySelector("code.hex");
+      return !!verdict && !!hex && (verdict.compareDocumentPosition(hex) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+    }),
+    "the verdict before any hash",
+  );
   assert.equal(await page.getByText(/saboteur verify --file/).isVisible(), false, "the command line folded");
   await experts.click();
   await page.getByText(/^Before anyone played, the server published a fingerprint/).waitFor();
@@ -542,8 +674,11 @@ test("audit view", async () => {
   // Move by move, in words, each moment linked to the table then; winners by name.
   const account = page.getByRole("region", { name: "Move by move" });
   await account.getByRole("heading", { name: "Round 1" }).waitFor();
-  assert.ok(await account.getByRole("listitem").count() > 10, "the moves are listed");
-  assert.match(await account.getByRole("link").first().getAttribute("href"), new RegExp(`^/replay/${finishedId}\\?v=\\d+&as=everyone$`));
+  assert.ok((await account.getByRole("listitem").count()) > 10, "the moves are listed");
+  assert.match(
+    await account.getByRole("link").first().getAttribute("href"),
+    new RegExp(`^/replay/${finishedId}\\?v=\\d+&as=everyone$`),
+  );
   assert.doesNotMatch(await page.getByText(/^Winners:/).textContent(), /seat \d/, "winners by name");
   await axe(page, "audit");
   await shots(page, "audit");
@@ -552,17 +687,19 @@ test("audit view", async () => {
   await page.screenshot({ path: join(artifacts, "audit-top-desktop.png") });
   await context.close();
   // On a phone, nothing runs off the side: hashes and keys wrap.
-  const phone = await browser.newContext({ locale: "en-US",  viewport: PHONE, hasTouch: true, isMobile: true });
+  const phone = await browser.newContext({ locale: "en-US", viewport: PHONE, hasTouch: true, isMobile: true });
   const small = await phone.newPage();
   await small.goto(`${BASE}/audit/${finishedId}`);
   await small.getByRole("region", { name: "Move by move" }).waitFor();
-  const overflow = await small.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await small.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   assert.ok(overflow <= 0, `the audit view fits a phone (${overflow} px too wide)`);
   await phone.close();
 });
 
 test("a Saboteur 2 game from the lobby", async () => {
-  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   await createFromLobby(page, { ruleset: "saboteur2", players: 3, bots: 2 });
   await page.getByRole("button", { name: "Start the game" }).click();
@@ -575,9 +712,12 @@ test("a Saboteur 2 game from the lobby", async () => {
   await passes.first().waitFor();
   assert.equal(await passes.count(), 1, "one pass button for the selected card");
   const also = moves.getByRole("checkbox");
-  assert.ok(await also.count() >= 1, "the other cards may be ticked to go with it");
+  assert.ok((await also.count()) >= 1, "the other cards may be ticked to go with it");
   await also.first().check();
-  await moves.getByRole("button").filter({ hasText: /^pass, discarding .+ and .+/ }).waitFor();
+  await moves
+    .getByRole("button")
+    .filter({ hasText: /^pass, discarding .+ and .+/ })
+    .waitFor();
   assert.equal(await passes.count(), 1, "still one pass button, for the two cards");
   assert.match(await passes.first().textContent(), /^pass, discarding .+ and .+/);
   await shots(page, "saboteur2");
@@ -599,10 +739,12 @@ test("a Saboteur 2 game from the lobby", async () => {
 async function roundEndShown(page, id, token, check) {
   const end = page.getByRole("region", { name: "Round over" });
   const auth = { headers: { authorization: `Bearer ${token}` } };
-  const round = Number((await end.getByRole("heading", { level: 2 }).textContent())?.match(/^Round (\d+) is over/)?.[1]);
+  const round = Number(
+    (await end.getByRole("heading", { level: 2 }).textContent())?.match(/^Round (\d+) is over/)?.[1],
+  );
   /** @type {any[]} */
   const log = [];
-  for (let after = 0; ;) {
+  for (let after = 0; ; ) {
     const page = await (await fetch(`${BASE}/games/${id}/events?after=${after}&limit=1000`, auth)).json();
     log.push(...page.events);
     if (page.next_after == null) break;
@@ -616,20 +758,41 @@ async function roundEndShown(page, id, token, check) {
   const s2 = then.ruleset === "saboteur2";
   const names = Object.fromEntries((await get(`/games/${id}`)).seats.map((x) => [x.seat, shownAs(x)]));
   // The final maze, as it stood before the next deal: every card of it.
-  assert.equal(await end.locator("svg.board g[role=img]").count(), then.board.length + then.goals.filter((g) => !g.revealed).length, "the final maze");
+  assert.equal(
+    await end.locator("svg.board g[role=img]").count(),
+    then.board.length + then.goals.filter((g) => !g.revealed).length,
+    "the final maze",
+  );
   const { gold_reached_by: reached, winners, roles } = ended.event;
   const outcome = await end.locator("p.outcome").textContent();
   const team = (/** @type {string} */ role) => winners.some((w) => roles[w] === role);
   if (!s2) {
-    assert.equal(outcome, reached != null ? `${names[reached]} reached the gold: the gold-diggers win.`
-      : winners.length ? "The gold was not reached: the saboteurs win." : "The gold was not reached, and nobody was a saboteur: nobody gets gold.");
+    assert.equal(
+      outcome,
+      reached != null
+        ? `${names[reached]} reached the gold: the gold-diggers win.`
+        : winners.length
+          ? "The gold was not reached: the saboteurs win."
+          : "The gold was not reached, and nobody was a saboteur: nobody gets gold.",
+    );
   } else if (reached == null || !(team("green_digger") || team("blue_digger") || team("boss"))) {
     // (A round whose winning team was all trapped counts nobody of it.)
     assert.match(outcome, reached == null ? /^The gold was not reached: the saboteurs win\.$/ : /reached the gold/);
   } else {
-    const side = team("green_digger") && team("blue_digger") ? "both teams win" : team("green_digger") ? "the green gold-diggers win" : team("blue_digger") ? "the blue gold-diggers win" : "";
+    const side =
+      team("green_digger") && team("blue_digger")
+        ? "both teams win"
+        : team("green_digger")
+          ? "the green gold-diggers win"
+          : team("blue_digger")
+            ? "the blue gold-diggers win"
+            : "";
     assert.ok(outcome.startsWith(`${names[reached]} reached the gold: ${side}`), `the side that won: ${outcome}`);
-    assert.match(outcome, /\. The route to the gold passes (no door|: (green door|blue door|green door and blue door))\.$/, `the doors on the route: ${outcome}`);
+    assert.match(
+      outcome,
+      /\. The route to the gold passes (no door|: (green door|blue door|green door and blue door))\.$/,
+      `the doors on the route: ${outcome}`,
+    );
   }
   // The route from the start card (or a ladder) to the gold, a card at each step, each step to a neighbour.
   const route = end.locator("svg.board polyline.route");
@@ -638,46 +801,87 @@ async function roundEndShown(page, id, token, check) {
     assert.ok(gold, "the gold lies face up in the maze");
     const cells = (await route.getAttribute("points")).split(" ").map((p) => p.split(",").map((v) => Number(v) - 0.5));
     const at = ([x, y]) => then.board.find((c) => c.x === x && c.y === y);
-    assert.ok(at(cells[0])?.card === "start" || at(cells[0])?.card.startsWith("ladder"), `the route starts at the start card or a ladder: ${at(cells[0])?.card}`);
+    assert.ok(
+      at(cells[0])?.card === "start" || at(cells[0])?.card.startsWith("ladder"),
+      `the route starts at the start card or a ladder: ${at(cells[0])?.card}`,
+    );
     assert.deepEqual(cells.at(-1), [gold.x, gold.y], "and ends at the gold");
     cells.forEach(([x, y], i) => {
       assert.ok(at([x, y]), `a card at the route's (${x}, ${y})`);
-      if (i) assert.equal(Math.abs(x - cells[i - 1][0]) + Math.abs(y - cells[i - 1][1]), 1, "each step to a neighbouring card");
+      if (i)
+        assert.equal(
+          Math.abs(x - cells[i - 1][0]) + Math.abs(y - cells[i - 1][1]),
+          1,
+          "each step to a neighbouring card",
+        );
     });
     assert.match(await route.getAttribute("aria-label"), /^the route from the start card to the gold, \d+ cards long$/);
   } else assert.equal(await route.count(), 0, "no route when the gold was not reached");
   // Every dwarf card, and the gold each seat got: a number where the reader may see it, else
   // the count of gold cards (their values stay hidden until the end, §7.3); and why.
-  const rows = await end.getByRole("table", { name: `Round ${round}: what each player got` }).locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? "")));
+  const rows = await end
+    .getByRole("table", { name: `Round ${round}: what each player got` })
+    .locator("tbody tr")
+    .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? "")));
   assert.equal(rows.length, roles.length, "a row per seat");
   const span = log.filter((e) => e.seq > ended.seq && e.seq <= last).map((e) => e.event);
   let hidden = false;
   rows.forEach((r, i) => {
     assert.equal(r[1], EN[`role.${roles[i]}`], `seat ${i}'s role revealed`);
     if (s2) {
-      const coins = span.reduce((n, e) => n + (e.type === "coins_paid" ? e.coins[i] : e.type === "coin_stolen" && e.from != null ? (e.seat === i) - (e.from === i) : 0), 0);
+      const coins = span.reduce(
+        (n, e) =>
+          n +
+          (e.type === "coins_paid"
+            ? e.coins[i]
+            : e.type === "coin_stolen" && e.from != null
+              ? (e.seat === i) - (e.from === i)
+              : 0),
+        0,
+      );
       assert.equal(r[2], String(coins), `seat ${i}'s coins this round`);
     } else {
-      const cards = span.flatMap((e) => e.type === "gold_kept" && e.seat === i ? [e.card]
-        : e.type === "saboteurs_paid" ? e.payments.filter((p) => p.seat === i).flatMap((p) => (Array.isArray(p.cards) ? p.cards : Array(p.cards.count).fill(null))) : []);
+      const cards = span.flatMap((e) =>
+        e.type === "gold_kept" && e.seat === i
+          ? [e.card]
+          : e.type === "saboteurs_paid"
+            ? e.payments
+                .filter((p) => p.seat === i)
+                .flatMap((p) => (Array.isArray(p.cards) ? p.cards : Array(p.cards.count).fill(null)))
+            : [],
+      );
       if (cards.some((c) => c == null)) {
         hidden = true;
         assert.equal(r[2], `${cards.length} × gold card (hidden)`, `seat ${i}'s gold, hidden`);
-      } else assert.equal(r[2], String(cards.reduce((n, c) => n + Number(c.slice(5)), 0)), `seat ${i}'s gold this round`);
+      } else
+        assert.equal(r[2], String(cards.reduce((n, c) => n + Number(c.slice(5)), 0)), `seat ${i}'s gold this round`);
     }
     if (i === reached) assert.match(r[3], /^reached the gold; /);
-    const why = s2 && then.in_front[i].includes("trapped") ? /trapped: nothing this round/ : s2 && roles[i] === "geologist" ? /geologist: /
-      : winners.includes(i) ? /on the winning side|no gold card was left|left out|the boss wins|the profiteer always wins/ : /not on the winning side/;
+    const why =
+      s2 && then.in_front[i].includes("trapped")
+        ? /trapped: nothing this round/
+        : s2 && roles[i] === "geologist"
+          ? /geologist: /
+          : winners.includes(i)
+            ? /on the winning side|no gold card was left|left out|the boss wins|the profiteer always wins/
+            : /not on the winning side/;
     assert.match(r[3], why, `why seat ${i} got what it got: ${r[3]}`);
-    for (const e of span) if (e.type === "coin_stolen" && e.seat === i && e.from != null) assert.match(r[3], new RegExp(`stole 1 from ${esc(names[e.from])}`));
+    for (const e of span)
+      if (e.type === "coin_stolen" && e.seat === i && e.from != null)
+        assert.match(r[3], new RegExp(`stole 1 from ${esc(names[e.from])}`));
   });
   if (hidden) await end.getByText("The values of other players' gold cards stay hidden until the game ends.").waitFor();
   // Nothing runs off the side of the screen (a phone's too): a wide table scrolls in its box.
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   assert.ok(overflow <= 0, `the round's end fits the screen (${overflow} px too wide)`);
   const button = end.getByRole("button", { name: ui(EN).onward });
   const label = await button.textContent();
-  if (check) { await axe(page, "a round's end"); await shots(page, `round-end${s2 ? "-saboteur2" : ""}`); }
+  if (check) {
+    await axe(page, "a round's end");
+    await shots(page, `round-end${s2 ? "-saboteur2" : ""}`);
+  }
   await button.click();
   await end.waitFor({ state: "detached" });
   if (label === "Next round") await page.getByText(new RegExp(`^Round ${round + 1}, `)).waitFor();
@@ -697,14 +901,22 @@ test("a whole base game through the table, gold choices included, to the player'
   const summary = await get(`/games/${id}`);
   const botNames = summary.seats.filter((s) => s.bot).map((s) => s.name);
   assert.equal(new Set(botNames).size, 2, `bots read apart: ${botNames}`);
-  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   page.setDefaultTimeout(10000);
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
   // The seat came without a key: the browser registers its own first (an event of its own).
-  await page.getByRole("list", { name: "Players" }).filter({ hasText: /key [0-9a-f]{4} / }).waitFor();
+  await page
+    .getByRole("list", { name: "Players" })
+    .filter({ hasText: /key [0-9a-f]{4} / })
+    .waitFor();
   const result = page.getByRole("status").filter({ hasText: /You won!|You did not win/ });
-  let kept = 0, turns = 0, pathsLaid = 0, marked = 0, toldNews = 0, paced = 0;
+  let kept = 0,
+    turns = 0,
+    pathsLaid = 0,
+    marked = 0,
+    toldNews = 0,
+    paced = 0;
   /** The rounds whose end the table showed, with what it showed. */
   const roundEnds = [];
   const version = () => page.locator("main").getAttribute("data-version");
@@ -714,14 +926,20 @@ test("a whole base game through the table, gold choices included, to the player'
     await Promise.race([turn, result, onward].map((l) => l.waitFor({ timeout: 20000 }).catch(() => {})));
     if (await result.count()) break;
     // A round's end stays on the screen, the final maze and the gold, until the player moves on.
-    if (await onward.count()) { roundEnds.push(await roundEndShown(page, id, joined.player_token, roundEnds.length === 0)); continue; }
+    if (await onward.count()) {
+      roundEnds.push(await roundEndShown(page, id, joined.player_token, roundEnds.length === 0));
+      continue;
+    }
     assert.ok(++turns < 400, "the game ends");
     const at = await version();
     // Whose turn it is, at the top and in the tab's title.
     assert.equal(await page.locator(".turn-banner").textContent(), "You play now");
     assert.match(await page.title(), /^You play now/);
     if (/choose the gold/.test(await turn.textContent())) {
-      const keep = page.getByLabel("Moves for the selected card").getByRole("button").filter({ hasText: /^keep / });
+      const keep = page
+        .getByLabel("Moves for the selected card")
+        .getByRole("button")
+        .filter({ hasText: /^keep / });
       assert.ok(await keep.count(), "the table offers the gold cards to keep");
       await keep.first().click();
       kept++;
@@ -734,12 +952,17 @@ test("a whole base game through the table, gold choices included, to the player'
     await page.waitForFunction((v) => document.querySelector("main")?.dataset.version !== v, at, { timeout: 20000 });
     // The bots' answers are told one by one; a round's end stays on the table until dismissed.
     const news = page.getByRole("region", { name: "What just happened" });
-    if (await news.count() && /by /.test(await news.textContent())) toldNews++;
+    if ((await news.count()) && /by /.test(await news.textContent())) toldNews++;
     // The answers are told one at a time; "Show all" tells the rest at once.
     const showAll = news.getByRole("button", { name: /^Show all/ });
     if (await showAll.count()) {
       const before = await news.locator("li").count();
-      if (await showAll.click({ timeout: 500 }).then(() => true, () => false)) {
+      if (
+        await showAll.click({ timeout: 500 }).then(
+          () => true,
+          () => false,
+        )
+      ) {
         await showAll.waitFor({ state: "detached" });
         if ((await news.locator("li").count()) > before) paced++;
       }
@@ -752,35 +975,73 @@ test("a whole base game through the table, gold choices included, to the player'
     }
   }
   const final = await get(`/games/${id}/state`);
-  console.log(`a whole game in ${turns} turns of the player; rounds: ${JSON.stringify(final.view.rounds.map((r) => r.winners))}`);
+  console.log(
+    `a whole game in ${turns} turns of the player; rounds: ${JSON.stringify(final.view.rounds.map((r) => r.winners))}`,
+  );
   assert.ok(kept > 0, "the player chose gold at least once");
   assert.ok(toldNews > 0, "the bots' moves were told");
   assert.ok(paced > 0, "the bots' moves were told one by one, and all at once on asking");
   // Every round's end was shown before the next deal (the last before the final score).
-  assert.deepEqual(roundEnds.map((r) => r.round), [1, 2, 3], `rounds' ends shown: ${JSON.stringify(roundEnds)}`);
-  assert.deepEqual(roundEnds.map((r) => r.button), ["Next round", "Next round", "Show the final score"]);
-  assert.ok(roundEnds.some((r) => r.route), "a route to the gold was drawn");
-  assert.ok(roundEnds.slice(0, 2).some((r) => r.hidden), "another seat's gold shown as cards, its values hidden, during the game");
+  assert.deepEqual(
+    roundEnds.map((r) => r.round),
+    [1, 2, 3],
+    `rounds' ends shown: ${JSON.stringify(roundEnds)}`,
+  );
+  assert.deepEqual(
+    roundEnds.map((r) => r.button),
+    ["Next round", "Next round", "Show the final score"],
+  );
+  assert.ok(
+    roundEnds.some((r) => r.route),
+    "a route to the gold was drawn",
+  );
+  assert.ok(
+    roundEnds.slice(0, 2).some((r) => r.hidden),
+    "another seat's gold shown as cards, its values hidden, during the game",
+  );
   // The seat came by a link without a key: the browser registered its own, shown at the seat
   // by its fingerprint, and signed every act after it.
   const bundle = await get(`/games/${id}/audit`);
   const registered = bundle.events.findIndex((e) => e.event_type === "seat_key_registered" && e.payload.seat === 0);
   assert.ok(registered > 0, "the browser registered a key for the seat");
-  const own = bundle.events.slice(registered).filter((e) => e.event_type === "command_accepted" && e.payload.seat === 0 && !e.payload.bot);
-  assert.ok(own.length > 0 && own.every((e) => e.payload.signature?.signature?.length === 128), "every command of the seat is signed");
-  assert.match(await page.getByRole("list", { name: "Players" }).textContent(), /key [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}/);
+  const own = bundle.events
+    .slice(registered)
+    .filter((e) => e.event_type === "command_accepted" && e.payload.seat === 0 && !e.payload.bot);
+  assert.ok(
+    own.length > 0 && own.every((e) => e.payload.signature?.signature?.length === 128),
+    "every command of the seat is signed",
+  );
+  assert.match(
+    await page.getByRole("list", { name: "Players" }).textContent(),
+    /key [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}/,
+  );
   assert.equal(await page.getByText("You are watching").count(), 0, "the player's own seat at game over");
   assert.equal(await page.getByRole("button", { name: "Request undo" }).count(), 0, "no undo once over");
   assert.match(await page.locator(".turn-banner").textContent(), /^Game over/);
   // The final score: every seat ranked by its gold (ties share a place), the rounds each won,
   // the winners marked.
   const score = page.getByRole("table", { name: "Final score" }).first();
-  const rows = await score.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? "")));
-  assert.deepEqual(await score.locator("thead th").allTextContents(), ["Place", "Player", "Round 1", "Round 2", "Round 3", "Total", "Rounds won"]);
+  const rows = await score
+    .locator("tbody tr")
+    .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? "")));
+  assert.deepEqual(await score.locator("thead th").allTextContents(), [
+    "Place",
+    "Player",
+    "Round 1",
+    "Round 2",
+    "Round 3",
+    "Total",
+    "Rounds won",
+  ]);
   assert.equal(rows.length, final.view.gold.length, "a row per seat");
   const golds = rows.map((r) => Number(r[5]));
-  assert.deepEqual(golds, [...final.view.gold].sort((a, b) => b - a), "ranked by gold");
-  for (const r of rows) assert.equal(Number(r[0]), 1 + golds.filter((g) => g > Number(r[5])).length, `the place of ${r[1]}`);
+  assert.deepEqual(
+    golds,
+    [...final.view.gold].sort((a, b) => b - a),
+    "ranked by gold",
+  );
+  for (const r of rows)
+    assert.equal(Number(r[0]), 1 + golds.filter((g) => g > Number(r[5])).length, `the place of ${r[1]}`);
   assert.equal(rows.filter((r) => /winner/.test(r[1])).length, final.view.winners.length, "the winners are marked");
   // The gold each seat got in each round, as the record has it (every value public at the end).
   const audited = await get(`/games/${id}/audit`);
@@ -790,24 +1051,38 @@ test("a whole base game through the table, gold choices included, to the player'
   for (const { event_type: type, payload } of audited.events) {
     if (type === "round_started") round = payload.round;
     if (type === "gold_kept") perRound[round - 1][payload.seat] += Number(payload.card.slice(5));
-    if (type === "saboteurs_paid") for (const p of payload.payments) perRound[round - 1][p.seat] += p.cards.reduce((n, c) => n + Number(c.slice(5)), 0);
+    if (type === "saboteurs_paid")
+      for (const p of payload.payments)
+        perRound[round - 1][p.seat] += p.cards.reduce((n, c) => n + Number(c.slice(5)), 0);
   }
   const byName = Object.fromEntries(summary.seats.map((x) => [shownAs(x), x.seat]));
   for (const r of rows) {
     const seat = byName[r[1].replace(/ \(you\)| — winner/g, "")];
     assert.ok(seat != null, `a seat named ${r[1]}`);
-    assert.deepEqual(r.slice(2, 5).map(Number), perRound.map((g) => g[seat]), `${r[1]}'s gold in each round`);
+    assert.deepEqual(
+      r.slice(2, 5).map(Number),
+      perRound.map((g) => g[seat]),
+      `${r[1]}'s gold in each round`,
+    );
     assert.equal(Number(r[5]), Number(r[2]) + Number(r[3]) + Number(r[4]), `${r[1]}'s rounds add up to the total`);
   }
   // Each finished round says who won it, or why nobody did.
   const summaries = await page.getByRole("region", { name: "Finished rounds" }).locator("li").allTextContents();
   assert.equal(summaries.length, final.view.rounds.length, "a line per round");
   final.view.rounds.forEach((r, i) => {
-    const why = r.winners.length ? /won by (?!nobody)/ : r.gold_reached_by == null ? /won by nobody \(the gold was not reached, so the saboteurs won, and nobody was a saboteur\)/ : /won by nobody \(no player of the winning side could be counted/;
+    const why = r.winners.length
+      ? /won by (?!nobody)/
+      : r.gold_reached_by == null
+        ? /won by nobody \(the gold was not reached, so the saboteurs won, and nobody was a saboteur\)/
+        : /won by nobody \(no player of the winning side could be counted/;
     assert.match(summaries[i], why, `round ${r.round}: ${summaries[i]}`);
   });
   const roundsWon = rows.reduce((n, r) => n + Number(r[6]), 0);
-  assert.equal(roundsWon, final.view.rounds.reduce((n, r) => n + r.winners.length, 0), "the rounds each seat won");
+  assert.equal(
+    roundsWon,
+    final.view.rounds.reduce((n, r) => n + r.winners.length, 0),
+    "the rounds each seat won",
+  );
   await shots(page, "game-over");
   await axe(page, "game over");
   // The audit view checks, in the browser, what it kept: the server's keys, the receipts, the
@@ -833,21 +1108,42 @@ test("the table at 1366×800 and on a phone: the hand always in view, the news i
   const page = await context.newPage();
   page.setDefaultTimeout(15000);
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
-  await page.getByRole("list", { name: "Players" }).filter({ hasText: /key [0-9a-f]{4} / }).waitFor();
+  await page
+    .getByRole("list", { name: "Players" })
+    .filter({ hasText: /key [0-9a-f]{4} / })
+    .waitFor();
   /** Where the parts are: the maze on the page and on the screen, its top row of cards, the banner, the hand, the news. */
-  const layout = () => page.evaluate(() => {
-    const maze = /** @type {Element} */ (document.querySelector("section.play svg.board")).getBoundingClientRect();
-    const rows = [...document.querySelectorAll("section.play svg.board g[role=img]")].map((g) => g.getBoundingClientRect().top);
-    const news = /** @type {HTMLElement} */ (document.querySelector("section.news"));
-    const list = /** @type {HTMLElement} */ (news.querySelector("ol"));
-    const hand = /** @type {Element} */ (document.querySelector(".hand")).getBoundingClientRect();
-    return { page: Math.round(maze.top + scrollY), top: maze.top, row: Math.min(...rows), banner: /** @type {Element} */ (document.querySelector(".turn-banner")).getBoundingClientRect().bottom,
-      hand: { top: hand.top, bottom: hand.bottom }, screen: innerHeight, news: news.getBoundingClientRect().height, scrolls: getComputedStyle(list).overflowY, told: list.querySelectorAll("li:not(.quiet)").length };
-  });
+  const layout = () =>
+    page.evaluate(() => {
+      const maze = /** @type {Element} */ (document.querySelector("section.play svg.board")).getBoundingClientRect();
+      const rows = [...document.querySelectorAll("section.play svg.board g[role=img]")].map(
+        (g) => g.getBoundingClientRect().top,
+      );
+      const news = /** @type {HTMLElement} */ (document.querySelector("section.news"));
+      const list = /** @type {HTMLElement} */ (news.querySelector("ol"));
+      const hand = /** @type {Element} */ (document.querySelector(".hand")).getBoundingClientRect();
+      return {
+        page: Math.round(maze.top + scrollY),
+        top: maze.top,
+        row: Math.min(...rows),
+        banner: /** @type {Element} */ (document.querySelector(".turn-banner")).getBoundingClientRect().bottom,
+        hand: { top: hand.top, bottom: hand.bottom },
+        screen: innerHeight,
+        news: news.getBoundingClientRect().height,
+        scrolls: getComputedStyle(list).overflowY,
+        told: list.querySelectorAll("li:not(.quiet)").length,
+      };
+    });
   const first = await layout();
   const seen = (/** @type {typeof first} */ l, /** @type {string} */ when) => {
-    assert.ok(l.hand.top >= 0 && l.hand.bottom <= l.screen, `the hand is on the screen ${when}: ${JSON.stringify(l.hand)} of ${l.screen}`);
-    assert.ok(l.banner <= l.top && l.banner <= l.row, `the banner (down to ${l.banner}) is over neither the maze (${l.top}) nor its top row (${l.row}) ${when}`);
+    assert.ok(
+      l.hand.top >= 0 && l.hand.bottom <= l.screen,
+      `the hand is on the screen ${when}: ${JSON.stringify(l.hand)} of ${l.screen}`,
+    );
+    assert.ok(
+      l.banner <= l.top && l.banner <= l.row,
+      `the banner (down to ${l.banner}) is over neither the maze (${l.top}) nor its top row (${l.row}) ${when}`,
+    );
   };
   seen(first, "at first");
   assert.equal(first.scrolls, "auto", "the news scroll inside their panel");
@@ -855,7 +1151,10 @@ test("the table at 1366×800 and on a phone: the hand always in view, the news i
   // the panel keeps its size.
   let most = 0;
   for (let turn = 0; turn < 4; turn++) {
-    await page.getByRole("status").filter({ hasText: /^Your turn: select a card/ }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /^Your turn: select a card/ })
+      .waitFor();
     const at = await page.locator("main").getAttribute("data-version");
     const posted = nextCommand(page);
     assert.ok(await playOne(page, "path"), "a card was played");
@@ -881,15 +1180,21 @@ test("the table at 1366×800 and on a phone: the hand always in view, the news i
   // selected brings the maze into view under the banner, its top row whole.
   await page.setViewportSize(PHONE);
   await page.reload();
-  await page.getByRole("status").filter({ hasText: /^Your turn: select a card/ }).waitFor();
+  await page
+    .getByRole("status")
+    .filter({ hasText: /^Your turn: select a card/ })
+    .waitFor();
   seen(await layout(), "on a phone");
   const hand = page.getByRole("list", { name: "Your hand" }).getByRole("button");
   let lit = false;
-  for (let i = 0; i < await hand.count() && !lit; i++) {
+  for (let i = 0; i < (await hand.count()) && !lit; i++) {
     await hand.nth(i).click();
     await page.locator(".hand button[aria-pressed=true]").waitFor();
     lit = (await page.locator("rect.cell-legal").count()) > 0;
-    if (!lit) { await hand.nth(i).click(); await page.locator(".hand button[aria-pressed=true]").waitFor({ state: "detached" }); }
+    if (!lit) {
+      await hand.nth(i).click();
+      await page.locator(".hand button[aria-pressed=true]").waitFor({ state: "detached" });
+    }
   }
   assert.ok(lit, "a card lights cells");
   const phone = await layout();
@@ -907,7 +1212,7 @@ test("a Map is aimed at a goal lit on the board, named by its place, not by coor
   const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
   for (let i = 0; i < 2; i++) await post(`/games/${id}/bots`, created.host_token, { level: "heuristic" });
   await post(`/games/${id}/start`, created.host_token);
-  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
   await page.getByText("You play now").first().waitFor();
@@ -927,11 +1232,21 @@ test("a Map is aimed at a goal lit on the board, named by its place, not by coor
   await targets.first().waitFor();
   assert.equal(await targets.count(), 3, "the three face-down goals are lit");
   const labels = await targets.evaluateAll((rects) => rects.map((r) => r.getAttribute("aria-label")));
-  assert.deepEqual(labels.sort(), ["play map on the bottom goal", "play map on the middle goal", "play map on the top goal"]);
-  assert.equal(await page.getByLabel("Moves for the selected card").getByRole("button").filter({ hasText: /\(/ }).count(), 0, "no coordinate buttons");
+  assert.deepEqual(labels.sort(), [
+    "play map on the bottom goal",
+    "play map on the middle goal",
+    "play map on the top goal",
+  ]);
+  assert.equal(
+    await page.getByLabel("Moves for the selected card").getByRole("button").filter({ hasText: /\(/ }).count(),
+    0,
+    "no coordinate buttons",
+  );
   await page.getByRole("button", { name: "play map on the middle goal" }).press("Enter");
   await page.locator(".log li").filter({ hasText: /map/i }).first().waitFor();
-  const state = await (await fetch(`${BASE}/games/${id}/state`, { headers: { authorization: `Bearer ${joined.player_token}` } })).json();
+  const state = await (
+    await fetch(`${BASE}/games/${id}/state`, { headers: { authorization: `Bearer ${joined.player_token}` } })
+  ).json();
   const seen = state.view.goals.filter((g) => g.card);
   assert.equal(seen.length, 1, "the player has seen one goal");
   assert.equal(seen[0].y, 0, "the middle one");
@@ -960,7 +1275,11 @@ async function playToTheEnd(page, d = EN, keys = false, ends = null) {
     await Promise.race([turn, result, onward].map((l) => l.waitFor({ timeout: 30000 }).catch(() => {})));
     if (await result.count()) break;
     if (await onward.count()) {
-      if (ends) await ends(); else { await act(onward); await onward.waitFor({ state: "detached" }); }
+      if (ends) await ends();
+      else {
+        await act(onward);
+        await onward.waitFor({ state: "detached" });
+      }
       made.set("round end", (made.get("round end") ?? 0) + 1);
       continue;
     }
@@ -970,13 +1289,24 @@ async function playToTheEnd(page, d = EN, keys = false, ends = null) {
     const posted = nextCommand(page);
     const moves = page.getByLabel(u.moves).getByRole("button");
     let kind;
-    if (asked === u.gold) { await act(moves.filter({ hasText: u.keep }).first()); kind = "gold"; }
-    else if (asked === u.stealing) { await act(moves.filter({ hasText: u.steal }).first()); kind = "theft"; }
-    else {
+    if (asked === u.gold) {
+      await act(moves.filter({ hasText: u.keep }).first());
+      kind = "gold";
+    } else if (asked === u.stealing) {
+      await act(moves.filter({ hasText: u.steal }).first());
+      kind = "theft";
+    } else {
       // A failure leaves the page as it was, to read what went wrong.
       kind = await playOne(page, turns % 3 ? "path" : "action", d, keys).catch(async (e) => {
-        await page.screenshot({ path: join(artifacts, `failed-turn-${Date.now()}.png`), fullPage: true }).catch(() => {});
-        throw new Error(`${e.message}\nthe page: ${await page.locator("main").innerText().catch(() => "?")}`);
+        await page
+          .screenshot({ path: join(artifacts, `failed-turn-${Date.now()}.png`), fullPage: true })
+          .catch(() => {});
+        throw new Error(
+          `${e.message}\nthe page: ${await page
+            .locator("main")
+            .innerText()
+            .catch(() => "?")}`,
+        );
       });
     }
     assert.ok(kind, `a move was made (${asked}): ${kind ? "" : await page.locator("main").innerText()}`);
@@ -987,23 +1317,39 @@ async function playToTheEnd(page, d = EN, keys = false, ends = null) {
     // No word said twice over a colon ("korytarz: korytarz ┴"), in any language.
     assert.doesNotMatch(told, /(?<!\p{L})(\p{L}+): \1(?!\p{L})/u, "a word said twice");
     // Cards hidden from the reader are counted all the same (a pass discards at least one).
-    if (d === EN) assert.doesNotMatch(told, /discarding 0\b|drew 0 gold|discarded 0 cards|\b0 gold cards offered/, "a hidden count is shown as its number");
+    if (d === EN)
+      assert.doesNotMatch(
+        told,
+        /discarding 0\b|drew 0 gold|discarded 0 cards|\b0 gold cards offered/,
+        "a hidden count is shown as its number",
+      );
   }
   return { turns, made };
 }
 
-for (const [ruleset, players, viewport, seed] of [["base", 10, PHONE, "a1"], ["saboteur2", 12, DESKTOP, "b2"]]) {
+for (const [ruleset, players, viewport, seed] of [
+  ["base", 10, PHONE, "a1"],
+  ["saboteur2", 12, DESKTOP, "b2"],
+]) {
   test(`a whole ${ruleset} game at ${players} players through the table on ${viewport === PHONE ? "a phone" : "a desktop"}`, async () => {
     const created = await post("/games", undefined, { ruleset, players, seed: seed.repeat(32) });
     const id = created.game_id;
     const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
-    for (let i = 1; i < players; i++) await post(`/games/${id}/bots`, created.host_token, { level: i % 2 ? "heuristic" : "random" });
+    for (let i = 1; i < players; i++)
+      await post(`/games/${id}/bots`, created.host_token, { level: i % 2 ? "heuristic" : "random" });
     await post(`/games/${id}/start`, created.host_token);
-    const context = await browser.newContext(viewport === PHONE ? { locale: "en-US", viewport, hasTouch: true, isMobile: true } : { locale: "en-US", viewport });
+    const context = await browser.newContext(
+      viewport === PHONE
+        ? { locale: "en-US", viewport, hasTouch: true, isMobile: true }
+        : { locale: "en-US", viewport },
+    );
     const page = await context.newPage();
     page.setDefaultTimeout(15000);
     await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
-    await page.getByRole("list", { name: "Players" }).filter({ hasText: /key [0-9a-f]{4} / }).waitFor();
+    await page
+      .getByRole("list", { name: "Players" })
+      .filter({ hasText: /key [0-9a-f]{4} / })
+      .waitFor();
     if (viewport === PHONE) {
       // The hand is in reach while the maze is in view.
       const hand = await page.getByRole("list", { name: "Your hand" }).boundingBox();
@@ -1011,17 +1357,30 @@ for (const [ruleset, players, viewport, seed] of [["base", 10, PHONE, "a1"], ["s
     }
     // Each round's end checked against the record (the first with axe too).
     const ends = [];
-    const { turns, made } = await playToTheEnd(page, EN, false, async () => { ends.push(await roundEndShown(page, id, joined.player_token, ends.length === 0)); });
-    console.log(`${ruleset} at ${players}: ${turns} turns of the player: ${JSON.stringify([...made])}; rounds' ends: ${JSON.stringify(ends)}`);
-    assert.deepEqual(ends.map((r) => r.round), [1, 2, 3], "every round's end shown");
+    const { turns, made } = await playToTheEnd(page, EN, false, async () => {
+      ends.push(await roundEndShown(page, id, joined.player_token, ends.length === 0));
+    });
+    console.log(
+      `${ruleset} at ${players}: ${turns} turns of the player: ${JSON.stringify([...made])}; rounds' ends: ${JSON.stringify(ends)}`,
+    );
+    assert.deepEqual(
+      ends.map((r) => r.round),
+      [1, 2, 3],
+      "every round's end shown",
+    );
     // The final score, a column a round, fits the screen (it scrolls in its own box if need be).
     await page.getByRole("table", { name: "Final score" }).waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `the final score fits the screen (${overflow} px too wide)`);
     assert.match(await page.locator(".turn-banner").textContent(), /^Game over/);
     const verdict = await get(`/games/${id}/audit/verdict`);
     assert.ok(verdict.ok, `the game verifies: ${verdict.discrepancy}`);
-    assert.ok(verdict.report.signatures_checked >= turns, `every move signed: ${verdict.report.signatures_checked} of ${turns}`);
+    assert.ok(
+      verdict.report.signatures_checked >= turns,
+      `every move signed: ${verdict.report.signatures_checked} of ${turns}`,
+    );
     await axe(page, `${ruleset} at ${players}, game over`);
     await context.close();
   });
@@ -1033,24 +1392,38 @@ test("at a 150 ms round trip: the table's load, a card selected, the requests a 
   const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
   for (let i = 1; i < 4; i++) await post(`/games/${id}/bots`, created.host_token, { level: "heuristic" });
   await post(`/games/${id}/start`, created.host_token);
-  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   // The key first, unthrottled: registering it is once per seat, not per load.
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
-  await page.getByRole("list", { name: "Players" }).filter({ hasText: /key [0-9a-f]{4} / }).waitFor();
+  await page
+    .getByRole("list", { name: "Players" })
+    .filter({ hasText: /key [0-9a-f]{4} / })
+    .waitFor();
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: 1_250_000, uploadThroughput: 1_250_000 });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 150,
+    downloadThroughput: 1_250_000,
+    uploadThroughput: 1_250_000,
+  });
   /** @type {string[]} */
   const requests = [];
   page.on("request", (r) => requests.push(new URL(r.url()).pathname));
   await page.goto(`${BASE}/play/${id}`);
   // Interactive: the hand drawn, as the page's own clock saw it (from the navigation's start).
-  const load = Math.round(await page.evaluate(() => new Promise((done) => {
-    const drawn = () => document.querySelector(".hand button") ? done(performance.now()) : requestAnimationFrame(drawn);
-    drawn();
-  })));
+  const load = Math.round(
+    await page.evaluate(
+      () =>
+        new Promise((done) => {
+          const drawn = () =>
+            document.querySelector(".hand button") ? done(performance.now()) : requestAnimationFrame(drawn);
+          drawn();
+        }),
+    ),
+  );
   if (process.env.TIMELINE) console.log(timeline.join("\n"));
   await page.getByText("You play now").first().waitFor({ timeout: 20000 });
   // Selecting a card asks the server nothing.
@@ -1077,9 +1450,14 @@ test("at a 150 ms round trip: the table's load, a card selected, the requests a 
   // Each piece of news is read in one request (the game, the view, the moves, presence and
   // the log at one version).
   const reads = after.filter((p) => !p.endsWith("/commands"));
-  assert.ok(reads.length >= 1 && reads.every((p) => p === `/games/${id}/table`), `every read is the table's, in one request: ${after.join(" ")}`);
+  assert.ok(
+    reads.length >= 1 && reads.every((p) => p === `/games/${id}/table`),
+    `every read is the table's, in one request: ${after.join(" ")}`,
+  );
   assert.ok(after.length <= 4, `a move and its news cost few requests: ${after.join(" ")}`);
-  console.log(`at 150 ms RTT: table interactive in ${load} ms (${requests.length - (requests.length - before)} requests), card selected in ${select} ms, a move drawn in ${move} ms, ${after.length} requests for a move and its news: ${after.join(" ")}`);
+  console.log(
+    `at 150 ms RTT: table interactive in ${load} ms (${requests.length - (requests.length - before)} requests), card selected in ${select} ms, a move drawn in ${move} ms, ${after.length} requests for a move and its news: ${after.join(" ")}`,
+  );
   await context.close();
 });
 
@@ -1090,22 +1468,32 @@ test("the audit view names a record changed in the database, at the move it name
   const id = created.game_id;
   for (let i = 0; i < 3; i++) await post(`/games/${id}/bots`, created.host_token, { level: "random" });
   await post(`/games/${id}/start`, created.host_token);
-  const context = await browser.newContext({ locale: "en-US",  viewport: DESKTOP });
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/audit/${id}`);
   await page.getByText(/^Verified:/).waitFor();
   const account = page.getByRole("region", { name: "Move by move" });
   await account.getByRole("heading", { name: "Round 1" }).waitFor();
-  assert.ok(await account.getByText("✓ legal").count() > 5, "each move marked legal");
+  assert.ok((await account.getByText("✓ legal").count()) > 5, "each move marked legal");
   const bundle = await get(`/games/${id}/audit`);
   const seq = bundle.events.find((e) => e.event_type === "command_accepted" && e.seq > 10).seq;
-  const changed = spawnSync("python3", ["-c", `
+  const changed = spawnSync(
+    "python3",
+    [
+      "-c",
+      `
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 db.execute("DROP TRIGGER IF EXISTS events_no_update")
 db.execute("UPDATE events SET payload = json_set(payload, '$.seat', (json_extract(payload, '$.seat') + 1) % 3) WHERE game_id = ? AND seq = ?", (sys.argv[2], int(sys.argv[3])))
 db.commit()
-`, database, id, String(seq)], { encoding: "utf8" });
+`,
+      database,
+      id,
+      String(seq),
+    ],
+    { encoding: "utf8" },
+  );
   assert.equal(changed.status, 0, changed.stderr);
   await page.reload();
   const verdict = page.getByRole("status").filter({ hasText: /^Discrepancy:/ });
@@ -1126,7 +1514,10 @@ test("the host frees a seat a stranger took in the waiting room", async () => {
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/`);
-  await page.evaluate(([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })), [id, created.host_token]);
+  await page.evaluate(
+    ([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })),
+    [id, created.host_token],
+  );
   await page.goto(`${BASE}/play/${id}`);
   await page.getByRole("button", { name: "Free the seat: Squatter" }).click();
   await page.getByRole("button", { name: "Free the seat: Squatter" }).waitFor({ state: "detached" });
@@ -1142,7 +1533,10 @@ test("the host cancels a lobby from the waiting room, asked once more; the page 
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/`);
-  await page.evaluate(([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })), [id, created.host_token]);
+  await page.evaluate(
+    ([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })),
+    [id, created.host_token],
+  );
   await page.goto(`${BASE}/play/${id}`);
   const cancel = page.getByRole("button", { name: "Cancel the game" });
   // Said no to: nothing happens.
@@ -1165,7 +1559,10 @@ test("an invite link stays through the waiting room's redraws and a reload, and 
   const page = await context.newPage();
   page.setDefaultTimeout(15000);
   await page.goto(`${BASE}/`);
-  await page.evaluate(([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })), [id, created.host_token]);
+  await page.evaluate(
+    ([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })),
+    [id, created.host_token],
+  );
   await page.goto(`${BASE}/play/${id}`);
   // Asked for at once, as a hurried host does, then the room redrawn by a bot taking a seat.
   await page.getByRole("button", { name: "Create an invite link" }).click();
@@ -1210,7 +1607,8 @@ test("a game whose record is of an older version is refused a seat: the page say
   // The same game as the server recorded it: the seat is taken.
   await page.unroute(`**/games/${id}/events?after=0&limit=1`);
   await page.getByRole("button", { name: "Join a seat" }).click();
-  for (let i = 0; i < 50 && !(await get(`/games/${id}`)).seats.length; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 50 && !(await get(`/games/${id}`)).seats.length; i++)
+    await new Promise((r) => setTimeout(r, 100));
   assert.equal((await get(`/games/${id}`)).seats.length, 1, "a seat in a game of record version 5");
   await context.close();
 });
@@ -1225,18 +1623,35 @@ test("the audit view names a key registered for the reader's seat that this brow
     const { privateKey, publicKey } = generateKeyPairSync("ed25519");
     return { privateKey, hex: Buffer.from(publicKey.export({ format: "jwk" }).x, "base64url").toString("hex") };
   };
-  const print = (hex) => createHash("sha256").update(Buffer.from(hex, "hex")).digest("hex").slice(0, 16).match(/.{4}/g).join(" ");
-  const other = pair(), own = pair();
+  const print = (hex) =>
+    createHash("sha256").update(Buffer.from(hex, "hex")).digest("hex").slice(0, 16).match(/.{4}/g).join(" ");
+  const other = pair(),
+    own = pair();
   const created = await post("/games", undefined, { ruleset: "base", players: 3, seed: "5e".repeat(32) });
   const id = created.game_id;
   // Each key sent with its proof of possession: the key's signature of the game's key statement.
-  const proof = (p) => sign(null, Buffer.from(canonicalize({ scheme: "saboteur-key-v1", game: id, key: p.hex })), p.privateKey).toString("hex");
-  const taken = await post(`/games/${id}/seats`, undefined, { name: "Ann", public_key: other.hex, key_proof: proof(other) });
+  const proof = (p) =>
+    sign(null, Buffer.from(canonicalize({ scheme: "saboteur-key-v1", game: id, key: p.hex })), p.privateKey).toString(
+      "hex",
+    );
+  const taken = await post(`/games/${id}/seats`, undefined, {
+    name: "Ann",
+    public_key: other.hex,
+    key_proof: proof(other),
+  });
   for (let i = 0; i < 2; i++) await post(`/games/${id}/bots`, created.host_token, { level: "random" });
   await post(`/games/${id}/start`, created.host_token);
   const { version } = await get(`/games/${id}`);
   const body = { public_key: own.hex, key_proof: proof(own) };
-  const statement = canonicalize({ scheme: "saboteur-act-v3", act: "key", game: id, seat: taken.seat, version, body, about: null });
+  const statement = canonicalize({
+    scheme: "saboteur-act-v3",
+    act: "key",
+    game: id,
+    seat: taken.seat,
+    version,
+    body,
+    about: null,
+  });
   const res = await fetch(`${BASE}/games/${id}/seats/${taken.seat}/key`, {
     method: "PUT",
     headers: {
@@ -1254,15 +1669,21 @@ test("the audit view names a key registered for the reader's seat that this brow
   const page = await context.newPage();
   await page.goto(`${BASE}/`);
   const key = { private: own.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64"), public: own.hex };
-  await page.evaluate(([id, mine]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify(mine)),
-    [id, { token: taken.player_token, seat: taken.seat, key, keys: [own.hex] }]);
-  for (let i = 0; i < 200 && (await get(`/games/${id}`)).status !== "finished"; i++) await new Promise((r) => setTimeout(r, 100));
+  await page.evaluate(
+    ([id, mine]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify(mine)),
+    [id, { token: taken.player_token, seat: taken.seat, key, keys: [own.hex] }],
+  );
+  for (let i = 0; i < 200 && (await get(`/games/${id}`)).status !== "finished"; i++)
+    await new Promise((r) => setTimeout(r, 100));
   assert.equal((await get(`/games/${id}`)).status, "finished", "the bots played the game to its end");
   await page.goto(`${BASE}/audit/${id}`);
   const here = page.getByRole("region", { name: "Checked in this browser" }).getByRole("status");
   await here.waitFor();
   const checked = await here.textContent();
-  assert.match(checked, new RegExp(`registers a key for your seat that this browser never held \\(${print(other.hex)}\\)`));
+  assert.match(
+    checked,
+    new RegExp(`registers a key for your seat that this browser never held \\(${print(other.hex)}\\)`),
+  );
   assert.doesNotMatch(checked, /Your seat's key in the record is this browser's/);
   assert.match(await here.getAttribute("class"), /error/);
   await context.close();
@@ -1281,29 +1702,59 @@ test("the audit view checks in the browser an undo, a vote and a reclaim, each s
   // Two players and no bot, so the request waits for the other player's vote.
   const created = await post("/games", undefined, { ruleset: "saboteur2", players: 2, seed: "7a".repeat(32) });
   const id = created.game_id;
-  const proof = (p) => sign(null, Buffer.from(canonicalize({ scheme: "saboteur-key-v1", game: id, key: p.hex })), p.privateKey).toString("hex");
+  const proof = (p) =>
+    sign(null, Buffer.from(canonicalize({ scheme: "saboteur-key-v1", game: id, key: p.hex })), p.privateKey).toString(
+      "hex",
+    );
   const keys = [pair(), pair()];
   const seats = [];
-  for (const k of keys) seats.push({ ...(await post(`/games/${id}/seats`, undefined, { name: "Ann", public_key: k.hex, key_proof: proof(k) })), k });
+  for (const k of keys)
+    seats.push({
+      ...(await post(`/games/${id}/seats`, undefined, { name: "Ann", public_key: k.hex, key_proof: proof(k) })),
+      k,
+    });
   await post(`/games/${id}/start`, created.host_token);
   /** A seat's act signed about what the table's status lists for it. */
   const act = async (seat, path, name, body) => {
-    const state = await (await fetch(`${BASE}/games/${id}/state`, { headers: { authorization: `Bearer ${seat.player_token}` } })).json();
+    const state = await (
+      await fetch(`${BASE}/games/${id}/state`, { headers: { authorization: `Bearer ${seat.player_token}` } })
+    ).json();
     const status = state.table.seats[seat.seat];
-    const about = name === "undo" ? status.undoable : name === "approve" ? state.table.undo_request : name === "reclaim" ? status.handed_at : null;
-    const statement = canonicalize({ scheme: "saboteur-act-v3", act: name, game: id, seat: seat.seat, version: state.version, body: body ?? null, about });
+    const about =
+      name === "undo"
+        ? status.undoable
+        : name === "approve"
+          ? state.table.undo_request
+          : name === "reclaim"
+            ? status.handed_at
+            : null;
+    const statement = canonicalize({
+      scheme: "saboteur-act-v3",
+      act: name,
+      game: id,
+      seat: seat.seat,
+      version: state.version,
+      body: body ?? null,
+      about,
+    });
     const res = await fetch(`${BASE}/games/${id}${path}`, {
       method: "POST",
-      headers: { ...(body ? { "content-type": "application/json" } : {}), authorization: `Bearer ${seat.player_token}`,
-        "seat-signature": sign(null, Buffer.from(statement), seat.k.privateKey).toString("hex"), "seat-signature-version": String(state.version) },
+      headers: {
+        ...(body ? { "content-type": "application/json" } : {}),
+        authorization: `Bearer ${seat.player_token}`,
+        "seat-signature": sign(null, Buffer.from(statement), seat.k.privateKey).toString("hex"),
+        "seat-signature-version": String(state.version),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     return { status: res.status, body: await res.json() };
   };
   // Seat 0 moves (the others answer until it is its turn), then asks to take it back.
-  for (let moved = false; !moved;) {
+  for (let moved = false; !moved; ) {
     for (const seat of seats) {
-      const legal = await (await fetch(`${BASE}/games/${id}/legal-moves`, { headers: { authorization: `Bearer ${seat.player_token}` } })).json();
+      const legal = await (
+        await fetch(`${BASE}/games/${id}/legal-moves`, { headers: { authorization: `Bearer ${seat.player_token}` } })
+      ).json();
       if (!legal.commands.length) continue;
       const played = await act(seat, "/commands", "command", legal.commands[0]);
       assert.equal(played.status, 200, JSON.stringify(played.body));
@@ -1318,17 +1769,27 @@ test("the audit view checks in the browser an undo, a vote and a reclaim, each s
   await post(`/games/${id}/seats/${seats[0].seat}/handover`, created.host_token, { level: "random" });
   const reclaimed = await act(seats[0], `/seats/${seats[0].seat}/reclaim`, "reclaim");
   assert.equal(reclaimed.status, 200, JSON.stringify(reclaimed.body));
-  for (const seat of seats) await post(`/games/${id}/seats/${seat.seat}/handover`, created.host_token, { level: "random" });
-  for (let i = 0; i < 200 && (await get(`/games/${id}`)).status !== "finished"; i++) await new Promise((r) => setTimeout(r, 100));
+  for (const seat of seats)
+    await post(`/games/${id}/seats/${seat.seat}/handover`, created.host_token, { level: "random" });
+  for (let i = 0; i < 200 && (await get(`/games/${id}`)).status !== "finished"; i++)
+    await new Promise((r) => setTimeout(r, 100));
   assert.equal((await get(`/games/${id}`)).status, "finished", "the bots played the game to its end");
-  const kinds = new Set((await (await fetch(`${BASE}/games/${id}/events?after=0&limit=1000`)).json()).events.map((e) => e.event.type));
-  for (const k of ["undo_requested", "undo_approved", "undone", "seat_reclaimed"]) assert.ok(kinds.has(k), `the record holds ${k}`);
+  const kinds = new Set(
+    (await (await fetch(`${BASE}/games/${id}/events?after=0&limit=1000`)).json()).events.map((e) => e.event.type),
+  );
+  for (const k of ["undo_requested", "undo_approved", "undone", "seat_reclaimed"])
+    assert.ok(kinds.has(k), `the record holds ${k}`);
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/`);
-  const key = { private: keys[0].privateKey.export({ format: "der", type: "pkcs8" }).toString("base64"), public: keys[0].hex };
-  await page.evaluate(([id, mine]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify(mine)),
-    [id, { token: seats[0].player_token, seat: seats[0].seat, key, keys: [keys[0].hex] }]);
+  const key = {
+    private: keys[0].privateKey.export({ format: "der", type: "pkcs8" }).toString("base64"),
+    public: keys[0].hex,
+  };
+  await page.evaluate(
+    ([id, mine]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify(mine)),
+    [id, { token: seats[0].player_token, seat: seats[0].seat, key, keys: [keys[0].hex] }],
+  );
   await page.goto(`${BASE}/audit/${id}`);
   const here = page.getByRole("region", { name: "Checked in this browser" }).getByRole("status");
   await here.waitFor();
@@ -1336,7 +1797,7 @@ test("the audit view checks in the browser an undo, a vote and a reclaim, each s
   assert.doesNotMatch(checked, /signature does not verify/, checked);
   const n = Number(checked.match(/(\d+) players' signatures in the record verify/)?.[1]);
   assert.ok(n >= 4, `the commands, the undo, the vote and the reclaim verify: ${checked}`);
-  assert.doesNotMatch(await here.getAttribute("class") ?? "", /error/);
+  assert.doesNotMatch((await here.getAttribute("class")) ?? "", /error/);
   await context.close();
 });
 
@@ -1344,24 +1805,51 @@ test("the audit view checks in the browser an undo, a vote and a reclaim, each s
 const KEY = new RegExp(`\\b(?:${[...new Set(Object.keys(EN).map((k) => k.split(".")[0]))].join("|")})\\.[a-z_0-9]+\\b`);
 
 /** What a page shows and says to screen readers and in tooltips. @param {import("playwright-core").Page} page */
-const shown = (page) => page.evaluate(() => [document.body.innerText, document.title,
-  ...[...document.querySelectorAll("[aria-label],[title]")].flatMap((e) => [e.getAttribute("aria-label") ?? "", e.getAttribute("title") ?? ""])].join("\n"));
+const shown = (page) =>
+  page.evaluate(() =>
+    [
+      document.body.innerText,
+      document.title,
+      ...[...document.querySelectorAll("[aria-label],[title]")].flatMap((e) => [
+        e.getAttribute("aria-label") ?? "",
+        e.getAttribute("title") ?? "",
+      ]),
+    ].join("\n"),
+  );
 
 test("six languages: chosen from the browser's, every page and card in them, switched and kept", async () => {
-  for (const [code, viewport] of [["en", DESKTOP], ["is", PHONE], ["lv", DESKTOP], ["nl", PHONE], ["es", DESKTOP], ["pl", PHONE]]) {
+  for (const [code, viewport] of [
+    ["en", DESKTOP],
+    ["is", PHONE],
+    ["lv", DESKTOP],
+    ["nl", PHONE],
+    ["es", DESKTOP],
+    ["pl", PHONE],
+  ]) {
     const d = await strings(code);
     // A seat in a running Saboteur 2 game, to see a hand and its cards named.
     const created = await post("/games", undefined, { ruleset: "saboteur2", players: 3, seed: "c4".repeat(32) });
     const joined = await post(`/games/${created.game_id}/seats`, undefined, { name: "Ada" });
-    for (let i = 0; i < 2; i++) await post(`/games/${created.game_id}/bots`, created.host_token, { level: "heuristic" });
+    for (let i = 0; i < 2; i++)
+      await post(`/games/${created.game_id}/bots`, created.host_token, { level: "heuristic" });
     await post(`/games/${created.game_id}/start`, created.host_token);
-    const context = await browser.newContext({ locale: code === "en" ? "en-GB" : `${code}-${code.toUpperCase()}`, viewport, ...(viewport === PHONE ? { hasTouch: true, isMobile: true } : {}) });
+    const context = await browser.newContext({
+      locale: code === "en" ? "en-GB" : `${code}-${code.toUpperCase()}`,
+      viewport,
+      ...(viewport === PHONE ? { hasTouch: true, isMobile: true } : {}),
+    });
     const page = await context.newPage();
     const pages = [
       ["/", () => page.getByRole("heading", { name: d["lobby.create"] }).waitFor()],
       ["/rules", () => page.getByRole("heading", { level: 1, name: d["rules.title"] }).waitFor()],
-      [`/play/${created.game_id}#token=${joined.player_token}`, () => page.getByRole("list", { name: d["table.hand"] }).getByRole("button").first().waitFor()],
-      [`/replay/${finishedId}?as=everyone&v=40`, () => page.getByText(d["replay.version_of"].replace("{v}", "40").replace("{max}", "")).first().waitFor()],
+      [
+        `/play/${created.game_id}#token=${joined.player_token}`,
+        () => page.getByRole("list", { name: d["table.hand"] }).getByRole("button").first().waitFor(),
+      ],
+      [
+        `/replay/${finishedId}?as=everyone&v=40`,
+        () => page.getByText(d["replay.version_of"].replace("{v}", "40").replace("{max}", "")).first().waitFor(),
+      ],
       [`/audit/${finishedId}`, () => page.getByRole("region", { name: d["audit.account"] }).waitFor()],
     ];
     for (const [path, ready] of pages) {
@@ -1381,7 +1869,8 @@ test("six languages: chosen from the browser's, every page and card in them, swi
     for (const b of await hand.all()) {
       const name = (await b.textContent()).trim();
       assert.doesNotMatch(name, /_/, `a card named by its identifier in ${code}: ${name}`);
-      if (code !== "en") assert.ok(!Object.values(EN).includes(name.split(",")[0]), `a card named in English in ${code}: ${name}`);
+      if (code !== "en")
+        assert.ok(!Object.values(EN).includes(name.split(",")[0]), `a card named in English in ${code}: ${name}`);
       assert.ok((await b.getAttribute("title"))?.length > 10, `a card's tooltip in ${code}`);
     }
     // The bots the server named by level and place are named in the language ("hard bot 2").
@@ -1425,13 +1914,21 @@ test("two people play a whole Saboteur 2 game at two players, set up through the
   await host.getByRole("button", { name: "Start the game" }).click();
   // Both play at once, each when it is their turn, each in their language, to the end.
   const [a, b] = await Promise.all([playToTheEnd(host), playToTheEnd(guest, pl)]);
-  console.log(`two people, Saboteur 2 at 2: ${a.turns} and ${b.turns} turns: ${JSON.stringify([...a.made])} ${JSON.stringify([...b.made])}`);
+  console.log(
+    `two people, Saboteur 2 at 2: ${a.turns} and ${b.turns} turns: ${JSON.stringify([...a.made])} ${JSON.stringify([...b.made])}`,
+  );
   assert.ok(a.turns > 3 && b.turns > 3, "both played");
   const verdict = await get(`/games/${id}/audit/verdict`);
   assert.ok(verdict.ok, `the game verifies: ${verdict.discrepancy}`);
-  assert.ok(verdict.report.signatures_checked >= a.turns + b.turns, `every move signed: ${verdict.report.signatures_checked}`);
+  assert.ok(
+    verdict.report.signatures_checked >= a.turns + b.turns,
+    `every move signed: ${verdict.report.signatures_checked}`,
+  );
   assert.match(await host.locator(".turn-banner").textContent(), /^Game over/);
-  assert.ok((await guest.locator(".turn-banner").textContent()).startsWith(pl["table.over"]), "the guest's game over, in Polish");
+  assert.ok(
+    (await guest.locator(".turn-banner").textContent()).startsWith(pl["table.over"]),
+    "the guest's game over, in Polish",
+  );
   // Nobody reads as away at game over (the streams end with the game), the host's own page
   // included, and after a reload too.
   assert.doesNotMatch(await host.locator(".players").textContent(), /\(away\)/);
@@ -1459,7 +1956,9 @@ test("two people and an expert bot play a whole base game at three players: one 
   await guest.getByRole("heading", { level: 1 }).waitFor();
   await host.getByRole("button", { name: "Start the game" }).press("Enter");
   const [a, b] = await Promise.all([playToTheEnd(host, EN, true), playToTheEnd(guest, es)]);
-  console.log(`two people and an expert bot, base at 3: ${a.turns} and ${b.turns} turns: ${JSON.stringify([...a.made])} ${JSON.stringify([...b.made])}`);
+  console.log(
+    `two people and an expert bot, base at 3: ${a.turns} and ${b.turns} turns: ${JSON.stringify([...a.made])} ${JSON.stringify([...b.made])}`,
+  );
   assert.ok(a.turns > 3 && b.turns > 3, "both played");
   const verdict = await get(`/games/${id}/audit/verdict`);
   assert.ok(verdict.ok, `the game verifies: ${verdict.discrepancy}`);
@@ -1468,7 +1967,10 @@ test("two people and an expert bot play a whole base game at three players: one 
   const levels = new Set(log.events.filter((e) => e.event.bot).map((e) => e.event.bot.level));
   assert.deepEqual([...levels], ["expert"]);
   assert.match(await host.locator(".turn-banner").textContent(), /^Game over/);
-  assert.ok((await guest.locator(".turn-banner").textContent()).startsWith(es["table.over"]), "the guest's game over, in Spanish");
+  assert.ok(
+    (await guest.locator(".turn-banner").textContent()).startsWith(es["table.over"]),
+    "the guest's game over, in Spanish",
+  );
   await hostContext.close();
   await guestContext.close();
 });
@@ -1492,7 +1994,9 @@ test("the host's acts through the table: a bot seated, a player leaving, a rollb
   // them); the host seats a bot from the table, and starts.
   await page.reload();
   await page.getByRole("button", { name: "Create an invite link" }).click();
-  const other = new URLSearchParams((await page.getByRole("link", { name: /[#&]token=/ }).getAttribute("href")).split("#")[1]);
+  const other = new URLSearchParams(
+    (await page.getByRole("link", { name: /[#&]token=/ }).getAttribute("href")).split("#")[1],
+  );
   await page.reload();
   await page.getByText(/^Seats: 2\/3/).waitFor();
   await page.getByRole("button", { name: "Seat a bot" }).click();
@@ -1500,14 +2004,18 @@ test("the host's acts through the table: a bot seated, a player leaving, a rollb
   await page.getByRole("button", { name: "Start the game" }).click();
   // Until the host has moved once: the other guest's turns are played through the API.
   const turn = page.getByRole("status").filter({ hasText: /^Your turn/ });
-  for (let played = false; !played;) {
+  for (let played = false; !played; ) {
     await page.locator("main[data-version]").waitFor();
     const at = await page.locator("main").getAttribute("data-version");
     const state = await get(`/games/${id}/state`);
     if (state.view.phase.awaited === Number(other.get("seat"))) {
       const auth = { authorization: `Bearer ${other.get("token")}` };
       const legal = await (await fetch(`${BASE}/games/${id}/legal-moves`, { headers: auth })).json();
-      const res = await fetch(`${BASE}/games/${id}/commands`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(legal.commands[0]) });
+      const res = await fetch(`${BASE}/games/${id}/commands`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify(legal.commands[0]),
+      });
       assert.ok(res.ok, `the other guest's move: ${res.status}`);
     } else {
       await turn.waitFor();
@@ -1523,7 +2031,11 @@ test("the host's acts through the table: a bot seated, a player leaving, a rollb
   assert.ok(options >= 1, "earlier moves to go back to");
   await rollback.getByRole("textbox").fill("a misclick");
   await rollback.getByRole("button", { name: "Roll back" }).click();
-  await page.locator(".log li").filter({ hasText: /undone: back to version \d+ \(a misclick\)/ }).first().waitFor();
+  await page
+    .locator(".log li")
+    .filter({ hasText: /undone: back to version \d+ \(a misclick\)/ })
+    .first()
+    .waitFor();
   // The host's own seat handed to a bot, then taken back (the panel stays open across redraws).
   await page.getByRole("button", { name: /^Hand Player to a bot$/ }).click();
   await page.getByText("A bot is playing your seat.").waitFor();
@@ -1532,11 +2044,15 @@ test("the host's acts through the table: a bot seated, a player leaving, a rollb
   await axe(page, "host panel");
   // A new link for a seat: the old token no longer acts.
   await page.getByRole("button", { name: "New link for Player" }).click();
-  const fresh = await page.locator("details.host a").filter({ hasText: /[#&]token=/ }).getAttribute("href");
+  const fresh = await page
+    .locator("details.host a")
+    .filter({ hasText: /[#&]token=/ })
+    .getAttribute("href");
   assert.match(fresh, /#seat=\d+&token=[0-9a-f]{64}$/);
   const log = await get(`/games/${id}/events?after=0&limit=1000`);
   const kinds = new Set(log.events.map((e) => e.event.type));
-  for (const k of ["undone", "seat_handed_to_bot", "seat_reclaimed", "token_reissued"]) assert.ok(kinds.has(k), `the record holds ${k}`);
+  for (const k of ["undone", "seat_handed_to_bot", "seat_reclaimed", "token_reissued"])
+    assert.ok(kinds.has(k), `the record holds ${k}`);
   await context.close();
 });
 
@@ -1545,9 +2061,16 @@ test("Saboteur 2: a pass discards two cards of a kind, each card named as the ha
   // deterministic).
   let found = null;
   for (let k = 0; k < 64 && !found; k++) {
-    const created = await post("/games", undefined, { ruleset: "saboteur2", players: 2, seed: (k + 64).toString(16).padStart(2, "0").repeat(32) });
+    const created = await post("/games", undefined, {
+      ruleset: "saboteur2",
+      players: 2,
+      seed: (k + 64).toString(16).padStart(2, "0").repeat(32),
+    });
     const id = created.game_id;
-    const seats = [await post(`/games/${id}/seats`, undefined, { name: "Ann" }), await post(`/games/${id}/seats`, undefined, { name: "Ada" })];
+    const seats = [
+      await post(`/games/${id}/seats`, undefined, { name: "Ann" }),
+      await post(`/games/${id}/seats`, undefined, { name: "Ada" }),
+    ];
     await post(`/games/${id}/start`, created.host_token);
     for (const seat of seats) {
       const auth = { authorization: `Bearer ${seat.player_token}` };
@@ -1555,14 +2078,18 @@ test("Saboteur 2: a pass discards two cards of a kind, each card named as the ha
       if (view.phase.awaited !== seat.seat) continue;
       const twin = view.hand.find((c, i) => view.hand.indexOf(c) !== i);
       const legal = (await (await fetch(`${BASE}/games/${id}/legal-moves`, { headers: auth })).json()).commands;
-      if (twin && legal.some((c) => c.type === "pass" && c.discard.length === 2 && c.discard.every((d) => d === twin))) found = { id, seat, twin, at: view.hand.indexOf(twin) };
+      if (twin && legal.some((c) => c.type === "pass" && c.discard.length === 2 && c.discard.every((d) => d === twin)))
+        found = { id, seat, twin, at: view.hand.indexOf(twin) };
     }
   }
   assert.ok(found, "a deal with two cards of a kind to pass with");
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/play/${found.id}#token=${found.seat.player_token}`);
-  await page.getByRole("status").filter({ hasText: /^Your turn/ }).waitFor();
+  await page
+    .getByRole("status")
+    .filter({ hasText: /^Your turn/ })
+    .waitFor();
   const hand = page.getByRole("list", { name: "Your hand" }).getByRole("button");
   const named = (await hand.allTextContents()).map((t) => t.split(",")[0].trim());
   await hand.nth(found.at).click();
@@ -1570,17 +2097,26 @@ test("Saboteur 2: a pass discards two cards of a kind, each card named as the ha
   await pass.waitFor();
   // Every card offered to go with it is named as the hand names it (after its picture).
   const offered = (await pass.locator("label").allTextContents()).map((l) => l.trim().replace(/^also discard /, ""));
-  for (const card of offered) assert.ok(named.some((n) => n.endsWith(card)), `"${card}" is named so in the hand: ${JSON.stringify(named)}`);
+  for (const card of offered)
+    assert.ok(
+      named.some((n) => n.endsWith(card)),
+      `"${card}" is named so in the hand: ${JSON.stringify(named)}`,
+    );
   // The other card of the kind is a choice of its own; both go.
   const twin = offered.find((card) => named[found.at].endsWith(card));
   assert.ok(twin, `the other ${named[found.at]} is offered: ${JSON.stringify(offered)}`);
-  await pass.getByRole("checkbox", { name: `also discard ${twin}` }).first().check();
+  await pass
+    .getByRole("checkbox", { name: `also discard ${twin}` })
+    .first()
+    .check();
   const at = await page.locator("main").getAttribute("data-version");
   await pass.getByRole("button").click();
   await page.waitForFunction((v) => document.querySelector("main")?.dataset.version !== v, at);
   const auth = { authorization: `Bearer ${found.seat.player_token}` };
   const log = await (await fetch(`${BASE}/games/${found.id}/events?after=0&limit=1000`, { headers: auth })).json();
-  const passed = log.events.map((e) => e.event).filter((e) => e.type === "command_accepted" && e.command.type === "pass");
+  const passed = log.events
+    .map((e) => e.event)
+    .filter((e) => e.type === "command_accepted" && e.command.type === "pass");
   assert.deepEqual(passed.at(-1)?.command.discard, [found.twin, found.twin], "both cards of the kind discarded");
   await axe(page, "a pass of two cards of a kind");
   await context.close();
@@ -1591,16 +2127,26 @@ test("Saboteur 2: two cards discarded to take away a broken tool, through the ta
   // seeds (the engine is deterministic, so the same one every run).
   let found = null;
   for (let k = 0; k < 64 && !found; k++) {
-    const created = await post("/games", undefined, { ruleset: "saboteur2", players: 2, seed: k.toString(16).padStart(2, "0").repeat(32) });
+    const created = await post("/games", undefined, {
+      ruleset: "saboteur2",
+      players: 2,
+      seed: k.toString(16).padStart(2, "0").repeat(32),
+    });
     const id = created.game_id;
     const first = await post(`/games/${id}/seats`, undefined, { name: "Ann" });
     const second = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
     await post(`/games/${id}/start`, created.host_token);
     const auth = { authorization: `Bearer ${first.player_token}` };
     const legal = await (await fetch(`${BASE}/games/${id}/legal-moves`, { headers: auth })).json();
-    const blow = legal.commands.find((c) => c.type === "play_action" && c.card.startsWith("break_") && c.target?.seat === second.seat);
+    const blow = legal.commands.find(
+      (c) => c.type === "play_action" && c.card.startsWith("break_") && c.target?.seat === second.seat,
+    );
     if (!blow) continue;
-    const res = await fetch(`${BASE}/games/${id}/commands`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(blow) });
+    const res = await fetch(`${BASE}/games/${id}/commands`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify(blow),
+    });
     assert.ok(res.ok, `the broken tool played: ${res.status}`);
     found = { id, player: second, broken: blow.card };
   }
@@ -1608,15 +2154,25 @@ test("Saboteur 2: two cards discarded to take away a broken tool, through the ta
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/play/${found.id}#token=${found.player.player_token}`);
-  await page.getByRole("status").filter({ hasText: /^Your turn/ }).waitFor();
+  await page
+    .getByRole("status")
+    .filter({ hasText: /^Your turn/ })
+    .waitFor();
   // A card selected offers to discard it with another to take the broken tool away.
   await page.getByRole("list", { name: "Your hand" }).getByRole("button").first().click();
-  const remove = page.getByLabel("Moves for the selected card").getByRole("button").filter({ hasText: /^discard .+ to remove broken / });
+  const remove = page
+    .getByLabel("Moves for the selected card")
+    .getByRole("button")
+    .filter({ hasText: /^discard .+ to remove broken / });
   await remove.first().waitFor();
   const at = await page.locator("main").getAttribute("data-version");
   await remove.first().click();
   await page.waitForFunction((v) => document.querySelector("main")?.dataset.version !== v, at);
-  const state = await (await fetch(`${BASE}/games/${found.id}/state`, { headers: { authorization: `Bearer ${found.player.player_token}` } })).json();
+  const state = await (
+    await fetch(`${BASE}/games/${found.id}/state`, {
+      headers: { authorization: `Bearer ${found.player.player_token}` },
+    })
+  ).json();
   assert.deepEqual(state.view.in_front[found.player.seat], [], `${found.broken} taken away`);
   assert.equal(state.view.hand.length, 5, "two discarded, one drawn: the hand shrinks by one");
   await axe(page, "discard to remove");

@@ -1,12 +1,13 @@
 // The web client cannot drift from the spec: api/types/api.d.ts is what openapi-typescript
 // makes of openapi/openapi.json, and tsc checks the client's JSDoc types against it.
 // Regenerate after a spec change: npm run types
-import { test } from "node:test";
+
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync, readdirSync, mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
+import { dirname, join } from "node:path";
+import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { strings } from "./strings.mjs";
 
@@ -48,27 +49,46 @@ test("every language has every string, with the same placeholders, translated", 
       assert.equal(holes(d[k]), holes(v), `${code}: ${k} keeps English's placeholders`);
     }
     const same = Object.keys(en).filter((k) => d[k] === en[k]);
-    assert.ok(same.length < Object.keys(en).length / 10, `${code}: ${same.length} strings left as in English: ${same.slice(0, 20)}`);
+    assert.ok(
+      same.length < Object.keys(en).length / 10,
+      `${code}: ${same.length} strings left as in English: ${same.slice(0, 20)}`,
+    );
   }
 });
 
 test("every string the client asks for exists, and every value of the spec's enums has its words", async () => {
   const en = await strings("en");
-  const code = readdirSync(web).filter((f) => f.endsWith(".js") && !f.startsWith("lang-") && f !== "bundle.js").map((f) => readFileSync(join(web, f), "utf8")).join("\n");
+  const code = readdirSync(web)
+    .filter((f) => f.endsWith(".js") && !f.startsWith("lang-") && f !== "bundle.js")
+    .map((f) => readFileSync(join(web, f), "utf8"))
+    .join("\n");
   const asked = [...code.matchAll(/\bt\(\s*"([a-z_0-9.]+)"/g)].map((m) => m[1]);
   const said = [...code.matchAll(/\bsay\(\s*"([a-z_0-9]+)"/g)].map((m) => `event.${m[1]}`);
-  const chosen = [...code.matchAll(/\?\s*"((?:[a-z_]+\.)[a-z_0-9]+)"\s*:\s*"((?:[a-z_]+\.)[a-z_0-9]+)"/g)].flatMap((m) => [m[1], m[2]]);
+  const chosen = [...code.matchAll(/\?\s*"((?:[a-z_]+\.)[a-z_0-9]+)"\s*:\s*"((?:[a-z_]+\.)[a-z_0-9]+)"/g)].flatMap(
+    (m) => [m[1], m[2]],
+  );
   assert.ok(asked.length > 200, `the client's strings found: ${asked.length}`);
   for (const k of [...asked, ...said, ...chosen]) assert.ok(k in en, `lang-en.js lacks ${k}`);
   const spec = JSON.parse(readFileSync(join(root, "openapi/openapi.json"), "utf8")).components.schemas;
-  for (const [schema, prefix] of [["Role", "role"], ["Tool", "tool"], ["PhaseName", "phase"], ["GameStatus", "status"], ["ProblemCode", "problem"], ["Ruleset", "ruleset"]]) {
+  for (const [schema, prefix] of [
+    ["Role", "role"],
+    ["Tool", "tool"],
+    ["PhaseName", "phase"],
+    ["GameStatus", "status"],
+    ["ProblemCode", "problem"],
+    ["Ruleset", "ruleset"],
+  ]) {
     for (const v of spec[schema].enum) assert.ok(`${prefix}.${v}` in en, `lang-en.js lacks ${prefix}.${v} (${schema})`);
   }
   // Each event has its sentence, each card its name (its own, or its path family's).
-  for (const type of Object.keys(spec.Event.discriminator.mapping)) assert.match(code, new RegExp(`case "${type}":`), `words.js tells the event ${type}`);
+  for (const type of Object.keys(spec.Event.discriminator.mapping))
+    assert.match(code, new RegExp(`case "${type}":`), `words.js tells the event ${type}`);
   for (const card of spec.Card.enum) {
     const family = card.replace(/(_[nesw]+)+$/, "").replace("crystal_split", "crystal_tunnel");
-    assert.ok(`card.${card}` in en || `path.${family}` in en || /^(gold_\d|goal_stone_\w+)$/.test(card), `no name for the card ${card}`);
+    assert.ok(
+      `card.${card}` in en || `path.${family}` in en || /^(gold_\d|goal_stone_\w+)$/.test(card),
+      `no name for the card ${card}`,
+    );
   }
 });
 
@@ -76,7 +96,16 @@ test("the glossary in docs/ has each language's words for the roles and cards", 
   const glossary = readFileSync(join(root, "docs/glossary.md"), "utf8").toLowerCase();
   for (const code of LANGS) {
     const d = await strings(code);
-    for (const k of ["role.gold_digger", "role.saboteur", "card.map", "card.rockfall", "path.tunnel", "tool.pickaxe", "tool.lantern", "tool.cart"]) {
+    for (const k of [
+      "role.gold_digger",
+      "role.saboteur",
+      "card.map",
+      "card.rockfall",
+      "path.tunnel",
+      "tool.pickaxe",
+      "tool.lantern",
+      "tool.cart",
+    ]) {
       assert.ok(glossary.includes(d[k].toLowerCase()), `docs/glossary.md lacks ${code}'s ${k}: ${d[k]}`);
     }
   }
@@ -86,6 +115,19 @@ test("api/web/bundle.js is what esbuild makes of the client's modules", () => {
   const out = join(mkdtempSync(join(tmpdir(), "saboteur-bundle-")), "bundle.js");
   const script = JSON.parse(readFileSync(join(here, "package.json"), "utf8")).scripts.bundle;
   // The committed script, with the output sent elsewhere: run where npm runs it.
-  execFileSync("sh", ["-c", script.replace("--outfile=../../api/web/bundle.js", `--outfile=${out}`).replace(/^(NODE_PATH=\S+ )?esbuild/, (_, env) => `${env ?? ""}${bin("esbuild")}`)], { cwd: here, stdio: "pipe" });
-  assert.equal(readFileSync(out, "utf8"), readFileSync(join(web, "bundle.js"), "utf8"), "the bundle is stale: run `npm run bundle` in tests/browser");
+  execFileSync(
+    "sh",
+    [
+      "-c",
+      script
+        .replace("--outfile=../../api/web/bundle.js", `--outfile=${out}`)
+        .replace(/^(NODE_PATH=\S+ )?esbuild/, (_, env) => `${env ?? ""}${bin("esbuild")}`),
+    ],
+    { cwd: here, stdio: "pipe" },
+  );
+  assert.equal(
+    readFileSync(out, "utf8"),
+    readFileSync(join(web, "bundle.js"), "utf8"),
+    "the bundle is stale: run `npm run bundle` in tests/browser",
+  );
 });
