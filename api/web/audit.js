@@ -326,7 +326,7 @@ async function account(id, names, wrong) {
     }
     if (e.event_type === "card_drawn") continue;
     const checked =
-      wrong && wrong.seq && e.seq >= wrong.seq
+      wrong?.seq && e.seq >= wrong.seq
         ? e.seq === wrong.seq
           ? h("strong", { class: "error" }, ` ✗ ${wrong.what.replace(/^event \d+: /, "")}`)
           : ` ${t("audit.not_checked")}`

@@ -405,8 +405,7 @@ async function follow(id2, token, onEvent, signal) {
         const { value, done } = await reader.read();
         if (done) break;
         buf += dec.decode(value, { stream: true });
-        let i;
-        while ((i = buf.indexOf("\n\n")) >= 0) {
+        for (let i = buf.indexOf("\n\n"); i >= 0; i = buf.indexOf("\n\n")) {
           const block = buf.slice(0, i);
           buf = buf.slice(i + 2);
           let data = "";
@@ -418,7 +417,7 @@ async function follow(id2, token, onEvent, signal) {
           if (data) onEvent(data);
         }
       }
-    } catch (e) {
+    } catch {
       if (signal.aborted) return;
     }
     if (over) return;
@@ -1055,7 +1054,7 @@ async function account(id2, names, wrong) {
       parts.push(h("h3", {}, t("audit.round", { n: ev.round })), list2);
     }
     if (e.event_type === "card_drawn") continue;
-    const checked = wrong && wrong.seq && e.seq >= wrong.seq ? e.seq === wrong.seq ? h("strong", { class: "error" }, ` ✗ ${wrong.what.replace(/^event \d+: /, "")}`) : ` ${t("audit.not_checked")}` : e.event_type === "command_accepted" ? h("span", { class: "legal", title: t("audit.legal_title") }, ` ✓ ${t("audit.legal")}`) : "";
+    const checked = wrong?.seq && e.seq >= wrong.seq ? e.seq === wrong.seq ? h("strong", { class: "error" }, ` ✗ ${wrong.what.replace(/^event \d+: /, "")}`) : ` ${t("audit.not_checked")}` : e.event_type === "command_accepted" ? h("span", { class: "legal", title: t("audit.legal_title") }, ` ✓ ${t("audit.legal")}`) : "";
     list2.append(
       h(
         "li",

@@ -284,8 +284,7 @@ export async function follow(id, token, onEvent, signal) {
         const { value, done } = await reader.read();
         if (done) break;
         buf += dec.decode(value, { stream: true });
-        let i;
-        while ((i = buf.indexOf("\n\n")) >= 0) {
+        for (let i = buf.indexOf("\n\n"); i >= 0; i = buf.indexOf("\n\n")) {
           const block = buf.slice(0, i);
           buf = buf.slice(i + 2);
           let data = "";
@@ -297,7 +296,7 @@ export async function follow(id, token, onEvent, signal) {
           if (data) onEvent(data);
         }
       }
-    } catch (e) {
+    } catch {
       if (signal.aborted) return;
     }
     if (over) return;

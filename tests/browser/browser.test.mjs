@@ -89,7 +89,7 @@ async function createFromLobby(
   page,
   { ruleset = "base", players = 3, bots = 2, level = "heuristic", keys = false } = {},
 ) {
-  await page.goto(BASE + "/");
+  await page.goto(`${BASE}/`);
   await page.getByLabel("Ruleset").selectOption(ruleset);
   await page.getByLabel("Players").fill(String(players));
   await page.getByLabel("Bots", { exact: true }).fill(String(bots));
@@ -130,7 +130,7 @@ test("the lobby's assets stay within budget, compressed and revalidated", async 
   console.log(`lobby assets: ${total} bytes uncompressed, ${sent} sent gzipped (budget 204800 uncompressed)`);
   assert.ok(total < 200 * 1024);
   assert.ok(sent < total / 2, `${sent} of ${total}`);
-  assert.match((await fetch(BASE + "/assets/bundle.js")).headers.get("content-type"), /javascript/);
+  assert.match((await fetch(`${BASE}/assets/bundle.js`)).headers.get("content-type"), /javascript/);
 });
 
 /** Reads JSON from the API (for facts the test checks the pages against). */
@@ -366,7 +366,7 @@ test("create a game with bots, invite a second player, start and play", async ()
 test("table talk, a turn clock and presence", async () => {
   const ctx = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await ctx.newPage();
-  await page.goto(BASE + "/");
+  await page.goto(`${BASE}/`);
   await page.getByLabel("Bots", { exact: true }).fill("2");
   await page.getByLabel("Turn clock").selectOption("per_decision");
   await page.getByLabel("Seconds", { exact: true }).fill("600");
@@ -434,7 +434,7 @@ test("a rematch: the series in the lobby, the table and the replay", async () =>
     .getByRole("region", { name: "Series" })
     .getByText(`${second.game_id.slice(0, 8)} (this game)`)
     .waitFor();
-  await page.goto(BASE + "/");
+  await page.goto(`${BASE}/`);
   await page.getByRole("row").filter({ hasText: "rematch of" }).first().waitFor();
   await axe(page, "lobby with a rematch");
   await ctx.close();
@@ -721,7 +721,7 @@ test("a Saboteur 2 game from the lobby", async () => {
   assert.equal(await passes.count(), 1, "still one pass button, for the two cards");
   assert.match(await passes.first().textContent(), /^pass, discarding .+ and .+/);
   await shots(page, "saboteur2");
-  await page.goto(BASE + "/");
+  await page.goto(`${BASE}/`);
   await page.locator("tbody tr").first().waitFor();
   await axe(page, "lobby");
   await shots(page, "lobby");
@@ -1885,7 +1885,7 @@ test("six languages: chosen from the browser's, every page and card in them, swi
   const [pl, is] = [await strings("pl"), await strings("is")];
   const context = await browser.newContext({ locale: "pl-PL", viewport: DESKTOP });
   const page = await context.newPage();
-  await page.goto(BASE + "/");
+  await page.goto(`${BASE}/`);
   await page.getByRole("heading", { name: pl["lobby.create"] }).waitFor();
   await page.getByLabel(pl["nav.language"]).selectOption("is");
   await page.getByRole("heading", { name: is["lobby.create"] }).waitFor();
@@ -1893,7 +1893,7 @@ test("six languages: chosen from the browser's, every page and card in them, swi
   await page.getByRole("link", { name: is["nav.rules"] }).click();
   await page.getByRole("heading", { level: 1, name: is["rules.title"] }).waitFor();
   const again = await context.newPage();
-  await again.goto(BASE + "/");
+  await again.goto(`${BASE}/`);
   await again.getByRole("heading", { name: is["lobby.create"] }).waitFor();
   await context.close();
 });
