@@ -1152,9 +1152,9 @@ function players(view, names, table2, presence, bots = /* @__PURE__ */ new Set()
       const turn = view.phase.awaited === i;
       const seat = table2?.seats[i];
       const here = presence?.seats[i]?.connected;
-      const shown = presence && !bots.has(i);
+      const shown2 = presence && !bots.has(i);
       const parts = [
-        t("players.seat", { n: i, name: names[i] ?? t("players.empty") }) + (view.seat === i ? ` ${t("players.you")}` : "") + (shown ? ` ${t(here ? "players.connected" : "players.away")}` : "") + ": " + t("players.cards", { n, gold: view.gold_card_counts[i] })
+        t("players.seat", { n: i, name: names[i] ?? t("players.empty") }) + (view.seat === i ? ` ${t("players.you")}` : "") + (shown2 ? ` ${t(here ? "players.connected" : "players.away")}` : "") + ": " + t("players.cards", { n, gold: view.gold_card_counts[i] })
       ];
       if (seat?.remaining_ms != null && !turn) parts.push(t("players.clock", { time: clock(seat.remaining_ms) }));
       if (seat?.handed_to) parts.push(t("players.bot_plays", { level: t(`level.${seat.handed_to}`) }));
@@ -1166,7 +1166,7 @@ function players(view, names, table2, presence, bots = /* @__PURE__ */ new Set()
       return h(
         "li",
         { class: turn ? "turn" : "" },
-        shown ? h(
+        shown2 ? h(
           "span",
           { class: here ? "here" : "away", title: t(here ? "players.connected_title" : "players.away_title") },
           here ? "● " : "○ "
@@ -1325,35 +1325,62 @@ async function lobby(ready2) {
     if (cursor) q.set("cursor", cursor);
     const data = await api(`/games?${q}`);
     for (const g of data.games) {
-      const mine = tokens.get(g.id);
-      list2.append(
-        h(
-          "tr",
-          {},
-          h("td", {}, h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8))),
-          h("td", {}, rulesetName(g.ruleset)),
-          h("td", {}, statusName(g.status)),
-          h(
-            "td",
-            {},
-            `${g.seats.length}/${g.players}: ${g.seats.map((s) => shownName(s) + (s.bot && shownName(s) === s.name ? ` ${t("lobby.bot")}` : "")).join(", ")}`,
-            g.previous ? [` — ${t("lobby.rematch_of")} `, h("a", { href: `/play/${g.previous}` }, g.previous.slice(0, 8))] : null
-          ),
-          h(
-            "td",
-            {},
-            mine.token ? t("lobby.your_seat") : mine.host ? t("lobby.host") : "",
-            " ",
-            h("a", { href: `/replay/${g.id}` }, t("lobby.replay")),
-            g.status === "finished" ? [" ", h("a", { href: `/audit/${g.id}` }, t("lobby.audit"))] : null
-          )
-        )
-      );
+      list2.append(gameRow(g));
     }
     cursor = data.next_cursor ?? null;
     more.hidden = !cursor;
   }
   more.addEventListener("click", page);
+  const form = createForm();
+  main.replaceChildren(
+    h("h1", {}, t("lobby.games")),
+    form,
+    h("h2", {}, t("lobby.all")),
+    h(
+      "table",
+      {},
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          [t("lobby.col_game"), t("lobby.ruleset"), t("lobby.col_status"), t("lobby.col_seats"), ""].map(
+            (x) => h("th", { scope: "col" }, x)
+          )
+        )
+      ),
+      list2
+    ),
+    more
+  );
+  await page();
+}
+function gameRow(g) {
+  const mine = tokens.get(g.id);
+  return h(
+    "tr",
+    {},
+    h("td", {}, h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8))),
+    h("td", {}, rulesetName(g.ruleset)),
+    h("td", {}, statusName(g.status)),
+    h(
+      "td",
+      {},
+      `${g.seats.length}/${g.players}: ${g.seats.map((s) => shownName(s) + (s.bot && shownName(s) === s.name ? ` ${t("lobby.bot")}` : "")).join(", ")}`,
+      g.previous ? [` — ${t("lobby.rematch_of")} `, h("a", { href: `/play/${g.previous}` }, g.previous.slice(0, 8))] : null
+    ),
+    h(
+      "td",
+      {},
+      mine.token ? t("lobby.your_seat") : mine.host ? t("lobby.host") : "",
+      " ",
+      h("a", { href: `/replay/${g.id}` }, t("lobby.replay")),
+      g.status === "finished" ? [" ", h("a", { href: `/audit/${g.id}` }, t("lobby.audit"))] : null
+    )
+  );
+}
+function createForm() {
   const err = h("p", { class: "error", role: "alert" });
   const option = (value, text) => h("option", { value }, text);
   const form = h(
@@ -1424,60 +1451,41 @@ async function lobby(ready2) {
       form
     );
     try {
-      const players2 = Number(f.get("players"));
-      const options = {};
-      if (f.get("forfeit")) options.broken_tools_forfeit_gold = true;
-      if (f.get("spectators")) options.spectator_talk = true;
-      const seconds = Number(f.get("seconds"));
-      if (f.get("clock") === "per_decision") options.clock = { kind: "per_decision", seconds };
-      if (f.get("clock") === "bank")
-        options.clock = { kind: "bank", seconds, increment_seconds: Number(f.get("increment")) };
-      if (options.clock && Number(f.get("abandon")) > 0) options.abandon_after = Number(f.get("abandon"));
-      const created = await api("/games", { method: "POST", body: { ruleset: f.get("ruleset"), players: players2, options } });
-      const id2 = created.game_id;
-      tokens.set(id2, { host: created.host_token });
-      const bots = Math.min(players2, Number(f.get("bots")));
-      if (bots < players2) {
-        await seatable(id2, t);
-        const key = await keys.make();
-        const joined = await api(`/games/${id2}/seats`, {
-          method: "POST",
-          body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), ...await keys.sent(key, id2) }
-        });
-        tokens.set(id2, seated(joined, key));
-      }
-      for (let i = 0; i < bots; i++) {
-        await api(`/games/${id2}/bots`, { method: "POST", token: created.host_token, body: { level: f.get("level") } });
-      }
-      location.href = `/play/${id2}`;
+      await create(f);
     } catch (e) {
       err.textContent = /** @type {Error} */
       e.message;
     }
   });
-  main.replaceChildren(
-    h("h1", {}, t("lobby.games")),
-    form,
-    h("h2", {}, t("lobby.all")),
-    h(
-      "table",
-      {},
-      h(
-        "thead",
-        {},
-        h(
-          "tr",
-          {},
-          [t("lobby.col_game"), t("lobby.ruleset"), t("lobby.col_status"), t("lobby.col_seats"), ""].map(
-            (x) => h("th", { scope: "col" }, x)
-          )
-        )
-      ),
-      list2
-    ),
-    more
-  );
-  await page();
+  return form;
+}
+async function create(f) {
+  const players2 = Number(f.get("players"));
+  const options = {};
+  if (f.get("forfeit")) options.broken_tools_forfeit_gold = true;
+  if (f.get("spectators")) options.spectator_talk = true;
+  const seconds = Number(f.get("seconds"));
+  if (f.get("clock") === "per_decision") options.clock = { kind: "per_decision", seconds };
+  if (f.get("clock") === "bank")
+    options.clock = { kind: "bank", seconds, increment_seconds: Number(f.get("increment")) };
+  if (options.clock && Number(f.get("abandon")) > 0) options.abandon_after = Number(f.get("abandon"));
+  const created = await api("/games", { method: "POST", body: { ruleset: f.get("ruleset"), players: players2, options } });
+  const id2 = created.game_id;
+  tokens.set(id2, { host: created.host_token });
+  const bots = Math.min(players2, Number(f.get("bots")));
+  if (bots < players2) {
+    await seatable(id2, t);
+    const key = await keys.make();
+    const joined = await api(`/games/${id2}/seats`, {
+      method: "POST",
+      body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), ...await keys.sent(key, id2) }
+    });
+    tokens.set(id2, seated(joined, key));
+  }
+  for (let i = 0; i < bots; i++) {
+    await api(`/games/${id2}/bots`, { method: "POST", token: created.host_token, body: { level: f.get("level") } });
+  }
+  location.href = `/play/${id2}`;
 }
 
 // ../../api/web/board.js
@@ -1648,20 +1656,9 @@ async function replay(id2, ready2) {
   const summary = await api(`/games/${id2}`);
   const deck = await cards(summary.ruleset);
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, shownName(s)]));
-  const over = summary.status === "finished";
-  const mine = tokens.get(id2);
-  const eyes = over ? ["everyone", "spectator", ...summary.seats.map((s) => String(s.seat))] : ["spectator", ...mine.token && mine.seat != null ? [String(mine.seat)] : []];
-  const asked = q.get("as");
-  const as = asked && eyes.includes(asked) ? asked : eyes[0];
-  const token = mine.token && as === String(mine.seat) ? mine.token : void 0;
+  const { eyes, as, token } = eyesOf(id2, summary, q);
   const eyesName = (e) => e === "everyone" ? t("replay.everyone") : e === "spectator" ? t("replay.spectator") : seatName(names, Number(e));
-  const events = [];
-  for (let after = 0; ; ) {
-    const p = await api(`/games/${id2}/events?after=${after}&limit=500`, { token });
-    events.push(...p.events);
-    if (p.next_after == null || !p.events.length) break;
-    after = p.next_after;
-  }
+  const events = await wholeLog(id2, token);
   await Promise.all(
     events.filter((e) => e.event?.type === "seat_key_registered").map((e) => keys.fingerprint(
       /** @type {any} */
@@ -1671,90 +1668,14 @@ async function replay(id2, ready2) {
   const max = summary.version;
   let v = Math.min(max, Math.max(1, Number(q.get("v") ?? max)));
   const marks = events.filter((e) => /^(round_started|goal_revealed|undone)$/.test(e.event?.type ?? ""));
-  const rounds = h(
-    "datalist",
-    { id: "replay-rounds" },
-    events.filter((e) => e.event?.type === "round_started").map((e) => h("option", { value: e.seq, label: t("replay.round", { n: (
-      /** @type {any} */
-      e.event.round
-    ) }) }))
-  );
-  const slider = h("input", {
-    type: "range",
-    min: 1,
-    max,
-    value: v,
-    "aria-label": t("replay.version"),
-    class: "replay-slider",
-    list: "replay-rounds"
-  });
-  const bySeq = new Map(events.map((e) => [e.seq, e]));
-  const quiet = /* @__PURE__ */ new Set(["command_accepted", "card_drawn"]);
-  const nextStop = (from) => {
-    let n = from + 1;
-    while (n < max && quiet.has(bySeq.get(n)?.event?.type ?? "")) n++;
-    return n;
-  };
-  let playing = 0;
-  const speed = h(
-    "select",
-    { "aria-label": t("replay.speed") },
-    [
-      ["0.5", "½×"],
-      ["1", "1×"],
-      ["2", "2×"],
-      ["4", "4×"]
-    ].map(([k, t2]) => h("option", { value: k, selected: k === "1" }, t2))
-  );
-  const play = h("button", { type: "button", "aria-pressed": "false" }, t("replay.play"));
-  const stop = () => {
-    clearInterval(playing);
-    playing = 0;
-    play.textContent = t("replay.play");
-    play.setAttribute("aria-pressed", "false");
-  };
-  const start = () => {
-    clearInterval(playing);
-    play.textContent = t("replay.pause");
-    play.setAttribute("aria-pressed", "true");
-    playing = setInterval(() => {
-      if (v >= max) stop();
-      else show(nextStop(v));
-    }, 700 / Number(speed.value));
-  };
-  play.addEventListener("click", () => {
-    if (playing) return stop();
-    if (v >= max) show(1);
-    start();
-  });
-  speed.addEventListener("change", () => {
-    if (playing) start();
-  });
-  run.addEventListener("abort", stop);
+  const { rounds, slider } = timeline(events, max, v);
+  const { play, speed, stop } = autoplay(events, max, () => v, show, run);
   const label = h("output", { "aria-live": "polite" });
   const stage = h("div", {});
-  const log = h(
-    "ol",
-    { class: "log", "aria-label": t("table.log"), tabindex: 0 },
-    events.map(
-      (e) => h(
-        "li",
-        { "data-seq": e.seq },
-        h(
-          "button",
-          {
-            type: "button",
-            class: "log-line",
-            onclick: () => {
-              stop();
-              show(e.seq);
-            }
-          },
-          describeEvent(e, names)
-        )
-      )
-    )
-  );
+  const log = logOf(events, names, (seq) => {
+    stop();
+    show(seq);
+  });
   const cache = /* @__PURE__ */ new Map();
   async function show(n) {
     v = Math.min(max, Math.max(1, n));
@@ -1776,16 +1697,7 @@ async function replay(id2, ready2) {
       players(st.view, names),
       hands(st.view, names, deck)
     );
-    for (const li of log.children)
-      li.classList.toggle("current", Number(
-        /** @type {HTMLElement} */
-        li.dataset.seq
-      ) === v);
-    const line = log.querySelector(".current");
-    if (line) {
-      const [at, box] = [line.getBoundingClientRect(), log.getBoundingClientRect()];
-      if (at.top < box.top || at.bottom > box.bottom) log.scrollTop += at.top - box.top - (box.height - at.height) / 2;
-    }
+    showLine(log, v);
     const url = new URL(location.href);
     url.searchParams.set("v", String(v));
     url.searchParams.set("as", as);
@@ -1855,6 +1767,115 @@ async function replay(id2, ready2) {
   );
   await show(v);
 }
+function eyesOf(id2, summary, q) {
+  const mine = tokens.get(id2);
+  const eyes = summary.status === "finished" ? ["everyone", "spectator", ...summary.seats.map((s) => String(s.seat))] : ["spectator", ...mine.token && mine.seat != null ? [String(mine.seat)] : []];
+  const asked = q.get("as");
+  const as = asked && eyes.includes(asked) ? asked : eyes[0];
+  const token = mine.token && as === String(mine.seat) ? mine.token : void 0;
+  return { eyes, as, token };
+}
+async function wholeLog(id2, token) {
+  const events = [];
+  for (let after = 0; ; ) {
+    const p = await api(`/games/${id2}/events?after=${after}&limit=500`, { token });
+    events.push(...p.events);
+    if (p.next_after == null || !p.events.length) break;
+    after = p.next_after;
+  }
+  return events;
+}
+function timeline(events, max, v) {
+  const rounds = h(
+    "datalist",
+    { id: "replay-rounds" },
+    events.filter((e) => e.event?.type === "round_started").map((e) => h("option", { value: e.seq, label: t("replay.round", { n: (
+      /** @type {any} */
+      e.event.round
+    ) }) }))
+  );
+  const slider = h("input", {
+    type: "range",
+    min: 1,
+    max,
+    value: v,
+    "aria-label": t("replay.version"),
+    class: "replay-slider",
+    list: "replay-rounds"
+  });
+  return { rounds, slider };
+}
+function autoplay(events, max, now, show, run) {
+  const bySeq = new Map(events.map((e) => [e.seq, e]));
+  const quiet = /* @__PURE__ */ new Set(["command_accepted", "card_drawn"]);
+  const nextStop = (from) => {
+    let n = from + 1;
+    while (n < max && quiet.has(bySeq.get(n)?.event?.type ?? "")) n++;
+    return n;
+  };
+  let playing = 0;
+  const speed = h(
+    "select",
+    { "aria-label": t("replay.speed") },
+    [
+      ["0.5", "½×"],
+      ["1", "1×"],
+      ["2", "2×"],
+      ["4", "4×"]
+    ].map(([k, t2]) => h("option", { value: k, selected: k === "1" }, t2))
+  );
+  const play = h("button", { type: "button", "aria-pressed": "false" }, t("replay.play"));
+  const stop = () => {
+    clearInterval(playing);
+    playing = 0;
+    play.textContent = t("replay.play");
+    play.setAttribute("aria-pressed", "false");
+  };
+  const start = () => {
+    clearInterval(playing);
+    play.textContent = t("replay.pause");
+    play.setAttribute("aria-pressed", "true");
+    playing = setInterval(() => {
+      if (now() >= max) stop();
+      else show(nextStop(now()));
+    }, 700 / Number(speed.value));
+  };
+  play.addEventListener("click", () => {
+    if (playing) return stop();
+    if (now() >= max) show(1);
+    start();
+  });
+  speed.addEventListener("change", () => {
+    if (playing) start();
+  });
+  run.addEventListener("abort", stop);
+  return { play, speed, stop };
+}
+function logOf(events, names, go) {
+  return h(
+    "ol",
+    { class: "log", "aria-label": t("table.log"), tabindex: 0 },
+    events.map(
+      (e) => h(
+        "li",
+        { "data-seq": e.seq },
+        h("button", { type: "button", class: "log-line", onclick: () => go(e.seq) }, describeEvent(e, names))
+      )
+    )
+  );
+}
+function showLine(log, v) {
+  for (const li of log.children)
+    li.classList.toggle("current", Number(
+      /** @type {HTMLElement} */
+      li.dataset.seq
+    ) === v);
+  const line = log.querySelector(".current");
+  if (line) {
+    const [at, box] = [line.getBoundingClientRect(), log.getBoundingClientRect()];
+    if (at.top < box.top || at.bottom > box.bottom) log.scrollTop += at.top - box.top - (box.height - at.height) / 2;
+  }
+}
 
 // ../../api/web/rules.js
 var SECTIONS = [
@@ -1898,332 +1919,83 @@ async function rules(_, ready2) {
   );
 }
 
-// ../../api/web/room.js
-function waitingRoom({ id: id2, s, mine, refresh, say }) {
-  const parts = [];
-  const join = h(
-    "form",
-    {},
-    h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name") })),
-    " ",
-    h("button", { type: "submit" }, t("table.join"))
-  );
-  join.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    try {
-      await seatable(id2, t);
-      const key = await keys.make();
-      const j = await api(`/games/${id2}/seats`, {
-        method: "POST",
-        body: {
-          name: new FormData(
-            /** @type {HTMLFormElement} */
-            join
-          ).get("name"),
-          entropy: share(),
-          ...await keys.sent(key, id2)
-        }
+// ../../api/web/acts.js
+function ensureKey(page, drawn) {
+  const { id: id2, mine } = page;
+  const { me, over, st } = drawn;
+  const ownKey = me != null ? st.table.seats[me]?.key : void 0;
+  if (mine.token && me != null && !over && !ownKey && !page.registering && st.table.record_version >= RECORD_VERSION) {
+    page.registering = true;
+    keys.make().then(async (key) => {
+      if (!key) return;
+      mine.key = key;
+      const kept = await api(`/games/${id2}/seats/${me}/key`, {
+        method: "PUT",
+        token: mine.token,
+        body: await keys.sent(key, id2)
       });
-      tokens.set(id2, seated(j, key));
-      Object.assign(mine, tokens.get(id2));
-      refresh();
-    } catch (e) {
-      say(e.message);
-      refresh();
-    }
-  });
-  parts.push(
-    h(
-      "p",
-      {},
-      t("table.seats", {
-        n: s.seats.length,
-        of: s.players,
-        names: s.seats.map((x) => shownName(x) + (x.reserved ? ` ${t("table.not_back")}` : "")).join(", ")
-      })
-    )
-  );
-  const before = s.previous ? tokens.get(s.previous) : {};
-  const mySeat = s.seats.find((x) => x.seat === before.seat && x.reserved);
-  if (!mine.token && mySeat && before.token) {
-    parts.push(
-      h(
-        "p",
-        {},
-        `${t("table.rematch_yours")} `,
-        h(
-          "button",
-          {
-            type: "button",
-            onclick: async () => {
-              try {
-                await seatable(id2, t);
-                const key = await keys.make();
-                const j = await api(`/games/${id2}/seats/${mySeat.seat}/claim`, {
-                  method: "POST",
-                  token: before.token,
-                  body: { entropy: share(), ...await keys.sent(key, id2) }
-                });
-                tokens.set(id2, seated(j, key));
-                Object.assign(mine, tokens.get(id2));
-                say("");
-              } catch (e) {
-                say(e.message);
-              }
-              refresh();
-            }
-          },
-          t("table.take_seat")
-        )
-      )
-    );
-  } else if (!mine.token) parts.push(join);
-  if (mine.token && mine.seat != null) {
-    const seat = mine.seat;
-    parts.push(
-      h(
-        "p",
-        {},
-        h(
-          "button",
-          {
-            type: "button",
-            onclick: async () => {
-              try {
-                await api(`/games/${id2}/seats/${seat}`, {
-                  method: "DELETE",
-                  token: mine.token,
-                  sign: mine.key ? { game: id2, seat, version: s.version, act: "leave", key: mine.key } : void 0
-                });
-                const host = mine.host;
-                localStorage.removeItem(`saboteur:${id2}`);
-                for (const k of Object.keys(mine)) delete /** @type {any} */
-                mine[k];
-                if (host) {
-                  tokens.set(id2, { host });
-                  mine.host = host;
-                }
-                say("");
-              } catch (e) {
-                say(e.message);
-              }
-              refresh();
-            }
-          },
-          t("table.leave")
-        )
-      )
-    );
-  }
-  if (mine.host) {
-    const others = s.seats.filter((x) => x.seat !== mine.seat && !x.reserved);
-    if (others.length)
-      parts.push(
-        h(
-          "p",
-          {},
-          ...others.map(
-            (x) => h(
-              "button",
-              {
-                type: "button",
-                onclick: async () => {
-                  try {
-                    await api(`/games/${id2}/seats/${x.seat}`, { method: "DELETE", token: mine.host });
-                    const { [x.seat]: _freed, ...kept } = tokens.get(id2).invites ?? {};
-                    tokens.set(id2, { invites: kept });
-                    say("");
-                  } catch (e) {
-                    say(e.message);
-                  }
-                  refresh();
-                }
-              },
-              t("table.free_seat", { name: x.name })
-            )
-          )
-        )
+      tokens.set(
+        id2,
+        "commitment" in kept ? { key, commitment: kept.commitment, commitmentReceipt: kept.receipt } : { key }
       );
-    const invites = tokens.get(id2).invites ?? {};
-    const links = s.seats.filter((x) => invites[x.seat]).map((x) => h("a", { href: invites[x.seat] }, location.origin + invites[x.seat]));
-    const out = h("output", {}, ...links.flatMap((a, i) => i ? [h("br", {}), a] : [a]));
-    const invite = h("button", { type: "button" }, t("table.invite"));
-    invite.addEventListener("click", async () => {
-      try {
-        const j = await api(`/games/${id2}/seats`, { method: "POST", body: { name: t("table.guest") } });
-        const path = `/play/${id2}#seat=${j.seat}&token=${j.player_token}`;
-        tokens.set(id2, { invites: { ...tokens.get(id2).invites ?? {}, [j.seat]: path } });
-        say("");
-      } catch (e) {
-        say(e.message);
-      }
-      refresh();
+      page.refresh();
+    }).catch((e) => {
+      page.message = e.message;
     });
-    const start = h(
-      "button",
-      {
-        type: "button",
-        onclick: async () => {
-          try {
-            await api(`/games/${id2}/start`, { method: "POST", token: mine.host });
-          } catch (e) {
-            say(e.message);
-          }
-          refresh();
-        }
-      },
-      t("table.start")
-    );
-    const level = levelPicker({ "aria-label": t("lobby.level") });
-    const addBot = h(
-      "button",
-      {
-        type: "button",
-        onclick: async () => {
-          try {
-            await api(`/games/${id2}/bots`, { method: "POST", token: mine.host, body: { level: level.value } });
-            say("");
-          } catch (e) {
-            say(e.message);
-          }
-          refresh();
-        }
-      },
-      t("host.add_bot")
-    );
-    const cancel = h(
-      "button",
-      {
-        type: "button",
-        onclick: async () => {
-          if (!confirm(t("table.cancel_confirm"))) return;
-          try {
-            await api(`/games/${id2}/cancel`, { method: "POST", token: mine.host });
-            say("");
-          } catch (e) {
-            say(e.message);
-          }
-          refresh();
-        }
-      },
-      t("table.cancel")
-    );
-    parts.push(h("p", {}, invite, " ", out), h("p", {}, addBot, " ", level), h("p", {}, start, " ", cancel));
   }
-  return parts;
 }
-function hostPanel({ id: id2, s, st, log, host, names, open, toggled, refresh, say }) {
-  const botSeats = new Set(s.seats.filter((x) => x.bot).map((x) => x.seat));
-  const people = s.seats.filter((x) => !botSeats.has(x.seat));
-  const link = h("output", {});
-  const moves = log.events.filter((e) => e.event.type === "command_accepted").reverse();
-  const to = h(
-    "select",
-    { "aria-label": t("host.rollback_to") },
-    moves.map(
-      (e) => h(
-        "option",
-        { value: e.seq - 1 },
-        t("host.before_move", { n: e.seq, who: seatName(
-          names,
-          /** @type {any} */
-          e.event.seat
-        ) })
-      )
-    )
-  );
-  const reason = h("input", {
-    name: "reason",
-    maxlength: "200",
-    "aria-label": t("host.reason"),
-    placeholder: t("host.reason")
-  });
-  const rollback = h(
-    "form",
-    { "aria-label": t("host.rollback") },
-    to,
-    " ",
-    reason,
-    " ",
-    h("button", { type: "submit" }, t("host.rollback"))
-  );
-  rollback.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    try {
-      await api(`/games/${id2}/rollback`, {
-        method: "POST",
-        token: host,
-        body: { to_version: Number(to.value), reason: reason.value }
-      });
-      say("");
-    } catch (e) {
-      say(e.message);
-    }
-    refresh();
-  });
+function actButton(page, path, signed, act, label, done) {
   return h(
-    "details",
+    "button",
     {
-      class: "host",
-      open,
-      ontoggle: (ev) => {
-        toggled(
-          /** @type {HTMLDetailsElement} */
-          ev.target.open
-        );
+      type: "button",
+      onclick: async () => {
+        try {
+          await api(`/games/${page.id}${path}`, { method: "POST", token: page.mine.token, sign: signed(act) });
+          if (done !== void 0) page.message = done;
+        } catch (e) {
+          page.message = /** @type {Error} */
+          e.message;
+        }
+        page.refresh();
       }
     },
-    h("summary", {}, t("host.label")),
-    h(
-      "ul",
-      {},
-      people.map(
-        (x) => h(
-          "li",
-          {},
-          st.table.seats[x.seat]?.handed_to ? "" : h(
-            "button",
-            {
-              type: "button",
-              onclick: async () => {
-                try {
-                  await api(`/games/${id2}/seats/${x.seat}/handover`, {
-                    method: "POST",
-                    token: host,
-                    body: { level: "heuristic" }
-                  });
-                  say("");
-                } catch (e) {
-                  say(e.message);
-                }
-                refresh();
-              }
-            },
-            t("host.hand_over", { name: x.name })
-          ),
-          " ",
-          h(
-            "button",
-            {
-              type: "button",
-              onclick: async () => {
-                try {
-                  const n = await api(`/games/${id2}/seats/${x.seat}/token`, { method: "POST", token: host });
-                  const path = `/play/${id2}#seat=${n.seat}&token=${n.player_token}`;
-                  link.replaceChildren(h("a", { href: path }, location.origin + path));
-                } catch (e) {
-                  link.textContent = e.message;
-                }
-              }
-            },
-            t("host.new_token", { name: x.name })
-          )
-        )
-      )
-    ),
-    link,
-    moves.length ? rollback : null
+    label
   );
+}
+function undoBar(page, drawn) {
+  const { log, me, over, signed } = drawn;
+  const request = openRequest(log.events);
+  if (!request && page.message === t("table.undo_requested")) page.message = "";
+  const mayVote = request != null && me != null && request.seat !== me && !request.approvals.includes(me);
+  return page.mine.token && !over ? h(
+    "p",
+    {},
+    request ? null : actButton(page, "/undo", signed, "undo", t("table.undo"), t("table.undo_requested")),
+    " ",
+    mayVote ? actButton(page, "/undo/approve", signed, "approve", t("table.undo_approve")) : null,
+    " ",
+    mayVote ? actButton(page, "/undo/decline", signed, "decline", t("table.undo_decline")) : null
+  ) : null;
+}
+function reclaimBar(page, drawn) {
+  const { st, view, signed } = drawn;
+  const mySeat = view.seat != null ? st.table.seats[view.seat] : null;
+  return mySeat?.handed_to ? h(
+    "p",
+    {},
+    `${t("table.bot_playing")} `,
+    actButton(page, `/seats/${view.seat}/reclaim`, signed, "reclaim", t("table.take_back"), "")
+  ) : null;
+}
+function openRequest(events) {
+  let open = null;
+  for (const { event: e } of events) {
+    if (e.type === "undo_requested") open = { seat: e.seat, approvals: [] };
+    else if (e.type === "undo_approved") open?.approvals.push(e.seat);
+    else if (e.type === "undo_declined" || e.type === "undone" || e.type === "command_accepted") open = null;
+  }
+  return open;
 }
 
 // ../../api/web/roundend.js
@@ -2478,9 +2250,1104 @@ function goldByRound(records, deck, view) {
   return rounds.map((r) => r ?? view.hand_sizes.map(() => 0));
 }
 
+// ../../api/web/hand.js
+function movesOf(page, drawn) {
+  const { legal, view } = drawn;
+  const send = (cmd) => sendMove(page, drawn, cmd);
+  const forCard = legal.filter((c) => uses(c).card === page.selected || uses(c).discard.includes(page.selected));
+  const paths = forCard.flatMap((c) => c.type === "play_path" && !!c.rotated === page.rotated ? [c] : []);
+  const targets = forCard.flatMap((c) => {
+    const at = atCell(c);
+    return at ? [
+      {
+        at,
+        label: t("table.target", {
+          card: cardName(
+            /** @type {string} */
+            "card" in c ? c.card : ""
+          ),
+          where: there(view, at)
+        }),
+        onPick: () => send(c)
+      }
+    ] : [];
+  });
+  const svg = mazeOf(page, view, paths, targets, send);
+  const zoomBar = zoomBarOf(page, svg);
+  const why = whyBlocked(page, drawn, paths);
+  const hand = handOf(page, drawn);
+  const actions = actionsOf(page, drawn, forCard, targets, send);
+  return { svg, zoomBar, why, hand, actions, paths, targets };
+}
+async function sendMove(page, drawn, cmd) {
+  try {
+    await api(`/games/${page.id}/commands`, {
+      method: "POST",
+      token: page.mine.token,
+      body: cmd,
+      headers: { "if-match": `"${drawn.st.version}"` },
+      sign: drawn.signed("command")
+    });
+    page.message = "";
+    page.selected = null;
+    page.sel = null;
+    page.alsoDiscard = /* @__PURE__ */ new Set();
+  } catch (e) {
+    page.message = /** @type {Error} */
+    e.message;
+  }
+  page.refresh();
+}
+var uses = (c) => ({ card: "card" in c ? c.card : void 0, discard: "discard" in c ? c.discard ?? [] : [] });
+var atCell = (c) => c.type === "play_action" && c.target != null && "x" in c.target ? c.target : null;
+function there(view, at) {
+  const goals = [...view.goals].sort((a, b) => a.y - b.y);
+  const goal = goals.findIndex((g) => g.x === at.x && g.y === at.y);
+  if (goal >= 0)
+    return goals.length === 3 ? t(`table.goal_${["top", "middle", "bottom"][goal]}`) : t("table.goal_n", { n: goal + 1 });
+  const placed = view.board.find((p) => p.x === at.x && p.y === at.y);
+  return placed ? t("table.card_at", { card: cardName(placed.card), x: at.x, y: -at.y }) : t("table.empty_cell");
+}
+function mazeOf(page, view, paths, targets, send) {
+  const svg = board(view, page.deck, {
+    legal: paths,
+    onCell: (at) => send({ type: "play_path", card: page.selected, at, rotated: page.rotated }),
+    targets,
+    keep: page.zoom
+  });
+  const overNow = page.ending ? null : view.rounds.find((r) => r.round === view.round);
+  const way = overNow ? decided(overNow, view, page.deck).way : null;
+  if (overNow && way) {
+    drawRoute(svg, way);
+    if (page.routed === overNow.round) svg.classList.add("still");
+    page.routed = overNow.round;
+  }
+  return svg;
+}
+function zoomBarOf(page, svg) {
+  const { zoom } = page;
+  const zoomTo = (k) => {
+    if (k == null) zoom.box = null;
+    else {
+      const b = zoom.box ?? (svg.getAttribute("viewBox") ?? "0 0 1 1").split(" ").map(Number);
+      zoom.box = [b[0] + b[2] * (1 - k) / 2, b[1] + b[3] * (1 - k) / 2, b[2] * k, b[3] * k];
+    }
+    page.render();
+  };
+  return h(
+    "p",
+    { class: "zoom", "aria-label": t("table.zoom") },
+    h("button", { type: "button", onclick: () => zoomTo(1 / 1.4) }, t("table.zoom_in")),
+    " ",
+    h("button", { type: "button", onclick: () => zoomTo(1.4) }, t("table.zoom_out")),
+    " ",
+    h("button", { type: "button", onclick: () => zoomTo(null) }, t("table.zoom_whole"))
+  );
+}
+function whyBlocked(page, drawn, paths) {
+  const { view, me } = drawn;
+  const { selected, deck } = page;
+  const blockers = me != null ? (view.in_front[me] ?? []).filter((c) => c.startsWith("break_") || c === "trapped") : [];
+  return selected && deck[selected]?.kind === "path" && !paths.length && blockers.length ? h(
+    "p",
+    { role: "status", class: "why" },
+    t("table.blocked", { cards: blockers.map((c) => cardName(c)).join(", ") })
+  ) : null;
+}
+function handOf(page, drawn) {
+  const { legal, view } = drawn;
+  const { deck } = page;
+  const usable = (c) => legal.some((l) => l.type !== "pass" && (uses(l).card === c || uses(l).discard.includes(c)));
+  return h(
+    "ul",
+    { class: "hand docked", "aria-label": t("table.hand") },
+    (view.hand ?? []).map((c, i) => {
+      const icon = cardIcon(deck[c], page.sel === i && page.rotated);
+      const only = legal.length && !usable(c);
+      return h(
+        "li",
+        {},
+        h(
+          "button",
+          {
+            type: "button",
+            class: only ? "unplayable" : null,
+            title: explain(deck[c]),
+            "aria-pressed": page.sel === i ? "true" : "false",
+            onclick: () => {
+              page.sel = page.sel === i ? null : i;
+              page.selected = page.sel === null ? null : c;
+              page.alsoDiscard = /* @__PURE__ */ new Set();
+              page.reveal = page.sel !== null;
+              page.render();
+            }
+          },
+          icon,
+          describe(deck[c], page.sel === i && page.rotated),
+          only ? h("span", { class: "sr-only" }, ` ${t("table.discard_only")}`) : null
+        )
+      );
+    })
+  );
+}
+function actionsOf(page, drawn, forCard, targets, send) {
+  const { legal } = drawn;
+  const { selected, deck, names } = page;
+  return h(
+    "div",
+    { role: "group", "aria-label": t("table.moves") },
+    selected && deck[selected]?.kind === "path" ? h(
+      "button",
+      {
+        type: "button",
+        onclick: () => {
+          page.rotated = !page.rotated;
+          page.render();
+        }
+      },
+      t(page.rotated ? "table.flip_turned" : "table.flip_upright")
+    ) : null,
+    targets.length ? h("p", {}, t("table.choose_target", { n: targets.length })) : null,
+    forCard.filter((c) => c.type !== "play_path" && c.type !== "pass" && !atCell(c)).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))),
+    passChoice(page, drawn, forCard, send),
+    legal.filter((c) => c.type === "choose_gold" || !uses(c).card && !uses(c).discard.length).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names)))
+  );
+}
+function passChoice(page, drawn, forCard, send) {
+  const { selected, sel, alsoDiscard, deck, names } = page;
+  const passes = forCard.filter((c) => c.type === "pass");
+  if (!passes.length || !selected) return null;
+  const discardable = new Set(passes.flatMap((c) => c.type === "pass" ? c.discard : []));
+  const others = (drawn.view.hand ?? []).flatMap((c, i) => i !== sel && discardable.has(c) ? [{ c, i }] : []);
+  const wanted = [selected, ...others.filter(({ i }) => alsoDiscard.has(i)).map(({ c }) => c)].sort();
+  const same = (c) => c.type === "pass" && [...c.discard].sort().join() === wanted.join();
+  const chosen2 = passes.find(same);
+  return h(
+    "fieldset",
+    { class: "pass" },
+    h("legend", {}, t("table.pass")),
+    others.map(
+      ({ c, i }) => h(
+        "label",
+        {},
+        h("input", {
+          type: "checkbox",
+          checked: alsoDiscard.has(i) ? "" : null,
+          onchange: (ev) => {
+            if (
+              /** @type {HTMLInputElement} */
+              ev.target.checked
+            ) page.alsoDiscard.add(i);
+            else page.alsoDiscard.delete(i);
+            page.render();
+          }
+        }),
+        ` ${t("table.also_discard", { card: cardName(deck[c] ?? c) })}`
+      )
+    ),
+    chosen2 ? h(
+      "button",
+      {
+        type: "button",
+        onclick: () => {
+          page.alsoDiscard = /* @__PURE__ */ new Set();
+          send(chosen2);
+        }
+      },
+      describeCommand(chosen2, names)
+    ) : h("p", {}, t("table.not_together"))
+  );
+}
+
+// ../../api/web/news.js
+function tellAll(page) {
+  clearInterval(page.pacing);
+  page.pacing = 0;
+  page.told = page.news.length;
+}
+function hear(page, fresh) {
+  if (fresh.length) tellAll(page);
+  page.unseen = page.told;
+  page.news.push(...fresh);
+  const drop = Math.max(0, page.news.length - 40);
+  page.news = page.news.slice(drop);
+  page.told = Math.max(0, page.told - drop);
+  page.unseen = Math.max(0, page.unseen - drop);
+  if (!fresh.length || page.pacing) return;
+  page.told += 1;
+  if (page.told < page.news.length)
+    page.pacing = setInterval(() => {
+      if (++page.told >= page.news.length) tellAll(page);
+      page.render();
+    }, 900);
+}
+function heardSince(page, st, log) {
+  if (st.version === page.drawnAt) return;
+  const since = page.drawnAt;
+  hear(
+    page,
+    since ? log.events.filter(
+      (e) => e.seq > since && !["card_drawn", "command_accepted", "talk_posted", "seat_key_registered"].includes(e.event.type)
+    ) : []
+  );
+  page.drawnAt = st.version;
+}
+function markNews(page, svg) {
+  const { news, told, unseen } = page;
+  const dealt = news.slice(0, told).map((e) => e.event.type).lastIndexOf("round_started");
+  for (const [i, e] of news.slice(0, told).entries()) {
+    const ev = e.event;
+    if (i < unseen || i < dealt) continue;
+    const cell2 = ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed" ? ev.at : null;
+    if (!cell2) continue;
+    svg.append(
+      el("rect", {
+        class: i === told - 1 ? "new-move telling" : "new-move",
+        x: cell2.x + 0.08,
+        y: cell2.y + 0.08,
+        width: 0.84,
+        height: 0.84,
+        "aria-hidden": "true"
+      })
+    );
+  }
+}
+function newsPanel(page) {
+  const { news, told, names } = page;
+  return h(
+    "section",
+    { class: "news", "aria-label": t("table.news") },
+    h("h2", {}, t("table.news")),
+    h(
+      "ol",
+      { "aria-live": "polite", tabindex: 0, "aria-label": t("table.news") },
+      told ? news.slice(0, told).map(
+        (e, i) => h(
+          "li",
+          { class: i === told - 1 && told < news.length ? "telling" : null },
+          describeEvent(e, names).replace(/^#\d+ /, "")
+        )
+      ) : h("li", { class: "quiet" }, t("table.news_none"))
+    ),
+    told < news.length ? h(
+      "button",
+      {
+        type: "button",
+        onclick: () => {
+          tellAll(page);
+          page.render();
+        }
+      },
+      t("table.show_all", { n: news.length - told })
+    ) : null
+  );
+}
+
+// ../../api/web/room.js
+function waitingRoom(room) {
+  const { s, mine } = room;
+  const parts = [];
+  const join = joinForm(room);
+  parts.push(
+    h(
+      "p",
+      {},
+      t("table.seats", {
+        n: s.seats.length,
+        of: s.players,
+        names: s.seats.map((x) => shownName(x) + (x.reserved ? ` ${t("table.not_back")}` : "")).join(", ")
+      })
+    )
+  );
+  const before = s.previous ? tokens.get(s.previous) : {};
+  const mySeat = s.seats.find((x) => x.seat === before.seat && x.reserved);
+  if (!mine.token && mySeat && before.token) parts.push(takeBack(room, mySeat.seat, before.token));
+  else if (!mine.token) parts.push(join);
+  if (mine.token && mine.seat != null) parts.push(leave(room, mine.seat));
+  if (mine.host) parts.push(...hostRoom(room));
+  return parts;
+}
+function joinForm({ id: id2, mine, refresh, say }) {
+  const join = h(
+    "form",
+    {},
+    h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name") })),
+    " ",
+    h("button", { type: "submit" }, t("table.join"))
+  );
+  join.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      await seatable(id2, t);
+      const key = await keys.make();
+      const j = await api(`/games/${id2}/seats`, {
+        method: "POST",
+        body: {
+          name: new FormData(
+            /** @type {HTMLFormElement} */
+            join
+          ).get("name"),
+          entropy: share(),
+          ...await keys.sent(key, id2)
+        }
+      });
+      tokens.set(id2, seated(j, key));
+      Object.assign(mine, tokens.get(id2));
+      refresh();
+    } catch (e) {
+      say(e.message);
+      refresh();
+    }
+  });
+  return join;
+}
+function takeBack({ id: id2, mine, refresh, say }, seat, token) {
+  return h(
+    "p",
+    {},
+    `${t("table.rematch_yours")} `,
+    h(
+      "button",
+      {
+        type: "button",
+        onclick: async () => {
+          try {
+            await seatable(id2, t);
+            const key = await keys.make();
+            const j = await api(`/games/${id2}/seats/${seat}/claim`, {
+              method: "POST",
+              token,
+              body: { entropy: share(), ...await keys.sent(key, id2) }
+            });
+            tokens.set(id2, seated(j, key));
+            Object.assign(mine, tokens.get(id2));
+            say("");
+          } catch (e) {
+            say(e.message);
+          }
+          refresh();
+        }
+      },
+      t("table.take_seat")
+    )
+  );
+}
+function leave({ id: id2, s, mine, refresh, say }, seat) {
+  return h(
+    "p",
+    {},
+    h(
+      "button",
+      {
+        type: "button",
+        onclick: async () => {
+          try {
+            await api(`/games/${id2}/seats/${seat}`, {
+              method: "DELETE",
+              token: mine.token,
+              sign: mine.key ? { game: id2, seat, version: s.version, act: "leave", key: mine.key } : void 0
+            });
+            const host = mine.host;
+            localStorage.removeItem(`saboteur:${id2}`);
+            for (const k of Object.keys(mine)) delete /** @type {any} */
+            mine[k];
+            if (host) {
+              tokens.set(id2, { host });
+              mine.host = host;
+            }
+            say("");
+          } catch (e) {
+            say(e.message);
+          }
+          refresh();
+        }
+      },
+      t("table.leave")
+    )
+  );
+}
+function hostButton({ id: id2, mine, refresh, say }, path, label, { body, quiet = false, confirmed } = {}) {
+  return h(
+    "button",
+    {
+      type: "button",
+      onclick: async () => {
+        if (confirmed && !confirmed()) return;
+        try {
+          await api(`/games/${id2}${path}`, { method: "POST", token: mine.host, body: body?.() });
+          if (!quiet) say("");
+        } catch (e) {
+          say(e.message);
+        }
+        refresh();
+      }
+    },
+    label
+  );
+}
+function hostRoom(room) {
+  const { id: id2, s, mine, refresh, say } = room;
+  const parts = [];
+  const others = s.seats.filter((x) => x.seat !== mine.seat && !x.reserved);
+  if (others.length)
+    parts.push(
+      h(
+        "p",
+        {},
+        ...others.map(
+          (x) => h(
+            "button",
+            {
+              type: "button",
+              onclick: async () => {
+                try {
+                  await api(`/games/${id2}/seats/${x.seat}`, { method: "DELETE", token: mine.host });
+                  const { [x.seat]: _freed, ...kept } = tokens.get(id2).invites ?? {};
+                  tokens.set(id2, { invites: kept });
+                  say("");
+                } catch (e) {
+                  say(e.message);
+                }
+                refresh();
+              }
+            },
+            t("table.free_seat", { name: x.name })
+          )
+        )
+      )
+    );
+  const start = hostButton(room, "/start", t("table.start"), { quiet: true });
+  const level = levelPicker({ "aria-label": t("lobby.level") });
+  const addBot = hostButton(room, "/bots", t("host.add_bot"), { body: () => ({ level: level.value }) });
+  const cancel = hostButton(room, "/cancel", t("table.cancel"), {
+    confirmed: () => confirm(t("table.cancel_confirm"))
+  });
+  parts.push(invites(room), h("p", {}, addBot, " ", level), h("p", {}, start, " ", cancel));
+  return parts;
+}
+function invites({ id: id2, s, refresh, say }) {
+  const kept = tokens.get(id2).invites ?? {};
+  const links = s.seats.filter((x) => kept[x.seat]).map((x) => h("a", { href: kept[x.seat] }, location.origin + kept[x.seat]));
+  const out = h("output", {}, ...links.flatMap((a, i) => i ? [h("br", {}), a] : [a]));
+  const invite = h("button", { type: "button" }, t("table.invite"));
+  invite.addEventListener("click", async () => {
+    try {
+      const j = await api(`/games/${id2}/seats`, { method: "POST", body: { name: t("table.guest") } });
+      const path = `/play/${id2}#seat=${j.seat}&token=${j.player_token}`;
+      tokens.set(id2, { invites: { ...tokens.get(id2).invites ?? {}, [j.seat]: path } });
+      say("");
+    } catch (e) {
+      say(e.message);
+    }
+    refresh();
+  });
+  return h("p", {}, invite, " ", out);
+}
+function hostPanel({ id: id2, s, st, log, host, names, open, toggled, refresh, say }) {
+  const botSeats = new Set(s.seats.filter((x) => x.bot).map((x) => x.seat));
+  const people = s.seats.filter((x) => !botSeats.has(x.seat));
+  const link = h("output", {});
+  const moves = log.events.filter((e) => e.event.type === "command_accepted").reverse();
+  const to = h(
+    "select",
+    { "aria-label": t("host.rollback_to") },
+    moves.map(
+      (e) => h(
+        "option",
+        { value: e.seq - 1 },
+        t("host.before_move", { n: e.seq, who: seatName(
+          names,
+          /** @type {any} */
+          e.event.seat
+        ) })
+      )
+    )
+  );
+  const reason = h("input", {
+    name: "reason",
+    maxlength: "200",
+    "aria-label": t("host.reason"),
+    placeholder: t("host.reason")
+  });
+  const rollback = h(
+    "form",
+    { "aria-label": t("host.rollback") },
+    to,
+    " ",
+    reason,
+    " ",
+    h("button", { type: "submit" }, t("host.rollback"))
+  );
+  rollback.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      await api(`/games/${id2}/rollback`, {
+        method: "POST",
+        token: host,
+        body: { to_version: Number(to.value), reason: reason.value }
+      });
+      say("");
+    } catch (e) {
+      say(e.message);
+    }
+    refresh();
+  });
+  return h(
+    "details",
+    {
+      class: "host",
+      open,
+      ontoggle: (ev) => {
+        toggled(
+          /** @type {HTMLDetailsElement} */
+          ev.target.open
+        );
+      }
+    },
+    h("summary", {}, t("host.label")),
+    h(
+      "ul",
+      {},
+      people.map(
+        (x) => h(
+          "li",
+          {},
+          st.table.seats[x.seat]?.handed_to ? "" : h(
+            "button",
+            {
+              type: "button",
+              onclick: async () => {
+                try {
+                  await api(`/games/${id2}/seats/${x.seat}/handover`, {
+                    method: "POST",
+                    token: host,
+                    body: { level: "heuristic" }
+                  });
+                  say("");
+                } catch (e) {
+                  say(e.message);
+                }
+                refresh();
+              }
+            },
+            t("host.hand_over", { name: x.name })
+          ),
+          " ",
+          h(
+            "button",
+            {
+              type: "button",
+              onclick: async () => {
+                try {
+                  const n = await api(`/games/${id2}/seats/${x.seat}/token`, { method: "POST", token: host });
+                  const path = `/play/${id2}#seat=${n.seat}&token=${n.player_token}`;
+                  link.replaceChildren(h("a", { href: path }, location.origin + path));
+                } catch (e) {
+                  link.textContent = e.message;
+                }
+              }
+            },
+            t("host.new_token", { name: x.name })
+          )
+        )
+      )
+    ),
+    link,
+    moves.length ? rollback : null
+  );
+}
+
+// ../../api/web/screens.js
+function roundEndScreen(page, ending, drawn, turnNow, countdown, actions) {
+  const { deck, names } = page;
+  const { view, me, over } = drawn;
+  const then = ending.view ?? view;
+  const last = over && ending.dealt == null;
+  const dock = ending.dealt != null || over ? h(
+    "div",
+    { class: "dock bar" },
+    h(
+      "button",
+      {
+        type: "button",
+        class: "next",
+        onclick: () => {
+          page.movedPast = page.ending?.seq ?? 0;
+          page.ending = null;
+          page.movedOn = true;
+          page.render();
+        }
+      },
+      t(last ? "round.show_final" : "round.next")
+    )
+  ) : h("div", { class: "dock bar" }, h("p", {}, t("round.wait")), turnNow, countdown, actions);
+  const endSvg = board(then, deck);
+  if (page.routed === ending.ended.round) endSvg.classList.add("still");
+  page.routed = ending.ended.round;
+  return [
+    roundEnd({
+      ended: ending.ended,
+      events: ending.events,
+      view: then,
+      deck,
+      names,
+      me,
+      svg: endSvg,
+      last,
+      extra: [last ? null : scoreboard(then, names, false)],
+      dock
+    })
+  ];
+}
+function liveTable(page, drawn, parts) {
+  const { st, view, me, over } = drawn;
+  const { svg, zoomBar, err, hand, why, actions, undo, reclaim, turnNow, countdown } = parts;
+  const final = over ? h(
+    "div",
+    { class: "final" },
+    me != null ? h(
+      "p",
+      { role: "status", class: "result" },
+      t(view.winners?.includes(me) ? "table.you_won" : "table.you_lost")
+    ) : null,
+    h(
+      "div",
+      { class: "wide", role: "region", tabindex: 0, "aria-label": t("score.final") },
+      scoreboard(view, page.names, true, page.byRound)
+    )
+  ) : null;
+  const dock = !over && (me != null || st.table.deadline) ? h(
+    "div",
+    { class: me != null ? "dock" : "dock bar" },
+    me != null ? hand : null,
+    h("div", { class: "dock-moves" }, turnNow, countdown, reclaim, why, actions, undo)
+  ) : null;
+  const news = newsPanel(page);
+  return [
+    ...final ? [final] : [],
+    h(
+      "div",
+      { class: "layout" },
+      h("section", { class: over ? "play" : "play pinned", "aria-label": t("table.table") }, svg, zoomBar, err, dock),
+      news,
+      aside(page, drawn, parts)
+    )
+  ];
+}
+function aside(page, drawn, parts) {
+  const { id: id2, names } = page;
+  const { s, st, log, presence, series, view, me, over } = drawn;
+  const { talk, host } = parts;
+  return h(
+    "aside",
+    {},
+    view.role ? h("p", {}, t("table.your_role", { role: roleName(view.role) })) : me != null && view.roles?.[me] ? h("p", {}, t("table.your_role", { role: roleName(view.roles[me]) })) : me != null ? null : h("p", {}, t("table.watching")),
+    view.my_gold ? h(
+      "p",
+      {},
+      t("table.your_gold", {
+        n: view.my_gold.total,
+        cards: view.my_gold.cards.map((c) => cardName(c)).join(", ") || t("table.no_gold_yet")
+      })
+    ) : null,
+    view.inspected?.length ? h(
+      "p",
+      {},
+      t("table.inspected", {
+        list: view.inspected.map(({ seat, role }) => t("table.is_role", { who: seatName(names, seat), role: roleName(role) })).join("; ")
+      })
+    ) : null,
+    h("p", {}, t("table.round_line", { round: view.round, phase: phaseName(view.phase.name), n: view.draw_pile_size })),
+    players(view, names, st.table, over ? null : presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
+    finishedRounds(view, names),
+    view.winners?.length ? h("p", {}, t("table.winners", { list: view.winners.map((w) => seatName(names, w)).join(", ") })) : null,
+    view.rounds?.length && !over ? scoreboard(view, names, over) : null,
+    talk,
+    h("h2", {}, t("table.log")),
+    h(
+      "ol",
+      { class: "log", "aria-label": t("table.recent"), tabindex: 0 },
+      log.events.map((e) => h("li", {}, describeEvent(e, names)))
+    ),
+    h(
+      "p",
+      {},
+      h("a", { href: `/replay/${id2}` }, t("lobby.replay")),
+      " ",
+      s.status === "finished" ? h("a", { href: `/audit/${id2}` }, t("lobby.audit")) : null
+    ),
+    series,
+    s.status === "finished" && page.mine.host ? rematch(page) : null,
+    host
+  );
+}
+function rematch(page) {
+  return h(
+    "p",
+    {},
+    h(
+      "button",
+      {
+        type: "button",
+        onclick: async () => {
+          try {
+            const next = await api(`/games/${page.id}/rematch`, { method: "POST", token: page.mine.host });
+            tokens.set(next.game_id, { host: next.host_token });
+            location.href = `/play/${next.game_id}`;
+          } catch (e) {
+            page.message = /** @type {Error} */
+            e.message;
+            page.refresh();
+          }
+        }
+      },
+      t("table.rematch")
+    )
+  );
+}
+
+// ../../api/web/talk.js
+function gather(page, events) {
+  const { talkSeen } = page;
+  for (const e of events) {
+    if (e.event.type === "talk_posted") talkSeen.set(e.seq, e);
+    if (e.event.type === "talk_hidden") {
+      const hidden = talkSeen.get(e.event.message);
+      if (hidden && hidden.event.type === "talk_posted")
+        talkSeen.set(hidden.seq, { ...hidden, event: { ...hidden.event, text: null } });
+    }
+  }
+}
+function talkOf(page, drawn) {
+  const { s } = drawn;
+  const { mine, names } = page;
+  const said = [...page.talkSeen.values()].sort((a, b) => a.seq - b.seq);
+  const { form, input } = talkForm(page, drawn);
+  const talk = s.status === "finished" ? null : h(
+    "section",
+    { "aria-label": t("talk.label") },
+    h("h2", {}, t("talk.label")),
+    h(
+      "ul",
+      { class: "talk" },
+      said.map(
+        (e) => h(
+          "li",
+          {},
+          describeEvent(e, names),
+          mine.host && e.event.type === "talk_posted" && e.event.text != null ? h(
+            "button",
+            {
+              type: "button",
+              onclick: async () => {
+                try {
+                  await api(`/games/${page.id}/talk/${e.seq}/hide`, { method: "POST", token: mine.host });
+                } catch (err) {
+                  page.message = /** @type {Error} */
+                  err.message;
+                }
+                page.refresh();
+              }
+            },
+            t("talk.hide")
+          ) : null
+        )
+      )
+    ),
+    form
+  );
+  return { talk, input };
+}
+function talkForm(page, drawn) {
+  const { mine } = page;
+  const input = (
+    /** @type {HTMLInputElement} */
+    h("input", { name: "text", maxlength: "280", required: "", value: page.draft })
+  );
+  input.addEventListener("input", () => {
+    page.draft = input.value;
+  });
+  const form = h(
+    "form",
+    { "aria-label": t("talk.form") },
+    h("label", {}, `${t("talk.message")} `, input),
+    mine.token ? "" : h(
+      "label",
+      {},
+      ` ${t("lobby.name")} `,
+      h("input", { name: "name", maxlength: "40", value: t("word.spectator") })
+    ),
+    " ",
+    h("button", { type: "submit" }, t("talk.say"))
+  );
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const data = new FormData(
+      /** @type {HTMLFormElement} */
+      form
+    );
+    const body = mine.token ? { text: data.get("text") } : { text: data.get("text"), name: data.get("name") };
+    try {
+      await api(`/games/${page.id}/talk`, {
+        method: "POST",
+        token: mine.token,
+        body,
+        sign: mine.token ? drawn.signed("talk") : void 0
+      });
+      page.message = "";
+      page.draft = "";
+    } catch (e) {
+      page.message = /** @type {Error} */
+      e.message;
+    }
+    page.refresh();
+  });
+  return { form, input };
+}
+
+// ../../api/web/play.js
+function draw(page) {
+  const { id: id2, mine } = page;
+  const { s, st, legal, log, presence, series } = (
+    /** @type {import("./table.js").Read} */
+    page.data
+  );
+  for (const seat of s.seats) page.names[seat.seat] = shownName(seat);
+  const kids = [
+    h(
+      "h1",
+      { class: "table-title" },
+      t("table.heading", { id: id2.slice(0, 8), ruleset: rulesetName(s.ruleset), status: statusName(s.status) })
+    )
+  ];
+  const err = h("p", { class: "error", role: "alert" }, page.message);
+  if (s.status === "cancelled") {
+    kids.push(h("p", { role: "status" }, t("table.cancelled")), h("p", {}, h("a", { href: "/" }, t("nav.games"))));
+    main.replaceChildren(...kids);
+    return;
+  }
+  if (s.status === "lobby") {
+    kids.push(
+      ...waitingRoom({
+        id: id2,
+        s,
+        mine,
+        refresh: page.refresh,
+        say: (m) => {
+          page.message = m;
+        }
+      })
+    );
+    kids.push(err);
+    main.replaceChildren(...kids);
+    return;
+  }
+  if (!st || !legal || !log || !presence) return;
+  drawGame(page, kids, err, drawnOf(page, { s, st, legal, log, presence, series: series ?? null }));
+}
+function drawnOf(page, read2) {
+  const { id: id2, mine } = page;
+  const { s, st } = read2;
+  const view = st.view;
+  if (mine.token && view.seat != null && mine.seat !== view.seat) {
+    tokens.set(id2, { seat: view.seat });
+    mine.seat = view.seat;
+  }
+  const me = view.seat ?? (mine.token ? mine.seat ?? null : null);
+  const over = s.status === "finished";
+  const about = (act) => {
+    const seat = me != null ? st.table.seats[me] : void 0;
+    if (act === "undo") return seat?.undoable ?? null;
+    if (act === "approve" || act === "decline") return st.table.undo_request ?? null;
+    return act === "reclaim" ? seat?.handed_at ?? null : null;
+  };
+  const signed = (act) => mine.key && me != null ? {
+    game: id2,
+    seat: me,
+    version: st.version,
+    act,
+    key: mine.key,
+    record: st.table.record_version,
+    about: about(act)
+  } : void 0;
+  return { ...read2, view, me, over, signed };
+}
+function drawGame(page, kids, err, drawn) {
+  const { mine } = page;
+  const { s, st, log, view, me, over } = drawn;
+  ensureKey(page, drawn);
+  const { svg, zoomBar, why, hand, actions, paths, targets } = movesOf(page, drawn);
+  const undo = undoBar(page, drawn);
+  heardSince(page, st, log);
+  markLast(svg, log.events, view, page.names);
+  markNews(page, svg);
+  const countdown = countdownOf(page, st.table.deadline, me);
+  gather(page, log.events);
+  const focus = focusKept();
+  const { talk, input } = talkOf(page, drawn);
+  const host = mine.host && !over ? hostPanel({
+    id: page.id,
+    s,
+    st,
+    log,
+    host: mine.host,
+    names: page.names,
+    open: page.hostOpen,
+    refresh: page.refresh,
+    toggled: (open) => {
+      page.hostOpen = open;
+    },
+    say: (m) => {
+      page.message = m;
+    }
+  }) : null;
+  const reclaim = reclaimBar(page, drawn);
+  const banner = bannerOf(page, drawn);
+  const title = banner ? `${banner} — Saboteur` : t("table.title");
+  if (banner) kids.push(h("p", { class: "turn-banner", "aria-live": "polite" }, banner));
+  const turnNow = view.phase.awaited === view.seat && view.seat != null ? h(
+    "p",
+    { role: "status" },
+    t(
+      view.phase.name === "choosing_gold" ? "table.turn_gold" : view.phase.name === "stealing" ? "table.turn_steal" : "table.turn_card"
+    )
+  ) : null;
+  kids.push(
+    ...page.ending ? roundEndScreen(page, page.ending, drawn, turnNow, countdown, actions) : liveTable(page, drawn, {
+      svg,
+      zoomBar,
+      err,
+      hand,
+      why,
+      actions,
+      undo,
+      reclaim,
+      turnNow,
+      countdown,
+      talk,
+      host
+    })
+  );
+  main.dataset.version = String(st.version);
+  document.title = title;
+  main.replaceChildren(...kids);
+  focus.restore(input, page.draft);
+  shown(page, svg, paths.length > 0 || targets.length > 0);
+}
+function countdownOf(page, deadline, me) {
+  const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
+  const tick = () => {
+    countdown.textContent = !deadline ? "" : deadline.seat === me ? t("table.deadline_you", { time: clock(deadline.at - Date.now()) }) : t("table.deadline", { who: seatName(page.names, deadline.seat), time: clock(deadline.at - Date.now()) });
+  };
+  tick();
+  clearInterval(page.timer);
+  if (deadline) page.timer = setInterval(tick, 1e3);
+  return countdown;
+}
+function bannerOf(page, drawn) {
+  const { view, me, over } = drawn;
+  const awaited = view.phase.awaited;
+  return over ? t(me != null && view.winners?.includes(me) ? "table.over_won" : "table.over") : awaited == null ? "" : awaited === me ? t("table.you_play") : t("table.they_play", { who: seatName(page.names, awaited) });
+}
+function focusKept() {
+  const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.name === "text";
+  const was = document.activeElement;
+  const focusKey = (e) => `${e.tagName}|${e.getAttribute("aria-label") ?? ""}|${e.textContent}`;
+  const focused = !typing && was && was !== main && main.contains(was) ? focusKey(was) : null;
+  const focusable = () => [...main.querySelectorAll("button, a, input, select, [tabindex]")].filter((e) => focusKey(e) === focused);
+  const nth = focused ? focusable().indexOf(
+    /** @type {Element} */
+    was
+  ) : -1;
+  return {
+    /** @param {HTMLInputElement} input the talk's @param {string} draft */
+    restore(input, draft) {
+      if (typing) {
+        input.focus();
+        input.setSelectionRange(draft.length, draft.length);
+      } else if (focused) {
+        const alike = focusable();
+        (alike[nth] ?? alike[0])?.focus({ preventScroll: true });
+      }
+    }
+  };
+}
+function shown(page, svg, lit) {
+  if (page.reveal && lit && matchMedia("(max-width: 700px)").matches)
+    svg.scrollIntoView({ block: "start", behavior: "instant" });
+  page.reveal = false;
+  for (const list2 of main.querySelectorAll("ol.log, section.news ol")) list2.scrollTop = list2.scrollHeight;
+  page.docked.disconnect();
+  const dock = main.querySelector(".dock");
+  if (dock) page.docked.observe(dock);
+  else main.style.removeProperty("--dock");
+  if (page.movedOn) {
+    page.movedOn = false;
+    scrollTo({ top: 0, behavior: "instant" });
+    main.focus({ preventScroll: true });
+  }
+}
+
 // ../../api/web/table.js
 async function table(id2, ready2) {
   serverKeys.keep();
+  const mine = invited(id2);
+  const first = tableAt({ id: id2, mine }, null).catch(() => null);
+  await ready2;
+  document.title = t("table.title");
+  const [firstRead] = await Promise.all([first, cards("base")]);
+  const summary = firstRead?.game ?? await api(`/games/${id2}`);
+  const deck = await cards(summary.ruleset);
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
+  const startLog = await wholeLog2({ id: id2, mine });
+  const page = {
+    id: id2,
+    mine,
+    deck,
+    names,
+    summary,
+    selected: null,
+    sel: null,
+    rotated: false,
+    message: "",
+    timer: 0,
+    hostOpen: false,
+    reveal: false,
+    alsoDiscard: /* @__PURE__ */ new Set(),
+    draft: "",
+    talkSeen: /* @__PURE__ */ new Map(),
+    first,
+    startLog,
+    data: null,
+    stale: true,
+    registering: false,
+    drawnAt: 0,
+    news: [],
+    unseen: 0,
+    told: 0,
+    pacing: 0,
+    ending: null,
+    byRound: null,
+    movedOn: false,
+    movedPast: 0,
+    routed: 0,
+    docked: new ResizeObserver(
+      ([e]) => main.style.setProperty("--dock", `${Math.ceil(e.target.getBoundingClientRect().height)}px`)
+    ),
+    zoom: { box: null },
+    reading: null,
+    heard: 0,
+    render: () => render(page),
+    refresh: () => {
+      page.stale = true;
+      return render(page);
+    }
+  };
+  gather(page, startLog);
+  await page.refresh();
+  listen(page);
+}
+function invited(id2) {
   const fragment = new URLSearchParams(location.hash.slice(1));
   const hashToken = fragment.get("token");
   const hashSeat = fragment.get("seat");
@@ -2488,905 +3355,124 @@ async function table(id2, ready2) {
     tokens.set(id2, { token: hashToken, ...hashSeat ? { seat: Number(hashSeat) } : {} });
     history.replaceState(null, "", location.pathname);
   }
-  const mine = tokens.get(id2);
-  const logPage = (after, limit) => (
-    /** @type {Promise<Schemas["EventPage"]>} */
-    api(`/games/${id2}/events?after=${after}&limit=${limit}`, { token: mine.token })
-  );
-  const tableAt = (after) => (
-    /** @type {Promise<Schemas["TableRead"]>} */
-    api(`/games/${id2}/table${after == null ? "" : `?after=${after}&limit=1000`}`, { token: mine.token })
-  );
-  let first = tableAt(null).catch(() => null);
-  const early = first;
-  await ready2;
-  document.title = t("table.title");
-  const [firstRead] = await Promise.all([early, cards("base")]);
-  const summary = firstRead?.game ?? await api(`/games/${id2}`);
-  const deck = await cards(summary.ruleset);
-  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
-  let selected = null, sel = null, rotated = false, message = "", timer = 0;
-  let hostOpen = false;
-  let reveal = false;
-  let alsoDiscard = /* @__PURE__ */ new Set();
-  let draft = "";
-  const talkSeen = /* @__PURE__ */ new Map();
-  const gather = (events) => {
-    for (const e of events) {
-      if (e.event.type === "talk_posted") talkSeen.set(e.seq, e);
-      if (e.event.type === "talk_hidden") {
-        const hidden = talkSeen.get(e.event.message);
-        if (hidden && hidden.event.type === "talk_posted")
-          talkSeen.set(hidden.seq, { ...hidden, event: { ...hidden.event, text: null } });
-      }
-    }
-  };
-  const wholeLog = async () => {
-    const all = [];
-    for (let after = 0; ; ) {
-      const page = await logPage(after, 1e3);
-      all.push(...page.events);
-      if (page.next_after == null) return all;
-      after = page.next_after;
-    }
-  };
-  let startLog = await wholeLog();
-  gather(startLog);
+  return tokens.get(id2);
+}
+function listen(page) {
   const abort = new AbortController();
-  let data = null;
-  let stale = true;
-  let registering = false;
-  let drawnAt = 0;
-  let news = [];
-  let unseen = 0;
-  let ending = null;
-  let byRound = null;
-  let told = 0;
-  let pacing = 0;
-  const tellAll = () => {
-    clearInterval(pacing);
-    pacing = 0;
-    told = news.length;
-  };
-  const hear = (fresh) => {
-    if (fresh.length) tellAll();
-    unseen = told;
-    news.push(...fresh);
-    const drop = Math.max(0, news.length - 40);
-    news = news.slice(drop);
-    told = Math.max(0, told - drop);
-    unseen = Math.max(0, unseen - drop);
-    if (!fresh.length || pacing) return;
-    told += 1;
-    if (told < news.length)
-      pacing = setInterval(() => {
-        if (++told >= news.length) tellAll();
-        render();
-      }, 900);
-  };
-  let movedOn = false, movedPast = 0;
-  let routed = 0;
-  const docked = new ResizeObserver(
-    ([e]) => main.style.setProperty("--dock", `${Math.ceil(e.target.getBoundingClientRect().height)}px`)
-  );
-  const zoom = { box: null };
-  async function read() {
-    const e = first;
-    first = null;
-    const before = data?.st?.version;
-    const known = data?.s ?? summary;
-    const fresh = () => tableAt(before != null ? Math.max(0, before - 30) : null);
-    const [got, series] = await Promise.all([
-      e ? e.then((x) => x ?? fresh()) : fresh(),
-      known.status === "finished" || known.previous ? seriesSection(id2, names, (g) => `/play/${g}`) : null
-    ]);
-    const s = got.game;
-    if (s.status === "lobby" || s.status === "cancelled") return { s };
-    const st = got.state;
-    await Promise.all(st.table.seats.filter((x) => x.key).map((x) => keys.fingerprint(
-      /** @type {string} */
-      x.key
-    )));
-    const full = got.events.next_after == null ? got.events : await logPage(Math.max(0, st.version - 30), 30);
-    const recent = { ...full, events: full.events.filter((x) => x.seq > st.version - 30 && x.seq <= st.version) };
-    const ended = before != null ? got.events.events.filter((x) => x.seq > before && x.event.type === "round_ended").at(-1) : void 0;
-    let end = ended?.event.type === "round_ended" ? { seq: ended.seq, ended: ended.event, events: [], dealt: null, view: null } : ending;
-    if (end) end = await readEnding(end, got);
-    if (s.status === "finished" && !byRound)
-      byRound = goldByRound(startLog?.at(-1)?.seq === st.version ? startLog : await wholeLog(), deck, st.view);
-    startLog = null;
-    const legal = got.legal?.commands ?? [];
-    const shown = st.view.phase.awaited === st.view.seat && st.view.seat != null ? legal : [];
-    ending = end && end.seq > movedPast ? end : null;
-    return {
-      s,
-      st,
-      legal: shown,
-      log: recent,
-      presence: got.presence,
-      series: series ?? (s.status === "finished" || s.previous ? await seriesSection(id2, names, (g) => `/play/${g}`) : null)
-    };
-  }
-  async function readEnding(end, got) {
-    if (!got.state.view.rounds.some((r) => r.round === end.ended.round)) return null;
-    if (end.view) return end;
-    let records = got.events.events.filter((x) => x.seq >= end.seq);
-    if (records[0]?.seq !== end.seq) records = (await logPage(end.seq - 1, 1e3)).events;
-    const kept = effective(records);
-    if (!kept.some((x) => x.seq === end.seq)) return null;
-    const deal = kept.find((x) => x.event.type === "round_started");
-    const events = kept.filter((x) => !deal || x.seq < deal.seq);
-    if (!deal) return { ...end, events };
-    const then = await api(`/games/${id2}/state?at=${deal.seq - 1}`, { token: mine.token });
-    return { ...end, events, dealt: deal.seq, view: then.view };
-  }
-  const refresh = () => {
-    stale = true;
-    return render();
-  };
-  let reading = null;
-  let heard = 0;
-  const behind = () => data?.st != null && heard > data.st.version;
-  const readAll = async () => {
-    for (let failed = 0; stale || behind(); ) {
-      stale = false;
-      try {
-        data = await read();
-        failed = 0;
-      } catch (e) {
-        stale = true;
-        failed += 1;
-        if (failed === 3) {
-          message = /** @type {Error} */
-          e.message;
-          if (data) draw();
-        }
-        await new Promise((r) => setTimeout(r, Math.min(8e3, 250 * 2 ** failed)));
-      }
-    }
-  };
-  async function render() {
-    while (stale || !data) {
-      reading ??= readAll().finally(() => {
-        reading = null;
-      });
-      await reading;
-    }
-    draw();
-  }
-  function draw() {
-    const { s } = data;
-    for (const seat of s.seats) names[seat.seat] = shownName(seat);
-    const kids = [
-      h(
-        "h1",
-        { class: "table-title" },
-        t("table.heading", { id: id2.slice(0, 8), ruleset: rulesetName(s.ruleset), status: statusName(s.status) })
-      )
-    ];
-    const err = h("p", { class: "error", role: "alert" }, message);
-    if (s.status === "cancelled") {
-      kids.push(h("p", { role: "status" }, t("table.cancelled")), h("p", {}, h("a", { href: "/" }, t("nav.games"))));
-      main.replaceChildren(...kids);
-      return;
-    }
-    if (s.status === "lobby") {
-      kids.push(
-        ...waitingRoom({
-          id: id2,
-          s,
-          mine,
-          refresh,
-          say: (m) => {
-            message = m;
-          }
-        })
-      );
-      kids.push(err);
-      main.replaceChildren(...kids);
-      return;
-    }
-    const { st, legal, log, presence, series } = data;
-    if (!st || !log || !presence) return;
-    const view = st.view;
-    if (mine.token && view.seat != null && mine.seat !== view.seat) {
-      tokens.set(id2, { seat: view.seat });
-      mine.seat = view.seat;
-    }
-    const me = view.seat ?? (mine.token ? mine.seat ?? null : null);
-    const over = s.status === "finished";
-    const about = (act) => {
-      const seat = me != null ? st.table.seats[me] : void 0;
-      if (act === "undo") return seat?.undoable ?? null;
-      if (act === "approve" || act === "decline") return st.table.undo_request ?? null;
-      return act === "reclaim" ? seat?.handed_at ?? null : null;
-    };
-    const signed = (act) => mine.key && me != null ? {
-      game: id2,
-      seat: me,
-      version: st.version,
-      act,
-      key: mine.key,
-      record: st.table.record_version,
-      about: about(act)
-    } : void 0;
-    const drawn = { s, st, legal, log, presence, series, view, me, over, signed };
-    ensureKey(drawn);
-    const { svg, zoomBar, why, hand, actions, paths, targets } = movesOf(drawn);
-    const undo = undoBar(drawn);
-    if (st.version !== drawnAt) {
-      hear(
-        drawnAt ? log.events.filter(
-          (e) => e.seq > drawnAt && !["card_drawn", "command_accepted", "talk_posted", "seat_key_registered"].includes(e.event.type)
-        ) : []
-      );
-      drawnAt = st.version;
-    }
-    markLast(svg, log.events, view, names);
-    const dealt = news.slice(0, told).map((e) => e.event.type).lastIndexOf("round_started");
-    for (const [i, e] of news.slice(0, told).entries()) {
-      const ev = e.event;
-      if (i < unseen || i < dealt) continue;
-      const cell2 = ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed" ? ev.at : null;
-      if (!cell2) continue;
-      svg.append(
-        el("rect", {
-          class: i === told - 1 ? "new-move telling" : "new-move",
-          x: cell2.x + 0.08,
-          y: cell2.y + 0.08,
-          width: 0.84,
-          height: 0.84,
-          "aria-hidden": "true"
-        })
-      );
-    }
-    const deadline = st.table.deadline;
-    const countdown = h("p", { class: "deadline", role: "timer", "aria-live": "off" });
-    const tick = () => {
-      countdown.textContent = !deadline ? "" : deadline.seat === me ? t("table.deadline_you", { time: clock(deadline.at - Date.now()) }) : t("table.deadline", { who: seatName(names, deadline.seat), time: clock(deadline.at - Date.now()) });
-    };
-    tick();
-    clearInterval(timer);
-    if (deadline) timer = setInterval(tick, 1e3);
-    gather(log.events);
-    const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.name === "text";
-    const was = document.activeElement;
-    const focusKey = (e) => `${e.tagName}|${e.getAttribute("aria-label") ?? ""}|${e.textContent}`;
-    const focused = !typing && was && was !== main && main.contains(was) ? focusKey(was) : null;
-    const focusable = () => [...main.querySelectorAll("button, a, input, select, [tabindex]")].filter((e) => focusKey(e) === focused);
-    const nth = focused ? focusable().indexOf(
-      /** @type {Element} */
-      was
-    ) : -1;
-    const { talk, input } = talkOf(drawn);
-    const host = mine.host && !over ? hostPanel({
-      id: id2,
-      s,
-      st,
-      log,
-      host: mine.host,
-      names,
-      open: hostOpen,
-      refresh,
-      toggled: (open) => {
-        hostOpen = open;
-      },
-      say: (m) => {
-        message = m;
-      }
-    }) : null;
-    const mySeat = view.seat != null ? st.table.seats[view.seat] : null;
-    const reclaim = mySeat?.handed_to ? h(
-      "p",
-      {},
-      `${t("table.bot_playing")} `,
-      h(
-        "button",
-        {
-          type: "button",
-          onclick: async () => {
-            try {
-              await api(`/games/${id2}/seats/${view.seat}/reclaim`, {
-                method: "POST",
-                token: mine.token,
-                sign: signed("reclaim")
-              });
-              message = "";
-            } catch (e) {
-              message = e.message;
-            }
-            refresh();
-          }
-        },
-        t("table.take_back")
-      )
-    ) : null;
-    const awaited = view.phase.awaited;
-    const banner = over ? t(me != null && view.winners?.includes(me) ? "table.over_won" : "table.over") : awaited == null ? "" : awaited === me ? t("table.you_play") : t("table.they_play", { who: seatName(names, awaited) });
-    const title = banner ? `${banner} — Saboteur` : t("table.title");
-    if (banner) kids.push(h("p", { class: "turn-banner", "aria-live": "polite" }, banner));
-    const turnNow = view.phase.awaited === view.seat && view.seat != null ? h(
-      "p",
-      { role: "status" },
-      t(
-        view.phase.name === "choosing_gold" ? "table.turn_gold" : view.phase.name === "stealing" ? "table.turn_steal" : "table.turn_card"
-      )
-    ) : null;
-    kids.push(
-      ...ending ? roundEndScreen(drawn, turnNow, countdown, actions) : liveTable(drawn, { svg, zoomBar, err, hand, why, actions, undo, reclaim, turnNow, countdown, talk, host })
-    );
-    main.dataset.version = String(st.version);
-    document.title = title;
-    main.replaceChildren(...kids);
-    if (typing) {
-      input.focus();
-      input.setSelectionRange(draft.length, draft.length);
-    } else if (focused) {
-      const alike = focusable();
-      (alike[nth] ?? alike[0])?.focus({ preventScroll: true });
-    }
-    if (reveal && (paths.length || targets.length) && matchMedia("(max-width: 700px)").matches)
-      svg.scrollIntoView({ block: "start", behavior: "instant" });
-    reveal = false;
-    for (const list2 of main.querySelectorAll("ol.log, section.news ol")) list2.scrollTop = list2.scrollHeight;
-    docked.disconnect();
-    const dock = main.querySelector(".dock");
-    if (dock) docked.observe(dock);
-    else main.style.removeProperty("--dock");
-    if (movedOn) {
-      movedOn = false;
-      scrollTo({ top: 0, behavior: "instant" });
-      main.focus({ preventScroll: true });
-    }
-  }
-  function ensureKey(drawn) {
-    const { me, over, st } = drawn;
-    const ownKey = me != null ? st.table.seats[me]?.key : void 0;
-    if (mine.token && me != null && !over && !ownKey && !registering && st.table.record_version >= RECORD_VERSION) {
-      registering = true;
-      keys.make().then(async (key) => {
-        if (!key) return;
-        mine.key = key;
-        const kept = await api(`/games/${id2}/seats/${me}/key`, {
-          method: "PUT",
-          token: mine.token,
-          body: await keys.sent(key, id2)
-        });
-        tokens.set(
-          id2,
-          "commitment" in kept ? { key, commitment: kept.commitment, commitmentReceipt: kept.receipt } : { key }
-        );
-        refresh();
-      }).catch((e) => {
-        message = e.message;
-      });
-    }
-  }
-  function movesOf(drawn) {
-    const { st, legal, view, me, signed } = drawn;
-    const send = async (cmd) => {
-      try {
-        await api(`/games/${id2}/commands`, {
-          method: "POST",
-          token: mine.token,
-          body: cmd,
-          headers: { "if-match": `"${st.version}"` },
-          sign: signed("command")
-        });
-        message = "";
-        selected = null;
-        sel = null;
-        alsoDiscard = /* @__PURE__ */ new Set();
-      } catch (e) {
-        message = e.message;
-      }
-      refresh();
-    };
-    const uses = (c) => ({ card: "card" in c ? c.card : void 0, discard: "discard" in c ? c.discard ?? [] : [] });
-    const forCard = legal.filter((c) => uses(c).card === selected || uses(c).discard.includes(selected));
-    const paths = forCard.flatMap((c) => c.type === "play_path" && !!c.rotated === rotated ? [c] : []);
-    const atCell = (c) => c.type === "play_action" && c.target != null && "x" in c.target ? c.target : null;
-    const there = (at) => {
-      const goals = [...view.goals].sort((a, b) => a.y - b.y);
-      const goal = goals.findIndex((g) => g.x === at.x && g.y === at.y);
-      if (goal >= 0)
-        return goals.length === 3 ? t(`table.goal_${["top", "middle", "bottom"][goal]}`) : t("table.goal_n", { n: goal + 1 });
-      const placed = view.board.find((p) => p.x === at.x && p.y === at.y);
-      return placed ? t("table.card_at", { card: cardName(placed.card), x: at.x, y: -at.y }) : t("table.empty_cell");
-    };
-    const targets = forCard.flatMap((c) => {
-      const at = atCell(c);
-      return at ? [
-        {
-          at,
-          label: t("table.target", {
-            card: cardName(
-              /** @type {string} */
-              "card" in c ? c.card : ""
-            ),
-            where: there(at)
-          }),
-          onPick: () => send(c)
-        }
-      ] : [];
-    });
-    const svg = board(view, deck, {
-      legal: paths,
-      onCell: (at) => send({ type: "play_path", card: selected, at, rotated }),
-      targets,
-      keep: zoom
-    });
-    const overNow = ending ? null : view.rounds.find((r) => r.round === view.round);
-    const way = overNow ? decided(overNow, view, deck).way : null;
-    if (way) {
-      drawRoute(svg, way);
-      if (routed === overNow.round) svg.classList.add("still");
-      routed = overNow.round;
-    }
-    const zoomTo = (k) => {
-      if (k == null) zoom.box = null;
-      else {
-        const b = zoom.box ?? (svg.getAttribute("viewBox") ?? "0 0 1 1").split(" ").map(Number);
-        zoom.box = [b[0] + b[2] * (1 - k) / 2, b[1] + b[3] * (1 - k) / 2, b[2] * k, b[3] * k];
-      }
-      render();
-    };
-    const zoomBar = h(
-      "p",
-      { class: "zoom", "aria-label": t("table.zoom") },
-      h("button", { type: "button", onclick: () => zoomTo(1 / 1.4) }, t("table.zoom_in")),
-      " ",
-      h("button", { type: "button", onclick: () => zoomTo(1.4) }, t("table.zoom_out")),
-      " ",
-      h("button", { type: "button", onclick: () => zoomTo(null) }, t("table.zoom_whole"))
-    );
-    const blockers = me != null ? (view.in_front[me] ?? []).filter((c) => c.startsWith("break_") || c === "trapped") : [];
-    const why = selected && deck[selected]?.kind === "path" && !paths.length && blockers.length ? h(
-      "p",
-      { role: "status", class: "why" },
-      t("table.blocked", { cards: blockers.map((c) => cardName(c)).join(", ") })
-    ) : null;
-    const usable = (c) => legal.some((l) => l.type !== "pass" && (uses(l).card === c || uses(l).discard.includes(c)));
-    const hand = h(
-      "ul",
-      { class: "hand docked", "aria-label": t("table.hand") },
-      (view.hand ?? []).map((c, i) => {
-        const icon = cardIcon(deck[c], sel === i && rotated);
-        const only = legal.length && !usable(c);
-        return h(
-          "li",
-          {},
-          h(
-            "button",
-            {
-              type: "button",
-              class: only ? "unplayable" : null,
-              title: explain(deck[c]),
-              "aria-pressed": sel === i ? "true" : "false",
-              onclick: () => {
-                sel = sel === i ? null : i;
-                selected = sel === null ? null : c;
-                alsoDiscard = /* @__PURE__ */ new Set();
-                reveal = sel !== null;
-                render();
-              }
-            },
-            icon,
-            describe(deck[c], sel === i && rotated),
-            only ? h("span", { class: "sr-only" }, ` ${t("table.discard_only")}`) : null
-          )
-        );
-      })
-    );
-    const actions = h(
-      "div",
-      { role: "group", "aria-label": t("table.moves") },
-      selected && deck[selected]?.kind === "path" ? h(
-        "button",
-        {
-          type: "button",
-          onclick: () => {
-            rotated = !rotated;
-            render();
-          }
-        },
-        t(rotated ? "table.flip_turned" : "table.flip_upright")
-      ) : null,
-      targets.length ? h("p", {}, t("table.choose_target", { n: targets.length })) : null,
-      forCard.filter((c) => c.type !== "play_path" && c.type !== "pass" && !atCell(c)).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names))),
-      passChoice(),
-      // Choices that play no card from the hand: a gold card to keep (§8), a theft, a pass.
-      legal.filter((c) => c.type === "choose_gold" || !uses(c).card && !uses(c).discard.length).map((c) => h("button", { type: "button", onclick: () => send(c) }, describeCommand(c, names)))
-    );
-    function passChoice() {
-      const passes = forCard.filter((c) => c.type === "pass");
-      if (!passes.length || !selected) return null;
-      const discardable = new Set(passes.flatMap((c) => c.type === "pass" ? c.discard : []));
-      const others = (view.hand ?? []).flatMap((c, i) => i !== sel && discardable.has(c) ? [{ c, i }] : []);
-      const wanted = [selected, ...others.filter(({ i }) => alsoDiscard.has(i)).map(({ c }) => c)].sort();
-      const same = (c) => c.type === "pass" && [...c.discard].sort().join() === wanted.join();
-      const chosen2 = passes.find(same);
-      return h(
-        "fieldset",
-        { class: "pass" },
-        h("legend", {}, t("table.pass")),
-        others.map(
-          ({ c, i }) => h(
-            "label",
-            {},
-            h("input", {
-              type: "checkbox",
-              checked: alsoDiscard.has(i) ? "" : null,
-              onchange: (ev) => {
-                if (
-                  /** @type {HTMLInputElement} */
-                  ev.target.checked
-                ) alsoDiscard.add(i);
-                else alsoDiscard.delete(i);
-                render();
-              }
-            }),
-            ` ${t("table.also_discard", { card: cardName(deck[c] ?? c) })}`
-          )
-        ),
-        chosen2 ? h(
-          "button",
-          {
-            type: "button",
-            onclick: () => {
-              alsoDiscard = /* @__PURE__ */ new Set();
-              send(chosen2);
-            }
-          },
-          describeCommand(chosen2, names)
-        ) : h("p", {}, t("table.not_together"))
-      );
-    }
-    return { svg, zoomBar, why, hand, actions, paths, targets };
-  }
-  function undoBar(drawn) {
-    const { log, me, over, signed } = drawn;
-    const request = openRequest(log.events);
-    if (!request && message === t("table.undo_requested")) message = "";
-    const mayVote = request != null && me != null && request.seat !== me && !request.approvals.includes(me);
-    return mine.token && !over ? h(
-      "p",
-      {},
-      request ? null : h(
-        "button",
-        {
-          type: "button",
-          onclick: async () => {
-            try {
-              await api(`/games/${id2}/undo`, { method: "POST", token: mine.token, sign: signed("undo") });
-              message = t("table.undo_requested");
-            } catch (e) {
-              message = e.message;
-            }
-            refresh();
-          }
-        },
-        t("table.undo")
-      ),
-      " ",
-      mayVote ? h(
-        "button",
-        {
-          type: "button",
-          onclick: async () => {
-            try {
-              await api(`/games/${id2}/undo/approve`, {
-                method: "POST",
-                token: mine.token,
-                sign: signed("approve")
-              });
-            } catch (e) {
-              message = e.message;
-            }
-            refresh();
-          }
-        },
-        t("table.undo_approve")
-      ) : null,
-      " ",
-      mayVote ? h(
-        "button",
-        {
-          type: "button",
-          onclick: async () => {
-            try {
-              await api(`/games/${id2}/undo/decline`, {
-                method: "POST",
-                token: mine.token,
-                sign: signed("decline")
-              });
-            } catch (e) {
-              message = e.message;
-            }
-            refresh();
-          }
-        },
-        t("table.undo_decline")
-      ) : null
-    ) : null;
-  }
-  function talkOf(drawn) {
-    const { s, signed } = drawn;
-    const said = [...talkSeen.values()].sort((a, b) => a.seq - b.seq);
-    const input = h("input", { name: "text", maxlength: "280", required: "", value: draft });
-    input.addEventListener("input", () => {
-      draft = input.value;
-    });
-    const talkForm = h(
-      "form",
-      { "aria-label": t("talk.form") },
-      h("label", {}, `${t("talk.message")} `, input),
-      mine.token ? "" : h(
-        "label",
-        {},
-        ` ${t("lobby.name")} `,
-        h("input", { name: "name", maxlength: "40", value: t("word.spectator") })
-      ),
-      " ",
-      h("button", { type: "submit" }, t("talk.say"))
-    );
-    talkForm.addEventListener("submit", async (ev) => {
-      ev.preventDefault();
-      const data2 = new FormData(
-        /** @type {HTMLFormElement} */
-        talkForm
-      );
-      const body = mine.token ? { text: data2.get("text") } : { text: data2.get("text"), name: data2.get("name") };
-      try {
-        await api(`/games/${id2}/talk`, {
-          method: "POST",
-          token: mine.token,
-          body,
-          sign: mine.token ? signed("talk") : void 0
-        });
-        message = "";
-        draft = "";
-      } catch (e) {
-        message = e.message;
-      }
-      refresh();
-    });
-    const talk = s.status === "finished" ? null : h(
-      "section",
-      { "aria-label": t("talk.label") },
-      h("h2", {}, t("talk.label")),
-      h(
-        "ul",
-        { class: "talk" },
-        said.map(
-          (e) => h(
-            "li",
-            {},
-            describeEvent(e, names),
-            mine.host && e.event.type === "talk_posted" && e.event.text != null ? h(
-              "button",
-              {
-                type: "button",
-                onclick: async () => {
-                  try {
-                    await api(`/games/${id2}/talk/${e.seq}/hide`, { method: "POST", token: mine.host });
-                  } catch (err) {
-                    message = err.message;
-                  }
-                  refresh();
-                }
-              },
-              t("talk.hide")
-            ) : null
-          )
-        )
-      ),
-      talkForm
-    );
-    return { talk, input };
-  }
-  function roundEndScreen(drawn, turnNow, countdown, actions) {
-    const { view, me, over } = drawn;
-    const then = ending.view ?? view;
-    const last = over && ending.dealt == null;
-    const dock = ending.dealt != null || over ? h(
-      "div",
-      { class: "dock bar" },
-      h(
-        "button",
-        {
-          type: "button",
-          class: "next",
-          onclick: () => {
-            movedPast = ending?.seq ?? 0;
-            ending = null;
-            movedOn = true;
-            render();
-          }
-        },
-        t(last ? "round.show_final" : "round.next")
-      )
-    ) : h("div", { class: "dock bar" }, h("p", {}, t("round.wait")), turnNow, countdown, actions);
-    const endSvg = board(then, deck);
-    if (routed === ending.ended.round) endSvg.classList.add("still");
-    routed = ending.ended.round;
-    return [
-      roundEnd({
-        ended: ending.ended,
-        events: ending.events,
-        view: then,
-        deck,
-        names,
-        me,
-        svg: endSvg,
-        last,
-        extra: [last ? null : scoreboard(then, names, false)],
-        dock
-      })
-    ];
-  }
-  function liveTable(drawn, parts) {
-    const { s, st, log, presence, series, view, me, over } = drawn;
-    const { svg, zoomBar, err, hand, why, actions, undo, reclaim, turnNow, countdown, talk, host } = parts;
-    const final = over ? h(
-      "div",
-      { class: "final" },
-      me != null ? h(
-        "p",
-        { role: "status", class: "result" },
-        t(view.winners?.includes(me) ? "table.you_won" : "table.you_lost")
-      ) : null,
-      h(
-        "div",
-        { class: "wide", role: "region", tabindex: 0, "aria-label": t("score.final") },
-        scoreboard(view, names, true, byRound)
-      )
-    ) : null;
-    const dock = !over && (me != null || st.table.deadline) ? h(
-      "div",
-      { class: me != null ? "dock" : "dock bar" },
-      me != null ? hand : null,
-      h("div", { class: "dock-moves" }, turnNow, countdown, reclaim, why, actions, undo)
-    ) : null;
-    const newsPanel = h(
-      "section",
-      { class: "news", "aria-label": t("table.news") },
-      h("h2", {}, t("table.news")),
-      h(
-        "ol",
-        { "aria-live": "polite", tabindex: 0, "aria-label": t("table.news") },
-        told ? news.slice(0, told).map(
-          (e, i) => h(
-            "li",
-            { class: i === told - 1 && told < news.length ? "telling" : null },
-            describeEvent(e, names).replace(/^#\d+ /, "")
-          )
-        ) : h("li", { class: "quiet" }, t("table.news_none"))
-      ),
-      told < news.length ? h(
-        "button",
-        {
-          type: "button",
-          onclick: () => {
-            tellAll();
-            render();
-          }
-        },
-        t("table.show_all", { n: news.length - told })
-      ) : null
-    );
-    return [
-      ...final ? [final] : [],
-      h(
-        "div",
-        { class: "layout" },
-        h("section", { class: over ? "play" : "play pinned", "aria-label": t("table.table") }, svg, zoomBar, err, dock),
-        newsPanel,
-        h(
-          "aside",
-          {},
-          view.role ? h("p", {}, t("table.your_role", { role: roleName(view.role) })) : me != null && view.roles?.[me] ? h("p", {}, t("table.your_role", { role: roleName(view.roles[me]) })) : me != null ? null : h("p", {}, t("table.watching")),
-          view.my_gold ? h(
-            "p",
-            {},
-            t("table.your_gold", {
-              n: view.my_gold.total,
-              cards: view.my_gold.cards.map((c) => cardName(c)).join(", ") || t("table.no_gold_yet")
-            })
-          ) : null,
-          view.inspected?.length ? h(
-            "p",
-            {},
-            t("table.inspected", {
-              list: view.inspected.map(({ seat, role }) => t("table.is_role", { who: seatName(names, seat), role: roleName(role) })).join("; ")
-            })
-          ) : null,
-          h(
-            "p",
-            {},
-            t("table.round_line", { round: view.round, phase: phaseName(view.phase.name), n: view.draw_pile_size })
-          ),
-          players(
-            view,
-            names,
-            st.table,
-            over ? null : presence,
-            new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))
-          ),
-          finishedRounds(view, names),
-          view.winners?.length ? h("p", {}, t("table.winners", { list: view.winners.map((w) => seatName(names, w)).join(", ") })) : null,
-          view.rounds?.length && !over ? scoreboard(view, names, over) : null,
-          talk,
-          h("h2", {}, t("table.log")),
-          h(
-            "ol",
-            { class: "log", "aria-label": t("table.recent"), tabindex: 0 },
-            log.events.map((e) => h("li", {}, describeEvent(e, names)))
-          ),
-          h(
-            "p",
-            {},
-            h("a", { href: `/replay/${id2}` }, t("lobby.replay")),
-            " ",
-            s.status === "finished" ? h("a", { href: `/audit/${id2}` }, t("lobby.audit")) : null
-          ),
-          series,
-          s.status === "finished" && mine.host ? h(
-            "p",
-            {},
-            h(
-              "button",
-              {
-                type: "button",
-                onclick: async () => {
-                  try {
-                    const next = await api(`/games/${id2}/rematch`, { method: "POST", token: mine.host });
-                    tokens.set(next.game_id, { host: next.host_token });
-                    location.href = `/play/${next.game_id}`;
-                  } catch (e) {
-                    message = e.message;
-                    refresh();
-                  }
-                }
-              },
-              t("table.rematch")
-            )
-          ) : null,
-          host
-        )
-      )
-    ];
-  }
-  await refresh();
-  let pending = null;
+  let pending;
   const onNews = () => {
-    if (!data?.st || behind()) refresh();
+    if (!page.data?.st || behind(page)) page.refresh();
   };
   follow(
-    id2,
-    mine.token,
+    page.id,
+    page.mine.token,
     (raw) => {
       try {
-        heard = Math.max(heard, Number(JSON.parse(raw).seq) || Infinity);
+        page.heard = Math.max(page.heard, Number(JSON.parse(raw).seq) || Infinity);
       } catch {
-        heard = Infinity;
+        page.heard = Infinity;
       }
       clearTimeout(pending);
       pending = setTimeout(() => {
-        (reading ?? Promise.resolve()).then(onNews, onNews);
+        (page.reading ?? Promise.resolve()).then(onNews, onNews);
       }, 150);
     },
     abort.signal
   );
 }
-function openRequest(events) {
-  let open = null;
-  for (const { event: e } of events) {
-    if (e.type === "undo_requested") open = { seat: e.seat, approvals: [] };
-    else if (e.type === "undo_approved") open?.approvals.push(e.seat);
-    else if (e.type === "undo_declined" || e.type === "undone" || e.type === "command_accepted") open = null;
+var logPage = ({ id: id2, mine }, after, limit) => api(`/games/${id2}/events?after=${after}&limit=${limit}`, { token: mine.token });
+var tableAt = ({ id: id2, mine }, after) => api(`/games/${id2}/table${after == null ? "" : `?after=${after}&limit=1000`}`, { token: mine.token });
+async function wholeLog2(at) {
+  const all = [];
+  for (let after = 0; ; ) {
+    const page = await logPage(at, after, 1e3);
+    all.push(...page.events);
+    if (page.next_after == null) return all;
+    after = page.next_after;
   }
-  return open;
+}
+async function read(page) {
+  const { id: id2, names } = page;
+  const e = page.first;
+  page.first = null;
+  const before = page.data?.st?.version;
+  const known = page.data?.s ?? page.summary;
+  const fresh = () => tableAt(page, before != null ? Math.max(0, before - 30) : null);
+  const [got, series] = await Promise.all([
+    e ? e.then((x) => x ?? fresh()) : fresh(),
+    known.status === "finished" || known.previous ? seriesSection(id2, names, (g) => `/play/${g}`) : null
+  ]);
+  const s = got.game;
+  if (s.status === "lobby" || s.status === "cancelled") return { s };
+  const st = got.state;
+  await Promise.all(st.table.seats.filter((x) => x.key).map((x) => keys.fingerprint(
+    /** @type {string} */
+    x.key
+  )));
+  const full = got.events.next_after == null ? got.events : await logPage(page, Math.max(0, st.version - 30), 30);
+  const recent = { ...full, events: full.events.filter((x) => x.seq > st.version - 30 && x.seq <= st.version) };
+  const ended = before != null ? got.events.events.filter((x) => x.seq > before && x.event.type === "round_ended").at(-1) : void 0;
+  let end = ended?.event.type === "round_ended" ? { seq: ended.seq, ended: ended.event, events: [], dealt: null, view: null } : page.ending;
+  if (end) end = await readEnding(page, end, got);
+  if (s.status === "finished" && !page.byRound)
+    page.byRound = goldByRound(
+      page.startLog?.at(-1)?.seq === st.version ? page.startLog : await wholeLog2(page),
+      page.deck,
+      st.view
+    );
+  page.startLog = null;
+  const legal = got.legal?.commands ?? [];
+  const shown2 = st.view.phase.awaited === st.view.seat && st.view.seat != null ? legal : [];
+  page.ending = end && end.seq > page.movedPast ? end : null;
+  return {
+    s,
+    st,
+    legal: shown2,
+    log: recent,
+    presence: got.presence,
+    series: series ?? (s.status === "finished" || s.previous ? await seriesSection(id2, names, (g) => `/play/${g}`) : null)
+  };
+}
+async function readEnding(page, end, got) {
+  if (!got.state.view.rounds.some((r) => r.round === end.ended.round)) return null;
+  if (end.view) return end;
+  let records = got.events.events.filter((x) => x.seq >= end.seq);
+  if (records[0]?.seq !== end.seq) records = (await logPage(page, end.seq - 1, 1e3)).events;
+  const kept = effective(records);
+  if (!kept.some((x) => x.seq === end.seq)) return null;
+  const deal = kept.find((x) => x.event.type === "round_started");
+  const events = kept.filter((x) => !deal || x.seq < deal.seq);
+  if (!deal) return { ...end, events };
+  const then = await api(`/games/${page.id}/state?at=${deal.seq - 1}`, { token: page.mine.token });
+  return { ...end, events, dealt: deal.seq, view: then.view };
+}
+var behind = (page) => page.data?.st != null && page.heard > page.data.st.version;
+async function readAll(page) {
+  for (let failed = 0; page.stale || behind(page); ) {
+    page.stale = false;
+    try {
+      page.data = await read(page);
+      failed = 0;
+    } catch (e) {
+      page.stale = true;
+      failed += 1;
+      if (failed === 3) {
+        page.message = /** @type {Error} */
+        e.message;
+        if (page.data) draw(page);
+      }
+      await new Promise((r) => setTimeout(r, Math.min(8e3, 250 * 2 ** failed)));
+    }
+  }
+}
+async function render(page) {
+  while (page.stale || !page.data) {
+    page.reading ??= readAll(page).finally(() => {
+      page.reading = null;
+    });
+    await page.reading;
+  }
+  draw(page);
 }
 
 // ../../api/web/app.js

@@ -22,37 +22,68 @@ export async function lobby(ready) {
     /** @type {Schemas["GameList"]} */
     const data = await api(`/games?${q}`);
     for (const g of data.games) {
-      const mine = tokens.get(g.id);
-      list.append(
-        h(
-          "tr",
-          {},
-          h("td", {}, h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8))),
-          h("td", {}, rulesetName(g.ruleset)),
-          h("td", {}, statusName(g.status)),
-          h(
-            "td",
-            {},
-            `${g.seats.length}/${g.players}: ${g.seats.map((s) => shownName(s) + (s.bot && shownName(s) === s.name ? ` ${t("lobby.bot")}` : "")).join(", ")}`,
-            g.previous
-              ? [` — ${t("lobby.rematch_of")} `, h("a", { href: `/play/${g.previous}` }, g.previous.slice(0, 8))]
-              : null,
-          ),
-          h(
-            "td",
-            {},
-            mine.token ? t("lobby.your_seat") : mine.host ? t("lobby.host") : "",
-            " ",
-            h("a", { href: `/replay/${g.id}` }, t("lobby.replay")),
-            g.status === "finished" ? [" ", h("a", { href: `/audit/${g.id}` }, t("lobby.audit"))] : null,
-          ),
-        ),
-      );
+      list.append(gameRow(g));
     }
     cursor = data.next_cursor ?? null;
     more.hidden = !cursor;
   }
   more.addEventListener("click", page);
+  const form = createForm();
+  main.replaceChildren(
+    h("h1", {}, t("lobby.games")),
+    form,
+    h("h2", {}, t("lobby.all")),
+    h(
+      "table",
+      {},
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          [t("lobby.col_game"), t("lobby.ruleset"), t("lobby.col_status"), t("lobby.col_seats"), ""].map((x) =>
+            h("th", { scope: "col" }, x),
+          ),
+        ),
+      ),
+      list,
+    ),
+    more,
+  );
+  await page();
+}
+
+/** A game's row in the list: its seats, whether it is a rematch, what this browser holds of it. @param {Schemas["GameList"]["games"][number]} g */
+function gameRow(g) {
+  const mine = tokens.get(g.id);
+  return h(
+    "tr",
+    {},
+    h("td", {}, h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8))),
+    h("td", {}, rulesetName(g.ruleset)),
+    h("td", {}, statusName(g.status)),
+    h(
+      "td",
+      {},
+      `${g.seats.length}/${g.players}: ${g.seats.map((s) => shownName(s) + (s.bot && shownName(s) === s.name ? ` ${t("lobby.bot")}` : "")).join(", ")}`,
+      g.previous
+        ? [` — ${t("lobby.rematch_of")} `, h("a", { href: `/play/${g.previous}` }, g.previous.slice(0, 8))]
+        : null,
+    ),
+    h(
+      "td",
+      {},
+      mine.token ? t("lobby.your_seat") : mine.host ? t("lobby.host") : "",
+      " ",
+      h("a", { href: `/replay/${g.id}` }, t("lobby.replay")),
+      g.status === "finished" ? [" ", h("a", { href: `/audit/${g.id}` }, t("lobby.audit"))] : null,
+    ),
+  );
+}
+
+/** The form that creates a game: the ruleset, the seats, bots, the clock, the host's options. */
+function createForm() {
   const err = h("p", { class: "error", role: "alert" });
   const option = (/** @type {string} */ value, /** @type {string} */ text) => h("option", { value }, text);
   const form = h(
@@ -120,61 +151,47 @@ export async function lobby(ready) {
     ev.preventDefault();
     const f = new FormData(/** @type {HTMLFormElement} */ (form));
     try {
-      const players = Number(f.get("players"));
-      /** @type {Schemas["Options"]} */
-      const options = {};
-      if (f.get("forfeit")) options.broken_tools_forfeit_gold = true;
-      if (f.get("spectators")) options.spectator_talk = true;
-      const seconds = Number(f.get("seconds"));
-      if (f.get("clock") === "per_decision") options.clock = { kind: "per_decision", seconds };
-      if (f.get("clock") === "bank")
-        options.clock = { kind: "bank", seconds, increment_seconds: Number(f.get("increment")) };
-      if (options.clock && Number(f.get("abandon")) > 0) options.abandon_after = Number(f.get("abandon"));
-      /** @type {Schemas["GameCreated"]} */
-      const created = await api("/games", { method: "POST", body: { ruleset: f.get("ruleset"), players, options } });
-      const id = created.game_id;
-      tokens.set(id, { host: created.host_token });
-      const bots = Math.min(players, Number(f.get("bots")));
-      if (bots < players) {
-        // The creator takes a seat unless bots take them all (a game to watch).
-        await seatable(id, t);
-        const key = await keys.make();
-        /** @type {Schemas["Joined"]} */
-        const joined = await api(`/games/${id}/seats`, {
-          method: "POST",
-          body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), ...(await keys.sent(key, id)) },
-        });
-        tokens.set(id, seated(joined, key));
-      }
-      for (let i = 0; i < bots; i++) {
-        await api(`/games/${id}/bots`, { method: "POST", token: created.host_token, body: { level: f.get("level") } });
-      }
-      location.href = `/play/${id}`;
+      await create(f);
     } catch (e) {
       err.textContent = /** @type {Error} */ (e).message;
     }
   });
-  main.replaceChildren(
-    h("h1", {}, t("lobby.games")),
-    form,
-    h("h2", {}, t("lobby.all")),
-    h(
-      "table",
-      {},
-      h(
-        "thead",
-        {},
-        h(
-          "tr",
-          {},
-          [t("lobby.col_game"), t("lobby.ruleset"), t("lobby.col_status"), t("lobby.col_seats"), ""].map((x) =>
-            h("th", { scope: "col" }, x),
-          ),
-        ),
-      ),
-      list,
-    ),
-    more,
-  );
-  await page();
+  return form;
+}
+
+/**
+ * Creates the game the form asks for, seats its creator (unless bots take every seat: a game to
+ * watch) and the bots, and goes to its table. @param {FormData} f
+ */
+async function create(f) {
+  const players = Number(f.get("players"));
+  /** @type {Schemas["Options"]} */
+  const options = {};
+  if (f.get("forfeit")) options.broken_tools_forfeit_gold = true;
+  if (f.get("spectators")) options.spectator_talk = true;
+  const seconds = Number(f.get("seconds"));
+  if (f.get("clock") === "per_decision") options.clock = { kind: "per_decision", seconds };
+  if (f.get("clock") === "bank")
+    options.clock = { kind: "bank", seconds, increment_seconds: Number(f.get("increment")) };
+  if (options.clock && Number(f.get("abandon")) > 0) options.abandon_after = Number(f.get("abandon"));
+  /** @type {Schemas["GameCreated"]} */
+  const created = await api("/games", { method: "POST", body: { ruleset: f.get("ruleset"), players, options } });
+  const id = created.game_id;
+  tokens.set(id, { host: created.host_token });
+  const bots = Math.min(players, Number(f.get("bots")));
+  if (bots < players) {
+    // The creator takes a seat unless bots take them all (a game to watch).
+    await seatable(id, t);
+    const key = await keys.make();
+    /** @type {Schemas["Joined"]} */
+    const joined = await api(`/games/${id}/seats`, {
+      method: "POST",
+      body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), ...(await keys.sent(key, id)) },
+    });
+    tokens.set(id, seated(joined, key));
+  }
+  for (let i = 0; i < bots; i++) {
+    await api(`/games/${id}/bots`, { method: "POST", token: created.host_token, body: { level: f.get("level") } });
+  }
+  location.href = `/play/${id}`;
 }

@@ -25,25 +25,10 @@ export async function replay(id, ready) {
   const summary = await api(`/games/${id}`);
   const deck = await cards(summary.ruleset);
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, shownName(s)]));
-  const over = summary.status === "finished";
-  const mine = tokens.get(id);
-  // Whose eyes: anyone's once the game is over; before, the public view or this browser's seat.
-  const eyes = over
-    ? ["everyone", "spectator", ...summary.seats.map((s) => String(s.seat))]
-    : ["spectator", ...(mine.token && mine.seat != null ? [String(mine.seat)] : [])];
-  const asked = q.get("as");
-  const as = asked && eyes.includes(asked) ? asked : eyes[0];
-  const token = mine.token && as === String(mine.seat) ? mine.token : undefined;
+  const { eyes, as, token } = eyesOf(id, summary, q);
   const eyesName = (/** @type {string} */ e) =>
     e === "everyone" ? t("replay.everyone") : e === "spectator" ? t("replay.spectator") : seatName(names, Number(e));
-  const events = [];
-  for (let after = 0; ; ) {
-    /** @type {Schemas["EventPage"]} */
-    const p = await api(`/games/${id}/events?after=${after}&limit=500`, { token });
-    events.push(...p.events);
-    if (p.next_after == null || !p.events.length) break;
-    after = p.next_after;
-  }
+  const events = await wholeLog(id, token);
   // The seats' keys by fingerprint, as the log names them.
   await Promise.all(
     events
@@ -53,95 +38,16 @@ export async function replay(id, ready) {
   const max = summary.version;
   let v = Math.min(max, Math.max(1, Number(q.get("v") ?? max)));
   const marks = events.filter((e) => /^(round_started|goal_revealed|undone)$/.test(e.event?.type ?? ""));
-  // The rounds' starts marked on the timeline.
-  const rounds = h(
-    "datalist",
-    { id: "replay-rounds" },
-    events
-      .filter((e) => e.event?.type === "round_started")
-      .map((e) => h("option", { value: e.seq, label: t("replay.round", { n: /** @type {any} */ (e.event).round }) })),
-  );
-  const slider = h("input", {
-    type: "range",
-    min: 1,
-    max,
-    value: v,
-    "aria-label": t("replay.version"),
-    class: "replay-slider",
-    list: "replay-rounds",
-  });
-  // Autoplay: a step every 0.7 s (at the speed chosen) to the end, until paused. It passes over
-  // a move's bookkeeping (whose move it was, a card drawn), which leaves the board as it was,
-  // and stops on what the move did; the keys and the buttons still go one step at a time.
-  const bySeq = new Map(events.map((e) => [e.seq, e]));
-  const quiet = new Set(["command_accepted", "card_drawn"]);
-  const nextStop = (/** @type {number} */ from) => {
-    let n = from + 1;
-    while (n < max && quiet.has(bySeq.get(n)?.event?.type ?? "")) n++;
-    return n;
-  };
-  let playing = 0;
-  const speed = h(
-    "select",
-    { "aria-label": t("replay.speed") },
-    [
-      ["0.5", "½×"],
-      ["1", "1×"],
-      ["2", "2×"],
-      ["4", "4×"],
-    ].map(([k, t]) => h("option", { value: k, selected: k === "1" }, t)),
-  );
-  const play = h("button", { type: "button", "aria-pressed": "false" }, t("replay.play"));
-  const stop = () => {
-    clearInterval(playing);
-    playing = 0;
-    play.textContent = t("replay.play");
-    play.setAttribute("aria-pressed", "false");
-  };
-  const start = () => {
-    clearInterval(playing);
-    play.textContent = t("replay.pause");
-    play.setAttribute("aria-pressed", "true");
-    playing = setInterval(() => {
-      if (v >= max) stop();
-      else show(nextStop(v));
-    }, 700 / Number(speed.value));
-  };
-  play.addEventListener("click", () => {
-    if (playing) return stop();
-    if (v >= max) show(1);
-    start();
-  });
-  speed.addEventListener("change", () => {
-    if (playing) start();
-  });
-  run.addEventListener("abort", stop);
+  const { rounds, slider } = timeline(events, max, v);
+  const { play, speed, stop } = autoplay(events, max, () => v, show, run);
   const label = h("output", { "aria-live": "polite" });
   const stage = h("div", {});
-  // Every line of the log goes to its moment.
-  const log = h(
-    "ol",
-    { class: "log", "aria-label": t("table.log"), tabindex: 0 },
-    events.map((e) =>
-      h(
-        "li",
-        { "data-seq": e.seq },
-        h(
-          "button",
-          {
-            type: "button",
-            class: "log-line",
-            onclick: () => {
-              stop();
-              show(e.seq);
-            },
-          },
-          describeEvent(e, names),
-        ),
-      ),
-    ),
-  );
+  const log = logOf(events, names, (seq) => {
+    stop();
+    show(seq);
+  });
   const cache = new Map();
+  /** Shows version `n` (kept within the game's), its step said and its line of the log marked. @param {number} n */
   async function show(n) {
     v = Math.min(max, Math.max(1, n));
     slider.value = String(v);
@@ -165,14 +71,7 @@ export async function replay(id, ready) {
       players(st.view, names),
       hands(st.view, names, deck),
     );
-    for (const li of log.children)
-      li.classList.toggle("current", Number(/** @type {HTMLElement} */ (li).dataset.seq) === v);
-    // The step's line brought into the log's own view; the page stays where the reader is.
-    const line = log.querySelector(".current");
-    if (line) {
-      const [at, box] = [line.getBoundingClientRect(), log.getBoundingClientRect()];
-      if (at.top < box.top || at.bottom > box.bottom) log.scrollTop += at.top - box.top - (box.height - at.height) / 2;
-    }
+    showLine(log, v);
     const url = new URL(location.href);
     url.searchParams.set("v", String(v));
     url.searchParams.set("as", as);
@@ -241,4 +140,146 @@ export async function replay(id, ready) {
     ),
   );
   await show(v);
+}
+
+/**
+ * Whose eyes the replay may be seen through: anyone's once the game is over; before, the public
+ * view or this browser's seat. The eyes asked for (`?as=`), else the first, and the token that
+ * sees through them (this browser's seat's own).
+ * @param {string} id @param {Schemas["GameSummary"]} summary @param {URLSearchParams} q
+ */
+function eyesOf(id, summary, q) {
+  const mine = tokens.get(id);
+  const eyes =
+    summary.status === "finished"
+      ? ["everyone", "spectator", ...summary.seats.map((s) => String(s.seat))]
+      : ["spectator", ...(mine.token && mine.seat != null ? [String(mine.seat)] : [])];
+  const asked = q.get("as");
+  const as = asked && eyes.includes(asked) ? asked : eyes[0];
+  const token = mine.token && as === String(mine.seat) ? mine.token : undefined;
+  return { eyes, as, token };
+}
+
+/** The whole log, as those eyes see it. @param {string} id @param {string | undefined} token */
+async function wholeLog(id, token) {
+  /** @type {Schemas["EventRecord"][]} */
+  const events = [];
+  for (let after = 0; ; ) {
+    /** @type {Schemas["EventPage"]} */
+    const p = await api(`/games/${id}/events?after=${after}&limit=500`, { token });
+    events.push(...p.events);
+    if (p.next_after == null || !p.events.length) break;
+    after = p.next_after;
+  }
+  return events;
+}
+
+/**
+ * The timeline: a slider over every version, the rounds' starts marked on it.
+ * @param {Schemas["EventRecord"][]} events @param {number} max @param {number} v the version shown first
+ */
+function timeline(events, max, v) {
+  const rounds = h(
+    "datalist",
+    { id: "replay-rounds" },
+    events
+      .filter((e) => e.event?.type === "round_started")
+      .map((e) => h("option", { value: e.seq, label: t("replay.round", { n: /** @type {any} */ (e.event).round }) })),
+  );
+  const slider = h("input", {
+    type: "range",
+    min: 1,
+    max,
+    value: v,
+    "aria-label": t("replay.version"),
+    class: "replay-slider",
+    list: "replay-rounds",
+  });
+  return { rounds, slider };
+}
+
+/**
+ * Autoplay: a step every 0.7 s (at the speed chosen) to the end, until paused. It passes over
+ * a move's bookkeeping (whose move it was, a card drawn), which leaves the board as it was,
+ * and stops on what the move did; the keys and the buttons still go one step at a time.
+ * @param {Schemas["EventRecord"][]} events @param {number} max @param {() => number} now the version shown
+ * @param {(n: number) => Promise<void>} show @param {AbortSignal} run given up with the replay
+ */
+function autoplay(events, max, now, show, run) {
+  const bySeq = new Map(events.map((e) => [e.seq, e]));
+  const quiet = new Set(["command_accepted", "card_drawn"]);
+  const nextStop = (/** @type {number} */ from) => {
+    let n = from + 1;
+    while (n < max && quiet.has(bySeq.get(n)?.event?.type ?? "")) n++;
+    return n;
+  };
+  let playing = 0;
+  const speed = h(
+    "select",
+    { "aria-label": t("replay.speed") },
+    [
+      ["0.5", "½×"],
+      ["1", "1×"],
+      ["2", "2×"],
+      ["4", "4×"],
+    ].map(([k, t]) => h("option", { value: k, selected: k === "1" }, t)),
+  );
+  const play = h("button", { type: "button", "aria-pressed": "false" }, t("replay.play"));
+  const stop = () => {
+    clearInterval(playing);
+    playing = 0;
+    play.textContent = t("replay.play");
+    play.setAttribute("aria-pressed", "false");
+  };
+  const start = () => {
+    clearInterval(playing);
+    play.textContent = t("replay.pause");
+    play.setAttribute("aria-pressed", "true");
+    playing = setInterval(() => {
+      if (now() >= max) stop();
+      else show(nextStop(now()));
+    }, 700 / Number(speed.value));
+  };
+  play.addEventListener("click", () => {
+    if (playing) return stop();
+    if (now() >= max) show(1);
+    start();
+  });
+  speed.addEventListener("change", () => {
+    if (playing) start();
+  });
+  run.addEventListener("abort", stop);
+  return { play, speed, stop };
+}
+
+/**
+ * The log: every line goes to its moment. @param {Schemas["EventRecord"][]} events
+ * @param {Record<number, string>} names @param {(seq: number) => void} go
+ */
+function logOf(events, names, go) {
+  return h(
+    "ol",
+    { class: "log", "aria-label": t("table.log"), tabindex: 0 },
+    events.map((e) =>
+      h(
+        "li",
+        { "data-seq": e.seq },
+        h("button", { type: "button", class: "log-line", onclick: () => go(e.seq) }, describeEvent(e, names)),
+      ),
+    ),
+  );
+}
+
+/**
+ * Marks the line of version `v` in the log, brought into the log's own view; the page stays
+ * where the reader is. @param {HTMLElement} log @param {number} v
+ */
+function showLine(log, v) {
+  for (const li of log.children)
+    li.classList.toggle("current", Number(/** @type {HTMLElement} */ (li).dataset.seq) === v);
+  const line = log.querySelector(".current");
+  if (line) {
+    const [at, box] = [line.getBoundingClientRect(), log.getBoundingClientRect()];
+    if (at.top < box.top || at.bottom > box.bottom) log.scrollTop += at.top - box.top - (box.height - at.height) / 2;
+  }
 }

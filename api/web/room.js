@@ -10,15 +10,46 @@ import { seatName, shownName } from "./words.js";
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
 /**
- * The waiting room's parts, under the table's heading.
- * @param {{ id: string, s: Schemas["GameSummary"], mine: Record<string, any>, refresh: () => unknown, say: (message: string) => void }} room
+ * The waiting room: what it is drawn from and acts on.
+ * @typedef {{ id: string, s: Schemas["GameSummary"], mine: Record<string, any>, refresh: () => unknown, say: (message: string) => void }} Room
  * the game, what this browser holds of it (token, seat, key, host token), a redraw after a
  * write, and the message to show (an error, or "" once a write went through)
+ */
+
+/**
+ * The waiting room's parts, under the table's heading: the seats taken; a seat of the rematch
+ * to take back, or the form to join; leaving; the host's part.
+ * @param {Room} room
  * @returns {HTMLElement[]}
  */
-export function waitingRoom({ id, s, mine, refresh, say }) {
+export function waitingRoom(room) {
+  const { s, mine } = room;
   /** @type {HTMLElement[]} */
   const parts = [];
+  const join = joinForm(room);
+  parts.push(
+    h(
+      "p",
+      {},
+      t("table.seats", {
+        n: s.seats.length,
+        of: s.players,
+        names: s.seats.map((x) => shownName(x) + (x.reserved ? ` ${t("table.not_back")}` : "")).join(", "),
+      }),
+    ),
+  );
+  const before = s.previous ? tokens.get(s.previous) : {};
+  const mySeat = s.seats.find((x) => x.seat === before.seat && x.reserved);
+  if (!mine.token && mySeat && before.token) parts.push(takeBack(room, mySeat.seat, before.token));
+  else if (!mine.token) parts.push(join);
+  // A seated player may leave before the start (a signed act once the seat has a key).
+  if (mine.token && mine.seat != null) parts.push(leave(room, mine.seat));
+  if (mine.host) parts.push(...hostRoom(room));
+  return parts;
+}
+
+/** The form to take a seat, under a name, with this browser's key. @param {Room} room */
+function joinForm({ id, mine, refresh, say }) {
   const join = h(
     "form",
     {},
@@ -48,196 +79,183 @@ export function waitingRoom({ id, s, mine, refresh, say }) {
       refresh();
     }
   });
-  parts.push(
+  return join;
+}
+
+/**
+ * A seat of the game this one is a rematch of, held for this browser: taken back with the old
+ * token and a new key. @param {Room} room @param {number} seat @param {string} token the old game's
+ */
+function takeBack({ id, mine, refresh, say }, seat, token) {
+  return h(
+    "p",
+    {},
+    `${t("table.rematch_yours")} `,
     h(
-      "p",
-      {},
-      t("table.seats", {
-        n: s.seats.length,
-        of: s.players,
-        names: s.seats.map((x) => shownName(x) + (x.reserved ? ` ${t("table.not_back")}` : "")).join(", "),
-      }),
+      "button",
+      {
+        type: "button",
+        onclick: async () => {
+          try {
+            await seatable(id, t);
+            const key = await keys.make();
+            /** @type {Schemas["Joined"]} */
+            const j = await api(`/games/${id}/seats/${seat}/claim`, {
+              method: "POST",
+              token,
+              body: { entropy: share(), ...(await keys.sent(key, id)) },
+            });
+            tokens.set(id, seated(j, key));
+            Object.assign(mine, tokens.get(id));
+            say("");
+          } catch (e) {
+            say(e.message);
+          }
+          refresh();
+        },
+      },
+      t("table.take_seat"),
     ),
   );
-  const before = s.previous ? tokens.get(s.previous) : {};
-  const mySeat = s.seats.find((x) => x.seat === before.seat && x.reserved);
-  if (!mine.token && mySeat && before.token) {
+}
+
+/** Leaving the seat before the start; a host keeps hosting. @param {Room} room @param {number} seat */
+function leave({ id, s, mine, refresh, say }, seat) {
+  return h(
+    "p",
+    {},
+    h(
+      "button",
+      {
+        type: "button",
+        onclick: async () => {
+          try {
+            await api(`/games/${id}/seats/${seat}`, {
+              method: "DELETE",
+              token: mine.token,
+              sign: mine.key ? { game: id, seat, version: s.version, act: "leave", key: mine.key } : undefined,
+            });
+            // The seat is gone; a host keeps hosting.
+            const host = mine.host;
+            localStorage.removeItem(`saboteur:${id}`);
+            for (const k of Object.keys(mine)) delete (/** @type {any} */ (mine)[k]);
+            if (host) {
+              tokens.set(id, { host });
+              mine.host = host;
+            }
+            say("");
+          } catch (e) {
+            say(e.message);
+          }
+          refresh();
+        },
+      },
+      t("table.leave"),
+    ),
+  );
+}
+
+/**
+ * A button of the host's that posts to the game (`path` under it, with `body`), then reads the
+ * table again: the message cleared once it went through (unless `quiet`), a refusal's sentence
+ * otherwise. Asked once more first when `confirmed` says so.
+ * @param {Room} room @param {string} path @param {string} label
+ * @param {{ body?: () => unknown, quiet?: boolean, confirmed?: () => boolean }} [how]
+ */
+function hostButton({ id, mine, refresh, say }, path, label, { body, quiet = false, confirmed } = {}) {
+  return h(
+    "button",
+    {
+      type: "button",
+      onclick: async () => {
+        if (confirmed && !confirmed()) return;
+        try {
+          await api(`/games/${id}${path}`, { method: "POST", token: mine.host, body: body?.() });
+          if (!quiet) say("");
+        } catch (e) {
+          say(e.message);
+        }
+        refresh();
+      },
+    },
+    label,
+  );
+}
+
+/**
+ * The host's part of the waiting room: any other seat freed (a bot's, or a stranger's), invite
+ * links, a bot seated at the level chosen, the start, and the game cancelled.
+ * @param {Room} room
+ */
+function hostRoom(room) {
+  const { id, s, mine, refresh, say } = room;
+  /** @type {HTMLElement[]} */
+  const parts = [];
+  const others = s.seats.filter((x) => x.seat !== mine.seat && !x.reserved);
+  if (others.length)
     parts.push(
       h(
         "p",
         {},
-        `${t("table.rematch_yours")} `,
-        h(
-          "button",
-          {
-            type: "button",
-            onclick: async () => {
-              try {
-                await seatable(id, t);
-                const key = await keys.make();
-                /** @type {Schemas["Joined"]} */
-                const j = await api(`/games/${id}/seats/${mySeat.seat}/claim`, {
-                  method: "POST",
-                  token: before.token,
-                  body: { entropy: share(), ...(await keys.sent(key, id)) },
-                });
-                tokens.set(id, seated(j, key));
-                Object.assign(mine, tokens.get(id));
-                say("");
-              } catch (e) {
-                say(e.message);
-              }
-              refresh();
-            },
-          },
-          t("table.take_seat"),
-        ),
-      ),
-    );
-  } else if (!mine.token) parts.push(join);
-  // A seated player may leave before the start (a signed act once the seat has a key).
-  if (mine.token && mine.seat != null) {
-    const seat = mine.seat;
-    parts.push(
-      h(
-        "p",
-        {},
-        h(
-          "button",
-          {
-            type: "button",
-            onclick: async () => {
-              try {
-                await api(`/games/${id}/seats/${seat}`, {
-                  method: "DELETE",
-                  token: mine.token,
-                  sign: mine.key ? { game: id, seat, version: s.version, act: "leave", key: mine.key } : undefined,
-                });
-                // The seat is gone; a host keeps hosting.
-                const host = mine.host;
-                localStorage.removeItem(`saboteur:${id}`);
-                for (const k of Object.keys(mine)) delete (/** @type {any} */ (mine)[k]);
-                if (host) {
-                  tokens.set(id, { host });
-                  mine.host = host;
+        ...others.map((x) =>
+          h(
+            "button",
+            {
+              type: "button",
+              onclick: async () => {
+                try {
+                  await api(`/games/${id}/seats/${x.seat}`, { method: "DELETE", token: mine.host });
+                  // The seat's invite link, if any, invites no more.
+                  const { [x.seat]: _freed, ...kept } = tokens.get(id).invites ?? {};
+                  tokens.set(id, { invites: kept });
+                  say("");
+                } catch (e) {
+                  say(e.message);
                 }
-                say("");
-              } catch (e) {
-                say(e.message);
-              }
-              refresh();
-            },
-          },
-          t("table.leave"),
-        ),
-      ),
-    );
-  }
-  if (mine.host) {
-    // The host frees any other seat before the start (a bot's, or a stranger's) and may
-    // seat a bot there.
-    const others = s.seats.filter((x) => x.seat !== mine.seat && !x.reserved);
-    if (others.length)
-      parts.push(
-        h(
-          "p",
-          {},
-          ...others.map((x) =>
-            h(
-              "button",
-              {
-                type: "button",
-                onclick: async () => {
-                  try {
-                    await api(`/games/${id}/seats/${x.seat}`, { method: "DELETE", token: mine.host });
-                    // The seat's invite link, if any, invites no more.
-                    const { [x.seat]: _freed, ...kept } = tokens.get(id).invites ?? {};
-                    tokens.set(id, { invites: kept });
-                    say("");
-                  } catch (e) {
-                    say(e.message);
-                  }
-                  refresh();
-                },
+                refresh();
               },
-              t("table.free_seat", { name: x.name }),
-            ),
+            },
+            t("table.free_seat", { name: x.name }),
           ),
         ),
-      );
-    // The invite links made here are kept with the game's tokens, so a redraw of the room
-    // (a seat taken, a bot seated) or a reload never loses one; a seat freed since drops its.
-    const invites = tokens.get(id).invites ?? {};
-    const links = s.seats
-      .filter((x) => invites[x.seat])
-      .map((x) => h("a", { href: invites[x.seat] }, location.origin + invites[x.seat]));
-    const out = h("output", {}, ...links.flatMap((a, i) => (i ? [h("br", {}), a] : [a])));
-    const invite = h("button", { type: "button" }, t("table.invite"));
-    invite.addEventListener("click", async () => {
-      try {
-        /** @type {Schemas["Joined"]} */
-        const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: t("table.guest") } });
-        const path = `/play/${id}#seat=${j.seat}&token=${j.player_token}`;
-        tokens.set(id, { invites: { ...(tokens.get(id).invites ?? {}), [j.seat]: path } });
-        say("");
-      } catch (e) {
-        say(e.message);
-      }
-      refresh();
-    });
-    const start = h(
-      "button",
-      {
-        type: "button",
-        onclick: async () => {
-          try {
-            await api(`/games/${id}/start`, { method: "POST", token: mine.host });
-          } catch (e) {
-            say(e.message);
-          }
-          refresh();
-        },
-      },
-      t("table.start"),
+      ),
     );
-    const level = levelPicker({ "aria-label": t("lobby.level") });
-    const addBot = h(
-      "button",
-      {
-        type: "button",
-        onclick: async () => {
-          try {
-            await api(`/games/${id}/bots`, { method: "POST", token: mine.host, body: { level: level.value } });
-            say("");
-          } catch (e) {
-            say(e.message);
-          }
-          refresh();
-        },
-      },
-      t("host.add_bot"),
-    );
-    // Cancelling is for everyone and cannot be taken back: asked once more.
-    const cancel = h(
-      "button",
-      {
-        type: "button",
-        onclick: async () => {
-          if (!confirm(t("table.cancel_confirm"))) return;
-          try {
-            await api(`/games/${id}/cancel`, { method: "POST", token: mine.host });
-            say("");
-          } catch (e) {
-            say(e.message);
-          }
-          refresh();
-        },
-      },
-      t("table.cancel"),
-    );
-    parts.push(h("p", {}, invite, " ", out), h("p", {}, addBot, " ", level), h("p", {}, start, " ", cancel));
-  }
+  const start = hostButton(room, "/start", t("table.start"), { quiet: true });
+  const level = levelPicker({ "aria-label": t("lobby.level") });
+  const addBot = hostButton(room, "/bots", t("host.add_bot"), { body: () => ({ level: level.value }) });
+  // Cancelling is for everyone and cannot be taken back: asked once more.
+  const cancel = hostButton(room, "/cancel", t("table.cancel"), {
+    confirmed: () => confirm(t("table.cancel_confirm")),
+  });
+  parts.push(invites(room), h("p", {}, addBot, " ", level), h("p", {}, start, " ", cancel));
   return parts;
+}
+
+/**
+ * The invite links made here are kept with the game's tokens, so a redraw of the room (a seat
+ * taken, a bot seated) or a reload never loses one; a seat freed since drops its.
+ * @param {Room} room
+ */
+function invites({ id, s, refresh, say }) {
+  const kept = tokens.get(id).invites ?? {};
+  const links = s.seats
+    .filter((x) => kept[x.seat])
+    .map((x) => h("a", { href: kept[x.seat] }, location.origin + kept[x.seat]));
+  const out = h("output", {}, ...links.flatMap((a, i) => (i ? [h("br", {}), a] : [a])));
+  const invite = h("button", { type: "button" }, t("table.invite"));
+  invite.addEventListener("click", async () => {
+    try {
+      /** @type {Schemas["Joined"]} */
+      const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: t("table.guest") } });
+      const path = `/play/${id}#seat=${j.seat}&token=${j.player_token}`;
+      tokens.set(id, { invites: { ...(tokens.get(id).invites ?? {}), [j.seat]: path } });
+      say("");
+    } catch (e) {
+      say(e.message);
+    }
+    refresh();
+  });
+  return h("p", {}, invite, " ", out);
 }
 
 /**
