@@ -29,7 +29,7 @@ async function verifies(key, text, signature) {
 
 /** The act a player signed for a recorded event (docs/clients.md). @param {string} type */
 const signedActOf = (type) =>
-  ({
+  /** @type {Record<string, string>} */ ({
     command_accepted: "command",
     undo_requested: "undo",
     undone: "undo",
@@ -156,6 +156,7 @@ export async function audit(id, ready) {
   const names = Object.fromEntries(summary.seats.map((s) => [s.seat, shownName(s)]));
   const who = (/** @type {number} */ s) => seatName(names, s);
   const code = (/** @type {string} */ x) => h("code", { class: "hex" }, x);
+  /** @type {(HTMLElement | null)[]} */
   const kids = [h("h1", {}, t("audit.heading", { id: id.slice(0, 8) }))];
   // The seed and its commitment, each said in one sentence: what a person needs to know of them.
   const secrets = [
@@ -171,7 +172,7 @@ export async function audit(id, ready) {
       h("p", {}, h("a", { href: `/play/${id}` }, t("audit.to_table"))),
       ...secrets,
     );
-    main.replaceChildren(...kids);
+    main.replaceChildren(...kids.filter((k) => k != null));
     return;
   }
   try {
@@ -182,42 +183,7 @@ export async function audit(id, ready) {
     // The event a discrepancy names, to see the table at that moment.
     const disputed = Number(/^event (\d+)/.exec(v.discrepancy ?? "")?.[1] ?? 0);
     // The verdict first, in words and large; the evidence for experts folded below.
-    kids.push(
-      h(
-        "p",
-        { role: "status", class: v.ok ? "verdict" : "verdict error" },
-        v.ok
-          ? t("audit.verified", {
-              events: v.events,
-              commands: v.report.commands_checked,
-              deals: v.report.deals_checked,
-              signatures: v.report.signatures_checked ?? 0,
-            })
-          : t("audit.discrepancy", { what: v.discrepancy ?? "" }),
-      ),
-      v.ok ? h("p", {}, t("audit.plain")) : null,
-      disputed
-        ? h(
-            "p",
-            {},
-            h(
-              "a",
-              { href: `/replay/${id}?v=${Math.max(1, disputed - 1)}&as=everyone` },
-              t("audit.see_before", { n: disputed }),
-            ),
-          )
-        : null,
-      v.ok
-        ? h(
-            "p",
-            {},
-            t("audit.winners", {
-              winners: v.report.winners.map(who).join(", ") || t("word.nobody"),
-              gold: v.report.gold.map((g, i) => `${who(i)} ${g}`).join(", "),
-            }),
-          )
-        : null,
-    );
+    kids.push(...verdict(id, v, disputed, who));
     const here = h(
       "section",
       { "aria-label": t("audit.here") },
@@ -292,7 +258,7 @@ export async function audit(id, ready) {
       )
       .catch((e) => here.replaceChildren(here.firstChild ?? "", h("p", { class: "error" }, e.message)));
   } catch (e) {
-    kids.push(h("p", { class: "error", role: "alert" }, e.message));
+    kids.push(h("p", { class: "error", role: "alert" }, /** @type {Error} */ (e).message));
   }
   main.replaceChildren(...kids.filter((k) => k != null));
 }
@@ -358,10 +324,60 @@ async function account(id, names, wrong) {
   );
 }
 
-/** A form that checks receipts (kept by this browser, or pasted) against the game's record. */
+/**
+ * The verdict in words: the record verified (what was checked, and who won), or the first
+ * discrepancy, with a link to the table just before the event it names (`disputed`).
+ * @param {string} id @param {Schemas["AuditVerdict"]} v @param {number} disputed @param {(seat: number) => string} who
+ */
+function verdict(id, v, disputed, who) {
+  // (The report is there whenever the record verified: it is read only then.)
+  const report = /** @type {Schemas["Verified"]} */ (v.report);
+  return [
+    h(
+      "p",
+      { role: "status", class: v.ok ? "verdict" : "verdict error" },
+      v.ok
+        ? t("audit.verified", {
+            events: v.events,
+            commands: report.commands_checked,
+            deals: report.deals_checked,
+            signatures: report.signatures_checked ?? 0,
+          })
+        : t("audit.discrepancy", { what: v.discrepancy ?? "" }),
+    ),
+    v.ok ? h("p", {}, t("audit.plain")) : null,
+    disputed
+      ? h(
+          "p",
+          {},
+          h(
+            "a",
+            { href: `/replay/${id}?v=${Math.max(1, disputed - 1)}&as=everyone` },
+            t("audit.see_before", { n: disputed }),
+          ),
+        )
+      : null,
+    v.ok
+      ? h(
+          "p",
+          {},
+          t("audit.winners", {
+            winners: report.winners.map(who).join(", ") || t("word.nobody"),
+            gold: report.gold.map((g, i) => `${who(i)} ${g}`).join(", "),
+          }),
+        )
+      : null,
+  ];
+}
+
+/**
+ * A form that checks receipts (kept by this browser, or pasted) against the game's record.
+ * @param {string} id @param {Schemas["Receipt"][]} kept
+ */
 function checkReceipts(id, kept) {
   const area = h("textarea", { id: "receipts", rows: 6, cols: 80, placeholder: '[{ "kind": "view", … }]' });
   const out = h("p", { role: "status", "aria-live": "polite" });
+  /** Checks receipts, each as served or as kept in a file (`{ "receipt": … }`). @param {Record<string, unknown>[]} list */
   const check = async (list) => {
     out.textContent = t("audit.checking");
     let count = 0;
@@ -386,7 +402,7 @@ function checkReceipts(id, kept) {
       out.textContent = t("audit.receipts_agree", { n: count });
     } catch (e) {
       out.className = "error";
-      out.textContent = e.message;
+      out.textContent = /** @type {Error} */ (e).message;
     }
   };
   return h(
@@ -410,7 +426,7 @@ function checkReceipts(id, kept) {
               check(JSON.parse(area.value || "[]"));
             } catch (e) {
               out.className = "error";
-              out.textContent = e.message;
+              out.textContent = /** @type {Error} */ (e).message;
             }
           },
         },

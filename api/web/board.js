@@ -110,6 +110,7 @@ export function board(view, deck, { legal = [], onCell, targets = [], keep = { b
     box = [box[0] + (box[2] * (1 - k)) / 2, box[1] + (box[3] * (1 - k)) / 2, box[2] * k, box[3] * k];
     show();
   };
+  /** Where a drag began: the pointer's x and y, and the box's. @type {number[] | null} */
   let drag = null;
   /** Fingers on the board, by pointer. @type {Map<number, [number, number]>} */
   const fingers = new Map();

@@ -248,7 +248,7 @@ function statement(sign, body, sent) {
     body: body === void 0 ? null : body
   };
   if (record >= 5) act.about = sign.about ?? null;
-  return canonicalize(act);
+  return canonicalize(act) ?? "";
 }
 async function seatable(id2, t2) {
   const page = await api(`/games/${id2}/events?after=0&limit=1`);
@@ -450,7 +450,7 @@ var EFFECT = {
 };
 function actionIcon(entry) {
   const g = el("g", {});
-  const [letter, colour] = EFFECT[entry?.action?.effect] ?? ["?", "#555"];
+  const [letter, colour] = EFFECT[entry?.action?.effect ?? ""] ?? ["?", "#555"];
   g.append(el("circle", { cx: 0.5, cy: 0.42, r: 0.36, fill: colour }));
   const t2 = el("text", {
     x: 0.5,
@@ -594,7 +594,10 @@ function openings(entry, rotated = false) {
       o
     ] : o))
   );
-  return ["n", "e", "s", "w"].filter((o) => open.has(o));
+  return (
+    /** @type {Schemas["Opening"][]} */
+    ["n", "e", "s", "w"].filter((o) => open.has(o))
+  );
 }
 var family = (card) => {
   const f = card.replace(/(_[nesw]+)+$/, "");
@@ -672,7 +675,7 @@ function describeCommand(c, names) {
       return t("move.action", { card });
     }
     case "pass":
-      return c.discard.length ? t("move.pass", { cards: list(c.discard.map((d) => cardName(d))) }) : t("move.pass_nothing");
+      return c.discard?.length ? t("move.pass", { cards: list(c.discard.map((d) => cardName(d))) }) : t("move.pass_nothing");
     case "discard_to_remove":
       return t("move.discard_to_remove", { cards: list(c.discard.map((d) => cardName(d))), card: cardName(c.remove) });
     case "choose_gold":
@@ -813,16 +816,19 @@ async function verifies(key, text, signature) {
     return false;
   }
 }
-var signedActOf = (type) => ({
-  command_accepted: "command",
-  undo_requested: "undo",
-  undone: "undo",
-  undo_approved: "approve",
-  undo_declined: "decline",
-  talk_posted: "talk",
-  seat_reclaimed: "reclaim",
-  seat_key_registered: "key"
-})[type];
+var signedActOf = (type) => (
+  /** @type {Record<string, string>} */
+  {
+    command_accepted: "command",
+    undo_requested: "undo",
+    undone: "undo",
+    undo_approved: "approve",
+    undo_declined: "decline",
+    talk_posted: "talk",
+    seat_reclaimed: "reclaim",
+    seat_key_registered: "key"
+  }[type]
+);
 async function checkHere(id2, kept) {
   const lines = [];
   let ok = true;
@@ -927,7 +933,7 @@ async function audit(id2, ready2) {
       h("p", {}, h("a", { href: `/play/${id2}` }, t("audit.to_table"))),
       ...secrets
     );
-    main.replaceChildren(...kids);
+    main.replaceChildren(...kids.filter((k) => k != null));
     return;
   }
   try {
@@ -935,36 +941,7 @@ async function audit(id2, ready2) {
     const kept = receipts.get(id2);
     const file = URL.createObjectURL(new Blob([JSON.stringify(kept, null, 1)], { type: "application/json" }));
     const disputed = Number(/^event (\d+)/.exec(v.discrepancy ?? "")?.[1] ?? 0);
-    kids.push(
-      h(
-        "p",
-        { role: "status", class: v.ok ? "verdict" : "verdict error" },
-        v.ok ? t("audit.verified", {
-          events: v.events,
-          commands: v.report.commands_checked,
-          deals: v.report.deals_checked,
-          signatures: v.report.signatures_checked ?? 0
-        }) : t("audit.discrepancy", { what: v.discrepancy ?? "" })
-      ),
-      v.ok ? h("p", {}, t("audit.plain")) : null,
-      disputed ? h(
-        "p",
-        {},
-        h(
-          "a",
-          { href: `/replay/${id2}?v=${Math.max(1, disputed - 1)}&as=everyone` },
-          t("audit.see_before", { n: disputed })
-        )
-      ) : null,
-      v.ok ? h(
-        "p",
-        {},
-        t("audit.winners", {
-          winners: v.report.winners.map(who).join(", ") || t("word.nobody"),
-          gold: v.report.gold.map((g, i) => `${who(i)} ${g}`).join(", ")
-        })
-      ) : null
-    );
+    kids.push(...verdict(id2, v, disputed, who));
     const here = h(
       "section",
       { "aria-label": t("audit.here") },
@@ -1035,7 +1012,12 @@ async function audit(id2, ready2) {
       )
     ).catch((e) => here.replaceChildren(here.firstChild ?? "", h("p", { class: "error" }, e.message)));
   } catch (e) {
-    kids.push(h("p", { class: "error", role: "alert" }, e.message));
+    kids.push(h(
+      "p",
+      { class: "error", role: "alert" },
+      /** @type {Error} */
+      e.message
+    ));
   }
   main.replaceChildren(...kids.filter((k) => k != null));
 }
@@ -1079,6 +1061,42 @@ async function account(id2, names, wrong) {
     ...parts
   );
 }
+function verdict(id2, v, disputed, who) {
+  const report = (
+    /** @type {Schemas["Verified"]} */
+    v.report
+  );
+  return [
+    h(
+      "p",
+      { role: "status", class: v.ok ? "verdict" : "verdict error" },
+      v.ok ? t("audit.verified", {
+        events: v.events,
+        commands: report.commands_checked,
+        deals: report.deals_checked,
+        signatures: report.signatures_checked ?? 0
+      }) : t("audit.discrepancy", { what: v.discrepancy ?? "" })
+    ),
+    v.ok ? h("p", {}, t("audit.plain")) : null,
+    disputed ? h(
+      "p",
+      {},
+      h(
+        "a",
+        { href: `/replay/${id2}?v=${Math.max(1, disputed - 1)}&as=everyone` },
+        t("audit.see_before", { n: disputed })
+      )
+    ) : null,
+    v.ok ? h(
+      "p",
+      {},
+      t("audit.winners", {
+        winners: report.winners.map(who).join(", ") || t("word.nobody"),
+        gold: report.gold.map((g, i) => `${who(i)} ${g}`).join(", ")
+      })
+    ) : null
+  ];
+}
 function checkReceipts(id2, kept) {
   const area = h("textarea", { id: "receipts", rows: 6, cols: 80, placeholder: '[{ "kind": "view", … }]' });
   const out = h("p", { role: "status", "aria-live": "polite" });
@@ -1102,7 +1120,8 @@ function checkReceipts(id2, kept) {
       out.textContent = t("audit.receipts_agree", { n: count });
     } catch (e) {
       out.className = "error";
-      out.textContent = e.message;
+      out.textContent = /** @type {Error} */
+      e.message;
     }
   };
   return h(
@@ -1126,7 +1145,8 @@ function checkReceipts(id2, kept) {
               check(JSON.parse(area.value || "[]"));
             } catch (e) {
               out.className = "error";
-              out.textContent = e.message;
+              out.textContent = /** @type {Error} */
+              e.message;
             }
           }
         },
@@ -2002,7 +2022,8 @@ function openRequest(events) {
 var STEP = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
 function effective(records) {
   const first = records[0]?.seq ?? 1;
-  const prev = /* @__PURE__ */ new Map(), head = /* @__PURE__ */ new Map();
+  const prev = /* @__PURE__ */ new Map();
+  const head = /* @__PURE__ */ new Map();
   let at = first - 1;
   for (const r of records) {
     if (r.event.type === "undone")
@@ -2015,7 +2036,14 @@ function effective(records) {
   }
   const bySeq = new Map(records.map((r) => [r.seq, r]));
   const kept = [];
-  for (let s = at; bySeq.has(s); s = prev.get(s)) kept.push(bySeq.get(s));
+  for (let s = (
+    /** @type {number | undefined} */
+    at
+  ); s != null && bySeq.has(s); s = prev.get(s))
+    kept.push(
+      /** @type {Schemas["EventRecord"]} */
+      bySeq.get(s)
+    );
   return kept.reverse();
 }
 function route(board2, deck, open) {
@@ -2038,7 +2066,10 @@ function route(board2, deck, open) {
   }
   for (let k = 0; k < queue.length; k++) {
     const [x, y, i] = queue[k].split(",").map(Number);
-    const p = cards2.get(`${x},${y}`);
+    const p = (
+      /** @type {Schemas["PlacedCard"]} */
+      cards2.get(`${x},${y}`)
+    );
     if (deck[p.card]?.kind === "goal" && deck[p.card]?.gold) return walk(queue[k]);
     for (const o of segments(p)[i].openings) {
       const q = cards2.get(`${x + STEP[o][0]},${y + STEP[o][1]}`);
@@ -2056,9 +2087,15 @@ function route(board2, deck, open) {
   function walk(end) {
     const cells = [];
     const doors = /* @__PURE__ */ new Set();
-    for (let k = end; k != null; k = from.get(k)) {
+    for (let k = (
+      /** @type {string | null | undefined} */
+      end
+    ); k != null; k = from.get(k)) {
       const [x, y, i] = k.split(",").map(Number);
-      const door = segments(cards2.get(`${x},${y}`))[i].door;
+      const door = segments(
+        /** @type {Schemas["PlacedCard"]} */
+        cards2.get(`${x},${y}`)
+      )[i].door;
       if (door) doors.add(door);
       cells.unshift([x, y]);
     }
@@ -2235,10 +2272,7 @@ function goldByRound(records, deck, view) {
         if (!Array.isArray(p.cards)) return null;
         now[p.seat] += p.cards.reduce((n, c) => n + (deck[c]?.value ?? 0), 0);
       }
-    } else if (e.type === "coins_paid")
-      e.coins.forEach((n, i) => {
-        now[i] += n;
-      });
+    } else if (e.type === "coins_paid") for (const [i, n] of e.coins.entries()) now[i] += n;
     else if (e.type === "coin_stolen" && e.from != null) {
       now[e.seat] += 1;
       now[e.from] -= 1;
@@ -2254,7 +2288,8 @@ function goldByRound(records, deck, view) {
 function movesOf(page, drawn) {
   const { legal, view } = drawn;
   const send = (cmd) => sendMove(page, drawn, cmd);
-  const forCard = legal.filter((c) => uses(c).card === page.selected || uses(c).discard.includes(page.selected));
+  const selected = page.selected;
+  const forCard = selected == null ? [] : legal.filter((c) => uses(c).card === selected || uses(c).discard.includes(selected));
   const paths = forCard.flatMap((c) => c.type === "play_path" && !!c.rotated === page.rotated ? [c] : []);
   const targets = forCard.flatMap((c) => {
     const at = atCell(c);
@@ -2311,7 +2346,11 @@ function there(view, at) {
 function mazeOf(page, view, paths, targets, send) {
   const svg = board(view, page.deck, {
     legal: paths,
-    onCell: (at) => send({ type: "play_path", card: page.selected, at, rotated: page.rotated }),
+    // (The cells are lit only while a card is selected.)
+    onCell: (at) => send({ type: "play_path", card: (
+      /** @type {Schemas["Card"]} */
+      page.selected
+    ), at, rotated: page.rotated }),
     targets,
     keep: page.zoom
   });
@@ -2420,7 +2459,7 @@ function passChoice(page, drawn, forCard, send) {
   const discardable = new Set(passes.flatMap((c) => c.type === "pass" ? c.discard : []));
   const others = (drawn.view.hand ?? []).flatMap((c, i) => i !== sel && discardable.has(c) ? [{ c, i }] : []);
   const wanted = [selected, ...others.filter(({ i }) => alsoDiscard.has(i)).map(({ c }) => c)].sort();
-  const same = (c) => c.type === "pass" && [...c.discard].sort().join() === wanted.join();
+  const same = (c) => c.type === "pass" && [...c.discard ?? []].sort().join() === wanted.join();
   const chosen2 = passes.find(same);
   return h(
     "fieldset",
@@ -2595,7 +2634,10 @@ function joinForm({ id: id2, mine, refresh, say }) {
       Object.assign(mine, tokens.get(id2));
       refresh();
     } catch (e) {
-      say(e.message);
+      say(
+        /** @type {Error} */
+        e.message
+      );
       refresh();
     }
   });
@@ -2623,7 +2665,10 @@ function takeBack({ id: id2, mine, refresh, say }, seat, token) {
             Object.assign(mine, tokens.get(id2));
             say("");
           } catch (e) {
-            say(e.message);
+            say(
+              /** @type {Error} */
+              e.message
+            );
           }
           refresh();
         }
@@ -2657,7 +2702,10 @@ function leave({ id: id2, s, mine, refresh, say }, seat) {
             }
             say("");
           } catch (e) {
-            say(e.message);
+            say(
+              /** @type {Error} */
+              e.message
+            );
           }
           refresh();
         }
@@ -2677,7 +2725,10 @@ function hostButton({ id: id2, mine, refresh, say }, path, label, { body, quiet 
           await api(`/games/${id2}${path}`, { method: "POST", token: mine.host, body: body?.() });
           if (!quiet) say("");
         } catch (e) {
-          say(e.message);
+          say(
+            /** @type {Error} */
+            e.message
+          );
         }
         refresh();
       }
@@ -2706,7 +2757,10 @@ function hostRoom(room) {
                   tokens.set(id2, { invites: kept });
                   say("");
                 } catch (e) {
-                  say(e.message);
+                  say(
+                    /** @type {Error} */
+                    e.message
+                  );
                 }
                 refresh();
               }
@@ -2737,7 +2791,10 @@ function invites({ id: id2, s, refresh, say }) {
       tokens.set(id2, { invites: { ...tokens.get(id2).invites ?? {}, [j.seat]: path } });
       say("");
     } catch (e) {
-      say(e.message);
+      say(
+        /** @type {Error} */
+        e.message
+      );
     }
     refresh();
   });
@@ -2788,7 +2845,10 @@ function hostPanel({ id: id2, s, st, log, host, names, open, toggled, refresh, s
       });
       say("");
     } catch (e) {
-      say(e.message);
+      say(
+        /** @type {Error} */
+        e.message
+      );
     }
     refresh();
   });
@@ -2825,7 +2885,10 @@ function hostPanel({ id: id2, s, st, log, host, names, open, toggled, refresh, s
                   });
                   say("");
                 } catch (e) {
-                  say(e.message);
+                  say(
+                    /** @type {Error} */
+                    e.message
+                  );
                 }
                 refresh();
               }
@@ -2843,7 +2906,8 @@ function hostPanel({ id: id2, s, st, log, host, names, open, toggled, refresh, s
                   const path = `/play/${id2}#seat=${n.seat}&token=${n.player_token}`;
                   link.replaceChildren(h("a", { href: path }, location.origin + path));
                 } catch (e) {
-                  link.textContent = e.message;
+                  link.textContent = /** @type {Error} */
+                  e.message;
                 }
               }
             },

@@ -22,7 +22,9 @@ export function movesOf(page, drawn) {
   const { legal, view } = drawn;
   /** @type {Send} */
   const send = (cmd) => sendMove(page, drawn, cmd);
-  const forCard = legal.filter((c) => uses(c).card === page.selected || uses(c).discard.includes(page.selected));
+  const selected = page.selected;
+  const forCard =
+    selected == null ? [] : legal.filter((c) => uses(c).card === selected || uses(c).discard.includes(selected));
   const paths = forCard.flatMap((c) => (c.type === "play_path" && !!c.rotated === page.rotated ? [c] : []));
   const targets = forCard.flatMap((c) => {
     const at = atCell(c);
@@ -97,7 +99,9 @@ function there(view, at) {
 function mazeOf(page, view, paths, targets, send) {
   const svg = board(view, page.deck, {
     legal: paths,
-    onCell: (at) => send({ type: "play_path", card: page.selected, at, rotated: page.rotated }),
+    // (The cells are lit only while a card is selected.)
+    onCell: (at) =>
+      send({ type: "play_path", card: /** @type {Schemas["Card"]} */ (page.selected), at, rotated: page.rotated }),
     targets,
     keep: page.zoom,
   });
@@ -242,7 +246,7 @@ function passChoice(page, drawn, forCard, send) {
   const others = (drawn.view.hand ?? []).flatMap((c, i) => (i !== sel && discardable.has(c) ? [{ c, i }] : []));
   const wanted = [selected, ...others.filter(({ i }) => alsoDiscard.has(i)).map(({ c }) => c)].sort();
   const same = (/** @type {Schemas["Command"]} */ c) =>
-    c.type === "pass" && [...c.discard].sort().join() === wanted.join();
+    c.type === "pass" && [...(c.discard ?? [])].sort().join() === wanted.join();
   const chosen = passes.find(same);
   return h(
     "fieldset",

@@ -81,14 +81,14 @@ export function statement(sign, body, sent) {
     body: body === undefined ? null : body,
   };
   if (record >= 5) act.about = sign.about ?? null;
-  return canonicalize(act);
+  return canonicalize(act) ?? "";
 }
 
 /**
  * Refuses to take a seat in game `id` when its record (`game_created.record_version`) is older
  * than [`RECORD_VERSION`]: a server that created it so would have its players sign acts bound
  * less to their moment (docs/threat-model.md). Throws the reason, in the reader's language.
- * @param {string} id @param {(key: string, args?: Record<string, unknown>) => string} t
+ * @param {string} id @param {(key: string, args?: Record<string, string | number>) => string} t
  */
 export async function seatable(id, t) {
   /** @type {Schemas["EventPage"]} */

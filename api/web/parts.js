@@ -28,7 +28,7 @@ export const levelPicker = (attrs) =>
  * @param {Schemas["View"]} view
  * @param {Record<number, string>} names
  * @param {Schemas["TableStatus"]} [table]
- * @param {Schemas["PresenceView"]} [presence]
+ * @param {Schemas["PresenceView"] | null} [presence] (none once the game is over)
  * @param {Set<number>} [bots] the seats bots hold (present by nature)
  */
 export function players(view, names, table, presence, bots = new Set()) {

@@ -75,7 +75,7 @@ function joinForm({ id, mine, refresh, say }) {
       Object.assign(mine, tokens.get(id));
       refresh();
     } catch (e) {
-      say(e.message);
+      say(/** @type {Error} */ (e).message);
       refresh();
     }
   });
@@ -109,7 +109,7 @@ function takeBack({ id, mine, refresh, say }, seat, token) {
             Object.assign(mine, tokens.get(id));
             say("");
           } catch (e) {
-            say(e.message);
+            say(/** @type {Error} */ (e).message);
           }
           refresh();
         },
@@ -145,7 +145,7 @@ function leave({ id, s, mine, refresh, say }, seat) {
             }
             say("");
           } catch (e) {
-            say(e.message);
+            say(/** @type {Error} */ (e).message);
           }
           refresh();
         },
@@ -173,7 +173,7 @@ function hostButton({ id, mine, refresh, say }, path, label, { body, quiet = fal
           await api(`/games/${id}${path}`, { method: "POST", token: mine.host, body: body?.() });
           if (!quiet) say("");
         } catch (e) {
-          say(e.message);
+          say(/** @type {Error} */ (e).message);
         }
         refresh();
       },
@@ -210,7 +210,7 @@ function hostRoom(room) {
                   tokens.set(id, { invites: kept });
                   say("");
                 } catch (e) {
-                  say(e.message);
+                  say(/** @type {Error} */ (e).message);
                 }
                 refresh();
               },
@@ -251,7 +251,7 @@ function invites({ id, s, refresh, say }) {
       tokens.set(id, { invites: { ...(tokens.get(id).invites ?? {}), [j.seat]: path } });
       say("");
     } catch (e) {
-      say(e.message);
+      say(/** @type {Error} */ (e).message);
     }
     refresh();
   });
@@ -307,7 +307,7 @@ export function hostPanel({ id, s, st, log, host, names, open, toggled, refresh,
       });
       say("");
     } catch (e) {
-      say(e.message);
+      say(/** @type {Error} */ (e).message);
     }
     refresh();
   });
@@ -343,7 +343,7 @@ export function hostPanel({ id, s, st, log, host, names, open, toggled, refresh,
                       });
                       say("");
                     } catch (e) {
-                      say(e.message);
+                      say(/** @type {Error} */ (e).message);
                     }
                     refresh();
                   },
@@ -362,7 +362,7 @@ export function hostPanel({ id, s, st, log, host, names, open, toggled, refresh,
                   const path = `/play/${id}#seat=${n.seat}&token=${n.player_token}`;
                   link.replaceChildren(h("a", { href: path }, location.origin + path));
                 } catch (e) {
-                  link.textContent = e.message;
+                  link.textContent = /** @type {Error} */ (e).message;
                 }
               },
             },

@@ -11,7 +11,7 @@ import { roleName, seatName } from "./words.js";
 /** @typedef {Schemas["EventRoundEnded"]} RoundEnded */
 /** @typedef {{ cells: number[][], doors: string[] }} Route */
 
-/** Where each side of a cell leads. */
+/** Where each side of a cell leads. @type {Record<Schemas["Opening"], [number, number]>} */
 const STEP = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
 
 /**
@@ -22,9 +22,10 @@ const STEP = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
  */
 export function effective(records) {
   const first = records[0]?.seq ?? 1;
-  /** Each event's predecessor in force, and the newest event in force after each version. */
-  const prev = new Map(),
-    head = new Map();
+  /** Each event's predecessor in force, and the newest event in force after each version. @type {Map<number, number>} */
+  const prev = new Map();
+  /** @type {Map<number, number>} */
+  const head = new Map();
   let at = first - 1;
   for (const r of records) {
     if (r.event.type === "undone")
@@ -36,8 +37,10 @@ export function effective(records) {
     head.set(r.seq, at);
   }
   const bySeq = new Map(records.map((r) => [r.seq, r]));
+  /** @type {Schemas["EventRecord"][]} */
   const kept = [];
-  for (let s = at; bySeq.has(s); s = prev.get(s)) kept.push(bySeq.get(s));
+  for (let s = /** @type {number | undefined} */ (at); s != null && bySeq.has(s); s = prev.get(s))
+    kept.push(/** @type {Schemas["EventRecord"]} */ (bySeq.get(s)));
   return kept.reverse();
 }
 
@@ -58,6 +61,7 @@ export function route(board, deck, open) {
     }));
   /** How each segment reached was reached (`x,y,i`, from the one before it). @type {Map<string, string | null>} */
   const from = new Map();
+  /** The segments reached, in the order reached (`x,y,i`). @type {string[]} */
   const queue = [];
   for (const p of board) {
     if (deck[p.card]?.kind !== "start" && !deck[p.card]?.ladder) continue;
@@ -70,7 +74,8 @@ export function route(board, deck, open) {
   }
   for (let k = 0; k < queue.length; k++) {
     const [x, y, i] = queue[k].split(",").map(Number);
-    const p = cards.get(`${x},${y}`);
+    // (Every segment queued is on a card of the maze.)
+    const p = /** @type {Schemas["PlacedCard"]} */ (cards.get(`${x},${y}`));
     if (deck[p.card]?.kind === "goal" && deck[p.card]?.gold) return walk(queue[k]);
     for (const o of segments(p)[i].openings) {
       const q = cards.get(`${x + STEP[o][0]},${y + STEP[o][1]}`);
@@ -89,10 +94,11 @@ export function route(board, deck, open) {
   function walk(end) {
     /** @type {number[][]} */
     const cells = [];
+    /** @type {Set<string>} */
     const doors = new Set();
-    for (let k = end; k != null; k = from.get(k)) {
+    for (let k = /** @type {string | null | undefined} */ (end); k != null; k = from.get(k)) {
       const [x, y, i] = k.split(",").map(Number);
-      const door = segments(cards.get(`${x},${y}`))[i].door;
+      const door = segments(/** @type {Schemas["PlacedCard"]} */ (cards.get(`${x},${y}`)))[i].door;
       if (door) doors.add(door);
       cells.unshift([x, y]);
     }
@@ -315,6 +321,7 @@ export function roundEnd({ ended, events, view, deck, names, me, svg, last, extr
 export function goldByRound(records, deck, view) {
   /** @type {number[][]} */
   const rounds = [];
+  /** The round being counted's gold by seat. @type {number[] | null} */
   let now = null;
   for (const { event: e } of effective(records)) {
     if (e.type === "round_started") rounds[e.round - 1] = now = view.hand_sizes.map(() => 0);
@@ -327,10 +334,7 @@ export function goldByRound(records, deck, view) {
         if (!Array.isArray(p.cards)) return null;
         now[p.seat] += p.cards.reduce((n, c) => n + (deck[c]?.value ?? 0), 0);
       }
-    } else if (e.type === "coins_paid")
-      e.coins.forEach((n, i) => {
-        now[i] += n;
-      });
+    } else if (e.type === "coins_paid") for (const [i, n] of e.coins.entries()) now[i] += n;
     else if (e.type === "coin_stolen" && e.from != null) {
       now[e.seat] += 1;
       now[e.from] -= 1;

@@ -71,7 +71,7 @@ export function roundEndScreen(page, ending, drawn, turnNow, countdown, actions)
  * The game as it goes on (or is over): the final score, the maze pinned under the banner, the
  * hand and the moves docked at the bottom of the screen, what just happened in a panel of its
  * own size beside the maze (above it on a phone), the players, the talk and the log.
- * @param {TablePage} page @param {Drawn} drawn @param {Record<string, HTMLElement | null>} parts
+ * @param {TablePage} page @param {Drawn} drawn @param {Record<string, Element | null>} parts
  */
 export function liveTable(page, drawn, parts) {
   const { st, view, me, over } = drawn;
@@ -121,7 +121,7 @@ export function liveTable(page, drawn, parts) {
  * Beside the maze: the reader's role and gold, what they saw of others' roles, the round, the
  * players, the rounds finished, the winners, the score, the talk, the log, the links to the
  * replay and the audit, the series, the host's rematch and panel.
- * @param {TablePage} page @param {Drawn} drawn @param {Record<string, HTMLElement | null>} parts
+ * @param {TablePage} page @param {Drawn} drawn @param {Record<string, Element | null>} parts
  */
 function aside(page, drawn, parts) {
   const { id, names } = page;

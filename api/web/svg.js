@@ -1,9 +1,19 @@
 // Draws cards from the catalogue's segments (GET /catalogue): never a picture per card.
+
+/** @typedef {import("../types/api").components["schemas"]} Schemas */
+
 const NS = "http://www.w3.org/2000/svg";
-/** The side a side becomes when a card is turned 180°. */
+/** The side a side becomes when a card is turned 180°. @type {Record<Schemas["Opening"], Schemas["Opening"]>} */
 export const FLIP = { n: "s", s: "n", e: "w", w: "e" };
+/** Where each side's opening meets the card's edge. @type {Record<Schemas["Opening"], [number, number]>} */
 const END = { n: [0.5, 0], e: [1, 0.5], s: [0.5, 1], w: [0, 0.5] };
 
+/**
+ * An SVG element: attributes (each as a string) and children.
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} name @param {Record<string, unknown>} [attrs] @param {...(Node | string)} children
+ * @returns {SVGElementTagNameMap[K]}
+ */
 export function el(name, attrs = {}, ...children) {
   const e = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
@@ -11,6 +21,7 @@ export function el(name, attrs = {}, ...children) {
   return e;
 }
 
+/** Each action's letters and colour. @type {Record<string, [string, string]>} */
 const EFFECT = {
   break: ["B", "#a11"],
   repair: ["R", "#1b7f3b"],
@@ -26,10 +37,10 @@ const EFFECT = {
 };
 
 /** An action card's icon, one unit square: a disc with the effect's letters, and the tools'
- * initials under it. */
+ * initials under it. @param {Schemas["CardEntry"] | undefined} entry */
 export function actionIcon(entry) {
   const g = el("g", {});
-  const [letter, colour] = EFFECT[entry?.action?.effect] ?? ["?", "#555"];
+  const [letter, colour] = EFFECT[entry?.action?.effect ?? ""] ?? ["?", "#555"];
   g.append(el("circle", { cx: 0.5, cy: 0.42, r: 0.36, fill: colour }));
   const t = el("text", {
     x: 0.5,
@@ -50,7 +61,7 @@ export function actionIcon(entry) {
   return g;
 }
 
-/** A group drawing one card at (x, y), one unit square. */
+/** A group drawing one card at (x, y), one unit square. @param {Schemas["CardEntry"] | undefined} entry @param {number} x @param {number} y @param {boolean | null} [rotated] */
 export function cardShape(entry, x, y, rotated = false) {
   const g = el("g", { transform: `translate(${x} ${y})` });
   // A goal turned face up reads apart from the path cards: grey stone, or gold.
@@ -132,6 +143,7 @@ export function cardShape(entry, x, y, rotated = false) {
   return g;
 }
 
+/** A card face down at (x, y) (a goal not yet seen). @param {number} x @param {number} y */
 export function faceDown(x, y) {
   const g = el("g", { transform: `translate(${x} ${y})` });
   g.append(

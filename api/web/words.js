@@ -29,7 +29,7 @@ export function openings(entry, rotated = false) {
   const open = new Set(
     (entry.segments ?? []).flatMap((s) => s.openings.map((o) => (rotated ? FLIP[/** @type {"n"} */ (o)] : o))),
   );
-  return ["n", "e", "s", "w"].filter((o) => open.has(o));
+  return /** @type {Schemas["Opening"][]} */ (["n", "e", "s", "w"]).filter((o) => open.has(o));
 }
 
 /** A path card's family, from its identifier: `tunnel_nes` is a tunnel, `door_blue_ew` a blue door. @param {string} card */
@@ -139,7 +139,7 @@ export function describeCommand(c, names) {
       return t("move.action", { card });
     }
     case "pass":
-      return c.discard.length
+      return c.discard?.length
         ? t("move.pass", { cards: list(c.discard.map((d) => cardName(d))) })
         : t("move.pass_nothing");
     case "discard_to_remove":
