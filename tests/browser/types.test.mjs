@@ -1,6 +1,7 @@
 // The web client cannot drift from the spec: api/types/api.d.ts is what openapi-typescript
-// makes of openapi/openapi.json, and tsc checks the client's JSDoc types against it.
-// Regenerate after a spec change: npm run types
+// makes of openapi/openapi.json, and tsc (strict) checks the client's JSDoc types against it.
+// Regenerate after a spec change: npm run types. Its code is as Biome formats it and passes
+// Biome's lints (npm run format fixes what it can), and no room of it is too big to hold.
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -9,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { strings } from "./strings.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -25,7 +27,8 @@ test("api/types/api.d.ts is generated from the committed spec", () => {
   );
 });
 
-test("the web client type-checks against the spec's types", () => {
+test("the web client type-checks, strictly, against the spec's types", () => {
+  assert.equal(JSON.parse(readFileSync(join(here, "tsconfig.json"), "utf8")).compilerOptions.strict, true);
   try {
     execFileSync(bin("tsc"), ["-p", join(here, "tsconfig.json")], { stdio: "pipe" });
   } catch (e) {
@@ -130,4 +133,41 @@ test("api/web/bundle.js is what esbuild makes of the client's modules", () => {
     readFileSync(join(web, "bundle.js"), "utf8"),
     "the bundle is stale: run `npm run bundle` in tests/browser",
   );
+});
+
+test("the web client and these tests are formatted and linted as Biome says (npm run lint)", () => {
+  const script = JSON.parse(readFileSync(join(here, "package.json"), "utf8")).scripts.lint;
+  // The committed script (from the repository's root), with colours off for the report.
+  try {
+    execFileSync("sh", ["-c", script.replace(/\bbiome ci\b/, `${bin("biome")} ci --colors=off`)], {
+      cwd: here,
+      stdio: "pipe",
+    });
+  } catch (e) {
+    assert.fail(`Biome found problems (npm run format fixes the formatting):\n${e.stdout}${e.stderr}`);
+  }
+});
+
+// Rooms a person can hold, as tests/tests/rooms.rs measures the Rust sources: no module of the
+// web client over 600 lines, no function in one over 150, from the line it starts on to its
+// closing brace, the functions nested in it counted with it (Biome counts those apart). The
+// generated bundle is left out.
+test("no module of the web client over 600 lines, and no function in one over 150", () => {
+  const offenders = [];
+  for (const file of readdirSync(web).filter((f) => f.endsWith(".js") && f !== "bundle.js")) {
+    const text = readFileSync(join(web, file), "utf8");
+    const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+    if (lines > 600) offenders.push(`${file}: ${lines} lines (file, at most 600)`);
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+    const line = (/** @type {number} */ at) => source.getLineAndCharacterOfPosition(at).line + 1;
+    const visit = (/** @type {import("typescript").Node} */ node) => {
+      if (ts.isFunctionLike(node) && "body" in node && node.body) {
+        const [from, to] = [line(node.getStart(source)), line(node.end)];
+        if (to - from + 1 > 150) offenders.push(`${file}:${from}: ${to - from + 1} lines (function, at most 150)`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  assert.deepEqual(offenders, []);
 });
