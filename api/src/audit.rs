@@ -15,7 +15,7 @@ use crate::error::{ApiError, Conflict};
 /// Builds a finished game's bundle from the store.
 pub async fn bundle_from_store(
     store: &saboteur_storage::EventStore,
-    id: &str,
+    id: &saboteur_storage::GameId,
 ) -> Result<AuditBundle, ApiError> {
     Ok(bundle_and_version(store, id).await?.0)
 }
@@ -23,8 +23,8 @@ pub async fn bundle_from_store(
 /// [`bundle_from_store`], with the game's version as its row gives it.
 async fn bundle_and_version(
     store: &saboteur_storage::EventStore,
-    id: &str,
-) -> Result<(AuditBundle, i64), ApiError> {
+    id: &saboteur_storage::GameId,
+) -> Result<(AuditBundle, saboteur_storage::Version), ApiError> {
     let game = store.get_game(id).await?;
     let Some(seed) = &game.seed else {
         return Err(ApiError::Conflict(
@@ -34,14 +34,21 @@ async fn bundle_and_version(
     };
     let mut events = Vec::new();
     loop {
-        let page = store.events_after(id, events.len() as i64, 1000).await?;
+        let after = saboteur_storage::Version::of(0).plus(events.len());
+        let page = store.events_after(id, after, 1000).await?;
         if page.is_empty() {
             break;
         }
         events.extend(page);
     }
     let events = events.iter().map(BundleEvent::from).collect();
-    let mut bundle = AuditBundle::new(id, game.ruleset, seed, &game.seed_commitment, events);
+    let mut bundle = AuditBundle::new(
+        id.as_str(),
+        game.ruleset,
+        seed,
+        &game.seed_commitment,
+        events,
+    );
     bundle.keys = crate::transparency::published_keys(store).await?;
     bundle.log_entry = store.log_entry_of(id).await?.map(LogRecord::from);
     Ok((bundle, game.version))
@@ -53,18 +60,19 @@ async fn bundle_and_version(
 /// one (a finished game's record no longer changes).
 pub(crate) async fn bundle_from_reads(
     state: &crate::state::AppState,
-    id: &str,
+    id: &saboteur_storage::GameId,
 ) -> Result<AuditBundle, ApiError> {
     state
         .reading_or_kept(
             &state.bundles,
-            id,
+            id.as_str(),
             |store| {
-                let id = id.to_string();
+                let id = id.clone();
                 async move { bundle_and_version(&store, &id).await }
             },
             |(bundle, version)| {
-                bundle.events.len() as i64 >= *version && bundle.log_entry.is_some()
+                saboteur_storage::Version::of(0).plus(bundle.events.len()) >= *version
+                    && bundle.log_entry.is_some()
             },
         )
         .await

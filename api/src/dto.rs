@@ -1,7 +1,7 @@
 //! Request and response bodies.
 
 use saboteur_domain::{BotLevel, Options, Ruleset};
-use saboteur_storage::{Credential, GameStatus};
+use saboteur_storage::{Credential, GameId, GameStatus};
 
 pub use saboteur_verifier::body::{EventRecord, Outcome, SeedCommitment, StateView};
 use serde::{Deserialize, Serialize};
@@ -282,7 +282,7 @@ pub(crate) fn summary(
         .iter()
         .filter_map(|c| {
             Some(SeatInfo {
-                seat: u8::try_from(c.seat?).ok()?,
+                seat: c.seat?.0,
                 name: c.display_name.clone().unwrap_or_default(),
                 bot: bot_level(c),
                 reserved: c.role == saboteur_storage::Role::Reserved,
@@ -291,16 +291,16 @@ pub(crate) fn summary(
         .collect();
     seats.sort_by_key(|s| s.seat);
     GameSummary {
-        id: record.id.clone(),
+        id: record.id.to_string(),
         ruleset: record.ruleset,
         options: record.options,
         status: record.status,
-        version: record.version,
+        version: record.version.stored(),
         seed_commitment: record.seed_commitment.clone(),
         seed: record.seed.as_ref().map(hex::encode),
         seats,
         players: record.players,
-        previous: record.previous.clone(),
+        previous: record.previous.as_ref().map(GameId::to_string),
     }
 }
 

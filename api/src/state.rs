@@ -31,7 +31,10 @@ pub(crate) struct AppState {
     pub signer: Signer,
     /// The finished games' audit bundles served last (64), answered again while no database can
     /// be reached.
-    pub bundles: Kept<(saboteur_verifier::audit::AuditBundle, i64)>,
+    pub bundles: Kept<(
+        saboteur_verifier::audit::AuditBundle,
+        saboteur_storage::Version,
+    )>,
     /// The listing's pages served last (32), by query, answered again while no database can be
     /// reached.
     pub pages: Kept<crate::dto::GameList>,

@@ -25,7 +25,9 @@ pub(crate) fn verify(args: VerifyArgs) -> std::io::Result<()> {
                 let store = saboteur_storage::EventStore::connect(&args.database_url)
                     .await
                     .map_err(|e| std::io::Error::other(e.to_string()))?;
-                saboteur_api::audit::bundle_from_store(&store, id)
+                let id = saboteur_storage::GameId::parse(id)
+                    .map_err(|e| std::io::Error::other(e.to_string()))?;
+                saboteur_api::audit::bundle_from_store(&store, &id)
                     .await
                     .map_err(|e| std::io::Error::other(e.to_string()))
             })?)

@@ -225,9 +225,14 @@ async fn rewrite(database_url: &str, id: &str) {
         .execute_raw(&format!("DROP TRIGGER transparency_log_no_update{on_log}"))
         .await
         .unwrap();
-    let game = store.get_game(id).await.unwrap();
+    let game_id = saboteur_storage::GameId::parse(id).unwrap();
+    let game = store.get_game(&game_id).await.unwrap();
     let last = store
-        .events_after(id, game.version - 1, 1)
+        .events_after(
+            &game_id,
+            saboteur_storage::Version::of(game.version.get() - 1),
+            1,
+        )
         .await
         .unwrap()
         .remove(0);
@@ -237,17 +242,17 @@ async fn rewrite(database_url: &str, id: &str) {
     let hash = saboteur_storage::chain_hash(
         &last.prev_hash,
         id,
-        last.seq,
+        last.seq.stored(),
         &last.event_type,
         last.schema_version,
         &payload,
     );
-    let entry = store.log_entry_of(id).await.unwrap().unwrap();
+    let entry = store.log_entry_of(&game_id).await.unwrap().unwrap();
     let entry_hash = saboteur_storage::log_entry_hash_at(
         &entry.prev_hash,
         entry.seq,
         id,
-        last.seq,
+        last.seq.stored(),
         &hash,
         entry.logged_at.timestamp_millis(),
     );
@@ -724,7 +729,15 @@ async fn change_the_seed(database_url: &str, id: &str) {
         .execute_raw(&format!("DROP TRIGGER IF EXISTS events_no_update{on}"))
         .await
         .unwrap();
-    let first = store.events_after(id, 0, 1).await.unwrap().remove(0);
+    let first = store
+        .events_after(
+            &saboteur_storage::GameId::parse(id).unwrap(),
+            saboteur_storage::Version::of(0),
+            1,
+        )
+        .await
+        .unwrap()
+        .remove(0);
     assert_eq!(first.event_type, "game_created");
     let seed = "c4".repeat(32);
     let mut payload = first.payload.clone();

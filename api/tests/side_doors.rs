@@ -155,8 +155,14 @@ async fn a_hidden_game_is_named(url: &str, dir: &std::path::Path) {
         let store = without_trigger(url, "transparency_log_no_update", "transparency_log").await;
         without_trigger(url, "transparency_log_no_delete", "transparency_log").await;
         let entries = store.log_entries(0, 100).await.unwrap();
-        let mine = entries.iter().position(|e| e.game_id == first).unwrap();
-        let theirs = entries.iter().position(|e| e.game_id == second).unwrap();
+        let mine = entries
+            .iter()
+            .position(|e| e.game_id.as_str() == first)
+            .unwrap();
+        let theirs = entries
+            .iter()
+            .position(|e| e.game_id.as_str() == second)
+            .unwrap();
         assert!(mine < theirs);
         if attack != "none" {
             // The game erased (its events gone, its row no longer a finished game's), so no
@@ -182,7 +188,12 @@ async fn a_hidden_game_is_named(url: &str, dir: &std::path::Path) {
                     at
                 };
                 let hash = saboteur_storage::log_entry_hash_at(
-                    &prev, seq, &e.game_id, e.version, &e.head, signed_at,
+                    &prev,
+                    seq,
+                    e.game_id.as_str(),
+                    e.version.stored(),
+                    &e.head,
+                    signed_at,
                 );
                 let when = chrono::DateTime::from_timestamp_millis(at).unwrap();
                 let sql = format!(

@@ -98,7 +98,11 @@ async fn a_signature_is_spent_once(url: &str, dir: &std::path::Path) {
     let (last, _) = *played.last().unwrap();
     let store = saboteur_storage::EventStore::connect(url).await.unwrap();
     let recorded = store
-        .events_after(&id, last - 1, 1)
+        .events_after(
+            &saboteur_storage::GameId::parse(&id).unwrap(),
+            saboteur_storage::Version::from_stored(last - 1).unwrap(),
+            1,
+        )
         .await
         .unwrap()
         .remove(0);

@@ -9,7 +9,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use saboteur_storage::testing::DurableCluster;
-use saboteur_storage::{Append, AppendOutcome, EventStore, NewEvent, NewGame, to_new_event};
+use saboteur_storage::{
+    Append, AppendOutcome, EventStore, GameId, NewEvent, NewGame, Version, to_new_event,
+};
 use serde_json::json;
 use sqlx::postgres::PgPoolOptions;
 
@@ -23,10 +25,11 @@ fn payload(writer: usize, n: usize) -> serde_json::Value {
 }
 
 async fn store_rate(store: &EventStore, writers: usize, per_writer: usize, tag: &str) -> f64 {
-    for w in 0..writers {
+    let games: Vec<GameId> = (0..writers).map(|_| GameId::new()).collect();
+    for id in &games {
         store
             .create_game_row(NewGame {
-                id: format!("{tag}-{w}"),
+                id: id.clone(),
                 ruleset: saboteur_domain::Ruleset::Base,
                 options: saboteur_domain::Options::default(),
                 players: 4,
@@ -42,22 +45,23 @@ async fn store_rate(store: &EventStore, writers: usize, per_writer: usize, tag: 
     let tasks: Vec<_> = (0..writers)
         .map(|w| {
             let store = store.clone();
-            let id = format!("{tag}-{w}");
+            let id = games[w].clone();
+            let tag = tag.to_string();
             tokio::spawn(async move {
                 let mut hash = saboteur_storage::GENESIS.to_string();
                 for n in 0..per_writer {
                     let out = store
                         .append(Append {
                             game_id: id.clone(),
-                            expected_version: n as i64,
+                            expected_version: Version::of(n as u64),
                             prev_hash: Some(hash.clone()),
                             events: vec![NewEvent {
                                 event_type: "path_played".into(),
                                 schema_version: 1,
                                 payload: payload(w, n),
-                                seat: Some((w % 10) as i32),
+                                seat: Some(saboteur_domain::Seat((w % 10) as u8)),
                             }],
-                            command_id: Some(format!("{id}-{n}")),
+                            command_id: Some(format!("{tag}-{w}-{n}")),
                             status: None,
                             bot_awaited: false,
                             deadline: None,
@@ -156,7 +160,7 @@ async fn main() {
         saboteur_domain::Seed::from_u64(1),
     );
     let log: Vec<_> = log.into_iter().take(300).collect();
-    let id = format!("fold-{run}");
+    let id = GameId::new();
     store
         .create_game_row(NewGame {
             id: id.clone(),
@@ -174,7 +178,7 @@ async fn main() {
     store
         .append(Append {
             game_id: id.clone(),
-            expected_version: 0,
+            expected_version: Version::of(0),
             prev_hash: None,
             events,
             command_id: None,

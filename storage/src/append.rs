@@ -8,6 +8,8 @@ use sqlx::Row;
 use crate::EventStore;
 use crate::backend::{Backend, EVENT_COLUMNS, event_from_row, on_pool};
 use crate::error::{Result, StoreError, is_unique_violation};
+use crate::ids::{GameId, Version};
+use crate::records::seat_column;
 use crate::records::{Append, AppendOutcome, Appended, GameStatus, NewEvent, Notice, StoredEvent};
 use saboteur_verifier::hash::chain_hash;
 
@@ -32,13 +34,15 @@ pub(crate) struct Chained {
 
 /// The events of a batch, hashed and numbered, chained after `prev`.
 pub(crate) fn batch_json(
-    game_id: &str,
-    first_seq: i64,
+    game_id: &GameId,
+    first: Version,
     prev: &str,
     events: &[NewEvent],
     command_id: Option<&str>,
 ) -> Chained {
+    let first_seq = first.stored();
     let last_seq = first_seq + count(events.len()) - 1;
+    let game_id = game_id.as_str();
     let mut prev = prev.to_string();
     let mut rows = Vec::with_capacity(events.len());
     let mut hashes = Vec::with_capacity(events.len());
@@ -57,7 +61,7 @@ pub(crate) fn batch_json(
             "event_type": e.event_type,
             "schema_version": e.schema_version,
             "payload": e.payload,
-            "seat": e.seat,
+            "seat": e.seat.map(seat_column),
             "prev_hash": prev,
             "hash": hash,
             "command_id": if seq == first_seq { command_id } else { None },
@@ -75,7 +79,7 @@ pub(crate) fn batch_json(
 
 impl EventStore {
     /// Appends a batch atomically at the expected version (see [`Append`]).
-    #[tracing::instrument(level = "debug", skip(self, append), fields(game = %append.game_id, expected = append.expected_version))]
+    #[tracing::instrument(level = "debug", skip(self, append), fields(game = %append.game_id, expected = %append.expected_version))]
     pub async fn append(&self, append: Append) -> Result<AppendOutcome> {
         if append.events.is_empty() {
             return Err(StoreError::Invalid(
@@ -92,8 +96,8 @@ impl EventStore {
                 g.last_hash
             }
         };
-        let first_seq = append.expected_version + 1;
-        let last_seq = append.expected_version + count(append.events.len());
+        let first_seq = append.expected_version.plus(1);
+        let last_seq = append.expected_version.plus(append.events.len());
         let Chained {
             rows: batch,
             hashes,
@@ -122,7 +126,7 @@ impl EventStore {
                     "status": append.status.map(GameStatus::as_str),
                     "bot_awaited": append.bot_awaited,
                     "deadline": append.deadline,
-                    "token_seat": append.token.as_ref().map(|t| t.seat),
+                    "token_seat": append.token.as_ref().map(|t| seat_column(t.seat)),
                     "token_hash": append.token.as_ref().map(|t| &t.token_hash),
                 });
                 let rows = match batch {
@@ -173,7 +177,7 @@ impl EventStore {
                     )
                     .bind(&swap.token_hash)
                     .bind(&append.game_id)
-                    .bind(swap.seat)
+                    .bind(seat_column(swap.seat))
                     .execute(&mut *tx)
                     .await?;
                     }
@@ -221,9 +225,9 @@ impl EventStore {
     /// The batch a command id opened in a game, as (first seq, last seq), if it was used.
     pub async fn command_batch(
         &self,
-        game_id: &str,
+        game_id: &GameId,
         command_id: &str,
-    ) -> Result<Option<(i64, i64)>> {
+    ) -> Result<Option<(Version, Version)>> {
         let sql = "SELECT seq, batch_last_seq FROM events WHERE game_id = $1 AND command_id = $2";
         Ok(on_pool!(self, pool => {
             sqlx::query_as(sql).bind(game_id).bind(command_id).fetch_optional(pool).await?
@@ -236,7 +240,7 @@ impl EventStore {
         if let Some(id) = &append.command_id {
             let sql =
                 "SELECT seq, batch_last_seq FROM events WHERE game_id = $1 AND command_id = $2";
-            let found: Option<(i64, i64)> = on_pool!(self, pool => {
+            let found: Option<(Version, Version)> = on_pool!(self, pool => {
                 sqlx::query_as(sql).bind(&append.game_id).bind(id).fetch_optional(pool).await?
             });
             if let Some((first_seq, last_seq)) = found {
@@ -256,8 +260,8 @@ impl EventStore {
     /// A game's events with `seq > after`, at most `limit`, in order.
     pub async fn events_after(
         &self,
-        game_id: &str,
-        after: i64,
+        game_id: &GameId,
+        after: Version,
         limit: u32,
     ) -> Result<Vec<StoredEvent>> {
         let sql = format!(
@@ -278,12 +282,12 @@ impl EventStore {
     /// Folds every event of a game, in order, a page at a time.
     pub async fn fold_events<S, E>(
         &self,
-        game_id: &str,
+        game_id: &GameId,
         init: S,
         mut f: impl FnMut(S, &StoredEvent) -> Result<S, E>,
     ) -> Result<Result<S, E>> {
         let mut state = init;
-        let mut after = 0;
+        let mut after = Version::of(0);
         loop {
             let page = self.events_after(game_id, after, 1000).await?;
             let Some(last) = page.last() else { break };

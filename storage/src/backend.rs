@@ -89,7 +89,7 @@ macro_rules! event_from_row {
             event_type: row.try_get("event_type")?,
             schema_version: row.try_get("schema_version")?,
             payload: row.json("payload")?,
-            seat: row.try_get("seat")?,
+            seat: $crate::records::read_seat_opt(row.try_get("seat")?)?,
             command_id: row.try_get("command_id")?,
             recorded_at: row.try_get("recorded_at")?,
             prev_hash: row.try_get("prev_hash")?,

@@ -2,18 +2,19 @@
 
 use crate::EventStore;
 use crate::error::Result;
+use crate::ids::{GameId, Version};
 use crate::records::ChainReport;
 use saboteur_verifier::hash::{GENESIS, chain_hash};
 
 impl EventStore {
     /// Walks a game's hash chain and names the first event that does not match.
-    pub async fn verify_chain(&self, game_id: &str) -> Result<ChainReport> {
+    pub async fn verify_chain(&self, game_id: &GameId) -> Result<ChainReport> {
         let game = self.row(game_id).await?;
         let mut prev = GENESIS.to_string();
-        let mut count = 0;
+        let mut count = Version::of(0);
         let broken = self
             .fold_events(game_id, (), |(), e| {
-                count += 1;
+                count = count.plus(1);
                 if e.seq != count {
                     return Err((
                         count,
@@ -28,8 +29,8 @@ impl EventStore {
                 }
                 let h = chain_hash(
                     &prev,
-                    &e.game_id,
-                    e.seq,
+                    e.game_id.as_str(),
+                    e.seq.stored(),
                     &e.event_type,
                     e.schema_version,
                     &e.payload,
@@ -44,7 +45,7 @@ impl EventStore {
         Ok(match broken {
             Err((seq, reason)) => ChainReport::Broken { seq, reason },
             Ok(()) if count != game.version => ChainReport::Broken {
-                seq: count + 1,
+                seq: count.plus(1),
                 reason: format!("the log has {count} events, the game says {}", game.version),
             },
             Ok(()) if prev != game.last_hash => ChainReport::Broken {

@@ -8,6 +8,8 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
+
+use crate::ids::GameId;
 use sqlx::postgres::PgPool;
 use sqlx::types::Json;
 use tokio::sync::{Mutex, mpsc, oneshot};
@@ -51,7 +53,7 @@ impl Combiner {
     /// Appends with the next group: whether the guard let it in.
     pub async fn append(
         &self,
-        game_id: &str,
+        game_id: &GameId,
         head: Value,
         rows: Vec<Value>,
     ) -> Result<bool, sqlx::Error> {

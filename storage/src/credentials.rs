@@ -5,7 +5,10 @@ use sqlx::Row;
 use crate::EventStore;
 use crate::backend::{CREDENTIAL_COLUMNS, credential_from_row, on_pool};
 use crate::error::{Result, inserted, touched};
+use crate::ids::GameId;
 use crate::records::Credential;
+use crate::records::seat_column;
+use saboteur_domain::Seat;
 
 /// Inserts a credential: `$1` game, `$2` token hash, `$3` role, `$4` seat, `$5` name,
 /// `$6` time, `$7` the seat's share in the seed, `$8` the player's public key, `$9` its proof
@@ -22,7 +25,7 @@ macro_rules! insert_credential {
             .bind(&$c.game_id)
             .bind($c.stored_key())
             .bind($c.role.to_string())
-            .bind($c.seat)
+            .bind($c.seat.map($crate::records::seat_column))
             .bind(&$c.display_name)
             .bind($c.created_at)
             .bind(&$c.entropy)
@@ -52,7 +55,7 @@ impl EventStore {
                          VALUES ($1, $2, $3, $4)",
                     )
                     .bind(&c.game_id)
-                    .bind(c.seat)
+                    .bind(c.seat.map(seat_column))
                     .bind(client)
                     .bind(c.created_at)
                     .execute(&mut *tx)
@@ -89,7 +92,7 @@ impl EventStore {
     }
 
     /// Every credential of a game, in the order they were issued.
-    pub async fn credentials(&self, game_id: &str) -> Result<Vec<Credential>> {
+    pub async fn credentials(&self, game_id: &GameId) -> Result<Vec<Credential>> {
         let sql = format!(
             "SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE game_id = $1 \
              ORDER BY created_at, token_hash"
@@ -109,8 +112,8 @@ impl EventStore {
     /// possession (both are in the log from the start on).
     pub async fn set_public_key(
         &self,
-        game_id: &str,
-        seat: i32,
+        game_id: &GameId,
+        seat: Seat,
         (public_key, key_proof): (&str, Option<&str>),
     ) -> Result<()> {
         let n = on_pool!(self, pool => {
@@ -120,7 +123,7 @@ impl EventStore {
             )
             .bind(public_key)
             .bind(game_id)
-            .bind(seat)
+            .bind(seat_column(seat))
             .bind(key_proof)
             .execute(pool)
             .await?
@@ -131,11 +134,11 @@ impl EventStore {
 
     /// Gives a seat back (a player leaving before the start, or a bot unseated): its
     /// credential is removed.
-    pub async fn remove_seat(&self, game_id: &str, seat: i32) -> Result<()> {
+    pub async fn remove_seat(&self, game_id: &GameId, seat: Seat) -> Result<()> {
         let n = on_pool!(self, pool => {
             sqlx::query("DELETE FROM credentials WHERE game_id = $1 AND seat = $2")
                 .bind(game_id)
-                .bind(seat)
+                .bind(seat_column(seat))
                 .execute(pool)
                 .await?
                 .rows_affected()
@@ -153,15 +156,15 @@ impl EventStore {
     /// through another process).
     pub async fn claim_seat(
         &self,
-        game_id: &str,
-        seat: i32,
+        game_id: &GameId,
+        seat: Seat,
         claimed_by: &str,
         token_hash: &str,
         sent: (Option<&str>, Option<&str>, Option<&str>),
     ) -> Result<()> {
         let (entropy, public_key, key_proof) = sent;
         let reserved = Credential {
-            game_id: game_id.to_string(),
+            game_id: game_id.clone(),
             token_hash: None,
             role: crate::records::Role::Reserved,
             seat: Some(seat),
@@ -182,7 +185,7 @@ impl EventStore {
                 .bind(entropy)
                 .bind(public_key)
                 .bind(game_id)
-                .bind(seat)
+                .bind(seat_column(seat))
                 .bind(reserved)
                 .bind(key_proof)
                 .execute(pool)

@@ -3,6 +3,7 @@
 
 use saboteur_domain::{EVENT_SCHEMA_VERSION, Event, History};
 
+use crate::ids::GameId;
 use crate::{EventStore, NewEvent, Result, StoreError, StoredEvent};
 
 /// A domain event as the store keeps it.
@@ -15,7 +16,7 @@ pub fn to_new_event(event: &Event) -> NewEvent {
         event_type: event.kind().to_string(),
         schema_version: i32::from(EVENT_SCHEMA_VERSION),
         payload: serde_json::to_value(event).expect("events serialise"),
-        seat: event.actor().map(|s| i32::from(s.0)),
+        seat: event.actor(),
     }
 }
 
@@ -29,13 +30,13 @@ pub fn decode(stored: &StoredEvent) -> Result<Event> {
 
 impl EventStore {
     /// A game's history: every stored event folded through the engine.
-    pub async fn load_history(&self, game_id: &str) -> Result<History> {
+    pub async fn load_history(&self, game_id: &GameId) -> Result<History> {
         Ok(self.load_history_and_heads(game_id).await?.0)
     }
 
     /// A game's history, and the hash of each of its events in order: the chain's head at each
     /// version (the first at version 1).
-    pub async fn load_history_and_heads(&self, game_id: &str) -> Result<(History, Vec<String>)> {
+    pub async fn load_history_and_heads(&self, game_id: &GameId) -> Result<(History, Vec<String>)> {
         let folded = self
             .fold_events(
                 game_id,

@@ -7,9 +7,9 @@ pub enum StoreError {
     #[error("version conflict: expected version {expected}, the game is at {actual}")]
     Conflict {
         /// The version the caller expected.
-        expected: i64,
+        expected: crate::Version,
         /// The version the game is at.
-        actual: i64,
+        actual: crate::Version,
     },
     /// No game with that id.
     #[error("no such game")]

@@ -8,6 +8,7 @@ use crate::backend::{
     Backend, CREDENTIAL_COLUMNS, GAME_COLUMNS, credential_from_row, game_from_row, on_pool,
 };
 use crate::error::{Result, StoreError, is_unique_violation};
+use crate::ids::{GameId, Version};
 use crate::records::{Credential, GamePage, GameRecord, GameStatus, ListedGame, NewEvent, NewGame};
 use crate::replies::KeptReply;
 use crate::{EventStore, append::batch_json};
@@ -26,9 +27,9 @@ fn stored(game: &NewGame) -> Result<(String, serde_json::Value)> {
 
 /// A new game's version and head hash once its first events are recorded, known before they
 /// are (so that the reply to its creation can be signed and kept with it).
-pub fn first_head(game_id: &str, first_events: &[NewEvent]) -> (i64, String) {
-    let head = batch_json(game_id, 1, GENESIS, first_events, None).head;
-    (crate::append::count(first_events.len()), head)
+pub fn first_head(game_id: &GameId, first_events: &[NewEvent]) -> (Version, String) {
+    let head = batch_json(game_id, Version::of(1), GENESIS, first_events, None).head;
+    (Version::of(0).plus(first_events.len()), head)
 }
 
 impl EventStore {
@@ -95,8 +96,8 @@ impl EventStore {
             return Err(StoreError::Invalid("a game starts with an event".into()));
         }
         let now = Utc::now();
-        let version = crate::append::count(first_events.len());
-        let chained = batch_json(&game.id, 1, GENESIS, &first_events, None);
+        let version = Version::of(0).plus(first_events.len());
+        let chained = batch_json(&game.id, Version::of(1), GENESIS, &first_events, None);
         let (batch, last_hash) = (chained.rows, chained.head);
         let (ruleset, options) = stored(&game)?;
         let insert_game = self.insert_game_sql();
@@ -204,15 +205,15 @@ impl EventStore {
     }
 
     /// A game's row. A game without events (half-made by an older version) is not found.
-    pub async fn get_game(&self, id: &str) -> Result<GameRecord> {
+    pub async fn get_game(&self, id: &GameId) -> Result<GameRecord> {
         match self.row(id).await? {
-            g if g.version > 0 => Ok(g),
+            g if g.version > Version::of(0) => Ok(g),
             _ => Err(StoreError::NotFound),
         }
     }
 
     /// A game's row, events or not.
-    pub(crate) async fn row(&self, id: &str) -> Result<GameRecord> {
+    pub(crate) async fn row(&self, id: &GameId) -> Result<GameRecord> {
         let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
         on_pool!(self, pool => {
             match sqlx::query(&sql).bind(id).fetch_optional(pool).await? {
@@ -341,8 +342,8 @@ impl EventStore {
     async fn credentials_of(
         &self,
         games: &[GameRecord],
-    ) -> Result<std::collections::HashMap<String, Vec<Credential>>> {
-        let mut by_game: std::collections::HashMap<String, Vec<Credential>> =
+    ) -> Result<std::collections::HashMap<GameId, Vec<Credential>>> {
+        let mut by_game: std::collections::HashMap<GameId, Vec<Credential>> =
             std::collections::HashMap::new();
         if games.is_empty() {
             return Ok(by_game);
@@ -373,7 +374,7 @@ impl EventStore {
 
     /// Active games a bot is due in (as their last append said), with their versions: a sweep
     /// plays them, whichever process made the append and whatever happened since.
-    pub async fn games_awaiting_bots(&self, limit: u32) -> Result<Vec<(String, i64)>> {
+    pub async fn games_awaiting_bots(&self, limit: u32) -> Result<Vec<(GameId, Version)>> {
         let sql = "SELECT id, version FROM games WHERE bot_awaited AND status = 'active' LIMIT $1";
         Ok(on_pool!(self, pool => {
             sqlx::query_as(sql).bind(i64::from(limit)).fetch_all(pool).await?
@@ -382,7 +383,7 @@ impl EventStore {
 
     /// Active games that need the server now: a bot is due (as their last append said), or the
     /// awaited decision's deadline is at or before `now` (milliseconds since the Unix epoch).
-    pub async fn games_due(&self, now: i64, limit: u32) -> Result<Vec<(String, i64)>> {
+    pub async fn games_due(&self, now: i64, limit: u32) -> Result<Vec<(GameId, Version)>> {
         let sql = "SELECT id, version FROM games WHERE bot_awaited AND status = 'active' \
                    UNION SELECT id, version FROM games WHERE deadline <= $1 \
                    AND deadline IS NOT NULL AND status = 'active' LIMIT $2";
@@ -392,16 +393,16 @@ impl EventStore {
     }
 
     /// The game created as a rematch of `id`, if there is one.
-    pub async fn next_game(&self, id: &str) -> Result<Option<String>> {
+    pub async fn next_game(&self, id: &GameId) -> Result<Option<GameId>> {
         let sql = "SELECT id FROM games WHERE previous_game = $1 AND version > 0";
-        let found: Option<(String,)> = on_pool!(self, pool => {
+        let found: Option<(GameId,)> = on_pool!(self, pool => {
             sqlx::query_as(sql).bind(id).fetch_optional(pool).await?
         });
         Ok(found.map(|(id,)| id))
     }
 
     /// Clears a game's `bot_awaited` if the game is still at `version`: whether it did.
-    pub async fn clear_bot_awaited(&self, game_id: &str, version: i64) -> Result<bool> {
+    pub async fn clear_bot_awaited(&self, game_id: &GameId, version: Version) -> Result<bool> {
         let sql = "UPDATE games SET bot_awaited = FALSE WHERE id = $1 AND version = $2";
         let n = on_pool!(self, pool => {
             sqlx::query(sql).bind(game_id).bind(version).execute(pool).await?.rows_affected()

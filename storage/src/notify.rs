@@ -12,6 +12,7 @@ use sqlx::postgres::{PgListener, PgPool};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::error::Result;
+use crate::ids::{GameId, Version};
 use crate::records::{Appended, Notice};
 
 /// The PostgreSQL channel appends are announced on.
@@ -63,9 +64,9 @@ pub(crate) async fn listen(
                 Ok(Ok(Some(n))) => {
                     for line in n.payload().lines() {
                         if let Some((game_id, seq)) = line.rsplit_once(' ')
-                            && let Ok(last_seq) = seq.parse()
+                            && let Ok(last_seq) = seq.parse().map(Version::of)
                         {
-                            let game_id = game_id.to_string();
+                            let game_id = GameId::stored(game_id.to_string());
                             let _ = tx.send(Notice::Appended(Appended { game_id, last_seq }));
                         }
                     }

@@ -7,15 +7,17 @@ use std::collections::BTreeMap;
 
 use crate::backend::{EventStore, on_pool};
 use crate::error::Result;
+use crate::ids::GameId;
+use saboteur_domain::Seat;
 
 /// A game and a seat (`None`: its spectators).
-pub type PresenceKey = (String, Option<u8>);
+pub type PresenceKey = (GameId, Option<Seat>);
 
 /// The seat column's value for spectators.
 const SPECTATORS: i64 = -1;
 
-fn seat_column(seat: Option<u8>) -> i64 {
-    seat.map_or(SPECTATORS, i64::from)
+fn seat_column(seat: Option<Seat>) -> i64 {
+    seat.map_or(SPECTATORS, |s| i64::from(s.0))
 }
 
 impl EventStore {
@@ -90,7 +92,7 @@ impl EventStore {
         let sql = "SELECT p.game_id, p.seat, CAST(SUM(p.streams) AS BIGINT) FROM presence p \
                    JOIN presence_processes q ON q.process = p.process \
                    WHERE q.beat_at >= $1 AND p.process <> $2 GROUP BY p.game_id, p.seat";
-        let rows: Vec<(String, i64, i64)> = on_pool!(self, pool => {
+        let rows: Vec<(GameId, i64, i64)> = on_pool!(self, pool => {
             sqlx::query_as(sql).bind(since_ms).bind(process).fetch_all(pool).await?
         });
         Ok(rows
@@ -99,7 +101,7 @@ impl EventStore {
                 let seat = if seat == SPECTATORS {
                     None
                 } else {
-                    Some(u8::try_from(seat).ok()?)
+                    Some(Seat(u8::try_from(seat).ok()?))
                 };
                 Some(((game, seat), u32::try_from(streams).ok()?))
             })

@@ -24,8 +24,8 @@ impl From<LogEntry> for LogRecord {
     fn from(e: LogEntry) -> Self {
         LogRecord {
             seq: e.seq,
-            game_id: e.game_id,
-            version: e.version,
+            game_id: e.game_id.to_string(),
+            version: e.version.stored(),
             head: e.head,
             prev_hash: e.prev_hash,
             hash: e.hash,
@@ -37,7 +37,7 @@ impl From<LogEntry> for LogRecord {
 impl From<&StoredEvent> for BundleEvent {
     fn from(e: &StoredEvent) -> Self {
         BundleEvent {
-            seq: e.seq,
+            seq: e.seq.stored(),
             event_type: e.event_type.clone(),
             schema_version: e.schema_version,
             payload: e.payload.clone(),

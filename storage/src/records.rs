@@ -1,17 +1,18 @@
 //! The store's records: games, events, appends, credentials, and what subscribers hear.
 
 use chrono::{DateTime, Utc};
-use saboteur_domain::{BotLevel, Options, Ruleset};
+use saboteur_domain::{BotLevel, Options, Ruleset, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Result, StoreError};
+use crate::ids::{GameId, Version};
 
 /// A game to create.
 #[derive(Debug, Clone)]
 pub struct NewGame {
     /// The game's id.
-    pub id: String,
+    pub id: GameId,
     /// The ruleset.
     pub ruleset: Ruleset,
     /// The rule variants.
@@ -23,7 +24,7 @@ pub struct NewGame {
     /// The seed, revealed only when the game is `finished`.
     pub seed: Vec<u8>,
     /// The game this one is a rematch of.
-    pub previous: Option<String>,
+    pub previous: Option<GameId>,
     /// The client that made it, as the per-client limits name it: recorded in the creation's
     /// transaction, so its lobbies are counted by every process
     /// ([`crate::EventStore::count_client_lobbies`]).
@@ -123,7 +124,7 @@ impl std::str::FromStr for Role {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The game's id.
-    pub id: String,
+    pub id: GameId,
     /// The ruleset.
     pub ruleset: Ruleset,
     /// The rule variants.
@@ -133,7 +134,7 @@ pub struct GameRecord {
     /// How many seats.
     pub players: u8,
     /// How many events the log holds.
-    pub version: i64,
+    pub version: Version,
     /// The hash of the last event (or [`crate::GENESIS`]).
     pub last_hash: String,
     /// Hex SHA-256 of the seed.
@@ -142,7 +143,7 @@ pub struct GameRecord {
     pub seed: Option<Vec<u8>>,
     /// The game this one is a rematch of.
     #[serde(default)]
-    pub previous: Option<String>,
+    pub previous: Option<GameId>,
     /// When it was created.
     pub created_at: DateTime<Utc>,
     /// When it last changed.
@@ -159,16 +160,16 @@ pub struct NewEvent {
     /// The event as JSON.
     pub payload: Value,
     /// The acting seat, if a player's.
-    pub seat: Option<i32>,
+    pub seat: Option<Seat>,
 }
 
 /// An event as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StoredEvent {
     /// The game.
-    pub game_id: String,
+    pub game_id: GameId,
     /// Its place in the log, from 1.
-    pub seq: i64,
+    pub seq: Version,
     /// The event's type tag.
     pub event_type: String,
     /// The schema version of its payload.
@@ -176,7 +177,7 @@ pub struct StoredEvent {
     /// The event as JSON.
     pub payload: Value,
     /// The acting seat, if a player's.
-    pub seat: Option<i32>,
+    pub seat: Option<Seat>,
     /// The command id of the batch it opened (recorded on a batch's first event only).
     pub command_id: Option<String>,
     /// When it was appended.
@@ -191,9 +192,9 @@ pub struct StoredEvent {
 #[derive(Debug, Clone)]
 pub struct Append {
     /// The game.
-    pub game_id: String,
+    pub game_id: GameId,
     /// The version the writer saw: the batch goes right after it, or not at all.
-    pub expected_version: i64,
+    pub expected_version: Version,
     /// The hash of the event at `expected_version`, if the writer knows it (saves a read).
     pub prev_hash: Option<String>,
     /// The events, in order (at least one).
@@ -218,7 +219,7 @@ pub struct Append {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TokenSwap {
     /// The seat.
-    pub seat: i32,
+    pub seat: Seat,
     /// The new token's hash.
     pub token_hash: String,
 }
@@ -229,9 +230,9 @@ pub enum AppendOutcome {
     /// The batch is in the log.
     Appended {
         /// The first new sequence number.
-        first_seq: i64,
+        first_seq: Version,
         /// The last new sequence number: the game's new version.
-        last_seq: i64,
+        last_seq: Version,
         /// The hash of the last event.
         last_hash: String,
         /// The hash of each new event, in order (the chain's head at each new version).
@@ -240,9 +241,9 @@ pub enum AppendOutcome {
     /// The command id was used before: nothing was appended; this is the original batch.
     Duplicate {
         /// Its first sequence number.
-        first_seq: i64,
+        first_seq: Version,
         /// Its last sequence number.
-        last_seq: i64,
+        last_seq: Version,
     },
 }
 
@@ -250,9 +251,9 @@ pub enum AppendOutcome {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Appended {
     /// The game.
-    pub game_id: String,
+    pub game_id: GameId,
     /// Its new version.
-    pub last_seq: i64,
+    pub last_seq: Version,
 }
 
 /// What subscribers of [`crate::EventStore::subscribe`] hear.
@@ -288,7 +289,7 @@ pub struct GamePage {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Credential {
     /// The game.
-    pub game_id: String,
+    pub game_id: GameId,
     /// Hex SHA-256 of the token that acts with it: a host's or a player's. `None` for a bot
     /// (no token acts as a bot) and for a rematch's reserved seat (its player has no token of
     /// this game yet).
@@ -296,7 +297,7 @@ pub struct Credential {
     /// What the token may do.
     pub role: Role,
     /// The seat, for players and bots.
-    pub seat: Option<i32>,
+    pub seat: Option<Seat>,
     /// The name shown to others.
     pub display_name: Option<String>,
     /// When it was issued.
@@ -322,14 +323,14 @@ impl Credential {
         match (&self.token_hash, &self.claimed_by) {
             (Some(hash), _) => hash.clone(),
             (None, Some(claim)) => format!("claim:{claim}"),
-            (None, None) => format!("bot:{}", self.seat.unwrap_or(-1)),
+            (None, None) => format!("bot:{}", self.seat.map_or(-1, seat_column)),
         }
     }
 
     /// A credential read back from its stored key and role (and the share and key sent with
     /// the seat).
     pub(crate) fn from_stored(
-        game_id: String,
+        game_id: GameId,
         key: String,
         role: Role,
         seat: Option<i32>,
@@ -353,7 +354,7 @@ impl Credential {
             game_id,
             token_hash,
             role,
-            seat,
+            seat: read_seat_opt(seat)?,
             display_name,
             created_at,
             claimed_by,
@@ -370,13 +371,30 @@ pub enum ChainReport {
     /// Every hash matches.
     Intact {
         /// How many events were checked.
-        events: i64,
+        events: Version,
     },
     /// The first event whose hash does not match.
     Broken {
         /// Its sequence number.
-        seq: i64,
+        seq: Version,
         /// What is wrong.
         reason: String,
     },
+}
+
+/// A seat as the database numbers it.
+pub(crate) fn seat_column(seat: Seat) -> i32 {
+    i32::from(seat.0)
+}
+
+/// A seat read back from a row: one out of a seat's range is a corrupt row.
+pub(crate) fn read_seat(n: i32) -> Result<Seat> {
+    u8::try_from(n)
+        .map(Seat)
+        .map_err(|_| StoreError::Corrupt(format!("seat {n} in the store")))
+}
+
+/// A seat, if any, read back from a row.
+pub(crate) fn read_seat_opt(n: Option<i32>) -> Result<Option<Seat>> {
+    n.map(read_seat).transpose()
 }

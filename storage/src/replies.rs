@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use crate::EventStore;
 use crate::backend::on_pool;
 use crate::error::Result;
+use crate::ids::{GameId, Version};
 
 /// How long a kept reply is answered again, and kept at all: it holds a host token.
 pub const KEPT_FOR: chrono::Duration = chrono::Duration::hours(24);
@@ -67,12 +68,12 @@ impl EventStore {
     /// The last version of a command's first reply: the last of its batch (opened with
     /// `command_id`) and of the bots' answers its own request appended (named by
     /// [`answer_id`]); `None` when no batch has that id.
-    pub async fn reply_end(&self, game_id: &str, command_id: &str) -> Result<Option<i64>> {
+    pub async fn reply_end(&self, game_id: &GameId, command_id: &str) -> Result<Option<Version>> {
         let sql = "SELECT MAX(batch_last_seq) FROM events WHERE game_id = $1 \
                    AND (command_id = $2 OR (command_id > $3 AND command_id < $4))";
         let low = format!("{command_id}{ANSWER_SEPARATOR}");
         let high = format!("{command_id}{}", char::from(ANSWER_SEPARATOR as u8 + 1));
-        let end: Option<i64> = on_pool!(self, pool => {
+        let end: Option<Version> = on_pool!(self, pool => {
             sqlx::query_scalar(sql)
                 .bind(game_id)
                 .bind(command_id)

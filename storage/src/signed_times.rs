@@ -4,10 +4,11 @@
 
 use crate::backend::{EventStore, on_pool};
 use crate::error::Result;
+use crate::ids::GameId;
 
 impl EventStore {
     /// The game's floor, in milliseconds since the Unix epoch (0 when nothing was signed).
-    pub async fn time_floor(&self, game_id: &str) -> Result<i64> {
+    pub async fn time_floor(&self, game_id: &GameId) -> Result<i64> {
         let sql = "SELECT floor_ms FROM signed_times WHERE game_id = $1";
         let floor: Option<i64> = on_pool!(self, pool => {
             sqlx::query_scalar(sql).bind(game_id).fetch_optional(pool).await?
@@ -16,7 +17,7 @@ impl EventStore {
     }
 
     /// Raises the game's floor to `ms` (never lowers it); the floor it holds now.
-    pub async fn raise_time_floor(&self, game_id: &str, ms: i64) -> Result<i64> {
+    pub async fn raise_time_floor(&self, game_id: &GameId, ms: i64) -> Result<i64> {
         let sql = "INSERT INTO signed_times (game_id, floor_ms) VALUES ($1, $2) \
                    ON CONFLICT (game_id) DO UPDATE SET floor_ms = CASE \
                    WHEN excluded.floor_ms > signed_times.floor_ms THEN excluded.floor_ms \

@@ -13,6 +13,7 @@ use sqlx::Row;
 use crate::EventStore;
 use crate::backend::on_pool;
 use crate::error::{Result, StoreError, is_unique_violation};
+use crate::ids::{GameId, Version};
 use saboteur_verifier::hash::{GENESIS, log_entry_hash_at};
 
 /// One entry of the transparency log.
@@ -21,9 +22,9 @@ pub struct LogEntry {
     /// Its place in the log, from 1.
     pub seq: i64,
     /// The finished game.
-    pub game_id: String,
+    pub game_id: GameId,
     /// The game's final version.
-    pub version: i64,
+    pub version: Version,
     /// The hash of the game's last event.
     pub head: String,
     /// The previous entry's hash ([`GENESIS`] for the first).
@@ -80,7 +81,7 @@ impl EventStore {
     }
 
     /// A game's entry, if it is logged.
-    pub async fn log_entry_of(&self, game_id: &str) -> Result<Option<LogEntry>> {
+    pub async fn log_entry_of(&self, game_id: &GameId) -> Result<Option<LogEntry>> {
         let sql = format!("SELECT {LOG_COLUMNS} FROM transparency_log WHERE game_id = $1");
         on_pool!(self, pool => {
             match sqlx::query(&sql).bind(game_id).fetch_optional(pool).await? {
@@ -93,7 +94,7 @@ impl EventStore {
     /// Logs a finished game (its row's version and last hash), once, at `now_ms` (the server's
     /// time, in milliseconds since the Unix epoch; never earlier than the entry before it): a
     /// game already logged keeps its entry. A game that is not finished is refused.
-    pub async fn log_finished_game(&self, game_id: &str, now_ms: i64) -> Result<LogEntry> {
+    pub async fn log_finished_game(&self, game_id: &GameId, now_ms: i64) -> Result<LogEntry> {
         for _ in 0..20 {
             if let Some(entry) = self.log_entry_of(game_id).await? {
                 return Ok(entry);
@@ -114,8 +115,8 @@ impl EventStore {
             let hash = log_entry_hash_at(
                 &prev,
                 seq,
-                game_id,
-                game.version,
+                game_id.as_str(),
+                game.version.stored(),
                 &game.last_hash,
                 now.timestamp_millis(),
             );
@@ -139,7 +140,7 @@ impl EventStore {
                 Ok(()) => {
                     return Ok(LogEntry {
                         seq,
-                        game_id: game_id.to_string(),
+                        game_id: game_id.clone(),
                         version: game.version,
                         head: game.last_hash,
                         prev_hash: prev,
@@ -159,7 +160,7 @@ impl EventStore {
 
     /// Finished games not yet in the log (a crash between the finishing append and its entry,
     /// or games finished before the log existed), oldest first.
-    pub async fn unlogged_finished_games(&self, limit: u32) -> Result<Vec<String>> {
+    pub async fn unlogged_finished_games(&self, limit: u32) -> Result<Vec<GameId>> {
         let sql = "SELECT id FROM games g WHERE status = 'finished' AND version > 0 \
                    AND NOT EXISTS (SELECT 1 FROM transparency_log t WHERE t.game_id = g.id) \
                    ORDER BY ord LIMIT $1";

@@ -82,6 +82,6 @@ pub(crate) fn identify(token: &str, credentials: &[Credential]) -> Option<Caller
     }
     found.map(|c| match (c.role, c.seat) {
         (Role::Host, _) | (_, None) => Caller::Host,
-        (_, Some(s)) => Caller::Player(Seat(u8::try_from(s).unwrap_or(u8::MAX))),
+        (_, Some(s)) => Caller::Player(s),
     })
 }

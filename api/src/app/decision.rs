@@ -44,7 +44,7 @@ pub(crate) enum Decided {
 /// A credential's seat, as the wire numbers it.
 pub(crate) fn seat_number(c: &Credential) -> Result<u8, ApiError> {
     c.seat
-        .and_then(|s| u8::try_from(s).ok())
+        .map(|s| s.0)
         .ok_or_else(|| ApiError::Internal("a seat's credential names no seat".into()))
 }
 
@@ -135,7 +135,7 @@ pub(in crate::app) fn decide(
         (Act::ReissueToken { seat, .. }, _) => {
             let token = new_token()?;
             let swap = TokenSwap {
-                seat: i32::from(seat.0),
+                seat: *seat,
                 token_hash: token_hash(&token),
             };
             Decided::Events {
@@ -178,11 +178,11 @@ pub(in crate::app) fn decide(
             };
             Decided::Seat(
                 Credential {
-                    game_id: game.as_str().to_string(),
+                    game_id: game.clone(),
                     // No bearer token acts as a bot.
                     token_hash: None,
                     role: Role::Bot(*level),
-                    seat: Some(i32::from(seat)),
+                    seat: Some(Seat(seat)),
                     display_name: Some(name),
                     created_at: chrono::Utc::now(),
                     claimed_by: None,
@@ -227,7 +227,7 @@ fn start(table: &Held) -> Result<Vec<Event>, ApiError> {
         .iter()
         .filter(|c| c.role == Role::Player)
         .filter_map(|c| {
-            let seat = u8::try_from(c.seat?).ok()?;
+            let seat = c.seat?.0;
             let entropy = saboteur_domain::Seed::from_hex(c.entropy.as_deref()?)?;
             Some(saboteur_domain::Contribution {
                 seat: Seat(seat),
@@ -246,13 +246,7 @@ fn start(table: &Held) -> Result<Vec<Event>, ApiError> {
         .credentials()
         .iter()
         .filter(|c| c.role == Role::Player)
-        .filter_map(|c| {
-            Some((
-                Seat(u8::try_from(c.seat?).ok()?),
-                c.public_key.clone()?,
-                c.key_proof.clone(),
-            ))
-        })
+        .filter_map(|c| Some((c.seat?, c.public_key.clone()?, c.key_proof.clone())))
         .collect();
     keys.sort();
     for (seat, key, proof) in keys {
@@ -269,12 +263,7 @@ fn start(table: &Held) -> Result<Vec<Event>, ApiError> {
     let mut bots: Vec<(Seat, saboteur_domain::BotLevel)> = table
         .credentials()
         .iter()
-        .filter_map(|c| {
-            Some((
-                Seat(u8::try_from(c.seat?).ok()?),
-                crate::app::auth::bot_level(c)?,
-            ))
-        })
+        .filter_map(|c| Some((c.seat?, crate::app::auth::bot_level(c)?)))
         .collect();
     bots.sort();
     if !bots.is_empty() {
@@ -299,10 +288,10 @@ fn join(
     let token = new_token()?;
     Ok(Decided::Seat(
         Credential {
-            game_id: game.as_str().to_string(),
+            game_id: game.clone(),
             token_hash: Some(token_hash(&token)),
             role: Role::Player,
-            seat: Some(i32::from(seat)),
+            seat: Some(Seat(seat)),
             display_name: Some(name),
             created_at: chrono::Utc::now(),
             claimed_by: None,
@@ -324,7 +313,7 @@ fn claim(
     let entropy = share(entropy)?;
     let key = sent.map(|s| key(table, s)).transpose()?;
     let claimant = token_hash(token.unwrap_or_default());
-    let number = Some(i32::from(seat.0));
+    let number = Some(seat);
     let held = table
         .credentials()
         .iter()

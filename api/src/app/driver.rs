@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::app::act::{Act, Request};
-use crate::app::ids::GameId;
+use crate::app::ids::{GameId, Version};
 use crate::app::seam;
 use crate::state::AppState;
 
@@ -95,17 +95,10 @@ async fn sweep(state: &AppState) {
 
 /// Plays the bots of one game through the seam, unless a request of this process holds it
 /// (that request lets them answer itself).
-async fn drive(state: &AppState, id: &str, version: i64) {
-    if state.tables.busy(id) {
+async fn drive(state: &AppState, game: &GameId, version: Version) {
+    if state.tables.busy(game) {
         return;
     }
-    let game = match GameId::parse(id) {
-        Ok(g) => g,
-        Err(e) => {
-            tracing::warn!(game = %id, "bot sweep: {e}");
-            return;
-        }
-    };
     match seam::act(
         state,
         Request::new(None, Act::BotsDue { game: game.clone() }),
@@ -114,6 +107,6 @@ async fn drive(state: &AppState, id: &str, version: i64) {
     {
         // Nothing due: the seam cleared the flag (it outlived its reason).
         Ok(_) => {}
-        Err(e) => tracing::debug!(game = %game, version, "bot sweep: {e}"),
+        Err(e) => tracing::debug!(game = %game, %version, "bot sweep: {e}"),
     }
 }

@@ -8,7 +8,7 @@ use saboteur_storage::{Credential, KEPT_FOR, KeptReply, NewGame, Role, StoreErro
 use crate::app::act::{Act, Done, KeyFor};
 use crate::app::auth::{new_token, token_hash};
 use crate::app::check::host;
-use crate::app::ids::GameId;
+use crate::app::ids::{GameId, Version};
 use crate::app::reply::{Signed, sign};
 use crate::dto::{GameCreated, SeedCommitment};
 use crate::error::{ApiError, Conflict};
@@ -54,7 +54,7 @@ pub(crate) async fn create(state: &AppState, act: Act) -> Result<Done, ApiError>
     )
     .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let game = NewGame {
-        id: GameId::new().to_string(),
+        id: GameId::new(),
         ruleset: body.ruleset,
         options: body.options,
         players: body.players,
@@ -93,19 +93,19 @@ async fn again(state: &AppState, key: &KeyFor) -> Result<Option<Done>, ApiError>
 fn created_reply(
     state: &AppState,
     game: &NewGame,
-    (version, head): (i64, String),
+    (version, head): (Version, String),
     host_token: String,
 ) -> Result<GameCreated, ApiError> {
     let commitment = SeedCommitment {
-        game_id: game.id.clone(),
+        game_id: game.id.to_string(),
         seed_commitment: game.seed_commitment.clone(),
         seat: None,
         entropy: None,
         public_key: None,
     };
     let at = Signed {
-        game: &game.id,
-        version,
+        game: game.id.as_str(),
+        version: version.stored(),
         first: None,
         head,
         served_at: state.config.time.rfc3339(),
@@ -119,10 +119,10 @@ fn created_reply(
         &commitment,
     )?;
     Ok(GameCreated {
-        game_id: game.id.clone(),
+        game_id: game.id.to_string(),
         host_token,
         seed_commitment: game.seed_commitment.clone(),
-        version,
+        version: version.stored(),
         commitment,
         receipt: Some(receipt),
     })
@@ -230,7 +230,7 @@ pub(crate) async fn rematch(
         .iter()
         .filter(|c| c.seat.is_some())
         .map(|c| Credential {
-            game_id: id.to_string(),
+            game_id: id.clone(),
             token_hash: None,
             role: match c.role {
                 Role::Bot(level) => Role::Bot(level),
@@ -252,13 +252,13 @@ pub(crate) async fn rematch(
         })
         .collect();
     let game = NewGame {
-        id: id.to_string(),
+        id: id.clone(),
         ruleset,
         options,
         players,
         seed_commitment: saboteur_storage::seed_commitment(&seed.0),
         seed: seed.0.to_vec(),
-        previous: Some(previous.to_string()),
+        previous: Some(previous.clone()),
         creator: None,
     };
     record_game(state, game, kept, &created, key).await

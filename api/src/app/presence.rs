@@ -11,7 +11,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use saboteur_storage::{EventStore, PresenceKey};
 
-use saboteur_domain::Audience;
+use saboteur_domain::{Audience, Seat};
+use saboteur_storage::GameId;
 use serde::{Deserialize, Serialize};
 use tokio::sync::Notify;
 use utoipa::ToSchema;
@@ -44,7 +45,7 @@ pub const EXPIRY: Duration = Duration::from_secs(10);
 /// The event streams open in this process, by game and audience, and the other processes'.
 #[derive(Default)]
 pub(crate) struct Presence {
-    open: Mutex<HashMap<String, HashMap<Option<u8>, u32>>>,
+    open: Mutex<HashMap<GameId, HashMap<Option<Seat>, u32>>>,
     /// This process's name in the store's presence table.
     process: String,
     /// The other processes' streams as last read, and when (none: never).
@@ -52,14 +53,14 @@ pub(crate) struct Presence {
     /// What this process last recorded in the store.
     recorded: Mutex<BTreeMap<PresenceKey, u32>>,
     /// Per game with open streams: what wakes them to check their token again.
-    wakers: Mutex<HashMap<String, Arc<Notify>>>,
+    wakers: Mutex<HashMap<GameId, Arc<Notify>>>,
 }
 
 /// A stream counted as present until it is dropped.
 pub(crate) struct Present {
     presence: Arc<Presence>,
-    game: String,
-    seat: Option<u8>,
+    game: GameId,
+    seat: Option<Seat>,
     /// Notified when the stream must check its token again (one was issued again).
     pub recheck: Arc<Notify>,
 }
@@ -114,19 +115,19 @@ impl Presence {
         Ok(())
     }
 
-    fn with<T>(&self, f: impl FnOnce(&mut HashMap<String, HashMap<Option<u8>, u32>>) -> T) -> T {
+    fn with<T>(&self, f: impl FnOnce(&mut HashMap<GameId, HashMap<Option<Seat>, u32>>) -> T) -> T {
         f(&mut self.open.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
     /// Counts a stream on `game` for `audience` until the returned guard is dropped.
-    pub fn enter(self: &Arc<Self>, game: &str, audience: Audience) -> Present {
+    pub fn enter(self: &Arc<Self>, game: &GameId, audience: Audience) -> Present {
         let seat = match audience {
-            Audience::Seat(s) => Some(s.0),
+            Audience::Seat(s) => Some(s),
             _ => None,
         };
         self.with(|open| {
             *open
-                .entry(game.to_string())
+                .entry(game.clone())
                 .or_default()
                 .entry(seat)
                 .or_default() += 1;
@@ -135,12 +136,12 @@ impl Presence {
             .wakers
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .entry(game.to_string())
+            .entry(game.clone())
             .or_default()
             .clone();
         Present {
             presence: self.clone(),
-            game: game.to_string(),
+            game: game.clone(),
             seat,
             recheck,
         }
@@ -148,7 +149,7 @@ impl Presence {
 
     /// Wakes every stream of `game` open in this process to check its token now: the seam
     /// calls this after a token is issued again, so the old token's streams end at once.
-    pub fn recheck(&self, game: &str) {
+    pub fn recheck(&self, game: &GameId) {
         let waker = self
             .wakers
             .lock()
@@ -161,24 +162,24 @@ impl Presence {
     }
 
     /// Who follows `game` (of `players` seats) live, through this process or another.
-    pub fn of(&self, game: &str, players: u8) -> PresenceView {
+    pub fn of(&self, game: &GameId, players: u8) -> PresenceView {
         let others = self.others.lock().unwrap_or_else(PoisonError::into_inner);
-        let elsewhere = |seat: Option<u8>| match &*others {
+        let elsewhere = |seat: Option<Seat>| match &*others {
             (counts, Some(read)) if read.elapsed() < EXPIRY => {
-                counts.get(&(game.to_string(), seat)).copied().unwrap_or(0)
+                counts.get(&(game.clone(), seat)).copied().unwrap_or(0)
             }
             _ => 0,
         };
         self.with(|open| {
             let counts = open.get(game);
-            let count = |seat: Option<u8>| {
+            let count = |seat: Option<Seat>| {
                 counts.and_then(|c| c.get(&seat)).copied().unwrap_or(0) + elsewhere(seat)
             };
             PresenceView {
                 seats: (0..players)
                     .map(|s| SeatPresence {
                         seat: s,
-                        connected: count(Some(s)) > 0,
+                        connected: count(Some(Seat(s))) > 0,
                     })
                     .collect(),
                 spectators: count(None),

@@ -5,7 +5,7 @@
 use saboteur_domain::Audience;
 
 use crate::app::act::{Act, Signed, Who};
-use crate::app::ids::GameId;
+use crate::app::ids;
 use crate::app::reply;
 use crate::app::signing;
 use crate::app::tables::Held;
@@ -66,7 +66,7 @@ pub(crate) async fn refused_before(
     e: ApiError,
 ) -> ApiError {
     use crate::app::auth::{Caller, identify};
-    let (Some(token), Ok(game)) = (token, GameId::parse(game)) else {
+    let (Some(token), Ok(game)) = (token, ids::game_id(game)) else {
         return e;
     };
     let Some(Ok(mut table)) = state.tables.open_if_cached(&game).await else {

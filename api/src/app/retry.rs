@@ -5,7 +5,6 @@
 use saboteur_domain::Event;
 
 use crate::app::act::{Act, Done, Reply, Who};
-use crate::app::ids::Version;
 use crate::app::reply;
 use crate::app::table::Batch;
 use crate::app::tables::Held;
@@ -26,10 +25,8 @@ pub(in crate::app) async fn retried(
 ) -> Result<Done, ApiError> {
     let answered = state
         .store
-        .reply_end(table.id().as_str(), key)
+        .reply_end(table.id(), key)
         .await?
-        .map(Version::from_stored)
-        .transpose()?
         .map_or(batch.last, |v| v.max(batch.last));
     if answered > table.version() {
         // Recorded through another process: read it.

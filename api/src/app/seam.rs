@@ -130,12 +130,9 @@ async fn on_table(
     // 3. A retried key answers with the first reply.
     let key = act.seat_key(who);
     if let Some(key) = &key
-        && let Some((first, last)) = state.store.command_batch(table.id().as_str(), key).await?
+        && let Some((first, last)) = state.store.command_batch(table.id(), key).await?
     {
-        let batch = Batch {
-            first: Version::from_stored(first)?,
-            last: Version::from_stored(last)?,
-        };
+        let batch = Batch { first, last };
         return retried(state, table, (batch, key), who, &act).await;
     }
     // What a refusal names as refused: the signed message, or the body.
@@ -258,7 +255,7 @@ async fn on_table(
     // 10. Live connections: a stream re-checks its token now (one whose token was issued
     //     again ends); streams in other processes are woken by the store's announcement.
     if let Act::ReissueToken { .. } = act {
-        state.presence.recheck(table.id().as_str());
+        state.presence.recheck(table.id());
     }
     Ok(done)
 }
@@ -317,8 +314,8 @@ async fn claimed(state: &AppState, table: &mut Held, claim: Decided) -> Result<W
     let claimed = state
         .store
         .claim_seat(
-            table.id().as_str(),
-            i32::from(seat.0),
+            table.id(),
+            seat,
             &claimant,
             &token_hash(&token),
             (

@@ -85,12 +85,12 @@ impl Table {
         id: &GameId,
         time: TimeSource,
     ) -> Result<Table, ApiError> {
-        let record = store.get_game(id.as_str()).await?;
-        let (mut history, hashes) = store.load_history_and_heads(id.as_str()).await?;
+        let record = store.get_game(id).await?;
+        let (mut history, hashes) = store.load_history_and_heads(id).await?;
         // Read event by event, the lists grew by doubling: give the room back.
         history.shrink_to_fit();
-        let credentials = store.credentials(id.as_str()).await?;
-        let floor_ms = u64::try_from(store.time_floor(id.as_str()).await?).unwrap_or(0);
+        let credentials = store.credentials(id).await?;
+        let floor_ms = u64::try_from(store.time_floor(id).await?).unwrap_or(0);
         let mut table = Table {
             id: id.clone(),
             record,
@@ -104,10 +104,10 @@ impl Table {
             floor_ms,
         };
         // The row and the log are read apart: take the row's version and last hash from the log.
-        if table.record.version != table.version().stored() {
+        if table.record.version != table.version() {
             // (Asked while the row's version differs: `head_at` reads it from the log.)
             table.record.last_hash = table.head_at(store, table.version()).await?;
-            table.record.version = table.version().stored();
+            table.record.version = table.version();
         }
         Ok(table)
     }
@@ -171,7 +171,7 @@ impl Table {
     ) -> Result<u64, ApiError> {
         let now = self.now_ms();
         let kept = store
-            .raise_time_floor(self.id.as_str(), i64::try_from(now).unwrap_or(i64::MAX))
+            .raise_time_floor(&self.id, i64::try_from(now).unwrap_or(i64::MAX))
             .await?;
         self.floor_ms = self.floor_ms.max(u64::try_from(kept).unwrap_or(0));
         Ok(now.max(self.floor_ms))
@@ -181,7 +181,7 @@ impl Table {
     /// event the table read or appended (so a replay is signed with no database); one it does
     /// not hold (a malformed stored hash) is read from the store.
     pub async fn head_at(&self, store: &EventStore, version: Version) -> Result<String, ApiError> {
-        let seq = version.stored();
+        let seq = version;
         if seq == self.record.version {
             return Ok(self.record.last_hash.clone());
         }
@@ -189,7 +189,7 @@ impl Table {
             return Ok(held);
         }
         store
-            .events_after(self.id.as_str(), seq - 1, 1)
+            .events_after(&self.id, Version::of(seq.get().saturating_sub(1)), 1)
             .await?
             .into_iter()
             .find(|e| e.seq == seq)
@@ -223,7 +223,7 @@ impl Table {
     pub fn bot(&self, seat: Seat) -> Option<saboteur_domain::BotLevel> {
         self.credentials
             .iter()
-            .find(|c| c.seat == Some(i32::from(seat.0)))
+            .find(|c| c.seat == Some(seat))
             .and_then(bot_level)
             .or_else(|| self.history.handed_to(seat))
     }
@@ -263,8 +263,8 @@ impl Table {
         if self.checked.is_none() {
             return self.load_again(store).await;
         }
-        let record = store.get_game(self.id.as_str()).await?;
-        if record.version < self.version().stored() {
+        let record = store.get_game(&self.id).await?;
+        if record.version < self.version() {
             // The table holds events the store does not: read from a primary that died before
             // its standby had them (PostgreSQL shows a commit to other sessions before the
             // synchronous standby confirms it; never acknowledged, it is lost in the failover).
@@ -280,13 +280,14 @@ impl Table {
             self.rewinds += 1;
             return Ok(());
         }
-        if record.version > self.version().stored() {
-            let mut after = self.version().stored();
+        if record.version > self.version() {
+            let mut after = self.version();
             // Up to the row's version exactly: events appended since the row was read are
             // folded in by the next follow, with the row that counts them.
             while after < record.version {
-                let want = u32::try_from((record.version - after).min(1000)).unwrap_or(1000);
-                let page = store.events_after(self.id.as_str(), after, want).await?;
+                let want =
+                    u32::try_from((record.version.get() - after.get()).min(1000)).unwrap_or(1000);
+                let page = store.events_after(&self.id, after, want).await?;
                 let Some(last) = page.last() else { break };
                 after = last.seq;
                 for stored in page.iter().filter(|e| e.seq <= record.version) {
@@ -294,7 +295,7 @@ impl Table {
                     self.heads.set(stored.seq, &stored.hash);
                 }
             }
-            if self.version().stored() != record.version {
+            if self.version() != record.version {
                 // The log holds fewer events than its row counts: read it all again next time.
                 self.checked = None;
                 return Err(ApiError::Internal(format!(
@@ -307,7 +308,7 @@ impl Table {
         }
         if record.status == GameStatus::Lobby || record.version != self.record.version {
             // Seats change in the lobby without events; a started game's seats are fixed.
-            self.credentials = store.credentials(self.id.as_str()).await?;
+            self.credentials = store.credentials(&self.id).await?;
         }
         self.record = record;
         self.checked = Some(Instant::now());
@@ -411,8 +412,8 @@ impl Table {
             .and_then(|d| i64::try_from(d.at).ok());
         let outcome = store
             .append(Append {
-                game_id: self.id.as_str().to_string(),
-                expected_version: expected.stored(),
+                game_id: self.id.clone(),
+                expected_version: expected,
                 prev_hash: Some(self.record.last_hash.clone()),
                 events: new_events,
                 command_id,
@@ -429,8 +430,8 @@ impl Table {
                 last_hash,
                 hashes,
             }) => {
-                for (seq, hash) in (first_seq..).zip(&hashes) {
-                    self.heads.set(seq, hash);
+                for (n, hash) in hashes.iter().enumerate() {
+                    self.heads.set(first_seq.plus(n), hash);
                 }
                 self.record.version = last_seq;
                 self.record.last_hash = last_hash;
@@ -450,14 +451,14 @@ impl Table {
                 if status == Some(GameStatus::Finished) {
                     // Written once per game; if this fails, the bots' sweep logs it later.
                     let now = i64::try_from(self.now_ms()).unwrap_or(i64::MAX);
-                    if let Err(e) = store.log_finished_game(self.id.as_str(), now).await {
+                    if let Err(e) = store.log_finished_game(&self.id, now).await {
                         tracing::warn!(game = %self.id, "the finished game is not logged yet: {e}");
                     }
                 }
                 self.checked = Some(Instant::now());
                 Ok(Committed::New(Batch {
-                    first: Version::from_stored(first_seq)?,
-                    last: Version::from_stored(last_seq)?,
+                    first: first_seq,
+                    last: last_seq,
                 }))
             }
             Ok(AppendOutcome::Duplicate {
@@ -468,8 +469,8 @@ impl Table {
                 // another process).
                 self.reload(store).await;
                 Ok(Committed::Retried(Batch {
-                    first: Version::from_stored(first_seq)?,
-                    last: Version::from_stored(last_seq)?,
+                    first: first_seq,
+                    last: last_seq,
                 }))
             }
             Err(e @ StoreError::Conflict { .. }) => {
@@ -491,9 +492,7 @@ impl Table {
         &self,
         store: &EventStore,
     ) -> Result<bool, ApiError> {
-        Ok(store
-            .clear_bot_awaited(self.id.as_str(), self.version().stored())
-            .await?)
+        Ok(store.clear_bot_awaited(&self.id, self.version()).await?)
     }
 
     /// Reads the table again from the store now, or before its next answer if that fails.

@@ -15,7 +15,7 @@ use saboteur_storage::EventStore;
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
 use crate::app::clock::TimeSource;
-use crate::app::ids::GameId;
+use crate::app::ids::{GameId, Version};
 use crate::app::table::Table;
 use crate::error::ApiError;
 
@@ -341,9 +341,9 @@ impl Tables {
     }
 
     /// Whether a request holds the game's table now, or waits for it.
-    pub fn busy(&self, id: &str) -> bool {
+    pub fn busy(&self, id: &GameId) -> bool {
         self.slots()
-            .get(id)
+            .get(id.as_str())
             .is_some_and(|s| Arc::strong_count(&s.table) > 1)
     }
 
@@ -399,9 +399,9 @@ impl Tables {
     }
 
     /// The store announced that a game reached `version` (through any process).
-    pub fn heard(&self, id: &str, version: i64) {
-        if let Some(slot) = self.slots().get(id) {
-            slot.heard.fetch_max(version, Ordering::AcqRel);
+    pub fn heard(&self, id: &GameId, version: Version) {
+        if let Some(slot) = self.slots().get(id.as_str()) {
+            slot.heard.fetch_max(version.stored(), Ordering::AcqRel);
         }
     }
 

@@ -318,7 +318,7 @@ async fn create<B: MessageBody>(
             .and_then(|r| r.headers().get("location"))
             .and_then(|l| l.to_str().ok())
             .and_then(|l| l.strip_prefix("/games/"))
-            .map(str::to_string);
+            .and_then(|id| saboteur_storage::GameId::parse(id).ok());
         let mut lobbies = quotas.lobbies.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(games) = lobbies.get_mut(&client) {
             match made {

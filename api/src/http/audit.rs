@@ -30,7 +30,7 @@ async fn audit_bundle(
     state: web::Data<AppState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let bundle = bundle_from_reads(&state, &id).await?;
+    let bundle = bundle_from_reads(&state, &crate::http::perform::game(&id)?).await?;
     Ok(HttpResponse::Ok()
         .insert_header((
             "Content-Disposition",

@@ -286,5 +286,5 @@ async fn presence(
     let players = seam::open(&state, &game).await?.players();
     Ok(HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-cache"))
-        .json(state.presence.of(game.as_str(), players)))
+        .json(state.presence.of(&game, players)))
 }

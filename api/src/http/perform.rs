@@ -6,7 +6,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use actix_web::HttpMessage as _;
 
 use crate::app::act::{Act, Done, KeyFor, Request, Signed};
-use crate::app::ids::GameId;
+use crate::app::ids::{self, GameId};
 use crate::app::seam;
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -102,7 +102,7 @@ pub(crate) const REPLAYED: &str = "idempotency-replayed";
 
 /// A game id from a path.
 pub(crate) fn game(id: &str) -> Result<GameId, ApiError> {
-    GameId::parse(id)
+    ids::game_id(id)
 }
 
 /// Hands `act` to the seam with the request's token and answers with what it did.

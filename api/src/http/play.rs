@@ -419,7 +419,7 @@ async fn read_table(
         game: table.summary(),
         state: view,
         legal,
-        presence: state.presence.of(game.as_str(), table.players()),
+        presence: state.presence.of(&game, table.players()),
         events: events_page(&table, who, after, limit),
     };
     Ok(HttpResponse::Ok()

@@ -184,7 +184,7 @@ impl Client {
 }
 
 /// A lobby a client created: the game (`None` while its creation runs), and when.
-pub(crate) type Lobby = (Option<String>, Instant);
+pub(crate) type Lobby = (Option<saboteur_storage::GameId>, Instant);
 
 /// The per-client state of one process.
 pub(crate) struct Quotas {

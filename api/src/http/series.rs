@@ -150,7 +150,8 @@ async fn series(
     state: web::Data<AppState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let mut ids = vec![id.to_string()];
+    let id = crate::http::perform::game(&id)?;
+    let mut ids = vec![id.clone()];
     let mut record = state.store.get_game(&id).await?;
     while let Some(previous) = record.previous.clone() {
         if ids.len() >= MOST_GAMES || ids.contains(&previous) {
@@ -159,7 +160,7 @@ async fn series(
         record = state.store.get_game(&previous).await?;
         ids.insert(0, previous);
     }
-    let mut at = id.to_string();
+    let mut at = id;
     while ids.len() < MOST_GAMES {
         match state.store.next_game(&at).await? {
             Some(next) if !ids.contains(&next) => {
@@ -172,7 +173,7 @@ async fn series(
     let mut games = Vec::with_capacity(ids.len());
     let mut totals: Vec<u32> = Vec::new();
     for game in ids {
-        let table = seam::open(&state, &crate::http::perform::game(&game)?).await?;
+        let table = seam::open(&state, &game).await?;
         let gold = table.over().then(|| table.history().game().gold().to_vec());
         if let Some(g) = &gold {
             totals.resize(totals.len().max(g.len()), 0);
@@ -181,7 +182,7 @@ async fn series(
             }
         }
         games.push(SeriesGame {
-            id: game,
+            id: game.to_string(),
             status: table.record().status,
             gold,
         });

@@ -197,9 +197,9 @@ impl Follower {
                 // not have been read yet: tell them first, or the read may answer from a table
                 // that has not heard of this append (and the stream would wait for the next).
                 note = notices.recv() => match note {
-                    Ok(Notice::Appended(a)) if a.game_id == self.game.as_str() => {
+                    Ok(Notice::Appended(a)) if a.game_id == self.game => {
                         self.state.tables.heard(&a.game_id, a.last_seq);
-                        a.last_seq > sent.seq
+                        a.last_seq.stored() > sent.seq
                     }
                     Ok(Notice::Appended(_)) => false,
                     Ok(Notice::Resync) | Err(broadcast::error::RecvError::Lagged(_)) => {
@@ -325,7 +325,7 @@ async fn stream_events(
     // Listen before reading the backlog, so nothing appended in between is missed.
     let notices = state.store.subscribe();
     let (tx, rx) = mpsc::channel(64);
-    let present = state.presence.enter(game.as_str(), audience);
+    let present = state.presence.enter(&game, audience);
     let follower = Follower {
         state: state.clone().into_inner(),
         game,

@@ -79,11 +79,7 @@ async fn audit_verdict(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    if uuid::Uuid::parse_str(&id).is_err() {
-        return Err(ApiError::NotFound(format!(
-            "no game {id:?}: game ids are UUIDs"
-        )));
-    }
+    let id = crate::http::perform::game(&id)?;
     let bundle = bundle_from_reads(&state, &id).await?;
     let checked = web::block(move || {
         let result = verify(&bundle);
@@ -136,11 +132,7 @@ async fn receipts_verdict(
     body: Json<Vec<serde_json::Value>>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    if uuid::Uuid::parse_str(&id).is_err() {
-        return Err(ApiError::NotFound(format!(
-            "no game {id:?}: game ids are UUIDs"
-        )));
-    }
+    let id = crate::http::perform::game(&id)?;
     let receipts = read_receipts(&body.into_inner()).map_err(ApiError::BadRequest)?;
     let bundle = bundle_from_reads(&state, &id).await?;
     let result = web::block(move || check_receipts(&bundle, &receipts))

@@ -192,7 +192,11 @@ async fn a_live_table_is_read_from_memory_while_the_database_is_gone() {
     assert_eq!(st, StatusCode::OK, "{before}");
     let log = {
         let store = saboteur_storage::EventStore::connect(&db).await.unwrap();
-        store.events_after(&live, 0, 1000).await.unwrap()
+        let live = saboteur_storage::GameId::parse(&live).unwrap();
+        store
+            .events_after(&live, saboteur_storage::Version::of(0), 1000)
+            .await
+            .unwrap()
     };
     cluster.stop();
     let (problem, retry) = until(&c, &s, "/healthz", StatusCode::SERVICE_UNAVAILABLE).await;

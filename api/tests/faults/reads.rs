@@ -61,7 +61,8 @@ async fn reads_go_to_the_read_store_and_fall_back_when_it_is_behind() {
     let standby = saboteur_storage::EventStore::connect(&behind)
         .await
         .unwrap();
-    assert!(standby.get_game(&id).await.is_err());
+    let game = saboteur_storage::GameId::parse(&id).unwrap();
+    assert!(standby.get_game(&game).await.is_err());
     assert_eq!(
         standby
             .execute_raw("UPDATE presence_processes SET beat_at = beat_at")

@@ -328,17 +328,21 @@ pub async fn rewrite_event(database_url: &str, id: &str, seq: i64, change: impl 
         "transparency_log",
     )
     .await;
-    let events = store.events_after(id, 0, 10_000).await.unwrap();
+    let game = saboteur_storage::GameId::parse(id).unwrap();
+    let events = store
+        .events_after(&game, saboteur_storage::Version::of(0), 10_000)
+        .await
+        .unwrap();
     let mut prev = events[seq as usize - 1].prev_hash.clone();
     for e in &events[seq as usize - 1..] {
         let mut payload = e.payload.clone();
-        if e.seq == seq {
+        if e.seq.stored() == seq {
             change(&mut payload);
         }
         let hash = saboteur_storage::chain_hash(
             &prev,
             id,
-            e.seq,
+            e.seq.stored(),
             &e.event_type,
             e.schema_version,
             &payload,
@@ -355,7 +359,7 @@ pub async fn rewrite_event(database_url: &str, id: &str, seq: i64, change: impl 
     let last = events.len() as i64;
     let sql = format!("UPDATE games SET last_hash = '{prev}' WHERE id = '{id}'");
     assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
-    if let Some(entry) = store.log_entry_of(id).await.unwrap() {
+    if let Some(entry) = store.log_entry_of(&game).await.unwrap() {
         let entry_hash = saboteur_storage::log_entry_hash_at(
             &entry.prev_hash,
             entry.seq,

@@ -1,9 +1,12 @@
 //! Appending and reading: round trips, stale versions and missing games, retried command
 //! ids, pages, immutability and tamper evidence.
 
-use saboteur_storage::{Append, AppendOutcome, ChainReport, EventStore, GameStatus, StoreError};
+use saboteur_storage::{
+    Append, AppendOutcome, ChainReport, EventStore, GameStatus, StoreError, Version,
+};
 
-use super::helpers::{batch, created, event, game, host, new_game};
+use super::helpers::{batch, created, event, game, gid, host, new_game, v};
+use saboteur_domain::Seat;
 
 pub(crate) async fn round_trip(store: EventStore) {
     new_game(&store, "g1", GameStatus::Lobby).await;
@@ -12,23 +15,23 @@ pub(crate) async fn round_trip(store: EventStore) {
         .await
         .unwrap();
     let AppendOutcome::Appended {
-        first_seq: 1,
-        last_seq: 3,
+        first_seq: Version(1),
+        last_seq: Version(3),
         last_hash,
         hashes,
     } = out
     else {
         panic!("{out:?}")
     };
-    let events = store.events_after("g1", 0, 100).await.unwrap();
+    let events = store.events_after(&gid("g1"), v(0), 100).await.unwrap();
     assert_eq!(
-        events.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        events.iter().map(|e| e.seq.0).collect::<Vec<_>>(),
         vec![1, 2, 3]
     );
     for (e, n) in events.iter().zip(1..) {
         assert_eq!(e.payload, event(n).payload);
         assert_eq!(e.event_type, "thing_happened");
-        assert_eq!(e.seat, Some((n % 4) as i32));
+        assert_eq!(e.seat, Some(Seat((n % 4) as u8)));
     }
     assert_eq!(events[2].hash, last_hash);
     assert_eq!(
@@ -37,17 +40,17 @@ pub(crate) async fn round_trip(store: EventStore) {
         "the append answers each event's hash as the log holds it"
     );
     assert_eq!(events[1].prev_hash, events[0].hash);
-    let game = store.get_game("g1").await.unwrap();
+    let game = store.get_game(&gid("g1")).await.unwrap();
     assert_eq!(
         (game.version, game.last_hash.as_str()),
-        (3, last_hash.as_str())
+        (Version(3), last_hash.as_str())
     );
     assert_eq!(
         game.seed, None,
         "the seed stays secret until the game is finished"
     );
     let sum = store
-        .fold_events("g1", 0, |acc, e| Ok::<_, ()>(acc + e.seq))
+        .fold_events(&gid("g1"), 0, |acc, e| Ok::<_, ()>(acc + e.seq.0))
         .await
         .unwrap()
         .unwrap();
@@ -61,13 +64,19 @@ pub(crate) async fn round_trip(store: EventStore) {
         })
         .await
         .unwrap();
-    assert!(matches!(out, AppendOutcome::Appended { last_seq: 4, .. }));
-    let game = store.get_game("g1").await.unwrap();
+    assert!(matches!(
+        out,
+        AppendOutcome::Appended {
+            last_seq: Version(4),
+            ..
+        }
+    ));
+    let game = store.get_game(&gid("g1")).await.unwrap();
     assert_eq!(game.status, GameStatus::Finished);
     assert_eq!(game.seed, Some(vec![7; 32]), "revealed once finished");
     assert!(matches!(
-        store.verify_chain("g1").await.unwrap(),
-        ChainReport::Intact { events: 4 }
+        store.verify_chain(&gid("g1")).await.unwrap(),
+        ChainReport::Intact { events: Version(4) }
     ));
 }
 
@@ -85,8 +94,8 @@ pub(crate) async fn conflicts_and_missing_games(store: EventStore) {
         matches!(
             err,
             StoreError::Conflict {
-                expected: 1,
-                actual: 2
+                expected: Version(1),
+                actual: Version(2)
             }
         ),
         "{err:?}"
@@ -101,7 +110,11 @@ pub(crate) async fn conflicts_and_missing_games(store: EventStore) {
         Err(StoreError::Conflict { .. })
     ));
     assert_eq!(
-        store.events_after("g1", 0, 100).await.unwrap().len(),
+        store
+            .events_after(&gid("g1"), v(0), 100)
+            .await
+            .unwrap()
+            .len(),
         2,
         "nothing appended"
     );
@@ -114,7 +127,7 @@ pub(crate) async fn conflicts_and_missing_games(store: EventStore) {
         Err(StoreError::Invalid(_))
     ));
     assert!(matches!(
-        store.get_game("nope").await,
+        store.get_game(&gid("nope")).await,
         Err(StoreError::NotFound)
     ));
     assert!(matches!(
@@ -134,8 +147,8 @@ pub(crate) async fn idempotent_retry(store: EventStore) {
     assert!(matches!(
         first,
         AppendOutcome::Appended {
-            first_seq: 1,
-            last_seq: 2,
+            first_seq: Version(1),
+            last_seq: Version(2),
             ..
         }
     ));
@@ -148,18 +161,27 @@ pub(crate) async fn idempotent_retry(store: EventStore) {
         assert_eq!(
             retry,
             AppendOutcome::Duplicate {
-                first_seq: 1,
-                last_seq: 2
+                first_seq: Version(1),
+                last_seq: Version(2)
             }
         );
     }
-    assert_eq!(store.get_game("g1").await.unwrap().version, 2);
+    assert_eq!(
+        store.get_game(&gid("g1")).await.unwrap().version,
+        Version(2)
+    );
     let next = store
         .append(batch("g1", 2, vec![event(3)], Some("cmd-2")))
         .await
         .unwrap();
-    assert!(matches!(next, AppendOutcome::Appended { first_seq: 3, .. }));
-    let events = store.events_after("g1", 0, 10).await.unwrap();
+    assert!(matches!(
+        next,
+        AppendOutcome::Appended {
+            first_seq: Version(3),
+            ..
+        }
+    ));
+    let events = store.events_after(&gid("g1"), v(0), 10).await.unwrap();
     assert_eq!(
         events
             .iter()
@@ -175,12 +197,18 @@ pub(crate) async fn pagination(store: EventStore) {
         .append(batch("g1", 0, (1..=7).map(event).collect(), None))
         .await
         .unwrap();
-    let page = store.events_after("g1", 2, 3).await.unwrap();
+    let page = store.events_after(&gid("g1"), v(2), 3).await.unwrap();
     assert_eq!(
-        page.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        page.iter().map(|e| e.seq.0).collect::<Vec<_>>(),
         vec![3, 4, 5]
     );
-    assert!(store.events_after("g1", 7, 3).await.unwrap().is_empty());
+    assert!(
+        store
+            .events_after(&gid("g1"), v(7), 3)
+            .await
+            .unwrap()
+            .is_empty()
+    );
     for i in 0..7 {
         let status = if i % 2 == 0 {
             GameStatus::Lobby
@@ -242,10 +270,17 @@ pub(crate) async fn immutable_and_tamper_evident(store: EventStore) {
             .await
             .is_err()
     );
-    assert_eq!(store.events_after("g1", 0, 10).await.unwrap().len(), 4);
+    assert_eq!(
+        store
+            .events_after(&gid("g1"), v(0), 10)
+            .await
+            .unwrap()
+            .len(),
+        4
+    );
     assert!(matches!(
-        store.verify_chain("g1").await.unwrap(),
-        ChainReport::Intact { events: 4 }
+        store.verify_chain(&gid("g1")).await.unwrap(),
+        ChainReport::Intact { events: Version(4) }
     ));
     // In this throwaway database, go around the trigger and change an event.
     let drop = match store.backend_name() {
@@ -258,9 +293,15 @@ pub(crate) async fn immutable_and_tamper_evident(store: EventStore) {
         _ => "UPDATE events SET payload = '{\"n\": 99}' WHERE seq = 3",
     };
     assert_eq!(store.execute_raw(tamper).await.unwrap(), 1);
-    let report = store.verify_chain("g1").await.unwrap();
+    let report = store.verify_chain(&gid("g1")).await.unwrap();
     assert!(
-        matches!(report, ChainReport::Broken { seq: 3, .. }),
+        matches!(
+            report,
+            ChainReport::Broken {
+                seq: Version(3),
+                ..
+            }
+        ),
         "{report:?}"
     );
 }

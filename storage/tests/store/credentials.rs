@@ -6,15 +6,16 @@ use saboteur_storage::{
     AppendOutcome, Credential, EventStore, GameStatus, Role, StoreError, TokenSwap,
 };
 
-use super::helpers::{batch, created, event, host, new_game};
+use super::helpers::{batch, created, event, gid, host, new_game};
+use saboteur_domain::Seat;
 
 pub(crate) async fn credentials(store: EventStore) {
     new_game(&store, "g1", GameStatus::Lobby).await;
-    let c = |hash: &str, seat| Credential {
-        game_id: "g1".into(),
+    let c = |hash: &str, seat: Option<u8>| Credential {
+        game_id: gid("g1"),
         token_hash: Some(hash.into()),
         role: Role::Player,
-        seat,
+        seat: seat.map(Seat),
         display_name: Some("Ada".into()),
         created_at: chrono::Utc::now(),
         claimed_by: None,
@@ -57,19 +58,19 @@ pub(crate) async fn credentials(store: EventStore) {
             .unwrap()
             .is_empty()
     );
-    let all = store.credentials("g1").await.unwrap();
+    let all = store.credentials(&gid("g1")).await.unwrap();
     assert_eq!(
         all.iter()
             .filter_map(|c| c.token_hash.as_deref())
             .collect::<BTreeSet<_>>(),
         BTreeSet::from(["h1", "h2"])
     );
-    store.remove_seat("g1", 0).await.unwrap();
+    store.remove_seat(&gid("g1"), Seat(0)).await.unwrap();
     assert!(matches!(
-        store.remove_seat("g1", 0).await,
+        store.remove_seat(&gid("g1"), Seat(0)).await,
         Err(StoreError::NotFound)
     ));
-    assert_eq!(store.credentials("g1").await.unwrap().len(), 1);
+    assert_eq!(store.credentials(&gid("g1")).await.unwrap().len(), 1);
     // A bot and a seat kept for a rematch's claim hold no token: they read back as stored,
     // and only the claiming hash turns the kept seat into a player's.
     let bot = Credential {
@@ -97,14 +98,20 @@ pub(crate) async fn credentials(store: EventStore) {
         (&a.token_hash, a.role, a.seat, &a.claimed_by)
             == (&b.token_hash, b.role, b.seat, &b.claimed_by)
     };
-    let all = store.credentials("g1").await.unwrap();
+    let all = store.credentials(&gid("g1")).await.unwrap();
     assert!(
         all.iter().any(|c| same(c, &bot)) && all.iter().any(|c| same(c, &kept)),
         "{all:?}"
     );
     assert!(matches!(
         store
-            .claim_seat("g1", 3, "someone-else", "h3", (None, None, None))
+            .claim_seat(
+                &gid("g1"),
+                Seat(3),
+                "someone-else",
+                "h3",
+                (None, None, None)
+            )
             .await,
         Err(StoreError::NotFound)
     ));
@@ -113,16 +120,16 @@ pub(crate) async fn credentials(store: EventStore) {
     let proof = "12".repeat(64);
     store
         .claim_seat(
-            "g1",
-            3,
+            &gid("g1"),
+            Seat(3),
             "old-h3",
             "h3",
             (Some(&share), Some(&key), Some(&proof)),
         )
         .await
         .unwrap();
-    let claimed = store.credentials("g1").await.unwrap();
-    let seat3 = claimed.iter().find(|c| c.seat == Some(3)).unwrap();
+    let claimed = store.credentials(&gid("g1")).await.unwrap();
+    let seat3 = claimed.iter().find(|c| c.seat == Some(Seat(3))).unwrap();
     assert_eq!(
         (
             seat3.role,
@@ -145,18 +152,18 @@ pub(crate) async fn credentials(store: EventStore) {
     let other = "ef".repeat(32);
     let other_proof = "34".repeat(64);
     store
-        .set_public_key("g1", 3, (&other, Some(&other_proof)))
+        .set_public_key(&gid("g1"), Seat(3), (&other, Some(&other_proof)))
         .await
         .unwrap();
-    let seat3 = store.credentials("g1").await.unwrap();
-    let seat3 = seat3.iter().find(|c| c.seat == Some(3)).unwrap();
+    let seat3 = store.credentials(&gid("g1")).await.unwrap();
+    let seat3 = seat3.iter().find(|c| c.seat == Some(Seat(3))).unwrap();
     assert_eq!(
         (seat3.public_key.as_deref(), seat3.key_proof.as_deref()),
         (Some(other.as_str()), Some(other_proof.as_str()))
     );
     assert!(matches!(
         store
-            .claim_seat("g1", 3, "old-h3", "h3", (None, None, None))
+            .claim_seat(&gid("g1"), Seat(3), "old-h3", "h3", (None, None, None))
             .await,
         Err(StoreError::NotFound)
     ));
@@ -172,7 +179,7 @@ pub(crate) async fn tokens_and_deadlines(store: EventStore) {
         let mut player = host(id);
         player.token_hash = Some(format!("old-{id}"));
         player.role = Role::Player;
-        player.seat = Some(1);
+        player.seat = Some(Seat(1));
         store.add_credential(&player).await.unwrap();
     }
     let appends: Vec<_> = games
@@ -184,7 +191,7 @@ pub(crate) async fn tokens_and_deadlines(store: EventStore) {
             tokio::spawn(async move {
                 let mut a = batch(&id, 1, vec![event(1)], None);
                 a.token = Some(TokenSwap {
-                    seat: 1,
+                    seat: Seat(1),
                     token_hash: format!("new-{id}"),
                 });
                 a.deadline = Some(1_000 + i as i64);
@@ -201,11 +208,11 @@ pub(crate) async fn tokens_and_deadlines(store: EventStore) {
     }
     for id in &games {
         let held: Vec<String> = store
-            .credentials(id)
+            .credentials(&gid(id))
             .await
             .unwrap()
             .into_iter()
-            .filter(|c| c.seat == Some(1))
+            .filter(|c| c.seat == Some(Seat(1)))
             .filter_map(|c| c.token_hash)
             .collect();
         assert_eq!(held, vec![format!("new-{id}")]);
@@ -213,7 +220,7 @@ pub(crate) async fn tokens_and_deadlines(store: EventStore) {
     // A stale append with a swap: refused, and the token stays.
     let mut stale = batch(&games[0], 1, vec![event(2)], None);
     stale.token = Some(TokenSwap {
-        seat: 1,
+        seat: Seat(1),
         token_hash: "never".into(),
     });
     assert!(matches!(
@@ -222,7 +229,7 @@ pub(crate) async fn tokens_and_deadlines(store: EventStore) {
     ));
     assert!(
         store
-            .credentials(&games[0])
+            .credentials(&gid(&games[0]))
             .await
             .unwrap()
             .iter()
@@ -234,7 +241,7 @@ pub(crate) async fn tokens_and_deadlines(store: EventStore) {
         .await
         .unwrap()
         .into_iter()
-        .map(|(id, _)| id)
+        .map(|(id, _)| id.to_string())
         .collect();
     due.sort();
     let mut expected: Vec<String> = games[..11].to_vec();

@@ -3,7 +3,9 @@
 
 use saboteur_storage::{Append, Credential, EventStore, GameStatus, Role, StoreError};
 
-use super::helpers::{batch, created, event, game, host, new_game, postgres, sqlite};
+use super::helpers::{batch, created, event, game, gid, host, new_game, postgres, sqlite, v};
+use saboteur_domain::Seat;
+use saboteur_storage::Version;
 
 /// A whole game stored event by event loads back, folded through the engine, to the state
 /// the engine reached live.
@@ -20,12 +22,12 @@ async fn engine_round_trip(store: EventStore) {
             .unwrap();
         version += chunk.len() as i64;
     }
-    let loaded = store.load_history("game").await.unwrap();
+    let loaded = store.load_history(&gid("game")).await.unwrap();
     let live = History::replay(log.iter().cloned()).unwrap();
     assert_eq!(loaded.game(), live.game());
     assert_eq!(loaded.log(), live.log());
     assert!(matches!(
-        store.load_history("missing").await,
+        store.load_history(&gid("missing")).await,
         Err(StoreError::NotFound)
     ));
 }
@@ -49,10 +51,17 @@ async fn creation_is_whole(store: EventStore) {
         .create_game(game("w1"), host("w1"), vec![event(0), event(1)])
         .await
         .unwrap();
-    assert_eq!((record.version, record.players), (2, 4));
+    assert_eq!((record.version, record.players), (Version(2), 4));
     assert_eq!(record.status, GameStatus::Lobby);
-    assert_eq!(store.events_after("w1", 0, 10).await.unwrap().len(), 2);
-    let credentials = store.credentials("w1").await.unwrap();
+    assert_eq!(
+        store
+            .events_after(&gid("w1"), v(0), 10)
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+    let credentials = store.credentials(&gid("w1")).await.unwrap();
     assert_eq!(credentials.len(), 1);
     assert_eq!(
         (
@@ -68,14 +77,21 @@ async fn creation_is_whole(store: EventStore) {
             .await,
         Err(StoreError::Exists)
     ));
-    assert_eq!(store.events_after("w1", 0, 10).await.unwrap().len(), 2);
-    assert_eq!(store.credentials("w1").await.unwrap().len(), 1);
+    assert_eq!(
+        store
+            .events_after(&gid("w1"), v(0), 10)
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(store.credentials(&gid("w1")).await.unwrap().len(), 1);
     // One holder per seat.
     let seat = |token: &str| Credential {
-        game_id: "w1".into(),
+        game_id: gid("w1"),
         token_hash: Some(token.into()),
         role: Role::Player,
-        seat: Some(1),
+        seat: Some(Seat(1)),
         display_name: Some("Ada".into()),
         created_at: chrono::Utc::now(),
         claimed_by: None,
@@ -108,13 +124,13 @@ async fn half_made_games_and_bot_flags(store: EventStore) {
     }
     assert_eq!(seen, vec!["a", "b"]);
     assert!(matches!(
-        store.get_game("half").await,
+        store.get_game(&gid("half")).await,
         Err(StoreError::NotFound)
     ));
     let listed = store.list_games(None, None, 10).await.unwrap();
     assert_eq!(
         listed.games[0].credentials,
-        store.credentials("a").await.unwrap()
+        store.credentials(&gid("a")).await.unwrap()
     );
 
     assert!(store.games_awaiting_bots(10).await.unwrap().is_empty());
@@ -129,10 +145,10 @@ async fn half_made_games_and_bot_flags(store: EventStore) {
         .unwrap();
     assert_eq!(
         store.games_awaiting_bots(10).await.unwrap(),
-        vec![("a".to_string(), 2)]
+        vec![(gid("a"), Version(2))]
     );
-    assert!(!store.clear_bot_awaited("a", 1).await.unwrap());
-    assert!(store.clear_bot_awaited("a", 2).await.unwrap());
+    assert!(!store.clear_bot_awaited(&gid("a"), v(1)).await.unwrap());
+    assert!(store.clear_bot_awaited(&gid("a"), v(2)).await.unwrap());
     assert!(store.games_awaiting_bots(10).await.unwrap().is_empty());
     store
         .append(Append {
@@ -232,7 +248,7 @@ async fn expired_lobbies_are_left_out(store: EventStore) {
         .unwrap();
     assert_eq!(ids(every), ["old1", "new1", "old2", "new2"]);
     assert_eq!(
-        store.get_game("old1").await.unwrap().status,
+        store.get_game(&gid("old1")).await.unwrap().status,
         GameStatus::Lobby
     );
 }
@@ -295,7 +311,7 @@ async fn replies_kept_with_their_game(store: EventStore) {
         Err(StoreError::Exists)
     ));
     assert!(matches!(
-        store.get_game("r2").await,
+        store.get_game(&gid("r2")).await,
         Err(StoreError::NotFound)
     ));
     // Expired: not answered, then forgotten.
@@ -315,7 +331,7 @@ async fn replies_kept_with_their_game(store: EventStore) {
             .unwrap(),
         None
     );
-    assert!(store.get_game("r1").await.is_ok(), "the game stays");
+    assert!(store.get_game(&gid("r1")).await.is_ok(), "the game stays");
 }
 
 #[tokio::test]

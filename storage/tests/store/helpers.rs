@@ -3,9 +3,10 @@
 
 use std::time::Duration;
 
-use saboteur_domain::{Options, Ruleset};
+use saboteur_domain::{Options, Ruleset, Seat};
 use saboteur_storage::{
-    Append, Credential, EventStore, GameStatus, NewEvent, NewGame, Notice, Role, seed_commitment,
+    Append, Credential, EventStore, GameId, GameStatus, NewEvent, NewGame, Notice, Role, Version,
+    seed_commitment,
 };
 use serde_json::json;
 
@@ -25,13 +26,13 @@ pub(crate) fn event(n: i64) -> NewEvent {
         event_type: "thing_happened".into(),
         schema_version: 1,
         payload: json!({ "type": "thing_happened", "n": n, "nested": { "b": [1, 2], "a": null } }),
-        seat: Some((n % 4) as i32),
+        seat: Some(Seat((n % 4) as u8)),
     }
 }
 
 pub(crate) fn game(id: &str) -> NewGame {
     NewGame {
-        id: id.into(),
+        id: gid(id),
         ruleset: Ruleset::Base,
         options: Options::default(),
         players: 4,
@@ -44,7 +45,7 @@ pub(crate) fn game(id: &str) -> NewGame {
 
 pub(crate) fn host(id: &str) -> Credential {
     Credential {
-        game_id: id.into(),
+        game_id: gid(id),
         token_hash: Some(format!("host-of-{id}")),
         role: Role::Host,
         seat: None,
@@ -91,8 +92,8 @@ pub(crate) fn batch(
     command_id: Option<&str>,
 ) -> Append {
     Append {
-        game_id: game.into(),
-        expected_version: expected,
+        game_id: gid(game),
+        expected_version: v(expected),
         prev_hash: None,
         events,
         command_id: command_id.map(str::to_string),
@@ -113,7 +114,17 @@ pub(crate) async fn next_append(
             .expect("an announcement within 10 s")
             .expect("the channel is open");
         if let Notice::Appended(a) = got {
-            return (a.game_id, a.last_seq);
+            return (a.game_id.to_string(), a.last_seq.stored());
         }
     }
+}
+
+/// A test's game, by name.
+pub(crate) fn gid(name: &str) -> GameId {
+    GameId::named(name)
+}
+
+/// A version, as the tests count them.
+pub(crate) fn v(n: i64) -> Version {
+    Version::from_stored(n).expect("a version is 0 or more")
 }

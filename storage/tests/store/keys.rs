@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use saboteur_storage::{EventStore, GameStatus};
 
-use super::helpers::created;
+use super::helpers::{created, gid};
 
 pub(crate) fn key(n: u8) -> saboteur_storage::NewKey {
     saboteur_storage::NewKey {
@@ -78,7 +78,7 @@ pub(crate) async fn transparency_log(store: EventStore) {
         .map(|n| {
             let store = store.clone();
             let id = ["f1", "f2", "f3", "f4"][n % 4];
-            tokio::spawn(async move { store.log_finished_game(id, 1_795_435_200_000).await })
+            tokio::spawn(async move { store.log_finished_game(&gid(id), 1_795_435_200_000).await })
         })
         .collect();
     for t in tasks {
@@ -86,7 +86,7 @@ pub(crate) async fn transparency_log(store: EventStore) {
     }
     assert!(
         store
-            .log_finished_game("running", 1_795_435_200_000)
+            .log_finished_game(&gid("running"), 1_795_435_200_000)
             .await
             .is_err()
     );
@@ -102,8 +102,8 @@ pub(crate) async fn transparency_log(store: EventStore) {
         let hash = saboteur_storage::log_entry_hash_at(
             &prev,
             seq,
-            &e.game_id,
-            e.version,
+            e.game_id.as_str(),
+            e.version.stored(),
             &e.head,
             e.logged_at.timestamp_millis(),
         );

@@ -8,7 +8,10 @@ use saboteur_storage::{EventStore, PresenceKey};
 use super::helpers::{postgres, sqlite};
 
 fn key(game: &str, seat: Option<u8>) -> PresenceKey {
-    (game.to_string(), seat)
+    (
+        saboteur_storage::GameId::named(game),
+        seat.map(saboteur_domain::Seat),
+    )
 }
 
 async fn shared_between_processes(store: EventStore) {

@@ -1,8 +1,8 @@
 //! Appends at the same moment: racers on one game, and many games at once.
 
-use saboteur_storage::{AppendOutcome, ChainReport, EventStore, GameStatus, StoreError};
+use saboteur_storage::{AppendOutcome, ChainReport, EventStore, GameStatus, StoreError, Version};
 
-use super::helpers::{batch, created, event, new_game};
+use super::helpers::{batch, created, event, gid, new_game, v};
 
 /// Appends to many games at the same moment (on PostgreSQL they share statements): each one
 /// gets its own outcome. Per game: one winner among two racers, a retried command id answered
@@ -26,7 +26,7 @@ pub(crate) async fn many_games(store: EventStore) {
                 let id = format!("m{g}");
                 let cmd = format!("r{round}-{racer}");
                 tasks.push(tokio::spawn(async move {
-                    let version = store.get_game(&id).await.unwrap().version;
+                    let version = store.get_game(&gid(&id)).await.unwrap().version.stored();
                     let out = store
                         .append(batch(&id, version, vec![event(racer)], Some(&cmd)))
                         .await;
@@ -57,38 +57,47 @@ pub(crate) async fn many_games(store: EventStore) {
             ("dup", Ok(out)) => assert_eq!(
                 out,
                 AppendOutcome::Duplicate {
-                    first_seq: 1,
-                    last_seq: 2
+                    first_seq: Version(1),
+                    last_seq: Version(2)
                 }
             ),
             ("missing", Err(StoreError::NotFound | StoreError::Conflict { .. })) => {}
             (what, other) => panic!("{what}: unexpected outcome {other:?}"),
         }
     }
-    assert!(matches!(first, AppendOutcome::Appended { last_seq: 2, .. }));
+    assert!(matches!(
+        first,
+        AppendOutcome::Appended {
+            last_seq: Version(2),
+            ..
+        }
+    ));
     assert_eq!(won + lost, 3 * 2 * games);
     let mut total = 0;
     for g in 0..games {
         let id = format!("m{g}");
-        let version = store.get_game(&id).await.unwrap().version;
+        let version = store.get_game(&gid(&id)).await.unwrap().version.stored();
         // Each game starts with its first event.
         assert!((2..=1 + 3 * 2).contains(&version), "{id}: {version}");
         total += version - 1;
         let seqs: Vec<i64> = store
-            .events_after(&id, 0, 100)
+            .events_after(&gid(&id), v(0), 100)
             .await
             .unwrap()
             .iter()
-            .map(|e| e.seq)
+            .map(|e| e.seq.stored())
             .collect();
         assert_eq!(seqs, (1..=version).collect::<Vec<_>>(), "{id}: no gap");
         assert!(matches!(
-            store.verify_chain(&id).await.unwrap(),
+            store.verify_chain(&gid(&id)).await.unwrap(),
             ChainReport::Intact { .. }
         ));
     }
     assert_eq!(total, won as i64, "every win is one event, every loss none");
-    assert_eq!(store.get_game("dup").await.unwrap().version, 2);
+    assert_eq!(
+        store.get_game(&gid("dup")).await.unwrap().version,
+        Version(2)
+    );
 }
 
 pub(crate) async fn race(store: EventStore) {
@@ -115,19 +124,21 @@ pub(crate) async fn race(store: EventStore) {
         }
         assert_eq!(wins, 1, "exactly one writer wins version {version}");
         // The next round starts from the version the winner left.
-        let game = store.get_game("race").await.unwrap();
-        assert_eq!(game.version, version + 2);
+        let game = store.get_game(&gid("race")).await.unwrap();
+        assert_eq!(game.version.stored(), version + 2);
     }
     let seqs: Vec<i64> = store
-        .events_after("race", 0, 1000)
+        .events_after(&gid("race"), v(0), 1000)
         .await
         .unwrap()
         .iter()
-        .map(|e| e.seq)
+        .map(|e| e.seq.stored())
         .collect();
     assert_eq!(seqs, (1..=10).collect::<Vec<_>>(), "no gap, no duplicate");
     assert!(matches!(
-        store.verify_chain("race").await.unwrap(),
-        ChainReport::Intact { events: 10 }
+        store.verify_chain(&gid("race")).await.unwrap(),
+        ChainReport::Intact {
+            events: Version(10)
+        }
     ));
 }

@@ -1,9 +1,9 @@
 //! A store for reads only (a standby's address): it reads what the primary wrote and never
 //! writes, whatever it is asked.
 
-use saboteur_storage::{EventStore, GameStatus, StoreError};
+use saboteur_storage::{EventStore, GameStatus, StoreError, Version};
 
-use super::helpers::{batch, created, event, game, host, postgres, sqlite};
+use super::helpers::{batch, created, event, game, gid, host, postgres, sqlite, v};
 
 async fn reads_only(primary: EventStore, url: &str) {
     created(&primary, "g", GameStatus::Active).await;
@@ -12,7 +12,7 @@ async fn reads_only(primary: EventStore, url: &str) {
         .await
         .unwrap();
     let reads = EventStore::connect_read_only(url).await.unwrap();
-    assert_eq!(reads.get_game("g").await.unwrap().version, 3);
+    assert_eq!(reads.get_game(&gid("g")).await.unwrap().version, Version(3));
     // The primary takes writes; a read-only session (PostgreSQL's, or a SQLite file opened
     // read-only) says it takes none.
     primary.writable().await.unwrap();
@@ -21,7 +21,10 @@ async fn reads_only(primary: EventStore, url: &str) {
         matches!(writable, Err(StoreError::Unavailable(_))),
         "a read-only session is writable: {writable:?}"
     );
-    assert_eq!(reads.events_after("g", 0, 10).await.unwrap().len(), 3);
+    assert_eq!(
+        reads.events_after(&gid("g"), v(0), 10).await.unwrap().len(),
+        3
+    );
     // Every kind of write is refused by the database, and nothing changes.
     let append = reads
         .append(batch("g", 3, vec![event(3)], Some("c2")))
@@ -39,9 +42,12 @@ async fn reads_only(primary: EventStore, url: &str) {
     assert!(create.is_err(), "a game created through the read store");
     let raw = reads.execute_raw("DELETE FROM presence").await;
     assert!(raw.is_err(), "raw SQL writing through the read store");
-    assert_eq!(primary.get_game("g").await.unwrap().version, 3);
+    assert_eq!(
+        primary.get_game(&gid("g")).await.unwrap().version,
+        Version(3)
+    );
     assert!(matches!(
-        primary.get_game("h").await,
+        primary.get_game(&gid("h")).await,
         Err(StoreError::NotFound)
     ));
 }
@@ -66,7 +72,7 @@ async fn a_read_store_that_cannot_be_reached_yet_still_starts() {
         .await
         .unwrap();
     assert!(matches!(
-        reads.get_game("g").await,
+        reads.get_game(&gid("g")).await,
         Err(StoreError::Unavailable(_))
     ));
 }

@@ -293,13 +293,14 @@ async fn a_game_left_waiting_on_a_bot_resumes_when_read_again() {
     }
     // The deal is recorded behind the servers' backs: seat 1, a bot, is to play.
     let store = saboteur_storage::EventStore::connect(&url).await.unwrap();
-    let history = store.load_history(&id).await.unwrap();
-    let record = store.get_game(&id).await.unwrap();
+    let game = saboteur_storage::GameId::parse(&id).unwrap();
+    let history = store.load_history(&game).await.unwrap();
+    let record = store.get_game(&game).await.unwrap();
     let dealt = history.start().unwrap();
     store
         .append(saboteur_storage::Append {
-            game_id: id.clone(),
-            expected_version: history.version() as i64,
+            game_id: game.clone(),
+            expected_version: saboteur_storage::Version::of(history.version()),
             prev_hash: Some(record.last_hash),
             events: dealt.iter().map(saboteur_storage::to_new_event).collect(),
             command_id: None,
@@ -350,7 +351,7 @@ async fn a_game_left_waiting_on_a_bot_resumes_when_read_again() {
     let due = |store: saboteur_storage::EventStore, id: String| async move {
         let now = i64::MAX / 2;
         let listed = store.games_due(now, 100).await.unwrap();
-        listed.iter().any(|(g, _)| *g == id)
+        listed.iter().any(|(g, _)| g.as_str() == id)
     };
     assert!(due(store.clone(), id.clone()).await, "the flag is set");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);

@@ -399,7 +399,8 @@ async fn clocks(database_url: String, keep: Option<tempfile::TempDir>) {
     // The log as recorded passes the audit: every timeout against the recorded times, every
     // bot decision chosen again.
     let store = saboteur_storage::EventStore::connect(&url).await.unwrap();
-    let history = store.load_history(id).await.unwrap();
+    let game = saboteur_storage::GameId::parse(id).unwrap();
+    let history = store.load_history(&game).await.unwrap();
     let report = saboteur_domain::audit(history.log()).unwrap();
     assert_eq!(report.timeouts_checked, 3);
 }

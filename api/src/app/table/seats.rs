@@ -34,23 +34,21 @@ impl Table {
         &mut self,
         store: &EventStore,
     ) -> Result<(), ApiError> {
-        self.credentials = store.credentials(self.id.as_str()).await?;
+        self.credentials = store.credentials(&self.id).await?;
         Ok(())
     }
 
     /// Whether `token_hash` still holds `seat` (a stream checks this before each event it
     /// sends: a token issued again ends the old token's streams).
     pub fn holds(&self, seat: Seat, token_hash: &str) -> bool {
-        self.credentials.iter().any(|c| {
-            c.seat == Some(i32::from(seat.0)) && c.token_hash.as_deref() == Some(token_hash)
-        })
+        self.credentials
+            .iter()
+            .any(|c| c.seat == Some(seat) && c.token_hash.as_deref() == Some(token_hash))
     }
 
     /// The credential holding `seat`, if anyone holds it.
     pub fn holder(&self, seat: Seat) -> Option<&Credential> {
-        self.credentials
-            .iter()
-            .find(|c| c.seat == Some(i32::from(seat.0)))
+        self.credentials.iter().find(|c| c.seat == Some(seat))
     }
 
     /// Stores a seat's credential and keeps it, with the client that took it (`taker`, counted
@@ -86,11 +84,7 @@ impl Table {
         key: &crate::app::act::SentKey,
     ) -> Result<(), ApiError> {
         store
-            .set_public_key(
-                self.id.as_str(),
-                i32::from(seat.0),
-                (&key.key, key.proof.as_deref()),
-            )
+            .set_public_key(&self.id, seat, (&key.key, key.proof.as_deref()))
             .await?;
         self.reload_credentials(store).await
     }
@@ -101,13 +95,11 @@ impl Table {
         store: &EventStore,
         seat: Seat,
     ) -> Result<(), ApiError> {
-        let number = Some(i32::from(seat.0));
+        let number = Some(seat);
         if self.holder(seat).is_none() {
             return Err(ApiError::NotFound("that seat is free".into()));
         }
-        store
-            .remove_seat(self.id.as_str(), i32::from(seat.0))
-            .await?;
+        store.remove_seat(&self.id, seat).await?;
         self.credentials.retain(|c| c.seat != number);
         Ok(())
     }
