@@ -280,8 +280,21 @@ impl Table {
             self.rewinds += 1;
             return Ok(());
         }
+        if record.version == self.version() && record.last_hash != self.record.last_hash {
+            // As many events as this table holds, but not the same ones: writes lost in a
+            // failover and others made in their place. The store's log is the game.
+            tracing::warn!(
+                game = %self.id,
+                "the store's event {} is not this table's: reading the game again",
+                record.version
+            );
+            self.load_again(store).await?;
+            self.rewinds += 1;
+            return Ok(());
+        }
         if record.version > self.version() {
             let mut after = self.version();
+            let mut head = self.record.last_hash.clone();
             // Up to the row's version exactly: events appended since the row was read are
             // folded in by the next follow, with the row that counts them.
             while after < record.version {
@@ -291,8 +304,24 @@ impl Table {
                 let Some(last) = page.last() else { break };
                 after = last.seq;
                 for stored in page.iter().filter(|e| e.seq <= record.version) {
+                    if stored.prev_hash != head {
+                        // The store's log is not the one this table holds up to here (writes
+                        // lost in a failover and others made at the same versions, or a log
+                        // changed beneath it): never build on it; read the game again whole.
+                        tracing::warn!(
+                            game = %self.id,
+                            "event {} does not follow this table's version {}: reading the \
+                             game again",
+                            stored.seq,
+                            self.version()
+                        );
+                        self.load_again(store).await?;
+                        self.rewinds += 1;
+                        return Ok(());
+                    }
                     self.history.push(saboteur_storage::decode(stored)?);
                     self.heads.set(stored.seq, &stored.hash);
+                    head.clone_from(&stored.hash);
                 }
             }
             if self.version() != record.version {

@@ -369,3 +369,93 @@ async fn a_table_ahead_of_the_store_reads_the_game_again() {
     let seen = stream.seen();
     assert_eq!(seen.last(), Some(&after), "the stream went on: {seen:?}");
 }
+
+/// A move lost in a failover and another made in its place through a second process: the first
+/// process's table holds a log the store no longer has, of as many events or fewer. It never
+/// builds on it (folding the new events onto the lost move, or answering from it because the
+/// count matches): it reads the game again and shows the store's log within the recheck bound.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_on_a_log_the_store_replaced_reads_the_game_again() {
+    let _machine = crate::harness::beside().await;
+    let db = saboteur_storage::testing::fresh_database().await;
+    let a = Server::start(&db, &[]);
+    let b = Server::start(&db, &[]);
+    let c = client();
+    let (id, token) = game_with_bots(&c, &a, "base", 3, 43).await;
+    let before = version(&c, &a, &id).await;
+    let mut n = 0;
+    let lost = loop {
+        if let Some((command, _, StatusCode::OK, _)) = one_move(&c, &a, &id, &token, n).await {
+            break command;
+        }
+        n += 1;
+        assert!(n < 50, "no move was made");
+    };
+    // The failover's loss, as in the test above.
+    let store = saboteur_storage::EventStore::connect(&db).await.unwrap();
+    store
+        .execute_raw(&format!(
+            "ALTER TABLE events DISABLE TRIGGER USER; \
+             DELETE FROM events WHERE game_id = '{id}' AND seq > {before}; \
+             ALTER TABLE events ENABLE TRIGGER USER; \
+             UPDATE games SET version = {before}, bot_awaited = FALSE, \
+             last_hash = (SELECT hash FROM events WHERE game_id = '{id}' AND seq = {before}) \
+             WHERE id = '{id}';"
+        ))
+        .await
+        .unwrap();
+    // Another move in its place, through the process that never held the lost one.
+    let (_, moves, _) = send(
+        c.get(b.url(&format!("/games/{id}/legal-moves")))
+            .bearer_auth(&token),
+    )
+    .await
+    .unwrap();
+    assert_eq!(moves["version"].as_i64(), Some(before), "{moves}");
+    let other = moves["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| **m != lost)
+        .expect("another legal move")
+        .clone();
+    let (st, body, _) = send(
+        c.post(b.url(&format!("/games/{id}/commands")))
+            .bearer_auth(&token)
+            .header("If-Match", format!("\"{before}\""))
+            .json(&other),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, StatusCode::OK, "{body}");
+    // Both processes show the store's log: the new move, never the lost one.
+    let log = |s: &crate::harness::Remote| {
+        // Through the player's eyes: the player's own command is shown to them.
+        let request = c
+            .get(s.url(&format!("/games/{id}/events?limit=1000")))
+            .bearer_auth(&token);
+        async move {
+            let (st, page, _) = send(request).await.unwrap();
+            assert_eq!(st, StatusCode::OK, "{page}");
+            page["events"].clone()
+        }
+    };
+    let bound = saboteur_api::RECHECK_AFTER + Duration::from_millis(500);
+    let asked = Instant::now();
+    loop {
+        let (from_a, from_b) = (log(&a).await, log(&b).await);
+        let moved =
+            from_a.as_array().unwrap().iter().find(|e| {
+                e["seq"].as_i64() > Some(before) && e["event"]["type"] == "command_accepted"
+            });
+        if from_a == from_b {
+            assert_eq!(moved.map(|e| &e["event"]["command"]), Some(&other));
+            break;
+        }
+        assert!(
+            asked.elapsed() < bound,
+            "the first process still shows another log after {bound:?}: {moved:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
