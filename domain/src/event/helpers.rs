@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::{EVENT_SCHEMA_VERSION, Event};
+use super::{EVENT_SCHEMA_VERSION, Event, consequences};
 use crate::seat::Seat;
 use crate::secret::Secret;
 use crate::signature::SeatSignature;
@@ -61,13 +61,25 @@ impl Event {
     /// ([`crate::History::decision_version`]), so a message posted meanwhile never makes a
     /// pending command stale.
     pub fn changes_decisions(&self) -> bool {
-        !matches!(
-            self,
+        match self {
             Event::TalkPosted { .. }
-                | Event::TalkHidden { .. }
-                | Event::TokenReissued { .. }
-                | Event::SeatKeyRegistered { .. }
-        )
+            | Event::TalkHidden { .. }
+            | Event::TokenReissued { .. }
+            | Event::SeatKeyRegistered { .. } => false,
+            Event::GameCreated { .. }
+            | Event::SeedMixed { .. }
+            | Event::RoundStarted { .. }
+            | Event::CommandAccepted { .. }
+            | Event::UndoRequested { .. }
+            | Event::UndoApproved { .. }
+            | Event::UndoDeclined { .. }
+            | Event::Undone { .. }
+            | Event::TurnTimedOut { .. }
+            | Event::SeatHandedToBot { .. }
+            | Event::SeatReclaimed { .. }
+            | Event::GameCancelled {}
+            | consequences!() => true,
+        }
     }
 
     /// The seat whose act caused the event, if a player's.
@@ -97,7 +109,32 @@ impl Event {
                 automatic: false,
                 ..
             } => Some(*seat),
-            _ => None,
+            // Caused by the deal, the rules or the server, or recorded as the act itself.
+            Event::GameCreated { .. }
+            | Event::SeedMixed { .. }
+            | Event::RoundStarted { .. }
+            | Event::GoalRevealed { .. }
+            | Event::CardDrawn { .. }
+            | Event::TurnSkipped { .. }
+            | Event::RoundEnded { .. }
+            | Event::GoldDrawn { .. }
+            | Event::GoldOffered { .. }
+            | Event::GoldKept { .. }
+            | Event::SaboteursPaid { .. }
+            | Event::CoinsPaid { .. }
+            | Event::StealingStarted { .. }
+            | Event::GameEnded { .. }
+            | Event::CommandAccepted { .. }
+            | Event::UndoRequested { .. }
+            | Event::UndoApproved { .. }
+            | Event::UndoDeclined { .. }
+            | Event::Undone { .. }
+            | Event::TalkPosted { .. }
+            | Event::TalkHidden { .. }
+            | Event::TurnTimedOut { .. }
+            | Event::SeatHandedToBot { .. }
+            | Event::TokenReissued { .. }
+            | Event::GameCancelled {} => None,
         }
     }
 
