@@ -312,7 +312,12 @@ fn claim(
 ) -> Result<Decided, ApiError> {
     let entropy = share(entropy)?;
     let key = sent.map(|s| key(table, s)).transpose()?;
-    let claimant = token_hash(token.unwrap_or_default());
+    let Some(token) = token else {
+        return Err(ApiError::Unauthorized(
+            "a reserved seat is claimed with the previous game's token for it".into(),
+        ));
+    };
+    let claimant = token_hash(token);
     let number = Some(seat);
     let held = table
         .credentials()
