@@ -32,6 +32,14 @@ fn every_operation_has_a_summary_and_problem_responses() {
                 .filter(|c| c.starts_with('4') || c.starts_with('5'))
                 .collect();
             assert!(!errors.is_empty(), "{method} {path} documents no error");
+            // Any failure not listed by status is still a problem a generated client parses.
+            assert_eq!(
+                responses
+                    .get("default")
+                    .map(|d| &d["content"]["application/problem+json"]["schema"]["$ref"]),
+                Some(&serde_json::json!("#/components/schemas/Problem")),
+                "{method} {path} has no default problem response"
+            );
             for code in errors {
                 assert!(
                     responses[code]["content"]["application/problem+json"].is_object(),

@@ -91,7 +91,7 @@ pub struct ApiDoc;
 /// The version of the HTTP API: the spec's `info.version` and every response's
 /// [`API_VERSION_HEADER`]. A change to the wire format bumps it and gets a CHANGELOG entry; the
 /// golden test `api/tests/openapi.rs` fails until both are done.
-pub const API_VERSION: &str = "0.11.1";
+pub const API_VERSION: &str = "0.11.2";
 
 /// The response header that states [`API_VERSION`].
 pub const API_VERSION_HEADER: &str = "Api-Version";
@@ -151,6 +151,7 @@ pub fn finish(spec: utoipa::openapi::OpenApi, codes: &[&str]) -> serde_json::Val
     open_problem_codes(&mut doc, codes);
     describe_stream(&mut doc);
     limit_every_client(&mut doc);
+    answer_any_failure(&mut doc);
     headers::declare_headers(&mut doc, API_VERSION_HEADER);
     title_schemas(&mut doc);
     doc
@@ -429,6 +430,38 @@ fn open_problem_codes(doc: &mut Value, codes: &[&str]) {
 fn describe_stream(doc: &mut Value) {
     if let Some(data) = doc.pointer_mut("/components/schemas/StreamMessage/properties/data") {
         data["contentSchema"] = serde_json::json!({ "$ref": "#/components/schemas/EventRecord" });
+    }
+}
+
+/// Every operation answers any failure it does not document by status as a problem: a
+/// `default` response, so that a generated client reads a 500 (`internal`: a fault of the
+/// server, logged), a 503 (`unavailable`) or a status a later version adds as a `Problem`
+/// instead of failing to parse it.
+fn answer_any_failure(doc: &mut Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for operation in paths
+        .values_mut()
+        .filter_map(Value::as_object_mut)
+        .flat_map(|ops| ops.values_mut())
+    {
+        let Some(responses) = operation
+            .get_mut("responses")
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        responses.entry("default").or_insert_with(|| {
+            serde_json::json!({
+                "description": "Any other failure, as a problem: 500 `internal` (a fault of the \
+                    server, logged), 503 `unavailable` (the database cannot be reached: try \
+                    again after `Retry-After` seconds), or a status a later version documents",
+                "content": { (PROBLEM_JSON): {
+                    "schema": { "$ref": "#/components/schemas/Problem" }
+                } },
+            })
+        });
     }
 }
 

@@ -49,6 +49,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         (status = 400, description = "Malformed request, unknown ruleset, bad player count, bad Idempotency-Key", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 422, description = "The Idempotency-Key was used with another body (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached: nothing was created; try again after `Retry-After` seconds with the same Idempotency-Key", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]
 #[post("/games")]
