@@ -181,7 +181,8 @@ fn ensure_browser_tools(browser: bool, clients: bool) -> Result<(), String> {
 }
 
 /// The npm packages of `tests/browser` (playwright-core, axe-core, TypeScript,
-/// openapi-typescript), installed from its lock file when missing or older than it.
+/// openapi-typescript, esbuild, Biome), installed from its lock file when missing or older
+/// than it.
 fn ensure_npm_packages() -> Result<(), String> {
     let dir = root().join("tests/browser");
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
