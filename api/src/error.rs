@@ -179,6 +179,10 @@ impl From<StoreError> for ApiError {
                 ),
             ),
             StoreError::Invalid(m) => ApiError::BadRequest(m),
+            StoreError::OverLimit => ApiError::TooManyRequests {
+                detail: "over a per-client limit: try again after Retry-After".into(),
+                retry_after: 1,
+            },
             StoreError::Unavailable(m) => ApiError::Unreachable(format!(
                 "the database cannot be reached ({m}); try again shortly"
             )),

@@ -4,7 +4,7 @@ use sqlx::Row;
 
 use crate::EventStore;
 use crate::backend::{CREDENTIAL_COLUMNS, credential_from_row, on_pool};
-use crate::error::{Result, inserted, touched};
+use crate::error::{Result, StoreError, inserted, touched};
 use crate::ids::GameId;
 use crate::records::Credential;
 use crate::records::seat_column;
@@ -35,6 +35,16 @@ macro_rules! insert_credential {
 }
 pub(crate) use insert_credential;
 
+/// Who takes a seat, as the per-client limits name it, and the most seats it may have taken
+/// since a moment (its join limit over its period), if it has a limit.
+#[derive(Debug, Clone, Copy)]
+pub struct SeatTaker<'a> {
+    /// The client.
+    pub client: &'a str,
+    /// At most this many seats taken at or after this moment, this one included.
+    pub at_most: Option<(u32, chrono::DateTime<chrono::Utc>)>,
+}
+
 impl EventStore {
     /// Stores a credential (the token's hash, never the token). A seat already held, or a
     /// token already stored, is [`StoreError::Exists`].
@@ -42,30 +52,60 @@ impl EventStore {
         self.add_credential_by(c, None).await
     }
 
-    /// [`EventStore::add_credential`], recording in the same transaction that `client` (as the
-    /// per-client limits name it) took the seat ([`EventStore::seats_taken_by`]).
-    pub async fn add_credential_by(&self, c: &Credential, client: Option<&str>) -> Result<()> {
+    /// [`EventStore::add_credential`], recording in the same transaction who took the seat
+    /// ([`SeatTaker`]; [`EventStore::seats_taken_by`]). When the taker has a limit and already
+    /// took that many seats in its period, through any process, nothing is stored:
+    /// [`StoreError::OverLimit`]. Two takes of one client never both pass the count: they are
+    /// counted and recorded one after the other (a lock per client on PostgreSQL; SQLite's one
+    /// writer, whose lock the first statement takes).
+    pub async fn add_credential_by(
+        &self,
+        c: &Credential,
+        taker: Option<SeatTaker<'_>>,
+    ) -> Result<()> {
+        let postgres = matches!(self.backend, crate::backend::Backend::Postgres(_));
         let result = on_pool!(self, pool => {
             async {
                 let mut tx = pool.begin().await?;
-                insert_credential!(c).execute(&mut *tx).await?;
-                if let Some(client) = client {
-                    sqlx::query(
+                if let Some(taker) = &taker {
+                    if postgres {
+                        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 7))")
+                            .bind(taker.client)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    let (most, since) = taker
+                        .at_most
+                        .map_or((i64::MAX, c.created_at), |(n, since)| (i64::from(n), since));
+                    let recorded = sqlx::query(
                         "INSERT INTO seat_takes (game_id, seat, client, taken_at) \
-                         VALUES ($1, $2, $3, $4)",
+                         SELECT $1, $2, $3, $4 WHERE (SELECT COUNT(*) FROM seat_takes \
+                         WHERE client = $3 AND taken_at >= $5) < $6",
                     )
                     .bind(&c.game_id)
                     .bind(c.seat.map(seat_column))
-                    .bind(client)
+                    .bind(taker.client)
                     .bind(c.created_at)
+                    .bind(since)
+                    .bind(most)
                     .execute(&mut *tx)
-                    .await?;
+                    .await?
+                    .rows_affected();
+                    if recorded == 0 {
+                        tx.rollback().await?;
+                        return Ok(false);
+                    }
                 }
-                tx.commit().await
+                insert_credential!(c).execute(&mut *tx).await?;
+                tx.commit().await.map(|()| true)
             }
             .await
         });
-        inserted(result)
+        match result {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(StoreError::OverLimit),
+            Err(e) => inserted::<()>(Err(e)),
+        }
     }
 
     /// When `client` took each seat (or seated a bot) at `since` or later, through any process,

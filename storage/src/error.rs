@@ -14,6 +14,9 @@ pub enum StoreError {
     /// No game with that id.
     #[error("no such game")]
     NotFound,
+    /// The taker of a seat took as many as its limit allows in its period: nothing stored.
+    #[error("the client took as many seats as its limit allows")]
+    OverLimit,
     /// A game (or a credential, or a seat) with that key exists already.
     #[error("that exists already")]
     Exists,

@@ -49,6 +49,7 @@ pub mod testing;
 mod translog;
 
 pub use backend::{ACQUIRE_TIMEOUT, EventStore};
+pub use credentials::SeatTaker;
 pub use engine::{decode, to_new_event};
 pub use error::{Result, StoreError, is_unreachable};
 pub use games::first_head;

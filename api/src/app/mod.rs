@@ -12,6 +12,7 @@ pub(crate) mod driver;
 pub(crate) mod games;
 pub(crate) mod heads;
 pub(crate) mod ids;
+pub(crate) mod joins;
 pub(crate) mod presence;
 pub(crate) mod refusal;
 pub(crate) mod reply;

@@ -30,6 +30,7 @@ use crate::app::check::{authorise, precondition};
 use crate::app::decision::{Decided, decide, seat_number};
 use crate::app::games::{create, rematch};
 use crate::app::ids::{GameId, Version};
+use crate::app::joins;
 use crate::app::refusal::{refused_hash, signed_refusal};
 use crate::app::reply;
 use crate::app::retry::retried;
@@ -361,7 +362,12 @@ async fn take_seat(
     let mut races = 0;
     loop {
         match table
-            .seat(&state.store, decided.0.clone(), act.taker())
+            .seat(
+                &state.store,
+                decided.0.clone(),
+                act.taker()
+                    .map(|c| joins::taker(c, &state.config.limits, chrono::Utc::now())),
+            )
             .await
         {
             Ok(()) => return Ok(decided),

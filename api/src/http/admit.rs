@@ -96,27 +96,9 @@ pub(crate) async fn limit<B: MessageBody>(
 /// process's own bucket holds meanwhile if the store cannot be read.
 async fn joined_too_often(state: &AppState, quotas: &Quotas, client: Client) -> Option<Duration> {
     let rate = quotas.limits.joins;
-    let period = chrono::Duration::from_std(rate.per).ok()?;
     let now = chrono::Utc::now();
-    let taken = match state
-        .store
-        .seats_taken_by(&client.to_string(), now - period)
-        .await
-    {
-        Ok(taken) => taken,
-        Err(e) => {
-            tracing::debug!("a client's seats not counted: {e}");
-            return None;
-        }
-    };
-    let over = taken.len().checked_sub(usize::try_from(rate.count).ok()?)?;
-    let frees = *taken.get(over)? + period;
-    Some(
-        (frees - now)
-            .to_std()
-            .unwrap_or_default()
-            .max(Duration::from_secs(1)),
-    )
+    let since = now - chrono::Duration::from_std(rate.per).ok()?;
+    crate::app::joins::wait(&state.store, &client.to_string(), (rate.count, since), now).await
 }
 
 /// Says the client's allowance of the request's kind in `RateLimit-Policy` and `RateLimit`.

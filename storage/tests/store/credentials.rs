@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use saboteur_storage::{
-    AppendOutcome, Credential, EventStore, GameStatus, Role, StoreError, TokenSwap,
+    AppendOutcome, Credential, EventStore, GameStatus, Role, SeatTaker, StoreError, TokenSwap,
 };
 
 use super::helpers::{batch, created, event, gid, host, new_game};
@@ -26,7 +26,7 @@ pub(crate) async fn credentials(store: EventStore) {
     let before = chrono::Utc::now() - chrono::Duration::seconds(1);
     store.add_credential(&c("h1", Some(0))).await.unwrap();
     store
-        .add_credential_by(&c("h2", Some(1)), Some("192.0.2.1"))
+        .add_credential_by(&c("h2", Some(1)), Some(taker("192.0.2.1")))
         .await
         .unwrap();
     assert!(matches!(
@@ -36,7 +36,7 @@ pub(crate) async fn credentials(store: EventStore) {
     // A seat taken by a client is counted for it (and a refused one is not).
     assert!(matches!(
         store
-            .add_credential_by(&c("h3", Some(1)), Some("192.0.2.1"))
+            .add_credential_by(&c("h3", Some(1)), Some(taker("192.0.2.1")))
             .await,
         Err(StoreError::Exists)
     ));
@@ -247,4 +247,78 @@ pub(crate) async fn tokens_and_deadlines(store: EventStore) {
     let mut expected: Vec<String> = games[..11].to_vec();
     expected.sort();
     assert_eq!(due, expected);
+}
+
+/// A client with no join limit.
+fn taker(client: &str) -> SeatTaker<'_> {
+    SeatTaker {
+        client,
+        at_most: None,
+    }
+}
+
+/// A client's join limit holds when its seats are taken at the same moment through many
+/// connections: the count and the record are one step, so exactly the limit passes and the
+/// rest store nothing.
+pub(crate) async fn join_limit_holds_under_races(store: EventStore) {
+    let since = chrono::Utc::now() - chrono::Duration::hours(1);
+    for g in 0..4 {
+        new_game(&store, &format!("j{g}"), GameStatus::Lobby).await;
+    }
+    let tries: Vec<_> = (0..16u8)
+        .map(|n| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let seat = Credential {
+                    game_id: gid(&format!("j{}", n % 4)),
+                    token_hash: Some(format!("racer-{n}")),
+                    role: Role::Player,
+                    seat: Some(Seat(n / 4)),
+                    display_name: None,
+                    created_at: chrono::Utc::now(),
+                    claimed_by: None,
+                    entropy: None,
+                    public_key: None,
+                    key_proof: None,
+                };
+                let limited = SeatTaker {
+                    client: "198.51.100.7",
+                    at_most: Some((5, since)),
+                };
+                store.add_credential_by(&seat, Some(limited)).await
+            })
+        })
+        .collect();
+    let (mut taken, mut refused) = (0, 0);
+    for t in tries {
+        match t.await.unwrap() {
+            Ok(()) => taken += 1,
+            Err(StoreError::OverLimit) => refused += 1,
+            Err(e) => panic!("a seat neither taken nor refused: {e}"),
+        }
+    }
+    assert_eq!(
+        (taken, refused),
+        (5, 11),
+        "the limit of 5 passed {taken} times"
+    );
+    let recorded = store.seats_taken_by("198.51.100.7", since).await.unwrap();
+    assert_eq!(recorded.len(), 5);
+    let seated: usize = players_seated(&store).await;
+    assert_eq!(seated, 5, "a refused take stored no seat");
+}
+
+/// How many players' seats the race's four games hold.
+async fn players_seated(store: &EventStore) -> usize {
+    let mut n = 0;
+    for g in 0..4 {
+        n += store
+            .credentials(&gid(&format!("j{g}")))
+            .await
+            .unwrap()
+            .iter()
+            .filter(|c| c.role == Role::Player)
+            .count();
+    }
+    n
 }

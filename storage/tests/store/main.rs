@@ -21,7 +21,7 @@ use appends::{
     conflicts_and_missing_games, idempotent_retry, immutable_and_tamper_evident, pagination,
     round_trip,
 };
-use credentials::{credentials, tokens_and_deadlines};
+use credentials::{credentials, join_limit_holds_under_races, tokens_and_deadlines};
 use helpers::{postgres, sqlite};
 use keys::{signing_keys, transparency_log};
 use races::{many_games, race};
@@ -75,6 +75,11 @@ macro_rules! conformance {
             async fn credentials_are_stored_hashed_and_removable() {
                 let (store, _keep) = $backend().await;
                 credentials(store).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn a_join_limit_holds_when_seats_are_taken_at_once() {
+                let (store, _keep) = $backend().await;
+                join_limit_holds_under_races(store).await;
             }
             #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
             async fn one_signing_key_is_active_and_every_key_is_kept() {

@@ -2,7 +2,7 @@
 //! and keys (each through the store, kept in the table once the store took it).
 
 use saboteur_domain::Seat;
-use saboteur_storage::{Credential, EventStore, StoreError};
+use saboteur_storage::{Credential, EventStore, SeatTaker, StoreError};
 
 use super::Table;
 use crate::app::auth::{Caller, identify};
@@ -52,15 +52,31 @@ impl Table {
     }
 
     /// Stores a seat's credential and keeps it, with the client that took it (`taker`, counted
-    /// against its join limit); when another process seated someone there first, the table
-    /// reads the seats again and the caller gets 409.
+    /// against its join limit in the seat's transaction: 429 past it, with the wait until one
+    /// more is allowed); when another process seated someone there first, the table reads the
+    /// seats again and the caller gets 409.
     pub(in crate::app) async fn seat(
         &mut self,
         store: &EventStore,
         credential: Credential,
-        taker: Option<&str>,
+        taker: Option<SeatTaker<'_>>,
     ) -> Result<(), ApiError> {
         match store.add_credential_by(&credential, taker).await {
+            Err(StoreError::OverLimit) => {
+                let now = chrono::Utc::now();
+                let wait = match taker.and_then(|t| Some((t.client, t.at_most?))) {
+                    Some((client, limit)) => {
+                        crate::app::joins::wait(store, client, limit, now).await
+                    }
+                    None => None,
+                };
+                Err(ApiError::TooManyRequests {
+                    detail: "this client took as many seats as its join limit allows, through \
+                             this service's processes: try again after Retry-After"
+                        .into(),
+                    retry_after: wait.map_or(1, |w| w.as_secs_f64().ceil().max(1.0) as u64),
+                })
+            }
             Ok(()) => {
                 self.credentials.push(credential);
                 Ok(())
