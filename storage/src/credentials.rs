@@ -68,7 +68,9 @@ impl EventStore {
             async {
                 let mut tx = pool.begin().await?;
                 if let Some(taker) = &taker {
-                    if postgres {
+                    // With a limit, the count and the record are one step per client; without
+                    // one, the take is only recorded (no lock, no count).
+                    if postgres && taker.at_most.is_some() {
                         sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 7))")
                             .bind(taker.client)
                             .execute(&mut *tx)
@@ -76,11 +78,11 @@ impl EventStore {
                     }
                     let (most, since) = taker
                         .at_most
-                        .map_or((i64::MAX, c.created_at), |(n, since)| (i64::from(n), since));
+                        .map_or((None, c.created_at), |(n, since)| (Some(i64::from(n)), since));
                     let recorded = sqlx::query(
                         "INSERT INTO seat_takes (game_id, seat, client, taken_at) \
-                         SELECT $1, $2, $3, $4 WHERE (SELECT COUNT(*) FROM seat_takes \
-                         WHERE client = $3 AND taken_at >= $5) < $6",
+                         SELECT $1, $2, $3, $4 WHERE $6 IS NULL OR (SELECT COUNT(*) \
+                         FROM seat_takes WHERE client = $3 AND taken_at >= $5) < $6",
                     )
                     .bind(&c.game_id)
                     .bind(c.seat.map(seat_column))
