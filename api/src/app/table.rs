@@ -121,7 +121,17 @@ impl Table {
         Ok(())
     }
 
-    /// How many times this table was found ahead of the store and read again.
+    /// Reads the game again whole because the store's log is not the one this table holds
+    /// (`why`, logged), and counts it in [`Table::rewinds`].
+    async fn rewind(&mut self, store: &EventStore, why: &str) -> Result<(), ApiError> {
+        tracing::warn!(game = %self.id, "{why}: reading the game again");
+        self.load_again(store).await?;
+        self.rewinds += 1;
+        Ok(())
+    }
+
+    /// How many times this table was found ahead of the store, or on another log, and read
+    /// again.
     pub fn rewinds(&self) -> u64 {
         self.rewinds
     }
@@ -181,18 +191,17 @@ impl Table {
     /// event the table read or appended (so a replay is signed with no database); one it does
     /// not hold (a malformed stored hash) is read from the store.
     pub async fn head_at(&self, store: &EventStore, version: Version) -> Result<String, ApiError> {
-        let seq = version;
-        if seq == self.record.version {
+        if version == self.record.version {
             return Ok(self.record.last_hash.clone());
         }
-        if let Some(held) = self.heads.get(seq) {
+        if let Some(held) = self.heads.get(version) {
             return Ok(held);
         }
         store
-            .events_after(&self.id, Version::of(seq.get().saturating_sub(1)), 1)
+            .events_after(&self.id, Version::of(version.get().saturating_sub(1)), 1)
             .await?
             .into_iter()
-            .find(|e| e.seq == seq)
+            .find(|e| e.seq == version)
             .map(|e| e.hash)
             // The store is behind this table (a commit another session saw, lost in a
             // failover; a demoted primary's log read through another node): not an error of
@@ -269,28 +278,19 @@ impl Table {
             // its standby had them (PostgreSQL shows a commit to other sessions before the
             // synchronous standby confirms it; never acknowledged, it is lost in the failover).
             // The store's log is the game: read it again whole.
-            tracing::warn!(
-                game = %self.id,
+            let why = format!(
                 "the store is at version {} behind this table's {}: a failover lost writes \
-                 never acknowledged; reading the game again",
+                 never acknowledged",
                 record.version,
                 self.version()
             );
-            self.load_again(store).await?;
-            self.rewinds += 1;
-            return Ok(());
+            return self.rewind(store, &why).await;
         }
         if record.version == self.version() && record.last_hash != self.record.last_hash {
             // As many events as this table holds, but not the same ones: writes lost in a
             // failover and others made in their place. The store's log is the game.
-            tracing::warn!(
-                game = %self.id,
-                "the store's event {} is not this table's: reading the game again",
-                record.version
-            );
-            self.load_again(store).await?;
-            self.rewinds += 1;
-            return Ok(());
+            let why = format!("the store's event {} is not this table's", record.version);
+            return self.rewind(store, &why).await;
         }
         if record.version > self.version() {
             let mut after = self.version();
@@ -308,16 +308,12 @@ impl Table {
                         // The store's log is not the one this table holds up to here (writes
                         // lost in a failover and others made at the same versions, or a log
                         // changed beneath it): never build on it; read the game again whole.
-                        tracing::warn!(
-                            game = %self.id,
-                            "event {} does not follow this table's version {}: reading the \
-                             game again",
+                        let why = format!(
+                            "event {} does not follow this table's version {}",
                             stored.seq,
                             self.version()
                         );
-                        self.load_again(store).await?;
-                        self.rewinds += 1;
-                        return Ok(());
+                        return self.rewind(store, &why).await;
                     }
                     self.history.push(saboteur_storage::decode(stored)?);
                     self.heads.set(stored.seq, &stored.hash);
