@@ -270,6 +270,23 @@ async fn requests_spread_over_two_processes_on_sqlite() {
     .await;
 }
 
+/// What a failover that lost writes leaves of game `id` on PostgreSQL at `db`: its events after
+/// version `before` gone from the log, and its row back at `before`.
+async fn lose_writes_after(db: &str, id: &str, before: i64) {
+    let store = saboteur_storage::EventStore::connect(db).await.unwrap();
+    store
+        .execute_raw(&format!(
+            "ALTER TABLE events DISABLE TRIGGER USER; \
+             DELETE FROM events WHERE game_id = '{id}' AND seq > {before}; \
+             ALTER TABLE events ENABLE TRIGGER USER; \
+             UPDATE games SET version = {before}, bot_awaited = FALSE, \
+             last_hash = (SELECT hash FROM events WHERE game_id = '{id}' AND seq = {before}) \
+             WHERE id = '{id}';"
+        ))
+        .await
+        .unwrap();
+}
+
 /// A write another process read before it was lost: PostgreSQL shows a commit to other sessions
 /// before the synchronous standby confirms it, so a process may read a move that a failover then
 /// loses (never acknowledged to its writer). The store's log is the game: a table ahead of the
@@ -296,18 +313,7 @@ async fn a_table_ahead_of_the_store_reads_the_game_again() {
     let stream = Follower::open(&c, &s, &id, Some(&token)).await;
     stream.expect_all(after, Duration::from_secs(5)).await;
     // The failover's loss: the move and the bots' answers gone from the log and the row.
-    let store = saboteur_storage::EventStore::connect(&db).await.unwrap();
-    store
-        .execute_raw(&format!(
-            "ALTER TABLE events DISABLE TRIGGER USER; \
-             DELETE FROM events WHERE game_id = '{id}' AND seq > {before}; \
-             ALTER TABLE events ENABLE TRIGGER USER; \
-             UPDATE games SET version = {before}, bot_awaited = FALSE, \
-             last_hash = (SELECT hash FROM events WHERE game_id = '{id}' AND seq = {before}) \
-             WHERE id = '{id}';"
-        ))
-        .await
-        .unwrap();
+    lose_writes_after(&db, &id, before).await;
     // Within the recheck bound the process answers from the store: the person's turn again.
     let bound = saboteur_api::RECHECK_AFTER + Duration::from_millis(500);
     let asked = Instant::now();
@@ -392,18 +398,7 @@ async fn a_table_on_a_log_the_store_replaced_reads_the_game_again() {
         assert!(n < 50, "no move was made");
     };
     // The failover's loss, as in the test above.
-    let store = saboteur_storage::EventStore::connect(&db).await.unwrap();
-    store
-        .execute_raw(&format!(
-            "ALTER TABLE events DISABLE TRIGGER USER; \
-             DELETE FROM events WHERE game_id = '{id}' AND seq > {before}; \
-             ALTER TABLE events ENABLE TRIGGER USER; \
-             UPDATE games SET version = {before}, bot_awaited = FALSE, \
-             last_hash = (SELECT hash FROM events WHERE game_id = '{id}' AND seq = {before}) \
-             WHERE id = '{id}';"
-        ))
-        .await
-        .unwrap();
+    lose_writes_after(&db, &id, before).await;
     // Another move in its place, through the process that never held the lost one.
     let (_, moves, _) = send(
         c.get(b.url(&format!("/games/{id}/legal-moves")))
