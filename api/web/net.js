@@ -249,6 +249,24 @@ export const tokens = {
   },
 };
 
+/**
+ * The round's end the table shows for each game until the player moves on from it (its
+ * `round_ended`'s place in the log; 0: none), kept so that a reload shows it again.
+ */
+export const roundEnds = {
+  /** @param {string} id @returns {number} */
+  get: (id) => Number(localStorage.getItem(`saboteur:round-end:${id}`)) || 0,
+  /** @param {string} id @param {number} seq */
+  set: (id, seq) => {
+    try {
+      if (seq) localStorage.setItem(`saboteur:round-end:${id}`, String(seq));
+      else localStorage.removeItem(`saboteur:round-end:${id}`);
+    } catch {
+      /* storage full or unavailable: the round's end is shown until a reload */
+    }
+  },
+};
+
 /** @type {Schemas["Catalogue"] | null} */
 let catalogue = null;
 /** A ruleset's cards by identifier (GET /catalogue, read once). @param {string} ruleset @returns {Promise<Record<string, Schemas["CardEntry"]>>} */

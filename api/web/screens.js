@@ -4,7 +4,7 @@
 import { board } from "./board.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { api, tokens } from "./net.js";
+import { api, roundEnds, tokens } from "./net.js";
 import { newsPanel } from "./news.js";
 import { finishedRounds, players, scoreboard } from "./parts.js";
 import { roundEnd } from "./roundend.js";
@@ -40,6 +40,7 @@ export function roundEndScreen(page, ending, drawn, turnNow, countdown, actions)
               onclick: () => {
                 page.movedPast = page.ending?.seq ?? 0;
                 page.ending = null;
+                roundEnds.set(page.id, 0);
                 page.movedOn = true;
                 page.render();
               },

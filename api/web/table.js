@@ -5,7 +5,7 @@
 
 import { main } from "./dom.js";
 import { t } from "./i18n.js";
-import { api, cards, follow, keys, serverKeys, tokens } from "./net.js";
+import { api, cards, follow, keys, roundEnds, serverKeys, tokens } from "./net.js";
 import { seriesSection } from "./parts.js";
 import { draw } from "./play.js";
 import { effective, goldByRound } from "./roundend.js";
@@ -128,7 +128,7 @@ export async function table(id, ready) {
     unseen: 0,
     told: 0,
     pacing: 0,
-    ending: null,
+    ending: shownBefore(id, startLog),
     byRound: null,
     movedOn: false,
     movedPast: 0,
@@ -148,6 +148,18 @@ export async function table(id, ready) {
   gather(page, startLog);
   await page.refresh();
   listen(page);
+}
+
+/**
+ * The round's end this browser showed of game `id` and the player had not moved on from when
+ * the page was left (a reload): shown again, as far as it still stands (`readEnding`).
+ * @param {string} id @param {Schemas["EventRecord"][]} log the whole log
+ * @returns {Ending | null}
+ */
+function shownBefore(id, log) {
+  const seq = roundEnds.get(id);
+  const ended = seq ? log.find((x) => x.seq === seq)?.event : undefined;
+  return ended?.type === "round_ended" ? { seq, ended, events: [], dealt: null, view: null } : null;
 }
 
 /**
@@ -272,6 +284,7 @@ async function read(page) {
   const shown = st.view.phase.awaited === st.view.seat && st.view.seat != null ? legal : [];
   // (A round's end the player moved on from while this was read stays behind.)
   page.ending = end && end.seq > page.movedPast ? end : null;
+  roundEnds.set(id, page.ending?.seq ?? 0);
   return {
     s,
     st,

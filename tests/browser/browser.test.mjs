@@ -927,7 +927,21 @@ test("a whole base game through the table, gold choices included, to the player'
     if (await result.count()) break;
     // A round's end stays on the screen, the final maze and the gold, until the player moves on.
     if (await onward.count()) {
+      const heading = page.getByRole("region", { name: "Round over" }).getByRole("heading", { level: 2 });
+      if (!roundEnds.length) {
+        // A reload while a round's end is shown shows it again, until the player moves on.
+        const was = await heading.textContent();
+        await page.reload();
+        await onward.waitFor();
+        assert.equal(await heading.textContent(), was, "the same round's end after a reload");
+      }
       roundEnds.push(await roundEndShown(page, id, joined.player_token, roundEnds.length === 0));
+      if (roundEnds.length === 1) {
+        // Moved on from, it stays behind after a reload.
+        await page.reload();
+        await page.getByText(/^Round 2, /).waitFor();
+        assert.equal(await page.getByRole("region", { name: "Round over" }).count(), 0, "no round's end moved on from");
+      }
       continue;
     }
     assert.ok(++turns < 400, "the game ends");
