@@ -9,7 +9,6 @@ export default {
   "word.someone": "someone",
   "word.nobody": "nobody",
   "word.nobody_no_saboteur": "nobody (the gold was not reached, so the saboteurs won, and nobody was a saboteur)",
-  "word.nobody_counted": "nobody (no player of the winning side could be counted: a trapped player is not)",
   "word.seat": "seat {n}",
   "word.spectator": "Spectator",
 
@@ -135,6 +134,7 @@ export default {
   "event.turn_skipped": "turn skipped for {by}: no cards left",
   "event.round_ended": "round {round} over: {reached} reached the gold; won by {winners}",
   "event.round_ended_no_gold": "round {round} over: the gold was not reached; won by {winners}",
+  "event.round_ended_nobody": "round {round} over: {reached} reached the gold, but nobody wins the round: {why}",
   "event.gold_kept": "gold kept by {by}",
   "event.gold_kept_seen": "gold kept by {by}: {card}",
   "event.gold_offered": "{n} gold cards offered to {by}",
@@ -314,6 +314,9 @@ export default {
   "table.round_line": "Round {round}, {phase}, draw pile {n}",
   "table.finished_rounds": "Finished rounds",
   "table.round_summary": "Round {round}: {gold}; won by {winners}; roles: {roles}",
+  "table.round_summary_nobody": "Round {round}: {gold}, but nobody wins the round: {why}; roles: {roles}",
+  "round.nobody_why":
+    "every player on the winning side was trapped (trapped players get nothing), or that side had no player",
   "table.gold_not_reached": "the gold was not reached",
   "table.gold_reached": "{who} reached the gold",
   "score.title": "Score",

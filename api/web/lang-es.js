@@ -9,7 +9,6 @@ export default {
   "word.someone": "alguien",
   "word.nobody": "nadie",
   "word.nobody_no_saboteur": "nadie (no se llegó al oro, así que ganaron los saboteadores, y nadie era saboteador)",
-  "word.nobody_counted": "nadie (no se pudo contar a ningún jugador del bando ganador: un jugador atrapado no cuenta)",
   "word.seat": "asiento {n}",
   "word.spectator": "Espectador",
 
@@ -137,6 +136,7 @@ export default {
   "event.turn_skipped": "turno saltado para {by}: no le quedan cartas",
   "event.round_ended": "ronda {round} terminada: {reached} llegó al oro; ganan {winners}",
   "event.round_ended_no_gold": "ronda {round} terminada: nadie llegó al oro; ganan {winners}",
+  "event.round_ended_nobody": "ronda {round} terminada: {reached} llegó al oro, pero nadie gana la ronda: {why}",
   "event.gold_kept": "{by} se quedó con oro",
   "event.gold_kept_seen": "{by} se quedó con oro: {card}",
   "event.gold_offered": "{n} cartas de oro ofrecidas a {by}",
@@ -317,6 +317,9 @@ export default {
   "table.round_line": "Ronda {round}, {phase}, mazo de robo {n}",
   "table.finished_rounds": "Rondas terminadas",
   "table.round_summary": "Ronda {round}: {gold}; ganan {winners}; roles: {roles}",
+  "table.round_summary_nobody": "Ronda {round}: {gold}, pero nadie gana la ronda: {why}; roles: {roles}",
+  "round.nobody_why":
+    "todos los jugadores del bando ganador estaban atrapados (un jugador atrapado no recibe nada), o ese bando no tenía jugadores",
   "table.gold_not_reached": "nadie llegó al oro",
   "table.gold_reached": "{who} llegó al oro",
   "score.title": "Puntuación",

@@ -9,7 +9,6 @@ export default {
   "word.someone": "einhver",
   "word.nobody": "enginn",
   "word.nobody_no_saboteur": "enginn (gullið náðist ekki, svo skemmdarvargarnir unnu, og enginn var skemmdarvargur)",
-  "word.nobody_counted": "enginn (enginn leikmaður sigurliðsins taldist með: fastur leikmaður telst ekki)",
   "word.seat": "sæti {n}",
   "word.spectator": "Áhorfandi",
 
@@ -136,6 +135,7 @@ export default {
   "event.turn_skipped": "{by} sleppt: engin spil eftir",
   "event.round_ended": "umferð {round} lokið: {reached} náði gullinu; sigurvegarar: {winners}",
   "event.round_ended_no_gold": "umferð {round} lokið: gullinu var ekki náð; sigurvegarar: {winners}",
+  "event.round_ended_nobody": "umferð {round} lokið: {reached} náði gullinu, en enginn vinnur umferðina: {why}",
   "event.gold_kept": "{by} hélt gulli",
   "event.gold_kept_seen": "{by} hélt gulli: {card}",
   "event.gold_offered": "{by} býðst {n} gullmolaspil",
@@ -316,6 +316,9 @@ export default {
   "table.round_line": "Umferð {round}, {phase}, bunki {n}",
   "table.finished_rounds": "Loknar umferðir",
   "table.round_summary": "Umferð {round}: {gold}; sigurvegarar: {winners}; hlutverk: {roles}",
+  "table.round_summary_nobody": "Umferð {round}: {gold}, en enginn vinnur umferðina: {why}; hlutverk: {roles}",
+  "round.nobody_why":
+    "allir leikmenn sigurliðsins voru fastir (fastur leikmaður fær ekkert), eða enginn var í því liði",
   "table.gold_not_reached": "gullinu var ekki náð",
   "table.gold_reached": "{who} náði gullinu",
   "score.title": "Staða",

@@ -10,8 +10,6 @@ export default {
   "word.nobody": "neviens",
   "word.nobody_no_saboteur":
     "neviens (zelts netika sasniegts, tāpēc uzvarēja sabotieri, bet neviens nebija sabotieris)",
-  "word.nobody_counted":
-    "neviens (nevienu uzvarētāju puses spēlētāju nevarēja ieskaitīt: iesprostots spēlētājs netiek skaitīts)",
   "word.seat": "vieta {n}",
   "word.spectator": "Skatītājs",
 
@@ -139,6 +137,7 @@ export default {
   "event.turn_skipped": "{by}: gājiens izlaists, kārtis beigušās",
   "event.round_ended": "{round}. raunds beidzies: zeltu sasniedza {reached}; uzvarēja {winners}",
   "event.round_ended_no_gold": "{round}. raunds beidzies: zelts netika sasniegts; uzvarēja {winners}",
+  "event.round_ended_nobody": "{round}. raunds beidzies: zeltu sasniedza {reached}, bet raundā neuzvar neviens: {why}",
   "event.gold_kept": "{by} paturēja zeltu",
   "event.gold_kept_seen": "{by} paturēja zeltu: {card}",
   "event.gold_offered": "{by} saņem izvēlei zelta kārtis: {n}",
@@ -319,6 +318,9 @@ export default {
   "table.round_line": "{round}. raunds, {phase}, krājumu kaudzītē: {n}",
   "table.finished_rounds": "Pabeigtie raundi",
   "table.round_summary": "{round}. raunds: {gold}; uzvarēja {winners}; lomas: {roles}",
+  "table.round_summary_nobody": "{round}. raunds: {gold}, bet raundā neuzvar neviens: {why}; lomas: {roles}",
+  "round.nobody_why":
+    "visi uzvarētāju puses spēlētāji bija iesprostoti (iesprostots spēlētājs neko nesaņem), vai arī šajā pusē nebija neviena spēlētāja",
   "table.gold_not_reached": "zelts netika sasniegts",
   "table.gold_reached": "{who} sasniedza zeltu",
   "score.title": "Rezultāts",

@@ -9,7 +9,6 @@ export default {
   "word.someone": "iemand",
   "word.nobody": "niemand",
   "word.nobody_no_saboteur": "niemand (het goud werd niet bereikt, dus wonnen de saboteurs, en niemand was saboteur)",
-  "word.nobody_counted": "niemand (geen speler van de winnende kant telde mee: een gevangen speler telt niet)",
   "word.seat": "plaats {n}",
   "word.spectator": "Toeschouwer",
 
@@ -137,6 +136,7 @@ export default {
   "event.turn_skipped": "beurt van {by} overgeslagen: geen kaarten meer",
   "event.round_ended": "ronde {round} voorbij: {reached} bereikte het goud; gewonnen door {winners}",
   "event.round_ended_no_gold": "ronde {round} voorbij: het goud is niet bereikt; gewonnen door {winners}",
+  "event.round_ended_nobody": "ronde {round} voorbij: {reached} bereikte het goud, maar niemand wint de ronde: {why}",
   "event.gold_kept": "goud gehouden door {by}",
   "event.gold_kept_seen": "goud gehouden door {by}: {card}",
   "event.gold_offered": "{n} goudkaarten aangeboden aan {by}",
@@ -317,6 +317,9 @@ export default {
   "table.round_line": "Ronde {round}, {phase}, trekstapel {n}",
   "table.finished_rounds": "Gespeelde ronden",
   "table.round_summary": "Ronde {round}: {gold}; gewonnen door {winners}; rollen: {roles}",
+  "table.round_summary_nobody": "Ronde {round}: {gold}, maar niemand wint de ronde: {why}; rollen: {roles}",
+  "round.nobody_why":
+    "alle spelers van de winnende kant zaten gevangen (een gevangen speler krijgt niets), of die kant had geen spelers",
   "table.gold_not_reached": "het goud is niet bereikt",
   "table.gold_reached": "{who} bereikte het goud",
   "score.title": "Stand",

@@ -9,8 +9,6 @@ export default {
   "word.someone": "ktoś",
   "word.nobody": "nikt",
   "word.nobody_no_saboteur": "nikt (złota nie osiągnięto, więc wygrali sabotażyści, a nikt nie był sabotażystą)",
-  "word.nobody_counted":
-    "nikt (nie można było policzyć żadnego gracza zwycięskiej strony: uwięziony gracz się nie liczy)",
   "word.seat": "miejsce {n}",
   "word.spectator": "Widz",
 
@@ -138,6 +136,7 @@ export default {
   "event.turn_skipped": "{by} traci turę: brak kart",
   "event.round_ended": "koniec rundy {round}: {reached} dociera do złota; zwycięzcy: {winners}",
   "event.round_ended_no_gold": "koniec rundy {round}: nikt nie dotarł do złota; zwycięzcy: {winners}",
+  "event.round_ended_nobody": "koniec rundy {round}: {reached} dociera do złota, ale nikt nie wygrywa rundy: {why}",
   "event.gold_kept": "{by} zatrzymuje złoto",
   "event.gold_kept_seen": "{by} zatrzymuje złoto: {card}",
   "event.gold_offered": "{by} otrzymuje do wyboru karty złota: {n}",
@@ -318,6 +317,9 @@ export default {
   "table.round_line": "Runda {round}, {phase}, talia: {n}",
   "table.finished_rounds": "Zakończone rundy",
   "table.round_summary": "Runda {round}: {gold}; zwycięzcy: {winners}; role: {roles}",
+  "table.round_summary_nobody": "Runda {round}: {gold}, ale nikt nie wygrywa rundy: {why}; role: {roles}",
+  "round.nobody_why":
+    "wszyscy gracze zwycięskiej strony byli uwięzieni (uwięziony gracz nic nie dostaje) albo ta strona nie miała żadnego gracza",
   "table.gold_not_reached": "nikt nie dotarł do złota",
   "table.gold_reached": "{who} dociera do złota",
   "score.title": "Wynik",

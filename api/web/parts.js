@@ -4,7 +4,17 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, keys } from "./net.js";
 import { actionIcon, cardShape, el } from "./svg.js";
-import { cardName, clock, describe, explain, roleName, roundWinners, seatName, statusName } from "./words.js";
+import {
+  cardName,
+  clock,
+  describe,
+  explain,
+  paysNobody,
+  roleName,
+  roundWinners,
+  seatName,
+  statusName,
+} from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
@@ -233,21 +243,23 @@ export function finishedRounds(view, names) {
     h(
       "ul",
       {},
-      view.rounds.map((r) =>
-        h(
+      view.rounds.map((r) => {
+        const said = {
+          round: r.round,
+          gold:
+            r.gold_reached_by == null
+              ? t("table.gold_not_reached")
+              : t("table.gold_reached", { who: seatName(names, r.gold_reached_by) }),
+          roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", "),
+        };
+        return h(
           "li",
           {},
-          t("table.round_summary", {
-            round: r.round,
-            gold:
-              r.gold_reached_by == null
-                ? t("table.gold_not_reached")
-                : t("table.gold_reached", { who: seatName(names, r.gold_reached_by) }),
-            winners: roundWinners(r.winners, r.gold_reached_by != null, (w) => seatName(names, w)),
-            roles: r.roles.map((role, i) => `${seatName(names, i)} ${roleName(role)}`).join(", "),
-          }),
-        ),
-      ),
+          paysNobody(r)
+            ? t("table.round_summary_nobody", { ...said, why: t("round.nobody_why") })
+            : t("table.round_summary", { ...said, winners: roundWinners(r.winners, (w) => seatName(names, w)) }),
+        );
+      }),
     ),
   );
 }

@@ -166,14 +166,17 @@ export function shownName(s) {
 
 /**
  * Who won a round, in words: the winners, or why nobody did — a round whose gold was not
- * reached is the saboteurs', and there may have been none (§2: three or four players); a
- * round whose gold was reached may count nobody (§10: trapped players are not counted).
- * @param {number[]} winners @param {boolean} reached @param {(seat: number) => string} who
+ * reached is the saboteurs', and there may have been none (§2: three or four players). (A
+ * round whose gold was reached but whose winning side had nobody to pay — all trapped, or
+ * none in play: §10.2 — is told in a sentence of its own, `round.nobody_why`.)
+ * @param {number[]} winners @param {(seat: number) => string} who
  */
-export function roundWinners(winners, reached, who) {
-  if (winners?.length) return list(winners.map(who));
-  return t(reached ? "word.nobody_counted" : "word.nobody_no_saboteur");
+export function roundWinners(winners, who) {
+  return winners?.length ? list(winners.map(who)) : t("word.nobody_no_saboteur");
 }
+
+/** Whether a round's gold was reached, yet nobody of the winning side was paid (§10.2). @param {{ gold_reached_by?: number | null, winners: number[] }} r */
+export const paysNobody = (r) => r.gold_reached_by != null && !r.winners?.length;
 
 /**
  * One event of the log in plain words, numbered as in the record ("#12 …").
@@ -218,10 +221,16 @@ export function describeEvent(e, names) {
       case "turn_skipped":
         return say("turn_skipped");
       case "round_ended":
+        if (paysNobody(ev))
+          return say("round_ended_nobody", {
+            round: ev.round,
+            reached: who(ev.gold_reached_by),
+            why: t("round.nobody_why"),
+          });
         return say(ev.gold_reached_by == null ? "round_ended_no_gold" : "round_ended", {
           round: ev.round,
           reached: who(ev.gold_reached_by),
-          winners: roundWinners(ev.winners, ev.gold_reached_by != null, who),
+          winners: roundWinners(ev.winners, who),
         });
       case "gold_kept":
         return ev.card ? say("gold_kept_seen") : say("gold_kept");

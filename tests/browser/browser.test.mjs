@@ -1088,7 +1088,7 @@ test("a whole base game through the table, gold choices included, to the player'
       ? /won by (?!nobody)/
       : r.gold_reached_by == null
         ? /won by nobody \(the gold was not reached, so the saboteurs won, and nobody was a saboteur\)/
-        : /won by nobody \(no player of the winning side could be counted/;
+        : /reached the gold, but nobody wins the round: every player on the winning side was trapped/;
     assert.match(summaries[i], why, `round ${r.round}: ${summaries[i]}`);
   });
   const roundsWon = rows.reduce((n, r) => n + Number(r[6]), 0);
@@ -1109,6 +1109,57 @@ test("a whole base game through the table, gold choices included, to the player'
   assert.match(checked, /(\d+) of the \1 receipts this browser kept are signed by the server's keys/);
   assert.match(checked, /[1-9]\d* players' signatures in the record verify/);
   assert.match(await page.getByText(/^Verified:/).textContent(), /[1-9]\d* players' signatures checked again/);
+  await context.close();
+});
+
+test("a round whose gold was reached but that pays nobody says why, in the round's line and the log, in every language (§10.2)", async () => {
+  // A Saboteur 2 round whose winning side had nobody to pay (all trapped, or none of that
+  // side in play), drawn by the client's own modules as served, in each language.
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  // A blank page of the server's origin, on which the modules load one by one (the one npm
+  // package they import, bundled in the client, stubbed: these strings do not sign).
+  await page.route(`${BASE}/modules`, (route) =>
+    route.fulfill({
+      contentType: "text/html",
+      body: `<!doctype html><html><head><script type="importmap">{"imports":{"canonicalize":"data:text/javascript,export default JSON.stringify"}}</script></head><body><main id="main"></main></body></html>`,
+    }),
+  );
+  await page.goto(`${BASE}/modules`);
+  const fill = (/** @type {string} */ s, /** @type {Record<string, string | number>} */ p) =>
+    s.replace(/\{(\w+)\}/g, (m, k) => (k in p ? String(p[k]) : m));
+  for (const code of ["en", "is", "lv", "nl", "es", "pl"]) {
+    const d = await strings(code);
+    const [line, logged] = await page.evaluate(async (code) => {
+      const i18n = await import("/assets/i18n.js");
+      await i18n.load(code);
+      const { finishedRounds } = await import("/assets/parts.js");
+      const { describeEvent } = await import("/assets/words.js");
+      const round = { round: 2, gold_reached_by: 0, winners: [], roles: ["green_digger", "blue_digger"] };
+      const names = { 0: "Ann", 1: "Bob" };
+      return [
+        finishedRounds(/** @type {any} */ ({ rounds: [round] }), names)?.querySelector("li")?.textContent,
+        describeEvent({ seq: 40, event: { type: "round_ended", ...round } }, names),
+      ];
+    }, code);
+    const why = d["round.nobody_why"];
+    const roles = `Ann ${d["role.green_digger"]}, Bob ${d["role.blue_digger"]}`;
+    const gold = fill(d["table.gold_reached"], { who: "Ann" });
+    assert.equal(line, fill(d["table.round_summary_nobody"] ?? "", { round: 2, gold, why, roles }), `${code}: ${line}`);
+    assert.ok(
+      logged.endsWith(fill(d["event.round_ended_nobody"] ?? "", { round: 2, reached: "Ann", why })),
+      `${code}: ${logged}`,
+    );
+    if (code === "en") {
+      const reason =
+        "but nobody wins the round: every player on the winning side was trapped (trapped players get nothing), or that side had no player";
+      assert.equal(
+        line,
+        `Round 2: Ann reached the gold, ${reason}; roles: Ann green gold-digger, Bob blue gold-digger`,
+      );
+      assert.match(logged, new RegExp(`round 2 over: Ann reached the gold, ${esc(reason)}$`));
+    }
+  }
   await context.close();
 });
 
