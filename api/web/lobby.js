@@ -86,6 +86,41 @@ function gameRow(g) {
 function createForm() {
   const err = h("p", { class: "error", role: "alert" });
   const option = (/** @type {string} */ value, /** @type {string} */ text) => h("option", { value }, text);
+  const clock = h(
+    "select",
+    { name: "clock" },
+    option("", t("lobby.clock_none")),
+    option("per_decision", t("lobby.clock_per_decision")),
+    option("bank", t("lobby.clock_bank")),
+  );
+  // The clock's fields, shown only with a clock (the increment only with a bank clock).
+  const seconds = h(
+    "label",
+    {},
+    `${t("lobby.seconds")} `,
+    h("input", { name: "seconds", type: "number", min: 5, value: 300 }),
+  );
+  const increment = h(
+    "label",
+    {},
+    `${t("lobby.increment")} `,
+    h("input", { name: "increment", type: "number", min: 0, value: 20 }),
+  );
+  const abandon = h(
+    "label",
+    {},
+    `${t("lobby.abandon_before")} `,
+    h("input", { name: "abandon", type: "number", min: 0, max: 20, value: 3 }),
+    ` ${t("lobby.abandon_after")}`,
+  );
+  const clockFields = [seconds, increment, abandon].map((l) => h("span", { class: "clock-field" }, l, " "));
+  const showClock = () => {
+    const kind = /** @type {HTMLSelectElement} */ (clock).value;
+    clockFields[0].hidden = clockFields[2].hidden = !kind;
+    clockFields[1].hidden = kind !== "bank";
+  };
+  clock.addEventListener("change", showClock);
+  showClock();
   const form = h(
     "form",
     { "aria-label": t("lobby.create") },
@@ -117,31 +152,9 @@ function createForm() {
     " ",
     h("label", {}, h("input", { name: "forfeit", type: "checkbox" }), ` ${t("lobby.forfeit")}`),
     " ",
-    h(
-      "label",
-      {},
-      `${t("lobby.clock")} `,
-      h(
-        "select",
-        { name: "clock" },
-        option("", t("lobby.clock_none")),
-        option("per_decision", t("lobby.clock_per_decision")),
-        option("bank", t("lobby.clock_bank")),
-      ),
-    ),
+    h("label", {}, `${t("lobby.clock")} `, clock),
     " ",
-    h("label", {}, `${t("lobby.seconds")} `, h("input", { name: "seconds", type: "number", min: 5, value: 300 })),
-    " ",
-    h("label", {}, `${t("lobby.increment")} `, h("input", { name: "increment", type: "number", min: 0, value: 20 })),
-    " ",
-    h(
-      "label",
-      {},
-      `${t("lobby.abandon_before")} `,
-      h("input", { name: "abandon", type: "number", min: 0, max: 20, value: 3 }),
-      ` ${t("lobby.abandon_after")}`,
-    ),
-    " ",
+    ...clockFields,
     h("label", {}, h("input", { name: "spectators", type: "checkbox" }), ` ${t("lobby.spectators")}`),
     " ",
     h("button", { type: "submit" }, t("lobby.create_button")),

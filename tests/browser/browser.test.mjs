@@ -363,6 +363,30 @@ test("create a game with bots, invite a second player, start and play", async ()
   await guestContext.close();
 });
 
+test("the lobby's form: the clock's fields only with a clock, the increment only with a bank clock", async () => {
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/`);
+  const clock = page.getByLabel("Turn clock");
+  const seconds = page.getByLabel("Seconds", { exact: true });
+  const increment = page.getByLabel("Increment", { exact: true });
+  const abandon = page.getByLabel(/^Bot takes over after/);
+  await clock.waitFor();
+  for (const [kind, shown] of [
+    ["", []],
+    ["per_decision", [seconds, abandon]],
+    ["bank", [seconds, increment, abandon]],
+    ["per_decision", [seconds, abandon]],
+    ["", []],
+  ]) {
+    await clock.selectOption(kind);
+    for (const [name, field] of Object.entries({ seconds, increment, abandon }))
+      assert.equal(await field.isVisible(), shown.includes(field), `${name} with the clock "${kind}"`);
+  }
+  await axe(page, "the lobby with a bank clock chosen");
+  await context.close();
+});
+
 test("table talk, a turn clock and presence", async () => {
   const ctx = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await ctx.newPage();
