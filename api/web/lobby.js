@@ -2,7 +2,7 @@
 // the host's options), seating its creator.
 import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
-import { api, keys, seatable, seated, share, tokens } from "./net.js";
+import { api, choices, keys, seatable, seated, share, tokens } from "./net.js";
 import { levelPicker } from "./parts.js";
 import { rulesetName, shownName, statusName } from "./words.js";
 
@@ -86,6 +86,10 @@ function gameRow(g) {
 function createForm() {
   const err = h("p", { class: "error", role: "alert" });
   const option = (/** @type {string} */ value, /** @type {string} */ text) => h("option", { value }, text);
+  // The name and the bots' level chosen last time.
+  const kept = choices.get();
+  const level = /** @type {HTMLSelectElement} */ (levelPicker({ name: "level" }));
+  if ([...level.options].some((o) => o.value === kept.level)) level.value = /** @type {string} */ (kept.level);
   const clock = h(
     "select",
     { name: "clock" },
@@ -144,11 +148,16 @@ function createForm() {
       h("input", { name: "players", type: "number", min: 2, max: 12, value: 3 }),
     ),
     " ",
-    h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name"), maxlength: 40 })),
+    h(
+      "label",
+      {},
+      `${t("lobby.name")} `,
+      h("input", { name: "name", value: kept.name || t("lobby.default_name"), maxlength: 40 }),
+    ),
     " ",
     h("label", {}, `${t("lobby.bots")} `, h("input", { name: "bots", type: "number", min: 0, max: 12, value: 2 })),
     " ",
-    h("label", {}, `${t("lobby.level")} `, levelPicker({ name: "level" })),
+    h("label", {}, `${t("lobby.level")} `, level),
     " ",
     h("label", {}, h("input", { name: "forfeit", type: "checkbox" }), ` ${t("lobby.forfeit")}`),
     " ",
@@ -191,6 +200,7 @@ async function create(f) {
   const created = await api("/games", { method: "POST", body: { ruleset: f.get("ruleset"), players, options } });
   const id = created.game_id;
   tokens.set(id, { host: created.host_token });
+  choices.set({ name: String(f.get("name") || "") || undefined, level: String(f.get("level")) });
   const bots = Math.min(players, Number(f.get("bots")));
   if (bots < players) {
     // The creator takes a seat unless bots take them all (a game to watch).

@@ -267,6 +267,26 @@ export const roundEnds = {
   },
 };
 
+/** What the player chose last in the lobby or a waiting room, kept between visits: their name and the bots' level. */
+export const choices = {
+  /** @returns {{ name?: string, level?: string }} */
+  get: () => {
+    try {
+      return JSON.parse(localStorage.getItem("saboteur:choices") ?? "{}");
+    } catch {
+      return {};
+    }
+  },
+  /** @param {{ name?: string, level?: string }} chosen */
+  set: (chosen) => {
+    try {
+      localStorage.setItem("saboteur:choices", JSON.stringify({ ...choices.get(), ...chosen }));
+    } catch {
+      /* kept for this page only */
+    }
+  },
+};
+
 /** @type {Schemas["Catalogue"] | null} */
 let catalogue = null;
 /** A ruleset's cards by identifier (GET /catalogue, read once). @param {string} ruleset @returns {Promise<Record<string, Schemas["CardEntry"]>>} */

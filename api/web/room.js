@@ -3,7 +3,7 @@
 // start; while the game runs, the host's panel.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { api, keys, seatable, seated, share, tokens } from "./net.js";
+import { api, choices, keys, seatable, seated, share, tokens } from "./net.js";
 import { levelPicker } from "./parts.js";
 import { seatName, shownName } from "./words.js";
 
@@ -53,7 +53,12 @@ function joinForm({ id, mine, refresh, say }) {
   const join = h(
     "form",
     {},
-    h("label", {}, `${t("lobby.name")} `, h("input", { name: "name", value: t("lobby.default_name") })),
+    h(
+      "label",
+      {},
+      `${t("lobby.name")} `,
+      h("input", { name: "name", value: choices.get().name || t("lobby.default_name") }),
+    ),
     " ",
     h("button", { type: "submit" }, t("table.join")),
   );
@@ -62,11 +67,13 @@ function joinForm({ id, mine, refresh, say }) {
     try {
       await seatable(id, t);
       const key = await keys.make();
+      const name = String(new FormData(/** @type {HTMLFormElement} */ (join)).get("name") ?? "");
+      if (name) choices.set({ name });
       /** @type {Schemas["Joined"]} */
       const j = await api(`/games/${id}/seats`, {
         method: "POST",
         body: {
-          name: new FormData(/** @type {HTMLFormElement} */ (join)).get("name"),
+          name,
           entropy: share(),
           ...(await keys.sent(key, id)),
         },

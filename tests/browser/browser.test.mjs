@@ -387,6 +387,30 @@ test("the lobby's form: the clock's fields only with a clock, the increment only
   await context.close();
 });
 
+test("the lobby's form and the waiting room's remember the player's name and the bots' level between visits", async () => {
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/`);
+  const name = page.getByLabel("Your name");
+  const level = page.getByLabel("Bot level");
+  assert.equal(await name.inputValue(), "Player", "the first visit's name");
+  assert.equal(await level.inputValue(), "heuristic", "the first visit's level");
+  await name.fill("Zoë");
+  await level.selectOption("expert");
+  await page.getByRole("button", { name: "Create" }).click();
+  await page.waitForURL(/\/play\//);
+  await page.goto(`${BASE}/`);
+  await name.waitFor();
+  assert.equal(await name.inputValue(), "Zoë", "the name chosen last time");
+  assert.equal(await level.inputValue(), "expert", "the level chosen last time");
+  // Another game's waiting room offers a seat under the same name.
+  const other = await post("/games", undefined, { ruleset: "base", players: 3 });
+  await page.goto(`${BASE}/play/${other.game_id}`);
+  await page.getByRole("button", { name: "Join a seat" }).waitFor();
+  assert.equal(await page.getByLabel("Your name").inputValue(), "Zoë");
+  await context.close();
+});
+
 test("table talk, a turn clock and presence", async () => {
   const ctx = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await ctx.newPage();
