@@ -10,6 +10,7 @@ import { seriesSection } from "./parts.js";
 import { draw } from "./play.js";
 import { effective, goldByRound } from "./roundend.js";
 import { gather } from "./talk.js";
+import { shownName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
@@ -99,7 +100,7 @@ export async function table(id, ready) {
   /** @type {Schemas["GameSummary"]} */
   const summary = firstRead?.game ?? (await api(`/games/${id}`));
   const deck = await cards(summary.ruleset);
-  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, s.name]));
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, shownName(s)]));
   const startLog = await wholeLog({ id, mine });
   /** @type {TablePage} */
   const page = {

@@ -482,6 +482,12 @@ test("a rematch: the series in the lobby, the table and the replay", async () =>
     .getByRole("region", { name: "Series" })
     .getByText(`${second.game_id.slice(0, 8)} (this game)`)
     .waitFor();
+  // The series at the finished game's table: its bots named by their level in the reader's
+  // words ("easy bot 1"), not as the server named them ("random bot 1").
+  await page.goto(`${BASE}/play/${first.game_id}`);
+  const totals = page.getByRole("region", { name: "Series" }).getByText(/Running totals: .*\d/);
+  await totals.waitFor();
+  assert.match(await totals.textContent(), /easy bot 1 \d+, easy bot 2 \d+, easy bot 3 \d+/);
   await page.goto(`${BASE}/`);
   await page.getByRole("row").filter({ hasText: "rematch of" }).first().waitFor();
   await axe(page, "lobby with a rematch");
