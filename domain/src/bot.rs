@@ -197,17 +197,81 @@ impl History {
     /// deciding a timeout again as it was recorded); `None` also for a version this build
     /// cannot run.
     pub fn execute_bot_as(&self, seat: Seat, level: BotLevel, version: u32) -> Option<Vec<Event>> {
-        let seed = decision_seed(&self.game().seed, self.version());
-        let command = choose_as(
-            version,
+        let turn = self.bot_turn_as(seat, level, version);
+        let command = turn.think()?;
+        self.play_bot_turn(&turn, &command)
+    }
+
+    /// The decision a bot of `level` would make for `seat` now, as a [`BotTurn`]: everything
+    /// the choice depends on, owned, so that it can be thought over apart from the history
+    /// (on another thread) and played back with [`History::play_bot_turn`]. The same
+    /// decision as [`History::execute_bot`], split in two.
+    pub fn bot_turn(&self, seat: Seat, level: BotLevel) -> BotTurn {
+        self.bot_turn_as(seat, level, BOT_VERSION)
+    }
+
+    fn bot_turn_as(&self, seat: Seat, level: BotLevel, version: u32) -> BotTurn {
+        BotTurn {
+            seat,
             level,
-            &crate::view::view(self.game(), crate::view::Audience::Seat(seat)),
-            &mut decision_rng(seed),
-        )?;
+            bot_version: version,
+            at: self.version(),
+            seed: decision_seed(&self.game().seed, self.version()),
+            view: crate::view::view(self.game(), crate::view::Audience::Seat(seat)),
+        }
+    }
+
+    /// The events of the command a [`BotTurn`] chose, recorded with its [`BotMove`]: `None`
+    /// when the history is no longer at the turn's version (its seed and view were of another
+    /// moment), or the game does not accept the command from the turn's seat.
+    pub fn play_bot_turn(&self, turn: &BotTurn, command: &Command) -> Option<Vec<Event>> {
+        if self.version() != turn.at {
+            return None;
+        }
         let bot = BotMove {
-            version,
-            ..BotMove::new(level, seed)
+            version: turn.bot_version,
+            ..BotMove::new(turn.level, turn.seed)
         };
-        self.execute_as(seat, &command, Some(bot)).ok()
+        self.execute_as(turn.seat, command, Some(bot)).ok()
+    }
+}
+
+/// A bot's decision to be made, taken out of its [`History`] by [`History::bot_turn`]: the
+/// seat's view, the decision's seed and the logic's version. [`BotTurn::think`] is the whole
+/// cost of a bot's move (an expert's search above all) and needs nothing else, so a server
+/// can run it where it schedules its CPU; the result is played with
+/// [`History::play_bot_turn`].
+#[derive(Debug, Clone)]
+pub struct BotTurn {
+    seat: Seat,
+    level: BotLevel,
+    bot_version: u32,
+    /// The history's version the turn was taken at (the seed is derived from it).
+    at: u64,
+    seed: u64,
+    view: View,
+}
+
+impl BotTurn {
+    /// The seat the bot plays.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The bot's level.
+    pub fn level(&self) -> BotLevel {
+        self.level
+    }
+
+    /// The command the bot chooses: a pure function of the turn (the same turn always chooses
+    /// the same command). `None` when its logic's version is not in this build, or it finds
+    /// no legal command.
+    pub fn think(&self) -> Option<Command> {
+        choose_as(
+            self.bot_version,
+            self.level,
+            &self.view,
+            &mut decision_rng(self.seed),
+        )
     }
 }
