@@ -263,6 +263,16 @@ impl EventStore {
         }))
     }
 
+    /// The client that made the game, as the per-client limits name it (recorded with its
+    /// creation), if it was recorded: a rematch, and a game made before makers were recorded,
+    /// have none.
+    pub async fn game_creator(&self, game_id: &GameId) -> Result<Option<String>> {
+        let sql = "SELECT client FROM lobby_creators WHERE game_id = $1";
+        Ok(on_pool!(self, pool => {
+            sqlx::query_scalar(sql).bind(game_id).fetch_optional(pool).await?
+        }))
+    }
+
     /// [`EventStore::list_games`], leaving out lobbies created before `lobbies_since` (when
     /// given): expired, they are kept but no longer listed. A page of lobbies starts at the
     /// oldest lobby not expired, so its cost does not grow with the abandoned ones.

@@ -193,6 +193,36 @@ async fn postgres_half_made_games_and_bot_flags() {
     half_made_games_and_bot_flags(store).await;
 }
 
+/// A game's maker is read back as its creation recorded it, and a game made with none has
+/// none.
+async fn makers_are_read_back(store: EventStore) {
+    let mut made = game("made");
+    made.creator = Some("192.0.2.7".into());
+    store
+        .create_game(made, host("made"), vec![event(0)])
+        .await
+        .unwrap();
+    created(&store, "anonymous", GameStatus::Lobby).await;
+    assert_eq!(
+        store.game_creator(&gid("made")).await.unwrap().as_deref(),
+        Some("192.0.2.7")
+    );
+    assert_eq!(store.game_creator(&gid("anonymous")).await.unwrap(), None);
+    assert_eq!(store.game_creator(&gid("nowhere")).await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn sqlite_makers_are_read_back() {
+    let (store, _dir) = sqlite().await;
+    makers_are_read_back(store).await;
+}
+
+#[tokio::test]
+async fn postgres_makers_are_read_back() {
+    let (store, _) = postgres().await;
+    makers_are_read_back(store).await;
+}
+
 /// Lobbies created before `since` are neither listed nor counted (they are kept, and found by
 /// id); newer lobbies are, and started games whatever their age; a page of lobbies starts at
 /// the oldest one not expired.
