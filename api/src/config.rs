@@ -40,6 +40,10 @@ pub struct Config {
     pub signing_key_file: Option<std::path::PathBuf>,
     /// The per-client limits and the caps on lobbies.
     pub limits: Limits,
+    /// How many threads the bots' searches run on, shared fairly between the clients that made
+    /// the games, and as many again for the audits' replays (`--thinker-threads`; default
+    /// [`crate::default_thinker_threads`]).
+    pub thinker_threads: usize,
 }
 
 impl Config {
@@ -56,6 +60,7 @@ impl Config {
             time: TimeSource::system(),
             signing_key_file: None,
             limits: Limits::default(),
+            thinker_threads: crate::app::thinkers::default_threads(),
         }
     }
 }

@@ -44,6 +44,7 @@ pub use crate::app::clock::TimeSource;
 pub use crate::app::presence::{BEAT as PRESENCE_BEAT, EXPIRY as PRESENCE_EXPIRY};
 pub use crate::app::table::RECHECK_AFTER;
 pub use crate::app::tables::DEFAULT_CACHE_BYTES;
+pub use crate::app::thinkers::default_threads as default_thinker_threads;
 pub use crate::config::Config;
 pub use crate::config::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_STREAMS, Limits, Rate};
 pub use crate::signing::{rotate_signing_key, signing_key};

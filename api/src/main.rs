@@ -125,6 +125,11 @@ struct ServeArgs {
     /// Seconds a request's head, and then its body, may take to arrive.
     #[arg(long, default_value_t = 10)]
     body_timeout: u64,
+    /// Threads for the bots' searches, shared fairly between the clients that made the games,
+    /// and as many for the audits' replays (default: one fewer than the cores, at least one;
+    /// the requests keep the rest).
+    #[arg(long, env = "SABOTEUR_THINKER_THREADS", default_value_t = saboteur_api::default_thinker_threads())]
+    thinker_threads: usize,
     /// Sign receipts with the key in this file (64 hex digits; created when missing) instead
     /// of the key the store keeps; it is published as the active key.
     #[arg(long, env = "SABOTEUR_SIGNING_KEY_FILE")]
@@ -304,6 +309,7 @@ async fn serve(args: ServeArgs) -> std::io::Result<()> {
         cache_bytes: args.cache_bytes,
         max_streams: args.max_streams,
         body_timeout: std::time::Duration::from_secs(args.body_timeout.max(1)),
+        thinker_threads: args.thinker_threads.max(1),
         signing_key_file: args.signing_key_file,
         read_database_url: args.read_database_url,
         limits: saboteur_api::Limits {

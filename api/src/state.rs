@@ -38,6 +38,12 @@ pub(crate) struct AppState {
     /// The listing's pages served last (32), by query, answered again while no database can be
     /// reached.
     pub pages: Kept<crate::dto::GameList>,
+    /// The threads the bots' searches run on, shared fairly between the games' makers.
+    pub thinkers: crate::app::thinkers::Thinkers,
+    /// The threads the audits' replays run on (seconds each for a long game of experts),
+    /// shared fairly between the clients asking: apart from the bots', so an audit never holds
+    /// a bot's move back.
+    pub audits: crate::app::thinkers::Thinkers,
 }
 
 impl AppState {
@@ -57,13 +63,15 @@ impl AppState {
                 config.time.clone(),
             )),
             store,
-            config,
             metrics: Metrics::new()
                 .map_err(|e| std::io::Error::other(format!("cannot set up the metrics: {e}")))?,
             presence: Arc::new(Presence::new()),
             signer,
             bundles: Kept::new(64),
             pages: Kept::new(32),
+            thinkers: crate::app::thinkers::Thinkers::new(config.thinker_threads)?,
+            audits: crate::app::thinkers::Thinkers::new(config.thinker_threads)?,
+            config,
         })
     }
 

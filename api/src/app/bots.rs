@@ -9,13 +9,17 @@
 //! try: a bot's move is a pure function of the game and its version, and the store's expected
 //! version lets exactly one of them record it.
 
-use saboteur_domain::Event;
+use saboteur_domain::{BotLevel, Event};
 
 use crate::app::table::Table;
+use crate::state::AppState;
 
 /// What the bots do next, if the game waits for one: a bot's vote on a pending undo request
-/// (docs/rules.md §12), or the awaited bot's command.
-pub(crate) fn next_move(table: &Table) -> Option<Vec<Event>> {
+/// (docs/rules.md §12), or the awaited bot's command. An expert's search is thought over on the
+/// thinker threads in the turn of the game's maker ([`crate::app::thinkers`]); the cheaper
+/// levels (tens of microseconds: a search plays hundreds of their moves) decide where they
+/// are.
+pub(crate) async fn next_move(state: &AppState, table: &mut Table) -> Option<Vec<Event>> {
     let history = table.history();
     if let Some(request) = history.pending_undo() {
         // A request waits for its humans' votes; meanwhile nobody acts.
@@ -24,7 +28,28 @@ pub(crate) fn next_move(table: &Table) -> Option<Vec<Event>> {
     }
     let seat = history.game().awaited()?;
     let level = table.bot(seat)?;
-    let events = history.execute_bot(seat, level);
+    let turn = history.bot_turn(seat, level);
+    let (turn, command) = if level == BotLevel::Expert {
+        let share = table.share(&state.store).await;
+        let thought = state
+            .thinkers
+            .think(&share, move || {
+                let command = turn.think();
+                (turn, command)
+            })
+            .await;
+        match thought {
+            Ok(thought) => thought,
+            Err(e) => {
+                tracing::warn!(game = %table.id(), seat = seat.0, "a bot did not think: {e}");
+                return None;
+            }
+        }
+    } else {
+        let command = turn.think();
+        (turn, command)
+    };
+    let events = command.and_then(|c| table.history().play_bot_turn(&turn, &c));
     if events.is_none() {
         tracing::warn!(game = %table.id(), seat = seat.0, "a bot found no command");
     }

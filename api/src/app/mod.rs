@@ -22,3 +22,4 @@ pub(crate) mod signing;
 pub(crate) mod table;
 pub(crate) mod tables;
 pub(crate) mod text;
+pub(crate) mod thinkers;

@@ -438,7 +438,7 @@ async fn let_bots_answer(state: &AppState, table: &mut Held, key: Option<&str>) 
     let mut races = 0;
     let mut moves = 0;
     let mut last = None;
-    while let Some(events) = bots::next_move(table) {
+    while let Some(events) = bots::next_move(state, table).await {
         let id = key.map(|k| saboteur_storage::answer_id(k, moves + 1));
         match append(state, table, events, id, None).await {
             Ok(Committed::New(batch)) => {

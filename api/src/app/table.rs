@@ -59,6 +59,9 @@ pub(crate) struct Table {
     /// The latest time signed for the game outside its events (a refusal, a commitment), as
     /// the store keeps it: nothing later is stamped or signed earlier.
     floor_ms: u64,
+    /// Whose turn the bots' thinking takes ([`crate::app::thinkers`]): the game's maker, read
+    /// from the store the first time a bot thinks.
+    share: Option<String>,
 }
 
 /// The range of sequence numbers a commit wrote (or, for a retried command id, had written).
@@ -102,6 +105,7 @@ impl Table {
             time,
             rewinds: 0,
             floor_ms,
+            share: None,
         };
         // The row and the log are read apart: take the row's version and last hash from the log.
         if table.record.version != table.version() {
@@ -128,6 +132,26 @@ impl Table {
         self.load_again(store).await?;
         self.rewinds += 1;
         Ok(())
+    }
+
+    /// The share the game's bots think in ([`crate::app::thinkers`]): the client that made
+    /// the game, or the game itself when no maker was recorded (a rematch), or the store cannot
+    /// say now (then it is asked again next time).
+    pub(in crate::app) async fn share(&mut self, store: &EventStore) -> String {
+        if let Some(share) = &self.share {
+            return share.clone();
+        }
+        match store.game_creator(&self.id).await {
+            Ok(maker) => {
+                let share = maker.unwrap_or_else(|| format!("game {}", self.id));
+                self.share = Some(share.clone());
+                share
+            }
+            Err(e) => {
+                tracing::debug!(game = %self.id, "the game's maker not read: {e}");
+                format!("game {}", self.id)
+            }
+        }
     }
 
     /// How many times this table was found ahead of the store, or on another log, and read

@@ -47,6 +47,16 @@ fn gauges(state: &AppState, edge: &Edge) -> Vec<(&'static str, &'static str, f64
             bytes as f64,
         ),
         (
+            "saboteur_thinking_waiting",
+            "Bots' searches waiting for a thinker thread",
+            state.thinkers.waiting() as f64,
+        ),
+        (
+            "saboteur_audits_waiting",
+            "Audits' replays waiting for their thread",
+            state.audits.waiting() as f64,
+        ),
+        (
             "saboteur_streams_open",
             "Event streams open on this process",
             edge.streams.count() as f64,

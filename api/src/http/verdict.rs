@@ -2,7 +2,7 @@
 //! `saboteur verify --file` over the game's bundle, for clients that cannot run the binary, and
 //! checks receipts against it as `saboteur verify --receipts` does.
 
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -58,6 +58,12 @@ pub struct ReceiptsVerdict {
     pub refused: Option<String>,
 }
 
+/// The share an audit's replay runs in: the client asking ([`crate::app::thinkers`]), so one
+/// client asking for many audits waits behind its own.
+fn asker(state: &AppState, req: &HttpRequest) -> String {
+    crate::http::games::maker(state, req).unwrap_or_else(|| "unknown client".into())
+}
+
 /// Check a finished game's record
 ///
 /// Builds the game's audit bundle and checks it as `saboteur verify --file` does: the seed
@@ -76,17 +82,19 @@ pub struct ReceiptsVerdict {
 #[get("/games/{id}/audit/verdict")]
 async fn audit_verdict(
     state: web::Data<AppState>,
+    req: HttpRequest,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let id = crate::http::perform::game(&id)?;
     let bundle = bundle_from_reads(&state, &id).await?;
-    let checked = web::block(move || {
-        let result = verify(&bundle);
-        (bundle, result)
-    })
-    .await
-    .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let checked = state
+        .audits
+        .think(&asker(&state, &req), move || {
+            let result = verify(&bundle);
+            (bundle, result)
+        })
+        .await?;
     let (bundle, result) = checked;
     let (ok, report, discrepancy, failed_check) = match result {
         Ok(r) => (true, Some(r), None, None),
@@ -128,6 +136,7 @@ async fn audit_verdict(
 #[post("/games/{id}/audit/receipts")]
 async fn receipts_verdict(
     state: web::Data<AppState>,
+    req: HttpRequest,
     id: web::Path<String>,
     body: Json<Vec<serde_json::Value>>,
 ) -> Result<HttpResponse, ApiError> {
@@ -135,9 +144,12 @@ async fn receipts_verdict(
     let id = crate::http::perform::game(&id)?;
     let receipts = read_receipts(&body.into_inner()).map_err(ApiError::BadRequest)?;
     let bundle = bundle_from_reads(&state, &id).await?;
-    let result = web::block(move || check_receipts(&bundle, &receipts))
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let result = state
+        .audits
+        .think(&asker(&state, &req), move || {
+            check_receipts(&bundle, &receipts)
+        })
+        .await?;
     Ok(HttpResponse::Ok().json(match result {
         Ok(checked) => ReceiptsVerdict {
             ok: true,

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::harness::{Remote, Server, from, game_with_bots, one_move, send, status, version};
 
-fn sqlite() -> (tempfile::TempDir, String) {
+pub(crate) fn sqlite() -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("flood.db").display());
     (dir, url)
@@ -87,7 +87,7 @@ async fn refused(c: &Client, s: &Remote, kind: &str) -> u64 {
 }
 
 /// The person at seat 0 plays `games` whole games against bots; the time of each command.
-async fn play_games(c: &Client, s: &Remote, games: u64, seed: u64) -> Vec<Duration> {
+pub(crate) async fn play_games(c: &Client, s: &Remote, games: u64, seed: u64) -> Vec<Duration> {
     let mut times = Vec::new();
     for g in 0..games {
         let ruleset = if g % 2 == 0 { "base" } else { "saboteur2" };
@@ -113,7 +113,7 @@ async fn play_games(c: &Client, s: &Remote, games: u64, seed: u64) -> Vec<Durati
     times
 }
 
-fn p99(times: &mut [Duration]) -> Duration {
+pub(crate) fn p99(times: &mut [Duration]) -> Duration {
     times.sort_unstable();
     times[(times.len() * 99 / 100).min(times.len() - 1)]
 }

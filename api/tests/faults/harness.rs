@@ -135,13 +135,25 @@ pub fn seed_hex(seed: u64) -> String {
     format!("{:0<64}", format!("{seed:016x}"))
 }
 
-/// A started game whose seat 0 is a person (the token returned) and every other seat a bot.
+/// A started game whose seat 0 is a person (the token returned) and every other seat a bot,
+/// random and heuristic in turn.
 pub async fn game_with_bots(
     c: &Client,
     s: &Remote,
     ruleset: &str,
     players: u8,
     seed: u64,
+) -> (String, String) {
+    let level = |i: u8| if i.is_multiple_of(2) { "random" } else { "heuristic" };
+    game_with_bots_of(c, s, (ruleset, players, seed), level).await
+}
+
+/// As [`game_with_bots`], seat `i`'s bot of `level(i)`.
+pub async fn game_with_bots_of(
+    c: &Client,
+    s: &Remote,
+    (ruleset, players, seed): (&str, u8, u64),
+    level: impl Fn(u8) -> &'static str,
 ) -> (String, String) {
     let (st, g, _) = send(c.post(s.url("/games")).json(&json!({
         "ruleset": ruleset, "players": players, "seed": seed_hex(seed)
@@ -160,11 +172,10 @@ pub async fn game_with_bots(
     assert_eq!(st, StatusCode::CREATED, "{j}");
     let token = j["player_token"].as_str().unwrap().to_string();
     for i in 1..players {
-        let level = if i % 2 == 0 { "random" } else { "heuristic" };
         let (st, b, _) = send(
             c.post(s.url(&format!("/games/{id}/bots")))
                 .bearer_auth(&host)
-                .json(&json!({ "level": level })),
+                .json(&json!({ "level": level(i) })),
         )
         .await
         .expect("seat a bot");

@@ -12,3 +12,4 @@ mod outage;
 mod processes;
 mod read_only;
 mod reads;
+mod thinking;
