@@ -4096,7 +4096,10 @@ export interface operations {
     add_bot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 200 visible characters: a retry with the same token, key and request answers exactly the first reply, marked `Idempotency-Replayed: true`, for 24 hours (the key sent with another request is 422 `idempotency_key_reused`) */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 /** @description The game's id */
                 id: string;
@@ -4203,6 +4206,21 @@ export interface operations {
             };
             /** @description The body is over 64 KiB (`too_large`) */
             413: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (`idempotency_key_reused`) */
+            422: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
@@ -5476,7 +5494,10 @@ export interface operations {
     join: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 200 visible characters: a retry from the same client with the same key and request answers exactly the first reply, marked `Idempotency-Replayed: true`, for 24 hours (the key sent with another request is 422 `idempotency_key_reused`) */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 /** @description The game's id */
                 id: string;
@@ -5566,6 +5587,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The Idempotency-Key was used for another request (`idempotency_key_reused`) */
+            422: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
             429: {
                 headers: {
@@ -5621,6 +5657,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description 1 to 200 visible characters: a retry with the same token, key and request answers exactly the first reply (the token works for nothing else once the seat is given back), marked `Idempotency-Replayed: true`, for 24 hours (the key sent with another request is 422 `idempotency_key_reused`) */
+                "Idempotency-Key"?: string | null;
                 /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
                 "Seat-Signature"?: string | null;
                 /** @description The version the act was chosen and signed at, in decimal digits (e.g. `"41"`); it must still hold when the act arrives, as `If-Match` does for a command */
@@ -5711,6 +5749,21 @@ export interface operations {
             };
             /** @description The game has started */
             409: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (`idempotency_key_reused`) */
+            422: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
@@ -6117,6 +6170,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description 1 to 200 visible characters: a retry with the same token, key and request answers exactly the first reply, marked `Idempotency-Replayed: true`, for 24 hours (the key sent with another request is 422 `idempotency_key_reused`) */
+                "Idempotency-Key"?: string | null;
                 /** @description The player's Ed25519 signature of the act with the seat's current key, 128 hex digits (docs/clients.md): needed once the seat has a key */
                 "Seat-Signature"?: string | null;
                 /** @description The version the act was signed at */
@@ -6247,6 +6302,21 @@ export interface operations {
             };
             /** @description The body is over 64 KiB (`too_large`) */
             413: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (`idempotency_key_reused`) */
+            422: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;

@@ -1,5 +1,6 @@
 //! Replies kept for retries: the first reply to a creation or a rematch sent with an
-//! `Idempotency-Key` (written with the game it made, see [`EventStore::create_game_kept`]), and
+//! `Idempotency-Key` (written with the game it made, see [`EventStore::create_game_kept`]), to
+//! a lobby's act ([`EventStore::keep_reply`]), and
 //! the end of a command's first reply (the bots' answers its request appended, named after its
 //! key).
 
@@ -16,7 +17,7 @@ pub const KEPT_FOR: chrono::Duration = chrono::Duration::hours(24);
 /// The first reply to an act that made a game, kept for a retry with the same key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeptReply {
-    /// Who may get it back (`create <client>`, `rematch <game>`).
+    /// Who may get it back (`create <client>`, `rematch <game>`, a lobby act's scope).
     pub scope: String,
     /// The `Idempotency-Key`.
     pub key: String,
@@ -54,6 +55,29 @@ impl EventStore {
             request,
             reply,
         }))
+    }
+
+    /// Keeps the first reply to a lobby's act sent with an `Idempotency-Key` (a seat taken, a
+    /// bot seated, a seat given back, a seat's key changed), for a retry through any process:
+    /// `false` when the scope already keeps a reply under that key (another request with the
+    /// same key was first; its reply stays).
+    pub async fn keep_reply(&self, kept: &KeptReply, game_id: &GameId) -> Result<bool> {
+        let sql = "INSERT INTO kept_replies (scope, idem_key, request, game_id, reply, created_at) \
+                   VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (scope, idem_key) DO NOTHING";
+        let now = Utc::now();
+        let n = on_pool!(self, pool => {
+            sqlx::query(sql)
+                .bind(&kept.scope)
+                .bind(&kept.key)
+                .bind(&kept.request)
+                .bind(game_id)
+                .bind(&kept.reply)
+                .bind(now)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        Ok(n == 1)
     }
 
     /// Deletes the kept replies made before `before` (they hold host tokens, and are never

@@ -58,12 +58,14 @@ pub(crate) struct Signed {
     pub body: String,
 }
 
-/// The `Idempotency-Key` of an act that makes a game (a creation, a rematch): its first reply
-/// is kept with the game for [`saboteur_storage::KEPT_FOR`] and answered again to a retry.
+/// The `Idempotency-Key` of an act whose first reply is kept apart from the log, for
+/// [`saboteur_storage::KEPT_FOR`], and answered again to a retry: a creation's and a rematch's
+/// with the game they make, a lobby act's (`app/lobby_replies.rs`) after it.
 #[derive(Debug, Clone)]
 pub(crate) struct KeyFor {
     /// Who may get the reply back: `create <client>` (the client as the per-client limits name
-    /// it) or `rematch <game>` (whose host alone may ask).
+    /// it), `rematch <game>` (whose host alone may ask), or a lobby act's: `join <game>
+    /// <client>`, or `<act> <game> <token hash>` for one sent with a token.
     pub scope: String,
     /// The key.
     pub key: String,
@@ -98,6 +100,8 @@ pub(crate) enum Act {
         key: Option<SentKey>,
         /// Who takes it, as the per-client limits name a client (counted in the store).
         client: Option<String>,
+        /// Makes a retry answer the first reply (its token included), for the same client.
+        retry: Option<KeyFor>,
     },
     /// Seat a bot in the next free seat (the host, in the lobby).
     SeatBot {
@@ -106,9 +110,16 @@ pub(crate) enum Act {
         name: Option<String>,
         /// Who seats it, as for a join.
         client: Option<String>,
+        /// Makes a retry answer the first reply, for the same token.
+        retry: Option<KeyFor>,
     },
     /// Give a seat back before the start (its player; the host for a bot).
-    Leave { game: GameId, seat: Seat },
+    Leave {
+        game: GameId,
+        seat: Seat,
+        /// Makes a retry answer the first reply, for the same token.
+        retry: Option<KeyFor>,
+    },
     /// Deal round 1 (the host, every seat taken).
     Start { game: GameId },
     /// Cancel the game before its start (the host): it is no longer a lobby.
@@ -178,6 +189,9 @@ pub(crate) enum Act {
         game: GameId,
         seat: Seat,
         key: SentKey,
+        /// Makes a retry answer the first reply, for the same token: kept with the reply before
+        /// the start, with the batch it recorded after.
+        retry: Option<KeyFor>,
     },
     /// The awaited decision's deadline passed: the server records the timeout.
     TimeOut { game: GameId },
@@ -215,7 +229,7 @@ impl Act {
 
     /// The `Idempotency-Key` that makes a retry of a seat's act answer its first reply, kept
     /// with the batch it recorded (step 3). A creation's and a rematch's keys are kept with the
-    /// game they make (`app/games.rs`); the other acts take none.
+    /// game they make (`app/games.rs`), a lobby act's with its reply ([`Act::kept_key`]).
     pub fn retry_key(&self) -> Option<&str> {
         match self {
             Act::Command { key, .. }
@@ -223,6 +237,7 @@ impl Act {
             | Act::VoteUndo { key, .. }
             | Act::Talk { key, .. }
             | Act::Reclaim { key, .. } => key.as_deref(),
+            Act::RegisterKey { retry, .. } => retry.as_ref().map(|k| k.key.as_str()),
             Act::Create(..)
             | Act::Rematch { .. }
             | Act::Join { .. }
@@ -235,7 +250,34 @@ impl Act {
             | Act::HandOver { .. }
             | Act::ReissueToken { .. }
             | Act::Claim { .. }
-            | Act::RegisterKey { .. }
+            | Act::TimeOut { .. }
+            | Act::BotsDue { .. } => None,
+        }
+    }
+
+    /// The `Idempotency-Key` of a lobby's act, whose first reply is kept apart from the log
+    /// (a lobby's seats change without events): a retry with it answers that reply, before
+    /// anything else is checked (a seat given back has no token any more).
+    pub fn kept_key(&self) -> Option<&KeyFor> {
+        match self {
+            Act::Join { retry, .. }
+            | Act::SeatBot { retry, .. }
+            | Act::Leave { retry, .. }
+            | Act::RegisterKey { retry, .. } => retry.as_ref(),
+            Act::Create(..)
+            | Act::Rematch { .. }
+            | Act::Start { .. }
+            | Act::Cancel { .. }
+            | Act::Command { .. }
+            | Act::RequestUndo { .. }
+            | Act::VoteUndo { .. }
+            | Act::Rollback { .. }
+            | Act::Talk { .. }
+            | Act::HideTalk { .. }
+            | Act::HandOver { .. }
+            | Act::Reclaim { .. }
+            | Act::ReissueToken { .. }
+            | Act::Claim { .. }
             | Act::TimeOut { .. }
             | Act::BotsDue { .. } => None,
         }

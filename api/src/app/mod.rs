@@ -13,6 +13,7 @@ pub(crate) mod games;
 pub(crate) mod heads;
 pub(crate) mod ids;
 pub(crate) mod joins;
+pub(crate) mod lobby_replies;
 pub(crate) mod presence;
 pub(crate) mod refusal;
 pub(crate) mod reply;

@@ -1,5 +1,5 @@
 //! Step 3 of the seam: an act sent again with its `Idempotency-Key` (a seat's command, undo
-//! request, vote, message or reclaim) answers exactly the reply it was given first, read from
+//! request, vote, message, reclaim or key registered during play) answers exactly the reply it was given first, read from
 //! the log; the key sent with another act is refused.
 
 use saboteur_domain::Event;
@@ -90,6 +90,14 @@ fn same_act(recorded: Option<&Event>, act: &Act) -> bool {
         (Act::Reclaim { seat, .. }, Some(Event::SeatReclaimed { seat: first, .. })) => {
             first == seat
         }
+        (
+            Act::RegisterKey { seat, key, .. },
+            Some(Event::SeatKeyRegistered {
+                seat: first,
+                key: registered,
+                ..
+            }),
+        ) => first == seat && registered.eq_ignore_ascii_case(&key.key),
         // Every other act takes no key (`Act::retry_key`), and a key's batch that starts with
         // another event was another act's.
         (
@@ -98,6 +106,7 @@ fn same_act(recorded: Option<&Event>, act: &Act) -> bool {
             | Act::VoteUndo { .. }
             | Act::Talk { .. }
             | Act::Reclaim { .. }
+            | Act::RegisterKey { .. }
             | Act::Create(..)
             | Act::Join { .. }
             | Act::SeatBot { .. }
@@ -110,7 +119,6 @@ fn same_act(recorded: Option<&Event>, act: &Act) -> bool {
             | Act::ReissueToken { .. }
             | Act::Rematch { .. }
             | Act::Claim { .. }
-            | Act::RegisterKey { .. }
             | Act::TimeOut { .. }
             | Act::BotsDue { .. },
             _,

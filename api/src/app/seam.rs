@@ -31,6 +31,7 @@ use crate::app::decision::{Decided, decide, seat_number};
 use crate::app::games::{create, rematch};
 use crate::app::ids::{GameId, Version};
 use crate::app::joins;
+use crate::app::lobby_replies;
 use crate::app::refusal::{refused_hash, signed_refusal};
 use crate::app::reply;
 use crate::app::retry::retried;
@@ -125,6 +126,13 @@ async fn on_table(
     // they are read before an act decides on them (a lobby's acts are few).
     if table.record().status == saboteur_storage::GameStatus::Lobby {
         table.reload_credentials(&state.store).await?;
+    }
+    // 1b. A lobby's act retried with its key answers its kept reply (before who asks: a seat
+    //     given back has no token any more).
+    if let Some(key) = act.kept_key()
+        && let Some(done) = lobby_replies::again(state, key).await?
+    {
+        return Ok(done);
     }
     // 2. Who asks, and may they.
     let who = authorise(state, table, token, &act).await?;
@@ -253,6 +261,9 @@ async fn on_table(
         }
         Written::Done(done) => *done,
     };
+    if let Some(key) = act.kept_key() {
+        lobby_replies::keep(state, table.id(), key, &done).await;
+    }
     // 10. Live connections: a stream re-checks its token now (one whose token was issued
     //     again ends); streams in other processes are woken by the store's announcement.
     if let Act::ReissueToken { .. } = act {

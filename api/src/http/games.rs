@@ -1,5 +1,6 @@
 //! Games: create, list, get, join, start.
 
+use actix_web::HttpMessage as _;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, put, web};
 use saboteur_domain::Seat;
 use saboteur_storage::GameStatus;
@@ -8,6 +9,7 @@ use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::app::act::{Act, SentKey};
+use crate::app::auth::token_hash;
 use crate::app::seam;
 use crate::dto::Outcome;
 use crate::dto::{
@@ -69,6 +71,28 @@ async fn create_game(
 
 /// Who makes a game or takes a seat: its client, as the per-client limits name it (who may get
 /// a creation's kept reply back, whose lobbies and seats taken it counts in).
+/// What a lobby act's `Idempotency-Key` must come with again: the method, the path and the
+/// body as sent.
+fn asked(req: &HttpRequest) -> String {
+    let body = req
+        .extensions()
+        .get::<crate::http::body::RawBody>()
+        .map(|b| b.0.clone())
+        .unwrap_or_default();
+    format!("{} {}\n{body}", req.method(), req.path())
+}
+
+/// The `Idempotency-Key` of a lobby's act sent with a token (`act` names it), scoped to the
+/// game and the token: only its sender gets the first reply back.
+fn lobby_key(
+    req: &HttpRequest,
+    act: &str,
+    game: &crate::app::ids::GameId,
+) -> Result<Option<crate::app::act::KeyFor>, ApiError> {
+    let who = crate::http::caller::bearer(req).map_or_else(|| "-".into(), token_hash);
+    key_for(req, format!("{act} {game} {who}"), &asked(req))
+}
+
 pub(crate) fn maker(state: &AppState, req: &HttpRequest) -> Option<String> {
     crate::http::quota::Client::of(req, &state.config.limits.trusted_proxies).map(|c| c.to_string())
 }
@@ -178,9 +202,12 @@ async fn get_game(
 /// Takes the next free seat of a game in the lobby and returns its player token.
 #[utoipa::path(
     tag = "games",
-    params(("id" = String, Path, description = "The game's id")),
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible characters: a retry from the same client with the same key and request answers exactly the first reply, marked `Idempotency-Replayed: true`, for 24 hours (the key sent with another request is 422 `idempotency_key_reused`)"),
+        ("id" = String, Path, description = "The game's id")),
     request_body = JoinGame,
     responses(
+        (status = 422, description = "The Idempotency-Key was used for another request (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 201, description = "Seated", body = Joined, headers(("Location" = String, description = "The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start)"))),
         (status = 400, description = "Malformed request or name; a key that is not an Ed25519 key (`bad_key`) or comes without a proof of possession that verifies (`bad_key_proof`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -202,15 +229,19 @@ async fn join(
         public_key,
         key_proof,
     } = body.into_inner();
+    let game = game(&id)?;
+    let client = maker(&state, &req);
+    let scope = format!("join {game} {}", client.as_deref().unwrap_or("-"));
     let act = Act::Join {
-        game: game(&id)?,
+        retry: key_for(&req, scope, &asked(&req))?,
+        game,
         name,
         entropy,
         key: public_key.map(|key| SentKey {
             key,
             proof: key_proof,
         }),
-        client: maker(&state, &req),
+        client,
     };
     perform(&state, &req, act).await
 }
@@ -222,10 +253,13 @@ async fn join(
 /// recorded with the bot's level, version and seed, so an audit chooses it again.
 #[utoipa::path(
     tag = "games",
-    params(("id" = String, Path, description = "The game's id")),
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible characters: a retry with the same token, key and request answers exactly the first reply, marked `Idempotency-Replayed: true`, for 24 hours (the key sent with another request is 422 `idempotency_key_reused`)"),
+        ("id" = String, Path, description = "The game's id")),
     request_body = AddBot,
     security(("bearer" = [])),
     responses(
+        (status = 422, description = "The Idempotency-Key was used for another request (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 201, description = "The bot is seated", body = BotSeated, headers(("Location" = String, description = "The seat taken: `/games/{id}/seats/{seat}` (the path that gives it back before the start)"))),
         (status = 400, description = "Malformed request, unknown level or bad name", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -244,8 +278,10 @@ async fn add_bot(
     body: Json<AddBot>,
 ) -> Result<HttpResponse, ApiError> {
     let AddBot { level, name } = body.into_inner();
+    let game = game(&id)?;
     let act = Act::SeatBot {
-        game: game(&id)?,
+        retry: lobby_key(&req, "bot", &game)?,
+        game,
         level,
         name,
         client: maker(&state, &req),
@@ -261,11 +297,13 @@ async fn add_bot(
 #[utoipa::path(
     tag = "games",
     params(
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible characters: a retry with the same token, key and request answers exactly the first reply (the token works for nothing else once the seat is given back), marked `Idempotency-Replayed: true`, for 24 hours (the key sent with another request is 422 `idempotency_key_reused`)"),
         ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
         ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was chosen and signed at, in decimal digits (e.g. `\"41\"`); it must still hold when the act arrives, as `If-Match` does for a command"),
         ("id" = String, Path, description = "The game's id"), ("seat" = u8, Path, description = "The caller's seat, or for the host any seat")),
     security(("bearer" = [])),
     responses(
+        (status = 422, description = "The Idempotency-Key was used for another request (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 204, description = "The seat is free again"),
         (status = 400, description = "Malformed seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "A player's token is needed, or the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -282,11 +320,13 @@ async fn leave(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (id, seat) = path.into_inner();
+    let id = game(&id)?;
     perform(
         &state,
         &req,
         Act::Leave {
-            game: game(&id)?,
+            retry: lobby_key(&req, "leave", &id)?,
+            game: id,
             seat: Seat(seat),
         },
     )
@@ -304,6 +344,7 @@ async fn leave(
 #[utoipa::path(
     tag = "games",
     params(
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible characters: a retry with the same token, key and request answers exactly the first reply, marked `Idempotency-Replayed: true`, for 24 hours (the key sent with another request is 422 `idempotency_key_reused`)"),
         ("id" = String, Path, description = "The game's id"),
         ("seat" = u8, Path, description = "The caller's seat"),
         ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act with the seat's current key, 128 hex digits (docs/clients.md): needed once the seat has a key"),
@@ -312,6 +353,7 @@ async fn leave(
     request_body = SeatKey,
     security(("bearer" = [])),
     responses(
+        (status = 422, description = "The Idempotency-Key was used for another request (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 200, description = "Recorded during play: the `seat_key_registered` event", body = Outcome),
         (status = 201, description = "Kept with the seat before the start: the seat's commitment, now with this key, signed (keep it: `saboteur verify --commitment`)", body = KeyKept, headers(("Location" = String, description = "The seat: `/games/{id}/seats/{seat}`"))),
         (status = 400, description = "Not an Ed25519 key as 64 hex digits (`bad_key`), no proof of possession that verifies (`bad_key_proof`), or malformed headers", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -335,8 +377,10 @@ async fn register_key(
         public_key,
         key_proof,
     } = body.into_inner();
+    let game = game(&id)?;
     let act = Act::RegisterKey {
-        game: game(&id)?,
+        retry: lobby_key(&req, "key", &game)?,
+        game,
         seat: Seat(seat),
         key: SentKey {
             key: public_key,

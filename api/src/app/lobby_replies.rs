@@ -1,0 +1,85 @@
+//! The first replies to a lobby's acts sent with an `Idempotency-Key` — a seat taken, a bot
+//! seated, a seat given back, a seat's key changed — kept in the store (`kept_replies`, for
+//! [`saboteur_storage::KEPT_FOR`]), so a retry through any process answers the first reply,
+//! marked replayed, and changes nothing. A lobby's seats change without events, so there is no
+//! batch to find the reply by, as a command's retry does (`retry.rs`).
+//!
+//! Each key is scoped to who sent it (the client for a join, the token otherwise: see
+//! `crate::http::games`) and the act's game; the same key with another request is 422
+//! `idempotency_key_reused`. The reply is kept after the act, while the game's table is held,
+//! so a retry in the same process waits for it; a retry through another process at the very
+//! moment of the first is decided on its own.
+
+use saboteur_storage::{KEPT_FOR, KeptReply};
+use serde::{Deserialize, Serialize};
+
+use crate::app::act::{Done, KeyFor};
+use crate::app::ids::GameId;
+use crate::dto::{BotSeated, Joined, KeyKept};
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// A kept reply as stored: which act's reply, and its body.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "kept", content = "reply", rename_all = "snake_case")]
+enum KeptDone {
+    Joined(Box<Joined>),
+    BotSeated(BotSeated),
+    Left,
+    KeyKept(Box<KeyKept>),
+}
+
+/// The reply kept for a retried key, if any, marked replayed; 422 `idempotency_key_reused`
+/// when the key came with another request.
+pub(crate) async fn again(state: &AppState, key: &KeyFor) -> Result<Option<Done>, ApiError> {
+    let since = chrono::Utc::now() - KEPT_FOR;
+    let Some(kept) = state.store.kept_reply(&key.scope, &key.key, since).await? else {
+        return Ok(None);
+    };
+    if kept.request != key.request {
+        return Err(ApiError::Unprocessable {
+            code: "idempotency_key_reused",
+            detail: "this Idempotency-Key was used for another request; use a new key for a new \
+                     act"
+            .into(),
+        });
+    }
+    let done = match serde_json::from_str(&kept.reply)
+        .map_err(|e| ApiError::Internal(format!("a kept reply cannot be read: {e}")))?
+    {
+        KeptDone::Joined(j) => Done::Joined(j),
+        KeptDone::BotSeated(b) => Done::BotSeated(b),
+        KeptDone::Left => Done::Left,
+        KeptDone::KeyKept(k) => Done::KeyKept(k),
+    };
+    Ok(Some(Done::Replayed(Box::new(done))))
+}
+
+/// Keeps `done`, the first reply to a lobby's act sent with `key`. Only a reply of the kinds
+/// above is kept (a key registered after the start is kept with its batch). When the store
+/// cannot keep it, the act stands and the reply is sent; a retry is then decided again.
+pub(crate) async fn keep(state: &AppState, game: &GameId, key: &KeyFor, done: &Done) {
+    let kept = match done {
+        Done::Joined(j) => KeptDone::Joined(j.clone()),
+        Done::BotSeated(b) => KeptDone::BotSeated(b.clone()),
+        Done::Left => KeptDone::Left,
+        Done::KeyKept(k) => KeptDone::KeyKept(k.clone()),
+        _ => return,
+    };
+    let reply = match serde_json::to_string(&kept) {
+        Ok(reply) => reply,
+        Err(e) => {
+            tracing::warn!(game = %game, "a lobby's reply not kept: {e}");
+            return;
+        }
+    };
+    let kept = KeptReply {
+        scope: key.scope.clone(),
+        key: key.key.clone(),
+        request: key.request.clone(),
+        reply,
+    };
+    if let Err(e) = state.store.keep_reply(&kept, game).await {
+        tracing::warn!(game = %game, "a lobby's reply not kept: {e}");
+    }
+}

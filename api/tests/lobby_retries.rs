@@ -1,0 +1,250 @@
+//! A lobby's acts retried with an `Idempotency-Key` (a seat taken, a bot seated, a seat's key
+//! changed, a seat given back), each sent again through another server process as a client
+//! does after a lost reply: the first reply again, marked `Idempotency-Replayed: true`, and one
+//! effect. Without the kept reply, each retry would act again (a second seat, a second bot) or
+//! be refused (the old key no longer signs, the token no longer works). The key sent with
+//! another request is 422; another caller's same key is its own act. On SQLite and PostgreSQL.
+
+#[macro_use]
+mod operator;
+
+use operator::*;
+use serde_json::{Value, json};
+
+/// A lobby act: `method path` with `body` as these bytes, `token`, the `Idempotency-Key` and,
+/// for a keyed seat, its signature; the status, whether it was marked replayed, and the body.
+async fn send(
+    server: &Server,
+    (method, path): (reqwest::Method, &str),
+    (token, key): (Option<&str>, &str),
+    body: &str,
+    signer: Option<(&ed25519_dalek::SigningKey, &str, u8, u64, &str)>,
+) -> (u16, bool, Value) {
+    use ed25519_dalek::Signer as _;
+    let mut rb = server
+        .client
+        .request(method, format!("{}{path}", server.base))
+        .header("Idempotency-Key", key);
+    if let Some(t) = token {
+        rb = rb.bearer_auth(t);
+    }
+    if !body.is_empty() {
+        rb = rb
+            .header("Content-Type", "application/json")
+            .body(body.to_string());
+    }
+    if let Some((signing, game, seat, version, act)) = signer {
+        let signature = signing.sign(&statement(game, seat, version, act, body));
+        rb = rb
+            .header("Seat-Signature", hex::encode(signature.to_bytes()))
+            .header("Seat-Signature-Version", version.to_string());
+    }
+    let res = rb.send().await.unwrap();
+    let status = res.status().as_u16();
+    let replayed = res.headers().get("idempotency-replayed").is_some();
+    let text = res.text().await.unwrap();
+    (
+        status,
+        replayed,
+        serde_json::from_str(&text).unwrap_or(Value::Null),
+    )
+}
+
+/// The game's version.
+async fn version_of(server: &Server, id: &str) -> u64 {
+    let game = server
+        .call("GET", &format!("/games/{id}"), None, None)
+        .await;
+    game["version"].as_u64().unwrap()
+}
+
+/// The seats a lobby lists.
+async fn seats(server: &Server, id: &str) -> Vec<Value> {
+    let game = server
+        .call("GET", &format!("/games/{id}"), None, None)
+        .await;
+    game["seats"].as_array().unwrap().clone()
+}
+
+/// Sends the act through `one`, then again through `two`: a first reply, then the same reply
+/// marked replayed (a lobby's kept exactly; one read back from the log signed when served).
+/// The first reply.
+async fn twice(
+    (one, two): (&Server, &Server),
+    act: (reqwest::Method, &str),
+    who: (Option<&str>, &str),
+    body: &str,
+    signer: Option<(&ed25519_dalek::SigningKey, &str, u8, u64, &str)>,
+) -> (u16, Value) {
+    let (status, replayed, first) = send(one, act.clone(), who, body, signer).await;
+    assert!(
+        (200..300).contains(&status) && !replayed,
+        "{}: {status} {first}",
+        act.1
+    );
+    let (again, replayed, second) = send(two, act.clone(), who, body, signer).await;
+    assert!(
+        replayed,
+        "{}: a retry is marked replayed: {again} {second}",
+        act.1
+    );
+    // The same reply; one read back from the log is signed again when it is served.
+    let signed_now = |v: &Value| {
+        let mut v = v.clone();
+        if let Some(r) = v.get_mut("receipt").and_then(Value::as_object_mut) {
+            r.remove("served_at");
+            r.remove("signature");
+        }
+        v
+    };
+    assert_eq!(
+        (again, signed_now(&second)),
+        (status, signed_now(&first)),
+        "{}: the first reply",
+        act.1
+    );
+    (status, first)
+}
+
+async fn lobby_acts_answer_their_first_reply(url: &str, _dir: &std::path::Path) {
+    let one = Server::start(url).await;
+    let two = Server::start(url).await;
+    let apps = (&one, &two);
+    let (_, id, host) = one.create_base_game().await;
+    let (old, _) = player_key(31);
+    let (new, new_public) = player_key(32);
+    let seats_path = format!("/games/{id}/seats");
+    // A seat taken: one seat, its token given back to the same client.
+    let join = keyed_join(&id, "Ada", &old).to_string();
+    let (_, joined) = twice(
+        apps,
+        (reqwest::Method::POST, &seats_path),
+        (None, "join-1"),
+        &join,
+        None,
+    )
+    .await;
+    let me = joined["player_token"].as_str().unwrap().to_string();
+    assert_eq!(seats(&one, &id).await.len(), 1, "one seat taken");
+    // The key with another request is refused, and takes nothing.
+    let other = json!({"name": "Bob"}).to_string();
+    let (status, _, problem) = send(
+        &one,
+        (reqwest::Method::POST, &seats_path),
+        (None, "join-1"),
+        &other,
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, problem["code"].as_str()),
+        (422, Some("idempotency_key_reused"))
+    );
+    assert_eq!(
+        seats(&one, &id).await.len(),
+        1,
+        "nothing taken by a reused key"
+    );
+    // A bot seated by the host: one bot.
+    let bots = format!("/games/{id}/bots");
+    let bot = json!({"level": "random"}).to_string();
+    twice(
+        apps,
+        (reqwest::Method::POST, &bots),
+        (Some(&host), "bot-1"),
+        &bot,
+        None,
+    )
+    .await;
+    assert_eq!(seats(&one, &id).await.len(), 2, "one bot seated");
+    // The seat's key changed, signed by the key before: the retry is signed by that key too,
+    // which no longer holds the seat.
+    let version = one.call("GET", &format!("/games/{id}"), None, None).await["version"]
+        .as_u64()
+        .unwrap();
+    let key_path = format!("/games/{id}/seats/0/key");
+    let change = json!({"public_key": new_public, "key_proof": key_proof(&new, &id)}).to_string();
+    let signer = Some((&old, id.as_str(), 0, version, "key"));
+    let (status, kept) = twice(
+        apps,
+        (reqwest::Method::PUT, &key_path),
+        (Some(&me), "key-1"),
+        &change,
+        signer,
+    )
+    .await;
+    assert_eq!(
+        (status, kept["commitment"]["public_key"].as_str()),
+        (201, Some(new_public.as_str()))
+    );
+    // The seat given back, signed by its new key: the retry's token no longer works, and the
+    // seat is not taken twice.
+    let seat_path = format!("/games/{id}/seats/0");
+    let signer = Some((&new, id.as_str(), 0, version, "leave"));
+    let (status, _) = twice(
+        apps,
+        (reqwest::Method::DELETE, &seat_path),
+        (Some(&me), "leave-1"),
+        "",
+        signer,
+    )
+    .await;
+    assert_eq!(status, 204);
+    assert_eq!(seats(&one, &id).await.len(), 1, "the seat given back once");
+    // Another caller's same key is its own act: the host frees the bot's seat with "leave-1".
+    let bot_seat = format!("/games/{id}/seats/1");
+    let (status, replayed, body) = send(
+        &two,
+        (reqwest::Method::DELETE, &bot_seat),
+        (Some(&host), "leave-1"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!((status, replayed), (204, false), "{body}");
+    assert!(seats(&two, &id).await.is_empty(), "the host's own act");
+}
+
+/// After the start a key change is recorded (`seat_key_registered`): its retry, signed by the
+/// key it replaced, answers the batch it recorded, and records nothing more.
+async fn a_key_changed_in_play_answers_its_first_reply(url: &str, _dir: &std::path::Path) {
+    let one = Server::start(url).await;
+    let two = Server::start(url).await;
+    let (old, _) = player_key(33);
+    let (new, new_public) = player_key(34);
+    let (id, me, _) = keyed_game_with_bots(&one, &old).await;
+    let at = version_of(&one, &id).await;
+    let key_path = format!("/games/{id}/seats/0/key");
+    let change = json!({"public_key": new_public, "key_proof": key_proof(&new, &id)}).to_string();
+    let signer = Some((&old, id.as_str(), 0, at, "key"));
+    let act = (reqwest::Method::PUT, key_path.as_str());
+    let (_, first) = twice(
+        (&one, &two),
+        act.clone(),
+        (Some(&me), "key-in-play"),
+        &change,
+        signer,
+    )
+    .await;
+    assert_eq!(events_of(&first, "seat_key_registered").len(), 1, "{first}");
+    let (_, replayed, _) = send(&two, act, (Some(&me), "key-in-play"), &change, signer).await;
+    assert!(replayed);
+    assert_eq!(version_of(&two, &id).await, version_of(&one, &id).await);
+    assert_eq!(
+        version_of(&one, &id).await,
+        first["version"].as_u64().unwrap(),
+        "one effect: nothing recorded after the first reply"
+    );
+}
+
+on_both_stores!(
+    a_key_changed_in_play_answers_its_first_reply_on_sqlite,
+    a_key_changed_in_play_answers_its_first_reply_on_postgres,
+    a_key_changed_in_play_answers_its_first_reply
+);
+
+on_both_stores!(
+    lobby_acts_answer_their_first_reply_on_sqlite,
+    lobby_acts_answer_their_first_reply_on_postgres,
+    lobby_acts_answer_their_first_reply
+);
