@@ -201,30 +201,7 @@ async fn on_table(
             }
         }
         Decided::Seat(credential, issued) => {
-            let (credential, token) =
-                take_seat(state, table, &act, who, token, (credential, issued)).await?;
-            let seat = seat_number(&credential)?;
-            let level = bot_level(&credential);
-            let name = credential.display_name.clone().unwrap_or_default();
-            let entropy = credential.entropy.clone();
-            let public_key = credential.public_key.clone();
-            match (level, token) {
-                (Some(level), _) => done(Done::BotSeated(BotSeated { seat, level, name })),
-                (None, Some(player_token)) => {
-                    let (commitment, receipt) =
-                        seat_commitment(state, table, Seat(seat), entropy.clone(), public_key)
-                            .await?;
-                    done(Done::Joined(Box::new(Joined {
-                        seat,
-                        player_token,
-                        commitment,
-                        receipt: Some(receipt),
-                    })))
-                }
-                (None, None) => {
-                    return Err(ApiError::Internal("a player seated without a token".into()));
-                }
-            }
+            done(seated(state, table, (&act, who, token), (credential, issued)).await?)
         }
         Decided::Key(seat, key) => {
             table.set_key(&state.store, seat, &key).await?;
@@ -270,6 +247,37 @@ async fn on_table(
         state.presence.recheck(table.id());
     }
     Ok(done)
+}
+
+/// Step 6 for an act that seats (a join, a bot seated): the seat taken, and the reply to it —
+/// for a player, the seat's commitment, signed.
+async fn seated(
+    state: &AppState,
+    table: &mut Held,
+    (act, who, token): (&Act, Who, Option<&str>),
+    (credential, issued): (Credential, Option<String>),
+) -> Result<Done, ApiError> {
+    let (credential, token) =
+        take_seat(state, table, act, who, token, (credential, issued)).await?;
+    let seat = seat_number(&credential)?;
+    let level = bot_level(&credential);
+    let name = credential.display_name.clone().unwrap_or_default();
+    let entropy = credential.entropy.clone();
+    let public_key = credential.public_key.clone();
+    match (level, token) {
+        (Some(level), _) => Ok(Done::BotSeated(BotSeated { seat, level, name })),
+        (None, Some(player_token)) => {
+            let (commitment, receipt) =
+                seat_commitment(state, table, Seat(seat), entropy, public_key).await?;
+            Ok(Done::Joined(Box::new(Joined {
+                seat,
+                player_token,
+                commitment,
+                receipt: Some(receipt),
+            })))
+        }
+        (None, None) => Err(ApiError::Internal("a player seated without a token".into())),
+    }
 }
 
 /// Step 7 for the sweep's `BotsDue` that found no bot due in the game as the store has it: the
