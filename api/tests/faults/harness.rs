@@ -144,7 +144,13 @@ pub async fn game_with_bots(
     players: u8,
     seed: u64,
 ) -> (String, String) {
-    let level = |i: u8| if i.is_multiple_of(2) { "random" } else { "heuristic" };
+    let level = |i: u8| {
+        if i.is_multiple_of(2) {
+            "random"
+        } else {
+            "heuristic"
+        }
+    };
     game_with_bots_of(c, s, (ruleset, players, seed), level).await
 }
 
@@ -171,15 +177,25 @@ pub async fn game_with_bots_of(
     .expect("join");
     assert_eq!(st, StatusCode::CREATED, "{j}");
     let token = j["player_token"].as_str().unwrap().to_string();
+    let mine = j["seat"].as_u64().unwrap();
     for i in 1..players {
-        let (st, b, _) = send(
-            c.post(s.url(&format!("/games/{id}/bots")))
-                .bearer_auth(&host)
-                .json(&json!({ "level": level(i) })),
-        )
-        .await
-        .expect("seat a bot");
-        assert_eq!(st, StatusCode::CREATED, "{b}");
+        let mut tries = 0;
+        loop {
+            let (st, b, _) = send(
+                c.post(s.url(&format!("/games/{id}/bots")))
+                    .bearer_auth(&host)
+                    .json(&json!({ "level": level(i) })),
+            )
+            .await
+            .expect("seat a bot");
+            if st == StatusCode::CREATED {
+                break;
+            }
+            // A stranger took a seat meanwhile: the host gives it back, and seats the bot.
+            tries += 1;
+            assert!(st == StatusCode::CONFLICT && tries < 50, "{st} {b}");
+            evict_strangers(c, s, (&id, &host), mine).await;
+        }
     }
     let (st, o, _) = send(
         c.post(s.url(&format!("/games/{id}/start")))
@@ -189,6 +205,25 @@ pub async fn game_with_bots_of(
     .expect("start");
     assert_eq!(st, StatusCode::OK, "{o}");
     (id, token)
+}
+
+/// The host of lobby `id` frees every seat a person other than seat `mine` holds.
+async fn evict_strangers(c: &Client, s: &Remote, (id, host): (&str, &str), mine: u64) {
+    let (_, g, _) = send(c.get(s.url(&format!("/games/{id}"))))
+        .await
+        .expect("the game");
+    for seat in g["seats"].as_array().expect("seats") {
+        let n = seat["seat"].as_u64().unwrap();
+        if n != mine && seat.get("bot").is_none() {
+            let (st, b, _) = send(
+                c.delete(s.url(&format!("/games/{id}/seats/{n}")))
+                    .bearer_auth(host),
+            )
+            .await
+            .expect("free a seat");
+            assert_eq!(st, StatusCode::NO_CONTENT, "{b}");
+        }
+    }
 }
 
 /// `count` started 4-seat games as [`game_with_bots`] makes them, base and Saboteur 2 in
