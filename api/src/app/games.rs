@@ -3,7 +3,7 @@
 //! the act's reply is kept in that transaction, and a retry answers it again.
 
 use saboteur_domain::{Event, Seat, Seed};
-use saboteur_storage::{Credential, KEPT_FOR, KeptReply, NewGame, Role, StoreError};
+use saboteur_storage::{Credential, KeptReply, NewGame, Role, StoreError};
 
 use crate::app::act::{Act, Done, KeyFor};
 use crate::app::auth::{new_token, token_hash};
@@ -69,19 +69,10 @@ pub(crate) async fn create(state: &AppState, act: Act) -> Result<Done, ApiError>
 /// The reply kept for a retried key, if any: refused (422 `idempotency_key_reused`) when the
 /// key came with another request.
 async fn again(state: &AppState, key: &KeyFor) -> Result<Option<Done>, ApiError> {
-    let since = chrono::Utc::now() - KEPT_FOR;
-    let Some(kept) = state.store.kept_reply(&key.scope, &key.key, since).await? else {
+    let Some(reply) = crate::app::lobby_replies::first_reply(state, key).await? else {
         return Ok(None);
     };
-    if kept.request != key.request {
-        return Err(ApiError::Unprocessable {
-            code: "idempotency_key_reused",
-            detail: "this Idempotency-Key was used for another request; use a new key for a new \
-                     game"
-                .into(),
-        });
-    }
-    let created: GameCreated = serde_json::from_str(&kept.reply)
+    let created: GameCreated = serde_json::from_str(&reply)
         .map_err(|e| ApiError::Internal(format!("a kept reply is not a creation's: {e}")))?;
     Ok(Some(Done::Replayed(Box::new(Done::Created(Box::new(
         created,

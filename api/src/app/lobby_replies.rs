@@ -29,9 +29,13 @@ enum KeptDone {
     KeyKept(Box<KeyKept>),
 }
 
-/// The reply kept for a retried key, if any, marked replayed; 422 `idempotency_key_reused`
-/// when the key came with another request.
-pub(crate) async fn again(state: &AppState, key: &KeyFor) -> Result<Option<Done>, ApiError> {
+/// The first reply kept for a retried key (its body as stored), if any: a creation's, a
+/// rematch's or a lobby act's. 422 `idempotency_key_reused` when the key came with another
+/// request.
+pub(crate) async fn first_reply(
+    state: &AppState,
+    key: &KeyFor,
+) -> Result<Option<String>, ApiError> {
     let since = chrono::Utc::now() - KEPT_FOR;
     let Some(kept) = state.store.kept_reply(&key.scope, &key.key, since).await? else {
         return Ok(None);
@@ -40,11 +44,19 @@ pub(crate) async fn again(state: &AppState, key: &KeyFor) -> Result<Option<Done>
         return Err(ApiError::Unprocessable {
             code: "idempotency_key_reused",
             detail: "this Idempotency-Key was used for another request; use a new key for a new \
-                     act"
-            .into(),
+                     request"
+                .into(),
         });
     }
-    let done = match serde_json::from_str(&kept.reply)
+    Ok(Some(kept.reply))
+}
+
+/// The reply kept for a retried key of a lobby's act, if any, marked replayed.
+pub(crate) async fn again(state: &AppState, key: &KeyFor) -> Result<Option<Done>, ApiError> {
+    let Some(reply) = first_reply(state, key).await? else {
+        return Ok(None);
+    };
+    let done = match serde_json::from_str(&reply)
         .map_err(|e| ApiError::Internal(format!("a kept reply cannot be read: {e}")))?
     {
         KeptDone::Joined(j) => Done::Joined(j),
