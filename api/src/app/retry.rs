@@ -1,6 +1,6 @@
 //! Step 3 of the seam: an act sent again with its `Idempotency-Key` (a seat's command, undo
-//! request, vote, message, reclaim or key registered during play) answers exactly the reply it was given first, read from
-//! the log; the key sent with another act is refused.
+//! request, vote, message, reclaim or key registered during play) answers exactly the reply it
+//! was given first, read from the log; the key sent with another act is refused.
 
 use saboteur_domain::Event;
 

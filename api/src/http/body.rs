@@ -20,6 +20,14 @@ use crate::state::AppState;
 #[derive(Debug, Clone)]
 pub(crate) struct RawBody(pub String);
 
+impl RawBody {
+    /// The body of `req` exactly as it was sent, if it had a JSON body.
+    pub(crate) fn of(req: &actix_web::HttpRequest) -> Option<String> {
+        use actix_web::HttpMessage as _;
+        req.extensions().get::<RawBody>().map(|b| b.0.clone())
+    }
+}
+
 /// A JSON request body (`application/json`, at most [`BODY_LIMIT`] bytes), read within the
 /// server's body timeout.
 pub(crate) struct Json<T>(pub T);

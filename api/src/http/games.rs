@@ -1,6 +1,5 @@
 //! Games: create, list, get, join, start.
 
-use actix_web::HttpMessage as _;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, put, web};
 use saboteur_domain::Seat;
 use saboteur_storage::GameStatus;
@@ -17,7 +16,7 @@ use crate::dto::{
     SeatKey,
 };
 use crate::error::ApiError;
-use crate::http::body::Json;
+use crate::http::body::{Json, RawBody};
 use crate::http::perform::{game, key_for, perform};
 use crate::state::AppState;
 
@@ -69,16 +68,10 @@ async fn create_game(
     perform(&state, &req, Act::Create(body, key, client)).await
 }
 
-/// Who makes a game or takes a seat: its client, as the per-client limits name it (who may get
-/// a creation's kept reply back, whose lobbies and seats taken it counts in).
 /// What a lobby act's `Idempotency-Key` must come with again: the method, the path and the
 /// body as sent.
 fn asked(req: &HttpRequest) -> String {
-    let body = req
-        .extensions()
-        .get::<crate::http::body::RawBody>()
-        .map(|b| b.0.clone())
-        .unwrap_or_default();
+    let body = RawBody::of(req).unwrap_or_default();
     format!("{} {}\n{body}", req.method(), req.path())
 }
 
@@ -93,6 +86,8 @@ fn lobby_key(
     key_for(req, format!("{act} {game} {who}"), &asked(req))
 }
 
+/// Who makes a game or takes a seat: its client, as the per-client limits name it (who may get
+/// a creation's kept reply back, whose lobbies and seats taken it counts in).
 pub(crate) fn maker(state: &AppState, req: &HttpRequest) -> Option<String> {
     crate::http::quota::Client::of(req, &state.config.limits.trusted_proxies).map(|c| c.to_string())
 }

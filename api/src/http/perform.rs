@@ -3,12 +3,11 @@
 
 use actix_web::{HttpRequest, HttpResponse};
 
-use actix_web::HttpMessage as _;
-
 use crate::app::act::{Act, Done, KeyFor, Request, Signed};
 use crate::app::ids::{self, GameId};
 use crate::app::seam;
 use crate::error::ApiError;
+use crate::http::body::RawBody;
 use crate::state::AppState;
 
 /// The bearer token of a request, if it has an `Authorization` header.
@@ -56,11 +55,7 @@ pub(crate) fn signed(req: &HttpRequest) -> Result<Option<Signed>, ApiError> {
         .ok_or_else(|| {
             ApiError::BadRequest("`Seat-Signature-Version` is a version number".into())
         })?;
-    let body = req
-        .extensions()
-        .get::<crate::http::body::RawBody>()
-        .map(|b| b.0.clone())
-        .unwrap_or_default();
+    let body = RawBody::of(req).unwrap_or_default();
     Ok(Some(Signed {
         version,
         signature,
@@ -112,10 +107,7 @@ pub(crate) async fn perform(
     act: Act,
 ) -> Result<HttpResponse, ApiError> {
     let game = act.game().cloned();
-    let body = req
-        .extensions()
-        .get::<crate::http::body::RawBody>()
-        .map(|b| b.0.clone());
+    let body = RawBody::of(req);
     let request = Request::new(bearer(req)?, act)
         .signed(signed(req)?)
         .body(body.as_deref());
