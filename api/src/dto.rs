@@ -245,6 +245,21 @@ pub struct TableRead {
     pub events: EventPage,
 }
 
+/// One message's `data` on `GET /games/{id}/events/stream`: an `EventRecord`, and on request
+/// (`?table=true`) the caller's table with the last event of each batch.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct StreamRecord {
+    /// Its sequence number, from 1: the game's version once it is applied.
+    pub seq: i64,
+    /// The event, with what the caller may not see replaced by `null` or `{"count": n}`.
+    pub event: saboteur_domain::Event,
+    /// With `?table=true`, on the last event of each batch the stream sends (the newest event
+    /// when it was sent): the caller's table at this event's version, as `GET /games/{id}/table`
+    /// answers it, with `events` empty. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<Box<TableRead>>,
+}
+
 /// A page of events.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct EventPage {

@@ -149,6 +149,15 @@ pub fn spec() -> serde_json::Value {
 /// the server emits, and the receipt a refusal carries.
 fn finish(api: utoipa::openapi::OpenApi) -> serde_json::Value {
     let codes = error::all_codes();
+    let mut api = api;
+    // The stream's `data`: no operation returns it as a body, so it is named here.
+    api.components
+        .get_or_insert_with(Default::default)
+        .schemas
+        .insert(
+            "StreamRecord".into(),
+            <dto::StreamRecord as utoipa::PartialSchema>::schema(),
+        );
     let mut spec = saboteur_openapi::finish(api, &codes);
     if let Some(properties) = spec
         .pointer_mut("/components/schemas/Problem/properties")

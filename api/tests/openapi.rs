@@ -409,7 +409,7 @@ fn every_response_declares_its_content_and_headers() {
     );
     assert_eq!(
         spec["components"]["schemas"]["StreamMessage"]["properties"]["data"]["contentSchema"]["$ref"],
-        "#/components/schemas/EventRecord"
+        "#/components/schemas/StreamRecord"
     );
 }
 

@@ -256,7 +256,10 @@ export interface paths {
          *     number and its `event` the event's type; a comment every 5 s keeps the connection alive.
          *     Once the game is over and every event has been sent, the response ends: a client
          *     reconnects only while the game is not over. A player's stream also ends when the seat's
-         *     token is issued again.
+         *     token is issued again. An event's `seq` is the game's version once it is applied. With
+         *     `table=true`, the last event of each batch sent carries the caller's table at its version
+         *     (the view with its receipt, the legal commands, presence), so that no read follows the
+         *     news.
          */
         get: operations["stream_events"];
         put?: never;
@@ -3106,8 +3109,9 @@ export interface components {
          */
         StreamMessage: {
             /**
-             * @description An `EventRecord` as JSON text (`{"seq": n, "event": {…}}`): parse it with the
-             *     `EventRecord` schema.
+             * @description A `StreamRecord` as JSON text (`{"seq": n, "event": {…}}`, and `"table": {…}` on the
+             *     last event of each batch of a stream opened with `?table=true`): parse it with the
+             *     `StreamRecord` schema.
              */
             data: string;
             /**
@@ -3120,6 +3124,21 @@ export interface components {
              *     `Last-Event-ID` header to resume after a dropped connection.
              */
             id: string;
+        };
+        /**
+         * StreamRecord
+         * @description One message's `data` on `GET /games/{id}/events/stream`: an `EventRecord`, and on request
+         *     (`?table=true`) the caller's table with the last event of each batch.
+         */
+        StreamRecord: {
+            /** @description The event, with what the caller may not see replaced by `null` or `{"count": n}`. */
+            event: components["schemas"]["Event"];
+            /**
+             * Format: int64
+             * @description Its sequence number, from 1: the game's version once it is applied.
+             */
+            seq: number;
+            table?: null | components["schemas"]["TableRead"];
         };
         /**
          * TableRead
@@ -4787,6 +4806,12 @@ export interface operations {
             query?: {
                 /** @description Start after this sequence number (the `Last-Event-ID` header wins when present). */
                 after?: number | null;
+                /**
+                 * @description `true`: the last event of each batch the stream sends carries `table`, the caller's
+                 *     `TableRead` at that event's version (its `events` empty: the stream carries them), so
+                 *     that a client needs no read after the news.
+                 */
+                table?: boolean | null;
             };
             header?: {
                 /** @description Resume after this sequence number */
@@ -4800,7 +4825,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events, each message a `StreamMessage`: `id` is the sequence number, `event` the event's type, `data` an `EventRecord` as JSON (`{"seq": n, "event": {…}}`); a comment line every 5 s keeps the connection alive. The response ends after a finished game's last event, and a player's when its token is issued again. */
+            /** @description Server-Sent Events, each message a `StreamMessage`: `id` is the sequence number, `event` the event's type, `data` a `StreamRecord` as JSON (`{"seq": n, "event": {…}}`, with `table` on the last event of each batch when asked for); a comment line every 5 s keeps the connection alive. The response ends after a finished game's last event, and a player's when its token is issued again. */
             200: {
                 headers: {
                     /** @description The API's version (`info.version`) */

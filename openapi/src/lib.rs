@@ -91,7 +91,7 @@ pub struct ApiDoc;
 /// The version of the HTTP API: the spec's `info.version` and every response's
 /// [`API_VERSION_HEADER`]. A change to the wire format bumps it and gets a CHANGELOG entry; the
 /// golden test `api/tests/openapi.rs` fails until both are done.
-pub const API_VERSION: &str = "0.12.0";
+pub const API_VERSION: &str = "0.13.0";
 
 /// The response header that states [`API_VERSION`].
 pub const API_VERSION_HEADER: &str = "Api-Version";
@@ -112,8 +112,9 @@ pub struct StreamMessage {
     /// The event's `type` (`card_drawn`, `path_played`, …), for SSE libraries that dispatch
     /// on it.
     pub event: String,
-    /// An `EventRecord` as JSON text (`{"seq": n, "event": {…}}`): parse it with the
-    /// `EventRecord` schema.
+    /// A `StreamRecord` as JSON text (`{"seq": n, "event": {…}}`, and `"table": {…}` on the
+    /// last event of each batch of a stream opened with `?table=true`): parse it with the
+    /// `StreamRecord` schema.
     #[schema(content_media_type = "application/json")]
     pub data: String,
 }
@@ -133,8 +134,8 @@ pub const PROBLEM_CODE: &str = "ProblemCode";
 ///   `discriminator`;
 /// - `Problem.code` is open (a string), and [`PROBLEM_CODE`] lists `codes`, the codes the
 ///   server emits;
-/// - the stream's messages are described by [`StreamMessage`], whose `data` is an
-///   `EventRecord`;
+/// - the stream's messages are described by [`StreamMessage`], whose `data` is a
+///   `StreamRecord` (an `EventRecord`, and the caller's table when asked for);
 /// - every response declares `Api-Version`; every 429 and 503 declares `Retry-After`; every
 ///   reply carrying an `Outcome` declares its `ETag`;
 /// - a `title` on every component schema (its name) and on the variants of the unions left.
@@ -429,7 +430,7 @@ fn open_problem_codes(doc: &mut Value, codes: &[&str]) {
 /// an `EventRecord` as JSON.
 fn describe_stream(doc: &mut Value) {
     if let Some(data) = doc.pointer_mut("/components/schemas/StreamMessage/properties/data") {
-        data["contentSchema"] = serde_json::json!({ "$ref": "#/components/schemas/EventRecord" });
+        data["contentSchema"] = serde_json::json!({ "$ref": "#/components/schemas/StreamRecord" });
     }
 }
 
@@ -511,8 +512,9 @@ fn limit_every_client(doc: &mut Value) {
 }
 
 /// A `title` on every component schema (its name), and on the variants of the unions that are
-/// not tagged by `type`, named after their one value (`Audience` `spectator`) or their one
-/// property (`Audience` `seat`), so that generated types have names.
+/// not tagged by `type`, named after their one value (`Audience` `spectator`), their one
+/// property (`Audience` `seat`) or the one value of their tag property (`Clock` `kind`
+/// `per_decision`), so that generated types have names (`ClockPerDecision`, not `ClockType0`).
 fn title_schemas(doc: &mut Value) {
     let Some(schemas) = doc
         .pointer_mut("/components/schemas")
@@ -544,8 +546,18 @@ fn title_schemas(doc: &mut Value) {
                 .filter(|p| p.len() == 1)
                 .and_then(|p| p.keys().next())
                 .map(String::as_str);
+            // A variant tagged by a property of one value other than `type` (`Clock`'s `kind`).
+            let tag_value = variant
+                .get("properties")
+                .and_then(|p| p.as_object())
+                .into_iter()
+                .flat_map(|p| p.values())
+                .filter_map(|p| p.get("enum").and_then(|e| e.as_array()))
+                .find(|e| e.len() == 1)
+                .and_then(|e| e[0].as_str());
             let tag = only_value
                 .or(only_property)
+                .or(tag_value)
                 .map(|t| format!("{name}{}", pascal(t)));
             if let (Some(tag), Some(variant)) = (tag, variant.as_object_mut()) {
                 variant.entry("title").or_insert_with(|| tag.into());

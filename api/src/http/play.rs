@@ -149,6 +149,27 @@ async fn view_at(
     Ok(body)
 }
 
+/// The table as `who` reads it at its version, with `events` (the stream sends its own, and
+/// gives an empty page).
+pub(crate) async fn table_read(
+    state: &AppState,
+    table: &Table,
+    who: Caller,
+    events: EventPage,
+) -> Result<TableRead, ApiError> {
+    let version = table.version();
+    // The caller's own eyes, as `GET /state` without `as`.
+    let audience = eyes(None, who.audience(), table.over(), table.players())?;
+    Ok(TableRead {
+        version: version.stored(),
+        game: table.summary(),
+        state: view_at(state, table, version, audience).await?,
+        legal: who.seat().ok().map(|seat| moves(table, seat)),
+        presence: state.presence.of(table.id(), table.players()),
+        events,
+    })
+}
+
 /// What `seat` may send now, at the table's version.
 fn moves(table: &Table, seat: Seat) -> LegalMoves {
     LegalMoves {
@@ -407,21 +428,11 @@ async fn read_table(
     let mut table = seam::open(&state, &game).await?;
     let who = table.caller(&state.store, bearer(&req)?.as_deref()).await?;
     let version = table.version();
-    // The caller's own eyes, as `GET /state` without `as`.
-    let audience = eyes(None, who.audience(), table.over(), table.players())?;
-    let view = view_at(&state, &table, version, audience).await?;
-    let legal = who.seat().ok().map(|seat| moves(&table, seat));
     let after = query
         .after
         .map_or_else(|| (version.stored() - 30).max(0), |_| after);
-    let body = TableRead {
-        version: version.stored(),
-        game: table.summary(),
-        state: view,
-        legal,
-        presence: state.presence.of(&game, table.players()),
-        events: events_page(&table, who, after, limit),
-    };
+    let events = events_page(&table, who, after, limit);
+    let body = table_read(&state, &table, who, events).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", format!("\"{version}\"")))
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-cache"))

@@ -25,13 +25,15 @@ use crate::http::quota::ClientPermit;
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::app::auth::token_hash;
+use crate::app::auth::{Caller, token_hash};
 use crate::app::ids::GameId;
 use crate::app::presence::Present;
 use crate::app::seam;
+use crate::dto::{EventPage, StreamRecord};
 use crate::error::{ApiError, Conflict};
 use crate::http::limits::Permit;
 use crate::http::perform::{bearer, game};
+use crate::http::play::table_read;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -44,6 +46,10 @@ struct StreamQuery {
     /// Start after this sequence number (the `Last-Event-ID` header wins when present).
     #[param(minimum = 0)]
     after: Option<i64>,
+    /// `true`: the last event of each batch the stream sends carries `table`, the caller's
+    /// `TableRead` at that event's version (its `events` empty: the stream carries them), so
+    /// that a client needs no read after the news.
+    table: Option<bool>,
 }
 
 type Frames = mpsc::Sender<Result<web::Bytes, std::io::Error>>;
@@ -62,9 +68,12 @@ const CHECK_EVERY: u32 = 3;
 struct Follower {
     state: Arc<AppState>,
     game: GameId,
-    audience: Audience,
+    /// Who opened the stream: the events are shown to its audience.
+    who: Caller,
     /// The seat and its token's hash, for a player's stream.
     holder: Option<(Seat, String)>,
+    /// Whether the last event of each batch carries the caller's table.
+    with_table: bool,
 }
 
 /// Why a stream stops reading.
@@ -125,9 +134,25 @@ impl Follower {
             rewinds: Some(table.rewinds()),
             ..sent.clone()
         };
+        let audience = self.who.audience();
+        let newest = i64::try_from(log.len()).unwrap_or(i64::MAX);
         for (event, seq) in log.iter().skip(at).zip(sent.seq + 1..) {
-            let shown = history.shown(u64::try_from(seq).unwrap_or_default(), event, self.audience);
-            let data = serde_json::json!({ "seq": seq, "event": shown });
+            let shown = history.shown(u64::try_from(seq).unwrap_or_default(), event, audience);
+            let mut data = StreamRecord {
+                seq,
+                event: shown,
+                table: None,
+            };
+            if self.with_table && seq == newest {
+                let events = EventPage {
+                    events: Vec::new(),
+                    next_after: None,
+                };
+                let read = table_read(&self.state, &table, self.who, events).await?;
+                data.table = Some(Box::new(read));
+            }
+            let data = serde_json::to_string(&data)
+                .map_err(|e| ApiError::Internal(format!("a stream record as JSON: {e}")))?;
             frames.push(web::Bytes::from(format!(
                 "id: {seq}\nevent: {}\ndata: {data}\n\n",
                 event.kind()
@@ -233,7 +258,10 @@ impl Follower {
 /// number and its `event` the event's type; a comment every 5 s keeps the connection alive.
 /// Once the game is over and every event has been sent, the response ends: a client
 /// reconnects only while the game is not over. A player's stream also ends when the seat's
-/// token is issued again.
+/// token is issued again. An event's `seq` is the game's version once it is applied. With
+/// `table=true`, the last event of each batch sent carries the caller's table at its version
+/// (the view with its receipt, the legal commands, presence), so that no read follows the
+/// news.
 #[utoipa::path(
     tag = "events",
     params(
@@ -243,7 +271,7 @@ impl Follower {
     ),
     security((), ("bearer" = [])),
     responses(
-        (status = 200, description = "Server-Sent Events, each message a `StreamMessage`: `id` is the sequence number, `event` the event's type, `data` an `EventRecord` as JSON (`{\"seq\": n, \"event\": {…}}`); a comment line every 5 s keeps the connection alive. The response ends after a finished game's last event, and a player's when its token is issued again.", body = saboteur_openapi::StreamMessage, content_type = "text/event-stream"),
+        (status = 200, description = "Server-Sent Events, each message a `StreamMessage`: `id` is the sequence number, `event` the event's type, `data` a `StreamRecord` as JSON (`{\"seq\": n, \"event\": {…}}`, with `table` on the last event of each batch when asked for); a comment line every 5 s keeps the connection alive. The response ends after a finished game's last event, and a player's when its token is issued again.", body = saboteur_openapi::StreamMessage, content_type = "text/event-stream"),
         (status = 400, description = "Malformed Last-Event-ID or query", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -284,10 +312,8 @@ async fn stream_events(
     let game = game(&id)?;
     let token = bearer(&req)?;
     let mut table = seam::open(&state, &game).await?;
-    let audience = table
-        .caller(&state.store, token.as_deref())
-        .await?
-        .audience();
+    let who = table.caller(&state.store, token.as_deref()).await?;
+    let audience = who.audience();
     let holder = match (audience, token) {
         (Audience::Seat(seat), Some(token)) => Some((seat, token_hash(&token))),
         _ => None,
@@ -329,8 +355,9 @@ async fn stream_events(
     let follower = Follower {
         state: state.clone().into_inner(),
         game,
-        audience,
+        who,
         holder,
+        with_table: query.table.unwrap_or(false),
     };
     tokio::spawn(follower.feed(notices, after, tx, (permit, mine, present)));
     Ok(HttpResponse::Ok()

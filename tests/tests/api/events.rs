@@ -2,6 +2,7 @@
 //! resuming with Last-Event-ID; and the metrics that count them.
 
 use reqwest::StatusCode;
+use serde_json::Value;
 
 use crate::helpers::{TestApp, postgres_url, sqlite_url};
 
@@ -25,6 +26,103 @@ async fn read_until(resp: &mut reqwest::Response, want: i64) -> Vec<i64> {
             .collect();
     }
     ids
+}
+
+/// Reads server-sent events until one with `id: want` arrives; returns each message's `data`.
+async fn records_until(resp: &mut reqwest::Response, want: i64) -> Vec<Value> {
+    let mut text = String::new();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let records: Vec<Value> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .map(|d| serde_json::from_str(d).unwrap())
+            .collect();
+        if records.iter().any(|r| r["seq"] == want) {
+            return records;
+        }
+        let chunk = tokio::time::timeout_at(deadline, resp.chunk())
+            .await
+            .expect("events arrive in time")
+            .unwrap();
+        text.push_str(&String::from_utf8_lossy(
+            &chunk.expect("the stream stays open"),
+        ));
+    }
+}
+
+/// The table on the stream (`?table=true`): the newest event of each batch carries the
+/// caller's table at its version, as `GET /table` reads it; the other events carry none, and a
+/// stream opened without the option carries none.
+async fn table_on_the_stream(a: &TestApp, b: &TestApp) {
+    let t = a.table("base", 3, 11).await;
+    a.start(&t.id, Some(&t.host)).await;
+    let v = a.state(&t.id, None).await.1["version"].as_i64().unwrap();
+    let mut mine = b.events_stream_with_table(&t.id, Some(&t.tokens[0])).await;
+    let mut watching = b.events_stream_with_table(&t.id, None).await;
+    let mut plain = b.events_stream(&t.id, Some(&t.tokens[0]), None).await;
+    let backlog = records_until(&mut mine, v).await;
+    assert_eq!(backlog.len() as i64, v, "the backlog in one batch");
+    let with_table: Vec<&Value> = backlog
+        .iter()
+        .filter(|r| r.get("table").is_some())
+        .collect();
+    assert_eq!(with_table.len(), 1, "one table per batch");
+    let table = &with_table[0]["table"];
+    assert_eq!(with_table[0]["seq"], v, "on the batch's newest event");
+    assert_eq!(table["version"], v, "the table at the event's version");
+    let (_, state) = a.state(&t.id, Some(&t.tokens[0])).await;
+    assert_eq!(table["state"]["view"], state["view"], "the seat's own view");
+    assert_eq!(table["state"]["receipt"]["version"], v);
+    let (_, legal) = a.legal_moves(&t.id, &t.tokens[0]).await;
+    assert_eq!(table["legal"]["commands"], legal["commands"]);
+    assert_eq!(table["events"]["events"], Value::Array(vec![]));
+    assert_eq!(table["game"]["id"], t.id.as_str());
+    // A spectator's table: no legal moves, and no seat's hand.
+    let seen = records_until(&mut watching, v).await;
+    let spectator = &seen.last().unwrap()["table"];
+    assert_eq!(spectator["legal"], Value::Null);
+    assert_eq!(spectator["state"]["view"]["hand"], Value::Null);
+    assert_ne!(spectator["state"]["view"], table["state"]["view"]);
+    // News through the other process: the new batch's newest event carries the new table.
+    a.play_one(&t).await;
+    let now = a.state(&t.id, Some(&t.tokens[0])).await.1["version"]
+        .as_i64()
+        .unwrap();
+    let news: Vec<Value> = records_until(&mut mine, now)
+        .await
+        .into_iter()
+        .filter(|r| r["seq"].as_i64().unwrap() > v)
+        .collect();
+    let last = news.last().unwrap();
+    assert_eq!(last["seq"], now);
+    assert_eq!(last["table"]["version"], now);
+    let (_, legal) = a.legal_moves(&t.id, &t.tokens[0]).await;
+    assert_eq!(last["table"]["legal"]["commands"], legal["commands"]);
+    assert!(
+        news[..news.len() - 1]
+            .iter()
+            .all(|r| r.get("table").is_none())
+    );
+    // Without the option, no table.
+    let plain = records_until(&mut plain, now).await;
+    assert!(plain.iter().all(|r| r.get("table").is_none()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_table_on_the_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = TestApp::spawn(sqlite_url(&dir, "e2e.db"), None).await;
+    table_on_the_stream(&a, &a).await;
+    drop(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_table_on_the_stream_across_processes() {
+    let url = postgres_url().await;
+    let a = TestApp::spawn(url.clone(), None).await;
+    let b = TestApp::spawn(url, None).await;
+    table_on_the_stream(&a, &b).await;
 }
 
 /// Live updates: the stream replays, follows new commands (also made through another server

@@ -329,6 +329,16 @@ impl TestApp {
         rb.send().await.unwrap()
     }
 
+    /// `GET /games/{id}/events/stream?table=true`: each batch's last event with the caller's
+    /// table.
+    pub async fn events_stream_with_table(&self, id: &str, token: Option<&str>) -> Response {
+        let path = format!("/games/{id}/events/stream?table=true");
+        self.request(Method::GET, &path, token)
+            .send()
+            .await
+            .unwrap()
+    }
+
     // Undo and rollback.
 
     /// `POST /games/{id}/undo`.
