@@ -45,6 +45,7 @@ pub struct GameCreated {
     pub commitment: SeedCommitment,
     /// The server's signed receipt of `commitment` (kind `commitment`: its `view_hash` covers
     /// `commitment` alone, so it can be shown without the token).
+    #[schema(required = true)]
     pub receipt: Option<crate::receipt::Receipt>,
 }
 
@@ -79,12 +80,14 @@ pub struct GameSummary {
     /// Hex SHA-256 of the seed.
     pub seed_commitment: String,
     /// The seed (64 hex digits), once the game is finished.
+    #[schema(required = true)]
     pub seed: Option<String>,
     /// The seats taken so far.
     pub seats: Vec<SeatInfo>,
     /// How many seats the game has.
     pub players: u8,
     /// The game this one is a rematch of (`GET /games/{id}/series` follows the series).
+    #[schema(required = true)]
     pub previous: Option<String>,
 }
 
@@ -94,6 +97,7 @@ pub struct GameList {
     /// The games, oldest first.
     pub games: Vec<GameSummary>,
     /// Pass as `cursor` for the next page; absent on the last page.
+    #[schema(required = true)]
     pub next_cursor: Option<String>,
 }
 
@@ -196,6 +200,7 @@ pub struct Joined {
     pub commitment: SeedCommitment,
     /// The server's signed receipt of `commitment` (kind `commitment`: its `view_hash` covers
     /// `commitment` alone, so it can be shown without the token).
+    #[schema(required = true)]
     pub receipt: Option<crate::receipt::Receipt>,
 }
 
@@ -210,6 +215,7 @@ pub struct KeyKept {
     /// new key.
     pub commitment: SeedCommitment,
     /// The server's signed receipt of `commitment` (kind `commitment`).
+    #[schema(required = true)]
     pub receipt: Option<crate::receipt::Receipt>,
 }
 
@@ -238,6 +244,7 @@ pub struct TableRead {
     pub state: StateView,
     /// The caller's legal commands, as `GET /games/{id}/legal-moves` answers; null for a
     /// spectator or the host.
+    #[schema(required = true)]
     pub legal: Option<LegalMoves>,
     /// Who is connected, as `GET /games/{id}/presence` answers.
     pub presence: crate::app::presence::PresenceView,
@@ -266,6 +273,7 @@ pub struct EventPage {
     /// The events, in order.
     pub events: Vec<EventRecord>,
     /// Pass as `after` for the next page; absent when the log has no more events yet.
+    #[schema(required = true)]
     pub next_after: Option<i64>,
 }
 

@@ -933,16 +933,16 @@ export interface components {
          */
         AuditVerdict: {
             /** @description The first discrepancy, when a check failed. */
-            discrepancy?: string | null;
+            discrepancy: string | null;
             /** @description How many events the bundle holds. */
             events: number;
-            failed_check?: null | components["schemas"]["AuditCheck"];
+            failed_check: null | components["schemas"]["AuditCheck"];
             /** @description The server's signing keys, as the bundle publishes them. */
             keys: components["schemas"]["PublishedKey"][];
-            log_entry?: null | components["schemas"]["LogRecord"];
+            log_entry: null | components["schemas"]["LogRecord"];
             /** @description Whether every check passed. */
             ok: boolean;
-            report?: null | components["schemas"]["Verified"];
+            report: null | components["schemas"]["Verified"];
             /** @description The revealed seed, 64 hex digits. */
             seed: string;
             /** @description Hex SHA-256 of the seed, published when the game was created. */
@@ -1024,7 +1024,7 @@ export interface components {
          * @description One card of the catalogue.
          */
         CardEntry: {
-            action?: null | components["schemas"]["ActionEntry"];
+            action: null | components["schemas"]["ActionEntry"];
             /** @description The card's identifier (docs/cards.md). */
             card: components["schemas"]["Card"];
             /**
@@ -1045,7 +1045,7 @@ export interface components {
             /** @description The colours of the card's doors. */
             doors: components["schemas"]["Team"][];
             /** @description For a goal card: whether it is the gold. */
-            gold?: boolean | null;
+            gold: boolean | null;
             /** @description What kind of card it is. */
             kind: components["schemas"]["CardKind"];
             /** @description Whether the card is a ladder. */
@@ -1060,7 +1060,7 @@ export interface components {
              * Format: int32
              * @description For a gold card: its value in nuggets.
              */
-            value?: number | null;
+            value: number | null;
         };
         /**
          * CardKind
@@ -1705,7 +1705,7 @@ export interface components {
              * Format: int64
              * @description Pass as `after` for the next page; absent when the log has no more events yet.
              */
-            next_after?: number | null;
+            next_after: number | null;
         };
         /**
          * EventPassed
@@ -2186,7 +2186,7 @@ export interface components {
             game_id: string;
             /** @description The host's bearer token: keep it secret; it starts the game. */
             host_token: string;
-            receipt?: null | components["schemas"]["Receipt"];
+            receipt: null | components["schemas"]["Receipt"];
             /** @description Hex SHA-256 of the game's seed, published now; the seed is revealed when the game ends. */
             seed_commitment: string;
             /**
@@ -2203,7 +2203,7 @@ export interface components {
             /** @description The games, oldest first. */
             games: components["schemas"]["GameSummary"][];
             /** @description Pass as `cursor` for the next page; absent on the last page. */
-            next_cursor?: string | null;
+            next_cursor: string | null;
         };
         /**
          * GameStatus
@@ -2226,13 +2226,13 @@ export interface components {
              */
             players: number;
             /** @description The game this one is a rematch of (`GET /games/{id}/series` follows the series). */
-            previous?: string | null;
+            previous: string | null;
             /** @description The ruleset. */
             ruleset: components["schemas"]["Ruleset"];
             /** @description The seats taken so far. */
             seats: components["schemas"]["SeatInfo"][];
             /** @description The seed (64 hex digits), once the game is finished. */
-            seed?: string | null;
+            seed: string | null;
             /** @description Hex SHA-256 of the seed. */
             seed_commitment: string;
             /** @description Where the game is in its life. */
@@ -2248,7 +2248,7 @@ export interface components {
          * @description A goal cell as an audience sees it.
          */
         GoalView: {
-            card?: null | components["schemas"]["Card"];
+            card: null | components["schemas"]["Card"];
             /** @description Whether it has been turned face up. */
             revealed: boolean;
             /**
@@ -2369,7 +2369,7 @@ export interface components {
             commitment: components["schemas"]["SeedCommitment"];
             /** @description The player's bearer token: keep it secret; it plays for this seat. */
             player_token: string;
-            receipt?: null | components["schemas"]["Receipt"];
+            receipt: null | components["schemas"]["Receipt"];
             /**
              * Format: int32
              * @description The seat number, from 0.
@@ -2388,7 +2388,7 @@ export interface components {
              *     new key.
              */
             commitment: components["schemas"]["SeedCommitment"];
-            receipt?: null | components["schemas"]["Receipt"];
+            receipt: null | components["schemas"]["Receipt"];
             /**
              * Format: int32
              * @description The seat number, from 0.
@@ -2433,7 +2433,7 @@ export interface components {
              * Format: int64
              * @description Pass as `after` for the next page; absent on the last page.
              */
-            next_after?: number | null;
+            next_after: number | null;
         };
         /**
          * LogRecord
@@ -2547,7 +2547,7 @@ export interface components {
              * @description The seat whose decision the game awaits now (`null` once it is over): a client need
              *     not read the state to know who plays next.
              */
-            awaited?: number | null;
+            awaited: number | null;
             /** @description The new events, as the caller may see them. */
             events: components["schemas"]["EventRecord"][];
             receipt?: null | components["schemas"]["Receipt"];
@@ -2594,11 +2594,11 @@ export interface components {
          * @description The phase as an audience sees it.
          */
         PhaseView: {
-            awaited?: null | components["schemas"]["Seat"];
+            awaited: null | components["schemas"]["Seat"];
             /** @description Which phase. */
             name: components["schemas"]["PhaseName"];
             /** @description The gold cards offered, only to the chooser. */
-            offered?: components["schemas"]["Card"][] | null;
+            offered: components["schemas"]["Card"][] | null;
             /** @description How many gold cards are on offer. */
             offered_count: number;
         };
@@ -2814,16 +2814,16 @@ export interface components {
          * @description What receipts showed against a finished game's record.
          */
         ReceiptsVerdict: {
-            checked?: null | components["schemas"]["ReceiptsChecked"];
+            checked: null | components["schemas"]["ReceiptsChecked"];
             /** @description The first receipt the record contradicts: the record changed after it was served. */
-            contradiction?: string | null;
+            contradiction: string | null;
             /** @description Whether every receipt agrees with the record. */
             ok: boolean;
             /**
              * @description The first receipt refused: it proves nothing (a bad signature, an unknown key, another
              *     game, a body that is not the one it signed).
              */
-            refused?: string | null;
+            refused: string | null;
         };
         /**
          * Role
@@ -2859,7 +2859,7 @@ export interface components {
          * @description What is known of a finished round.
          */
         RoundResult: {
-            gold_reached_by?: null | components["schemas"]["Seat"];
+            gold_reached_by: null | components["schemas"]["Seat"];
             /** @description The dwarf cards, revealed at the end of the round. */
             roles: components["schemas"]["Role"][];
             /**
@@ -2963,8 +2963,8 @@ export interface components {
              * @description The event (`seat_handed_to_bot`) that handed the seat to the bot playing it now: what
              *     its player's signed reclaim names (`about`, docs/clients.md).
              */
-            handed_at?: number | null;
-            handed_to?: null | components["schemas"]["BotLevel"];
+            handed_at: number | null;
+            handed_to: null | components["schemas"]["BotLevel"];
             /**
              * @description The Ed25519 public key (64 hex digits) that signs the seat's acts, if its player
              *     registered one (`seat_key_registered`).
@@ -2975,7 +2975,7 @@ export interface components {
              * @description Milliseconds left on the seat's clock at the start of its current (or next) decision:
              *     its bank, or the limit per decision; absent without a clock.
              */
-            remaining_ms?: number | null;
+            remaining_ms: number | null;
             /** @description The seat. */
             seat: components["schemas"]["Seat"];
             /**
@@ -2988,7 +2988,7 @@ export interface components {
              * @description The event (`command_accepted`) of the seat's command that its undo would take back
              *     now, if any: what its player's signed undo names (`about`).
              */
-            undoable?: number | null;
+            undoable: number | null;
         };
         /**
          * SeatTarget
@@ -3051,7 +3051,7 @@ export interface components {
         SegmentEntry: {
             /** @description Whether the segment ends inside the card (a single opening that is not a ladder). */
             dead_end: boolean;
-            door?: null | components["schemas"]["Team"];
+            door: null | components["schemas"]["Team"];
             /** @description The openings of the segment, upright. */
             openings: components["schemas"]["Opening"][];
         };
@@ -3071,7 +3071,7 @@ export interface components {
          */
         SeriesGame: {
             /** @description Each seat's gold, once the game is over. */
-            gold?: number[] | null;
+            gold: number[] | null;
             /** @description The game's id. */
             id: string;
             /** @description Where it is in its life. */
@@ -3150,7 +3150,7 @@ export interface components {
             events: components["schemas"]["EventPage"];
             /** @description The game, as `GET /games/{id}` answers. */
             game: components["schemas"]["GameSummary"];
-            legal?: null | components["schemas"]["LegalMoves"];
+            legal: null | components["schemas"]["LegalMoves"];
             /** @description Who is connected, as `GET /games/{id}/presence` answers. */
             presence: components["schemas"]["PresenceView"];
             /**
@@ -3174,9 +3174,9 @@ export interface components {
              * Format: int32
              * @description Timeouts in a row after which a seat is handed to a bot, if ever.
              */
-            abandon_after?: number | null;
-            clock?: null | components["schemas"]["Clock"];
-            deadline?: null | components["schemas"]["Deadline"];
+            abandon_after: number | null;
+            clock: null | components["schemas"]["Clock"];
+            deadline: null | components["schemas"]["Deadline"];
             /** @description The sequence numbers of the messages the host hid. */
             hidden_talk: number[];
             /**
@@ -3198,7 +3198,7 @@ export interface components {
              * @description The pending undo request's event (`undo_requested`), if one waits for votes: what a
              *     signed approval or decline names (`about`).
              */
-            undo_request?: number | null;
+            undo_request: number | null;
         };
         /**
          * TalkRequest
@@ -3287,7 +3287,7 @@ export interface components {
             /** @description The start and every face-up path card and goal. */
             board: components["schemas"]["PlacedCard"][];
             /** @description What each seat has publicly done this round (public: tallied from public events). */
-            conduct?: components["schemas"]["Conduct"][];
+            conduct: components["schemas"]["Conduct"][];
             /** @description Whose turn it is while playing. */
             current_player: components["schemas"]["Seat"];
             /** @description Cards in the discard pile. */
@@ -3302,22 +3302,22 @@ export interface components {
              * @description Every seat's gold total: omniscient, or once the game is over; in `saboteur2` coins are
              *     public, as payouts follow from the revealed dwarf cards.
              */
-            gold?: number[] | null;
+            gold: number[] | null;
             /** @description Gold cards each seat has won (values stay secret until the end, §7.3). */
             gold_card_counts: number[];
             /** @description Cards in the gold pile. */
             gold_pile_size: number;
             /** @description The audience's hand. */
-            hand?: components["schemas"]["Card"][] | null;
+            hand: components["schemas"]["Card"][] | null;
             /** @description Cards in each hand. */
             hand_sizes: number[];
             /** @description Every hand: omniscient only. */
-            hands?: components["schemas"]["Card"][][] | null;
+            hands: components["schemas"]["Card"][][] | null;
             /** @description The action cards in front of each seat. */
             in_front: components["schemas"]["Card"][][];
             /** @description The dwarf cards the audience has looked at with Inspection this round. */
             inspected: components["schemas"]["Inspection"][];
-            my_gold?: null | components["schemas"]["MyGold"];
+            my_gold: null | components["schemas"]["MyGold"];
             /** @description Rule variants. */
             options: components["schemas"]["Options"];
             /** @description What the game waits for. */
@@ -3328,10 +3328,10 @@ export interface components {
              */
             players: number;
             /** @description The cards removed unseen this round: omniscient only. */
-            removed?: components["schemas"]["Card"][] | null;
-            role?: null | components["schemas"]["Role"];
+            removed: components["schemas"]["Card"][] | null;
+            role: null | components["schemas"]["Role"];
             /** @description Every seat's dwarf card: omniscient only. */
-            roles?: components["schemas"]["Role"][] | null;
+            roles: components["schemas"]["Role"][] | null;
             /**
              * Format: int32
              * @description The current round (0 before the start).
@@ -3341,8 +3341,8 @@ export interface components {
             rounds: components["schemas"]["RoundResult"][];
             /** @description `base` or `saboteur2`. */
             ruleset: components["schemas"]["Ruleset"];
-            seat?: null | components["schemas"]["Seat"];
-            seed?: null | components["schemas"]["Seed"];
+            seat: null | components["schemas"]["Seat"];
+            seed: null | components["schemas"]["Seed"];
             /** @description The seats with a Theft in front of them, in the order they played it. */
             thefts: components["schemas"]["Seat"][];
             /** @description The seats sharing the win, once the game is over. */

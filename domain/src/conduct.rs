@@ -16,26 +16,37 @@ use crate::geometry::Cell;
 pub struct Conduct {
     /// Path cards without a dead end that open towards the goals (east of the start's column
     /// side, or north/south between the goals).
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub tunnels: u32,
     /// Path cards without a dead end that do not open towards the goals.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub detours: u32,
     /// Path cards with a dead-end segment (ladders excepted).
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub dead_ends: u32,
     /// Rockfalls that removed a path card without a dead end.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub rockfalls: u32,
     /// Rockfalls that removed a dead-end card.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub cleared: u32,
     /// Tools broken in front of another seat.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub tools_broken: u32,
     /// Tools repaired in front of another seat.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub repairs: u32,
     /// Other seats trapped (`saboteur2`).
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub traps: u32,
     /// Other seats freed from a trap (`saboteur2`).
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub frees: u32,
     /// Green doors placed (`saboteur2`).
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub green_doors: u32,
     /// Blue doors placed (`saboteur2`).
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub blue_doors: u32,
 }
 

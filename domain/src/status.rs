@@ -18,17 +18,21 @@ pub struct SeatStatus {
     pub seat: Seat,
     /// Milliseconds left on the seat's clock at the start of its current (or next) decision:
     /// its bank, or the limit per decision; absent without a clock.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub remaining_ms: Option<u64>,
     /// Its timeouts in a row.
     pub timeouts: u8,
     /// The bot playing the seat since it was handed over (abandoned, or by the host), if one
     /// is. Seats taken by a bot when the game was set up are listed with the game.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub handed_to: Option<BotLevel>,
     /// The event (`seat_handed_to_bot`) that handed the seat to the bot playing it now: what
     /// its player's signed reclaim names (`about`, docs/clients.md).
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub handed_at: Option<u64>,
     /// The event (`command_accepted`) of the seat's command that its undo would take back
     /// now, if any: what its player's signed undo names (`about`).
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub undoable: Option<u64>,
     /// The Ed25519 public key (64 hex digits) that signs the seat's acts, if its player
     /// registered one (`seat_key_registered`).
@@ -47,14 +51,17 @@ pub struct TableStatus {
     /// (docs/clients.md).
     pub record_version: u8,
     /// The turn clock, if the game has one.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub clock: Option<Clock>,
     /// Timeouts in a row after which a seat is handed to a bot, if ever.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub abandon_after: Option<u8>,
     /// The level of the bot that decides for a seat that ran out of time.
     pub timeout_bot: BotLevel,
     /// Whether spectators may talk.
     pub spectator_talk: bool,
     /// The deadline of the awaited decision, if it has one.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub deadline: Option<Deadline>,
     /// Every seat, in order.
     pub seats: Vec<SeatStatus>,
@@ -62,6 +69,7 @@ pub struct TableStatus {
     pub hidden_talk: Vec<u64>,
     /// The pending undo request's event (`undo_requested`), if one waits for votes: what a
     /// signed approval or decline names (`about`).
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub undo_request: Option<u64>,
 }
 

@@ -53,6 +53,7 @@ pub struct GoalView {
     /// Whether it has been turned face up.
     pub revealed: bool,
     /// The card, when revealed, or when this audience looked at it with a map.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub card: Option<Card>,
 }
 
@@ -63,8 +64,10 @@ pub struct PhaseView {
     /// Which phase.
     pub name: PhaseName,
     /// The seat whose decision is awaited.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub awaited: Option<Seat>,
     /// The gold cards offered, only to the chooser.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub offered: Option<Vec<Card>>,
     /// How many gold cards are on offer.
     pub offered_count: usize,
@@ -126,19 +129,26 @@ pub struct View {
     /// Gold cards each seat has won (values stay secret until the end, §7.3).
     pub gold_card_counts: Vec<usize>,
     /// The audience's own seat.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub seat: Option<Seat>,
     /// The audience's hand.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub hand: Option<Vec<Card>>,
     /// The audience's dwarf card.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub role: Option<Role>,
     /// The audience's gold cards and total.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub my_gold: Option<MyGold>,
     /// Every seat's dwarf card: omniscient only.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub roles: Option<Vec<Role>>,
     /// Every hand: omniscient only.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub hands: Option<Vec<Vec<Card>>>,
     /// Every seat's gold total: omniscient, or once the game is over; in `saboteur2` coins are
     /// public, as payouts follow from the revealed dwarf cards.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub gold: Option<Vec<u32>>,
     /// The dwarf cards the audience has looked at with Inspection this round.
     pub inspected: Vec<Inspection>,
@@ -147,15 +157,18 @@ pub struct View {
     /// The seats with a Theft in front of them, in the order they played it.
     pub thefts: Vec<Seat>,
     /// The cards removed unseen this round: omniscient only.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub removed: Option<Vec<Card>>,
     /// The finished rounds, with their revealed dwarf cards.
     pub rounds: Vec<RoundResult>,
     /// The seats sharing the win, once the game is over.
     pub winners: Vec<Seat>,
     /// The seed of every shuffle: omniscient, or once the game is over.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub seed: Option<Seed>,
     /// What each seat has publicly done this round (public: tallied from public events).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub conduct: Vec<Conduct>,
 }
 

@@ -54,6 +54,7 @@ pub struct Outcome {
     pub events: Vec<EventRecord>,
     /// The seat whose decision the game awaits now (`null` once it is over): a client need
     /// not read the state to know who plays next.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub awaited: Option<u8>,
     /// The server's signed receipt for this outcome (its `view_hash` covers the rest of this
     /// body): keep it to prove later what you were told.

@@ -69,6 +69,7 @@ pub struct SegmentEntry {
     /// The openings of the segment, upright.
     pub openings: Vec<Opening>,
     /// The colour of the door on this segment, if any (`saboteur2`).
+    #[schema(required = true)]
     pub door: Option<Team>,
     /// Whether the segment ends inside the card (a single opening that is not a ladder).
     pub dead_end: bool,
@@ -124,10 +125,13 @@ pub struct CardEntry {
     /// How many crystals the card shows.
     pub crystals: u8,
     /// For a goal card: whether it is the gold.
+    #[schema(required = true)]
     pub gold: Option<bool>,
     /// For an action card: what it does and targets.
+    #[schema(required = true)]
     pub action: Option<ActionEntry>,
     /// For a gold card: its value in nuggets.
+    #[schema(required = true)]
     pub value: Option<u8>,
 }
 

@@ -31,6 +31,7 @@ pub struct SeriesGame {
     /// Where it is in its life.
     pub status: GameStatus,
     /// Each seat's gold, once the game is over.
+    #[schema(required = true)]
     pub gold: Option<Vec<u32>>,
 }
 

@@ -27,10 +27,13 @@ pub struct AuditVerdict {
     /// Whether every check passed.
     pub ok: bool,
     /// What the checks showed, when they passed.
+    #[schema(required = true)]
     pub report: Option<Verified>,
     /// The first discrepancy, when a check failed.
+    #[schema(required = true)]
     pub discrepancy: Option<String>,
     /// Which check failed (a stable code), when one did.
+    #[schema(required = true)]
     pub failed_check: Option<AuditCheck>,
     /// The revealed seed, 64 hex digits.
     pub seed: String,
@@ -41,6 +44,7 @@ pub struct AuditVerdict {
     /// The server's signing keys, as the bundle publishes them.
     pub keys: Vec<PublishedKey>,
     /// The game's entry in the transparency log, once it is logged.
+    #[schema(required = true)]
     pub log_entry: Option<LogRecord>,
 }
 
@@ -50,11 +54,14 @@ pub struct ReceiptsVerdict {
     /// Whether every receipt agrees with the record.
     pub ok: bool,
     /// What was checked, when every receipt agreed.
+    #[schema(required = true)]
     pub checked: Option<ReceiptsChecked>,
     /// The first receipt the record contradicts: the record changed after it was served.
+    #[schema(required = true)]
     pub contradiction: Option<String>,
     /// The first receipt refused: it proves nothing (a bad signature, an unknown key, another
     /// game, a body that is not the one it signed).
+    #[schema(required = true)]
     pub refused: Option<String>,
 }
 

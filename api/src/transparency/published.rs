@@ -22,6 +22,7 @@ pub struct LogPage {
     /// The entries, in order.
     pub entries: Vec<LogRecord>,
     /// Pass as `after` for the next page; absent on the last page.
+    #[schema(required = true)]
     pub next_after: Option<i64>,
 }
 

@@ -100,6 +100,7 @@ pub struct RoundResult {
     /// Which round.
     pub round: u8,
     /// Who turned the gold, if anyone.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub gold_reached_by: Option<Seat>,
     /// The dwarf cards, revealed at the end of the round.
     pub roles: Vec<Role>,

@@ -48,8 +48,8 @@ from saboteur_client.models import (
     AddBot,
     BotLevel,
     Card,
-    ClockType0,
-    ClockType0Kind,
+    ClockPerDecision,
+    ClockPerDecisionKind,
     CommandChooseGold,
     CommandDiscardToRemove,
     CommandPass,
@@ -123,7 +123,7 @@ class Game:
         self.known = 0
         ruleset = Ruleset.SABOTEUR2 if self.online else Ruleset(mode)
         # A turn clock generous enough for any bot: every command is recorded with its time.
-        clock = ClockType0(kind=ClockType0Kind.PER_DECISION, seconds=120)
+        clock = ClockPerDecision(kind=ClockPerDecisionKind.PER_DECISION, seconds=120)
         options = Options(clock=clock) if self.online else Options()
         created = ok(
             create_game.sync_detailed(

@@ -4,7 +4,7 @@
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use crate::helpers::{TestApp, postgres_url, sqlite_url};
+use crate::helpers::{TestApp, assert_conforms, postgres_url, sqlite_url};
 
 /// Reads server-sent events until one with `id: want` arrives; returns every id seen.
 async fn read_until(resp: &mut reqwest::Response, want: i64) -> Vec<i64> {
@@ -62,6 +62,9 @@ async fn table_on_the_stream(a: &TestApp, b: &TestApp) {
     let mut watching = b.events_stream_with_table(&t.id, None).await;
     let mut plain = b.events_stream(&t.id, Some(&t.tokens[0]), None).await;
     let backlog = records_until(&mut mine, v).await;
+    for record in &backlog {
+        assert_conforms("StreamRecord", record);
+    }
     assert_eq!(backlog.len() as i64, v, "the backlog in one batch");
     let with_table: Vec<&Value> = backlog
         .iter()
@@ -95,6 +98,7 @@ async fn table_on_the_stream(a: &TestApp, b: &TestApp) {
         .filter(|r| r["seq"].as_i64().unwrap() > v)
         .collect();
     let last = news.last().unwrap();
+    assert_conforms("StreamRecord", last);
     assert_eq!(last["seq"], now);
     assert_eq!(last["table"]["version"], now);
     let (_, legal) = a.legal_moves(&t.id, &t.tokens[0]).await;

@@ -26,6 +26,7 @@ pub fn validators() -> &'static HashMap<&'static str, jsonschema::Validator> {
             "EventPage",
             "GameSummary",
             "Series",
+            "StreamRecord",
         ]
         .into_iter()
         .map(|name| {
