@@ -212,13 +212,6 @@ impl TestApp {
             .await
     }
 
-    /// `POST /games/{id}/seats` with a share in the seed.
-    pub async fn join_with_share(&self, id: &str, name: &str, entropy: &str) -> Reply {
-        let body = json!({ "name": name, "entropy": entropy });
-        self.post(&format!("/games/{id}/seats"), None, Some(&body))
-            .await
-    }
-
     /// `DELETE /games/{id}/seats/{seat}`.
     pub async fn leave(&self, id: &str, seat: usize, token: Option<&str>) -> Reply {
         let path = format!("/games/{id}/seats/{seat}");

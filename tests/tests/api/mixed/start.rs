@@ -197,27 +197,42 @@ impl Mixed {
                 // Now and then with a key: the seat's acts are then signed.
                 let key = rng.chance(50).then(|| signing_key(&mut rng));
                 // Now and then with a share in the seed: the start mixes it in.
-                let (st, j) = if let Some((k, public)) = &key {
-                    let proof = super::game::key_proof(k, &id);
-                    let body = json!({
-                        "name": format!("p{seat}"),
-                        "public_key": public,
-                        "key_proof": proof,
-                    });
-                    let path = format!("/games/{id}/seats");
-                    let ex = app
-                        .exchange(Method::POST, &path, None, Some(&body), &[])
-                        .await;
-                    (ex.status, ex.body)
+                let path = format!("/games/{id}/seats");
+                // Now and then someone takes the seat and gives it back first.
+                if rng.chance(10) {
+                    let body = json!({ "name": "passer-by" });
+                    let (st, j) = lobby_act(&app, &mut rng, Method::POST, &path, None, &body).await;
+                    assert_eq!(
+                        (st, j["seat"].as_u64()),
+                        (StatusCode::CREATED, Some(seat as u64)),
+                        "{j}"
+                    );
+                    let token = j["player_token"].as_str().unwrap().to_string();
+                    let gone = format!("/games/{id}/seats/{seat}");
+                    let (st, j) = lobby_act(
+                        &app,
+                        &mut rng,
+                        Method::DELETE,
+                        &gone,
+                        Some(&token),
+                        &Value::Null,
+                    )
+                    .await;
+                    assert_eq!(st, StatusCode::NO_CONTENT, "a seat given back: {j}");
+                }
+                let mut body = json!({ "name": format!("p{seat}") });
+                if let Some((k, public)) = &key {
+                    body["public_key"] = json!(public);
+                    body["key_proof"] = json!(super::game::key_proof(k, &id));
                 } else if rng.chance(50) {
-                    let share = seed_hex(rng.next());
-                    let (st, j) = app.join_with_share(&id, &format!("p{seat}"), &share).await;
-                    assert_eq!(j["commitment"]["entropy"], json!(share), "{j}");
-                    (st, j)
-                } else {
-                    app.join(&id, &format!("p{seat}")).await
-                };
+                    body["entropy"] = json!(seed_hex(rng.next()));
+                }
+                let (st, j) = lobby_act(&app, &mut rng, Method::POST, &path, None, &body).await;
+                if body.get("entropy").is_some() {
+                    assert_eq!(j["commitment"]["entropy"], body["entropy"], "{j}");
+                }
                 assert_eq!(st, StatusCode::CREATED, "{j}");
+                assert_eq!(j["seat"].as_u64(), Some(seat as u64), "{j}");
                 assert_eq!(j["receipt"]["kind"], "commitment", "{j}");
                 tokens.push(Some((
                     j["player_token"].as_str().unwrap().to_string(),
@@ -230,7 +245,9 @@ impl Mixed {
                     "heuristic"
                 };
                 let bot = json!({ "level": level });
-                let (st, b) = app.add_bot(&id, Some(&host), &bot).await;
+                let path = format!("/games/{id}/bots");
+                let (st, b) =
+                    lobby_act(&app, &mut rng, Method::POST, &path, Some(&host), &bot).await;
                 assert_eq!(st, StatusCode::CREATED, "{b}");
                 tokens.push(None);
             }
@@ -240,4 +257,34 @@ impl Mixed {
         let talk = options["spectator_talk"] == true;
         Mixed::started(app, time, rng, (id, host, tokens), described, talk).await
     }
+}
+
+/// A lobby act (a seat taken or given back, a bot seated): now and then with an
+/// `Idempotency-Key`, and then now and then sent again, which must answer exactly the first
+/// reply (marked as given again) and change nothing more: a retried join that took another
+/// seat shows as the next seat's join landing elsewhere, or the start refused.
+async fn lobby_act(
+    app: &TestApp,
+    rng: &mut Rng,
+    method: Method,
+    path: &str,
+    token: Option<&str>,
+    body: &Value,
+) -> (StatusCode, Value) {
+    let key: Vec<(&str, String)> = if rng.chance(50) {
+        vec![("Idempotency-Key", format!("lobby-{}", rng.next()))]
+    } else {
+        Vec::new()
+    };
+    let body = (!body.is_null()).then_some(body);
+    let first = app.exchange(method.clone(), path, token, body, &key).await;
+    if !key.is_empty() && rng.chance(70) {
+        let again = app.exchange(method, path, token, body, &key).await;
+        assert_eq!(
+            (again.status, &again.body),
+            (first.status, &first.body),
+            "a lobby act retried with its key: {path}"
+        );
+    }
+    (first.status, first.body)
 }
