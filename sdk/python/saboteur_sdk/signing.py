@@ -1,0 +1,176 @@
+"""A seat's Ed25519 key, and its acts sent signed (docs/clients.md, "Signing your acts").
+
+Every act of a seat with a key carries `Seat-Signature`, the signature of the act's statement
+(the RFC 8785 JSON of `scheme`, `act`, `game`, `seat`, `version`, `body` and `about`), and
+`Seat-Signature-Version`. `Signer.send` writes the body as the canonical JSON it signed and
+sends exactly those bytes, whatever model it was given.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from typing import Any, Protocol, cast
+from urllib.parse import quote
+
+import httpx
+import rfc8785
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from saboteur_client import AuthenticatedClient
+from saboteur_client.models import (
+    CommandChooseGold,
+    CommandDiscardToRemove,
+    CommandPass,
+    CommandPlayAction,
+    CommandPlayPath,
+    CommandSteal,
+    Outcome,
+)
+
+from .problems import check
+
+RECORD_VERSION = 5
+"""The record version this client signs for: its games' seats sign `saboteur-act-v3`."""
+
+SCHEME = "saboteur-act-v3"
+
+Command = CommandPlayPath | CommandPlayAction | CommandPass | CommandDiscardToRemove | CommandChooseGold | CommandSteal
+"""A command, as `LegalMoves.commands` lists them."""
+
+
+class Model(Protocol):
+    """A generated request model."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+Body = Model | Mapping[str, object] | None
+
+
+def check_record(record_version: int) -> None:
+    """Refuses a game whose record version (`TableStatus.record_version`) is not the one this
+    client signs: an older one binds signatures less."""
+    if record_version != RECORD_VERSION:
+        raise RuntimeError(
+            f"the game is of record version {record_version}; this client signs record version {RECORD_VERSION} only"
+        )
+
+
+def event_number(value: object) -> int | None:
+    """An event number the table's status lists (`undoable`, `undo_request`, `handed_at`) as an
+    act's `about`, or `None` when it lists none (a generated `None` or `UNSET`)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def as_value(body: Body) -> dict[str, object] | None:
+    """A body as a JSON value: a model's `to_dict()`."""
+    if body is None:
+        return None
+    if isinstance(body, Mapping):
+        return dict(body)
+    return body.to_dict()
+
+
+class Signer:
+    """A seat's Ed25519 key (`key`, made when not given). Send `public_key` and `key_proof()`
+    when taking the seat, then set `seat` to the seat taken; from then on every act of the seat
+    goes through `send` (or `command`). `acts` counts the acts signed."""
+
+    def __init__(self, game: str, seat: int = 0, key: Ed25519PrivateKey | None = None) -> None:
+        self.game = game
+        self.seat = seat
+        self.key = key if key is not None else Ed25519PrivateKey.generate()
+        self.acts = 0
+
+    @property
+    def public_key(self) -> str:
+        """The public key as the server takes it: 64 hex digits."""
+        return self.key.public_key().public_bytes_raw().hex()
+
+    def key_proof(self, game: str | None = None) -> str:
+        """The proof of possession that goes with `public_key`: the signature of the RFC 8785 JSON
+        of `{"scheme": "saboteur-key-v1", "game", "key"}`, for `game` (by default the signer's)."""
+        statement = {"scheme": "saboteur-key-v1", "game": self.game if game is None else game, "key": self.public_key}
+        return self.key.sign(rfc8785.dumps(statement)).hex()
+
+    def statement(self, act: str, version: int, body: Body = None, about: int | None = None) -> bytes:
+        """The bytes signed for `act` with `body`, chosen at `version`, about the event `about`."""
+        value = {
+            "scheme": SCHEME,
+            "act": act,
+            "game": self.game,
+            "seat": self.seat,
+            "version": version,
+            "body": as_value(body),
+            "about": about,
+        }
+        # rfc8785's own types name only JSON values; a model's `to_dict()` is one.
+        return rfc8785.dumps(cast(Any, value))
+
+    def headers(self, act: str, version: int, body: Body = None, about: int | None = None) -> dict[str, str]:
+        """The two headers that sign an act, as strings."""
+        signature = self.key.sign(self.statement(act, version, body, about)).hex()
+        self.acts += 1
+        return {"Seat-Signature": signature, "Seat-Signature-Version": str(version)}
+
+    def path(self, suffix: str) -> str:
+        return f"/games/{quote(self.game, safe='')}{suffix}"
+
+    def send(
+        self,
+        client: AuthenticatedClient,
+        method: str,
+        suffix: str,
+        act: str,
+        version: int,
+        body: Body = None,
+        *,
+        about: int | None = None,
+        headers: Mapping[str, str] | None = None,
+        signed: bool = True,
+    ) -> httpx.Response:
+        """Sends `act` of the seat with the player's `client` to `/games/{game}{suffix}`, signed
+        at `version` (unsigned with `signed=False`), with `body` (a generated model, a mapping or
+        `None`) written as the canonical JSON the statement holds. Returns the success; raises
+        its `ApiProblem` otherwise."""
+        sent = {str(k): str(v) for k, v in (headers or {}).items()}
+        if signed:
+            sent.update(self.headers(act, version, body, about))
+        value = as_value(body)
+        content = None
+        if value is not None:
+            content = rfc8785.dumps(cast(Any, value))
+            sent["Content-Type"] = "application/json"
+        http = client.get_httpx_client()
+        return check(http.request(method, self.path(suffix), content=content, headers=sent))
+
+    def outcome(
+        self,
+        client: AuthenticatedClient,
+        suffix: str,
+        act: str,
+        version: int,
+        body: Body = None,
+        *,
+        about: int | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Outcome:
+        """A signed `POST` whose reply is an `Outcome` (talk, undo, votes, reclaim, …)."""
+        reply = self.send(client, "POST", suffix, act, version, body, about=about, headers=headers)
+        return Outcome.from_dict(reply.json())
+
+    def command(
+        self,
+        client: AuthenticatedClient,
+        version: int,
+        command: Command,
+        *,
+        idempotency_key: str | None = None,
+        signed: bool = True,
+    ) -> Outcome:
+        """Plays `command`, chosen at `version` (sent as `If-Match`), signed, with an
+        `Idempotency-Key` (a new one unless given: send the same one again to retry safely)."""
+        headers = {"If-Match": f'"{version}"', "Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+        reply = self.send(client, "POST", "/commands", "command", version, command, headers=headers, signed=signed)
+        return Outcome.from_dict(reply.json())

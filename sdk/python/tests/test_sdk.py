@@ -1,0 +1,177 @@
+"""The SDK against a live server: typed problems, signed acts, the stream and receipts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from conftest import Table, new_table
+
+from saboteur_client import Client
+from saboteur_client.api.events import list_events
+from saboteur_client.api.play import get_state, legal_moves
+from saboteur_client.models import EventCommandAccepted, EventGameEnded, LegalMoves, ProblemCode, SeatSignature
+from saboteur_sdk import (
+    ApiProblem,
+    BadSignature,
+    NotFound,
+    PreconditionFailed,
+    Signer,
+    SignatureRequired,
+    StreamRecord,
+    UnknownEvent,
+    follow,
+    ok,
+    problem_class,
+)
+from saboteur_sdk.stream import parse
+
+
+def awaited_moves(t: Table) -> tuple[int, int]:
+    """Waits (on the stream) until this seat is awaited; the version and decision version of
+    its legal moves."""
+    for record in follow(t.player, t.game, table=True):
+        if record.table is not None and record.table.state.view.phase.awaited == t.seat:
+            break
+    moves = ok(legal_moves.sync_detailed(t.game, client=t.player))
+    return moves.version, moves.decision_version
+
+
+def test_problem_is_typed(table: Table) -> None:
+    with pytest.raises(NotFound) as missing:
+        ok(get_state.sync_detailed("no-such-game", client=table.player))
+    assert (missing.value.status, missing.value.code) == (404, "not_found")
+    assert missing.value.known_code is ProblemCode.NOT_FOUND
+    awaited_moves(table)
+    moves = ok(legal_moves.sync_detailed(table.game, client=table.player))
+    if moves.decision_version <= 1:
+        pytest.skip("no version before the last decision")
+    with pytest.raises(PreconditionFailed) as stale:
+        table.signer.command(table.player, moves.decision_version - 1, moves.commands[0])
+    assert (stale.value.status, stale.value.code) == (412, "precondition_failed")
+    assert stale.value.receipt is not None and stale.value.receipt.kind.value == "refusal"
+    # A code newer than the client is raised as its status's class.
+    assert problem_class(412, "some_new_code") is PreconditionFailed
+    assert problem_class(599, "x").__name__ == "ServerError"
+
+
+def test_signed_command_is_accepted_and_recorded(table: Table) -> None:
+    version, _ = awaited_moves(table)
+    moves = ok(legal_moves.sync_detailed(table.game, client=table.player))
+    outcome = table.signer.command(table.player, version, moves.commands[0])
+    assert table.signer.acts == 1
+    mine = [r for r in outcome.events if isinstance(r.event, EventCommandAccepted) and r.event.seat == table.seat]
+    assert mine, "the reply holds the command accepted"
+    page = ok(list_events.sync_detailed(table.game, client=table.player, after=mine[0].seq - 1, limit=1))
+    accepted = page.events[0].event
+    assert isinstance(accepted, EventCommandAccepted)
+    assert isinstance(accepted.signature, SeatSignature), "the record keeps the signature"
+
+
+def test_unsigned_and_forged_commands_are_refused(table: Table) -> None:
+    version, _ = awaited_moves(table)
+    moves = ok(legal_moves.sync_detailed(table.game, client=table.player))
+    with pytest.raises(SignatureRequired) as unsigned:
+        table.signer.command(table.player, version, moves.commands[0], signed=False)
+    assert (unsigned.value.status, unsigned.value.code) == (401, "signature_required")
+    forger = Signer(table.game, table.seat)  # another key than the seat's
+    with pytest.raises(BadSignature) as forged:
+        forger.command(table.player, version, moves.commands[0])
+    assert (forged.value.status, forged.value.code) == (401, "bad_signature")
+    assert isinstance(forged.value, ApiProblem)
+
+
+class Dropping(httpx.BaseTransport):
+    """Cuts the first event stream after `after` bytes of its body, as a lost connection."""
+
+    def __init__(self, after: int) -> None:
+        self.inner = httpx.HTTPTransport()
+        self.after = after
+        self.drops = 0
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        if not request.url.path.endswith("/events/stream") or self.drops:
+            return response
+        self.drops += 1
+        return httpx.Response(response.status_code, headers=response.headers,
+                              stream=Cut(response, self.after), request=request)
+
+
+class Cut(httpx.SyncByteStream):
+    def __init__(self, response: httpx.Response, after: int) -> None:
+        self.response = response
+        self.after = after
+
+    def __iter__(self) -> Iterator[bytes]:
+        sent = 0
+        for chunk in self.response.stream:  # type: ignore[union-attr]
+            if sent + len(chunk) > self.after:
+                yield chunk[: self.after - sent]
+                raise httpx.ReadError("connection cut")
+            sent += len(chunk)
+            yield chunk
+
+    def close(self) -> None:
+        self.response.close()
+
+
+def play_to_the_end(t: Table, records: list[StreamRecord], client: Client) -> None:
+    """Follows the game with `client` (table on), keeping every record and receipt, and plays
+    the seat's first legal move whenever it is awaited, signed."""
+    for record in follow(client, t.game, token=t.token, table=True):
+        records.append(record)
+        t.receipts.keep(record)
+        if record.table is None or record.table.state.view.phase.awaited != t.seat:
+            continue
+        legal = record.table.legal
+        if not isinstance(legal, LegalMoves) or not legal.commands:
+            continue
+        try:
+            t.receipts.keep(t.signer.command(t.player, legal.version, legal.commands[0]))
+        except ApiProblem as problem:
+            t.receipts.keep(problem)
+            if problem.status not in (409, 412):
+                raise
+
+
+@pytest.fixture(scope="module")
+def played(base: str) -> tuple[Table, list[StreamRecord], Dropping]:
+    t = new_table(base)
+    dropping = Dropping(after=3000)
+    records: list[StreamRecord] = []
+    play_to_the_end(t, records, Client(base_url=base, httpx_args={"transport": dropping}))
+    return t, records, dropping
+
+
+def test_follow_resumes_after_a_drop_with_every_event_once(played: tuple[Table, list[StreamRecord], Dropping]) -> None:
+    t, records, dropping = played
+    assert dropping.drops == 1
+    seqs = [r.seq for r in records]
+    assert seqs == list(range(1, len(seqs) + 1)), "every event once, in order"
+    assert isinstance(records[-1].event, EventGameEnded)
+    assert ok(get_state.sync_detailed(t.game, client=t.player)).version == seqs[-1]
+
+
+def test_table_rides_on_the_newest_event(played: tuple[Table, list[StreamRecord], Dropping]) -> None:
+    _, records, _ = played
+    tables = [r for r in records if r.table is not None]
+    assert tables, "a stream opened with table=true carries the table"
+    assert all(r.table is not None and r.table.version == r.seq for r in tables)
+    assert records[-1].table is not None, "the newest event carries the table"
+
+
+def test_receipts_are_written_and_verified(played: tuple[Table, list[StreamRecord], Dropping], binary: str) -> None:
+    t, _, _ = played
+    assert len(t.receipts) > 3
+    said = t.receipts.verify(t.anonymous, t.game, {t.seat: [t.signer.public_key]}, binary=binary)
+    assert f"every act of seat {t.seat} is signed by the key" in said
+
+
+def test_an_unknown_event_is_yielded_not_raised() -> None:
+    record = parse('{"seq": 7, "event": {"type": "dragon_woke", "seat": 1}}')
+    assert record.seq == 7 and record.table is None
+    assert isinstance(record.event, UnknownEvent) and record.event.type == "dragon_woke"
+    known = parse('{"seq": 8, "event": {"type": "card_drawn", "seat": 0, "card": null}}')
+    assert not isinstance(known.event, UnknownEvent)
