@@ -105,7 +105,7 @@ rm -f "$ts/src/mine.ts" "$ts/dist/src/mine.js"
 # Python: openapi-python-client, mypy --strict.
 py="$here/python"
 if [ ! -x "$venv/bin/openapi-python-client" ] || [ ! -x "$venv/bin/openapi-generator-cli" ] ||
-  ! "$venv/bin/python" -c "import httpx_sse, cryptography, rfc8785" 2>/dev/null; then
+  [ ! -x "$venv/bin/pytest" ] || ! "$venv/bin/python" -c "import httpx_sse, cryptography, rfc8785" 2>/dev/null; then
   check "python: a virtual environment with the generator and mypy" \
     bash -c "python3 -m venv '$venv' && '$venv/bin/pip' install -q -r '$py/requirements.txt'"
 fi
@@ -120,13 +120,30 @@ game "python: plays a base game" "$base_game" env PYTHONPATH="$py/generated" \
   "$venv/bin/python" "$py/bot.py" "$base" base 4
 game "python: plays a clocked Saboteur 2 game online" "$online_game" \
   env PYTHONPATH="$py/generated" SABOTEUR_BIN="$bin" "$venv/bin/python" "$py/bot.py" "$base" online 4
-# The whole bot of docs/clients.md, next to bot.py as the docs say, checked and run.
+# The Python SDK (sdk/python): installed as a reader would (`pip install ./sdk/python` from the
+# repository's root: the client is generated from the spec as the wheel is built), its version
+# the spec's, checked with mypy --strict, and its tests against this server.
+sdk="$here/../../sdk/python"
+"$venv/bin/pip" uninstall -q -y saboteur-sdk >/dev/null 2>&1
+check "python sdk: pip install ./sdk/python" bash -c "cd '$here/../..' && '$venv/bin/pip' install -q ./sdk/python"
+check "python sdk: its version is the spec's info.version" "$venv/bin/python" -c "
+import json, sys
+from importlib.metadata import version
+spec = json.load(open(sys.argv[1]))['info']['version']
+assert version('saboteur-sdk') == spec, (version('saboteur-sdk'), spec)" "$spec"
+check "python sdk: mypy --strict" bash -c \
+  "cd '$sdk' && '$venv/bin/mypy' --strict --cache-dir '$work/mypy-sdk' saboteur_sdk tests"
+mkdir -p "$work/sdk-tests"
+check "python sdk: its tests against the server" bash -c \
+  "cd '$work/sdk-tests' && SABOTEUR_URL='$base' SABOTEUR_BIN='$bin' '$venv/bin/python' -m pytest -q -p no:cacheprovider '$sdk/tests'"
+# The whole bot of docs/clients.md, on the SDK as the docs say, checked and run.
 mkdir -p "$work/py-walk"
-walkthrough python "from saboteur_wrap import" >"$work/py-walk/mine.py"
-check "python: the docs' whole bot passes mypy --strict" env MYPYPATH="$py/generated:$py" \
-  "$venv/bin/mypy" --strict --config-file "$py/mypy.ini" --cache-dir "$work/mypy" "$work/py-walk/mine.py"
+walkthrough python "from saboteur_sdk import" >"$work/py-walk/mine.py"
+check "python: the docs' whole bot is at most 60 lines" test "$(wc -l <"$work/py-walk/mine.py")" -le 60
+check "python: the docs' whole bot passes mypy --strict" bash -c \
+  "cd '$work/py-walk' && '$venv/bin/mypy' --strict --cache-dir '$work/mypy-sdk' mine.py"
 check "python: the docs' whole bot plays a game and verifies its receipts" bash -c \
-  "cd '$work/py-walk' && PATH='$(dirname "$bin")':\$PATH PYTHONPATH='$py/generated:$py' '$venv/bin/python' mine.py | tee out && grep -q '^every act of seat 0 is signed by the key' out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
+  "cd '$work/py-walk' && PATH='$(dirname "$bin")':\$PATH '$venv/bin/python' mine.py | tee out && grep -q '^every act of seat 0 is signed by the key' out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
 
 # Rust: openapi-generator (its `rust` generator: reqwest, blocking), compiled with cargo. The
 # generator runs on Java; its PyPI package carries it.
