@@ -4,8 +4,8 @@
 //! consistent with what the seat has seen — the cards it has not seen dealt at random into the
 //! other hands and the piles, the goals it has not looked at shuffled, the other seats' dwarf
 //! cards drawn from a belief built on their public conduct (see [`world`]) — and, in each,
-//! plays every candidate command through [`decide`] followed by a rollout in which every
-//! seat plays the heuristic bot on its own view of the sampled game, for at most
+//! plays every candidate command through [`decide`](crate::decide()) followed by a rollout in
+//! which every seat plays the heuristic bot on its own view of the sampled game, for at most
 //! [`Budget::horizon`] turns or to the end of the round. A rollout is worth what the round
 //! pays the seat for its dwarf card (base: the round won; Saboteur 2: the coins earned, so the
 //! geologist's crystals and the boss's and profiteer's shares count), or, when the horizon
@@ -25,118 +25,29 @@
 //! count of worlds and turns, never a time: the same view and seed give the same command in
 //! every process and in the audit. Each version of this logic is a [`Tuning`]; the older ones
 //! stay, so that stored games keep their audit.
+//!
+//! [`appraise`] makes the same choice and also values a command played in its place on the same
+//! worlds.
 
 use rand_core::Rng;
 
 use crate::board::GOAL_CELLS;
 use crate::cards::{self, Card, Role, Ruleset};
 use crate::command::Command;
-use crate::decide::decide;
-use crate::event::Event;
-use crate::game::{Game, Phase};
-use crate::random::{below, shuffle};
+use crate::game::Game;
+use crate::random::shuffle;
 use crate::seat::Seat;
-use crate::view::{Audience, View, view as view_of};
+use crate::view::View;
 
-use super::heuristic;
 use super::placeholder::rebuild;
 
 mod payoff;
+mod rollout;
+mod search;
+mod tuning;
 
-/// How much searching one decision may do: a fixed amount of work, never a time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Budget {
-    /// Sampled worlds (determinizations) every candidate is played in.
-    pub worlds: usize,
-    /// The heuristic's best commands searched (one more is drawn from the rest).
-    pub candidates: usize,
-    /// Turns a rollout plays after the candidate before it is estimated.
-    pub horizon: usize,
-}
-
-impl Budget {
-    /// The budget of versions 1 and 2 of [`crate::event::BotLevel::Expert`], and of version 3
-    /// in Saboteur 2.
-    pub const DEFAULT: Budget = Budget {
-        worlds: 16,
-        candidates: 4,
-        horizon: 12,
-    };
-
-    /// The budget of version 3 in the base game: half as many worlds again, each rollout twice
-    /// as long, so that more of them reach the end of the round.
-    pub const DEEP: Budget = Budget {
-        worlds: 24,
-        candidates: 4,
-        horizon: 24,
-    };
-}
-
-impl Default for Budget {
-    fn default() -> Budget {
-        Budget::DEFAULT
-    }
-}
-
-/// One version of the expert's logic: how much it searches and how it judges. Every version a
-/// stored game may hold stays here, so that its audit chooses each move again as it was chosen
-/// ([`Tuning::of`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Tuning {
-    /// How much searching one decision may do in the base game.
-    pub base: Budget,
-    /// How much searching one decision may do in Saboteur 2.
-    pub saboteur2: Budget,
-    /// How much better per world, in round wins (or fifths of a coin), a command must do than
-    /// the heuristic's first choice to be played instead.
-    pub margin: f64,
-    /// In Saboteur 2, a rollout cut short is valued by the payment's own rules (§10.2) applied
-    /// to the likely outcome — the gold reached by the team whose own route is nearer, shares
-    /// by the number of winners, or not reached — instead of fixed shares by dwarf card.
-    pub payout_estimate: bool,
-}
-
-impl Tuning {
-    /// Version 1 of the expert.
-    pub const V1: Tuning = Tuning {
-        base: Budget::DEFAULT,
-        saboteur2: Budget::DEFAULT,
-        margin: 0.04,
-        payout_estimate: false,
-    };
-
-    /// Version 2: Saboteur 2 positions valued by the payment's rules (a team digger no longer
-    /// values the gold reached by the other team as its own); the base game as version 1.
-    pub const V2: Tuning = Tuning {
-        payout_estimate: true,
-        ..Tuning::V1
-    };
-
-    /// Version 3: in the base game, rollouts of 24 turns in 24 worlds ([`Budget::DEEP`]); in
-    /// Saboteur 2 as version 2.
-    pub const V3: Tuning = Tuning {
-        base: Budget::DEEP,
-        ..Tuning::V2
-    };
-
-    /// The expert of [`crate::bot::BOT_VERSION`] `version`, if this build can run it.
-    pub fn of(version: u32) -> Option<Tuning> {
-        match version {
-            1 => Some(Tuning::V1),
-            2 => Some(Tuning::V2),
-            3 => Some(Tuning::V3),
-            _ => None,
-        }
-    }
-
-    /// The budget of a decision in `ruleset`.
-    pub fn budget(&self, ruleset: Ruleset) -> Budget {
-        match ruleset {
-            Ruleset::Base => self.base,
-            Ruleset::Saboteur2 => self.saboteur2,
-        }
-    }
-}
+pub use search::Appraisal;
+pub use tuning::{Budget, Tuning};
 
 /// The expert's command for the seat of `view` as [`crate::bot::BOT_VERSION`] `version` chose
 /// it; `None` when this build does not have that version or it is not the seat's decision.
@@ -157,67 +68,26 @@ pub fn command_sampled<R: Rng>(
     view: &View,
     tuning: Tuning,
     rng: &mut R,
-    mut sample: impl FnMut(&View, Seat, &[f64], &mut R) -> Game,
+    sample: impl FnMut(&View, Seat, &[f64], &mut R) -> Game,
 ) -> Option<Command> {
-    let budget = tuning.budget(view.ruleset);
-    let me = view.seat?;
-    if view.phase.awaited != Some(me) {
-        return None;
-    }
-    // Choosing gold and stealing are decided on what the seat sees; nothing to search.
-    if view.phase.name != crate::game::PhaseName::Playing {
-        return heuristic::command(view, rng);
-    }
-    let mut ranked = heuristic::ranked(view);
-    if ranked.len() <= 1 || budget.worlds == 0 {
-        return ranked.into_iter().next().map(|(_, c)| c);
-    }
-    let keep = budget.candidates.max(1).min(ranked.len());
-    let mut candidates: Vec<Command> = ranked.drain(..keep).map(|(_, c)| c).collect();
-    if !ranked.is_empty() {
-        let extra = below(rng, ranked.len());
-        candidates.push(ranked.swap_remove(extra).1);
-    }
-    let belief = saboteur_odds(view, me);
-    let root_gold = view
-        .gold
-        .as_ref()
-        .and_then(|g| g.get(me.index()).copied())
-        .or_else(|| view.my_gold.as_ref().map(|g| g.total))
-        .unwrap_or(0);
-    let mut totals = vec![0.0; candidates.len()];
-    for _ in 0..budget.worlds {
-        let world = sample(view, me, &belief, rng);
-        let rollout_seed = rng.next_u64();
-        for (k, cmd) in candidates.iter().enumerate() {
-            let mut rollout_rng = super::seeds::decision_rng(rollout_seed);
-            totals[k] += rollout(&world, me, cmd, &tuning, root_gold, &mut rollout_rng);
-        }
-    }
-    // The heuristic's first choice keeps its place unless another command does clearly
-    // better: a few sampled worlds are noisy, and a sampled world, where every card is known,
-    // undervalues what a move teaches (a Map, an Inspection).
-    let margin = tuning.margin * budget.worlds as f64;
-    let mut best = 0;
-    for k in 1..candidates.len() {
-        let bar = if best == 0 { margin } else { 1e-9 };
-        if totals[k] > totals[best] + bar {
-            best = k;
-        }
-    }
-    Some(candidates.swap_remove(best))
+    search::search(view, tuning, rng, sample, None).map(|a| a.chosen)
 }
 
-/// For every seat, the odds (relative to the other dwarf cards) that it holds a saboteur card,
-/// as `me` believes from the public record: its conduct counters (blocking acts raise the
-/// odds, digging and repairs lower them) through the heuristic's suspicion, and Inspections
-/// `me` made, which settle it.
-pub(crate) fn saboteur_odds(view: &View, me: Seat) -> Vec<f64> {
-    let team = view.role.and_then(heuristic::team_of);
-    heuristic::beliefs(view, me, team)
-        .into_iter()
-        .map(|s| (0.8 * s.clamp(-6.0, 6.0)).exp())
-        .collect()
+/// The expert's command for the seat of `view` (exactly [`command_with`]'s with the
+/// same `tuning` and generator: the same draws in the same order), with its judgement of
+/// `played`, the command the seat issued there: valued in every world the search samples,
+/// with the rollout generator of that world, beside the candidates. `None` when it is not the
+/// seat's decision. Outside the turn's play (choosing gold, stealing) the expert does not
+/// search, and neither does a turn with a single legal command: the appraisal then has no
+/// worlds and costs nothing (a command played that is not the one chosen there is not one the
+/// engine lists, as every recorded command is).
+pub fn appraise(
+    view: &View,
+    tuning: Tuning,
+    rng: &mut impl Rng,
+    played: &Command,
+) -> Option<Appraisal> {
+    search::search(view, tuning, rng, world, Some(played))
 }
 
 /// One complete game consistent with `view`: what the seat knows as it is; the cards it has
@@ -407,60 +277,4 @@ fn take_one<T: PartialEq>(items: &mut Vec<T>, item: T) -> bool {
 /// A uniform draw in [0, 1).
 fn unit(rng: &mut impl Rng) -> f64 {
     (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-}
-
-/// What `cmd` is worth to `me` in `world`: the command, then up to the horizon of `tuning`'s
-/// budget in turns of the heuristic for every seat, then the round's pay to `me` or its
-/// estimate.
-fn rollout(
-    world: &Game,
-    me: Seat,
-    cmd: &Command,
-    tuning: &Tuning,
-    root_gold: u32,
-    rng: &mut impl Rng,
-) -> f64 {
-    let mut game = world.clone();
-    let Ok(events) = decide(&game, me, cmd) else {
-        return f64::NEG_INFINITY;
-    };
-    if let Some(v) = apply_all(&mut game, &events, me, root_gold) {
-        return v;
-    }
-    for _ in 0..tuning.budget(world.ruleset).horizon {
-        let Some(seat) = game.awaited() else { break };
-        if game.phase != Phase::Playing {
-            break;
-        }
-        let v = view_of(&game, Audience::Seat(seat));
-        let Some(next) = heuristic::command(&v, rng) else {
-            break;
-        };
-        let Ok(events) = decide(&game, seat, &next) else {
-            break;
-        };
-        if let Some(v) = apply_all(&mut game, &events, me, root_gold) {
-            return v;
-        }
-    }
-    payoff::estimate(&game, me, tuning.payout_estimate)
-}
-
-/// Applies `events`; when they end the round, what it paid `me`.
-fn apply_all(game: &mut Game, events: &[Event], me: Seat, root_gold: u32) -> Option<f64> {
-    let mut ended = None;
-    for e in events {
-        game.apply(e);
-        if let Event::RoundEnded { winners, .. } = e {
-            ended = Some(winners.contains(&me));
-        }
-    }
-    let won = ended?;
-    Some(match game.ruleset {
-        // Base gold comes as cards shared among the winners: a won round is what counts.
-        Ruleset::Base => f64::from(u8::from(won)),
-        // Saboteur 2 pays coins by dwarf card (§10.2): geologists' crystals, the boss's and
-        // the profiteer's smaller shares.
-        Ruleset::Saboteur2 => f64::from(game.gold[me.index()].saturating_sub(root_gold)) / 5.0,
-    })
 }

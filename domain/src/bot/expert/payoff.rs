@@ -128,7 +128,7 @@ fn theft(game: &Game, me: Seat) -> f64 {
 }
 
 /// What the round is expected to pay `me` in a game cut short, on the scale of
-/// [`super::apply_all`] (in Saboteur 2 by the payment's rules when `payout`, see
+/// [`super::rollout::apply_all`] (in Saboteur 2 by the payment's rules when `payout`, see
 /// [`super::Tuning::payout_estimate`]).
 pub(super) fn estimate(game: &Game, me: Seat, payout: bool) -> f64 {
     if game.ruleset == Ruleset::Saboteur2 && payout {
