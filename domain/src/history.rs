@@ -182,7 +182,7 @@ impl History {
     }
 
     /// The log indices of the effective events after `version`, in order.
-    fn path(&self, version: u64) -> Vec<usize> {
+    pub(crate) fn path(&self, version: u64) -> Vec<usize> {
         let mut out = Vec::new();
         let mut node = Some(self.heads[version as usize - 1]);
         while let Some(n) = node {

@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod about;
+pub mod analysis;
 pub mod audit;
 pub mod board;
 pub mod bot;
@@ -42,6 +43,7 @@ mod table;
 pub mod view;
 pub mod violation;
 
+pub use analysis::{Analysis, AnalysisError, Decision, analyse};
 pub use audit::{AuditReport, Discrepancy, audit};
 pub use board::{Board, GOAL_CELLS, PlacedCard, Tile};
 pub use bot::{BOT_VERSION, BotLevel, BotMove};

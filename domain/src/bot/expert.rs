@@ -27,7 +27,7 @@
 //! stay, so that stored games keep their audit.
 //!
 //! [`appraise`] makes the same choice and also values a command played in its place on the same
-//! worlds.
+//! worlds: what the post-game analysis ([`crate::analysis`]) reports.
 
 use rand_core::Rng;
 
