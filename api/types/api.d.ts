@@ -79,6 +79,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{id}/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Analyse a seat's decisions
+         * @description Once the game is over: for each decision the seat made while playing (the moves that stand
+         *     in the record; a move undone is not one), the command played, the command the expert bot
+         *     would have chosen from the seat's view at that version (exactly what an expert seated there
+         *     chooses: the same view, seed and logic version), and the cost of the choice played by the
+         *     expert's own estimate over the same sampled worlds, 0 when it is the suggestion. The same
+         *     game always gives the same analysis. 409 `not_over` while the game runs.
+         */
+        get: operations["game_analysis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{id}/audit": {
         parameters: {
             query?: never;
@@ -895,6 +920,23 @@ export interface components {
             name?: string | null;
         };
         /**
+         * Analysis
+         * @description The analysis of one seat's moves in a finished game ([`analyse`]).
+         */
+        Analysis: {
+            /**
+             * Format: int32
+             * @description The [`BOT_VERSION`] of the expert that suggested and judged (this build's).
+             */
+            bot_version: number;
+            /** @description The seat's moves while playing that stand in the final record, in order. */
+            decisions: components["schemas"]["Decision"][];
+            /** @description The seat analysed. */
+            seat: components["schemas"]["Seat"];
+            /** @description What every cost and value counts. */
+            unit: components["schemas"]["CostUnit"];
+        };
+        /**
          * Audience
          * @description Who is looking.
          */
@@ -1339,6 +1381,12 @@ export interface components {
             seat: components["schemas"]["Seat"];
         };
         /**
+         * CostUnit
+         * @description What a cost and a value count, by ruleset: what the expert's search values a move by.
+         * @enum {string}
+         */
+        CostUnit: "round_won" | "coin";
+        /**
          * CreateGame
          * @description A game to create.
          */
@@ -1376,6 +1424,56 @@ export interface components {
             at: number;
             /** @description The awaited seat. */
             seat: components["schemas"]["Seat"];
+        };
+        /**
+         * Decision
+         * @description One move of the seat, what the expert would have played there and what the move cost.
+         */
+        Decision: {
+            by_bot?: null | components["schemas"]["BotLevel"];
+            /**
+             * Format: double
+             * @description How much the command played is worth less than the suggestion, per sampled world, in
+             *     the analysis's [`CostUnit`]; never below 0 (the suggestion may be kept by the expert's
+             *     margin over a command the search valued higher); 0 when the command played is the
+             *     suggestion (in canonical form) or was not weighed (`worlds` 0).
+             */
+            cost: number;
+            /** @description The command played, as recorded. */
+            played: components["schemas"]["Command"];
+            /**
+             * Format: double
+             * @description The command played's mean value over the same worlds.
+             */
+            played_value?: number | null;
+            /**
+             * Format: int32
+             * @description The round.
+             */
+            round: number;
+            /**
+             * @description The command the expert would have chosen from the seat's view at that version (in
+             *     canonical form).
+             */
+            suggested: components["schemas"]["Command"];
+            /**
+             * Format: double
+             * @description The suggestion's mean value over those worlds, in the analysis's [`CostUnit`].
+             */
+            suggested_value?: number | null;
+            /** @description Whether the command was the timeout bot's, after the seat ran out of time. */
+            timed_out: boolean;
+            /**
+             * Format: int64
+             * @description The history's version at which the seat decided: right before its command's event
+             *     (after a timeout's `turn_timed_out`, if any). The expert's generator is this version's.
+             */
+            version: number;
+            /**
+             * @description The sampled worlds both commands were valued in; 0 when the expert did not search (a
+             *     single legal command).
+             */
+            worlds: number;
         };
         /**
          * Event
@@ -3720,6 +3818,132 @@ export interface operations {
                 };
             };
             /** @description The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure, as a problem: 500 `internal` (a fault of the server, logged), 503 `unavailable` (the database cannot be reached: try again after `Retry-After` seconds), or a status a later version documents */
+            default: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    game_analysis: {
+        parameters: {
+            query: {
+                /** @description The seat whose decisions are analysed, from 0. */
+                seat: number;
+            };
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat's decisions, analysed */
+            200: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"];
+                };
+            };
+            /** @description No such seat, or a malformed query */
+            400: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The game is not over (`not_over`): the expert's advice would help a player during play */
+            409: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description The API's version (`info.version`) */

@@ -151,6 +151,7 @@ pub struct Decision {
     pub by_bot: Option<BotLevel>,
     /// Whether the command was the timeout bot's, after the seat ran out of time.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub timed_out: bool,
 }
 

@@ -3,6 +3,7 @@
 //! response. No handler writes to the store or a table's state. This file only wires them.
 
 pub(crate) mod admit;
+pub(crate) mod analysis;
 pub(crate) mod audit;
 pub(crate) mod body;
 pub(crate) mod caller;
@@ -37,5 +38,6 @@ pub(crate) fn configure(cfg: &mut ServiceConfig) {
     ops::configure(cfg);
     catalogue::configure(cfg);
     verdict::configure(cfg);
+    analysis::configure(cfg);
     transparency::configure(cfg);
 }

@@ -5,6 +5,7 @@
 mod helpers;
 mod players;
 
+mod analysis;
 mod bots;
 mod contract;
 mod errors;
