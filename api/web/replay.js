@@ -2,6 +2,7 @@
 // spectator, or everyone once it is over), with the hands that audience saw, a clickable log,
 // autoplay and the rounds marked on the timeline; `?v=` and `?as=` link to a moment.
 
+import { alternative, analysisOf, analysisSection, markCostly, spans } from "./analysis.js";
 import { board, markLast } from "./board.js";
 import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
@@ -46,6 +47,10 @@ export async function replay(id, ready) {
     stop();
     show(seq);
   });
+  // Through a seat's eyes once the game is over: that seat's moves, weighed by the expert.
+  const analysis = await analysisOf(id, summary, as);
+  const weighed = analysis ? spans(analysis, events) : [];
+  if (analysis) markCostly(log, analysis, weighed);
   const cache = new Map();
   /** Shows version `n` (kept within the game's), its step said and its line of the log marked. @param {number} n */
   async function show(n) {
@@ -67,6 +72,7 @@ export async function replay(id, ready) {
       t("replay.version_of", { v, max }) + (step ? ` — ${describeEvent(step, names).replace(/^#\d+ /, "")}` : "");
     stage.replaceChildren(
       h("p", { class: "step" }, label),
+      ...(analysis ? [alternative(analysis, weighed, v, drawn, names) ?? ""] : []),
       drawn,
       players(st.view, names),
       hands(st.view, names, deck),
@@ -136,7 +142,19 @@ export async function replay(id, ready) {
       "div",
       { class: "layout" },
       stage,
-      h("aside", {}, h("h2", {}, t("table.log")), log, await seriesSection(id, names, (g) => `/replay/${g}`)),
+      h(
+        "aside",
+        {},
+        analysis
+          ? analysisSection(analysis, weighed, names, (seq) => {
+              stop();
+              show(seq);
+            })
+          : "",
+        h("h2", {}, t("table.log")),
+        log,
+        await seriesSection(id, names, (g) => `/replay/${g}`),
+      ),
     ),
   );
   await show(v);

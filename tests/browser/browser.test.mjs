@@ -712,6 +712,46 @@ test("a 12-player game of bots is watched live to its end, then replayed", async
   await context.close();
 });
 
+test("replay: a seat's moves weighed by the expert, once the game is over", async () => {
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  const analysis = await get(`/games/${finishedId}/analysis?seat=3`);
+  // Listed costliest first.
+  const costly = analysis.decisions
+    .filter((d) => d.cost >= (analysis.unit === "coin" ? 0.5 : 0.05))
+    .sort((x, y) => y.cost - x.cost);
+  await page.goto(`${BASE}/replay/${finishedId}?as=3`);
+  const section = page.getByRole("region", { name: /^The expert's view of/ });
+  await section.waitFor();
+  await section.getByText(`Moves: ${analysis.decisions.length}.`, { exact: false }).waitFor();
+  assert.equal(await section.getByRole("listitem").count(), costly.length, "every costly move listed");
+  assert.equal(await page.locator(".log .costly").count(), costly.length, "and marked in the log");
+  // A step of one of the seat's moves says what the expert would have played there.
+  const d = costly[0] ?? analysis.decisions[0];
+  if (costly.length) {
+    await section.getByRole("button").first().click();
+    await page.getByText(`Step ${d.version + 2} of`, { exact: false }).waitFor();
+    await page.getByText(/This move cost/).waitFor();
+  } else {
+    await page.goto(`${BASE}/replay/${finishedId}?as=3&v=${d.version + 2}`);
+    await page.locator(".caption").waitFor();
+  }
+  const caption = await page.locator(".caption").textContent();
+  assert.match(caption ?? "", /^The expert would have played/);
+  // A move to a cell is drawn on the board, named.
+  const where =
+    d.suggested.type === "play_path" ||
+    (d.suggested.type === "play_action" && d.suggested.target && "x" in d.suggested.target);
+  if (costly.length && where) await page.getByRole("img", { name: /^The expert's move:/ }).waitFor();
+  await axe(page, "analysed replay");
+  await shots(page, "analysed-replay");
+  // Through a spectator's eyes there is no seat to weigh.
+  await page.goto(`${BASE}/replay/${finishedId}?as=spectator&v=5`);
+  await page.getByText(/^Step 5 of/).waitFor();
+  assert.equal(await page.getByRole("region", { name: /^The expert's view of/ }).count(), 0);
+  await context.close();
+});
+
 test("audit view", async () => {
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
