@@ -876,6 +876,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/players/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a challenge
+         * @description A challenge for the player's key, to sign (`statement`) and send with
+         *     `GET /players/{public_key}/stream` within `expires_in` seconds.
+         */
+        post: operations["ask_challenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/{public_key}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow every game of a player's key
+         * @description Server-Sent Events announcing, for every game not over where the key holds a seat (up to
+         *     200, oldest first), what asks for the player: `started`, `your_turn` (the seat awaited at
+         *     `version`), `undo_vote`, `ended`, `cancelled`; each message's `event` is the notice's `kind`
+         *     and its `data` a `PlayerNotice`. On opening, the games' present state is announced (a seat
+         *     awaited, a vote wanted), so a client that lost the connection asks for a new challenge and
+         *     opens the stream again. Games whose seats the key takes later are found within 15 s (at
+         *     once when one of them changes). A comment every 5 s keeps the connection alive.
+         */
+        get: operations["player_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1133,6 +1180,14 @@ export interface components {
              * @description Row: 0 is the start card's row; negative is north.
              */
             y: number;
+        };
+        /**
+         * ChallengeRequest
+         * @description A player's public key, asking for a challenge.
+         */
+        ChallengeRequest: {
+            /** @description The player's Ed25519 public key, 64 hex digits (as registered with its seats). */
+            public_key: string;
         };
         /**
          * Checkpoint
@@ -2738,6 +2793,56 @@ export interface components {
              */
             y: number;
         };
+        /**
+         * PlayerChallenge
+         * @description A challenge for a player's key, signed by the server.
+         */
+        PlayerChallenge: {
+            /** @description Send it back in `Player-Challenge`. */
+            challenge: string;
+            /**
+             * Format: int32
+             * @description Seconds the challenge may be answered in.
+             */
+            expires_in: number;
+            /**
+             * @description The exact text to sign with the player's key (Ed25519, over its UTF-8 bytes), sent in
+             *     `Player-Signature` as 128 hex digits: `saboteur-player-stream`, the public key and the
+             *     challenge, on three lines.
+             */
+            statement: string;
+        };
+        /**
+         * PlayerNotice
+         * @description One message of a player's stream (`data`; its `event` is the `kind`).
+         */
+        PlayerNotice: {
+            /**
+             * Format: int64
+             * @description For `undo_vote`: the event of the undo request.
+             */
+            about: number | null;
+            /** @description The game. */
+            game_id: string;
+            /** @description What asks for the player. */
+            kind: components["schemas"]["PlayerNoticeKind"];
+            /**
+             * Format: int32
+             * @description The seat the player's key holds there.
+             */
+            seat: number;
+            /**
+             * Format: int64
+             * @description The game's version when it was seen.
+             */
+            version: number;
+        };
+        /**
+         * PlayerNoticeKind
+         * @description What a player's stream announces.
+         * @enum {string}
+         */
+        PlayerNoticeKind: "started" | "your_turn" | "undo_vote" | "ended" | "cancelled";
         /**
          * PresenceView
          * @description Who follows a game live, through any server process on the database (another process's
@@ -8776,6 +8881,177 @@ export interface operations {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    ask_challenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChallengeRequest"];
+            };
+        };
+        responses: {
+            /** @description The challenge */
+            200: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerChallenge"];
+                };
+            };
+            /** @description Not a public key */
+            400: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure, as a problem: 500 `internal` (a fault of the server, logged), 503 `unavailable` (the database cannot be reached: try again after `Retry-After` seconds), or a status a later version documents */
+            default: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    player_stream: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A challenge from `POST /players/challenge`, within its time */
+                "Player-Challenge": string;
+                /** @description The key's Ed25519 signature of the challenge's `statement`, 128 hex digits */
+                "Player-Signature": string;
+            };
+            path: {
+                /** @description The player's Ed25519 public key, 64 hex digits */
+                public_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events: `event` is the notice's kind, `data` a `PlayerNotice` as JSON; a comment line every 5 s */
+            200: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["PlayerNotice"];
+                };
+            };
+            /** @description Not a public key */
+            400: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No challenge or signature (`signature_required`), or one that proves nothing: expired, not this server's, not for this key, not the key's signature (`bad_signature`) */
+            401: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many streams are open, or the database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure, as a problem: 500 `internal` (a fault of the server, logged), 503 `unavailable` (the database cannot be reached: try again after `Retry-After` seconds), or a status a later version documents */
+            default: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -16,6 +16,7 @@ pub(crate) mod online;
 pub(crate) mod ops;
 pub(crate) mod perform;
 pub(crate) mod play;
+pub(crate) mod players;
 pub(crate) mod quota;
 pub(crate) mod series;
 pub(crate) mod stream;
@@ -35,6 +36,7 @@ pub(crate) fn configure(cfg: &mut ServiceConfig) {
     series::configure(cfg);
     audit::configure(cfg);
     stream::configure(cfg);
+    players::configure(cfg);
     ops::configure(cfg);
     catalogue::configure(cfg);
     verdict::configure(cfg);

@@ -251,6 +251,37 @@ impl Follower {
     }
 }
 
+/// A stream's place among this process's streams (`--max-streams`: 503 beyond), and among
+/// its client's (`--limit-streams`: 429 beyond): a game's stream and a player's alike.
+pub(crate) fn stream_permits(
+    state: &AppState,
+    edge: &crate::http::edge::Edge,
+    req: &HttpRequest,
+) -> Result<(Permit, Option<ClientPermit>), ApiError> {
+    let permit = edge.streams.take(state.config.max_streams).ok_or_else(|| {
+        ApiError::Busy(format!(
+            "this server has {} event streams open, its most: try again later",
+            state.config.max_streams
+        ))
+    })?;
+    let quotas = &edge.quotas;
+    let mine = match crate::http::quota::Client::of(req, &quotas.limits().trusted_proxies) {
+        Some(client) => Some(quotas.stream(client).ok_or_else(|| {
+            state.metrics.limited.with_label_values(&["stream"]).inc();
+            ApiError::TooManyRequests {
+                detail: format!(
+                    "{client} holds {} event streams open, its most: close one, or try again \
+                     after Retry-After",
+                    quotas.limits().streams
+                ),
+                retry_after: 5,
+            }
+        })?),
+        None => None,
+    };
+    Ok((permit, mine))
+}
+
 /// Follow the game live
 ///
 /// Server-Sent Events: every event after `Last-Event-ID` (or `after`), then each new one as it
@@ -287,28 +318,7 @@ async fn stream_events(
     query: web::Query<StreamQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let permit = edge.streams.take(state.config.max_streams).ok_or_else(|| {
-        ApiError::Busy(format!(
-            "this server has {} event streams open, its most: try again later",
-            state.config.max_streams
-        ))
-    })?;
-    // A client holds at most its share of them (`--limit-streams`).
-    let quotas = &edge.quotas;
-    let mine = match crate::http::quota::Client::of(&req, &quotas.limits().trusted_proxies) {
-        Some(client) => Some(quotas.stream(client).ok_or_else(|| {
-            state.metrics.limited.with_label_values(&["stream"]).inc();
-            ApiError::TooManyRequests {
-                detail: format!(
-                    "{client} holds {} event streams open, its most: close one, or try again \
-                     after Retry-After",
-                    quotas.limits().streams
-                ),
-                retry_after: 5,
-            }
-        })?),
-        None => None,
-    };
+    let (permit, mine) = stream_permits(&state, &edge, &req)?;
     let game = game(&id)?;
     let token = bearer(&req)?;
     let mut table = seam::open(&state, &game).await?;

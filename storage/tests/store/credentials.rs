@@ -322,3 +322,59 @@ async fn players_seated(store: &EventStore) -> usize {
     }
     n
 }
+
+/// The seats a player's key holds, found by the key: games not over only, oldest first, every
+/// seat of the key, and no other key's.
+pub(crate) async fn seats_by_key(store: EventStore) {
+    let key = "ab".repeat(32);
+    let other = "cd".repeat(32);
+    let seat = |game: &str, hash: &str, seat: u8, public_key: &str| Credential {
+        game_id: gid(game),
+        token_hash: Some(hash.into()),
+        role: Role::Player,
+        seat: Some(Seat(seat)),
+        display_name: None,
+        created_at: chrono::Utc::now(),
+        claimed_by: None,
+        entropy: None,
+        public_key: Some(public_key.into()),
+        key_proof: None,
+    };
+    for (game, status) in [
+        ("k1", GameStatus::Lobby),
+        ("k2", GameStatus::Active),
+        ("k3", GameStatus::Finished),
+        ("k4", GameStatus::Cancelled),
+    ] {
+        new_game(&store, game, status).await;
+        store
+            .add_credential(&seat(game, &format!("{game}a"), 1, &key))
+            .await
+            .unwrap();
+        store
+            .add_credential(&seat(game, &format!("{game}b"), 0, &other))
+            .await
+            .unwrap();
+    }
+    store
+        .add_credential(&seat("k2", "k2c", 2, &key))
+        .await
+        .unwrap();
+    let found = store.seats_of_key(&key, 100).await.unwrap();
+    assert_eq!(
+        found,
+        vec![
+            (gid("k1"), Seat(1)),
+            (gid("k2"), Seat(1)),
+            (gid("k2"), Seat(2))
+        ]
+    );
+    assert_eq!(store.seats_of_key(&key, 1).await.unwrap().len(), 1);
+    assert!(
+        store
+            .seats_of_key(&"ef".repeat(32), 100)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}

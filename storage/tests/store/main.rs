@@ -72,6 +72,11 @@ macro_rules! conformance {
                 tokens_and_deadlines(store).await;
             }
             #[tokio::test]
+            async fn a_players_seats_are_found_by_its_key() {
+                let (store, _keep) = $backend().await;
+                credentials::seats_by_key(store).await;
+            }
+            #[tokio::test]
             async fn credentials_are_stored_hashed_and_removable() {
                 let (store, _keep) = $backend().await;
                 credentials(store).await;

@@ -14,6 +14,7 @@ mod mixed;
 mod online;
 mod ops;
 mod play;
+mod player_stream;
 mod retries;
 mod seams;
 mod spec;

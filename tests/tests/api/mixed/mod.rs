@@ -40,7 +40,7 @@ mod acts;
 mod commands;
 mod dice;
 mod end;
-mod game;
+pub(crate) mod game;
 mod start;
 
 use std::collections::BTreeMap;

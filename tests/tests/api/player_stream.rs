@@ -1,0 +1,207 @@
+//! A player's stream (`GET /players/{key}/stream`): one connection, opened with a signed
+//! challenge, on which a bot learns of every game its key holds a seat in and plays twenty of
+//! them to their ends; refused without the challenge, with another key's or a forged one.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use ed25519_dalek::{Signer as _, SigningKey};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, postgres_url, seed_hex, sqlite_url};
+use crate::mixed::game::key_proof;
+
+const GAMES: usize = 20;
+
+/// A game of three seats: the key's player at seat 0, two random bots; not started.
+async fn seated(app: &TestApp, key: &SigningKey, n: u64) -> (String, String, String) {
+    let settings = json!({ "ruleset": "base", "players": 3, "seed": seed_hex(n) });
+    let (st, g) = app.create_game(&settings).await;
+    assert_eq!(st, StatusCode::CREATED, "{g}");
+    let id = g["game_id"].as_str().unwrap().to_string();
+    let host = g["host_token"].as_str().unwrap().to_string();
+    let public = hex::encode(key.verifying_key().to_bytes());
+    let body = json!({ "name": "many", "public_key": public, "key_proof": key_proof(key, &id) });
+    let ex = app
+        .exchange(
+            Method::POST,
+            &format!("/games/{id}/seats"),
+            None,
+            Some(&body),
+            &[],
+        )
+        .await;
+    assert_eq!(ex.status, StatusCode::CREATED, "{:?}", ex.body);
+    let token = ex.body["player_token"].as_str().unwrap().to_string();
+    for _ in 0..2 {
+        let (st, b) = app
+            .add_bot(&id, Some(&host), &json!({ "level": "random" }))
+            .await;
+        assert_eq!(st, StatusCode::CREATED, "{b}");
+    }
+    (id, host, token)
+}
+
+/// Opens the key's stream with `headers` (a challenge and its signature, or not).
+async fn open(app: &TestApp, public: &str, headers: &[(&str, String)]) -> reqwest::Response {
+    let mut rb = reqwest::Client::new().get(format!("{}/players/{public}/stream", app.base));
+    for (name, value) in headers {
+        rb = rb.header(*name, value);
+    }
+    rb.send().await.unwrap()
+}
+
+/// A challenge for `public` answered by `key`.
+async fn answered(app: &TestApp, public: &str, key: &SigningKey) -> Vec<(&'static str, String)> {
+    let (st, c) = app
+        .post_json(
+            "/players/challenge",
+            None,
+            Some(&json!({ "public_key": public })),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{c}");
+    let statement = c["statement"].as_str().unwrap();
+    assert_eq!(
+        statement,
+        format!(
+            "saboteur-player-stream\n{public}\n{}",
+            c["challenge"].as_str().unwrap()
+        )
+    );
+    vec![
+        (
+            "Player-Challenge",
+            c["challenge"].as_str().unwrap().to_string(),
+        ),
+        (
+            "Player-Signature",
+            hex::encode(key.sign(statement.as_bytes()).to_bytes()),
+        ),
+    ]
+}
+
+/// Sends the seat's first legal command at `version`, signed.
+async fn play(app: &TestApp, key: &SigningKey, id: &str, token: &str) -> StatusCode {
+    let (st, legal) = app.legal_moves(id, token).await;
+    assert_eq!(st, StatusCode::OK, "{legal}");
+    let Some(command) = legal["commands"]
+        .as_array()
+        .and_then(|c| c.first())
+        .cloned()
+    else {
+        return StatusCode::CONFLICT;
+    };
+    let version = legal["version"].as_i64().unwrap();
+    let statement = serde_json_canonicalizer::to_vec(&json!({
+        "scheme": "saboteur-act-v3",
+        "act": "command",
+        "game": id,
+        "seat": 0,
+        "version": version,
+        "body": command,
+        "about": null,
+    }))
+    .unwrap();
+    let headers = [
+        ("If-Match", format!("\"{version}\"")),
+        (
+            "Seat-Signature",
+            hex::encode(key.sign(&statement).to_bytes()),
+        ),
+        ("Seat-Signature-Version", version.to_string()),
+    ];
+    let path = format!("/games/{id}/commands");
+    app.exchange(Method::POST, &path, Some(token), Some(&command), &headers)
+        .await
+        .status
+}
+
+async fn twenty_games(a: &TestApp, b: &TestApp) {
+    let key = SigningKey::from_bytes(&[7; 32]);
+    let public = hex::encode(key.verifying_key().to_bytes());
+    let mut games = BTreeMap::new();
+    for n in 0..GAMES {
+        let (id, host, token) = seated(a, &key, 100 + n as u64).await;
+        games.insert(id, (host, token));
+    }
+    // Refused: no challenge; another key's answer; a forged challenge.
+    let none = open(b, &public, &[]).await;
+    assert_eq!(none.status(), StatusCode::UNAUTHORIZED);
+    let stranger = SigningKey::from_bytes(&[9; 32]);
+    let theirs = answered(a, &public, &stranger).await;
+    let refused = open(b, &public, &theirs).await;
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+    let problem: Value = refused.json().await.unwrap();
+    assert_eq!(problem["code"], "bad_signature", "{problem}");
+    let mut forged = answered(a, &public, &key).await;
+    forged[0].1 = forged[0].1.replacen('.', "0.", 1);
+    assert_eq!(
+        open(b, &public, &forged).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    // One connection, through the other process, for all twenty games.
+    let mut stream = open(b, &public, &answered(a, &public, &key).await).await;
+    assert_eq!(stream.status(), StatusCode::OK);
+    for (id, (host, _)) in &games {
+        assert_eq!(a.start(id, Some(host)).await.0, StatusCode::OK);
+    }
+    let (mut started, mut ended) = (BTreeSet::new(), BTreeSet::new());
+    let mut turns = 0;
+    let mut text = String::new();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(240);
+    while ended.len() < GAMES {
+        let chunk = tokio::time::timeout_at(deadline, stream.chunk())
+            .await
+            .unwrap_or_else(|_| panic!("ended {} of {GAMES} in time", ended.len()))
+            .unwrap()
+            .expect("the stream stays open");
+        text.push_str(&String::from_utf8_lossy(&chunk));
+        while let Some(end) = text.find("\n\n") {
+            let message: String = text.drain(..end + 2).collect();
+            let Some(data) = message.lines().find_map(|l| l.strip_prefix("data: ")) else {
+                continue;
+            };
+            let notice: Value = serde_json::from_str(data).unwrap();
+            let id = notice["game_id"].as_str().unwrap().to_string();
+            let (_, token) = games.get(&id).expect("one of the key's games");
+            assert_eq!(notice["seat"], 0, "{notice}");
+            match notice["kind"].as_str().unwrap() {
+                "started" => assert!(started.insert(id), "started once"),
+                "your_turn" => {
+                    assert!(!ended.contains(&id), "no turn after the end");
+                    turns += 1;
+                    let st = play(a, &key, &id, token).await;
+                    assert!(
+                        [StatusCode::OK, StatusCode::PRECONDITION_FAILED].contains(&st),
+                        "{st}"
+                    );
+                }
+                "ended" => assert!(ended.insert(id), "ended once"),
+                other => panic!("unexpected {other}: {notice}"),
+            }
+        }
+    }
+    assert_eq!(started.len(), GAMES);
+    assert!(turns >= GAMES, "{turns} turns");
+    for id in games.keys() {
+        let (_, g) = a.get_json(&format!("/games/{id}"), None).await;
+        assert_eq!(g["status"], "finished", "{g}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_one_stream_plays_twenty_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = TestApp::spawn(sqlite_url(&dir, "players.db"), None).await;
+    twenty_games(&a, &a).await;
+    drop(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_one_stream_plays_twenty_games_across_processes() {
+    let url = postgres_url().await;
+    let a = TestApp::spawn(url.clone(), None).await;
+    let b = TestApp::spawn(url, None).await;
+    twenty_games(&a, &b).await;
+}
