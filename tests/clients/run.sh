@@ -145,6 +145,30 @@ check "python: the docs' whole bot passes mypy --strict" bash -c \
 check "python: the docs' whole bot plays a game and verifies its receipts" bash -c \
   "cd '$work/py-walk' && PATH='$(dirname "$bin")':\$PATH '$venv/bin/python' mine.py | tee out && grep -q '^every act of seat 0 is signed by the key' out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
 
+# The previous release's clients (tests/clients/previous/): generated from the spec that release
+# published and driven by the whole bots its docs gave, kept as a client written then would be,
+# each playing a game against this server and verifying its receipts. A minor version must not
+# break them (docs/clients.md, "Versions").
+prev="$here/previous"
+prev_version=$("$venv/bin/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["info"]["version"])' "$prev/openapi.json")
+mkdir -p "$work/prev-py" "$work/prev-ts/src" "$work/prev-ts/generated"
+check "previous release $prev_version, python: generate its client" env PATH="$venv/bin:$PATH" \
+  "$venv/bin/openapi-python-client" generate --path "$prev/openapi.json" --config "$py/config.yaml" \
+  --meta none --output-path "$work/prev-py/saboteur_client"
+cp "$prev/saboteur_wrap.py" "$work/prev-py/"
+sed "s#http://127.0.0.1:8080#$base#" "$prev/bot.py" >"$work/prev-py/bot.py"
+check "previous release $prev_version, python: its bot plays a game and verifies its receipts" bash -c \
+  "cd '$work/prev-py' && PATH='$(dirname "$bin")':\$PATH PYTHONPATH='$work/prev-py' '$venv/bin/python' bot.py | tee out && grep -q '^every act of seat 0 is signed by the key' out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
+cp "$ts/tsconfig.json" "$ts/package.json" "$work/prev-ts/"
+cp "$prev/client.ts" "$work/prev-ts/src/"
+sed "s#http://127.0.0.1:8080#$base#" "$prev/bot.ts" >"$work/prev-ts/src/mine.ts"
+ln -sfn "$ts/node_modules" "$work/prev-ts/node_modules"
+check "previous release $prev_version, typescript: generate its types" \
+  "$ts/node_modules/.bin/openapi-typescript" "$prev/openapi.json" --default-non-nullable=false -o "$work/prev-ts/generated/api.d.ts"
+check "previous release $prev_version, typescript: tsc --strict" "$ts/node_modules/.bin/tsc" -p "$work/prev-ts/tsconfig.json"
+check "previous release $prev_version, typescript: its bot plays a game and verifies its receipts" bash -c \
+  "cd '$work/prev-ts' && PATH='$(dirname "$bin")':\$PATH node dist/src/mine.js | tee out && grep -q '^every act of seat 0 is signed by the key' out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
+
 # Rust: openapi-generator (its `rust` generator: reqwest, blocking), compiled with cargo. The
 # generator runs on Java; its PyPI package carries it.
 if command -v java >/dev/null; then
