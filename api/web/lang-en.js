@@ -390,6 +390,8 @@ export default {
   "replay.round": "round {n}",
   "replay.version": "Step",
   "replay.version_of": "Step {v} of {max}",
+  "replay.move_of": "Move {m} of {max}",
+  "replay.before_moves": "Before the first move",
   "replay.speed": "Speed",
   "replay.play": "Play",
   "replay.pause": "Pause",

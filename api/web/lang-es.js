@@ -394,6 +394,8 @@ export default {
   "replay.round": "ronda {n}",
   "replay.version": "Paso",
   "replay.version_of": "Paso {v} de {max}",
+  "replay.move_of": "Jugada {m} de {max}",
+  "replay.before_moves": "Antes de la primera jugada",
   "replay.speed": "Velocidad",
   "replay.play": "Reproducir",
   "replay.pause": "Pausa",

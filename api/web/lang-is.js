@@ -392,6 +392,8 @@ export default {
   "replay.round": "umferð {n}",
   "replay.version": "Skref",
   "replay.version_of": "Skref {v} af {max}",
+  "replay.move_of": "Leikur {m} af {max}",
+  "replay.before_moves": "Fyrir fyrsta leik",
   "replay.speed": "Hraði",
   "replay.play": "Spila",
   "replay.pause": "Hlé",

@@ -393,6 +393,8 @@ export default {
   "replay.round": "{n}. raunds",
   "replay.version": "Solis",
   "replay.version_of": "Solis {v} no {max}",
+  "replay.move_of": "Gājiens {m} no {max}",
+  "replay.before_moves": "Pirms pirmā gājiena",
   "replay.speed": "Ātrums",
   "replay.play": "Atskaņot",
   "replay.pause": "Pauze",

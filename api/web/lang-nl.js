@@ -393,6 +393,8 @@ export default {
   "replay.round": "ronde {n}",
   "replay.version": "Stap",
   "replay.version_of": "Stap {v} van {max}",
+  "replay.move_of": "Zet {m} van {max}",
+  "replay.before_moves": "Vóór de eerste zet",
   "replay.speed": "Snelheid",
   "replay.play": "Afspelen",
   "replay.pause": "Pauze",

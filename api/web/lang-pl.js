@@ -393,6 +393,8 @@ export default {
   "replay.round": "runda {n}",
   "replay.version": "Krok",
   "replay.version_of": "Krok {v} z {max}",
+  "replay.move_of": "Ruch {m} z {max}",
+  "replay.before_moves": "Przed pierwszym ruchem",
   "replay.speed": "Szybkość",
   "replay.play": "Odtwórz",
   "replay.pause": "Pauza",

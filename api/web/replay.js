@@ -40,6 +40,8 @@ export async function replay(id, ready) {
   let v = Math.min(max, Math.max(1, Number(q.get("v") ?? max)));
   const marks = events.filter((e) => /^(round_started|goal_revealed|undone)$/.test(e.event?.type ?? ""));
   const { rounds, slider } = timeline(events, max, v);
+  // The moves: a move is its command and what it caused, up to the next command.
+  const commands = events.filter((e) => e.event?.type === "command_accepted").map((e) => e.seq);
   const { play, speed, stop } = autoplay(events, max, () => v, show, run);
   const label = h("output", { "aria-live": "polite" });
   const stage = h("div", {});
@@ -67,9 +69,7 @@ export async function replay(id, ready) {
       names,
     );
     // What the step did, said beside the board it shows.
-    const step = events.find((e) => e.seq === v);
-    label.textContent =
-      t("replay.version_of", { v, max }) + (step ? ` — ${describeEvent(step, names).replace(/^#\d+ /, "")}` : "");
+    sayStep(label, events, commands, v, names);
     stage.replaceChildren(
       h("p", { class: "step" }, label),
       ...(analysis ? [alternative(analysis, weighed, v, drawn, names) ?? ""] : []),
@@ -161,6 +161,26 @@ export async function replay(id, ready) {
 }
 
 /**
+ * Says the step shown: which move of the game's it is, what the step did, and the step's
+ * number among the events. @param {HTMLElement} label @param {Schemas["EventRecord"][]} events
+ * @param {number[]} commands the moves' first events @param {number} v @param {Record<number, string>} names
+ */
+function sayStep(label, events, commands, v, names) {
+  const m = commands.filter((s) => s <= v).length;
+  // At a move's bookkeeping (whose move, a card drawn), what the move did.
+  const quiet = (/** @type {Schemas["EventRecord"]} */ e) => ["command_accepted", "card_drawn"].includes(e.event?.type);
+  const here = events.find((e) => e.seq === v);
+  const did = here && quiet(here) && m ? events.find((e) => e.seq > commands[m - 1] && e.seq <= v && !quiet(e)) : null;
+  const step = did ?? here;
+  label.replaceChildren(
+    (m ? t("replay.move_of", { m, max: commands.length }) : t("replay.before_moves")) +
+      (step ? ` — ${describeEvent(step, names).replace(/^#\d+ /, "")}` : ""),
+    " ",
+    h("span", { class: "step-n" }, t("replay.version_of", { v, max: events.at(-1)?.seq ?? v })),
+  );
+}
+
+/**
  * Whose eyes the replay may be seen through: anyone's once the game is over; before, the public
  * view or this browser's seat. The eyes asked for (`?as=`), else the first, and the token that
  * sees through them (this browser's seat's own).
@@ -217,20 +237,19 @@ function timeline(events, max, v) {
 }
 
 /**
- * Autoplay: a step every 0.7 s (at the speed chosen) to the end, until paused. It passes over
- * a move's bookkeeping (whose move it was, a card drawn), which leaves the board as it was,
- * and stops on what the move did; the keys and the buttons still go one step at a time.
+ * Autoplay: a move every 0.7 s (at the speed chosen) to the end, until paused: each stop shows
+ * a whole move (its command and what it caused, up to the next command), and a round's end
+ * before the next deal; the keys and the buttons still go one step at a time.
  * @param {Schemas["EventRecord"][]} events @param {number} max @param {() => number} now the version shown
  * @param {(n: number) => Promise<void>} show @param {AbortSignal} run given up with the replay
  */
 function autoplay(events, max, now, show, run) {
-  const bySeq = new Map(events.map((e) => [e.seq, e]));
-  const quiet = new Set(["command_accepted", "card_drawn"]);
-  const nextStop = (/** @type {number} */ from) => {
-    let n = from + 1;
-    while (n < max && quiet.has(bySeq.get(n)?.event?.type ?? "")) n++;
-    return n;
-  };
+  const ends = [
+    ...events.filter((e) => e.event?.type === "command_accepted" && e.seq > 1).map((e) => e.seq - 1),
+    ...events.filter((e) => e.event?.type === "round_ended").map((e) => e.seq),
+    max,
+  ].sort((a, b) => a - b);
+  const nextStop = (/** @type {number} */ from) => ends.find((e) => e > from) ?? max;
   let playing = 0;
   const speed = h(
     "select",

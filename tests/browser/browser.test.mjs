@@ -530,8 +530,8 @@ test("replay: keyboard steps, deep links, timing", async () => {
   assert.match(page.url(), /v=3/);
   await page.keyboard.press("ArrowLeft");
   await page.getByText(/^Step 2 of/).waitFor();
-  // Autoplay steps on by itself until paused.
-  // It passes over a move's bookkeeping (whose move, a card drawn) and stops on what it did.
+  // Autoplay steps on by itself until paused, a whole move at a time: it stops on a move's last
+  // event (what its command caused, up to the next command) or a round's end.
   const stops = page.evaluate(
     () =>
       new Promise((r) => {
@@ -553,11 +553,15 @@ test("replay: keyboard steps, deep links, timing", async () => {
     stepped.length >= 3 && stepped.every((n, i) => i === 0 || n > stepped[i - 1]),
     `autoplay goes forward: ${stepped}`,
   );
-  for (const n of stepped)
+  for (const [i, n] of stepped.entries()) {
     assert.ok(
-      !["command_accepted", "card_drawn"].includes(kinds.get(n)),
-      `autoplay stopped on step ${n}, a ${kinds.get(n)}`,
+      kinds.get(n + 1) === "command_accepted" || kinds.get(n) === "round_ended" || !kinds.has(n + 1),
+      `autoplay stopped on step ${n}, a ${kinds.get(n)} inside a move`,
     );
+    const moves = [...kinds].filter(([s, k]) => s > (stepped[i - 1] ?? n - 1) && s <= n && k === "command_accepted");
+    assert.ok(moves.length <= 1, `autoplay passed over a move before step ${n}`);
+  }
+  assert.match(await page.locator("output").textContent(), /^(Move \d+ of \d+|Before the first move)/);
   assert.ok(
     stepped.some((n, i) => i > 0 && n > stepped[i - 1] + 1),
     `autoplay passed over bookkeeping: ${stepped}`,
