@@ -1,0 +1,59 @@
+// Saboteur Server's TypeScript SDK: the API's types generated from its spec (openapi-typescript),
+// calls through openapi-fetch, and a small layer over them.
+//
+//   import { connect, follow, ok, Receipts, Signer } from "saboteur-sdk";
+//
+//   const player = connect(base, token);                                   // openapi-fetch
+//   const view = await ok(player.GET("/games/{id}/state", { params: { path: { id } } }));
+//   const signer = new Signer(game);                                       // the seat's key
+//   await signer.command(player, moves.version, moves.commands[0]);        // signed, as signed
+//   for await (const record of follow(player, game, { table: true })) {}   // to the game's end
+//   await receipts.verify(anonymous, game, { [seat]: [signer.publicKey] }); // `saboteur verify`
+import createClient, { type Client } from "openapi-fetch";
+import type { components, paths } from "./generated/api.js";
+
+export type { components, operations, paths } from "./generated/api.js";
+export { API_VERSION, EVENT_TYPES } from "./generated/spec.js";
+export * from "./problems.js";
+export * from "./receipts.js";
+export * from "./signing.js";
+export * from "./stream.js";
+
+/** The spec's schemas, by name: `Schemas["StateView"]`. */
+export type Schemas = components["schemas"];
+export type Command = Schemas["Command"];
+export type Event = Schemas["Event"];
+export type EventRecord = Schemas["EventRecord"];
+export type KeyList = Schemas["KeyList"];
+export type LegalMoves = Schemas["LegalMoves"];
+export type Outcome = Schemas["Outcome"];
+export type Receipt = Schemas["Receipt"];
+export type StateView = Schemas["StateView"];
+export type TableRead = Schemas["TableRead"];
+
+/** An openapi-fetch client of the API, typed from the spec, that knows its address, the token it
+ * sends (a player's or the host's; none for a spectator) and the `fetch` it calls: the SDK's
+ * signed acts, stream and audit downloads go the same way. */
+export type Api = Client<paths> & {
+  readonly baseUrl: string;
+  readonly token: string | undefined;
+  readonly fetch: typeof globalThis.fetch;
+};
+
+export interface ConnectOptions {
+  /** The `fetch` every request goes through (by default the global one). */
+  fetch?: typeof globalThis.fetch;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+/** A client of the server at `baseUrl` (`http://127.0.0.1:8080`) that sends `token` as
+ * `Authorization: Bearer`; without one, a spectator's. */
+export function connect(baseUrl: string, token?: string, options: ConnectOptions = {}): Api {
+  const base = baseUrl.replace(/\/+$/, "");
+  const fetcher: typeof globalThis.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const headers: Record<string, string> = { ...options.headers };
+  if (token !== undefined) headers.Authorization = `Bearer ${token}`;
+  const client = createClient<paths>({ baseUrl: base, fetch: fetcher, headers });
+  return Object.assign(client, { baseUrl: base, token, fetch: fetcher });
+}

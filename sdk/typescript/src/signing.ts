@@ -1,0 +1,116 @@
+// A seat's Ed25519 key, and its acts sent signed (docs/clients.md, "Signing your acts").
+//
+// Every act of a seat with a key carries `Seat-Signature`, the signature of the act's statement
+// (the RFC 8785 JSON of `scheme`, `act`, `game`, `seat`, `version`, `body` and `about`), and
+// `Seat-Signature-Version`. `Signer.send` writes the body as the canonical JSON it signed and
+// sends exactly those bytes.
+import { createPrivateKey, generateKeyPairSync, type KeyObject, randomUUID, sign } from "node:crypto";
+import canonicalize from "canonicalize";
+import type { components } from "./generated/api.js";
+import type { Api } from "./index.js";
+import { check } from "./problems.js";
+
+type Command = components["schemas"]["Command"];
+type Outcome = components["schemas"]["Outcome"];
+
+/** The record version this client signs for: its games' seats sign `saboteur-act-v3`. */
+export const RECORD_VERSION = 5;
+
+export const SCHEME = "saboteur-act-v3";
+
+/** Refuses a game whose record version (`TableStatus.record_version`, or `game_created`'s) is
+ * not the one this client signs: an older one binds signatures less. */
+export function checkRecord(recordVersion: number): void {
+  if (recordVersion !== RECORD_VERSION) {
+    throw new Error(`the game is of record version ${recordVersion}; this client signs record version ${RECORD_VERSION} only`);
+  }
+}
+
+/** The RFC 8785 canonical JSON of `value`. */
+export function canonical(value: unknown): string {
+  const text = canonicalize(value);
+  if (text === undefined) throw new TypeError("not a JSON value");
+  return text;
+}
+
+/** What `send` takes besides the act. */
+export interface SendOptions {
+  /** The event the act is about (an undo's command, a vote's request, a reclaim's hand-over, as
+   * the table's status lists them); null (the default) for the other acts. */
+  about?: number | null;
+  /** More headers to send (`If-Match`, `Idempotency-Key`, …). */
+  headers?: Record<string, string>;
+  /** False to send the act unsigned (the server refuses it from a seat with a key). */
+  signed?: boolean;
+}
+
+/** A seat's Ed25519 key (made when not given, or a PKCS #8 PEM or a private `KeyObject`). Send
+ * `publicKey` and `keyProof()` when taking the seat, then set `seat` to the seat taken; from
+ * then on every act of the seat goes through `send`, `outcome` or `command`. `acts` counts the
+ * acts signed. */
+export class Signer {
+  acts = 0;
+  /** The public key as the server takes it: 64 hex digits. */
+  readonly publicKey: string;
+  readonly key: KeyObject;
+
+  constructor(readonly game: string, public seat = 0, key?: KeyObject | string) {
+    this.key = key === undefined ? generateKeyPairSync("ed25519").privateKey
+      : typeof key === "string" ? createPrivateKey(key) : key;
+    const jwk = this.key.export({ format: "jwk" });
+    if (jwk.crv !== "Ed25519" || jwk.x === undefined) throw new TypeError("not an Ed25519 private key");
+    this.publicKey = Buffer.from(jwk.x, "base64url").toString("hex");
+  }
+
+  /** The proof of possession that goes with `publicKey`: the signature of the RFC 8785 JSON of
+   * `{"scheme": "saboteur-key-v1", "game", "key"}`, for `game` (by default the signer's). */
+  keyProof(game: string = this.game): string {
+    const statement = canonical({ scheme: "saboteur-key-v1", game, key: this.publicKey });
+    return sign(null, Buffer.from(statement), this.key).toString("hex");
+  }
+
+  /** The statement signed for `act` with `body` (none for an act without one), chosen at
+   * `version`, about the event `about`. */
+  statement(act: string, version: number, body?: unknown, about: number | null = null): string {
+    return canonical({ scheme: SCHEME, act, game: this.game, seat: this.seat, version, body: body ?? null, about });
+  }
+
+  /** The two headers that sign an act, as strings. */
+  headers(act: string, version: number, body?: unknown, about: number | null = null): Record<string, string> {
+    const signature = sign(null, Buffer.from(this.statement(act, version, body, about)), this.key).toString("hex");
+    this.acts++;
+    return { "Seat-Signature": signature, "Seat-Signature-Version": String(version) };
+  }
+
+  /** Sends `act` of the seat with the player's client `api` to `/games/{game}{suffix}`, signed
+   * at `version` (unsigned with `signed: false`), with `body` written as the canonical JSON the
+   * statement holds. Resolves to the success; throws its `ApiProblem` otherwise. */
+  async send(api: Api, method: string, suffix: string, act: string, version: number, body?: unknown,
+    options: SendOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
+    if (api.token !== undefined) headers.Authorization = `Bearer ${api.token}`;
+    if (options.signed ?? true) Object.assign(headers, this.headers(act, version, body, options.about ?? null));
+    let content: string | undefined;
+    if (body !== undefined && body !== null) {
+      content = canonical(body);
+      headers["Content-Type"] = "application/json";
+    }
+    const url = `${api.baseUrl}/games/${encodeURIComponent(this.game)}${suffix}`;
+    return check(await api.fetch(url, { method, headers, body: content }));
+  }
+
+  /** A signed `POST` whose reply is an `Outcome` (talk, undo, votes, reclaim, …). */
+  async outcome(api: Api, suffix: string, act: string, version: number, body?: unknown,
+    options: SendOptions = {}): Promise<Outcome> {
+    const reply = await this.send(api, "POST", suffix, act, version, body, options);
+    return (await reply.json()) as Outcome;
+  }
+
+  /** Plays `command`, chosen at `version` (sent as `If-Match`), signed, with an
+   * `Idempotency-Key` (a new one unless given: send the same one again to retry safely). */
+  async command(api: Api, version: number, command: Command,
+    options: { idempotencyKey?: string; signed?: boolean } = {}): Promise<Outcome> {
+    const headers = { "If-Match": `"${version}"`, "Idempotency-Key": options.idempotencyKey ?? randomUUID() };
+    return this.outcome(api, "/commands", "command", version, command, { headers, signed: options.signed });
+  }
+}

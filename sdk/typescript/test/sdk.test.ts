@@ -1,0 +1,125 @@
+// The SDK against a live server: typed problems, signed acts, the stream and receipts.
+import assert from "node:assert/strict";
+import { before, describe, test } from "node:test";
+import {
+  ApiProblem, BadSignature, connect, EVENT_TYPES, follow, NotFound, ok, parseRecord, PreconditionFailed,
+  problemClass, ServerError, SignatureRequired, Signer, type StreamRecord, UnknownEvent,
+} from "../src/index.js";
+import { awaitedMoves, base, binary, dropping, newTable, type Table } from "./table.js";
+
+test("a problem is typed, and a 412 carries its refusal's receipt", async (t) => {
+  const table = await newTable();
+  await assert.rejects(ok(table.player.GET("/games/{id}/state", { params: { path: { id: "no-such-game" } } })),
+    (e) => e instanceof NotFound && e.status === 404 && e.code === "not_found");
+  const moves = await awaitedMoves(table);
+  if (moves.decision_version <= 1) return t.skip("no version before the last decision");
+  await assert.rejects(table.signer.command(table.player, moves.decision_version - 1, moves.commands[0]!), (e) => {
+    assert.ok(e instanceof PreconditionFailed);
+    assert.equal(e.status, 412);
+    assert.equal(e.code, "precondition_failed");
+    assert.equal(e.receipt?.kind, "refusal");
+    return true;
+  });
+  // A code newer than the client is thrown as its status's class.
+  assert.equal(problemClass(412, "some_new_code"), PreconditionFailed);
+  assert.equal(problemClass(599, "x"), ServerError);
+  assert.equal(problemClass(401, "bad_signature"), BadSignature);
+});
+
+test("a signed command is accepted, and recorded with its signature", async () => {
+  const table = await newTable();
+  const moves = await awaitedMoves(table);
+  const outcome = await table.signer.command(table.player, moves.version, moves.commands[0]!);
+  assert.equal(table.signer.acts, 1);
+  const mine = outcome.events.find((r) => r.event.type === "command_accepted" && r.event.seat === table.seat);
+  assert.ok(mine, "the reply holds the command accepted");
+  const page = await ok(table.player.GET("/games/{id}/events", {
+    params: { path: { id: table.game }, query: { after: mine.seq - 1, limit: 1 } },
+  }));
+  const accepted = page.events[0]?.event;
+  assert.equal(accepted?.type, "command_accepted");
+  assert.ok(accepted.type === "command_accepted" && accepted.signature, "the record keeps the signature");
+});
+
+test("an unsigned command and a forged one are refused", async () => {
+  const table = await newTable();
+  const moves = await awaitedMoves(table);
+  const command = moves.commands[0]!;
+  await assert.rejects(table.signer.command(table.player, moves.version, command, { signed: false }),
+    (e) => e instanceof SignatureRequired && e.status === 401 && e.code === "signature_required");
+  const forger = new Signer(table.game, table.seat); // another key than the seat's
+  await assert.rejects(forger.command(table.player, moves.version, command),
+    (e) => e instanceof BadSignature && e instanceof ApiProblem && e.code === "bad_signature");
+});
+
+/** Follows the game (table on) with a client whose first stream is cut, keeping every record and
+ * receipt, and plays the seat's first legal move whenever it is awaited, signed. */
+async function playToTheEnd(t: Table, records: StreamRecord[], fetcher: typeof fetch): Promise<void> {
+  const reader = connect(base, t.token, { fetch: fetcher });
+  for await (const record of follow(reader, t.game, { table: true })) {
+    records.push(t.receipts.keep(record));
+    const legal = record.table?.legal;
+    if (record.table?.state.view.phase.awaited !== t.seat || !legal?.commands.length) continue;
+    try {
+      t.receipts.keep(await t.signer.command(t.player, legal.version, legal.commands[0]!));
+    } catch (e) {
+      t.receipts.keep(e);
+      if (!(e instanceof ApiProblem) || (e.status !== 409 && e.status !== 412)) throw e;
+    }
+  }
+}
+
+describe("a whole game, its stream cut once", () => {
+  let table: Table;
+  const records: StreamRecord[] = [];
+  const cutter = dropping(3000);
+  before(async () => {
+    table = await newTable();
+    await playToTheEnd(table, records, cutter.fetch);
+  });
+
+  test("the follower resumes after a drop with every event once, in order", async () => {
+    assert.equal(cutter.drops, 1);
+    const seqs = records.map((r) => r.seq);
+    assert.deepEqual(seqs, Array.from(seqs, (_, i) => i + 1), "every event once, in order");
+    assert.equal(records.at(-1)?.event.type, "game_ended");
+    const state = await ok(table.player.GET("/games/{id}/state", { params: { path: { id: table.game } } }));
+    assert.equal(state.version, seqs.at(-1));
+  });
+
+  test("the table rides on the newest event", () => {
+    const tables = records.filter((r) => r.table !== undefined);
+    assert.ok(tables.length > 0, "a stream opened with table=true carries the table");
+    for (const r of tables) assert.equal(r.table?.version, r.seq);
+    assert.ok(records.at(-1)?.table, "the newest event carries the table");
+  });
+
+  test("the receipts kept are accepted by saboteur verify", async () => {
+    assert.ok(table.receipts.length > 3);
+    const said = await table.receipts.verify(table.anonymous, table.game, { [table.seat]: [table.signer.publicKey] }, { binary });
+    assert.match(said, new RegExp(`every act of seat ${table.seat} is signed by the key`));
+  });
+});
+
+test("an unknown event type is yielded, not thrown", async () => {
+  const record = parseRecord('{"seq": 7, "event": {"type": "dragon_woke", "seat": 1}}');
+  assert.equal(record.seq, 7);
+  assert.equal(record.table, undefined);
+  assert.ok(record.event instanceof UnknownEvent);
+  assert.equal(record.event.name, "dragon_woke");
+  assert.deepEqual(record.event.fields, { type: "dragon_woke", seat: 1 });
+  const known = parseRecord('{"seq": 8, "event": {"type": "card_drawn", "seat": 0, "card": null}}');
+  assert.ok(!(known.event instanceof UnknownEvent) && EVENT_TYPES.has("card_drawn"));
+  // On the stream: followed past it to the game's end.
+  const sent = [
+    'id: 1\nevent: dragon_woke\ndata: {"seq": 1, "event": {"type": "dragon_woke"}}\n\n',
+    ": keep-alive\n\n",
+    'id: 2\nevent: game_cancelled\ndata: {"seq": 2, "event": {"type": "game_cancelled"}}\n\n',
+  ].join("");
+  const fake: typeof fetch = async () => new Response(sent, { headers: { "Content-Type": "text/event-stream" } });
+  const seen: string[] = [];
+  for await (const r of follow(connect("http://server.invalid", undefined, { fetch: fake }), "g")) {
+    seen.push(r.event instanceof UnknownEvent ? `unknown ${r.event.name}` : r.event.type);
+  }
+  assert.deepEqual(seen, ["unknown dragon_woke", "game_cancelled"]);
+});
