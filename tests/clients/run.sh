@@ -94,13 +94,32 @@ check "typescript: tsc --strict" "$ts/node_modules/.bin/tsc" -p "$ts/tsconfig.js
 game "typescript: plays a base game" "$base_game" node "$ts/dist/src/bot.js" "$base" base 4
 game "typescript: plays a clocked Saboteur 2 game online" "$online_game" \
   env SABOTEUR_BIN="$bin" node "$ts/dist/src/bot.js" "$base" online 4
-# The whole bot of docs/clients.md, compiled with the example's and run where it was put.
-walkthrough ts 'from "./client.js"' >"$ts/src/mine.ts"
-check "typescript: the docs' whole bot compiles with tsc --strict" "$ts/node_modules/.bin/tsc" -p "$ts/tsconfig.json"
-mkdir -p "$work/ts-walk"
+# The TypeScript SDK (sdk/typescript): installed as a reader would, by path from a project of
+# their own (the package links its folder, installs its pinned tools there, generates the types
+# from the spec and compiles), its version the spec's, checked with tsc --strict with its
+# tests, and its tests against this server.
+tssdk=$(cd "$here/../../sdk/typescript" && pwd)
+app="$work/ts-app"
+rm -rf "$tssdk/node_modules" "$tssdk/dist" "$tssdk/build" "$tssdk/src/generated"
+mkdir -p "$app" && printf '{ "name": "mine", "private": true, "type": "module" }\n' >"$app/package.json"
+check "typescript sdk: npm install <path>/sdk/typescript" bash -c \
+  "cd '$app' && npm install --no-audit --no-fund '$tssdk' typescript@5.9.3 @types/node@20.19.43"
+check "typescript sdk: its version is the spec's info.version" env -C "$app" node --input-type=module -e '
+import { readFileSync } from "node:fs";
+import { API_VERSION } from "saboteur-sdk";
+const spec = JSON.parse(readFileSync(process.argv[1], "utf8")).info.version;
+const version = JSON.parse(readFileSync("node_modules/saboteur-sdk/package.json", "utf8")).version;
+if (version !== spec || API_VERSION !== spec) throw new Error(`${version}, ${API_VERSION}: not ${spec}`);' "$spec"
+check "typescript sdk: tsc --strict (the package and its tests)" "$tssdk/node_modules/.bin/tsc" -p "$tssdk/test/tsconfig.json"
+check "typescript sdk: its tests against the server" bash -c \
+  "cd '$tssdk' && SABOTEUR_URL='$base' SABOTEUR_BIN='$bin' node --test build/test/sdk.test.js"
+# The whole bot of docs/clients.md, on the SDK as the docs say, checked and run.
+walkthrough ts 'from "saboteur-sdk"' >"$app/mine.ts"
+check "typescript: the docs' whole bot is at most 60 lines" test "$(wc -l <"$app/mine.ts")" -le 60
+check "typescript: the docs' whole bot compiles with tsc --strict against the SDK" bash -c \
+  "cd '$app' && node_modules/.bin/tsc --strict --module nodenext --target es2022 mine.ts"
 check "typescript: the docs' whole bot plays a game and verifies its receipts" bash -c \
-  "cd '$work/ts-walk' && PATH='$(dirname "$bin")':\$PATH node '$ts/dist/src/mine.js' | tee out && grep -q '^every act of seat 0 is signed by the key' out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
-rm -f "$ts/src/mine.ts" "$ts/dist/src/mine.js"
+  "cd '$app' && PATH='$(dirname "$bin")':\$PATH node mine.js | tee out && grep -q '^every act of seat 0 is signed by the key' out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
 
 # Python: openapi-python-client, mypy --strict.
 py="$here/python"
