@@ -118,8 +118,10 @@ walkthrough ts 'from "saboteur-sdk"' >"$app/mine.ts"
 check "typescript: the docs' whole bot is at most 60 lines" test "$(wc -l <"$app/mine.ts")" -le 60
 check "typescript: the docs' whole bot compiles with tsc --strict against the SDK" bash -c \
   "cd '$app' && node_modules/.bin/tsc --strict --module nodenext --target es2022 mine.ts"
-check "typescript: the docs' whole bot plays a game and verifies its receipts" bash -c \
-  "cd '$app' && PATH='$(dirname "$bin")':\$PATH node mine.js | tee out && grep -q '^every act of seat 0 is signed by the key' out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
+for ruleset in base saboteur2; do
+  check "typescript: the docs' whole bot plays a $ruleset game and verifies its receipts" bash -c \
+    "cd '$app' && PATH='$(dirname "$bin")':\$PATH node mine.js $ruleset | tee out && grep -q '^every act of seat 0 is signed by the key' out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
+done
 
 # Python: openapi-python-client, mypy --strict.
 py="$here/python"
@@ -161,8 +163,10 @@ walkthrough python "from saboteur_sdk import" >"$work/py-walk/mine.py"
 check "python: the docs' whole bot is at most 60 lines" test "$(wc -l <"$work/py-walk/mine.py")" -le 60
 check "python: the docs' whole bot passes mypy --strict" bash -c \
   "cd '$work/py-walk' && '$venv/bin/mypy' --strict --cache-dir '$work/mypy-sdk' mine.py"
-check "python: the docs' whole bot plays a game and verifies its receipts" bash -c \
-  "cd '$work/py-walk' && PATH='$(dirname "$bin")':\$PATH '$venv/bin/python' mine.py | tee out && grep -q '^every act of seat 0 is signed by the key' out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
+for ruleset in base saboteur2; do
+  check "python: the docs' whole bot plays a $ruleset game and verifies its receipts" bash -c \
+    "cd '$work/py-walk' && PATH='$(dirname "$bin")':\$PATH '$venv/bin/python' mine.py $ruleset | tee out && grep -q '^every act of seat 0 is signed by the key' out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
+done
 
 # The previous release's clients (tests/clients/previous/): generated from the spec that release
 # published and driven by the whole bots its docs gave, kept as a client written then would be,
