@@ -89,6 +89,9 @@ pub struct GameSummary {
     /// The game this one is a rematch of (`GET /games/{id}/series` follows the series).
     #[schema(required = true)]
     pub previous: Option<String>,
+    /// When the game was created (RFC 3339, UTC).
+    #[schema(format = DateTime)]
+    pub created_at: String,
 }
 
 /// A page of games.
@@ -324,6 +327,9 @@ pub(crate) fn summary(
         seats,
         players: record.players,
         previous: record.previous.as_ref().map(GameId::to_string),
+        created_at: record
+            .created_at
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
     }
 }
 

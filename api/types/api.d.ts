@@ -2369,6 +2369,11 @@ export interface components {
          * @description A game as listed.
          */
         GameSummary: {
+            /**
+             * Format: date-time
+             * @description When the game was created (RFC 3339, UTC).
+             */
+            created_at: string;
             /** @description The game's id. */
             id: string;
             /** @description Rule variants. */

@@ -40,19 +40,7 @@ export function board(view, deck, { legal = [], onCell, targets = [], keep = { b
     g.setAttribute("aria-label", `(${p.x}, ${p.y}): ${describe(entry, p.rotated)}`);
     svg.append(g);
   }
-  for (const goal of view.goals) {
-    if (goal.revealed) continue;
-    const g = goal.card ? cardShape(deck[goal.card], goal.x, goal.y) : faceDown(goal.x, goal.y);
-    if (goal.card) g.setAttribute("opacity", "0.7");
-    g.setAttribute("role", "img");
-    g.setAttribute(
-      "aria-label",
-      goal.card
-        ? t("board.goal_seen", { at: `(${goal.x}, ${goal.y})`, card: cardName(goal.card) })
-        : t("board.goal", { at: `(${goal.x}, ${goal.y})` }),
-    );
-    svg.append(g);
-  }
+  for (const goal of view.goals) if (!goal.revealed) svg.append(goalShape(goal, view, deck));
   const seen = new Set();
   for (const c of legal) {
     const key = `${c.at.x},${c.at.y}`;
@@ -188,4 +176,31 @@ export function markLast(svg, events, view, names) {
       "aria-label": t("board.last", { what: describeEvent(e, names) }),
     }),
   );
+}
+
+/**
+ * A goal not turned yet: face down, or the card the reader saw there (a Map), marked as seen by
+ * the reader only. @param {Schemas["GoalView"]} goal @param {Schemas["View"]} view
+ * @param {Record<string, Schemas["CardEntry"]>} deck
+ */
+function goalShape(goal, view, deck) {
+  const g = goal.card ? cardShape(deck[goal.card], goal.x, goal.y) : faceDown(goal.x, goal.y);
+  if (goal.card) g.setAttribute("opacity", "0.7");
+  // A goal the reader looked at (a Map) is still face down for everyone else: say so on it.
+  if (goal.card && !view.roles) {
+    g.append(
+      el("rect", { class: "seen-goal", x: 0.06, y: 0.06, width: 0.88, height: 0.88, rx: 0.05 }),
+      Object.assign(el("text", { class: "seen-goal-label", x: 0.5, y: 0.9, "text-anchor": "middle" }), {
+        textContent: t("board.seen_only_you"),
+      }),
+    );
+  }
+  g.setAttribute("role", "img");
+  g.setAttribute(
+    "aria-label",
+    goal.card
+      ? t("board.goal_seen", { at: `(${goal.x}, ${goal.y})`, card: cardName(goal.card) })
+      : t("board.goal", { at: `(${goal.x}, ${goal.y})` }),
+  );
+  return g;
 }

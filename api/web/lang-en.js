@@ -181,6 +181,7 @@ export default {
   "board.title": "The maze: use the highlighted cells to place the selected card",
   "board.goal": "goal at {at}: face down",
   "board.goal_seen": "goal at {at}: face down, you saw {card}",
+  "board.seen_only_you": "only you",
   "board.play_here": "play here at {at}",
   "board.last": "last on the board: {what}",
 
@@ -216,8 +217,12 @@ export default {
 
   "lobby.title": "Saboteur — lobby",
   "lobby.games": "Games",
-  "lobby.all": "All games",
   "lobby.more": "More games",
+  "lobby.section_lobby": "Seats open",
+  "lobby.section_active": "Under way",
+  "lobby.section_finished": "Finished",
+  "lobby.col_date": "Created",
+  "lobby.col_winners": "Won by",
   "lobby.bot": "(bot)",
   "lobby.rematch_of": "rematch of",
   "lobby.your_seat": "your seat",
@@ -245,7 +250,6 @@ export default {
   "lobby.spectators": "spectators may talk",
   "lobby.create_button": "Create",
   "lobby.col_game": "Game",
-  "lobby.col_status": "Status",
   "lobby.col_seats": "Seats",
 
   "table.title": "Saboteur — table",

@@ -183,6 +183,7 @@ export default {
   "board.title": "El laberinto: usa las casillas resaltadas para colocar la carta elegida",
   "board.goal": "meta en {at}: boca abajo",
   "board.goal_seen": "meta en {at}: boca abajo, viste {card}",
+  "board.seen_only_you": "solo tú",
   "board.play_here": "jugar aquí, en {at}",
   "board.last": "lo último en el tablero: {what}",
 
@@ -218,8 +219,12 @@ export default {
 
   "lobby.title": "Saboteur — sala",
   "lobby.games": "Partidas",
-  "lobby.all": "Todas las partidas",
   "lobby.more": "Más partidas",
+  "lobby.section_lobby": "Plazas libres",
+  "lobby.section_active": "En curso",
+  "lobby.section_finished": "Terminadas",
+  "lobby.col_date": "Creada",
+  "lobby.col_winners": "Ganada por",
   "lobby.bot": "(bot)",
   "lobby.rematch_of": "revancha de",
   "lobby.your_seat": "tu asiento",
@@ -247,7 +252,6 @@ export default {
   "lobby.spectators": "los espectadores pueden hablar",
   "lobby.create_button": "Crear",
   "lobby.col_game": "Partida",
-  "lobby.col_status": "Estado",
   "lobby.col_seats": "Asientos",
 
   "table.title": "Saboteur — mesa",

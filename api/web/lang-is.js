@@ -182,6 +182,7 @@ export default {
   "board.title": "Gangakerfið: notaðu upplýstu reitina til að leggja valda spilið",
   "board.goal": "endaspil á reit {at}: á hvolfi",
   "board.goal_seen": "endaspil á reit {at}: á hvolfi, þú sást {card}",
+  "board.seen_only_you": "aðeins þú",
   "board.play_here": "spila hér, á reit {at}",
   "board.last": "síðast á borðinu: {what}",
 
@@ -217,8 +218,12 @@ export default {
 
   "lobby.title": "Saboteur — anddyri",
   "lobby.games": "Leikir",
-  "lobby.all": "Allir leikir",
   "lobby.more": "Fleiri leikir",
+  "lobby.section_lobby": "Laus sæti",
+  "lobby.section_active": "Í gangi",
+  "lobby.section_finished": "Lokið",
+  "lobby.col_date": "Stofnaður",
+  "lobby.col_winners": "Sigurvegarar",
   "lobby.bot": "(vélmenni)",
   "lobby.rematch_of": "endurleikur á",
   "lobby.your_seat": "þitt sæti",
@@ -246,7 +251,6 @@ export default {
   "lobby.spectators": "áhorfendur mega spjalla",
   "lobby.create_button": "Stofna",
   "lobby.col_game": "Leikur",
-  "lobby.col_status": "Staða",
   "lobby.col_seats": "Sæti",
 
   "table.title": "Saboteur — borð",

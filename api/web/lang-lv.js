@@ -184,6 +184,7 @@ export default {
   "board.title": "Labirints: izvēlētās kārts novietošanai izmanto izceltos lauciņus",
   "board.goal": "finiša kārts lauciņā {at}: aizklāta",
   "board.goal_seen": "finiša kārts lauciņā {at}: aizklāta, tu redzēji: {card}",
+  "board.seen_only_you": "tikai tu",
   "board.play_here": "izspēlēt šeit, lauciņā {at}",
   "board.last": "pēdējais uz galda: {what}",
 
@@ -219,8 +220,12 @@ export default {
 
   "lobby.title": "Saboteur — priekštelpa",
   "lobby.games": "Spēles",
-  "lobby.all": "Visas spēles",
   "lobby.more": "Vairāk spēļu",
+  "lobby.section_lobby": "Brīvas vietas",
+  "lobby.section_active": "Notiek",
+  "lobby.section_finished": "Beigušās",
+  "lobby.col_date": "Izveidota",
+  "lobby.col_winners": "Uzvarētāji",
   "lobby.bot": "(bots)",
   "lobby.rematch_of": "revanšs pēc spēles",
   "lobby.your_seat": "tava vieta",
@@ -248,7 +253,6 @@ export default {
   "lobby.spectators": "skatītāji drīkst runāt",
   "lobby.create_button": "Izveidot",
   "lobby.col_game": "Spēle",
-  "lobby.col_status": "Statuss",
   "lobby.col_seats": "Vietas",
 
   "table.title": "Saboteur — galds",

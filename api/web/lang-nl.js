@@ -183,6 +183,7 @@ export default {
   "board.title": "Het gangenstelsel: gebruik de gemarkeerde vakjes om de gekozen kaart te leggen",
   "board.goal": "doelkaart op {at}: gedekt",
   "board.goal_seen": "doelkaart op {at}: gedekt, je zag {card}",
+  "board.seen_only_you": "alleen jij",
   "board.play_here": "hier spelen op {at}",
   "board.last": "laatst gelegd: {what}",
 
@@ -218,8 +219,12 @@ export default {
 
   "lobby.title": "Saboteur — lobby",
   "lobby.games": "Spellen",
-  "lobby.all": "Alle spellen",
   "lobby.more": "Meer spellen",
+  "lobby.section_lobby": "Plaatsen vrij",
+  "lobby.section_active": "Bezig",
+  "lobby.section_finished": "Afgelopen",
+  "lobby.col_date": "Gemaakt",
+  "lobby.col_winners": "Gewonnen door",
   "lobby.bot": "(bot)",
   "lobby.rematch_of": "revanche van",
   "lobby.your_seat": "jouw plaats",
@@ -247,7 +252,6 @@ export default {
   "lobby.spectators": "toeschouwers mogen praten",
   "lobby.create_button": "Aanmaken",
   "lobby.col_game": "Spel",
-  "lobby.col_status": "Status",
   "lobby.col_seats": "Plaatsen",
 
   "table.title": "Saboteur — tafel",

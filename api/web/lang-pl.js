@@ -183,6 +183,7 @@ export default {
   "board.title": "Labirynt: użyj podświetlonych pól, by położyć wybraną kartę",
   "board.goal": "karta celu na {at}: zakryta",
   "board.goal_seen": "karta celu na {at}: zakryta, już ją znasz: {card}",
+  "board.seen_only_you": "tylko ty",
   "board.play_here": "zagraj tutaj, na {at}",
   "board.last": "ostatnio na planszy: {what}",
 
@@ -218,8 +219,12 @@ export default {
 
   "lobby.title": "Saboteur — poczekalnia",
   "lobby.games": "Gry",
-  "lobby.all": "Wszystkie gry",
   "lobby.more": "Więcej gier",
+  "lobby.section_lobby": "Wolne miejsca",
+  "lobby.section_active": "W toku",
+  "lobby.section_finished": "Zakończone",
+  "lobby.col_date": "Utworzona",
+  "lobby.col_winners": "Wygrali",
   "lobby.bot": "(bot)",
   "lobby.rematch_of": "rewanż za",
   "lobby.your_seat": "twoje miejsce",
@@ -247,7 +252,6 @@ export default {
   "lobby.spectators": "widzowie mogą pisać",
   "lobby.create_button": "Utwórz",
   "lobby.col_game": "Gra",
-  "lobby.col_status": "Stan",
   "lobby.col_seats": "Miejsca",
 
   "table.title": "Saboteur — stół",

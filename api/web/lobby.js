@@ -1,10 +1,11 @@
-// The lobby (/): every game, newest first, and the form that creates one (with bots, a clock,
-// the host's options), seating its creator.
+// The lobby (/): the games waiting for players, under way and finished (with their winners and
+// dates), and the form that creates one (with bots, a clock, the host's options), seating its
+// creator.
 import { h, main } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, list as listOf, t } from "./i18n.js";
 import { api, choices, keys, seatable, seated, share, tokens } from "./net.js";
 import { levelPicker } from "./parts.js";
-import { rulesetName, shownName, statusName } from "./words.js";
+import { rulesetName, shownName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
@@ -12,57 +13,82 @@ import { rulesetName, shownName, statusName } from "./words.js";
 export async function lobby(ready) {
   await ready;
   document.title = t("lobby.title");
+  const form = createForm();
+  const sections = await Promise.all(
+    /** @type {const} */ (["lobby", "active", "finished"]).map((status) => section(status)),
+  );
+  main.replaceChildren(h("h1", {}, t("lobby.games")), form, ...sections);
+}
+
+/**
+ * The games of one status, oldest first, a page at a time: waiting for players, under way, or
+ * finished (with their winners).
+ * @param {"lobby" | "active" | "finished"} status
+ */
+async function section(status) {
   const list = h("tbody");
   const more = h("button", { type: "button", hidden: true }, t("lobby.more"));
   /** @type {string | null} */
   let cursor = null;
   async function page() {
-    const q = new URLSearchParams({ limit: "20" });
+    const q = new URLSearchParams({ limit: "20", status });
     if (cursor) q.set("cursor", cursor);
     /** @type {Schemas["GameList"]} */
     const data = await api(`/games?${q}`);
-    for (const g of data.games) {
-      list.append(gameRow(g));
-    }
+    for (const g of data.games) list.append(gameRow(g));
     cursor = data.next_cursor ?? null;
     more.hidden = !cursor;
   }
   more.addEventListener("click", page);
-  const form = createForm();
-  main.replaceChildren(
-    h("h1", {}, t("lobby.games")),
-    form,
-    h("h2", {}, t("lobby.all")),
+  const id = `games-${status}`;
+  const heads = [t("lobby.col_game"), t("lobby.ruleset"), t("lobby.col_date"), t("lobby.col_seats"), ""];
+  if (status === "finished") heads.splice(4, 0, t("lobby.col_winners"));
+  await page();
+  // A section with no game is left out.
+  return h(
+    "section",
+    { "aria-labelledby": id, hidden: !list.children.length },
+    h("h2", { id }, t(`lobby.section_${status}`)),
     h(
-      "table",
-      {},
+      "div",
+      { class: "table-scroll" },
       h(
-        "thead",
+        "table",
         {},
         h(
-          "tr",
+          "thead",
           {},
-          [t("lobby.col_game"), t("lobby.ruleset"), t("lobby.col_status"), t("lobby.col_seats"), ""].map((x) =>
-            h("th", { scope: "col" }, x),
+          h(
+            "tr",
+            {},
+            heads.map((x) => h("th", { scope: "col" }, x)),
           ),
         ),
+        list,
       ),
-      list,
     ),
     more,
   );
-  await page();
 }
 
 /** A game's row in the list: its seats, whether it is a rematch, what this browser holds of it. @param {Schemas["GameList"]["games"][number]} g */
 function gameRow(g) {
   const mine = tokens.get(g.id);
+  const winners = h("td", {});
+  // The winners of a finished game, from its public view.
+  if (g.status === "finished")
+    api(`/games/${g.id}/state`)
+      .then((/** @type {Schemas["StateView"]} */ st) => {
+        const names = Object.fromEntries(g.seats.map((s) => [s.seat, shownName(s)]));
+        winners.textContent = listOf(st.view.winners.map((w) => names[w] ?? t("word.seat", { n: w })));
+      })
+      .catch(() => {});
   return h(
     "tr",
     {},
     h("td", {}, h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8))),
     h("td", {}, rulesetName(g.ruleset)),
-    h("td", {}, statusName(g.status)),
+    h("td", {}, h("time", { datetime: g.created_at }, new Date(g.created_at).toLocaleDateString(language()))),
     h(
       "td",
       {},
@@ -71,6 +97,7 @@ function gameRow(g) {
         ? [` — ${t("lobby.rematch_of")} `, h("a", { href: `/play/${g.previous}` }, g.previous.slice(0, 8))]
         : null,
     ),
+    g.status === "finished" ? winners : null,
     h(
       "td",
       {},

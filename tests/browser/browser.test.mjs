@@ -78,11 +78,12 @@ async function axe(page, name) {
 }
 
 async function shots(page, name) {
+  const before = page.viewportSize();
   await page.setViewportSize(DESKTOP);
   await page.screenshot({ path: join(artifacts, `${name}-desktop.png`), fullPage: true });
   await page.setViewportSize(PHONE);
   await page.screenshot({ path: join(artifacts, `${name}-phone.png`), fullPage: true });
-  await page.setViewportSize(DESKTOP);
+  await page.setViewportSize(before ?? DESKTOP);
 }
 
 async function createFromLobby(
@@ -753,6 +754,22 @@ test("replay: a seat's moves weighed by the expert, once the game is over", asyn
   await page.goto(`${BASE}/replay/${finishedId}?as=spectator&v=5`);
   await page.getByText(/^Step 5 of/).waitFor();
   assert.equal(await page.getByRole("region", { name: /^The expert's view of/ }).count(), 0);
+  // The lobby lists it among the finished games, with its date and its winners.
+  await page.goto(`${BASE}/`);
+  const finished = page.getByRole("region", { name: "Finished" });
+  const row = finished.getByRole("row").filter({ hasText: finishedId.slice(0, 8) });
+  const over = await get(`/games/${finishedId}/state`);
+  const summary = await get(`/games/${finishedId}`);
+  const names = Object.fromEntries(summary.seats.map((s) => [s.seat, shownAs(s)]));
+  const won = new Intl.ListFormat("en", { type: "conjunction" }).format(over.view.winners.map((w) => names[w]));
+  await row.getByRole("cell").nth(4).filter({ hasText: won }).waitFor();
+  assert.equal(await row.locator("time").getAttribute("datetime"), summary.created_at, "the date it was created");
+  assert.ok(
+    await page
+      .getByRole("region", { name: "Waiting for players" })
+      .or(page.getByRole("region", { name: "Under way" }))
+      .count(),
+  );
   await context.close();
 });
 
@@ -869,6 +886,7 @@ async function roundEndShown(page, id, token, check) {
   }
   const ended = log.find((e) => e.event.type === "round_ended" && e.event.round === round);
   assert.ok(ended, `round ${round} ended in the record`);
+  if (check) await shots(page, "round-end");
   const dealt = log.find((e) => e.seq > ended.seq && e.event.type === "round_started");
   const last = dealt ? dealt.seq - 1 : log.at(-1).seq;
   const then = (await (await fetch(`${BASE}/games/${id}/state?at=${last}`, auth)).json()).view;
@@ -1152,6 +1170,8 @@ test("a whole base game through the table, gold choices included, to the player'
   // The final score: every seat ranked by its gold (ties share a place), the rounds each won,
   // the winners marked.
   const score = page.getByRole("table", { name: "Final score" }).first();
+  await score.scrollIntoViewIfNeeded();
+  await shots(page, "scoreboard");
   const rows = await score
     .locator("tbody tr")
     .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? "")));
@@ -1432,6 +1452,9 @@ test("a Map is aimed at a goal lit on the board, named by its place, not by coor
   const seen = state.view.goals.filter((g) => g.card);
   assert.equal(seen.length, 1, "the player has seen one goal");
   assert.equal(seen[0].y, 0, "the middle one");
+  // On the board it is marked as seen by this player only: still face down for the others.
+  await page.locator(".board .seen-goal-label").filter({ hasText: "only you" }).waitFor();
+  assert.equal(await page.locator(".board .seen-goal").count(), 1);
   await axe(page, "map targets");
   await context.close();
 });
