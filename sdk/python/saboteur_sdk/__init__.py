@@ -36,6 +36,7 @@ from .problems import (
     problem_class,
     problem_of,
 )
+from .players import PlayerNotice, follow_player
 from .receipts import Receipts, VerificationFailed
 from .signing import RECORD_VERSION, Command, Signer, check_record, event_number
 from .stream import StreamLost, StreamRecord, UnknownEvent, follow
@@ -58,6 +59,7 @@ __all__ = [
     "Forbidden",
     "IdempotencyKeyReused",
     "NotFound",
+    "PlayerNotice",
     "PreconditionFailed",
     "Receipts",
     "RuleViolation",
@@ -77,6 +79,7 @@ __all__ = [
     "check_record",
     "event_number",
     "follow",
+    "follow_player",
     "ok",
     "problem_class",
     "problem_of",

@@ -7,11 +7,24 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from conftest import Table, new_table
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from saboteur_client import Client
+from saboteur_client import AuthenticatedClient, Client
 from saboteur_client.api.events import list_events
+from saboteur_client.api.games import add_bot, create_game, join, start_game
 from saboteur_client.api.play import get_state, legal_moves
-from saboteur_client.models import EventCommandAccepted, EventGameEnded, LegalMoves, ProblemCode, SeatSignature
+from saboteur_client.models import (
+    AddBot,
+    BotLevel,
+    CreateGame,
+    EventCommandAccepted,
+    EventGameEnded,
+    JoinGame,
+    LegalMoves,
+    ProblemCode,
+    Ruleset,
+    SeatSignature,
+)
 from saboteur_sdk import (
     ApiProblem,
     BadSignature,
@@ -22,6 +35,7 @@ from saboteur_sdk import (
     StreamRecord,
     UnknownEvent,
     follow,
+    follow_player,
     ok,
     problem_class,
 )
@@ -175,3 +189,46 @@ def test_an_unknown_event_is_yielded_not_raised() -> None:
     assert isinstance(record.event, UnknownEvent) and record.event.type == "dragon_woke"
     known = parse('{"seq": 8, "event": {"type": "card_drawn", "seat": 0, "card": null}}')
     assert not isinstance(known.event, UnknownEvent)
+
+
+def test_one_player_stream_plays_three_games(base: str) -> None:
+    """One key in three games, followed on one connection: each started, every turn of the
+    key's seat announced once and played, each ended."""
+    key = Ed25519PrivateKey.generate()
+    anonymous = Client(base_url=base)
+    signers: dict[str, Signer] = {}
+    players: dict[str, AuthenticatedClient] = {}
+    for _ in range(3):
+        created = ok(create_game.sync_detailed(client=anonymous, body=CreateGame(ruleset=Ruleset.BASE, players=3)))
+        signer = Signer(created.game_id, key=key)
+        body = JoinGame(name="many", public_key=signer.public_key, key_proof=signer.key_proof())
+        me = ok(join.sync_detailed(created.game_id, client=anonymous, body=body))
+        signer.seat = me.seat
+        host = AuthenticatedClient(base_url=base, token=created.host_token)
+        for _ in range(2):
+            ok(add_bot.sync_detailed(created.game_id, client=host, body=AddBot(level=BotLevel.RANDOM)))
+        ok(start_game.sync_detailed(created.game_id, client=host))
+        signers[created.game_id] = signer
+        players[created.game_id] = AuthenticatedClient(base_url=base, token=me.player_token)
+    started: set[str] = set()
+    ended: set[str] = set()
+    turns = 0
+    for notice in follow_player(anonymous, key):
+        assert notice.game_id in signers, notice
+        if notice.kind == "started":
+            started.add(notice.game_id)
+        elif notice.kind == "your_turn":
+            assert notice.game_id not in ended
+            turns += 1
+            player, signer = players[notice.game_id], signers[notice.game_id]
+            moves = ok(legal_moves.sync_detailed(notice.game_id, client=player))
+            try:
+                signer.command(player, moves.version, moves.commands[0])
+            except PreconditionFailed:
+                pass  # the game moved on: the stream says what next
+        elif notice.kind == "ended":
+            ended.add(notice.game_id)
+            if len(ended) == len(signers):
+                break
+    assert started == ended == set(signers)
+    assert turns >= len(signers)
