@@ -57,7 +57,8 @@ pub(in crate::app) fn seat_key(table: &Held, seat: Seat) -> Option<String> {
     }
 }
 
-fn refused(code: &'static str, detail: String) -> ApiError {
+/// A signature refused: 401 with `code` (`signature_required`, `bad_signature`).
+pub(crate) fn refused(code: &'static str, detail: String) -> ApiError {
     ApiError::Refused {
         status: actix_web::http::StatusCode::UNAUTHORIZED,
         code,

@@ -67,7 +67,7 @@ async fn game_analysis(
     let history = table.history().clone();
     drop(table);
     let seat = Seat(query.seat);
-    let asker = crate::http::games::maker(&state, &req).unwrap_or_else(|| "unknown client".into());
+    let asker = crate::http::verdict::asker(&state, &req);
     let analysis = state
         .audits
         .think(&asker, move || analyse(&history, seat))

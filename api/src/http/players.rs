@@ -21,6 +21,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::app::ids::GameId;
 use crate::app::seam;
+use crate::app::signing::{self, verifying_key};
 use crate::error::ApiError;
 use crate::http::body::Json;
 use crate::state::AppState;
@@ -106,14 +107,9 @@ fn server_statement(public_key: &str, expires: i64, nonce: &str) -> Vec<u8> {
 
 fn public_key_of(text: &str) -> Result<(String, VerifyingKey), ApiError> {
     let key = text.to_ascii_lowercase();
-    hex::decode(&key)
-        .ok()
-        .and_then(|b| <[u8; 32]>::try_from(b).ok())
-        .and_then(|b| VerifyingKey::from_bytes(&b).ok())
-        .map(|v| (key, v))
-        .ok_or_else(|| {
-            ApiError::BadRequest("public_key is an Ed25519 public key, 64 hex digits".into())
-        })
+    verifying_key(&key).map(|v| (key, v)).ok_or_else(|| {
+        ApiError::BadRequest("public_key is an Ed25519 public key, 64 hex digits".into())
+    })
 }
 
 /// Ask for a challenge
@@ -156,22 +152,17 @@ async fn check_answer(
     (key, public): (&str, &VerifyingKey),
     req: &HttpRequest,
 ) -> Result<(), ApiError> {
-    let refused = |detail: String| ApiError::Refused {
-        status: actix_web::http::StatusCode::UNAUTHORIZED,
-        code: "bad_signature",
-        detail,
-    };
+    let refused = |detail: String| signing::refused("bad_signature", detail);
     let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
     let (Some(challenge), Some(signature)) =
         (header("player-challenge"), header("player-signature"))
     else {
-        return Err(ApiError::Refused {
-            status: actix_web::http::StatusCode::UNAUTHORIZED,
-            code: "signature_required",
-            detail: "send Player-Challenge (from POST /players/challenge) and Player-Signature \
-                     (the key's signature of its statement)"
+        return Err(signing::refused(
+            "signature_required",
+            "send Player-Challenge (from POST /players/challenge) and Player-Signature (the \
+             key's signature of its statement)"
                 .into(),
-        });
+        ));
     };
     let parts: Vec<&str> = challenge.split('.').collect();
     let [expires, nonce, key_id, server_signature] = parts[..] else {

@@ -65,9 +65,9 @@ pub struct ReceiptsVerdict {
     pub refused: Option<String>,
 }
 
-/// The share an audit's replay runs in: the client asking ([`crate::app::thinkers`]), so one
-/// client asking for many audits waits behind its own.
-fn asker(state: &AppState, req: &HttpRequest) -> String {
+/// The share an audit's replay (or a game's analysis) runs in: the client asking
+/// ([`crate::app::thinkers`]), so one client asking for many waits behind its own.
+pub(crate) fn asker(state: &AppState, req: &HttpRequest) -> String {
     crate::http::games::maker(state, req).unwrap_or_else(|| "unknown client".into())
 }
 
