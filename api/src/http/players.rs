@@ -374,6 +374,23 @@ impl Watch {
         Ok(())
     }
 
+    /// Looks up the key's games again (the new ones are checked) and checks every game it
+    /// followed already; with `doubt`, their tables read the store again first (announcements
+    /// were missed).
+    async fn look_again(&mut self, tx: &Frames, doubt: bool) -> Result<(), ()> {
+        let games: Vec<GameId> = self.games.keys().cloned().collect();
+        if doubt {
+            for g in &games {
+                self.state.tables.doubt(g.as_str());
+            }
+        }
+        self.refresh(tx).await?;
+        for g in &games {
+            self.check(g, tx).await?;
+        }
+        Ok(())
+    }
+
     /// Feeds the stream until its client goes away.
     async fn feed(mut self, mut notices: broadcast::Receiver<Notice>, tx: Frames) {
         if self.refresh(&tx).await.is_err() {
@@ -396,12 +413,9 @@ impl Watch {
                             Ok(())
                         }
                     }
+                    // Announcements were missed: every game may have moved.
                     Ok(Notice::Resync) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                        let games: Vec<GameId> = self.games.keys().cloned().collect();
-                        for g in &games {
-                            self.state.tables.doubt(g.as_str());
-                        }
-                        self.refresh(&tx).await
+                        self.look_again(&tx, true).await
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
                 },
@@ -411,14 +425,7 @@ impl Watch {
                     }
                     quiet += 1;
                     if quiet.is_multiple_of(3) {
-                        let games: Vec<GameId> = self.games.keys().cloned().collect();
-                        let mut r = self.refresh(&tx).await;
-                        for g in &games {
-                            if r.is_ok() {
-                                r = self.check(g, &tx).await;
-                            }
-                        }
-                        r
+                        self.look_again(&tx, false).await
                     } else {
                         Ok(())
                     }
