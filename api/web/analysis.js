@@ -30,6 +30,9 @@ export async function analysisOf(id, summary, as) {
 /** A cost worth the reader's attention: 5 points of a round's chance, or half a coin. @param {Schemas["Analysis"]} a @param {number} cost */
 const isCostly = (a, cost) => cost >= (a.unit === "coin" ? 0.5 : 0.05);
 
+/** Whether the move played is the expert's suggestion (and so cost nothing). @param {Schemas["Decision"]} d */
+const agrees = (d) => d.cost === 0 && JSON.stringify(d.played) === JSON.stringify(d.suggested);
+
 /** A cost in the reader's words. @param {Schemas["Analysis"]} a @param {number} cost */
 const costText = (a, cost) =>
   a.unit === "coin"
@@ -57,7 +60,7 @@ export function spans(a, events) {
  * @param {(seq: number) => void} go
  */
 export function analysisSection(a, all, names, go) {
-  const differ = all.filter((s) => s.d.cost > 0 || JSON.stringify(s.d.played) !== JSON.stringify(s.d.suggested));
+  const differ = all.filter((s) => !agrees(s.d));
   const costly = all.filter((s) => isCostly(a, s.d.cost)).sort((x, y) => y.d.cost - x.d.cost);
   return h(
     "section",
@@ -111,7 +114,7 @@ export function alternative(a, all, v, drawn, names) {
   const s = all.find((x) => x.first <= v && v <= x.last);
   if (!s) return null;
   const suggested = describeCommand(s.d.suggested, names);
-  const same = s.d.cost === 0 && JSON.stringify(s.d.played) === JSON.stringify(s.d.suggested);
+  const same = agrees(s.d);
   const c = s.d.suggested;
   const at = c.type === "play_path" ? c.at : c.type === "play_action" && c.target && "x" in c.target ? c.target : null;
   if (at && !same)
