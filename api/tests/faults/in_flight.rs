@@ -31,6 +31,7 @@ async fn trickling(n: u8, to: SocketAddr) -> TcpStream {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_client_takes_no_more_than_its_share() {
+    let _machine = crate::harness::beside().await;
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("slow.db").display());
     let server = Server::start_limited(&url, &["--limit-in-flight", &SHARE.to_string()]);

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use reqwest::Client;
 
-use crate::flood::{p99, play_games, sqlite};
+use crate::flood::{p99, play_games_apart, sqlite};
 use crate::harness::{Remote, Server, from, game_with_bots_of, one_move, send, status, version};
 
 /// How many games of experts the greedy address keeps going at once.
@@ -149,7 +149,7 @@ async fn strangers_beside_a_player(url: &str) {
         made += version(&player, &s, id).await;
     }
     for seed in [700, 710] {
-        quiet.extend(play_games(&player, &s, 2, seed).await);
+        quiet.extend(play_games_apart(1, &s, 2, seed).await);
         let stop = Arc::new(AtomicBool::new(false));
         let mut greedy = tokio::task::JoinSet::new();
         for game in &greedy_games {
@@ -171,7 +171,7 @@ async fn strangers_beside_a_player(url: &str) {
         let idle = tokio::spawn(hold_idle_connections(s.clone(), stop.clone()));
         let sniper = tokio::spawn(snipe_seats(s.clone(), stop.clone()));
         tokio::time::sleep(Duration::from_secs(2)).await;
-        loaded.extend(play_games(&player, &s, 2, seed).await);
+        loaded.extend(play_games_apart(1, &s, 2, seed).await);
         stop.store(true, Ordering::Relaxed);
         closed += idle.await.unwrap();
         sniped += sniper.await.unwrap();
