@@ -141,53 +141,87 @@ async fn twenty_games(a: &TestApp, b: &TestApp) {
         StatusCode::UNAUTHORIZED
     );
     // One connection, through the other process, for all twenty games.
-    let mut stream = open(b, &public, &answered(a, &public, &key).await).await;
+    let stream = open(b, &public, &answered(a, &public, &key).await).await;
     assert_eq!(stream.status(), StatusCode::OK);
     for (id, (host, _)) in &games {
         assert_eq!(a.start(id, Some(host)).await.0, StatusCode::OK);
     }
-    let (mut started, mut ended) = (BTreeSet::new(), BTreeSet::new());
-    let mut turns = 0;
-    let mut text = String::new();
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(240);
-    while ended.len() < GAMES {
-        let chunk = tokio::time::timeout_at(deadline, stream.chunk())
-            .await
-            .unwrap_or_else(|_| panic!("ended {} of {GAMES} in time", ended.len()))
-            .unwrap()
-            .expect("the stream stays open");
-        text.push_str(&String::from_utf8_lossy(&chunk));
-        while let Some(end) = text.find("\n\n") {
-            let message: String = text.drain(..end + 2).collect();
-            let Some(data) = message.lines().find_map(|l| l.strip_prefix("data: ")) else {
-                continue;
-            };
-            let notice: Value = serde_json::from_str(data).unwrap();
-            let id = notice["game_id"].as_str().unwrap().to_string();
-            let (_, token) = games.get(&id).expect("one of the key's games");
-            assert_eq!(notice["seat"], 0, "{notice}");
-            match notice["kind"].as_str().unwrap() {
-                "started" => assert!(started.insert(id), "started once"),
-                "your_turn" => {
-                    assert!(!ended.contains(&id), "no turn after the end");
-                    turns += 1;
-                    let st = play(a, &key, &id, token).await;
-                    assert!(
-                        [StatusCode::OK, StatusCode::PRECONDITION_FAILED].contains(&st),
-                        "{st}"
-                    );
-                }
-                "ended" => assert!(ended.insert(id), "ended once"),
-                other => panic!("unexpected {other}: {notice}"),
-            }
+    let mut reader = Notices::new(stream);
+    let turns = play_to_the_end(a, &key, &games, &mut reader, deadline).await;
+    assert!(turns >= GAMES, "{turns} turns");
+}
+
+/// A player's stream read message by message.
+struct Notices {
+    stream: reqwest::Response,
+    text: String,
+}
+
+impl Notices {
+    fn new(stream: reqwest::Response) -> Notices {
+        Notices {
+            stream,
+            text: String::new(),
         }
     }
-    assert_eq!(started.len(), GAMES);
-    assert!(turns >= GAMES, "{turns} turns");
+
+    /// The next notice, before `deadline`.
+    async fn next(&mut self, deadline: tokio::time::Instant) -> Value {
+        loop {
+            while let Some(end) = self.text.find("\n\n") {
+                let message: String = self.text.drain(..end + 2).collect();
+                if let Some(data) = message.lines().find_map(|l| l.strip_prefix("data: ")) {
+                    return serde_json::from_str(data).unwrap();
+                }
+            }
+            let chunk = tokio::time::timeout_at(deadline, self.stream.chunk())
+                .await
+                .expect("a notice in time")
+                .unwrap()
+                .expect("the stream stays open");
+            self.text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    }
+}
+
+/// Plays every turn `notices` announces in `games` (each started once, none after its end)
+/// until every game has ended and is finished; the turns played.
+async fn play_to_the_end(
+    a: &TestApp,
+    key: &SigningKey,
+    games: &BTreeMap<String, (String, String)>,
+    notices: &mut Notices,
+    deadline: tokio::time::Instant,
+) -> usize {
+    let (mut started, mut ended) = (BTreeSet::new(), BTreeSet::new());
+    let mut turns = 0;
+    while ended.len() < games.len() {
+        let notice = notices.next(deadline).await;
+        let id = notice["game_id"].as_str().unwrap().to_string();
+        let (_, token) = games.get(&id).expect("one of the key's games");
+        assert_eq!(notice["seat"], 0, "{notice}");
+        match notice["kind"].as_str().unwrap() {
+            "started" => assert!(started.insert(id), "started once"),
+            "your_turn" => {
+                assert!(!ended.contains(&id), "no turn after the end");
+                turns += 1;
+                let st = play(a, key, &id, token).await;
+                assert!(
+                    [StatusCode::OK, StatusCode::PRECONDITION_FAILED].contains(&st),
+                    "{st}"
+                );
+            }
+            "ended" => assert!(ended.insert(id), "ended once"),
+            other => panic!("unexpected {other}: {notice}"),
+        }
+    }
+    assert_eq!(started.len(), games.len());
     for id in games.keys() {
         let (_, g) = a.get_json(&format!("/games/{id}"), None).await;
         assert_eq!(g["status"], "finished", "{g}");
     }
+    turns
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -204,4 +238,68 @@ async fn postgres_one_stream_plays_twenty_games_across_processes() {
     let a = TestApp::spawn(url.clone(), None).await;
     let b = TestApp::spawn(url, None).await;
     twenty_games(&a, &b).await;
+}
+
+/// PostgreSQL stopped and started again while a player's stream is open on one process and the
+/// key's games are played through another: the stream stays open through the outage, and once
+/// the database is back it announces every turn again (the process listens for the other's
+/// news again), to each game's end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_players_stream_outlives_a_database_outage() {
+    let mut cluster = saboteur_storage::testing::OwnCluster::start();
+    let url = cluster.fresh_database().await;
+    let a = TestApp::spawn(url.clone(), None).await;
+    let b = TestApp::spawn(url, None).await;
+    let key = SigningKey::from_bytes(&[11; 32]);
+    let public = hex::encode(key.verifying_key().to_bytes());
+    let mut games = BTreeMap::new();
+    for n in 0..2 {
+        let (id, host, token) = seated(&a, &key, 300 + n).await;
+        games.insert(id, (host, token));
+    }
+    let stream = open(&b, &public, &answered(&a, &public, &key).await).await;
+    assert_eq!(stream.status(), StatusCode::OK);
+    let mut notices = Notices::new(stream);
+    for (id, (host, _)) in &games {
+        assert_eq!(a.start(id, Some(host)).await.0, StatusCode::OK);
+    }
+    let soon = || tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    // Both games started and await the key's seat (or are over already, bots being quick).
+    let mut waiting = BTreeSet::new();
+    let mut early = Vec::new();
+    while waiting.len() < games.len() {
+        let notice = notices.next(soon()).await;
+        if matches!(notice["kind"].as_str(), Some("your_turn" | "ended")) {
+            waiting.insert(notice["game_id"].as_str().unwrap().to_string());
+        }
+        early.push(notice);
+    }
+    cluster.stop();
+    // The stream stays open while the database is away: keep-alives, no end.
+    let outage = tokio::time::Instant::now() + std::time::Duration::from_secs(6);
+    while tokio::time::Instant::now() < outage {
+        match tokio::time::timeout_at(outage, notices.stream.chunk()).await {
+            Ok(chunk) => assert!(chunk.unwrap().is_some(), "the stream ended in the outage"),
+            Err(_) => break,
+        }
+    }
+    cluster.restart();
+    let back = soon();
+    while a.health().await.0 != StatusCode::OK || b.health().await.0 != StatusCode::OK {
+        assert!(
+            tokio::time::Instant::now() < back,
+            "the database did not come back"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    // The notices read before the outage, then the stream's, played to the end.
+    let mut replayed = early
+        .iter()
+        .map(|n| format!("data: {n}\n\n"))
+        .collect::<String>();
+    replayed.push_str(&notices.text);
+    notices.text = replayed;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(120);
+    let turns = play_to_the_end(&a, &key, &games, &mut notices, deadline).await;
+    assert!(turns >= games.len(), "{turns} turns");
 }
