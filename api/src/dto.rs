@@ -261,8 +261,10 @@ pub struct TableRead {
 pub struct StreamRecord {
     /// Its sequence number, from 1: the game's version once it is applied.
     pub seq: i64,
-    /// The event, with what the caller may not see replaced by `null` or `{"count": n}`.
-    pub event: saboteur_domain::Event,
+    /// The event, with what the caller may not see replaced by `null` or `{"count": n}`; for
+    /// a client that declared an older `Api-Version` than the event's type, wrapped
+    /// (`NewerEvent`).
+    pub event: saboteur_verifier::newer::ServedEvent,
     /// With `?table=true`, on the last event of each batch the stream sends (the newest event
     /// when it was sent): the caller's table at this event's version, as `GET /games/{id}/table`
     /// answers it, with `events` empty. Absent otherwise.

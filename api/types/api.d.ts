@@ -1931,8 +1931,12 @@ export interface components {
          * @description An event of the log, as the caller may see it.
          */
         EventRecord: {
-            /** @description The event, with what the caller may not see replaced by `null` or `{"count": n}`. */
-            event: components["schemas"]["Event"];
+            /**
+             * @description The event, with what the caller may not see replaced by `null` or `{"count": n}`; for
+             *     a client that declared an older `Api-Version` than the event's type, wrapped
+             *     (`NewerEvent`).
+             */
+            event: components["schemas"]["ServedEvent"];
             /**
              * Format: int64
              * @description Its sequence number, from 1.
@@ -2660,6 +2664,31 @@ export interface components {
             version: number;
         };
         /**
+         * NewerEvent
+         * @description An event of a type introduced after the API version the request declared (`Api-Version`):
+         *     a client generated from that version has no model for it. Treat it as nothing to do; its
+         *     whole event is in `event`, as JSON.
+         */
+        NewerEvent: {
+            /**
+             * @description The event itself, as a client of that version or later reads it: a receipt signs the
+             *     body with this in place of the wrapper.
+             */
+            event: Record<string, never>;
+            /** @description The event's own type (such as `game_cancelled`). */
+            event_type: string;
+            /** @description The API version that introduced that type. */
+            since: string;
+            /** @description `newer`. */
+            type: components["schemas"]["NewerTag"];
+        };
+        /**
+         * NewerTag
+         * @description The tag of a `NewerEvent`: `newer`.
+         * @enum {string}
+         */
+        NewerTag: "newer";
+        /**
          * Opening
          * @description A side of a card, upright: north is up.
          * @enum {string}
@@ -3286,6 +3315,12 @@ export interface components {
             status: components["schemas"]["GameStatus"];
         };
         /**
+         * ServedEvent
+         * @description An event as a request is served it: the event, or, for a client that declared an older
+         *     `Api-Version` than its type, the event wrapped (`NewerEvent`).
+         */
+        ServedEvent: components["schemas"]["Event"] | components["schemas"]["NewerEvent"];
+        /**
          * StateView
          * @description What the caller sees of a game.
          */
@@ -3323,8 +3358,8 @@ export interface components {
              */
             data: string;
             /**
-             * @description The event's `type` (`card_drawn`, `path_played`, …), for SSE libraries that dispatch
-             *     on it.
+             * @description The event's `type` (`card_drawn`, `path_played`, …; `newer` for an event wrapped for a
+             *     client that declared an older `Api-Version`), for SSE libraries that dispatch on it.
              */
             event: string;
             /**
@@ -3339,8 +3374,12 @@ export interface components {
          *     (`?table=true`) the caller's table with the last event of each batch.
          */
         StreamRecord: {
-            /** @description The event, with what the caller may not see replaced by `null` or `{"count": n}`. */
-            event: components["schemas"]["Event"];
+            /**
+             * @description The event, with what the caller may not see replaced by `null` or `{"count": n}`; for
+             *     a client that declared an older `Api-Version` than the event's type, wrapped
+             *     (`NewerEvent`).
+             */
+            event: components["schemas"]["ServedEvent"];
             /**
              * Format: int64
              * @description Its sequence number, from 1: the game's version once it is applied.
@@ -4641,7 +4680,10 @@ export interface operations {
     cancel_game: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
+                "Api-Version"?: string;
+            };
             path: {
                 /** @description The game's id */
                 id: string;
@@ -4790,6 +4832,8 @@ export interface operations {
                 "If-Match"?: string | null;
                 /** @description Retries with the same key return the first outcome, marked `Idempotency-Replayed: true` */
                 "Idempotency-Key"?: string | null;
+                /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
+                "Api-Version"?: string;
             };
             path: {
                 /** @description The game's id */
@@ -5013,7 +5057,10 @@ export interface operations {
                 /** @description Events per page, 1–1000 (default 200). */
                 limit?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
+                "Api-Version"?: string;
+            };
             path: {
                 /** @description The game's id */
                 id: string;
@@ -5150,6 +5197,8 @@ export interface operations {
             header?: {
                 /** @description Resume after this sequence number */
                 "Last-Event-ID"?: string | null;
+                /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
+                "Api-Version"?: string;
             };
             path: {
                 /** @description The game's id */
@@ -5159,7 +5208,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events, each message a `StreamMessage`: `id` is the sequence number, `event` the event's type, `data` a `StreamRecord` as JSON (`{"seq": n, "event": {…}}`, with `table` on the last event of each batch when asked for); a comment line every 5 s keeps the connection alive. The response ends after a finished game's last event, and a player's when its token is issued again. */
+            /** @description Server-Sent Events, each message a `StreamMessage`: `id` is the sequence number, `event` the event's type (`newer` for one wrapped for an older client), `data` a `StreamRecord` as JSON (`{"seq": n, "event": {…}}`, with `table` on the last event of each batch when asked for); a comment line every 5 s keeps the connection alive. The response ends after a finished game's last event, and a player's when its token is issued again. */
             200: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -5679,7 +5728,10 @@ export interface operations {
     rollback: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
+                "Api-Version"?: string;
+            };
             path: {
                 /** @description The game's id */
                 id: string;
@@ -6352,7 +6404,10 @@ export interface operations {
     hand_over: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
+                "Api-Version"?: string;
+            };
             path: {
                 /** @description The game's id */
                 id: string;
@@ -6535,6 +6590,8 @@ export interface operations {
                 "Seat-Signature"?: string | null;
                 /** @description The version the act was signed at */
                 "Seat-Signature-Version"?: string | null;
+                /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
+                "Api-Version"?: string;
             };
             path: {
                 /** @description The game's id */
@@ -6750,6 +6807,8 @@ export interface operations {
                 "Seat-Signature-Version"?: string | null;
                 /** @description 1 to 200 visible characters: a player's retry with the same key answers exactly the first reply, marked `Idempotency-Replayed: true` (the key sent with another act is 422 `idempotency_key_reused`) */
                 "Idempotency-Key"?: string | null;
+                /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
+                "Api-Version"?: string;
             };
             path: {
                 /** @description The game's id */
@@ -7170,7 +7229,10 @@ export interface operations {
     start_game: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
+                "Api-Version"?: string;
+            };
             path: {
                 /** @description The game's id */
                 id: string;
@@ -7469,7 +7531,10 @@ export interface operations {
                 /** @description At most this many events, 1–1000 (default 100); `events.next_after` names the rest. */
                 limit?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
+                "Api-Version"?: string;
+            };
             path: {
                 /** @description The game's id */
                 id: string;
@@ -7491,7 +7556,7 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
                     "RateLimit-Policy"?: string;
-                    /** @description `Authorization`: the table depends on the token */
+                    /** @description `Authorization, Api-Version`: the table depends on the token, and its events on the version declared */
                     Vary?: string;
                     [name: string]: unknown;
                 };
@@ -7605,6 +7670,8 @@ export interface operations {
                 "Seat-Signature-Version"?: string | null;
                 /** @description 1 to 200 visible characters: a player's retry with the same key answers exactly the first reply, marked `Idempotency-Replayed: true` (the key sent with another act is 422 `idempotency_key_reused`) */
                 "Idempotency-Key"?: string | null;
+                /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
+                "Api-Version"?: string;
             };
             path: {
                 /** @description The game's id */
@@ -7794,7 +7861,10 @@ export interface operations {
     hide_talk: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
+                "Api-Version"?: string;
+            };
             path: {
                 /** @description The game's id */
                 id: string;
@@ -7958,6 +8028,8 @@ export interface operations {
                 "Seat-Signature-Version"?: string | null;
                 /** @description 1 to 200 visible characters: a player's retry with the same key answers exactly the first reply, marked `Idempotency-Replayed: true` (the key sent with another act is 422 `idempotency_key_reused`) */
                 "Idempotency-Key"?: string | null;
+                /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
+                "Api-Version"?: string;
             };
             path: {
                 /** @description The game's id */
@@ -8152,6 +8224,8 @@ export interface operations {
                 "Seat-Signature-Version"?: string | null;
                 /** @description 1 to 200 visible characters: a player's retry with the same key answers exactly the first reply, marked `Idempotency-Replayed: true` (the key sent with another act is 422 `idempotency_key_reused`) */
                 "Idempotency-Key"?: string | null;
+                /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
+                "Api-Version"?: string;
             };
             path: {
                 /** @description The game's id */
@@ -8346,6 +8420,8 @@ export interface operations {
                 "Seat-Signature-Version"?: string | null;
                 /** @description 1 to 200 visible characters: a player's retry with the same key answers exactly the first reply, marked `Idempotency-Replayed: true` (the key sent with another act is 422 `idempotency_key_reused`) */
                 "Idempotency-Key"?: string | null;
+                /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
+                "Api-Version"?: string;
             };
             path: {
                 /** @description The game's id */

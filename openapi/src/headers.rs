@@ -75,3 +75,75 @@ pub(crate) fn declare_headers(doc: &mut Value, version_header: &str) {
         }
     }
 }
+
+/// Declares the optional request header `header` (`Api-Version`, `version` its example) on every operation whose
+/// answer carries events: those whose response schemas reach `EventRecord` or `StreamRecord`.
+/// A client that sends the version it was generated from is served events of newer types
+/// wrapped as `NewerEvent`, which it can parse.
+pub(crate) fn declare_client_version(doc: &mut Value, header: &str, version: &str) {
+    let schemas = doc
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let mut carrying: std::collections::BTreeSet<String> =
+        ["EventRecord", "StreamRecord"].map(String::from).into();
+    loop {
+        let before = carrying.len();
+        for (name, schema) in &schemas {
+            if !carrying.contains(name) && refers_to(schema, &carrying) {
+                carrying.insert(name.clone());
+            }
+        }
+        if carrying.len() == before {
+            break;
+        }
+    }
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for operation in paths
+        .values_mut()
+        .filter_map(Value::as_object_mut)
+        .flat_map(|ops| ops.values_mut())
+    {
+        let carries = operation
+            .get("responses")
+            .is_some_and(|r| refers_to(r, &carrying));
+        if !carries {
+            continue;
+        }
+        let parameters = operation.as_object_mut().map(|o| {
+            o.entry("parameters")
+                .or_insert_with(|| serde_json::json!([]))
+        });
+        if let Some(parameters) = parameters.and_then(Value::as_array_mut) {
+            parameters.push(serde_json::json!({
+                "name": header,
+                "in": "header",
+                "required": false,
+                "description": "The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is.",
+                "schema": {
+                    "type": "string",
+                    "pattern": "^(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})$",
+                    "example": version,
+                },
+            }));
+        }
+    }
+}
+
+/// Whether `value` holds a `$ref` to one of `names`' component schemas.
+fn refers_to(value: &Value, names: &std::collections::BTreeSet<String>) -> bool {
+    match value {
+        Value::Object(map) => map.iter().any(|(key, v)| {
+            (key == "$ref"
+                && v.as_str()
+                    .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                    .is_some_and(|n| names.contains(n)))
+                || refers_to(v, names)
+        }),
+        Value::Array(items) => items.iter().any(|v| refers_to(v, names)),
+        _ => false,
+    }
+}

@@ -91,7 +91,7 @@ pub struct ApiDoc;
 /// The version of the HTTP API: the spec's `info.version` and every response's
 /// [`API_VERSION_HEADER`]. A change to the wire format bumps it and gets a CHANGELOG entry; the
 /// golden test `api/tests/openapi.rs` fails until both are done.
-pub const API_VERSION: &str = "0.13.0";
+pub const API_VERSION: &str = "0.14.0";
 
 /// The response header that states [`API_VERSION`].
 pub const API_VERSION_HEADER: &str = "Api-Version";
@@ -109,8 +109,8 @@ pub struct StreamMessage {
     /// The event's sequence number, in decimal. Send the last one received back in the
     /// `Last-Event-ID` header to resume after a dropped connection.
     pub id: String,
-    /// The event's `type` (`card_drawn`, `path_played`, …), for SSE libraries that dispatch
-    /// on it.
+    /// The event's `type` (`card_drawn`, `path_played`, …; `newer` for an event wrapped for a
+    /// client that declared an older `Api-Version`), for SSE libraries that dispatch on it.
     pub event: String,
     /// A `StreamRecord` as JSON text (`{"seq": n, "event": {…}}`, and `"table": {…}` on the
     /// last event of each batch of a stream opened with `?table=true`): parse it with the
@@ -137,7 +137,8 @@ pub const PROBLEM_CODE: &str = "ProblemCode";
 /// - the stream's messages are described by [`StreamMessage`], whose `data` is a
 ///   `StreamRecord` (an `EventRecord`, and the caller's table when asked for);
 /// - every response declares `Api-Version`; every 429 and 503 declares `Retry-After`; every
-///   reply carrying an `Outcome` declares its `ETag`;
+///   reply carrying an `Outcome` declares its `ETag`; every operation that serves events takes
+///   the client's `Api-Version` (events of newer types wrapped as `NewerEvent`);
 /// - a `title` on every component schema (its name) and on the variants of the unions left.
 pub fn finish(spec: utoipa::openapi::OpenApi, codes: &[&str]) -> serde_json::Value {
     let mut doc = serde_json::to_value(&spec).expect("a utoipa document serialises to JSON");
@@ -154,6 +155,7 @@ pub fn finish(spec: utoipa::openapi::OpenApi, codes: &[&str]) -> serde_json::Val
     limit_every_client(&mut doc);
     answer_any_failure(&mut doc);
     headers::declare_headers(&mut doc, API_VERSION_HEADER);
+    headers::declare_client_version(&mut doc, API_VERSION_HEADER, API_VERSION);
     title_schemas(&mut doc);
     doc
 }

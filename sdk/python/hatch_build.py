@@ -3,8 +3,9 @@
 `saboteur_client` (openapi-python-client, configured as the example clients are) is generated
 into a temporary folder from `../../openapi/openapi.json` (or, in an sdist, the copy it
 carries) and packed next to `saboteur_sdk`, with a `py.typed` and `saboteur_client/event.py`:
-`Event`, the union of the event types the spec names. The package's version is the spec's
-`info.version`. Nothing generated is kept in the source tree.
+`Event`, the union of the event types the spec names, and `API_VERSION`, the spec's
+`info.version` (sent as `Api-Version`). The package's version is the spec's `info.version`.
+Nothing generated is kept in the source tree.
 """
 
 from __future__ import annotations
@@ -46,13 +47,18 @@ class CustomMetadataHook(MetadataHookInterface):
 
 def event_alias(spec: dict[str, Any]) -> str:
     """`saboteur_client/event.py`: the spec's `Event` (one of its variants) as a type alias of
-    the generated classes, named as the generator names them (after their schemas)."""
+    the generated classes, named as the generator names them (after their schemas), and the
+    spec's version."""
     names = sorted(ref.rsplit("/", 1)[1] for ref in spec["components"]["schemas"]["Event"]["discriminator"]["mapping"].values())
     imports = "".join(f"from .models import {name}\n" for name in names)
     union = "".join(f"    | {name}\n" for name in names).replace("    | ", "    ", 1)
+    version = json.dumps(spec["info"]["version"])
     return (
         '"""The spec\'s `Event`: every event type it names (generated at build time)."""\n\n'
-        f"from typing import TypeAlias\n\n{imports}\nEvent: TypeAlias = (\n{union})\n"
+        f"from typing import TypeAlias\n\n{imports}\nEvent: TypeAlias = (\n{union})\n\n"
+        f"API_VERSION = {version}\n"
+        '"""The API version this client was generated from (the spec\'s `info.version`): sent as\n'
+        '`Api-Version`, events of types a later version introduced come wrapped as `NewerEvent`."""\n'
     )
 
 

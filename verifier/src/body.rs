@@ -40,8 +40,21 @@ pub struct SeedCommitment {
 pub struct EventRecord {
     /// Its sequence number, from 1.
     pub seq: i64,
-    /// The event, with what the caller may not see replaced by `null` or `{"count": n}`.
-    pub event: saboteur_domain::Event,
+    /// The event, with what the caller may not see replaced by `null` or `{"count": n}`; for
+    /// a client that declared an older `Api-Version` than the event's type, wrapped
+    /// (`NewerEvent`).
+    pub event: crate::newer::ServedEvent,
+}
+
+impl EventRecord {
+    /// The record as served to a client that declared `declared` (`Api-Version`): its event
+    /// wrapped when its type is newer ([`crate::newer`]).
+    pub fn for_client(self, declared: Option<&semver::Version>) -> EventRecord {
+        EventRecord {
+            seq: self.seq,
+            event: self.event.for_client(declared),
+        }
+    }
 }
 
 /// The outcome of a command or of the start.
@@ -92,7 +105,9 @@ pub fn redacted(
         .zip(first_seq..)
         .map(|(e, seq)| EventRecord {
             seq,
-            event: history.shown(u64::try_from(seq).unwrap_or_default(), e, audience),
+            event: history
+                .shown(u64::try_from(seq).unwrap_or_default(), e, audience)
+                .into(),
         })
         .collect()
 }

@@ -9,6 +9,7 @@
 //!   receipts pooled without it.
 //! - [`receipt`] — receipts, published keys and their endorsement chain, `view_hash` (RFC 8785).
 //! - [`body`] — the bodies receipts sign, and the one way each is computed.
+//! - [`newer`] — events of types newer than the API version a client declared, served wrapped.
 //! - [`transparency`] — the log's entries and checkpoints, and their checks.
 //! - [`cli`] — the command line: what to check, what is printed, the exit codes.
 //!
@@ -28,6 +29,7 @@ pub mod audit;
 pub mod body;
 pub mod cli;
 pub mod hash;
+pub mod newer;
 pub mod receipt;
 #[cfg(test)]
 mod testing;

@@ -6,6 +6,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use crate::app::act::{Act, Done, KeyFor, Request, Signed};
 use crate::app::ids::{self, GameId};
 use crate::app::seam;
+use crate::dto::Outcome;
 use crate::error::ApiError;
 use crate::http::body::RawBody;
 use crate::state::AppState;
@@ -91,6 +92,33 @@ pub(crate) fn key_for(
     }))
 }
 
+/// The API version the request's client says it was generated from (`Api-Version`), if it
+/// says one: every event of a type a later version introduced is served to it wrapped
+/// (`NewerEvent`, [`saboteur_verifier::newer`]), so its parser meets only types it knows.
+pub(crate) fn declared_version(req: &HttpRequest) -> Result<Option<semver::Version>, ApiError> {
+    let Some(h) = req.headers().get(saboteur_openapi::API_VERSION_HEADER) else {
+        return Ok(None);
+    };
+    let text = h.to_str().map_err(|_| {
+        ApiError::BadRequest("Api-Version is MAJOR.MINOR.PATCH, in visible ASCII".into())
+    })?;
+    saboteur_verifier::newer::declared(text)
+        .map(Some)
+        .map_err(ApiError::BadRequest)
+}
+
+/// An outcome's events as served to a client that declared `declared` ([`declared_version`]).
+pub(crate) fn for_client(mut out: Outcome, declared: Option<&semver::Version>) -> Outcome {
+    if declared.is_some() {
+        out.events = out
+            .events
+            .into_iter()
+            .map(|r| r.for_client(declared))
+            .collect();
+    }
+    out
+}
+
 /// The header (`Idempotency-Replayed: true`) that marks a reply given again to a retried
 /// `Idempotency-Key`.
 pub(crate) const REPLAYED: &str = "idempotency-replayed";
@@ -107,12 +135,13 @@ pub(crate) async fn perform(
     act: Act,
 ) -> Result<HttpResponse, ApiError> {
     let game = act.game().cloned();
+    let declared = declared_version(req)?;
     let body = RawBody::of(req);
     let request = Request::new(bearer(req)?, act)
         .signed(signed(req)?)
         .body(body.as_deref());
     let done = seam::act(state, request).await?;
-    Ok(respond(done, game.as_ref()))
+    Ok(respond(done, game.as_ref(), declared.as_ref()))
 }
 
 /// A 201 naming the seat of `game` it took in `Location` (every act that seats has a game).
@@ -125,8 +154,9 @@ fn seated(game: Option<&GameId>, seat: u8) -> actix_web::HttpResponseBuilder {
 }
 
 /// The response for what an act on `game` (none for a creation) did. Every 201 names what it
-/// made in `Location`: the game, or the seat.
-fn respond(done: Done, game: Option<&GameId>) -> HttpResponse {
+/// made in `Location`: the game, or the seat. An outcome's events are served as the client's
+/// declared version reads them ([`for_client`]).
+fn respond(done: Done, game: Option<&GameId>, declared: Option<&semver::Version>) -> HttpResponse {
     match done {
         Done::Created(created) => HttpResponse::Created()
             .insert_header(("Location", format!("/games/{}", created.game_id)))
@@ -137,14 +167,14 @@ fn respond(done: Done, game: Option<&GameId>) -> HttpResponse {
         Done::KeyKept(kept) => seated(game, kept.seat).json(kept),
         Done::Recorded(out) => HttpResponse::Ok()
             .insert_header(("ETag", format!("\"{}\"", out.version)))
-            .json(out),
+            .json(for_client(out, declared)),
         Done::Awaiting(out) => HttpResponse::Accepted()
             .insert_header(("ETag", format!("\"{}\"", out.version)))
-            .json(out),
+            .json(for_client(out, declared)),
         Done::NewToken(token) => HttpResponse::Ok().json(token),
         Done::Nothing => HttpResponse::NoContent().finish(),
         Done::Replayed(done) => {
-            let mut response = respond(*done, game);
+            let mut response = respond(*done, game, declared);
             response.headers_mut().insert(
                 actix_web::http::header::HeaderName::from_static(REPLAYED),
                 actix_web::http::header::HeaderValue::from_static("true"),

@@ -15,7 +15,7 @@ use crate::app::table::Table;
 use crate::dto::{EventPage, LegalMoves, Outcome, StateView, TableRead};
 use crate::error::ApiError;
 use crate::http::body::Json;
-use crate::http::perform::{bearer, game, idempotency_key, perform};
+use crate::http::perform::{bearer, declared_version, game, idempotency_key, perform};
 use crate::receipt::ReceiptKind;
 use crate::state::AppState;
 
@@ -345,9 +345,10 @@ async fn list_events(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (after, limit) = crate::http::limits::page(query.after, query.limit, "a sequence number")?;
+    let declared = declared_version(&req)?;
     let mut table = seam::open(&state, &game(&id)?).await?;
     let who = table.caller(&state.store, bearer(&req)?.as_deref()).await?;
-    let page = events_page(&table, who, after, limit);
+    let page = events_page(&table, who, (after, limit), declared.as_ref());
     let mut response = HttpResponse::Ok();
     if let Some(next) = page.next_after {
         response.insert_header((
@@ -358,8 +359,14 @@ async fn list_events(
     Ok(response.json(page))
 }
 
-/// The events after `after`, at most `limit`, as `who` may see them.
-fn events_page(table: &Table, who: Caller, after: i64, limit: u32) -> EventPage {
+/// The events after `after`, at most `limit`, as `who` may see them, for a client that
+/// declared the API version `declared`.
+fn events_page(
+    table: &Table,
+    who: Caller,
+    (after, limit): (i64, u32),
+    declared: Option<&semver::Version>,
+) -> EventPage {
     let log = table.history().log();
     let start = usize::try_from(after).unwrap_or(usize::MAX).min(log.len());
     let end = start
@@ -371,7 +378,10 @@ fn events_page(table: &Table, who: Caller, after: i64, limit: u32) -> EventPage 
         log.get(start..end).unwrap_or_default(),
         first.stored(),
         who.audience(),
-    );
+    )
+    .into_iter()
+    .map(|r| r.for_client(declared))
+    .collect();
     let next_after =
         (end < log.len()).then(|| Version::of(u64::try_from(end).unwrap_or(u64::MAX)).stored());
     EventPage { events, next_after }
@@ -404,7 +414,7 @@ struct TableQuery {
         (status = 200, description = "The table", body = TableRead, headers(
             ("ETag" = String, description = "The version, quoted"),
             ("Cache-Control" = String, description = "`no-cache`"),
-            ("Vary" = String, description = "`Authorization`: the table depends on the token"),
+            ("Vary" = String, description = "`Authorization, Api-Version`: the table depends on the token, and its events on the version declared"),
         )),
         (status = 400, description = "Malformed query", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -425,17 +435,18 @@ async fn read_table(
         "a sequence number",
     )?;
     let game = game(&id)?;
+    let declared = declared_version(&req)?;
     let mut table = seam::open(&state, &game).await?;
     let who = table.caller(&state.store, bearer(&req)?.as_deref()).await?;
     let version = table.version();
     let after = query
         .after
         .map_or_else(|| (version.stored() - 30).max(0), |_| after);
-    let events = events_page(&table, who, after, limit);
+    let events = events_page(&table, who, (after, limit), declared.as_ref());
     let body = table_read(&state, &table, who, events).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", format!("\"{version}\"")))
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-cache"))
-        .insert_header((actix_web::http::header::VARY, "Authorization"))
+        .insert_header((actix_web::http::header::VARY, "Authorization, Api-Version"))
         .json(body))
 }

@@ -32,9 +32,10 @@ use crate::app::seam;
 use crate::dto::{EventPage, StreamRecord};
 use crate::error::{ApiError, Conflict};
 use crate::http::limits::Permit;
-use crate::http::perform::{bearer, game};
+use crate::http::perform::{bearer, declared_version, game};
 use crate::http::play::table_read;
 use crate::state::AppState;
+use saboteur_verifier::newer::ServedEvent;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(stream_events);
@@ -74,6 +75,8 @@ struct Follower {
     holder: Option<(Seat, String)>,
     /// Whether the last event of each batch carries the caller's table.
     with_table: bool,
+    /// The API version the client declared (`Api-Version`): newer events are sent wrapped.
+    declared: Option<semver::Version>,
 }
 
 /// Why a stream stops reading.
@@ -138,6 +141,8 @@ impl Follower {
         let newest = i64::try_from(log.len()).unwrap_or(i64::MAX);
         for (event, seq) in log.iter().skip(at).zip(sent.seq + 1..) {
             let shown = history.shown(u64::try_from(seq).unwrap_or_default(), event, audience);
+            let shown = ServedEvent::from(shown).for_client(self.declared.as_ref());
+            let kind = shown.kind();
             let mut data = StreamRecord {
                 seq,
                 event: shown,
@@ -154,8 +159,7 @@ impl Follower {
             let data = serde_json::to_string(&data)
                 .map_err(|e| ApiError::Internal(format!("a stream record as JSON: {e}")))?;
             frames.push(web::Bytes::from(format!(
-                "id: {seq}\nevent: {}\ndata: {data}\n\n",
-                event.kind()
+                "id: {seq}\nevent: {kind}\ndata: {data}\n\n"
             )));
             last = Sent {
                 seq,
@@ -302,7 +306,7 @@ pub(crate) fn stream_permits(
     ),
     security((), ("bearer" = [])),
     responses(
-        (status = 200, description = "Server-Sent Events, each message a `StreamMessage`: `id` is the sequence number, `event` the event's type, `data` a `StreamRecord` as JSON (`{\"seq\": n, \"event\": {…}}`, with `table` on the last event of each batch when asked for); a comment line every 5 s keeps the connection alive. The response ends after a finished game's last event, and a player's when its token is issued again.", body = saboteur_openapi::StreamMessage, content_type = "text/event-stream"),
+        (status = 200, description = "Server-Sent Events, each message a `StreamMessage`: `id` is the sequence number, `event` the event's type (`newer` for one wrapped for an older client), `data` a `StreamRecord` as JSON (`{\"seq\": n, \"event\": {…}}`, with `table` on the last event of each batch when asked for); a comment line every 5 s keeps the connection alive. The response ends after a finished game's last event, and a player's when its token is issued again.", body = saboteur_openapi::StreamMessage, content_type = "text/event-stream"),
         (status = 400, description = "Malformed Last-Event-ID or query", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
@@ -318,6 +322,7 @@ async fn stream_events(
     query: web::Query<StreamQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
+    let declared = declared_version(&req)?;
     let (permit, mine) = stream_permits(&state, &edge, &req)?;
     let game = game(&id)?;
     let token = bearer(&req)?;
@@ -368,6 +373,7 @@ async fn stream_events(
         who,
         holder,
         with_table: query.table.unwrap_or(false),
+        declared,
     };
     tokio::spawn(follower.feed(notices, after, tx, (permit, mine, present)));
     Ok(HttpResponse::Ok()

@@ -1,8 +1,9 @@
 """Saboteur Server's Python SDK: the client generated from the API's spec (`saboteur_client`)
 and a small layer over it.
 
-    from saboteur_sdk import Receipts, Signer, follow, ok
+    from saboteur_sdk import Receipts, Signer, connect, follow, ok
 
+    player = connect(base, token)                                 # a generated client
     view = ok(get_state.sync_detailed(game, client=player))      # a StateView, or ApiProblem
     signer = Signer(game)                                         # the seat's Ed25519 key
     outcome = signer.command(player, moves.version, command)      # signed, sent as signed
@@ -36,6 +37,7 @@ from .problems import (
     problem_class,
     problem_of,
 )
+from .connect import API_VERSION, connect
 from .players import PlayerNotice, follow_player
 from .receipts import Receipts, VerificationFailed
 from .signing import RECORD_VERSION, Command, Signer, check_record, event_number
@@ -48,6 +50,7 @@ except PackageNotFoundError:  # run from the source tree
     __version__ = "0"
 
 __all__ = [
+    "API_VERSION",
     "BY_CODE",
     "BY_STATUS",
     "RECORD_VERSION",
@@ -77,6 +80,7 @@ __all__ = [
     "__version__",
     "check",
     "check_record",
+    "connect",
     "event_number",
     "follow",
     "follow_player",

@@ -18,6 +18,7 @@ import rfc8785
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from saboteur_client import AuthenticatedClient
+from saboteur_client.event import API_VERSION
 from saboteur_client.models import (
     CommandChooseGold,
     CommandDiscardToRemove,
@@ -134,7 +135,7 @@ class Signer:
         at `version` (unsigned with `signed=False`), with `body` (a generated model, a mapping or
         `None`) written as the canonical JSON the statement holds. Returns the success; raises
         its `ApiProblem` otherwise."""
-        sent = {str(k): str(v) for k, v in (headers or {}).items()}
+        sent = {"Api-Version": API_VERSION, **{str(k): str(v) for k, v in (headers or {}).items()}}
         if signed:
             sent.update(self.headers(act, version, body, about))
         value = as_value(body)

@@ -4,8 +4,9 @@
 connection (every event once, in order), stops after a finished (or cancelled) game's last
 event, and yields each message as a `StreamRecord`. With `table=True` the newest event of each
 batch carries `table`, the caller's `TableRead` at its version: a client reads nothing after the
-news. An event type this client was not generated with (a minor version may add some) is
-yielded as an `UnknownEvent`, never an error.
+news. The stream is asked with `Api-Version`, so an event type a later API version introduced
+comes as a `NewerEvent` (the generated model of the wrapper); one the server sends unwrapped
+anyway is yielded as an `UnknownEvent`. Neither is an error.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ import httpx
 from httpx_sse import connect_sse
 
 from saboteur_client import AuthenticatedClient, Client
-from saboteur_client.event import Event
-from saboteur_client.models import EventGameCancelled, EventGameEnded, TableRead
+from saboteur_client.event import API_VERSION, Event
+from saboteur_client.models import EventGameCancelled, EventGameEnded, NewerEvent, TableRead
 from saboteur_client.models import StreamRecord as Message
 
 from .problems import problem_of
@@ -45,12 +46,12 @@ class UnknownEvent:
 class StreamRecord:
     """One message of the stream, the spec's `StreamRecord` (`seq`, `event`, `table`) with a
     place for events this client does not know: the event's `seq` (the game's version once it is applied),
-    the `event` (an `Event…` class of the generated client, or `UnknownEvent`) and, on a stream
+    the `event` (an `Event…` class of the generated client, a `NewerEvent` or an `UnknownEvent`) and, on a stream
     opened with `table=True`, on the newest event of each batch, `table`: the caller's table at
     this version (`table.state` its view and receipt, `table.legal` its legal moves)."""
 
     seq: int
-    event: Event | UnknownEvent
+    event: Event | NewerEvent | UnknownEvent
     table: TableRead | None = None
 
     @property
@@ -103,7 +104,7 @@ def follow(
     last = after
     fruitless = 0
     while True:
-        headers = {"Accept": "text/event-stream"}
+        headers = {"Accept": "text/event-stream", "Api-Version": API_VERSION}
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
         if last > 0:

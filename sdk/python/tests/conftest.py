@@ -12,7 +12,7 @@ import pytest
 from saboteur_client import AuthenticatedClient, Client
 from saboteur_client.api.games import add_bot, create_game, join, start_game
 from saboteur_client.models import AddBot, BotLevel, CreateGame, JoinGame, Ruleset
-from saboteur_sdk import Receipts, Signer, ok
+from saboteur_sdk import Receipts, Signer, connect, ok
 
 
 @pytest.fixture(scope="session")
@@ -41,18 +41,18 @@ class Table:
 
 
 def new_table(base: str) -> Table:
-    anonymous = Client(base_url=base)
+    anonymous = connect(base)
     receipts = Receipts.first_contact(anonymous)
     created = receipts.ok(create_game.sync_detailed(client=anonymous, body=CreateGame(ruleset=Ruleset.BASE, players=3)))
     signer = Signer(created.game_id)
     body = JoinGame(name="sdk", public_key=signer.public_key, key_proof=signer.key_proof())
     me = receipts.ok(join.sync_detailed(created.game_id, client=anonymous, body=body))
     signer.seat = me.seat
-    host = AuthenticatedClient(base_url=base, token=created.host_token)
+    host = connect(base, created.host_token)
     for _ in range(2):
         ok(add_bot.sync_detailed(created.game_id, client=host, body=AddBot(level=BotLevel.RANDOM)))
     receipts.ok(start_game.sync_detailed(created.game_id, client=host))
-    player = AuthenticatedClient(base_url=base, token=me.player_token)
+    player = connect(base, me.player_token)
     return Table(anonymous, host, player, created.game_id, me.seat, me.player_token, signer, receipts)
 
 

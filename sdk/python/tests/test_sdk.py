@@ -11,21 +11,24 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from saboteur_client import AuthenticatedClient, Client
 from saboteur_client.api.events import list_events
-from saboteur_client.api.games import add_bot, create_game, join, start_game
+from saboteur_client.api.games import add_bot, cancel_game, create_game, join, start_game
 from saboteur_client.api.play import get_state, legal_moves
 from saboteur_client.models import (
     AddBot,
     BotLevel,
     CreateGame,
     EventCommandAccepted,
+    EventGameCancelled,
     EventGameEnded,
     JoinGame,
     LegalMoves,
+    NewerEvent,
     ProblemCode,
     Ruleset,
     SeatSignature,
 )
 from saboteur_sdk import (
+    API_VERSION,
     ApiProblem,
     BadSignature,
     NotFound,
@@ -34,6 +37,8 @@ from saboteur_sdk import (
     SignatureRequired,
     StreamRecord,
     UnknownEvent,
+    __version__,
+    connect,
     follow,
     follow_player,
     ok,
@@ -189,6 +194,26 @@ def test_an_unknown_event_is_yielded_not_raised() -> None:
     assert isinstance(record.event, UnknownEvent) and record.event.type == "dragon_woke"
     known = parse('{"seq": 8, "event": {"type": "card_drawn", "seat": 0, "card": null}}')
     assert not isinstance(known.event, UnknownEvent)
+
+
+def test_an_older_client_is_served_newer_event_types_wrapped(base: str) -> None:
+    """A client that says it was generated from API 0.10.0 reads a cancelled lobby's events
+    with its generated models: `game_cancelled` (0.11.0) comes wrapped as a `NewerEvent`; the
+    SDK's own clients (`connect`), of this version, read it as the event."""
+    anonymous = connect(base)
+    created = ok(create_game.sync_detailed(client=anonymous, body=CreateGame(ruleset=Ruleset.BASE, players=3)))
+    host = connect(base, created.host_token)
+    ok(cancel_game.sync_detailed(created.game_id, client=host))
+    old = AuthenticatedClient(base_url=base, token=created.host_token, headers={"Api-Version": "0.10.0"})
+    events = ok(list_events.sync_detailed(created.game_id, client=old)).events
+    wrapped = events[-1].event
+    assert isinstance(wrapped, NewerEvent), wrapped
+    assert (wrapped.event_type, wrapped.since) == ("game_cancelled", "0.11.0")
+    assert wrapped.event.additional_properties == {"type": "game_cancelled"}
+    assert isinstance(ok(list_events.sync_detailed(created.game_id, client=host)).events[-1].event, EventGameCancelled)
+    assert API_VERSION == __version__ or __version__ == "0"
+    record = parse('{"seq": 2, "event": {"type": "newer", "event_type": "x", "since": "9.0.0", "event": {"type": "x"}}}')
+    assert isinstance(record.event, NewerEvent) and record.event.since == "9.0.0"
 
 
 def test_one_player_stream_plays_three_games(base: str) -> None:

@@ -8,12 +8,15 @@
 //   const signer = new Signer(game);                                       // the seat's key
 //   await signer.command(player, moves.version, moves.commands[0]);        // signed, as signed
 //   for await (const record of follow(player, game, { table: true })) {}   // to the game's end
+//   for await (const notice of followPlayer(anonymous, signer.key)) {}     // all of a key's games
 //   await receipts.verify(anonymous, game, { [seat]: [signer.publicKey] }); // `saboteur verify`
 import createClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "./generated/api.js";
+import { API_VERSION } from "./generated/spec.js";
 
 export type { components, operations, paths } from "./generated/api.js";
 export { API_VERSION, EVENT_TYPES } from "./generated/spec.js";
+export * from "./players.js";
 export * from "./problems.js";
 export * from "./receipts.js";
 export * from "./signing.js";
@@ -24,6 +27,7 @@ export type Schemas = components["schemas"];
 export type Command = Schemas["Command"];
 export type Event = Schemas["Event"];
 export type EventRecord = Schemas["EventRecord"];
+export type NewerEvent = Schemas["NewerEvent"];
 export type KeyList = Schemas["KeyList"];
 export type LegalMoves = Schemas["LegalMoves"];
 export type Outcome = Schemas["Outcome"];
@@ -48,11 +52,13 @@ export interface ConnectOptions {
 }
 
 /** A client of the server at `baseUrl` (`http://127.0.0.1:8080`) that sends `token` as
- * `Authorization: Bearer`; without one, a spectator's. */
+ * `Authorization: Bearer` (without one, a spectator's) and `Api-Version`, the version this SDK
+ * was generated from: an event of a type a later API version introduced comes as a `NewerEvent`
+ * (`type: "newer"`), which the generated types name. */
 export function connect(baseUrl: string, token?: string, options: ConnectOptions = {}): Api {
   const base = baseUrl.replace(/\/+$/, "");
   const fetcher: typeof globalThis.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const headers: Record<string, string> = { ...options.headers };
+  const headers: Record<string, string> = { "Api-Version": API_VERSION, ...options.headers };
   if (token !== undefined) headers.Authorization = `Bearer ${token}`;
   const client = createClient<paths>({ baseUrl: base, fetch: fetcher, headers });
   return Object.assign(client, { baseUrl: base, token, fetch: fetcher });

@@ -7,6 +7,7 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject, randomUUID, sign } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { components } from "./generated/api.js";
+import { API_VERSION } from "./generated/spec.js";
 import type { Api } from "./index.js";
 import { check } from "./problems.js";
 
@@ -87,7 +88,7 @@ export class Signer {
    * statement holds. Resolves to the success; throws its `ApiProblem` otherwise. */
   async send(api: Api, method: string, suffix: string, act: string, version: number, body?: unknown,
     options: SendOptions = {}): Promise<Response> {
-    const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
+    const headers: Record<string, string> = { Accept: "application/json", "Api-Version": API_VERSION, ...options.headers };
     if (api.token !== undefined) headers.Authorization = `Bearer ${api.token}`;
     if (options.signed ?? true) Object.assign(headers, this.headers(act, version, body, options.about ?? null));
     let content: string | undefined;

@@ -5,15 +5,17 @@
 // (every event once, in order), stops after a finished (or cancelled) game's last event, and
 // yields each message as a `StreamRecord`. With `table: true` the newest event of each batch
 // carries `table`, the caller's `TableRead` at its version: a client reads nothing after the
-// news. An event type this client was not generated with (a minor version may add some) is
-// yielded as an `UnknownEvent`, never an error.
+// news. The stream is asked with `Api-Version`, so an event type a later API version introduced
+// comes as a `NewerEvent` (the spec's wrapper, `type: "newer"`); one the server sends unwrapped
+// anyway is yielded as an `UnknownEvent`. Neither is an error.
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import type { components } from "./generated/api.js";
-import { EVENT_TYPES } from "./generated/spec.js";
+import { API_VERSION, EVENT_TYPES } from "./generated/spec.js";
 import type { Api } from "./index.js";
 import { ApiProblem, check } from "./problems.js";
 
 type Event = components["schemas"]["Event"];
+type NewerEvent = components["schemas"]["NewerEvent"];
 type TableRead = components["schemas"]["TableRead"];
 
 /** How long a quiet stream may stay silent, in seconds: the server sends a comment every 5 s,
@@ -29,13 +31,14 @@ export class UnknownEvent {
 }
 
 /** One message of the stream, the spec's `StreamRecord`: an `EventRecord` (`seq`, the game's
- * version once the event is applied, and `event`, one the spec names or an `UnknownEvent`) and,
+ * version once the event is applied, and `event`, one the spec names, a `NewerEvent` or an
+ * `UnknownEvent`) and,
  * on a stream opened with `table: true`, on the newest event of each batch, `table`: the
  * caller's table at this version (`table.state` its view and receipt, `table.legal` its legal
  * moves). */
 export interface StreamRecord {
   readonly seq: number;
-  readonly event: Event | UnknownEvent;
+  readonly event: Event | NewerEvent | UnknownEvent;
   readonly table?: TableRead;
 }
 
@@ -49,7 +52,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** A message's `data`, the spec's `StreamRecord` as JSON; an event of a type the spec does not
- * name becomes an `UnknownEvent` (its table is still read). */
+ * name (nor the `newer` wrapper) becomes an `UnknownEvent` (its table is still read). */
 export function parseRecord(data: string): StreamRecord {
   const value: unknown = JSON.parse(data);
   if (!isObject(value) || typeof value.seq !== "number" || !isObject(value.event)) {
@@ -57,7 +60,11 @@ export function parseRecord(data: string): StreamRecord {
   }
   const raw = value.event;
   const type = typeof raw.type === "string" ? raw.type : "";
-  const event = EVENT_TYPES.has(type) ? (raw as unknown as Event) : new UnknownEvent(type, raw);
+  const event = EVENT_TYPES.has(type)
+    ? (raw as unknown as Event)
+    : type === "newer"
+      ? (raw as unknown as NewerEvent)
+      : new UnknownEvent(type, raw);
   const table = isObject(value.table) ? (value.table as unknown as TableRead) : undefined;
   return table === undefined ? { seq: value.seq, event } : { seq: value.seq, event, table };
 }
@@ -97,10 +104,10 @@ export async function* follow(api: Api, game: string, options: FollowOptions = {
   let fruitless = 0;
   for (;;) {
     const before = last;
-    const headers: Record<string, string> = { Accept: "text/event-stream" };
+    const headers: Record<string, string> = { Accept: "text/event-stream", "Api-Version": API_VERSION };
     if (token !== undefined) headers.Authorization = `Bearer ${token}`;
     if (last > 0) headers["Last-Event-ID"] = String(last);
-    for await (const record of connection(api, url, headers, options)) {
+    for await (const record of connection(api, url, headers, options, parseRecord)) {
       if (record.seq <= last) continue;
       last = record.seq;
       yield record;
@@ -112,11 +119,11 @@ export async function* follow(api: Api, game: string, options: FollowOptions = {
   }
 }
 
-/** One connection's records, until it ends or drops (a drop ends it quietly); a refusal throws
- * its problem. The connection is taken as lost after `readTimeout` seconds without a byte while
- * the caller is not busy with a record. */
-async function* connection(api: Api, url: URL, headers: Record<string, string>,
-  options: FollowOptions): AsyncGenerator<StreamRecord, void, undefined> {
+/** One connection's messages, each `data` read by `parse`, until it ends or drops (a drop ends
+ * it quietly); a refusal throws its problem. The connection is taken as lost after
+ * `readTimeout` seconds without a byte while the caller is not busy with a message. */
+export async function* connection<T>(api: Api, url: URL, headers: Record<string, string>,
+  options: Pick<FollowOptions, "readTimeout" | "signal">, parse: (data: string) => T): AsyncGenerator<T, void, undefined> {
   const controller = new AbortController();
   const abort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", abort);
@@ -142,7 +149,7 @@ async function* connection(api: Api, url: URL, headers: Record<string, string>,
     for await (const message of messages) {
       // Keep-alive comments are not messages; an event always has data.
       if (!message.data) continue;
-      const record = parseRecord(message.data);
+      const record = parse(message.data);
       clearTimeout(timer);
       yield record;
       arm();

@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import {
-  ApiProblem, BadSignature, connect, EVENT_TYPES, follow, NotFound, ok, parseRecord, PreconditionFailed,
-  problemClass, ServerError, SignatureRequired, Signer, type StreamRecord, UnknownEvent,
+  API_VERSION, ApiProblem, BadSignature, connect, EVENT_TYPES, follow, NotFound, ok, parseRecord, PreconditionFailed,
+  problemClass, ServerError, SignatureRequired, Signer, type StreamRecord, UnknownEvent, followPlayer, type Api,
 } from "../src/index.js";
 import { awaitedMoves, base, binary, dropping, newTable, type Table } from "./table.js";
 
@@ -122,4 +122,71 @@ test("an unknown event type is yielded, not thrown", async () => {
     seen.push(r.event instanceof UnknownEvent ? `unknown ${r.event.name}` : r.event.type);
   }
   assert.deepEqual(seen, ["unknown dragon_woke", "game_cancelled"]);
+});
+
+test("an older client is served newer event types wrapped", async () => {
+  // A client that says it was generated from API 0.10.0: `game_cancelled` (0.11.0) comes
+  // wrapped as a `NewerEvent`; the SDK's own clients, of this version, read it as the event.
+  const anonymous = connect(base);
+  const created = await ok(anonymous.POST("/games", { body: { ruleset: "base", players: 3 } }));
+  const host = connect(base, created.host_token);
+  await ok(host.POST("/games/{id}/cancel", { params: { path: { id: created.game_id } } }));
+  const old = connect(base, undefined, { headers: { "Api-Version": "0.10.0" } });
+  const path = { params: { path: { id: created.game_id } } };
+  const events = (await ok(old.GET("/games/{id}/events", path))).events;
+  const wrapped = events[events.length - 1]?.event;
+  assert.ok(wrapped?.type === "newer", JSON.stringify(wrapped));
+  assert.deepEqual([wrapped.event_type, wrapped.since, wrapped.event], ["game_cancelled", "0.11.0", { type: "game_cancelled" }]);
+  const mine = (await ok(anonymous.GET("/games/{id}/events", path))).events;
+  assert.equal(mine[mine.length - 1]?.event.type, "game_cancelled");
+  assert.equal(API_VERSION, (await anonymous.GET("/games")).response.headers.get("Api-Version"));
+  const record = parseRecord('{"seq": 2, "event": {"type": "newer", "event_type": "x", "since": "9.0.0", "event": {"type": "x"}}}');
+  assert.ok(!(record.event instanceof UnknownEvent) && record.event.type === "newer");
+});
+
+test("one player's stream plays three games", async () => {
+  // One key in three games, followed on one connection: each started, every turn of the key's
+  // seat announced once and played, each ended.
+  const anonymous = connect(base);
+  const key = new Signer("").key;
+  const signers = new Map<string, { signer: Signer; player: Api }>();
+  for (let i = 0; i < 3; i++) {
+    const created = await ok(anonymous.POST("/games", { body: { ruleset: "base", players: 3 } }));
+    const path = { params: { path: { id: created.game_id } } };
+    const signer = new Signer(created.game_id, 0, key);
+    const me = await ok(anonymous.POST("/games/{id}/seats", {
+      ...path, body: { name: "many", public_key: signer.publicKey, key_proof: signer.keyProof() },
+    }));
+    signer.seat = me.seat;
+    const host = connect(base, created.host_token);
+    for (let b = 0; b < 2; b++) await ok(host.POST("/games/{id}/bots", { ...path, body: { level: "random" } }));
+    await ok(host.POST("/games/{id}/start", path));
+    signers.set(created.game_id, { signer, player: connect(base, me.player_token) });
+  }
+  const started = new Set<string>();
+  const ended = new Set<string>();
+  let turns = 0;
+  for await (const notice of followPlayer(anonymous, key)) {
+    const mine = signers.get(notice.game_id);
+    assert.ok(mine !== undefined, JSON.stringify(notice));
+    if (notice.kind === "started") started.add(notice.game_id);
+    if (notice.kind === "your_turn") {
+      assert.ok(!ended.has(notice.game_id));
+      turns++;
+      const moves = await ok(mine.player.GET("/games/{id}/legal-moves", { params: { path: { id: notice.game_id } } }));
+      const first = moves.commands[0];
+      try {
+        if (first !== undefined) await mine.signer.command(mine.player, moves.version, first);
+      } catch (e) {
+        if (!(e instanceof PreconditionFailed)) throw e; // the game moved on: the stream says what next
+      }
+    }
+    if (notice.kind === "ended") {
+      ended.add(notice.game_id);
+      if (ended.size === signers.size) break;
+    }
+  }
+  assert.deepEqual([...started].sort(), [...signers.keys()].sort());
+  assert.deepEqual([...ended].sort(), [...signers.keys()].sort());
+  assert.ok(turns >= 3, `${turns} turns`);
 });

@@ -27,6 +27,7 @@ pub fn validators() -> &'static HashMap<&'static str, jsonschema::Validator> {
             "GameSummary",
             "Series",
             "StreamRecord",
+            "TableRead",
         ]
         .into_iter()
         .map(|name| {
@@ -186,6 +187,15 @@ impl TestApp {
     /// Any GET, for the tests that look at headers.
     pub async fn get_raw(&self, path: &str, token: Option<&str>) -> Response {
         self.request(Method::GET, path, token).send().await.unwrap()
+    }
+
+    /// Any GET with extra headers, for the tests that read the response as it comes.
+    pub async fn get_raw_with(&self, path: &str, headers: &[(&str, String)]) -> Response {
+        let mut rb = self.request(Method::GET, path, None);
+        for (name, value) in headers {
+            rb = rb.header(*name, value);
+        }
+        rb.send().await.unwrap()
     }
 
     // Games and seats.

@@ -73,7 +73,7 @@ pub fn prove_with_receipts(
         let name = receipt_name(receipt);
         check_signed(&name, receipt, kept, &[])?;
         if let Some(body) = body
-            && view_hash(signed_body(receipt, body)) != receipt.view_hash
+            && view_hash(&signed_body(receipt, body)) != receipt.view_hash
         {
             return Err(ReceiptProblem::Refused(format!(
                 "{name}: the body given with it is not the one it signed"

@@ -88,7 +88,7 @@ pub fn check_receipts_with_keys(
         );
         check_signed(&name, receipt, &bundle.keys, kept)?;
         let body = body.as_ref().map(|b| signed_body(receipt, b));
-        if let Some(body) = body {
+        if let Some(body) = &body {
             if view_hash(body) != receipt.view_hash {
                 return Err(Refused(format!(
                     "{name}: the body given with it is not the one it signed"
@@ -106,8 +106,9 @@ pub fn check_receipts_with_keys(
         // and the key, for a seat's latest commitment (a key changed in the lobby is answered
         // with a new one, which supersedes the key of those before it).
         let commitment = (receipt.kind == ReceiptKind::Commitment).then(|| {
-            let promised =
-                body.and_then(|b| serde_json::from_value::<SeedCommitment>(b.clone()).ok());
+            let promised = body.as_ref().and_then(|b| {
+                serde_json::from_value::<SeedCommitment>(b.clone().into_owned()).ok()
+            });
             let mut record = commitment_in(bundle, &log, receipt.seat);
             let superseded = receipt
                 .seat

@@ -1,6 +1,8 @@
 //! What every check of a receipt starts with: its signature by a published (or kept) key, the
 //! part of a kept body it signs, its name in a verdict, and why it fails ([`ReceiptProblem`]).
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::receipt::{PublishedKey, Receipt, ReceiptKind};
@@ -49,11 +51,13 @@ pub(crate) fn check_signed(
 }
 
 /// The part of a body kept with its receipt that the receipt signs: the body, or for a
-/// commitment, the reply's `commitment` alone (the rest of the reply holds a token).
-pub(crate) fn signed_body<'a>(receipt: &Receipt, body: &'a Value) -> &'a Value {
+/// commitment, the reply's `commitment` alone (the rest of the reply holds a token); an
+/// outcome's events served wrapped for an older client ([`crate::newer`]) as the events they
+/// hold.
+pub(crate) fn signed_body<'a>(receipt: &Receipt, body: &'a Value) -> Cow<'a, Value> {
     match receipt.kind {
-        ReceiptKind::Commitment => body.get("commitment").unwrap_or(body),
-        _ => body,
+        ReceiptKind::Commitment => Cow::Borrowed(body.get("commitment").unwrap_or(body)),
+        _ => crate::newer::unwrapped(body),
     }
 }
 
