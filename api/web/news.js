@@ -1,9 +1,10 @@
 // What just happened at the table, told one event at a time (the bots' answers land together)
-// in a panel of its own, each change to the maze outlined as it is told.
+// in a panel of its own, each change to the maze outlined as it is told, each card laid
+// travelling to its cell from the hand or the player who laid it.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { el } from "./svg.js";
+import { cardShape, el } from "./svg.js";
 import { describeEvent } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
@@ -58,11 +59,46 @@ export function heardSince(page, st, log) {
   page.drawnAt = st.version;
 }
 
+/** Whether the reader asked for less motion. */
+const still = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/**
+ * A card laid on the maze travels to its cell, once, from where it came: the reader's hand, or
+ * the row of the player who laid it; not when the reader asked for less motion.
+ * @param {TablePage} page @param {SVGSVGElement} svg @param {Schemas["EventRecord"]} e
+ * @param {number | null} me the reader's seat
+ */
+function fly(page, svg, e, me) {
+  const ev = e.event;
+  if (ev.type !== "path_played" || e.seq <= page.flown || still()) return;
+  page.flown = e.seq;
+  const card = el("g", { class: "flying", "aria-hidden": "true", "data-seat": ev.seat });
+  card.append(cardShape(page.deck[ev.card], ev.at.x, ev.at.y, ev.rotated));
+  svg.append(card);
+  requestAnimationFrame(() => {
+    const from = ev.seat === me ? document.querySelector(".hand") : document.querySelectorAll(".players > li")[ev.seat];
+    const ctm = svg.getScreenCTM();
+    if (!from || !ctm || !card.isConnected) return card.remove();
+    const r = from.getBoundingClientRect();
+    const p = new DOMPoint(r.x + r.width / 2, r.y + r.height / 2).matrixTransform(ctm.inverse());
+    const [dx, dy] = [p.x - ev.at.x - 0.5, p.y - ev.at.y - 0.5];
+    const flight = card.animate(
+      [
+        { transform: `translate(${dx}px, ${dy}px)`, opacity: 0.6 },
+        { transform: "translate(0px, 0px)", opacity: 1 },
+      ],
+      { duration: 600, easing: "ease-out" },
+    );
+    flight.onfinish = () => card.remove();
+  });
+}
+
 /**
  * Each change to this round's maze since the last look, marked (the newest also as the last
- * move). @param {TablePage} page @param {SVGSVGElement} svg
+ * move); the card being told travels to its cell (`fly`).
+ * @param {TablePage} page @param {SVGSVGElement} svg @param {number | null} me the reader's seat
  */
-export function markNews(page, svg) {
+export function markNews(page, svg, me) {
   const { news, told, unseen } = page;
   const dealt = news
     .slice(0, told)
@@ -73,6 +109,7 @@ export function markNews(page, svg) {
     if (i < unseen || i < dealt) continue;
     const cell = ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed" ? ev.at : null;
     if (!cell) continue;
+    if (i === told - 1) fly(page, svg, e, me);
     svg.append(
       el("rect", {
         class: i === told - 1 ? "new-move telling" : "new-move",

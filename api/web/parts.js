@@ -3,6 +3,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, keys } from "./net.js";
+import { actionPicture, inFront } from "./pictures.js";
 import { actionIcon, cardShape, el } from "./svg.js";
 import {
   cardName,
@@ -75,6 +76,7 @@ export function players(view, names, table, presence, bots = new Set()) {
             )
           : "",
         parts.join("; "),
+        ...view.in_front[i].map((c) => inFront(c, cardName(c))),
         seat?.key
           ? h(
               "span",
@@ -147,11 +149,12 @@ export function scoreboard(view, names, over, byRound = null) {
   );
 }
 
-/** A card's little picture: its tunnels, or an action's icon. @param {Schemas["CardEntry"] | undefined} entry @param {boolean} [rotated] */
+/** A card's little picture: its tunnels, or what the action does (a tool broken or mended, the
+ * trap, the map, …; letters for the others). @param {Schemas["CardEntry"] | undefined} entry @param {boolean} [rotated] */
 export function cardIcon(entry, rotated = false) {
   const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });
   if (entry?.segments?.length) icon.append(cardShape(entry, 0, 0, rotated));
-  else if (entry?.action) icon.append(actionIcon(entry));
+  else if (entry?.action) icon.append(actionPicture(entry) ?? actionIcon(entry));
   return icon;
 }
 

@@ -116,7 +116,7 @@ function drawGame(page, kids, err, drawn) {
   const undo = undoBar(page, drawn);
   heardSince(page, st, log);
   markLast(svg, log.events, view, page.names);
-  markNews(page, svg);
+  markNews(page, svg, me);
   const countdown = countdownOf(page, st.table.deadline, me);
   gather(page, log.events);
   const focus = focusKept();

@@ -69,6 +69,7 @@ import { shownName } from "./words.js";
  * outlined on the board as it is told, so that a person follows the bots' answers one by one;
  * "Show all" tells the rest.
  * @property {number} pacing the telling's interval (0: none)
+ * @property {number} flown the newest card laid that travelled to its cell (news.js)
  * @property {Ending | null} ending the round whose end is shown
  * @property {number[][] | null} byRound each seat's gold in each round, once the game is over
  * and every value public (the final score)
@@ -129,6 +130,7 @@ export async function table(id, ready) {
     unseen: 0,
     told: 0,
     pacing: 0,
+    flown: 0,
     ending: shownBefore(id, startLog),
     byRound: null,
     movedOn: false,

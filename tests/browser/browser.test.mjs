@@ -107,6 +107,20 @@ async function createFromLobby(
 
 let gameId;
 
+/** An init script: counts, in `window.flights` and `window.marks`, the cards drawn travelling to
+ * the maze and the changes marked on it. */
+const countFlights = () => {
+  window.flights = 0;
+  window.marks = 0;
+  new MutationObserver((changes) => {
+    for (const n of changes.flatMap((c) => [...c.addedNodes]))
+      if (n instanceof Element) {
+        window.flights += n.querySelectorAll(".flying").length + Number(n.matches(".flying"));
+        window.marks += n.querySelectorAll(".new-move").length;
+      }
+  }).observe(document, { childList: true, subtree: true });
+};
+
 test("the lobby's assets stay within budget, compressed and revalidated", async () => {
   let total = 0;
   let sent = 0;
@@ -1037,6 +1051,7 @@ test("a whole base game through the table, gold choices included, to the player'
   const botNames = summary.seats.filter((s) => s.bot).map((s) => s.name);
   assert.equal(new Set(botNames).size, 2, `bots read apart: ${botNames}`);
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  await context.addInitScript(countFlights);
   const page = await context.newPage();
   page.setDefaultTimeout(10000);
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
@@ -1236,6 +1251,9 @@ test("a whole base game through the table, gold choices included, to the player'
   );
   await shots(page, "game-over");
   await axe(page, "game over");
+  // Each card laid travelled to its cell, the player's from the hand and the bots' from their rows.
+  const flights = await page.evaluate(() => window.flights);
+  assert.ok(flights > 0, `${flights} cards travelled, ${pathsLaid} laid by the player`);
   // The audit view checks, in the browser, what it kept: the server's keys, the receipts, the
   // players' signatures, and that the seat's key in the record is this browser's.
   await page.goto(`${BASE}/audit/${id}`);
@@ -1597,7 +1615,9 @@ test("at a 150 ms round trip: the table's load, a card selected, the requests a 
   const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
   for (let i = 1; i < 4; i++) await post(`/games/${id}/bots`, created.host_token, { level: "heuristic" });
   await post(`/games/${id}/start`, created.host_token);
-  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  // A reader who asked for less motion: the cards laid do not travel, the changes are marked.
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP, reducedMotion: "reduce" });
+  await context.addInitScript(countFlights);
   const page = await context.newPage();
   // The key first, unthrottled: registering it is once per seat, not per load.
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
@@ -1660,6 +1680,8 @@ test("at a 150 ms round trip: the table's load, a card selected, the requests a 
     `every read is the table's, in one request: ${after.join(" ")}`,
   );
   assert.ok(after.length <= 4, `a move and its news cost few requests: ${after.join(" ")}`);
+  const moved = await page.evaluate(() => ({ flights: window.flights, marks: window.marks }));
+  assert.deepEqual([moved.flights, moved.marks > 0], [0, true], "no card travels under reduced motion");
   console.log(
     `at 150 ms RTT: table interactive in ${load} ms (${requests.length - (requests.length - before)} requests), card selected in ${select} ms, a move drawn in ${move} ms, ${after.length} requests for a move and its news: ${after.join(" ")}`,
   );
@@ -2367,6 +2389,12 @@ test("Saboteur 2: two cards discarded to take away a broken tool, through the ta
     .getByRole("status")
     .filter({ hasText: /^Your turn/ })
     .waitFor();
+  // The broken tool is drawn on the player, the tool with a slash, its name its title.
+  const picture = page.locator(`.players svg.in-front[data-card="${found.broken}"]`);
+  assert.equal(await picture.count(), 1, "the broken tool is drawn on its player");
+  const tool = found.broken.replace("break_", "");
+  assert.equal(await picture.locator(`[data-tool="${tool}"]`).count(), 1, `a ${tool} drawn`);
+  assert.match(await picture.locator("title").textContent(), new RegExp(tool, "i"));
   // A card selected offers to discard it with another to take the broken tool away.
   await page.getByRole("list", { name: "Your hand" }).getByRole("button").first().click();
   const remove = page
@@ -2383,6 +2411,7 @@ test("Saboteur 2: two cards discarded to take away a broken tool, through the ta
     })
   ).json();
   assert.deepEqual(state.view.in_front[found.player.seat], [], `${found.broken} taken away`);
+  assert.equal(await picture.count(), 0, "and its picture with it");
   assert.equal(state.view.hand.length, 5, "two discarded, one drawn: the hand shrinks by one");
   await axe(page, "discard to remove");
   await context.close();
