@@ -1,7 +1,8 @@
 // The interface's language: English, and the languages of the rulebooks the rules come from
 // (Icelandic, Latvian, Dutch, Spanish, Polish). Chosen from the browser's languages the first
-// time, then as the player switches it (kept in localStorage). Each language is one module,
-// `lang-{code}.js`, of the same keys as English's; only the one in use is loaded.
+// time, then as the player switches it (kept in localStorage). Each language is two modules of
+// the same keys as English's, `lang-{code}.js` and `lang-{code}-problems.js` (why the server
+// refused a request); only the language in use is loaded.
 
 /** The languages, by code, each named in itself. */
 export const LANGUAGES = {
@@ -41,7 +42,11 @@ export function chosen() {
 /** Loads a language's strings and marks the page with it. @param {string} code */
 export async function load(code) {
   current = code in LANGUAGES ? code : "en";
-  dict = (await import(`/assets/lang-${current}.js`)).default;
+  const [strings, problems] = await Promise.all([
+    import(`/assets/lang-${current}.js`),
+    import(`/assets/lang-${current}-problems.js`),
+  ]);
+  dict = { ...strings.default, ...problems.default };
   document.documentElement.lang = current;
 }
 

@@ -239,21 +239,50 @@ function hostRoom(room) {
 }
 
 /**
- * The invite links made here are kept with the game's tokens, so a redraw of the room (a seat
- * taken, a bot seated) or a reload never loses one; a seat freed since drops its.
+ * The invite links made here, one per seat taken for a guest under the name the host gives
+ * (or "Guest"), each listed with its seat and name and a button that copies it. They are kept
+ * with the game's tokens, so a redraw of the room (a seat taken, a bot seated) or a reload
+ * never loses one; a seat freed since drops its.
  * @param {Room} room
  */
 function invites({ id, s, refresh, say }) {
   const kept = tokens.get(id).invites ?? {};
   const links = s.seats
     .filter((x) => kept[x.seat])
-    .map((x) => h("a", { href: kept[x.seat] }, location.origin + kept[x.seat]));
-  const out = h("output", {}, ...links.flatMap((a, i) => (i ? [h("br", {}), a] : [a])));
+    .map((x) => {
+      const url = location.origin + kept[x.seat];
+      const copy = h("button", { type: "button" }, t("table.copy"));
+      // Said where the room says what went wrong; without a clipboard, the link itself.
+      copy.addEventListener("click", () =>
+        navigator.clipboard
+          .writeText(url)
+          .then(
+            () => say(t("table.copied")),
+            () => say(url),
+          )
+          .then(refresh),
+      );
+      return h(
+        "li",
+        {},
+        `${t("table.invite_for", { n: x.seat, name: x.name })} `,
+        h("a", { href: kept[x.seat] }, url),
+        " ",
+        copy,
+      );
+    });
+  const name = h("input", {
+    type: "text",
+    maxlength: 40,
+    placeholder: t("table.guest"),
+    "aria-label": t("table.invite_name"),
+  });
   const invite = h("button", { type: "button" }, t("table.invite"));
   invite.addEventListener("click", async () => {
     try {
+      const guest = /** @type {HTMLInputElement} */ (name).value.trim() || t("table.guest");
       /** @type {Schemas["Joined"]} */
-      const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: t("table.guest") } });
+      const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: guest } });
       const path = `/play/${id}#seat=${j.seat}&token=${j.player_token}`;
       tokens.set(id, { invites: { ...(tokens.get(id).invites ?? {}), [j.seat]: path } });
       say("");
@@ -262,7 +291,8 @@ function invites({ id, s, refresh, say }) {
     }
     refresh();
   });
-  return h("p", {}, invite, " ", out);
+  const list = links.length ? h("ul", { class: "invites", "aria-label": t("table.invites") }, ...links) : "";
+  return h("div", {}, h("p", {}, name, " ", invite), list);
 }
 
 /**

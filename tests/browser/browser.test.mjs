@@ -124,7 +124,13 @@ const countFlights = () => {
 test("the lobby's assets stay within budget, compressed and revalidated", async () => {
   let total = 0;
   let sent = 0;
-  for (const path of ["/", "/assets/bundle.js", "/assets/lang-en.js", "/assets/style.css"]) {
+  for (const path of [
+    "/",
+    "/assets/bundle.js",
+    "/assets/lang-en.js",
+    "/assets/lang-en-problems.js",
+    "/assets/style.css",
+  ]) {
     // fetch asks for gzip and unpacks it: the body is the file, Content-Length what was sent.
     const res = await fetch(BASE + path);
     assert.equal(res.status, 200, path);
@@ -321,7 +327,7 @@ test("create a game with bots, invite a second player, start and play", async ()
   // Tokens are kept per game in the browser: a reload returns to the same table, as host.
   await page.reload();
   await page.getByRole("button", { name: "Create an invite link" }).click();
-  const link = await page.locator("output a").getAttribute("href");
+  const link = await page.getByRole("list", { name: "Invite links" }).getByRole("link").getAttribute("href");
   assert.match(link, /#seat=\d+&token=[0-9a-f]{64}$/, "the token travels in the fragment");
   const guestContext = await browser.newContext({ locale: "en-US", viewport: PHONE });
   const guest = await guestContext.newPage();
@@ -1800,11 +1806,21 @@ test("an invite link stays through the waiting room's redraws and a reload, and 
   assert.equal(await link.getAttribute("href"), href, "the link survives the redraw");
   await page.reload();
   assert.equal(await page.getByRole("link", { name: /[#&]token=/ }).getAttribute("href"), href, "and a reload");
-  // The invited seat freed: its link goes, and a second invite makes a new one.
+  // The invited seat freed: its link goes, and a second invite makes a new one, for a guest
+  // the host names: the seat takes the name, the link says whose it is, and it copies.
   await page.getByRole("button", { name: "Free the seat: Guest" }).click();
   await page.getByRole("link", { name: /[#&]token=/ }).waitFor({ state: "detached" });
+  await page.getByRole("textbox", { name: "The guest's name" }).fill("Bea");
   await page.getByRole("button", { name: "Create an invite link" }).click();
-  assert.notEqual(await page.getByRole("link", { name: /[#&]token=/ }).getAttribute("href"), href);
+  const named = page.getByRole("list", { name: "Invite links" }).getByRole("listitem");
+  await named.filter({ hasText: /^Seat \d+, Bea: / }).waitFor();
+  const second = await page.getByRole("link", { name: /[#&]token=/ }).getAttribute("href");
+  assert.notEqual(second, href);
+  await page.getByRole("button", { name: "Free the seat: Bea" }).waitFor();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await named.getByRole("button", { name: "Copy" }).click();
+  await page.getByText("The link is copied: send it to your guest.").waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), BASE + second);
   await context.close();
 });
 
