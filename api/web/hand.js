@@ -4,11 +4,11 @@
 
 import { board } from "./board.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { phrase, t } from "./i18n.js";
 import { api } from "./net.js";
 import { cardIcon } from "./parts.js";
 import { decided, drawRoute } from "./roundend.js";
-import { cardName, describe, describeCommand, explain } from "./words.js";
+import { cardName, cardNamed, describe, describeCommand, explain } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 /** @typedef {import("./table.js").TablePage} TablePage */
@@ -32,8 +32,8 @@ export function movesOf(page, drawn) {
       ? [
           {
             at,
-            label: t("table.target", {
-              card: cardName(/** @type {string} */ ("card" in c ? c.card : "")),
+            label: phrase("table.target", {
+              card: cardNamed(/** @type {string} */ ("card" in c ? c.card : "")),
               where: there(view, at),
             }),
             onPick: () => send(c),
@@ -265,7 +265,7 @@ function passChoice(page, drawn, forCard, send) {
             page.render();
           },
         }),
-        ` ${t("table.also_discard", { card: cardName(deck[c] ?? c) })}`,
+        ` ${phrase("table.also_discard", { card: cardNamed(deck[c] ?? c) })}`,
       ),
     ),
     chosen

@@ -1,8 +1,12 @@
 // The interface's language: English, and the languages of the rulebooks the rules come from
 // (Icelandic, Latvian, Dutch, Spanish, Polish). Chosen from the browser's languages the first
-// time, then as the player switches it (kept in localStorage). Each language is two modules of
-// the same keys as English's, `lang-{code}.js` and `lang-{code}-problems.js` (why the server
-// refused a request); only the language in use is loaded.
+// time, then as the player switches it (kept in localStorage). Each language is three modules
+// of the same keys as English's: `lang-{code}.js`, `lang-{code}-problems.js` (why the server
+// refused a request) and `lang-{code}-grammar.js`, the sentences that name cards, in Project
+// Fluent, with the forms the cards' names take in them (grammar.js). Only the language in use
+// is loaded.
+
+import { grammar, sentence } from "./grammar.js";
 
 /** The languages, by code, each named in itself. */
 export const LANGUAGES = {
@@ -18,6 +22,8 @@ const KEPT = "saboteur:lang";
 
 /** @type {Record<string, string>} */
 let dict = {};
+/** @type {import("@fluent/bundle").FluentBundle | null} */
+let bundle = null;
 let current = "en";
 
 /** The language in use. */
@@ -42,11 +48,13 @@ export function chosen() {
 /** Loads a language's strings and marks the page with it. @param {string} code */
 export async function load(code) {
   current = code in LANGUAGES ? code : "en";
-  const [strings, problems] = await Promise.all([
+  const [strings, problems, sentences] = await Promise.all([
     import(`/assets/lang-${current}.js`),
     import(`/assets/lang-${current}-problems.js`),
+    import(`/assets/lang-${current}-grammar.js`),
   ]);
   dict = { ...strings.default, ...problems.default };
+  bundle = grammar(current, sentences.default);
   document.documentElement.lang = current;
 }
 
@@ -76,3 +84,19 @@ export function t(key, params = {}) {
 
 /** A list in the language's way ("a, b and c"). @param {string[]} items */
 export const list = (items) => new Intl.ListFormat(current, { type: "conjunction" }).format(items);
+
+/**
+ * The sentence `key` that names cards (`move.action_on`), each card (a `Named`, or a list of
+ * them) in the case the sentence gives it in the language in use (grammar.js).
+ * @param {string} key
+ * @param {Record<string, string | number | import("./grammar.js").Named | import("./grammar.js").Named[]>} params
+ */
+export function phrase(key, params) {
+  const said = sentence(bundle, key, params, list);
+  if (said != null) return said;
+  /** @type {Record<string, string | number>} */
+  const flat = {};
+  for (const [k, v] of Object.entries(params))
+    flat[k] = Array.isArray(v) ? list(v.map(String)) : typeof v === "object" ? String(v) : v;
+  return t(key, flat);
+}

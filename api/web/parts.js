@@ -1,7 +1,7 @@
 // Pieces more than one page shows: the players around the table, the hands a view shows, and
 // the series a game belongs to.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { phrase, t } from "./i18n.js";
 import { api, keys } from "./net.js";
 import { actionPicture, inFront } from "./pictures.js";
 import { actionIcon, cardShape, el } from "./svg.js";
@@ -56,7 +56,7 @@ export function players(view, names, table, presence, bots = new Set()) {
           (view.seat === i ? ` ${t("players.you")}` : "") +
           (shown ? ` ${t(here ? "players.connected" : "players.away")}` : "") +
           ": " +
-          t("players.cards", { n, gold: view.gold_card_counts[i] }),
+          phrase("players.cards", { n, gold: view.gold_card_counts[i] }),
       ];
       if (seat?.remaining_ms != null && !turn) parts.push(t("players.clock", { time: clock(seat.remaining_ms) }));
       if (seat?.handed_to) parts.push(t("players.bot_plays", { level: t(`level.${seat.handed_to}`) }));

@@ -1,5 +1,6 @@
 // The game in words, in the language in use: cards, roles, tools, phases, moves and events.
-import { has, list, t } from "./i18n.js";
+import { Named } from "./grammar.js";
+import { has, list, phrase, t } from "./i18n.js";
 import { keys } from "./net.js";
 import { FLIP } from "./svg.js";
 
@@ -50,12 +51,19 @@ const size = (pile) => (Array.isArray(pile) ? pile.length : (pile?.count ?? 0));
  * @param {Schemas["CardEntry"] | string | undefined | null} card an entry of the catalogue, or an identifier
  * @param {boolean} [rotated]
  */
-export function cardName(card, rotated = false) {
-  if (!card) return t("card.hidden");
+export const cardName = (card, rotated = false) => String(cardNamed(card, rotated));
+
+/**
+ * A card's name, and where its other forms are for a sentence that names it (grammar.js).
+ * @param {Schemas["CardEntry"] | string | undefined | null} card an entry of the catalogue, or an identifier
+ * @param {boolean} [rotated]
+ */
+export function cardNamed(card, rotated = false) {
+  if (!card) return new Named(t("card.hidden"), null);
   const id = typeof card === "string" ? card : card.card;
-  if (/^gold_\d$/.test(id)) return t("card.gold", { n: id.slice(5) });
-  if (id.startsWith("goal_stone")) return t("card.goal_stone");
-  if (has(`card.${id}`)) return t(`card.${id}`);
+  if (/^gold_\d$/.test(id)) return new Named(t("card.gold", { n: id.slice(5) }), "card-gold", "", { n: id.slice(5) });
+  if (id.startsWith("goal_stone")) return new Named(t("card.goal_stone"), null);
+  if (has(`card.${id}`)) return new Named(t(`card.${id}`), `card-${id}`);
   const entry = typeof card === "string" ? null : card;
   // Without the catalogue's entry, the sides its id names: every part of letters n, e, s, w
   // (a split card's two, `crystal_split_nes_w`: all four), in n, e, s, w order.
@@ -64,10 +72,8 @@ export function cardName(card, rotated = false) {
     ? openings(entry, rotated).join("")
     : [..."nesw"].filter((d) => parts.some((p) => p.includes(d))).join("");
   const fam = family(id);
-  const name = t(`path.${fam}`);
-  return fam === "bridge" || fam === "double_curve"
-    ? name
-    : `${name} ${GLYPH[/** @type {"n"} */ (sides)] ?? ""}`.trim();
+  const sign = fam === "bridge" || fam === "double_curve" ? "" : GLYPH[/** @type {"n"} */ (sides)];
+  return new Named(t(`path.${fam}`), `path-${fam}`, sign ? ` ${sign}` : "");
 }
 
 /** A role's name. @param {string | null | undefined} role */
@@ -128,24 +134,27 @@ export function describeCommand(c, names) {
   const who = (/** @type {number} */ s) => seatName(names, s);
   switch (c.type) {
     case "play_path":
-      return t(c.rotated ? "move.path_turned" : "move.path", { card: cardName(c.card), at: cell(c.at) });
+      return phrase(c.rotated ? "move.path_turned" : "move.path", { card: cardNamed(c.card), at: cell(c.at) });
     case "play_action": {
       const tg = c.target;
-      const card = cardName(c.card);
+      const card = cardNamed(c.card);
       const tool = c.tool ? toolName(c.tool) : "";
       if (tg && "seat" in tg)
-        return t(tool ? "move.action_on_tool" : "move.action_on", { card, who: who(tg.seat), tool });
-      if (tg && "x" in tg) return t("move.action_at", { card, at: cell(/** @type {any} */ (tg)) });
-      return t("move.action", { card });
+        return phrase(tool ? "move.action_on_tool" : "move.action_on", { card, who: who(tg.seat), tool });
+      if (tg && "x" in tg) return phrase("move.action_at", { card, at: cell(/** @type {any} */ (tg)) });
+      return phrase("move.action", { card });
     }
     case "pass":
       return c.discard?.length
         ? t("move.pass", { cards: list(c.discard.map((d) => cardName(d))) })
         : t("move.pass_nothing");
     case "discard_to_remove":
-      return t("move.discard_to_remove", { cards: list(c.discard.map((d) => cardName(d))), card: cardName(c.remove) });
+      return phrase("move.discard_to_remove", {
+        cards: c.discard.map((d) => cardNamed(d)),
+        card: cardNamed(c.remove),
+      });
     case "choose_gold":
-      return t("move.keep", { card: cardName(c.card) });
+      return phrase("move.keep", { card: cardNamed(c.card) });
     case "steal":
       return c.from == null ? t("move.steal_nobody") : t("move.steal", { who: who(c.from) });
     default:
@@ -207,7 +216,7 @@ export function describeEvent(e, names) {
       case "goal_revealed":
         return say("goal_revealed");
       case "tool_broken":
-        return say("tool_broken");
+        return phrase("event.tool_broken", { ...p, card: cardNamed(ev.card) });
       case "tool_repaired":
         return say("tool_repaired", { tool: toolName(ev.tool) });
       case "path_removed":
@@ -215,7 +224,7 @@ export function describeEvent(e, names) {
       case "map_used":
         return ev.goal ? say("map_used_seen", { goal: cardName(ev.goal) }) : say("map_used");
       case "passed":
-        return say("passed", { n: size(ev.discarded) });
+        return phrase("event.passed", { ...p, n: size(ev.discarded) });
       case "card_drawn":
         return ev.card ? say("card_drawn_seen") : say("card_drawn");
       case "turn_skipped":
@@ -237,7 +246,7 @@ export function describeEvent(e, names) {
       case "gold_offered":
         return say("gold_offered", { n: size(ev.cards) });
       case "gold_drawn":
-        return say("gold_drawn", { n: size(ev.cards) });
+        return phrase("event.gold_drawn", { ...p, n: size(ev.cards) });
       case "command_accepted":
         return say(ev.bot ? "command_accepted_bot" : ev.signature ? "command_accepted_signed" : "command_accepted");
       case "undo_requested":

@@ -1278,12 +1278,25 @@ test("a round whose gold was reached but that pays nobody says why, in the round
   // side in play), drawn by the client's own modules as served, in each language.
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
-  // A blank page of the server's origin, on which the modules load one by one (the one npm
-  // package they import, bundled in the client, stubbed: these strings do not sign).
+  // A blank page of the server's origin, on which the modules load one by one (of the npm
+  // packages they import, bundled in the client, Fluent is served as esbuild bundles it, and
+  // canonicalize stubbed: these strings do not sign).
+  const { buildSync } = await import("esbuild");
+  const fluent = buildSync({
+    stdin: { contents: 'export * from "@fluent/bundle";', resolveDir: here },
+    bundle: true,
+    format: "esm",
+    write: false,
+  }).outputFiles[0].text;
+  await page.route(`${BASE}/fluent.js`, (route) => route.fulfill({ contentType: "text/javascript", body: fluent }));
+  const imports = {
+    canonicalize: "data:text/javascript,export default JSON.stringify",
+    "@fluent/bundle": "/fluent.js",
+  };
   await page.route(`${BASE}/modules`, (route) =>
     route.fulfill({
       contentType: "text/html",
-      body: `<!doctype html><html><head><script type="importmap">{"imports":{"canonicalize":"data:text/javascript,export default JSON.stringify"}}</script></head><body><main id="main"></main></body></html>`,
+      body: `<!doctype html><html><head><script type="importmap">${JSON.stringify({ imports })}</script></head><body><main id="main"></main></body></html>`,
     }),
   );
   await page.goto(`${BASE}/modules`);

@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
-import { strings } from "./strings.mjs";
+import { grammarModule, sentences, strings } from "./strings.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -71,7 +71,17 @@ test("every string the client asks for exists, and every value of the spec's enu
     (m) => [m[1], m[2]],
   );
   assert.ok(asked.length > 200, `the client's strings found: ${asked.length}`);
-  for (const k of [...asked, ...said, ...chosen]) assert.ok(k in en, `lang-en.js lacks ${k}`);
+  // The sentences that name cards are Fluent messages, in every language.
+  const phrased = [
+    ...code.matchAll(/\bphrase\(\s*(?:[^"(),]*\?\s*)?"([a-z_0-9.]+)"(?:\s*:\s*"([a-z_0-9.]+)")?/g),
+  ].flatMap((m) => m.slice(1).filter(Boolean));
+  assert.ok(phrased.length >= 10, `the client's sentences found: ${phrased.length}`);
+  for (const k of [...asked, ...said, ...chosen].filter((k) => !phrased.includes(k)))
+    assert.ok(k in en, `lang-en.js lacks ${k}`);
+  for (const code of LANGS) {
+    const ids = new Set((await sentences(code)).map((m) => m.id));
+    for (const k of phrased) assert.ok(ids.has(k.replace(".", "-")), `lang-${code}-grammar.js lacks ${k}`);
+  }
   const spec = JSON.parse(readFileSync(join(root, "openapi/openapi.json"), "utf8")).components.schemas;
   for (const [schema, prefix] of [
     ["Role", "role"],
@@ -95,6 +105,73 @@ test("every string the client asks for exists, and every value of the spec's enu
   }
 });
 
+test("the sentences that name cards put each card in the case, and each count in the number, the language needs", async () => {
+  const en = await sentences("en");
+  const dict = Object.fromEntries(await Promise.all(LANGS.map(async (c) => [c, await strings(c)])));
+  for (const code of LANGS) {
+    const messages = await sentences(code);
+    const byId = new Map(messages.map((m) => [m.id, m]));
+    // The same sentences as English's, with its placeholders, and nothing the parser skipped.
+    for (const m of en) {
+      const mine = byId.get(m.id);
+      assert.ok(mine, `${code}: no ${m.id}`);
+      assert.deepEqual(mine.placeholders, m.placeholders, `${code}: ${m.id} keeps English's placeholders`);
+    }
+    assert.deepEqual((await grammarModule(code)).junk, [], `${code}: every line parses`);
+    // Each case a sentence names exists among the cards' forms; each card's message names a
+    // card the dictionary names alike.
+    const cases = new Set(messages.flatMap((m) => Object.values(m.cases)));
+    const forms = messages.filter((m) => /^(card|path)-/.test(m.id));
+    for (const f of forms) {
+      const key = f.id.replace("-", ".");
+      assert.ok(key in dict[code], `${code}: ${f.id} names no card`);
+      if (f.id !== "card-gold") assert.equal(f.value, dict[code][key], `${code}: ${f.id} is the dictionary's name`);
+      for (const k of f.attributes) assert.ok(cases.has(k), `${code}: ${f.id}.${k} is a case no sentence uses`);
+    }
+  }
+  // The client's own code: Icelandic "spila" takes the dative, Polish "zagraj" and Latvian
+  // "izspēlēt" the accusative; a list of cards takes the case too; English keeps its names.
+  const { say } = await grammarModule("is");
+  assert.equal(
+    say("move.action_on", { card: ["brotinn námuvagn", "card-break_cart"], who: "Sigga" }),
+    "spila brotnum námuvagni á Sigga",
+  );
+  assert.equal(
+    say("move.discard_to_remove", {
+      cards: [
+        ["kort", "card-map"],
+        ["göng", "path-tunnel", " ┼"],
+      ],
+      card: ["brotin lugt", "card-break_lantern"],
+    }),
+    "kasta korti og göngum ┼ til að fjarlægja brotna lugt",
+  );
+  assert.equal(
+    (await grammarModule("pl")).say("move.action", { card: ["zepsuta latarnia", "card-break_lantern"] }),
+    "zagraj zepsutą latarnię",
+  );
+  assert.equal(
+    (await grammarModule("lv")).say("move.keep", { card: ["zelta gabalu kārts (2)", "card-gold", "", { n: 2 }] }),
+    "paturēt zelta gabalu kārti (2)",
+  );
+  assert.equal(
+    (await grammarModule("en")).say("move.action", { card: ["broken cart", "card-break_cart"] }),
+    "play broken cart",
+  );
+  // And numbers their number: Polish 1 kartę, 2 karty, 5 kart; English one card, 2 cards.
+  const pl = await grammarModule("pl");
+  assert.deepEqual(
+    [1, 2, 5, 22].map((n) => pl.say("event.passed", { by: "Ann", n })),
+    [
+      "Ann pasuje i odrzuca 1 kartę",
+      "Ann pasuje i odrzuca 2 karty",
+      "Ann pasuje i odrzuca 5 kart",
+      "Ann pasuje i odrzuca 22 karty",
+    ],
+  );
+  assert.equal((await grammarModule("en")).say("players.cards", { n: 1, gold: 2 }), "one card, 2 gold cards");
+});
+
 test("the glossary in docs/ has each language's words for the roles and cards", async () => {
   const glossary = readFileSync(join(root, "docs/glossary.md"), "utf8").toLowerCase();
   for (const code of LANGS) {
@@ -111,6 +188,15 @@ test("the glossary in docs/ has each language's words for the roles and cards", 
     ]) {
       assert.ok(glossary.includes(d[k].toLowerCase()), `docs/glossary.md lacks ${code}'s ${k}: ${d[k]}`);
     }
+    // And every form a card takes in the client's sentences, as the client has it.
+    for (const m of (await sentences(code)).filter((m) => /^(card|path)-/.test(m.id)))
+      for (const [k, form] of Object.entries(m.cases)) {
+        const shown = form.replace("{$n}", "{n}").toLowerCase();
+        assert.ok(
+          glossary.includes(`| ${shown} |`) || glossary.includes(`| ${shown}\n`),
+          `docs/glossary.md lacks ${code}'s ${m.id}.${k}: ${form}`,
+        );
+      }
   }
 });
 

@@ -1,0 +1,31 @@
+// English: the sentences that name cards, and the forms each card's name takes in them, in
+// Project Fluent (grammar.js reads them; docs/glossary.md lists the forms).
+export default `
+move-path = place { $card } at { $at }
+move-path_turned = place { $card } at { $at }, turned
+move-action = play { $card }
+move-action_on = play { $card } on { $who }
+move-action_on_tool = play { $card } on { $who } ({ $tool })
+move-action_at = play { $card } at { $at }
+move-keep = keep { $card }
+move-discard_to_remove = discard { $cards } to remove { $card }
+table-target = play { $card } on { $where }
+table-also_discard = also discard { $card }
+event-tool_broken = tool broken by { $by }: { $card } on { $target }
+
+event-passed = { $n ->
+    [one] passed by { $by }, discarding one card
+   *[other] passed by { $by }, discarding { $n } cards
+}
+event-gold_drawn = { $n ->
+    [one] { $by } drew one gold card
+   *[other] { $by } drew { $n } gold cards
+}
+players-cards = { $n ->
+    [one] one card
+   *[other] { $n } cards
+}, { $gold ->
+    [one] one gold card
+   *[other] { $gold } gold cards
+}
+`;

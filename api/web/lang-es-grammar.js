@@ -1,0 +1,31 @@
+// Spanish (español): the sentences that name cards, and the forms each card's name takes in them, in
+// Project Fluent (grammar.js reads them; docs/glossary.md lists the forms).
+export default `
+move-path = colocar { $card } en { $at }
+move-path_turned = colocar { $card } en { $at }, girada
+move-action = jugar { $card }
+move-action_on = jugar { $card } sobre { $who }
+move-action_on_tool = jugar { $card } sobre { $who } ({ $tool })
+move-action_at = jugar { $card } en { $at }
+move-keep = quedarse con { $card }
+move-discard_to_remove = descartar { $cards } para quitar { $card }
+table-target = jugar { $card } sobre { $where }
+table-also_discard = descartar también { $card }
+event-tool_broken = herramienta rota por { $by }: { $card } sobre { $target }
+
+event-passed = { $n ->
+    [one] { $by } pasó, descartando una carta
+   *[other] { $by } pasó, descartando { $n } cartas
+}
+event-gold_drawn = { $n ->
+    [one] { $by } robó una carta de oro
+   *[other] { $by } robó { $n } cartas de oro
+}
+players-cards = { $n ->
+    [one] una carta
+   *[other] { $n } cartas
+}, { $gold ->
+    [one] una carta de oro
+   *[other] { $gold } cartas de oro
+}
+`;

@@ -1,0 +1,31 @@
+// Dutch (Nederlands): the sentences that name cards, and the forms each card's name takes in them, in
+// Project Fluent (grammar.js reads them; docs/glossary.md lists the forms).
+export default `
+move-path = leg { $card } op { $at }
+move-path_turned = leg { $card } op { $at }, gedraaid
+move-action = speel { $card }
+move-action_on = speel { $card } op { $who }
+move-action_on_tool = speel { $card } op { $who } ({ $tool })
+move-action_at = speel { $card } op { $at }
+move-keep = houd { $card }
+move-discard_to_remove = leg { $cards } af om { $card } te verwijderen
+table-target = speel { $card } op { $where }
+table-also_discard = ook { $card } afleggen
+event-tool_broken = gereedschap kapotgemaakt door { $by }: { $card } op { $target }
+
+event-passed = { $n ->
+    [one] { $by } past en legt één kaart af
+   *[other] { $by } past en legt { $n } kaarten af
+}
+event-gold_drawn = { $n ->
+    [one] { $by } trok één goudkaart
+   *[other] { $by } trok { $n } goudkaarten
+}
+players-cards = { $n ->
+    [one] één kaart
+   *[other] { $n } kaarten
+}, { $gold ->
+    [one] één goudkaart
+   *[other] { $gold } goudkaarten
+}
+`;

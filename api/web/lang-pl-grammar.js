@@ -1,0 +1,78 @@
+// Polish (polski): the sentences that name cards, and the forms each card's name takes in them, in
+// Project Fluent (grammar.js reads them; docs/glossary.md lists the forms).
+export default `
+## Each sentence's .card (.cards) says the case its card takes: połóż, zagraj, zatrzymaj,
+## odrzuć, usunąć + biernik (acc).
+move-path = połóż { $card } na { $at }
+    .card = acc
+move-path_turned = połóż { $card } na { $at }, po obróceniu o 180°
+    .card = acc
+move-action = zagraj { $card }
+    .card = acc
+move-action_on = zagraj { $card }, cel: { $who }
+    .card = acc
+move-action_on_tool = zagraj { $card }, cel: { $who } ({ $tool })
+    .card = acc
+move-action_at = zagraj { $card } na { $at }
+    .card = acc
+move-keep = zatrzymaj { $card }
+    .card = acc
+move-discard_to_remove = odrzuć { $cards }, by usunąć { $card }
+    .cards = acc
+    .card = acc
+table-target = zagraj { $card } — { $where }
+    .card = acc
+table-also_discard = odrzuć też { $card }
+    .card = acc
+event-tool_broken = { $by } zagrywa { $card } na gracza { $target }
+    .card = acc
+
+## The cards' forms (a form not given is the name's, the same in that case).
+card-break_lantern = zepsuta latarnia
+    .acc = zepsutą latarnię
+card-repair_pickaxe = naprawa kilofu
+    .acc = naprawę kilofu
+card-repair_lantern = naprawa latarni
+    .acc = naprawę latarni
+card-repair_cart = naprawa wagonika
+    .acc = naprawę wagonika
+card-repair_pickaxe_lantern = naprawa kilofu lub latarni
+    .acc = naprawę kilofu lub latarni
+card-repair_pickaxe_cart = naprawa kilofu lub wagonika
+    .acc = naprawę kilofu lub wagonika
+card-repair_lantern_cart = naprawa latarni lub wagonika
+    .acc = naprawę latarni lub wagonika
+card-map = mapa
+    .acc = mapę
+card-swap_hand = zamiana kart
+    .acc = zamianę kart
+card-inspection = inspekcja
+    .acc = inspekcję
+card-swap_hats = zamiana kapelusza
+    .acc = zamianę kapelusza
+card-gold = karta bryłek złota ({ $n })
+    .acc = kartę bryłek złota ({ $n })
+path-ladder = drabina
+    .acc = drabinę
+
+## Numbers: 1 kartę, 2–4 karty, 5 kart (biernik), and 1 karta, 2–4 karty, 5 kart.
+event-passed = { $n ->
+    [one] { $by } pasuje i odrzuca { $n } kartę
+    [few] { $by } pasuje i odrzuca { $n } karty
+   *[many] { $by } pasuje i odrzuca { $n } kart
+}
+event-gold_drawn = { $n ->
+    [one] { $by } dobiera { $n } kartę złota
+    [few] { $by } dobiera { $n } karty złota
+   *[many] { $by } dobiera { $n } kart złota
+}
+players-cards = { $n ->
+    [one] { $n } karta
+    [few] { $n } karty
+   *[many] { $n } kart
+}, { $gold ->
+    [one] { $gold } karta złota
+    [few] { $gold } karty złota
+   *[many] { $gold } kart złota
+}
+`;
