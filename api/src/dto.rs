@@ -168,6 +168,23 @@ pub struct SeatKey {
     pub key_proof: Option<String>,
 }
 
+/// A seat's new name, before the start.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeatName {
+    /// The player's name, 1 to 40 characters (no control characters; spaces trimmed).
+    pub name: String,
+}
+
+/// A seat named anew.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SeatNamed {
+    /// The seat.
+    pub seat: u8,
+    /// Its name now, as the game lists it.
+    pub name: String,
+}
+
 /// A bot to seat.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

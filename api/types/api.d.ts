@@ -494,6 +494,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{id}/seats/{seat}/name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Name my seat
+         * @description A player names their seat anew before the start: a guest invited under the host's word for
+         *     them ("Guest") says who they are. The name is checked as a join's. Refused once the game
+         *     has started (409 `already_started`): names are kept to the end.
+         */
+        put: operations["rename_seat"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{id}/seats/{seat}/reclaim": {
         parameters: {
             query?: never;
@@ -3158,6 +3180,27 @@ export interface components {
             key_proof?: string | null;
             /** @description The Ed25519 public key, 32 bytes as 64 hex digits. */
             public_key: string;
+        };
+        /**
+         * SeatName
+         * @description A seat's new name, before the start.
+         */
+        SeatName: {
+            /** @description The player's name, 1 to 40 characters (no control characters; spaces trimmed). */
+            name: string;
+        };
+        /**
+         * SeatNamed
+         * @description A seat named anew.
+         */
+        SeatNamed: {
+            /** @description Its name now, as the game lists it. */
+            name: string;
+            /**
+             * Format: int32
+             * @description The seat.
+             */
+            seat: number;
         };
         /**
          * SeatPresence
@@ -6702,6 +6745,202 @@ export interface operations {
                 };
             };
             /** @description The game is over */
+            409: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (`idempotency_key_reused`) */
+            422: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure, as a problem: 500 `internal` (a fault of the server, logged), 503 `unavailable` (the database cannot be reached: try again after `Retry-After` seconds), or a status a later version documents */
+            default: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rename_seat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 200 visible characters: a retry with the same token, key and request answers exactly the first reply, marked `Idempotency-Replayed: true`, for 24 hours (the key sent with another request is 422 `idempotency_key_reused`) */
+                "Idempotency-Key"?: string | null;
+                /** @description The player's Ed25519 signature of the act (`name`), 128 hex digits (docs/clients.md): needed once the seat has a key */
+                "Seat-Signature"?: string | null;
+                /** @description The version the act was signed at, in decimal digits */
+                "Seat-Signature-Version"?: string | null;
+            };
+            path: {
+                /** @description The game's id */
+                id: string;
+                /** @description The caller's seat */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeatName"];
+            };
+        };
+        responses: {
+            /** @description Named: the seat and its name as the game lists it */
+            200: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatNamed"];
+                };
+            };
+            /** @description A name that is empty, too long or holds control characters, or malformed headers */
+            400: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A player's token is needed; the seat's key must sign (`signature_required`, `bad_signature`) */
+            401: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not this seat's token */
+            403: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game, or the seat is free */
+            404: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The game has started (`already_started`) or was cancelled (`cancelled`) */
             409: {
                 headers: {
                     /** @description The API's version (`info.version`) */

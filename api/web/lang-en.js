@@ -251,6 +251,8 @@ export default {
   "table.free_seat": "Free the seat: {name}",
   "table.invite": "Create an invite link",
   "table.guest": "Guest",
+  "table.your_name": "Your name at the table:",
+  "table.rename": "Save the name",
   "table.invite_name": "The guest's name",
   "table.invite_for": "Seat {n}, {name}:",
   "table.invites": "Invite links",

@@ -253,6 +253,8 @@ export default {
   "table.free_seat": "Liberar el asiento: {name}",
   "table.invite": "Crear un enlace de invitación",
   "table.guest": "Invitado",
+  "table.your_name": "Tu nombre en la mesa:",
+  "table.rename": "Guardar el nombre",
   "table.invite_name": "Nombre del invitado",
   "table.invite_for": "Asiento {n}, {name}:",
   "table.invites": "Enlaces de invitación",

@@ -252,6 +252,8 @@ export default {
   "table.free_seat": "Losa sætið: {name}",
   "table.invite": "Búa til boðshlekk",
   "table.guest": "Gestur",
+  "table.your_name": "Nafnið þitt við borðið:",
+  "table.rename": "Vista nafnið",
   "table.invite_name": "Nafn gestsins",
   "table.invite_for": "Sæti {n}, {name}:",
   "table.invites": "Boðshlekkir",

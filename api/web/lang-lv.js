@@ -254,6 +254,8 @@ export default {
   "table.free_seat": "Atbrīvot vietu: {name}",
   "table.invite": "Izveidot ielūguma saiti",
   "table.guest": "Viesis",
+  "table.your_name": "Tavs vārds pie galda:",
+  "table.rename": "Saglabāt vārdu",
   "table.invite_name": "Viesa vārds",
   "table.invite_for": "Vieta {n}, {name}:",
   "table.invites": "Ielūguma saites",

@@ -253,6 +253,8 @@ export default {
   "table.free_seat": "Plaats vrijmaken: {name}",
   "table.invite": "Maak een uitnodigingslink",
   "table.guest": "Gast",
+  "table.your_name": "Je naam aan tafel:",
+  "table.rename": "Naam opslaan",
   "table.invite_name": "Naam van de gast",
   "table.invite_for": "Plaats {n}, {name}:",
   "table.invites": "Uitnodigingslinks",

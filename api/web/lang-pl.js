@@ -253,6 +253,8 @@ export default {
   "table.free_seat": "Zwolnij miejsce: {name}",
   "table.invite": "Utwórz link z zaproszeniem",
   "table.guest": "Gość",
+  "table.your_name": "Twoje imię przy stole:",
+  "table.rename": "Zapisz imię",
   "table.invite_name": "Imię gościa",
   "table.invite_for": "Miejsce {n}, {name}:",
   "table.invites": "Linki z zaproszeniem",

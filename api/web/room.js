@@ -42,8 +42,9 @@ export function waitingRoom(room) {
   const mySeat = s.seats.find((x) => x.seat === before.seat && x.reserved);
   if (!mine.token && mySeat && before.token) parts.push(takeBack(room, mySeat.seat, before.token));
   else if (!mine.token) parts.push(join);
-  // A seated player may leave before the start (a signed act once the seat has a key).
-  if (mine.token && mine.seat != null) parts.push(leave(room, mine.seat));
+  // A seated player may name the seat anew (a guest invited as "Guest") or leave before the
+  // start (each a signed act once the seat has a key).
+  if (mine.token && mine.seat != null) parts.push(nameForm(room, mine.seat), leave(room, mine.seat));
   if (mine.host) parts.push(...hostRoom(room));
   return parts;
 }
@@ -123,6 +124,42 @@ function takeBack({ id, mine, refresh, say }, seat, token) {
       },
       t("table.take_seat"),
     ),
+  );
+}
+
+/**
+ * The reader's name at their seat, to change before the start: a guest invited under the host's
+ * word for them says who they are. @param {Room} room @param {number} seat
+ */
+function nameForm({ id, s, mine, refresh, say }, seat) {
+  const now = s.seats.find((x) => x.seat === seat)?.name ?? "";
+  const field = h("input", { type: "text", maxlength: 40, value: now, autocomplete: "nickname" });
+  const save = h("button", { type: "submit" }, t("table.rename"));
+  return h(
+    "form",
+    {
+      class: "rename",
+      onsubmit: async (/** @type {SubmitEvent} */ e) => {
+        e.preventDefault();
+        const name = /** @type {HTMLInputElement} */ (field).value.trim();
+        if (!name || name === now) return;
+        try {
+          await api(`/games/${id}/seats/${seat}/name`, {
+            method: "PUT",
+            token: mine.token,
+            body: { name },
+            sign: mine.key ? { game: id, seat, version: s.version, act: "name", key: mine.key } : undefined,
+          });
+          say("");
+        } catch (err) {
+          say(/** @type {Error} */ (err).message);
+        }
+        refresh();
+      },
+    },
+    h("label", {}, `${t("table.your_name")} `, field),
+    " ",
+    save,
   );
 }
 

@@ -40,7 +40,14 @@ impl About {
             (SignedAct::Reclaim, _) => self.handed_at.get(seat.index()).copied().flatten(),
             // An undo is recorded by one of the two events above.
             (SignedAct::Undo, _) => None,
-            (SignedAct::Command | SignedAct::Talk | SignedAct::Leave | SignedAct::Key, _) => None,
+            (
+                SignedAct::Command
+                | SignedAct::Talk
+                | SignedAct::Leave
+                | SignedAct::Key
+                | SignedAct::Name,
+                _,
+            ) => None,
         }
     }
 
@@ -84,7 +91,11 @@ impl History {
             SignedAct::Undo => self.undoable(seat),
             SignedAct::Approve | SignedAct::Decline => self.pending_undo().map(|p| p.event),
             SignedAct::Reclaim => self.handed_at(seat),
-            SignedAct::Command | SignedAct::Talk | SignedAct::Leave | SignedAct::Key => None,
+            SignedAct::Command
+            | SignedAct::Talk
+            | SignedAct::Leave
+            | SignedAct::Key
+            | SignedAct::Name => None,
         }
     }
 

@@ -47,6 +47,8 @@ pub enum SignedAct {
     Leave,
     /// Registering another key for the seat.
     Key,
+    /// Naming one's seat anew before the start.
+    Name,
 }
 
 impl SignedAct {
@@ -61,6 +63,7 @@ impl SignedAct {
             SignedAct::Reclaim => "reclaim",
             SignedAct::Leave => "leave",
             SignedAct::Key => "key",
+            SignedAct::Name => "name",
         }
     }
 
@@ -70,7 +73,11 @@ impl SignedAct {
     pub fn names_an_event(self) -> bool {
         match self {
             SignedAct::Undo | SignedAct::Approve | SignedAct::Decline | SignedAct::Reclaim => true,
-            SignedAct::Command | SignedAct::Talk | SignedAct::Leave | SignedAct::Key => false,
+            SignedAct::Command
+            | SignedAct::Talk
+            | SignedAct::Leave
+            | SignedAct::Key
+            | SignedAct::Name => false,
         }
     }
 }

@@ -174,6 +174,24 @@ impl EventStore {
         touched(n)
     }
 
+    /// Names a player's seat anew before the start (a guest invited as "Guest" saying who
+    /// they are). [`StoreError::NotFound`] when no player holds the seat.
+    pub async fn rename_seat(&self, game_id: &GameId, seat: Seat, name: &str) -> Result<()> {
+        let n = on_pool!(self, pool => {
+            sqlx::query(
+                "UPDATE credentials SET display_name = $1 WHERE game_id = $2 AND seat = $3 \
+                 AND role = 'player'",
+            )
+            .bind(name)
+            .bind(game_id)
+            .bind(seat_column(seat))
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
+        touched(n)
+    }
+
     /// Gives a seat back (a player leaving before the start, or a bot unseated): its
     /// credential is removed.
     pub async fn remove_seat(&self, game_id: &GameId, seat: Seat) -> Result<()> {

@@ -334,6 +334,19 @@ test("create a game with bots, invite a second player, start and play", async ()
   await guest.goto(BASE + link);
   await guest.getByText("Seats: 3/3").waitFor();
   assert.ok(!guest.url().includes("token="), "the token leaves the address bar once kept");
+  // The guest, invited as "Guest", says who they are (signed, once the browser's key is the
+  // seat's): the game lists the name, and the host's room shows it.
+  const myName = guest.getByRole("textbox", { name: "Your name at the table:" });
+  assert.equal(await myName.inputValue(), "Guest");
+  await myName.fill("Cleo");
+  await guest.getByRole("button", { name: "Save the name" }).click();
+  await guest.getByText(/^Seats: 3\/3: .*\bCleo\b/).waitFor();
+  assert.ok(
+    (await get(`/games/${gameId}`)).seats.some((s) => s.name === "Cleo"),
+    "the game lists the name",
+  );
+  await page.reload();
+  await page.getByText(/^Seats: 3\/3: .*\bCleo\b/).waitFor();
   await axe(page, "lobby-table");
   await page.getByRole("button", { name: "Start the game" }).click();
   await page.locator("svg.board").waitFor();

@@ -120,6 +120,15 @@ pub(crate) enum Act {
         /// Makes a retry answer the first reply, for the same token.
         retry: Option<KeyFor>,
     },
+    /// Name one's seat anew before the start (its player: a guest invited under the host's
+    /// word for them).
+    Rename {
+        game: GameId,
+        seat: Seat,
+        name: String,
+        /// Makes a retry answer the first reply, for the same token.
+        retry: Option<KeyFor>,
+    },
     /// Deal round 1 (the host, every seat taken).
     Start { game: GameId },
     /// Cancel the game before its start (the host): it is no longer a lobby.
@@ -208,6 +217,7 @@ impl Act {
             Act::Join { game, .. }
             | Act::SeatBot { game, .. }
             | Act::Leave { game, .. }
+            | Act::Rename { game, .. }
             | Act::Start { game }
             | Act::Cancel { game }
             | Act::Command { game, .. }
@@ -243,6 +253,7 @@ impl Act {
             | Act::Join { .. }
             | Act::SeatBot { .. }
             | Act::Leave { .. }
+            | Act::Rename { .. }
             | Act::Start { .. }
             | Act::Cancel { .. }
             | Act::Rollback { .. }
@@ -263,6 +274,7 @@ impl Act {
             Act::Join { retry, .. }
             | Act::SeatBot { retry, .. }
             | Act::Leave { retry, .. }
+            | Act::Rename { retry, .. }
             | Act::RegisterKey { retry, .. } => retry.as_ref(),
             Act::Create(..)
             | Act::Rematch { .. }
@@ -290,6 +302,7 @@ impl Act {
             Act::Join { client, .. } | Act::SeatBot { client, .. } => client.as_deref(),
             Act::Create(..)
             | Act::Leave { .. }
+            | Act::Rename { .. }
             | Act::Start { .. }
             | Act::Cancel { .. }
             | Act::Command { .. }
@@ -329,6 +342,7 @@ impl Act {
             | Act::Join { .. }
             | Act::SeatBot { .. }
             | Act::Leave { .. }
+            | Act::Rename { .. }
             | Act::Start { .. }
             | Act::Cancel { .. }
             | Act::Rollback { .. }
@@ -395,6 +409,8 @@ pub(crate) enum Done {
     Left,
     /// A seat's key was changed before the start: its commitment made again (201).
     KeyKept(Box<crate::dto::KeyKept>),
+    /// A seat was named anew before the start (200).
+    Renamed(crate::dto::SeatNamed),
     /// Events were recorded: the outcome as the caller may see it, signed (200).
     Recorded(Outcome),
     /// An undo step was recorded but votes are still awaited (202).

@@ -34,6 +34,7 @@ pub(in crate::app) async fn authorise(
         Act::Create(..)
         | Act::SeatBot { .. }
         | Act::Leave { .. }
+        | Act::Rename { .. }
         | Act::Start { .. }
         | Act::Cancel { .. }
         | Act::Command { .. }
@@ -62,6 +63,7 @@ pub(in crate::app) async fn authorise(
             Who::Player(caller.seat()?)
         }
         Act::RegisterKey { seat, .. } => own_seat(caller, *seat, "registers its key")?,
+        Act::Rename { seat, .. } => own_seat(caller, *seat, "names it")?,
         Act::Reclaim { seat, .. } => own_seat(caller, *seat, "takes it back")?,
         Act::Leave { seat, .. } => match caller {
             Caller::Player(s) if s == *seat => Who::Player(s),
@@ -163,6 +165,17 @@ pub(in crate::app) fn precondition(
         }
         Act::Join { .. } | Act::SeatBot { .. } => {
             free_seat(table)?;
+        }
+        Act::Rename { seat, .. } => {
+            if !lobby {
+                return Err(ApiError::Conflict(
+                    Conflict::Started,
+                    "the game has started: its players' names are kept to the end".into(),
+                ));
+            }
+            table
+                .holder(seat_of(table, *seat)?)
+                .ok_or_else(|| ApiError::NotFound("that seat is free".into()))?;
         }
         Act::Leave { seat, .. } => {
             if !lobby {

@@ -24,6 +24,8 @@ pub(crate) enum Decided {
     Seat(Credential, Option<String>),
     /// A seat given back.
     Unseat(Seat),
+    /// A seat named anew (the name checked).
+    Rename(Seat, String),
     /// A seat's public key (lowercase, and its proof when the record keeps one) registered
     /// before the start.
     Key(Seat, SentKey),
@@ -194,6 +196,7 @@ pub(in crate::app) fn decide(
             )
         }
         (Act::Leave { seat, .. }, _) => Decided::Unseat(*seat),
+        (Act::Rename { seat, name, .. }, _) => Decided::Rename(*seat, text::name(name)?),
         (
             Act::Claim {
                 seat, entropy, key, ..

@@ -1,5 +1,5 @@
 //! The first replies to a lobby's acts sent with an `Idempotency-Key` — a seat taken, a bot
-//! seated, a seat given back, a seat's key changed — kept in the store (`kept_replies`, for
+//! seated, a seat given back, a seat's key changed, a seat named anew — kept in the store (`kept_replies`, for
 //! [`saboteur_storage::KEPT_FOR`]), so a retry through any process answers the first reply,
 //! marked replayed, and changes nothing. A lobby's seats change without events, so there is no
 //! batch to find the reply by, as a command's retry does (`retry.rs`).
@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::act::{Done, KeyFor};
 use crate::app::ids::GameId;
-use crate::dto::{BotSeated, Joined, KeyKept};
+use crate::dto::{BotSeated, Joined, KeyKept, SeatNamed};
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -27,6 +27,7 @@ enum KeptDone {
     BotSeated(BotSeated),
     Left,
     KeyKept(Box<KeyKept>),
+    Renamed(SeatNamed),
 }
 
 /// The first reply kept for a retried key (its body as stored), if any: a creation's, a
@@ -63,6 +64,7 @@ pub(crate) async fn again(state: &AppState, key: &KeyFor) -> Result<Option<Done>
         KeptDone::BotSeated(b) => Done::BotSeated(b),
         KeptDone::Left => Done::Left,
         KeptDone::KeyKept(k) => Done::KeyKept(k),
+        KeptDone::Renamed(r) => Done::Renamed(r),
     };
     Ok(Some(Done::Replayed(Box::new(done))))
 }
@@ -76,6 +78,7 @@ pub(crate) async fn keep(state: &AppState, game: &GameId, key: &KeyFor, done: &D
         Done::BotSeated(b) => KeptDone::BotSeated(b.clone()),
         Done::Left => KeptDone::Left,
         Done::KeyKept(k) => KeptDone::KeyKept(k.clone()),
+        Done::Renamed(r) => KeptDone::Renamed(r.clone()),
         _ => return,
     };
     let reply = match serde_json::to_string(&kept) {

@@ -111,6 +111,7 @@ fn same_act(recorded: Option<&Event>, act: &Act) -> bool {
             | Act::Join { .. }
             | Act::SeatBot { .. }
             | Act::Leave { .. }
+            | Act::Rename { .. }
             | Act::Start { .. }
             | Act::Cancel { .. }
             | Act::Rollback { .. }

@@ -221,6 +221,10 @@ async fn on_table(
             table.unseat(&state.store, seat).await?;
             done(Done::Left)
         }
+        Decided::Rename(seat, name) => {
+            table.rename(&state.store, seat, &name).await?;
+            done(Done::Renamed(crate::dto::SeatNamed { seat: seat.0, name }))
+        }
         claim @ Decided::Claim { .. } => claimed(state, table, claim).await?,
         Decided::Nothing => done(Done::Nothing),
     };

@@ -27,6 +27,7 @@ pub(crate) fn signed_act(act: &Act, who: Who) -> Option<(Seat, SignedAct)> {
         Act::Talk { .. } => SignedAct::Talk,
         Act::Reclaim { .. } => SignedAct::Reclaim,
         Act::Leave { .. } => SignedAct::Leave,
+        Act::Rename { .. } => SignedAct::Name,
         Act::RegisterKey { .. } => SignedAct::Key,
         // Acts no seat's player signs: made by anyone, the host, or the server itself. Named
         // one by one, so that a new act must be placed on one side or the other.

@@ -13,7 +13,7 @@ use crate::app::seam;
 use crate::dto::Outcome;
 use crate::dto::{
     AddBot, BotSeated, CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined, KeyKept,
-    SeatKey,
+    SeatKey, SeatName, SeatNamed,
 };
 use crate::error::ApiError;
 use crate::http::body::{Json, RawBody};
@@ -28,6 +28,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(add_bot)
         .service(leave)
         .service(register_key)
+        .service(rename_seat)
         .service(start_game)
         .service(cancel_game);
 }
@@ -381,6 +382,52 @@ async fn register_key(
             key: public_key,
             proof: key_proof,
         },
+    };
+    perform(&state, &req, act).await
+}
+
+/// Name my seat
+///
+/// A player names their seat anew before the start: a guest invited under the host's word for
+/// them ("Guest") says who they are. The name is checked as a join's. Refused once the game
+/// has started (409 `already_started`): names are kept to the end.
+#[utoipa::path(
+    tag = "games",
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible characters: a retry with the same token, key and request answers exactly the first reply, marked `Idempotency-Replayed: true`, for 24 hours (the key sent with another request is 422 `idempotency_key_reused`)"),
+        ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act (`name`), 128 hex digits (docs/clients.md): needed once the seat has a key"),
+        ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was signed at, in decimal digits"),
+        ("id" = String, Path, description = "The game's id"),
+        ("seat" = u8, Path, description = "The caller's seat"),
+    ),
+    request_body = SeatName,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Named: the seat and its name as the game lists it", body = SeatNamed),
+        (status = 400, description = "A name that is empty, too long or holds control characters, or malformed headers", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A player's token is needed; the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not this seat's token", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game, or the seat is free", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has started (`already_started`) or was cancelled (`cancelled`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The Idempotency-Key was used for another request (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
+    )
+)]
+#[put("/games/{id}/seats/{seat}/name")]
+async fn rename_seat(
+    state: web::Data<AppState>,
+    path: web::Path<(String, u8)>,
+    body: Json<SeatName>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let (id, seat) = path.into_inner();
+    let game = game(&id)?;
+    let act = Act::Rename {
+        retry: lobby_key(&req, "name", &game)?,
+        game,
+        seat: Seat(seat),
+        name: body.into_inner().name,
     };
     perform(&state, &req, act).await
 }

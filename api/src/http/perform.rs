@@ -165,6 +165,7 @@ fn respond(done: Done, game: Option<&GameId>, declared: Option<&semver::Version>
         Done::BotSeated(bot) => seated(game, bot.seat).json(bot),
         Done::Left => HttpResponse::NoContent().finish(),
         Done::KeyKept(kept) => seated(game, kept.seat).json(kept),
+        Done::Renamed(named) => HttpResponse::Ok().json(named),
         Done::Recorded(out) => HttpResponse::Ok()
             .insert_header(("ETag", format!("\"{}\"", out.version)))
             .json(for_client(out, declared)),

@@ -198,6 +198,21 @@ impl TestApp {
         rb.send().await.unwrap()
     }
 
+    /// Any PUT with extra headers, for the tests that look at the response's headers.
+    pub async fn put_raw(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: &Value,
+        headers: &[(&str, String)],
+    ) -> Response {
+        let mut rb = self.request(Method::PUT, path, token).json(body);
+        for (name, value) in headers {
+            rb = rb.header(*name, value);
+        }
+        rb.send().await.unwrap()
+    }
+
     // Games and seats.
 
     /// `POST /games`.

@@ -11,6 +11,7 @@ mod contract;
 mod errors;
 mod events;
 mod mixed;
+mod names;
 mod newer;
 mod online;
 mod ops;

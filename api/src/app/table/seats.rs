@@ -105,6 +105,17 @@ impl Table {
         self.reload_credentials(store).await
     }
 
+    /// Names `seat`'s player anew before the start.
+    pub(in crate::app) async fn rename(
+        &mut self,
+        store: &EventStore,
+        seat: Seat,
+        name: &str,
+    ) -> Result<(), ApiError> {
+        store.rename_seat(&self.id, seat, name).await?;
+        self.reload_credentials(store).await
+    }
+
     /// Gives `seat` back before the start: its credential is removed.
     pub(in crate::app) async fn unseat(
         &mut self,

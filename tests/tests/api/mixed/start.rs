@@ -220,7 +220,14 @@ impl Mixed {
                     .await;
                     assert_eq!(st, StatusCode::NO_CONTENT, "a seat given back: {j}");
                 }
-                let mut body = json!({ "name": format!("p{seat}") });
+                // Now and then seated as "Guest" (an invite), then named by its player.
+                let renamed = key.is_none() && rng.chance(30);
+                let first_name = if renamed {
+                    "Guest".to_string()
+                } else {
+                    format!("p{seat}")
+                };
+                let mut body = json!({ "name": first_name });
                 if let Some((k, public)) = &key {
                     body["public_key"] = json!(public);
                     body["key_proof"] = json!(super::game::key_proof(k, &id));
@@ -234,10 +241,22 @@ impl Mixed {
                 assert_eq!(st, StatusCode::CREATED, "{j}");
                 assert_eq!(j["seat"].as_u64(), Some(seat as u64), "{j}");
                 assert_eq!(j["receipt"]["kind"], "commitment", "{j}");
-                tokens.push(Some((
-                    j["player_token"].as_str().unwrap().to_string(),
-                    key.map(|(k, _)| k),
-                )));
+                let token = j["player_token"].as_str().unwrap().to_string();
+                if renamed {
+                    let path = format!("/games/{id}/seats/{seat}/name");
+                    let name = json!({ "name": format!(" p{seat} ") });
+                    let (st, n) =
+                        lobby_act(&app, &mut rng, Method::PUT, &path, Some(&token), &name).await;
+                    assert_eq!(
+                        (st, n),
+                        (
+                            StatusCode::OK,
+                            json!({ "seat": seat, "name": format!("p{seat}") })
+                        ),
+                        "a seat named anew, the name trimmed"
+                    );
+                }
+                tokens.push(Some((token, key.map(|(k, _)| k))));
             } else {
                 let level = if rng.chance(50) {
                     "random"
@@ -259,7 +278,7 @@ impl Mixed {
     }
 }
 
-/// A lobby act (a seat taken or given back, a bot seated): now and then with an
+/// A lobby act (a seat taken, named or given back, a bot seated): now and then with an
 /// `Idempotency-Key`, and then now and then sent again, which must answer exactly the first
 /// reply (marked as given again) and change nothing more: a retried join that took another
 /// seat shows as the next seat's join landing elsewhere, or the start refused.
