@@ -1,9 +1,9 @@
 // The maze as SVG: the cards laid, the goals, the cells a card may go to or aim at, the last
 // move marked; panned, pinch- and wheel-zoomed, the zoom kept across redraws.
 
-import { t } from "./i18n.js";
+import { phrase, t } from "./i18n.js";
 import { cardShape, el, faceDown } from "./svg.js";
-import { cardName, describe, describeEvent } from "./words.js";
+import { cardNamed, describe, describeEvent } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
@@ -199,7 +199,7 @@ function goalShape(goal, view, deck) {
   g.setAttribute(
     "aria-label",
     goal.card
-      ? t("board.goal_seen", { at: `(${goal.x}, ${goal.y})`, card: cardName(goal.card) })
+      ? phrase("board.goal_seen", { at: `(${goal.x}, ${goal.y})`, card: cardNamed(goal.card) })
       : t("board.goal", { at: `(${goal.x}, ${goal.y})` }),
   );
   return g;

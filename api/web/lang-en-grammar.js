@@ -28,4 +28,7 @@ players-cards = { $n ->
     [one] one gold card
    *[other] { $gold } gold cards
 }
+
+event-action_cancelled = { $by } played { $card } on { $target }: { $removed } removed
+board-goal_seen = goal at { $at }: face down, you saw { $card }
 `;

@@ -28,4 +28,7 @@ players-cards = { $n ->
     [one] una carta de oro
    *[other] { $gold } cartas de oro
 }
+
+event-action_cancelled = { $by } jugó { $card } sobre { $target }: se quitó { $removed }
+board-goal_seen = meta en { $at }: boca abajo, viste { $card }
 `;

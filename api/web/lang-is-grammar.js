@@ -77,4 +77,14 @@ event-passed = { $n ->
 }
 event-gold_drawn = { $by } dró { $n } gullmolaspil
 players-cards = { $n } spil, { $gold } gullmolaspil
+
+## spilaði + þágufall; sást (sjá) + þolfall.
+event-action_cancelled = { $by } spilaði { $card } á { $target }: { $removed } fjarlægt
+    .card = dat
+board-goal_seen = endaspil á reit { $at }: á hvolfi, þú sást { $card }
+    .card = acc
+card-goal_gold = fjársjóður (gull)
+    .acc = fjársjóð (gull)
+card-goal_stone = steinn
+    .acc = stein
 `;

@@ -85,4 +85,9 @@ players-cards = { $n ->
     [one] { $gold } zelta kārts
    *[other] { $gold } zelta kārtis
 }
+
+## izspēlēja + akuzatīvs.
+event-action_cancelled = { $by } izspēlēja { $card }, mērķis: { $target }; noņemta kārts: { $removed }
+    .card = acc
+board-goal_seen = finiša kārts lauciņā { $at }: aizklāta, tu redzēji: { $card }
 `;

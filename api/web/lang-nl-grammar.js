@@ -28,4 +28,7 @@ players-cards = { $n ->
     [one] één goudkaart
    *[other] { $gold } goudkaarten
 }
+
+event-action_cancelled = { $by } speelde { $card } op { $target }: { $removed } verwijderd
+board-goal_seen = doelkaart op { $at }: gedekt, je zag { $card }
 `;

@@ -75,4 +75,9 @@ players-cards = { $n ->
     [few] { $gold } karty złota
    *[many] { $gold } kart złota
 }
+
+## zagrywa + biernik.
+event-action_cancelled = { $by } zagrywa { $card } na gracza { $target }; usunięto: { $removed }
+    .card = acc
+board-goal_seen = karta celu na { $at }: zakryta, już ją znasz: { $card }
 `;

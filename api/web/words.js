@@ -62,7 +62,7 @@ export function cardNamed(card, rotated = false) {
   if (!card) return new Named(t("card.hidden"), null);
   const id = typeof card === "string" ? card : card.card;
   if (/^gold_\d$/.test(id)) return new Named(t("card.gold", { n: id.slice(5) }), "card-gold", "", { n: id.slice(5) });
-  if (id.startsWith("goal_stone")) return new Named(t("card.goal_stone"), null);
+  if (id.startsWith("goal_stone")) return new Named(t("card.goal_stone"), "card-goal_stone");
   if (has(`card.${id}`)) return new Named(t(`card.${id}`), `card-${id}`);
   const entry = typeof card === "string" ? null : card;
   // Without the catalogue's entry, the sides its id names: every part of letters n, e, s, w
@@ -289,7 +289,7 @@ export function describeEvent(e, names) {
       case "player_trapped":
         return say("player_trapped");
       case "action_cancelled":
-        return say("action_cancelled", { removed: cardName(ev.removed) });
+        return phrase("event.action_cancelled", { ...p, card: cardNamed(ev.card), removed: cardName(ev.removed) });
       case "discarded_to_remove":
         return say("discarded_to_remove", { removed: cardName(ev.removed), n: size(ev.discarded) });
       case "hands_swapped":
