@@ -99,25 +99,17 @@ pub(crate) fn declare_client_version(doc: &mut Value, header: &str, version: &st
             break;
         }
     }
-    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
-        return;
-    };
-    for operation in paths
-        .values_mut()
-        .filter_map(Value::as_object_mut)
-        .flat_map(|ops| ops.values_mut())
-    {
+    for operation in operations(doc) {
         let carries = operation
             .get("responses")
             .is_some_and(|r| refers_to(r, &carrying));
         if !carries {
             continue;
         }
-        let parameters = operation.as_object_mut().map(|o| {
-            o.entry("parameters")
-                .or_insert_with(|| serde_json::json!([]))
-        });
-        if let Some(parameters) = parameters.and_then(Value::as_array_mut) {
+        let parameters = operation
+            .entry("parameters")
+            .or_insert_with(|| serde_json::json!([]));
+        if let Some(parameters) = parameters.as_array_mut() {
             parameters.push(serde_json::json!({
                 "name": header,
                 "in": "header",
@@ -146,4 +138,17 @@ fn refers_to(value: &Value, names: &std::collections::BTreeSet<String>) -> bool 
         Value::Array(items) => items.iter().any(|v| refers_to(v, names)),
         _ => false,
     }
+}
+
+/// Every operation of the document's paths (each method of each path), as an object.
+pub(crate) fn operations(
+    doc: &mut Value,
+) -> impl Iterator<Item = &mut serde_json::Map<String, Value>> {
+    doc.get_mut("paths")
+        .and_then(Value::as_object_mut)
+        .into_iter()
+        .flat_map(|paths| paths.values_mut())
+        .filter_map(Value::as_object_mut)
+        .flat_map(|ops| ops.values_mut())
+        .filter_map(Value::as_object_mut)
 }

@@ -441,14 +441,7 @@ fn describe_stream(doc: &mut Value) {
 /// server, logged), a 503 (`unavailable`) or a status a later version adds as a `Problem`
 /// instead of failing to parse it.
 fn answer_any_failure(doc: &mut Value) {
-    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
-        return;
-    };
-    for operation in paths
-        .values_mut()
-        .filter_map(Value::as_object_mut)
-        .flat_map(|ops| ops.values_mut())
-    {
+    for operation in headers::operations(doc) {
         let Some(responses) = operation
             .get_mut("responses")
             .and_then(Value::as_object_mut)
