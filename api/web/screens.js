@@ -62,7 +62,15 @@ export function roundEndScreen(page, ending, drawn, turnNow, countdown, actions)
       me,
       svg: endSvg,
       last,
-      extra: [last ? null : scoreboard(then, names, false)],
+      extra: [
+        last
+          ? null
+          : h(
+              "div",
+              { class: "wide", role: "region", tabindex: 0, "aria-label": t("score.title") },
+              scoreboard(then, names, false),
+            ),
+      ],
       dock,
     }),
   ];

@@ -896,19 +896,12 @@ test("a Saboteur 2 game from the lobby", async () => {
 });
 
 /**
- * Checks a round's end as the table shows it against the record, read through the eyes of the
- * seat `token` plays: the final maze with the route from the start card (or a ladder) to the
- * gold, every dwarf card, the gold each seat got and why (values hidden from the reader shown
- * as a count of cards; Saboteur 2's coins are public); then moves on (the next deal, or the
- * final score). Returns what was shown.
- * @param {import("playwright-core").Page} page @param {string} id @param {string} token @param {boolean} check whether to run axe on it too
+ * Round `round` of game `id` in the record, as seat `token` reads it: the whole log, the round's
+ * `round_ended`, the last event before the next deal (or the game's last) and the view then.
+ * @param {string} id @param {string} token @param {number} round
  */
-async function roundEndShown(page, id, token, check) {
-  const end = page.getByRole("region", { name: "Round over" });
+async function roundRecord(id, token, round) {
   const auth = { headers: { authorization: `Bearer ${token}` } };
-  const round = Number(
-    (await end.getByRole("heading", { level: 2 }).textContent())?.match(/^Round (\d+) is over/)?.[1],
-  );
   /** @type {any[]} */
   const log = [];
   for (let after = 0; ; ) {
@@ -919,10 +912,83 @@ async function roundEndShown(page, id, token, check) {
   }
   const ended = log.find((e) => e.event.type === "round_ended" && e.event.round === round);
   assert.ok(ended, `round ${round} ended in the record`);
-  if (check) await shots(page, "round-end");
   const dealt = log.find((e) => e.seq > ended.seq && e.event.type === "round_started");
   const last = dealt ? dealt.seq - 1 : log.at(-1).seq;
   const then = (await (await fetch(`${BASE}/games/${id}/state?at=${last}`, auth)).json()).view;
+  return { log, ended, last, then };
+}
+
+/** `s` with its `{name}` placeholders filled from `p`. @param {string} s @param {Record<string, string | number>} p */
+const fill = (s, p) => s.replace(/\{(\w+)\}/g, (m, k) => (k in p ? String(p[k]) : m));
+
+/**
+ * A round's end as a reader of the language `d` sees it, checked against the record: the region
+ * and its heading in the language, the final maze, a row per seat with its role named, no string
+ * left as its key, nothing off the screen; then on, to the next deal or the final score. Its round.
+ * @param {import("playwright-core").Page} page @param {Record<string, string>} d
+ * @param {string} id @param {string} token
+ */
+async function roundEndIn(page, d, id, token) {
+  const end = page.getByRole("region", { name: d["table.round_over"] });
+  const heading = (await end.getByRole("heading", { level: 2 }).textContent()) ?? "";
+  const as = (/** @type {string} */ key) => new RegExp(`^${esc(d[key]).replace(esc("{round}"), "(\\d+)")}$`);
+  const round = Number((heading.match(as("round.heading")) ?? heading.match(as("round.heading_last")))?.[1]);
+  assert.ok(round >= 1, `the round's heading in the language: ${heading}`);
+  const { ended, then } = await roundRecord(id, token, round);
+  assert.equal(
+    await end.locator("svg.board g[role=img]").count(),
+    then.board.length + then.goals.filter((g) => !g.revealed).length,
+    "the final maze",
+  );
+  const rows = await end
+    .getByRole("table", { name: fill(d["round.payouts"], { round }) })
+    .locator("tbody tr")
+    .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? "")));
+  assert.deepEqual(
+    rows.map((r) => r[1]),
+    ended.event.roles.map((r) => d[`role.${r}`]),
+    "every seat's role, named in the language",
+  );
+  assert.doesNotMatch(
+    (await end.textContent()) ?? "",
+    /\b(round|table|score|role|event|move)\.[a-z_]+\b/,
+    "no string left as its key",
+  );
+  // What runs off the screen, if anything: the first elements no scrolling box holds.
+  const [overflow, wide] = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const held = (/** @type {Element} */ e) => {
+      for (let a = e.parentElement; a; a = a.parentElement)
+        if (["auto", "hidden", "scroll", "clip"].includes(getComputedStyle(a).overflowX)) return true;
+      return false;
+    };
+    const out = [...document.querySelectorAll("body *")]
+      .filter((e) => e.getBoundingClientRect().right > width + 1 && !held(e))
+      .slice(0, 3)
+      .map((e) => `${e.tagName.toLowerCase()}.${e.getAttribute("class") ?? ""}: ${(e.textContent ?? "").slice(0, 40)}`);
+    return [document.documentElement.scrollWidth - width, out];
+  });
+  assert.ok(overflow <= 0, `the round's end fits the screen (${overflow} px too wide: ${wide.join(" | ")})`);
+  await end.getByRole("button", { name: ui(d).onward }).click();
+  await end.waitFor({ state: "detached" });
+  return round;
+}
+
+/**
+ * Checks a round's end as the table shows it against the record, read through the eyes of the
+ * seat `token` plays: the final maze with the route from the start card (or a ladder) to the
+ * gold, every dwarf card, the gold each seat got and why (values hidden from the reader shown
+ * as a count of cards; Saboteur 2's coins are public); then moves on (the next deal, or the
+ * final score). Returns what was shown.
+ * @param {import("playwright-core").Page} page @param {string} id @param {string} token @param {boolean} check whether to run axe on it too
+ */
+async function roundEndShown(page, id, token, check) {
+  const end = page.getByRole("region", { name: "Round over" });
+  const round = Number(
+    (await end.getByRole("heading", { level: 2 }).textContent())?.match(/^Round (\d+) is over/)?.[1],
+  );
+  const { log, ended, last, then } = await roundRecord(id, token, round);
+  if (check) await shots(page, "round-end");
   const s2 = then.ruleset === "saboteur2";
   const names = Object.fromEntries((await get(`/games/${id}`)).seats.map((x) => [x.seat, shownAs(x)]));
   // The final maze, as it stood before the next deal: every card of it.
@@ -1313,8 +1379,6 @@ test("a round whose gold was reached but that pays nobody says why, in the round
     }),
   );
   await page.goto(`${BASE}/modules`);
-  const fill = (/** @type {string} */ s, /** @type {Record<string, string | number>} */ p) =>
-    s.replace(/\{(\w+)\}/g, (m, k) => (k in p ? String(p[k]) : m));
   for (const code of ["en", "is", "lv", "nl", "es", "pl"]) {
     const d = await strings(code);
     const [line, logged] = await page.evaluate(async (code) => {
@@ -1637,6 +1701,51 @@ for (const [ruleset, players, viewport, seed] of [
       `every move signed: ${verdict.report.signatures_checked} of ${turns}`,
     );
     await axe(page, `${ruleset} at ${players}, game over`);
+    await context.close();
+  });
+}
+
+// One whole game in each other language, on a phone: every round's end and the final score in
+// the language, the game verified. (English plays the games above.)
+for (const [code, ruleset, players, seed] of [
+  ["is", "base", 10, "c3"],
+  ["lv", "saboteur2", 12, "d4"],
+  ["nl", "saboteur2", 12, "e5"],
+  ["es", "base", 10, "f6"],
+  ["pl", "base", 10, "a7"],
+]) {
+  test(`a whole ${ruleset} game on a phone in ${code}: every round's end and the final score in it`, async () => {
+    const d = await strings(code);
+    const created = await post("/games", undefined, { ruleset, players, seed: seed.repeat(32) });
+    const id = created.game_id;
+    const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
+    for (let i = 1; i < players; i++)
+      await post(`/games/${id}/bots`, created.host_token, { level: i % 2 ? "heuristic" : "random" });
+    await post(`/games/${id}/start`, created.host_token);
+    const context = await browser.newContext({
+      locale: `${code}-${code.toUpperCase()}`,
+      viewport: PHONE,
+      hasTouch: true,
+      isMobile: true,
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15000);
+    await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+    assert.equal(await page.locator("html").getAttribute("lang"), code);
+    const rounds = [];
+    const { turns } = await playToTheEnd(page, d, false, async () => {
+      rounds.push(await roundEndIn(page, d, id, joined.player_token));
+    });
+    assert.deepEqual(rounds, [1, 2, 3], "every round's end shown");
+    await page.getByRole("table", { name: d["score.final"] }).waitFor();
+    const banner = (await page.locator(".turn-banner").textContent()) ?? "";
+    assert.ok(
+      [d["table.over"], d["table.over_won"]].some((s) => banner.startsWith(s.split("{")[0])),
+      `the game over, in the language: ${banner}`,
+    );
+    const verdict = await get(`/games/${id}/audit/verdict`);
+    assert.ok(verdict.ok, `the game verifies: ${verdict.discrepancy}`);
+    assert.ok(turns > 0, "the player played");
     await context.close();
   });
 }
