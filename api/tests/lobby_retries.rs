@@ -1,5 +1,5 @@
 //! A lobby's acts retried with an `Idempotency-Key` (a seat taken, a bot seated, a seat's key
-//! changed, a seat given back), each sent again through another server process as a client
+//! changed, a seat named anew, a seat given back), each sent again through another server process as a client
 //! does after a lost reply: the first reply again, marked `Idempotency-Replayed: true`, and one
 //! effect. Without the kept reply, each retry would act again (a second seat, a second bot) or
 //! be refused (the old key no longer signs, the token no longer works). The key sent with
@@ -177,6 +177,19 @@ async fn lobby_acts_answer_their_first_reply(url: &str, _dir: &std::path::Path) 
         (status, kept["commitment"]["public_key"].as_str()),
         (201, Some(new_public.as_str()))
     );
+    // The seat named anew, signed by its new key, retried through the other process.
+    let name_path = format!("/games/{id}/seats/0/name");
+    let signer = Some((&new, id.as_str(), 0, version, "name"));
+    let rename = json!({"name": "Ada B"}).to_string();
+    let (status, named) = twice(
+        apps,
+        (reqwest::Method::PUT, &name_path),
+        (Some(&me), "name-1"),
+        &rename,
+        signer,
+    )
+    .await;
+    assert_eq!((status, named["name"].as_str()), (200, Some("Ada B")));
     // The seat given back, signed by its new key: the retry's token no longer works, and the
     // seat is not taken twice.
     let seat_path = format!("/games/{id}/seats/0");

@@ -427,6 +427,7 @@ pub fn statement(game: &str, seat: u8, version: u64, act: &str, body: &str) -> V
         "reclaim" => saboteur_domain::SignedAct::Reclaim,
         "leave" => saboteur_domain::SignedAct::Leave,
         "key" => saboteur_domain::SignedAct::Key,
+        "name" => saboteur_domain::SignedAct::Name,
         other => panic!("no signed act {other}"),
     };
     saboteur_domain::act_statement(game, saboteur_domain::Seat(seat), version, act, body, None)
