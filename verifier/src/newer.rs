@@ -164,8 +164,28 @@ impl ServedEvent {
     }
 }
 
+/// Whether a wrapper says of its event what the event is: its `event_type` the event's `type`,
+/// and, for an event this crate reads, its `since` the version that introduced the type. The
+/// receipt signs the event, not the wrapper's words: a wrapper that misnames its event is left
+/// as it is, so the body no longer hashes as the one signed.
+fn truthful(wrapper: &Value) -> bool {
+    let inner = wrapper.get("event").unwrap_or(&Value::Null);
+    let named = wrapper.get("event_type").and_then(Value::as_str);
+    if named.is_none() || inner.get("type").and_then(Value::as_str) != named {
+        return false;
+    }
+    match serde_json::from_value::<Event>(inner.clone()) {
+        Ok(event) => {
+            wrapper.get("since").and_then(Value::as_str) == Some(&introduced(&event).to_string())
+        }
+        // A type newer than this crate: its words cannot be checked, its event still is.
+        Err(_) => true,
+    }
+}
+
 /// `body` as it was signed: each event of its `events` list served wrapped ([`NewerEvent`])
-/// replaced by the event it holds. A body with no wrapper is borrowed as it is.
+/// replaced by the event it holds, when the wrapper names it truthfully ([`truthful`]). A body
+/// with no wrapper is borrowed as it is.
 pub fn unwrapped(body: &Value) -> Cow<'_, Value> {
     let wrapped = |record: &Value| record.pointer("/event/type") == Some(&Value::from("newer"));
     let Some(events) = body.get("events").and_then(Value::as_array) else {
@@ -177,7 +197,9 @@ pub fn unwrapped(body: &Value) -> Cow<'_, Value> {
     let mut body = body.clone();
     if let Some(events) = body.get_mut("events").and_then(Value::as_array_mut) {
         for record in events.iter_mut().filter(|r| wrapped(r)) {
-            if let Some(slot) = record.get_mut("event") {
+            if let Some(slot) = record.get_mut("event")
+                && truthful(slot)
+            {
                 let inner = slot.get_mut("event").map(Value::take).unwrap_or_default();
                 *slot = inner;
             }
@@ -254,5 +276,15 @@ mod tests {
         assert_eq!(served["events"][1]["event"]["event_type"], "game_cancelled");
         assert_eq!(*unwrapped(&served), signed);
         assert!(matches!(unwrapped(&signed), Cow::Borrowed(_)));
+        // A wrapper that misnames its event, or the version of its type, is not unwrapped: the
+        // body then hashes as another than the one signed.
+        for (pointer, lie) in [
+            ("/events/1/event/event_type", "talk_posted"),
+            ("/events/1/event/since", "0.2.0"),
+        ] {
+            let mut relabelled = served.clone();
+            *relabelled.pointer_mut(pointer).unwrap() = Value::from(lie);
+            assert_ne!(*unwrapped(&relabelled), signed, "{pointer}");
+        }
     }
 }
