@@ -918,6 +918,40 @@ async function roundRecord(id, token, round) {
   return { log, ended, last, then };
 }
 
+/**
+ * What the round's end shows as seat `i`'s gain in the language `d`, from the events after its
+ * `round_ended` (`span`): Saboteur 2's coins; the base game's gold, or the count of gold cards
+ * whose values the reader may not see (`hidden`).
+ * @param {Record<string, string>} d @param {any[]} span @param {number} i @param {boolean} s2
+ */
+function goldShown(d, span, i, s2) {
+  if (s2) {
+    const coins = span.reduce(
+      (n, e) =>
+        n +
+        (e.type === "coins_paid"
+          ? e.coins[i]
+          : e.type === "coin_stolen" && e.from != null
+            ? (e.seat === i) - (e.from === i)
+            : 0),
+      0,
+    );
+    return { text: String(coins), hidden: false };
+  }
+  const cards = span.flatMap((e) =>
+    e.type === "gold_kept" && e.seat === i
+      ? [e.card]
+      : e.type === "saboteurs_paid"
+        ? e.payments
+            .filter((p) => p.seat === i)
+            .flatMap((p) => (Array.isArray(p.cards) ? p.cards : Array(p.cards.count).fill(null)))
+        : [],
+  );
+  return cards.some((c) => c == null)
+    ? { text: fill(d["round.cards_hidden"], { n: cards.length }), hidden: true }
+    : { text: String(cards.reduce((n, c) => n + Number(c.slice(5)), 0)), hidden: false };
+}
+
 /** `s` with its `{name}` placeholders filled from `p`. @param {string} s @param {Record<string, string | number>} p */
 const fill = (s, p) => s.replace(/\{(\w+)\}/g, (m, k) => (k in p ? String(p[k]) : m));
 
@@ -934,7 +968,7 @@ async function roundEndIn(page, d, id, token) {
   const as = (/** @type {string} */ key) => new RegExp(`^${esc(d[key]).replace(esc("{round}"), "(\\d+)")}$`);
   const round = Number((heading.match(as("round.heading")) ?? heading.match(as("round.heading_last")))?.[1]);
   assert.ok(round >= 1, `the round's heading in the language: ${heading}`);
-  const { ended, then } = await roundRecord(id, token, round);
+  const { log, ended, last, then } = await roundRecord(id, token, round);
   assert.equal(
     await end.locator("svg.board g[role=img]").count(),
     then.board.length + then.goals.filter((g) => !g.revealed).length,
@@ -948,6 +982,14 @@ async function roundEndIn(page, d, id, token) {
     rows.map((r) => r[1]),
     ended.event.roles.map((r) => d[`role.${r}`]),
     "every seat's role, named in the language",
+  );
+  // And what each got, as the record says, in the language's words where the values are hidden.
+  const span = log.filter((e) => e.seq > ended.seq && e.seq <= last).map((e) => e.event);
+  const s2 = then.ruleset === "saboteur2";
+  assert.deepEqual(
+    rows.map((r) => r[2]),
+    rows.map((_, i) => goldShown(d, span, i, s2).text),
+    "every seat's gold this round",
   );
   assert.doesNotMatch(
     (await end.textContent()) ?? "",
@@ -1062,34 +1104,9 @@ async function roundEndShown(page, id, token, check) {
   let hidden = false;
   rows.forEach((r, i) => {
     assert.equal(r[1], EN[`role.${roles[i]}`], `seat ${i}'s role revealed`);
-    if (s2) {
-      const coins = span.reduce(
-        (n, e) =>
-          n +
-          (e.type === "coins_paid"
-            ? e.coins[i]
-            : e.type === "coin_stolen" && e.from != null
-              ? (e.seat === i) - (e.from === i)
-              : 0),
-        0,
-      );
-      assert.equal(r[2], String(coins), `seat ${i}'s coins this round`);
-    } else {
-      const cards = span.flatMap((e) =>
-        e.type === "gold_kept" && e.seat === i
-          ? [e.card]
-          : e.type === "saboteurs_paid"
-            ? e.payments
-                .filter((p) => p.seat === i)
-                .flatMap((p) => (Array.isArray(p.cards) ? p.cards : Array(p.cards.count).fill(null)))
-            : [],
-      );
-      if (cards.some((c) => c == null)) {
-        hidden = true;
-        assert.equal(r[2], `${cards.length} × gold card (hidden)`, `seat ${i}'s gold, hidden`);
-      } else
-        assert.equal(r[2], String(cards.reduce((n, c) => n + Number(c.slice(5)), 0)), `seat ${i}'s gold this round`);
-    }
+    const gold = goldShown(EN, span, i, s2);
+    hidden ||= gold.hidden;
+    assert.equal(r[2], gold.text, `seat ${i}'s gold this round`);
     if (i === reached) assert.match(r[3], /^reached the gold; /);
     const why =
       s2 && then.in_front[i].includes("trapped")
@@ -1714,7 +1731,7 @@ for (const [code, ruleset, players, seed] of [
   ["es", "base", 10, "f6"],
   ["pl", "base", 10, "a7"],
 ]) {
-  test(`a whole ${ruleset} game on a phone in ${code}: every round's end and the final score in it`, async () => {
+  test(`a whole ${ruleset} game on a phone in ${code}: every round's end and the final score in it, with their amounts`, async () => {
     const d = await strings(code);
     const created = await post("/games", undefined, { ruleset, players, seed: seed.repeat(32) });
     const id = created.game_id;
@@ -1737,7 +1754,17 @@ for (const [code, ruleset, players, seed] of [
       rounds.push(await roundEndIn(page, d, id, joined.player_token));
     });
     assert.deepEqual(rounds, [1, 2, 3], "every round's end shown");
-    await page.getByRole("table", { name: d["score.final"] }).waitFor();
+    // The final score: every seat's gold as the record has it.
+    const score = page.getByRole("table", { name: d["score.final"] });
+    await score.waitFor();
+    const auth = { headers: { authorization: `Bearer ${joined.player_token}` } };
+    const final = (await (await fetch(`${BASE}/games/${id}/state`, auth)).json()).view;
+    const totals = await score
+      .locator("tbody tr")
+      .evaluateAll((trs) => trs.map((tr) => Number(tr.children[tr.children.length - 2]?.textContent)));
+    const sorted = (/** @type {number[]} */ xs) => [...xs].sort((a, b) => a - b);
+    assert.deepEqual(sorted(totals), sorted(final.gold), "every seat's gold in the final score");
+    await axe(page, `game over in ${code}`);
     const banner = (await page.locator(".turn-banner").textContent()) ?? "";
     assert.ok(
       [d["table.over"], d["table.over_won"]].some((s) => banner.startsWith(s.split("{")[0])),
