@@ -1663,17 +1663,27 @@ async function playToTheEnd(page, d = EN, keys = false, ends = null) {
   return { turns, made };
 }
 
+/**
+ * A started game of `players` seats, seat 0 Ada's and the others bots (medium and easy in
+ * turn), dealt from `seed` repeated: its id and Ada's seat.
+ * @param {string} ruleset @param {number} players @param {string} seed two hex digits
+ */
+async function againstBots(ruleset, players, seed) {
+  const created = await post("/games", undefined, { ruleset, players, seed: seed.repeat(32) });
+  const id = created.game_id;
+  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
+  for (let i = 1; i < players; i++)
+    await post(`/games/${id}/bots`, created.host_token, { level: i % 2 ? "heuristic" : "random" });
+  await post(`/games/${id}/start`, created.host_token);
+  return { id, joined };
+}
+
 for (const [ruleset, players, viewport, seed] of [
   ["base", 10, PHONE, "a1"],
   ["saboteur2", 12, DESKTOP, "b2"],
 ]) {
   test(`a whole ${ruleset} game at ${players} players through the table on ${viewport === PHONE ? "a phone" : "a desktop"}`, async () => {
-    const created = await post("/games", undefined, { ruleset, players, seed: seed.repeat(32) });
-    const id = created.game_id;
-    const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
-    for (let i = 1; i < players; i++)
-      await post(`/games/${id}/bots`, created.host_token, { level: i % 2 ? "heuristic" : "random" });
-    await post(`/games/${id}/start`, created.host_token);
+    const { id, joined } = await againstBots(ruleset, players, seed);
     const context = await browser.newContext(
       viewport === PHONE
         ? { locale: "en-US", viewport, hasTouch: true, isMobile: true }
@@ -1733,12 +1743,7 @@ for (const [code, ruleset, players, seed] of [
 ]) {
   test(`a whole ${ruleset} game on a phone in ${code}: every round's end and the final score in it, with their amounts`, async () => {
     const d = await strings(code);
-    const created = await post("/games", undefined, { ruleset, players, seed: seed.repeat(32) });
-    const id = created.game_id;
-    const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
-    for (let i = 1; i < players; i++)
-      await post(`/games/${id}/bots`, created.host_token, { level: i % 2 ? "heuristic" : "random" });
-    await post(`/games/${id}/start`, created.host_token);
+    const { id, joined } = await againstBots(ruleset, players, seed);
     const context = await browser.newContext({
       locale: `${code}-${code.toUpperCase()}`,
       viewport: PHONE,
