@@ -11,7 +11,12 @@ spec="$here/../../openapi/openapi.json"
 bin="${SABOTEUR_BIN:?run through cargo xtask test, or set SABOTEUR_BIN to the saboteur binary}"
 venv="${CLIENTS_VENV:-${TMPDIR:-/tmp}/saboteur-clients-venv}"
 source "$here/../../xtask/throwaway-server.sh"
-throwaway_server "$bin" || exit 1
+# Every client and bot below plays from 127.0.0.1, a few minutes of games one after another:
+# each keeps within the default per-client limits on its own, all of them together would not
+# (600 writes a minute). The limits stay on (their headers and 429s are as a client meets
+# them), ten times the defaults.
+throwaway_server "$bin" --limit-writes 6000/min --limit-joins 1200/min --limit-creates 600/h \
+  --limit-reads 30000/min || exit 1
 
 passed=0
 failed=0
