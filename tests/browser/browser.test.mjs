@@ -1753,6 +1753,8 @@ for (const [code, ruleset, players, seed] of [
     const page = await context.newPage();
     page.setDefaultTimeout(15000);
     await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+    // The language's strings load after the page does: the table drawn in it marks the page.
+    await page.getByRole("list", { name: d["table.hand"] }).waitFor();
     assert.equal(await page.locator("html").getAttribute("lang"), code);
     const rounds = [];
     const { turns } = await playToTheEnd(page, d, false, async () => {
