@@ -55,6 +55,21 @@ impl EventRecord {
             event: self.event.for_client(declared),
         }
     }
+
+    /// Records as served to a client that declared `declared` (each as [`Self::for_client`]);
+    /// without a declared version, the records as they are.
+    pub fn all_for_client(
+        records: Vec<EventRecord>,
+        declared: Option<&semver::Version>,
+    ) -> Vec<EventRecord> {
+        if declared.is_none() {
+            return records;
+        }
+        records
+            .into_iter()
+            .map(|r| r.for_client(declared))
+            .collect()
+    }
 }
 
 /// The outcome of a command or of the start.

@@ -6,7 +6,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use crate::app::act::{Act, Done, KeyFor, Request, Signed};
 use crate::app::ids::{self, GameId};
 use crate::app::seam;
-use crate::dto::Outcome;
+use crate::dto::{EventRecord, Outcome};
 use crate::error::ApiError;
 use crate::http::body::RawBody;
 use crate::state::AppState;
@@ -109,13 +109,7 @@ pub(crate) fn declared_version(req: &HttpRequest) -> Result<Option<semver::Versi
 
 /// An outcome's events as served to a client that declared `declared` ([`declared_version`]).
 pub(crate) fn for_client(mut out: Outcome, declared: Option<&semver::Version>) -> Outcome {
-    if declared.is_some() {
-        out.events = out
-            .events
-            .into_iter()
-            .map(|r| r.for_client(declared))
-            .collect();
-    }
+    out.events = EventRecord::all_for_client(out.events, declared);
     out
 }
 

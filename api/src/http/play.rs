@@ -12,7 +12,7 @@ use crate::app::ids::Version;
 use crate::app::reply::{self, redacted};
 use crate::app::seam;
 use crate::app::table::Table;
-use crate::dto::{EventPage, LegalMoves, Outcome, StateView, TableRead};
+use crate::dto::{EventPage, EventRecord, LegalMoves, Outcome, StateView, TableRead};
 use crate::error::ApiError;
 use crate::http::body::Json;
 use crate::http::perform::{bearer, declared_version, game, idempotency_key, perform};
@@ -373,15 +373,15 @@ fn events_page(
         .saturating_add(usize::try_from(limit).unwrap_or(usize::MAX))
         .min(log.len());
     let first = Version::of(u64::try_from(start).unwrap_or(u64::MAX)).plus(1);
-    let events = redacted(
-        table.history(),
-        log.get(start..end).unwrap_or_default(),
-        first.stored(),
-        who.audience(),
-    )
-    .into_iter()
-    .map(|r| r.for_client(declared))
-    .collect();
+    let events = EventRecord::all_for_client(
+        redacted(
+            table.history(),
+            log.get(start..end).unwrap_or_default(),
+            first.stored(),
+            who.audience(),
+        ),
+        declared,
+    );
     let next_after =
         (end < log.len()).then(|| Version::of(u64::try_from(end).unwrap_or(u64::MAX)).stored());
     EventPage { events, next_after }
