@@ -1,8 +1,9 @@
 //! "A signature says exactly what it authorises, once", tried as a dishonest operator would: a
 //! signature refused once and sent again later, a signature from an earlier decision written
 //! into the record, an undo signed about another command, a recorded request rewritten to take
-//! back more than its player asked. Each is refused by the server or named by `saboteur
-//! verify`; the honest case passes. On SQLite and PostgreSQL.
+//! back more than its player asked, a seat's name signed and spent as another act. Each is
+//! refused by the server or named by `saboteur verify`; the honest case passes. On SQLite and
+//! PostgreSQL.
 
 #[macro_use]
 mod operator;
@@ -245,4 +246,110 @@ on_both_stores!(
     an_act_names_what_it_is_about_on_sqlite,
     an_act_names_what_it_is_about_on_postgres,
     an_act_names_what_it_is_about
+);
+
+/// Attack 2, the act: a player's signature of a seat's name (the act `name`, the lobby's rename)
+/// authorises that and nothing else. Sent as the seat's leave, it is refused and the seat stays
+/// taken; written into the record in place of a command's signature (the rename's own, or one
+/// of the act `name` over the command's very body and version), it is named by `verify`.
+async fn a_name_signed_is_no_other_act(url: &str, dir: &std::path::Path) {
+    use ed25519_dalek::Signer as _;
+    let (key, _) = player_key(14);
+    let server = Server::start(url).await;
+    let (id, host, joined) = keyed_lobby(&server, &key).await;
+    let me = joined["player_token"].as_str().unwrap().to_string();
+    let version = server
+        .call("GET", &format!("/games/{id}"), None, None)
+        .await["version"]
+        .as_u64()
+        .unwrap();
+    let body = json!({ "name": "Ada Lovelace" }).to_string();
+    let (status, named) = server
+        .signed_with(
+            reqwest::Method::PUT,
+            &format!("/games/{id}/seats/0/name"),
+            &me,
+            &body,
+            Some((&key, &id, 0, version, "name")),
+        )
+        .await;
+    assert_eq!(status, 200, "{named}");
+    let renamed = statement(&id, 0, version, "name", &body);
+    let (status, refused) = server
+        .signed_over_with(
+            reqwest::Method::DELETE,
+            &format!("/games/{id}/seats/0"),
+            &me,
+            "",
+            (&key, &renamed, version),
+        )
+        .await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (401, Some("bad_signature")),
+        "{refused}"
+    );
+    let summary = server
+        .call("GET", &format!("/games/{id}"), None, None)
+        .await;
+    assert_eq!(summary["seats"][0]["name"], "Ada Lovelace", "{summary}");
+
+    server
+        .call("POST", &format!("/games/{id}/start"), Some(&host), None)
+        .await;
+    let played = play_signed(&server, &id, &me, &key).await;
+    let (honest, said) = verify_bundle(url, dir, &id).await;
+    assert_eq!(honest, Some(0), "{said}");
+    let (first, at) = played[0];
+    let store = saboteur_storage::EventStore::connect(url).await.unwrap();
+    let command = store
+        .events_after(
+            &saboteur_storage::GameId::parse(&id).unwrap(),
+            saboteur_storage::Version::from_stored(first - 1).unwrap(),
+            1,
+        )
+        .await
+        .unwrap()
+        .remove(0)
+        .payload["signature"]["body"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The rename's own signature, with its body and version, in place of the first command's.
+    let spent = hex::encode(key.sign(&renamed).to_bytes());
+    rewrite_event(url, &id, first, |p| {
+        p["signature"] = json!({ "version": version, "body": body, "signature": spent });
+    })
+    .await;
+    let (code, said) = verify_bundle(url, dir, &id).await;
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains(&format!("event {first}: seat 0's command")),
+        "{said}"
+    );
+    // The act `name` signed over the command's own body at its own version: it does not verify
+    // as the command.
+    let as_named = hex::encode(
+        key.sign(&statement(&id, 0, at, "name", &command))
+            .to_bytes(),
+    );
+    rewrite_event(url, &id, first, |p| {
+        p["signature"] = json!({ "version": at, "body": command, "signature": as_named });
+    })
+    .await;
+    let (code, said) = verify_bundle(url, dir, &id).await;
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains(&format!(
+            "event {first}: seat 0's command carries a signature that does not verify under the \
+             seat's key"
+        )),
+        "{said}"
+    );
+}
+
+on_both_stores!(
+    a_name_signed_is_no_other_act_on_sqlite,
+    a_name_signed_is_no_other_act_on_postgres,
+    a_name_signed_is_no_other_act
 );

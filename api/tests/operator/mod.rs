@@ -289,12 +289,25 @@ impl Server {
         path: &str,
         token: &str,
         body: &str,
+        signer: (&ed25519_dalek::SigningKey, &[u8], u64),
+    ) -> (u16, Value) {
+        self.signed_over_with(reqwest::Method::POST, path, token, body, signer)
+            .await
+    }
+
+    /// [`Server::signed_over`] with another method (`DELETE` for leaving a seat).
+    pub async fn signed_over_with(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: &str,
+        body: &str,
         (key, statement, version): (&ed25519_dalek::SigningKey, &[u8], u64),
     ) -> (u16, Value) {
         use ed25519_dalek::Signer as _;
         let mut rb = self
             .client
-            .post(format!("{}{path}", self.base))
+            .request(method, format!("{}{path}", self.base))
             .bearer_auth(token)
             .header(
                 "Seat-Signature",
