@@ -92,6 +92,10 @@ pub struct GameSummary {
     /// When the game was created (RFC 3339, UTC).
     #[schema(format = DateTime)]
     pub created_at: String,
+    /// The seats sharing the win once the game is finished (`null` before), as its
+    /// `game_ended` event records them.
+    #[schema(required = true)]
+    pub winners: Option<Vec<u8>>,
 }
 
 /// A page of games.
@@ -322,6 +326,7 @@ pub struct Health {
 pub(crate) fn summary(
     record: &saboteur_storage::GameRecord,
     credentials: &[Credential],
+    winners: Option<Vec<u8>>,
 ) -> GameSummary {
     let mut seats: Vec<SeatInfo> = credentials
         .iter()
@@ -349,6 +354,7 @@ pub(crate) fn summary(
         created_at: record
             .created_at
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        winners: winners.filter(|_| record.status == GameStatus::Finished),
     }
 }
 

@@ -2426,6 +2426,11 @@ export interface components {
              * @description How many events the log holds.
              */
             version: number;
+            /**
+             * @description The seats sharing the win once the game is finished (`null` before), as its
+             *     `game_ended` event records them.
+             */
+            winners: number[] | null;
         };
         /**
          * GoalView

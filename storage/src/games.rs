@@ -334,10 +334,12 @@ impl EventStore {
             }
         });
         let mut credentials = self.credentials_of(&records).await?;
+        let mut winners = self.winners_of(&records).await?;
         let games = records
             .into_iter()
             .map(|record| ListedGame {
                 credentials: credentials.remove(&record.id).unwrap_or_default(),
+                winners: winners.remove(&record.id),
                 record,
             })
             .collect();
@@ -379,6 +381,50 @@ impl EventStore {
                 }
             }
         });
+        Ok(by_game)
+    }
+
+    /// The winners of the finished games among `games`, by game, in one query: each game's
+    /// last `game_ended` event's `winners` (a game whose event cannot be read is left out,
+    /// and logged).
+    async fn winners_of(
+        &self,
+        games: &[GameRecord],
+    ) -> Result<std::collections::HashMap<GameId, Vec<u8>>> {
+        let mut by_game = std::collections::HashMap::new();
+        let ids: Vec<&str> = games
+            .iter()
+            .filter(|g| g.status == GameStatus::Finished)
+            .map(|g| g.id.as_str())
+            .collect();
+        if ids.is_empty() {
+            return Ok(by_game);
+        }
+        let ids = serde_json::to_string(&ids)
+            .map_err(|e| StoreError::Corrupt(format!("game ids: {e}")))?;
+        let sql = match self.backend {
+            Backend::Postgres(_) => {
+                "SELECT game_id, (payload -> 'winners')::text FROM events WHERE event_type = \
+                 'game_ended' AND game_id IN (SELECT jsonb_array_elements_text($1::jsonb)) \
+                 ORDER BY seq"
+            }
+            Backend::Sqlite(_) => {
+                "SELECT game_id, json_extract(payload, '$.winners') FROM events WHERE \
+                 event_type = 'game_ended' AND game_id IN (SELECT value FROM json_each($1)) \
+                 ORDER BY seq"
+            }
+        };
+        let rows: Vec<(GameId, Option<String>)> = on_pool!(self, pool => {
+            sqlx::query_as(sql).bind(&ids).fetch_all(pool).await?
+        });
+        for (game, winners) in rows {
+            match serde_json::from_str::<Vec<u8>>(winners.as_deref().unwrap_or("null")) {
+                Ok(w) => {
+                    by_game.insert(game, w);
+                }
+                Err(e) => tracing::warn!(%game, "a game's winners cannot be read: {e}"),
+            }
+        }
         Ok(by_game)
     }
 

@@ -273,6 +273,9 @@ pub struct ListedGame {
     pub record: GameRecord,
     /// Its credentials (seats, names, roles; the token hashes too, which callers must not show).
     pub credentials: Vec<Credential>,
+    /// The seats sharing the win, as its `game_ended` event records them: `None` unless the
+    /// game is finished.
+    pub winners: Option<Vec<u8>>,
 }
 
 /// A page of games.

@@ -148,7 +148,9 @@ async fn list_games(
                         games: page
                             .games
                             .iter()
-                            .map(|g| crate::dto::summary(&g.record, &g.credentials))
+                            .map(|g| {
+                                crate::dto::summary(&g.record, &g.credentials, g.winners.clone())
+                            })
                             .collect(),
                         next_cursor: page.next_cursor,
                     })

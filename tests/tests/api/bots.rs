@@ -118,6 +118,28 @@ async fn human_and_bots(app: &TestApp, ruleset: &str, players: u8, seed: u64) {
         assert!(n < 2000, "the game does not end");
     }
     assert!(undone, "an undo was tried");
+    // Over: the game as read and as listed names its winners, as its final view does (a page
+    // of games reads every finished game's winners at once); a game under way names none.
+    let (_, v) = app.state(&id, me).await;
+    let winners = v["view"]["winners"].clone();
+    assert!(winners.as_array().is_some_and(|w| !w.is_empty()), "{v}");
+    let (_, summary) = app.game(&id).await;
+    assert_conforms("GameSummary", &summary);
+    assert_eq!(summary["winners"], winners, "{summary}");
+    let (st, page) = app.list_games("status=finished&limit=100").await;
+    assert_eq!(st, StatusCode::OK, "{page}");
+    assert_conforms("GameList", &page);
+    let listed = page["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id.as_str())
+        .expect("the game is listed as finished");
+    assert_eq!(listed["winners"], winners, "{listed}");
+    let (_, active) = app.list_games("status=active&limit=100").await;
+    for g in active["games"].as_array().unwrap() {
+        assert_eq!(g["winners"], json!(null), "{g}");
+    }
     // Over: the bots' seeds are public, and the audit chooses every bot move again.
     let (st, bundle) = app.audit(&id).await;
     assert_eq!(st, StatusCode::OK);

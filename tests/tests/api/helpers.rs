@@ -25,6 +25,7 @@ pub fn validators() -> &'static HashMap<&'static str, jsonschema::Validator> {
             "Outcome",
             "EventPage",
             "GameSummary",
+            "GameList",
             "Series",
             "StreamRecord",
             "TableRead",

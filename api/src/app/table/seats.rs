@@ -131,8 +131,14 @@ impl Table {
         Ok(())
     }
 
-    /// The game as listed.
+    /// The game as listed (its winners from its last `game_ended` event).
     pub fn summary(&self) -> crate::dto::GameSummary {
-        crate::dto::summary(&self.record, &self.credentials)
+        let winners = self.history().log().iter().rev().find_map(|e| match e {
+            saboteur_domain::Event::GameEnded { winners, .. } => {
+                Some(winners.iter().map(|s| s.0).collect())
+            }
+            _ => None,
+        });
+        crate::dto::summary(&self.record, &self.credentials, winners)
     }
 }
