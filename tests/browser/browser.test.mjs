@@ -212,6 +212,36 @@ const nextCommand = (page) => {
 };
 
 /**
+ * Waits (up to `timeout` ms, then goes on) until the page asks the player for something: its
+ * turn (`turn`), the game's result (`result`), or a round's end to move on from (`onward`, in
+ * the region named `roundOver`). One cheap check of the page every 40 ms: Playwright's own
+ * waits for a role back off to one look every 500 ms, which would add a part of a second to
+ * each of hundreds of turns.
+ * @param {import("playwright-core").Page} page
+ * @param {{ turn: RegExp, result: RegExp, onward: RegExp, roundOver: string }} u
+ * @param {number} timeout
+ */
+async function untilAsked(page, u, timeout) {
+  const sources = [u.turn, u.result, u.onward].map((r) => r.source);
+  await page
+    .waitForFunction(
+      ([turn, result, onward, roundOver]) => {
+        const statuses = [...document.querySelectorAll("[role=status]")].map((e) => e.textContent ?? "");
+        if (statuses.some((x) => new RegExp(turn).test(x) || new RegExp(result).test(x))) return true;
+        const region = [...document.querySelectorAll("section[aria-label]")].find(
+          (e) => e.getAttribute("aria-label") === roundOver,
+        );
+        return [...(region?.querySelectorAll("button") ?? [])].some((b) =>
+          new RegExp(onward).test(b.textContent ?? ""),
+        );
+      },
+      [...sources, u.roundOver],
+      { polling: 40, timeout },
+    )
+    .catch(() => {});
+}
+
+/**
  * Waits until a page has drawn the move it sent: a version other than `at` and at least the one
  * the command's answer names (another seat's key or a message drawn meanwhile changes the version
  * too, and would otherwise pass for the move).
@@ -1175,7 +1205,7 @@ test("a whole base game through the table, gold choices included, to the player'
   const onward = page.getByRole("region", { name: "Round over" }).getByRole("button", { name: ui(EN).onward });
   for (;;) {
     const turn = page.getByRole("status").filter({ hasText: /^Your turn/ });
-    await Promise.race([turn, result, onward].map((l) => l.waitFor({ timeout: 20000 }).catch(() => {})));
+    await untilAsked(page, { ...ui(EN), turn: /^Your turn/, result: /You won!|You did not win/ }, 20000);
     if (await result.count()) break;
     // A round's end stays on the screen, the final maze and the gold, until the player moves on.
     if (await onward.count()) {
@@ -1608,7 +1638,7 @@ async function playToTheEnd(page, d = EN, keys = false, ends = null) {
   const onward = page.getByRole("region", { name: u.roundOver }).getByRole("button", { name: u.onward });
   for (;;) {
     const turn = page.getByRole("status").filter({ hasText: u.turn });
-    await Promise.race([turn, result, onward].map((l) => l.waitFor({ timeout: 30000 }).catch(() => {})));
+    await untilAsked(page, u, 30000);
     if (await result.count()) break;
     if (await onward.count()) {
       if (ends) await ends();

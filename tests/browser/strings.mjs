@@ -58,6 +58,26 @@ export const sentences = async (code) => {
     });
 };
 
+/** @type {Promise<any> | null} */
+let grammarLoaded = null;
+
+/** The client's `grammar.js` with `@fluent/bundle`, bundled by esbuild once for every call. */
+const grammarJs = () => {
+  grammarLoaded ??= (async () => {
+    const { buildSync } = await import("esbuild");
+    const here = dirname(fileURLToPath(import.meta.url));
+    const out = buildSync({
+      entryPoints: [join(web, "grammar.js")],
+      bundle: true,
+      format: "esm",
+      write: false,
+      nodePaths: [join(here, "node_modules")],
+    }).outputFiles[0].text;
+    return import(`data:text/javascript,${encodeURIComponent(out)}`);
+  })();
+  return grammarLoaded;
+};
+
 /**
  * The client's grammar.js, bundled with Fluent (as the page has it), for a language: `say(key,
  * args)` formats a sentence, each card given as the arguments of a `Named`; `junk` is what the
@@ -65,16 +85,7 @@ export const sentences = async (code) => {
  * @param {string} code
  */
 export const grammarModule = async (code) => {
-  const { buildSync } = await import("esbuild");
-  const here = dirname(fileURLToPath(import.meta.url));
-  const out = buildSync({
-    entryPoints: [join(web, "grammar.js")],
-    bundle: true,
-    format: "esm",
-    write: false,
-    nodePaths: [join(here, "node_modules")],
-  }).outputFiles[0].text;
-  const g = await import(`data:text/javascript,${encodeURIComponent(out)}`);
+  const g = await grammarJs();
   const ftl = await module(`lang-${code}-grammar.js`);
   const bundle = g.grammar(code, ftl);
   const { FluentResource } = await import("@fluent/bundle");
