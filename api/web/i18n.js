@@ -92,11 +92,6 @@ export const list = (items) => new Intl.ListFormat(current, { type: "conjunction
  * @param {Record<string, string | number | import("./grammar.js").Named | import("./grammar.js").Named[]>} params
  */
 export function phrase(key, params) {
-  const said = sentence(bundle, key, params, list);
-  if (said != null) return said;
-  /** @type {Record<string, string | number>} */
-  const flat = {};
-  for (const [k, v] of Object.entries(params))
-    flat[k] = Array.isArray(v) ? list(v.map(String)) : typeof v === "object" ? String(v) : v;
-  return t(key, flat);
+  // As `t`, a key the language lacks shows as itself (the type tests make sure none does).
+  return sentence(bundle, key, params, list) ?? key;
 }

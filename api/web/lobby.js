@@ -74,15 +74,9 @@ async function section(status) {
 /** A game's row in the list: its seats, whether it is a rematch, what this browser holds of it. @param {Schemas["GameList"]["games"][number]} g */
 function gameRow(g) {
   const mine = tokens.get(g.id);
-  const winners = h("td", {});
-  // The winners of a finished game, from its public view.
-  if (g.status === "finished")
-    api(`/games/${g.id}/state`)
-      .then((/** @type {Schemas["StateView"]} */ st) => {
-        const names = Object.fromEntries(g.seats.map((s) => [s.seat, shownName(s)]));
-        winners.textContent = listOf(st.view.winners.map((w) => names[w] ?? t("word.seat", { n: w })));
-      })
-      .catch(() => {});
+  // The winners of a finished game, as the list names them.
+  const names = Object.fromEntries(g.seats.map((s) => [s.seat, shownName(s)]));
+  const winners = h("td", {}, listOf((g.winners ?? []).map((w) => names[w] ?? t("word.seat", { n: w }))));
   return h(
     "tr",
     {},

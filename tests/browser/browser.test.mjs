@@ -817,7 +817,12 @@ test("replay: a seat's moves weighed by the expert, once the game is over", asyn
   await page.goto(`${BASE}/replay/${finishedId}?as=spectator&v=5`);
   await page.getByText(/^Step 5 of/).waitFor();
   assert.equal(await page.getByRole("region", { name: /^The expert's view of/ }).count(), 0);
-  // The lobby lists it among the finished games, with its date and its winners.
+  // The lobby lists it among the finished games, with its date and its winners: named by the
+  // list itself, with no read of any game's state.
+  const reads = [];
+  page.on("request", (r) => {
+    if (/\/games\/[^/]+\/state/.test(r.url())) reads.push(r.url());
+  });
   await page.goto(`${BASE}/`);
   const finished = page.getByRole("region", { name: "Finished" });
   const row = finished.getByRole("row").filter({ hasText: finishedId.slice(0, 8) });
@@ -827,6 +832,7 @@ test("replay: a seat's moves weighed by the expert, once the game is over", asyn
   const won = new Intl.ListFormat("en", { type: "conjunction" }).format(over.view.winners.map((w) => names[w]));
   await row.getByRole("cell").nth(4).filter({ hasText: won }).waitFor();
   assert.equal(await row.locator("time").getAttribute("datetime"), summary.created_at, "the date it was created");
+  assert.deepEqual(reads, [], "the lobby reads no game's state for its list");
   assert.ok(
     await page
       .getByRole("region", { name: "Waiting for players" })
