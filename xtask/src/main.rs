@@ -231,17 +231,25 @@ fn server_binary() -> Option<PathBuf> {
 }
 
 /// The web client's tests: its types against the spec, then the pages in Chromium, served
-/// by `bin`.
+/// by `bin`: every `*.test.mjs` of `tests/browser`, the types' first, the others by name.
 fn browser_tests(bin: &Path, tally: &mut Tally) -> bool {
+    let dir = root().join("tests/browser");
+    let mut files: Vec<String> = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|name| name.ends_with(".test.mjs") && name != "types.test.mjs")
+            .collect(),
+        Err(e) => {
+            eprintln!("xtask: cannot read {}: {e}", dir.display());
+            return false;
+        }
+    };
+    files.sort();
+    files.insert(0, "types.test.mjs".into());
     let mut node = Command::new("node");
-    node.current_dir(root().join("tests/browser"))
-        .args([
-            "--test",
-            "--test-concurrency=1",
-            "--test-reporter=tap",
-            "types.test.mjs",
-            "browser.test.mjs",
-        ])
+    node.current_dir(&dir)
+        .args(["--test", "--test-concurrency=1", "--test-reporter=tap"])
+        .args(&files)
         .env("SABOTEUR_BIN", bin)
         .env("CHROMIUM", CHROMIUM);
     counted(node, tally)

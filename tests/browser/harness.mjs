@@ -1,0 +1,161 @@
+// What every file of the browser tests shares: the built `saboteur` binary on a fresh SQLite
+// file and the system's Chromium (/usr/bin/chromium), driven by playwright-core, started once
+// per file (setUp); axe-core's check, the screenshots for the README, the API read and written.
+// Run: npm ci && npm test   (SABOTEUR_BIN overrides the binary, default target/debug/saboteur).
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, before } from "node:test";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { strings } from "./strings.mjs";
+
+export const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..");
+const bin =
+  process.env.SABOTEUR_BIN ??
+  [join(root, "target/release/saboteur"), join(root, "target/debug/saboteur")].find(existsSync);
+export const artifacts = join(here, "artifacts");
+export const EN = await strings("en");
+/** A seat's name as the English page shows it: a bot the server named by level and place by its level's word ("medium bot 2"). @param {{ seat: number, name: string, bot?: string | null }} s */
+export const shownAs = (s) =>
+  s.bot && s.name === `${s.bot} bot ${s.seat + 1}`
+    ? EN["players.bot_name"].replace("{level}", EN[`level.${s.bot}`]).replace("{n}", String(s.seat + 1))
+    : s.name;
+mkdirSync(artifacts, { recursive: true });
+const axeSource = readFileSync(join(here, "node_modules/axe-core/axe.min.js"), "utf8");
+const PORT = 18000 + Math.floor(Math.random() * 1000);
+export const BASE = `http://127.0.0.1:${PORT}`;
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+/** The server's process, killed after the file's tests. @type {import("node:child_process").ChildProcess | undefined} */
+let server;
+/** The Chromium the file's tests drive, launched before them. @type {import("playwright-core").Browser} */
+export let browser;
+/** The server's SQLite file, under a fresh directory. @type {string} */
+export let database;
+
+/** Registers the file's hooks: the server started on a fresh database and Chromium launched
+ * before its tests, both stopped after them. Each test file calls it once, at its top. */
+export function setUp() {
+  before(async () => {
+    const dir = mkdtempSync(join(tmpdir(), "saboteur-browser-"));
+    database = join(dir, "test.db");
+    server = spawn(
+      bin,
+      ["serve", "--bind", `127.0.0.1:${PORT}`, "--database-url", `sqlite://${database}`, "--allow-fixed-seed"],
+      { stdio: "inherit" },
+    );
+    for (let i = 0; i < 100; i++) {
+      try {
+        if ((await fetch(`${BASE}/healthz`)).ok) break;
+      } catch {}
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    // Gone before the next file's server starts (on a port of its own, drawn at random).
+    if (server && server.exitCode === null && server.signalCode === null) {
+      const exited = once(server, "exit");
+      server.kill();
+      await exited;
+    }
+  });
+}
+
+export async function axe(page, name) {
+  await page.addScriptTag({ content: axeSource });
+  const result = await page.evaluate(async () => await window.axe.run(document));
+  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  assert.deepEqual(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`),
+    [],
+    `axe on ${name}`,
+  );
+}
+
+export async function shots(page, name) {
+  const before = page.viewportSize();
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: join(artifacts, `${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: join(artifacts, `${name}-phone.png`), fullPage: true });
+  await page.setViewportSize(before ?? DESKTOP);
+}
+
+export async function createFromLobby(
+  page,
+  { ruleset = "base", players = 3, bots = 2, level = "heuristic", keys = false } = {},
+) {
+  await page.goto(`${BASE}/`);
+  await page.getByLabel("Ruleset").selectOption(ruleset);
+  await page.getByLabel("Players").fill(String(players));
+  await page.getByLabel("Bots", { exact: true }).fill(String(bots));
+  // The levels by how hard they are to beat, medium picked.
+  const levels = page.getByLabel("Bot level");
+  assert.deepEqual(await levels.locator("option").allTextContents(), ["easy", "medium", "hard"]);
+  assert.equal(await levels.inputValue(), "heuristic");
+  await levels.selectOption(level);
+  const create = page.getByRole("button", { name: "Create" });
+  await (keys ? create.press("Enter") : create.click());
+  await page.waitForURL(/\/play\//);
+  return page.url().split("/play/")[1];
+}
+
+/** An init script: counts, in `window.flights` and `window.marks`, the cards drawn travelling to
+ * the maze and the changes marked on it. */
+export const countFlights = () => {
+  window.flights = 0;
+  window.marks = 0;
+  new MutationObserver((changes) => {
+    for (const n of changes.flatMap((c) => [...c.addedNodes]))
+      if (n instanceof Element) {
+        window.flights += n.querySelectorAll(".flying").length + Number(n.matches(".flying"));
+        window.marks += n.querySelectorAll(".new-move").length;
+      }
+  }).observe(document, { childList: true, subtree: true });
+};
+
+/** Reads JSON from the API (for facts the test checks the pages against). */
+export async function get(path) {
+  const res = await fetch(BASE + path);
+  assert.equal(res.status, 200, path);
+  return res.json();
+}
+
+export async function post(path, token, body) {
+  const headers = { "content-type": "application/json" };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(BASE + path, {
+    method: "POST",
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  assert.ok(res.ok, `${path}: ${res.status}`);
+  return res.json();
+}
+
+/** A regular expression matching `s` literally. @param {string} s */
+export const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** `s` with its `{name}` placeholders filled from `p`. @param {string} s @param {Record<string, string | number>} p */
+export const fill = (s, p) => s.replace(/\{(\w+)\}/g, (m, k) => (k in p ? String(p[k]) : m));

@@ -1,0 +1,268 @@
+// Browser tests of the lobby and the waiting room: the lobby's assets and form, a rematch's
+// series, a Saboteur 2 game set up from it, the host's acts on a waiting game (a seat freed,
+// the game cancelled, invite links), and a game of an older record refused a seat.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { axe, BASE, browser, createFromLobby, DESKTOP, get, post, setUp, shots } from "./harness.mjs";
+
+setUp();
+
+test("the lobby's assets stay within budget, compressed and revalidated", async () => {
+  let total = 0;
+  let sent = 0;
+  for (const path of [
+    "/",
+    "/assets/bundle.js",
+    "/assets/lang-en.js",
+    "/assets/lang-en-problems.js",
+    "/assets/style.css",
+  ]) {
+    // fetch asks for gzip and unpacks it: the body is the file, Content-Length what was sent.
+    const res = await fetch(BASE + path);
+    assert.equal(res.status, 200, path);
+    assert.equal(res.headers.get("content-encoding"), "gzip", path);
+    const tag = res.headers.get("etag");
+    assert.match(tag ?? "", /^"[0-9a-f]{32}"$/, path);
+    total += (await res.arrayBuffer()).byteLength;
+    sent += Number(res.headers.get("content-length"));
+    // Held already: 304, no body.
+    const again = await fetch(BASE + path, { headers: { "if-none-match": tag } });
+    assert.equal(again.status, 304, path);
+    assert.equal((await again.arrayBuffer()).byteLength, 0, path);
+    // A client that takes no gzip gets the file as it is.
+    const plain = await fetch(BASE + path, { headers: { "accept-encoding": "identity" } });
+    assert.equal(plain.headers.get("content-encoding"), null, path);
+    assert.equal(Number(plain.headers.get("content-length")), (await plain.arrayBuffer()).byteLength, path);
+  }
+  console.log(`lobby assets: ${total} bytes uncompressed, ${sent} sent gzipped (budget 204800 uncompressed)`);
+  assert.ok(total < 200 * 1024);
+  assert.ok(sent < total / 2, `${sent} of ${total}`);
+  assert.match((await fetch(`${BASE}/assets/bundle.js`)).headers.get("content-type"), /javascript/);
+});
+
+test("the lobby's form: the clock's fields only with a clock, the increment only with a bank clock", async () => {
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/`);
+  const clock = page.getByLabel("Turn clock");
+  const seconds = page.getByLabel("Seconds", { exact: true });
+  const increment = page.getByLabel("Increment", { exact: true });
+  const abandon = page.getByLabel(/^Bot takes over after/);
+  await clock.waitFor();
+  for (const [kind, shown] of [
+    ["", []],
+    ["per_decision", [seconds, abandon]],
+    ["bank", [seconds, increment, abandon]],
+    ["per_decision", [seconds, abandon]],
+    ["", []],
+  ]) {
+    await clock.selectOption(kind);
+    for (const [name, field] of Object.entries({ seconds, increment, abandon }))
+      assert.equal(await field.isVisible(), shown.includes(field), `${name} with the clock "${kind}"`);
+  }
+  await axe(page, "the lobby with a bank clock chosen");
+  await context.close();
+});
+
+test("the lobby's form and the waiting room's remember the player's name and the bots' level between visits", async () => {
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/`);
+  const name = page.getByLabel("Your name");
+  const level = page.getByLabel("Bot level");
+  assert.equal(await name.inputValue(), "Player", "the first visit's name");
+  assert.equal(await level.inputValue(), "heuristic", "the first visit's level");
+  await name.fill("Zoë");
+  await level.selectOption("expert");
+  await page.getByRole("button", { name: "Create" }).click();
+  await page.waitForURL(/\/play\//);
+  await page.goto(`${BASE}/`);
+  await name.waitFor();
+  assert.equal(await name.inputValue(), "Zoë", "the name chosen last time");
+  assert.equal(await level.inputValue(), "expert", "the level chosen last time");
+  // Another game's waiting room offers a seat under the same name.
+  const other = await post("/games", undefined, { ruleset: "base", players: 3 });
+  await page.goto(`${BASE}/play/${other.game_id}`);
+  await page.getByRole("button", { name: "Join a seat" }).waitFor();
+  assert.equal(await page.getByLabel("Your name").inputValue(), "Zoë");
+  await context.close();
+});
+
+test("a rematch: the series in the lobby, the table and the replay", async () => {
+  // A game of bots is over as soon as it starts (the bots answer at once); its host plays a
+  // rematch with the same bots.
+  const first = await post("/games", undefined, { ruleset: "base", players: 3 });
+  for (let i = 0; i < 3; i++) await post(`/games/${first.game_id}/bots`, first.host_token, { level: "random" });
+  await post(`/games/${first.game_id}/start`, first.host_token);
+  assert.equal((await get(`/games/${first.game_id}`)).status, "finished");
+  const second = await post(`/games/${first.game_id}/rematch`, first.host_token);
+  const ctx = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/replay/${first.game_id}`);
+  const series = page.getByRole("region", { name: "Series" });
+  await series.getByRole("link", { name: second.game_id.slice(0, 8) }).waitFor();
+  await series.getByText(/Running totals: .*\d/).waitFor();
+  await series.getByRole("link", { name: second.game_id.slice(0, 8) }).click();
+  await page.waitForURL(new RegExp(`/replay/${second.game_id}`));
+  await page
+    .getByRole("region", { name: "Series" })
+    .getByText(`${second.game_id.slice(0, 8)} (this game)`)
+    .waitFor();
+  // The series at the finished game's table: its bots named by their level in the reader's
+  // words ("easy bot 1"), not as the server named them ("random bot 1").
+  await page.goto(`${BASE}/play/${first.game_id}`);
+  const totals = page.getByRole("region", { name: "Series" }).getByText(/Running totals: .*\d/);
+  await totals.waitFor();
+  assert.match(await totals.textContent(), /easy bot 1 \d+, easy bot 2 \d+, easy bot 3 \d+/);
+  await page.goto(`${BASE}/`);
+  await page.getByRole("row").filter({ hasText: "rematch of" }).first().waitFor();
+  await axe(page, "lobby with a rematch");
+  await ctx.close();
+});
+
+test("a Saboteur 2 game from the lobby", async () => {
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await createFromLobby(page, { ruleset: "saboteur2", players: 3, bots: 2 });
+  await page.getByRole("button", { name: "Start the game" }).click();
+  await page.locator("svg.board").waitFor();
+  // A pass is one button for the chosen set of cards (§10), not one per combination.
+  await page.getByText("You play now").first().waitFor({ timeout: 15000 });
+  await page.getByRole("list", { name: "Your hand" }).getByRole("button").first().click();
+  const moves = page.getByLabel("Moves for the selected card");
+  const passes = moves.getByRole("button").filter({ hasText: /^pass, discarding/ });
+  await passes.first().waitFor();
+  assert.equal(await passes.count(), 1, "one pass button for the selected card");
+  const also = moves.getByRole("checkbox");
+  assert.ok((await also.count()) >= 1, "the other cards may be ticked to go with it");
+  await also.first().check();
+  await moves
+    .getByRole("button")
+    .filter({ hasText: /^pass, discarding .+ and .+/ })
+    .waitFor();
+  assert.equal(await passes.count(), 1, "still one pass button, for the two cards");
+  assert.match(await passes.first().textContent(), /^pass, discarding .+ and .+/);
+  await shots(page, "saboteur2");
+  await page.goto(`${BASE}/`);
+  await page.locator("tbody tr").first().waitFor();
+  await axe(page, "lobby");
+  await shots(page, "lobby");
+  await context.close();
+});
+
+test("the host frees a seat a stranger took in the waiting room", async () => {
+  const created = await post("/games", undefined, { ruleset: "base", players: 3 });
+  const id = created.game_id;
+  await post(`/games/${id}/seats`, undefined, { name: "Squatter" });
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/`);
+  await page.evaluate(
+    ([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })),
+    [id, created.host_token],
+  );
+  await page.goto(`${BASE}/play/${id}`);
+  await page.getByRole("button", { name: "Free the seat: Squatter" }).click();
+  await page.getByRole("button", { name: "Free the seat: Squatter" }).waitFor({ state: "detached" });
+  const summary = await get(`/games/${id}`);
+  assert.equal(summary.seats.length, 0, "the seat is free again");
+  await axe(page, "waiting room of a host");
+  await context.close();
+});
+
+test("the host cancels a lobby from the waiting room, asked once more; the page then says so", async () => {
+  const created = await post("/games", undefined, { ruleset: "base", players: 3 });
+  const id = created.game_id;
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/`);
+  await page.evaluate(
+    ([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })),
+    [id, created.host_token],
+  );
+  await page.goto(`${BASE}/play/${id}`);
+  const cancel = page.getByRole("button", { name: "Cancel the game" });
+  // Said no to: nothing happens.
+  page.once("dialog", (d) => d.dismiss());
+  await cancel.click();
+  assert.equal((await get(`/games/${id}`)).status, "lobby", "a dismissed question cancels nothing");
+  page.once("dialog", (d) => d.accept());
+  await cancel.click();
+  await page.getByText("The host cancelled this game before it started.").waitFor();
+  assert.equal((await get(`/games/${id}`)).status, "cancelled");
+  assert.equal(await page.getByRole("button", { name: "Start the game" }).count(), 0, "nothing left to start");
+  await axe(page, "a cancelled game");
+  await context.close();
+});
+
+test("an invite link stays through the waiting room's redraws and a reload, and goes with its freed seat", async () => {
+  const created = await post("/games", undefined, { ruleset: "base", players: 4 });
+  const id = created.game_id;
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  await page.goto(`${BASE}/`);
+  await page.evaluate(
+    ([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })),
+    [id, created.host_token],
+  );
+  await page.goto(`${BASE}/play/${id}`);
+  // Asked for at once, as a hurried host does, then the room redrawn by a bot taking a seat.
+  await page.getByRole("button", { name: "Create an invite link" }).click();
+  const link = page.getByRole("link", { name: /[#&]token=/ });
+  const href = await link.getAttribute("href");
+  await page.getByRole("button", { name: "Seat a bot" }).click();
+  await page.getByRole("button", { name: /^Free the seat: \w+ bot \d/ }).waitFor();
+  assert.equal(await link.getAttribute("href"), href, "the link survives the redraw");
+  await page.reload();
+  assert.equal(await page.getByRole("link", { name: /[#&]token=/ }).getAttribute("href"), href, "and a reload");
+  // The invited seat freed: its link goes, and a second invite makes a new one, for a guest
+  // the host names: the seat takes the name, the link says whose it is, and it copies.
+  await page.getByRole("button", { name: "Free the seat: Guest" }).click();
+  await page.getByRole("link", { name: /[#&]token=/ }).waitFor({ state: "detached" });
+  await page.getByRole("textbox", { name: "The guest's name" }).fill("Bea");
+  await page.getByRole("button", { name: "Create an invite link" }).click();
+  const named = page.getByRole("list", { name: "Invite links" }).getByRole("listitem");
+  await named.filter({ hasText: /^Seat \d+, Bea: / }).waitFor();
+  const second = await page.getByRole("link", { name: /[#&]token=/ }).getAttribute("href");
+  assert.notEqual(second, href);
+  await page.getByRole("button", { name: "Free the seat: Bea" }).waitFor();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await named.getByRole("button", { name: "Copy" }).click();
+  await page.getByText("The link is copied: send it to your guest.").waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), BASE + second);
+  await context.close();
+});
+
+test("a game whose record is of an older version is refused a seat: the page says why and no seat is taken", async () => {
+  // A server that created a new game under record version 4 (signatures that name no event):
+  // the first event says so, and the browser reads it before it takes a seat.
+  const created = await post("/games", undefined, { ruleset: "base", players: 3 });
+  const id = created.game_id;
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  let read = 0;
+  await page.route(`**/games/${id}/events?after=0&limit=1`, async (route) => {
+    const res = await route.fetch();
+    const events = await res.json();
+    assert.equal(events.events[0].event.record_version, 5, "the server creates games under record version 5");
+    events.events[0].event.record_version = 4;
+    read++;
+    await route.fulfill({ response: res, json: events });
+  });
+  await page.goto(`${BASE}/play/${id}`);
+  await page.getByRole("button", { name: "Join a seat" }).click();
+  const alert = page.getByRole("alert").filter({ hasText: /older record/ });
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /version 4; this browser takes seats under version 5/);
+  assert.equal(read, 1, "the record version was read before the seat");
+  assert.equal((await get(`/games/${id}`)).seats.length, 0, "no seat was taken");
+  // The same game as the server recorded it: the seat is taken.
+  await page.unroute(`**/games/${id}/events?after=0&limit=1`);
+  await page.getByRole("button", { name: "Join a seat" }).click();
+  for (let i = 0; i < 50 && !(await get(`/games/${id}`)).seats.length; i++)
+    await new Promise((r) => setTimeout(r, 100));
+  assert.equal((await get(`/games/${id}`)).seats.length, 1, "a seat in a game of record version 5");
+  await context.close();
+});
