@@ -50,6 +50,60 @@ test("a whole base game through the table, gold choices included, to the player'
     .getByRole("list", { name: "Players" })
     .filter({ hasText: /key [0-9a-f]{4} / })
     .waitFor();
+  const { kept, turns, pathsLaid, toldNews, paced, roundEnds } = await playedThrough(page, id, joined.player_token);
+  const final = await get(`/games/${id}/state`);
+  console.log(
+    `a whole game in ${turns} turns of the player; rounds: ${JSON.stringify(final.view.rounds.map((r) => r.winners))}`,
+  );
+  assert.ok(kept > 0, "the player chose gold at least once");
+  assert.ok(toldNews > 0, "the bots' moves were told");
+  assert.ok(paced > 0, "the bots' moves were told one by one, and all at once on asking");
+  // Every round's end was shown before the next deal (the last before the final score).
+  assert.deepEqual(
+    roundEnds.map((r) => r.round),
+    [1, 2, 3],
+    `rounds' ends shown: ${JSON.stringify(roundEnds)}`,
+  );
+  assert.deepEqual(
+    roundEnds.map((r) => r.button),
+    ["Next round", "Next round", "Show the final score"],
+  );
+  assert.ok(
+    roundEnds.some((r) => r.route),
+    "a route to the gold was drawn",
+  );
+  assert.ok(
+    roundEnds.slice(0, 2).some((r) => r.hidden),
+    "another seat's gold shown as cards, its values hidden, during the game",
+  );
+  await signedByTheBrowser(page, id);
+  await finalScoreShown(page, id, summary, final);
+  await shots(page, "game-over");
+  await axe(page, "game over");
+  // Each card laid travelled to its cell, the player's from the hand and the bots' from their rows.
+  const flights = await page.evaluate(() => window.flights);
+  assert.ok(flights > 0, `${flights} cards travelled, ${pathsLaid} laid by the player`);
+  // The audit view checks, in the browser, what it kept: the server's keys, the receipts, the
+  // players' signatures, and that the seat's key in the record is this browser's.
+  await page.goto(`${BASE}/audit/${id}`);
+  const here = page.getByRole("region", { name: "Checked in this browser" }).getByRole("status");
+  await here.waitFor();
+  const checked = await here.textContent();
+  assert.match(checked, /Your seat's key in the record is this browser's/);
+  assert.match(checked, /(\d+) of the \1 receipts this browser kept are signed by the server's keys/);
+  assert.match(checked, /[1-9]\d* players' signatures in the record verify/);
+  assert.match(await page.getByText(/^Verified:/).textContent(), /[1-9]\d* players' signatures checked again/);
+  await context.close();
+});
+
+/**
+ * Plays the game on `page` by clicks to its result, each round's end checked against the
+ * record (`roundEndShown`, a reload on the first): the gold choices made, the player's turns,
+ * the paths laid, the turns after which the bots' moves were told, one by one or all at once,
+ * and the rounds' ends shown.
+ * @param {import("playwright-core").Page} page @param {string} id @param {string} token
+ */
+async function playedThrough(page, id, token) {
   const result = page.getByRole("status").filter({ hasText: /You won!|You did not win/ });
   let kept = 0,
     turns = 0,
@@ -75,7 +129,7 @@ test("a whole base game through the table, gold choices included, to the player'
         await onward.waitFor();
         assert.equal(await heading.textContent(), was, "the same round's end after a reload");
       }
-      roundEnds.push(await roundEndShown(page, id, joined.player_token, roundEnds.length === 0));
+      roundEnds.push(await roundEndShown(page, id, token, roundEnds.length === 0));
       if (roundEnds.length === 1) {
         // Moved on from, it stays behind after a reload.
         await page.reload();
@@ -128,33 +182,15 @@ test("a whole base game through the table, gold choices included, to the player'
       assert.match(await page.locator("svg.board rect.last-move").getAttribute("aria-label"), /^last on the board: /);
     }
   }
-  const final = await get(`/games/${id}/state`);
-  console.log(
-    `a whole game in ${turns} turns of the player; rounds: ${JSON.stringify(final.view.rounds.map((r) => r.winners))}`,
-  );
-  assert.ok(kept > 0, "the player chose gold at least once");
-  assert.ok(toldNews > 0, "the bots' moves were told");
-  assert.ok(paced > 0, "the bots' moves were told one by one, and all at once on asking");
-  // Every round's end was shown before the next deal (the last before the final score).
-  assert.deepEqual(
-    roundEnds.map((r) => r.round),
-    [1, 2, 3],
-    `rounds' ends shown: ${JSON.stringify(roundEnds)}`,
-  );
-  assert.deepEqual(
-    roundEnds.map((r) => r.button),
-    ["Next round", "Next round", "Show the final score"],
-  );
-  assert.ok(
-    roundEnds.some((r) => r.route),
-    "a route to the gold was drawn",
-  );
-  assert.ok(
-    roundEnds.slice(0, 2).some((r) => r.hidden),
-    "another seat's gold shown as cards, its values hidden, during the game",
-  );
-  // The seat came by a link without a key: the browser registered its own, shown at the seat
-  // by its fingerprint, and signed every act after it.
+  return { kept, turns, pathsLaid, toldNews, paced, roundEnds };
+}
+
+/**
+ * The seat came by a link without a key: the browser registered its own, shown at the seat by
+ * its fingerprint, and signed every act after it; the game over is the player's own.
+ * @param {import("playwright-core").Page} page @param {string} id
+ */
+async function signedByTheBrowser(page, id) {
   const bundle = await get(`/games/${id}/audit`);
   const registered = bundle.events.findIndex((e) => e.event_type === "seat_key_registered" && e.payload.seat === 0);
   assert.ok(registered > 0, "the browser registered a key for the seat");
@@ -172,6 +208,15 @@ test("a whole base game through the table, gold choices included, to the player'
   assert.equal(await page.getByText("You are watching").count(), 0, "the player's own seat at game over");
   assert.equal(await page.getByRole("button", { name: "Request undo" }).count(), 0, "no undo once over");
   assert.match(await page.locator(".turn-banner").textContent(), /^Game over/);
+}
+
+/**
+ * The final score on `page`: every seat ranked by its gold, each round's gold as the record
+ * has it, the rounds won, and each finished round's line saying who won it, or why nobody did.
+ * @param {import("playwright-core").Page} page @param {string} id @param {any} summary the game
+ * @param {any} final the game's last state
+ */
+async function finalScoreShown(page, id, summary, final) {
   // The final score: every seat ranked by its gold (ties share a place), the rounds each won,
   // the winners marked.
   const score = page.getByRole("table", { name: "Final score" }).first();
@@ -239,23 +284,7 @@ test("a whole base game through the table, gold choices included, to the player'
     final.view.rounds.reduce((n, r) => n + r.winners.length, 0),
     "the rounds each seat won",
   );
-  await shots(page, "game-over");
-  await axe(page, "game over");
-  // Each card laid travelled to its cell, the player's from the hand and the bots' from their rows.
-  const flights = await page.evaluate(() => window.flights);
-  assert.ok(flights > 0, `${flights} cards travelled, ${pathsLaid} laid by the player`);
-  // The audit view checks, in the browser, what it kept: the server's keys, the receipts, the
-  // players' signatures, and that the seat's key in the record is this browser's.
-  await page.goto(`${BASE}/audit/${id}`);
-  const here = page.getByRole("region", { name: "Checked in this browser" }).getByRole("status");
-  await here.waitFor();
-  const checked = await here.textContent();
-  assert.match(checked, /Your seat's key in the record is this browser's/);
-  assert.match(checked, /(\d+) of the \1 receipts this browser kept are signed by the server's keys/);
-  assert.match(checked, /[1-9]\d* players' signatures in the record verify/);
-  assert.match(await page.getByText(/^Verified:/).textContent(), /[1-9]\d* players' signatures checked again/);
-  await context.close();
-});
+}
 
 test("a round whose gold was reached but that pays nobody says why, in the round's line and the log, in every language (§10.2)", async () => {
   // A Saboteur 2 round whose winning side had nobody to pay (all trapped, or none of that

@@ -260,7 +260,6 @@ test("at a 150 ms round trip: the table's load, a card selected, the requests a 
         }),
     ),
   );
-  if (process.env.TIMELINE) console.log(timeline.join("\n"));
   await page.getByText("You play now").first().waitFor({ timeout: 20000 });
   // Selecting a card asks the server nothing.
   const before = requests.length;
