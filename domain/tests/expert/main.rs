@@ -7,119 +7,19 @@
 //!
 //! `SABOTEUR_EXPERT_GAMES` sets the games per ruleset of the legality test (default 10).
 
+mod games;
+mod positions;
+
 use saboteur_domain::bot::expert::Tuning;
 use saboteur_domain::bot::{BotLevel, bot_game, choose};
 use saboteur_domain::cards::Action;
 use saboteur_domain::{
-    Audience, Card, Cell, Command, Event, GOAL_CELLS, Game, Goals, Options, PlacedCard, Role,
-    Ruleset, Seat, Setup, Target, audit, decide, legal_commands, view,
+    Audience, Card, Command, Event, GOAL_CELLS, Game, Options, Ruleset, Seat, Target, audit,
+    decide, legal_commands, view,
 };
 
-fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// A base position: `players` seats, seat 0 to move holding `hand`, every other seat holding
-/// `others`, the maze a straight tunnel from the start to `(reach, 0)`, the gold in the middle.
-fn position(players: u8, roles: Vec<Role>, hand: Vec<Card>, others: Vec<Card>, reach: i32) -> Game {
-    let n = players as usize;
-    let mut hands = vec![others; n];
-    hands[0] = hand;
-    Setup {
-        ruleset: Ruleset::Base,
-        options: Options::default(),
-        players,
-        round: 1,
-        first_player: Seat(0),
-        roles,
-        set_aside_roles: Vec::new(),
-        goals: Goals {
-            top: Card::GoalStoneNe,
-            middle: Card::GoalGold,
-            bottom: Card::GoalStoneNw,
-        },
-        hands,
-        draw_pile: vec![
-            Card::TunnelNs,
-            Card::DeadendE,
-            Card::TunnelNe,
-            Card::RepairCart,
-            Card::TunnelEw,
-            Card::DeadendNs,
-            Card::TunnelNesw,
-            Card::BreakCart,
-            Card::TunnelNw,
-            Card::DeadendN,
-            Card::TunnelNes,
-            Card::Rockfall,
-        ],
-        gold_pile: Vec::new(),
-        board: (1..=reach)
-            .map(|x| PlacedCard {
-                x,
-                y: 0,
-                card: Card::TunnelEw,
-                rotated: false,
-            })
-            .collect(),
-        in_front: None,
-        gold: None,
-        seed: 0,
-        rules_version: saboteur_domain::RULES_VERSION,
-    }
-    .into_game()
-    .expect("a valid position")
-}
-
-/// Applies `seat`'s command.
-fn play(game: &mut Game, seat: Seat, cmd: &Command) {
-    for e in decide(game, seat, cmd).unwrap_or_else(|e| panic!("{cmd:?} refused: {e}")) {
-        game.apply(&e);
-    }
-}
-
-/// Every other seat passes (discarding its first card) until seat 0 is to move again.
-fn others_pass(game: &mut Game) {
-    while let Some(seat) = game.awaited() {
-        if seat == Seat(0) {
-            return;
-        }
-        let pass = legal_commands(game, seat)
-            .into_iter()
-            .find(|c| matches!(c, Command::Pass { .. }))
-            .expect("a pass");
-        play(game, seat, &pass);
-    }
-}
-
-/// Seat 0 looks at the goal at `cell` with its Map, then the others pass.
-fn peek(game: &mut Game, cell: Cell) {
-    play(
-        game,
-        Seat(0),
-        &Command::PlayAction {
-            card: Card::Map,
-            target: Some(Target::Cell(cell)),
-            tool: None,
-        },
-    );
-    others_pass(game);
-}
-
-fn digger_roles(players: u8, saboteur: usize) -> Vec<Role> {
-    (0..players as usize)
-        .map(|i| {
-            if i == saboteur {
-                Role::Saboteur
-            } else {
-                Role::GoldDigger
-            }
-        })
-        .collect()
-}
+use games::{legal_and_audited, mixed, relabelled, same_logic};
+use positions::{digger_roles, peek, play, position};
 
 #[test]
 fn rule_5_the_expert_plays_the_placement_that_reaches_the_gold_it_has_seen() {
@@ -321,76 +221,6 @@ fn rule_4_4_the_expert_plays_no_map_on_a_goal_it_has_seen() {
     }
 }
 
-/// Levels by seat and game: an expert at every other seat, heuristic and random bots between.
-fn mixed(seed: u64, seat: Seat) -> BotLevel {
-    match (seed + u64::from(seat.0)) % 4 {
-        0 | 2 => BotLevel::Expert,
-        1 => BotLevel::Heuristic,
-        _ => BotLevel::Random,
-    }
-}
-
-fn players(ruleset: Ruleset, seed: u64) -> u8 {
-    match ruleset {
-        Ruleset::Base => 3 + (seed % 8) as u8,
-        Ruleset::Saboteur2 => 2 + (seed % 11) as u8,
-    }
-}
-
-/// The legality test's games of `ruleset` whose index is `part` modulo `parts` (the games are
-/// split so the test threads share them).
-fn legal_and_audited(ruleset: Ruleset, part: u64, parts: u64) {
-    for seed in (0..env("SABOTEUR_EXPERT_GAMES", 10)).filter(|s| s % parts == part) {
-        let seed = 7_000 + seed;
-        let n = players(ruleset, seed);
-        // A table recorded as a server records it: every command listed among the legal
-        // ones where it was issued, and the log passes the audit, which decides every
-        // command again and chooses every expert move again from its view and seed.
-        let log = bot_game(
-            ruleset,
-            Options::default(),
-            n,
-            saboteur_domain::Seed::from_u64(seed),
-            |_, s| mixed(seed, s),
-        );
-        assert!(
-            matches!(log.last(), Some(Event::GameEnded { .. })),
-            "seed {seed}"
-        );
-        let mut game = Game::replay(&log[..1]).unwrap();
-        for e in &log[1..] {
-            if let Event::CommandAccepted {
-                seat,
-                command,
-                bot: Some(b),
-                ..
-            } = e
-            {
-                let cmd = command.known().expect("the omniscient log");
-                assert!(
-                    legal_commands(&game, *seat).contains(&cmd.canonical()),
-                    "{ruleset:?} seed {seed}: {} issued an unlisted {cmd:?}",
-                    b.level
-                );
-            }
-            game.apply(e);
-        }
-        let report = audit(&log).unwrap_or_else(|d| panic!("seed {seed}: {d}"));
-        let experts = log
-            .iter()
-            .filter(|e| {
-                matches!(e, Event::CommandAccepted { bot: Some(b), .. } if b.level == BotLevel::Expert)
-            })
-            .count();
-        assert!(experts > 0, "seed {seed}: experts played");
-        let commands = log
-            .iter()
-            .filter(|e| matches!(e, Event::CommandAccepted { .. }))
-            .count() as u64;
-        assert_eq!(report.bot_moves_checked, commands, "seed {seed}");
-    }
-}
-
 #[test]
 fn the_expert_issues_only_legal_commands_and_its_games_pass_the_audit_base_0() {
     legal_and_audited(Ruleset::Base, 0, 2);
@@ -443,29 +273,6 @@ fn the_expert_is_a_function_of_its_view_and_seed() {
         }
         assert!(checked > 10, "{ruleset:?}: {checked} views");
     }
-}
-
-/// The expert's moves recorded with `version`, in place of the version that chose them.
-fn relabelled(log: &[Event], version: u32) -> Vec<Event> {
-    log.iter()
-        .cloned()
-        .map(|mut e| {
-            if let Event::CommandAccepted { bot: Some(b), .. } = &mut e
-                && b.level == BotLevel::Expert
-            {
-                b.version = version;
-            }
-            e
-        })
-        .collect()
-}
-
-/// Whether versions `a` and `b` of the expert choose alike in `ruleset`: the same budget and
-/// margin, and in Saboteur 2 the same estimate of a rollout cut short.
-fn same_logic(a: Tuning, b: Tuning, ruleset: Ruleset) -> bool {
-    a.budget(ruleset) == b.budget(ruleset)
-        && a.margin == b.margin
-        && (ruleset == Ruleset::Base || a.payout_estimate == b.payout_estimate)
 }
 
 #[test]
