@@ -9,9 +9,9 @@ use saboteur_storage::{
 use super::helpers::{batch, created, event, gid, host, new_game};
 use saboteur_domain::Seat;
 
-pub(crate) async fn credentials(store: EventStore) {
-    new_game(&store, "g1", GameStatus::Lobby).await;
-    let c = |hash: &str, seat: Option<u8>| Credential {
+/// A seat in game `g1`: Ada's, a player's at `seat` holding the token hashed `hash`.
+fn player(hash: &str, seat: Option<u8>) -> Credential {
+    Credential {
         game_id: gid("g1"),
         token_hash: Some(hash.into()),
         role: Role::Player,
@@ -22,21 +22,37 @@ pub(crate) async fn credentials(store: EventStore) {
         entropy: None,
         public_key: None,
         key_proof: None,
-    };
+    }
+}
+
+/// Credentials of one lobby: seats added (once each), counted for the client that took them and
+/// removed; seats with no token kept as stored; a kept seat claimed with its key, the key's
+/// proof and a share; a key registered later kept with the seat.
+pub(crate) async fn credentials(store: EventStore) {
+    new_game(&store, "g1", GameStatus::Lobby).await;
+    seats_added_counted_and_removed(&store).await;
+    seats_without_a_token(&store).await;
+    a_kept_seat_claimed(&store).await;
+    a_key_registered_later(&store).await;
+}
+
+/// Seats added once each, a seat taken by a client counted for it until forgotten, and a seat
+/// removed once.
+async fn seats_added_counted_and_removed(store: &EventStore) {
     let before = chrono::Utc::now() - chrono::Duration::seconds(1);
-    store.add_credential(&c("h1", Some(0))).await.unwrap();
+    store.add_credential(&player("h1", Some(0))).await.unwrap();
     store
-        .add_credential_by(&c("h2", Some(1)), Some(taker("192.0.2.1")))
+        .add_credential_by(&player("h2", Some(1)), Some(taker("192.0.2.1")))
         .await
         .unwrap();
     assert!(matches!(
-        store.add_credential(&c("h1", Some(2))).await,
+        store.add_credential(&player("h1", Some(2))).await,
         Err(StoreError::Exists)
     ));
     // A seat taken by a client is counted for it (and a refused one is not).
     assert!(matches!(
         store
-            .add_credential_by(&c("h3", Some(1)), Some(taker("192.0.2.1")))
+            .add_credential_by(&player("h3", Some(1)), Some(taker("192.0.2.1")))
             .await,
         Err(StoreError::Exists)
     ));
@@ -71,6 +87,10 @@ pub(crate) async fn credentials(store: EventStore) {
         Err(StoreError::NotFound)
     ));
     assert_eq!(store.credentials(&gid("g1")).await.unwrap().len(), 1);
+}
+
+/// A bot's seat and a seat kept for a rematch's claim: no token, read back as stored.
+async fn seats_without_a_token(store: &EventStore) {
     // A bot and a seat kept for a rematch's claim hold no token: they read back as stored,
     // and only the claiming hash turns the kept seat into a player's.
     let bot = Credential {
@@ -80,7 +100,7 @@ pub(crate) async fn credentials(store: EventStore) {
         entropy: None,
         public_key: None,
         key_proof: None,
-        ..c("unused", Some(2))
+        ..player("unused", Some(2))
     };
     let kept = Credential {
         token_hash: None,
@@ -89,7 +109,7 @@ pub(crate) async fn credentials(store: EventStore) {
         entropy: None,
         public_key: None,
         key_proof: None,
-        ..c("unused", Some(3))
+        ..player("unused", Some(3))
     };
     store.add_credential(&bot).await.unwrap();
     store.add_credential(&kept).await.unwrap();
@@ -103,6 +123,11 @@ pub(crate) async fn credentials(store: EventStore) {
         all.iter().any(|c| same(c, &bot)) && all.iter().any(|c| same(c, &kept)),
         "{all:?}"
     );
+}
+
+/// The kept seat claimed: only with the claiming hash, and then a player's, with its share, key
+/// and proof.
+async fn a_kept_seat_claimed(store: &EventStore) {
     assert!(matches!(
         store
             .claim_seat(
@@ -148,6 +173,10 @@ pub(crate) async fn credentials(store: EventStore) {
             Some(proof.as_str()),
         )
     );
+}
+
+/// A key registered in the lobby kept with the seat; the seat, claimed, is not claimed again.
+async fn a_key_registered_later(store: &EventStore) {
     // A key registered in the lobby is kept with the seat, its proof with it.
     let other = "ef".repeat(32);
     let other_proof = "34".repeat(64);
