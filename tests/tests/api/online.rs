@@ -2,6 +2,8 @@
 //! tokens, seats handed to bots and taken back, presence, and turn clocks driven by a manual
 //! clock — a timeout recorded once when two processes see it, and after a restart.
 
+mod talk;
+
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
@@ -48,123 +50,20 @@ fn of_type<'a>(events: &'a [Value], kind: &str) -> Vec<&'a Value> {
         .collect()
 }
 
-async fn talk(app: &TestApp, id: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
-    app.post_json(&format!("/games/{id}/talk"), token, Some(&body))
-        .await
-}
-
 async fn talk_tokens_seats_and_presence(app: &TestApp) {
     let t = started(app, 3, 11, json!({})).await;
-    let id = &t.id;
-    // A player talks: the message is an event, public, in the outcome and the log.
-    let (st, out) = talk(
-        app,
-        id,
-        Some(&t.tokens[1]),
-        json!({ "text": "seat 0 digs badly" }),
-    )
-    .await;
-    assert_eq!(st, StatusCode::OK, "{out}");
-    assert_conforms("Outcome", &out);
-    let posted = &out["events"][0];
-    assert_eq!(posted["event"]["type"], "talk_posted");
-    assert_eq!(posted["event"]["seat"], 1);
-    assert_eq!(posted["event"]["text"], "seat 0 digs badly");
-    let seq = posted["seq"].as_u64().unwrap();
-    let seen = log(app, id, None).await;
-    assert_eq!(of_type(&seen, "talk_posted").len(), 1);
-    // Bad text, a player sending a name, the host, a spectator where spectators may not talk.
-    for (token, body, status) in [
-        (
-            Some(&t.tokens[1]),
-            json!({ "text": "" }),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            Some(&t.tokens[1]),
-            json!({ "text": "a\u{202e}b" }),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            Some(&t.tokens[1]),
-            json!({ "text": "x".repeat(281) }),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            Some(&t.tokens[1]),
-            json!({ "text": "hi", "name": "me" }),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            Some(&t.tokens[1]),
-            json!({ "text": "hi", "colour": "red" }),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            Some(&t.host),
-            json!({ "text": "hi" }),
-            StatusCode::FORBIDDEN,
-        ),
-        (
-            None,
-            json!({ "text": "hi", "name": "kibitzer" }),
-            StatusCode::FORBIDDEN,
-        ),
-    ] {
-        let (st, v) = talk(app, id, token.map(String::as_str), body.clone()).await;
-        assert_eq!(st, status, "{body} → {v}");
-        assert!(v["code"].is_string(), "{v}");
-    }
-    // Five messages in thirty seconds, then 429 with Retry-After; nothing recorded.
-    for i in 0..4 {
-        let (st, v) = talk(
-            app,
-            id,
-            Some(&t.tokens[1]),
-            json!({ "text": format!("and {i}") }),
-        )
-        .await;
-        assert_eq!(st, StatusCode::OK, "{v}");
-    }
-    let (_, before) = app.game(id).await;
-    let r = app
-        .post_raw(
-            &format!("/games/{id}/talk"),
-            Some(&t.tokens[1]),
-            &json!({ "text": "more" }),
-        )
-        .await;
-    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
-    let wait: u64 = r.headers()["retry-after"]
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!((1..=30).contains(&wait), "{wait}");
-    let v: Value = r.json().await.unwrap();
-    assert_eq!(v["code"], "too_many_requests");
-    let (_, after) = app.game(id).await;
-    assert_eq!(before["version"], after["version"]);
-    // The host hides the first message: others see it without its text.
-    let hide = format!("/games/{id}/talk/{seq}/hide");
-    let (st, v) = app.post_json(&hide, Some(&t.tokens[0]), None).await;
-    assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
-    let (st, v) = app.post_json(&hide, Some(&t.host), None).await;
-    assert_eq!(st, StatusCode::OK, "{v}");
-    assert_eq!(v["events"][0]["event"]["type"], "talk_hidden");
-    let (st, _) = app.post_json(&hide, Some(&t.host), None).await;
-    assert_eq!(st, StatusCode::CONFLICT, "hidden once");
-    let (st, _) = app
-        .post_json(&format!("/games/{id}/talk/1/hide"), Some(&t.host), None)
-        .await;
-    assert_eq!(st, StatusCode::NOT_FOUND, "event 1 is not a message");
-    let seen = log(app, id, Some(&t.tokens[2])).await;
-    let first = seen.iter().find(|e| e["seq"] == seq).unwrap();
-    assert_eq!(first["event"]["text"], Value::Null);
-    let (_, state) = app.state(id, Some(&t.tokens[2])).await;
-    assert_conforms("StateView", &state);
-    assert_eq!(state["table"]["hidden_talk"], json!([seq]));
+    let seq = talk::a_message_posted(app, &t).await;
+    talk::messages_refused(app, &t).await;
+    talk::the_rate_limit(app, &t).await;
+    talk::the_host_hides_a_message(app, &t, seq).await;
+    let new = a_lost_token(app, &t).await;
+    a_seat_handed_to_a_bot_and_taken_back(app, &t, &new).await;
+    presence(app, &t).await;
+}
 
+/// Seat 2's token reissued by the host, the old one refused from then on; the new one.
+async fn a_lost_token(app: &TestApp, t: &Table) -> String {
+    let id = &t.id;
     // A lost token: the host issues a new one; the old one stops working; the log says only
     // that it happened.
     let (st, fresh) = app
@@ -193,7 +92,13 @@ async fn talk_tokens_seats_and_presence(app: &TestApp) {
         .post_json(&format!("/games/{id}/seats/9/token"), Some(&t.host), None)
         .await;
     assert_eq!(st, StatusCode::NOT_FOUND);
+    new.to_string()
+}
 
+/// The awaited seat handed to a bot by the host and reclaimed by its player (`new` is seat 2's
+/// token).
+async fn a_seat_handed_to_a_bot_and_taken_back(app: &TestApp, t: &Table, new: &str) {
+    let id = &t.id;
     // The host hands the awaited seat to a bot: it plays at once; its player takes it back.
     let (_, state) = app.state(id, None).await;
     let awaited = state["view"]["phase"]["awaited"].as_u64().unwrap() as usize;
@@ -243,7 +148,11 @@ async fn talk_tokens_seats_and_presence(app: &TestApp) {
     assert_eq!(out["events"][0]["event"]["type"], "seat_reclaimed");
     let (st, _) = app.post_json(&reclaim, Some(&token(awaited)), None).await;
     assert_eq!(st, StatusCode::CONFLICT, "taken back once");
+}
 
+/// Presence as a seat's stream and a spectator's open and close.
+async fn presence(app: &TestApp, t: &Table) {
+    let id = &t.id;
     // Presence: a seat with an open event stream is connected; it is not once closed.
     let presence = format!("/games/{id}/presence");
     let (st, p) = app.get_json(&presence, None).await;
