@@ -4,16 +4,29 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, sqlite_url};
+use crate::helpers::{Table, TestApp, sqlite_url};
+
+/// A problem's body: the code given, and a detail that says something.
+fn problem(v: &Value, code: &str) {
+    assert_eq!(v["code"], code, "{v}");
+    assert!(v["detail"].as_str().is_some_and(|d| !d.is_empty()));
+}
 
 /// Error cases: 400, 401, 403, 404, 409, 412, 422, idempotent retry; a rejected command
 /// changes nothing.
 async fn errors_and_retries(app: &TestApp, second: &TestApp) {
-    let t = app.table("base", 3, 5).await;
-    let problem = |v: &Value, code: &str| {
-        assert_eq!(v["code"], code, "{v}");
-        assert!(v["detail"].as_str().is_some_and(|d| !d.is_empty()));
-    };
+    let mut t = app.table("base", 3, 5).await;
+    seats_and_the_start(app, &mut t).await;
+    unknown_games_and_malformed_commands(app, &t).await;
+    let (seat, version) = commands_refused_by_the_rules(app, &t).await;
+    let first = a_stale_precondition_and_a_retry(app, &t, seat, version).await;
+    a_lost_race(app, second, &t, &first).await;
+    paging_and_bad_queries(app, &t).await;
+}
+
+/// A seat left before the start and taken by the next to join (its new token kept in `t`), a
+/// full table, and the start refused to a player and to no token, allowed to the host.
+async fn seats_and_the_start(app: &TestApp, t: &mut Table) {
     // Leaving before the start frees the seat; the next to join takes it.
     let (st, _) = app.leave(&t.id, 1, Some(&t.tokens[0])).await;
     assert_eq!(st, StatusCode::FORBIDDEN, "not one's own seat");
@@ -27,7 +40,6 @@ async fn errors_and_retries(app: &TestApp, second: &TestApp) {
     );
     let (st, j) = app.join(&t.id, "again").await;
     assert_eq!((st, j["seat"].as_u64()), (StatusCode::CREATED, Some(1)));
-    let mut t = t;
     t.tokens[1] = j["player_token"].as_str().unwrap().to_string();
     // Joining a full table: 409, with the conflict's own code.
     let (st, v) = app.join(&t.id, "late").await;
@@ -41,6 +53,10 @@ async fn errors_and_retries(app: &TestApp, second: &TestApp) {
     assert_eq!(st, StatusCode::UNAUTHORIZED);
     let (st, _) = app.start(&t.id, Some(&t.host)).await;
     assert_eq!(st, StatusCode::OK);
+}
+
+/// An unknown game and malformed commands: 404 and 400, each a problem.
+async fn unknown_games_and_malformed_commands(app: &TestApp, t: &Table) {
     // Unknown game: 404; malformed id path still answers problem+json.
     let r = app.get_raw("/games/nope/state", None).await;
     assert_eq!(r.status(), StatusCode::NOT_FOUND);
@@ -54,6 +70,11 @@ async fn errors_and_retries(app: &TestApp, second: &TestApp) {
         assert_eq!(st, StatusCode::BAD_REQUEST, "{bad}");
         problem(&v, "bad_request");
     }
+}
+
+/// Commands the rules refuse (another seat's turn, a bad discard) and the host's: nothing
+/// changes. The awaited seat and the game's version.
+async fn commands_refused_by_the_rules(app: &TestApp, t: &Table) -> (usize, i64) {
     let (_, before) = app.state(&t.id, Some(&t.tokens[0])).await;
     let version = before["version"].as_i64().unwrap();
     // Not your turn: 422 with the rule's code; nothing changes.
@@ -80,6 +101,17 @@ async fn errors_and_retries(app: &TestApp, second: &TestApp) {
         after["receipt"]["view_hash"],
         before["receipt"]["view_hash"]
     );
+    (seat, version)
+}
+
+/// The awaited `seat`'s move with a stale `If-Match` (412), then sent twice with one key at
+/// `version`: the same outcome, appended once. The outcome.
+async fn a_stale_precondition_and_a_retry(
+    app: &TestApp,
+    t: &Table,
+    seat: usize,
+    version: i64,
+) -> Value {
     // Stale If-Match: 412.
     let (_, moves) = app.legal_moves(&t.id, &t.tokens[seat]).await;
     let cmd = moves["commands"][0].clone();
@@ -110,6 +142,13 @@ async fn errors_and_retries(app: &TestApp, second: &TestApp) {
     assert_eq!(unsigned(first.clone()), unsigned(again));
     let (_, now) = app.game(&t.id).await;
     assert_eq!(now["version"], first["version"]);
+    first
+}
+
+/// A second server process on the same database, behind when the next move is made through
+/// `app` (after the outcome `first`): its stale move is refused or not offered, and its next
+/// read sees the winner's version.
+async fn a_lost_race(app: &TestApp, second: &TestApp, t: &Table, first: &Value) {
     // A lost race: a second server process on the same database still holds the old version.
     let (_, stale) = second.state(&t.id, None).await;
     assert_eq!(stale["version"], first["version"]);
@@ -147,6 +186,10 @@ async fn errors_and_retries(app: &TestApp, second: &TestApp) {
     // Either way the next request through the second process sees the winner's version.
     let (_, fresh) = second.state(&t.id, None).await;
     assert!(fresh["version"].as_i64() > stale["version"].as_i64());
+}
+
+/// Paging the events, and bad queries and creations refused.
+async fn paging_and_bad_queries(app: &TestApp, t: &Table) {
     // Paging the events: Link rel=next.
     let r = app
         .get_raw(&format!("/games/{}/events?limit=1", t.id), None)
