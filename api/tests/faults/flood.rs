@@ -4,86 +4,21 @@
 //! server counts each address apart. Every limited request is a 429 problem with
 //! `too_many_requests` and `Retry-After`, and changes nothing.
 
+mod limits;
+mod replies;
+
 use std::time::{Duration, Instant};
 
 use reqwest::{Client, StatusCode};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::harness::{Remote, Server, from, game_with_bots, one_move, send, status, version};
+use crate::harness::{Remote, Server, from, game_with_bots, one_move, send, status};
+use replies::{limited, lobbies, refused};
 
 pub(crate) fn sqlite() -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("flood.db").display());
     (dir, url)
-}
-
-/// A refusal by a per-client limit: 429 problem+json, its code, a wait.
-fn limited(what: &str, reply: &(StatusCode, Value, reqwest::header::HeaderMap)) {
-    let (st, body, headers) = reply;
-    assert_eq!(*st, StatusCode::TOO_MANY_REQUESTS, "{what}: {body}");
-    assert_eq!(body["code"], "too_many_requests", "{what}: {body}");
-    let wait: u64 = headers
-        .get("retry-after")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("{what}: no Retry-After"));
-    assert!(wait >= 1, "{what}: Retry-After {wait}");
-}
-
-/// A reply's `RateLimit` field (`"policy";r=N;t=S`) read as (policy, remaining), after
-/// checking its `RateLimit-Policy` names the same policy with `q` and `w`.
-fn allowance(headers: &reqwest::header::HeaderMap, policy: &str, q: u32, w: u64) -> u64 {
-    let field = |name: &str| {
-        headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_else(|| panic!("no {name}: {headers:?}"))
-            .to_string()
-    };
-    assert_eq!(
-        field("ratelimit-policy"),
-        format!("\"{policy}\";q={q};w={w}")
-    );
-    let said = field("ratelimit");
-    let rest = said
-        .strip_prefix(&format!("\"{policy}\";r="))
-        .unwrap_or_else(|| panic!("RateLimit: {said}"));
-    let (remaining, reset) = rest.split_once(";t=").unwrap();
-    assert!(reset.parse::<u64>().unwrap() <= w, "{said}");
-    remaining.parse().unwrap()
-}
-
-/// The games listed as lobbies.
-async fn lobbies(c: &Client, s: &Remote) -> Vec<String> {
-    let mut ids = Vec::new();
-    let mut next = Some("/games?status=lobby&limit=100".to_string());
-    while let Some(path) = next {
-        let (st, page, _) = send(c.get(s.url(&path))).await.expect("list");
-        assert_eq!(st, StatusCode::OK, "{page}");
-        for g in page["games"].as_array().unwrap() {
-            ids.push(g["id"].as_str().unwrap().to_string());
-        }
-        next = page["next_cursor"]
-            .as_str()
-            .map(|c| format!("/games?status=lobby&limit=100&cursor={c}"));
-    }
-    ids
-}
-
-/// The count of requests refused by kind, from `/metrics`.
-async fn refused(c: &Client, s: &Remote, kind: &str) -> u64 {
-    let text = c
-        .get(s.url("/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let line = format!("saboteur_limited_total{{kind=\"{kind}\"}} ");
-    text.lines()
-        .find_map(|l| l.strip_prefix(&line))
-        .map_or(0, |n| n.trim().parse().unwrap())
 }
 
 /// The person at seat 0 plays `games` whole games against bots; the time of each command.
@@ -232,146 +167,13 @@ async fn every_kind_has_its_limit(url: &str) {
     );
     let s = server.remote();
     let (a, b) = (from(3), from(4));
-    // Creating: three, then refused; another address creates.
-    let mut made = Vec::new();
-    for left in [2, 1, 0] {
-        let (st, g, headers) = send(
-            a.post(s.url("/games"))
-                .json(&json!({"ruleset": "base", "players": 5})),
-        )
-        .await
-        .unwrap();
-        assert_eq!(st, StatusCode::CREATED, "{g}");
-        // Each reply says what is left of the documented limit.
-        assert_eq!(allowance(&headers, "create", 3, 3600), left);
-        made.push((
-            g["game_id"].as_str().unwrap().to_string(),
-            g["host_token"].as_str().unwrap().to_string(),
-        ));
-    }
-    let before = lobbies(&b, &s).await.len();
-    let reply = send(
-        a.post(s.url("/games"))
-            .json(&json!({"ruleset": "base", "players": 10})),
-    )
-    .await
-    .unwrap();
-    limited("a fourth game in an hour", &reply);
-    assert_eq!(allowance(&reply.2, "create", 3, 3600), 0);
-    assert_eq!(lobbies(&b, &s).await.len(), before, "nothing made");
-    let (st, _, _) = send(
-        b.post(s.url("/games"))
-            .json(&json!({"ruleset": "base", "players": 3})),
-    )
-    .await
-    .unwrap();
-    assert_eq!(st, StatusCode::CREATED, "another address creates");
-    // Joining: four seats, then refused with the game unchanged.
+    let made = limits::creates(&a, &b, &s).await;
     let (id, host) = made[0].clone();
-    let mut tokens = Vec::new();
-    for n in 0..4 {
-        let (st, j, headers) = send(
-            a.post(s.url(&format!("/games/{id}/seats")))
-                .json(&json!({"name": format!("p{n}")})),
-        )
-        .await
-        .unwrap();
-        assert_eq!(st, StatusCode::CREATED, "{j}");
-        assert_eq!(allowance(&headers, "join", 4, 60), 3 - n);
-        tokens.push(j["player_token"].as_str().unwrap().to_string());
-    }
-    let v = version(&b, &s, &id).await;
-    let reply = send(
-        a.post(s.url(&format!("/games/{id}/seats")))
-            .json(&json!({"name": "p5"})),
-    )
-    .await
-    .unwrap();
-    limited("a fifth seat in a minute", &reply);
-    assert_eq!(allowance(&reply.2, "join", 4, 60), 0);
-    assert_eq!(version(&b, &s, &id).await, v, "no seat taken");
-    let (_, g, _) = send(b.get(s.url(&format!("/games/{id}")))).await.unwrap();
-    assert_eq!(g["seats"].as_array().unwrap().len(), 4);
-    // The host, from another address, seats a bot and starts.
-    let (st, body, _) = send(
-        b.post(s.url(&format!("/games/{id}/bots")))
-            .bearer_auth(&host)
-            .json(&json!({"level": "random"})),
-    )
-    .await
-    .unwrap();
-    assert_eq!(st, StatusCode::CREATED, "{body}");
-    let (st, body, _) = send(
-        b.post(s.url(&format!("/games/{id}/start")))
-            .bearer_auth(&host),
-    )
-    .await
-    .unwrap();
-    assert_eq!(st, StatusCode::OK, "{body}");
-    // Other writes: five commands (refused by the rules or not), then only 429s, and the game
-    // unchanged by them.
-    let command = |n: usize| {
-        a.post(s.url(&format!("/games/{id}/commands")))
-            .bearer_auth(&tokens[n % 4])
-            .json(&json!({"type": "pass", "discard": []}))
-    };
-    for n in 0..5 {
-        let (st, body, headers) = send(command(n)).await.unwrap();
-        assert_ne!(st, StatusCode::TOO_MANY_REQUESTS, "command {n}: {body}");
-        assert_eq!(allowance(&headers, "write", 5, 60), 4 - n as u64);
-    }
-    let v = version(&b, &s, &id).await;
-    for n in 5..8 {
-        let reply = send(command(n)).await.unwrap();
-        limited("a command past the writes", &reply);
-        assert_eq!(allowance(&reply.2, "write", 5, 60), 0);
-    }
-    assert_eq!(version(&b, &s, &id).await, v, "nothing played");
-    // Streams: two at once, the third refused; another address opens its own; one closed
-    // gives its place back.
-    let open = |c: Client| {
-        let url = s.url(&format!("/games/{id}/events/stream"));
-        async move { c.get(url).send().await.unwrap() }
-    };
-    let one = open(a.clone()).await;
-    let two = open(a.clone()).await;
-    assert_eq!(
-        (one.status(), two.status()),
-        (StatusCode::OK, StatusCode::OK)
-    );
-    let third = open(a.clone()).await;
-    assert_eq!(third.status(), StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(open(b.clone()).await.status(), StatusCode::OK);
-    drop(one);
-    // A client that left is noticed when a write to it fails: within about twice the stream's
-    // keep-alive of 5 s, as for the process's cap.
-    let mut reopened = false;
-    for _ in 0..100 {
-        let r = open(a.clone()).await;
-        if r.status() == StatusCode::OK {
-            reopened = true;
-            break;
-        }
-        drop(r);
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    assert!(reopened, "a closed stream gives its place back");
-    // Reads: 300 a minute (the streams opened among them), then refused; another address
-    // reads.
-    let mut read_refused = false;
-    for _ in 0..400 {
-        let reply = send(a.get(s.url(&format!("/games/{id}")))).await.unwrap();
-        if reply.0 == StatusCode::TOO_MANY_REQUESTS {
-            limited("reads", &reply);
-            assert_eq!(allowance(&reply.2, "read", 300, 60), 0);
-            read_refused = true;
-            break;
-        }
-        allowance(&reply.2, "read", 300, 60);
-    }
-    assert!(read_refused, "the reads' bucket holds 300");
-    let (st, _, _) = send(b.get(s.url(&format!("/games/{id}")))).await.unwrap();
-    assert_eq!(st, StatusCode::OK);
+    let tokens = limits::joins(&a, &b, &s, &id).await;
+    limits::the_host_starts(&b, &s, &id, &host).await;
+    limits::writes(&a, &b, &s, &id, &tokens).await;
+    limits::streams(&a, &b, &s, &id).await;
+    limits::reads(&a, &b, &s, &id).await;
     for kind in ["create", "join", "write", "read", "stream"] {
         assert!(refused(&b, &s, kind).await >= 1, "counted: {kind}");
     }
