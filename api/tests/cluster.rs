@@ -1,15 +1,15 @@
 //! The production shape on one machine (`deploy/cluster.sh`): PostgreSQL with a synchronous
 //! standby under Patroni and etcd, HAProxy in front of the database and of two server
 //! processes. Under load through HAProxy, the primary is killed with SIGKILL, twice (the old
-//! primary rejoining as a standby in between); the primary's machine stalls (SIGSTOP) for 5 s
-//! and for longer than Patroni's TTL, the standby's for 15 s (`cluster/pause.rs`); every etcd
-//! member is stopped for 30 s, then again with the standby's machine stalled, while a spectator
-//! reads (`cluster/etcd.rs`: every read answered, writes recorded or refused 503); then a server
-//! process is killed: nothing acknowledged is lost or recorded twice, every game verifies and
-//! plays on to its end, and every stream opened before has every event. First, one address
-//! holding more connections than its share is refused past it while another is served
-//! (`cluster/fair.rs`). One cluster start
-//! serves every fault (`CLUSTER_FAULTS=etcd` runs only the faults named).
+//! primary rejoining as a standby in between, `cluster/failover.rs`); the primary's machine
+//! stalls (SIGSTOP) for 5 s and for longer than Patroni's TTL, the standby's for 15 s
+//! (`cluster/pause.rs`); every etcd member is stopped for 30 s, then again with the standby's
+//! machine stalled, while a spectator reads (`cluster/etcd.rs`: every read answered, writes
+//! recorded or refused 503); then a server process is killed: nothing acknowledged is lost or
+//! recorded twice, every game verifies and plays on to its end, and every stream opened before
+//! has every event. First, one address holding more connections than its share is refused past
+//! it while another is served (`cluster/fair.rs`). One cluster start serves every fault
+//! (`CLUSTER_FAULTS=etcd` runs only the faults named).
 //!
 //! A test binary of its own, so that no other test competes with the cluster for the machine.
 //! `deploy/cluster.sh` needs Patroni, etcd and HAProxy (`cargo xtask test` installs them).
@@ -17,6 +17,8 @@
 // The fault suite's harness: this binary uses part of it.
 #[path = "cluster/etcd.rs"]
 mod etcd;
+#[path = "cluster/failover.rs"]
+mod failover;
 #[path = "cluster/fair.rs"]
 mod fair;
 #[allow(dead_code)]
@@ -379,76 +381,8 @@ async fn ends_by_itself(c: &Client, s: &Remote, id: &str, within: Duration) {
     }
 }
 
-/// Kills the primary's PostgreSQL under load and checks what the clients saw; how long writes
-/// were refused.
-async fn failover(
-    cluster: &Cluster,
-    c: &Client,
-    games: &[(String, String)],
-    round: u64,
-) -> Duration {
-    let front = cluster.front();
-    let refused = Arc::new(Mutex::new(Duration::ZERO));
-    let took = refused.clone();
-    let acked = under_load(c, &front, games, round, async {
-        let killed = Instant::now();
-        eprintln!("{}", cluster.command("kill-primary").trim());
-        // Writes come back: a game is created through HAProxy.
-        loop {
-            let reply = send(
-                c.post(front.url("/games"))
-                    .json(&json!({"ruleset": "base", "players": 3})),
-            )
-            .await;
-            if let Some((StatusCode::CREATED, _, _)) = reply {
-                break;
-            }
-            assert!(
-                killed.elapsed() < FAILOVER_BOUND,
-                "writes still refused after {FAILOVER_BOUND:?}: {reply:?}"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        *took.lock().unwrap() = killed.elapsed();
-    })
-    .await;
-    let refused = *refused.lock().unwrap();
-    eprintln!(
-        "failover {round}: writes refused for {refused:?}; {} commands acknowledged around it",
-        acked.len()
-    );
-    assert!(acked.len() >= games.len(), "the load made too few moves");
-    all_kept(c, &front, &acked).await;
-    eprintln!("{}", cluster.command("status"));
-    refused
-}
-
 /// The games of a round: followed by spectators from the start, checked at the end.
 type Games = Vec<(String, String)>;
-
-/// The primary killed under load, twice (the old primary rejoining as a standby in between).
-async fn failovers(
-    cluster: &Cluster,
-    c: &Client,
-    round: &mut impl FnMut(Games) -> Games,
-    clocked: &mut Vec<String>,
-) {
-    let front = cluster.front();
-    let games = round(mixed_games(c, &front, 4, 500).await);
-    failover(cluster, c, &games, 1).await;
-    // The old primary comes back as a standby by itself (Patroni's rewind), and a second
-    // failover passes the same checks.
-    let rejoining = Instant::now();
-    cluster.command("wait-sync");
-    eprintln!(
-        "the old primary rejoined as a synchronous standby after {:?}",
-        rejoining.elapsed()
-    );
-    let games = round(mixed_games(c, &front, 4, 600).await);
-    clocked.push(clocked_game(c, &front, 801).await);
-    failover(cluster, c, &games, 2).await;
-    cluster.command("wait-sync");
-}
 
 /// The primary's machine stalls shorter and longer than the TTL, then the standby's, then the
 /// primary's PostgreSQL alone.
@@ -522,7 +456,7 @@ async fn failover_under_load_loses_nothing() {
     // Games on a turn clock nobody answers: the clocks and the bots carry on through the faults.
     let mut clocked = vec![clocked_game(&c, &front, 800).await];
     if wants("failover") {
-        failovers(&cluster, &c, &mut round, &mut clocked).await;
+        failover::failovers(&cluster, &c, &mut round, &mut clocked).await;
     }
     if wants("stall") {
         stalls(&cluster, &c, &mut round).await;
