@@ -1,10 +1,10 @@
-//! Rooms a person can hold: no Rust source file of the product is over 600 lines, and no
+//! Rooms a person can hold: no Rust source file of the workspace is over 600 lines, and no
 //! function in one is over 150 lines.
 //!
-//! The product's sources are every `*.rs` under `domain/src`, `verifier/src`, `storage/src`,
-//! `openapi/src`, `api/src` and `xtask/src`, and every crate's build script (`build.rs`). Any
-//! `tests/`, `benches/` or `target/` directory is left out, and so is a generated file (one
-//! that says `@generated` in its first lines).
+//! The sources are every `*.rs` of the workspace's crates (`domain`, `verifier`, `storage`,
+//! `openapi`, `api`, `tests`, `xtask`): their `src/`, their tests and benchmarks, and their build
+//! scripts. Only `target/` and `node_modules/` directories are left out, and so is a generated
+//! file (one that says `@generated` in its first lines).
 //!
 //! Functions are measured with a real parser (`syn`, with `proc-macro2`'s line numbers): every
 //! `fn` item, method (inherent, trait implementation, or trait default) and nested `fn`. A
@@ -23,23 +23,13 @@ const MAX_FILE_LINES: usize = 600;
 /// The most lines a function may have.
 const MAX_FN_LINES: usize = 150;
 
-/// The source folders of the product, relative to the workspace's root.
-const SOURCE_DIRS: [&str; 6] = [
-    "domain/src",
-    "verifier/src",
-    "storage/src",
-    "openapi/src",
-    "api/src",
-    "xtask/src",
-];
-
-/// The workspace's crates, whose build scripts are sources too.
+/// The workspace's crates, each a folder of the workspace's root.
 const CRATES: [&str; 7] = [
     "domain", "verifier", "storage", "openapi", "api", "tests", "xtask",
 ];
 
 /// Folders never measured, wherever they are.
-const SKIPPED_DIRS: [&str; 3] = ["tests", "benches", "target"];
+const SKIPPED_DIRS: [&str; 2] = ["target", "node_modules"];
 
 /// A function's name (qualified by its `impl` or trait and enclosing functions), where it
 /// starts, and how many lines it has.
@@ -220,17 +210,11 @@ fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// The product's sources, as paths relative to the workspace's root.
+/// The workspace's sources: every `*.rs` of each crate's folder.
 fn sources(root: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for dir in SOURCE_DIRS {
-        rust_files(&root.join(dir), &mut files);
-    }
     for krate in CRATES {
-        let script = root.join(krate).join("build.rs");
-        if script.is_file() {
-            files.push(script);
-        }
+        rust_files(&root.join(krate), &mut files);
     }
     files.sort();
     files.dedup();
