@@ -27,8 +27,10 @@ async fn main() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let url = format!("sqlite://{}", dir.path().join("listing.db").display());
     let (server, addr) = saboteur_api::start(saboteur_api::Config {
+        // Every game a lobby a while: the total of lobbies is raised to hold them all.
         limits: saboteur_api::Limits {
             off: true,
+            lobbies: games,
             ..saboteur_api::Limits::default()
         },
         ..saboteur_api::Config::new("127.0.0.1:0", url)
@@ -53,7 +55,7 @@ async fn main() {
                         .send()
                         .await
                         .expect("create");
-                    assert!(r.status().is_success());
+                    assert!(r.status().is_success(), "create: {}", r.status());
                     if i % every == 0 {
                         let created: Value = r.json().await.expect("JSON");
                         played_by_bots(&http, &base, &created, players).await;

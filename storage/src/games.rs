@@ -385,8 +385,8 @@ impl EventStore {
     }
 
     /// The winners of the finished games among `games`, by game, in one query: each game's
-    /// last `game_ended` event's `winners` (a game whose event cannot be read is left out,
-    /// and logged).
+    /// last `game_ended` event's `winners`, found from its last event backwards (a game whose
+    /// event cannot be read is left out, and logged).
     async fn winners_of(
         &self,
         games: &[GameRecord],
@@ -402,16 +402,20 @@ impl EventStore {
         }
         let ids = serde_json::to_string(&ids)
             .map_err(|e| StoreError::Corrupt(format!("game ids: {e}")))?;
+        // Each game's events read backwards from its last, to its last `game_ended` (the
+        // last event of a finished game, unless something was recorded after it).
         let sql = match self.backend {
             Backend::Postgres(_) => {
-                "SELECT game_id, (payload -> 'winners')::text FROM events WHERE event_type = \
-                 'game_ended' AND game_id IN (SELECT jsonb_array_elements_text($1::jsonb)) \
-                 ORDER BY seq"
+                "SELECT g.id, (SELECT (e.payload -> 'winners')::text FROM events e \
+                 WHERE e.game_id = g.id AND e.event_type = 'game_ended' \
+                 ORDER BY e.seq DESC LIMIT 1) FROM games g \
+                 WHERE g.id IN (SELECT jsonb_array_elements_text($1::jsonb))"
             }
             Backend::Sqlite(_) => {
-                "SELECT game_id, json_extract(payload, '$.winners') FROM events WHERE \
-                 event_type = 'game_ended' AND game_id IN (SELECT value FROM json_each($1)) \
-                 ORDER BY seq"
+                "SELECT g.id, (SELECT json_extract(e.payload, '$.winners') FROM events e \
+                 WHERE e.game_id = g.id AND e.event_type = 'game_ended' \
+                 ORDER BY e.seq DESC LIMIT 1) FROM games g \
+                 WHERE g.id IN (SELECT value FROM json_each($1))"
             }
         };
         let rows: Vec<(GameId, Option<String>)> = on_pool!(self, pool => {
