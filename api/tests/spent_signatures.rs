@@ -97,20 +97,7 @@ async fn a_signature_is_spent_once(url: &str, dir: &std::path::Path) {
     // The operator writes, in place of seat 0's last move, the same command signed at the
     // first version (what a player's refused request would have carried).
     let (last, _) = *played.last().unwrap();
-    let store = saboteur_storage::EventStore::connect(url).await.unwrap();
-    let recorded = store
-        .events_after(
-            &saboteur_storage::GameId::parse(&id).unwrap(),
-            saboteur_storage::Version::from_stored(last - 1).unwrap(),
-            1,
-        )
-        .await
-        .unwrap()
-        .remove(0);
-    let body = recorded.payload["signature"]["body"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let body = signed_body(url, &id, last).await;
     let spent = hex::encode(
         key.sign(&statement(&id, 0, early, "command", &body))
             .to_bytes(),
@@ -301,20 +288,7 @@ async fn a_name_signed_is_no_other_act(url: &str, dir: &std::path::Path) {
     let (honest, said) = verify_bundle(url, dir, &id).await;
     assert_eq!(honest, Some(0), "{said}");
     let (first, at) = played[0];
-    let store = saboteur_storage::EventStore::connect(url).await.unwrap();
-    let command = store
-        .events_after(
-            &saboteur_storage::GameId::parse(&id).unwrap(),
-            saboteur_storage::Version::from_stored(first - 1).unwrap(),
-            1,
-        )
-        .await
-        .unwrap()
-        .remove(0)
-        .payload["signature"]["body"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let command = signed_body(url, &id, first).await;
     // The rename's own signature, with its body and version, in place of the first command's.
     let spent = hex::encode(key.sign(&renamed).to_bytes());
     rewrite_event(url, &id, first, |p| {

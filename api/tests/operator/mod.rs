@@ -330,6 +330,27 @@ impl Server {
     }
 }
 
+/// The signed body event `seq` of game `id` records with its player's signature, as the store
+/// holds it (what an operator reads before forging another signature over it).
+pub async fn signed_body(database_url: &str, id: &str, seq: i64) -> String {
+    let store = saboteur_storage::EventStore::connect(database_url)
+        .await
+        .unwrap();
+    let recorded = store
+        .events_after(
+            &saboteur_storage::GameId::parse(id).unwrap(),
+            saboteur_storage::Version::from_stored(seq - 1).unwrap(),
+            1,
+        )
+        .await
+        .unwrap()
+        .remove(0);
+    recorded.payload["signature"]["body"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 /// What a dishonest operator does to change one recorded event: drops the triggers, rewrites
 /// event `seq`'s payload with `change`, recomputes every hash from it to the end, the game's
 /// last hash and its transparency log entry.
