@@ -174,3 +174,43 @@ pub fn state_view(history: &History, version: i64, audience: Audience) -> Option
         receipt: None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::newer::declared;
+    use saboteur_domain::Event;
+
+    #[test]
+    fn a_list_of_records_is_wrapped_record_by_record_and_only_for_a_declared_version() {
+        let records = || {
+            vec![
+                EventRecord {
+                    seq: 1,
+                    event: Event::TalkHidden { message: 7 }.into(),
+                },
+                EventRecord {
+                    seq: 2,
+                    event: Event::GameCancelled {}.into(),
+                },
+            ]
+        };
+        let kinds = |rs: Vec<EventRecord>| -> Vec<(i64, &'static str)> {
+            rs.iter().map(|r| (r.seq, r.event.kind())).collect()
+        };
+        let old = declared("0.10.0").unwrap();
+        assert_eq!(
+            kinds(EventRecord::all_for_client(records(), Some(&old))),
+            [(1, "talk_hidden"), (2, "newer")]
+        );
+        assert_eq!(
+            kinds(EventRecord::all_for_client(records(), None)),
+            [(1, "talk_hidden"), (2, "game_cancelled")]
+        );
+        let new = declared("0.11.0").unwrap();
+        assert_eq!(
+            kinds(EventRecord::all_for_client(records(), Some(&new))),
+            [(1, "talk_hidden"), (2, "game_cancelled")]
+        );
+    }
+}

@@ -211,40 +211,6 @@ mod tests {
     }
 
     #[test]
-    fn a_list_of_records_is_wrapped_record_by_record_and_only_for_a_declared_version() {
-        use crate::body::EventRecord;
-        let records = || {
-            vec![
-                EventRecord {
-                    seq: 1,
-                    event: Event::TalkHidden { message: 7 }.into(),
-                },
-                EventRecord {
-                    seq: 2,
-                    event: cancelled(),
-                },
-            ]
-        };
-        let kinds = |rs: Vec<EventRecord>| -> Vec<(i64, &'static str)> {
-            rs.iter().map(|r| (r.seq, r.event.kind())).collect()
-        };
-        let old = declared("0.10.0").unwrap();
-        assert_eq!(
-            kinds(EventRecord::all_for_client(records(), Some(&old))),
-            [(1, "talk_hidden"), (2, "newer")]
-        );
-        assert_eq!(
-            kinds(EventRecord::all_for_client(records(), None)),
-            [(1, "talk_hidden"), (2, "game_cancelled")]
-        );
-        let new = declared("0.11.0").unwrap();
-        assert_eq!(
-            kinds(EventRecord::all_for_client(records(), Some(&new))),
-            [(1, "talk_hidden"), (2, "game_cancelled")]
-        );
-    }
-
-    #[test]
     fn an_event_newer_than_the_declared_version_is_wrapped_whole() {
         let old = declared("0.10.1").unwrap();
         let ServedEvent::Newer(wrapped) = cancelled().for_client(Some(&old)) else {
