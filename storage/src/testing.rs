@@ -74,7 +74,34 @@ fn find_bin() -> Option<PathBuf> {
         .find(|d| d.join("initdb").is_file() && d.join("pg_ctl").is_file())
 }
 
+/// A loopback port free now, below the range the system hands out to outgoing connections and
+/// to listeners on port 0 (`/proc/sys/net/ipv4/ip_local_port_range`): a cluster stopped and
+/// started again keeps its port, and a client's connection or another test's listener could
+/// otherwise take it meanwhile. Each call of a process starts its search elsewhere.
 fn free_port() -> u16 {
+    static CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let low: u32 = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|r| r.split_whitespace().next()?.parse().ok())
+        .unwrap_or(32_768);
+    if low < 22_000 {
+        return any_free_port();
+    }
+    let (from, span) = (low - 12_000, 12_000);
+    let seed = std::process::id()
+        ^ std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    (0..span)
+        .map(|i| from + (seed.wrapping_add(call.wrapping_mul(97)).wrapping_add(i)) % span)
+        .filter_map(|p| u16::try_from(p).ok())
+        .find(|&p| std::net::TcpListener::bind(("127.0.0.1", p)).is_ok())
+        .unwrap_or_else(any_free_port)
+}
+
+/// A port the system hands out as free now.
+fn any_free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
@@ -141,11 +168,21 @@ fn start_cluster(fsync: bool) -> Cluster {
     );
     let socket = cluster._dir.path().to_string_lossy().to_string();
     let mut cluster = cluster;
-    cluster.options = format!(
-        "-p {port} -k {socket} -c listen_addresses=127.0.0.1 -c fsync={} -c max_connections=200",
-        if fsync { "on" } else { "off" }
-    );
-    cluster.pg_start();
+    // A port found free may be taken before the server binds it: then another one.
+    for attempt in 1.. {
+        cluster.options = format!(
+            "-p {} -k {socket} -c listen_addresses=127.0.0.1 -c fsync={} -c max_connections=200",
+            cluster.port,
+            if fsync { "on" } else { "off" }
+        );
+        match cluster.try_pg_start() {
+            Ok(()) => break,
+            Err(e) if attempt < 5 && e.contains("Address already in use") => {
+                cluster.port = free_port();
+            }
+            Err(e) => panic!("pg_ctl start failed: {e}"),
+        }
+    }
     cluster
 }
 
@@ -153,6 +190,14 @@ impl Cluster {
     /// Starts the server on its data directory and port, and waits until it accepts
     /// connections.
     fn pg_start(&self) {
+        if let Err(e) = self.try_pg_start() {
+            panic!("pg_ctl start failed: {e}");
+        }
+    }
+
+    /// [`Cluster::pg_start`], what went wrong as the error: `pg_ctl`'s output and the
+    /// server's log.
+    fn try_pg_start(&self) -> Result<(), String> {
         let log = self._dir.path().join("log");
         let start = self
             .run(
@@ -169,12 +214,14 @@ impl Cluster {
                 ],
             )
             .expect("pg_ctl runs");
-        assert!(
-            start.status.success(),
-            "pg_ctl start failed: {}{}",
+        if start.status.success() {
+            return Ok(());
+        }
+        Err(format!(
+            "{}{}",
             String::from_utf8_lossy(&start.stderr),
             std::fs::read_to_string(&log).unwrap_or_default()
-        );
+        ))
     }
 
     /// Stops the server, closing every connection (clients see their connections broken).
