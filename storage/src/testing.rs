@@ -84,10 +84,12 @@ fn free_port() -> u16 {
         .ok()
         .and_then(|r| r.split_whitespace().next()?.parse().ok())
         .unwrap_or(32_768);
-    if low < 22_000 {
+    // The 6,000 ports below it: clear of the throwaway servers' (18000–19999) and the
+    // development cluster's (26000 on, deploy/README.md) with the usual range (32768 up).
+    if low < 26_000 {
         return any_free_port();
     }
-    let (from, span) = (low - 12_000, 12_000);
+    let (from, span) = (low - 6_000, 6_000);
     let seed = std::process::id()
         ^ std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
