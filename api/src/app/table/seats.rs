@@ -131,14 +131,15 @@ impl Table {
         Ok(())
     }
 
-    /// The game as listed (its winners from its last `game_ended` event).
+    /// The game as listed (its winners, once finished, as the game holds them).
     pub fn summary(&self) -> crate::dto::GameSummary {
-        let winners = self.history().log().iter().rev().find_map(|e| match e {
-            saboteur_domain::Event::GameEnded { winners, .. } => {
-                Some(winners.iter().map(|s| s.0).collect())
-            }
-            _ => None,
-        });
-        crate::dto::summary(&self.record, &self.credentials, winners)
+        let winners = self
+            .history()
+            .game()
+            .winners()
+            .iter()
+            .map(|s| s.0)
+            .collect();
+        crate::dto::summary(&self.record, &self.credentials, Some(winners))
     }
 }
