@@ -9,7 +9,8 @@ use saboteur_domain::{
     legal_commands,
 };
 use saboteur_verifier::audit::{AuditBundle, BundleEvent};
-use saboteur_verifier::hash::{GENESIS, chain_hash, seed_commitment};
+use saboteur_verifier::hash::{GENESIS, seed_commitment};
+use saboteur_verifier::seal::Chain;
 
 /// A whole game recorded as the server records it: each command, then its events.
 fn recorded_game(seed: Seed) -> Vec<saboteur_domain::Event> {
@@ -37,6 +38,7 @@ fn bundle() -> AuditBundle {
 /// A bundle of `log`, chained as the store chains it.
 fn bundle_of(seed: Seed, log: &[saboteur_domain::Event]) -> AuditBundle {
     let mut prev = GENESIS.to_string();
+    let mut chain = Chain::new("g");
     let events = log
         .iter()
         .enumerate()
@@ -44,7 +46,7 @@ fn bundle_of(seed: Seed, log: &[saboteur_domain::Event]) -> AuditBundle {
             let payload = serde_json::to_value(e).unwrap();
             let seq = i as i64 + 1;
             let version = i32::from(EVENT_SCHEMA_VERSION);
-            let hash = chain_hash(&prev, "g", seq, e.kind(), version, &payload);
+            let hash = chain.hash(&prev, seq, e.kind(), version, &payload).unwrap();
             let event = BundleEvent {
                 seq,
                 event_type: e.kind().to_string(),

@@ -1372,6 +1372,19 @@ export interface components {
             type: "steal";
         };
         /**
+         * CommitmentOpening
+         * @description A hidden value's commitment and, for an audience that sees the value, its salt: what lets a
+         *     seat check a value it was shown against the chain before the game's seed is revealed.
+         */
+        CommitmentOpening: {
+            /** @description The commitment the chain hashes in its place (64 hex digits). */
+            commitment: string;
+            /** @description Where the value stands in the event: an RFC 6901 JSON pointer (`/hands/2`). */
+            path: string;
+            /** @description The salt (64 hex digits), for an audience that sees the value; absent otherwise. */
+            salt?: string | null;
+        };
+        /**
          * Conduct
          * @description What one seat has publicly done this round: counters the reducer keeps from public events
          *     only, reset at each round's start. Bots turn them into trust and suspicion; any player could
@@ -1959,6 +1972,12 @@ export interface components {
              *     (`NewerEvent`).
              */
             event: components["schemas"]["ServedEvent"];
+            /**
+             * @description For a seat while the game runs (record version 6 on): for each value of the event that
+             *     the seat sees and others do not, the commitment the hash chain holds in its place and
+             *     its salt, so the seat can check what it was shown against the chain. Absent otherwise.
+             */
+            openings?: components["schemas"]["CommitmentOpening"][];
             /**
              * Format: int64
              * @description Its sequence number, from 1.
@@ -3428,6 +3447,11 @@ export interface components {
              *     (`NewerEvent`).
              */
             event: components["schemas"]["ServedEvent"];
+            /**
+             * @description For a seat while the game runs (record version 6 on): the commitment and salt of each
+             *     value of the event that the seat sees and others do not, as `EventRecord.openings`.
+             */
+            openings?: components["schemas"]["CommitmentOpening"][];
             /**
              * Format: int64
              * @description Its sequence number, from 1: the game's version once it is applied.

@@ -260,6 +260,8 @@ export default {
   "table.cancel": "Cancel the game",
   "table.cancel_confirm": "Cancel this game for everyone? It cannot be started afterwards.",
   "table.cancelled": "The host cancelled this game before it started.",
+  "table.opening_mismatch":
+    "The server showed you a card at event {seq} that its record does not commit to. Keep your receipts: they prove it.",
   "table.goal_top": "the top goal",
   "table.goal_middle": "the middle goal",
   "table.goal_bottom": "the bottom goal",

@@ -262,6 +262,8 @@ export default {
   "table.cancel": "Cancelar la partida",
   "table.cancel_confirm": "¿Cancelar la partida para todos? Después no se podrá empezar.",
   "table.cancelled": "El anfitrión canceló esta partida antes de empezar.",
+  "table.opening_mismatch":
+    "El servidor te mostró en el evento {seq} una carta que su registro no compromete. Guarda tus recibos: lo prueban.",
   "table.goal_top": "la meta de arriba",
   "table.goal_middle": "la meta del centro",
   "table.goal_bottom": "la meta de abajo",

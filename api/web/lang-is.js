@@ -261,6 +261,8 @@ export default {
   "table.cancel": "Hætta við leikinn",
   "table.cancel_confirm": "Hætta við leikinn fyrir alla? Ekki verður hægt að hefja hann eftir það.",
   "table.cancelled": "Gestgjafinn hætti við leikinn áður en hann hófst.",
+  "table.opening_mismatch":
+    "Þjónninn sýndi þér spil í atburði {seq} sem skrá hans skuldbindur sig ekki við. Geymdu kvittanirnar: þær sanna það.",
   "table.goal_top": "efsta endaspilið",
   "table.goal_middle": "miðendaspilið",
   "table.goal_bottom": "neðsta endaspilið",

@@ -263,6 +263,8 @@ export default {
   "table.cancel": "Atcelt spēli",
   "table.cancel_confirm": "Atcelt spēli visiem? Pēc tam to vairs nevarēs sākt.",
   "table.cancelled": "Saimnieks atcēla spēli, pirms tā sākās.",
+  "table.opening_mismatch":
+    "Serveris notikumā {seq} tev parādīja kārti, kurai tā ieraksts neapņemas. Saglabā kvītis: tās to pierāda.",
   "table.goal_top": "augšējā finiša kārts",
   "table.goal_middle": "vidējā finiša kārts",
   "table.goal_bottom": "apakšējā finiša kārts",

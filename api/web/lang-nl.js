@@ -262,6 +262,8 @@ export default {
   "table.cancel": "Spel annuleren",
   "table.cancel_confirm": "Dit spel voor iedereen annuleren? Daarna kan het niet meer beginnen.",
   "table.cancelled": "De gastheer heeft dit spel geannuleerd voordat het begon.",
+  "table.opening_mismatch":
+    "De server liet je bij gebeurtenis {seq} een kaart zien waaraan zijn verslag zich niet bindt. Bewaar je bewijzen: zij tonen het aan.",
   "table.goal_top": "de bovenste doelkaart",
   "table.goal_middle": "de middelste doelkaart",
   "table.goal_bottom": "de onderste doelkaart",

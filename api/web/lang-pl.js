@@ -262,6 +262,8 @@ export default {
   "table.cancel": "Anuluj grę",
   "table.cancel_confirm": "Anulować grę dla wszystkich? Potem nie będzie można jej rozpocząć.",
   "table.cancelled": "Gospodarz anulował tę grę przed jej rozpoczęciem.",
+  "table.opening_mismatch":
+    "Serwer pokazał ci w zdarzeniu {seq} kartę, której jego zapis nie potwierdza. Zachowaj potwierdzenia: dowodzą tego.",
   "table.goal_top": "górna karta celu",
   "table.goal_middle": "środkowa karta celu",
   "table.goal_bottom": "dolna karta celu",

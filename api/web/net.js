@@ -56,7 +56,7 @@ export async function api(path, { method = "GET", token, body, headers = {}, sig
 
 /** The record version of the games this browser takes seats in: their players sign
  * `saboteur-act-v3`, each act bound to its moment and to what it is about. */
-export const RECORD_VERSION = 5;
+export const RECORD_VERSION = 6;
 
 /**
  * What a player signs for an act: the RFC 8785 (JCS) canonical JSON of the act's scheme, name,

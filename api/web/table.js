@@ -3,9 +3,10 @@
 // (play.js): the maze and the hand (hand.js), what just happened (news.js), the talk
 // (talk.js), the seat's own acts (acts.js) and the screens they make up (screens.js).
 
-import { main } from "./dom.js";
+import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, cards, follow, keys, roundEnds, serverKeys, tokens } from "./net.js";
+import { checkOpenings, OpeningMismatch } from "./openings.js";
 import { seriesSection } from "./parts.js";
 import { draw } from "./play.js";
 import { effective, goldByRound } from "./roundend.js";
@@ -216,8 +217,12 @@ function listen(page) {
  * @param {{ id: string, mine: TablePage["mine"] }} at @param {number} after @param {number} limit
  * @returns {Promise<Schemas["EventPage"]>}
  */
-const logPage = ({ id, mine }, after, limit) =>
-  api(`/games/${id}/events?after=${after}&limit=${limit}`, { token: mine.token });
+const logPage = async ({ id, mine }, after, limit) => {
+  /** @type {Schemas["EventPage"]} */
+  const page = await api(`/games/${id}/events?after=${after}&limit=${limit}`, { token: mine.token });
+  await checkOpenings(page.events);
+  return page;
+};
 
 /**
  * The table at one version in one request: the game, the view, the legal moves, presence
@@ -225,8 +230,14 @@ const logPage = ({ id, mine }, after, limit) =>
  * @param {{ id: string, mine: TablePage["mine"] }} at @param {number | null} after
  * @returns {Promise<Schemas["TableRead"]>}
  */
-const tableAt = ({ id, mine }, after) =>
-  api(`/games/${id}/table${after == null ? "" : `?after=${after}&limit=1000`}`, { token: mine.token });
+const tableAt = async ({ id, mine }, after) => {
+  /** @type {Schemas["TableRead"]} */
+  const read = await api(`/games/${id}/table${after == null ? "" : `?after=${after}&limit=1000`}`, {
+    token: mine.token,
+  });
+  await checkOpenings(read.events.events);
+  return read;
+};
 
 /** The whole log, as this reader may see it. @param {{ id: string, mine: TablePage["mine"] }} at */
 async function wholeLog(at) {
@@ -339,7 +350,13 @@ async function readAll(page) {
     } catch (e) {
       page.stale = true;
       failed += 1;
-      if (failed === 3) {
+      if (e instanceof OpeningMismatch) {
+        // Not the network: the server showed a card its chain does not commit to. Said at once,
+        // over the table or in its place; read again, as a passing fault would be.
+        page.message = e.message;
+        if (page.data) draw(page);
+        else main.replaceChildren(h("p", { class: "error", role: "alert" }, e.message));
+      } else if (failed === 3) {
         page.message = /** @type {Error} */ (e).message;
         if (page.data) draw(page);
       }

@@ -26,9 +26,16 @@ pub(crate) fn is_first_rules_version(v: &u8) -> bool {
 /// and binds a signature to its decision; version 3 has players sign a canonical statement
 /// ([`crate::SigningScheme::ActV2`]); version 4 has every key a seat is taken or registered
 /// with proved by its holder ([`crate::key_proof_statement`]); version 5 has a signed undo,
-/// vote or reclaim name the event it is about ([`crate::SigningScheme::ActV3`]). Older games
-/// stay auditable by their version's rules.
-pub const RECORD_VERSION: u8 = 5;
+/// vote or reclaim name the event it is about ([`crate::SigningScheme::ActV3`]); version 6
+/// hashes each event into the chain sealed, every hidden value replaced by a hiding commitment
+/// ([`SEALED_RECORD_VERSION`]). Older games stay auditable by their version's rules.
+pub const RECORD_VERSION: u8 = 6;
+
+/// The first record version whose hash chain covers each event sealed: every value some
+/// audience may not see replaced by a salted commitment, its salts derived from the server's
+/// seed, revealed with it at the end (`saboteur_verifier::seal`). Before it, the chain hashed
+/// each event as stored, so a head could be matched against guesses of a hidden card.
+pub const SEALED_RECORD_VERSION: u8 = 6;
 
 /// The first record version whose keys must each carry their holder's proof of possession
 /// ([`crate::Event::SeatKeyRegistered`]'s `proof`).

@@ -60,6 +60,7 @@ async fn store_rate(store: &EventStore, writers: usize, per_writer: usize, tag: 
                                 schema_version: 1,
                                 payload: payload(w, n),
                                 seat: Some(saboteur_domain::Seat((w % 10) as u8)),
+                                sealed: None,
                             }],
                             command_id: Some(format!("{tag}-{w}-{n}")),
                             status: None,

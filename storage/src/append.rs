@@ -53,7 +53,7 @@ pub(crate) fn batch_json(
             seq,
             &e.event_type,
             e.schema_version,
-            &e.payload,
+            e.sealed.as_ref().unwrap_or(&e.payload),
         );
         rows.push(serde_json::json!({
             "game_id": game_id,

@@ -4,7 +4,8 @@ use crate::EventStore;
 use crate::error::Result;
 use crate::ids::{GameId, Version};
 use crate::records::ChainReport;
-use saboteur_verifier::hash::{GENESIS, chain_hash};
+use saboteur_verifier::hash::GENESIS;
+use saboteur_verifier::seal::Chain;
 
 impl EventStore {
     /// Walks a game's hash chain and names the first event that does not match.
@@ -12,6 +13,7 @@ impl EventStore {
         let game = self.row(game_id).await?;
         let mut prev = GENESIS.to_string();
         let mut count = Version::of(0);
+        let mut chain = Chain::new(game_id.as_str());
         let broken = self
             .fold_events(game_id, (), |(), e| {
                 count = count.plus(1);
@@ -27,14 +29,15 @@ impl EventStore {
                         "its previous hash does not match the chain".to_string(),
                     ));
                 }
-                let h = chain_hash(
-                    &prev,
-                    e.game_id.as_str(),
-                    e.seq.stored(),
-                    &e.event_type,
-                    e.schema_version,
-                    &e.payload,
-                );
+                let h = chain
+                    .hash(
+                        &prev,
+                        e.seq.stored(),
+                        &e.event_type,
+                        e.schema_version,
+                        &e.payload,
+                    )
+                    .map_err(|err| (e.seq, format!("it cannot be read: {err}")))?;
                 if h != e.hash {
                     return Err((e.seq, "its contents do not match its hash".to_string()));
                 }

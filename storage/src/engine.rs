@@ -3,8 +3,9 @@
 
 use saboteur_domain::{EVENT_SCHEMA_VERSION, Event, History};
 
-use crate::ids::GameId;
+use crate::ids::{GameId, Version};
 use crate::{EventStore, NewEvent, Result, StoreError, StoredEvent};
+use saboteur_verifier::seal::Sealer;
 
 /// A domain event as the store keeps it.
 #[allow(
@@ -17,7 +18,22 @@ pub fn to_new_event(event: &Event) -> NewEvent {
         schema_version: i32::from(EVENT_SCHEMA_VERSION),
         payload: serde_json::to_value(event).expect("events serialise"),
         seat: event.actor(),
+        sealed: None,
     }
+}
+
+/// Domain events as the store keeps them, numbered from `first`: each sealed for the chain by
+/// `sealer`, the game's when its record version seals ([`Sealer::for_game`]).
+pub fn to_new_events(events: &[Event], first: Version, sealer: Option<&Sealer>) -> Vec<NewEvent> {
+    events
+        .iter()
+        .zip(first.stored()..)
+        .map(|(e, seq)| {
+            let mut new = to_new_event(e);
+            new.sealed = sealer.map(|s| s.sealed(seq, e, &new.payload));
+            new
+        })
+        .collect()
 }
 
 /// A stored event read back as a domain event, through its schema version.

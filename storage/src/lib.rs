@@ -50,7 +50,7 @@ mod translog;
 
 pub use backend::{ACQUIRE_TIMEOUT, EventStore};
 pub use credentials::SeatTaker;
-pub use engine::{decode, to_new_event};
+pub use engine::{decode, to_new_event, to_new_events};
 pub use error::{Result, StoreError, is_unreachable};
 pub use games::first_head;
 pub use ids::{GameId, NotAGameId, Version};

@@ -161,6 +161,10 @@ pub struct NewEvent {
     pub payload: Value,
     /// The acting seat, if a player's.
     pub seat: Option<Seat>,
+    /// The form the hash chain covers in place of `payload`, when it differs: the event
+    /// sealed, every hidden value a commitment (games of record version 6 on,
+    /// `saboteur_verifier::seal`). Not stored: the chain's hashes are.
+    pub sealed: Option<Value>,
 }
 
 /// An event as stored.

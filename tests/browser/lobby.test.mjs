@@ -236,7 +236,7 @@ test("an invite link stays through the waiting room's redraws and a reload, and 
 });
 
 test("a game whose record is of an older version is refused a seat: the page says why and no seat is taken", async () => {
-  // A server that created a new game under record version 4 (signatures that name no event):
+  // A server that created a new game under record version 5 (a chain that hashes hidden cards):
   // the first event says so, and the browser reads it before it takes a seat.
   const created = await post("/games", undefined, { ruleset: "base", players: 3 });
   const id = created.game_id;
@@ -246,8 +246,8 @@ test("a game whose record is of an older version is refused a seat: the page say
   await page.route(`**/games/${id}/events?after=0&limit=1`, async (route) => {
     const res = await route.fetch();
     const events = await res.json();
-    assert.equal(events.events[0].event.record_version, 5, "the server creates games under record version 5");
-    events.events[0].event.record_version = 4;
+    assert.equal(events.events[0].event.record_version, 6, "the server creates games under record version 6");
+    events.events[0].event.record_version = 5;
     read++;
     await route.fulfill({ response: res, json: events });
   });
@@ -255,7 +255,7 @@ test("a game whose record is of an older version is refused a seat: the page say
   await page.getByRole("button", { name: "Join a seat" }).click();
   const alert = page.getByRole("alert").filter({ hasText: /older record/ });
   await alert.waitFor();
-  assert.match(await alert.textContent(), /version 4; this browser takes seats under version 5/);
+  assert.match(await alert.textContent(), /version 5; this browser takes seats under version 6/);
   assert.equal(read, 1, "the record version was read before the seat");
   assert.equal((await get(`/games/${id}`)).seats.length, 0, "no seat was taken");
   // The same game as the server recorded it: the seat is taken.
@@ -263,6 +263,45 @@ test("a game whose record is of an older version is refused a seat: the page say
   await page.getByRole("button", { name: "Join a seat" }).click();
   for (let i = 0; i < 50 && !(await get(`/games/${id}`)).seats.length; i++)
     await new Promise((r) => setTimeout(r, 100));
-  assert.equal((await get(`/games/${id}`)).seats.length, 1, "a seat in a game of record version 5");
+  assert.equal((await get(`/games/${id}`)).seats.length, 1, "a seat in a game of record version 6");
+  await context.close();
+});
+
+test("a table the server shows with a card its chain does not commit to is refused, in words", async () => {
+  // Record version 6: each event served to a seat carries the openings of its own cards. A
+  // server that shows the player another card in the hand than the one its chain committed to
+  // is caught by the page, which says so instead of drawing the table.
+  const created = await post("/games", undefined, { ruleset: "base", players: 3 });
+  const id = created.game_id;
+  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
+  for (let i = 0; i < 2; i++) await post(`/games/${id}/bots`, created.host_token, { level: "random" });
+  await post(`/games/${id}/start`, created.host_token);
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  let tampered = 0;
+  await page.route(`**/games/${id}/table**`, async (route) => {
+    const res = await route.fetch();
+    const read = await res.json();
+    const dealt = read.events.events.find((r) => r.event.type === "round_started");
+    if (dealt) {
+      assert.ok(
+        dealt.openings.some((o) => o.path === `/hands/${joined.seat}` && o.salt),
+        "the hand is opened",
+      );
+      const hand = dealt.event.hands[joined.seat];
+      hand[0] = hand[0] === "map" ? "rockfall" : "map";
+      tampered++;
+    }
+    await route.fulfill({ response: res, json: read });
+  });
+  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+  const alert = page.getByRole("alert").filter({ hasText: /does not commit to/ });
+  await alert.waitFor();
+  assert.ok(tampered > 0, "the deal was read and changed");
+  assert.match(await alert.textContent(), /event \d+/);
+  // The same table as the server sent it is drawn.
+  await page.unroute(`**/games/${id}/table**`);
+  await page.reload();
+  await page.getByRole("list", { name: "Your hand" }).waitFor();
   await context.close();
 });

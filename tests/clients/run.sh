@@ -185,8 +185,13 @@ check "previous release $prev_version, python: generate its client" env PATH="$v
   --meta none --output-path "$work/prev-py/saboteur_client"
 cp "$prev/saboteur_wrap.py" "$work/prev-py/"
 sed "s#http://127.0.0.1:8080#$base#" "$prev/bot.py" >"$work/prev-py/bot.py"
-check "previous release $prev_version, python: its bot plays a game and verifies its receipts" bash -c \
-  "cd '$work/prev-py' && PATH='$(dirname "$bin")':\$PATH PYTHONPATH='$work/prev-py' '$venv/bin/python' bot.py | tee out && grep -q '^every act of seat 0 is signed by the key' out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
+# Games are recorded under record version 6 now (a chain that seals hidden values, CHANGELOG
+# 0.15.0, breaking for signing clients): the previous release's bots, which sign record version 5
+# only, create the game, take a seat and start it through their generated clients, then refuse
+# it loudly before any act, as they were written to.
+refused="the game is of record version 6; this client signs record version 5 only"
+check "previous release $prev_version, python: its bot sets a game up, then refuses record version 6 before any act" bash -c \
+  "cd '$work/prev-py' && if PATH='$(dirname "$bin")':\$PATH PYTHONPATH='$work/prev-py' '$venv/bin/python' bot.py >out 2>&1; then cat out; exit 1; fi; grep -q '$refused' out || { cat out; exit 1; }"
 cp "$ts/tsconfig.json" "$ts/package.json" "$work/prev-ts/"
 cp "$prev/client.ts" "$work/prev-ts/src/"
 sed "s#http://127.0.0.1:8080#$base#" "$prev/bot.ts" >"$work/prev-ts/src/mine.ts"
@@ -194,8 +199,8 @@ ln -sfn "$ts/node_modules" "$work/prev-ts/node_modules"
 check "previous release $prev_version, typescript: generate its types" \
   "$ts/node_modules/.bin/openapi-typescript" "$prev/openapi.json" --default-non-nullable=false -o "$work/prev-ts/generated/api.d.ts"
 check "previous release $prev_version, typescript: tsc --strict" "$ts/node_modules/.bin/tsc" -p "$work/prev-ts/tsconfig.json"
-check "previous release $prev_version, typescript: its bot plays a game and verifies its receipts" bash -c \
-  "cd '$work/prev-ts' && PATH='$(dirname "$bin")':\$PATH node dist/src/mine.js | tee out && grep -q '^every act of seat 0 is signed by the key' out && grep -q '^game over: [1-9][0-9]* receipts verified' out"
+check "previous release $prev_version, typescript: its bot sets a game up, then refuses record version 6 before any act" bash -c \
+  "cd '$work/prev-ts' && if PATH='$(dirname "$bin")':\$PATH node dist/src/mine.js >out 2>&1; then cat out; exit 1; fi; grep -q '$refused' out || { cat out; exit 1; }"
 
 # Rust: openapi-generator (its `rust` generator: reqwest, blocking), compiled with cargo. The
 # generator runs on Java; its PyPI package carries it.

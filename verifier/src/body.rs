@@ -7,6 +7,8 @@
 //! body served did.
 
 use saboteur_domain::{Audience, Event, History};
+
+use crate::seal::{CommitmentOpening, Sealer};
 use serde::{Deserialize, Serialize};
 
 /// The seed a game's deals will be drawn from, as the server committed to it: its hash,
@@ -44,6 +46,35 @@ pub struct EventRecord {
     /// a client that declared an older `Api-Version` than the event's type, wrapped
     /// (`NewerEvent`).
     pub event: crate::newer::ServedEvent,
+    /// For a seat while the game runs (record version 6 on): for each value of the event that
+    /// the seat sees and others do not, the commitment the hash chain holds in its place and
+    /// its salt, so the seat can check what it was shown against the chain. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub openings: Vec<CommitmentOpening>,
+}
+
+/// The openings of event `seq` for `audience` in a game sealed by `sealer` whose history at the
+/// time served is `history`: the seat's own hidden values with their salts, while the game
+/// runs; none for anyone else, an older record or a game over (everything is public then).
+pub fn openings(
+    sealer: Option<&Sealer>,
+    history: &History,
+    seq: i64,
+    event: &Event,
+    audience: Audience,
+) -> Vec<CommitmentOpening> {
+    let over = *history.game().phase() == saboteur_domain::Phase::GameOver;
+    match (sealer, audience) {
+        (Some(sealer), Audience::Seat(_)) if !over => {
+            let payload = serde_json::to_value(event).unwrap_or(serde_json::Value::Null);
+            sealer
+                .openings(seq, event, &payload, audience)
+                .into_iter()
+                .filter(|o| o.salt.is_some())
+                .collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 impl EventRecord {
@@ -53,6 +84,7 @@ impl EventRecord {
         EventRecord {
             seq: self.seq,
             event: self.event.for_client(declared),
+            openings: self.openings,
         }
     }
 
@@ -108,12 +140,14 @@ pub struct StateView {
 }
 
 /// Events of `history` as an audience may see them (a message the host hid without its
-/// text), numbered from `first_seq`.
+/// text), numbered from `first_seq`, each with a seat's [`openings`] in a game sealed by
+/// `sealer`.
 pub fn redacted(
     history: &History,
     events: &[Event],
     first_seq: i64,
     audience: Audience,
+    sealer: Option<&Sealer>,
 ) -> Vec<EventRecord> {
     events
         .iter()
@@ -123,17 +157,20 @@ pub fn redacted(
             event: history
                 .shown(u64::try_from(seq).unwrap_or_default(), e, audience)
                 .into(),
+            openings: openings(sealer, history, seq, e, audience),
         })
         .collect()
 }
 
 /// The outcome of a write whose events start at `first`, as `audience` may see them, with the
-/// game's version after them and the seat it awaits then (from `history`, which holds them).
+/// game's version after them and the seat it awaits then (from `history`, which holds them),
+/// and a seat's openings in a game sealed by `sealer`.
 pub fn outcome_body(
     history: &History,
     first: i64,
     events: &[Event],
     audience: Audience,
+    sealer: Option<&Sealer>,
 ) -> Outcome {
     let version = first.saturating_add(i64::try_from(events.len()).unwrap_or(i64::MAX)) - 1;
     // The history as it was at `version` (a message hidden since, a game over since, change
@@ -149,7 +186,7 @@ pub fn outcome_body(
     };
     Outcome {
         version,
-        events: redacted(then, events, first, audience),
+        events: redacted(then, events, first, audience, sealer),
         awaited: then.game().awaited().map(|s| s.0),
         receipt: None,
     }
@@ -188,10 +225,12 @@ mod tests {
                 EventRecord {
                     seq: 1,
                     event: Event::TalkHidden { message: 7 }.into(),
+                    openings: Vec::new(),
                 },
                 EventRecord {
                     seq: 2,
                     event: Event::GameCancelled {}.into(),
+                    openings: Vec::new(),
                 },
             ]
         };

@@ -31,6 +31,7 @@ pub mod cli;
 pub mod hash;
 pub mod newer;
 pub mod receipt;
+pub mod seal;
 #[cfg(test)]
 mod testing;
 pub mod transparency;

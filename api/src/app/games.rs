@@ -4,6 +4,7 @@
 
 use saboteur_domain::{Event, Seat, Seed};
 use saboteur_storage::{Credential, KeptReply, NewGame, Role, StoreError};
+use saboteur_verifier::seal::Sealer;
 
 use crate::app::act::{Act, Done, KeyFor};
 use crate::app::auth::{new_token, token_hash};
@@ -142,7 +143,11 @@ async fn record_game(
         public_key: None,
         key_proof: None,
     };
-    let first = vec![saboteur_storage::to_new_event(created)];
+    let first = saboteur_storage::to_new_events(
+        std::slice::from_ref(created),
+        Version::of(1),
+        Sealer::for_game(game.id.as_str(), created).as_ref(),
+    );
     let head = saboteur_storage::first_head(&game.id, &first);
     let reply = created_reply(state, &game, head, token)?;
     let kept = match key {

@@ -147,7 +147,13 @@ pub(crate) async fn outcome(
         .zip(usize::try_from(end.get()).ok())
         .and_then(|(from, to)| table.history().log().get(from..to))
         .ok_or_else(|| ApiError::Internal(format!("the log has no events {first} to {end}")))?;
-    let mut out = outcome_body(table.history(), first.stored(), events, audience);
+    let mut out = outcome_body(
+        table.history(),
+        first.stored(),
+        events,
+        audience,
+        table.sealer(),
+    );
     let at = (end, Some(first));
     out.receipt = Some(receipt(state, table, ReceiptKind::Outcome, at, audience, &out).await?);
     Ok(out)

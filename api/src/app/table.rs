@@ -19,6 +19,7 @@ use saboteur_domain::{Event, History, Phase, Seat};
 use saboteur_storage::{
     Append, AppendOutcome, Credential, EventStore, GameRecord, GameStatus, StoreError, TokenSwap,
 };
+use saboteur_verifier::seal::Sealer;
 
 use crate::app::auth::bot_level;
 use crate::app::clock::TimeSource;
@@ -44,6 +45,8 @@ pub(crate) struct Table {
     history: History,
     /// The chain's head at each version it read or appended.
     heads: Heads,
+    /// What seals its events for the chain (a game of record version 6 on).
+    sealer: Option<Sealer>,
     /// Who may act for which seat.
     credentials: Vec<Credential>,
     /// When the table was last known to match the store; `None`: it must be read again.
@@ -94,11 +97,16 @@ impl Table {
         history.shrink_to_fit();
         let credentials = store.credentials(id).await?;
         let floor_ms = u64::try_from(store.time_floor(id).await?).unwrap_or(0);
+        let sealer = history
+            .log()
+            .first()
+            .and_then(|created| Sealer::for_game(id.as_str(), created));
         let mut table = Table {
             id: id.clone(),
             record,
             history,
             heads: Heads::of(&hashes),
+            sealer,
             credentials,
             checked: Some(Instant::now()),
             unreachable: None,
@@ -114,6 +122,11 @@ impl Table {
             table.record.version = table.version();
         }
         Ok(table)
+    }
+
+    /// What seals the game's events for the chain: `None` before record version 6.
+    pub(crate) fn sealer(&self) -> Option<&Sealer> {
+        self.sealer.as_ref()
     }
 
     /// Reads the table again whole from the store, keeping its count of rewinds.
@@ -439,7 +452,8 @@ impl Table {
         self.history.stamp(&mut events, now);
         let expected = self.version();
         let was_lobby = self.record.status == GameStatus::Lobby;
-        let new_events = events.iter().map(saboteur_storage::to_new_event).collect();
+        let new_events =
+            saboteur_storage::to_new_events(&events, expected.plus(1), self.sealer.as_ref());
         for e in events {
             self.history.push(e);
         }

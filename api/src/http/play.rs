@@ -379,6 +379,7 @@ fn events_page(
             log.get(start..end).unwrap_or_default(),
             first.stored(),
             who.audience(),
+            table.sealer(),
         ),
         declared,
     );

@@ -146,6 +146,13 @@ impl Follower {
             let mut data = StreamRecord {
                 seq,
                 event: shown,
+                openings: saboteur_verifier::body::openings(
+                    table.sealer(),
+                    history,
+                    seq,
+                    event,
+                    audience,
+                ),
                 table: None,
             };
             if self.with_table && seq == newest {

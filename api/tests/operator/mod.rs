@@ -368,19 +368,22 @@ pub async fn rewrite_event(database_url: &str, id: &str, seq: i64, change: impl 
         .await
         .unwrap();
     let mut prev = events[seq as usize - 1].prev_hash.clone();
+    let created = saboteur_storage::decode(&events[0]).unwrap();
+    let mut chain = saboteur_verifier::seal::Chain::after(id, &created);
     for e in &events[seq as usize - 1..] {
         let mut payload = e.payload.clone();
         if e.seq.stored() == seq {
             change(&mut payload);
         }
-        let hash = saboteur_storage::chain_hash(
-            &prev,
-            id,
-            e.seq.stored(),
-            &e.event_type,
-            e.schema_version,
-            &payload,
-        );
+        let hash = chain
+            .hash(
+                &prev,
+                e.seq.stored(),
+                &e.event_type,
+                e.schema_version,
+                &payload,
+            )
+            .unwrap();
         let quoted = payload.to_string().replace('\'', "''");
         let sql = format!(
             "UPDATE events SET payload = '{quoted}', prev_hash = '{prev}', hash = '{hash}' \

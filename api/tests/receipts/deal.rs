@@ -29,14 +29,15 @@ async fn change_the_seed(database_url: &str, id: &str) {
     let seed = "c4".repeat(32);
     let mut payload = first.payload.clone();
     payload["seed"] = json!(seed);
-    let hash = saboteur_storage::chain_hash(
-        &first.prev_hash,
-        id,
-        1,
-        &first.event_type,
-        first.schema_version,
-        &payload,
-    );
+    let hash = saboteur_verifier::seal::Chain::new(id)
+        .hash(
+            &first.prev_hash,
+            1,
+            &first.event_type,
+            first.schema_version,
+            &payload,
+        )
+        .unwrap();
     let commitment = saboteur_storage::seed_commitment(&[0xc4; 32]);
     let bytes = if postgres {
         format!("decode('{seed}', 'hex')")

@@ -190,16 +190,20 @@ pub fn redate_talk(bundle: &Value, by: u64) -> Value {
     let at = events[i]["payload"]["at"].as_u64().unwrap();
     events[i]["payload"]["at"] = json!(at - by);
     let mut prev = events[i]["prev_hash"].as_str().unwrap().to_string();
+    let created: saboteur_domain::Event =
+        serde_json::from_value(events[0]["payload"].clone()).unwrap();
+    let mut chain = saboteur_verifier::seal::Chain::after(&id, &created);
     for e in events.iter_mut().skip(i) {
         e["prev_hash"] = json!(prev);
-        let hash = saboteur_storage::chain_hash(
-            &prev,
-            &id,
-            e["seq"].as_i64().unwrap(),
-            e["event_type"].as_str().unwrap(),
-            i32::try_from(e["schema_version"].as_i64().unwrap()).unwrap(),
-            &e["payload"],
-        );
+        let hash = chain
+            .hash(
+                &prev,
+                e["seq"].as_i64().unwrap(),
+                e["event_type"].as_str().unwrap(),
+                i32::try_from(e["schema_version"].as_i64().unwrap()).unwrap(),
+                &e["payload"],
+            )
+            .unwrap();
         e["hash"] = json!(hash);
         prev = hash;
     }

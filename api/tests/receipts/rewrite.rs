@@ -45,14 +45,21 @@ async fn rewrite(database_url: &str, id: &str) {
     assert_eq!(last.event_type, "game_ended");
     let mut payload = last.payload.clone();
     payload["gold"][0] = json!(payload["gold"][0].as_u64().unwrap() + 5);
-    let hash = saboteur_storage::chain_hash(
-        &last.prev_hash,
-        id,
-        last.seq.stored(),
-        &last.event_type,
-        last.schema_version,
-        &payload,
-    );
+    let first = store
+        .events_after(&game_id, saboteur_storage::Version::of(0), 1)
+        .await
+        .unwrap()
+        .remove(0);
+    let created = saboteur_storage::decode(&first).unwrap();
+    let hash = saboteur_verifier::seal::Chain::after(id, &created)
+        .hash(
+            &last.prev_hash,
+            last.seq.stored(),
+            &last.event_type,
+            last.schema_version,
+            &payload,
+        )
+        .unwrap();
     let entry = store.log_entry_of(&game_id).await.unwrap().unwrap();
     let entry_hash = saboteur_storage::log_entry_hash_at(
         &entry.prev_hash,

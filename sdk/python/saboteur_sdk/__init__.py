@@ -38,6 +38,7 @@ from .problems import (
     problem_of,
 )
 from .connect import API_VERSION, connect
+from .openings import OpeningMismatch, check_openings
 from .players import PlayerNotice, follow_player
 from .receipts import Receipts, VerificationFailed
 from .signing import RECORD_VERSION, Command, Signer, check_record, event_number
@@ -62,6 +63,7 @@ __all__ = [
     "Forbidden",
     "IdempotencyKeyReused",
     "NotFound",
+    "OpeningMismatch",
     "PlayerNotice",
     "PreconditionFailed",
     "Receipts",
@@ -79,6 +81,7 @@ __all__ = [
     "VerificationFailed",
     "__version__",
     "check",
+    "check_openings",
     "check_record",
     "connect",
     "event_number",

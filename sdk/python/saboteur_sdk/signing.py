@@ -31,7 +31,7 @@ from saboteur_client.models import (
 
 from .problems import check
 
-RECORD_VERSION = 5
+RECORD_VERSION = 6
 """The record version this client signs for: its games' seats sign `saboteur-act-v3`."""
 
 SCHEME = "saboteur-act-v3"

@@ -26,6 +26,7 @@ from saboteur_client.event import API_VERSION, Event
 from saboteur_client.models import EventGameCancelled, EventGameEnded, NewerEvent, TableRead
 from saboteur_client.models import StreamRecord as Message
 
+from .openings import check_openings
 from .problems import problem_of
 
 READ_TIMEOUT = 15.0
@@ -66,8 +67,11 @@ class StreamLost(Exception):
 
 def parse(data: str) -> StreamRecord:
     """A message's `data`, the spec's `StreamRecord` as JSON, parsed with the generated model;
-    an event it does not know becomes an `UnknownEvent` (its table is still read)."""
+    an event it does not know becomes an `UnknownEvent` (its table is still read). The
+    openings of the seat's own values are checked first (`check_openings`): a value shown
+    that the chain does not commit to raises `OpeningMismatch`."""
     value = json.loads(data)
+    check_openings(value)
     try:
         message = Message.from_dict(value)
         table = message.table if isinstance(message.table, TableRead) else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import httpx
@@ -29,15 +30,18 @@ from saboteur_client.models import (
 )
 from saboteur_sdk import (
     API_VERSION,
+    RECORD_VERSION,
     ApiProblem,
     BadSignature,
     NotFound,
+    OpeningMismatch,
     PreconditionFailed,
     Signer,
     SignatureRequired,
     StreamRecord,
     UnknownEvent,
     __version__,
+    check_openings,
     connect,
     follow,
     follow_player,
@@ -186,6 +190,27 @@ def test_receipts_are_written_and_verified(played: tuple[Table, list[StreamRecor
     assert len(t.receipts) > 3
     said = t.receipts.verify(t.anonymous, t.game, {t.seat: [t.signer.public_key]}, binary=binary)
     assert f"every act of seat {t.seat} is signed by the key" in said
+
+
+def test_a_seat_checks_its_own_cards_against_the_chain(table: Table) -> None:
+    """Record version 6: the events served to a seat carry the openings of its own hidden
+    values (its hand, what it drew), which the SDK checks; a value the chain does not commit to
+    is refused loudly, and nobody else is given a salt."""
+    assert ok(get_state.sync_detailed(table.game, client=table.player)).table.record_version == RECORD_VERSION == 6
+    url = f"/games/{table.game}/events?after=0&limit=1000"
+    mine = table.player.get_httpx_client().get(url).json()["events"]
+    opened = sum(check_openings(record) for record in mine)
+    assert opened >= 2, "the deal and the draws open to the seat"
+    dealt = next(r for r in mine if r["event"]["type"] == "round_started")
+    assert sorted(o["path"] for o in dealt["openings"]) == [f"/hands/{table.seat}", f"/roles/{table.seat}"]
+    # Another card in the hand than the one committed to: refused, by the stream's parser too.
+    dealt["event"]["hands"][table.seat][0] = "map" if dealt["event"]["hands"][table.seat][0] != "map" else "rockfall"
+    with pytest.raises(OpeningMismatch):
+        check_openings(dealt)
+    with pytest.raises(OpeningMismatch):
+        parse(json.dumps(dealt))
+    theirs = table.anonymous.get_httpx_client().get(url).json()["events"]
+    assert not any(r.get("openings") for r in theirs), "a spectator is given no salt"
 
 
 def test_an_unknown_event_is_yielded_not_raised() -> None:

@@ -16,6 +16,7 @@ import { API_VERSION } from "./generated/spec.js";
 
 export type { components, operations, paths } from "./generated/api.js";
 export { API_VERSION, EVENT_TYPES } from "./generated/spec.js";
+export * from "./openings.js";
 export * from "./players.js";
 export * from "./problems.js";
 export * from "./receipts.js";

@@ -15,7 +15,7 @@ type Command = components["schemas"]["Command"];
 type Outcome = components["schemas"]["Outcome"];
 
 /** The record version this client signs for: its games' seats sign `saboteur-act-v3`. */
-export const RECORD_VERSION = 5;
+export const RECORD_VERSION = 6;
 
 export const SCHEME = "saboteur-act-v3";
 

@@ -12,6 +12,7 @@ import { EventSourceParserStream } from "eventsource-parser/stream";
 import type { components } from "./generated/api.js";
 import { API_VERSION, EVENT_TYPES } from "./generated/spec.js";
 import type { Api } from "./index.js";
+import { checkOpenings } from "./openings.js";
 import { ApiProblem, check } from "./problems.js";
 
 type Event = components["schemas"]["Event"];
@@ -52,12 +53,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** A message's `data`, the spec's `StreamRecord` as JSON; an event of a type the spec does not
- * name (nor the `newer` wrapper) becomes an `UnknownEvent` (its table is still read). */
+ * name (nor the `newer` wrapper) becomes an `UnknownEvent` (its table is still read). The
+ * openings of the seat's own values are checked first (`checkOpenings`): a value shown that the
+ * chain does not commit to throws `OpeningMismatch`. */
 export function parseRecord(data: string): StreamRecord {
   const value: unknown = JSON.parse(data);
   if (!isObject(value) || typeof value.seq !== "number" || !isObject(value.event)) {
     throw new SyntaxError(`not a StreamRecord: ${data.slice(0, 200)}`);
   }
+  checkOpenings(value);
   const raw = value.event;
   const type = typeof raw.type === "string" ? raw.type : "";
   const event = EVENT_TYPES.has(type)

@@ -2,8 +2,9 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import {
-  API_VERSION, ApiProblem, BadSignature, connect, EVENT_TYPES, follow, NotFound, ok, parseRecord, PreconditionFailed,
-  problemClass, ServerError, SignatureRequired, Signer, type StreamRecord, UnknownEvent, followPlayer, type Api,
+  API_VERSION, ApiProblem, BadSignature, checkOpenings, connect, EVENT_TYPES, follow, NotFound, ok, OpeningMismatch,
+  parseRecord, PreconditionFailed, problemClass, RECORD_VERSION, ServerError, SignatureRequired, Signer, type StreamRecord,
+  UnknownEvent, followPlayer, type Api,
 } from "../src/index.js";
 import { awaitedMoves, base, binary, dropping, newTable, type Table } from "./table.js";
 
@@ -50,6 +51,25 @@ test("an unsigned command and a forged one are refused", async () => {
   const forger = new Signer(table.game, table.seat); // another key than the seat's
   await assert.rejects(forger.command(table.player, moves.version, command),
     (e) => e instanceof BadSignature && e instanceof ApiProblem && e.code === "bad_signature");
+});
+
+test("a seat checks its own cards against the chain; a value it is not committed to is refused", async () => {
+  const table = await newTable();
+  const state = await ok(table.player.GET("/games/{id}/state", { params: { path: { id: table.game } } }));
+  assert.equal(state.table.record_version, RECORD_VERSION);
+  assert.equal(RECORD_VERSION, 6);
+  const query = { params: { path: { id: table.game }, query: { after: 0, limit: 1000 } } };
+  const mine = (await ok(table.player.GET("/games/{id}/events", query))).events;
+  const opened = mine.reduce((n, record) => n + checkOpenings(record), 0);
+  assert.ok(opened >= 2, "the deal and the draws open to the seat");
+  const dealt = structuredClone(mine.find((r) => r.event.type === "round_started")!);
+  assert.deepEqual(dealt.openings?.map((o) => o.path).sort(), [`/hands/${table.seat}`, `/roles/${table.seat}`]);
+  const hand = (dealt.event as { hands: string[][] }).hands[table.seat]!;
+  hand[0] = hand[0] === "map" ? "rockfall" : "map";
+  assert.throws(() => checkOpenings(dealt), OpeningMismatch);
+  assert.throws(() => parseRecord(JSON.stringify(dealt)), OpeningMismatch);
+  const theirs = (await ok(table.anonymous.GET("/games/{id}/events", query))).events;
+  assert.ok(theirs.every((r) => !r.openings?.length), "a spectator is given no salt");
 });
 
 /** Follows the game (table on) with a client whose first stream is cut, keeping every record and

@@ -27,6 +27,7 @@ pub(crate) fn event(n: i64) -> NewEvent {
         schema_version: 1,
         payload: json!({ "type": "thing_happened", "n": n, "nested": { "b": [1, 2], "a": null } }),
         seat: Some(Seat((n % 4) as u8)),
+        sealed: None,
     }
 }
 

@@ -102,7 +102,7 @@ def follow(
             yield EventRecord.from_dict(json.loads(message.data))
 
 
-RECORD_VERSION = 5
+RECORD_VERSION = 6
 """The record version this client signs for: its games' players sign `saboteur-act-v3`."""
 
 

@@ -15,6 +15,7 @@ mod names;
 mod newer;
 mod online;
 mod ops;
+mod oracle;
 mod play;
 mod player_stream;
 mod retries;

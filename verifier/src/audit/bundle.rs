@@ -15,8 +15,9 @@ use serde_json::Value;
 
 use super::error::AuditError;
 use super::signatures::check_signatures;
-use crate::hash::{GENESIS, chain_hash, seed_commitment};
+use crate::hash::{GENESIS, seed_commitment};
 use crate::receipt::PublishedKey;
+use crate::seal::{Sealer, event_hash};
 use crate::transparency::LogRecord;
 
 /// One stored event, as it is in the log.
@@ -233,6 +234,7 @@ pub(crate) fn decode_log(bundle: &AuditBundle) -> Result<Vec<Event>, AuditError>
     }
     let mut prev = GENESIS.to_string();
     let mut log = Vec::with_capacity(bundle.events.len());
+    let mut sealer = None;
     for (i, e) in bundle.events.iter().enumerate() {
         let seq = i as i64 + 1;
         if e.seq != seq {
@@ -241,22 +243,27 @@ pub(crate) fn decode_log(bundle: &AuditBundle) -> Result<Vec<Event>, AuditError>
         if e.prev_hash != prev {
             return Err(AuditError::chain(seq, "its previous hash breaks the chain"));
         }
-        let hash = chain_hash(
+        let version = u16::try_from(e.schema_version)
+            .map_err(|_| AuditError::chain(seq, "bad schema version"))?;
+        let event = Event::decode(version, &e.payload)
+            .map_err(|err| AuditError::chain(seq, err.to_string()))?;
+        if seq == 1 {
+            // A game of record version 6 on hashes each event sealed, its salts from the seed.
+            sealer = Sealer::for_game(&bundle.game_id, &event);
+        }
+        let hash = event_hash(
             &prev,
             &bundle.game_id,
             seq,
             &e.event_type,
             e.schema_version,
             &e.payload,
+            sealer.as_ref().map(|s| (s, &event)),
         );
         if hash != e.hash {
             return Err(AuditError::chain(seq, "its contents do not match its hash"));
         }
         prev = hash;
-        let version = u16::try_from(e.schema_version)
-            .map_err(|_| AuditError::chain(seq, "bad schema version"))?;
-        let event = Event::decode(version, &e.payload)
-            .map_err(|err| AuditError::chain(seq, err.to_string()))?;
         if event.kind() != e.event_type {
             return Err(AuditError::chain(
                 seq,

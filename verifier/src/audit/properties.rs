@@ -11,19 +11,21 @@ use serde_json::Value;
 
 use super::*;
 use crate::body::{outcome_body, state_view};
-use crate::hash::{GENESIS, chain_hash, seed_commitment};
+use crate::hash::{GENESIS, seed_commitment};
 use crate::receipt::{Receipt, ReceiptKind, audience_of};
+use crate::seal::Chain;
 use crate::testing::Signer;
 
 fn bundle(log: &[Event], seed: Seed) -> AuditBundle {
     let mut prev = GENESIS.to_string();
+    let mut chain = Chain::new("g");
     let events = log
         .iter()
         .zip(1..)
         .map(|(e, seq)| {
             let payload = serde_json::to_value(e).unwrap();
             let version = i32::from(EVENT_SCHEMA_VERSION);
-            let hash = chain_hash(&prev, "g", seq, e.kind(), version, &payload);
+            let hash = chain.hash(&prev, seq, e.kind(), version, &payload).unwrap();
             BundleEvent {
                 seq,
                 event_type: e.kind().to_string(),
@@ -111,7 +113,8 @@ proptest! {
                 receipts.push(sign(&signer, &bundle, ReceiptKind::View, (version, None), audience, &view));
             }
             let seat = Audience::Seat(Seat((i % players as usize) as u8));
-            let out = outcome_body(&history, version, std::slice::from_ref(event), seat);
+            let sealer = crate::seal::Sealer::for_game("g", &log[0]);
+            let out = outcome_body(&history, version, std::slice::from_ref(event), seat, sealer.as_ref());
             receipts.push(sign(&signer, &bundle, ReceiptKind::Outcome, (version, Some(version)), seat, &out));
         }
         let checked = check_receipts(&bundle, &receipts);

@@ -71,6 +71,9 @@ pub fn check_receipts_with_keys(
     let log = decode_log(bundle).map_err(|e| Refused(e.to_string()))?;
     let history = saboteur_domain::History::replay(log.iter().cloned())
         .ok_or_else(|| Refused("the bundle's log does not start with a game".into()))?;
+    let sealer = log
+        .first()
+        .and_then(|created| crate::seal::Sealer::for_game(&bundle.game_id, created));
     let mut checked = ReceiptsChecked {
         receipts: 0,
         views: 0,
@@ -172,7 +175,13 @@ pub fn check_receipts_with_keys(
                 let events = log
                     .get(first as usize - 1..version as usize)
                     .unwrap_or_default();
-                serde_json::to_value(crate::body::outcome_body(&history, first, events, audience))
+                serde_json::to_value(crate::body::outcome_body(
+                    &history,
+                    first,
+                    events,
+                    audience,
+                    sealer.as_ref(),
+                ))
             }
             ReceiptKind::Commitment => {
                 checked.commitments += 1;

@@ -100,7 +100,7 @@ export async function* follow(
 
 /** The record version this client signs for: its games' players sign `saboteur-act-v3`. A
  * game of another record version is refused (`checkRecord`). */
-export const RECORD_VERSION = 5;
+export const RECORD_VERSION = 6;
 
 /** Refuses a game whose record version (`TableStatus.record_version`, or `game_created`'s) is
  * not the one this client signs: an older one binds signatures less (docs/clients.md). */
