@@ -1,8 +1,10 @@
 //! The expert bot's decision time: many real mid-game views (every few decisions of games
 //! played by heuristic bots, all three rounds) at 3 and 10 players (base) and 12 (Saboteur 2),
 //! each decided once by this build's expert (`BOT_VERSION`) at its budget, on one thread.
-//! Prints the median, the 90th and 99th percentiles and the slowest decision per setting; then
-//! the time the audit takes to choose every move of a whole expert game again.
+//! Prints the median, the 90th and 99th percentiles and the slowest decision per setting, and
+//! what the time says of the deciding seat's hidden team (a timing side channel: the time is
+//! public, the dwarf card is not); then the time the audit takes to choose every move of a whole
+//! expert game again.
 //!
 //! `cargo bench -p saboteur-domain --bench expert` (`SABOTEUR_EXPERT_VIEWS` views per setting,
 //! default 300; `SABOTEUR_EXPERT_BUDGET=worlds,candidates,horizon` to try another budget).
@@ -12,7 +14,9 @@ use std::time::Instant;
 use saboteur_domain::bot::BOT_VERSION;
 use saboteur_domain::bot::expert::{Budget, Tuning, command_with};
 use saboteur_domain::bot::{BotLevel, bot_game, decision_rng};
-use saboteur_domain::{Audience, Event, Game, Options, Phase, Ruleset, Seed, View, audit, view};
+use saboteur_domain::{
+    Audience, Event, Game, Options, Phase, Role, Ruleset, Seed, View, audit, view,
+};
 
 /// Views of the seat to move while playing, every `step`-th decision of heuristic games.
 fn views(ruleset: Ruleset, players: u8, count: usize) -> Vec<View> {
@@ -42,6 +46,46 @@ fn views(ruleset: Ruleset, players: u8, count: usize) -> Vec<View> {
         seed += 1;
     }
     out
+}
+
+/// What the time a decision takes says of the deciding seat's hidden dwarf card: the median
+/// time of saboteurs' and of the others' decisions, and how often the best threshold on the
+/// time alone names a seat's team right, against always guessing the commoner team.
+fn timing_leak(name: &str, decisions: &mut [(f64, bool)]) {
+    decisions.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let median = |saboteur: bool| {
+        let t: Vec<f64> = decisions
+            .iter()
+            .filter(|d| d.1 == saboteur)
+            .map(|d| d.0)
+            .collect();
+        if t.is_empty() {
+            f64::NAN
+        } else {
+            t[t.len() / 2]
+        }
+    };
+    let n = decisions.len();
+    let saboteurs = decisions.iter().filter(|d| d.1).count();
+    let base_rate = saboteurs.max(n - saboteurs) as f64 / n as f64;
+    // Every threshold, either way round: saboteurs slower, or saboteurs faster.
+    let mut best = base_rate;
+    let mut below_saboteurs = 0;
+    for (i, d) in decisions.iter().enumerate() {
+        below_saboteurs += usize::from(d.1);
+        let below = i + 1;
+        let slower = (below - below_saboteurs) + (saboteurs - below_saboteurs);
+        best = best
+            .max(slower as f64 / n as f64)
+            .max((n - slower) as f64 / n as f64);
+    }
+    println!(
+        "{name}: median {:.1} ms for saboteurs' decisions, {:.1} ms for the others'; the time alone names the team right {:.0}% of the time at best, {:.0}% by always guessing the commoner",
+        median(true),
+        median(false),
+        best * 100.0,
+        base_rate * 100.0
+    );
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -75,12 +119,16 @@ fn main() {
     ] {
         let views = views(ruleset, players, count);
         let mut ms: Vec<f64> = Vec::with_capacity(views.len());
+        let mut by_role: Vec<(f64, bool)> = Vec::with_capacity(views.len());
         for (i, v) in views.iter().enumerate() {
             let started = Instant::now();
             let cmd = command_with(v, tuning, &mut decision_rng(i as u64));
-            ms.push(started.elapsed().as_secs_f64() * 1e3);
+            let took = started.elapsed().as_secs_f64() * 1e3;
+            ms.push(took);
+            by_role.push((took, v.role == Some(Role::Saboteur)));
             assert!(cmd.is_some(), "{name}: no command");
         }
+        timing_leak(name, &mut by_role);
         ms.sort_by(f64::total_cmp);
         println!(
             "{name}: median {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms ({} views)",
