@@ -196,14 +196,29 @@ fn main() -> std::io::Result<()> {
     if let Err(e) = tikv_jemalloc_ctl::background_thread::write(true) {
         eprintln!("jemalloc's background threads are off: {e}");
     }
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // `saboteur verify` keeps the verifier's exit codes: a usage error is 64, never 2 (a
+        // refused receipt).
+        Err(e)
+            if std::env::args().nth(1).as_deref() == Some("verify")
+                && !matches!(
+                    e.kind(),
+                    clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+                ) =>
+        {
+            let _ = e.print();
+            std::process::exit(saboteur_verifier::report::code::USAGE)
+        }
+        Err(e) => e.exit(),
+    };
     match cli.command {
         Some(Cmd::Openapi) => {
             println!("{}", saboteur_api::spec_text(&saboteur_api::spec()));
             Ok(())
         }
         Some(Cmd::Serve(args)) => serve(args),
-        Some(Cmd::Verify(args)) => verify(args),
+        Some(Cmd::Verify(args)) => saboteur_verifier::report::exit_with(verify(args)),
         Some(Cmd::Simulate(args)) => simulate(args),
         Some(Cmd::Keys(args)) => keys(args),
         None => serve(cli.serve),

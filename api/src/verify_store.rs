@@ -18,6 +18,9 @@ pub(crate) struct VerifyArgs {
 
 /// Checks what `args` names, with the bundle of `--file` or of `--game`.
 pub(crate) fn verify(args: VerifyArgs) -> std::io::Result<()> {
+    if args.checks.json {
+        saboteur_verifier::report::json();
+    }
     let bundle = match (&args.checks.file, &args.game) {
         (None, Some(id)) => {
             let rt = tokio::runtime::Runtime::new()?;

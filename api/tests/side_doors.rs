@@ -99,32 +99,6 @@ on_both_stores!(
     a_bot_label_is_no_side_door
 );
 
-/// When this test's clocks start: 2026-11-20, in milliseconds since the Unix epoch.
-const T0: u64 = 1_795_132_800_000;
-
-/// Plays a game of three random bots to its end on `server`: its id and the final view served
-/// to a spectator (with its receipt, which shows the game over).
-async fn a_finished_bot_game(server: &Server) -> (String, Value) {
-    let (_, id, host) = server.create_base_game().await;
-    server.random_bots(&id, &host, 3).await;
-    server
-        .call("POST", &format!("/games/{id}/start"), Some(&host), None)
-        .await;
-    for _ in 0..400 {
-        let summary = server
-            .call("GET", &format!("/games/{id}"), None, None)
-            .await;
-        if summary["status"] == "finished" {
-            let state = server
-                .call("GET", &format!("/games/{id}/state"), None, None)
-                .await;
-            return (id, state);
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-    }
-    panic!("game {id} did not end");
-}
-
 /// Attack 4: a hidden game. The operator erases a finished game's log entry and chains the later
 /// entries again; setting their `logged_at` earlier breaks their hashes, and a checkpoint
 /// signed after the game's signed end that lacks it names the game as hidden.

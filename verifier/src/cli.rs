@@ -1,13 +1,15 @@
 //! `saboteur-verify` and `saboteur verify`: a bundle, receipts, commitments, kept keys, the
 //! transparency log and checkpoints, and a player's own key, checked offline; the exit code
-//! says what was found (0 all verified, 1 a discrepancy or a contradiction, 2 a receipt
-//! refused, 3 bot moves this verifier cannot vouch for).
+//! says what was found ([`crate::report`]: 0 all verified, 1 a discrepancy or a
+//! contradiction, 2 a receipt refused, 3 bot moves this verifier cannot vouch for, 4 a game it
+//! cannot place in the log yet, 64 a usage error, 66 a file it cannot read).
 //!
 //! The server's `saboteur verify` adds `--game` (a bundle read from its store) and runs
 //! [`verify_with`].
 
 use crate::audit::AuditBundle;
 use crate::receipt::PublishedKey;
+use crate::report::{code, fail, finish, found, said};
 use crate::transparency::Checkpoint;
 
 /// What to check: the arguments of `saboteur-verify` (and of `saboteur verify`, which adds
@@ -51,6 +53,10 @@ pub struct VerifyArgs {
     /// seat (a changed key, a key registered again with a new token); needs a bundle.
     #[arg(long = "player-key", value_name = "SEAT:KEY")]
     pub player_key: Vec<String>,
+    /// Say everything as one JSON document on standard output (`exit_code`, `result`,
+    /// `verified`, `found`) instead of lines; the exit code is the same.
+    #[arg(long)]
+    pub json: bool,
 }
 
 fn read_json(path: &std::path::Path) -> std::io::Result<serde_json::Value> {
@@ -76,31 +82,33 @@ fn items(value: serde_json::Value, field: &str) -> Vec<serde_json::Value> {
     }
 }
 
-/// Exits with `code` after saying why.
-fn fail(code: i32, why: impl std::fmt::Display) -> ! {
-    eprintln!("{why}");
-    std::process::exit(code)
-}
-
-/// Checks what `args` names, with the bundle of `--file`; prints what was verified, and exits
-/// 1, 2 or 3 when something was found (see the module's documentation).
+/// Checks what `args` names, with the bundle of `--file`; says what was verified, and exits
+/// with the code of what was found (see [`crate::report`]); returns when everything verified.
 pub fn verify(args: VerifyArgs) -> std::io::Result<()> {
+    if args.json {
+        crate::report::json();
+    }
     let bundle = load_bundle(&args)?;
     verify_with(&args, bundle)
 }
 
 /// [`verify`], with the bundle given (read from a file, or from the server's store).
 pub fn verify_with(args: &VerifyArgs, bundle: Option<AuditBundle>) -> std::io::Result<()> {
+    if args.json {
+        crate::report::json();
+    }
     if bundle.is_none() && args.receipts.is_none() && args.log.is_none() {
-        return Err(std::io::Error::other(
+        fail(
+            code::USAGE,
             "give a bundle (--file or --game), receipts (--receipts) or a log (--log)",
-        ));
+        );
     }
     if bundle.is_none() && (!args.commitment.is_empty() || !args.player_key.is_empty()) {
-        return Err(std::io::Error::other(
+        fail(
+            code::USAGE,
             "a commitment or a player's key is checked against the game's bundle: give --file \
              or --game",
-        ));
+        );
     }
     let (kept, checkpoints) = kept_keys(args, bundle.as_ref())?;
     // Receipts are checked even when the engine's audit fails: a genuine receipt the record
@@ -110,12 +118,13 @@ pub fn verify_with(args: &VerifyArgs, bundle: Option<AuditBundle>) -> std::io::R
         None => (false, false),
     };
     let proved = receipts(args, bundle.as_ref(), &kept, failed)?;
+    let mut cannot_tell = false;
     if let Some(path) = &args.log {
         let mut keys = kept.clone();
         if let Some(bundle) = &bundle {
             keys.extend(bundle.keys.iter().cloned());
         }
-        log(path, bundle.as_ref(), &keys, &checkpoints, &proved)?;
+        cannot_tell = log(path, bundle.as_ref(), &keys, &checkpoints, &proved)?;
     }
     if let Some(bundle) = &bundle
         && !players_own_acts(bundle, &args.player_key)?
@@ -123,10 +132,13 @@ pub fn verify_with(args: &VerifyArgs, bundle: Option<AuditBundle>) -> std::io::R
         failed = true;
     }
     if failed {
-        std::process::exit(1);
+        finish(code::DISCREPANCY);
     }
     if unvouched {
-        std::process::exit(3);
+        finish(code::UNVOUCHED);
+    }
+    if cannot_tell {
+        finish(code::CANNOT_TELL);
     }
     Ok(())
 }
@@ -160,12 +172,12 @@ fn kept_keys(
                     std::io::Error::other(format!("{}: not a list of keys: {e}", path.display()))
                 })?;
         if let Some(broken) = crate::receipt::broken_chain(&keys) {
-            fail(1, format!("{}: {broken}", path.display()));
+            fail(code::DISCREPANCY, format!("{}: {broken}", path.display()));
         }
         kept.extend(keys);
     }
     if let Some(broken) = bundle.and_then(|b| crate::receipt::broken_chain(&b.keys)) {
-        fail(1, format!("the bundle's keys: {broken}"));
+        fail(code::DISCREPANCY, format!("the bundle's keys: {broken}"));
     }
     let mut checkpoints = Vec::new();
     for path in &args.checkpoint {
@@ -193,7 +205,7 @@ fn kept_keys(
             && let Some(key) = crate::transparency::withdrawn_keys(checkpoint, &bundle.keys).first()
         {
             fail(
-                1,
+                code::DISCREPANCY,
                 format!(
                     "the checkpoint of size {} signed at {} commits to key {}, which the bundle \
                      no longer publishes as it was: the server withdrew its key",
@@ -217,24 +229,24 @@ fn audit(bundle: &AuditBundle, unfinished: bool) -> (bool, bool) {
     };
     match checked {
         Ok(report) => {
-            println!(
+            said(format!(
                 "verified: {}",
                 serde_json::to_string(&report).unwrap_or_default()
-            );
+            ));
             let unvouched = report.bot_moves_of_other_versions > 0;
             if unvouched {
-                eprintln!(
+                found(format!(
                     "cannot vouch for {} bot moves: they were recorded by a bot version this \
                      verifier does not have (it knows versions up to {}); each was found legal, \
                      but not chosen again: check them with a newer verifier",
                     report.bot_moves_of_other_versions,
                     saboteur_domain::BOT_VERSION
-                );
+                ));
             }
             (false, unvouched)
         }
         Err(discrepancy) => {
-            eprintln!("first discrepancy: {discrepancy}");
+            found(format!("first discrepancy: {discrepancy}"));
             (true, false)
         }
     }
@@ -272,10 +284,10 @@ fn receipts(
     let outcome = match bundle {
         Some(bundle) => {
             crate::audit::check_receipts_with_keys(bundle, &receipts, kept).map(|checked| {
-                println!(
+                said(format!(
                     "receipts agree with the bundle: {}",
                     serde_json::to_string(&checked).unwrap_or_default()
-                )
+                ))
             })
         }
         None => crate::audit::prove_with_receipts(&receipts, kept).map(|games| {
@@ -284,49 +296,60 @@ fn receipts(
                     .signed_game_over_at
                     .map(|v| format!("; the server signed the game over at version {v}"))
                     .unwrap_or_default();
-                println!(
+                said(format!(
                     "game {}: {} genuine receipts, signed up to version {} (served at \
                      {}){over}",
                     game.game_id, game.receipts, game.latest_version, game.latest_served_at
-                );
+                ));
             }
             proved = games;
         }),
     };
     match outcome {
         Ok(()) => Ok(proved),
-        Err(problem @ ReceiptProblem::Contradiction(_)) => fail(1, problem),
-        Err(problem) => fail(if failed { 1 } else { 2 }, problem),
+        Err(problem @ ReceiptProblem::Contradiction(_)) => fail(code::DISCREPANCY, problem),
+        Err(problem) if failed => fail(code::DISCREPANCY, problem),
+        Err(problem) => fail(code::REFUSED, problem),
     }
 }
 
-/// `--log`: the entries chain and bind their times, each checkpoint is a prefix, the bundle's
-/// game matches its entry, and no game whose end the receipts show signed was hidden.
+/// `--log`: the entries chain and bind their times, each checkpoint is a prefix signed no
+/// earlier than its entries and than a smaller checkpoint, the bundle's game matches its
+/// entry, and no game whose end the receipts show signed was hidden. Whether a game could not
+/// be placed yet (nothing given is late enough to tell).
 fn log(
     path: &std::path::Path,
     bundle: Option<&AuditBundle>,
     keys: &[PublishedKey],
     checkpoints: &[Checkpoint],
     proved: &[crate::audit::ReceiptsProve],
-) -> std::io::Result<()> {
-    use crate::transparency::{LogRecord, check_checkpoint, check_entries};
+) -> std::io::Result<bool> {
+    use crate::transparency::{
+        LogRecord, Placed, check_checkpoint, check_checkpoint_times, check_entries, place_game,
+    };
     let entries: Vec<LogRecord> =
         serde_json::from_value(serde_json::Value::Array(items(read_json(path)?, "entries")))
             .map_err(|e| {
                 std::io::Error::other(format!("{}: not log entries: {e}", path.display()))
             })?;
     if let Err(e) = check_entries(&entries) {
-        fail(1, format!("first discrepancy in the log: {e}"));
+        fail(
+            code::DISCREPANCY,
+            format!("first discrepancy in the log: {e}"),
+        );
     }
-    println!("the log's {} entries chain", entries.len());
+    said(format!("the log's {} entries chain", entries.len()));
     for checkpoint in checkpoints {
         match check_checkpoint(checkpoint, &entries, keys) {
-            Ok(()) => println!(
+            Ok(()) => said(format!(
                 "checkpoint of size {} is a prefix of the log",
                 checkpoint.size
-            ),
-            Err(e) => fail(1, e),
+            )),
+            Err(e) => fail(code::DISCREPANCY, e),
         }
+    }
+    if let Err(e) = check_checkpoint_times(checkpoints, &entries) {
+        fail(code::DISCREPANCY, e);
     }
     if let Some(bundle) = bundle {
         match entries.iter().find(|e| e.game_id == bundle.game_id) {
@@ -336,7 +359,7 @@ fn log(
                         != bundle.events.last().map(|e| e.hash.as_str()) =>
             {
                 fail(
-                    1,
+                    code::DISCREPANCY,
                     format!(
                         "log entry {}: the game ended at version {} with head {}; the bundle \
                          differs: the record was changed after it was logged",
@@ -344,25 +367,30 @@ fn log(
                     ),
                 );
             }
-            Some(entry) => println!("the game is log entry {}", entry.seq),
-            None => println!("the game is not in the log given"),
+            Some(entry) => said(format!("the game is log entry {}", entry.seq)),
+            None => said("the game is not in the log given"),
         }
     }
     // A game whose end the server signed must be logged; games logged, or checkpoints signed,
-    // well after that moment show it was left out, not late.
+    // well after that moment show it was left out, not late. Nothing that late: cannot tell.
+    let mut cannot_tell = false;
     for game in proved.iter().filter(|g| g.signed_game_over_at.is_some()) {
-        match crate::transparency::hidden_game(
+        match place_game(
             &game.game_id,
             game.signed_game_over_at.unwrap_or_default(),
             &game.latest_served_at,
             &entries,
             checkpoints,
         ) {
-            Ok(said) => println!("{said}"),
-            Err(hidden) => fail(1, hidden),
+            Placed::Logged(line) => said(line),
+            Placed::Hidden(hidden) => fail(code::DISCREPANCY, hidden),
+            Placed::CannotTell(line) => {
+                found(line);
+                cannot_tell = true;
+            }
         }
     }
-    Ok(())
+    Ok(cannot_tell)
 }
 
 /// `--player-key SEAT:KEY`: every act of the seat checked against the player's own keys (all
@@ -374,7 +402,12 @@ fn players_own_acts(bundle: &AuditBundle, given: &[String]) -> std::io::Result<b
         let (seat, key) = one
             .split_once(':')
             .and_then(|(s, k)| Some((s.parse::<u8>().ok()?, k)))
-            .ok_or_else(|| std::io::Error::other(format!("--player-key {one}: SEAT:KEY")))?;
+            .unwrap_or_else(|| {
+                fail(
+                    code::USAGE,
+                    format!("--player-key {one}: give SEAT:KEY, a seat number and a key"),
+                )
+            });
         by_seat.entry(seat).or_default().push(key.to_string());
     }
     let mut all_theirs = true;
@@ -382,17 +415,17 @@ fn players_own_acts(bundle: &AuditBundle, given: &[String]) -> std::io::Result<b
         let named = crate::audit::acts_not_signed_by(bundle, *seat, keys)
             .map_err(|e| std::io::Error::other(format!("--player-key {seat}:…: {e}")))?;
         for (seq, what) in &named {
-            eprintln!("event {seq}: {what}");
+            found(format!("event {seq}: {what}"));
         }
         if named.is_empty() {
             let prints: Vec<String> = keys
                 .iter()
                 .map(|k| saboteur_domain::fingerprint(&k.to_ascii_lowercase()))
                 .collect();
-            println!(
+            said(format!(
                 "every act of seat {seat} is signed by the key {}",
                 prints.join(" or ")
-            );
+            ));
         }
         all_theirs &= named.is_empty();
     }

@@ -31,6 +31,7 @@ pub mod cli;
 pub mod hash;
 pub mod newer;
 pub mod receipt;
+pub mod report;
 pub mod seal;
 #[cfg(test)]
 mod testing;

@@ -8,12 +8,16 @@
 )]
 
 use clap::Parser;
+use clap::error::ErrorKind;
+use saboteur_verifier::report::{code, exit_with};
 
-/// Check an audit bundle, and receipts and log checkpoints against it: exits 1 naming the
-/// first discrepancy or the first receipt the bundle contradicts, 2 when a receipt is
-/// refused (a bad signature, an unknown key: it proves nothing), 3 when everything else
-/// verified but some bot moves were recorded by a bot version this verifier does not have
-/// (legal, but not chosen again: it cannot vouch for them).
+/// Check an audit bundle, and receipts, commitments, keys and the transparency log against it
+/// (or receipts and the log alone). Exit codes: 0 everything verified; 1 a discrepancy or a
+/// contradiction, named; 2 a receipt refused (a bad signature, an unknown key: it proves
+/// nothing); 3 everything else verified, but some moves of bot seats were recorded by a bot
+/// version this verifier does not have; 4 cannot tell yet (a game whose end was signed is not
+/// in the log given, and nothing given is late enough to say it should be); 64 a usage error;
+/// 66 a file that cannot be read or is not what it should be.
 #[derive(Parser)]
 #[command(name = "saboteur-verify", version)]
 struct Cli {
@@ -21,6 +25,17 @@ struct Cli {
     args: saboteur_verifier::cli::VerifyArgs,
 }
 
-fn main() -> std::io::Result<()> {
-    saboteur_verifier::cli::verify(Cli::parse().args)
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            e.exit()
+        }
+        Err(e) => {
+            // A usage error is never mistaken for a finding (2 is a refused receipt).
+            let _ = e.print();
+            std::process::exit(code::USAGE)
+        }
+    };
+    exit_with(saboteur_verifier::cli::verify(cli.args))
 }

@@ -148,62 +148,125 @@ pub fn check_entries(entries: &[LogRecord]) -> Result<(), String> {
 /// clocks' room of 10 s (the audit's `CLOCK_SKEW_MS`).
 pub const LOGGING_GRACE_MS: i64 = 70_000;
 
-/// A game whose end the server signed (at `ended`, RFC 3339) that the log leaves out, where
-/// the log shows it should hold it: an entry logged after the end (by more than
-/// [`LOGGING_GRACE_MS`]) with its time bound in its hash, or a genuine checkpoint signed that
-/// long after the end whose entries lack it. `Ok` when the game is logged, or nothing yet says
-/// it should be (the sentence to print); the error names the hidden game.
-pub fn hidden_game(
+/// Where a game whose end the server signed stands in a log: what [`place_game`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Placed {
+    /// The game is an entry of the log (the sentence to print).
+    Logged(String),
+    /// The log shows it should hold the game and does not: the game was hidden (the
+    /// contradiction, named).
+    Hidden(String),
+    /// Nothing given is late enough to tell: the log and every checkpoint given end before the
+    /// game was due to be logged (the sentence to print). A newer log or checkpoint tells.
+    CannotTell(String),
+}
+
+/// A game whose end the server signed (at `ended`, RFC 3339) placed in the log: an entry of
+/// it; hidden, where the log shows it should hold it (an entry logged after the end, by more
+/// than [`LOGGING_GRACE_MS`], with its time bound in its hash, or a genuine checkpoint signed
+/// that long after the end whose entries lack it); or, when nothing given is that late, not
+/// yet told either way.
+pub fn place_game(
     game_id: &str,
     version: i64,
     ended: &str,
     entries: &[LogRecord],
     checkpoints: &[Checkpoint],
-) -> Result<String, String> {
+) -> Placed {
     if let Some(entry) = entries.iter().find(|e| e.game_id == game_id) {
-        return Ok(format!("game {game_id} is log entry {}", entry.seq));
+        return Placed::Logged(format!("game {game_id} is log entry {}", entry.seq));
     }
-    let Some(ended) = chrono::DateTime::parse_from_rfc3339(ended)
-        .ok()
-        .map(|t| t.timestamp_millis())
-    else {
-        return Err(format!(
+    let Some(ended) = rfc3339_ms(ended) else {
+        return Placed::Hidden(format!(
             "game {game_id}: the signed end's time is not a time"
         ));
     };
     let due = ended + LOGGING_GRACE_MS;
     let hidden = |after: String| {
-        format!(
+        Placed::Hidden(format!(
             "contradiction: the server signed game {game_id}'s end at version {version}, and \
              {after} lacks it: the game was hidden"
-        )
+        ))
     };
     let later = entries
         .iter()
         .filter(|e| entry_hash(e) == Some(true) && logged_ms(e) > Some(due))
         .count();
     if later > 0 {
-        return Err(hidden(format!(
+        return hidden(format!(
             "the log, with {later} games logged since (their times bound in their hashes),"
-        )));
+        ));
     }
     for c in checkpoints {
-        let signed = chrono::DateTime::parse_from_rfc3339(&c.time)
-            .ok()
-            .map(|t| t.timestamp_millis());
         let size = usize::try_from(c.size).unwrap_or(usize::MAX);
-        if signed > Some(due) && size <= entries.len() {
-            return Err(hidden(format!(
+        if rfc3339_ms(&c.time) > Some(due) && size <= entries.len() {
+            return hidden(format!(
                 "the checkpoint of size {} signed at {}, after it,",
                 c.size, c.time
-            )));
+            ));
         }
     }
-    Ok(format!(
-        "game {game_id} is not in the log yet (no game was logged, and no checkpoint signed, \
-         after its end)"
+    Placed::CannotTell(format!(
+        "cannot tell yet whether game {game_id} was logged: the log given and every checkpoint \
+         end before it was due (its end was signed at version {version}, and no game was \
+         logged, nor a checkpoint signed, more than {} s after): check again with a newer \
+         log and checkpoint",
+        LOGGING_GRACE_MS / 1000
     ))
 }
+
+/// An RFC 3339 time in milliseconds since the Unix epoch.
+fn rfc3339_ms(time: &str) -> Option<i64> {
+    chrono::DateTime::parse_from_rfc3339(time)
+        .ok()
+        .map(|t| t.timestamp_millis())
+}
+
+/// Checks the checkpoints' times against the log and each other: a checkpoint signed before
+/// the last entry it covers was logged, or a larger checkpoint signed before a smaller one
+/// (beyond [`TIME_ROOM_MS`] for the clocks of several processes), is a contradiction: the
+/// server's clock was set back, or an older checkpoint was served again.
+pub fn check_checkpoint_times(
+    checkpoints: &[Checkpoint],
+    entries: &[LogRecord],
+) -> Result<(), String> {
+    for c in checkpoints {
+        let signed = rfc3339_ms(&c.time)
+            .ok_or_else(|| format!("the checkpoint of size {}: its time is not a time", c.size))?;
+        let last = usize::try_from(c.size)
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|i| entries.get(i));
+        if let Some(entry) = last
+            && logged_ms(entry).is_some_and(|at| at > signed + TIME_ROOM_MS)
+        {
+            return Err(format!(
+                "contradiction: the checkpoint of size {} was signed at {}, before its last \
+                 entry ({}) was logged at {}: the server's clock was set back",
+                c.size, c.time, entry.seq, entry.logged_at
+            ));
+        }
+    }
+    for a in checkpoints {
+        for b in checkpoints {
+            let (Some(ta), Some(tb)) = (rfc3339_ms(&a.time), rfc3339_ms(&b.time)) else {
+                continue;
+            };
+            if a.size > b.size && ta + TIME_ROOM_MS < tb {
+                return Err(format!(
+                    "contradiction: the checkpoint of size {} was signed at {}, before the \
+                     smaller one of size {} signed at {}: the server's clock was set back",
+                    a.size, a.time, b.size, b.time
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The room the time checks leave for the clocks of several processes: the audit's
+/// `CLOCK_SKEW_MS`, 10 s.
+pub const TIME_ROOM_MS: i64 = 10_000;
 
 /// Checks that a signed checkpoint is a prefix of the log `entries` (every entry from the
 /// first): its signature is a published key's, the entries chain, and the entry at its size
@@ -261,4 +324,92 @@ pub fn withdrawn_keys<'a>(
                 .any(|p| p.id == k.id && p.public_key == k.public_key)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(seq: i64, prev: &str, logged_at: &str) -> LogRecord {
+        let ms = rfc3339_ms(logged_at).unwrap();
+        LogRecord {
+            seq,
+            game_id: format!("g{seq}"),
+            version: 10,
+            head: "h".repeat(64),
+            prev_hash: prev.to_string(),
+            hash: crate::hash::log_entry_hash_at(
+                prev,
+                seq,
+                &format!("g{seq}"),
+                10,
+                &"h".repeat(64),
+                ms,
+            ),
+            logged_at: logged_at.to_string(),
+        }
+    }
+
+    fn checkpoint(size: i64, time: &str) -> Checkpoint {
+        Checkpoint {
+            size,
+            head: String::new(),
+            time: time.to_string(),
+            key_id: String::new(),
+            keys: Vec::new(),
+            signature: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_is_signed_no_earlier_than_its_entries_and_than_a_smaller_one() {
+        let first = entry(1, GENESIS, "2026-11-20T00:01:00Z");
+        let second = entry(2, &first.hash, "2026-11-20T00:02:00Z");
+        let entries = [first, second];
+        let honest = [
+            checkpoint(1, "2026-11-20T00:01:05Z"),
+            checkpoint(2, "2026-11-20T00:02:05Z"),
+        ];
+        assert_eq!(check_checkpoint_times(&honest, &entries), Ok(()));
+        // Within the clocks' room (10 s) of its last entry: several processes' clocks.
+        let close = [checkpoint(2, "2026-11-20T00:01:55Z")];
+        assert_eq!(check_checkpoint_times(&close, &entries), Ok(()));
+        let early = [checkpoint(2, "2026-11-20T00:01:36Z")];
+        let said = check_checkpoint_times(&early, &entries).unwrap_err();
+        assert!(said.contains("before its last entry (2)"), "{said}");
+        // A larger checkpoint signed well before a smaller one (its own entries bound no time:
+        // a log written before times were bound, so only the order of the two says it).
+        let mut untimed = entries.clone();
+        untimed[1].logged_at = "not a time".into();
+        let turned = [
+            checkpoint(1, "2026-11-20T00:05:00Z"),
+            checkpoint(2, "2026-11-20T00:02:05Z"),
+        ];
+        let said = check_checkpoint_times(&turned, &untimed).unwrap_err();
+        assert!(said.contains("before the smaller one of size 1"), "{said}");
+    }
+
+    #[test]
+    fn a_game_is_logged_hidden_or_not_yet_told() {
+        let ended = "2026-11-20T00:00:00Z";
+        let first = entry(1, GENESIS, "2026-11-20T00:00:30Z");
+        let late = entry(2, &first.hash, "2026-11-20T00:05:00Z");
+        assert!(matches!(
+            place_game("g1", 10, ended, std::slice::from_ref(&first), &[]),
+            Placed::Logged(_)
+        ));
+        assert!(matches!(
+            place_game("x", 10, ended, std::slice::from_ref(&first), &[]),
+            Placed::CannotTell(_)
+        ));
+        assert!(matches!(
+            place_game("x", 10, ended, &[first.clone(), late], &[]),
+            Placed::Hidden(_)
+        ));
+        let signed_late = [checkpoint(1, "2026-11-20T00:05:00Z")];
+        assert!(matches!(
+            place_game("x", 10, ended, &[first], &signed_late),
+            Placed::Hidden(_)
+        ));
+    }
 }

@@ -11,6 +11,6 @@ mod published;
 pub use published::{KeyList, LogPage};
 pub(crate) use published::{published_keys, signed};
 pub use saboteur_verifier::transparency::{
-    Checkpoint, LOGGING_GRACE_MS, LogRecord, check_checkpoint, check_entries, check_entry,
-    hidden_game, withdrawn_keys,
+    Checkpoint, LOGGING_GRACE_MS, LogRecord, Placed, check_checkpoint, check_checkpoint_times,
+    check_entries, check_entry, place_game, withdrawn_keys,
 };

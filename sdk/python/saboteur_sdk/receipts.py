@@ -98,7 +98,8 @@ class Receipts:
         folder: str | os.PathLike[str] | None = None,
     ) -> str:
         """Checks every receipt kept against the finished game's audit bundle with `saboteur
-        verify` (`binary`, by default `$SABOTEUR_BIN` or `saboteur` on the `PATH`), with
+        verify` (`binary`, by default `$SABOTEUR_BIN` or `saboteur` on the `PATH`; the
+        standalone `saboteur-verify`, built from the verifier alone, serves as well), with
         `--player-key SEAT:KEY` for each key given (every act of that seat must be signed by
         one of them). Writes into `folder` (a temporary one by default). Returns what it said;
         raises `VerificationFailed` when it names a discrepancy."""
@@ -113,8 +114,8 @@ class Receipts:
             out = Path(folder if folder is not None else scratch)
             out.mkdir(parents=True, exist_ok=True)
             (out / "bundle.json").write_bytes(bundle.content)
-            command = [binary or os.environ.get("SABOTEUR_BIN", "saboteur"), "verify",
-                       "--file", str(out / "bundle.json"), *self.write(out)]
+            program = binary or os.environ.get("SABOTEUR_BIN", "saboteur")
+            command = [program, *verify_subcommand(program), "--file", str(out / "bundle.json"), *self.write(out)]
             for seat, key in pairs:
                 command += ["--player-key", f"{seat}:{key}"]
             try:
@@ -124,6 +125,12 @@ class Receipts:
         if done.returncode != 0:
             raise VerificationFailed(done.stdout + done.stderr)
         return done.stdout
+
+
+def verify_subcommand(program: str) -> list[str]:
+    """The words before the checks' arguments: `verify` for the server's `saboteur`, none for the
+    standalone `saboteur-verify`."""
+    return [] if Path(program).name.startswith("saboteur-verify") else ["verify"]
 
 
 def receipts_in(body: object) -> list[Receipt]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -189,6 +190,12 @@ def test_receipts_are_written_and_verified(played: tuple[Table, list[StreamRecor
     t, _, _ = played
     assert len(t.receipts) > 3
     said = t.receipts.verify(t.anonymous, t.game, {t.seat: [t.signer.public_key]}, binary=binary)
+    assert f"every act of seat {t.seat} is signed by the key" in said
+    # The standalone verifier, built from the verifier crate alone (beside the server's binary),
+    # checks the same receipts of the sealed chain (record version 6), without a subcommand.
+    alone = Path(binary).with_name("saboteur-verify")
+    assert alone.exists(), f"{alone}: the standalone verifier is built beside the server"
+    said = t.receipts.verify(t.anonymous, t.game, {t.seat: [t.signer.public_key]}, binary=str(alone))
     assert f"every act of seat {t.seat} is signed by the key" in said
 
 

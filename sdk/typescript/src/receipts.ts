@@ -8,13 +8,19 @@
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { components } from "./generated/api.js";
 import type { Api } from "./index.js";
 import { type Answer, ApiProblem, check, ok } from "./problems.js";
 
 type KeyList = components["schemas"]["KeyList"];
 type Receipt = components["schemas"]["Receipt"];
+
+/** The words before the checks' arguments: `verify` for the server's `saboteur`, none for the
+ * standalone `saboteur-verify`. */
+export function verifySubcommand(binary: string): string[] {
+  return basename(binary).startsWith("saboteur-verify") ? [] : ["verify"];
+}
 
 /** `saboteur verify` named a discrepancy (or could not run): `output` is what it said. */
 export class VerificationFailed extends Error {
@@ -107,7 +113,8 @@ export class Receipts {
     return args;
   }
 
-  /** Checks every receipt kept against the finished game's audit bundle with `saboteur verify`,
+  /** Checks every receipt kept against the finished game's audit bundle with `saboteur verify`
+   * (or the standalone `saboteur-verify`, built from the verifier alone: `options.binary`),
    * with `--player-key SEAT:KEY` for each key given. Resolves to what it said; throws
    * `VerificationFailed` when it names a discrepancy (or cannot run). */
   async verify(api: Api, game: string, playerKeys: PlayerKeys = [], options: VerifyOptions = {}): Promise<string> {
@@ -123,7 +130,7 @@ export class Receipts {
       mkdirSync(folder, { recursive: true });
       writeFileSync(join(folder, "bundle.json"), bundle);
       const binary = options.binary ?? process.env.SABOTEUR_BIN ?? "saboteur";
-      const args = ["verify", "--file", join(folder, "bundle.json"), ...this.write(folder)];
+      const args = [...verifySubcommand(binary), "--file", join(folder, "bundle.json"), ...this.write(folder)];
       for (const [seat, key] of pairs) args.push("--player-key", `${seat}:${key}`);
       return await new Promise<string>((resolve, reject) => {
         execFile(binary, args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {

@@ -1,5 +1,7 @@
 // The SDK against a live server: typed problems, signed acts, the stream and receipts.
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { before, describe, test } from "node:test";
 import {
   API_VERSION, ApiProblem, BadSignature, checkOpenings, connect, EVENT_TYPES, follow, NotFound, ok, OpeningMismatch,
@@ -118,6 +120,12 @@ describe("a whole game, its stream cut once", () => {
     assert.ok(table.receipts.length > 3);
     const said = await table.receipts.verify(table.anonymous, table.game, { [table.seat]: [table.signer.publicKey] }, { binary });
     assert.match(said, new RegExp(`every act of seat ${table.seat} is signed by the key`));
+    // The standalone verifier, built from the verifier crate alone beside the server's binary,
+    // checks the same receipts of the sealed chain (record version 6), without a subcommand.
+    const alone = join(dirname(binary), "saboteur-verify");
+    assert.ok(existsSync(alone), `${alone}: the standalone verifier is built beside the server`);
+    const again = await table.receipts.verify(table.anonymous, table.game, { [table.seat]: [table.signer.publicKey] }, { binary: alone });
+    assert.match(again, new RegExp(`every act of seat ${table.seat} is signed by the key`));
   });
 });
 
