@@ -27,9 +27,9 @@ pub struct AuditReport {
     /// Bot commands chosen again from the seat's view and recorded seed, and found equal.
     #[serde(default)]
     pub bot_moves_checked: u64,
-    /// Bot commands recorded by a [`crate::bot::BOT_VERSION`] this build does not have (a newer
-    /// one), whose logic it cannot run:
-    /// decided again like any command, but not chosen again.
+    /// Bot commands of a lobby bot seat recorded by a [`crate::bot::BOT_VERSION`] this build
+    /// does not have (a newer one), whose logic it cannot run: decided again like any command,
+    /// but not chosen again. (A move made for a player by such a version is a discrepancy.)
     #[serde(default)]
     pub bot_moves_of_other_versions: u64,
     /// Timeouts checked against the deadlines reckoned from the recorded times, each decided
@@ -77,6 +77,21 @@ fn check_bot(h: &History, seat: Seat, command: &Command, bot: &BotMove) -> Resul
         )),
         None => Err(format!("the {} bot had no command to choose", bot.level)),
     }
+}
+
+/// A move made for a player (a timeout's, or a seat handed over) by a bot version this verifier
+/// does not have: the server records only versions its own verifier has, so nobody can check it.
+fn nobody_can_check(seat: Seat, bot: &BotMove) -> String {
+    nobody_can_check_for(&seat.to_string(), bot)
+}
+
+fn nobody_can_check_for(seat: &str, bot: &BotMove) -> String {
+    format!(
+        "a move made for {seat} that nobody can check: it is labelled as the {} bot's version \
+         {}, which this verifier does not have (it knows versions up to {BOT_VERSION}), and a \
+         server records a move for a player only by a bot version its own verifier has",
+        bot.level, bot.version
+    )
 }
 
 /// A bot's command under record version 2: the record must give the seat to a bot of that
@@ -368,6 +383,8 @@ fn command_again(
         bot_seat_and_seed(h, seat, &bot).map_err(|what| wrong(seq, what))?;
         if check_bot(h, seat, command, &bot).map_err(|what| wrong(seq, what))? {
             report.bot_moves_checked += 1;
+        } else if h.plays_for_player(seat) {
+            return Err(wrong(seq, nobody_can_check(seat, &bot)));
         } else {
             report.bot_moves_of_other_versions += 1;
         }
@@ -402,19 +419,13 @@ fn timeout_again(
         _ => None,
     });
     match decided {
-        // A bot this build does not have (a newer version): its recorded command
-        // decided again, not chosen again.
-        Some((command, bot)) if !BOT_VERSIONS.contains(&bot.version) => {
-            report.bot_moves_of_other_versions += 1;
-            derived_seed(h, &bot).map_err(|what| wrong(seq, what))?;
-            let command = command
-                .known()
-                .ok_or_else(|| wrong(seq, "the command is redacted"))?;
-            h.time_out_by(at, |h, seat, level| {
-                (level == bot.level)
-                    .then(|| h.execute_as(seat, command, Some(bot)).ok())
-                    .flatten()
-            })
+        // A bot this build does not have (a newer version) made the move for the player
+        // who timed out: nobody can choose it again, so it stands for nobody.
+        Some((_, bot)) if !BOT_VERSIONS.contains(&bot.version) => {
+            let seat = h
+                .deadline()
+                .map_or_else(|| "the seat".to_string(), |d| d.seat.to_string());
+            return Err(wrong(seq, nobody_can_check_for(&seat, &bot)));
         }
         // Chosen again by the version that chose it (today's when none is
         // recorded: the comparison below then finds the record short).

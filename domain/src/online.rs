@@ -510,6 +510,13 @@ impl History {
         self.table.handed(seat)
     }
 
+    /// Whether a bot plays `seat` in its player's place: handed over by the host, or the seat
+    /// abandoned after its timeouts (not a bot's seat from the lobby on). Its moves stand for
+    /// the player, so each must be one a verifier can choose again.
+    pub fn plays_for_player(&self, seat: Seat) -> bool {
+        self.table.plays_for_player(seat)
+    }
+
     /// Whether the message recorded as event `seq` was hidden by the host.
     pub fn talk_hidden(&self, seq: u64) -> bool {
         self.table.hidden.contains(&seq)

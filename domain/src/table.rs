@@ -21,6 +21,9 @@ pub(crate) struct Table {
     pub(crate) timeouts: Vec<u8>,
     /// The bot each seat was handed to, if any.
     pub(crate) handed: Vec<Option<BotLevel>>,
+    /// Whether each seat's bot plays in its player's place (handed over by the host, or the
+    /// seat abandoned), not a bot's seat from the lobby on.
+    pub(crate) for_player: Vec<bool>,
     /// Every message: its speaker and time.
     pub(crate) talk: Vec<(Option<Seat>, u64)>,
     /// The sequence numbers of messages, and of those hidden.
@@ -48,6 +51,7 @@ impl Table {
             bank: vec![bank; players],
             timeouts: vec![0; players],
             handed: vec![None; players],
+            for_player: vec![false; players],
             keys: vec![None; players],
             record_version: crate::options::FIRST_RECORD_VERSION,
             ..Table::default()
@@ -99,14 +103,24 @@ impl Table {
                 self.since = Some(*at);
                 self.timed_out = true;
             }
-            Event::SeatHandedToBot { seat, level, .. } => {
+            Event::SeatHandedToBot {
+                seat,
+                level,
+                reason,
+            } => {
                 if let Some(h) = Table::seat_mut(&mut self.handed, *seat) {
                     *h = Some(*level);
+                }
+                if let Some(p) = Table::seat_mut(&mut self.for_player, *seat) {
+                    *p = *reason != crate::event::HandOver::Lobby;
                 }
             }
             Event::SeatReclaimed { seat, .. } => {
                 if let Some(h) = Table::seat_mut(&mut self.handed, *seat) {
                     *h = None;
+                }
+                if let Some(p) = Table::seat_mut(&mut self.for_player, *seat) {
+                    *p = false;
                 }
                 if let Some(n) = Table::seat_mut(&mut self.timeouts, *seat) {
                     *n = 0;
@@ -148,6 +162,11 @@ impl Table {
     /// The bot a seat was handed to, if any.
     pub(crate) fn handed(&self, seat: Seat) -> Option<BotLevel> {
         self.handed.get(seat.index()).copied().flatten()
+    }
+
+    /// Whether a bot plays the seat in its player's place (not a bot's seat from the lobby).
+    pub(crate) fn plays_for_player(&self, seat: Seat) -> bool {
+        self.handed(seat).is_some() && self.for_player.get(seat.index()).copied().unwrap_or(false)
     }
 }
 

@@ -1,0 +1,141 @@
+//! Moves that stand for a player are checkable (disputes v4, attack 1): a move a bot makes for a
+//! player's seat — when the player's clock ran out, or after the host handed the seat over — is
+//! recorded by the server only with a bot version its own verifier has, so a move the operator
+//! labels with a version the verifier does not know is "a move made for seat 0 that nobody can
+//! check" (exit 1), not a move it merely cannot vouch for (exit 3, kept for the lobby's bot
+//! seats). On SQLite and PostgreSQL, the honest game of each kind beside it.
+
+#[macro_use]
+mod operator;
+
+use operator::*;
+use serde_json::{Value, json};
+
+/// A clocked base game for three, started: seat 0 a player's with a key, seats 1 and 2 random
+/// bots. Its id, the host's token and the player's token.
+async fn clocked_game(
+    server: &Server,
+    key: &ed25519_dalek::SigningKey,
+) -> (String, String, String) {
+    let created = server
+        .call(
+            "POST",
+            "/games",
+            None,
+            Some(json!({"ruleset": "base", "players": 3,
+                        "options": {"clock": {"kind": "per_decision", "seconds": 60}}})),
+        )
+        .await;
+    let id = created["game_id"].as_str().unwrap().to_string();
+    let host = created["host_token"].as_str().unwrap().to_string();
+    let joined = server
+        .call(
+            "POST",
+            &format!("/games/{id}/seats"),
+            None,
+            Some(keyed_join(&id, "Ada", key)),
+        )
+        .await;
+    let me = joined["player_token"].as_str().unwrap().to_string();
+    server.random_bots(&id, &host, 2).await;
+    server
+        .call("POST", &format!("/games/{id}/start"), Some(&host), None)
+        .await;
+    let state = server
+        .call("GET", &format!("/games/{id}/state"), Some(&me), None)
+        .await;
+    assert_eq!(
+        state["view"]["phase"]["awaited"], 0,
+        "the bots play until seat 0: {state}"
+    );
+    (id, host, me)
+}
+
+/// The sequence number of the first bot move for seat 0 after the first event of `kind`.
+fn first_bot_move_after(events: &Value, kind: &str) -> i64 {
+    let events = events["events"].as_array().unwrap();
+    let from = events
+        .iter()
+        .position(|r| r["event"]["type"] == kind)
+        .unwrap();
+    events[from..]
+        .iter()
+        .find(|r| {
+            r["event"]["type"] == "command_accepted"
+                && r["event"]["seat"] == 0
+                && r["event"]["bot"].is_object()
+        })
+        .map(|r| r["seq"].as_i64().unwrap())
+        .unwrap()
+}
+
+async fn a_move_made_for_a_player_is_checkable(url: &str, dir: &std::path::Path) {
+    let (key, _) = player_key(21);
+    for (how, forged) in [
+        ("a timeout", false),
+        ("a timeout", true),
+        ("a hand-over", false),
+        ("a hand-over", true),
+    ] {
+        let clock = saboteur_api::TimeSource::manual(T0);
+        let server = Server::start_at(url, clock.clone()).await;
+        let (id, host, me) = clocked_game(&server, &key).await;
+        let kind = if how == "a timeout" {
+            // The player is away past the clock: the next read records the timeout and the
+            // timeout bot's move for the seat; then the player plays on.
+            clock.advance(61_000);
+            server
+                .call("GET", &format!("/games/{id}/state"), None, None)
+                .await;
+            play_signed(&server, &id, &me, &key).await;
+            "turn_timed_out"
+        } else {
+            // The host hands the seat to a bot, which plays it to the end.
+            let handed = server
+                .call(
+                    "POST",
+                    &format!("/games/{id}/seats/0/handover"),
+                    Some(&host),
+                    Some(json!({"level": "heuristic"})),
+                )
+                .await;
+            assert!(handed["version"].is_i64(), "{handed}");
+            play_to_end(&server, &id, &me).await;
+            "seat_handed_to_bot"
+        };
+        let events = server
+            .call(
+                "GET",
+                &format!("/games/{id}/events?after=0&limit=1000"),
+                None,
+                None,
+            )
+            .await;
+        let seq = first_bot_move_after(&events, kind);
+        if forged {
+            // The operator labels the move with a bot version no verifier has (its own choice
+            // can then not be told from the bot's).
+            rewrite_event(url, &id, seq, |p| p["bot"]["version"] = json!(99)).await;
+        }
+        let (code, said) = verify_bundle(url, dir, &id).await;
+        if forged {
+            // A timeout is named at its batch, which opens with the timeout just before the
+            // move; a hand-over's move at the move.
+            let at = if how == "a timeout" { seq - 1 } else { seq };
+            assert_eq!(code, Some(1), "{how}: {said}");
+            assert!(
+                said.contains(&format!("event {at}: "))
+                    && said.contains("a move made for seat 0 that nobody can check"),
+                "{how}: {said}"
+            );
+        } else {
+            assert_eq!(code, Some(0), "{how}: {said}");
+        }
+    }
+}
+
+on_both_stores!(
+    a_move_made_for_a_player_is_checkable_on_sqlite,
+    a_move_made_for_a_player_is_checkable_on_postgres,
+    a_move_made_for_a_player_is_checkable
+);
