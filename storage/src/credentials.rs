@@ -1,5 +1,6 @@
 //! Credentials: hashed bearer tokens, and who holds each seat.
 
+use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use crate::EventStore;
@@ -258,16 +259,25 @@ impl EventStore {
 
 impl EventStore {
     /// The seats the player's `public_key` (64 lowercase hex digits) holds in games not over
-    /// (lobbies and games under way), oldest game first, at most `limit`: what a player's
-    /// stream follows. A key registered for two seats of one game lists both.
-    pub async fn seats_of_key(&self, public_key: &str, limit: u32) -> Result<Vec<(GameId, Seat)>> {
+    /// (lobbies and games under way), and in games that ended or were cancelled at `since` or
+    /// later, oldest game first, at most `limit`: what a player's stream follows (a lobby
+    /// cancelled before the stream found it is still announced). A key registered for two seats
+    /// of one game lists both.
+    pub async fn seats_of_key(
+        &self,
+        public_key: &str,
+        since: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<(GameId, Seat)>> {
         let sql = "SELECT c.game_id, c.seat FROM credentials c JOIN games g ON g.id = c.game_id \
                    WHERE c.public_key = $1 AND c.role = 'player' \
-                   AND g.status IN ('lobby', 'active') ORDER BY g.ord, c.seat LIMIT $2";
+                   AND (g.status IN ('lobby', 'active') OR g.updated_at >= $3) \
+                   ORDER BY g.ord, c.seat LIMIT $2";
         let rows: Vec<(String, Option<i32>)> = on_pool!(self, pool => {
             sqlx::query_as(sql)
                 .bind(public_key)
                 .bind(i64::from(limit))
+                .bind(since)
                 .fetch_all(pool)
                 .await?
         });

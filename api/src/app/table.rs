@@ -265,6 +265,15 @@ impl Table {
         *self.history.game().phase() == Phase::GameOver
     }
 
+    /// Whether nothing more will happen in the game: it is over, or it was cancelled in its
+    /// lobby. Its event stream ends after its last event.
+    pub fn ended(&self) -> bool {
+        matches!(
+            self.history.game().phase(),
+            Phase::GameOver | Phase::Cancelled
+        )
+    }
+
     /// The bot playing `seat`, if a bot holds it: seated as a bot, or handed to one during play.
     pub fn bot(&self, seat: Seat) -> Option<saboteur_domain::BotLevel> {
         self.credentials

@@ -245,6 +245,9 @@ async fn player_stream(
         games: BTreeMap::new(),
         said: HashMap::new(),
         looked: Instant::now(),
+        // A few seconds back: another process's clock stamped the game's last change.
+        opened: chrono::Utc::now() - chrono::Duration::seconds(5),
+        done: Default::default(),
     };
     tokio::spawn(async move {
         let _held = (permit, mine);
@@ -274,17 +277,30 @@ struct Watch {
     said: HashMap<(GameId, Seat), Said>,
     /// When the key's games were last looked up.
     looked: Instant,
+    /// When the stream opened: games that ended or were cancelled since are announced even
+    /// when the stream had not found them yet.
+    opened: chrono::DateTime<chrono::Utc>,
+    /// The games announced as ended or cancelled: followed no more.
+    done: std::collections::HashSet<GameId>,
 }
 
 impl Watch {
     /// Looks up the key's games again; new ones are checked.
     async fn refresh(&mut self, tx: &Frames) -> Result<(), ()> {
         self.looked = Instant::now();
-        let Ok(seats) = self.state.store.seats_of_key(&self.key, MOST_GAMES).await else {
+        let found = self
+            .state
+            .store
+            .seats_of_key(&self.key, self.opened, MOST_GAMES)
+            .await;
+        let Ok(seats) = found else {
             return Ok(());
         };
         let mut fresh = Vec::new();
         for (game, seat) in seats {
+            if self.done.contains(&game) {
+                continue;
+            }
             let seats = self.games.entry(game.clone()).or_default();
             if !seats.contains(&seat) {
                 seats.push(seat);
@@ -315,10 +331,12 @@ impl Watch {
         let history = table.history();
         let mut notices = Vec::new();
         for seat in seats {
-            // The key may have been changed for the seat since.
+            // The key may have been changed for the seat since, or dropped with a new token:
+            // once the game started, the record says which key the seat has.
             let holds = table.credentials().iter().any(|c| {
                 c.seat == Some(seat) && c.public_key.as_deref() == Some(self.key.as_str())
-            });
+            }) && (matches!(status, GameStatus::Lobby | GameStatus::Cancelled)
+                || history.seat_key(seat) == Some(self.key.as_str()));
             if !holds {
                 continue;
             }
@@ -364,6 +382,7 @@ impl Watch {
         if matches!(status, GameStatus::Finished | GameStatus::Cancelled) {
             self.games.remove(game);
             self.said.retain(|(g, _), _| g != game);
+            self.done.insert(game.clone());
         }
         for n in notices {
             let data = serde_json::to_string(&n).map_err(|_| ())?;

@@ -177,7 +177,7 @@ impl Follower {
         Ok(Ok(Read {
             frames,
             last,
-            over: table.over(),
+            over: table.ended(),
         }))
     }
 

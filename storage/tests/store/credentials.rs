@@ -389,7 +389,9 @@ pub(crate) async fn seats_by_key(store: EventStore) {
         .add_credential(&seat("k2", "k2c", 2, &key))
         .await
         .unwrap();
-    let found = store.seats_of_key(&key, 100).await.unwrap();
+    // Games not over; games that ended or were cancelled since the stream opened, too.
+    let later = chrono::Utc::now() + chrono::Duration::seconds(1);
+    let found = store.seats_of_key(&key, later, 100).await.unwrap();
     assert_eq!(
         found,
         vec![
@@ -398,10 +400,22 @@ pub(crate) async fn seats_by_key(store: EventStore) {
             (gid("k2"), Seat(2))
         ]
     );
-    assert_eq!(store.seats_of_key(&key, 1).await.unwrap().len(), 1);
+    let earlier = chrono::Utc::now() - chrono::Duration::hours(1);
+    let since = store.seats_of_key(&key, earlier, 100).await.unwrap();
+    assert_eq!(
+        since,
+        vec![
+            (gid("k1"), Seat(1)),
+            (gid("k2"), Seat(1)),
+            (gid("k2"), Seat(2)),
+            (gid("k3"), Seat(1)),
+            (gid("k4"), Seat(1))
+        ]
+    );
+    assert_eq!(store.seats_of_key(&key, later, 1).await.unwrap().len(), 1);
     assert!(
         store
-            .seats_of_key(&"ef".repeat(32), 100)
+            .seats_of_key(&"ef".repeat(32), earlier, 100)
             .await
             .unwrap()
             .is_empty()

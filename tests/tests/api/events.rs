@@ -171,6 +171,58 @@ async fn live_updates(a: &TestApp, b: &TestApp) {
     assert!(metrics.contains("saboteur_http_request_duration_seconds_bucket"));
 }
 
+/// A stream ends after the game's last event: a finished game's, and a lobby's cancelled while
+/// the stream was open (it used to send keep-alives forever, holding a place of the server's).
+async fn streams_end_with_the_game(a: &TestApp) {
+    let (st, created) = a
+        .create_game(&serde_json::json!({"ruleset": "base", "players": 3}))
+        .await;
+    assert_eq!(st, StatusCode::CREATED, "{created}");
+    let id = created["game_id"].as_str().unwrap();
+    let host = created["host_token"].as_str().unwrap();
+    let mut open = a.events_stream(id, None, None).await;
+    assert_eq!(read_until(&mut open, 1).await, vec![1]);
+    assert_eq!(a.cancel(id, Some(host)).await.0, StatusCode::OK);
+    assert_eq!(
+        read_until(&mut open, 2).await,
+        vec![2],
+        "the cancellation, once"
+    );
+    let end = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        while let Some(chunk) = open.chunk().await.unwrap() {
+            assert!(
+                !String::from_utf8_lossy(&chunk).contains("id: "),
+                "no event after the cancellation"
+            );
+        }
+    })
+    .await;
+    assert!(end.is_ok(), "the stream of a cancelled game ends");
+    // Opened after the cancellation: the whole log, then the end.
+    let late = a.events_stream(id, None, None).await;
+    let text = tokio::time::timeout(std::time::Duration::from_secs(10), late.text())
+        .await
+        .expect("the stream of a cancelled game ends")
+        .unwrap();
+    assert!(
+        text.contains("id: 2") && text.contains("event: game_cancelled"),
+        "{text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_streams_end_with_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = TestApp::spawn(sqlite_url(&dir, "end.db"), Some(dir)).await;
+    streams_end_with_the_game(&a).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_streams_end_with_the_game() {
+    let a = TestApp::spawn(postgres_url().await, None).await;
+    streams_end_with_the_game(&a).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_live_updates() {
     let dir = tempfile::tempdir().unwrap();

@@ -224,6 +224,86 @@ async fn play_to_the_end(
     turns
 }
 
+/// The next notice's kind and game, before `deadline`.
+async fn next_about(notices: &mut Notices, deadline: tokio::time::Instant) -> (String, String) {
+    let n = notices.next(deadline).await;
+    (
+        n["kind"].as_str().unwrap().to_string(),
+        n["game_id"].as_str().unwrap().to_string(),
+    )
+}
+
+/// A lobby cancelled before the stream found it is announced; a seat whose key the host's new
+/// token dropped is announced no more (the spec promises notices only where the key holds a
+/// seat), while the key's other games go on being announced.
+async fn cancelled_and_dropped(a: &TestApp, b: &TestApp) {
+    let key = SigningKey::from_bytes(&[13; 32]);
+    let public = hex::encode(key.verifying_key().to_bytes());
+    let stream = open(b, &public, &answered(a, &public, &key).await).await;
+    assert_eq!(stream.status(), StatusCode::OK);
+    let mut notices = Notices::new(stream);
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(60);
+    // (News of a game it does not follow makes the stream look for new games at most once a
+    // second: each step below waits that long first.)
+    let pause = || tokio::time::sleep(std::time::Duration::from_millis(1100));
+    let (lobby, host, _) = seated(a, &key, 401).await;
+    pause().await;
+    assert_eq!(a.cancel(&lobby, Some(&host)).await.0, StatusCode::OK);
+    assert_eq!(
+        next_about(&mut notices, deadline).await,
+        ("cancelled".into(), lobby)
+    );
+    let (id, host, _) = seated(a, &key, 402).await;
+    pause().await;
+    assert_eq!(a.start(&id, Some(&host)).await.0, StatusCode::OK);
+    assert_eq!(
+        next_about(&mut notices, deadline).await,
+        ("started".into(), id.clone())
+    );
+    assert_eq!(
+        next_about(&mut notices, deadline).await,
+        ("your_turn".into(), id.clone())
+    );
+    // A new token for the seat: the key is dropped. Its holder plays (no key: unsigned), the
+    // bots answer, and the seat is awaited again.
+    let (st, fresh) = a.reissue_token(&id, Some(&host), 0).await;
+    assert_eq!(st, StatusCode::OK, "{fresh}");
+    let token = fresh["player_token"].as_str().unwrap();
+    let (_, legal) = a.legal_moves(&id, token).await;
+    let (st, out) = a.command(&id, token, &legal["commands"][0]).await;
+    assert_eq!(st, StatusCode::OK, "{out}");
+    assert_eq!(
+        a.state(&id, Some(token)).await.1["view"]["phase"]["awaited"],
+        0
+    );
+    // Another game of the key's, started after: its notices come, none about the seat lost.
+    let (other, host, _) = seated(a, &key, 403).await;
+    pause().await;
+    assert_eq!(a.start(&other, Some(&host)).await.0, StatusCode::OK);
+    loop {
+        let (kind, game) = next_about(&mut notices, deadline).await;
+        assert_ne!(game, id, "{kind} for a seat whose key was dropped");
+        if kind == "your_turn" {
+            break;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_cancelled_lobby_and_a_dropped_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = TestApp::spawn(sqlite_url(&dir, "dropped.db"), Some(dir)).await;
+    cancelled_and_dropped(&a, &a).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_cancelled_lobby_and_a_dropped_key_across_processes() {
+    let url = postgres_url().await;
+    let a = TestApp::spawn(url.clone(), None).await;
+    let b = TestApp::spawn(url, None).await;
+    cancelled_and_dropped(&a, &b).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_one_stream_plays_twenty_games() {
     let dir = tempfile::tempdir().unwrap();
