@@ -65,19 +65,32 @@ pub(crate) async fn refused_before(
     refused: Option<String>,
     e: ApiError,
 ) -> ApiError {
-    use crate::app::auth::{Caller, identify};
     let (Some(token), Ok(game)) = (token, ids::game_id(game)) else {
         return e;
     };
     let Some(Ok(mut table)) = state.tables.open_if_cached(&game).await else {
         return e;
     };
-    let who = match identify(token, table.credentials()) {
+    refused_to_caller(state, &mut table, (Some(token), refused), e).await
+}
+
+/// A refusal of a request by the caller its `token` names on `table` (a seat's, or the
+/// host's), signed for that caller ([`signed_refusal`]); a token the table does not know gets
+/// the refusal unsigned. The seam's refusals before it knows who acts (a host's token on a
+/// player's act, a player's on the host's: 403) are signed so.
+pub(in crate::app) async fn refused_to_caller(
+    state: &AppState,
+    table: &mut Held,
+    (token, refused): (Option<&str>, Option<String>),
+    e: ApiError,
+) -> ApiError {
+    use crate::app::auth::{Caller, identify};
+    let who = match token.and_then(|t| identify(t, table.credentials())) {
         Some(Caller::Player(seat)) => Who::Player(seat),
         Some(Caller::Host) => Who::Host,
         _ => return e,
     };
-    signed_refusal(state, &mut table, (who, refused), e).await
+    signed_refusal(state, table, (who, refused), e).await
 }
 
 /// What a refusal's receipt hashes: the message the player signed, for a signed act; else the

@@ -32,7 +32,7 @@ use crate::app::games::{create, rematch};
 use crate::app::ids::{GameId, Version};
 use crate::app::joins;
 use crate::app::lobby_replies;
-use crate::app::refusal::{refused_hash, signed_refusal};
+use crate::app::refusal::{refused_hash, refused_to_caller, signed_refusal};
 use crate::app::reply;
 use crate::app::retry::retried;
 use crate::app::signing;
@@ -134,8 +134,15 @@ async fn on_table(
     {
         return Ok(done);
     }
-    // 2. Who asks, and may they.
-    let who = authorise(state, table, token, &act).await?;
+    // 2. Who asks, and may they. A token this game knows that may not do this (the host's on a
+    // player's act, a player's on the host's) is refused with a signed receipt.
+    let who = match authorise(state, table, token, &act).await {
+        Ok(who) => who,
+        Err(e @ ApiError::Forbidden(_)) => {
+            return Err(refused_to_caller(state, table, (token, body_hash.clone()), e).await);
+        }
+        Err(e) => return Err(e),
+    };
     // 3. A retried key answers with the first reply.
     let key = act.seat_key(who);
     if let Some(key) = &key

@@ -138,7 +138,7 @@ async fn read_json(
 /// A body refused (400, 413) in a request for a game by a seat's or the host's token: signed
 /// for the caller ([`crate::app::refusal::refused_before`]), with the hash of the body when it
 /// was read whole.
-async fn refused(request: &HttpRequest, body: Option<&[u8]>, e: ApiError) -> ApiError {
+pub(crate) async fn refused(request: &HttpRequest, body: Option<&[u8]>, e: ApiError) -> ApiError {
     use sha2::{Digest as _, Sha256};
     let Some(state) = request.app_data::<web::Data<AppState>>() else {
         return e;

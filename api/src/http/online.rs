@@ -15,7 +15,7 @@ use crate::app::seam;
 use crate::dto::{NewToken, Outcome};
 use crate::error::ApiError;
 use crate::http::body::Json;
-use crate::http::perform::{game, idempotency_key, perform};
+use crate::http::perform::{game, header, idempotency_key, perform};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -96,7 +96,7 @@ async fn talk(
         game: game(&id)?,
         text,
         name,
-        key: idempotency_key(&req)?,
+        key: header(&req, idempotency_key(&req)).await?,
     };
     perform(&state, &req, act).await
 }
@@ -217,7 +217,7 @@ async fn reclaim(
         Act::Reclaim {
             game: game(&id)?,
             seat: Seat(seat),
-            key: idempotency_key(&req)?,
+            key: header(&req, idempotency_key(&req)).await?,
         },
     )
     .await

@@ -64,16 +64,30 @@ pub(crate) fn signed(req: &HttpRequest) -> Result<Option<Signed>, ApiError> {
     }))
 }
 
-/// The request's `Idempotency-Key`, if it has one: 1 to 200 visible characters.
+/// The request's `Idempotency-Key`, if it has one: 1 to 200 visible characters (ASCII `!` to
+/// `~`: no space, no tab).
 pub(crate) fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
     let Some(h) = req.headers().get("idempotency-key") else {
         return Ok(None);
     };
-    match h.to_str() {
-        Ok(k) if !k.is_empty() && k.len() <= 200 => Ok(Some(k.to_string())),
-        _ => Err(ApiError::BadRequest(
-            "Idempotency-Key is 1 to 200 visible characters".into(),
-        )),
+    let k = h.as_bytes();
+    if k.is_empty() || k.len() > 200 || !k.iter().all(|b| (b'!'..=b'~').contains(b)) {
+        return Err(ApiError::BadRequest(
+            "Idempotency-Key is 1 to 200 visible characters (no space, no tab)".into(),
+        ));
+    }
+    Ok(Some(String::from_utf8_lossy(k).into_owned()))
+}
+
+/// A header of a write parsed (`parsed`), or its refusal (400) signed for the caller its token
+/// names, as a refused body is ([`crate::http::body::refused`]).
+pub(crate) async fn header<T>(
+    req: &HttpRequest,
+    parsed: Result<T, ApiError>,
+) -> Result<T, ApiError> {
+    match parsed {
+        Ok(value) => Ok(value),
+        Err(e) => Err(crate::http::body::refused(req, None, e).await),
     }
 }
 

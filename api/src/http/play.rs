@@ -15,7 +15,7 @@ use crate::app::table::Table;
 use crate::dto::{EventPage, EventRecord, LegalMoves, Outcome, StateView, TableRead};
 use crate::error::ApiError;
 use crate::http::body::Json;
-use crate::http::perform::{bearer, declared_version, game, idempotency_key, perform};
+use crate::http::perform::{bearer, declared_version, game, header, idempotency_key, perform};
 use crate::receipt::ReceiptKind;
 use crate::state::AppState;
 
@@ -303,8 +303,8 @@ async fn send_command(
     let act = Act::Command {
         game: game(&id)?,
         command: body.into_inner(),
-        if_match: if_match(&req)?,
-        key: idempotency_key(&req)?,
+        if_match: header(&req, if_match(&req)).await?,
+        key: header(&req, idempotency_key(&req)).await?,
     };
     perform(&state, &req, act).await
 }

@@ -13,7 +13,7 @@ use crate::app::seam;
 use crate::dto::{ClaimSeat, GameCreated, Joined};
 use crate::error::ApiError;
 use crate::http::body::MaybeJson;
-use crate::http::perform::{game, key_for, perform};
+use crate::http::perform::{game, header, key_for, perform};
 use crate::state::AppState;
 
 /// The most games a series lists.
@@ -77,7 +77,11 @@ async fn rematch(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let game = game(&id)?;
-    let key = key_for(&req, format!("rematch {}", game.as_str()), "")?;
+    let key = header(
+        &req,
+        key_for(&req, format!("rematch {}", game.as_str()), ""),
+    )
+    .await?;
     perform(&state, &req, Act::Rematch { game, key }).await
 }
 

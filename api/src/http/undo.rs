@@ -10,7 +10,7 @@ use crate::app::act::Act;
 use crate::dto::Outcome;
 use crate::error::ApiError;
 use crate::http::body::Json;
-use crate::http::perform::{game, idempotency_key, perform};
+use crate::http::perform::{game, header, idempotency_key, perform};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -55,7 +55,7 @@ async fn request_undo(
 ) -> Result<HttpResponse, ApiError> {
     let act = Act::RequestUndo {
         game: game(&id)?,
-        key: idempotency_key(&req)?,
+        key: header(&req, idempotency_key(&req)).await?,
     };
     perform(&state, &req, act).await
 }
@@ -69,7 +69,7 @@ async fn vote(
     let act = Act::VoteUndo {
         game: game(id)?,
         approve,
-        key: idempotency_key(&req)?,
+        key: header(&req, idempotency_key(&req)).await?,
     };
     perform(&state, &req, act).await
 }

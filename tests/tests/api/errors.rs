@@ -216,6 +216,105 @@ async fn paging_and_bad_queries(app: &TestApp, t: &Table) {
     assert_eq!(st, StatusCode::BAD_REQUEST);
 }
 
+/// The contracts to the letter: a refusal to a token the game knows carries its receipt (a
+/// host's token on a player's act, 403; an If-Match that lists no version, 400), an
+/// Idempotency-Key is visible characters only and an Api-Version the spec's pattern only, each
+/// refused as problem+json with nothing recorded.
+async fn contracts_to_the_letter(app: &TestApp) {
+    let t = app.table("base", 3, 6).await;
+    assert_eq!(app.start(&t.id, Some(&t.host)).await.0, StatusCode::OK);
+    let (_, state) = app.state(&t.id, Some(&t.tokens[0])).await;
+    let version = state["version"].as_i64().unwrap();
+    let seat = state["view"]["phase"]["awaited"].as_u64().unwrap() as usize;
+    let (_, legal) = app.legal_moves(&t.id, &t.tokens[seat]).await;
+    let command = &legal["commands"][0];
+    let path = format!("/games/{}/commands", t.id);
+    let post = |token: Option<String>, headers: Vec<(&'static str, String)>| {
+        let (path, command) = (path.clone(), command.clone());
+        async move {
+            app.exchange(
+                reqwest::Method::POST,
+                &path,
+                token.as_deref(),
+                Some(&command),
+                &headers,
+            )
+            .await
+        }
+    };
+    // The host cannot play for a seat: 403, signed for the host (a spectator's audience).
+    let host = post(Some(t.host.clone()), vec![]).await;
+    assert_eq!(host.status, StatusCode::FORBIDDEN, "{:?}", host.body);
+    assert_eq!(host.content_type, "application/problem+json");
+    assert_eq!(host.body["receipt"]["kind"], "refusal", "{:?}", host.body);
+    assert_eq!(host.body["receipt"]["audience"], "spectator");
+    assert_eq!(host.body["receipt"]["version"], version);
+    // An If-Match that lists no version: 400, signed for the seat; unsigned to nobody.
+    let bad = vec![("If-Match", "twelve".to_string())];
+    let mine = post(Some(t.tokens[seat].clone()), bad.clone()).await;
+    assert_eq!(mine.status, StatusCode::BAD_REQUEST, "{:?}", mine.body);
+    assert_eq!(mine.body["receipt"]["kind"], "refusal", "{:?}", mine.body);
+    assert_eq!(mine.body["receipt"]["seat"], seat);
+    let nobody = post(None, bad).await;
+    assert_eq!(nobody.status, StatusCode::BAD_REQUEST, "{:?}", nobody.body);
+    assert!(nobody.body.get("receipt").is_none(), "{:?}", nobody.body);
+    // Idempotency-Keys of visible characters only; Api-Version of the spec's pattern only.
+    for (name, value) in [
+        ("Idempotency-Key", "with space"),
+        ("Idempotency-Key", "with\ttab"),
+        ("Api-Version", "0.14.0-rc.1"),
+        ("Api-Version", "0.14.0+build"),
+        ("Api-Version", "00.14.0"),
+    ] {
+        let refused = post(
+            Some(t.tokens[seat].clone()),
+            vec![(name, value.to_string())],
+        )
+        .await;
+        assert_eq!(
+            refused.status,
+            StatusCode::BAD_REQUEST,
+            "{name}: {value:?}: {:?}",
+            refused.body
+        );
+        assert_eq!(
+            refused.content_type, "application/problem+json",
+            "{name}: {value:?}"
+        );
+        problem(&refused.body, "bad_request");
+        assert!(
+            refused.body["detail"].as_str().unwrap().contains(name),
+            "{:?}",
+            refused.body
+        );
+    }
+    let (_, after) = app.state(&t.id, Some(&t.tokens[0])).await;
+    assert_eq!(after["version"], version, "nothing refused was recorded");
+    // The same command with a visible key and a version of the pattern is played.
+    let played = post(
+        Some(t.tokens[seat].clone()),
+        vec![
+            ("Idempotency-Key", "visible-1".into()),
+            ("Api-Version", "0.14.0".into()),
+        ],
+    )
+    .await;
+    assert_eq!(played.status, StatusCode::OK, "{:?}", played.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_contracts_to_the_letter() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = TestApp::spawn(sqlite_url(&dir, "letter.db"), Some(dir)).await;
+    contracts_to_the_letter(&app).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_contracts_to_the_letter() {
+    let app = TestApp::spawn(crate::helpers::postgres_url().await, None).await;
+    contracts_to_the_letter(&app).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_errors_and_retries() {
     let dir = tempfile::tempdir().unwrap();
