@@ -336,7 +336,7 @@ cmd_up() {
   step=$(now)
   start_bg haproxy haproxy -db -f "$DIR/haproxy.cfg"
   WRITE_URL="postgres://$APP_USER:$app_password@127.0.0.1:$WRITE_PORT/$APP_DB"
-  wait_until "HAProxy's write port to reach the primary" haproxy sql_ok "$WRITE_URL"
+  wait_until "HAProxy's write port to reach the primary only" haproxy primary_only "$WRITE_URL"
   say "HAProxy is up ($(since "$step")s)"
 
   local server_pids=()
@@ -399,9 +399,16 @@ write_env() {
 
 env_line() { printf "%s='%s'\n" "$1" "$2"; }
 
-# Whether a query through the URL $1 answers.
-sql_ok() {
-  "$PG_BIN/psql" "$1?connect_timeout=2" -XAtqc 'SELECT 1' >/dev/null 2>&1
+# Whether four connections in a row through $1 each reach a primary, not a standby in recovery.
+# HAProxy counts a server it has not checked yet as up and spreads connections over every server
+# up: until its checks mark the standby down, a server started now could run its migrations on
+# the standby (read-only) and stop.
+primary_only() {
+  local i
+  for i in 1 2 3 4; do
+    [ "$("$PG_BIN/psql" "$1?connect_timeout=2" -XAtqc 'SELECT pg_is_in_recovery()' 2>/dev/null)" = f ] ||
+      return 1
+  done
 }
 
 # Whether etcd member $1 answers healthy (it has a leader).
