@@ -286,8 +286,8 @@ pub struct StreamRecord {
     /// a client that declared an older `Api-Version` than the event's type, wrapped
     /// (`NewerEvent`).
     pub event: saboteur_verifier::newer::ServedEvent,
-    /// For a seat while the game runs (record version 6 on): the commitment and salt of each
-    /// value of the event that the seat sees and others do not, as `EventRecord.openings`.
+    /// For a seat (record version 6 on): the commitment and salt of each value of the event
+    /// that the seat sees and others do not while the game runs, as `EventRecord.openings`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub openings: Vec<saboteur_verifier::seal::CommitmentOpening>,
     /// With `?table=true`, on the last event of each batch the stream sends (the newest event

@@ -1973,8 +1973,8 @@ export interface components {
              */
             event: components["schemas"]["ServedEvent"];
             /**
-             * @description For a seat while the game runs (record version 6 on): for each value of the event that
-             *     the seat sees and others do not, the commitment the hash chain holds in its place and
+             * @description For a seat (record version 6 on): for each value of the event that the seat sees and
+             *     others do not while the game runs, the commitment the hash chain holds in its place and
              *     its salt, so the seat can check what it was shown against the chain. Absent otherwise.
              */
             openings?: components["schemas"]["CommitmentOpening"][];
@@ -3448,8 +3448,8 @@ export interface components {
              */
             event: components["schemas"]["ServedEvent"];
             /**
-             * @description For a seat while the game runs (record version 6 on): the commitment and salt of each
-             *     value of the event that the seat sees and others do not, as `EventRecord.openings`.
+             * @description For a seat (record version 6 on): the commitment and salt of each value of the event
+             *     that the seat sees and others do not while the game runs, as `EventRecord.openings`.
              */
             openings?: components["schemas"]["CommitmentOpening"][];
             /**

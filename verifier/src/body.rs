@@ -46,26 +46,25 @@ pub struct EventRecord {
     /// a client that declared an older `Api-Version` than the event's type, wrapped
     /// (`NewerEvent`).
     pub event: crate::newer::ServedEvent,
-    /// For a seat while the game runs (record version 6 on): for each value of the event that
-    /// the seat sees and others do not, the commitment the hash chain holds in its place and
+    /// For a seat (record version 6 on): for each value of the event that the seat sees and
+    /// others do not while the game runs, the commitment the hash chain holds in its place and
     /// its salt, so the seat can check what it was shown against the chain. Absent otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub openings: Vec<CommitmentOpening>,
 }
 
-/// The openings of event `seq` for `audience` in a game sealed by `sealer` whose history at the
-/// time served is `history`: the seat's own hidden values with their salts, while the game
-/// runs; none for anyone else, an older record or a game over (everything is public then).
+/// The openings of event `seq` for `audience` in a game sealed by `sealer`: the seat's own
+/// hidden values (those it saw while the game ran) with their salts; none for anyone else or
+/// an older record. Once the game is over they stay as they were, so the record a seat is
+/// served of an event does not change at the end (the revealed seed gives every salt anyway).
 pub fn openings(
     sealer: Option<&Sealer>,
-    history: &History,
     seq: i64,
     event: &Event,
     audience: Audience,
 ) -> Vec<CommitmentOpening> {
-    let over = *history.game().phase() == saboteur_domain::Phase::GameOver;
     match (sealer, audience) {
-        (Some(sealer), Audience::Seat(_)) if !over => {
+        (Some(sealer), Audience::Seat(_)) => {
             let payload = serde_json::to_value(event).unwrap_or(serde_json::Value::Null);
             sealer
                 .openings(seq, event, &payload, audience)
@@ -157,7 +156,7 @@ pub fn redacted(
             event: history
                 .shown(u64::try_from(seq).unwrap_or_default(), e, audience)
                 .into(),
-            openings: openings(sealer, history, seq, e, audience),
+            openings: openings(sealer, seq, e, audience),
         })
         .collect()
 }

@@ -146,13 +146,7 @@ impl Follower {
             let mut data = StreamRecord {
                 seq,
                 event: shown,
-                openings: saboteur_verifier::body::openings(
-                    table.sealer(),
-                    history,
-                    seq,
-                    event,
-                    audience,
-                ),
+                openings: saboteur_verifier::body::openings(table.sealer(), seq, event, audience),
                 table: None,
             };
             if self.with_table && seq == newest {
