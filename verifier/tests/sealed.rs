@@ -212,3 +212,64 @@ fn the_chain_changes_only_in_commitments_when_a_hidden_value_changes() {
         "only {changed} hidden values were changed"
     );
 }
+
+/// A game of record version 5 or older chains each event as stored, and still verifies so; a
+/// game of record version 6 chains it sealed, and a chain of its events as stored is refused.
+#[test]
+fn an_older_record_chains_as_stored_and_a_new_one_sealed() {
+    use saboteur_verifier::audit::{AuditBundle, BundleEvent, verify};
+    use saboteur_verifier::hash::seed_commitment;
+    let seed = Seed::from_u64(3);
+    let log = random_game(Ruleset::Base, Options::default(), 4, seed);
+    let bundle = |log: &[Event], sealed: bool| {
+        let mut chain = saboteur_verifier::seal::Chain::new("g");
+        let mut prev = GENESIS.to_string();
+        let events = log
+            .iter()
+            .zip(1..)
+            .map(|(e, seq)| {
+                let payload = serde_json::to_value(e).unwrap();
+                let hash = if sealed {
+                    chain.hash(&prev, seq, e.kind(), 1, &payload).unwrap()
+                } else {
+                    chain_hash(&prev, "g", seq, e.kind(), 1, &payload)
+                };
+                BundleEvent {
+                    seq,
+                    event_type: e.kind().to_string(),
+                    schema_version: 1,
+                    payload,
+                    prev_hash: std::mem::replace(&mut prev, hash.clone()),
+                    hash,
+                }
+            })
+            .collect();
+        AuditBundle {
+            game_id: "g".into(),
+            ruleset: Ruleset::Base,
+            seed: seed.to_hex(),
+            seed_commitment: seed_commitment(&seed.0),
+            events,
+            keys: Vec::new(),
+            log_entry: None,
+        }
+    };
+    let mut older = log.clone();
+    if let Event::GameCreated { record_version, .. } = &mut older[0] {
+        assert_eq!(
+            *record_version, 6,
+            "new games are created under record version 6"
+        );
+        *record_version = 5;
+    }
+    assert!(
+        verify(&bundle(&older, false)).is_ok(),
+        "record version 5, chained as stored"
+    );
+    assert!(
+        verify(&bundle(&log, true)).is_ok(),
+        "record version 6, chained sealed"
+    );
+    let unsealed = verify(&bundle(&log, false)).unwrap_err().to_string();
+    assert!(unsealed.contains("do not match its hash"), "{unsealed}");
+}
