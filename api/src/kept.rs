@@ -1,7 +1,8 @@
 //! Answers this process served last, kept to answer again while no database can be reached (a
 //! demoted primary restarting while the standby is away): a finished game's audit bundle (its
 //! record no longer changes, so a bundle served once is still the game's) and the pages of the
-//! game listing (as they were when served: games created or finished since are missing).
+//! game listing (as they were when served: games created or finished since are missing); and a
+//! finished game's analyses, kept so that the expert's search runs once per seat.
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
@@ -39,6 +40,20 @@ impl<T: Clone> Kept<T> {
             .find(|(a, _)| a == asked)
             .map(|(_, answer)| answer.clone())
     }
+
+    /// The answer kept for `asked`, or `make()`'s, kept first: two asking at once get one.
+    pub fn get_or_keep(&self, asked: &str, make: impl FnOnce() -> T) -> T {
+        let mut kept = self.answers.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, answer)) = kept.iter().find(|(a, _)| a == asked) {
+            return answer.clone();
+        }
+        if kept.len() >= self.capacity {
+            kept.pop_front();
+        }
+        let answer = make();
+        kept.push_back((asked.to_string(), answer.clone()));
+        answer
+    }
 }
 
 #[cfg(test)]
@@ -55,5 +70,9 @@ mod tests {
         assert_eq!(kept.get("b"), None, "b was the oldest");
         assert_eq!(kept.get("a"), Some(3));
         assert_eq!(kept.get("c"), Some(4));
+        // Kept once: the second asking gets the first's.
+        assert_eq!(kept.get_or_keep("d", || 5), 5);
+        assert_eq!(kept.get_or_keep("d", || 6), 5);
+        assert_eq!(kept.get("a"), None, "a was the oldest");
     }
 }

@@ -16,6 +16,8 @@ pub(crate) struct Metrics {
     /// Reads meant for the read-only store served by the store instead, by why: `behind` (the
     /// standby had not replayed what was asked yet) or `error` (it could not be reached).
     pub read_fallbacks: IntCounterVec,
+    /// Analyses answered, by how: `searched` (the expert's search ran) or `kept` (from memory).
+    pub analyses: IntCounterVec,
 }
 
 impl Metrics {
@@ -67,6 +69,13 @@ impl Metrics {
             ),
             &["why"],
         )?;
+        let analyses = IntCounterVec::new(
+            Opts::new(
+                "saboteur_analyses_total",
+                "Post-game analyses answered, by how: searched (the expert's search ran) or kept",
+            ),
+            &["how"],
+        )?;
         for m in [
             Box::new(requests.clone()) as Box<dyn prometheus::core::Collector>,
             Box::new(latency.clone()),
@@ -74,6 +83,7 @@ impl Metrics {
             Box::new(conflicts.clone()),
             Box::new(limited.clone()),
             Box::new(read_fallbacks.clone()),
+            Box::new(analyses.clone()),
         ] {
             registry.register(m)?;
         }
@@ -85,6 +95,7 @@ impl Metrics {
             conflicts,
             limited,
             read_fallbacks,
+            analyses,
         })
     }
 

@@ -38,6 +38,10 @@ pub(crate) struct AppState {
     /// The listing's pages served last (32), by query, answered again while no database can be
     /// reached.
     pub pages: Kept<crate::dto::GameList>,
+    /// Finished games' analyses (`GET /games/{id}/analysis`), by game, seat and version: the
+    /// last 256 asked for, each searched once however many ask (a finished game's record no
+    /// longer changes), its JSON once computed.
+    pub analyses: Kept<std::sync::Arc<tokio::sync::OnceCell<actix_web::web::Bytes>>>,
     /// The threads the bots' searches run on, shared fairly between the games' makers.
     pub thinkers: crate::app::thinkers::Thinkers,
     /// The threads the audits' replays run on (seconds each for a long game of experts),
@@ -69,6 +73,7 @@ impl AppState {
             signer,
             bundles: Kept::new(64),
             pages: Kept::new(32),
+            analyses: Kept::new(256),
             thinkers: crate::app::thinkers::Thinkers::new(config.thinker_threads)?,
             audits: crate::app::thinkers::Thinkers::new(config.thinker_threads)?,
             config,

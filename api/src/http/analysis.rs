@@ -3,7 +3,8 @@
 //! (`saboteur_domain::analysis`). Refused while the game runs, so nobody gets the expert's help
 //! during play; the search runs on the audit threads, queued by the client asking.
 
-use actix_web::{HttpRequest, HttpResponse, get, web};
+use actix_web::http::header::ContentType;
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, get, web};
 use saboteur_domain::Seat;
 use saboteur_domain::analysis::{Analysis, AnalysisError, analyse};
 use serde::Deserialize;
@@ -12,6 +13,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::app::seam;
 use crate::error::{ApiError, Conflict};
+use crate::http::head::AskedHead;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -64,24 +66,57 @@ async fn game_analysis(
             players.saturating_sub(1)
         )));
     }
+    // Kept per game, seat and version: searched once however many ask, answered from memory
+    // after (a finished game's record no longer changes).
+    let asked = format!("{}/{}/{}", game.as_str(), query.seat, table.version());
+    let kept = state.analyses.get_or_keep(&asked, Default::default);
+    if let Some(json) = kept.get() {
+        state.metrics.analyses.with_label_values(&["kept"]).inc();
+        return Ok(analysed(json.clone()));
+    }
+    // HEAD is answered without the search: the same status and type, the length unknown.
+    if req.extensions().get::<AskedHead>().is_some() {
+        return Ok(HttpResponse::Ok()
+            .content_type(ContentType::json())
+            .streaming(tokio_stream::empty::<Result<web::Bytes, ApiError>>()));
+    }
     let history = table.history().clone();
     drop(table);
     let seat = Seat(query.seat);
     let asker = crate::http::verdict::asker(&state, &req);
-    let analysis = state
-        .audits
-        .think(&asker, move || analyse(&history, seat))
+    let json = kept
+        .get_or_try_init(|| async {
+            state
+                .metrics
+                .analyses
+                .with_label_values(&["searched"])
+                .inc();
+            let analysis = state
+                .audits
+                .think(&asker, move || analyse(&history, seat))
+                .await?;
+            match analysis {
+                Ok(analysis) => serde_json::to_vec(&analysis)
+                    .map(web::Bytes::from)
+                    .map_err(|e| ApiError::Internal(format!("an analysis as JSON: {e}"))),
+                Err(AnalysisError::NotOver) => Err(not_over()),
+                Err(AnalysisError::NoSuchSeat(seat)) => {
+                    Err(ApiError::BadRequest(format!("the game has no seat {seat}")))
+                }
+                Err(e) => Err(ApiError::Internal(format!(
+                    "the analysis of a finished game failed: {e}"
+                ))),
+            }
+        })
         .await?;
-    match analysis {
-        Ok(analysis) => Ok(HttpResponse::Ok().json(analysis)),
-        Err(AnalysisError::NotOver) => Err(not_over()),
-        Err(AnalysisError::NoSuchSeat(seat)) => {
-            Err(ApiError::BadRequest(format!("the game has no seat {seat}")))
-        }
-        Err(e) => Err(ApiError::Internal(format!(
-            "the analysis of a finished game failed: {e}"
-        ))),
-    }
+    Ok(analysed(json.clone()))
+}
+
+/// The analysis's JSON as the body of a 200.
+fn analysed(json: web::Bytes) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(json)
 }
 
 fn not_over() -> ApiError {

@@ -7,12 +7,18 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+use actix_web::HttpMessage;
 use actix_web::body::{BodySize, EitherBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
 use actix_web::web::Bytes;
 
-/// Middleware: a HEAD request is routed as a GET, and its response's body dropped.
+/// Marks a request that came as HEAD (a handler may answer it without making the body).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AskedHead;
+
+/// Middleware: a HEAD request is routed as a GET (marked [`AskedHead`]), and its response's
+/// body dropped.
 pub(crate) fn head_as_get<S, B>(
     mut req: ServiceRequest,
     srv: &S,
@@ -24,6 +30,7 @@ where
     let head = req.method() == Method::HEAD;
     if head {
         req.head_mut().method = Method::GET;
+        req.extensions_mut().insert(AskedHead);
     }
     let call = srv.call(req);
     async move {

@@ -78,10 +78,59 @@ async fn analysed(app: &TestApp) {
             );
         }
     }
+    kept_once(app, &id, &history).await;
     let (st, problem) = analysis(app, &id, "3").await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "no seat 3: {problem}");
     let (st, problem) = analysis(app, &id, "x").await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{problem}");
+}
+
+/// How many analyses the server answered, by how (`searched` or `kept`).
+async fn answered(app: &TestApp, how: &str) -> u64 {
+    let metrics = app.metrics().await;
+    let line = format!("saboteur_analyses_total{{how=\"{how}\"}} ");
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix(&line))
+        .map_or(0, |n| n.trim().parse().unwrap())
+}
+
+/// A finished game's analysis is searched once per seat and kept: asked again, and asked by two
+/// at once, it is answered from memory, the same; HEAD is answered without the search.
+async fn kept_once(app: &TestApp, id: &str, history: &History) {
+    // The three seats were each searched once above.
+    assert_eq!(answered(app, "searched").await, 3);
+    let again = analysis(app, id, "1").await;
+    assert_eq!(again.0, StatusCode::OK);
+    assert_eq!(
+        again.1,
+        serde_json::to_value(analyse(history, Seat(1)).unwrap()).unwrap()
+    );
+    assert_eq!(answered(app, "searched").await, 3, "asked again: kept");
+    assert!(answered(app, "kept").await >= 1);
+    // Another game, asked with HEAD first: answered without searching, then by two at once.
+    let (other, host) = game(app, 9, ["heuristic", "random", "random"]).await;
+    assert_eq!(app.start(&other, Some(&host)).await.0, StatusCode::OK);
+    let head = app
+        .exchange(
+            reqwest::Method::HEAD,
+            &format!("/games/{other}/analysis?seat=0"),
+            None,
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(head.status, StatusCode::OK);
+    assert_eq!(head.content_type, "application/json");
+    assert_eq!(answered(app, "searched").await, 3, "HEAD searches nothing");
+    let (a, b) = tokio::join!(analysis(app, &other, "0"), analysis(app, &other, "0"));
+    assert_eq!((a.0, b.0), (StatusCode::OK, StatusCode::OK));
+    assert_eq!(a.1, b.1, "one analysis for both");
+    assert_eq!(
+        answered(app, "searched").await,
+        4,
+        "two asking at once: searched once"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
