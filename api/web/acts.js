@@ -32,7 +32,10 @@ export function ensureKey(page, drawn) {
           token: mine.token,
           body: await keys.sent(key, id),
         });
-        // Before the start the reply is the seat's commitment made again with this key: kept.
+        // Before the start the reply is the seat's commitment made again with this key: kept,
+        // once it is checked to name this key.
+        if ("commitment" in kept && kept.commitment.public_key !== key.public)
+          throw new Error(t("join.commitment_mismatch"));
         tokens.set(
           id,
           "commitment" in kept ? { key, commitment: kept.commitment, commitmentReceipt: kept.receipt } : { key },

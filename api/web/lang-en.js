@@ -219,6 +219,8 @@ export default {
   "lobby.ruleset": "Ruleset",
   "lobby.players": "Players",
   "lobby.name": "Your name",
+  "join.commitment_mismatch":
+    "The server's reply names another key or share than the one this browser sent: the seat is not taken up here. Keep the reply: it is signed.",
   "join.old_record":
     "This game was created under an older record (version {version}; this browser takes seats under version {current}): its players' signatures would say less about what they authorise, so this browser does not take a seat in it.",
   "lobby.default_name": "Player",

@@ -221,6 +221,8 @@ export default {
   "lobby.ruleset": "Reglas",
   "lobby.players": "Jugadores",
   "lobby.name": "Tu nombre",
+  "join.commitment_mismatch":
+    "La respuesta del servidor nombra otra clave u otra parte que la que envió este navegador: el asiento no se ocupa aquí. Guarda la respuesta: está firmada.",
   "join.old_record":
     "Esta partida se creó con un registro antiguo (versión {version}; este navegador solo se sienta en partidas de la versión {current}): las firmas de sus jugadores dirían menos de lo que autorizan, así que este navegador no ocupa un asiento en ella.",
   "lobby.default_name": "Jugador",

@@ -220,6 +220,8 @@ export default {
   "lobby.ruleset": "Reglur",
   "lobby.players": "Leikmenn",
   "lobby.name": "Nafnið þitt",
+  "join.commitment_mismatch":
+    "Svar þjónsins nefnir annan lykil eða hlut en þann sem þessi vafri sendi: sætið er ekki tekið hér. Geymdu svarið: það er undirritað.",
   "join.old_record":
     "Þetta spil var stofnað með eldri skráningu (útgáfa {version}; þessi vafri sest aðeins í spil af útgáfu {current}): undirskriftir leikmanna segðu minna um það sem þær heimila, svo þessi vafri sest ekki í það.",
   "lobby.default_name": "Leikmaður",

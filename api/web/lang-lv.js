@@ -222,6 +222,8 @@ export default {
   "lobby.ruleset": "Noteikumi",
   "lobby.players": "Spēlētāji",
   "lobby.name": "Tavs vārds",
+  "join.commitment_mismatch":
+    "Servera atbilde nosauc citu atslēgu vai daļu, nevis to, ko nosūtīja šī pārlūkprogramma: vieta šeit netiek ieņemta. Saglabā atbildi: tā ir parakstīta.",
   "join.old_record":
     "Šī spēle izveidota ar vecāku ierakstu (versija {version}; šī pārlūkprogramma ieņem vietas tikai versijas {current} spēlēs): spēlētāju paraksti mazāk apliecinātu to, ko tie atļauj, tāpēc šī pārlūkprogramma tajā vietu neieņem.",
   "lobby.default_name": "Spēlētājs",

@@ -221,6 +221,8 @@ export default {
   "lobby.ruleset": "Spelvariant",
   "lobby.players": "Spelers",
   "lobby.name": "Je naam",
+  "join.commitment_mismatch":
+    "Het antwoord van de server noemt een andere sleutel of bijdrage dan deze browser stuurde: de plaats wordt hier niet ingenomen. Bewaar het antwoord: het is ondertekend.",
   "join.old_record":
     "Dit spel is aangemaakt met een ouder verslag (versie {version}; deze browser neemt alleen plaats in spellen van versie {current}): de handtekeningen van de spelers zouden minder zeggen over wat ze toestaan, dus deze browser neemt er geen plaats in.",
   "lobby.default_name": "Speler",

@@ -221,6 +221,8 @@ export default {
   "lobby.ruleset": "Wariant",
   "lobby.players": "Gracze",
   "lobby.name": "Twoje imię",
+  "join.commitment_mismatch":
+    "Odpowiedź serwera wskazuje inny klucz lub udział niż wysłany przez tę przeglądarkę: miejsce nie zostaje tu zajęte. Zachowaj odpowiedź: jest podpisana.",
   "join.old_record":
     "Ta gra została utworzona w starszym zapisie (wersja {version}; ta przeglądarka zajmuje miejsca tylko w grach w wersji {current}): podpisy graczy mówiłyby mniej o tym, na co pozwalają, więc ta przeglądarka nie zajmie w niej miejsca.",
   "lobby.default_name": "Gracz",

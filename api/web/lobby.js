@@ -227,12 +227,13 @@ async function create(f) {
     // The creator takes a seat unless bots take them all (a game to watch).
     await seatable(id, t);
     const key = await keys.make();
+    const entropy = share();
     /** @type {Schemas["Joined"]} */
     const joined = await api(`/games/${id}/seats`, {
       method: "POST",
-      body: { name: f.get("name") || t("lobby.default_name"), entropy: share(), ...(await keys.sent(key, id)) },
+      body: { name: f.get("name") || t("lobby.default_name"), entropy, ...(await keys.sent(key, id)) },
     });
-    tokens.set(id, seated(joined, key));
+    tokens.set(id, seated(joined, key, entropy));
   }
   for (let i = 0; i < bots; i++) {
     await api(`/games/${id}/bots`, { method: "POST", token: created.host_token, body: { level: f.get("level") } });

@@ -224,14 +224,17 @@ async function endorsed(previous, key) {
 /** A share in the seed of the deals: 32 random bytes from this browser, as 64 hex digits. */
 export const share = () => hex(crypto.getRandomValues(new Uint8Array(32)));
 
-/** What to keep of a seat taken: its token, and the server's signed commitment to the seed. */
-export const seated = (/** @type {Schemas["Joined"]} */ j, /** @type {Key | null} */ key) => ({
-  token: j.player_token,
-  seat: j.seat,
-  commitment: j.commitment,
-  commitmentReceipt: j.receipt,
-  key,
-});
+/**
+ * What to keep of a seat taken: its token, and the server's signed commitment to the seed,
+ * once it is checked to name the key and the share this browser sent (a reply rewritten to
+ * name another key is refused, and nothing is kept).
+ * @param {Schemas["Joined"]} j @param {Key | null} key @param {string} [entropy] the share sent
+ */
+export function seated(j, key, entropy) {
+  if ((key && j.commitment?.public_key !== key.public) || (entropy && j.commitment?.entropy !== entropy))
+    throw new Error(t("join.commitment_mismatch"));
+  return { token: j.player_token, seat: j.seat, commitment: j.commitment, commitmentReceipt: j.receipt, key };
+}
 
 /** This browser's hold on each game: the seat's token, seat and key, and the host's token. */
 export const tokens = {

@@ -70,16 +70,17 @@ function joinForm({ id, mine, refresh, say }) {
       const key = await keys.make();
       const name = String(new FormData(/** @type {HTMLFormElement} */ (join)).get("name") ?? "");
       if (name) choices.set({ name });
+      const entropy = share();
       /** @type {Schemas["Joined"]} */
       const j = await api(`/games/${id}/seats`, {
         method: "POST",
         body: {
           name,
-          entropy: share(),
+          entropy,
           ...(await keys.sent(key, id)),
         },
       });
-      tokens.set(id, seated(j, key));
+      tokens.set(id, seated(j, key, entropy));
       Object.assign(mine, tokens.get(id));
       refresh();
     } catch (e) {
@@ -107,13 +108,14 @@ function takeBack({ id, mine, refresh, say }, seat, token) {
           try {
             await seatable(id, t);
             const key = await keys.make();
+            const entropy = share();
             /** @type {Schemas["Joined"]} */
             const j = await api(`/games/${id}/seats/${seat}/claim`, {
               method: "POST",
               token,
-              body: { entropy: share(), ...(await keys.sent(key, id)) },
+              body: { entropy, ...(await keys.sent(key, id)) },
             });
-            tokens.set(id, seated(j, key));
+            tokens.set(id, seated(j, key, entropy));
             Object.assign(mine, tokens.get(id));
             say("");
           } catch (e) {

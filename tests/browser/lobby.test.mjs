@@ -305,3 +305,30 @@ test("a table the server shows with a card its chain does not commit to is refus
   await page.getByRole("list", { name: "Your hand" }).waitFor();
   await context.close();
 });
+
+test("a reply to taking a seat that names another key than the one sent is refused, in words", async () => {
+  // The server's signed commitment must name the key (and the share) this browser sent: a reply
+  // rewritten to name the operator's key is not taken up.
+  const created = await post("/games", undefined, { ruleset: "base", players: 3 });
+  const id = created.game_id;
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  let forged = 0;
+  await page.route(`**/games/${id}/seats`, async (route) => {
+    if (route.request().method() !== "POST") return route.continue();
+    const res = await route.fetch();
+    const joined = await res.json();
+    assert.equal(joined.commitment.public_key, JSON.parse(route.request().postData() ?? "{}").public_key);
+    joined.commitment.public_key = "ab".repeat(32);
+    forged++;
+    await route.fulfill({ response: res, json: joined });
+  });
+  await page.goto(`${BASE}/play/${id}`);
+  await page.getByRole("button", { name: "Join a seat" }).click();
+  const alert = page.getByRole("alert").filter({ hasText: /names another key or share/ });
+  await alert.waitFor();
+  assert.equal(forged, 1, "the reply was read and changed");
+  const kept = await page.evaluate((game) => localStorage.getItem(`saboteur:${game}`), id);
+  assert.ok(!kept || !JSON.parse(kept).token, `nothing kept of the seat: ${kept}`);
+  await context.close();
+});

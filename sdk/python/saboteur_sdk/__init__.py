@@ -41,7 +41,7 @@ from .connect import API_VERSION, connect
 from .openings import OpeningMismatch, check_openings
 from .players import PlayerNotice, follow_player
 from .receipts import Receipts, VerificationFailed
-from .signing import RECORD_VERSION, Command, Signer, check_record, event_number
+from .signing import RECORD_VERSION, Command, CommitmentMismatch, Signer, check_record, event_number
 from .stream import StreamLost, StreamRecord, UnknownEvent, follow
 
 try:
@@ -59,6 +59,7 @@ __all__ = [
     "BadRequest",
     "BadSignature",
     "Command",
+    "CommitmentMismatch",
     "Conflict",
     "Forbidden",
     "IdempotencyKeyReused",

@@ -73,10 +73,17 @@ def as_value(body: Body) -> dict[str, object] | None:
     return body.to_dict()
 
 
+class CommitmentMismatch(Exception):
+    """The server's signed reply to taking a seat commits to another key (or share) than the one
+    sent: the reply was rewritten, or the seat taken with another key. Nothing should be signed
+    for such a seat."""
+
+
 class Signer:
     """A seat's Ed25519 key (`key`, made when not given). Send `public_key` and `key_proof()`
-    when taking the seat, then set `seat` to the seat taken; from then on every act of the seat
-    goes through `send` (or `command`). `acts` counts the acts signed."""
+    when taking the seat, then give the reply to `joined` (it checks the reply's commitment and
+    sets `seat`); from then on every act of the seat goes through `send` (or `command`). `acts`
+    counts the acts signed."""
 
     def __init__(self, game: str, seat: int = 0, key: Ed25519PrivateKey | None = None) -> None:
         self.game = game
@@ -88,6 +95,23 @@ class Signer:
     def public_key(self) -> str:
         """The public key as the server takes it: 64 hex digits."""
         return self.key.public_key().public_bytes_raw().hex()
+
+    def joined(self, reply: Any, entropy: str | None = None) -> int:
+        """Takes the reply to taking (or claiming) the seat: checks that its signed `commitment`
+        names this key, and `entropy` when one was sent (the share), and sets `seat`. Raises
+        `CommitmentMismatch` when it names another: a reply rewritten to name another key (the
+        operator's) must not be played on. Returns the seat."""
+        commitment = reply.commitment
+        named = getattr(commitment, "public_key", None)
+        if named != self.public_key:
+            raise CommitmentMismatch(
+                f"the reply to taking the seat commits to the key {named}, not the key sent ({self.public_key})"
+            )
+        share = getattr(commitment, "entropy", None)
+        if entropy is not None and share != entropy:
+            raise CommitmentMismatch(f"the reply commits to the share {share}, not the share sent ({entropy})")
+        self.seat = int(reply.seat)
+        return self.seat
 
     def key_proof(self, game: str | None = None) -> str:
         """The proof of possession that goes with `public_key`: the signature of the RFC 8785 JSON

@@ -47,7 +47,7 @@ def new_table(base: str) -> Table:
     signer = Signer(created.game_id)
     body = JoinGame(name="sdk", public_key=signer.public_key, key_proof=signer.key_proof())
     me = receipts.ok(join.sync_detailed(created.game_id, client=anonymous, body=body))
-    signer.seat = me.seat
+    signer.joined(me)
     host = connect(base, created.host_token)
     for _ in range(2):
         ok(add_bot.sync_detailed(created.game_id, client=host, body=AddBot(level=BotLevel.RANDOM)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -35,6 +36,7 @@ from saboteur_sdk import (
     ApiProblem,
     BadSignature,
     NotFound,
+    CommitmentMismatch,
     OpeningMismatch,
     PreconditionFailed,
     Signer,
@@ -220,6 +222,21 @@ def test_a_seat_checks_its_own_cards_against_the_chain(table: Table) -> None:
     assert not any(r.get("openings") for r in theirs), "a spectator is given no salt"
 
 
+def test_a_reply_that_commits_to_another_key_is_refused() -> None:
+    """A reply to taking a seat rewritten to name another key (the operator's) or another share
+    is refused loudly, and the seat is not taken up for signing."""
+    signer = Signer("g")
+    theirs = Signer("g").public_key
+    forged = SimpleNamespace(seat=1, commitment=SimpleNamespace(public_key=theirs, entropy=None))
+    with pytest.raises(CommitmentMismatch, match="not the key sent"):
+        signer.joined(forged)
+    assert signer.seat == 0
+    mine = SimpleNamespace(seat=1, commitment=SimpleNamespace(public_key=signer.public_key, entropy="aa" * 32))
+    with pytest.raises(CommitmentMismatch, match="not the share sent"):
+        signer.joined(mine, entropy="bb" * 32)
+    assert signer.joined(mine, entropy="aa" * 32) == 1 == signer.seat
+
+
 def test_an_unknown_event_is_yielded_not_raised() -> None:
     record = parse('{"seq": 7, "event": {"type": "dragon_woke", "seat": 1}}')
     assert record.seq == 7 and record.table is None
@@ -260,7 +277,7 @@ def test_one_player_stream_plays_three_games(base: str) -> None:
         signer = Signer(created.game_id, key=key)
         body = JoinGame(name="many", public_key=signer.public_key, key_proof=signer.key_proof())
         me = ok(join.sync_detailed(created.game_id, client=anonymous, body=body))
-        signer.seat = me.seat
+        signer.joined(me)
         host = AuthenticatedClient(base_url=base, token=created.host_token)
         for _ in range(2):
             ok(add_bot.sync_detailed(created.game_id, client=host, body=AddBot(level=BotLevel.RANDOM)))

@@ -45,10 +45,17 @@ export interface SendOptions {
   signed?: boolean;
 }
 
+/** The server's signed reply to taking a seat commits to another key (or share) than the one
+ * sent: the reply was rewritten, or the seat taken with another key. Nothing should be signed for
+ * such a seat. */
+export class CommitmentMismatch extends Error {
+  override name = "CommitmentMismatch";
+}
+
 /** A seat's Ed25519 key (made when not given, or a PKCS #8 PEM or a private `KeyObject`). Send
- * `publicKey` and `keyProof()` when taking the seat, then set `seat` to the seat taken; from
- * then on every act of the seat goes through `send`, `outcome` or `command`. `acts` counts the
- * acts signed. */
+ * `publicKey` and `keyProof()` when taking the seat, then give the reply to `joined` (it checks
+ * the reply's commitment and sets `seat`); from then on every act of the seat goes through
+ * `send`, `outcome` or `command`. `acts` counts the acts signed. */
 export class Signer {
   acts = 0;
   /** The public key as the server takes it: 64 hex digits. */
@@ -61,6 +68,23 @@ export class Signer {
     const jwk = this.key.export({ format: "jwk" });
     if (jwk.crv !== "Ed25519" || jwk.x === undefined) throw new TypeError("not an Ed25519 private key");
     this.publicKey = Buffer.from(jwk.x, "base64url").toString("hex");
+  }
+
+  /** Takes the reply to taking (or claiming) the seat: checks that its signed `commitment` names
+   * this key, and `entropy` when one was sent (the share), and sets `seat`. Throws
+   * `CommitmentMismatch` when it names another: a reply rewritten to name another key (the
+   * operator's) must not be played on. Returns the seat. */
+  joined(reply: { seat: number; commitment?: { public_key?: string | null; entropy?: string | null } | null }, entropy?: string): number {
+    const named = reply.commitment?.public_key ?? undefined;
+    if (named !== this.publicKey) {
+      throw new CommitmentMismatch(`the reply to taking the seat commits to the key ${String(named)}, not the key sent (${this.publicKey})`);
+    }
+    const share = reply.commitment?.entropy ?? undefined;
+    if (entropy !== undefined && share !== entropy) {
+      throw new CommitmentMismatch(`the reply commits to the share ${String(share)}, not the share sent (${entropy})`);
+    }
+    this.seat = reply.seat;
+    return this.seat;
   }
 
   /** The proof of possession that goes with `publicKey`: the signature of the RFC 8785 JSON of

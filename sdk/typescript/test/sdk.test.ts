@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { before, describe, test } from "node:test";
 import {
-  API_VERSION, ApiProblem, BadSignature, checkOpenings, connect, EVENT_TYPES, follow, NotFound, ok, OpeningMismatch,
+  API_VERSION, ApiProblem, BadSignature, checkOpenings, CommitmentMismatch, connect, EVENT_TYPES, follow, NotFound, ok, OpeningMismatch,
   parseRecord, PreconditionFailed, problemClass, RECORD_VERSION, ServerError, SignatureRequired, Signer, type StreamRecord,
   UnknownEvent, followPlayer, type Api,
 } from "../src/index.js";
@@ -129,6 +129,17 @@ describe("a whole game, its stream cut once", () => {
   });
 });
 
+test("a reply that commits to another key or share is refused", () => {
+  const signer = new Signer("g");
+  const theirs = new Signer("g").publicKey;
+  assert.throws(() => signer.joined({ seat: 1, commitment: { public_key: theirs } }), CommitmentMismatch);
+  assert.equal(signer.seat, 0);
+  const mine = { seat: 1, commitment: { public_key: signer.publicKey, entropy: "aa".repeat(32) } };
+  assert.throws(() => signer.joined(mine, "bb".repeat(32)), /not the share sent/);
+  assert.equal(signer.joined(mine, "aa".repeat(32)), 1);
+  assert.equal(signer.seat, 1);
+});
+
 test("an unknown event type is yielded, not thrown", async () => {
   const record = parseRecord('{"seq": 7, "event": {"type": "dragon_woke", "seat": 1}}');
   assert.equal(record.seq, 7);
@@ -185,7 +196,7 @@ test("one player's stream plays three games", async () => {
     const me = await ok(anonymous.POST("/games/{id}/seats", {
       ...path, body: { name: "many", public_key: signer.publicKey, key_proof: signer.keyProof() },
     }));
-    signer.seat = me.seat;
+    signer.joined(me);
     const host = connect(base, created.host_token);
     for (let b = 0; b < 2; b++) await ok(host.POST("/games/{id}/bots", { ...path, body: { level: "random" } }));
     await ok(host.POST("/games/{id}/start", path));

@@ -27,7 +27,7 @@ export async function newTable(): Promise<Table> {
   const me = await receipts.ok(anonymous.POST("/games/{id}/seats", {
     ...path, body: { name: "sdk", public_key: signer.publicKey, key_proof: signer.keyProof() },
   }));
-  signer.seat = me.seat;
+  signer.joined(me);
   const host = connect(base, created.host_token);
   for (let i = 0; i < 2; i++) await ok(host.POST("/games/{id}/bots", { ...path, body: { level: "random" } }));
   await receipts.ok(host.POST("/games/{id}/start", path));
