@@ -5,12 +5,9 @@ use std::process::Command;
 
 use saboteur_domain::random::below;
 use saboteur_domain::{
-    EVENT_SCHEMA_VERSION, History, Options, Ruleset, Seat, Seed, bot::bot_rng, create,
-    legal_commands,
+    History, Options, Ruleset, Seat, Seed, bot::bot_rng, create, legal_commands,
 };
-use saboteur_verifier::audit::{AuditBundle, BundleEvent};
-use saboteur_verifier::hash::{GENESIS, seed_commitment};
-use saboteur_verifier::seal::Chain;
+use saboteur_verifier::audit::AuditBundle;
 
 /// A whole game recorded as the server records it: each command, then its events.
 fn recorded_game(seed: Seed) -> Vec<saboteur_domain::Event> {
@@ -37,37 +34,7 @@ fn bundle() -> AuditBundle {
 
 /// A bundle of `log`, chained as the store chains it.
 fn bundle_of(seed: Seed, log: &[saboteur_domain::Event]) -> AuditBundle {
-    let mut prev = GENESIS.to_string();
-    let mut chain = Chain::new("g");
-    let events = log
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let payload = serde_json::to_value(e).unwrap();
-            let seq = i as i64 + 1;
-            let version = i32::from(EVENT_SCHEMA_VERSION);
-            let hash = chain.hash(&prev, seq, e.kind(), version, &payload).unwrap();
-            let event = BundleEvent {
-                seq,
-                event_type: e.kind().to_string(),
-                schema_version: version,
-                payload,
-                prev_hash: prev.clone(),
-                hash: hash.clone(),
-            };
-            prev = hash;
-            event
-        })
-        .collect();
-    AuditBundle {
-        game_id: "g".into(),
-        ruleset: Ruleset::Base,
-        seed: seed.to_hex(),
-        seed_commitment: seed_commitment(&seed.0),
-        events,
-        keys: Vec::new(),
-        log_entry: None,
-    }
+    AuditBundle::of_log("g", seed, log)
 }
 
 fn run(bundle: &AuditBundle) -> std::process::Output {

@@ -158,6 +158,18 @@ impl Sealer {
     }
 }
 
+/// The JSON pointers at which `served` (an event as some audience is served it) hides a value
+/// of `full` (the event as stored): each node that differs, whole, as sealing finds them.
+pub fn hidden_paths(full: &Value, served: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut path = String::new();
+    seal_node(full, served, &mut path, &mut |p, _| {
+        out.push(p.to_string());
+        String::new()
+    });
+    out
+}
+
 /// The event as a spectator sees it while the game runs, as JSON.
 fn public_form(event: &Event) -> Value {
     serde_json::to_value(redact(event, Audience::Spectator, false)).unwrap_or(Value::Null)

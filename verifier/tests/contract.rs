@@ -7,44 +7,18 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use saboteur_domain::bot::random_game;
-use saboteur_domain::{EVENT_SCHEMA_VERSION, Options, Ruleset, Seed};
-use saboteur_verifier::audit::{AuditBundle, BundleEvent};
-use saboteur_verifier::hash::{GENESIS, seed_commitment};
-use saboteur_verifier::seal::Chain;
+use saboteur_domain::{Options, Ruleset, Seed};
+use saboteur_verifier::audit::AuditBundle;
 use serde_json::Value;
 
 /// A finished random game's bundle, chained as the store chains it (sealed, record version 6).
 fn bundle() -> AuditBundle {
     let seed = Seed::from_u64(5);
-    let log = random_game(Ruleset::Base, Options::default(), 4, seed);
-    let mut chain = Chain::new("g");
-    let mut prev = GENESIS.to_string();
-    let events = log
-        .iter()
-        .zip(1..)
-        .map(|(e, seq)| {
-            let payload = serde_json::to_value(e).unwrap();
-            let version = i32::from(EVENT_SCHEMA_VERSION);
-            let hash = chain.hash(&prev, seq, e.kind(), version, &payload).unwrap();
-            BundleEvent {
-                seq,
-                event_type: e.kind().to_string(),
-                schema_version: version,
-                payload,
-                prev_hash: std::mem::replace(&mut prev, hash.clone()),
-                hash,
-            }
-        })
-        .collect();
-    AuditBundle {
-        game_id: "g".into(),
-        ruleset: Ruleset::Base,
-        seed: seed.to_hex(),
-        seed_commitment: seed_commitment(&seed.0),
-        events,
-        keys: Vec::new(),
-        log_entry: None,
-    }
+    AuditBundle::of_log(
+        "g",
+        seed,
+        &random_game(Ruleset::Base, Options::default(), 4, seed),
+    )
 }
 
 fn verify(args: &[&str]) -> Output {

@@ -12,7 +12,7 @@
 use saboteur_domain::bot::random_game;
 use saboteur_domain::{Audience, Card, Event, Options, Role, Ruleset, Seat, Seed, redact};
 use saboteur_verifier::hash::{GENESIS, chain_hash};
-use saboteur_verifier::seal::Sealer;
+use saboteur_verifier::seal::{Sealer, hidden_paths};
 use serde_json::Value;
 
 /// A tenth of `SABOTEUR_GAMES` (each game is checked for every audience, event by event), at
@@ -22,26 +22,6 @@ fn games() -> u64 {
         .ok()
         .and_then(|n| n.parse::<u64>().ok())
         .map_or(1000, |n| (n / 10).max(100))
-}
-
-/// The JSON pointers at which `served` hides a value of `full`.
-fn hidden(full: &Value, served: &Value, path: String, out: &mut Vec<String>) {
-    if full == served {
-        return;
-    }
-    match (full, served) {
-        (Value::Object(f), Value::Object(s)) if f.keys().eq(s.keys()) => {
-            for (k, fv) in f {
-                hidden(fv, &s[k], format!("{path}/{k}"), out);
-            }
-        }
-        (Value::Array(f), Value::Array(s)) if f.len() == s.len() => {
-            for (i, (fv, sv)) in f.iter().zip(s).enumerate() {
-                hidden(fv, sv, format!("{path}/{i}"), out);
-            }
-        }
-        _ => out.push(path),
-    }
 }
 
 /// Another value of the same kind: the first card, role, seed, flag or number in `v` changed
@@ -123,8 +103,7 @@ fn check(sealer: &Sealer, seq: i64, event: &Event, audience: Audience, s: &Seale
             event.kind()
         );
     }
-    let mut paths = Vec::new();
-    hidden(payload, &served, String::new(), &mut paths);
+    let paths = hidden_paths(payload, &served);
     // Every hidden value changed at once, everything public kept.
     let mut other = payload.clone();
     let paths: Vec<String> = paths
@@ -217,42 +196,27 @@ fn the_chain_changes_only_in_commitments_when_a_hidden_value_changes() {
 /// game of record version 6 chains it sealed, and a chain of its events as stored is refused.
 #[test]
 fn an_older_record_chains_as_stored_and_a_new_one_sealed() {
-    use saboteur_verifier::audit::{AuditBundle, BundleEvent, verify};
-    use saboteur_verifier::hash::seed_commitment;
+    use saboteur_verifier::audit::{AuditBundle, verify};
     let seed = Seed::from_u64(3);
     let log = random_game(Ruleset::Base, Options::default(), 4, seed);
-    let bundle = |log: &[Event], sealed: bool| {
-        let mut chain = saboteur_verifier::seal::Chain::new("g");
+    // Chained as the store chains it (sealed from record version 6), or each event as stored.
+    let sealed = |log: &[Event]| AuditBundle::of_log("g", seed, log);
+    let as_stored = |log: &[Event]| {
+        let mut b = AuditBundle::of_log("g", seed, log);
         let mut prev = GENESIS.to_string();
-        let events = log
-            .iter()
-            .zip(1..)
-            .map(|(e, seq)| {
-                let payload = serde_json::to_value(e).unwrap();
-                let hash = if sealed {
-                    chain.hash(&prev, seq, e.kind(), 1, &payload).unwrap()
-                } else {
-                    chain_hash(&prev, "g", seq, e.kind(), 1, &payload)
-                };
-                BundleEvent {
-                    seq,
-                    event_type: e.kind().to_string(),
-                    schema_version: 1,
-                    payload,
-                    prev_hash: std::mem::replace(&mut prev, hash.clone()),
-                    hash,
-                }
-            })
-            .collect();
-        AuditBundle {
-            game_id: "g".into(),
-            ruleset: Ruleset::Base,
-            seed: seed.to_hex(),
-            seed_commitment: seed_commitment(&seed.0),
-            events,
-            keys: Vec::new(),
-            log_entry: None,
+        for e in &mut b.events {
+            e.prev_hash = prev.clone();
+            e.hash = chain_hash(
+                &prev,
+                "g",
+                e.seq,
+                &e.event_type,
+                e.schema_version,
+                &e.payload,
+            );
+            prev = e.hash.clone();
         }
+        b
     };
     let mut older = log.clone();
     if let Event::GameCreated { record_version, .. } = &mut older[0] {
@@ -263,13 +227,13 @@ fn an_older_record_chains_as_stored_and_a_new_one_sealed() {
         *record_version = 5;
     }
     assert!(
-        verify(&bundle(&older, false)).is_ok(),
+        verify(&as_stored(&older)).is_ok(),
         "record version 5, chained as stored"
     );
     assert!(
-        verify(&bundle(&log, true)).is_ok(),
+        verify(&sealed(&log)).is_ok(),
         "record version 6, chained sealed"
     );
-    let unsealed = verify(&bundle(&log, false)).unwrap_err().to_string();
+    let unsealed = verify(&as_stored(&log)).unwrap_err().to_string();
     assert!(unsealed.contains("do not match its hash"), "{unsealed}");
 }

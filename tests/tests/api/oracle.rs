@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use reqwest::StatusCode;
 use saboteur_domain::Event;
 use saboteur_verifier::hash::{GENESIS, chain_hash};
-use saboteur_verifier::seal::{Sealer, commitment};
+use saboteur_verifier::seal::{Sealer, commitment, hidden_paths};
 use serde_json::{Value, json};
 
 use crate::helpers::{Table, TestApp, pick, postgres_url, seed_hex, sqlite_url};
@@ -148,26 +148,6 @@ fn choose(moves: &[Value], n: usize) -> Value {
     }
 }
 
-/// The JSON pointers at which `served` hides a value of `full` (`null`, or `{"count": n}`).
-fn hidden(full: &Value, served: &Value, path: String, out: &mut Vec<String>) {
-    if full == served {
-        return;
-    }
-    match (full, served) {
-        (Value::Object(f), Value::Object(s)) if f.keys().eq(s.keys()) => {
-            for (k, fv) in f {
-                hidden(fv, &s[k], format!("{path}/{k}"), out);
-            }
-        }
-        (Value::Array(f), Value::Array(s)) if f.len() == s.len() => {
-            for (i, (fv, sv)) in f.iter().zip(s).enumerate() {
-                hidden(fv, sv, format!("{path}/{i}"), out);
-            }
-        }
-        _ => out.push(path),
-    }
-}
-
 /// The candidates for a hidden value whose truth is `truth`: every card or role of the
 /// catalogue for one card or role, every ordered pair (or single card) for a pile of at most
 /// two, and always the truth itself (with, for anything larger, nothing else: a leak shows on
@@ -254,9 +234,7 @@ fn attack(app_catalogue: &Value, ruleset: &str, bundle: &Value, g: &Gathered) ->
         );
         let mut who: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (audience, served) in by_audience {
-            let mut paths = Vec::new();
-            hidden(payload, served, String::new(), &mut paths);
-            for p in paths {
+            for p in hidden_paths(payload, served) {
                 who.entry(p).or_default().push(audience.clone());
             }
         }

@@ -63,6 +63,48 @@ pub struct AuditBundle {
     pub log_entry: Option<LogRecord>,
 }
 
+impl AuditBundle {
+    /// The bundle of game `game_id` whose log is `log` and server seed `seed`, chained as the
+    /// store chains it (each event sealed from record version 6 on, [`crate::seal::Chain`]):
+    /// what a server publishes at the end, without keys or a log entry.
+    pub fn of_log(game_id: &str, seed: saboteur_domain::Seed, log: &[Event]) -> AuditBundle {
+        let mut chain = crate::seal::Chain::new(game_id);
+        let mut prev = GENESIS.to_string();
+        let version = i32::from(saboteur_domain::EVENT_SCHEMA_VERSION);
+        let events = log
+            .iter()
+            .zip(1..)
+            .map(|(e, seq)| {
+                let payload = serde_json::to_value(e).unwrap_or_default();
+                let hash = chain
+                    .hash(&prev, seq, e.kind(), version, &payload)
+                    .unwrap_or_default();
+                BundleEvent {
+                    seq,
+                    event_type: e.kind().to_string(),
+                    schema_version: version,
+                    payload,
+                    prev_hash: std::mem::replace(&mut prev, hash.clone()),
+                    hash,
+                }
+            })
+            .collect();
+        let ruleset = match log.first() {
+            Some(Event::GameCreated { ruleset, .. }) => *ruleset,
+            _ => saboteur_domain::Ruleset::Base,
+        };
+        AuditBundle {
+            game_id: game_id.to_string(),
+            ruleset,
+            seed: seed.to_hex(),
+            seed_commitment: seed_commitment(&seed.0),
+            events,
+            keys: Vec::new(),
+            log_entry: None,
+        }
+    }
+}
+
 /// What a verified bundle showed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

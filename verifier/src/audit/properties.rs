@@ -3,48 +3,17 @@
 
 use proptest::prelude::*;
 use saboteur_domain::bot::random_game;
-use saboteur_domain::{
-    Audience, EVENT_SCHEMA_VERSION, Event, History, Options, Ruleset, Seat, Seed,
-};
+use saboteur_domain::{Audience, Event, History, Options, Ruleset, Seat, Seed};
 use serde::Serialize;
 use serde_json::Value;
 
 use super::*;
 use crate::body::{outcome_body, state_view};
-use crate::hash::{GENESIS, seed_commitment};
 use crate::receipt::{Receipt, ReceiptKind, audience_of};
-use crate::seal::Chain;
 use crate::testing::Signer;
 
 fn bundle(log: &[Event], seed: Seed) -> AuditBundle {
-    let mut prev = GENESIS.to_string();
-    let mut chain = Chain::new("g");
-    let events = log
-        .iter()
-        .zip(1..)
-        .map(|(e, seq)| {
-            let payload = serde_json::to_value(e).unwrap();
-            let version = i32::from(EVENT_SCHEMA_VERSION);
-            let hash = chain.hash(&prev, seq, e.kind(), version, &payload).unwrap();
-            BundleEvent {
-                seq,
-                event_type: e.kind().to_string(),
-                schema_version: version,
-                payload,
-                prev_hash: std::mem::replace(&mut prev, hash.clone()),
-                hash,
-            }
-        })
-        .collect();
-    AuditBundle {
-        game_id: "g".into(),
-        ruleset: Ruleset::Base,
-        seed: seed.to_hex(),
-        seed_commitment: seed_commitment(&seed.0),
-        events,
-        keys: Vec::new(),
-        log_entry: None,
-    }
+    AuditBundle::of_log("g", seed, log)
 }
 
 fn sign(
