@@ -259,10 +259,10 @@ impl EventStore {
 
 impl EventStore {
     /// The seats the player's `public_key` (64 lowercase hex digits) holds in games not over
-    /// (lobbies and games under way), and in games that ended or were cancelled at `since` or
-    /// later, oldest game first, at most `limit`: what a player's stream follows (a lobby
-    /// cancelled before the stream found it is still announced). A key registered for two seats
-    /// of one game lists both.
+    /// (lobbies and games under way), then in games that ended or were cancelled at `since` or
+    /// later, each group oldest game first, at most `limit`: what a player's stream follows (a
+    /// lobby cancelled before the stream found it is still announced). A key registered for two
+    /// seats of one game lists both.
     pub async fn seats_of_key(
         &self,
         public_key: &str,
@@ -272,7 +272,8 @@ impl EventStore {
         let sql = "SELECT c.game_id, c.seat FROM credentials c JOIN games g ON g.id = c.game_id \
                    WHERE c.public_key = $1 AND c.role = 'player' \
                    AND (g.status IN ('lobby', 'active') OR g.updated_at >= $3) \
-                   ORDER BY g.ord, c.seat LIMIT $2";
+                   ORDER BY CASE WHEN g.status IN ('lobby', 'active') THEN 0 ELSE 1 END, \
+                   g.ord, c.seat LIMIT $2";
         let rows: Vec<(String, Option<i32>)> = on_pool!(self, pool => {
             sqlx::query_as(sql)
                 .bind(public_key)

@@ -288,10 +288,15 @@ impl Watch {
     /// Looks up the key's games again; new ones are checked.
     async fn refresh(&mut self, tx: &Frames) -> Result<(), ()> {
         self.looked = Instant::now();
+        // Games that ended since the last looks (a minute covers the 15 s between them): a
+        // stream open for hours does not list every game it saw end.
+        let since = self
+            .opened
+            .max(chrono::Utc::now() - chrono::Duration::seconds(60));
         let found = self
             .state
             .store
-            .seats_of_key(&self.key, self.opened, MOST_GAMES)
+            .seats_of_key(&self.key, since, MOST_GAMES)
             .await;
         let Ok(seats) = found else {
             return Ok(());

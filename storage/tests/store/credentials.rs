@@ -413,6 +413,11 @@ pub(crate) async fn seats_by_key(store: EventStore) {
         ]
     );
     assert_eq!(store.seats_of_key(&key, later, 1).await.unwrap().len(), 1);
+    // Games not over come first: a limit never crowds them out with games that ended.
+    assert_eq!(
+        store.seats_of_key(&key, earlier, 2).await.unwrap(),
+        vec![(gid("k1"), Seat(1)), (gid("k2"), Seat(1))]
+    );
     assert!(
         store
             .seats_of_key(&"ef".repeat(32), earlier, 100)
