@@ -71,12 +71,25 @@ fn first_bot_move_after(events: &Value, kind: &str) -> i64 {
 
 async fn a_move_made_for_a_player_is_checkable(url: &str, dir: &std::path::Path) {
     let (key, _) = player_key(21);
-    for (how, forged) in [
+    for ((how, forged), n) in [
         ("a timeout", false),
         ("a timeout", true),
         ("a hand-over", false),
         ("a hand-over", true),
-    ] {
+    ]
+    .into_iter()
+    .zip(0..)
+    {
+        // Each case on a store of its own: the servers of an earlier case go on sweeping theirs
+        // on their own clocks, and would time this one's seat out.
+        let url = &if url.starts_with("postgres") {
+            saboteur_storage::testing::fresh_database().await
+        } else {
+            format!(
+                "sqlite://{}?mode=rwc",
+                dir.join(format!("case-{n}.db")).display()
+            )
+        };
         let clock = saboteur_api::TimeSource::manual(T0);
         let server = Server::start_at(url, clock.clone()).await;
         let (id, host, me) = clocked_game(&server, &key).await;
