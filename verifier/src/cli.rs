@@ -92,11 +92,9 @@ pub fn verify(args: VerifyArgs) -> std::io::Result<()> {
     verify_with(&args, bundle)
 }
 
-/// [`verify`], with the bundle given (read from a file, or from the server's store).
+/// [`verify`], with the bundle given (read from a file, or from the server's store); the
+/// caller has already turned `--json` on ([`crate::report::json`]) before reading the bundle.
 pub fn verify_with(args: &VerifyArgs, bundle: Option<AuditBundle>) -> std::io::Result<()> {
-    if args.json {
-        crate::report::json();
-    }
     if bundle.is_none() && args.receipts.is_none() && args.log.is_none() {
         fail(
             code::USAGE,
