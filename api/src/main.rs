@@ -90,9 +90,15 @@ struct KeysArgs {
 
 #[derive(Subcommand)]
 enum KeysCmd {
-    /// Retire the active key (it stays published) and make a new one; running servers sign
-    /// with their key until they restart.
-    Rotate,
+    /// Retire the active key (it stays published, its secret half erased from the store) and
+    /// make a new one, endorsed by the active key; running servers sign with their key until
+    /// they restart.
+    Rotate {
+        /// The active key's file, when it is kept outside the store (a server started with
+        /// `--signing-key-file`): it endorses the new key.
+        #[arg(long)]
+        signing_key_file: Option<std::path::PathBuf>,
+    },
     /// Print every key, as `GET /keys` does.
     List,
 }
@@ -288,8 +294,12 @@ fn keys(args: KeysArgs) -> std::io::Result<()> {
             .await
             .map_err(|e| std::io::Error::other(e.to_string()))?;
         let out = match args.command {
-            KeysCmd::Rotate => {
-                serde_json::to_value(saboteur_api::rotate_signing_key(&store).await?)
+            KeysCmd::Rotate { signing_key_file } => {
+                let active = match signing_key_file {
+                    Some(path) => Some(saboteur_api::receipt::Signer::from_file(&path)?),
+                    None => None,
+                };
+                serde_json::to_value(saboteur_api::rotate_signing_key(&store, active).await?)
             }
             KeysCmd::List => {
                 let keys = store

@@ -20,7 +20,7 @@ pub async fn signing_key(
             let signer = receipt::Signer::from_file(path)?;
             let active = store.active_server_key().await.map_err(err)?;
             if active.as_ref().map(|k| k.id.as_str()) != Some(signer.id()) {
-                let new = endorsed(active.as_ref(), signer.new_key(false));
+                let new = endorsed(active.as_ref(), signer.new_key(false))?;
                 store.rotate_server_key(new).await.map_err(err)?;
             }
             Ok(signer)
@@ -36,27 +36,55 @@ pub async fn signing_key(
     }
 }
 
-/// Retires the active signing key and makes a new one (kept by the store); the old keys stay
-/// published. Running servers sign with the key they started with until they restart.
-pub async fn rotate_signing_key(store: &EventStore) -> std::io::Result<receipt::PublishedKey> {
+/// Retires the active signing key and makes a new one (kept by the store), endorsed by the
+/// active key: the store's, or `file`'s when it is kept outside the store (a server started
+/// with a key file). The old keys stay published; the store erases the retired key's secret
+/// half. Running servers sign with the key they started with until they restart.
+pub async fn rotate_signing_key(
+    store: &EventStore,
+    file: Option<receipt::Signer>,
+) -> std::io::Result<receipt::PublishedKey> {
     let err = |e: saboteur_storage::StoreError| {
         std::io::Error::other(format!("cannot rotate the signing key: {e}"))
     };
     let signer = receipt::Signer::generate()?;
     let active = store.active_server_key().await.map_err(err)?;
-    let new = endorsed(active.as_ref(), signer.new_key(true));
+    let mut new = signer.new_key(true);
+    match (&file, &active) {
+        (Some(file), Some(active)) if file.id() == active.id => {
+            new.endorsement = Some(file.endorse(&new));
+        }
+        (Some(file), _) => {
+            return Err(std::io::Error::other(format!(
+                "the key file holds key {}, which is not the active key {}",
+                file.id(),
+                active.as_ref().map_or("(none)", |k| k.id.as_str())
+            )));
+        }
+        (None, _) => new = endorsed(active.as_ref(), new)?,
+    }
     let key = store.rotate_server_key(new).await.map_err(err)?;
     Ok(receipt::PublishedKey::from(&key))
 }
 
-/// `new`, endorsed by the key it replaces when the store keeps that key's secret half (one
-/// kept in a file cannot sign here: the new key is then published without an endorsement).
+/// `new`, endorsed by the key it replaces (every key after the first is: a verifier refuses a
+/// chain with an unendorsed link). An active key kept outside the store (a file's) cannot sign
+/// here, so it cannot be replaced: the error says so.
 fn endorsed(
     active: Option<&saboteur_storage::ServerKey>,
     mut new: saboteur_storage::NewKey,
-) -> saboteur_storage::NewKey {
-    new.endorsement = active
-        .and_then(|k| receipt::Signer::from_stored(k).ok())
-        .map(|previous| previous.endorse(&new));
-    new
+) -> std::io::Result<saboteur_storage::NewKey> {
+    let Some(active) = active else {
+        return Ok(new);
+    };
+    let previous = receipt::Signer::from_stored(active).map_err(|_| {
+        std::io::Error::other(format!(
+            "the active signing key {} is kept outside the store, so it cannot endorse its \
+             successor, and an unendorsed key would break the published chain: rotate with \
+             `saboteur keys rotate --signing-key-file` (its file), then start with the new key",
+            active.id
+        ))
+    })?;
+    new.endorsement = Some(previous.endorse(&new));
+    Ok(new)
 }

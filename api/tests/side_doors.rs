@@ -433,7 +433,8 @@ on_both_stores!(
 /// Attack 5: a rotated-in key withdrawn. `saboteur keys rotate` publishes the new key endorsed
 /// by the one before it, so a client that kept the first key follows the chain when it reads
 /// `GET /keys` again; the operator who later deletes the rotated-in key is named as withdrawing
-/// it, and a key list whose chain was changed is named too.
+/// it, a key list whose chain was changed is named too, and so is the fresh, unendorsed key a
+/// server makes when the active key is gone.
 async fn a_rotated_key_cannot_be_withdrawn(url: &str, dir: &std::path::Path) {
     let server = Server::start(url).await;
     let first_keys = server.call("GET", "/keys", None, None).await;
@@ -504,7 +505,7 @@ async fn a_rotated_key_cannot_be_withdrawn(url: &str, dir: &std::path::Path) {
     let store = without_trigger(url, "server_keys_no_delete", "server_keys").await;
     let sql = format!("DELETE FROM server_keys WHERE id = '{}'", published[1].id);
     assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
-    let server = Server::start(url).await;
+    // The running server, which signs with the deleted key, serves the bundle without it.
     let withdrawn = server
         .call("GET", &format!("/games/{id}/audit"), None, None)
         .await;
@@ -524,6 +525,27 @@ async fn a_rotated_key_cannot_be_withdrawn(url: &str, dir: &std::path::Path) {
             "it is signed by key {}, which was kept from the server's published keys and which \
              the bundle no longer publishes as it was: the server withdrew its key",
             published[1].id
+        )),
+        "{}",
+        text(&out)
+    );
+
+    // A server started since finds no active key and makes a fresh one: nobody endorsed it,
+    // and the bundle's chain names it (the kept keys no longer needed).
+    let server = Server::start(url).await;
+    let fresh = server.call("GET", "/keys", None, None).await;
+    let fresh_id = fresh["keys"][1]["id"].as_str().unwrap().to_string();
+    assert!(fresh["keys"][1]["endorsement"].is_null(), "{fresh}");
+    let bundle = server
+        .call("GET", &format!("/games/{id}/audit"), None, None)
+        .await;
+    let out = verify_with(&["--file", &file(dir, "fresh.json", &bundle)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!(
+            "the bundle's keys: key {fresh_id} is published without an endorsement by key {}, \
+             the key before it: nobody vouched for it",
+            published[0].id
         )),
         "{}",
         text(&out)

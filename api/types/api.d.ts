@@ -2986,8 +2986,8 @@ export interface components {
              * @description The previous key's Ed25519 signature (128 hex digits) of the JCS (RFC 8785) form of
              *     `{"kind": "key_endorsement", "previous": <its id>, "id": …, "public_key": …}`
              *     ([`endorsement_bytes`]): a client that kept the first key follows every rotation from
-             *     it. Absent for the first key, for keys rotated in before API 0.8.0, and for a key
-             *     rotated in after one kept outside the store.
+             *     it. Absent for the first key only: a later key without one breaks the chain
+             *     ([`broken_chain`]).
              */
             endorsement?: string | null;
             /** @description The first 16 hex digits of SHA-256 of the public key. */

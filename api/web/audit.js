@@ -3,7 +3,7 @@
 // to download; and what this browser checks itself with what it kept.
 import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
-import { api, keys, receipts, serverKeys, statement, tokens } from "./net.js";
+import { api, keys, receipts, serverKeys, statement, statements, tokens } from "./net.js";
 import { describeEvent, seatName, shownName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
@@ -45,7 +45,7 @@ const signedActOf = (type) =>
  * published, every receipt it kept is signed by the server's key, every player's signature in
  * the record verifies under the seat's key, and the key of this browser's seat is its own.
  * @param {string} id
- * @param {Schemas["Receipt"][]} kept
+ * @param {import("./net.js").KeptReceipt[]} kept
  * @returns {Promise<{ ok: boolean, lines: string[] }>}
  */
 async function checkHere(id, kept) {
@@ -180,6 +180,8 @@ export async function audit(id, ready) {
     const v = await api(`/games/${id}/audit/verdict`);
     const kept = receipts.get(id);
     const file = URL.createObjectURL(new Blob([JSON.stringify(kept, null, 1)], { type: "application/json" }));
+    const signed = statements.get(id);
+    const signedFile = URL.createObjectURL(new Blob([JSON.stringify(signed, null, 1)], { type: "application/json" }));
     // The event a discrepancy names, to see the table at that moment.
     const disputed = Number(/^event (\d+)/.exec(v.discrepancy ?? "")?.[1] ?? 0);
     // The verdict first, in words and large; the evidence for experts folded below.
@@ -231,12 +233,24 @@ export async function audit(id, ready) {
           h("a", { href: `/games/${id}/audit`, download: `saboteur-${id}.json` }, t("audit.download_bundle")),
           " ",
           h("a", { href: file, download: `receipts-${id}.json` }, t("audit.download_receipts", { n: kept.length })),
+          signed.length ? " " : null,
+          signed.length
+            ? h(
+                "a",
+                { href: signedFile, download: `statements-${id}.json` },
+                t("audit.download_statements", { n: signed.length }),
+              )
+            : null,
         ),
         h(
           "p",
           {},
           `${t("audit.offline")} `,
-          h("code", {}, `saboteur verify --file saboteur-${id}.json --receipts receipts-${id}.json`),
+          h(
+            "code",
+            {},
+            `saboteur verify --file saboteur-${id}.json --receipts receipts-${id}.json${signed.length ? ` --statements statements-${id}.json` : ""}`,
+          ),
         ),
         checkReceipts(id, kept),
       ),
@@ -372,7 +386,7 @@ function verdict(id, v, disputed, who) {
 
 /**
  * A form that checks receipts (kept by this browser, or pasted) against the game's record.
- * @param {string} id @param {Schemas["Receipt"][]} kept
+ * @param {string} id @param {import("./net.js").KeptReceipt[]} kept
  */
 function checkReceipts(id, kept) {
   const area = h("textarea", { id: "receipts", rows: 6, cols: 80, placeholder: '[{ "kind": "view", … }]' });

@@ -434,6 +434,7 @@ export default {
   "audit.key_retired": "since {since}, retired {retired}",
   "audit.download_bundle": "Download the audit bundle",
   "audit.download_receipts": "Download the {n} receipts this browser kept",
+  "audit.download_statements": "Download the {n} moves this browser signed",
   "audit.offline": "Check it offline:",
   "audit.here": "Checked in this browser",
   "audit.checking": "Checking…",

@@ -439,6 +439,7 @@ export default {
   "audit.key_retired": "desde {since}, retirada {retired}",
   "audit.download_bundle": "Descargar el paquete de auditoría",
   "audit.download_receipts": "Descargar los {n} recibos que guardó este navegador",
+  "audit.download_statements": "Descargar las {n} jugadas que firmó este navegador",
   "audit.offline": "Compruébalo sin conexión:",
   "audit.here": "Comprobado en este navegador",
   "audit.checking": "Comprobando…",

@@ -436,6 +436,7 @@ export default {
   "audit.key_retired": "frá {since}, úr notkun {retired}",
   "audit.download_bundle": "Sækja úttektarpakkann",
   "audit.download_receipts": "Sækja þær {n} kvittanir sem þessi vafri geymdi",
+  "audit.download_statements": "Sækja þá {n} leiki sem þessi vafri undirritaði",
   "audit.offline": "Yfirfara án nettengingar:",
   "audit.here": "Yfirfarið í þessum vafra",
   "audit.checking": "Yfirfer…",

@@ -437,6 +437,7 @@ export default {
   "audit.key_retired": "kopš {since}, atsaukta {retired}",
   "audit.download_bundle": "Lejupielādēt audita paketi",
   "audit.download_receipts": "Lejupielādēt šīs pārlūkprogrammas saglabātās kvītis ({n})",
+  "audit.download_statements": "Lejupielādēt šīs pārlūkprogrammas parakstītos gājienus ({n})",
   "audit.offline": "Pārbaudi bezsaistē:",
   "audit.here": "Pārbaudīts šajā pārlūkprogrammā",
   "audit.checking": "Pārbauda…",

@@ -437,6 +437,7 @@ export default {
   "audit.key_retired": "sinds {since}, buiten gebruik sinds {retired}",
   "audit.download_bundle": "Download de auditbundel",
   "audit.download_receipts": "Download de {n} ontvangstbewijzen die deze browser heeft bewaard",
+  "audit.download_statements": "Download de {n} zetten die deze browser heeft ondertekend",
   "audit.offline": "Controleer het offline:",
   "audit.here": "Gecontroleerd in deze browser",
   "audit.checking": "Bezig met controleren…",

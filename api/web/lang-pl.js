@@ -438,6 +438,7 @@ export default {
   "audit.key_retired": "od {since}, wycofany {retired}",
   "audit.download_bundle": "Pobierz pakiet audytu",
   "audit.download_receipts": "Pobierz potwierdzenia zachowane w tej przeglądarce ({n})",
+  "audit.download_statements": "Pobierz ruchy podpisane w tej przeglądarce ({n})",
   "audit.offline": "Sprawdź offline:",
   "audit.here": "Sprawdzono w tej przeglądarce",
   "audit.checking": "Sprawdzanie…",

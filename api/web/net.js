@@ -40,14 +40,18 @@ export async function api(path, { method = "GET", token, body, headers = {}, sig
   const sent = body === undefined ? undefined : JSON.stringify(body);
   if (sent !== undefined) hd["content-type"] = "application/json";
   if (sign?.key) {
-    hd["seat-signature"] = await keys.sign(sign.key, statement(sign, body, sent));
+    const signed = statement(sign, body, sent);
+    const signature = await keys.sign(sign.key, signed);
+    hd["seat-signature"] = signature;
     hd["seat-signature-version"] = String(sign.version);
+    statements.keep(sign.game, signed, signature);
   }
   const res = await fetch(path, { method, headers: hd, body: sent });
   const text = await res.text();
   const data = text ? JSON.parse(text) : null;
-  // Refusals of this browser's writes carry a receipt too: kept like the others.
-  if (data?.receipt) receipts.keep(data.receipt);
+  // Refusals of this browser's writes carry a receipt too: kept with the problem they sign
+  // (why it refused, which `verify --statements` judges).
+  if (data?.receipt) receipts.keep(res.ok ? data.receipt : data);
   // The table read at once carries its view's.
   if (data?.state?.receipt) receipts.keep(data.state.receipt);
   if (!res.ok) throw new Error(refusal(data, res));
@@ -98,15 +102,41 @@ export async function seatable(id, t) {
   if (record < RECORD_VERSION) throw new Error(t("join.old_record", { version: record, current: RECORD_VERSION }));
 }
 
+/** A receipt as kept: alone, or (a refusal's) with the problem it signs.
+ * @typedef {Schemas["Receipt"] | (Record<string, unknown> & { receipt: Schemas["Receipt"] })} KeptReceipt */
+
 /** The receipts served to this browser, per game: the last 1000, oldest first. */
 export const receipts = {
-  /** @param {string} id @returns {Schemas["Receipt"][]} */
+  /** @param {string} id @returns {KeptReceipt[]} */
   get: (id) => JSON.parse(localStorage.getItem(`saboteur:receipts:${id}`) ?? "[]"),
-  /** @param {Schemas["Receipt"]} r */
+  /** @param {KeptReceipt} r */
   keep: (r) => {
+    const game = "receipt" in r ? r.receipt.game_id : r.game_id;
     try {
-      const all = [...receipts.get(r.game_id), r].slice(-1000);
-      localStorage.setItem(`saboteur:receipts:${r.game_id}`, JSON.stringify(all));
+      const all = [...receipts.get(game), r].slice(-1000);
+      localStorage.setItem(`saboteur:receipts:${game}`, JSON.stringify(all));
+    } catch {
+      /* storage full or unavailable: the game goes on */
+    }
+  },
+};
+
+/** The statements this browser signed, per game, each with its signature (the last 1000): with
+ * the refusals' receipts, `verify --statements` decides each refused move again. */
+export const statements = {
+  /** @param {string} id @returns {{ statement: unknown, signature: string }[]} */
+  get: (id) => JSON.parse(localStorage.getItem(`saboteur:statements:${id}`) ?? "[]"),
+  /** @param {string} id @param {string} signed the statement's text @param {string} signature */
+  keep: (id, signed, signature) => {
+    let statement;
+    try {
+      statement = JSON.parse(signed);
+    } catch {
+      return; // the six lines of record versions 1 and 2: nothing refused names them
+    }
+    try {
+      const all = [...statements.get(id), { statement, signature }].slice(-1000);
+      localStorage.setItem(`saboteur:statements:${id}`, JSON.stringify(all));
     } catch {
       /* storage full or unavailable: the game goes on */
     }

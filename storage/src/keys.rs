@@ -111,8 +111,8 @@ impl EventStore {
             .ok_or_else(|| StoreError::Corrupt("no active signing key after recording one".into()))
     }
 
-    /// Retires the active key (it stays published) and makes `new` the active key, in one
-    /// transaction. A key already recorded under `new`'s id is returned as it is.
+    /// Retires the active key (it stays published; its secret half is erased) and makes `new`
+    /// the active key, in one transaction. A key already recorded under `new`'s id is returned as it is.
     pub async fn rotate_server_key(&self, new: NewKey) -> Result<ServerKey> {
         if let Some(k) = self
             .server_keys()
@@ -126,7 +126,11 @@ impl EventStore {
         let result = on_pool!(self, pool => {
             async {
                 let mut tx = pool.begin().await?;
-                sqlx::query("UPDATE server_keys SET retired_at = $1 WHERE retired_at IS NULL")
+                // The retired key signs nothing more: its secret half is erased with it.
+                sqlx::query(
+                    "UPDATE server_keys SET retired_at = $1, secret_key = NULL \
+                     WHERE retired_at IS NULL",
+                )
                     .bind(now)
                     .execute(&mut *tx)
                     .await?;

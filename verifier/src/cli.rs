@@ -29,6 +29,13 @@ pub struct VerifyArgs {
     /// `seed_mixed` event. Repeatable.
     #[arg(long)]
     pub commitment: Vec<std::path::PathBuf>,
+    /// Statements the player signed and kept (`{"statement": …, "signature": …}` each, as the
+    /// SDKs and the web client keep them), for the refusals among `--receipts` (given with
+    /// their bodies): each refused command is decided again at the refusal's version, and a
+    /// move the rules allow there is named, "the server refused a legal move at version N"
+    /// (exit 1). Repeatable; needs a bundle.
+    #[arg(long)]
+    pub statements: Vec<std::path::PathBuf>,
     /// The transparency log's entries, from the first (`GET /log` pages joined as one JSON
     /// array, or a page), for `--checkpoint`; the bundle's entry is looked for in it.
     #[arg(long)]
@@ -101,11 +108,15 @@ pub fn verify_with(args: &VerifyArgs, bundle: Option<AuditBundle>) -> std::io::R
             "give a bundle (--file or --game), receipts (--receipts) or a log (--log)",
         );
     }
-    if bundle.is_none() && (!args.commitment.is_empty() || !args.player_key.is_empty()) {
+    if bundle.is_none()
+        && (!args.commitment.is_empty()
+            || !args.player_key.is_empty()
+            || !args.statements.is_empty())
+    {
         fail(
             code::USAGE,
-            "a commitment or a player's key is checked against the game's bundle: give --file \
-             or --game",
+            "a commitment, a player's key or a kept statement is checked against the game's \
+             bundle: give --file or --game",
         );
     }
     let (kept, checkpoints) = kept_keys(args, bundle.as_ref())?;
@@ -190,6 +201,9 @@ fn kept_keys(
     }
     let mut committed = Vec::new();
     for checkpoint in &checkpoints {
+        // A key the checkpoint lists, endorsed by one trusted (a key rotated in after the
+        // client kept its keys), is trusted too.
+        crate::receipt::follow_endorsements(&mut trusted, &checkpoint.keys);
         let genuine = crate::receipt::check_bytes(
             &trusted,
             &checkpoint.key_id,
@@ -280,14 +294,14 @@ fn receipts(
         .map_err(|e| std::io::Error::other(format!("{}: {e}", path.display())))?;
     let mut proved = Vec::new();
     let outcome = match bundle {
-        Some(bundle) => {
-            crate::audit::check_receipts_with_keys(bundle, &receipts, kept).map(|checked| {
+        Some(bundle) => crate::audit::check_receipts_with_keys(bundle, &receipts, kept)
+            .map(|checked| {
                 said(format!(
                     "receipts agree with the bundle: {}",
                     serde_json::to_string(&checked).unwrap_or_default()
                 ))
             })
-        }
+            .and_then(|()| refusals(args, bundle, &receipts)),
         None => crate::audit::prove_with_receipts(&receipts, kept).map(|games| {
             for game in &games {
                 let over = game
@@ -309,6 +323,45 @@ fn receipts(
         Err(problem) if failed => fail(code::DISCREPANCY, problem),
         Err(problem) => fail(code::REFUSED, problem),
     }
+}
+
+/// `--statements`: each refusal among the receipts that names a kept statement, decided again;
+/// a legal move refused is a contradiction.
+fn refusals(
+    args: &VerifyArgs,
+    bundle: &AuditBundle,
+    receipts: &[(crate::receipt::Receipt, Option<serde_json::Value>)],
+) -> Result<(), crate::audit::ReceiptProblem> {
+    use crate::audit::{Judged, KeptStatement, ReceiptProblem};
+    let mut statements: Vec<KeptStatement> = Vec::new();
+    for path in &args.statements {
+        let list = read_json(path)
+            .map_err(|e| e.to_string())
+            .and_then(|v| {
+                serde_json::from_value(serde_json::Value::Array(items(v, "statements")))
+                    .map_err(|e| format!("{}: not kept statements: {e}", path.display()))
+            })
+            .unwrap_or_else(|e| fail(code::UNREADABLE, e));
+        statements.extend::<Vec<KeptStatement>>(list);
+    }
+    if statements.is_empty() {
+        return Ok(());
+    }
+    let judged = crate::audit::judge_bundle(bundle, receipts, &statements)
+        .map_err(ReceiptProblem::Refused)?;
+    if judged.is_empty() {
+        said("no refusal among the receipts names a kept statement");
+    }
+    for (name, verdict) in judged {
+        match verdict {
+            Judged::Right(why) => said(format!("{name} was right: {why}")),
+            Judged::NotJudged(why) => said(format!("{name} is not judged: {why}")),
+            Judged::LegalRefused(what) => {
+                return Err(ReceiptProblem::Contradiction(format!("{name}: {what}")));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `--log`: the entries chain and bind their times, each checkpoint is a prefix signed no

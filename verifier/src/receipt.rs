@@ -107,8 +107,8 @@ pub struct PublishedKey {
     /// The previous key's Ed25519 signature (128 hex digits) of the JCS (RFC 8785) form of
     /// `{"kind": "key_endorsement", "previous": <its id>, "id": …, "public_key": …}`
     /// ([`endorsement_bytes`]): a client that kept the first key follows every rotation from
-    /// it. Absent for the first key, for keys rotated in before API 0.8.0, and for a key
-    /// rotated in after one kept outside the store.
+    /// it. Absent for the first key only: a later key without one breaks the chain
+    /// ([`broken_chain`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub endorsement: Option<String>,
 }
@@ -124,14 +124,19 @@ pub fn endorsement_bytes(previous: &str, id: &str, public_key: &str) -> Vec<u8> 
     }))
 }
 
-/// Follows the keys' chain, oldest first: each key that carries an endorsement must be
-/// endorsed by the key published just before it. The first broken link, named; keys without
-/// one (the first, and keys rotated in without one) are links nobody vouched for, not breaks.
+/// Follows the keys' chain, oldest first: every key after the first must be endorsed by the
+/// key published just before it. The first broken link, named: a key published without an
+/// endorsement is one nobody vouched for (a key put in place of a deleted one), as is a key
+/// whose endorsement the key before it did not sign.
 pub fn broken_chain(keys: &[PublishedKey]) -> Option<String> {
     for pair in keys.windows(2) {
         let [previous, key] = pair else { continue };
         let Some(endorsement) = &key.endorsement else {
-            continue;
+            return Some(format!(
+                "key {} is published without an endorsement by key {}, the key before it: \
+                 nobody vouched for it, and the server's keys may have been changed",
+                key.id, previous.id
+            ));
         };
         let bytes = endorsement_bytes(&previous.id, &key.id, &key.public_key);
         if check_bytes(
@@ -150,6 +155,45 @@ pub fn broken_chain(keys: &[PublishedKey]) -> Option<String> {
         }
     }
     None
+}
+
+/// `trusted`, grown by every key of `offered` that a trusted key endorsed ([`endorsement_bytes`]),
+/// and by the keys those endorsed in turn: a client that kept one key follows each rotation
+/// after it (as a checkpoint lists them) without reading `GET /keys` again.
+pub fn follow_endorsements(trusted: &mut Vec<PublishedKey>, offered: &[PublishedKey]) {
+    loop {
+        let before = trusted.len();
+        for key in offered {
+            if trusted.iter().any(|t| t.id == key.id) {
+                continue;
+            }
+            let Some(endorsement) = &key.endorsement else {
+                continue;
+            };
+            let endorsed = trusted.iter().any(|previous| {
+                let bytes = endorsement_bytes(&previous.id, &key.id, &key.public_key);
+                check_bytes(
+                    std::slice::from_ref(previous),
+                    &previous.id,
+                    &bytes,
+                    endorsement,
+                )
+                .is_ok()
+            });
+            if endorsed && key_id_of(&key.public_key).as_deref() == Some(key.id.as_str()) {
+                trusted.push(key.clone());
+            }
+        }
+        if trusted.len() == before {
+            return;
+        }
+    }
+}
+
+/// A public key's id (as [`key_id`]), from its 64 hex digits.
+fn key_id_of(public_key: &str) -> Option<String> {
+    let bytes: [u8; 32] = hex::decode(public_key).ok()?.try_into().ok()?;
+    Some(key_id(&bytes))
 }
 
 /// The JCS (RFC 8785) bytes of a JSON value.
@@ -371,6 +415,61 @@ pub fn check_bytes(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Keys 1, 2, 3 from secrets 1, 2, 3; each after the first endorsed by the one before it
+    /// when `endorsed`.
+    fn chain(endorsed: [bool; 2]) -> Vec<PublishedKey> {
+        let signers: Vec<crate::testing::Signer> = (1..=3u8)
+            .map(|b| crate::testing::Signer::from_secret(&[b; 32]))
+            .collect();
+        let mut keys: Vec<PublishedKey> = signers.iter().map(|s| s.published()).collect();
+        for i in 1..3 {
+            if endorsed[i - 1] {
+                let (previous, key) = (&keys[i - 1], &keys[i]);
+                let bytes = endorsement_bytes(&previous.id, &key.id, &key.public_key);
+                keys[i].endorsement = Some(signers[i - 1].sign_bytes(&bytes));
+            }
+        }
+        keys
+    }
+
+    #[test]
+    fn every_key_after_the_first_must_be_endorsed() {
+        assert_eq!(broken_chain(&chain([true, true])), None);
+        let unendorsed = chain([true, false]);
+        let said = broken_chain(&unendorsed).unwrap();
+        assert!(
+            said.starts_with(&format!(
+                "key {} is published without an endorsement by key {}",
+                unendorsed[2].id, unendorsed[1].id
+            )),
+            "{said}"
+        );
+        let mut forged = chain([true, true]);
+        forged[1].endorsement = forged[2].endorsement.clone();
+        assert!(broken_chain(&forged).unwrap().contains("did not sign it"));
+    }
+
+    #[test]
+    fn a_key_endorsed_by_a_trusted_key_is_followed_and_no_other() {
+        let keys = chain([true, true]);
+        let mut trusted = vec![keys[0].clone()];
+        follow_endorsements(&mut trusted, &[keys[2].clone(), keys[1].clone()]);
+        assert_eq!(
+            trusted.len(),
+            3,
+            "key 3 followed through key 2, offered after it"
+        );
+        assert!(keys.iter().all(|k| trusted.contains(k)));
+        let broken = chain([false, true]);
+        let mut trusted = vec![broken[0].clone()];
+        follow_endorsements(&mut trusted, &broken[1..]);
+        assert_eq!(
+            trusted,
+            vec![broken[0].clone()],
+            "an unendorsed link stops the chain"
+        );
+    }
 
     /// The hash of the body without `receipt`, by the general canonicaliser only.
     fn reference_hash(body: &Value) -> String {

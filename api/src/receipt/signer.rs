@@ -100,7 +100,8 @@ impl Signer {
             .ok_or_else(|| {
                 std::io::Error::other(format!(
                     "the active signing key {} is kept outside the store: start with \
-                     --signing-key-file, or rotate the key",
+                     --signing-key-file (its file), or rotate the key with `saboteur keys \
+                     rotate --signing-key-file`",
                     key.id
                 ))
             })?;

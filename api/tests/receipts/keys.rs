@@ -41,6 +41,15 @@ async fn a_key_file_is_published_and_a_rotation_keeps_the_old_key() {
             .any(|k| k["id"] == rotated["id"] && k["retired_at"].is_null())
     );
 
+    // The retired key's secret half is erased from the store; the active key's is kept.
+    let store = saboteur_storage::EventStore::connect(&url).await.unwrap();
+    let stored = store.server_keys().await.unwrap();
+    assert!(
+        stored
+            .iter()
+            .all(|k| k.secret_key.is_some() == k.retired_at.is_none())
+    );
+
     // A key file: its key is the one published as active, and the one receipts name.
     let file = dir.path().join("signing.key");
     let config = saboteur_api::Config {
@@ -78,16 +87,53 @@ async fn a_key_file_is_published_and_a_rotation_keeps_the_old_key() {
         .unwrap();
     assert_eq!(checkpoint["key_id"], mine.id());
     assert_eq!(checkpoint["size"], 0);
+
+    // The file's key cannot endorse its successor from the store: a rotation without the file
+    // is refused, and changes nothing; with it, the new key is endorsed and the chain holds.
+    let rotate = |file: Option<&std::path::Path>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_saboteur"));
+        command.args(["keys", "rotate", "--database-url", &url]);
+        if let Some(file) = file {
+            command.arg("--signing-key-file").arg(file);
+        }
+        command.output().unwrap()
+    };
+    let out = rotate(None);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!(
+            "the active signing key {} is kept outside the store, so it cannot endorse its \
+             successor",
+            mine.id()
+        )),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(store.server_keys().await.unwrap().len(), 3);
+    let out = rotate(Some(&file));
+    assert!(out.status.success(), "{}", text(&out));
+    let published: Vec<saboteur_verifier::receipt::PublishedKey> = store
+        .server_keys()
+        .await
+        .unwrap()
+        .iter()
+        .map(saboteur_verifier::receipt::PublishedKey::from)
+        .collect();
+    assert_eq!(published.len(), 4);
+    assert_eq!(saboteur_verifier::receipt::broken_chain(&published), None);
 }
 
 /// A checkpoint commits to every key published when it was signed. The operator rotates its
 /// key, then deletes the old one (trigger dropped): a player who kept no `GET /keys` but a
 /// checkpoint signed after the rotation (by the key still published) has the withdrawal named,
-/// and their receipts signed by the withdrawn key are shown genuine, not forged.
+/// and their receipts signed by the withdrawn key are shown genuine, not forged. A client that
+/// kept only the first key trusts the checkpoint signed by the key rotated in, which the kept
+/// key endorsed.
 async fn checkpoints_commit_the_keys(url: &str, dir: &std::path::Path) {
     let server = Server::start(url).await;
     let (id, kept) = play(&server).await;
     let old = kept[0]["receipt"]["key_id"].as_str().unwrap().to_string();
+    let first_keys = server.call("GET", "/keys", None, None).await;
     let out = Command::new(env!("CARGO_BIN_EXE_saboteur"))
         .args(["keys", "rotate", "--database-url", url])
         .output()
@@ -114,6 +160,27 @@ async fn checkpoints_commit_the_keys(url: &str, dir: &std::path::Path) {
         &server.call("GET", "/log", None, None).await,
     );
     let kept_file = file(dir, "kept-keys.json", &json!(kept));
+    // A client that kept only the first key list follows the rotation through the checkpoint:
+    // its new key, endorsed by the kept one, signed it.
+    let out = verify_with(&[
+        "--receipts",
+        &kept_file,
+        "--keys",
+        &file(dir, "first-keys.json", &first_keys),
+        "--log",
+        &log_file,
+        "--checkpoint",
+        &cp_file,
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!(
+            "checkpoint of size {} is a prefix of the log",
+            checkpoint["size"]
+        )),
+        "{}",
+        text(&out)
+    );
     // Untouched: the checkpoint's keys are all published.
     let bundle = server
         .call("GET", &format!("/games/{id}/audit"), None, None)

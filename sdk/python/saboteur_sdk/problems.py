@@ -27,7 +27,8 @@ class ApiProblem(Exception):
     it with `ProblemCode`, or read `known_code`), `detail` (for people), the response's
     `headers`, `retry_after` (seconds, from `Retry-After`, on 429 and 503) and `receipt`, the
     server's signed receipt of a refusal when the problem carries one (keep it with the
-    others: `Receipts.keep(problem)`)."""
+    others: `Receipts.keep(problem)`), and `body`, the problem as served (what the receipt
+    signs, and what `verify --statements` reads to judge the refusal)."""
 
     def __init__(
         self,
@@ -37,6 +38,7 @@ class ApiProblem(Exception):
         headers: Mapping[str, str] | None = None,
         receipt: Receipt | None = None,
         title: str = "",
+        body: Mapping[str, object] | None = None,
     ) -> None:
         super().__init__(f"{status} {code}: {detail}")
         self.status = status
@@ -45,6 +47,7 @@ class ApiProblem(Exception):
         self.title = title
         self.headers: Mapping[str, str] = headers if headers is not None else {}
         self.receipt = receipt
+        self.body = body
 
     @property
     def known_code(self) -> ProblemCode | None:
@@ -164,14 +167,18 @@ def problem_of(status: int, content: bytes, headers: Mapping[str, str]) -> ApiPr
     """The problem an answer that is not a success carries: its `application/problem+json` body
     when it has one, else its text."""
     try:
-        return from_problem(status, Problem.from_dict(json.loads(content)), headers)
+        body = json.loads(content)
+        return from_problem(status, Problem.from_dict(body), headers, body)
     except (ValueError, KeyError, TypeError, AttributeError):
         return problem_class(status, "")(status, "", content.decode(errors="replace"), headers)
 
 
-def from_problem(status: int, problem: Problem, headers: Mapping[str, str]) -> ApiProblem:
+def from_problem(
+    status: int, problem: Problem, headers: Mapping[str, str], body: Mapping[str, object] | None = None
+) -> ApiProblem:
     receipt = problem.receipt if isinstance(problem.receipt, Receipt) else None
-    return problem_class(status, problem.code)(status, problem.code, problem.detail, headers, receipt, problem.title)
+    kind = problem_class(status, problem.code)
+    return kind(status, problem.code, problem.detail, headers, receipt, problem.title, body)
 
 
 def check(response: httpx.Response) -> httpx.Response:
@@ -189,5 +196,9 @@ def ok(response: Response[T | Problem]) -> T:
     if 200 <= status < 300 and parsed is not None and not isinstance(parsed, Problem):
         return parsed
     if isinstance(parsed, Problem):
-        raise from_problem(status, parsed, response.headers)
+        try:
+            body = json.loads(response.content)
+        except ValueError:
+            body = None
+        raise from_problem(status, parsed, response.headers, body if isinstance(body, dict) else None)
     raise problem_of(status, response.content, response.headers)

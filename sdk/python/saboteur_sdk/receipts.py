@@ -38,11 +38,13 @@ class VerificationFailed(Exception):
 
 
 class Receipts:
-    """Every receipt kept (`receipts`, in the order received) and every list of the server's
-    keys read (`keys`, the first from first contact)."""
+    """Every receipt kept (`receipts`, in the order received), the body of each refusal among
+    them (`refusals`, by the receipt's place: what the receipt signs, and why it refused) and
+    every list of the server's keys read (`keys`, the first from first contact)."""
 
     def __init__(self, keys: KeyList | None = None) -> None:
         self.receipts: list[Receipt] = []
+        self.refusals: dict[int, Mapping[str, object]] = {}
         self.keys: list[KeyList] = [] if keys is None else [keys]
 
     @classmethod
@@ -61,6 +63,8 @@ class Receipts:
         (`StateView`, `Outcome`, `GameCreated`, `Joined`, `KeyKept`, …), a `TableRead`, a
         `StreamRecord` (its table's view), an `ApiProblem` or a `Problem` (a refusal's)."""
         for receipt in receipts_in(body):
+            if isinstance(body, ApiProblem) and body.body is not None:
+                self.refusals[len(self.receipts)] = body.body
             self.receipts.append(receipt)
         return body
 
@@ -75,13 +79,20 @@ class Receipts:
     def __len__(self) -> int:
         return len(self.receipts)
 
-    def write(self, folder: str | os.PathLike[str]) -> list[str]:
-        """Writes `receipts.json` and `keys.json` (`keys-2.json`, … for each list read later)
-        into `folder`; returns the arguments that give them to `saboteur verify`."""
+    def write(
+        self, folder: str | os.PathLike[str], statements: Sequence[Mapping[str, object]] = ()
+    ) -> list[str]:
+        """Writes `receipts.json` (a refusal with its body), `keys.json` (`keys-2.json`, … for
+        each list read later) and the `statements` a `Signer` kept (`statements.json`) into
+        `folder`; returns the arguments that give them to `saboteur verify`."""
         out = Path(folder)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "receipts.json").write_text(json.dumps([r.to_dict() for r in self.receipts]))
+        kept = [self.refusals.get(i, r.to_dict()) for i, r in enumerate(self.receipts)]
+        (out / "receipts.json").write_text(json.dumps(kept))
         args = ["--receipts", str(out / "receipts.json")]
+        if statements:
+            (out / "statements.json").write_text(json.dumps(list(statements)))
+            args += ["--statements", str(out / "statements.json")]
         for i, keys in enumerate(self.keys, start=1):
             path = out / ("keys.json" if i == 1 else f"keys-{i}.json")
             path.write_text(json.dumps(keys.to_dict()))
@@ -96,12 +107,14 @@ class Receipts:
         *,
         binary: str | None = None,
         folder: str | os.PathLike[str] | None = None,
+        statements: Sequence[Mapping[str, object]] = (),
     ) -> str:
         """Checks every receipt kept against the finished game's audit bundle with `saboteur
         verify` (`binary`, by default `$SABOTEUR_BIN` or `saboteur` on the `PATH`; the
         standalone `saboteur-verify`, built from the verifier alone, serves as well), with
         `--player-key SEAT:KEY` for each key given (every act of that seat must be signed by
-        one of them). Writes into `folder` (a temporary one by default). Returns what it said;
+        one of them), and the `statements` a `Signer` kept (`signer.kept`: each refusal of one
+        is decided again). Writes into `folder` (a temporary one by default). Returns what it said;
         raises `VerificationFailed` when it names a discrepancy."""
         pairs = (
             [(seat, key) for seat, keys in player_keys.items() for key in keys]
@@ -115,7 +128,7 @@ class Receipts:
             out.mkdir(parents=True, exist_ok=True)
             (out / "bundle.json").write_bytes(bundle.content)
             program = binary or os.environ.get("SABOTEUR_BIN", "saboteur")
-            command = [program, *verify_subcommand(program), "--file", str(out / "bundle.json"), *self.write(out)]
+            command = [program, *verify_subcommand(program), "--file", str(out / "bundle.json"), *self.write(out, statements)]
             for seat, key in pairs:
                 command += ["--player-key", f"{seat}:{key}"]
             try:

@@ -8,6 +8,7 @@ sends exactly those bytes, whatever model it was given.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Mapping
 from typing import Any, Protocol, cast
@@ -83,13 +84,16 @@ class Signer:
     """A seat's Ed25519 key (`key`, made when not given). Send `public_key` and `key_proof()`
     when taking the seat, then give the reply to `joined` (it checks the reply's commitment and
     sets `seat`); from then on every act of the seat goes through `send` (or `command`). `acts`
-    counts the acts signed."""
+    counts the acts signed; `kept` holds each statement signed with its signature, as `verify
+    --statements` reads them (`Receipts.verify(..., statements=signer.kept)`): with the
+    refusals' receipts they show a legal move the server refused."""
 
     def __init__(self, game: str, seat: int = 0, key: Ed25519PrivateKey | None = None) -> None:
         self.game = game
         self.seat = seat
         self.key = key if key is not None else Ed25519PrivateKey.generate()
         self.acts = 0
+        self.kept: list[dict[str, object]] = []
 
     @property
     def public_key(self) -> str:
@@ -135,8 +139,10 @@ class Signer:
 
     def headers(self, act: str, version: int, body: Body = None, about: int | None = None) -> dict[str, str]:
         """The two headers that sign an act, as strings."""
-        signature = self.key.sign(self.statement(act, version, body, about)).hex()
+        statement = self.statement(act, version, body, about)
+        signature = self.key.sign(statement).hex()
         self.acts += 1
+        self.kept.append({"statement": json.loads(statement), "signature": signature})
         return {"Seat-Signature": signature, "Seat-Signature-Version": str(version)}
 
     def path(self, suffix: str) -> str:

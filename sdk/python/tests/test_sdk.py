@@ -145,7 +145,10 @@ class Cut(httpx.SyncByteStream):
 
 def play_to_the_end(t: Table, records: list[StreamRecord], client: Client) -> None:
     """Follows the game with `client` (table on), keeping every record and receipt, and plays
-    the seat's first legal move whenever it is awaited, signed."""
+    the seat's first legal move whenever it is awaited, signed; the first time, it first sends
+    a signed pass that discards nothing (refused: a pass discards a card) and keeps the
+    refusal."""
+    tried = False
     for record in follow(client, t.game, token=t.token, table=True):
         records.append(record)
         t.receipts.keep(record)
@@ -154,6 +157,12 @@ def play_to_the_end(t: Table, records: list[StreamRecord], client: Client) -> No
         legal = record.table.legal
         if not isinstance(legal, LegalMoves) or not legal.commands:
             continue
+        if not tried:
+            tried = True
+            with pytest.raises(ApiProblem) as refused:
+                t.signer.send(t.player, "POST", "/commands", "command", legal.version, {"type": "pass", "discard": []})
+            assert refused.value.status == 422 and refused.value.body is not None
+            t.receipts.keep(refused.value)
         try:
             t.receipts.keep(t.signer.command(t.player, legal.version, legal.commands[0]))
         except ApiProblem as problem:
@@ -191,8 +200,10 @@ def test_table_rides_on_the_newest_event(played: tuple[Table, list[StreamRecord]
 def test_receipts_are_written_and_verified(played: tuple[Table, list[StreamRecord], Dropping], binary: str) -> None:
     t, _, _ = played
     assert len(t.receipts) > 3
-    said = t.receipts.verify(t.anonymous, t.game, {t.seat: [t.signer.public_key]}, binary=binary)
+    said = t.receipts.verify(t.anonymous, t.game, {t.seat: [t.signer.public_key]}, binary=binary, statements=t.signer.kept)
     assert f"every act of seat {t.seat} is signed by the key" in said
+    # The refused pass, kept with its body and statement, is decided again: rightly refused.
+    assert f"of seat {t.seat}'s signed command was right: the rules refuse it too" in said
     # The standalone verifier, built from the verifier crate alone (beside the server's binary),
     # checks the same receipts of the sealed chain (record version 6), without a subcommand.
     alone = Path(binary).with_name("saboteur-verify")

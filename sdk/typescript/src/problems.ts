@@ -22,6 +22,9 @@ export class ApiProblem extends Error {
     readonly headers: Headers = new Headers(),
     readonly receipt: Receipt | null = null,
     readonly title: string = "",
+    /** The problem as served: what its receipt signs, and what `verify --statements` reads to
+     * judge the refusal. */
+    readonly body: Readonly<Record<string, unknown>> | null = null,
   ) {
     super(`${status} ${code}: ${detail}`);
     this.name = new.target.name;
@@ -112,7 +115,7 @@ export function problemOf(response: Response, body: unknown): ApiProblem {
     const problem = body as Partial<Problem> & { code: string; detail: string };
     const receipt = isObject(problem.receipt) ? problem.receipt : null;
     const Class = problemClass(response.status, problem.code);
-    return new Class(response.status, problem.code, problem.detail, response.headers, receipt, problem.title ?? "");
+    return new Class(response.status, problem.code, problem.detail, response.headers, receipt, problem.title ?? "", body);
   }
   const detail = typeof body === "string" && body ? body : response.statusText;
   return new (problemClass(response.status, ""))(response.status, "", detail, response.headers);

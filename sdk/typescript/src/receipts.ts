@@ -35,6 +35,8 @@ export class VerificationFailed extends Error {
 export type PlayerKeys = Readonly<Record<number, readonly string[]>> | Iterable<readonly [number, string]>;
 
 export interface VerifyOptions {
+  /** The statements a `Signer` kept (`signer.kept`): each refusal of one is decided again. */
+  statements?: readonly unknown[];
   /** The `saboteur` binary (by default `$SABOTEUR_BIN`, or `saboteur` on the `PATH`). */
   binary?: string;
   /** Where the bundle, receipts and keys are written (by default a temporary folder, removed). */
@@ -55,10 +57,12 @@ export function receiptsIn(body: unknown): Receipt[] {
   return isObject(body.receipt) ? [body.receipt as Receipt] : [];
 }
 
-/** Every receipt kept (`receipts`, in the order received) and every list of the server's keys
- * read (`keys`, the first from first contact). */
+/** Every receipt kept (`receipts`, in the order received), the body of each refusal among them
+ * (`refusals`, by the receipt's place: what the receipt signs, and why it refused) and every list
+ * of the server's keys read (`keys`, the first from first contact). */
 export class Receipts {
   readonly receipts: Receipt[] = [];
+  readonly refusals = new Map<number, Readonly<Record<string, unknown>>>();
   readonly keys: KeyList[];
 
   constructor(keys?: KeyList) {
@@ -81,7 +85,10 @@ export class Receipts {
    * `Outcome`, `GameCreated`, `Joined`, `KeyKept`, …), a `TableRead`, a `StreamRecord` (its
    * table's view) or an `ApiProblem` (a refusal's). */
   keep<T>(body: T): T {
-    this.receipts.push(...receiptsIn(body));
+    for (const receipt of receiptsIn(body)) {
+      if (body instanceof ApiProblem && body.body !== null) this.refusals.set(this.receipts.length, body.body);
+      this.receipts.push(receipt);
+    }
     return body;
   }
 
@@ -99,12 +106,18 @@ export class Receipts {
     return this.receipts.length;
   }
 
-  /** Writes `receipts.json` and `keys.json` (`keys-2.json`, … for each list read later) into
-   * `folder`; returns the arguments that give them to `saboteur verify`. */
-  write(folder: string): string[] {
+  /** Writes `receipts.json` (a refusal with its body), `keys.json` (`keys-2.json`, … for each
+   * list read later) and the `statements` a `Signer` kept (`statements.json`) into `folder`;
+   * returns the arguments that give them to `saboteur verify`. */
+  write(folder: string, statements: readonly unknown[] = []): string[] {
     mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, "receipts.json"), JSON.stringify(this.receipts));
+    const kept = this.receipts.map((r, i) => this.refusals.get(i) ?? r);
+    writeFileSync(join(folder, "receipts.json"), JSON.stringify(kept));
     const args = ["--receipts", join(folder, "receipts.json")];
+    if (statements.length > 0) {
+      writeFileSync(join(folder, "statements.json"), JSON.stringify(statements));
+      args.push("--statements", join(folder, "statements.json"));
+    }
     this.keys.forEach((keys, i) => {
       const path = join(folder, i === 0 ? "keys.json" : `keys-${i + 1}.json`);
       writeFileSync(path, JSON.stringify(keys));
@@ -130,7 +143,7 @@ export class Receipts {
       mkdirSync(folder, { recursive: true });
       writeFileSync(join(folder, "bundle.json"), bundle);
       const binary = options.binary ?? process.env.SABOTEUR_BIN ?? "saboteur";
-      const args = [...verifySubcommand(binary), "--file", join(folder, "bundle.json"), ...this.write(folder)];
+      const args = [...verifySubcommand(binary), "--file", join(folder, "bundle.json"), ...this.write(folder, options.statements)];
       for (const [seat, key] of pairs) args.push("--player-key", `${seat}:${key}`);
       return await new Promise<string>((resolve, reject) => {
         execFile(binary, args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {

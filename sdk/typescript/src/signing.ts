@@ -55,9 +55,13 @@ export class CommitmentMismatch extends Error {
 /** A seat's Ed25519 key (made when not given, or a PKCS #8 PEM or a private `KeyObject`). Send
  * `publicKey` and `keyProof()` when taking the seat, then give the reply to `joined` (it checks
  * the reply's commitment and sets `seat`); from then on every act of the seat goes through
- * `send`, `outcome` or `command`. `acts` counts the acts signed. */
+ * `send`, `outcome` or `command`. `acts` counts the acts signed; `kept` holds each statement
+ * signed with its signature, as `verify --statements` reads them (`receipts.verify(..., {
+ * statements: signer.kept })`): with the refusals' receipts they show a legal move the server
+ * refused. */
 export class Signer {
   acts = 0;
+  readonly kept: { statement: unknown; signature: string }[] = [];
   /** The public key as the server takes it: 64 hex digits. */
   readonly publicKey: string;
   readonly key: KeyObject;
@@ -102,8 +106,10 @@ export class Signer {
 
   /** The two headers that sign an act, as strings. */
   headers(act: string, version: number, body?: unknown, about: number | null = null): Record<string, string> {
-    const signature = sign(null, Buffer.from(this.statement(act, version, body, about)), this.key).toString("hex");
+    const statement = this.statement(act, version, body, about);
+    const signature = sign(null, Buffer.from(statement), this.key).toString("hex");
     this.acts++;
+    this.kept.push({ statement: JSON.parse(statement), signature });
     return { "Seat-Signature": signature, "Seat-Signature-Version": String(version) };
   }
 

@@ -75,13 +75,23 @@ test("a seat checks its own cards against the chain; a value it is not committed
 });
 
 /** Follows the game (table on) with a client whose first stream is cut, keeping every record and
- * receipt, and plays the seat's first legal move whenever it is awaited, signed. */
+ * receipt, and plays the seat's first legal move whenever it is awaited, signed; the first time,
+ * it first sends a signed pass that discards nothing (refused: a pass discards a card) and keeps
+ * the refusal. */
 async function playToTheEnd(t: Table, records: StreamRecord[], fetcher: typeof fetch): Promise<void> {
   const reader = connect(base, t.token, { fetch: fetcher });
+  let tried = false;
   for await (const record of follow(reader, t.game, { table: true })) {
     records.push(t.receipts.keep(record));
     const legal = record.table?.legal;
     if (record.table?.state.view.phase.awaited !== t.seat || !legal?.commands.length) continue;
+    if (!tried) {
+      tried = true;
+      const refused = await t.signer.send(t.player, "POST", "/commands", "command", legal.version, { type: "pass", discard: [] })
+        .then(() => null, (e: unknown) => e);
+      assert.ok(refused instanceof ApiProblem && refused.status === 422 && refused.body !== null, String(refused));
+      t.receipts.keep(refused);
+    }
     try {
       t.receipts.keep(await t.signer.command(t.player, legal.version, legal.commands[0]!));
     } catch (e) {
@@ -118,8 +128,11 @@ describe("a whole game, its stream cut once", () => {
 
   test("the receipts kept are accepted by saboteur verify", async () => {
     assert.ok(table.receipts.length > 3);
-    const said = await table.receipts.verify(table.anonymous, table.game, { [table.seat]: [table.signer.publicKey] }, { binary });
+    const said = await table.receipts.verify(table.anonymous, table.game, { [table.seat]: [table.signer.publicKey] },
+      { binary, statements: table.signer.kept });
     assert.match(said, new RegExp(`every act of seat ${table.seat} is signed by the key`));
+    // The refused pass, kept with its body and statement, is decided again: rightly refused.
+    assert.match(said, new RegExp(`of seat ${table.seat}'s signed command was right: the rules refuse it too`));
     // The standalone verifier, built from the verifier crate alone beside the server's binary,
     // checks the same receipts of the sealed chain (record version 6), without a subcommand.
     const alone = join(dirname(binary), "saboteur-verify");

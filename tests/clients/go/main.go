@@ -271,6 +271,13 @@ func main() {
 	joined, response, err := api.GamesAPI.Join(ctx, game.GameId).JoinGame(*join).Execute()
 	seat := must("join", joined, response, err)
 	kept.keep(seat.Receipt.Get())
+	// The signed reply commits to the key the seat was taken with: another key (the reply
+	// rewritten, the seat taken with the operator's key) is refused before anything is signed.
+	if commitment := seat.GetCommitment(); commitment.GetPublicKey() != key.publicKey() {
+		fmt.Fprintf(os.Stderr, "the reply to taking the seat commits to the key %q, not the key sent (%s)\n",
+			commitment.GetPublicKey(), key.publicKey())
+		os.Exit(1)
+	}
 	for i := 1; i < 4; i++ {
 		_, response, err := api.GamesAPI.AddBot(host, game.GameId).AddBot(*saboteur.NewAddBot(saboteur.BOTLEVEL_HEURISTIC)).Execute()
 		must("add a bot", 0, response, err)

@@ -140,7 +140,7 @@ class Game:
             signer = Signer(self.game, len(self.seats))
             body = JoinGame(name=name, public_key=signer.public_key, key_proof=signer.key_proof())
             joined = ok(join.sync_detailed(self.game, client=self.anonymous, body=body))
-            signer.seat = joined.seat
+            signer.joined(joined)  # the reply must commit to this key (CommitmentMismatch)
             self.seats.append(Seat(base, joined.seat, joined.player_token, signer))
         self.keys_used = len(self.seats)
         for _ in range(len(self.seats), players):

@@ -9,6 +9,7 @@ mod proof;
 #[cfg(test)]
 mod properties;
 mod receipts;
+mod refusals;
 mod signatures;
 mod signed;
 
@@ -20,5 +21,6 @@ pub use proof::{ReceiptsProve, check_equivocation, prove_with_receipts};
 pub use receipts::{
     CLOCK_SKEW_MS, ReceiptsChecked, check_receipts, check_receipts_with_keys, read_receipts,
 };
+pub use refusals::{Judged, KeptStatement, judge_bundle, judge_refusals};
 pub use signatures::{check_signatures, proves_possession, verifies, verifying_key};
 pub use signed::ReceiptProblem;

@@ -78,7 +78,7 @@ for (const name of ["typescript example", "typescript partner"].slice(0, online 
   const signer = new Signer(game, seats.length);
   const body = { name, public_key: signer.publicKey, key_proof: signer.keyProof() };
   const joined = await ok(api.POST("/games/{id}/seats", { ...path, body }));
-  signer.seat = joined.seat;
+  signer.joined(joined); // the reply must commit to this key (CommitmentMismatch)
   seats.push({ seat: joined.seat, token: joined.player_token, moves: 0, signer, keys: [signer.publicKey] });
   keysUsed++;
 }

@@ -1,0 +1,181 @@
+//! Refusals judged: a refusal's receipt names what was refused by the hash of the statement the
+//! player signed (`request_hash`); with the statement the player kept, and the bundle, the
+//! refused command is decided again at the refusal's version. A command the rules allow there,
+//! signed by the seat's key, at a version that still held, and never recorded before, was a
+//! legal move the server refused.
+
+use saboteur_domain::{Command, History, Seat};
+use serde::Deserialize;
+use serde_json::Value;
+use sha2::{Digest as _, Sha256};
+
+use super::signatures::verifies;
+use crate::receipt::{Receipt, ReceiptKind, jcs};
+
+/// A statement a player signed and kept: the act's canonical statement (`scheme`, `act`,
+/// `game`, `seat`, `version`, `body`, `about`) and the signature sent with it, as the SDKs and
+/// the web client keep them.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct KeptStatement {
+    /// The statement, as signed.
+    pub statement: Value,
+    /// The player's Ed25519 signature of its canonical bytes, 128 hex digits.
+    pub signature: String,
+}
+
+impl KeptStatement {
+    /// Hex SHA-256 of the statement's canonical bytes: what a refusal of it names.
+    pub fn hash(&self) -> String {
+        hex::encode(Sha256::digest(jcs(&self.statement)))
+    }
+}
+
+/// The problem codes that say something of the refused move itself (the rules, its version,
+/// its signature, the game's phase), each of which the record can decide again. A refusal for
+/// another reason (a limit, a reused `Idempotency-Key`, a token) says nothing of the move.
+fn judged(code: &str) -> bool {
+    saboteur_domain::Violation::ALL
+        .iter()
+        .any(|v| v.code() == code)
+        || matches!(
+            code,
+            "precondition_failed" | "conflict" | "not_started" | "bad_signature"
+        )
+        || code == "signature_required"
+}
+
+/// What deciding a refusal again showed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Judged {
+    /// The refusal was right: why.
+    Right(String),
+    /// The record cannot judge it: why.
+    NotJudged(String),
+    /// The server refused a legal move: the sentence that says so.
+    LegalRefused(String),
+}
+
+/// Each refusal among `receipts` (given with its body) that names one of `statements`, decided
+/// again against `history` (the bundle's whole log, of game `game`). Refusals of other games,
+/// or naming no kept statement, are left out.
+pub fn judge_refusals(
+    game: &str,
+    history: &History,
+    receipts: &[(Receipt, Option<Value>)],
+    statements: &[KeptStatement],
+) -> Vec<(String, Judged)> {
+    let mut judged = Vec::new();
+    for (receipt, body) in receipts {
+        if receipt.kind != ReceiptKind::Refusal || receipt.game_id != game {
+            continue;
+        }
+        let Some(kept) = receipt
+            .request_hash
+            .as_deref()
+            .and_then(|h| statements.iter().find(|s| s.hash() == h))
+        else {
+            continue;
+        };
+        let name = format!(
+            "the refusal at version {} of seat {}'s signed {}",
+            receipt.version,
+            receipt.seat.map_or("?".into(), |s| s.to_string()),
+            kept.statement["act"].as_str().unwrap_or("act")
+        );
+        judged.push((name, judge(history, receipt, body.as_ref(), kept)));
+    }
+    judged
+}
+
+/// [`judge_refusals`] against a bundle's record.
+pub fn judge_bundle(
+    bundle: &super::AuditBundle,
+    receipts: &[(Receipt, Option<Value>)],
+    statements: &[KeptStatement],
+) -> Result<Vec<(String, Judged)>, String> {
+    let log = super::bundle::decode_log(bundle).map_err(|e| e.to_string())?;
+    let history = History::replay(log)
+        .ok_or_else(|| "the bundle's log does not start with a game".to_string())?;
+    Ok(judge_refusals(
+        &bundle.game_id,
+        &history,
+        receipts,
+        statements,
+    ))
+}
+
+/// One refusal of a kept statement, decided again.
+fn judge(
+    history: &History,
+    receipt: &Receipt,
+    body: Option<&Value>,
+    kept: &KeptStatement,
+) -> Judged {
+    let s = &kept.statement;
+    if s["act"] != "command" {
+        return Judged::NotJudged("only a command is decided again".into());
+    }
+    let Some(code) = body.and_then(|b| b.get("code")).and_then(Value::as_str) else {
+        return Judged::NotJudged(
+            "it was kept without its body, which says why it was refused: keep the problem \
+             with its receipt"
+                .into(),
+        );
+    };
+    if !judged(code) {
+        return Judged::NotJudged(format!(
+            "it was refused as `{code}`, which says nothing of the move"
+        ));
+    }
+    let (Some(seat), Some(signed_at), Ok(at)) = (
+        s["seat"].as_u64().and_then(|x| u8::try_from(x).ok()),
+        s["version"].as_u64(),
+        u64::try_from(receipt.version),
+    ) else {
+        return Judged::NotJudged("the statement names no seat or version".into());
+    };
+    if receipt.seat != Some(seat) {
+        return Judged::NotJudged(format!(
+            "the refusal was signed for another seat than {seat}"
+        ));
+    }
+    let Some(then) = history.at(at) else {
+        return Judged::NotJudged(format!("the record has no version {at}"));
+    };
+    let seat = Seat(seat);
+    if signed_at > at {
+        return Judged::Right(format!(
+            "signed at version {signed_at}, after the game's {at}"
+        ));
+    }
+    if let Some(key) = then.seat_key(seat)
+        && !verifies(key, &jcs(s), &kept.signature)
+    {
+        return Judged::Right("its signature is not the seat's key's".into());
+    }
+    let spent = saboteur_domain::signed_acts(then.log())
+        .unwrap_or_default()
+        .iter()
+        .any(|e| e.signature.signature == kept.signature);
+    if spent {
+        return Judged::Right("its signature was already recorded".into());
+    }
+    if signed_at < then.decision_version() {
+        return Judged::Right(format!(
+            "signed at version {signed_at}; the game had changed since version {}",
+            then.decision_version()
+        ));
+    }
+    let Ok(command) = serde_json::from_value::<Command>(s["body"].clone()) else {
+        return Judged::Right("its body is not a command".into());
+    };
+    match then.execute(seat, &command) {
+        Err(violation) => Judged::Right(format!("the rules refuse it too: {violation}")),
+        Ok(_) => Judged::LegalRefused(format!(
+            "the server refused a legal move at version {at}: seat {}'s command {}, signed by \
+             its key at version {signed_at}, is one the rules allow there (refused as `{code}`)",
+            seat.0,
+            serde_json::to_string(&s["body"]).unwrap_or_default()
+        )),
+    }
+}
