@@ -51,7 +51,10 @@ pub(crate) async fn limit<B: MessageBody>(
             .await
             .map(ServiceResponse::map_into_left_body);
     };
-    let allowance = if quotas.limits.off {
+    // A creation spends its allowance only once it is let through to make a game: a retry
+    // answered with its kept reply, and a refusal at the lobby cap, spend none ([`create`]).
+    let creation = kind == Kind::Create && *req.method() == Method::POST && req.path() == "/games";
+    let allowance = if quotas.limits.off || creation {
         None
     } else {
         match quotas.take(kind, client) {
@@ -86,7 +89,11 @@ pub(crate) async fn limit<B: MessageBody>(
         return Ok(res);
     }
     let mut res = admitted(req, next, (&state, quotas), (kind, client)).await?;
-    told(res.headers_mut(), allowance);
+    // A 429 of a limit decided further in (a seat's talk) says its own wait: an allowance of
+    // this kind still left would contradict it.
+    if res.status() != actix_web::http::StatusCode::TOO_MANY_REQUESTS {
+        told(res.headers_mut(), allowance);
+    }
     Ok(res)
 }
 
@@ -269,7 +276,18 @@ async fn create<B: MessageBody>(
                  place when it expires, after Retry-After",
                 limits.lobbies_per_client
             );
-            return refuse(state, req, Kind::Lobby, frees, what).await;
+            let mut res = refuse(state, req, Kind::Lobby, frees, what).await?;
+            let cap = Allowance {
+                policy: "lobby",
+                rate: crate::config::Rate {
+                    count: u32::try_from(limits.lobbies_per_client).unwrap_or(u32::MAX),
+                    per: expiry,
+                },
+                remaining: 0,
+                reset: frees.as_secs().max(1),
+            };
+            told(res.headers_mut(), Some(cap));
+            return Ok(res);
         }
     }
     match state.store.count_lobbies(since).await {
@@ -285,6 +303,24 @@ async fn create<B: MessageBody>(
         // The creation will meet the same store and answer for it.
         Err(e) => tracing::debug!("lobbies not counted: {e}"),
     }
+    // The creation's own allowance, spent now that it makes a game.
+    let allowance = if limits.off {
+        None
+    } else {
+        match quotas.take(Kind::Create, client) {
+            Ok(allowance) => allowance,
+            Err((wait, allowance)) => {
+                let what = format!(
+                    "{client} sent more create requests than its limit ({}): try again after \
+                     Retry-After",
+                    allowance.rate
+                );
+                let mut res = refuse(state, req, Kind::Create, wait, what).await?;
+                told(res.headers_mut(), Some(allowance));
+                return Ok(res);
+            }
+        }
+    };
     // Counted while it runs, so that a client's creations at once cannot pass the cap together.
     let mark = Instant::now();
     if !limits.off {
@@ -313,5 +349,9 @@ async fn create<B: MessageBody>(
             }
         }
     }
-    res.map(ServiceResponse::map_into_left_body)
+    let mut res = res.map(ServiceResponse::map_into_left_body)?;
+    if res.status() != actix_web::http::StatusCode::TOO_MANY_REQUESTS {
+        told(res.headers_mut(), allowance);
+    }
+    Ok(res)
 }

@@ -122,8 +122,17 @@ async fn postgres_creation_retried() {
     creation_retried(postgres_url().await).await;
 }
 
+/// A reply's `RateLimit` field, if it has one.
+fn rate_limit(r: &Response) -> Option<String> {
+    r.headers()
+        .get("ratelimit")
+        .map(|v| v.to_str().unwrap().to_string())
+}
+
 /// At its cap of lobbies, a client's creation sent again with its key still answers the first
-/// reply (it makes no lobby), while a new creation is refused.
+/// reply (it makes no lobby), while a new creation is refused. Neither spends the `create`
+/// allowance: the refusal says the lobby cap's, none left; the next game made counts as the
+/// second creation.
 async fn creation_retried_at_the_cap(url: String) {
     let config = saboteur_api::Config {
         allow_fixed_seed: true,
@@ -137,15 +146,44 @@ async fn creation_retried_at_the_cap(url: String) {
     let client = Client::new();
     let body = json!({ "ruleset": "base", "players": 3 });
     let key = (None, Some("capped-1"));
-    let first = read(post(&client, &app, "/games", key, Some(&body)).await).await;
+    let creates = saboteur_api::Limits::default().creates.count;
+    let answer = post(&client, &app, "/games", key, Some(&body)).await;
+    assert_eq!(
+        rate_limit(&answer).as_deref(),
+        Some(format!("\"create\";r={};t=60", creates - 1).as_str())
+    );
+    let first = read(answer).await;
     assert_eq!(first.0, StatusCode::CREATED, "{}", first.3);
-    let again = read(post(&client, &app, "/games", key, Some(&body)).await).await;
+    let answer = post(&client, &app, "/games", key, Some(&body)).await;
+    assert_eq!(rate_limit(&answer), None, "a replay spends nothing");
+    let again = read(answer).await;
     assert_eq!(again.0, StatusCode::CREATED, "{}", again.3);
     assert!(again.1, "a retry is marked replayed");
     assert_eq!(again.3, first.3, "the first reply");
     let other = (None, Some("capped-2"));
-    let refused = read(post(&client, &app, "/games", other, Some(&body)).await).await;
+    let answer = post(&client, &app, "/games", other, Some(&body)).await;
+    let said = rate_limit(&answer).unwrap_or_default();
+    assert!(said.starts_with("\"lobby\";r=0;t="), "{said}");
+    let refused = read(answer).await;
     assert_eq!(refused.0, StatusCode::TOO_MANY_REQUESTS, "{}", refused.3);
+    // The lobby cancelled frees its place: the next game made is the second creation spent.
+    let host = first.3["host_token"].as_str().unwrap();
+    let id = first.3["game_id"].as_str().unwrap();
+    let cancelled = client
+        .post(format!("{}/games/{id}/cancel", app.base))
+        .bearer_auth(host)
+        .send()
+        .await
+        .unwrap();
+    assert!(cancelled.status().is_success(), "{}", cancelled.status());
+    let other = (None, Some("capped-3"));
+    let answer = post(&client, &app, "/games", other, Some(&body)).await;
+    let said = rate_limit(&answer).unwrap_or_default();
+    assert!(
+        said.starts_with(&format!("\"create\";r={};", creates - 2)),
+        "{said}"
+    );
+    assert_eq!(read(answer).await.0, StatusCode::CREATED);
 }
 
 #[tokio::test]
@@ -391,4 +429,62 @@ async fn sqlite_acts_retried() {
 #[tokio::test]
 async fn postgres_acts_retried() {
     acts_retried(postgres_url().await).await;
+}
+
+/// A seat's talk past its own limit is 429 with its `Retry-After` only: the `write` allowance
+/// the message did not exhaust is not said beside it (the replies before say it).
+async fn talk_refused_says_no_other_allowance(url: String) {
+    let config = saboteur_api::Config::new("127.0.0.1:0", url);
+    let app = TestApp::spawn_config(config, None).await;
+    let client = Client::new();
+    let body = json!({ "ruleset": "base", "players": 3 });
+    let created = read(post(&client, &app, "/games", (None, None), Some(&body)).await).await;
+    let id = created.3["game_id"].as_str().unwrap();
+    let path = format!("/games/{id}/seats");
+    let joined = read(
+        post(
+            &client,
+            &app,
+            &path,
+            (None, None),
+            Some(&json!({"name": "Ann"})),
+        )
+        .await,
+    )
+    .await;
+    let token = joined.3["player_token"].as_str().unwrap();
+    let path = format!("/games/{id}/talk");
+    for i in 0..=saboteur_domain::online::TALK_BURST {
+        let answer = post(
+            &client,
+            &app,
+            &path,
+            (Some(token), None),
+            Some(&json!({"text": format!("hi {i}")})),
+        )
+        .await;
+        let allowance = rate_limit(&answer);
+        if i < saboteur_domain::online::TALK_BURST {
+            assert_eq!(answer.status(), StatusCode::OK, "message {i}");
+            assert!(
+                allowance.is_some_and(|a| a.starts_with("\"write\";")),
+                "message {i}"
+            );
+        } else {
+            assert_eq!(answer.status(), StatusCode::TOO_MANY_REQUESTS);
+            assert!(answer.headers().contains_key("retry-after"));
+            assert_eq!(allowance, None, "a talk's 429 says no write allowance left");
+        }
+    }
+}
+
+#[tokio::test]
+async fn sqlite_talk_refused_says_no_other_allowance() {
+    let dir = tempfile::tempdir().unwrap();
+    talk_refused_says_no_other_allowance(sqlite_url(&dir, "talk.db")).await;
+}
+
+#[tokio::test]
+async fn postgres_talk_refused_says_no_other_allowance() {
+    talk_refused_says_no_other_allowance(postgres_url().await).await;
 }
