@@ -26,7 +26,9 @@ pub struct VerifyArgs {
     /// A reply kept from the game's creation (`POST /games`) or from taking a seat (`POST
     /// /games/{id}/seats`), or its `commitment` and `receipt`: the seed the server committed
     /// to, and the share the seat sent, checked against the bundle's seed and its
-    /// `seed_mixed` event. Repeatable.
+    /// `seed_mixed` event. Given with the request that took the seat (the reply with a `sent`
+    /// member: the body sent, its `public_key` and `entropy`), the commitment must name what
+    /// was sent. Repeatable.
     #[arg(long)]
     pub commitment: Vec<std::path::PathBuf>,
     /// Statements the player signed and kept (`{"statement": …, "signature": …}` each, as the

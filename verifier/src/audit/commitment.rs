@@ -89,3 +89,41 @@ pub(crate) fn broken_commitment(
     }
     Ok(())
 }
+
+/// Names a commitment that does not name what the player sent with the seat (`sent`, the request
+/// body kept beside the reply: its `public_key`, its `entropy`): the reply was rewritten, or the
+/// seat taken with another key than the player's.
+pub(crate) fn unlike_sent(
+    name: &str,
+    promised: &SeedCommitment,
+    sent: &serde_json::Value,
+) -> Result<(), ReceiptProblem> {
+    let field = |f: &str| {
+        sent.get(f)
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_ascii_lowercase)
+    };
+    let seat = promised.seat.unwrap_or_default();
+    let lower = |v: &Option<String>| v.as_deref().map(str::to_ascii_lowercase);
+    if field("public_key") != lower(&promised.public_key) {
+        let print = |k: Option<String>| {
+            k.as_deref()
+                .map_or("no key".to_string(), saboteur_domain::fingerprint)
+        };
+        return Err(ReceiptProblem::Contradiction(format!(
+            "{name}: the server's commitment names the key {} for seat {seat}; the player sent \
+             {}: the reply was rewritten, or the seat taken with another key",
+            print(lower(&promised.public_key)),
+            print(field("public_key"))
+        )));
+    }
+    if field("entropy") != lower(&promised.entropy) {
+        return Err(ReceiptProblem::Contradiction(format!(
+            "{name}: the server's commitment names the share {} for seat {seat}; the player sent \
+             {}: the reply was rewritten",
+            promised.entropy.as_deref().unwrap_or("none"),
+            field("entropy").as_deref().unwrap_or("none")
+        )));
+    }
+    Ok(())
+}

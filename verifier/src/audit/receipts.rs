@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::bundle::{AuditBundle, decode_log};
-use super::commitment::{broken_commitment, commitment_in};
+use super::commitment::{broken_commitment, commitment_in, unlike_sent};
 use super::proof::check_equivocation;
 use super::signed::{ReceiptProblem, check_signed, signed_body};
 use crate::body::SeedCommitment;
@@ -90,6 +90,8 @@ pub fn check_receipts_with_keys(
             receipt.version
         );
         check_signed(&name, receipt, &bundle.keys, kept)?;
+        // A commitment kept with the request that took the seat (`sent`) is compared with it.
+        let sent = body.as_ref().and_then(|b| b.get("sent")).cloned();
         let body = body.as_ref().map(|b| signed_body(receipt, b));
         if let Some(body) = &body {
             if view_hash(body) != receipt.view_hash {
@@ -121,6 +123,9 @@ pub fn check_receipts_with_keys(
             }
             (promised, record)
         });
+        if let (Some((Some(promised), _)), Some(sent)) = (&commitment, &sent) {
+            unlike_sent(&name, promised, sent)?;
+        }
         if let Some((Some(promised), record)) = &commitment {
             broken_commitment(&name, promised, record)?;
         }

@@ -1,9 +1,16 @@
-//! A legal move refused, tried as a dishonest operator would: the operator answers a player's
-//! signed, legal command with a refusal it signs itself (the store holds its signing key), at
-//! the game's version, naming the player's statement. `verify` alone cannot tell (the refusal's
-//! head and time are right); with the statement the player kept it decides the command again
-//! and names the refusal. An honest refusal of an illegal move is judged right. On SQLite and
-//! PostgreSQL.
+//! The referee's own words judged, tried as a dishonest operator would.
+//!
+//! A legal move refused: the operator answers a player's signed, legal command with a refusal
+//! it signs itself (the store holds its signing key), at the game's version, naming the
+//! player's statement. `verify` alone cannot tell (the refusal's head and time are right); with
+//! the statement the player kept it decides the command again and names the refusal. An honest
+//! refusal of an illegal move is judged right.
+//!
+//! A commitment that names another key than the one sent: the reply the player got names the
+//! operator's key, and the record agrees with it. `--commitment` alone passes it; with the
+//! request the player kept beside the reply (`sent`), it is named.
+//!
+//! On SQLite and PostgreSQL.
 
 #[macro_use]
 mod operator;
@@ -141,4 +148,62 @@ on_both_stores!(
     a_legal_move_refused_is_named_on_sqlite,
     a_legal_move_refused_is_named_on_postgres,
     a_legal_move_refused_is_named
+);
+
+async fn a_commitment_to_another_key_is_named(url: &str, dir: &std::path::Path) {
+    let (key, mine) = player_key(11);
+    let (operator, _) = player_key(12);
+    let server = Server::start(url).await;
+    // The seat is taken with the operator's key; the player is handed the reply.
+    let (_, id, host) = server.create_base_game().await;
+    let reply = server
+        .call(
+            "POST",
+            &format!("/games/{id}/seats"),
+            None,
+            Some(keyed_join(&id, "Ada", &operator)),
+        )
+        .await;
+    server.random_bots(&id, &host, 2).await;
+    server
+        .call("POST", &format!("/games/{id}/start"), Some(&host), None)
+        .await;
+    let token = reply["player_token"].as_str().unwrap().to_string();
+    play_signed(&server, &id, &token, &operator).await;
+    let bundle = server
+        .call("GET", &format!("/games/{id}/audit"), None, None)
+        .await;
+    let bundle = file(dir, "bundle.json", &bundle);
+    let check = |name: &str, kept: Value| {
+        verify_with(&["--file", &bundle, "--commitment", &file(dir, name, &kept)])
+    };
+    // The reply alone agrees with the record: the operator's key throughout.
+    let out = check("reply.json", reply.clone());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    // Beside the request the player sent, with their own key: named.
+    let mut kept = reply.clone();
+    kept["sent"] = keyed_join(&id, "Ada", &key);
+    let out = check("kept.json", kept);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!(
+            "the server's commitment names the key {} for seat 0; the player sent {}: the reply \
+             was rewritten, or the seat taken with another key",
+            saboteur_domain::fingerprint(&hex::encode(operator.verifying_key().to_bytes())),
+            saboteur_domain::fingerprint(&mine)
+        )),
+        "{}",
+        text(&out)
+    );
+    // The request that was in fact sent agrees.
+    let mut honest = reply;
+    honest["sent"] = keyed_join(&id, "Ada", &operator);
+    let out = check("honest.json", honest);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+}
+
+on_both_stores!(
+    a_commitment_to_another_key_is_named_on_sqlite,
+    a_commitment_to_another_key_is_named_on_postgres,
+    a_commitment_to_another_key_is_named
 );
