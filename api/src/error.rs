@@ -451,6 +451,18 @@ impl ResponseError for ApiError {
     }
 }
 
+impl ApiError {
+    /// Whether the database could not be reached (or took no statement): the store's 503,
+    /// signed or not.
+    pub fn unreachable(&self) -> bool {
+        match self {
+            ApiError::Unreachable(_) => true,
+            ApiError::Signed { error, .. } => error.unreachable(),
+            _ => false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

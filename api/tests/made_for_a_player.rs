@@ -11,46 +11,6 @@ mod operator;
 use operator::*;
 use serde_json::{Value, json};
 
-/// A clocked base game for three, started: seat 0 a player's with a key, seats 1 and 2 random
-/// bots. Its id, the host's token and the player's token.
-async fn clocked_game(
-    server: &Server,
-    key: &ed25519_dalek::SigningKey,
-) -> (String, String, String) {
-    let created = server
-        .call(
-            "POST",
-            "/games",
-            None,
-            Some(json!({"ruleset": "base", "players": 3,
-                        "options": {"clock": {"kind": "per_decision", "seconds": 60}}})),
-        )
-        .await;
-    let id = created["game_id"].as_str().unwrap().to_string();
-    let host = created["host_token"].as_str().unwrap().to_string();
-    let joined = server
-        .call(
-            "POST",
-            &format!("/games/{id}/seats"),
-            None,
-            Some(keyed_join(&id, "Ada", key)),
-        )
-        .await;
-    let me = joined["player_token"].as_str().unwrap().to_string();
-    server.random_bots(&id, &host, 2).await;
-    server
-        .call("POST", &format!("/games/{id}/start"), Some(&host), None)
-        .await;
-    let state = server
-        .call("GET", &format!("/games/{id}/state"), Some(&me), None)
-        .await;
-    assert_eq!(
-        state["view"]["phase"]["awaited"], 0,
-        "the bots play until seat 0: {state}"
-    );
-    (id, host, me)
-}
-
 /// The sequence number of the first bot move for seat 0 after the first event of `kind`.
 fn first_bot_move_after(events: &Value, kind: &str) -> i64 {
     let events = events["events"].as_array().unwrap();

@@ -207,3 +207,221 @@ on_both_stores!(
     a_commitment_to_another_key_is_named_on_postgres,
     a_commitment_to_another_key_is_named
 );
+
+/// The store made unable to take a write while the server runs, as a database that goes away
+/// does: SQLite's write lock held by another connection, or a PostgreSQL database turned
+/// read-only with its sessions cut (the pool's new ones are read-only).
+enum Outage {
+    Sqlite(sqlx::SqliteConnection),
+    Postgres(sqlx::PgConnection, String),
+}
+
+impl Outage {
+    async fn begin(url: &str) -> Outage {
+        use sqlx::Connection as _;
+        if url.starts_with("sqlite") {
+            let mut conn = sqlx::SqliteConnection::connect(url).await.unwrap();
+            sqlx::raw_sql("BEGIN EXCLUSIVE")
+                .execute(&mut conn)
+                .await
+                .unwrap();
+            return Outage::Sqlite(conn);
+        }
+        let mut conn = sqlx::PgConnection::connect(url).await.unwrap();
+        let name: String = sqlx::query_scalar("SELECT current_database()")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
+        let mut outage = Outage::Postgres(conn, name);
+        outage
+            .postgres("SET default_transaction_read_only = on")
+            .await;
+        outage
+    }
+
+    /// `ALTER DATABASE … {change}`, then every other session cut.
+    async fn postgres(&mut self, change: &str) {
+        let Outage::Postgres(conn, name) = self else {
+            return;
+        };
+        for sql in [
+            format!("ALTER DATABASE \"{name}\" {change}"),
+            format!(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}' \
+                 AND pid <> pg_backend_pid()"
+            ),
+        ] {
+            sqlx::raw_sql(&sql).execute(&mut *conn).await.unwrap();
+        }
+    }
+
+    async fn end(mut self) {
+        match &mut self {
+            Outage::Sqlite(conn) => {
+                sqlx::raw_sql("ROLLBACK").execute(conn).await.unwrap();
+            }
+            Outage::Postgres(..) => self.postgres("RESET default_transaction_read_only").await,
+        }
+    }
+}
+
+/// Waits until the server's pool holds no connection the outage cut: a listing (read from the
+/// store each time) answered forty times in a row, each on the next idle connection.
+async fn settled(server: &Server) {
+    let mut good = 0;
+    for _ in 0..400 {
+        let res = server
+            .client
+            .get(format!("{}/games?limit=1", server.base))
+            .send()
+            .await
+            .unwrap();
+        good = if res.status().is_success() {
+            good + 1
+        } else {
+            0
+        };
+        if good == 40 {
+            return;
+        }
+    }
+    panic!("the server's store never came back");
+}
+
+/// `GET path` until it answers (the first read after an outage may meet a connection cut).
+async fn read(server: &Server, path: &str, token: Option<&str>) -> Value {
+    for _ in 0..50 {
+        let mut rb = server.client.get(format!("{}{path}", server.base));
+        if let Some(t) = token {
+            rb = rb.bearer_auth(t);
+        }
+        let res = rb.send().await.unwrap();
+        if res.status().is_success() {
+            return res.json().await.unwrap();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("{path} never answered");
+}
+
+/// A seat's legal command the store cannot record: 503, signed from memory. The seat keeps its
+/// whole time again from the refusal (no timeout at its old deadline); the record then verifies
+/// with the refusal and the statement. A timeout recorded sooner (a refusal the operator signs
+/// earlier than the timeout by less than the clock) is named.
+async fn a_timeout_across_an_outage_is_named(url: &str, dir: &std::path::Path) {
+    let (key, _) = player_key(13);
+    let clock = saboteur_api::TimeSource::manual(T0);
+    let server = Server::start_at(url, clock.clone()).await;
+    let (id, _, me) = clocked_game(&server, &key).await;
+    let legal = read(&server, &format!("/games/{id}/legal-moves"), Some(&me)).await;
+    let version = legal["version"].as_u64().unwrap();
+    let command = legal["commands"][0].clone();
+    clock.advance(50_000);
+    let outage = Outage::begin(url).await;
+    let (status, refused) = server
+        .signed(
+            &format!("/games/{id}/commands"),
+            &me,
+            &command.to_string(),
+            Some((&key, &id, 0, version, "command")),
+        )
+        .await;
+    outage.end().await;
+    settled(&server).await;
+    assert_eq!(status, 503, "{refused}");
+    assert_eq!(refused["code"], "unavailable", "{refused}");
+    assert_eq!(refused["receipt"]["kind"], "refusal", "{refused}");
+    assert_eq!(refused["receipt"]["version"], version, "{refused}");
+    // Past the old deadline (60 s from the start), not past 60 s from the refusal: no timeout.
+    // (An unsigned command is the probe: the table records a timeout due before it refuses.)
+    let probe = || async {
+        let (status, refused) = server
+            .signed(
+                &format!("/games/{id}/commands"),
+                &me,
+                &command.to_string(),
+                None,
+            )
+            .await;
+        assert_eq!(status, 401, "{refused}");
+        refused["receipt"]["version"].as_u64().unwrap()
+    };
+    clock.advance(30_000);
+    assert_eq!(
+        probe().await,
+        version,
+        "no timeout before the seat's whole time again"
+    );
+    clock.advance(31_000);
+    assert!(
+        probe().await > version,
+        "the timeout, once that time ran out"
+    );
+    play_signed(&server, &id, &me, &key).await;
+    let bundle = read(&server, &format!("/games/{id}/audit"), None).await;
+    let timed_out = bundle["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["event_type"] == "turn_timed_out")
+        .cloned()
+        .unwrap();
+    assert_eq!(timed_out["seq"], version + 1, "{timed_out}");
+    let head = bundle["events"][version as usize - 1]["hash"].clone();
+    let bundle = file(dir, "outage-bundle.json", &bundle);
+    let statements = file(
+        dir,
+        "outage-statements.json",
+        &json!([kept(&key, &id, version, &command)]),
+    );
+    let out = verify_with(&[
+        "--file",
+        &bundle,
+        "--receipts",
+        &file(dir, "outage.json", &json!([refused])),
+        "--statements",
+        &statements,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out).contains(
+            "was right: the store could not record it, and the seat had its whole time again"
+        ),
+        "{}",
+        text(&out)
+    );
+    // The operator's version: the same refusal signed 40 s before the timeout, less than the
+    // seat's 60 s.
+    let at = timed_out["payload"]["at"].as_u64().unwrap() - 40_000;
+    let served = chrono::DateTime::from_timestamp_millis(at as i64).unwrap();
+    let mut forged = refused.clone();
+    let mut receipt: Receipt = serde_json::from_value(forged["receipt"].clone()).unwrap();
+    receipt.served_at = served.to_rfc3339();
+    receipt.head = head.as_str().unwrap().to_string();
+    let store = saboteur_storage::EventStore::connect(url).await.unwrap();
+    let signer = Signer::from_stored(&store.active_server_key().await.unwrap().unwrap()).unwrap();
+    forged["receipt"] = serde_json::to_value(signer.sign(receipt)).unwrap();
+    let out = verify_with(&[
+        "--file",
+        &bundle,
+        "--receipts",
+        &file(dir, "forged-outage.json", &json!([forged])),
+        "--statements",
+        &statements,
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!(
+            "a timeout recorded across an outage: the store could not record seat 0's legal move \
+             at version {version}"
+        )),
+        "{}",
+        text(&out)
+    );
+}
+
+on_both_stores!(
+    a_timeout_across_an_outage_is_named_on_sqlite,
+    a_timeout_across_an_outage_is_named_on_postgres,
+    a_timeout_across_an_outage_is_named
+);

@@ -255,6 +255,19 @@ impl History {
         })
     }
 
+    /// The awaited decision's deadline had its time begun again at `from` (ms since the epoch;
+    /// no earlier than the decision's own start): the seat's whole time from then. A seat
+    /// whose command the server could not record (its store away) has it again from the
+    /// refusal, and the verifier holds a timeout to it.
+    pub fn deadline_from(&self, from: u64) -> Option<Deadline> {
+        let deadline = self.deadline()?;
+        let since = self.table.since?;
+        Some(Deadline {
+            seat: deadline.seat,
+            at: from.max(since) + deadline.at.saturating_sub(since),
+        })
+    }
+
     /// Whether the awaited decision's deadline has passed at `now`.
     pub fn overdue(&self, now: u64) -> bool {
         self.deadline()

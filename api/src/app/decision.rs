@@ -145,6 +145,8 @@ pub(in crate::app) fn decide(
                 swap: Some((swap, token)),
             }
         }
+        // A seat whose command the store could not take has its whole time again.
+        (Act::TimeOut { .. }, _) if !table.timeout_due(table.now_ms()) => Decided::Nothing,
         (Act::TimeOut { .. }, _) => match history.time_out(table.now_ms()) {
             Ok(e) => events(e),
             Err(saboteur_domain::TableError::NoCommand(seat)) => {

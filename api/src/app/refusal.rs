@@ -15,7 +15,8 @@ use crate::state::AppState;
 
 /// A refusal (a 4xx) of a player's or the host's act, with the server's signed receipt of it at
 /// the table's version and the hash of what was refused (`refused`): so a player can prove
-/// when, and at which version, a write was refused. A 401 or a 404 is signed too once the
+/// when, and at which version, a write was refused. A 503 of a store that could not be reached
+/// is signed too, from the table in memory (at the last version it knows recorded). A 401 or a 404 is signed too once the
 /// caller is known (a bad or missing signature, a seat that does not exist); a caller the token
 /// does not name gets none. Other errors, and refusals whose receipt cannot be made, are
 /// answered as they are.
@@ -32,20 +33,23 @@ pub(in crate::app) async fn signed_refusal(
         Who::Host => Audience::Spectator,
         Who::Anyone | Who::Server => return e,
     };
-    if !status.is_client_error() || matches!(e, ApiError::Signed { .. }) {
+    if matches!(e, ApiError::Signed { .. }) {
         return e;
     }
-    let at = (table.version(), None);
-    match reply::kept_receipt(
-        state,
-        table,
-        (ReceiptKind::Refusal, refused),
-        at,
-        audience,
-        &e.problem(),
-    )
-    .await
-    {
+    let signed = if e.unreachable() {
+        // The store could not be reached: signed from memory, at the last version the table
+        // knows recorded, its time not kept (nothing can be written now).
+        let at = (table.record().version, None);
+        let kind = (ReceiptKind::Refusal, refused);
+        reply::unkept_receipt(state, table, kind, at, audience, &e.problem()).await
+    } else if status.is_client_error() {
+        let at = (table.version(), None);
+        let kind = (ReceiptKind::Refusal, refused);
+        reply::kept_receipt(state, table, kind, at, audience, &e.problem()).await
+    } else {
+        return e;
+    };
+    match signed {
         Ok(receipt) => ApiError::Signed {
             error: Box::new(e),
             receipt: Box::new(receipt),

@@ -53,6 +53,20 @@ pub(crate) async fn kept_receipt(
     receipt_at(state, table, (kind, ms, request_hash), at, audience, body).await
 }
 
+/// As [`kept_receipt`], with the time not kept in the store: for a refusal signed while the
+/// store cannot be reached (the table's floor in memory still holds).
+pub(crate) async fn unkept_receipt(
+    state: &AppState,
+    table: &Table,
+    (kind, request_hash): (ReceiptKind, Option<String>),
+    at: (Version, Option<Version>),
+    audience: Audience,
+    body: &impl Serialize,
+) -> Result<Receipt, ApiError> {
+    let ms = table.now_ms();
+    receipt_at(state, table, (kind, ms, request_hash), at, audience, body).await
+}
+
 async fn receipt_at(
     state: &AppState,
     table: &Table,

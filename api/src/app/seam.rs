@@ -71,7 +71,7 @@ pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiE
         (signed, body_hash),
     )
     .await;
-    if let Err(ApiError::Unreachable(_)) = &done {
+    if done.as_ref().is_err_and(ApiError::unreachable) {
         table.note_unreachable();
     }
     done
@@ -100,7 +100,7 @@ async fn open_as(state: &AppState, game: &GameId, read: bool) -> Result<Held, Ap
         (state.tables.open(game).await?, false)
     };
     // A bot due is played (step 7 of any act, or the driver's `Act::BotsDue`), never timed out.
-    if !stale && !table.bot_due() && table.history().overdue(table.now_ms()) {
+    if !stale && !table.bot_due() && table.timeout_due(table.now_ms()) {
         let timeout = Act::TimeOut { game: game.clone() };
         if let Err(e) = Box::pin(on_table(state, &mut table, None, timeout, (None, None))).await {
             if let ApiError::Unreachable(_) = e {
@@ -197,7 +197,16 @@ async fn on_table(
             let swap_hash = swap.as_ref().map(|(s, _)| s.clone());
             let appended = match append(state, table, events, key.clone(), swap_hash).await {
                 Ok(appended) => appended,
-                Err(e) => return Err(signed_refusal(state, table, refused.clone(), e).await),
+                Err(e) => {
+                    // A seat's command the store could not take: its whole time again.
+                    if let (Act::Command { .. }, Who::Player(_), true) =
+                        (&act, who, e.unreachable())
+                    {
+                        let now = table.now_ms();
+                        table.note_outage(now);
+                    }
+                    return Err(signed_refusal(state, table, refused.clone(), e).await);
+                }
             };
             match appended {
                 Committed::New(batch) => Written::Batch(batch, swap.map(|(_, t)| t)),

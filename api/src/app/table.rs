@@ -27,6 +27,7 @@ use crate::app::heads::Heads;
 use crate::app::ids::{GameId, Version};
 use crate::error::{ApiError, Conflict};
 
+mod outage;
 mod seats;
 
 /// How long a table may answer without checking the store for appends it was not told of.
@@ -65,6 +66,9 @@ pub(crate) struct Table {
     /// Whose turn the bots' thinking takes ([`crate::app::thinkers`]): the game's maker, read
     /// from the store the first time a bot thinks.
     share: Option<String>,
+    /// A seat's command the store could not record, at a version, and when (a 503 signed
+    /// from memory): the seat is not timed out before its whole time again from then.
+    outage: Option<outage::Outage>,
 }
 
 /// The range of sequence numbers a commit wrote (or, for a retried command id, had written).
@@ -114,6 +118,7 @@ impl Table {
             rewinds: 0,
             floor_ms,
             share: None,
+            outage: None,
         };
         // The row and the log are read apart: take the row's version and last hash from the log.
         if table.record.version != table.version() {
@@ -132,9 +137,9 @@ impl Table {
     /// Reads the table again whole from the store, keeping its count of rewinds.
     async fn load_again(&mut self, store: &EventStore) -> Result<(), ApiError> {
         let fresh = Table::load(store, &self.id, self.time.clone()).await?;
-        let rewinds = self.rewinds;
+        let (rewinds, outage) = (self.rewinds, self.outage.take());
         *self = fresh;
-        self.rewinds = rewinds;
+        (self.rewinds, self.outage) = (rewinds, outage);
         Ok(())
     }
 
@@ -449,7 +454,7 @@ impl Table {
         if matches!(
             events.first(),
             Some(Event::CommandAccepted { bot: None, .. })
-        ) && self.history.overdue(now)
+        ) && self.timeout_due(now)
         {
             // The clock ran out while the command was decided: the timeout comes first.
             return Err(ApiError::Conflict(

@@ -514,6 +514,46 @@ pub async fn verify_bundle(url: &str, dir: &std::path::Path, id: &str) -> (Optio
     (out.status.code(), text(&out))
 }
 
+/// A clocked base game for three, started: seat 0 a player's with a key, seats 1 and 2 random
+/// bots. Its id, the host's token and the player's token.
+pub async fn clocked_game(
+    server: &Server,
+    key: &ed25519_dalek::SigningKey,
+) -> (String, String, String) {
+    let created = server
+        .call(
+            "POST",
+            "/games",
+            None,
+            Some(json!({"ruleset": "base", "players": 3,
+                        "options": {"clock": {"kind": "per_decision", "seconds": 60}}})),
+        )
+        .await;
+    let id = created["game_id"].as_str().unwrap().to_string();
+    let host = created["host_token"].as_str().unwrap().to_string();
+    let joined = server
+        .call(
+            "POST",
+            &format!("/games/{id}/seats"),
+            None,
+            Some(keyed_join(&id, "Ada", key)),
+        )
+        .await;
+    let me = joined["player_token"].as_str().unwrap().to_string();
+    server.random_bots(&id, &host, 2).await;
+    server
+        .call("POST", &format!("/games/{id}/start"), Some(&host), None)
+        .await;
+    let state = server
+        .call("GET", &format!("/games/{id}/state"), Some(&me), None)
+        .await;
+    assert_eq!(
+        state["view"]["phase"]["awaited"], 0,
+        "the bots play until seat 0: {state}"
+    );
+    (id, host, me)
+}
+
 /// When this test's clocks start: 2026-11-20, in milliseconds since the Unix epoch.
 pub const T0: u64 = 1_795_132_800_000;
 

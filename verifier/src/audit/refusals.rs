@@ -42,6 +42,16 @@ fn judged(code: &str) -> bool {
             "precondition_failed" | "conflict" | "not_started" | "bad_signature"
         )
         || code == "signature_required"
+        || code == UNAVAILABLE
+}
+
+/// The code of a 503 of a store that could not be reached: the move was not refused, only
+/// not recorded; what the record does next is judged ([`after_outage`]).
+const UNAVAILABLE: &str = "unavailable";
+
+/// A statement's member (`null` when it has none).
+fn field<'a>(statement: &'a Value, name: &str) -> &'a Value {
+    statement.get(name).unwrap_or(&Value::Null)
 }
 
 /// What deciding a refusal again showed.
@@ -80,7 +90,7 @@ pub fn judge_refusals(
             "the refusal at version {} of seat {}'s signed {}",
             receipt.version,
             receipt.seat.map_or("?".into(), |s| s.to_string()),
-            kept.statement["act"].as_str().unwrap_or("act")
+            field(&kept.statement, "act").as_str().unwrap_or("act")
         );
         judged.push((name, judge(history, receipt, body.as_ref(), kept)));
     }
@@ -112,7 +122,7 @@ fn judge(
     kept: &KeptStatement,
 ) -> Judged {
     let s = &kept.statement;
-    if s["act"] != "command" {
+    if field(s, "act") != "command" {
         return Judged::NotJudged("only a command is decided again".into());
     }
     let Some(code) = body.and_then(|b| b.get("code")).and_then(Value::as_str) else {
@@ -128,8 +138,8 @@ fn judge(
         ));
     }
     let (Some(seat), Some(signed_at), Ok(at)) = (
-        s["seat"].as_u64().and_then(|x| u8::try_from(x).ok()),
-        s["version"].as_u64(),
+        field(s, "seat").as_u64().and_then(|x| u8::try_from(x).ok()),
+        field(s, "version").as_u64(),
         u64::try_from(receipt.version),
     ) else {
         return Judged::NotJudged("the statement names no seat or version".into());
@@ -166,16 +176,68 @@ fn judge(
             then.decision_version()
         ));
     }
-    let Ok(command) = serde_json::from_value::<Command>(s["body"].clone()) else {
+    let Ok(command) = serde_json::from_value::<Command>(field(s, "body").clone()) else {
         return Judged::Right("its body is not a command".into());
     };
     match then.execute(seat, &command) {
         Err(violation) => Judged::Right(format!("the rules refuse it too: {violation}")),
+        Ok(_) if code == UNAVAILABLE => after_outage(history, receipt, seat, kept),
         Ok(_) => Judged::LegalRefused(format!(
             "the server refused a legal move at version {at}: seat {}'s command {}, signed by \
              its key at version {signed_at}, is one the rules allow there (refused as `{code}`)",
             seat.0,
-            serde_json::to_string(&s["body"]).unwrap_or_default()
+            serde_json::to_string(&field(s, "body")).unwrap_or_default()
         )),
+    }
+}
+
+/// A seat's legal command the store could not record (503), at the receipt's version: it may
+/// have been recorded after all; otherwise the seat had its whole time again from the refusal
+/// ([`History::deadline_from`]), and a timeout recorded sooner was recorded across the outage.
+fn after_outage(history: &History, receipt: &Receipt, seat: Seat, kept: &KeptStatement) -> Judged {
+    use saboteur_domain::Event;
+    let at = u64::try_from(receipt.version).unwrap_or_default();
+    let recorded = saboteur_domain::signed_acts(history.log())
+        .unwrap_or_default()
+        .into_iter()
+        .find(|e| e.signature.signature == kept.signature);
+    if let Some(e) = recorded {
+        return Judged::Right(format!("the store recorded it after all (event {})", e.seq));
+    }
+    let served = chrono::DateTime::parse_from_rfc3339(&receipt.served_at)
+        .ok()
+        .and_then(|t| u64::try_from(t.timestamp_millis()).ok());
+    let (Some(served), Some(then)) = (served, history.at(at)) else {
+        return Judged::NotJudged("its time or version is not the record's".into());
+    };
+    // The next decision after the refusal: a command, or the seat's timeout.
+    let next = history
+        .log()
+        .iter()
+        .enumerate()
+        .skip(at as usize)
+        .find(|(_, e)| {
+            matches!(
+                e,
+                Event::CommandAccepted { .. } | Event::TurnTimedOut { .. }
+            )
+        });
+    match (next, then.deadline_from(served)) {
+        (Some((i, Event::TurnTimedOut { seat: s, at: t, .. })), Some(d))
+            if *s == seat && *t < d.at =>
+        {
+            Judged::LegalRefused(format!(
+                "a timeout recorded across an outage: the store could not record seat {}'s legal \
+                 move at version {at} (refused as unavailable at {}), and event {} timed the \
+                 seat out at {t} ms, before its whole time again from the refusal ran out ({} ms)",
+                seat.0,
+                receipt.served_at,
+                i + 1,
+                d.at
+            ))
+        }
+        _ => Judged::Right(
+            "the store could not record it, and the seat had its whole time again".into(),
+        ),
     }
 }
