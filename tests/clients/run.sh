@@ -99,16 +99,22 @@ check "typescript: tsc --strict" "$ts/node_modules/.bin/tsc" -p "$ts/tsconfig.js
 game "typescript: plays a base game" "$base_game" node "$ts/dist/src/bot.js" "$base" base 4
 game "typescript: plays a clocked Saboteur 2 game online" "$online_game" \
   env SABOTEUR_BIN="$bin" node "$ts/dist/src/bot.js" "$base" online 4
-# The TypeScript SDK (sdk/typescript): installed as a reader would, by path from a project of
-# their own (the package links its folder, installs its pinned tools there, generates the types
-# from the spec and compiles), its version the spec's, checked with tsc --strict with its
-# tests, and its tests against this server.
+# The TypeScript SDK (sdk/typescript): packed as docs/clients.md says (`npm ci && npm pack`:
+# the types generated from the spec and compiled into the package), installed from the packed
+# file by a project of its own with no install script to run, its version the spec's, checked
+# with tsc --strict with its tests, and its tests against this server.
 tssdk=$(cd "$here/../../sdk/typescript" && pwd)
 app="$work/ts-app"
-rm -rf "$tssdk/node_modules" "$tssdk/dist" "$tssdk/build" "$tssdk/src/generated"
+rm -rf "$tssdk/node_modules" "$tssdk/dist" "$tssdk/build" "$tssdk/src/generated" "$tssdk"/*.tgz
 mkdir -p "$app" && printf '{ "name": "mine", "private": true, "type": "module" }\n' >"$app/package.json"
-check "typescript sdk: npm install <path>/sdk/typescript" bash -c \
-  "cd '$app' && npm install --no-audit --no-fund '$tssdk' typescript@5.9.3 @types/node@20.19.43"
+check "typescript sdk: npm ci && npm pack" bash -c "cd '$tssdk' && npm ci --no-audit --no-fund && npm pack"
+check "typescript sdk: npm install the packed file" bash -c \
+  "cd '$app' && npm install --no-audit --no-fund '$tssdk'/saboteur-sdk-*.tgz typescript@5.9.3 @types/node@20.19.43"
+check "typescript sdk: the package runs no install script" env -C "$app" node --input-type=module -e '
+import { readFileSync } from "node:fs";
+const { scripts = {} } = JSON.parse(readFileSync("node_modules/saboteur-sdk/package.json", "utf8"));
+const run = ["preinstall", "install", "postinstall", "prepare"].filter((s) => s in scripts);
+if (run.length) throw new Error(`install scripts: ${run}`);'
 check "typescript sdk: its version is the spec's info.version" env -C "$app" node --input-type=module -e '
 import { readFileSync } from "node:fs";
 import { API_VERSION } from "saboteur-sdk";

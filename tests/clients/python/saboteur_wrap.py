@@ -140,6 +140,16 @@ class Signer:
         """The public key as the server takes it: 64 hex digits."""
         return self.key.public_key().public_bytes_raw().hex()
 
+    def joined(self, reply: Any) -> int:
+        """Takes the reply to taking the seat (`Joined`): its signed commitment must name this key,
+        or nothing is signed for the seat (a reply rewritten to name the operator's key).
+        Sets and returns `seat`."""
+        named = getattr(reply.commitment, "public_key", None)
+        if named != self.public_key:
+            raise RuntimeError(f"the reply to taking the seat commits to the key {named}, not the key sent ({self.public_key})")
+        self.seat = int(reply.seat)
+        return self.seat
+
     def key_proof(self, game: str | None = None) -> str:
         """The proof that this key's holder sends it, for `game` (by default the signer's): the
         signature of the RFC 8785 JSON of the scheme, the game and the key, 128 hex digits. It

@@ -129,6 +129,17 @@ export class Signer {
     this.publicKey = Buffer.from(publicKey.export({ format: "jwk" }).x ?? "", "base64url").toString("hex");
   }
 
+  /** Takes the reply to taking the seat: its signed commitment must name this key, or nothing is
+   * signed for the seat (a reply rewritten to name the operator's key). Sets and returns `seat`. */
+  joined(reply: { seat: number; commitment?: { public_key?: string | null } | null }): number {
+    const named = reply.commitment?.public_key;
+    if (named !== this.publicKey) {
+      throw new Error(`the reply to taking the seat commits to the key ${String(named)}, not the key sent (${this.publicKey})`);
+    }
+    this.seat = reply.seat;
+    return this.seat;
+  }
+
   /** The proof that this key's holder sends it, for `game` (by default the signer's): the
    * signature of the RFC 8785 JSON of the scheme, the game and the key, 128 hex digits. It goes
    * with `public_key` wherever that is sent (a seat taken, a rematch's seat claimed, a new key
