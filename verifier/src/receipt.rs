@@ -416,61 +416,6 @@ pub fn check_bytes(
 mod tests {
     use super::*;
 
-    /// Keys 1, 2, 3 from secrets 1, 2, 3; each after the first endorsed by the one before it
-    /// when `endorsed`.
-    fn chain(endorsed: [bool; 2]) -> Vec<PublishedKey> {
-        let signers: Vec<crate::testing::Signer> = (1..=3u8)
-            .map(|b| crate::testing::Signer::from_secret(&[b; 32]))
-            .collect();
-        let mut keys: Vec<PublishedKey> = signers.iter().map(|s| s.published()).collect();
-        for i in 1..3 {
-            if endorsed[i - 1] {
-                let (previous, key) = (&keys[i - 1], &keys[i]);
-                let bytes = endorsement_bytes(&previous.id, &key.id, &key.public_key);
-                keys[i].endorsement = Some(signers[i - 1].sign_bytes(&bytes));
-            }
-        }
-        keys
-    }
-
-    #[test]
-    fn every_key_after_the_first_must_be_endorsed() {
-        assert_eq!(broken_chain(&chain([true, true])), None);
-        let unendorsed = chain([true, false]);
-        let said = broken_chain(&unendorsed).unwrap();
-        assert!(
-            said.starts_with(&format!(
-                "key {} is published without an endorsement by key {}",
-                unendorsed[2].id, unendorsed[1].id
-            )),
-            "{said}"
-        );
-        let mut forged = chain([true, true]);
-        forged[1].endorsement = forged[2].endorsement.clone();
-        assert!(broken_chain(&forged).unwrap().contains("did not sign it"));
-    }
-
-    #[test]
-    fn a_key_endorsed_by_a_trusted_key_is_followed_and_no_other() {
-        let keys = chain([true, true]);
-        let mut trusted = vec![keys[0].clone()];
-        follow_endorsements(&mut trusted, &[keys[2].clone(), keys[1].clone()]);
-        assert_eq!(
-            trusted.len(),
-            3,
-            "key 3 followed through key 2, offered after it"
-        );
-        assert!(keys.iter().all(|k| trusted.contains(k)));
-        let broken = chain([false, true]);
-        let mut trusted = vec![broken[0].clone()];
-        follow_endorsements(&mut trusted, &broken[1..]);
-        assert_eq!(
-            trusted,
-            vec![broken[0].clone()],
-            "an unendorsed link stops the chain"
-        );
-    }
-
     /// The hash of the body without `receipt`, by the general canonicaliser only.
     fn reference_hash(body: &Value) -> String {
         let mut body = body.clone();

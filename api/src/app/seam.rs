@@ -197,16 +197,7 @@ async fn on_table(
             let swap_hash = swap.as_ref().map(|(s, _)| s.clone());
             let appended = match append(state, table, events, key.clone(), swap_hash).await {
                 Ok(appended) => appended,
-                Err(e) => {
-                    // A seat's command the store could not take: its whole time again.
-                    if let (Act::Command { .. }, Who::Player(_), true) =
-                        (&act, who, e.unreachable())
-                    {
-                        let now = table.now_ms();
-                        table.note_outage(now);
-                    }
-                    return Err(signed_refusal(state, table, refused.clone(), e).await);
-                }
+                Err(e) => return Err(signed_refusal(state, table, refused.clone(), e).await),
             };
             match appended {
                 Committed::New(batch) => Written::Batch(batch, swap.map(|(_, t)| t)),
@@ -460,6 +451,11 @@ async fn append(
         Err(e) => {
             if let ApiError::Conflict(..) = e {
                 state.metrics.conflicts.with_label_values(&["race"]).inc();
+            }
+            // A player's command the store could not take: the seat has its whole time again.
+            if is_command && !bot && e.unreachable() {
+                let now = table.now_ms();
+                table.note_outage(now);
             }
             Err(e)
         }

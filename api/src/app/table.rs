@@ -68,7 +68,16 @@ pub(crate) struct Table {
     share: Option<String>,
     /// A seat's command the store could not record, at a version, and when (a 503 signed
     /// from memory): the seat is not timed out before its whole time again from then.
-    outage: Option<outage::Outage>,
+    outage: Option<Outage>,
+}
+
+/// When a seat's command could not be recorded, and at which version ([`Table::note_outage`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Outage {
+    /// The last version the table knew recorded.
+    version: Version,
+    /// When the refusal was signed, in ms since the epoch.
+    at: u64,
 }
 
 /// The range of sequence numbers a commit wrote (or, for a retried command id, had written).

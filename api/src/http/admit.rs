@@ -185,6 +185,75 @@ async fn refuse<B: MessageBody>(
         .map_into_right_body())
 }
 
+/// Whether `client`'s games nobody started are at its cap: when the oldest frees its place,
+/// and how many there are. Counted in this process, and in the store for every process.
+async fn lobbies_full(
+    state: &AppState,
+    quotas: &Quotas,
+    client: Client,
+) -> Option<(Duration, usize)> {
+    let limits = &quotas.limits;
+    let expiry = limits.lobby_expiry;
+    let wait = Duration::from_secs(60);
+    let since = chrono::Utc::now() - chrono::Duration::from_std(expiry).unwrap_or_default();
+    let mine = quotas
+        .lobbies
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&client)
+        .cloned()
+        .unwrap_or_default();
+    let mut open = 0;
+    let mut started = Vec::new();
+    for (game, at) in &mine {
+        if at.elapsed() >= expiry {
+            continue;
+        }
+        // Still a lobby? Asked of the store only for a client at its cap.
+        let lobby = match game {
+            Some(id) if mine.len() >= limits.lobbies_per_client => state
+                .store
+                .get_game(id)
+                .await
+                .map(|g| g.status == saboteur_storage::GameStatus::Lobby)
+                .unwrap_or(true),
+            _ => true,
+        };
+        if lobby {
+            open += 1;
+        } else if let Some(id) = game {
+            started.push(id.clone());
+        }
+    }
+    if !started.is_empty() {
+        let mut lobbies = quotas.lobbies.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(games) = lobbies.get_mut(&client) {
+            games.retain(|(g, _)| g.as_ref().is_none_or(|g| !started.contains(g)));
+        }
+    }
+    // Other processes' lobbies of this client are counted in the store (with this
+    // process's recorded ones), and this process's creations under way on top.
+    let under_way = mine
+        .iter()
+        .filter(|(g, at)| g.is_none() && at.elapsed() < expiry)
+        .count();
+    // The oldest lobby frees its place when it expires, unless one is started or cancelled
+    // before: that is when to try again.
+    let mut frees = wait;
+    match state.store.client_lobbies(&client.to_string(), since).await {
+        Ok(made) => {
+            open = open.max(made.len() + under_way);
+            if let Some(oldest) = made.first() {
+                let expires = *oldest + chrono::Duration::from_std(expiry).unwrap_or_default();
+                let left = (expires - chrono::Utc::now()).to_std().unwrap_or_default();
+                frees = left.max(Duration::from_secs(1));
+            }
+        }
+        Err(e) => tracing::debug!("a client's lobbies not counted: {e}"),
+    }
+    (open >= limits.lobbies_per_client).then_some((frees, open))
+}
+
 /// A game's creation: refused while the client's lobbies, or all lobbies, are at their cap;
 /// a lobby made is counted for its client (in this process here; in the store by the
 /// creation's own transaction, which records its maker). A retry of a creation whose reply is kept (its
@@ -213,82 +282,27 @@ async fn create<B: MessageBody>(
     let expiry = limits.lobby_expiry;
     let wait = Duration::from_secs(60);
     let since = chrono::Utc::now() - chrono::Duration::from_std(expiry).unwrap_or_default();
-    if !limits.off {
-        let mine = quotas
-            .lobbies
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&client)
-            .cloned()
-            .unwrap_or_default();
-        let mut open = 0;
-        let mut started = Vec::new();
-        for (game, at) in &mine {
-            if at.elapsed() >= expiry {
-                continue;
-            }
-            // Still a lobby? Asked of the store only for a client at its cap.
-            let lobby = match game {
-                Some(id) if mine.len() >= limits.lobbies_per_client => state
-                    .store
-                    .get_game(id)
-                    .await
-                    .map(|g| g.status == saboteur_storage::GameStatus::Lobby)
-                    .unwrap_or(true),
-                _ => true,
-            };
-            if lobby {
-                open += 1;
-            } else if let Some(id) = game {
-                started.push(id.clone());
-            }
-        }
-        if !started.is_empty() {
-            let mut lobbies = quotas.lobbies.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(games) = lobbies.get_mut(&client) {
-                games.retain(|(g, _)| g.as_ref().is_none_or(|g| !started.contains(g)));
-            }
-        }
-        // Other processes' lobbies of this client are counted in the store (with this
-        // process's recorded ones), and this process's creations under way on top.
-        let under_way = mine
-            .iter()
-            .filter(|(g, at)| g.is_none() && at.elapsed() < expiry)
-            .count();
-        // The oldest lobby frees its place when it expires, unless one is started or cancelled
-        // before: that is when to try again.
-        let mut frees = wait;
-        match state.store.client_lobbies(&client.to_string(), since).await {
-            Ok(made) => {
-                open = open.max(made.len() + under_way);
-                if let Some(oldest) = made.first() {
-                    let expires = *oldest + chrono::Duration::from_std(expiry).unwrap_or_default();
-                    let left = (expires - chrono::Utc::now()).to_std().unwrap_or_default();
-                    frees = left.max(Duration::from_secs(1));
-                }
-            }
-            Err(e) => tracing::debug!("a client's lobbies not counted: {e}"),
-        }
-        if open >= limits.lobbies_per_client {
-            let what = format!(
-                "{client} has {open} games nobody started (at most {}): start one, or cancel one \
-                 (POST /games/{{id}}/cancel with its host token); otherwise the oldest frees its \
-                 place when it expires, after Retry-After",
-                limits.lobbies_per_client
-            );
-            let mut res = refuse(state, req, Kind::Lobby, frees, what).await?;
-            let cap = Allowance {
-                policy: "lobby",
-                rate: crate::config::Rate {
-                    count: u32::try_from(limits.lobbies_per_client).unwrap_or(u32::MAX),
-                    per: expiry,
-                },
-                remaining: 0,
-                reset: frees.as_secs().max(1),
-            };
-            told(res.headers_mut(), Some(cap));
-            return Ok(res);
-        }
+    if !limits.off
+        && let Some((frees, open)) = lobbies_full(state, quotas, client).await
+    {
+        let what = format!(
+            "{client} has {open} games nobody started (at most {}): start one, or cancel one \
+             (POST /games/{{id}}/cancel with its host token); otherwise the oldest frees its \
+             place when it expires, after Retry-After",
+            limits.lobbies_per_client
+        );
+        let mut res = refuse(state, req, Kind::Lobby, frees, what).await?;
+        let cap = Allowance {
+            policy: "lobby",
+            rate: crate::config::Rate {
+                count: u32::try_from(limits.lobbies_per_client).unwrap_or(u32::MAX),
+                per: expiry,
+            },
+            remaining: 0,
+            reset: frees.as_secs().max(1),
+        };
+        told(res.headers_mut(), Some(cap));
+        return Ok(res);
     }
     match state.store.count_lobbies(since).await {
         Ok(n) if n >= limits.lobbies as u64 => {

@@ -3,17 +3,7 @@
 //! again from that moment, so a timeout is never recorded across such an outage (`verify
 //! --statements` names one that is).
 
-use super::Table;
-use crate::app::ids::Version;
-
-/// When a seat's command could not be recorded, and at which version.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Outage {
-    /// The last version the table knew recorded.
-    version: Version,
-    /// When the refusal was signed, in ms since the epoch.
-    at: u64,
-}
+use super::{Outage, Table};
 
 impl Table {
     /// The awaited seat's command could not be recorded at `at`: from then it has its whole
