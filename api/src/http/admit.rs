@@ -51,10 +51,10 @@ pub(crate) async fn limit<B: MessageBody>(
             .await
             .map(ServiceResponse::map_into_left_body);
     };
-    // A creation spends its allowance only once it is let through to make a game: a retry
-    // answered with its kept reply, and a refusal at the lobby cap, spend none ([`create`]).
+    // A creation answered with its kept reply, or refused at the lobby cap, makes no game: it
+    // is given back ([`create`]), and the reply says so.
     let creation = kind == Kind::Create && *req.method() == Method::POST && req.path() == "/games";
-    let allowance = if quotas.limits.off || creation {
+    let mut allowance = if quotas.limits.off {
         None
     } else {
         match quotas.take(kind, client) {
@@ -89,8 +89,14 @@ pub(crate) async fn limit<B: MessageBody>(
         return Ok(res);
     }
     let mut res = admitted(req, next, (&state, quotas), (kind, client)).await?;
-    // A 429 of a limit decided further in (a seat's talk) says its own wait: an allowance of
-    // this kind still left would contradict it.
+    if creation && res.headers().contains_key(REPLAYED) {
+        allowance = allowance.map(|a| Allowance {
+            remaining: a.remaining + 1,
+            ..a
+        });
+    }
+    // A 429 of a limit decided further in (a seat's talk, the lobby cap) says its own wait: an
+    // allowance of this kind still left would contradict it.
     if res.status() != actix_web::http::StatusCode::TOO_MANY_REQUESTS {
         told(res.headers_mut(), allowance);
     }
@@ -272,6 +278,7 @@ async fn create<B: MessageBody>(
         let scope = format!("create {client}");
         let since = chrono::Utc::now() - saboteur_storage::KEPT_FOR;
         if let Ok(Some(_)) = state.store.kept_reply(&scope, key, since).await {
+            quotas.give_back(client);
             return next
                 .call(req)
                 .await
@@ -291,6 +298,7 @@ async fn create<B: MessageBody>(
              place when it expires, after Retry-After",
             limits.lobbies_per_client
         );
+        quotas.give_back(client);
         let mut res = refuse(state, req, Kind::Lobby, frees, what).await?;
         let cap = Allowance {
             policy: "lobby",
@@ -311,30 +319,13 @@ async fn create<B: MessageBody>(
                  Retry-After",
                 limits.lobbies
             );
+            quotas.give_back(client);
             return refuse(state, req, Kind::Lobby, wait, what).await;
         }
         Ok(_) => {}
         // The creation will meet the same store and answer for it.
         Err(e) => tracing::debug!("lobbies not counted: {e}"),
     }
-    // The creation's own allowance, spent now that it makes a game.
-    let allowance = if limits.off {
-        None
-    } else {
-        match quotas.take(Kind::Create, client) {
-            Ok(allowance) => allowance,
-            Err((wait, allowance)) => {
-                let what = format!(
-                    "{client} sent more create requests than its limit ({}): try again after \
-                     Retry-After",
-                    allowance.rate
-                );
-                let mut res = refuse(state, req, Kind::Create, wait, what).await?;
-                told(res.headers_mut(), Some(allowance));
-                return Ok(res);
-            }
-        }
-    };
     // Counted while it runs, so that a client's creations at once cannot pass the cap together.
     let mark = Instant::now();
     if !limits.off {
@@ -363,9 +354,5 @@ async fn create<B: MessageBody>(
             }
         }
     }
-    let mut res = res.map(ServiceResponse::map_into_left_body)?;
-    if res.status() != actix_web::http::StatusCode::TOO_MANY_REQUESTS {
-        told(res.headers_mut(), allowance);
-    }
-    Ok(res)
+    res.map(ServiceResponse::map_into_left_body)
 }

@@ -199,6 +199,9 @@ pub(crate) struct Quotas {
     in_flight: Arc<Mutex<HashMap<Client, usize>>>,
     /// Lobbies created here, by client: the game (`None` while its creation runs) and when.
     pub(crate) lobbies: Mutex<HashMap<Client, Vec<Lobby>>>,
+    /// Creations given back, by client ([`Quotas::give_back`]): spent again before the
+    /// bucket, never past the bucket's size together with what it holds.
+    credits: Mutex<HashMap<Client, u32>>,
 }
 
 /// One of a client's open streams or requests being answered, given back when dropped.
@@ -247,6 +250,7 @@ impl Quotas {
             streams: Arc::default(),
             in_flight: Arc::default(),
             lobbies: Mutex::default(),
+            credits: Mutex::default(),
             limits,
         }
     }
@@ -276,14 +280,34 @@ impl Quotas {
         let reset = |remaining: u32| {
             (f64::from(rate.count.saturating_sub(remaining)) * every).ceil() as u64
         };
+        // What was given back of this kind (creations only), within the bucket's size.
+        let mut credits = self.credits.lock().unwrap_or_else(|e| e.into_inner());
+        let mut credit = |bucket: u32| match credits.get_mut(&client) {
+            Some(held) if kind == Kind::Create => {
+                *held = (*held).min(rate.count.saturating_sub(bucket));
+                *held
+            }
+            _ => 0,
+        };
         match limiter.check_key(&client) {
             Ok(snapshot) => {
                 let remaining = snapshot.remaining_burst_capacity();
+                let remaining = remaining + credit(remaining);
                 Ok(Some(Allowance {
                     policy,
                     rate,
                     remaining,
                     reset: reset(remaining),
+                }))
+            }
+            Err(_) if credit(0) > 0 => {
+                let left = credit(0) - 1;
+                credits.insert(client, left);
+                Ok(Some(Allowance {
+                    policy,
+                    rate,
+                    remaining: left,
+                    reset: reset(left),
                 }))
             }
             Err(not_until) => {
@@ -299,6 +323,14 @@ impl Quotas {
                 ))
             }
         }
+    }
+
+    /// Gives back the creation `client` just spent: it made no game (answered with a kept
+    /// reply, or refused at the lobby cap), so it is spent again before the bucket.
+    pub(crate) fn give_back(&self, client: Client) {
+        let mut credits = self.credits.lock().unwrap_or_else(|e| e.into_inner());
+        let held = credits.entry(client).or_default();
+        *held = held.saturating_add(1).min(self.limits.creates.count);
     }
 
     /// A stream for `client`, unless it holds as many as it may.
@@ -328,6 +360,10 @@ impl Quotas {
             !games.is_empty()
         });
         lobbies.shrink_to_fit();
+        drop(lobbies);
+        let mut credits = self.credits.lock().unwrap_or_else(|e| e.into_inner());
+        credits.retain(|_, held| *held > 0);
+        credits.shrink_to_fit();
     }
 
     /// How many clients the buckets remember (`saboteur_clients_tracked`).
@@ -440,6 +476,34 @@ mod tests {
         // Another client, and another kind, are untouched.
         assert!(quotas.take(Kind::Write, b).is_ok());
         assert!(quotas.take(Kind::Read, a).is_ok());
+    }
+
+    #[test]
+    fn a_creation_given_back_is_spent_first_and_never_past_the_size() {
+        let limits = Limits {
+            creates: "2/h".parse().unwrap(),
+            ..Limits::default()
+        };
+        let quotas = Quotas::new(limits);
+        let a = Client::of_address("192.0.2.1".parse().unwrap());
+        let left = |q: &Quotas| q.take(Kind::Create, a).map(|r| r.unwrap().remaining);
+        assert_eq!(left(&quotas), Ok(1));
+        quotas.give_back(a);
+        // The bucket's one, with the one given back still held.
+        assert_eq!(left(&quotas), Ok(1));
+        // The bucket empty: the one given back.
+        assert_eq!(left(&quotas), Ok(0));
+        assert!(left(&quotas).is_err());
+        // Given back past the size: the bucket and the credit together hold at most its size.
+        for _ in 0..5 {
+            quotas.give_back(a);
+        }
+        assert_eq!(left(&quotas), Ok(1));
+        assert_eq!(left(&quotas), Ok(0));
+        assert!(left(&quotas).is_err());
+        // Write requests have no credit.
+        quotas.give_back(a);
+        assert!(quotas.take(Kind::Write, a).is_ok());
     }
 
     #[test]

@@ -123,8 +123,8 @@ async fn a_flood_of_games_is_capped(url: &str) {
     assert!(refusals >= 4, "the flood went on: {refusals} refusals");
     // Nothing was recorded for a refusal: the flooder's 30 lobbies are all there is.
     assert_eq!(lobbies(&player, &s).await.len(), 30);
-    // Refused as past the cap (such a refusal spends none of the creations' bucket), or past the
-    // bucket.
+    // Refused as past the cap (each such refusal given back to the creations' bucket), or past
+    // the bucket.
     let counted = refused(&player, &s, "lobby").await + refused(&player, &s, "create").await;
     assert!(counted >= refusals, "{counted} counted, {refusals} refused");
     let (q, f) = (p99(&mut quiet), p99(&mut flooded));
