@@ -247,27 +247,9 @@ on_both_stores!(
 async fn a_corrected_clock_accuses_nobody(url: &str, dir: &std::path::Path) {
     let fast = saboteur_api::TimeSource::manual(T0 + 25_000);
     let server = Server::start_at(url, fast).await;
-    let created = server
-        .call(
-            "POST",
-            "/games",
-            None,
-            Some(json!({"ruleset": "base", "players": 3,
-                        "options": {"clock": {"kind": "per_decision", "seconds": 600}}})),
-        )
-        .await;
-    let id = created["game_id"].as_str().unwrap().to_string();
-    let host = created["host_token"].as_str().unwrap().to_string();
-    let joined = server
-        .call(
-            "POST",
-            &format!("/games/{id}/seats"),
-            None,
-            Some(json!({"name": "Ada"})),
-        )
-        .await;
+    let clock = json!({"options": {"clock": {"kind": "per_decision", "seconds": 600}}});
+    let (id, host, joined) = lobby(&server, clock, |_| json!({"name": "Ada"})).await;
     let me = joined["player_token"].as_str().unwrap().to_string();
-    server.random_bots(&id, &host, 2).await;
     server
         .call("POST", &format!("/games/{id}/start"), Some(&host), None)
         .await;

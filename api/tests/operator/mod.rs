@@ -471,23 +471,34 @@ pub fn statement(game: &str, seat: u8, version: u64, act: &str, body: &str) -> V
         .expect("a JSON body")
 }
 
-/// A base game for three in its lobby: seat 0 taken by a player with `key`, seats 1 and 2
+/// A base game for three created with `game` (more of its creation's body: options, a seed),
+/// in its lobby: seat 0 taken with the body `join` makes of the game's id, seats 1 and 2
 /// random bots. Its id, the host's token and the reply to taking the seat.
+pub async fn lobby(
+    server: &Server,
+    game: Value,
+    join: impl FnOnce(&str) -> Value,
+) -> (String, String, Value) {
+    let mut body = json!({"ruleset": "base", "players": 3});
+    if let (Some(body), Some(more)) = (body.as_object_mut(), game.as_object()) {
+        body.extend(more.clone());
+    }
+    let created = server.call("POST", "/games", None, Some(body)).await;
+    let id = created["game_id"].as_str().unwrap().to_string();
+    let host = created["host_token"].as_str().unwrap().to_string();
+    let joined = server
+        .call("POST", &format!("/games/{id}/seats"), None, Some(join(&id)))
+        .await;
+    server.random_bots(&id, &host, 2).await;
+    (id, host, joined)
+}
+
+/// [`lobby`] with seat 0 taken by a player with `key`.
 pub async fn keyed_lobby(
     server: &Server,
     key: &ed25519_dalek::SigningKey,
 ) -> (String, String, Value) {
-    let (_, id, host) = server.create_base_game().await;
-    let joined = server
-        .call(
-            "POST",
-            &format!("/games/{id}/seats"),
-            None,
-            Some(keyed_join(&id, "Ada", key)),
-        )
-        .await;
-    server.random_bots(&id, &host, 2).await;
-    (id, host, joined)
+    lobby(server, json!({}), |id| keyed_join(id, "Ada", key)).await
 }
 
 /// [`keyed_lobby`]'s game, started: its id, the player's token and the start's reply.
@@ -514,33 +525,15 @@ pub async fn verify_bundle(url: &str, dir: &std::path::Path, id: &str) -> (Optio
     (out.status.code(), text(&out))
 }
 
-/// A clocked base game for three, started: seat 0 a player's with a key, seats 1 and 2 random
-/// bots. Its id, the host's token and the player's token.
+/// A clocked base game for three (60 s a decision), started: seat 0 a player's with a key,
+/// seats 1 and 2 random bots. Its id, the host's token and the player's token.
 pub async fn clocked_game(
     server: &Server,
     key: &ed25519_dalek::SigningKey,
 ) -> (String, String, String) {
-    let created = server
-        .call(
-            "POST",
-            "/games",
-            None,
-            Some(json!({"ruleset": "base", "players": 3,
-                        "options": {"clock": {"kind": "per_decision", "seconds": 60}}})),
-        )
-        .await;
-    let id = created["game_id"].as_str().unwrap().to_string();
-    let host = created["host_token"].as_str().unwrap().to_string();
-    let joined = server
-        .call(
-            "POST",
-            &format!("/games/{id}/seats"),
-            None,
-            Some(keyed_join(&id, "Ada", key)),
-        )
-        .await;
+    let clock = json!({"options": {"clock": {"kind": "per_decision", "seconds": 60}}});
+    let (id, host, joined) = lobby(server, clock, |id| keyed_join(id, "Ada", key)).await;
     let me = joined["player_token"].as_str().unwrap().to_string();
-    server.random_bots(&id, &host, 2).await;
     server
         .call("POST", &format!("/games/{id}/start"), Some(&host), None)
         .await;
