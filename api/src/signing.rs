@@ -20,7 +20,7 @@ pub async fn signing_key(
             let signer = receipt::Signer::from_file(path)?;
             let active = store.active_server_key().await.map_err(err)?;
             if active.as_ref().map(|k| k.id.as_str()) != Some(signer.id()) {
-                let new = endorsed(active.as_ref(), signer.new_key(false))?;
+                let new = endorsed(active.as_ref(), None, signer.new_key(false))?;
                 store.rotate_server_key(new).await.map_err(err)?;
             }
             Ok(signer)
@@ -49,42 +49,48 @@ pub async fn rotate_signing_key(
     };
     let signer = receipt::Signer::generate()?;
     let active = store.active_server_key().await.map_err(err)?;
-    let mut new = signer.new_key(true);
-    match (&file, &active) {
-        (Some(file), Some(active)) if file.id() == active.id => {
-            new.endorsement = Some(file.endorse(&new));
-        }
-        (Some(file), _) => {
-            return Err(std::io::Error::other(format!(
-                "the key file holds key {}, which is not the active key {}",
-                file.id(),
-                active.as_ref().map_or("(none)", |k| k.id.as_str())
-            )));
-        }
-        (None, _) => new = endorsed(active.as_ref(), new)?,
-    }
+    let new = endorsed(active.as_ref(), file.as_ref(), signer.new_key(true))?;
     let key = store.rotate_server_key(new).await.map_err(err)?;
     Ok(receipt::PublishedKey::from(&key))
 }
 
 /// `new`, endorsed by the key it replaces (every key after the first is: a verifier refuses a
-/// chain with an unendorsed link). An active key kept outside the store (a file's) cannot sign
-/// here, so it cannot be replaced: the error says so.
+/// chain with an unendorsed link): by `held`, the active key's own signer when the caller has
+/// it (a key file), else by the key as the store keeps it. An active key kept outside the store
+/// (a file's) cannot sign here without its file, so it cannot be replaced: the error says so.
 fn endorsed(
     active: Option<&saboteur_storage::ServerKey>,
+    held: Option<&receipt::Signer>,
     mut new: saboteur_storage::NewKey,
 ) -> std::io::Result<saboteur_storage::NewKey> {
+    if let Some(held) = held
+        && active.map(|k| k.id.as_str()) != Some(held.id())
+    {
+        return Err(std::io::Error::other(format!(
+            "the key file holds key {}, which is not the active key {}",
+            held.id(),
+            active.map_or("(none)", |k| k.id.as_str())
+        )));
+    }
     let Some(active) = active else {
         return Ok(new);
     };
-    let previous = receipt::Signer::from_stored(active).map_err(|_| {
-        std::io::Error::other(format!(
-            "the active signing key {} is kept outside the store, so it cannot endorse its \
-             successor, and an unendorsed key would break the published chain: rotate with \
-             `saboteur keys rotate --signing-key-file` (its file), then start with the new key",
-            active.id
-        ))
-    })?;
+    let stored;
+    let previous = match held {
+        Some(held) => held,
+        None => {
+            stored = receipt::Signer::from_stored(active).map_err(|_| {
+                std::io::Error::other(format!(
+                    "the active signing key {} is kept outside the store, so it cannot endorse \
+                     its successor, and an unendorsed key would break the published chain: \
+                     rotate with `saboteur keys rotate --signing-key-file` (its file), then \
+                     start with the new key",
+                    active.id
+                ))
+            })?;
+            &stored
+        }
+    };
     new.endorsement = Some(previous.endorse(&new));
     Ok(new)
 }

@@ -138,15 +138,7 @@ pub fn broken_chain(keys: &[PublishedKey]) -> Option<String> {
                 key.id, previous.id
             ));
         };
-        let bytes = endorsement_bytes(&previous.id, &key.id, &key.public_key);
-        if check_bytes(
-            std::slice::from_ref(previous),
-            &previous.id,
-            &bytes,
-            endorsement,
-        )
-        .is_err()
-        {
+        if !endorsed_by(previous, key, endorsement) {
             return Some(format!(
                 "key {} is published as endorsed by key {}, and that key did not sign it: the \
                  server's keys were changed",
@@ -170,16 +162,9 @@ pub fn follow_endorsements(trusted: &mut Vec<PublishedKey>, offered: &[Published
             let Some(endorsement) = &key.endorsement else {
                 continue;
             };
-            let endorsed = trusted.iter().any(|previous| {
-                let bytes = endorsement_bytes(&previous.id, &key.id, &key.public_key);
-                check_bytes(
-                    std::slice::from_ref(previous),
-                    &previous.id,
-                    &bytes,
-                    endorsement,
-                )
-                .is_ok()
-            });
+            let endorsed = trusted
+                .iter()
+                .any(|previous| endorsed_by(previous, key, endorsement));
             if endorsed && key_id_of(&key.public_key).as_deref() == Some(key.id.as_str()) {
                 trusted.push(key.clone());
             }
@@ -188,6 +173,18 @@ pub fn follow_endorsements(trusted: &mut Vec<PublishedKey>, offered: &[Published
             return;
         }
     }
+}
+
+/// Whether `endorsement` is `previous`'s signature of `key` ([`endorsement_bytes`]).
+fn endorsed_by(previous: &PublishedKey, key: &PublishedKey, endorsement: &str) -> bool {
+    let bytes = endorsement_bytes(&previous.id, &key.id, &key.public_key);
+    check_bytes(
+        std::slice::from_ref(previous),
+        &previous.id,
+        &bytes,
+        endorsement,
+    )
+    .is_ok()
 }
 
 /// A public key's id (as [`key_id`]), from its 64 hex digits.

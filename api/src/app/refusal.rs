@@ -16,9 +16,9 @@ use crate::state::AppState;
 /// A refusal (a 4xx) of a player's or the host's act, with the server's signed receipt of it at
 /// the table's version and the hash of what was refused (`refused`): so a player can prove
 /// when, and at which version, a write was refused. A 503 of a store that could not be reached
-/// is signed too, from the table in memory (at the last version it knows recorded). A 401 or a 404 is signed too once the
-/// caller is known (a bad or missing signature, a seat that does not exist); a caller the token
-/// does not name gets none. Other errors, and refusals whose receipt cannot be made, are
+/// is signed too, from the table in memory (at the last version it knows recorded). A 401 or a
+/// 404 is signed too once the caller is known (a bad or missing signature, a seat that does not
+/// exist); a caller the token does not name gets none. Other errors, and refusals whose receipt cannot be made, are
 /// answered as they are.
 pub(in crate::app) async fn signed_refusal(
     state: &AppState,

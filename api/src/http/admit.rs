@@ -88,7 +88,7 @@ pub(crate) async fn limit<B: MessageBody>(
         );
         return Ok(res);
     }
-    let mut res = admitted(req, next, (&state, quotas), (kind, client)).await?;
+    let mut res = admitted(req, next, (&state, quotas), (kind, client, creation)).await?;
     if creation && res.headers().contains_key(REPLAYED) {
         allowance = allowance.map(|a| Allowance {
             remaining: a.remaining + 1,
@@ -128,12 +128,13 @@ fn told(headers: &mut actix_web::http::header::HeaderMap, allowance: Option<Allo
     }
 }
 
-/// A request within its client's rates: counted while it is answered, then answered.
+/// A request within its client's rates: counted while it is answered, then answered (a game's
+/// creation, `creation`, by [`create`]).
 async fn admitted<B: MessageBody>(
     req: ServiceRequest,
     next: Next<B>,
     (state, quotas): (&AppState, &Quotas),
-    (kind, client): (Kind, Client),
+    (kind, client, creation): (Kind, Client, bool),
 ) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
     // A client's requests answered at once are counted (streams have their own count): one
     // client's slow or expensive requests cannot hold every worker.
@@ -152,7 +153,7 @@ async fn admitted<B: MessageBody>(
             }
         }
     };
-    if kind == Kind::Create && *req.method() == Method::POST && req.path() == "/games" {
+    if creation {
         return create(req, next, (state, quotas), client).await;
     }
     next.call(req)

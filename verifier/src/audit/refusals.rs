@@ -39,10 +39,13 @@ fn judged(code: &str) -> bool {
         .any(|v| v.code() == code)
         || matches!(
             code,
-            "precondition_failed" | "conflict" | "not_started" | "bad_signature"
+            "precondition_failed"
+                | "conflict"
+                | "not_started"
+                | "bad_signature"
+                | "signature_required"
+                | UNAVAILABLE
         )
-        || code == "signature_required"
-        || code == UNAVAILABLE
 }
 
 /// The code of a 503 of a store that could not be reached: the move was not refused, only
@@ -74,6 +77,7 @@ pub fn judge_refusals(
     receipts: &[(Receipt, Option<Value>)],
     statements: &[KeptStatement],
 ) -> Vec<(String, Judged)> {
+    let hashed: Vec<(String, &KeptStatement)> = statements.iter().map(|s| (s.hash(), s)).collect();
     let mut judged = Vec::new();
     for (receipt, body) in receipts {
         if receipt.kind != ReceiptKind::Refusal || receipt.game_id != game {
@@ -82,7 +86,8 @@ pub fn judge_refusals(
         let Some(kept) = receipt
             .request_hash
             .as_deref()
-            .and_then(|h| statements.iter().find(|s| s.hash() == h))
+            .and_then(|h| hashed.iter().find(|(hash, _)| hash == h))
+            .map(|(_, kept)| *kept)
         else {
             continue;
         };
@@ -181,7 +186,7 @@ fn judge(
     };
     match then.execute(seat, &command) {
         Err(violation) => Judged::Right(format!("the rules refuse it too: {violation}")),
-        Ok(_) if code == UNAVAILABLE => after_outage(history, receipt, seat, kept),
+        Ok(_) if code == UNAVAILABLE => after_outage(history, (&then, at), receipt, seat, kept),
         Ok(_) => Judged::LegalRefused(format!(
             "the server refused a legal move at version {at}: seat {}'s command {}, signed by \
              its key at version {signed_at}, is one the rules allow there (refused as `{code}`)",
@@ -194,9 +199,15 @@ fn judge(
 /// A seat's legal command the store could not record (503), at the receipt's version: it may
 /// have been recorded after all; otherwise the seat had its whole time again from the refusal
 /// ([`History::deadline_from`]), and a timeout recorded sooner was recorded across the outage.
-fn after_outage(history: &History, receipt: &Receipt, seat: Seat, kept: &KeptStatement) -> Judged {
+/// `then` is the record at the refusal's version `at`.
+fn after_outage(
+    history: &History,
+    (then, at): (&History, u64),
+    receipt: &Receipt,
+    seat: Seat,
+    kept: &KeptStatement,
+) -> Judged {
     use saboteur_domain::Event;
-    let at = u64::try_from(receipt.version).unwrap_or_default();
     let recorded = saboteur_domain::signed_acts(history.log())
         .unwrap_or_default()
         .into_iter()
@@ -207,8 +218,8 @@ fn after_outage(history: &History, receipt: &Receipt, seat: Seat, kept: &KeptSta
     let served = chrono::DateTime::parse_from_rfc3339(&receipt.served_at)
         .ok()
         .and_then(|t| u64::try_from(t.timestamp_millis()).ok());
-    let (Some(served), Some(then)) = (served, history.at(at)) else {
-        return Judged::NotJudged("its time or version is not the record's".into());
+    let Some(served) = served else {
+        return Judged::NotJudged("its time is not a time".into());
     };
     // The next decision after the refusal: a command, or the seat's timeout.
     let next = history
