@@ -55,7 +55,13 @@ export function draw(page) {
       }),
     );
     kids.push(err);
+    // Drawn again only when something it shows changed (the room is read every 2 s).
+    const drawnFrom = JSON.stringify([s, mine, page.message, tokens.get(id).invites ?? null]);
+    if (drawnFrom === page.roomDrawn && main.isConnected && main.childElementCount) return;
+    page.roomDrawn = drawnFrom;
+    const typed = typedKept();
     main.replaceChildren(...kids);
+    typed.restore();
     return;
   }
   if (!st || !legal || !log || !presence) return;
@@ -239,6 +245,40 @@ function focusKept() {
         const alike = focusable();
         /** @type {HTMLElement | undefined} */
         (alike[nth] ?? alike[0])?.focus({ preventScroll: true });
+      }
+    },
+  };
+}
+
+/**
+ * What the reader is typing in the waiting room's fields (a guest's name, their own name), and
+ * the field they are in with its caret: a redraw (a seat taken, a bot seated, the stream's next
+ * event) keeps both, so no keystroke is lost between typing and the button.
+ */
+function typedKept() {
+  const keyOf = (/** @type {HTMLInputElement} */ e) =>
+    e.name || e.getAttribute("aria-label") || e.closest("label")?.textContent || "";
+  const fields = () =>
+    /** @type {HTMLInputElement[]} */ ([...main.querySelectorAll("input:not([type]), input[type=text]")]);
+  const typed = new Map(
+    fields()
+      .filter((e) => e.value !== e.defaultValue)
+      .map((e) => [keyOf(e), e.value]),
+  );
+  const was = document.activeElement;
+  const active =
+    was instanceof HTMLInputElement && main.contains(was)
+      ? { key: keyOf(was), start: was.selectionStart, end: was.selectionEnd }
+      : null;
+  return {
+    restore() {
+      for (const e of fields()) {
+        const value = typed.get(keyOf(e));
+        if (value != null) e.value = value;
+        if (active && keyOf(e) === active.key) {
+          e.focus({ preventScroll: true });
+          e.setSelectionRange(active.start, active.end);
+        }
       }
     },
   };

@@ -324,6 +324,8 @@ function invites({ id, s, refresh, say }) {
       const j = await api(`/games/${id}/seats`, { method: "POST", body: { name: guest } });
       const path = `/play/${id}#seat=${j.seat}&token=${j.player_token}`;
       tokens.set(id, { invites: { ...(tokens.get(id).invites ?? {}), [j.seat]: path } });
+      // The name went with its link: the next invite starts from an empty field.
+      /** @type {HTMLInputElement} */ (name).value = "";
       say("");
     } catch (e) {
       say(/** @type {Error} */ (e).message);

@@ -83,6 +83,8 @@ import { shownName } from "./words.js";
  * asked for while another runs starts after it, so an older answer never lands after a newer one.
  * @property {number} heard The newest event the stream brought: the table is read again only
  * for what it has not read (a write's own read already holds its events and the bots' answers).
+ * @property {string} roomDrawn what the waiting room was last drawn from (a read that finds it
+ * unchanged leaves the page as it is: no click is lost to a redraw)
  * @property {() => Promise<void>} render draws the table (read first if stale)
  * @property {() => Promise<void>} refresh reads the table again, then draws it
  */
@@ -143,6 +145,7 @@ export async function table(id, ready) {
     zoom: { box: null },
     reading: null,
     heard: 0,
+    roomDrawn: "",
     render: () => render(page),
     refresh: () => {
       page.stale = true;
@@ -182,6 +185,9 @@ function invited(id) {
   return tokens.get(id);
 }
 
+/** How often the waiting room is read again, in milliseconds. */
+const ROOM_EVERY = 2000;
+
 /**
  * Follows the game's stream: each event it brings reads the table again, 150 ms after the last
  * (after the read under way), unless the table drawn already holds it.
@@ -189,6 +195,13 @@ function invited(id) {
  */
 function listen(page) {
   const abort = new AbortController();
+  // A seat taken, freed or renamed in the waiting room is not an event: the room is read
+  // again every 2 s while the game waits and the page is in sight, so the host sees a guest
+  // arrive (the stream brings the start).
+  const room = setInterval(() => {
+    if (page.data?.s.status !== "lobby") clearInterval(room);
+    else if (document.visibilityState === "visible" && !page.reading) page.refresh();
+  }, ROOM_EVERY);
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let pending;
   const onNews = () => {

@@ -235,6 +235,47 @@ test("an invite link stays through the waiting room's redraws and a reload, and 
   await context.close();
 });
 
+test("the waiting room is live: a bot seated, a guest arriving and renaming are shown without a reload, and what the host is typing survives each redraw", async () => {
+  const created = await post("/games", undefined, { ruleset: "base", players: 4 });
+  const id = created.game_id;
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  await page.goto(`${BASE}/`);
+  await page.evaluate(
+    ([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })),
+    [id, created.host_token],
+  );
+  await page.goto(`${BASE}/play/${id}`);
+  await page.getByText(/^Seats: 0\/4/).waitFor();
+  const guest = page.getByRole("textbox", { name: "The guest's name" });
+  await guest.pressSequentially("Bea");
+  // Others act while the host types, each through the API (no click of this page's): each
+  // shows on the page by itself.
+  await post(`/games/${id}/bots`, created.host_token, { level: "random" });
+  await page.getByText(/^Seats: 1\/4/).waitFor();
+  await guest.pressSequentially("tr");
+  const dora = await post(`/games/${id}/seats`, undefined, { name: "Dora" });
+  await page.getByText(/^Seats: 2\/4: .*\bDora\b/).waitFor();
+  const renamed = await fetch(`${BASE}/games/${id}/seats/${dora.seat}/name`, {
+    method: "PUT",
+    headers: { "content-type": "application/json", authorization: `Bearer ${dora.player_token}` },
+    body: JSON.stringify({ name: "Dorothea" }),
+  });
+  assert.ok(renamed.ok, `the guest's new name: ${renamed.status}`);
+  await page.getByText(/^Seats: 2\/4: .*\bDorothea\b/).waitFor();
+  assert.equal(await guest.inputValue(), "Beatr", "every keystroke kept through three redraws");
+  assert.ok(await guest.evaluate((e) => e === document.activeElement), "the field keeps the focus");
+  await page.keyboard.type("ice");
+  await page.getByRole("button", { name: "Create an invite link" }).click();
+  await page
+    .getByRole("list", { name: "Invite links" })
+    .getByText(/^Seat \d+, Beatrice: /)
+    .waitFor();
+  assert.equal(await guest.inputValue(), "", "the name went with its link");
+  await context.close();
+});
+
 test("a game whose record is of an older version is refused a seat: the page says why and no seat is taken", async () => {
   // A server that created a new game under record version 5 (a chain that hashes hidden cards):
   // the first event says so, and the browser reads it before it takes a seat.
