@@ -54,6 +54,7 @@ export function movesOf(page, drawn) {
  * the table is read again either way. @param {TablePage} page @param {Drawn} drawn @param {Schemas["Command"]} cmd
  */
 async function sendMove(page, drawn, cmd) {
+  if (cmd.type === "play_path") shownAtOnce(page, cmd);
   try {
     await api(`/games/${page.id}/commands`, {
       method: "POST",
@@ -70,6 +71,27 @@ async function sendMove(page, drawn, cmd) {
     page.message = /** @type {Error} */ (e).message;
   }
   page.refresh();
+}
+
+/**
+ * A path card drawn where it goes the moment it is played, out of the hand, the turn given up:
+ * the server answers once the bots have moved after it (up to seconds), then the table is
+ * drawn as read (the card back in the hand, with the reason, if it was refused).
+ * @param {TablePage} page @param {Extract<Schemas["Command"], { type: "play_path" }>} cmd
+ */
+function shownAtOnce(page, cmd) {
+  const data = page.data;
+  if (!data?.st) return;
+  const { view } = data.st;
+  const hand = [...(view.hand ?? [])];
+  const i = hand.indexOf(cmd.card);
+  if (i >= 0) hand.splice(i, 1);
+  const laid = { card: cmd.card, x: cmd.at.x, y: cmd.at.y, rotated: !!cmd.rotated };
+  const phase = { ...view.phase, awaited: null };
+  page.data = { ...data, legal: [], st: { ...data.st, view: { ...view, hand, phase, board: [...view.board, laid] } } };
+  page.selected = null;
+  page.sel = null;
+  page.render();
 }
 
 /** The card a command plays, and the cards it discards. @param {Schemas["Command"]} c */

@@ -298,6 +298,67 @@ test("at a 150 ms round trip: the table's load, a card selected, the requests a 
   await context.close();
 });
 
+test("your path card is on the maze within 100 ms of the tap, before three hard bots have answered", async () => {
+  const created = await post("/games", undefined, { ruleset: "base", players: 4, seed: "5c".repeat(32) });
+  const id = created.game_id;
+  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
+  for (let i = 1; i < 4; i++) await post(`/games/${id}/bots`, created.host_token, { level: "expert" });
+  await post(`/games/${id}/start`, created.host_token);
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+  await page.getByText("You play now").first().waitFor({ timeout: 60000 });
+  const hand = page.getByRole("list", { name: "Your hand" }).getByRole("button");
+  let cell = page.locator("rect.cell-legal").first();
+  for (let i = 0; i < (await hand.count()) && !(await cell.count()); i++) {
+    await hand.nth(i).click();
+    await page.locator(".hand button[aria-pressed=true]").waitFor();
+    if (!(await cell.count())) await hand.nth(i).click();
+  }
+  assert.ok(await cell.count(), "a path card lights a cell");
+  cell = page.locator("rect.cell-legal").first();
+  const where = /** @type {string} */ (await cell.getAttribute("aria-label")).match(/\(-?\d+, -?\d+\)/)?.[0];
+  const at = await page.locator("main").getAttribute("data-version");
+  // The page's own clock, from the tap to the card drawn at that cell, and the version drawn
+  // then: the tap's, not the reply's.
+  const seen = page.evaluate(
+    ([where, cellLabel]) =>
+      new Promise((done) => {
+        let tapped = 0;
+        document.addEventListener(
+          "click",
+          (e) => {
+            if (e.target instanceof Element && e.target.getAttribute("aria-label") === cellLabel)
+              tapped = performance.now();
+          },
+          { capture: true },
+        );
+        const laid = () => document.querySelector(`svg.board [role=img][aria-label^="${where}:"]`);
+        new MutationObserver((_, watching) => {
+          if (tapped && laid()) {
+            watching.disconnect();
+            done({ ms: performance.now() - tapped, version: document.querySelector("main")?.dataset.version });
+          }
+        }).observe(document.body, { childList: true, subtree: true });
+      }),
+    [where, await cell.getAttribute("aria-label")],
+  );
+  const answer = nextCommand(page);
+  const clicked = Date.now();
+  await cell.click();
+  const { ms, version } = await seen;
+  const res = await answer;
+  const replied = Date.now() - clicked;
+  assert.equal(res.status(), 200, "the move is taken");
+  console.log(`your card drawn ${ms.toFixed(1)} ms after the tap; the reply, after the bots' moves, ${replied} ms`);
+  assert.ok(ms < 100, `your card on the maze ${ms.toFixed(1)} ms after the tap (budget 100 ms)`);
+  assert.equal(version, at, "drawn from the tap, before the reply");
+  // Then the table as read: the card where it was drawn, and the bots' moves after it.
+  await drawn(page, at, Promise.resolve(res));
+  await page.locator(`svg.board [role=img][aria-label^="${where}:"]`).waitFor();
+  await context.close();
+});
+
 test("Saboteur 2: a pass discards two cards of a kind, each card named as the hand names it (§10)", async () => {
   // A deal whose first player holds two cards of a kind (the same every run: the engine is
   // deterministic).
