@@ -81,15 +81,24 @@ function actButton(page, path, signed, act, label, done) {
  * @param {TablePage} page @param {Drawn} drawn
  */
 export function undoBar(page, drawn) {
-  const { log, me, over, signed } = drawn;
+  const { log, me, over, signed, s, st } = drawn;
   const request = openRequest(log.events);
   if (!request && page.message === t("table.undo_requested")) page.message = "";
   const mayVote = request != null && me != null && request.seat !== me && !request.approvals.includes(me);
+  // Asked for only when the seat has a move of its own to take back.
+  const undoable = me != null && st.table.seats[me]?.undoable != null;
+  const bots = new Set(s.seats.filter((x) => x.bot).map((x) => x.seat));
+  const refused = me != null ? declinedForSeen(log.events, me, bots) : null;
   return page.mine.token && !over
     ? h(
         "p",
         {},
-        request ? null : actButton(page, "/undo", signed, "undo", t("table.undo"), t("table.undo_requested")),
+        refused != null
+          ? h("span", { role: "status" }, `${t("table.undo_declined_seen", { who: page.names[refused] ?? "" })} `)
+          : null,
+        request || !undoable
+          ? null
+          : actButton(page, "/undo", signed, "undo", t("table.undo"), t("table.undo_requested")),
         " ",
         mayVote ? actButton(page, "/undo/approve", signed, "approve", t("table.undo_approve")) : null,
         " ",
@@ -113,6 +122,28 @@ export function reclaimBar(page, drawn) {
         actButton(page, `/seats/${view.seat}/reclaim`, signed, "reclaim", t("table.take_back"), ""),
       )
     : null;
+}
+
+/**
+ * The bot that declined the seat's last undo request, when it did so because the moves it would
+ * take back had shown the seat a hidden card (rules §12: a bot never takes back what was seen),
+ * and nothing was asked or played since; else null.
+ * @param {Schemas["EventRecord"][]} events @param {number} me @param {Set<number>} bots
+ * @returns {number | null}
+ */
+function declinedForSeen(events, me, bots) {
+  /** @type {number | null} */
+  let refused = null;
+  /** @type {boolean | null | undefined} */
+  let seen = null;
+  for (const { event: e } of events) {
+    if (e.type === "undo_requested") {
+      seen = e.seat === me ? (e.revealed ?? true) : null;
+      refused = null;
+    } else if (e.type === "undo_declined" && seen && bots.has(e.seat)) refused = e.seat;
+    else if (e.type === "command_accepted" && e.seat === me) refused = seen = null;
+  }
+  return refused;
 }
 
 /**

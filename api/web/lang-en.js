@@ -286,6 +286,7 @@ export default {
   "table.undo": "Request undo",
   "table.undo_approve": "Approve undo",
   "table.undo_decline": "Decline undo",
+  "table.undo_declined_seen": "{who} declined: a bot never takes back a move once a card drawn after it has been seen.",
   "table.undo_requested": "Undo requested",
   "table.deadline": "{who} has {time} to decide",
   "table.deadline_you": "You have {time} to decide",

@@ -289,6 +289,8 @@ export default {
   "table.undo": "Pedir deshacer",
   "table.undo_approve": "Aprobar deshacer",
   "table.undo_decline": "Rechazar deshacer",
+  "table.undo_declined_seen":
+    "{who} lo rechazó: un bot nunca deshace una jugada si ya se vio una carta robada después de ella.",
   "table.undo_requested": "Se ha pedido deshacer",
   "table.deadline": "{who} tiene {time} para decidir",
   "table.deadline_you": "Tienes {time} para decidir",

@@ -288,6 +288,8 @@ export default {
   "table.undo": "Biðja um afturköllun",
   "table.undo_approve": "Samþykkja afturköllun",
   "table.undo_decline": "Hafna afturköllun",
+  "table.undo_declined_seen":
+    "{who} hafnaði: vélmenni dregur aldrei leik til baka eftir að spil sem dregið var á eftir honum hefur sést.",
   "table.undo_requested": "Beðið um afturköllun",
   "table.deadline": "{who} hefur {time} til að ákveða sig",
   "table.deadline_you": "Þú hefur {time} til að ákveða þig",

@@ -290,6 +290,7 @@ export default {
   "table.undo": "Lūgt atsaukt",
   "table.undo_approve": "Piekrist atsaukšanai",
   "table.undo_decline": "Noraidīt atsaukšanu",
+  "table.undo_declined_seen": "{who} atteicās: bots nekad neatsauc gājienu, ja pēc tā izvilkta kārts jau ir redzēta.",
   "table.undo_requested": "Atsaukšana pieprasīta",
   "table.deadline": "{who}: laiks izlemt — {time}",
   "table.deadline_you": "Tev laiks izlemt — {time}",

@@ -289,6 +289,8 @@ export default {
   "table.undo": "Vraag om terugdraaien",
   "table.undo_approve": "Terugdraaien goedkeuren",
   "table.undo_decline": "Terugdraaien afwijzen",
+  "table.undo_declined_seen":
+    "{who} weigerde: een bot neemt nooit een zet terug als een kaart die daarna is getrokken al is gezien.",
   "table.undo_requested": "Terugdraaien gevraagd",
   "table.deadline": "{who} heeft {time} om te beslissen",
   "table.deadline_you": "Je hebt {time} om te beslissen",

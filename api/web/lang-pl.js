@@ -289,6 +289,8 @@ export default {
   "table.undo": "Poproś o cofnięcie",
   "table.undo_approve": "Zgódź się na cofnięcie",
   "table.undo_decline": "Odrzuć cofnięcie",
+  "table.undo_declined_seen":
+    "Odmowa: {who}. Bot nigdy nie cofa ruchu, jeśli karta dobrana po nim została już zobaczona.",
   "table.undo_requested": "Poproszono o cofnięcie",
   "table.deadline": "{who}: na decyzję zostało {time}",
   "table.deadline_you": "Na decyzję zostało ci {time}",

@@ -359,6 +359,38 @@ test("your path card is on the maze within 100 ms of the tap, before three hard 
   await context.close();
 });
 
+test("undo is offered only for a move of one's own to take back, and bots declining it say why (§12)", async () => {
+  const created = await post("/games", undefined, { ruleset: "base", players: 4, seed: "5c".repeat(32) });
+  const id = created.game_id;
+  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
+  for (let i = 1; i < 4; i++) await post(`/games/${id}/bots`, created.host_token, { level: "heuristic" });
+  await post(`/games/${id}/start`, created.host_token);
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+  await page.getByText("You play now").first().waitFor({ timeout: 20000 });
+  const undo = page.getByRole("button", { name: "Request undo" });
+  assert.equal(await undo.count(), 0, "nothing to take back before the first move");
+  // A card played, and one drawn after it: taking it back would unsee that card.
+  const at = await page.locator("main").getAttribute("data-version");
+  const answer = nextCommand(page);
+  assert.ok(await playOne(page, "path"), "a move");
+  await drawn(page, at, answer);
+  await undo.click();
+  const why = page.getByRole("status").filter({ hasText: /declined: a bot never takes back a move/ });
+  await why.waitFor();
+  assert.match(
+    await why.textContent(),
+    /^\S.* declined: a bot never takes back a move once a card drawn after it has been seen\./,
+  );
+  await page
+    .locator(".log li")
+    .filter({ hasText: /undo declined by/ })
+    .first()
+    .waitFor();
+  await context.close();
+});
+
 test("Saboteur 2: a pass discards two cards of a kind, each card named as the hand names it (§10)", async () => {
   // A deal whose first player holds two cards of a kind (the same every run: the engine is
   // deterministic).
