@@ -213,6 +213,9 @@ function countdownOf(page, deadline, me) {
 function bannerOf(page, drawn) {
   const { view, me, over } = drawn;
   const awaited = view.phase.awaited;
+  // A round's end on the screen is what the page is about until the player moves on, even if
+  // the next deal already awaits them.
+  if (page.ending && !over) return t("round.heading", { round: page.ending.ended.round });
   return over
     ? t(me != null && view.winners?.includes(me) ? "table.over_won" : "table.over")
     : awaited == null
@@ -288,7 +291,7 @@ function typedKept() {
  * After a drawing: on a phone, a card tapped brings the maze into view, with the cells it
  * lights (`lit`), between the turn banner and the docked hand; the log and the news show their
  * newest line; the page leaves room for the docked hand; a round's end moved on from shows the
- * new deal from its top, the focus on the page.
+ * new deal from its top, the focus on the page; a round's end just shown opens at its top.
  * @param {TablePage} page @param {SVGSVGElement} svg @param {boolean} lit
  */
 function shown(page, svg, lit) {
@@ -305,4 +308,10 @@ function shown(page, svg, lit) {
     scrollTo({ top: 0, behavior: "instant" });
     main.focus({ preventScroll: true });
   }
+  // A round's end opens at its top, wherever the page was scrolled during the round.
+  const ending = page.ending?.seq ?? 0;
+  if (ending && ending !== page.endShown) {
+    scrollTo({ top: 0, behavior: "instant" });
+  }
+  page.endShown = ending;
 }

@@ -83,6 +83,8 @@ import { shownName } from "./words.js";
  * asked for while another runs starts after it, so an older answer never lands after a newer one.
  * @property {number} heard The newest event the stream brought: the table is read again only
  * for what it has not read (a write's own read already holds its events and the bots' answers).
+ * @property {number} endShown the round's end (its `round_ended`) the page last showed, 0 for none:
+ * one shown anew opens at its top
  * @property {string} roomDrawn what the waiting room was last drawn from (a read that finds it
  * unchanged leaves the page as it is: no click is lost to a redraw)
  * @property {() => Promise<void>} render draws the table (read first if stale)
@@ -146,6 +148,7 @@ export async function table(id, ready) {
     reading: null,
     heard: 0,
     roomDrawn: "",
+    endShown: 0,
     render: () => render(page),
     refresh: () => {
       page.stale = true;

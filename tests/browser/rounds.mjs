@@ -118,6 +118,18 @@ export async function roundEndIn(page, d, id, token) {
     return [document.documentElement.scrollWidth - width, out];
   });
   assert.ok(overflow <= 0, `the round's end fits the screen (${overflow} px too wide: ${wide.join(" | ")})`);
+  // Opened at its top, under a banner that speaks of it (not of the next deal's turn), every
+  // column of its tables on the screen without scrolling sideways (the reasons, the totals).
+  const top = await end.evaluate((e) => e.getBoundingClientRect().top);
+  assert.ok(top >= 0 && top < (page.viewportSize()?.height ?? 0) / 2, `the round's end opens at its top: ${top}`);
+  const banner = (await page.locator(".turn-banner").textContent()) ?? "";
+  if (heading.match(as("round.heading")))
+    assert.equal(banner, fill(d["round.heading"], { round }), "the banner speaks of the round's end");
+  else assert.ok(banner.startsWith(d["table.over"].split("{")[0]), `the last round's banner: the game over: ${banner}`);
+  const hidden = await end
+    .locator(".wide")
+    .evaluateAll((ws) => ws.map((w) => w.scrollWidth - w.clientWidth).filter((px) => px > 1));
+  assert.deepEqual(hidden, [], "no column of the round's tables off the screen");
   await end.getByRole("button", { name: ui(d).onward }).click();
   await end.waitFor({ state: "detached" });
   return round;
