@@ -94,6 +94,16 @@ function shownAtOnce(page, cmd) {
   page.render();
 }
 
+/** Whether every card of `cards` is in `pile`, counted (two of a kind need two). @param {string[]} cards @param {string[]} pile */
+function within(cards, pile) {
+  const left = [...pile];
+  return cards.every((c) => {
+    const i = left.indexOf(c);
+    if (i >= 0) left.splice(i, 1);
+    return i >= 0;
+  });
+}
+
 /** The card a command plays, and the cards it discards. @param {Schemas["Command"]} c */
 const uses = (c) => ({ card: "card" in c ? c.card : undefined, discard: "discard" in c ? (c.discard ?? []) : [] });
 
@@ -264,9 +274,14 @@ function passChoice(page, drawn, forCard, send) {
   const { selected, sel, alsoDiscard, deck, names } = page;
   const passes = forCard.filter((c) => c.type === "pass");
   if (!passes.length || !selected) return null;
-  const discardable = new Set(passes.flatMap((c) => (c.type === "pass" ? c.discard : [])));
-  const others = (drawn.view.hand ?? []).flatMap((c, i) => (i !== sel && discardable.has(c) ? [{ c, i }] : []));
-  const wanted = [selected, ...others.filter(({ i }) => alsoDiscard.has(i)).map(({ c }) => c)].sort();
+  const hand = drawn.view.hand ?? [];
+  const checked = hand.flatMap((c, i) => (i !== sel && alsoDiscard.has(i) ? [c] : []));
+  const wanted = [selected, ...checked].sort();
+  // A card is offered to go with the pass only where a legal pass discards it beside those
+  // chosen already (Saboteur 2's two of a kind; the base game's pass discards one card).
+  const fits = (/** @type {string[]} */ cards) =>
+    passes.some((p) => p.type === "pass" && within(cards, p.discard ?? []));
+  const others = hand.flatMap((c, i) => (i !== sel && (alsoDiscard.has(i) || fits([...wanted, c])) ? [{ c, i }] : []));
   const same = (/** @type {Schemas["Command"]} */ c) =>
     c.type === "pass" && [...(c.discard ?? [])].sort().join() === wanted.join();
   const chosen = passes.find(same);

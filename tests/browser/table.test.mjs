@@ -391,6 +391,33 @@ test("undo is offered only for a move of one's own to take back, and bots declin
   await context.close();
 });
 
+test("the base game's pass discards one card: no second card of a kind is offered with it (§3.3)", async () => {
+  // A fixed deal: the player, first to play, holds two "tunnel_nes" (the third and fourth cards).
+  const created = await post("/games", undefined, { ruleset: "base", players: 3, seed: "13".repeat(32) });
+  const id = created.game_id;
+  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
+  for (let i = 0; i < 2; i++) await post(`/games/${id}/bots`, created.host_token, { level: "random" });
+  await post(`/games/${id}/start`, created.host_token);
+  const state = await (
+    await fetch(`${BASE}/games/${id}/state`, { headers: { authorization: `Bearer ${joined.player_token}` } })
+  ).json();
+  assert.deepEqual(state.view.hand.slice(2, 4), ["tunnel_nes", "tunnel_nes"], "the deal");
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+  await page.getByText("You play now").first().waitFor({ timeout: 20000 });
+  await page.getByRole("list", { name: "Your hand" }).getByRole("button").nth(2).click();
+  const pass = page.locator("fieldset.pass");
+  await pass.waitFor();
+  assert.equal(await pass.getByRole("checkbox").count(), 0, "no second card offered with the pass");
+  const at = await page.locator("main").getAttribute("data-version");
+  const answer = nextCommand(page);
+  await pass.getByRole("button").click();
+  assert.equal((await answer).status(), 200, "the pass of one card is taken");
+  await drawn(page, at, answer);
+  await context.close();
+});
+
 test("Saboteur 2: a pass discards two cards of a kind, each card named as the hand names it (§10)", async () => {
   // A deal whose first player holds two cards of a kind (the same every run: the engine is
   // deterministic).
