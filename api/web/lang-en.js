@@ -399,6 +399,7 @@ export default {
   "replay.forward": "Forward",
   "replay.jump": "Jump to:",
   "analysis.title": "The expert's view of {who}'s moves",
+  "analysis.working": "The expert is weighing the moves: this can take a minute…",
   "analysis.summary": "Moves: {n}. Other than the expert's: {m}. Costly: {k}.",
   "analysis.none": "No costly move: the expert agrees, or nearly.",
   "analysis.line": "Step {seq}: {played}; the expert: {suggested} ({cost})",

@@ -404,6 +404,7 @@ export default {
   "replay.forward": "Adelante",
   "replay.jump": "Saltar a:",
   "analysis.title": "La opinión del experto: {who}",
+  "analysis.working": "El experto está evaluando las jugadas: puede tardar un minuto…",
   "analysis.summary": "Jugadas: {n}. Distintas de las del experto: {m}. Costosas: {k}.",
   "analysis.none": "Ninguna jugada costosa: el experto está de acuerdo, o casi.",
   "analysis.line": "Paso {seq}: {played}; el experto: {suggested} ({cost})",

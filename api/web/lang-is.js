@@ -402,6 +402,7 @@ export default {
   "replay.forward": "Áfram",
   "replay.jump": "Stökkva að:",
   "analysis.title": "Mat sérfræðingsins: {who}",
+  "analysis.working": "Sérfræðingurinn metur leikina: það getur tekið mínútu…",
   "analysis.summary": "Leikir: {n}. Aðrir en sérfræðingsins: {m}. Dýrir: {k}.",
   "analysis.none": "Enginn dýr leikur: sérfræðingurinn er sammála, eða nærri því.",
   "analysis.line": "Skref {seq}: {played}; sérfræðingurinn: {suggested} ({cost})",

@@ -402,6 +402,7 @@ export default {
   "replay.forward": "Uz priekšu",
   "replay.jump": "Pāriet uz:",
   "analysis.title": "Eksperta vērtējums: {who}",
+  "analysis.working": "Eksperts vērtē gājienus: tas var aizņemt minūti…",
   "analysis.summary": "Gājieni: {n}. Citādi nekā ekspertam: {m}. Dārgi: {k}.",
   "analysis.none": "Neviena dārga gājiena: eksperts piekrīt vai gandrīz piekrīt.",
   "analysis.line": "Solis {seq}: {played}; eksperts: {suggested} ({cost})",

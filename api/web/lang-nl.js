@@ -403,6 +403,7 @@ export default {
   "replay.forward": "Vooruit",
   "replay.jump": "Spring naar:",
   "analysis.title": "Het oordeel van de expert: {who}",
+  "analysis.working": "De expert weegt de zetten: dit kan een minuut duren…",
   "analysis.summary": "Zetten: {n}. Anders dan de expert: {m}. Kostbaar: {k}.",
   "analysis.none": "Geen kostbare zet: de expert is het eens, of bijna.",
   "analysis.line": "Stap {seq}: {played}; de expert: {suggested} ({cost})",

@@ -403,6 +403,7 @@ export default {
   "replay.forward": "Dalej",
   "replay.jump": "Przejdź do:",
   "analysis.title": "Ocena eksperta: {who}",
+  "analysis.working": "Ekspert ocenia ruchy: to może potrwać minutę…",
   "analysis.summary": "Ruchy: {n}. Inne niż eksperta: {m}. Kosztowne: {k}.",
   "analysis.none": "Żadnego kosztownego ruchu: ekspert się zgadza, albo prawie.",
   "analysis.line": "Krok {seq}: {played}; ekspert: {suggested} ({cost})",

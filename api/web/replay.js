@@ -44,15 +44,20 @@ export async function replay(id, ready) {
   const commands = events.filter((e) => e.event?.type === "command_accepted").map((e) => e.seq);
   const { play, speed, stop } = autoplay(events, max, () => v, show, run);
   const label = h("output", { "aria-live": "polite" });
-  const stage = h("div", {});
+  // The board in the layout's main column; the analysis and the log beside it.
+  const stage = h("div", { class: "play" });
   const log = logOf(events, names, (seq) => {
     stop();
     show(seq);
   });
   // Through a seat's eyes once the game is over: that seat's moves, weighed by the expert.
-  const analysis = await analysisOf(id, summary, as);
-  const weighed = analysis ? spans(analysis, events) : [];
-  if (analysis) markCostly(log, analysis, weighed);
+  // Searched on the server (seconds, the first time): the replay is shown at once, the
+  // analysis beside it once it comes, a sign of the work meanwhile.
+  /** @type {Schemas["Analysis"] | null} */
+  let analysis = null;
+  /** @type {import("./analysis.js").Span[]} */
+  let weighed = [];
+  const { expert, analysing } = expertOf(id, summary, as);
   const cache = new Map();
   /** Shows version `n` (kept within the game's), its step said and its line of the log marked. @param {number} n */
   async function show(n) {
@@ -142,22 +147,45 @@ export async function replay(id, ready) {
       "div",
       { class: "layout" },
       stage,
-      h(
-        "aside",
-        {},
-        analysis
-          ? analysisSection(analysis, weighed, names, (seq) => {
-              stop();
-              show(seq);
-            })
-          : "",
-        h("h2", {}, t("table.log")),
-        log,
-        await seriesSection(id, names, (g) => `/replay/${g}`),
-      ),
+      h("aside", {}, expert, h("h2", {}, t("table.log")), log, await seriesSection(id, names, (g) => `/replay/${g}`)),
     ),
   );
   await show(v);
+  const found = await analysing;
+  if (run.aborted) return;
+  if (!found) return expert.replaceChildren();
+  [analysis, weighed] = [found, spans(found, events)];
+  weighedIn(expert, log, found, weighed, names, (seq) => {
+    stop();
+    show(seq);
+  });
+  await show(v);
+}
+
+/**
+ * The seat's analysis asked for (not waited on), and its place beside the board, which says the
+ * expert is at work meanwhile. @param {string} id @param {Schemas["GameSummary"]} summary @param {string} as
+ */
+function expertOf(id, summary, as) {
+  const expert = h(
+    "div",
+    {},
+    summary.status === "finished" && /^\d+$/.test(as)
+      ? h("p", { class: "analysis", role: "status", "aria-busy": "true" }, t("analysis.working"))
+      : null,
+  );
+  return { expert, analysing: analysisOf(id, summary, as) };
+}
+
+/**
+ * The seat's analysis in its place beside the board, its costly moves marked in the log.
+ * @param {HTMLElement} expert @param {HTMLElement} log @param {Schemas["Analysis"]} found
+ * @param {import("./analysis.js").Span[]} weighed @param {Record<number, string>} names
+ * @param {(seq: number) => void} go
+ */
+function weighedIn(expert, log, found, weighed, names, go) {
+  markCostly(log, found, weighed);
+  expert.replaceChildren(analysisSection(found, weighed, names, go));
 }
 
 /**
@@ -182,7 +210,7 @@ function sayStep(label, events, commands, v, names) {
 
 /**
  * Whose eyes the replay may be seen through: anyone's once the game is over; before, the public
- * view or this browser's seat. The eyes asked for (`?as=`), else the first, and the token that
+ * view or this browser's seat. The eyes asked for (`?as=`), else this browser's seat, else the first, and the token that
  * sees through them (this browser's seat's own).
  * @param {string} id @param {Schemas["GameSummary"]} summary @param {URLSearchParams} q
  */
@@ -193,7 +221,9 @@ function eyesOf(id, summary, q) {
       ? ["everyone", "spectator", ...summary.seats.map((s) => String(s.seat))]
       : ["spectator", ...(mine.token && mine.seat != null ? [String(mine.seat)] : [])];
   const asked = q.get("as");
-  const as = asked && eyes.includes(asked) ? asked : eyes[0];
+  // A player of the game lands on their own seat (and, once it is over, its analysis).
+  const own = mine.token && mine.seat != null && eyes.includes(String(mine.seat)) ? String(mine.seat) : null;
+  const as = asked && eyes.includes(asked) ? asked : (own ?? eyes[0]);
   const token = mine.token && as === String(mine.seat) ? mine.token : undefined;
   return { eyes, as, token };
 }
