@@ -331,29 +331,52 @@ export async function cards(ruleset) {
   return Object.fromEntries(rs.cards.map((c) => [c.card, c]));
 }
 
+/** How long a stream may stay silent (the server says something every 5 s) before it is
+ * taken for stuck and opened again, in milliseconds. */
+const SILENT_MS = 15000;
+
 /**
  * Follows the SSE stream with fetch (EventSource cannot send Authorization), reconnecting
  * with Last-Event-ID while the game is not over: the server ends a finished game's stream after
- * its last event.
+ * its last event. A stream silent for SILENT_MS (a connection stuck somewhere between) is opened
+ * again; one refused is asked again after a growing pause (a resume refused because the log
+ * no longer holds its last event starts afresh). Each reconnection tells `onEvent` (with "{}")
+ * that news may have been missed, so the page reads again.
  * @param {string} id @param {string | undefined} token @param {(data: string) => void} onEvent @param {AbortSignal} signal
  */
 export async function follow(id, token, onEvent, signal) {
   let last = null,
-    over = false;
+    over = false,
+    failed = 0,
+    opened = 0;
   while (!signal.aborted && !over) {
+    const stuck = new AbortController();
+    const quit = () => stuck.abort();
+    signal.addEventListener("abort", quit, { once: true });
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    const heard = () => {
+      clearTimeout(timer);
+      timer = setTimeout(quit, SILENT_MS);
+    };
     try {
+      heard();
       /** @type {Record<string, string>} */
       const headers = { accept: "text/event-stream" };
       if (token) headers.authorization = `Bearer ${token}`;
       if (last) headers["last-event-id"] = last;
-      const res = await fetch(`/games/${id}/events/stream`, { headers, signal });
-      if (!res.body) throw new Error("no stream");
+      const res = await fetch(`/games/${id}/events/stream`, { headers, signal: stuck.signal });
+      if (res.status === 409) last = null;
+      if (!res.ok || !res.body) throw new Error(`the stream: ${res.status}`);
+      if (opened++) onEvent("{}");
+      failed = 0;
       const reader = res.body.getReader();
       const dec = new TextDecoder();
       let buf = "";
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
+        heard();
         buf += dec.decode(value, { stream: true });
         for (let i = buf.indexOf("\n\n"); i >= 0; i = buf.indexOf("\n\n")) {
           const block = buf.slice(0, i);
@@ -368,9 +391,12 @@ export async function follow(id, token, onEvent, signal) {
         }
       }
     } catch {
-      if (signal.aborted) return;
+      failed += 1;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", quit);
     }
-    if (over) return;
-    await new Promise((r) => setTimeout(r, 1000));
+    if (over || signal.aborted) return;
+    await new Promise((r) => setTimeout(r, Math.min(8000, 1000 * 2 ** Math.max(0, failed - 1))));
   }
 }

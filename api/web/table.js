@@ -207,18 +207,25 @@ function listen(page) {
   }, ROOM_EVERY);
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let pending;
+  let unsure = false;
   const onNews = () => {
-    if (!page.data?.st || behind(page)) page.refresh();
+    if (!page.data?.st || unsure || behind(page)) {
+      unsure = false;
+      page.refresh();
+    }
   };
   follow(
     page.id,
     page.mine.token,
     (raw) => {
+      // News without a sequence number (the stream opened again after a silence or a refusal,
+      // or a record not understood): what was missed is unknown, so the table is read once.
+      let seq = Number.NaN;
       try {
-        page.heard = Math.max(page.heard, Number(JSON.parse(raw).seq) || Infinity);
-      } catch {
-        page.heard = Infinity;
-      }
+        seq = Number(JSON.parse(raw).seq);
+      } catch {}
+      if (Number.isFinite(seq)) page.heard = Math.max(page.heard, seq);
+      else unsure = true;
       clearTimeout(pending);
       pending = setTimeout(() => {
         (page.reading ?? Promise.resolve()).then(onNews, onNews);
