@@ -203,6 +203,8 @@ export default {
 
   "lobby.title": "Saboteur — lobby",
   "lobby.games": "Games",
+  "lobby.about":
+    "Saboteur is a card game of hidden roles: the gold-diggers dig a tunnel to the treasure, while the saboteurs among them, known to nobody, try to block the way. Play against bots or invite friends, 3 to 10 players (2 to 12 with Saboteur 2); every move is signed, and every game can be replayed and checked.",
   "lobby.more": "More games",
   "lobby.section_lobby": "Seats open",
   "lobby.section_active": "Under way",

@@ -205,6 +205,8 @@ export default {
 
   "lobby.title": "Saboteur — sala",
   "lobby.games": "Partidas",
+  "lobby.about":
+    "Saboteur es un juego de cartas de roles ocultos: los mineros de oro excavan un túnel hasta el tesoro, mientras los saboteadores escondidos entre ellos intentan cortarles el paso. Juega contra bots o invita a tus amigos, de 3 a 10 jugadores (de 2 a 12 con Saboteur 2); cada jugada va firmada y cada partida puede reproducirse y comprobarse.",
   "lobby.more": "Más partidas",
   "lobby.section_lobby": "Plazas libres",
   "lobby.section_active": "En curso",

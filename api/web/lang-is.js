@@ -204,6 +204,8 @@ export default {
 
   "lobby.title": "Saboteur — anddyri",
   "lobby.games": "Leikir",
+  "lobby.about":
+    "Skemmdarvargur er spil með leyndum hlutverkum: gullgrafararnir grafa göng að fjársjóðnum en skemmdarvargarnir á meðal þeirra, sem enginn þekkir, reyna að loka leiðinni. Spilaðu við vélmenni eða bjóddu vinum, 3 til 10 leikmenn (2 til 12 með Saboteur 2); hver leikur er undirritaður og hvert spil má skoða aftur og sannreyna.",
   "lobby.more": "Fleiri leikir",
   "lobby.section_lobby": "Laus sæti",
   "lobby.section_active": "Í gangi",

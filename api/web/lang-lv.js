@@ -206,6 +206,8 @@ export default {
 
   "lobby.title": "Saboteur — priekštelpa",
   "lobby.games": "Spēles",
+  "lobby.about":
+    "Sabotieris ir kāršu spēle ar slēptām lomām: zeltrači rok tuneli līdz dārgumiem, bet sabotieri viņu vidū, kurus neviens nepazīst, cenšas aizšķērsot ceļu. Spēlē pret botiem vai uzaicini draugus, 3 līdz 10 spēlētāji (2 līdz 12 ar Saboteur 2); katrs gājiens ir parakstīts, un katru spēli var atskaņot un pārbaudīt.",
   "lobby.more": "Vairāk spēļu",
   "lobby.section_lobby": "Brīvas vietas",
   "lobby.section_active": "Notiek",

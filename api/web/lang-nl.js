@@ -205,6 +205,8 @@ export default {
 
   "lobby.title": "Saboteur — lobby",
   "lobby.games": "Spellen",
+  "lobby.about":
+    "Saboteur is een kaartspel met geheime rollen: de goudzoekers graven een gang naar de schat, terwijl de saboteurs onder hen, door niemand gekend, de weg proberen te versperren. Speel tegen bots of nodig vrienden uit, 3 tot 10 spelers (2 tot 12 met Saboteur 2); elke zet is ondertekend en elk spel kan worden herbekeken en gecontroleerd.",
   "lobby.more": "Meer spellen",
   "lobby.section_lobby": "Plaatsen vrij",
   "lobby.section_active": "Bezig",

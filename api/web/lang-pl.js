@@ -205,6 +205,8 @@ export default {
 
   "lobby.title": "Saboteur — poczekalnia",
   "lobby.games": "Gry",
+  "lobby.about":
+    "Sabotażysta to gra karciana z ukrytymi rolami: górnicy kopią korytarz do skarbu, a ukryci wśród nich sabotażyści, których nikt nie zna, próbują zablokować im drogę. Graj z botami lub zaproś znajomych, od 3 do 10 graczy (od 2 do 12 z Saboteur 2); każdy ruch jest podpisany, a każdą grę można odtworzyć i sprawdzić.",
   "lobby.more": "Więcej gier",
   "lobby.section_lobby": "Wolne miejsca",
   "lobby.section_active": "W toku",

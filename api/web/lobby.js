@@ -17,7 +17,9 @@ export async function lobby(ready) {
   const sections = await Promise.all(
     /** @type {const} */ (["lobby", "active", "finished"]).map((status) => section(status)),
   );
-  main.replaceChildren(h("h1", {}, t("lobby.games")), form, ...sections);
+  // What the game is, in two lines, for a newcomer (the rules a click away).
+  const about = h("p", { class: "about" }, `${t("lobby.about")} `, h("a", { href: "/rules" }, t("nav.rules")));
+  main.replaceChildren(h("h1", {}, t("lobby.games")), about, form, ...sections);
 }
 
 /**

@@ -4,7 +4,8 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { axe, BASE, browser, createFromLobby, DESKTOP, get, post, setUp, shots } from "./harness.mjs";
+import { axe, BASE, browser, createFromLobby, DESKTOP, get, PHONE, post, setUp, shots } from "./harness.mjs";
+import { strings } from "./strings.mjs";
 
 setUp();
 
@@ -194,6 +195,29 @@ test("the host cancels a lobby from the waiting room, asked once more; the page 
   assert.equal(await page.getByRole("button", { name: "Start the game" }).count(), 0, "nothing left to start");
   await axe(page, "a cancelled game");
   await context.close();
+});
+
+test("the lobby says what the game is, in a few lines, in the reader's language, with the rules a click away", async () => {
+  for (const [code, viewport] of [
+    ["en", DESKTOP],
+    ["pl", PHONE],
+    ["is", DESKTOP],
+  ]) {
+    const d = await strings(code);
+    const context = await browser.newContext({ locale: code, viewport });
+    const page = await context.newPage();
+    await page.goto(`${BASE}/`);
+    const about = page.locator("main p.about");
+    await about.waitFor();
+    assert.equal(await about.textContent(), `${d["lobby.about"]} ${d["nav.rules"]}`);
+    const lines = await about.evaluate(
+      (e) => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight),
+    );
+    assert.ok(lines <= (viewport === PHONE ? 9 : 3.5), `${code}: ${lines.toFixed(1)} lines`);
+    await about.getByRole("link", { name: d["nav.rules"] }).click();
+    await page.waitForURL(/\/rules$/);
+    await context.close();
+  }
 });
 
 test("an invite link stays through the waiting room's redraws and a reload, and goes with its freed seat", async () => {
