@@ -45,7 +45,8 @@ export function talkOf(page, drawn) {
               h(
                 "li",
                 {},
-                describeEvent(e, names),
+                // Who said what, without the log's event number.
+                describeEvent(e, names).replace(/^#\d+ /, ""),
                 mine.host && e.event.type === "talk_posted" && e.event.text != null
                   ? h(
                       "button",

@@ -52,6 +52,9 @@ test("table talk, a turn clock and presence", async () => {
   await page.keyboard.type("half a thou");
   await watcher.getByRole("button", { name: "Say" }).click();
   await talk.getByText("Kibitzer (watching) said: “nice dig”").waitFor({ timeout: 10000 });
+  // A line of the talk says who said what, as people speak: no event number before it.
+  for (const line of await talk.getByRole("listitem").allTextContents())
+    assert.doesNotMatch(line, /^#\d/, `a line of the talk: ${line}`);
   assert.equal(await page.getByLabel("Message").inputValue(), "half a thou", "the draft survives a redraw");
   await page.keyboard.type("ght");
   assert.equal(await page.getByLabel("Message").inputValue(), "half a thought", "the focus stays in the draft");
