@@ -197,6 +197,26 @@ test("the host cancels a lobby from the waiting room, asked once more; the page 
   await context.close();
 });
 
+/**
+ * A new game of `players` seats in its waiting room, as its host sees it (the host's token kept
+ * in this browser, as the lobby's form keeps it).
+ * @param {number} players
+ */
+async function hostsRoom(players) {
+  const created = await post("/games", undefined, { ruleset: "base", players });
+  const id = created.game_id;
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  await page.goto(`${BASE}/`);
+  await page.evaluate(
+    ([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })),
+    [id, created.host_token],
+  );
+  await page.goto(`${BASE}/play/${id}`);
+  return { created, id, context, page };
+}
+
 test("the lobby says what the game is, in a few lines, in the reader's language, with the rules a click away", async () => {
   for (const [code, viewport] of [
     ["en", DESKTOP],
@@ -221,17 +241,7 @@ test("the lobby says what the game is, in a few lines, in the reader's language,
 });
 
 test("an invite link stays through the waiting room's redraws and a reload, and goes with its freed seat", async () => {
-  const created = await post("/games", undefined, { ruleset: "base", players: 4 });
-  const id = created.game_id;
-  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15000);
-  await page.goto(`${BASE}/`);
-  await page.evaluate(
-    ([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })),
-    [id, created.host_token],
-  );
-  await page.goto(`${BASE}/play/${id}`);
+  const { context, page } = await hostsRoom(4);
   // Asked for at once, as a hurried host does, then the room redrawn by a bot taking a seat.
   await page.getByRole("button", { name: "Create an invite link" }).click();
   const link = page.getByRole("link", { name: /[#&]token=/ });
@@ -260,17 +270,7 @@ test("an invite link stays through the waiting room's redraws and a reload, and 
 });
 
 test("the waiting room is live: a bot seated, a guest arriving and renaming are shown without a reload, and what the host is typing survives each redraw", async () => {
-  const created = await post("/games", undefined, { ruleset: "base", players: 4 });
-  const id = created.game_id;
-  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15000);
-  await page.goto(`${BASE}/`);
-  await page.evaluate(
-    ([id, host]) => localStorage.setItem(`saboteur:${id}`, JSON.stringify({ host })),
-    [id, created.host_token],
-  );
-  await page.goto(`${BASE}/play/${id}`);
+  const { created, id, context, page } = await hostsRoom(4);
   await page.getByText(/^Seats: 0\/4/).waitFor();
   const guest = page.getByRole("textbox", { name: "The guest's name" });
   await guest.pressSequentially("Bea");

@@ -258,13 +258,14 @@ export async function playToTheEnd(page, d = EN, keys = false, ends = null) {
  * A started game of `players` seats, seat 0 Ada's and the others bots (medium and easy in
  * turn), dealt from `seed` repeated: its id and Ada's seat.
  * @param {string} ruleset @param {number} players @param {string} seed two hex digits
+ @param {string | null} [level] every bot's level (else medium and easy in turn)
  */
-export async function againstBots(ruleset, players, seed) {
+export async function againstBots(ruleset, players, seed, level = null) {
   const created = await post("/games", undefined, { ruleset, players, seed: seed.repeat(32) });
   const id = created.game_id;
   const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
   for (let i = 1; i < players; i++)
-    await post(`/games/${id}/bots`, created.host_token, { level: i % 2 ? "heuristic" : "random" });
+    await post(`/games/${id}/bots`, created.host_token, { level: level ?? (i % 2 ? "heuristic" : "random") });
   await post(`/games/${id}/start`, created.host_token);
   return { id, joined };
 }

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { artifacts, axe, BASE, browser, countFlights, DESKTOP, get, PHONE, post, setUp, shots } from "./harness.mjs";
-import { drawn, nextCommand, playOne } from "./play.mjs";
+import { againstBots, drawn, nextCommand, playOne } from "./play.mjs";
 
 setUp();
 
@@ -173,11 +173,7 @@ test("the table at 1366×800 and on a phone: the hand always in view, the news i
 
 test("a Map is aimed at a goal lit on the board, named by its place, not by coordinates", async () => {
   // A fixed deal in which the player, first to play, holds a Map (third card of the hand).
-  const created = await post("/games", undefined, { ruleset: "base", players: 3, seed: "77".repeat(32) });
-  const id = created.game_id;
-  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
-  for (let i = 0; i < 2; i++) await post(`/games/${id}/bots`, created.host_token, { level: "heuristic" });
-  await post(`/games/${id}/start`, created.host_token);
+  const { id, joined } = await againstBots("base", 3, "77", "heuristic");
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
@@ -224,11 +220,7 @@ test("a Map is aimed at a goal lit on the board, named by its place, not by coor
 });
 
 test("at a 150 ms round trip: the table's load, a card selected, the requests a move costs", async () => {
-  const created = await post("/games", undefined, { ruleset: "base", players: 4, seed: "5c".repeat(32) });
-  const id = created.game_id;
-  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
-  for (let i = 1; i < 4; i++) await post(`/games/${id}/bots`, created.host_token, { level: "heuristic" });
-  await post(`/games/${id}/start`, created.host_token);
+  const { id, joined } = await againstBots("base", 4, "5c", "heuristic");
   // A reader who asked for less motion: the cards laid do not travel, the changes are marked.
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP, reducedMotion: "reduce" });
   await context.addInitScript(countFlights);
@@ -302,11 +294,7 @@ test("at a 150 ms round trip: the table's load, a card selected, the requests a 
 });
 
 test("your path card is on the maze within 100 ms of the tap, before three hard bots have answered", async () => {
-  const created = await post("/games", undefined, { ruleset: "base", players: 4, seed: "5c".repeat(32) });
-  const id = created.game_id;
-  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
-  for (let i = 1; i < 4; i++) await post(`/games/${id}/bots`, created.host_token, { level: "expert" });
-  await post(`/games/${id}/start`, created.host_token);
+  const { id, joined } = await againstBots("base", 4, "5c", "expert");
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
@@ -363,11 +351,7 @@ test("your path card is on the maze within 100 ms of the tap, before three hard 
 });
 
 test("undo is offered only for a move of one's own to take back, and bots declining it say why (§12)", async () => {
-  const created = await post("/games", undefined, { ruleset: "base", players: 4, seed: "5c".repeat(32) });
-  const id = created.game_id;
-  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
-  for (let i = 1; i < 4; i++) await post(`/games/${id}/bots`, created.host_token, { level: "heuristic" });
-  await post(`/games/${id}/start`, created.host_token);
+  const { id, joined } = await againstBots("base", 4, "5c", "heuristic");
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
@@ -396,11 +380,7 @@ test("undo is offered only for a move of one's own to take back, and bots declin
 
 test("the base game's pass discards one card: no second card of a kind is offered with it (§3.3)", async () => {
   // A fixed deal: the player, first to play, holds two "tunnel_nes" (the third and fourth cards).
-  const created = await post("/games", undefined, { ruleset: "base", players: 3, seed: "13".repeat(32) });
-  const id = created.game_id;
-  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
-  for (let i = 0; i < 2; i++) await post(`/games/${id}/bots`, created.host_token, { level: "random" });
-  await post(`/games/${id}/start`, created.host_token);
+  const { id, joined } = await againstBots("base", 3, "13", "random");
   const state = await (
     await fetch(`${BASE}/games/${id}/state`, { headers: { authorization: `Bearer ${joined.player_token}` } })
   ).json();
