@@ -214,8 +214,9 @@ function bannerOf(page, drawn) {
   const { view, me, over } = drawn;
   const awaited = view.phase.awaited;
   // A round's end on the screen is what the page is about until the player moves on, even if
-  // the next deal already awaits them.
-  if (page.ending && !over) return t("round.heading", { round: page.ending.ended.round });
+  // the next deal already awaits them (the gold chosen at the round's end is still a turn).
+  if (page.ending && !over && (page.ending.dealt != null || awaited !== me))
+    return t("round.heading", { round: page.ending.ended.round });
   return over
     ? t(me != null && view.winners?.includes(me) ? "table.over_won" : "table.over")
     : awaited == null

@@ -538,7 +538,7 @@ test("six languages: chosen from the browser's, every page and card in them, swi
   await page.getByLabel(pl["nav.language"]).selectOption("is");
   await page.getByRole("heading", { name: is["lobby.create"] }).waitFor();
   assert.equal(await page.locator("html").getAttribute("lang"), "is");
-  await page.getByRole("link", { name: is["nav.rules"] }).click();
+  await page.getByRole("navigation").getByRole("link", { name: is["nav.rules"] }).click();
   await page.getByRole("heading", { level: 1, name: is["rules.title"] }).waitFor();
   const again = await context.newPage();
   await again.goto(`${BASE}/`);
