@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use saboteur_storage::EventStore;
 use tokio::sync::{Mutex, OwnedMutexGuard};
@@ -36,32 +36,8 @@ pub fn cost(events: usize) -> usize {
 }
 
 /// How long after a table found the store unreachable reads answer from memory without trying
-/// it again (one read a second pays the wait, [`READ_WAIT`]).
+/// it again (one read a second pays the pool's wait, [`saboteur_storage::ACQUIRE_TIMEOUT`]).
 const STORE_RETRY_MS: u64 = 1000;
-
-/// How long a read waits on the store (a connection, then its query) before it answers as the
-/// table is held, from the read-only store, or 503: half the pool's wait
-/// ([`saboteur_storage::ACQUIRE_TIMEOUT`]), so that a read meeting a database that just went
-/// away is answered within about a second, not the pool's two.
-const READ_WAIT: Duration = Duration::from_millis(1000);
-
-/// `read` of the store, for a read of a table: given up after [`READ_WAIT`] as unreachable.
-async fn waited<T>(
-    read: bool,
-    asked: impl std::future::Future<Output = Result<T, ApiError>>,
-) -> Result<T, ApiError> {
-    if !read {
-        return asked.await;
-    }
-    tokio::time::timeout(READ_WAIT, asked)
-        .await
-        .unwrap_or_else(|_| {
-            Err(ApiError::Unreachable(format!(
-                "the database did not answer within {} ms",
-                READ_WAIT.as_millis()
-            )))
-        })
-}
 
 /// A table in the cache, with what the cache knows of it without taking its lock.
 struct Slot {
@@ -255,7 +231,7 @@ impl Tables {
                         "the database was away a moment ago".into(),
                     ))
                 } else {
-                    waited(read, Table::load(&self.store, game, self.time.clone())).await
+                    Table::load(&self.store, game, self.time.clone()).await
                 };
                 let table = match (loaded, &self.reads) {
                     (Ok(table), _) => table,
@@ -307,13 +283,7 @@ impl Tables {
             ));
         }
         if table.needs_check(heard) {
-            let version = table.version();
-            if let Err(e) = waited(read, table.follow(&self.store)).await {
-                if table.version() != version {
-                    // Stopped part way through the events it was folding (given up, or the
-                    // store gone mid-read): the table is read whole before it answers again.
-                    table.distrust();
-                }
+            if let Err(e) = table.follow(&self.store).await {
                 if let ApiError::Unreachable(_) = e {
                     table.note_unreachable();
                     self.note_store_away();
