@@ -4,7 +4,7 @@
 import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, keys, receipts, serverKeys, statement, statements, tokens } from "./net.js";
-import { describeEvent, seatName, shownName } from "./words.js";
+import { eventSentence, seatName, shownName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
@@ -317,7 +317,7 @@ async function account(id, names, wrong) {
       h(
         "li",
         { value: e.seq, class: wrong?.seq === e.seq ? "disputed" : null },
-        describeEvent({ seq: e.seq, event: ev }, names).replace(/^#\d+ /, ""),
+        eventSentence({ seq: e.seq, event: ev }, names),
         checked,
         ev.at && typeof ev.at === "number" ? ` ${t("audit.at", { time: new Date(ev.at).toLocaleTimeString() })}` : "",
         " ",

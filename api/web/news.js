@@ -5,7 +5,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardShape, el } from "./svg.js";
-import { describeEvent } from "./words.js";
+import { eventSentence } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 /** @typedef {import("./table.js").TablePage} TablePage */
@@ -137,11 +137,7 @@ export function newsPanel(page) {
         ? news
             .slice(0, told)
             .map((e, i) =>
-              h(
-                "li",
-                { class: i === told - 1 && told < news.length ? "telling" : null },
-                describeEvent(e, names).replace(/^#\d+ /, ""),
-              ),
+              h("li", { class: i === told - 1 && told < news.length ? "telling" : null }, eventSentence(e, names)),
             )
         : h("li", { class: "quiet" }, t("table.news_none")),
     ),

@@ -8,7 +8,7 @@ import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, cards, keys, tokens } from "./net.js";
 import { hands, players, seriesSection } from "./parts.js";
-import { describeEvent, seatName, shownName } from "./words.js";
+import { describeEvent, eventSentence, seatName, shownName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
@@ -202,7 +202,7 @@ function sayStep(label, events, commands, v, names) {
   const step = did ?? here;
   label.replaceChildren(
     (m ? t("replay.move_of", { m, max: commands.length }) : t("replay.before_moves")) +
-      (step ? ` — ${describeEvent(step, names).replace(/^#\d+ /, "")}` : ""),
+      (step ? ` — ${eventSentence(step, names)}` : ""),
     " ",
     h("span", { class: "step-n" }, t("replay.version_of", { v, max: events.at(-1)?.seq ?? v })),
   );

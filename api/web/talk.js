@@ -4,7 +4,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
-import { describeEvent } from "./words.js";
+import { eventSentence } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 /** @typedef {import("./table.js").TablePage} TablePage */
@@ -45,8 +45,7 @@ export function talkOf(page, drawn) {
               h(
                 "li",
                 {},
-                // Who said what, without the log's event number.
-                describeEvent(e, names).replace(/^#\d+ /, ""),
+                eventSentence(e, names),
                 mine.host && e.event.type === "talk_posted" && e.event.text != null
                   ? h(
                       "button",

@@ -191,7 +191,13 @@ export const paysNobody = (r) => r.gold_reached_by != null && !r.winners?.length
  * One event of the log in plain words, numbered as in the record ("#12 …").
  * @param {{ seq: number, event: any }} e @param {Record<number, string>} names
  */
-export function describeEvent(e, names) {
+export const describeEvent = (e, names) => `#${e.seq} ${eventSentence(e, names)}`;
+
+/**
+ * One event in plain words, as a person says it (no number: the talk, the news, a step).
+ * @param {{ seq: number, event: any }} e @param {Record<number, string>} names
+ */
+export function eventSentence(e, names) {
   const ev = e.event ?? {};
   const who = (/** @type {number | null | undefined} */ s) => seatName(names, s);
   const whom = (/** @type {number[]} */ seats) => (seats?.length ? list(seats.map(who)) : t("word.nobody"));
@@ -312,5 +318,5 @@ export function describeEvent(e, names) {
         return say("other", { type: String(ev.type ?? "") });
     }
   })();
-  return `#${e.seq} ${sentence}`;
+  return sentence;
 }
