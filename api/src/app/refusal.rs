@@ -18,8 +18,8 @@ use crate::state::AppState;
 /// when, and at which version, a write was refused. A 503 of a store that could not be reached
 /// is signed too, from the table in memory (at the last version it knows recorded). A 401 or a
 /// 404 is signed too once the caller is known (a bad or missing signature, a seat that does not
-/// exist); a caller the token does not name gets none. Other errors, and refusals whose receipt cannot be made, are
-/// answered as they are.
+/// exist); a caller the token does not name gets none. Other errors, and refusals whose receipt
+/// cannot be made, are answered as they are.
 pub(in crate::app) async fn signed_refusal(
     state: &AppState,
     table: &mut Held,
