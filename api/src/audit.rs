@@ -14,7 +14,7 @@ use crate::error::{ApiError, Conflict};
 
 /// Builds a finished game's bundle from the store.
 pub async fn bundle_from_store(
-    store: &saboteur_storage::EventStore,
+    store: &saboteur_storage::ReadStore,
     id: &saboteur_storage::GameId,
 ) -> Result<AuditBundle, ApiError> {
     Ok(bundle_and_version(store, id).await?.0)
@@ -22,7 +22,7 @@ pub async fn bundle_from_store(
 
 /// [`bundle_from_store`], with the game's version as its row gives it.
 async fn bundle_and_version(
-    store: &saboteur_storage::EventStore,
+    store: &saboteur_storage::ReadStore,
     id: &saboteur_storage::GameId,
 ) -> Result<(AuditBundle, saboteur_storage::Version), ApiError> {
     let game = store.get_game(id).await?;
@@ -59,7 +59,7 @@ async fn bundle_and_version(
 /// While neither can be reached, the bundle this process last served for the game, if it kept
 /// one (a finished game's record no longer changes).
 pub(crate) async fn bundle_from_reads(
-    state: &crate::state::AppState,
+    state: &crate::app::state::AppState,
     id: &saboteur_storage::GameId,
 ) -> Result<AuditBundle, ApiError> {
     state

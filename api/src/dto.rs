@@ -7,8 +7,6 @@ pub use saboteur_verifier::body::{EventRecord, Outcome, SeedCommitment, StateVie
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::app::auth::bot_level;
-
 /// A game to create.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -271,7 +269,7 @@ pub struct TableRead {
     #[schema(required = true)]
     pub legal: Option<LegalMoves>,
     /// Who is connected, as `GET /games/{id}/presence` answers.
-    pub presence: crate::app::presence::PresenceView,
+    pub presence: PresenceView,
     /// The events after the query's `after`, as `GET /games/{id}/events` answers.
     pub events: EventPage,
 }
@@ -338,7 +336,7 @@ pub(crate) fn summary(
             Some(SeatInfo {
                 seat: c.seat?.0,
                 name: c.display_name.clone().unwrap_or_default(),
-                bot: bot_level(c),
+                bot: c.bot_level(),
                 reserved: c.role == saboteur_storage::Role::Reserved,
             })
         })
@@ -371,4 +369,23 @@ pub struct NewToken {
     pub player_token: String,
     /// The game's version after [`saboteur_domain::Event::TokenReissued`] was recorded.
     pub version: i64,
+}
+
+/// Whether one seat is connected.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SeatPresence {
+    /// The seat.
+    pub seat: u8,
+    /// Whether its player follows the game live (an open event stream).
+    pub connected: bool,
+}
+
+/// Who follows a game live, through any server process on the database (another process's
+/// streams show within two beats of 2 s).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PresenceView {
+    /// Every seat, in order.
+    pub seats: Vec<SeatPresence>,
+    /// How many spectators (streams without a player's token).
+    pub spectators: u32,
 }

@@ -3,7 +3,8 @@
 //! This file is wiring: the modules, the routes and the server. Handlers (`http/`) parse a
 //! request and hand it to the application layer (`app/`), where every act that writes a game
 //! goes through one seam, `app::seam::act`; across processes the store's expected version
-//! decides (a lost race is 409). The shared state and the configuration are in `state.rs`.
+//! decides (a lost race is 409). The shared state and the configuration are the application's (`app/state.rs`,
+//! `app/config.rs`).
 
 #![cfg_attr(
     not(test),
@@ -17,7 +18,6 @@
 
 mod app;
 pub mod audit;
-pub mod config;
 pub mod dto;
 pub mod error;
 mod http;
@@ -25,7 +25,6 @@ mod kept;
 mod metrics;
 pub mod receipt;
 mod signing;
-mod state;
 pub mod transparency;
 
 use std::net::SocketAddr;
@@ -37,16 +36,16 @@ use saboteur_storage::EventStore;
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 
+use crate::app::state::AppState;
 use crate::error::ApiError;
-use crate::state::AppState;
 
 pub use crate::app::clock::TimeSource;
+pub use crate::app::config::Config;
+pub use crate::app::config::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_STREAMS, Limits, Rate};
 pub use crate::app::presence::{BEAT as PRESENCE_BEAT, EXPIRY as PRESENCE_EXPIRY};
 pub use crate::app::table::RECHECK_AFTER;
 pub use crate::app::tables::DEFAULT_CACHE_BYTES;
 pub use crate::app::thinkers::default_threads as default_thinker_threads;
-pub use crate::config::Config;
-pub use crate::config::{DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_STREAMS, Limits, Rate};
 pub use crate::signing::{rotate_signing_key, signing_key};
 
 fn json_error(err: impl std::fmt::Display) -> actix_web::Error {

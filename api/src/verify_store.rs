@@ -30,7 +30,7 @@ pub(crate) fn verify(args: VerifyArgs) -> std::io::Result<()> {
                     .map_err(|e| std::io::Error::other(e.to_string()))?;
                 let id = saboteur_storage::GameId::parse(id)
                     .map_err(|e| std::io::Error::other(e.to_string()))?;
-                saboteur_api::audit::bundle_from_store(&store, &id)
+                saboteur_api::audit::bundle_from_store(&store.reader(), &id)
                     .await
                     .map_err(|e| std::io::Error::other(e.to_string()))
             })?)

@@ -41,6 +41,7 @@ mod keys;
 mod notify;
 mod presence;
 mod published;
+mod reads;
 mod records;
 mod replies;
 mod signed_times;
@@ -57,6 +58,7 @@ pub use ids::{GameId, NotAGameId, Version};
 pub use keys::{NewKey, ServerKey};
 pub use notify::CHANNEL;
 pub use presence::PresenceKey;
+pub use reads::ReadStore;
 pub use records::{
     Append, AppendOutcome, Appended, ChainReport, Credential, GamePage, GameRecord, GameStatus,
     ListedGame, NewEvent, NewGame, Notice, Role, StoredEvent, TokenSwap,

@@ -323,6 +323,14 @@ pub struct Credential {
 }
 
 impl Credential {
+    /// The level of the bot holding this credential, if a bot holds it.
+    pub fn bot_level(&self) -> Option<BotLevel> {
+        match self.role {
+            Role::Bot(level) => Some(level),
+            Role::Host | Role::Player | Role::Reserved => None,
+        }
+    }
+
     /// The credential's key in its game, as stored: the token's hash, or for a credential
     /// without a token, a key no token's hash (64 hex digits) can equal — `bot:` and the seat
     /// for a bot, `claim:` and the claiming hash for a reserved seat. Only the store reads it.

@@ -61,14 +61,6 @@ pub(crate) fn new_token() -> Result<String, ApiError> {
     Ok(hex::encode(bytes))
 }
 
-/// The level of the bot holding a seat's credential, if a bot holds it.
-pub(crate) fn bot_level(c: &Credential) -> Option<saboteur_domain::BotLevel> {
-    match c.role {
-        Role::Bot(level) => Some(level),
-        Role::Host | Role::Player | Role::Reserved => None,
-    }
-}
-
 /// The caller a token names among a game's credentials: `None` when it is not the game's.
 pub(crate) fn identify(token: &str, credentials: &[Credential]) -> Option<Caller> {
     let hash = token_hash(token);

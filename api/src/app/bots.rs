@@ -11,8 +11,8 @@
 
 use saboteur_domain::{BotLevel, Event};
 
+use crate::app::state::AppState;
 use crate::app::table::Table;
-use crate::state::AppState;
 
 /// What the bots do next, if the game waits for one: a bot's vote on a pending undo request
 /// (docs/rules.md §12), or the awaited bot's command. An expert's search is thought over on the

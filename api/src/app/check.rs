@@ -5,11 +5,11 @@ use saboteur_domain::Seat;
 use saboteur_storage::{GameStatus, Role};
 
 use crate::app::act::{Act, Who};
-use crate::app::auth::{Caller, bot_level};
+use crate::app::auth::Caller;
 use crate::app::ids::Version;
+use crate::app::state::AppState;
 use crate::app::tables::Held;
 use crate::error::{ApiError, Conflict};
-use crate::state::AppState;
 
 /// Step 2: the caller, and whether they may do the act.
 pub(in crate::app) async fn authorise(
@@ -235,7 +235,7 @@ pub(in crate::app) fn precondition(
             let holder = table
                 .holder(seat)
                 .ok_or_else(|| ApiError::NotFound(format!("nobody holds {seat}")))?;
-            if bot_level(holder).is_some() {
+            if holder.bot_level().is_some() {
                 return Err(ApiError::Conflict(
                     Conflict::BotSeat,
                     format!("a bot holds {seat}: it has no token"),

@@ -8,10 +8,10 @@ use crate::app::act::{Act, SentKey, Who};
 use crate::app::auth::{new_token, token_hash};
 use crate::app::check::free_seat;
 use crate::app::ids::GameId;
+use crate::app::state::AppState;
 use crate::app::tables::Held;
 use crate::app::text;
 use crate::error::{ApiError, Conflict};
-use crate::state::AppState;
 
 /// What an act decided to write.
 pub(crate) enum Decided {
@@ -268,7 +268,7 @@ fn start(table: &Held) -> Result<Vec<Event>, ApiError> {
     let mut bots: Vec<(Seat, saboteur_domain::BotLevel)> = table
         .credentials()
         .iter()
-        .filter_map(|c| Some((c.seat?, crate::app::auth::bot_level(c)?)))
+        .filter_map(|c| Some((c.seat?, c.bot_level()?)))
         .collect();
     bots.sort();
     if !bots.is_empty() {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::app::act::{Act, Request};
 use crate::app::ids::{GameId, Version};
 use crate::app::seam;
-use crate::state::AppState;
+use crate::app::state::AppState;
 
 /// How often the driver asks the store for games waiting on a bot.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(1);
@@ -22,7 +22,7 @@ const LOG_SWEEP_EVERY: u64 = 60;
 /// finishing append and its entry, or games finished before the log existed).
 async fn log_unlogged(state: &AppState) {
     loop {
-        let ids = match state.store.unlogged_finished_games(100).await {
+        let ids = match state.writer.unlogged_finished_games(100).await {
             Ok(ids) => ids,
             Err(e) => {
                 tracing::warn!("cannot list the games to log: {e}");
@@ -31,7 +31,7 @@ async fn log_unlogged(state: &AppState) {
         };
         for id in &ids {
             let now = i64::try_from(state.config.time.now_ms()).unwrap_or(i64::MAX);
-            if let Err(e) = state.store.log_finished_game(id, now).await {
+            if let Err(e) = state.writer.log_finished_game(id, now).await {
                 tracing::warn!(game = %id, "the finished game is not logged yet: {e}");
                 return;
             }
@@ -61,14 +61,14 @@ impl Driver {
                     state.tables.forget_idle(state.config.limits.lobby_expiry);
                     // A reply kept for a retry holds a host token: gone once it expires.
                     let expired = chrono::Utc::now() - saboteur_storage::KEPT_FOR;
-                    if let Err(e) = state.store.forget_kept_replies(expired).await {
+                    if let Err(e) = state.writer.forget_kept_replies(expired).await {
                         tracing::debug!("kept replies not forgotten: {e}");
                     }
                     // Seats taken are counted over the join limit's period, at most an hour.
                     let period = state.config.limits.joins.per.max(Duration::from_secs(3600));
                     let old =
                         chrono::Utc::now() - chrono::Duration::from_std(period).unwrap_or_default();
-                    if let Err(e) = state.store.forget_seat_takes(old).await {
+                    if let Err(e) = state.writer.forget_seat_takes(old).await {
                         tracing::debug!("seats taken not forgotten: {e}");
                     }
                 }
@@ -81,7 +81,7 @@ impl Driver {
 /// timeout), that no request of this process is serving now.
 async fn sweep(state: &AppState) {
     let now = i64::try_from(state.config.time.now_ms()).unwrap_or(i64::MAX);
-    let waiting = match state.store.games_due(now, 100).await {
+    let waiting = match state.writer.games_due(now, 100).await {
         Ok(w) => w,
         Err(e) => {
             tracing::debug!("bot sweep: {e}");

@@ -11,10 +11,10 @@ use crate::app::auth::{new_token, token_hash};
 use crate::app::check::host;
 use crate::app::ids::{GameId, Version};
 use crate::app::reply::{Signed, sign};
+use crate::app::state::AppState;
 use crate::dto::{GameCreated, SeedCommitment};
 use crate::error::{ApiError, Conflict};
 use crate::receipt::ReceiptKind;
-use crate::state::AppState;
 use saboteur_domain::Audience;
 
 /// A new game's seed: the client's fixed one (only on a server that allows it), or 32 random
@@ -162,7 +162,7 @@ async fn record_game(
     };
     match (
         state
-            .store
+            .writer
             .create_game_kept(game, host, seats, first, kept.as_ref())
             .await,
         key,

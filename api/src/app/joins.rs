@@ -6,9 +6,9 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use saboteur_storage::{EventStore, SeatTaker};
+use saboteur_storage::{ReadStore, SeatTaker};
 
-use crate::config::Limits;
+use crate::app::config::Limits;
 
 /// The taker recorded with a seat `client` takes now: at most its join limit's count of seats
 /// within the limit's period (none with the limits off).
@@ -25,7 +25,7 @@ pub(crate) fn taker<'a>(client: &'a str, limits: &Limits, now: DateTime<Utc>) ->
 /// moves on. `None` when it may take one now, or the store cannot be read (the caller's own
 /// limits hold meanwhile).
 pub(crate) async fn wait(
-    store: &EventStore,
+    store: &ReadStore,
     client: &str,
     (count, since): (u32, DateTime<Utc>),
     now: DateTime<Utc>,

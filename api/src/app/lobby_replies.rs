@@ -15,9 +15,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::act::{Done, KeyFor};
 use crate::app::ids::GameId;
+use crate::app::state::AppState;
 use crate::dto::{BotSeated, Joined, KeyKept, SeatNamed};
 use crate::error::ApiError;
-use crate::state::AppState;
 
 /// A kept reply as stored: which act's reply, and its body.
 #[derive(Serialize, Deserialize)]
@@ -38,7 +38,7 @@ pub(crate) async fn first_reply(
     key: &KeyFor,
 ) -> Result<Option<String>, ApiError> {
     let since = chrono::Utc::now() - KEPT_FOR;
-    let Some(kept) = state.store.kept_reply(&key.scope, &key.key, since).await? else {
+    let Some(kept) = state.writer.kept_reply(&key.scope, &key.key, since).await? else {
         return Ok(None);
     };
     if kept.request != key.request {
@@ -94,7 +94,7 @@ pub(crate) async fn keep(state: &AppState, game: &GameId, key: &KeyFor, done: &D
         request: key.request.clone(),
         reply,
     };
-    if let Err(e) = state.store.keep_reply(&kept, game).await {
+    if let Err(e) = state.writer.keep_reply(&kept, game).await {
         tracing::warn!(game = %game, "a lobby's reply not kept: {e}");
     }
 }

@@ -13,28 +13,9 @@ use saboteur_storage::{EventStore, PresenceKey};
 
 use saboteur_domain::{Audience, Seat};
 use saboteur_storage::GameId;
-use serde::{Deserialize, Serialize};
 use tokio::sync::Notify;
-use utoipa::ToSchema;
 
-/// Whether one seat is connected.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct SeatPresence {
-    /// The seat.
-    pub seat: u8,
-    /// Whether its player follows the game live (an open event stream).
-    pub connected: bool,
-}
-
-/// Who follows a game live, through any server process on the database (another process's
-/// streams show within two beats of 2 s).
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct PresenceView {
-    /// Every seat, in order.
-    pub seats: Vec<SeatPresence>,
-    /// How many spectators (streams without a player's token).
-    pub spectators: u32,
-}
+pub use crate::dto::{PresenceView, SeatPresence};
 
 /// How often a process records its streams and reads the others'.
 pub const BEAT: Duration = Duration::from_secs(2);

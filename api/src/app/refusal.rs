@@ -8,10 +8,10 @@ use crate::app::act::{Act, Signed, Who};
 use crate::app::ids;
 use crate::app::reply;
 use crate::app::signing;
+use crate::app::state::AppState;
 use crate::app::tables::Held;
 use crate::error::ApiError;
 use crate::receipt::ReceiptKind;
-use crate::state::AppState;
 
 /// A refusal (a 4xx) of a player's or the host's act, with the server's signed receipt of it at
 /// the table's version and the hash of what was refused (`refused`): so a player can prove

@@ -10,11 +10,11 @@ pub(crate) use saboteur_verifier::body::{outcome_body, redacted, state_view};
 use serde::Serialize;
 
 use crate::app::ids::Version;
+use crate::app::state::AppState;
 use crate::app::table::Table;
 use crate::dto::Outcome;
 use crate::error::ApiError;
 use crate::receipt::{Receipt, ReceiptKind, audience_of, view_hash};
-use crate::state::AppState;
 
 /// A signed receipt for `body`, served to `audience` at `version` of the table's game (for an
 /// outcome, `first` is its first event), signed at the game's now ([`Table::now_ms`]).
@@ -49,7 +49,7 @@ pub(crate) async fn kept_receipt(
     audience: Audience,
     body: &impl Serialize,
 ) -> Result<Receipt, ApiError> {
-    let ms = table.signed_now_ms(&state.store).await?;
+    let ms = table.signed_now_ms(&state.writer).await?;
     receipt_at(state, table, (kind, ms, request_hash), at, audience, body).await
 }
 

@@ -6,10 +6,10 @@ use saboteur_domain::Event;
 
 use crate::app::act::{Act, Done, Reply, Who};
 use crate::app::reply;
+use crate::app::state::AppState;
 use crate::app::table::Batch;
 use crate::app::tables::Held;
 use crate::error::ApiError;
-use crate::state::AppState;
 
 /// Step 3: an act sent again with its `Idempotency-Key` answers the reply it was given
 /// first — its batch and the bots' answers its request appended after it, as the store
@@ -24,7 +24,7 @@ pub(in crate::app) async fn retried(
     act: &Act,
 ) -> Result<Done, ApiError> {
     let answered = state
-        .store
+        .writer
         .reply_end(table.id(), key)
         .await?
         .map_or(batch.last, |v| v.max(batch.last));

@@ -24,7 +24,7 @@ use saboteur_domain::{Audience, Event, Seat};
 use saboteur_storage::{Credential, StoreError, TokenSwap};
 
 use crate::app::act::{Act, Done, Reply, Request, Signed, Who};
-use crate::app::auth::{bot_level, token_hash};
+use crate::app::auth::token_hash;
 use crate::app::bots;
 use crate::app::check::{authorise, precondition};
 use crate::app::decision::{Decided, decide, seat_number};
@@ -36,12 +36,12 @@ use crate::app::refusal::{refused_hash, refused_to_caller, signed_refusal};
 use crate::app::reply;
 use crate::app::retry::retried;
 use crate::app::signing;
+use crate::app::state::AppState;
 use crate::app::table::{Batch, Committed};
 use crate::app::tables::{Held, Reading};
 use crate::dto::{BotSeated, Joined, NewToken, SeedCommitment};
 use crate::error::ApiError;
 use crate::receipt::ReceiptKind;
-use crate::state::AppState;
 
 /// How many times in a row the bots' answers may lose a race to another process before the
 /// request leaves them to the sweep.
@@ -146,7 +146,7 @@ async fn on_table(
     // 3. A retried key answers with the first reply.
     let key = act.seat_key(who);
     if let Some(key) = &key
-        && let Some((first, last)) = state.store.command_batch(table.id(), key).await?
+        && let Some((first, last)) = state.writer.command_batch(table.id(), key).await?
     {
         let batch = Batch { first, last };
         return retried(state, table, (batch, key), who, &act).await;
@@ -211,7 +211,7 @@ async fn on_table(
             done(seated(state, table, (&act, who, token), (credential, issued)).await?)
         }
         Decided::Key(seat, key) => {
-            table.set_key(&state.store, seat, &key).await?;
+            table.set_key(&state.writer, seat, &key).await?;
             let key = key.key;
             // The seat's commitment, made again with the new key, so the player can show the
             // key the start must register.
@@ -225,11 +225,11 @@ async fn on_table(
             })))
         }
         Decided::Unseat(seat) => {
-            table.unseat(&state.store, seat).await?;
+            table.unseat(&state.writer, seat).await?;
             done(Done::Left)
         }
         Decided::Rename(seat, name) => {
-            table.rename(&state.store, seat, &name).await?;
+            table.rename(&state.writer, seat, &name).await?;
             done(Done::Renamed(crate::dto::SeatNamed { seat: seat.0, name }))
         }
         claim @ Decided::Claim { .. } => claimed(state, table, claim).await?,
@@ -271,7 +271,7 @@ async fn seated(
     let (credential, token) =
         take_seat(state, table, act, who, token, (credential, issued)).await?;
     let seat = seat_number(&credential)?;
-    let level = bot_level(&credential);
+    let level = credential.bot_level();
     let name = credential.display_name.clone().unwrap_or_default();
     let entropy = credential.entropy.clone();
     let public_key = credential.public_key.clone();
@@ -294,7 +294,7 @@ async fn seated(
 /// Step 7 for the sweep's `BotsDue` that found no bot due in the game as the store has it: the
 /// store's flag outlived its reason and is cleared at the table's version.
 async fn settle_bot_flag(state: &AppState, table: &Held) -> Result<(), ApiError> {
-    if !table.bot_due() && table.clear_bot_flag(&state.store).await? {
+    if !table.bot_due() && table.clear_bot_flag(&state.writer).await? {
         tracing::info!(game = %table.id(), version = %table.version(), "nothing due: the bot flag is cleared");
     }
     Ok(())
@@ -343,7 +343,7 @@ async fn claimed(state: &AppState, table: &mut Held, claim: Decided) -> Result<W
         return Err(ApiError::Internal("only a claim is claimed".into()));
     };
     let claimed = state
-        .store
+        .writer
         .claim_seat(
             table.id(),
             seat,
@@ -393,7 +393,7 @@ async fn take_seat(
     loop {
         match table
             .seat(
-                &state.store,
+                &state.writer,
                 decided.0.clone(),
                 act.taker()
                     .map(|c| joins::taker(c, &state.config.limits, chrono::Utc::now())),
@@ -440,7 +440,7 @@ async fn append(
         events.first(),
         Some(Event::CommandAccepted { bot: Some(_), .. })
     );
-    match table.commit(&state.store, events, key, swap).await {
+    match table.commit(&state.writer, events, key, swap).await {
         Ok(c) => {
             if is_command {
                 let label = if bot { "bot" } else { "accepted" };

@@ -17,11 +17,11 @@ use std::time::{Duration, Instant};
 
 use saboteur_domain::{Event, History, Phase, Seat};
 use saboteur_storage::{
-    Append, AppendOutcome, Credential, EventStore, GameRecord, GameStatus, StoreError, TokenSwap,
+    Append, AppendOutcome, Credential, EventStore, GameRecord, GameStatus, ReadStore, StoreError,
+    TokenSwap,
 };
 use saboteur_verifier::seal::Sealer;
 
-use crate::app::auth::bot_level;
 use crate::app::clock::TimeSource;
 use crate::app::heads::Heads;
 use crate::app::ids::{GameId, Version};
@@ -100,7 +100,7 @@ pub(crate) enum Committed {
 impl Table {
     /// Reads a game back from the store.
     pub(in crate::app) async fn load(
-        store: &EventStore,
+        store: &ReadStore,
         id: &GameId,
         time: TimeSource,
     ) -> Result<Table, ApiError> {
@@ -144,7 +144,7 @@ impl Table {
     }
 
     /// Reads the table again whole from the store, keeping its count of rewinds.
-    async fn load_again(&mut self, store: &EventStore) -> Result<(), ApiError> {
+    async fn load_again(&mut self, store: &ReadStore) -> Result<(), ApiError> {
         let fresh = Table::load(store, &self.id, self.time.clone()).await?;
         let (rewinds, outage) = (self.rewinds, self.outage.take());
         *self = fresh;
@@ -154,7 +154,7 @@ impl Table {
 
     /// Reads the game again whole because the store's log is not the one this table holds
     /// (`why`, logged), and counts it in [`Table::rewinds`].
-    async fn rewind(&mut self, store: &EventStore, why: &str) -> Result<(), ApiError> {
+    async fn rewind(&mut self, store: &ReadStore, why: &str) -> Result<(), ApiError> {
         tracing::warn!(game = %self.id, "{why}: reading the game again");
         self.load_again(store).await?;
         self.rewinds += 1;
@@ -164,7 +164,7 @@ impl Table {
     /// The share the game's bots think in ([`crate::app::thinkers`]): the client that made
     /// the game, or the game itself when no maker was recorded (a rematch), or the store cannot
     /// say now (then it is asked again next time).
-    pub(in crate::app) async fn share(&mut self, store: &EventStore) -> String {
+    pub(in crate::app) async fn share(&mut self, store: &ReadStore) -> String {
         if let Some(share) = &self.share {
             return share.clone();
         }
@@ -241,7 +241,7 @@ impl Table {
     /// The hash of the event at `version`: the head of the game's chain there, held for each
     /// event the table read or appended (so a replay is signed with no database); one it does
     /// not hold (a malformed stored hash) is read from the store.
-    pub async fn head_at(&self, store: &EventStore, version: Version) -> Result<String, ApiError> {
+    pub async fn head_at(&self, store: &ReadStore, version: Version) -> Result<String, ApiError> {
         if version == self.record.version {
             return Ok(self.record.last_hash.clone());
         }
@@ -293,7 +293,7 @@ impl Table {
         self.credentials
             .iter()
             .find(|c| c.seat == Some(seat))
-            .and_then(bot_level)
+            .and_then(saboteur_storage::Credential::bot_level)
             .or_else(|| self.history.handed_to(seat))
     }
 
@@ -328,7 +328,7 @@ impl Table {
 
     /// Brings the table up to the store: reloads it when an append's outcome was unknown, or
     /// folds in the events appended since its version (by another process).
-    pub(in crate::app) async fn follow(&mut self, store: &EventStore) -> Result<(), ApiError> {
+    pub(in crate::app) async fn follow(&mut self, store: &ReadStore) -> Result<(), ApiError> {
         if self.checked.is_none() {
             return self.load_again(store).await;
         }
@@ -418,7 +418,7 @@ impl Table {
     /// log as the standby holds it, checked against the store as soon as it answers.
     pub(in crate::app) async fn read_from_standby(
         &mut self,
-        reads: &EventStore,
+        reads: &ReadStore,
     ) -> Result<(), ApiError> {
         self.load_again(reads).await?;
         self.check_soon();
@@ -553,14 +553,14 @@ impl Table {
             }) => {
                 // Another request with the same command id was recorded first (perhaps through
                 // another process).
-                self.reload(store).await;
+                self.reload(&store.reader()).await;
                 Ok(Committed::Retried(Batch {
                     first: first_seq,
                     last: last_seq,
                 }))
             }
             Err(e @ StoreError::Conflict { .. }) => {
-                self.reload(store).await;
+                self.reload(&store.reader()).await;
                 Err(e.into())
             }
             Err(e) => {
@@ -582,7 +582,7 @@ impl Table {
     }
 
     /// Reads the table again from the store now, or before its next answer if that fails.
-    pub(in crate::app) async fn reload(&mut self, store: &EventStore) {
+    pub(in crate::app) async fn reload(&mut self, store: &ReadStore) {
         if self.load_again(store).await.is_err() {
             self.distrust();
         }

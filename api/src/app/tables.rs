@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering}
 use std::sync::{Arc, Mutex as StdMutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
-use saboteur_storage::EventStore;
+use saboteur_storage::ReadStore;
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
 use crate::app::clock::TimeSource;
@@ -54,9 +54,9 @@ struct Slot {
 
 /// The tables held in memory.
 pub(crate) struct Tables {
-    store: EventStore,
+    store: ReadStore,
     /// The read-only store (a standby), where a game is read when the store cannot be reached.
-    reads: Option<EventStore>,
+    reads: Option<ReadStore>,
     /// When a table last found the store unreachable, in milliseconds since the cache was made
     /// (0: never): for [`STORE_RETRY_MS`] after it, reads answer from memory without trying it.
     unreachable_ms: AtomicU64,
@@ -101,14 +101,14 @@ impl Reading {
     /// is looked up in the store).
     pub async fn caller(
         &mut self,
-        store: &saboteur_storage::EventStore,
+        store: &ReadStore,
         token: Option<&str>,
     ) -> Result<crate::app::auth::Caller, ApiError> {
         self.0.caller(store, token).await
     }
 
     /// Reads the events appended since the table's version ([`Table::follow`]).
-    pub async fn follow(&mut self, store: &saboteur_storage::EventStore) -> Result<(), ApiError> {
+    pub async fn follow(&mut self, store: &ReadStore) -> Result<(), ApiError> {
         self.0.follow(store).await
     }
 }
@@ -138,8 +138,8 @@ impl Drop for Held {
 impl Tables {
     /// An empty cache of at most about `budget` bytes.
     pub fn new(
-        store: EventStore,
-        reads: Option<EventStore>,
+        store: ReadStore,
+        reads: Option<ReadStore>,
         budget: usize,
         time: TimeSource,
     ) -> Tables {

@@ -9,12 +9,12 @@ use actix_web::http::Method;
 use actix_web::middleware::Next;
 use actix_web::{ResponseError, web};
 
+use crate::app::state::AppState;
 use crate::error::ApiError;
 use crate::http::caller::{bearer, game_of};
 use crate::http::edge::Edge;
 use crate::http::perform::REPLAYED;
 use crate::http::quota::{Allowance, Client, Kind, Quotas};
-use crate::state::AppState;
 
 /// How long a refusal takes: a client that ignores `Retry-After` and sends again as soon as it
 /// is answered costs the server a few requests a second, not as many as it can send.
@@ -303,7 +303,7 @@ async fn create<B: MessageBody>(
         let mut res = refuse(state, req, Kind::Lobby, frees, what).await?;
         let cap = Allowance {
             policy: "lobby",
-            rate: crate::config::Rate {
+            rate: crate::app::config::Rate {
                 count: u32::try_from(limits.lobbies_per_client).unwrap_or(u32::MAX),
                 per: expiry,
             },

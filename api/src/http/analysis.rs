@@ -12,9 +12,9 @@ use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::app::seam;
+use crate::app::state::AppState;
 use crate::error::{ApiError, Conflict};
 use crate::http::head::AskedHead;
-use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(game_analysis);

@@ -3,9 +3,9 @@
 use actix_web::{HttpResponse, get, web};
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::app::state::AppState;
 use crate::audit::{AuditBundle, bundle_from_reads};
 use crate::error::ApiError;
-use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(audit_bundle);

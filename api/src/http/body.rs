@@ -11,10 +11,10 @@ use actix_web::{FromRequest, HttpMessage as _, HttpRequest, web};
 use serde::de::DeserializeOwned;
 use tokio_stream::StreamExt;
 
-use crate::config::DEFAULT_BODY_TIMEOUT;
+use crate::app::config::DEFAULT_BODY_TIMEOUT;
+use crate::app::state::AppState;
 use crate::error::ApiError;
 use crate::http::limits::BODY_LIMIT;
-use crate::state::AppState;
 
 /// A JSON body exactly as it was sent (kept in the request's extensions by [`Json`]).
 #[derive(Debug, Clone)]

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::config::Limits;
+use crate::app::config::Limits;
 use crate::http::limits::Gauge;
 use crate::http::quota::Quotas;
 

@@ -10,6 +10,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use crate::app::act::{Act, SentKey};
 use crate::app::auth::token_hash;
 use crate::app::seam;
+use crate::app::state::AppState;
 use crate::dto::Outcome;
 use crate::dto::{
     AddBot, BotSeated, CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined, KeyKept,
@@ -18,7 +19,6 @@ use crate::dto::{
 use crate::error::ApiError;
 use crate::http::body::{Json, RawBody};
 use crate::http::perform::{game, key_for, perform};
-use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(create_game)

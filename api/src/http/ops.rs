@@ -3,10 +3,10 @@
 use actix_web::{HttpResponse, get, web};
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::app::state::AppState;
 use crate::dto::Health;
 use crate::error::ApiError;
 use crate::http::edge::Edge;
-use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(healthz).service(healthz_write).service(metrics);
@@ -109,7 +109,7 @@ pub(crate) fn resident_bytes() -> Option<u64> {
 const PING_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(700);
 
 /// Whether `store` answers within [`PING_TIMEOUT`] (`write`: and takes writes): why not.
-async fn answers(store: &saboteur_storage::EventStore, write: bool) -> Result<(), String> {
+async fn answers(store: &saboteur_storage::ReadStore, write: bool) -> Result<(), String> {
     let asked = async {
         if write {
             store.writable().await

@@ -6,10 +6,10 @@ use actix_web::{HttpRequest, HttpResponse};
 use crate::app::act::{Act, Done, KeyFor, Request, Signed};
 use crate::app::ids::{self, GameId};
 use crate::app::seam;
+use crate::app::state::AppState;
 use crate::dto::{EventRecord, Outcome};
 use crate::error::ApiError;
 use crate::http::body::RawBody;
-use crate::state::AppState;
 
 /// The bearer token of a request, if it has an `Authorization` header.
 pub(crate) fn bearer(req: &HttpRequest) -> Result<Option<String>, ApiError> {

@@ -11,13 +11,13 @@ use crate::app::auth::Caller;
 use crate::app::ids::Version;
 use crate::app::reply::{self, redacted};
 use crate::app::seam;
+use crate::app::state::AppState;
 use crate::app::table::Table;
 use crate::dto::{EventPage, EventRecord, LegalMoves, Outcome, StateView, TableRead};
 use crate::error::ApiError;
 use crate::http::body::Json;
 use crate::http::perform::{bearer, declared_version, game, header, idempotency_key, perform};
 use crate::receipt::ReceiptKind;
-use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(get_state)

@@ -22,9 +22,9 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use crate::app::ids::GameId;
 use crate::app::seam;
 use crate::app::signing::{self, verifying_key};
+use crate::app::state::AppState;
 use crate::error::ApiError;
 use crate::http::body::Json;
-use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(ask_challenge).service(player_stream);

@@ -29,7 +29,7 @@ use governor::state::keyed::DefaultKeyedStateStore;
 use governor::{Quota, RateLimiter};
 use ipnet::IpNet;
 
-pub(crate) use crate::config::{Limits, Rate};
+pub(crate) use crate::app::config::{Limits, Rate};
 
 /// A client's token bucket of one kind, which says how much it holds after each take.
 type Bucket =

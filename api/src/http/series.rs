@@ -10,11 +10,11 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::app::act::{Act, SentKey};
 use crate::app::seam;
+use crate::app::state::AppState;
 use crate::dto::{ClaimSeat, GameCreated, Joined};
 use crate::error::ApiError;
 use crate::http::body::MaybeJson;
 use crate::http::perform::{game, header, key_for, perform};
-use crate::state::AppState;
 
 /// The most games a series lists.
 const MOST_GAMES: usize = 100;

@@ -29,12 +29,12 @@ use crate::app::auth::{Caller, token_hash};
 use crate::app::ids::GameId;
 use crate::app::presence::Present;
 use crate::app::seam;
+use crate::app::state::AppState;
 use crate::dto::{EventPage, StreamRecord};
 use crate::error::{ApiError, Conflict};
 use crate::http::limits::Permit;
 use crate::http::perform::{bearer, declared_version, game};
 use crate::http::play::table_read;
-use crate::state::AppState;
 use saboteur_verifier::newer::ServedEvent;
 
 pub fn configure(cfg: &mut ServiceConfig) {

@@ -7,8 +7,8 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::app::state::AppState;
 use crate::error::ApiError;
-use crate::state::AppState;
 use crate::transparency::{Checkpoint, KeyList, LogPage, LogRecord, published_keys, signed};
 
 pub fn configure(cfg: &mut ServiceConfig) {

@@ -7,11 +7,11 @@ use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::app::act::Act;
+use crate::app::state::AppState;
 use crate::dto::Outcome;
 use crate::error::ApiError;
 use crate::http::body::Json;
 use crate::http::perform::{game, header, idempotency_key, perform};
-use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(request_undo)

@@ -7,6 +7,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::app::state::AppState;
 use crate::audit::{
     AuditCheck, ReceiptProblem, ReceiptsChecked, Verified, bundle_from_reads, check_receipts,
     read_receipts, verify,
@@ -14,7 +15,6 @@ use crate::audit::{
 use crate::error::ApiError;
 use crate::http::body::Json;
 use crate::receipt::PublishedKey;
-use crate::state::AppState;
 use crate::transparency::LogRecord;
 
 pub fn configure(cfg: &mut ServiceConfig) {

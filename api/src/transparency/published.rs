@@ -1,7 +1,7 @@
 //! What the server publishes of its commitments: its keys (`GET /keys`), a page of the log
 //! (`GET /log`), a checkpoint signed (`GET /log/checkpoint`).
 
-use saboteur_storage::EventStore;
+use saboteur_storage::ReadStore;
 use saboteur_verifier::transparency::{Checkpoint, LogRecord};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -35,7 +35,7 @@ pub(crate) fn signed(mut checkpoint: Checkpoint, signer: &Signer) -> Checkpoint 
 }
 
 /// The published keys, oldest first.
-pub(crate) async fn published_keys(store: &EventStore) -> Result<Vec<PublishedKey>, ApiError> {
+pub(crate) async fn published_keys(store: &ReadStore) -> Result<Vec<PublishedKey>, ApiError> {
     Ok(store
         .server_keys()
         .await?

@@ -13,6 +13,7 @@
 //! `mod x;` declarations are not edges; comments, doc comments and literals are skipped.
 
 mod parse;
+mod seam;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! and keys (each through the store, kept in the table once the store took it).
 
 use saboteur_domain::Seat;
-use saboteur_storage::{Credential, EventStore, SeatTaker, StoreError};
+use saboteur_storage::{Credential, EventStore, ReadStore, SeatTaker, StoreError};
 
 use super::Table;
 use crate::app::auth::{Caller, identify};
@@ -14,7 +14,7 @@ impl Table {
     /// (401).
     pub(in crate::app) async fn caller(
         &mut self,
-        store: &EventStore,
+        store: &ReadStore,
         token: Option<&str>,
     ) -> Result<Caller, ApiError> {
         let Some(token) = token else {
@@ -32,7 +32,7 @@ impl Table {
     /// another process, or a write here was refused by the store).
     pub(in crate::app) async fn reload_credentials(
         &mut self,
-        store: &EventStore,
+        store: &ReadStore,
     ) -> Result<(), ApiError> {
         self.credentials = store.credentials(&self.id).await?;
         Ok(())
@@ -66,7 +66,7 @@ impl Table {
                 let now = chrono::Utc::now();
                 let wait = match taker.and_then(|t| Some((t.client, t.at_most?))) {
                     Some((client, limit)) => {
-                        crate::app::joins::wait(store, client, limit, now).await
+                        crate::app::joins::wait(&store.reader(), client, limit, now).await
                     }
                     None => None,
                 };
@@ -82,7 +82,7 @@ impl Table {
                 Ok(())
             }
             Err(StoreError::Exists) => {
-                self.reload_credentials(store).await?;
+                self.reload_credentials(&store.reader()).await?;
                 Err(ApiError::Conflict(
                     Conflict::SeatTaken,
                     "that seat was just taken: try again".into(),
@@ -102,7 +102,7 @@ impl Table {
         store
             .set_public_key(&self.id, seat, (&key.key, key.proof.as_deref()))
             .await?;
-        self.reload_credentials(store).await
+        self.reload_credentials(&store.reader()).await
     }
 
     /// Names `seat`'s player anew before the start.
@@ -113,7 +113,7 @@ impl Table {
         name: &str,
     ) -> Result<(), ApiError> {
         store.rename_seat(&self.id, seat, name).await?;
-        self.reload_credentials(store).await
+        self.reload_credentials(&store.reader()).await
     }
 
     /// Gives `seat` back before the start: its credential is removed.

@@ -4,11 +4,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use saboteur_storage::{EventStore, Notice};
+use saboteur_storage::{EventStore, Notice, ReadStore};
 
+pub use crate::app::config::Config;
 use crate::app::presence::Presence;
 use crate::app::tables::Tables;
-pub use crate::config::Config;
 use crate::kept::Kept;
 use crate::metrics::Metrics;
 use crate::receipt::Signer;
@@ -19,10 +19,14 @@ pub(crate) const READ_PATIENCE: Duration = Duration::from_secs(5);
 
 /// Shared by every request.
 pub(crate) struct AppState {
-    pub store: EventStore,
+    /// The store's writer: the application's alone (`app/`), so a handler cannot write the
+    /// store however it is written; every act goes through the seam (`seam::act`).
+    pub(in crate::app) writer: EventStore,
+    /// The store, to read: what handlers get.
+    pub store: ReadStore,
     /// Where listings and finished games' audits are read first, when the server was given a
     /// read-only store (`Config::read_database_url`, a standby). See [`AppState::reading_or_kept`].
-    pub reads: Option<EventStore>,
+    pub reads: Option<ReadStore>,
     pub config: Config,
     pub metrics: Metrics,
     pub tables: Arc<Tables>,
@@ -59,14 +63,15 @@ impl AppState {
         signer: Signer,
     ) -> std::io::Result<AppState> {
         Ok(AppState {
-            reads: reads.clone(),
+            reads: reads.as_ref().map(EventStore::reader),
             tables: Arc::new(Tables::new(
-                store.clone(),
-                reads.clone(),
+                store.reader(),
+                reads.as_ref().map(EventStore::reader),
                 config.cache_bytes,
                 config.time.clone(),
             )),
-            store,
+            store: store.reader(),
+            writer: store,
             metrics: Metrics::new()
                 .map_err(|e| std::io::Error::other(format!("cannot set up the metrics: {e}")))?,
             presence: Arc::new(Presence::new()),
@@ -96,7 +101,7 @@ impl AppState {
     ) -> Result<T, crate::error::ApiError>
     where
         T: Clone,
-        F: Fn(EventStore) -> Fut,
+        F: Fn(ReadStore) -> Fut,
         Fut: std::future::Future<Output = Result<T, crate::error::ApiError>>,
     {
         let (read, complete) = (&read, &complete);
@@ -155,7 +160,7 @@ impl AppState {
         complete: &impl Fn(&T) -> bool,
     ) -> Result<T, crate::error::ApiError>
     where
-        F: Fn(EventStore) -> Fut,
+        F: Fn(ReadStore) -> Fut,
         Fut: std::future::Future<Output = Result<T, crate::error::ApiError>>,
     {
         if let Some(reads) = &self.reads {
@@ -188,7 +193,7 @@ impl AppState {
             loop {
                 beats.tick().await;
                 let Some(state) = state.upgrade() else { return };
-                if let Err(e) = state.presence.beat(&state.store).await {
+                if let Err(e) = state.presence.beat(&state.writer).await {
                     tracing::debug!(error = %e, "presence not shared this beat");
                 }
             }
