@@ -17,12 +17,13 @@ use clap::{Parser, Subcommand};
 
 mod cluster;
 mod host;
+mod quick;
 mod suite;
 
-use suite::{Count, Tally, counted};
+use suite::{Count, DOMAIN, NOT_DOMAIN, Tally, cargo_test, counted, server_binary};
 
 use cluster::{ClusterAction, cluster, ensure_cluster_tools};
-use host::{apt_install, has_postgres, is_root, on_path, root, run, target_dir};
+use host::{apt_install, has_postgres, is_root, on_path, root, run};
 
 #[derive(Parser)]
 #[command(name = "cargo xtask", about = "The project's own tasks")]
@@ -58,6 +59,11 @@ enum Task {
     /// end-to-end tests — with no PostgreSQL, cluster, Schemathesis, browser or generated
     /// client (`test` runs those too).
     Quick {
+        /// One layer's loop instead of the whole: `domain` (the rules: the engine's tests but
+        /// the bots' searches), `bots` (the bots' and the analysis' searches), `api` (every
+        /// crate's tests but the domain's, on SQLite).
+        #[arg(value_enum)]
+        layer: Option<quick::Layer>,
         /// Passed to `cargo test` after `--` (e.g. a test name filter).
         #[arg(last = true)]
         rest: Vec<String>,
@@ -77,49 +83,6 @@ enum Task {
         #[command(subcommand)]
         action: ClusterAction,
     },
-}
-
-/// The fast loop: every crate's tests without those that need PostgreSQL (every one is named
-/// for its backend: `postgres`) or the HA cluster (`failover_under_load`), and with a tenth of
-/// the random games of the domain's property and bot tests (set the variables to choose
-/// otherwise; `cargo xtask test` plays them all). The domain's run beside the others, their
-/// output shown when they end.
-fn quick(rest: &[String]) -> ExitCode {
-    let mut args: Vec<String> = ["--skip", "postgres", "--skip", "failover_under_load"]
-        .map(String::from)
-        .to_vec();
-    args.extend_from_slice(rest);
-    let with_games = |mut command: Command| {
-        for (name, games) in [
-            ("SABOTEUR_GAMES", "1000"),
-            ("SABOTEUR_BOT_GAMES", "200"),
-            ("SABOTEUR_EXPERT_GAMES", "2"),
-        ] {
-            if std::env::var_os(name).is_none() {
-                command.env(name, games);
-            }
-        }
-        command
-    };
-    if server_binary().is_none() {
-        return ExitCode::FAILURE;
-    }
-    let domain = std::thread::spawn({
-        let command = with_games(cargo_test(&DOMAIN, &args));
-        move || suite::captured(command, Count::Lines)
-    });
-    let mut tally = Tally::default();
-    let mut ok = counted(with_games(cargo_test(&NOT_DOMAIN, &args)), &mut tally);
-    match domain.join() {
-        Ok(run) => ok &= run.show(&mut tally),
-        Err(_) => ok = false,
-    }
-    println!("total: {} passed, {} failed", tally.passed, tally.failed);
-    if ok && tally.failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
 }
 
 /// Runs the scenario runner, on `dir` when given; its exit status is the task's.
@@ -204,32 +167,6 @@ fn ensure_npm_packages() -> Result<(), String> {
     }
 }
 
-/// The two halves `test` runs apart: the domain's tests (CPU alone: no server, database or
-/// clock), and every other crate's (servers, databases, the cluster: timed faults).
-const DOMAIN: [&str; 2] = ["-p", "saboteur-domain"];
-const NOT_DOMAIN: [&str; 3] = ["--workspace", "--exclude", "saboteur-domain"];
-
-/// Builds the tests of both halves (each its own set of features), and returns the server
-/// binary the web client's and the example clients' tests run against: the one the API's
-/// tests use (`CARGO_BIN_EXE_saboteur`; the dev profile keeps the engine, JSON and signatures
-/// optimised).
-fn server_binary() -> Option<PathBuf> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let built = [&NOT_DOMAIN[..], &DOMAIN[..]].iter().all(|half| {
-        Command::new(&cargo)
-            .current_dir(root())
-            .args(["test", "--no-run", "--quiet"])
-            .args(*half)
-            .status()
-            .is_ok_and(|s| s.success())
-    });
-    if !built {
-        eprintln!("xtask: building the tests failed");
-        return None;
-    }
-    Some(target_dir().join("debug/saboteur"))
-}
-
 /// The web client's tests: its types against the spec, then the pages in Chromium, served
 /// by `bin`: every `*.test.mjs` of `tests/browser`, the types' first, the others by name.
 fn browser_tests(bin: &Path, tally: &mut Tally) -> bool {
@@ -308,19 +245,6 @@ fn ensure_schemathesis() -> Result<PathBuf, String> {
                 .into(),
         )
     }
-}
-
-/// `cargo test --workspace`, its output shown and its counts added up.
-fn cargo_test(half: &[&str], rest: &[String]) -> Command {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut test = Command::new(cargo);
-    test.current_dir(root())
-        .args(["test", "--no-fail-fast"])
-        .args(half);
-    if !rest.is_empty() {
-        test.arg("--").args(rest);
-    }
-    test
 }
 
 /// Schemathesis against the live server's own spec (`xtask/schemathesis.sh`).
@@ -407,7 +331,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Task::Quick { rest } => quick(&rest),
+        Task::Quick { layer, rest } => quick::quick(layer, &rest),
         Task::Scenarios { dir } => scenarios(dir.as_deref()),
         Task::Cluster { action } => cluster(action),
     }

@@ -130,3 +130,42 @@ pub fn counted(mut command: Command, tally: &mut Tally) -> bool {
     }
     child.wait().is_ok_and(|s| s.success())
 }
+
+/// The two halves `test` runs apart: the domain's tests (CPU alone: no server, database or
+/// clock), and every other crate's (servers, databases, the cluster: timed faults).
+pub(crate) const DOMAIN: [&str; 2] = ["-p", "saboteur-domain"];
+pub(crate) const NOT_DOMAIN: [&str; 3] = ["--workspace", "--exclude", "saboteur-domain"];
+
+/// Builds the tests of both halves (each its own set of features), and returns the server
+/// binary the web client's and the example clients' tests run against: the one the API's
+/// tests use (`CARGO_BIN_EXE_saboteur`; the dev profile keeps the engine, JSON and signatures
+/// optimised).
+pub(crate) fn server_binary() -> Option<std::path::PathBuf> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let built = [&NOT_DOMAIN[..], &DOMAIN[..]].iter().all(|half| {
+        Command::new(&cargo)
+            .current_dir(crate::host::root())
+            .args(["test", "--no-run", "--quiet"])
+            .args(*half)
+            .status()
+            .is_ok_and(|s| s.success())
+    });
+    if !built {
+        eprintln!("xtask: building the tests failed");
+        return None;
+    }
+    Some(crate::host::target_dir().join("debug/saboteur"))
+}
+
+/// `cargo test --workspace`, its output shown and its counts added up.
+pub(crate) fn cargo_test(half: &[&str], rest: &[String]) -> Command {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut test = Command::new(cargo);
+    test.current_dir(crate::host::root())
+        .args(["test", "--no-fail-fast"])
+        .args(half);
+    if !rest.is_empty() {
+        test.arg("--").args(rest);
+    }
+    test
+}
