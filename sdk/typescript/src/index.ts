@@ -10,10 +10,12 @@
 //   for await (const record of follow(player, game, { table: true })) {}   // to the game's end
 //   for await (const notice of followPlayer(anonymous, signer.key)) {}     // all of a key's games
 //   await receipts.verify(anonymous, game, { [seat]: [signer.publicKey] }); // `saboteur verify`
-import createClient, { type Client } from "openapi-fetch";
+import createClient from "openapi-fetch";
+import type { Api } from "./client.js";
 import type { components, paths } from "./generated/api.js";
 import { API_VERSION } from "./generated/spec.js";
 
+export type { Api } from "./client.js";
 export type { components, operations, paths } from "./generated/api.js";
 export { API_VERSION, EVENT_TYPES } from "./generated/spec.js";
 export * from "./openings.js";
@@ -35,15 +37,6 @@ export type Outcome = Schemas["Outcome"];
 export type Receipt = Schemas["Receipt"];
 export type StateView = Schemas["StateView"];
 export type TableRead = Schemas["TableRead"];
-
-/** An openapi-fetch client of the API, typed from the spec, that knows its address, the token it
- * sends (a player's or the host's; none for a spectator) and the `fetch` it calls: the SDK's
- * signed acts, stream and audit downloads go the same way. */
-export type Api = Client<paths> & {
-  readonly baseUrl: string;
-  readonly token: string | undefined;
-  readonly fetch: typeof globalThis.fetch;
-};
 
 export interface ConnectOptions {
   /** The `fetch` every request goes through (by default the global one). */

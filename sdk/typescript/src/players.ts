@@ -9,7 +9,7 @@
 // know (a minor version may add some) is yielded like the others, its `kind` a plain string.
 import { createPrivateKey, type KeyObject, sign } from "node:crypto";
 import type { components } from "./generated/api.js";
-import type { Api } from "./index.js";
+import type { Api } from "./client.js";
 import { ApiProblem, ok } from "./problems.js";
 import { connection, READ_TIMEOUT, StreamLost } from "./stream.js";
 

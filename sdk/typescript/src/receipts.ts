@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { components } from "./generated/api.js";
-import type { Api } from "./index.js";
+import type { Api } from "./client.js";
 import { type Answer, ApiProblem, check, ok } from "./problems.js";
 
 type KeyList = components["schemas"]["KeyList"];

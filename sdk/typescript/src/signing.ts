@@ -8,7 +8,7 @@ import { createPrivateKey, generateKeyPairSync, type KeyObject, randomUUID, sign
 import canonicalize from "canonicalize";
 import type { components } from "./generated/api.js";
 import { API_VERSION } from "./generated/spec.js";
-import type { Api } from "./index.js";
+import type { Api } from "./client.js";
 import { check } from "./problems.js";
 
 type Command = components["schemas"]["Command"];

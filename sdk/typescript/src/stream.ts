@@ -11,7 +11,7 @@
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import type { components } from "./generated/api.js";
 import { API_VERSION, EVENT_TYPES } from "./generated/spec.js";
-import type { Api } from "./index.js";
+import type { Api } from "./client.js";
 import { checkOpenings } from "./openings.js";
 import { ApiProblem, check } from "./problems.js";
 

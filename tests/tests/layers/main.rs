@@ -13,6 +13,7 @@
 //! `mod x;` declarations are not edges; comments, doc comments and literals are skipped.
 
 mod parse;
+mod scripts;
 mod seam;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
