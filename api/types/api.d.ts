@@ -236,7 +236,9 @@ export interface paths {
          *     command's events and the bots' answers its request recorded after it — never a move played
          *     later — the same version and awaited seat) without playing again, through any server
          *     process, after a restart and after a failover, even after a 503 whose outcome was unknown;
-         *     such a reply carries `Idempotency-Replayed: true`. A broken rule is 422 with the rule's stable `code`.
+         *     such a reply carries `Idempotency-Replayed: true`. The reply comes once the command is
+         *     durable, with the moves of the random and heuristic bots that answered it at once; an
+         *     expert bot never thinks before it: its move, and those after it, follow on the stream. A broken rule is 422 with the rule's stable `code`.
          */
         post: operations["send_command"];
         delete?: never;

@@ -7,9 +7,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::app::act::{Act, Request};
+use crate::app::bots;
 use crate::app::ids::{GameId, Version};
 use crate::app::seam;
 use crate::app::state::AppState;
+use crate::app::table::Table;
 
 /// How often the driver asks the store for games waiting on a bot.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(1);
@@ -47,8 +49,24 @@ async fn log_unlogged(state: &AppState) {
 pub(crate) struct Driver;
 
 impl Driver {
-    /// Starts the sweep on the current runtime.
+    /// Starts the sweep, and the bots that answer a person's command after its reply
+    /// ([`AppState::bots_due`]), on the current runtime.
     pub fn spawn(state: Arc<AppState>) {
+        let queue = state
+            .bots_queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        if let Some(mut queue) = queue {
+            let state = state.clone();
+            tokio::spawn(async move {
+                while let Some(game) = queue.recv().await {
+                    // Each game's bots on their own: one game's searches never hold another's.
+                    let state = state.clone();
+                    tokio::spawn(async move { answer(&state, &game).await });
+                }
+            });
+        }
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(SWEEP_EVERY);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -93,20 +111,75 @@ async fn sweep(state: &AppState) {
     }
 }
 
+/// Plays the bots of `game` through the seam, one expert's search at a time thought over
+/// first while the table is free (so it answers reads meanwhile), then played through the
+/// seam with the cheaper bots after it; until no bot is due, or a round makes no progress (the
+/// sweep tries again).
+async fn answer(state: &AppState, game: &GameId) {
+    let Some(_answering) = Answering::start(state, game) else {
+        return;
+    };
+    let mut last = None;
+    loop {
+        let ahead = match seam::open(state, game).await {
+            // Nothing due after a round, or no progress: done. Nothing due at first: the
+            // seam's act below clears the store's flag that outlived its reason.
+            Ok(table) if last.is_some() && (!table.bot_due() || last == Some(table.version())) => {
+                return;
+            }
+            Ok(table) => {
+                last = Some(table.version());
+                bots::expert_turn(state, &table)
+            }
+            Err(e) => {
+                tracing::debug!(game = %game, "the bots' answer is left to the sweep: {e}");
+                return;
+            }
+        };
+        if let Some(turn) = ahead {
+            let (share, _) = Table::share_of(&state.store, game).await;
+            bots::think_ahead(state, &share, turn).await;
+        }
+        let act = Act::BotsDue { game: game.clone() };
+        if let Err(e) = seam::act(state, Request::new(None, act)).await {
+            tracing::debug!(game = %game, "the bots' answer is left to the sweep: {e}");
+            return;
+        }
+    }
+}
+
+/// A game whose bots [`answer`] plays: one at a time (the sweep and a command's answer would
+/// otherwise think the same move over twice).
+struct Answering<'a>(&'a AppState, GameId);
+
+impl<'a> Answering<'a> {
+    fn start(state: &'a AppState, game: &GameId) -> Option<Answering<'a>> {
+        let mut answering = state
+            .answering
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        answering
+            .insert(game.clone())
+            .then(|| Answering(state, game.clone()))
+    }
+}
+
+impl Drop for Answering<'_> {
+    fn drop(&mut self) {
+        self.0
+            .answering
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&self.1);
+    }
+}
+
 /// Plays the bots of one game through the seam, unless a request of this process holds it
 /// (that request lets them answer itself).
 async fn drive(state: &AppState, game: &GameId, version: Version) {
     if state.tables.busy(game) {
         return;
     }
-    match seam::act(
-        state,
-        Request::new(None, Act::BotsDue { game: game.clone() }),
-    )
-    .await
-    {
-        // Nothing due: the seam cleared the flag (it outlived its reason).
-        Ok(_) => {}
-        Err(e) => tracing::debug!(game = %game, %version, "bot sweep: {e}"),
-    }
+    tracing::trace!(game = %game, %version, "bot sweep");
+    answer(state, game).await;
 }

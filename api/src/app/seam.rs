@@ -10,10 +10,14 @@
 //! 5. decides with the engine,
 //! 6. stamps the time and appends at the expected version (or makes the act's own write: a
 //!    game, a credential; a seat taken meanwhile through another process is decided again),
-//! 7. lets the bots answer,
+//! 7. lets the bots answer (up to an expert's search, after a person's command),
 //! 8. builds and signs the reply from exactly what the log holds,
 //! 9. (the store announces each accepted append to every process),
-//! 10. applies the act's effects on live connections (a revoked token's streams close).
+//! 10. applies the act's effects on live connections (a revoked token's streams close),
+//! 11. hands an expert that answers a person's command to the driver, which thinks its move
+//!     over while the table answers reads and plays it (and the bots after it) through this
+//!     seam once the reply is on its way: a person never waits for a search, and the bots'
+//!     moves reach every client on the stream.
 //!
 //! Handlers only parse a request into an [`Act`] and turn the [`Done`] into a response. The
 //! steps that need room of their own live beside this file: who may act and the precondition
@@ -236,8 +240,12 @@ async fn on_table(
         Decided::Nothing => done(Done::Nothing),
     };
     // 7. The bots answer; when the sweep found none due in the game as the store has it (the
-    //    table followed it at 3c), its flag is cleared at this version.
-    let answered = let_bots_answer(state, table, key.as_deref()).await;
+    //    table followed it at 3c), its flag is cleared at this version. A person's command is
+    //    answered before an expert thinks: its search, and the bots after it, come after the
+    //    reply (step 11).
+    let after_reply = matches!(act.reply(), Reply::Command);
+    let think_here = !after_reply && !matches!(act, Act::BotsDue { .. });
+    let answered = let_bots_answer(state, table, key.as_deref(), think_here).await;
     if let (Act::BotsDue { .. }, Written::Done(_), None) = (&act, &written, answered) {
         settle_bot_flag(state, table).await?;
     }
@@ -252,12 +260,21 @@ async fn on_table(
     if let Some(key) = act.kept_key() {
         lobby_replies::keep(state, table.id(), key, &done).await;
     }
-    // 10. Live connections: a stream re-checks its token now (one whose token was issued
-    //     again ends); streams in other processes are woken by the store's announcement.
+    afterwards(state, table, &act, after_reply);
+    Ok(done)
+}
+
+/// Steps 10 and 11, once the reply is made. 10. Live connections: a stream re-checks its token
+/// now (one whose token was issued again ends); streams in other processes are woken by the
+/// store's announcement. 11. The expert (and the bots after it) that answers a person's
+/// command (`after_reply`) is handed to the driver.
+fn afterwards(state: &AppState, table: &Held, act: &Act, after_reply: bool) {
     if let Act::ReissueToken { .. } = act {
         state.presence.recheck(table.id());
     }
-    Ok(done)
+    if after_reply && table.bot_due() && state.bots_due.send(table.id().clone()).is_err() {
+        tracing::debug!(game = %table.id(), "no driver: the sweep plays the bots");
+    }
 }
 
 /// Step 6 for an act that seats (a join, a bot seated): the seat taken, and the reply to it —
@@ -468,12 +485,18 @@ async fn append(
 /// version after the last move this request appended, if any. After a command sent with a key,
 /// each move is recorded under that key ([`saboteur_storage::answer_id`]), in its own append:
 /// so the store holds exactly where the command's first reply ended, whatever was lost to a
-/// failover and whatever the sweep played later.
-async fn let_bots_answer(state: &AppState, table: &mut Held, key: Option<&str>) -> Option<Version> {
+/// failover and whatever the sweep played later. For the driver's `Act::BotsDue`, an expert
+/// whose move was not thought over ahead stops it ([`bots::next_move`]).
+async fn let_bots_answer(
+    state: &AppState,
+    table: &mut Held,
+    key: Option<&str>,
+    think_here: bool,
+) -> Option<Version> {
     let mut races = 0;
     let mut moves = 0;
     let mut last = None;
-    while let Some(events) = bots::next_move(state, table).await {
+    while let Some(events) = bots::next_move(state, table, think_here).await {
         let id = key.map(|k| saboteur_storage::answer_id(k, moves + 1));
         match append(state, table, events, id, None).await {
             Ok(Committed::New(batch)) => {

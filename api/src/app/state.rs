@@ -52,6 +52,20 @@ pub(crate) struct AppState {
     /// shared fairly between the clients asking: apart from the bots', so an audit never holds
     /// a bot's move back.
     pub audits: crate::app::thinkers::Thinkers,
+    /// The games whose bots answer a person's command after its reply: the driver plays each
+    /// through the seam at once (`Driver::spawn`); the store's bot flag keeps the duty should
+    /// this process stop first (the sweep takes it up).
+    pub(in crate::app) bots_due: tokio::sync::mpsc::UnboundedSender<saboteur_storage::GameId>,
+    /// The experts' moves thought over before their table was taken to play them (the
+    /// driver's, so the table answers reads while an expert thinks), by game, version and
+    /// head: the last 256.
+    pub(in crate::app) thoughts: Kept<saboteur_domain::Command>,
+    /// The games whose bots the driver is playing now (each by one task at a time).
+    pub(in crate::app) answering:
+        std::sync::Mutex<std::collections::HashSet<saboteur_storage::GameId>>,
+    /// Where the driver takes [`AppState::bots_due`] from (once, when it starts).
+    pub(in crate::app) bots_queue:
+        std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<saboteur_storage::GameId>>>,
 }
 
 impl AppState {
@@ -62,7 +76,12 @@ impl AppState {
         config: Config,
         signer: Signer,
     ) -> std::io::Result<AppState> {
+        let (bots_due, bots_queue) = tokio::sync::mpsc::unbounded_channel();
         Ok(AppState {
+            bots_due,
+            bots_queue: std::sync::Mutex::new(Some(bots_queue)),
+            thoughts: Kept::new(256),
+            answering: std::sync::Mutex::default(),
             reads: reads.as_ref().map(EventStore::reader),
             tables: Arc::new(Tables::new(
                 store.reader(),

@@ -168,15 +168,21 @@ impl Table {
         if let Some(share) = &self.share {
             return share.clone();
         }
-        match store.game_creator(&self.id).await {
-            Ok(maker) => {
-                let share = maker.unwrap_or_else(|| format!("game {}", self.id));
-                self.share = Some(share.clone());
-                share
-            }
+        let (share, known) = Table::share_of(store, &self.id).await;
+        if known {
+            self.share = Some(share.clone());
+        }
+        share
+    }
+
+    /// [`Table::share`] of game `id` read from the store, and whether the store said it (when
+    /// it cannot say now, the game's own share, to be asked again next time).
+    pub(in crate::app) async fn share_of(store: &ReadStore, id: &GameId) -> (String, bool) {
+        match store.game_creator(id).await {
+            Ok(maker) => (maker.unwrap_or_else(|| format!("game {id}")), true),
             Err(e) => {
-                tracing::debug!(game = %self.id, "the game's maker not read: {e}");
-                format!("game {}", self.id)
+                tracing::debug!(game = %id, "the game's maker not read: {e}");
+                (format!("game {id}"), false)
             }
         }
     }

@@ -265,6 +265,24 @@ pub async fn one_move(
     Some((command, key, st, body))
 }
 
+/// Waits (at most `within`) until the bots that answer a person's command have moved: the
+/// person holding `token` may act again, or the game is over. The game's version then.
+pub async fn settled(c: &Client, s: &Remote, id: &str, token: &str, within: Duration) -> i64 {
+    let deadline = Instant::now() + within;
+    loop {
+        if choose_move(c, s, id, token, 0).await.is_some()
+            || status(c, s, id).await.as_deref() == Some("finished")
+        {
+            return version(c, s, id).await;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the bots did not answer within {within:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// The `n`th (modulo their number) of the legal commands of the person holding `token`, and the
 /// version they were read at; `None` when it is not their turn or the server did not answer.
 pub async fn choose_move(

@@ -33,7 +33,8 @@ async fn keep_playing(
         match one_move(&c, &s, &id, &token, k).await {
             Some((_, _, st, _)) if st.is_success() => answered += 1,
             _ if status(&c, &s, &id).await.as_deref() == Some("finished") => break,
-            _ => tokio::time::sleep(Duration::from_millis(20)).await,
+            // Not its turn yet: its bots answer after its reply, thinking for seconds.
+            _ => tokio::time::sleep(Duration::from_millis(250)).await,
         }
     }
     answered
