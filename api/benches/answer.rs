@@ -42,30 +42,24 @@ async fn new_game(c: &Client, base: &str, level: &str, seed: u64) -> (String, St
     (id, me["player_token"].as_str().unwrap().to_string())
 }
 
+/// `GET url` (with `token`), its JSON body.
+async fn read(c: &Client, url: &str, token: Option<&str>) -> Value {
+    let mut r = c.get(url);
+    if let Some(token) = token {
+        r = r.bearer_auth(token);
+    }
+    r.send().await.unwrap().json().await.unwrap()
+}
+
 /// The person's legal commands once it is their turn; `None` when the game is over.
 async fn my_turn(c: &Client, base: &str, id: &str, token: &str) -> Option<(Vec<Value>, i64)> {
     loop {
-        let moves: Value = c
-            .get(format!("{base}/games/{id}/legal-moves"))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let moves = read(c, &format!("{base}/games/{id}/legal-moves"), Some(token)).await;
         let list = moves["commands"].as_array().cloned().unwrap_or_default();
         if !list.is_empty() {
             return Some((list, moves["version"].as_i64().unwrap_or(0)));
         }
-        let game: Value = c
-            .get(format!("{base}/games/{id}"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let game = read(c, &format!("{base}/games/{id}"), None).await;
         if game["status"] != "active" {
             return None;
         }
