@@ -36,21 +36,21 @@ pub(crate) fn quick(layer: Option<Layer>, rest: &[String]) -> ExitCode {
     args.extend_from_slice(rest);
     let mut tally = Tally::default();
     let ok = match layer {
-        Some(Layer::Domain) => counted(with_games(domain_tests(false), &args), &mut tally),
-        Some(Layer::Bots) => counted(with_games(domain_tests(true), &args), &mut tally),
+        Some(Layer::Domain) => counted(with_games(domain_tests(false, &args)), &mut tally),
+        Some(Layer::Bots) => counted(with_games(domain_tests(true, &args)), &mut tally),
         Some(Layer::Api) => {
             server_binary().is_some()
-                && counted(with_games(cargo_test(&NOT_DOMAIN, &[]), &args), &mut tally)
+                && counted(with_games(cargo_test(&NOT_DOMAIN, &args)), &mut tally)
         }
         None => {
             if server_binary().is_none() {
                 return ExitCode::FAILURE;
             }
             let domain = std::thread::spawn({
-                let command = with_games(cargo_test(&DOMAIN, &[]), &args);
+                let command = with_games(cargo_test(&DOMAIN, &args));
                 move || suite::captured(command, Count::Lines)
             });
-            let ok = counted(with_games(cargo_test(&NOT_DOMAIN, &[]), &args), &mut tally);
+            let ok = counted(with_games(cargo_test(&NOT_DOMAIN, &args)), &mut tally);
             match domain.join() {
                 Ok(run) => ok & run.show(&mut tally),
                 Err(_) => false,
@@ -66,8 +66,8 @@ pub(crate) fn quick(layer: Option<Layer>, rest: &[String]) -> ExitCode {
 }
 
 /// `cargo test` of the domain's searching test files (`searches`), or of all the others with
-/// its unit tests.
-fn domain_tests(searches: bool) -> Command {
+/// its unit tests; `args` after `--`.
+fn domain_tests(searches: bool, args: &[String]) -> Command {
     let mut half: Vec<String> = DOMAIN.map(String::from).to_vec();
     if !searches {
         half.push("--lib".to_string());
@@ -78,7 +78,7 @@ fn domain_tests(searches: bool) -> Command {
         }
     }
     let half: Vec<&str> = half.iter().map(String::as_str).collect();
-    cargo_test(&half, &[])
+    cargo_test(&half, args)
 }
 
 /// The integration test targets of a `tests/` folder: each `x.rs`, and each `x/main.rs`.
@@ -102,8 +102,8 @@ fn test_files(dir: &Path) -> Vec<String> {
     names
 }
 
-/// `command` with the fast loop's counts of random games (unless set), and `args` after `--`.
-fn with_games(mut command: Command, args: &[String]) -> Command {
+/// `command` with the fast loop's counts of random games (unless set).
+fn with_games(mut command: Command) -> Command {
     for (name, games) in [
         ("SABOTEUR_GAMES", "1000"),
         ("SABOTEUR_BOT_GAMES", "200"),
@@ -113,6 +113,5 @@ fn with_games(mut command: Command, args: &[String]) -> Command {
             command.env(name, games);
         }
     }
-    command.arg("--").args(args);
     command
 }

@@ -68,21 +68,10 @@ fn script_graph(dir: &Path) -> Graph {
         .collect()
 }
 
+/// Fails, naming every circle, when the scripts under `dir` import each other in one.
 fn assert_no_script_circle(dir: &str, at_least_files: usize) {
     let graph = script_graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(dir));
-    let edges: usize = graph.values().map(|to| to.len()).sum();
-    assert!(
-        graph.len() >= at_least_files && edges >= at_least_files,
-        "{dir}: {} files, {edges} imports: {graph:#?}",
-        graph.len()
-    );
-    let circles: Vec<String> = circles(&graph).iter().map(|c| c.join(" → ")).collect();
-    assert!(
-        circles.is_empty(),
-        "the modules of {dir} import each other in {} circle(s):\n{}",
-        circles.len(),
-        circles.join("\n")
-    );
+    super::assert_graph_has_no_circle(dir, &graph, at_least_files, at_least_files);
 }
 
 #[test]
