@@ -191,10 +191,11 @@ pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
         None => None,
     };
     let signer = signing_key(&store, config.signing_key_file.as_deref()).await?;
-    let state = Arc::new(AppState::new(store, reads, config.clone(), signer)?);
+    let (state, bots) = AppState::new(store, reads, config.clone(), signer)?;
+    let state = Arc::new(state);
     state.follow_store();
     state.beat_presence();
-    app::driver::Driver::spawn(state.clone());
+    app::driver::Driver::spawn(state.clone(), bots);
     let state = web::Data::from(state);
     let edge = Arc::new(http::edge::Edge::new(config.limits.clone()));
     http::edge::Edge::spawn_sweep(edge.clone());

@@ -40,11 +40,14 @@ pub(crate) async fn next_move(
     let seat = history.game().awaited()?;
     let level = table.bot(seat)?;
     let turn = history.bot_turn(seat, level);
-    let (turn, command) = if let Some(command) = state.thoughts.get(&thought_key(table)) {
+    let (turn, command) = if level != BotLevel::Expert {
+        let command = turn.think();
+        (turn, command)
+    } else if let Some(command) = state.thoughts.get(&thought_key(table)) {
         (turn, Some(command))
-    } else if level == BotLevel::Expert && !think_here {
+    } else if !think_here {
         return None;
-    } else if level == BotLevel::Expert {
+    } else {
         let share = table.share(&state.store).await;
         let thought = state
             .thinkers
@@ -60,9 +63,6 @@ pub(crate) async fn next_move(
                 return None;
             }
         }
-    } else {
-        let command = turn.think();
-        (turn, command)
     };
     let events = command.and_then(|c| table.history().play_bot_turn(&turn, &c));
     if events.is_none() {

@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use crate::app::act::{Act, Request};
 use crate::app::bots;
-use crate::app::ids::{GameId, Version};
+use crate::app::ids::GameId;
 use crate::app::seam;
-use crate::app::state::AppState;
+use crate::app::state::{AppState, BotsQueue};
 use crate::app::table::Table;
 
 /// How often the driver asks the store for games waiting on a bot.
@@ -49,24 +49,19 @@ async fn log_unlogged(state: &AppState) {
 pub(crate) struct Driver;
 
 impl Driver {
-    /// Starts the sweep, and the bots that answer a person's command after its reply
-    /// ([`AppState::bots_due`]), on the current runtime.
-    pub fn spawn(state: Arc<AppState>) {
-        let queue = state
-            .bots_queue
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take();
-        if let Some(mut queue) = queue {
+    /// Starts the sweep, and the bots that answer a person's command after its reply (the
+    /// games sent on [`AppState::bots_due`], taken from `queue`), on the current runtime.
+    pub fn spawn(state: Arc<AppState>, mut queue: BotsQueue) {
+        tokio::spawn({
             let state = state.clone();
-            tokio::spawn(async move {
+            async move {
                 while let Some(game) = queue.recv().await {
                     // Each game's bots on their own: one game's searches never hold another's.
                     let state = state.clone();
                     tokio::spawn(async move { answer(&state, &game).await });
                 }
-            });
-        }
+            }
+        });
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(SWEEP_EVERY);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -106,8 +101,8 @@ async fn sweep(state: &AppState) {
             return;
         }
     };
-    for (id, version) in waiting {
-        drive(state, &id, version).await;
+    for (id, _) in waiting {
+        drive(state, &id).await;
     }
 }
 
@@ -174,12 +169,11 @@ impl Drop for Answering<'_> {
     }
 }
 
-/// Plays the bots of one game through the seam, unless a request of this process holds it
-/// (that request lets them answer itself).
-async fn drive(state: &AppState, game: &GameId, version: Version) {
+/// Plays the bots of one game ([`answer`]), unless a request of this process holds it (that
+/// request lets them answer itself, or hands an expert's turn to the driver).
+async fn drive(state: &AppState, game: &GameId) {
     if state.tables.busy(game) {
         return;
     }
-    tracing::trace!(game = %game, %version, "bot sweep");
     answer(state, game).await;
 }

@@ -15,7 +15,7 @@ use saboteur_domain::{Audience, Seat};
 use saboteur_storage::GameId;
 use tokio::sync::Notify;
 
-pub use crate::dto::{PresenceView, SeatPresence};
+use crate::dto::{PresenceView, SeatPresence};
 
 /// How often a process records its streams and reads the others'.
 pub const BEAT: Duration = Duration::from_secs(2);

@@ -63,32 +63,33 @@ pub(crate) struct AppState {
     /// The games whose bots the driver is playing now (each by one task at a time).
     pub(in crate::app) answering:
         std::sync::Mutex<std::collections::HashSet<saboteur_storage::GameId>>,
-    /// Where the driver takes [`AppState::bots_due`] from (once, when it starts).
-    pub(in crate::app) bots_queue:
-        std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<saboteur_storage::GameId>>>,
 }
 
+/// Where the driver takes the games sent on [`AppState::bots_due`] from.
+pub(crate) type BotsQueue = tokio::sync::mpsc::UnboundedReceiver<saboteur_storage::GameId>;
+
 impl AppState {
-    /// The shared state of a server on `store`, signing with `signer`.
+    /// The shared state of a server on `store`, signing with `signer`, and the queue of the
+    /// games its driver plays the bots of (`Driver::spawn`).
     pub(crate) fn new(
         store: EventStore,
         reads: Option<EventStore>,
         config: Config,
         signer: Signer,
-    ) -> std::io::Result<AppState> {
-        let (bots_due, bots_queue) = tokio::sync::mpsc::unbounded_channel();
-        Ok(AppState {
+    ) -> std::io::Result<(AppState, BotsQueue)> {
+        let (bots_due, queue) = tokio::sync::mpsc::unbounded_channel();
+        let reads = reads.as_ref().map(EventStore::reader);
+        let state = AppState {
             bots_due,
-            bots_queue: std::sync::Mutex::new(Some(bots_queue)),
             thoughts: Kept::new(256),
             answering: std::sync::Mutex::default(),
-            reads: reads.as_ref().map(EventStore::reader),
             tables: Arc::new(Tables::new(
                 store.reader(),
-                reads.as_ref().map(EventStore::reader),
+                reads.clone(),
                 config.cache_bytes,
                 config.time.clone(),
             )),
+            reads,
             store: store.reader(),
             writer: store,
             metrics: Metrics::new()
@@ -101,7 +102,8 @@ impl AppState {
             thinkers: crate::app::thinkers::Thinkers::new(config.thinker_threads)?,
             audits: crate::app::thinkers::Thinkers::new(config.thinker_threads)?,
             config,
-        })
+        };
+        Ok((state, queue))
     }
 
     /// Reads with `read` from the read-only store, or from the store when the read-only store

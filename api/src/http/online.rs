@@ -10,10 +10,9 @@ use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::app::act::Act;
-use crate::app::presence::PresenceView;
 use crate::app::seam;
 use crate::app::state::AppState;
-use crate::dto::{NewToken, Outcome};
+use crate::dto::{NewToken, Outcome, PresenceView};
 use crate::error::ApiError;
 use crate::http::body::Json;
 use crate::http::perform::{game, header, idempotency_key, perform};
