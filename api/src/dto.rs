@@ -164,10 +164,21 @@ pub struct SeatKey {
     /// The Ed25519 public key, 32 bytes as 64 hex digits.
     #[schema(pattern = "^[0-9a-fA-F]{64}$")]
     pub public_key: String,
-    /// The proof that you hold `public_key` (as [`JoinGame::key_proof`]); needed.
+    /// The proof that you hold `public_key`; needed. Before the start, as
+    /// [`JoinGame::key_proof`]. During play in a game of record version 7 on
+    /// (`TableStatus.record_version`), your signature, with that key, of the RFC 8785 (JCS)
+    /// canonical JSON of `{"scheme": "saboteur-key-v2", "game": <the game's id>, "key":
+    /// <public_key in lowercase hex>, "seat": <your seat>, "version": <key_proof_version>}`: it
+    /// holds for this seat only, so nobody can put your key back with it after the host
+    /// reissues your seat's token.
     #[schema(pattern = "^[0-9a-fA-F]{128}$")]
     #[serde(default)]
     pub key_proof: Option<String>,
+    /// The game's version your proof names: needed during play from record version 7 on (the
+    /// version you read, no earlier than your seat's last reissued token and no later than now;
+    /// recorded as the event's `at`), refused before the start. Otherwise 400 `bad_key_proof`.
+    #[serde(default)]
+    pub key_proof_version: Option<u64>,
 }
 
 /// A seat's new name, before the start.

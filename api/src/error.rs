@@ -126,6 +126,7 @@ impl From<saboteur_domain::TableError> for ApiError {
             T::NoSuchSeat(_) | T::NoSuchMessage(_) => StatusCode::NOT_FOUND,
             T::SpectatorsMayNotTalk => StatusCode::FORBIDDEN,
             T::GameOver
+            | T::KeyInUse(_)
             | T::NotStarted
             | T::AlreadyStarted
             | T::Cancelled

@@ -228,7 +228,9 @@ async fn a_key_changed_in_play_answers_its_first_reply(url: &str, _dir: &std::pa
     let (id, me, _) = keyed_game_with_bots(&one, &old).await;
     let at = version_of(&one, &id).await;
     let key_path = format!("/games/{id}/seats/0/key");
-    let change = json!({"public_key": new_public, "key_proof": key_proof(&new, &id)}).to_string();
+    let proof = key_proof_at(&new, &id, 0, at);
+    let change =
+        json!({"public_key": new_public, "key_proof": proof, "key_proof_version": at}).to_string();
     let signer = Some((&old, id.as_str(), 0, at, "key"));
     let act = (reqwest::Method::PUT, key_path.as_str());
     let (_, first) = twice(

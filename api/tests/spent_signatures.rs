@@ -156,7 +156,11 @@ async fn an_act_names_what_it_is_about(url: &str, dir: &std::path::Path) {
         .call("GET", &format!("/games/{id}/state"), Some(&me), None)
         .await;
     let version = state["version"].as_u64().unwrap();
-    assert_eq!(state["table"]["record_version"], 6, "{state}");
+    assert_eq!(
+        state["table"]["record_version"],
+        saboteur_domain::options::RECORD_VERSION,
+        "{state}"
+    );
     assert_eq!(state["table"]["seats"][0]["undoable"], json!(mine[1]));
     assert_eq!(state["table"]["undo_request"], json!(null));
     assert_eq!(state["table"]["seats"][0]["handed_at"], json!(null));

@@ -2089,6 +2089,13 @@ export interface components {
          *     sees whose key changed.
          */
         EventSeatKeyRegistered: {
+            /**
+             * Format: int64
+             * @description The version the proof names (record version 7 on, for a key registered during play:
+             *     [`crate::key_proof_statement_at`]); absent for a key sent in the lobby, proved by
+             *     [`crate::key_proof_statement`].
+             */
+            at?: number | null;
             /** @description The Ed25519 public key, 64 hex digits. */
             key: string;
             /**
@@ -2976,7 +2983,7 @@ export interface components {
          * @description Every stable code a problem carries today (`Problem.code`): the rule-violation codes of docs/scenarios.md and the codes of the HTTP layer. New codes may be added in a minor version.
          * @enum {string}
          */
-        ProblemCode: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "signature_required" | "bad_signature" | "internal" | "conflict" | "not_started" | "already_started" | "seats_open" | "seats_full" | "seat_taken" | "bot_seat" | "not_over" | "already_rematched" | "clock_ran_out" | "log_shorter" | "cannot_start" | "cancelled" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "bad_key" | "bad_key_proof";
+        ProblemCode: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "signature_required" | "bad_signature" | "internal" | "conflict" | "not_started" | "already_started" | "seats_open" | "seats_full" | "seat_taken" | "bot_seat" | "not_over" | "already_rematched" | "clock_ran_out" | "log_shorter" | "cannot_start" | "cancelled" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "bad_key" | "bad_key_proof" | "key_in_use";
         /**
          * PublishedKey
          * @description A signing key as published: receipts signed with it stay checkable after it is retired.
@@ -3202,8 +3209,23 @@ export interface components {
          * @description A seat's new public key.
          */
         SeatKey: {
-            /** @description The proof that you hold `public_key` (as [`JoinGame::key_proof`]); needed. */
+            /**
+             * @description The proof that you hold `public_key`; needed. Before the start, as
+             *     [`JoinGame::key_proof`]. During play in a game of record version 7 on
+             *     (`TableStatus.record_version`), your signature, with that key, of the RFC 8785 (JCS)
+             *     canonical JSON of `{"scheme": "saboteur-key-v2", "game": <the game's id>, "key":
+             *     <public_key in lowercase hex>, "seat": <your seat>, "version": <key_proof_version>}`: it
+             *     holds for this seat only, so nobody can put your key back with it after the host
+             *     reissues your seat's token.
+             */
             key_proof?: string | null;
+            /**
+             * Format: int64
+             * @description The game's version your proof names: needed during play from record version 7 on (the
+             *     version you read, no earlier than your seat's last reissued token and no later than now;
+             *     recorded as the event's `at`), refused before the start. Otherwise 400 `bad_key_proof`.
+             */
+            key_proof_version?: number | null;
             /** @description The Ed25519 public key, 32 bytes as 64 hex digits. */
             public_key: string;
         };
@@ -6042,7 +6064,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game has started or every seat is taken */
+            /** @description The game has started or every seat is taken; the key is another seat's (`key_in_use`: one key signs for one seat) */
             409: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -6396,6 +6418,21 @@ export interface operations {
             };
             /** @description No such game, or the seat is not waiting to be claimed */
             404: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is another seat's (`key_in_use`: one key signs for one seat) */
+            409: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
@@ -6775,7 +6812,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game is over */
+            /** @description The game is over; the key is another seat's (`key_in_use`: one key signs for one seat) */
             409: {
                 headers: {
                     /** @description The API's version (`info.version`) */

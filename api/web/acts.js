@@ -30,7 +30,8 @@ export function ensureKey(page, drawn) {
         const kept = await api(`/games/${id}/seats/${me}/key`, {
           method: "PUT",
           token: mine.token,
-          body: await keys.sent(key, id),
+          // During play the proof names the seat and the version it is made at.
+          body: await keys.sent(key, id, { seat: me, version: st.version }),
         });
         // Before the start the reply is the seat's commitment made again with this key: kept,
         // once it is checked to name this key.

@@ -66,4 +66,5 @@ export default {
   "problem.not_bot": "No bot plays that seat.",
   "problem.bad_key": "That is not a public key.",
   "problem.bad_key_proof": "Your key's proof of possession is missing or does not verify.",
+  "problem.key_in_use": "This key already signs for another seat in this game: one key, one seat.",
 };

@@ -66,4 +66,5 @@ export default {
   "problem.not_bot": "Ningún bot juega en ese asiento.",
   "problem.bad_key": "Eso no es una clave pública.",
   "problem.bad_key_proof": "Falta la prueba de posesión de tu clave o no se verifica.",
+  "problem.key_in_use": "Esta clave ya firma por otro asiento de esta partida: una clave, un asiento.",
 };

@@ -66,4 +66,5 @@ export default {
   "problem.not_bot": "Ekkert vélmenni spilar í þessu sæti.",
   "problem.bad_key": "Þetta er ekki opinber lykill.",
   "problem.bad_key_proof": "Sönnun á eign lykilsins vantar eða stenst ekki.",
+  "problem.key_in_use": "Þessi lykill skrifar þegar undir fyrir annað sæti í þessum leik: einn lykill, eitt sæti.",
 };

@@ -66,4 +66,5 @@ export default {
   "problem.not_bot": "Šajā vietā nespēlē bots.",
   "problem.bad_key": "Tā nav publiskā atslēga.",
   "problem.bad_key_proof": "Atslēgas piederības pierādījuma nav vai tas nav derīgs.",
+  "problem.key_in_use": "Šī atslēga jau paraksta citu vietu šajā spēlē: viena atslēga, viena vieta.",
 };

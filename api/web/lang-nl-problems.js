@@ -66,4 +66,5 @@ export default {
   "problem.not_bot": "Op die plaats speelt geen bot.",
   "problem.bad_key": "Dat is geen publieke sleutel.",
   "problem.bad_key_proof": "Het bewijs dat de sleutel van jou is ontbreekt of klopt niet.",
+  "problem.key_in_use": "Deze sleutel ondertekent al voor een andere plaats in dit spel: één sleutel, één plaats.",
 };

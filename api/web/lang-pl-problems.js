@@ -66,4 +66,5 @@ export default {
   "problem.not_bot": "Na tym miejscu nie gra bot.",
   "problem.bad_key": "To nie jest klucz publiczny.",
   "problem.bad_key_proof": "Brak dowodu posiadania klucza albo nie jest ważny.",
+  "problem.key_in_use": "Ten klucz podpisuje już inne miejsce w tej grze: jeden klucz, jedno miejsce.",
 };

@@ -60,7 +60,7 @@ export async function api(path, { method = "GET", token, body, headers = {}, sig
 
 /** The record version of the games this browser takes seats in: their players sign
  * `saboteur-act-v3`, each act bound to its moment and to what it is about. */
-export const RECORD_VERSION = 6;
+export const RECORD_VERSION = 7;
 
 /**
  * What a player signs for an act: the RFC 8785 (JCS) canonical JSON of the act's scheme, name,
@@ -170,12 +170,20 @@ export const keys = {
   /**
    * What a seat is taken with: the public key and its proof of possession for game `game` (the
    * key's signature of the RFC 8785 JSON of `{"scheme": "saboteur-key-v1", "game", "key"}`);
-   * nothing without a key.
-   * @param {Key | null} key @param {string} game
-   * @returns {Promise<{ public_key?: string, key_proof?: string }>}
+   * nothing without a key. During play (`at`: the seat and the game's version, record version
+   * 7 on) the proof names them too (`{"scheme": "saboteur-key-v2", "game", "key", "seat",
+   * "version"}`), sent with that version as `key_proof_version`: it holds only for this seat,
+   * from its last reissued token on.
+   * @param {Key | null} key @param {string} game @param {{ seat: number, version: number }} [at]
+   * @returns {Promise<{ public_key?: string, key_proof?: string, key_proof_version?: number }>}
    */
-  async sent(key, game) {
+  async sent(key, game, at) {
     if (!key) return {};
+    if (at) {
+      const statement = { scheme: "saboteur-key-v2", game, key: key.public, seat: at.seat, version: at.version };
+      const proof = await keys.sign(key, canonicalize(statement) ?? "");
+      return { public_key: key.public, key_proof: proof, key_proof_version: at.version };
+    }
     const proof = await keys.sign(key, canonicalize({ scheme: "saboteur-key-v1", game, key: key.public }) ?? "");
     return { public_key: key.public, key_proof: proof };
   },

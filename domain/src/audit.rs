@@ -334,13 +334,25 @@ fn decide_again(
             .reissue_token(*seat)
             .map_err(|e| wrong(seq, e.to_string()))?,
         Event::SeatKeyRegistered {
-            seat, key, proof, ..
+            seat,
+            key,
+            proof,
+            at,
+            ..
         } => h
-            .register_key(*seat, key, proof.as_deref())
+            .register_key(*seat, key, (proof.as_deref(), *at))
             .map_err(|e| match e {
                 crate::TableError::BadKeyProof if proof.is_none() => {
                     wrong(seq, crate::signed_log::unproved_key(*seat, key))
                 }
+                crate::TableError::BadKeyProof => wrong(
+                    seq,
+                    crate::signed_log::proof_out_of_time(
+                        (*seat, key),
+                        *at,
+                        (h.key_proof_since(*seat), seq),
+                    ),
+                ),
                 e => wrong(seq, e.to_string()),
             })?,
         other => {

@@ -533,6 +533,11 @@ pub enum Event {
         /// [`crate::key_proof_statement`] for this game and key, 128 hex digits.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         proof: Option<String>,
+        /// The version the proof names (record version 7 on, for a key registered during play:
+        /// [`crate::key_proof_statement_at`]); absent for a key sent in the lobby, proved by
+        /// [`crate::key_proof_statement`].
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<u64>,
     },
     /// The host issued a new token for a seat; the old one no longer works, and the seat's key,
     /// if it had one, no longer signs for it. The token itself is never recorded.

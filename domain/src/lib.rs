@@ -65,8 +65,8 @@ pub use seat::Seat;
 pub use secret::{Pile, Secret};
 pub use signature::{
     ACT_V3_RECORD_VERSION, KEY_PROOF_SCHEME, SeatSignature, SignedAct, SigningScheme,
-    act_statement, fingerprint, is_public_key, is_signature, key_proof_statement, signing_message,
-    signing_statement,
+    act_statement, fingerprint, is_public_key, is_signature, key_proof_statement,
+    key_proof_statement_at, signing_message, signing_statement,
 };
 pub use signed_log::{KeyProof, SignedEntry, SigningError, key_proofs, not_signed_by, signed_acts};
 pub use status::{SeatStatus, TableStatus};

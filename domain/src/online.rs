@@ -35,6 +35,9 @@ pub const TALK_WINDOW_MS: u64 = 30_000;
 /// the table's options name another ([`crate::Options::timeout_bot`]).
 pub const TIMEOUT_BOT: BotLevel = BotLevel::Heuristic;
 
+mod text;
+pub use text::{check_text, forbidden_char};
+
 /// Why talk or an act at the table was refused. Nothing is recorded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
@@ -84,10 +87,15 @@ pub enum TableError {
     #[error("a public key is an Ed25519 key written as 64 lowercase hex digits")]
     BadKey,
     /// A key sent without its proof of possession in a game of record version 4 on, or with
-    /// one that is not 128 lowercase hex digits (or, as the server checks, does not verify).
+    /// one that is not 128 lowercase hex digits (or, as the server checks, does not verify);
+    /// during play from record version 7 on, one not dated (`key_proof_version`) within the
+    /// seat's current token.
     #[error(
         "a key is sent with `key_proof`: its signature of the statement {{\"scheme\": \
-         \"saboteur-key-v1\", \"game\", \"key\"}} (RFC 8785), 128 hex digits"
+         \"saboteur-key-v1\", \"game\", \"key\"}} (RFC 8785), 128 hex digits; during play, \
+         of {{\"scheme\": \"saboteur-key-v2\", \"game\", \"key\", \"seat\", \"version\"}} \
+         with that version as `key_proof_version`, no earlier than the seat's last reissued \
+         token"
     )]
     BadKeyProof,
     /// A seat given to a bot in the lobby is recorded right after the deal, before any move,
@@ -103,6 +111,9 @@ pub enum TableError {
     /// The host cancelled the game before its start.
     #[error("the game was cancelled before its start")]
     Cancelled,
+    /// The key is another seat's (record version 7 on): one key signs for one seat.
+    #[error("the key is {0}'s: one key signs for one seat")]
+    KeyInUse(Seat),
 }
 
 impl TableError {
@@ -127,6 +138,7 @@ impl TableError {
         "not_in_lobby",
         "already_started",
         "cancelled",
+        "key_in_use",
     ];
 
     /// The stable code of the refusal (one of [`TableError::CODES`]).
@@ -150,6 +162,7 @@ impl TableError {
             TableError::NotInLobby(_) => "not_in_lobby",
             TableError::AlreadyStarted => "already_started",
             TableError::Cancelled => "cancelled",
+            TableError::KeyInUse(_) => "key_in_use",
         }
     }
 }
@@ -162,37 +175,6 @@ pub struct Deadline {
     pub seat: Seat,
     /// When its time runs out, in milliseconds since the Unix epoch.
     pub at: u64,
-}
-
-/// The first character a text from a player may not hold, if any: a control character (a NUL
-/// among them) or a bidirectional embedding, override or isolate (U+202A–U+202E,
-/// U+2066–U+2069), which could make a name or a message read as something else. The one rule
-/// for every text a client sends: names and reasons in the API, messages and spectators' names
-/// here.
-pub fn forbidden_char(text: &str) -> Option<char> {
-    text.chars()
-        .find(|&c| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
-}
-
-/// Whether a text may be posted: not blank, at most `most` characters, no control characters
-/// and no bidirectional overrides (which could make a message read as something else).
-pub fn check_text(what: &str, text: &str, most: usize) -> Result<(), TableError> {
-    if text.trim().is_empty() {
-        return Err(TableError::BadText(format!("the {what} is empty")));
-    }
-    let chars = text.chars().count();
-    if chars > most {
-        return Err(TableError::BadText(format!(
-            "the {what} has {chars} characters: at most {most}"
-        )));
-    }
-    if let Some(c) = forbidden_char(text) {
-        return Err(TableError::BadText(format!(
-            "the {what} holds the control character U+{:04X}",
-            u32::from(c)
-        )));
-    }
-    Ok(())
 }
 
 impl History {
@@ -340,11 +322,11 @@ impl History {
                     return Err(TableError::SpectatorsMayNotTalk);
                 }
                 let name = name.unwrap_or_default();
-                check_text("name", name, NAME_MAX_CHARS)?;
+                check_text("name", name, NAME_MAX_CHARS).map_err(TableError::BadText)?;
                 Some(name.trim().to_string())
             }
         };
-        check_text("message", text, TALK_MAX_CHARS)?;
+        check_text("message", text, TALK_MAX_CHARS).map_err(TableError::BadText)?;
         let at = self.recorded_now(now);
         let recent: Vec<u64> = self
             .table
@@ -485,31 +467,70 @@ impl History {
 
     /// A seat's player registers an Ed25519 public key (64 lowercase hex digits), with its
     /// proof of possession (128 lowercase hex digits; whether it verifies is the caller's to
-    /// check, [`crate::key_proof_statement`]): from then on the seat's acts must carry the
-    /// player's signature ([`crate::signature`]).
+    /// check, [`crate::key_proof_statement`], or from record version 7 on
+    /// [`crate::key_proof_statement_at`] for the version `at` it names): from then on the
+    /// seat's acts must carry the player's signature ([`crate::signature`]). From record
+    /// version 7 on a key signs for one seat at a time ([`TableError::KeyInUse`]), and once the
+    /// seat's token was reissued, `at` is needed, no later than this
+    /// version and no earlier than the reissue ([`Self::key_proof_since`]); an undated proof
+    /// (the lobby's) holds only for a seat whose token was never reissued. Before version 7
+    /// none is recorded.
     pub fn register_key(
         &self,
         seat: Seat,
         key: &str,
-        proof: Option<&str>,
+        (proof, at): (Option<&str>, Option<u64>),
     ) -> Result<Vec<Event>, TableError> {
         self.table_open()?;
         self.seat_of_game(seat)?;
         if !crate::signature::is_public_key(key) {
             return Err(TableError::BadKey);
         }
-        let required = crate::options::proves_keys(self.table.record_version);
+        let record = self.table.record_version;
+        let required = crate::options::proves_keys(record);
         match proof {
             Some(p) if !crate::signature::is_signature(p) => return Err(TableError::BadKeyProof),
             None if required => return Err(TableError::BadKeyProof),
             _ => {}
         }
+        if crate::options::dates_key_proofs(record)
+            && let Some(other) = self.key_holder(key).filter(|s| *s != seat)
+        {
+            return Err(TableError::KeyInUse(other));
+        }
+        let since = self.key_proof_since(seat);
+        let at = match (crate::options::dates_key_proofs(record), at) {
+            (true, Some(v)) if (since..=self.version()).contains(&v) => Some(v),
+            // A key sent in the lobby names no version: it holds until a token is reissued.
+            (true, None) if since == 0 => None,
+            (false, _) => None,
+            (true, _) => return Err(TableError::BadKeyProof),
+        };
         Ok(vec![Event::SeatKeyRegistered {
             seat,
             key: key.to_string(),
             signature: None,
             proof: proof.map(str::to_string),
+            at,
         }])
+    }
+
+    /// The seat whose acts `key` signs now, if any.
+    pub fn key_holder(&self, key: &str) -> Option<Seat> {
+        let key = key.to_ascii_lowercase();
+        (self
+            .table
+            .keys
+            .iter()
+            .position(|k| k.as_deref() == Some(key.as_str())))
+        .and_then(|i| u8::try_from(i).ok())
+        .map(Seat)
+    }
+
+    /// The earliest version a key registered for `seat` now may be proved at (record version 7
+    /// on): the version of the seat's last reissued token, or 0.
+    pub fn key_proof_since(&self, seat: Seat) -> u64 {
+        self.table.reissued.get(seat.index()).copied().unwrap_or(0)
     }
 
     /// The key that signs a seat's acts, if its player registered one (and no token was

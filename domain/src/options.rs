@@ -28,8 +28,10 @@ pub(crate) fn is_first_rules_version(v: &u8) -> bool {
 /// with proved by its holder ([`crate::key_proof_statement`]); version 5 has a signed undo,
 /// vote or reclaim name the event it is about ([`crate::SigningScheme::ActV3`]); version 6
 /// hashes each event into the chain sealed, every hidden value replaced by a hiding commitment
-/// ([`SEALED_RECORD_VERSION`]). Older games stay auditable by their version's rules.
-pub const RECORD_VERSION: u8 = 6;
+/// ([`SEALED_RECORD_VERSION`]); version 7 has a key registered during play proved for its seat at
+/// a moment after the seat's last reissued token ([`DATED_KEY_PROOF_RECORD_VERSION`]). Older
+/// games stay auditable by their version's rules.
+pub const RECORD_VERSION: u8 = 7;
 
 /// The first record version whose hash chain covers each event sealed: every value some
 /// audience may not see replaced by a salted commitment, its salts derived from the server's
@@ -44,6 +46,17 @@ pub const KEY_PROOF_RECORD_VERSION: u8 = 4;
 /// Whether a game of `record_version` records every key with its proof of possession.
 pub fn proves_keys(record_version: u8) -> bool {
     record_version >= KEY_PROOF_RECORD_VERSION
+}
+
+/// The first record version in which a key registered during play is proved for its seat at a
+/// version ([`crate::key_proof_statement_at`], recorded as
+/// [`crate::Event::SeatKeyRegistered`]'s `at`) no earlier than the seat's last reissued token,
+/// so a proof read from the record cannot seat its key again after a reissue.
+pub const DATED_KEY_PROOF_RECORD_VERSION: u8 = 7;
+
+/// Whether a game of `record_version` dates the proofs of keys registered during play.
+pub fn dates_key_proofs(record_version: u8) -> bool {
+    record_version >= DATED_KEY_PROOF_RECORD_VERSION
 }
 
 /// The record version of a game whose creation records none.

@@ -229,6 +229,28 @@ pub fn key_proof_statement(game: &str, key: &str) -> Vec<u8> {
     serde_json_canonicalizer::to_vec(&statement).unwrap_or_default()
 }
 
+/// The scheme of a key's proof of possession made during play ([`key_proof_statement_at`]).
+pub const KEY_PROOF_AT_SCHEME: &str = "saboteur-key-v2";
+
+/// What the holder of a key signs to register it for their seat during play, in a game of
+/// record version 7 on ([`crate::options::DATED_KEY_PROOF_RECORD_VERSION`]): the RFC 8785
+/// (JCS) canonical JSON of `{"scheme": "saboteur-key-v2", "game", "key", "seat", "version"}`,
+/// the key as 64 lowercase hex digits, `version` the game's version the holder made it at
+/// (recorded as the event's `at`). It holds only for that seat, and only from the seat's last
+/// reissued token on: a proof read from the record cannot put its key back after a reissue, nor
+/// on another seat. Keys sent in the lobby are proved by [`key_proof_statement`].
+pub fn key_proof_statement_at(game: &str, key: &str, seat: Seat, version: u64) -> Vec<u8> {
+    let statement = serde_json::json!({
+        "scheme": KEY_PROOF_AT_SCHEME,
+        "game": game,
+        "key": key.to_ascii_lowercase(),
+        "seat": seat.0,
+        "version": version,
+    });
+    // A JSON object of strings and numbers always canonicalises.
+    serde_json_canonicalizer::to_vec(&statement).unwrap_or_default()
+}
+
 /// The bytes a player signs for an act: six lines joined by `\n` — `saboteur-act-v1`, the
 /// game's id, the seat number, the version, the act's name ([`SignedAct::as_str`]) and the
 /// request's body exactly as sent (which may itself hold line breaks; it comes last).

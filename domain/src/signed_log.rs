@@ -332,8 +332,11 @@ pub struct KeyProof {
     pub seat: Seat,
     /// The key, 64 lowercase hex digits.
     pub key: String,
-    /// The holder's signature of [`crate::key_proof_statement`], 128 hex digits.
+    /// The holder's signature of [`crate::key_proof_statement`], or of
+    /// [`crate::key_proof_statement_at`] when `at` is given, 128 hex digits.
     pub proof: String,
+    /// The version the proof names, for a key registered during play (record version 7 on).
+    pub at: Option<u64>,
 }
 
 /// How a key registered without its proof of possession is named.
@@ -345,32 +348,70 @@ pub(crate) fn unproved_key(seat: Seat, key: &str) -> String {
     )
 }
 
+/// How a key whose proof names the wrong moment is named (record version 7 on): an undated
+/// proof after the seat's token was reissued, one dated before the reissue (`since`), or
+/// after the version it was recorded at (`seq` - 1).
+pub(crate) fn proof_out_of_time(
+    (seat, key): (Seat, &str),
+    at: Option<u64>,
+    (since, seq): (u64, u64),
+) -> String {
+    let key = fingerprint(key);
+    match at {
+        None => format!(
+            "{seat}'s key {key} is registered after the seat's token was reissued at version \
+             {since} with a proof that names no moment: a proof made before the reissue, spent \
+             again"
+        ),
+        Some(at) if at < since => format!(
+            "{seat}'s key {key} is registered with a proof made at version {at}, before the \
+             seat's token was reissued at version {since}: a proof made before the reissue, spent \
+             again"
+        ),
+        Some(at) => format!(
+            "{seat}'s key {key} is registered at version {} with a proof dated version {at}, \
+             which had not happened yet",
+            seq - 1
+        ),
+    }
+}
+
 /// Every key a log registers with the proof its holder signed, for checking: in a game of
 /// record version 4 on every [`Event::SeatKeyRegistered`] must carry one (a key seated
 /// without it is named), and before that none may. Whether each proof verifies is the
 /// verifier's business (the engine does no signature checks).
 pub fn key_proofs(log: &[Event]) -> Result<Vec<KeyProof>, SigningError> {
-    let required = match log.first() {
-        Some(Event::GameCreated { record_version, .. }) => {
-            crate::options::proves_keys(*record_version)
-        }
+    let record_version = match log.first() {
+        Some(Event::GameCreated { record_version, .. }) => *record_version,
         _ => return Err((1, "the log does not start with game_created".into())),
     };
+    let required = crate::options::proves_keys(record_version);
     let mut proofs = Vec::new();
     for (index, event) in log.iter().enumerate() {
         let seq = index as u64 + 1;
         let Event::SeatKeyRegistered {
-            seat, key, proof, ..
+            seat,
+            key,
+            proof,
+            at,
+            ..
         } = event
         else {
             continue;
         };
+        if at.is_some() && !crate::options::dates_key_proofs(record_version) {
+            return Err((
+                seq,
+                "a key's proof is dated in a game whose record version dates none".into(),
+            ));
+        }
         match (proof, required) {
             (Some(proof), true) => proofs.push(KeyProof {
                 seq,
                 seat: *seat,
                 key: key.clone(),
                 proof: proof.clone(),
+                at: *at,
             }),
             (None, true) => return Err((seq, unproved_key(*seat, key))),
             (Some(_), false) => {

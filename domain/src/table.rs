@@ -35,6 +35,9 @@ pub(crate) struct Table {
     pub(crate) timed_out: bool,
     /// The key each seat's acts are signed with, if its player registered one.
     pub(crate) keys: Vec<Option<String>>,
+    /// The sequence number of each seat's last reissued token (0 if none): a key registered
+    /// for the seat later must be proved at that version or after (record version 7 on).
+    pub(crate) reissued: Vec<u64>,
     /// The game's record version ([`crate::options::RECORD_VERSION`]).
     pub(crate) record_version: u8,
 }
@@ -53,6 +56,7 @@ impl Table {
             handed: vec![None; players],
             for_player: vec![false; players],
             keys: vec![None; players],
+            reissued: vec![0; players],
             record_version: crate::options::FIRST_RECORD_VERSION,
             ..Table::default()
         }
@@ -141,6 +145,9 @@ impl Table {
             Event::TokenReissued { seat } => {
                 if let Some(k) = Table::seat_mut(&mut self.keys, *seat) {
                     *k = None;
+                }
+                if let Some(r) = Table::seat_mut(&mut self.reissued, *seat) {
+                    *r = seq;
                 }
             }
             // Nothing else changes the table's clocks, seats, keys or talk.

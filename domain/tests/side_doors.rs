@@ -211,7 +211,7 @@ fn lobby_bots_are_recorded_only_between_the_deal_and_the_first_move() {
     start.into_iter().for_each(|e| fresh.push(e));
     let key = "3b6a27bcceb6a42d62a3a8d02a6f0d73653215771de243a63ac048a18b59da29";
     let keyed = fresh
-        .register_key(Seat(2), key, Some(&"ab".repeat(64)))
+        .register_key(Seat(2), key, (Some("ab".repeat(64).as_str()), None))
         .unwrap();
     keyed.into_iter().for_each(|e| fresh.push(e));
     assert!(
@@ -256,7 +256,7 @@ fn a_signature_from_an_earlier_decision_is_named() {
     let key = "3b6a27bcceb6a42d62a3a8d02a6f0d73653215771de243a63ac048a18b59da29";
     let mut h = mixed_table();
     let keyed = h
-        .register_key(Seat(0), key, Some(&"ab".repeat(64)))
+        .register_key(Seat(0), key, (Some("ab".repeat(64).as_str()), None))
         .unwrap();
     keyed.into_iter().for_each(|e| h.push(e));
     let sign = |version: u64| SeatSignature {

@@ -43,7 +43,7 @@ fn keyed_game() -> History {
     .unwrap();
     let start = h.start().unwrap();
     push_all(&mut h, start);
-    let key = h.register_key(Seat(0), KEY, Some(PROOF)).unwrap();
+    let key = h.register_key(Seat(0), KEY, (Some(PROOF), None)).unwrap();
     push_all(&mut h, key);
     h
 }
@@ -167,7 +167,9 @@ fn an_unkeyed_seat_signs_nothing_and_a_reissued_token_drops_the_key() {
 fn a_new_key_over_an_old_one_is_signed_by_the_old_one() {
     let mut h = keyed_game();
     let other = "a".repeat(64);
-    let unsigned = h.register_key(Seat(0), &other, Some(PROOF)).unwrap();
+    let unsigned = h
+        .register_key(Seat(0), &other, (Some(PROOF), None))
+        .unwrap();
     let mut tampered = h.clone();
     push_all(&mut tampered, unsigned.clone());
     let (_, what) = signed_acts(&log(&tampered)).unwrap_err();
@@ -188,7 +190,10 @@ fn a_new_key_over_an_old_one_is_signed_by_the_old_one() {
         (SignedAct::Key, KEY)
     );
     audit(&log(&h)).unwrap();
-    assert!(h.register_key(Seat(0), "not a key", Some(PROOF)).is_err());
+    assert!(
+        h.register_key(Seat(0), "not a key", (Some(PROOF), None))
+            .is_err()
+    );
 }
 
 #[test]
@@ -323,11 +328,12 @@ fn a_key_is_registered_with_its_proof_from_record_version_4() {
     const { assert!(saboteur_domain::options::RECORD_VERSION >= KEY_PROOF_RECORD_VERSION) };
     let mut h = keyed_game();
     assert_eq!(
-        h.register_key(Seat(1), KEY, None).unwrap_err(),
+        h.register_key(Seat(1), KEY, (None, None)).unwrap_err(),
         TableError::BadKeyProof
     );
     assert_eq!(
-        h.register_key(Seat(1), KEY, Some("ab")).unwrap_err(),
+        h.register_key(Seat(1), KEY, (Some("ab"), None))
+            .unwrap_err(),
         TableError::BadKeyProof
     );
     let proofs = key_proofs(&log(&h)).unwrap();
@@ -344,6 +350,7 @@ fn a_key_is_registered_with_its_proof_from_record_version_4() {
         key: KEY.into(),
         signature: None,
         proof: None,
+        at: None,
     });
     let (seq, what) = key_proofs(&log(&h)).unwrap_err();
     assert_eq!(seq, h.version());
@@ -372,7 +379,7 @@ fn a_key_is_registered_with_its_proof_from_record_version_4() {
     let mut old = History::new(created).unwrap();
     let start = old.start().unwrap();
     push_all(&mut old, start);
-    let key = old.register_key(Seat(0), KEY, None).unwrap();
+    let key = old.register_key(Seat(0), KEY, (None, None)).unwrap();
     push_all(&mut old, key);
     assert!(key_proofs(&log(&old)).unwrap().is_empty());
     old.push(Event::SeatKeyRegistered {
@@ -380,6 +387,7 @@ fn a_key_is_registered_with_its_proof_from_record_version_4() {
         key: KEY.into(),
         signature: None,
         proof: Some(PROOF.into()),
+        at: None,
     });
     assert!(key_proofs(&log(&old)).is_err());
 }
@@ -387,11 +395,20 @@ fn a_key_is_registered_with_its_proof_from_record_version_4() {
 /// The key statement, byte for byte (docs/clients.md): its three members sorted, the key in
 /// lowercase whatever case it was sent in.
 #[test]
-fn the_key_statement_names_its_scheme_the_game_and_the_key() {
+fn the_key_statement_names_its_scheme_the_game_the_key_and_during_play_its_moment() {
     let statement = saboteur_domain::key_proof_statement("g1", &KEY.to_ascii_uppercase());
     assert_eq!(
         String::from_utf8(statement).unwrap(),
         format!("{{\"game\":\"g1\",\"key\":\"{KEY}\",\"scheme\":\"saboteur-key-v1\"}}")
+    );
+    // During play (record version 7 on) it also names the seat and the version it was made at.
+    let dated =
+        saboteur_domain::key_proof_statement_at("g1", &KEY.to_ascii_uppercase(), Seat(2), 41);
+    assert_eq!(
+        String::from_utf8(dated).unwrap(),
+        format!(
+            "{{\"game\":\"g1\",\"key\":\"{KEY}\",\"scheme\":\"saboteur-key-v2\",\"seat\":2,\"version\":41}}"
+        )
     );
 }
 
@@ -407,7 +424,9 @@ fn a_player_who_changed_keys_shows_every_act_with_all_of_them() {
     let version = h.version();
     play(&mut h, Some(signed(version, &body(&command), 1)));
     let other = "a".repeat(64);
-    let mut events = h.register_key(Seat(0), &other, Some(PROOF)).unwrap();
+    let mut events = h
+        .register_key(Seat(0), &other, (Some(PROOF), None))
+        .unwrap();
     let key_body = format!("{{\"public_key\":\"{other}\",\"key_proof\":\"{PROOF}\"}}");
     assert!(Event::sign(
         &mut events,
@@ -442,4 +461,146 @@ fn a_player_who_changed_keys_shows_every_act_with_all_of_them() {
             .any(|(_, what)| what.contains("seat 0's command is signed by key")),
         "{second_only:?}"
     );
+}
+
+/// Record version 7: a key registered after the seat's token was reissued is proved at a
+/// version no earlier than the reissue and no later than its own (`at`), so the proof a player
+/// made before, read from the record, cannot seat their key again. A key proved in the lobby
+/// (no `at`) holds only while the seat's token was never reissued, and a key signs for one seat
+/// at a time. The audit names each misdated proof and a key on two seats; a game of record
+/// version 6 dates none.
+#[test]
+fn a_key_registered_after_a_reissue_is_proved_after_it_from_record_version_7() {
+    use saboteur_domain::{TableError, audit, key_proofs, options::DATED_KEY_PROOF_RECORD_VERSION};
+    const { assert!(saboteur_domain::options::RECORD_VERSION >= DATED_KEY_PROOF_RECORD_VERSION) };
+    let mut h = keyed_game();
+    // Before any reissue the lobby's undated proof holds, and so does a dated one; seat 0's
+    // key is its own.
+    let other = "ab".repeat(32);
+    assert!(h.register_key(Seat(1), &other, (Some(PROOF), None)).is_ok());
+    let version = h.version();
+    assert!(
+        h.register_key(Seat(1), &other, (Some(PROOF), Some(version)))
+            .is_ok()
+    );
+    assert_eq!(
+        h.register_key(Seat(1), KEY, (Some(PROOF), None))
+            .unwrap_err(),
+        TableError::KeyInUse(Seat(0))
+    );
+    let reissue = h.reissue_token(Seat(0)).unwrap();
+    push_all(&mut h, reissue);
+    let since = h.version();
+    assert_eq!(h.key_proof_since(Seat(0)), since);
+    assert_eq!(h.key_proof_since(Seat(1)), 0);
+    for at in [None, Some(since - 1), Some(since + 1)] {
+        assert_eq!(
+            h.register_key(Seat(0), KEY, (Some(PROOF), at)).unwrap_err(),
+            TableError::BadKeyProof,
+            "{at:?}"
+        );
+    }
+    // One key signs for one seat: once seat 1 holds it, seat 0 cannot take it back.
+    let seat1 = h.register_key(Seat(1), KEY, (Some(PROOF), None)).unwrap();
+    let mut two = h.clone();
+    push_all(&mut two, seat1);
+    assert_eq!(
+        two.register_key(Seat(0), KEY, (Some(PROOF), Some(since)))
+            .unwrap_err(),
+        TableError::KeyInUse(Seat(1))
+    );
+    let events = h
+        .register_key(Seat(0), KEY, (Some(PROOF), Some(since)))
+        .unwrap();
+    assert!(matches!(events[..], [Event::SeatKeyRegistered { at: Some(a), .. }] if a == since));
+    push_all(&mut h, events);
+    assert!(audit(&log(&h)).is_ok());
+    assert_eq!(
+        key_proofs(&log(&h)).unwrap().last().unwrap().at,
+        Some(since)
+    );
+
+    // The operator registers the same key for a second seat: named.
+    let mut doubled = h.clone();
+    doubled.push(Event::SeatKeyRegistered {
+        seat: Seat(2),
+        key: KEY.into(),
+        signature: None,
+        proof: Some(PROOF.into()),
+        at: None,
+    });
+    let wrong = audit(&log(&doubled)).unwrap_err();
+    assert_eq!(wrong.seq, doubled.version());
+    assert!(
+        wrong
+            .what
+            .contains("the key is seat 0's: one key signs for one seat"),
+        "{}",
+        wrong.what
+    );
+
+    // The operator puts the key back after another reissue with the proof already recorded
+    // (dated before it), or with the lobby's: named.
+    let reissue = h.reissue_token(Seat(0)).unwrap();
+    push_all(&mut h, reissue);
+    let again = h.version();
+    for (at, named) in [
+        (
+            Some(since),
+            format!(
+                "made at version {since}, before the seat's token was reissued at version {again}"
+            ),
+        ),
+        (
+            None,
+            format!(
+                "after the seat's token was reissued at version {again} with a proof that names no moment"
+            ),
+        ),
+    ] {
+        let mut forged = h.clone();
+        forged.push(Event::SeatKeyRegistered {
+            seat: Seat(0),
+            key: KEY.into(),
+            signature: None,
+            proof: Some(PROOF.into()),
+            at,
+        });
+        let wrong = audit(&log(&forged)).unwrap_err();
+        assert_eq!(wrong.seq, forged.version());
+        assert!(wrong.what.contains(&named), "{}", wrong.what);
+    }
+
+    // Record version 6 dates no proof: a dated one is named as out of place.
+    let mut created = create(
+        Ruleset::Base,
+        Options::default(),
+        3,
+        Seat(0),
+        Seed::from_u64(7),
+    )
+    .unwrap();
+    if let Event::GameCreated { record_version, .. } = &mut created {
+        *record_version = 6;
+    }
+    let mut old = History::new(created).unwrap();
+    let start = old.start().unwrap();
+    push_all(&mut old, start);
+    let reissue = old.reissue_token(Seat(0)).unwrap();
+    push_all(&mut old, reissue);
+    let key = old
+        .register_key(Seat(0), KEY, (Some(PROOF), Some(old.version())))
+        .unwrap();
+    assert!(matches!(
+        key[..],
+        [Event::SeatKeyRegistered { at: None, .. }]
+    ));
+    old.push(Event::SeatKeyRegistered {
+        seat: Seat(0),
+        key: KEY.into(),
+        signature: None,
+        proof: Some(PROOF.into()),
+        at: Some(2),
+    });
+    assert!(key_proofs(&log(&old)).is_err());
 }

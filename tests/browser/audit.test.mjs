@@ -84,7 +84,13 @@ test("the audit view names a key registered for the reader's seat that this brow
   for (let i = 0; i < 2; i++) await post(`/games/${id}/bots`, created.host_token, { level: "random" });
   await post(`/games/${id}/start`, created.host_token);
   const { version } = await get(`/games/${id}`);
-  const body = { public_key: own.hex, key_proof: proof(own) };
+  // During play the new key's proof names the seat and the version it is made at.
+  const dated = canonicalize({ scheme: "saboteur-key-v2", game: id, key: own.hex, seat: taken.seat, version });
+  const body = {
+    public_key: own.hex,
+    key_proof: sign(null, Buffer.from(dated), own.privateKey).toString("hex"),
+    key_proof_version: version,
+  };
   const statement = canonicalize({
     scheme: "saboteur-act-v3",
     act: "key",

@@ -301,8 +301,9 @@ test("the waiting room is live: a bot seated, a guest arriving and renaming are 
 });
 
 test("a game whose record is of an older version is refused a seat: the page says why and no seat is taken", async () => {
-  // A server that created a new game under record version 5 (a chain that hashes hidden cards):
-  // the first event says so, and the browser reads it before it takes a seat.
+  // A server that created a new game under record version 6 (keys registered after a reissue
+  // proved without a date): the first event says so, and the browser reads it before it takes a
+  // seat.
   const created = await post("/games", undefined, { ruleset: "base", players: 3 });
   const id = created.game_id;
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
@@ -311,8 +312,8 @@ test("a game whose record is of an older version is refused a seat: the page say
   await page.route(`**/games/${id}/events?after=0&limit=1`, async (route) => {
     const res = await route.fetch();
     const events = await res.json();
-    assert.equal(events.events[0].event.record_version, 6, "the server creates games under record version 6");
-    events.events[0].event.record_version = 5;
+    assert.equal(events.events[0].event.record_version, 7, "the server creates games under record version 7");
+    events.events[0].event.record_version = 6;
     read++;
     await route.fulfill({ response: res, json: events });
   });
@@ -320,7 +321,7 @@ test("a game whose record is of an older version is refused a seat: the page say
   await page.getByRole("button", { name: "Join a seat" }).click();
   const alert = page.getByRole("alert").filter({ hasText: /older record/ });
   await alert.waitFor();
-  assert.match(await alert.textContent(), /version 5; this browser takes seats under version 6/);
+  assert.match(await alert.textContent(), /version 6; this browser takes seats under version 7/);
   assert.equal(read, 1, "the record version was read before the seat");
   assert.equal((await get(`/games/${id}`)).seats.length, 0, "no seat was taken");
   // The same game as the server recorded it: the seat is taken.

@@ -168,5 +168,22 @@ test("the host's acts through the table: a bot seated, a player leaving, a rollb
   const kinds = new Set(log.events.map((e) => e.event.type));
   for (const k of ["undone", "seat_handed_to_bot", "seat_reclaimed", "token_reissued"])
     assert.ok(kinds.has(k), `the record holds ${k}`);
+  // The new link's holder opens it: their browser registers its key, proved for the seat from
+  // the new token on (record version 7: a proof made earlier would not do).
+  const reissued = Math.max(...log.events.filter((e) => e.event.type === "token_reissued").map((e) => e.seq));
+  const holder = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  await (await holder.newPage()).goto(new URL(fresh, BASE).href);
+  let registered;
+  for (let i = 0; i < 100 && !registered; i++) {
+    const after = await get(`/games/${id}/events?after=${reissued}&limit=1000`);
+    registered = after.events.find((e) => e.event.type === "seat_key_registered");
+    if (!registered) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(registered, "the new holder's key is registered");
+  assert.ok(
+    registered.event.at >= reissued && registered.event.at < registered.seq,
+    `its proof is dated from the new token on: ${JSON.stringify(registered)}`,
+  );
+  await holder.close();
   await context.close();
 });

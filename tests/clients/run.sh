@@ -191,12 +191,12 @@ check "previous release $prev_version, python: generate its client" env PATH="$v
   --meta none --output-path "$work/prev-py/saboteur_client"
 cp "$prev/saboteur_wrap.py" "$work/prev-py/"
 sed "s#http://127.0.0.1:8080#$base#" "$prev/bot.py" >"$work/prev-py/bot.py"
-# Games are recorded under record version 6 now (a chain that seals hidden values, CHANGELOG
-# 0.15.0, breaking for signing clients): the previous release's bots, which sign record version 5
-# only, create the game, take a seat and start it through their generated clients, then refuse
-# it loudly before any act, as they were written to.
-refused="the game is of record version 6; this client signs record version 5 only"
-check "previous release $prev_version, python: its bot sets a game up, then refuses record version 6 before any act" bash -c \
+# Games are recorded under record version 7 now (CHANGELOG 0.15.0 and 0.16.0, breaking for
+# signing clients): the previous release's bots, which sign record version 5 only, create the
+# game, take a seat and start it through their generated clients, then refuse it loudly before
+# any act, as they were written to.
+refused="the game is of record version 7; this client signs record version 5 only"
+check "previous release $prev_version, python: its bot sets a game up, then refuses record version 7 before any act" bash -c \
   "cd '$work/prev-py' && if PATH='$(dirname "$bin")':\$PATH PYTHONPATH='$work/prev-py' '$venv/bin/python' bot.py >out 2>&1; then cat out; exit 1; fi; grep -q '$refused' out || { cat out; exit 1; }"
 cp "$ts/tsconfig.json" "$ts/package.json" "$work/prev-ts/"
 cp "$prev/client.ts" "$work/prev-ts/src/"
@@ -205,7 +205,7 @@ ln -sfn "$ts/node_modules" "$work/prev-ts/node_modules"
 check "previous release $prev_version, typescript: generate its types" \
   "$ts/node_modules/.bin/openapi-typescript" "$prev/openapi.json" --default-non-nullable=false -o "$work/prev-ts/generated/api.d.ts"
 check "previous release $prev_version, typescript: tsc --strict" "$ts/node_modules/.bin/tsc" -p "$work/prev-ts/tsconfig.json"
-check "previous release $prev_version, typescript: its bot sets a game up, then refuses record version 6 before any act" bash -c \
+check "previous release $prev_version, typescript: its bot sets a game up, then refuses record version 7 before any act" bash -c \
   "cd '$work/prev-ts' && if PATH='$(dirname "$bin")':\$PATH node dist/src/mine.js >out 2>&1; then cat out; exit 1; fi; grep -q '$refused' out || { cat out; exit 1; }"
 
 # Rust: openapi-generator (its `rust` generator: reqwest, blocking), compiled with cargo. The

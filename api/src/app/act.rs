@@ -81,6 +81,9 @@ pub(crate) struct SentKey {
     pub key: String,
     /// Its holder's signature of the game's key statement (128 hex digits).
     pub proof: Option<String>,
+    /// The version a proof made during play names
+    /// ([`saboteur_domain::key_proof_statement_at`]), if sent.
+    pub at: Option<u64>,
 }
 
 /// What can be done to a game. Each is authorised, decided, recorded, answered by the bots and

@@ -8,7 +8,9 @@
 use saboteur_domain::{Seat, SeatSignature, SignedAct, SigningScheme, fingerprint};
 use saboteur_storage::GameStatus;
 // The one check of a player's signature (`verifies`), the audit's too, and of a key.
-pub(crate) use saboteur_verifier::audit::{proves_possession, verifies, verifying_key};
+pub(crate) use saboteur_verifier::audit::{
+    proves_possession, proves_possession_at, verifies, verifying_key,
+};
 
 use crate::app::act::{Act, Signed, Who};
 use crate::app::tables::Held;

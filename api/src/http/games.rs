@@ -211,7 +211,7 @@ async fn get_game(
         (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
-        (status = 409, description = "The game has started or every seat is taken", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has started or every seat is taken; the key is another seat's (`key_in_use`: one key signs for one seat)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/seats")]
@@ -238,6 +238,7 @@ async fn join(
         key: public_key.map(|key| SentKey {
             key,
             proof: key_proof,
+            at: None,
         }),
         client,
     };
@@ -358,7 +359,7 @@ async fn leave(
         (status = 401, description = "A player's token is needed; the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not this seat's token", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game is over", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game is over; the key is another seat's (`key_in_use`: one key signs for one seat)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
@@ -374,6 +375,7 @@ async fn register_key(
     let SeatKey {
         public_key,
         key_proof,
+        key_proof_version,
     } = body.into_inner();
     let game = game(&id)?;
     let act = Act::RegisterKey {
@@ -383,6 +385,7 @@ async fn register_key(
         key: SentKey {
             key: public_key,
             proof: key_proof,
+            at: key_proof_version,
         },
     };
     perform(&state, &req, act).await

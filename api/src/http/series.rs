@@ -105,6 +105,7 @@ async fn rematch(
         (status = 401, description = "The seat's token from the previous game is needed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "That token held another seat, or none", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game, or the seat is not waiting to be claimed", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The key is another seat's (`key_in_use`: one key signs for one seat)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]
@@ -131,6 +132,7 @@ async fn claim(
             key: public_key.map(|key| SentKey {
                 key,
                 proof: key_proof,
+                at: None,
             }),
         },
     )

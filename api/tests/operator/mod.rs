@@ -228,6 +228,16 @@ pub fn key_proof(key: &ed25519_dalek::SigningKey, id: &str) -> String {
     hex::encode(key.sign(&statement).to_bytes())
 }
 
+/// The proof that the holder of `key` registers it for `seat` of game `id` during play, made at
+/// `version` (record version 7; docs/clients.md).
+pub fn key_proof_at(key: &ed25519_dalek::SigningKey, id: &str, seat: u8, version: u64) -> String {
+    use ed25519_dalek::Signer as _;
+    let public = hex::encode(key.verifying_key().to_bytes());
+    let statement =
+        saboteur_domain::key_proof_statement_at(id, &public, saboteur_domain::Seat(seat), version);
+    hex::encode(key.sign(&statement).to_bytes())
+}
+
 /// The body of taking a seat of game `id` as `name` with `key`, proved.
 pub fn keyed_join(id: &str, name: &str, key: &ed25519_dalek::SigningKey) -> Value {
     json!({

@@ -32,7 +32,7 @@ from saboteur_client.models import (
 
 from .problems import check
 
-RECORD_VERSION = 6
+RECORD_VERSION = 7
 """The record version this client signs for: its games' seats sign `saboteur-act-v3`."""
 
 SCHEME = "saboteur-act-v3"
@@ -122,6 +122,16 @@ class Signer:
         of `{"scheme": "saboteur-key-v1", "game", "key"}`, for `game` (by default the signer's)."""
         statement = {"scheme": "saboteur-key-v1", "game": self.game if game is None else game, "key": self.public_key}
         return self.key.sign(rfc8785.dumps(statement)).hex()
+
+    def key_proof_at(self, version: int) -> str:
+        """The proof of possession for registering `public_key` for `seat` during play (after the
+        host reissued the seat's token, which drops its key): the signature of the RFC 8785 JSON
+        of `{"scheme": "saboteur-key-v2", "game", "key", "seat", "version"}`, `version` the
+        game's version read since the reissue. Send it with `key_proof_version=version`."""
+        statement = rfc8785.dumps(
+            {"scheme": "saboteur-key-v2", "game": self.game, "key": self.public_key, "seat": self.seat, "version": version}
+        )
+        return self.key.sign(statement).hex()
 
     def statement(self, act: str, version: int, body: Body = None, about: int | None = None) -> bytes:
         """The bytes signed for `act` with `body`, chosen at `version`, about the event `about`."""

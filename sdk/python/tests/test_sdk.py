@@ -205,7 +205,7 @@ def test_receipts_are_written_and_verified(played: tuple[Table, list[StreamRecor
     # The refused pass, kept with its body and statement, is decided again: rightly refused.
     assert f"of seat {t.seat}'s signed command was right: the rules refuse it too" in said
     # The standalone verifier, built from the verifier crate alone (beside the server's binary),
-    # checks the same receipts of the sealed chain (record version 6), without a subcommand.
+    # checks the same receipts of the sealed chain (record version 6 on), without a subcommand.
     alone = Path(binary).with_name("saboteur-verify")
     assert alone.exists(), f"{alone}: the standalone verifier is built beside the server"
     said = t.receipts.verify(t.anonymous, t.game, {t.seat: [t.signer.public_key]}, binary=str(alone))
@@ -213,10 +213,10 @@ def test_receipts_are_written_and_verified(played: tuple[Table, list[StreamRecor
 
 
 def test_a_seat_checks_its_own_cards_against_the_chain(table: Table) -> None:
-    """Record version 6: the events served to a seat carry the openings of its own hidden
+    """Record version 6 on: the events served to a seat carry the openings of its own hidden
     values (its hand, what it drew), which the SDK checks; a value the chain does not commit to
     is refused loudly, and nobody else is given a salt."""
-    assert ok(get_state.sync_detailed(table.game, client=table.player)).table.record_version == RECORD_VERSION == 6
+    assert ok(get_state.sync_detailed(table.game, client=table.player)).table.record_version == RECORD_VERSION == 7
     url = f"/games/{table.game}/events?after=0&limit=1000"
     mine = table.player.get_httpx_client().get(url).json()["events"]
     opened = sum(check_openings(record) for record in mine)
@@ -317,3 +317,31 @@ def test_one_player_stream_plays_three_games(base: str) -> None:
                 break
     assert started == ended == set(signers)
     assert turns >= len(signers)
+
+
+def test_a_key_registered_after_a_reissue_is_proved_from_it(table: Table, base: str) -> None:
+    """Record version 7: after the host issues the seat a new token (which drops its key), a key
+    is registered with `key_proof_at(version)`, a version read since the reissue; the lobby's
+    undated proof, or one dated before the reissue, is refused and changes nothing."""
+    from saboteur_client.api.table import reissue_token
+
+    fresh = ok(reissue_token.sync_detailed(table.game, table.seat, client=table.host))
+    player = connect(base, fresh.player_token)
+    signer = Signer(table.game, table.seat)
+    url = f"/games/{table.game}/seats/{table.seat}/key"
+    refused: list[dict[str, object]] = [
+        {"public_key": signer.public_key, "key_proof": signer.key_proof()},
+        {"public_key": signer.public_key, "key_proof": signer.key_proof_at(fresh.version - 1),
+         "key_proof_version": fresh.version - 1},
+    ]
+    for body in refused:
+        answer = player.get_httpx_client().put(url, json=body)
+        assert (answer.status_code, answer.json()["code"]) == (400, "bad_key_proof")
+    assert ok(get_state.sync_detailed(table.game, client=player)).version == fresh.version
+    body = {"public_key": signer.public_key, "key_proof": signer.key_proof_at(fresh.version),
+            "key_proof_version": fresh.version}
+    answer = player.get_httpx_client().put(url, json=body)
+    assert answer.status_code == 200, answer.text
+    registered = answer.json()["events"][0]["event"]
+    assert (registered["type"], registered["key"], registered["at"]) == (
+        "seat_key_registered", signer.public_key, fresh.version)

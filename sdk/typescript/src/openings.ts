@@ -1,6 +1,6 @@
 // A seat's own hidden values checked against the game's chain while the game runs.
 //
-// In a game of record version 6 the chain hashes each event sealed: every value some audience
+// In a game of record version 6 on the chain hashes each event sealed: every value some audience
 // may not see stands in it as a commitment (docs/threat-model.md, "What each public value
 // reveals"). An event served to a seat carries `openings`: for each value of it that the seat
 // sees and others do not, its place (a JSON pointer), the commitment the chain holds and its

@@ -15,7 +15,7 @@ type Command = components["schemas"]["Command"];
 type Outcome = components["schemas"]["Outcome"];
 
 /** The record version this client signs for: its games' seats sign `saboteur-act-v3`. */
-export const RECORD_VERSION = 6;
+export const RECORD_VERSION = 7;
 
 export const SCHEME = "saboteur-act-v3";
 
@@ -95,6 +95,15 @@ export class Signer {
    * `{"scheme": "saboteur-key-v1", "game", "key"}`, for `game` (by default the signer's). */
   keyProof(game: string = this.game): string {
     const statement = canonical({ scheme: "saboteur-key-v1", game, key: this.publicKey });
+    return sign(null, Buffer.from(statement), this.key).toString("hex");
+  }
+
+  /** The proof of possession for registering `publicKey` for `seat` during play (after the host
+   * reissued the seat's token, which drops its key): the signature of the RFC 8785 JSON of
+   * `{"scheme": "saboteur-key-v2", "game", "key", "seat", "version"}`, `version` the game's
+   * version read since the reissue. Send it with `key_proof_version: version`. */
+  keyProofAt(version: number): string {
+    const statement = canonical({ scheme: "saboteur-key-v2", game: this.game, key: this.publicKey, seat: this.seat, version });
     return sign(null, Buffer.from(statement), this.key).toString("hex");
   }
 

@@ -59,7 +59,7 @@ test("a seat checks its own cards against the chain; a value it is not committed
   const table = await newTable();
   const state = await ok(table.player.GET("/games/{id}/state", { params: { path: { id: table.game } } }));
   assert.equal(state.table.record_version, RECORD_VERSION);
-  assert.equal(RECORD_VERSION, 6);
+  assert.equal(RECORD_VERSION, 7);
   const query = { params: { path: { id: table.game }, query: { after: 0, limit: 1000 } } };
   const mine = (await ok(table.player.GET("/games/{id}/events", query))).events;
   const opened = mine.reduce((n, record) => n + checkOpenings(record), 0);
@@ -134,7 +134,7 @@ describe("a whole game, its stream cut once", () => {
     // The refused pass, kept with its body and statement, is decided again: rightly refused.
     assert.match(said, new RegExp(`of seat ${table.seat}'s signed command was right: the rules refuse it too`));
     // The standalone verifier, built from the verifier crate alone beside the server's binary,
-    // checks the same receipts of the sealed chain (record version 6), without a subcommand.
+    // checks the same receipts of the sealed chain (record version 6 on), without a subcommand.
     const alone = join(dirname(binary), "saboteur-verify");
     assert.ok(existsSync(alone), `${alone}: the standalone verifier is built beside the server`);
     const again = await table.receipts.verify(table.anonymous, table.game, { [table.seat]: [table.signer.publicKey] }, { binary: alone });
@@ -241,4 +241,26 @@ test("one player's stream plays three games", async () => {
   assert.deepEqual([...started].sort(), [...signers.keys()].sort());
   assert.deepEqual([...ended].sort(), [...signers.keys()].sort());
   assert.ok(turns >= 3, `${turns} turns`);
+});
+
+test("after a reissue a key is registered with a proof dated since it; an older proof is refused", async () => {
+  const table = await newTable();
+  const path = { params: { path: { id: table.game, seat: table.seat } } };
+  const fresh = await ok(table.host.POST("/games/{id}/seats/{seat}/token", path));
+  const player = connect(base, fresh.player_token);
+  const signer = new Signer(table.game, table.seat);
+  const refused = [
+    { public_key: signer.publicKey, key_proof: signer.keyProof() },
+    { public_key: signer.publicKey, key_proof: signer.keyProofAt(fresh.version - 1), key_proof_version: fresh.version - 1 },
+  ];
+  for (const body of refused) {
+    await assert.rejects(ok(player.PUT("/games/{id}/seats/{seat}/key", { ...path, body })),
+      (e) => e instanceof ApiProblem && e.status === 400 && e.code === "bad_key_proof");
+  }
+  const body = { public_key: signer.publicKey, key_proof: signer.keyProofAt(fresh.version), key_proof_version: fresh.version };
+  const outcome = await ok(player.PUT("/games/{id}/seats/{seat}/key", { ...path, body }));
+  assert.ok("events" in outcome, "during play the key is recorded");
+  const registered = outcome.events[0]?.event;
+  assert.ok(registered?.type === "seat_key_registered");
+  assert.deepEqual([registered.key, registered.at], [signer.publicKey, fresh.version]);
 });

@@ -58,7 +58,7 @@ func must[T any](what string, value T, response *http.Response, err error) T {
 
 // recordVersion is the record version this bot signs for: its games' players sign
 // `saboteur-act-v3`; a game of another record version is refused.
-const recordVersion = 6
+const recordVersion = 7
 
 // signer is a seat's Ed25519 key: every act of a seat that registered it carries its signature
 // of the act's canonical statement (RFC 8785): the scheme, the act, the game, the seat, the

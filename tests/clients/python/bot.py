@@ -258,12 +258,15 @@ class Game:
             self.known = max(self.known, new.version)
             print(f"token of seat {first.seat} issued again at version {new.version}")
             # A new token drops the seat's key: its holder registers a new one (unsigned, as
-            # the seat has none now), and signs with it from then on.
+            # the seat has none now), proved for the seat from the reissue on, and signs with it
+            # from then on.
             self.retired_acts += first.signer.acts
             first.signer = Signer(self.game, first.seat)
+            proof = first.signer.key_proof_at(self.known)
             registered = signed(self.http, "PUT", f"/games/{self.game}/seats/{first.seat}/key", first.token,
                                 None, self.known, "key",
-                                {"public_key": first.signer.public_key, "key_proof": first.signer.key_proof()})
+                                {"public_key": first.signer.public_key, "key_proof": proof,
+                                 "key_proof_version": self.known})
             self.keep(Outcome.from_dict(registered.json()))
             first.keys.append(first.signer.public_key)
             self.keys_used += 1

@@ -102,7 +102,7 @@ def follow(
             yield EventRecord.from_dict(json.loads(message.data))
 
 
-RECORD_VERSION = 6
+RECORD_VERSION = 7
 """The record version this client signs for: its games' players sign `saboteur-act-v3`."""
 
 
@@ -157,6 +157,16 @@ class Signer:
         a new key registered)."""
         statement = rfc8785.dumps(
             {"scheme": "saboteur-key-v1", "game": self.game if game is None else game, "key": self.public_key}
+        )
+        return self.key.sign(statement).hex()
+
+    def key_proof_at(self, version: int) -> str:
+        """The proof for registering this key for `seat` during play (record version 7): the
+        signature of the RFC 8785 JSON of the scheme (`saboteur-key-v2`), the game, the key, the
+        seat and `version` (the game's version read since the seat's token was reissued), sent
+        with `key_proof_version=version`."""
+        statement = rfc8785.dumps(
+            {"scheme": "saboteur-key-v2", "game": self.game, "key": self.public_key, "seat": self.seat, "version": version}
         )
         return self.key.sign(statement).hex()
 

@@ -22,5 +22,7 @@ pub use receipts::{
     CLOCK_SKEW_MS, ReceiptsChecked, check_receipts, check_receipts_with_keys, read_receipts,
 };
 pub use refusals::{Judged, KeptStatement, judge_bundle, judge_refusals};
-pub use signatures::{check_signatures, proves_possession, verifies, verifying_key};
+pub use signatures::{
+    check_signatures, proves_possession, proves_possession_at, verifies, verifying_key,
+};
 pub use signed::ReceiptProblem;

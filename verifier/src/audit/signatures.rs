@@ -2,7 +2,7 @@
 //! the time and the body recorded with it.
 
 use ed25519_dalek::{Signature, Verifier as _, VerifyingKey};
-use saboteur_domain::Event;
+use saboteur_domain::{Event, Seat};
 use serde_json::Value;
 
 use super::error::AuditError;
@@ -106,7 +106,11 @@ fn check_key_proofs(game: &str, log: &[Event]) -> Result<(), AuditError> {
     let proofs =
         saboteur_domain::key_proofs(log).map_err(|(seq, what)| AuditError::signature(seq, what))?;
     for p in proofs {
-        if !proves_possession(game, &p.key, &p.proof) {
+        let proved = match p.at {
+            Some(at) => proves_possession_at(game, (&p.key, p.seat), at, &p.proof),
+            None => proves_possession(game, &p.key, &p.proof),
+        };
+        if !proved {
             return Err(AuditError::signature(
                 p.seq,
                 format!(
@@ -125,6 +129,16 @@ fn check_key_proofs(game: &str, log: &[Event]) -> Result<(), AuditError> {
 /// the one check of a key's proof of possession, the server's when the key is sent too.
 pub fn proves_possession(game: &str, key: &str, proof: &str) -> bool {
     verifies(key, &saboteur_domain::key_proof_statement(game, key), proof)
+}
+
+/// Whether `proof` is `key`'s signature of [`saboteur_domain::key_proof_statement_at`] for
+/// `game`, `seat` and version `at`: a key registered during play (record version 7 on).
+pub fn proves_possession_at(game: &str, (key, seat): (&str, Seat), at: u64, proof: &str) -> bool {
+    verifies(
+        key,
+        &saboteur_domain::key_proof_statement_at(game, key, seat, at),
+        proof,
+    )
 }
 
 /// Parses a key written as 64 hex digits.

@@ -188,13 +188,13 @@ async function tableActs(seat: Seat, drew: boolean): Promise<void> {
     known = Math.max(known, fresh.version);
     console.log(`token of seat ${first.seat} issued again at version ${fresh.version}`);
     // A new token drops the seat's key: its holder registers a new one (unsigned, as the seat
-    // has none now), and signs with it from then on.
+    // has none now), proved for the seat from the reissue on, and signs with it from then on.
     retiredActs += first.signer.acts;
     first.signer = new Signer(game, first.seat);
     const registered = await ok(api.PUT("/games/{id}/seats/{seat}/key", {
       params: { path: { id: game, seat: first.seat } },
       headers: bearer(first.token),
-      body: { public_key: first.signer.publicKey, key_proof: first.signer.keyProof() },
+      body: { public_key: first.signer.publicKey, key_proof: first.signer.keyProofAt(known), key_proof_version: known },
     }));
     // During play the key is recorded (an outcome); before the start the seat's commitment
     // is made again with it (and its receipt kept).

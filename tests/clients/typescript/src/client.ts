@@ -100,7 +100,7 @@ export async function* follow(
 
 /** The record version this client signs for: its games' players sign `saboteur-act-v3`. A
  * game of another record version is refused (`checkRecord`). */
-export const RECORD_VERSION = 6;
+export const RECORD_VERSION = 7;
 
 /** Refuses a game whose record version (`TableStatus.record_version`, or `game_created`'s) is
  * not the one this client signs: an older one binds signatures less (docs/clients.md). */
@@ -146,6 +146,15 @@ export class Signer {
    * registered). */
   keyProof(game: string = this.game): string {
     const statement = canonicalize({ scheme: "saboteur-key-v1", game, key: this.publicKey }) ?? "";
+    return sign(null, Buffer.from(statement), this.key).toString("hex");
+  }
+
+  /** The proof for registering this key for `seat` during play (record version 7): the
+   * signature of the RFC 8785 JSON of the scheme (`saboteur-key-v2`), the game, the key, the seat
+   * and `version` (the game's version read since the seat's token was reissued), sent with
+   * `key_proof_version: version`. */
+  keyProofAt(version: number): string {
+    const statement = canonicalize({ scheme: "saboteur-key-v2", game: this.game, key: this.publicKey, seat: this.seat, version }) ?? "";
     return sign(null, Buffer.from(statement), this.key).toString("hex");
   }
 

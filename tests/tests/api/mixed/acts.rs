@@ -298,8 +298,25 @@ impl Mixed {
         if self.rng.chance(50) {
             let (key, public) = super::game::signing_key(&mut self.rng);
             let path = format!("/games/{}/seats/{seat}/key", self.id);
-            let proof = super::game::key_proof(&key, &self.id);
-            let body = json!({ "public_key": public, "key_proof": proof });
+            // Proved for this seat from the reissue on (record version 7): a proof dated
+            // before the reissue, or the lobby's undated one, is refused and changes nothing.
+            let at = u64::try_from(reissued).expect("a version");
+            let stale = if self.rng.chance(50) {
+                json!({ "public_key": public, "key_proof": super::game::key_proof(&key, &self.id) })
+            } else {
+                let proof = super::game::key_proof_at(&key, &self.id, seat, at - 1);
+                json!({ "public_key": public, "key_proof": proof, "key_proof_version": at - 1 })
+            };
+            let ex = (self.app)
+                .exchange(reqwest::Method::PUT, &path, Some(&new), Some(&stale), &[])
+                .await;
+            self.count("stale key proof", ex.status);
+            self.check(
+                ex.status == StatusCode::BAD_REQUEST && ex.body["code"] == "bad_key_proof",
+                || format!("a key proved before the reissue: {ex:?}"),
+            );
+            let proof = super::game::key_proof_at(&key, &self.id, seat, at);
+            let body = json!({ "public_key": public, "key_proof": proof, "key_proof_version": at });
             let ex = (self.app)
                 .exchange(reqwest::Method::PUT, &path, Some(&new), Some(&body), &[])
                 .await;

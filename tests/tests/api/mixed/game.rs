@@ -48,6 +48,21 @@ pub fn key_proof(key: &ed25519_dalek::SigningKey, id: &str) -> String {
     hex::encode(key.sign(&statement).to_bytes())
 }
 
+/// The proof that the holder of `key` registers it for `seat` of game `id` during play, made
+/// at `version` (record version 7 on; docs/clients.md).
+pub fn key_proof_at(
+    key: &ed25519_dalek::SigningKey,
+    id: &str,
+    seat: usize,
+    version: u64,
+) -> String {
+    use ed25519_dalek::Signer as _;
+    let public = hex::encode(key.verifying_key().to_bytes());
+    let seat = saboteur_domain::Seat(u8::try_from(seat).expect("a seat"));
+    let statement = saboteur_domain::key_proof_statement_at(id, &public, seat, version);
+    hex::encode(key.sign(&statement).to_bytes())
+}
+
 /// The act a player signs for `POST /games/{id}{tail}`, if it is one.
 fn signed_act(tail: &str) -> Option<&'static str> {
     match tail {
