@@ -33,13 +33,6 @@ fn kept(key: &ed25519_dalek::SigningKey, id: &str, version: u64, body: &Value) -
 /// The operator's refusal of `refused` (a kept statement) at the table's version, signed with
 /// the server's key read from the store: the problem with its receipt, as the player got it.
 async fn forged_refusal(url: &str, server: &Server, id: &str, me: &str, refused: &Value) -> Value {
-    use sha2::Digest as _;
-    let state = server
-        .call("GET", &format!("/games/{id}/state"), Some(me), None)
-        .await;
-    let store = saboteur_storage::EventStore::connect(url).await.unwrap();
-    let key = store.active_server_key().await.unwrap().unwrap();
-    let signer = Signer::from_stored(&key).unwrap();
     let problem = json!({
         "type": "https://saboteur.example/problems/not_your_turn",
         "title": "The move breaks a rule",
@@ -47,6 +40,24 @@ async fn forged_refusal(url: &str, server: &Server, id: &str, me: &str, refused:
         "detail": "another player must act",
         "code": "not_your_turn",
     });
+    forged_refusal_as(url, server, (id, me), refused, problem).await
+}
+
+/// [`forged_refusal`] with the operator's `problem`.
+async fn forged_refusal_as(
+    url: &str,
+    server: &Server,
+    (id, me): (&str, &str),
+    refused: &Value,
+    problem: Value,
+) -> Value {
+    use sha2::Digest as _;
+    let state = server
+        .call("GET", &format!("/games/{id}/state"), Some(me), None)
+        .await;
+    let store = saboteur_storage::EventStore::connect(url).await.unwrap();
+    let key = store.active_server_key().await.unwrap().unwrap();
+    let signer = Signer::from_stored(&key).unwrap();
     let receipt = signer.sign(Receipt {
         kind: ReceiptKind::Refusal,
         game_id: id.to_string(),
@@ -148,6 +159,114 @@ on_both_stores!(
     a_legal_move_refused_is_named_on_sqlite,
     a_legal_move_refused_is_named_on_postgres,
     a_legal_move_refused_is_named
+);
+
+/// An act at the table refused is judged too. Seat 0 asks to take back its first command: the
+/// operator answers with a refusal it signs itself (`nothing_to_undo`), which `verify` with the
+/// kept statement names as a legal undo request refused. An approval with no request pending,
+/// refused by the honest server (`no_undo_pending`), is judged right.
+async fn a_legal_undo_refused_is_named(url: &str, dir: &std::path::Path) {
+    use ed25519_dalek::Signer as _;
+    use saboteur_domain::{Seat, SignedAct, act_statement};
+    let (key, _) = player_key(10);
+    let server = Server::start(url).await;
+    let (id, me, _) = keyed_game_with_bots(&server, &key).await;
+    let legal = server
+        .call("GET", &format!("/games/{id}/legal-moves"), Some(&me), None)
+        .await;
+    let signed_at = legal["version"].as_u64().unwrap();
+    let (status, out) = server
+        .signed(
+            &format!("/games/{id}/commands"),
+            &me,
+            &legal["commands"][0].to_string(),
+            Some((&key, &id, 0, signed_at, "command")),
+        )
+        .await;
+    assert_eq!(status, 200, "{out}");
+    let state = server
+        .call("GET", &format!("/games/{id}/state"), Some(&me), None)
+        .await;
+    let version = state["version"].as_u64().unwrap();
+    let undoable = state["table"]["seats"][0]["undoable"].as_u64();
+    assert!(
+        undoable.is_some(),
+        "seat 0's command can be taken back: {state}"
+    );
+    let keep = |act: SignedAct, about: Option<u64>| {
+        let bytes = act_statement(&id, Seat(0), version, act, "", about).unwrap();
+        json!({
+            "statement": serde_json::from_slice::<Value>(&bytes).unwrap(),
+            "signature": hex::encode(key.sign(&bytes).to_bytes()),
+        })
+    };
+    // The honest server refuses an approval with nothing to vote on.
+    let approve = keep(SignedAct::Approve, None);
+    let (status, honest) = server
+        .signed_over(
+            &format!("/games/{id}/undo/approve"),
+            &me,
+            "",
+            (
+                &key,
+                &saboteur_api::receipt::jcs(&approve["statement"]),
+                version,
+            ),
+        )
+        .await;
+    assert_eq!(
+        (status, honest["code"].as_str()),
+        (409, Some("no_undo_pending")),
+        "{honest}"
+    );
+    // The operator refuses the legal undo request.
+    let undo = keep(SignedAct::Undo, undoable);
+    let problem = json!({
+        "type": "https://saboteur.example/problems/nothing_to_undo",
+        "title": "Nothing to undo",
+        "status": 409,
+        "detail": "nothing to take back",
+        "code": "nothing_to_undo",
+    });
+    let forged = forged_refusal_as(url, &server, (&id, &me), &undo, problem).await;
+    play_signed(&server, &id, &me, &key).await;
+    let bundle = server
+        .call("GET", &format!("/games/{id}/audit"), None, None)
+        .await;
+    let bundle = file(dir, "bundle.json", &bundle);
+    let statements = file(dir, "statements.json", &json!([approve, undo]));
+    let receipts = file(dir, "receipts.json", &json!([honest, forged]));
+    let out = verify_with(&[
+        "--file",
+        &bundle,
+        "--receipts",
+        &receipts,
+        "--statements",
+        &statements,
+    ]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&format!(
+            "the refusal at version {version} of seat 0's signed approve was right: the rules \
+             refuse it too"
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!(
+            "the server refused a legal undo request at version {version}: seat 0's undo \
+             request, signed by its key at version {version}, is one the rules allow there \
+             (refused as `nothing_to_undo`)"
+        )),
+        "{said}"
+    );
+}
+
+on_both_stores!(
+    a_legal_undo_refused_is_named_on_sqlite,
+    a_legal_undo_refused_is_named_on_postgres,
+    a_legal_undo_refused_is_named
 );
 
 async fn a_commitment_to_another_key_is_named(url: &str, dir: &std::path::Path) {

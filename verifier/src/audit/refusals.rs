@@ -1,8 +1,9 @@
 //! Refusals judged: a refusal's receipt names what was refused by the hash of the statement the
 //! player signed (`request_hash`); with the statement the player kept, and the bundle, the
-//! refused command is decided again at the refusal's version. A command the rules allow there,
+//! refused act is decided again at the refusal's version. A command the rules allow there (or an
+//! undo request, a vote or a reclaim the undo and table rules allow, about the event it names),
 //! signed by the seat's key, at a version that still held, and never recorded before, was a
-//! legal move the server refused.
+//! legal act the server refused.
 
 use saboteur_domain::{Command, History, Seat};
 use serde::Deserialize;
@@ -37,6 +38,8 @@ fn judged(code: &str) -> bool {
     saboteur_domain::Violation::ALL
         .iter()
         .any(|v| v.code() == code)
+        || saboteur_domain::UndoError::CODES.contains(&code)
+        || matches!(code, "not_bot" | "game_over")
         || matches!(
             code,
             "precondition_failed"
@@ -127,9 +130,11 @@ fn judge(
     kept: &KeptStatement,
 ) -> Judged {
     let s = &kept.statement;
-    if field(s, "act") != "command" {
-        return Judged::NotJudged("only a command is decided again".into());
-    }
+    let Some(act) = Decided::of(field(s, "act").as_str().unwrap_or("")) else {
+        return Judged::NotJudged(
+            "only a command, an undo request, a vote and a reclaim are decided again".into(),
+        );
+    };
     let Some(code) = body.and_then(|b| b.get("code")).and_then(Value::as_str) else {
         return Judged::NotJudged(
             "it was kept without its body, which says why it was refused: keep the problem \
@@ -181,6 +186,9 @@ fn judge(
             then.decision_version()
         ));
     }
+    if let Decided::Table(act) = act {
+        return judge_table_act(&then, (act, seat), (at, signed_at), s, code);
+    }
     let Ok(command) = serde_json::from_value::<Command>(field(s, "body").clone()) else {
         return Judged::Right("its body is not a command".into());
     };
@@ -192,6 +200,99 @@ fn judge(
              its key at version {signed_at}, is one the rules allow there (refused as `{code}`)",
             seat.0,
             serde_json::to_string(&field(s, "body")).unwrap_or_default()
+        )),
+    }
+}
+
+/// The signed acts a refusal of which is decided again: a command by the rules, the others by
+/// the undo rules and the table's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Decided {
+    Command,
+    Table(TableAct),
+}
+
+/// An act at the table decided again: an undo request, a vote, a reclaim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TableAct {
+    Undo,
+    Vote(bool),
+    Reclaim,
+}
+
+impl Decided {
+    /// The act a statement's `act` names, if it is one decided again.
+    fn of(act: &str) -> Option<Decided> {
+        Some(match act {
+            "command" => Decided::Command,
+            "undo" => Decided::Table(TableAct::Undo),
+            "approve" => Decided::Table(TableAct::Vote(true)),
+            "decline" => Decided::Table(TableAct::Vote(false)),
+            "reclaim" => Decided::Table(TableAct::Reclaim),
+            _ => return None,
+        })
+    }
+}
+
+impl TableAct {
+    /// What the act is called in a sentence.
+    fn named(self) -> &'static str {
+        match self {
+            TableAct::Undo => "undo request",
+            TableAct::Vote(true) => "approval of an undo",
+            TableAct::Vote(false) => "refusal of an undo",
+            TableAct::Reclaim => "taking back of its seat",
+        }
+    }
+
+    /// The act as signed.
+    fn signed(self) -> saboteur_domain::SignedAct {
+        use saboteur_domain::SignedAct;
+        match self {
+            TableAct::Undo => SignedAct::Undo,
+            TableAct::Vote(true) => SignedAct::Approve,
+            TableAct::Vote(false) => SignedAct::Decline,
+            TableAct::Reclaim => SignedAct::Reclaim,
+        }
+    }
+}
+
+/// An undo request, a vote or a reclaim refused at version `at` (`then`, the record there),
+/// decided again: the event it names (`about`, from record version 5 on) must be the one it
+/// would be about there, and the undo rules and the table's must refuse it. A 503 is not judged:
+/// only a command's timeout follows from it.
+fn judge_table_act(
+    then: &History,
+    (act, seat): (TableAct, Seat),
+    (at, signed_at): (u64, u64),
+    s: &Value,
+    code: &str,
+) -> Judged {
+    if code == UNAVAILABLE {
+        return Judged::NotJudged("the store could not record it; nothing was decided".into());
+    }
+    let expected = then.about(seat, act.signed());
+    let named = field(s, "about").as_u64();
+    if s.get("about").is_some() && named != expected {
+        return Judged::Right(format!(
+            "it is about event {}, where the record at version {at} has it about {}",
+            named.map_or("none".into(), |e| e.to_string()),
+            expected.map_or("none".into(), |e| e.to_string())
+        ));
+    }
+    let decided = match act {
+        TableAct::Undo => then.request_undo(seat).map_err(|e| e.to_string()),
+        TableAct::Vote(approve) => then.vote_undo(seat, approve).map_err(|e| e.to_string()),
+        TableAct::Reclaim => then.reclaim_seat(seat).map_err(|e| e.to_string()),
+    };
+    match decided {
+        Err(why) => Judged::Right(format!("the rules refuse it too: {why}")),
+        Ok(_) => Judged::LegalRefused(format!(
+            "the server refused a legal {} at version {at}: seat {}'s {}, signed by its key at \
+             version {signed_at}, is one the rules allow there (refused as `{code}`)",
+            act.named(),
+            seat.0,
+            act.named()
         )),
     }
 }
