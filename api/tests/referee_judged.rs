@@ -101,16 +101,67 @@ async fn a_legal_move_refused_is_named(url: &str, dir: &std::path::Path) {
     assert_eq!(status, 422, "{honest}");
     let legal_kept = kept(&key, &id, version, &command);
     let forged = forged_refusal(url, &server, &id, &me, &legal_kept).await;
-    play_signed(&server, &id, &me, &key).await;
-    let bundle = server
-        .call("GET", &format!("/games/{id}/audit"), None, None)
-        .await;
-    let bundle = file(dir, "bundle.json", &bundle);
     let statements = file(
         dir,
         "statements.json",
         &json!([kept(&key, &id, version, &illegal), legal_kept]),
     );
+
+    // During the game, without the bundle: the seat's own view at the refusals' version, kept
+    // with its receipt, decides both.
+    let view = server
+        .call("GET", &format!("/games/{id}/state"), Some(&me), None)
+        .await;
+    assert_eq!(view["version"].as_u64(), Some(version), "{view}");
+    let during = file(dir, "during.json", &json!([honest, forged, view]));
+    let keys = file(
+        dir,
+        "keys.json",
+        &server.call("GET", "/keys", None, None).await,
+    );
+    let out = verify_with(&[
+        "--receipts",
+        &during,
+        "--statements",
+        &statements,
+        "--keys",
+        &keys,
+    ]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&format!(
+            "the refusal at version {version} of seat 0's signed command was right: the rules \
+             refuse it too, by the seat's own view"
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!(
+            "the server refused a legal move at version {version}: seat 0's command {command}, \
+             signed by its key at version {version}, is one the rules allow there, by the seat's \
+             own view at that version (refused as `not_your_turn`)"
+        )),
+        "{said}"
+    );
+    // Without the view, nothing is decided, and nothing is claimed.
+    let blind = file(dir, "blind.json", &json!([honest, forged]));
+    let out = verify_with(&[
+        "--receipts",
+        &blind,
+        "--statements",
+        &statements,
+        "--keys",
+        &keys,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("is not judged: neither the bundle nor the seat's view"));
+
+    play_signed(&server, &id, &me, &key).await;
+    let bundle = server
+        .call("GET", &format!("/games/{id}/audit"), None, None)
+        .await;
+    let bundle = file(dir, "bundle.json", &bundle);
 
     // The honest refusal, judged right.
     let honest_only = file(dir, "honest.json", &json!([honest]));

@@ -33,9 +33,11 @@ pub struct VerifyArgs {
     pub commitment: Vec<std::path::PathBuf>,
     /// Statements the player signed and kept (`{"statement": …, "signature": …}` each, as the
     /// SDKs and the web client keep them), for the refusals among `--receipts` (given with
-    /// their bodies): each refused command is decided again at the refusal's version, and a
-    /// move the rules allow there is named, "the server refused a legal move at version N"
-    /// (exit 1). Repeatable; needs a bundle.
+    /// their bodies): each refused command, undo request, vote or reclaim is decided again at
+    /// the refusal's version, and one the rules allow there is named, "the server refused a
+    /// legal move at version N" (exit 1). Repeatable. With a bundle, against its record;
+    /// without one (during the game), a command signed at the refusal's version is decided from
+    /// the seat's own view at that version, given among `--receipts` with its body.
     #[arg(long)]
     pub statements: Vec<std::path::PathBuf>,
     /// The transparency log's entries, from the first (`GET /log` pages joined as one JSON
@@ -110,15 +112,17 @@ pub fn verify_with(args: &VerifyArgs, bundle: Option<AuditBundle>) -> std::io::R
             "give a bundle (--file or --game), receipts (--receipts) or a log (--log)",
         );
     }
-    if bundle.is_none()
-        && (!args.commitment.is_empty()
-            || !args.player_key.is_empty()
-            || !args.statements.is_empty())
-    {
+    if bundle.is_none() && (!args.commitment.is_empty() || !args.player_key.is_empty()) {
         fail(
             code::USAGE,
-            "a commitment, a player's key or a kept statement is checked against the game's \
-             bundle: give --file or --game",
+            "a commitment or a player's key is checked against the game's bundle: give --file \
+             or --game",
+        );
+    }
+    if bundle.is_none() && !args.statements.is_empty() && args.receipts.is_none() {
+        fail(
+            code::USAGE,
+            "a kept statement is judged with the refusals among --receipts: give them",
         );
     }
     let (kept, checkpoints) = kept_keys(args, bundle.as_ref())?;
@@ -303,21 +307,23 @@ fn receipts(
                     serde_json::to_string(&checked).unwrap_or_default()
                 ))
             })
-            .and_then(|()| refusals(args, bundle, &receipts)),
-        None => crate::audit::prove_with_receipts(&receipts, kept).map(|games| {
-            for game in &games {
-                let over = game
-                    .signed_game_over_at
-                    .map(|v| format!("; the server signed the game over at version {v}"))
-                    .unwrap_or_default();
-                said(format!(
-                    "game {}: {} genuine receipts, signed up to version {} (served at \
+            .and_then(|()| refusals(args, Some(bundle), &receipts)),
+        None => crate::audit::prove_with_receipts(&receipts, kept)
+            .map(|games| {
+                for game in &games {
+                    let over = game
+                        .signed_game_over_at
+                        .map(|v| format!("; the server signed the game over at version {v}"))
+                        .unwrap_or_default();
+                    said(format!(
+                        "game {}: {} genuine receipts, signed up to version {} (served at \
                      {}){over}",
-                    game.game_id, game.receipts, game.latest_version, game.latest_served_at
-                ));
-            }
-            proved = games;
-        }),
+                        game.game_id, game.receipts, game.latest_version, game.latest_served_at
+                    ));
+                }
+                proved = games;
+            })
+            .and_then(|()| refusals(args, None, &receipts)),
     };
     match outcome {
         Ok(()) => Ok(proved),
@@ -327,11 +333,12 @@ fn receipts(
     }
 }
 
-/// `--statements`: each refusal among the receipts that names a kept statement, decided again;
-/// a legal move refused is a contradiction.
+/// `--statements`: each refusal among the receipts that names a kept statement, decided again
+/// against the bundle, or without it from the seat's own view at the refusal's version (a view
+/// receipt given with its body); a legal move refused is a contradiction.
 fn refusals(
     args: &VerifyArgs,
-    bundle: &AuditBundle,
+    bundle: Option<&AuditBundle>,
     receipts: &[(crate::receipt::Receipt, Option<serde_json::Value>)],
 ) -> Result<(), crate::audit::ReceiptProblem> {
     use crate::audit::{Judged, KeptStatement, ReceiptProblem};
@@ -349,8 +356,11 @@ fn refusals(
     if statements.is_empty() {
         return Ok(());
     }
-    let judged = crate::audit::judge_bundle(bundle, receipts, &statements)
-        .map_err(ReceiptProblem::Refused)?;
+    let judged = match bundle {
+        Some(bundle) => crate::audit::judge_bundle(bundle, receipts, &statements)
+            .map_err(ReceiptProblem::Refused)?,
+        None => crate::audit::judge_from_views(receipts, &statements),
+    };
     if judged.is_empty() {
         said("no refusal among the receipts names a kept statement");
     }

@@ -21,7 +21,7 @@ pub use proof::{ReceiptsProve, check_equivocation, prove_with_receipts};
 pub use receipts::{
     CLOCK_SKEW_MS, ReceiptsChecked, check_receipts, check_receipts_with_keys, read_receipts,
 };
-pub use refusals::{Judged, KeptStatement, judge_bundle, judge_refusals};
+pub use refusals::{Judged, KeptStatement, judge_bundle, judge_from_views, judge_refusals};
 pub use signatures::{
     check_signatures, proves_possession, proves_possession_at, verifies, verifying_key,
 };

@@ -122,6 +122,135 @@ pub fn judge_bundle(
     ))
 }
 
+/// Each refusal among `receipts` that names one of `statements`, decided again without the
+/// bundle: from the seat's own view at the refusal's version, a view receipt given with its body
+/// (`GET /games/{id}/state` as served, whose receipt [`super::prove_with_receipts`] checked).
+/// A seat's view is enough to decide its own command ([`saboteur_domain::bot::rebuild`] lists
+/// the awaited seat's legal commands as the real game does); an undo, a vote or a reclaim needs
+/// the record, and is left to [`judge_refusals`].
+pub fn judge_from_views(
+    receipts: &[(Receipt, Option<Value>)],
+    statements: &[KeptStatement],
+) -> Vec<(String, Judged)> {
+    let hashed: Vec<(String, &KeptStatement)> = statements.iter().map(|s| (s.hash(), s)).collect();
+    let mut judged = Vec::new();
+    for (receipt, body) in receipts {
+        if receipt.kind != ReceiptKind::Refusal {
+            continue;
+        }
+        let Some(kept) = receipt
+            .request_hash
+            .as_deref()
+            .and_then(|h| hashed.iter().find(|(hash, _)| hash == h))
+            .map(|(_, kept)| *kept)
+        else {
+            continue;
+        };
+        let name = format!(
+            "the refusal at version {} of seat {}'s signed {}",
+            receipt.version,
+            receipt.seat.map_or("?".into(), |s| s.to_string()),
+            field(&kept.statement, "act").as_str().unwrap_or("act")
+        );
+        let view = receipts.iter().find_map(|(r, b)| {
+            (r.kind == ReceiptKind::View
+                && r.game_id == receipt.game_id
+                && r.seat.is_some()
+                && r.seat == receipt.seat
+                && r.version == receipt.version)
+                .then_some(b.as_ref())
+                .flatten()
+                .and_then(|b| serde_json::from_value::<crate::body::StateView>(b.clone()).ok())
+        });
+        let verdict = match view {
+            Some(view) => judge_by_view(&view, receipt, body.as_ref(), kept),
+            None => Judged::NotJudged(format!(
+                "neither the bundle nor the seat's view at version {} (its state with its \
+                 receipt) was given",
+                receipt.version
+            )),
+        };
+        judged.push((name, verdict));
+    }
+    judged
+}
+
+/// A refused command decided again from the seat's view at the refusal's version: signed at
+/// that very version (so never recorded before), by the key the view gives the seat, and
+/// allowed by the rules there.
+fn judge_by_view(
+    state: &crate::body::StateView,
+    receipt: &Receipt,
+    body: Option<&Value>,
+    kept: &KeptStatement,
+) -> Judged {
+    let s = &kept.statement;
+    if field(s, "act") != "command" {
+        return Judged::NotJudged(
+            "without the bundle only a command is decided again (from the seat's view)".into(),
+        );
+    }
+    let Some(code) = body.and_then(|b| b.get("code")).and_then(Value::as_str) else {
+        return Judged::NotJudged("it was kept without its body, which says why".into());
+    };
+    if !judged(code) || code == UNAVAILABLE {
+        return Judged::NotJudged(format!(
+            "it was refused as `{code}`, which the seat's view cannot decide"
+        ));
+    }
+    let (Some(seat), Some(signed_at), Ok(at)) = (
+        field(s, "seat").as_u64().and_then(|x| u8::try_from(x).ok()),
+        field(s, "version").as_u64(),
+        u64::try_from(receipt.version),
+    ) else {
+        return Judged::NotJudged("the statement names no seat or version".into());
+    };
+    if receipt.seat != Some(seat) || state.view.seat != Some(Seat(seat)) {
+        return Judged::NotJudged(format!("the view or the refusal is not seat {seat}'s"));
+    }
+    if signed_at > at {
+        return Judged::Right(format!(
+            "signed at version {signed_at}, after the game's {at}"
+        ));
+    }
+    if signed_at != at {
+        return Judged::NotJudged(format!(
+            "signed at version {signed_at}, before the refusal's {at}: whether it still held \
+             needs the bundle"
+        ));
+    }
+    let seat = Seat(seat);
+    let key = state
+        .table
+        .seats
+        .get(seat.index())
+        .and_then(|x| x.key.as_deref());
+    if let Some(key) = key
+        && !verifies(key, &jcs(s), &kept.signature)
+    {
+        return Judged::Right("its signature is not the seat's key's".into());
+    }
+    let Ok(command) = serde_json::from_value::<Command>(field(s, "body").clone()) else {
+        return Judged::Right("its body is not a command".into());
+    };
+    let game = saboteur_domain::bot::rebuild(&state.view);
+    let canonical = command.canonical();
+    let legal = state.view.phase.awaited == Some(seat)
+        && saboteur_domain::legal_commands(&game, seat)
+            .iter()
+            .any(|c| c.canonical() == canonical);
+    if !legal {
+        return Judged::Right("the rules refuse it too, by the seat's own view".into());
+    }
+    Judged::LegalRefused(format!(
+        "the server refused a legal move at version {at}: seat {}'s command {}, signed by its \
+         key at version {at}, is one the rules allow there, by the seat's own view at that \
+         version (refused as `{code}`)",
+        seat.0,
+        serde_json::to_string(&field(s, "body")).unwrap_or_default()
+    ))
+}
+
 /// One refusal of a kept statement, decided again.
 fn judge(
     history: &History,
