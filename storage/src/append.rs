@@ -194,6 +194,14 @@ impl EventStore {
                 .await
             }
         };
+        #[cfg(feature = "testing")]
+        if matches!(inserted, Ok(n) if n == rows_of(append.events.len()))
+            && crate::faults::answer_lost(&append.game_id)
+        {
+            return Err(StoreError::Unavailable(
+                "the commit's answer was lost (a fault a test injected)".into(),
+            ));
+        }
         match inserted {
             Ok(n) if n == rows_of(append.events.len()) => {
                 let appended = Appended {

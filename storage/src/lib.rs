@@ -35,6 +35,8 @@ mod combine;
 mod credentials;
 mod engine;
 mod error;
+#[cfg(feature = "testing")]
+pub mod faults;
 mod games;
 mod ids;
 mod keys;

@@ -245,7 +245,7 @@ async fn on_table(
     //    reply (step 11).
     let after_reply = matches!(act.reply(), Reply::Command);
     let think_here = !after_reply && !matches!(act, Act::BotsDue { .. });
-    let answered = let_bots_answer(state, table, key.as_deref(), think_here).await;
+    let answered = let_bots_answer(state, table, key.as_deref(), think_here).await?;
     if let (Act::BotsDue { .. }, Written::Done(_), None) = (&act, &written, answered) {
         settle_bot_flag(state, table).await?;
     }
@@ -487,12 +487,17 @@ async fn append(
 /// so the store holds exactly where the command's first reply ended, whatever was lost to a
 /// failover and whatever the sweep played later. For the driver's `Act::BotsDue`, an expert
 /// whose move was not thought over ahead stops it ([`bots::next_move`]).
+///
+/// A move under the request's key whose append failed with its outcome unknown (the store
+/// went away between the commit and its answer) is the request's error: a reply that left it
+/// out could differ from its retry's, which reads the key's moves back from the store. The act
+/// itself is recorded; the retry answers it.
 async fn let_bots_answer(
     state: &AppState,
     table: &mut Held,
     key: Option<&str>,
     think_here: bool,
-) -> Option<Version> {
+) -> Result<Option<Version>, ApiError> {
     let mut races = 0;
     let mut moves = 0;
     let mut last = None;
@@ -506,13 +511,28 @@ async fn let_bots_answer(
             }
             Ok(Committed::Retried(_)) => races = 0,
             Err(ApiError::Conflict(..)) if races < BOT_RACES => races += 1,
+            // Another process recorded first: nothing of this request's was written.
+            Err(e @ ApiError::Conflict(..)) => {
+                tracing::warn!(game = %table.id(), "a bot's move lost its races: {e}");
+                break;
+            }
+            Err(e) if key.is_some() => {
+                tracing::warn!(
+                    game = %table.id(),
+                    "a bot's move under the request's key may or may not be recorded: {e}"
+                );
+                return Err(e);
+            }
             Err(e) => {
-                tracing::warn!(game = %table.id(), "a bot's move was not recorded: {e}");
+                tracing::warn!(
+                    game = %table.id(),
+                    "a bot's move may or may not be recorded; the sweep reads the store: {e}"
+                );
                 break;
             }
         }
     }
-    last
+    Ok(last)
 }
 
 /// Step 8: the reply to a batch, built from the log (so exactly what is stored and served,
