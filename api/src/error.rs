@@ -545,6 +545,7 @@ mod tests {
             T::NotInLobby(Seat(0)).into(),
             T::AlreadyStarted.into(),
             T::Cancelled.into(),
+            T::KeyInUse(Seat(0)).into(),
         ];
         let all = all_codes();
         for e in &refusals {

@@ -28,21 +28,28 @@ fn push_all(h: &mut History, events: Vec<Event>) {
     }
 }
 
-/// A started three-player game whose seat 0 registered [`KEY`], and the log so far.
-fn keyed_game() -> History {
-    let mut h = History::new(
-        create(
-            Ruleset::Base,
-            Options::default(),
-            3,
-            Seat(0),
-            Seed::from_u64(7),
-        )
-        .unwrap(),
+/// A started three-player game, of record version `record` (the newest by default).
+fn started_under(record: Option<u8>) -> History {
+    let mut created = create(
+        Ruleset::Base,
+        Options::default(),
+        3,
+        Seat(0),
+        Seed::from_u64(7),
     )
     .unwrap();
+    if let (Event::GameCreated { record_version, .. }, Some(v)) = (&mut created, record) {
+        *record_version = v;
+    }
+    let mut h = History::new(created).unwrap();
     let start = h.start().unwrap();
     push_all(&mut h, start);
+    h
+}
+
+/// A started three-player game whose seat 0 registered [`KEY`], and the log so far.
+fn keyed_game() -> History {
+    let mut h = started_under(None);
     let key = h.register_key(Seat(0), KEY, (Some(PROOF), None)).unwrap();
     push_all(&mut h, key);
     h
@@ -365,20 +372,7 @@ fn a_key_is_registered_with_its_proof_from_record_version_4() {
     assert!(audit(&log(&h)).is_err());
 
     // Record version 3: no proof asked for, none allowed.
-    let mut created = create(
-        Ruleset::Base,
-        Options::default(),
-        3,
-        Seat(0),
-        Seed::from_u64(7),
-    )
-    .unwrap();
-    if let Event::GameCreated { record_version, .. } = &mut created {
-        *record_version = 3;
-    }
-    let mut old = History::new(created).unwrap();
-    let start = old.start().unwrap();
-    push_all(&mut old, start);
+    let mut old = started_under(Some(3));
     let key = old.register_key(Seat(0), KEY, (None, None)).unwrap();
     push_all(&mut old, key);
     assert!(key_proofs(&log(&old)).unwrap().is_empty());
@@ -572,20 +566,7 @@ fn a_key_registered_after_a_reissue_is_proved_after_it_from_record_version_7() {
     }
 
     // Record version 6 dates no proof: a dated one is named as out of place.
-    let mut created = create(
-        Ruleset::Base,
-        Options::default(),
-        3,
-        Seat(0),
-        Seed::from_u64(7),
-    )
-    .unwrap();
-    if let Event::GameCreated { record_version, .. } = &mut created {
-        *record_version = 6;
-    }
-    let mut old = History::new(created).unwrap();
-    let start = old.start().unwrap();
-    push_all(&mut old, start);
+    let mut old = started_under(Some(6));
     let reissue = old.reissue_token(Seat(0)).unwrap();
     push_all(&mut old, reissue);
     let key = old

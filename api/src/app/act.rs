@@ -212,117 +212,209 @@ pub(crate) enum Act {
     BotsDue { game: GameId },
 }
 
+/// Who may take an act (step 2), as [`Act::declared`] says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum May {
+    /// The server itself: a timeout, a bot due.
+    Server,
+    /// Anyone, with no token of the game: a creation, a seat taken.
+    Anyone,
+    /// Whoever holds the previous game's token for the seat (checked when decided).
+    Claimant,
+    /// The host alone, who does what is said ("seats bots").
+    Host(&'static str),
+    /// A seat's player, for their own seat (the token's).
+    Player,
+    /// The named seat's own player, who does what is said ("names it").
+    OwnSeat(Seat, &'static str),
+    /// The named seat's own player, or the host (a seat given back before the start).
+    SeatOrHost(Seat),
+    /// A player (who sends no name) or a spectator (who may send one), never the host: talk.
+    PlayerOrSpectator {
+        /// Whether the act names its speaker.
+        named: bool,
+    },
+}
+
+/// What the seam knows of an act before deciding it, declared once per act
+/// ([`Act::declared`]): every list of acts the seam goes by is read from here.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Declared<'a> {
+    /// The game the act is on; `None` for a creation.
+    pub game: Option<&'a GameId>,
+    /// Who may take it.
+    pub may: May,
+    /// The act a seat's player signs for it, if a player may take it.
+    pub signed: Option<saboteur_domain::SignedAct>,
+    /// The `Idempotency-Key` that makes a retry of a seat's act answer its first reply, kept
+    /// with the batch it recorded (step 3).
+    pub retry_key: Option<&'a str>,
+    /// The `Idempotency-Key` of a lobby's act, whose first reply is kept apart from the log.
+    pub kept_key: Option<&'a KeyFor>,
+    /// The client that takes a seat by it, counted against its join limit.
+    pub taker: Option<&'a str>,
+    /// How the reply to a batch it recorded is shaped (step 8).
+    pub reply: Reply,
+}
+
 impl Act {
+    /// The act's declaration: one arm per act, every fact the seam goes by before deciding it.
+    /// A new act does not compile until it is declared here.
+    pub fn declared(&self) -> Declared<'_> {
+        use saboteur_domain::SignedAct;
+        let on = |game| Declared {
+            game: Some(game),
+            may: May::Server,
+            ..on_nothing()
+        };
+        match self {
+            Act::Create(..) => on_nothing(),
+            Act::Join {
+                game,
+                client,
+                retry,
+                ..
+            } => Declared {
+                may: May::Anyone,
+                kept_key: retry.as_ref(),
+                taker: client.as_deref(),
+                ..on(game)
+            },
+            Act::SeatBot {
+                game,
+                client,
+                retry,
+                ..
+            } => Declared {
+                may: May::Host("seats bots"),
+                kept_key: retry.as_ref(),
+                taker: client.as_deref(),
+                ..on(game)
+            },
+            Act::Leave { game, seat, retry } => Declared {
+                may: May::SeatOrHost(*seat),
+                signed: Some(SignedAct::Leave),
+                kept_key: retry.as_ref(),
+                ..on(game)
+            },
+            Act::Rename {
+                game, seat, retry, ..
+            } => Declared {
+                may: May::OwnSeat(*seat, "names it"),
+                signed: Some(SignedAct::Name),
+                kept_key: retry.as_ref(),
+                ..on(game)
+            },
+            Act::Start { game } => Declared {
+                may: May::Host("starts the game"),
+                ..on(game)
+            },
+            Act::Cancel { game } => Declared {
+                may: May::Host("cancels the game"),
+                ..on(game)
+            },
+            Act::Command { game, key, .. } => Declared {
+                may: May::Player,
+                signed: Some(SignedAct::Command),
+                retry_key: key.as_deref(),
+                reply: Reply::Command,
+                ..on(game)
+            },
+            Act::RequestUndo { game, key } => Declared {
+                may: May::Player,
+                signed: Some(SignedAct::Undo),
+                retry_key: key.as_deref(),
+                reply: Reply::Vote,
+                ..on(game)
+            },
+            Act::VoteUndo { game, approve, key } => Declared {
+                may: May::Player,
+                signed: Some(if *approve {
+                    SignedAct::Approve
+                } else {
+                    SignedAct::Decline
+                }),
+                retry_key: key.as_deref(),
+                reply: Reply::Vote,
+                ..on(game)
+            },
+            Act::Rollback { game, .. } => Declared {
+                may: May::Host("rolls a game back"),
+                ..on(game)
+            },
+            Act::Talk {
+                game, name, key, ..
+            } => Declared {
+                may: May::PlayerOrSpectator {
+                    named: name.is_some(),
+                },
+                signed: Some(SignedAct::Talk),
+                retry_key: key.as_deref(),
+                ..on(game)
+            },
+            Act::HideTalk { game, .. } => Declared {
+                may: May::Host("hides messages"),
+                ..on(game)
+            },
+            Act::HandOver { game, .. } => Declared {
+                may: May::Host("hands seats to bots"),
+                ..on(game)
+            },
+            Act::Reclaim { game, seat, key } => Declared {
+                may: May::OwnSeat(*seat, "takes it back"),
+                signed: Some(SignedAct::Reclaim),
+                retry_key: key.as_deref(),
+                ..on(game)
+            },
+            Act::ReissueToken { game, seat } => Declared {
+                may: May::Host("issues tokens"),
+                reply: Reply::Token(*seat),
+                ..on(game)
+            },
+            Act::Rematch { game, .. } => Declared {
+                may: May::Host("creates the rematch"),
+                ..on(game)
+            },
+            Act::Claim { game, .. } => Declared {
+                may: May::Claimant,
+                ..on(game)
+            },
+            Act::RegisterKey {
+                game, seat, retry, ..
+            } => Declared {
+                may: May::OwnSeat(*seat, "registers its key"),
+                signed: Some(SignedAct::Key),
+                retry_key: retry.as_ref().map(|k| k.key.as_str()),
+                kept_key: retry.as_ref(),
+                ..on(game)
+            },
+            Act::TimeOut { game } | Act::BotsDue { game } => on(game),
+        }
+    }
+
     /// The game the act is on; `None` for a creation.
     pub fn game(&self) -> Option<&GameId> {
-        match self {
-            Act::Create(..) => None,
-            Act::Join { game, .. }
-            | Act::SeatBot { game, .. }
-            | Act::Leave { game, .. }
-            | Act::Rename { game, .. }
-            | Act::Start { game }
-            | Act::Cancel { game }
-            | Act::Command { game, .. }
-            | Act::RequestUndo { game, .. }
-            | Act::VoteUndo { game, .. }
-            | Act::Rollback { game, .. }
-            | Act::Talk { game, .. }
-            | Act::HideTalk { game, .. }
-            | Act::HandOver { game, .. }
-            | Act::Reclaim { game, .. }
-            | Act::ReissueToken { game, .. }
-            | Act::Rematch { game, .. }
-            | Act::Claim { game, .. }
-            | Act::RegisterKey { game, .. }
-            | Act::TimeOut { game }
-            | Act::BotsDue { game } => Some(game),
-        }
+        self.declared().game
     }
 
     /// The `Idempotency-Key` that makes a retry of a seat's act answer its first reply, kept
     /// with the batch it recorded (step 3). A creation's and a rematch's keys are kept with the
     /// game they make (`app/games.rs`), a lobby act's with its reply ([`Act::kept_key`]).
     pub fn retry_key(&self) -> Option<&str> {
-        match self {
-            Act::Command { key, .. }
-            | Act::RequestUndo { key, .. }
-            | Act::VoteUndo { key, .. }
-            | Act::Talk { key, .. }
-            | Act::Reclaim { key, .. } => key.as_deref(),
-            Act::RegisterKey { retry, .. } => retry.as_ref().map(|k| k.key.as_str()),
-            Act::Create(..)
-            | Act::Rematch { .. }
-            | Act::Join { .. }
-            | Act::SeatBot { .. }
-            | Act::Leave { .. }
-            | Act::Rename { .. }
-            | Act::Start { .. }
-            | Act::Cancel { .. }
-            | Act::Rollback { .. }
-            | Act::HideTalk { .. }
-            | Act::HandOver { .. }
-            | Act::ReissueToken { .. }
-            | Act::Claim { .. }
-            | Act::TimeOut { .. }
-            | Act::BotsDue { .. } => None,
-        }
+        self.declared().retry_key
     }
 
     /// The `Idempotency-Key` of a lobby's act, whose first reply is kept apart from the log
     /// (a lobby's seats change without events): a retry with it answers that reply, before
     /// anything else is checked (a seat given back has no token any more).
     pub fn kept_key(&self) -> Option<&KeyFor> {
-        match self {
-            Act::Join { retry, .. }
-            | Act::SeatBot { retry, .. }
-            | Act::Leave { retry, .. }
-            | Act::Rename { retry, .. }
-            | Act::RegisterKey { retry, .. } => retry.as_ref(),
-            Act::Create(..)
-            | Act::Rematch { .. }
-            | Act::Start { .. }
-            | Act::Cancel { .. }
-            | Act::Command { .. }
-            | Act::RequestUndo { .. }
-            | Act::VoteUndo { .. }
-            | Act::Rollback { .. }
-            | Act::Talk { .. }
-            | Act::HideTalk { .. }
-            | Act::HandOver { .. }
-            | Act::Reclaim { .. }
-            | Act::ReissueToken { .. }
-            | Act::Claim { .. }
-            | Act::TimeOut { .. }
-            | Act::BotsDue { .. } => None,
-        }
+        self.declared().kept_key
     }
 
     /// The client that takes a seat by this act, counted against its join limit in the store
     /// (a join, a bot seated); `None` for every other act.
     pub fn taker(&self) -> Option<&str> {
-        match self {
-            Act::Join { client, .. } | Act::SeatBot { client, .. } => client.as_deref(),
-            Act::Create(..)
-            | Act::Leave { .. }
-            | Act::Rename { .. }
-            | Act::Start { .. }
-            | Act::Cancel { .. }
-            | Act::Command { .. }
-            | Act::RequestUndo { .. }
-            | Act::VoteUndo { .. }
-            | Act::Rollback { .. }
-            | Act::Talk { .. }
-            | Act::HideTalk { .. }
-            | Act::HandOver { .. }
-            | Act::Reclaim { .. }
-            | Act::ReissueToken { .. }
-            | Act::Rematch { .. }
-            | Act::Claim { .. }
-            | Act::RegisterKey { .. }
-            | Act::TimeOut { .. }
-            | Act::BotsDue { .. } => None,
-        }
+        self.declared().taker
     }
 
     /// The key its batch is kept under: a player's retry key, scoped to the seat
@@ -336,28 +428,20 @@ impl Act {
 
     /// How the reply to a batch the act recorded is shaped (step 8).
     pub fn reply(&self) -> Reply {
-        match self {
-            Act::Command { .. } => Reply::Command,
-            Act::RequestUndo { .. } | Act::VoteUndo { .. } => Reply::Vote,
-            Act::ReissueToken { seat, .. } => Reply::Token(*seat),
-            Act::Create(..)
-            | Act::Rematch { .. }
-            | Act::Join { .. }
-            | Act::SeatBot { .. }
-            | Act::Leave { .. }
-            | Act::Rename { .. }
-            | Act::Start { .. }
-            | Act::Cancel { .. }
-            | Act::Rollback { .. }
-            | Act::Talk { .. }
-            | Act::HideTalk { .. }
-            | Act::HandOver { .. }
-            | Act::Reclaim { .. }
-            | Act::Claim { .. }
-            | Act::RegisterKey { .. }
-            | Act::TimeOut { .. }
-            | Act::BotsDue { .. } => Reply::Outcome,
-        }
+        self.declared().reply
+    }
+}
+
+/// A declaration on no game (a creation's), for [`Act::declared`] to fill in.
+fn on_nothing<'a>() -> Declared<'a> {
+    Declared {
+        game: None,
+        may: May::Anyone,
+        signed: None,
+        retry_key: None,
+        kept_key: None,
+        taker: None,
+        reply: Reply::Outcome,
     }
 }
 

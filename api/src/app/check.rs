@@ -4,7 +4,7 @@
 use saboteur_domain::Seat;
 use saboteur_storage::{GameStatus, Role};
 
-use crate::app::act::{Act, Who};
+use crate::app::act::{Act, May, Who};
 use crate::app::auth::Caller;
 use crate::app::ids::Version;
 use crate::app::state::AppState;
@@ -18,55 +18,31 @@ pub(in crate::app) async fn authorise(
     token: Option<&str>,
     act: &Act,
 ) -> Result<Who, ApiError> {
-    // Who needs no token of this game, and who does (every act named: a new one does not
-    // compile until it is placed).
-    match act {
-        Act::TimeOut { .. } | Act::BotsDue { .. } => return Ok(Who::Server),
-        // Anyone may take a seat.
-        Act::Join { .. } => return Ok(Who::Anyone),
+    // Who needs no token of this game, and who does: as the act declares it.
+    let may = act.declared().may;
+    match may {
+        May::Server => return Ok(Who::Server),
+        May::Anyone => return Ok(Who::Anyone),
         // A rematch's seat is claimed with the previous game's token (checked when decided).
-        Act::Claim { .. } if token.is_some() => return Ok(Who::Anyone),
-        Act::Claim { .. } => {
+        May::Claimant if token.is_some() => return Ok(Who::Anyone),
+        May::Claimant => {
             return Err(ApiError::Unauthorized(
                 "the seat's token from the previous game is needed".into(),
             ));
         }
-        Act::Create(..)
-        | Act::SeatBot { .. }
-        | Act::Leave { .. }
-        | Act::Rename { .. }
-        | Act::Start { .. }
-        | Act::Cancel { .. }
-        | Act::Command { .. }
-        | Act::RequestUndo { .. }
-        | Act::VoteUndo { .. }
-        | Act::Rollback { .. }
-        | Act::Talk { .. }
-        | Act::HideTalk { .. }
-        | Act::HandOver { .. }
-        | Act::Reclaim { .. }
-        | Act::ReissueToken { .. }
-        | Act::Rematch { .. }
-        | Act::RegisterKey { .. } => {}
+        May::Host(_)
+        | May::Player
+        | May::OwnSeat(..)
+        | May::SeatOrHost(_)
+        | May::PlayerOrSpectator { .. } => {}
     }
     let caller = table.caller(&state.store, token).await?;
-    let who = match act {
-        Act::SeatBot { .. } => host(caller, "seats bots")?,
-        Act::Start { .. } => host(caller, "starts the game")?,
-        Act::Cancel { .. } => host(caller, "cancels the game")?,
-        Act::Rollback { .. } => host(caller, "rolls a game back")?,
-        Act::HideTalk { .. } => host(caller, "hides messages")?,
-        Act::HandOver { .. } => host(caller, "hands seats to bots")?,
-        Act::ReissueToken { .. } => host(caller, "issues tokens")?,
-        Act::Rematch { .. } => host(caller, "creates the rematch")?,
-        Act::Command { .. } | Act::RequestUndo { .. } | Act::VoteUndo { .. } => {
-            Who::Player(caller.seat()?)
-        }
-        Act::RegisterKey { seat, .. } => own_seat(caller, *seat, "registers its key")?,
-        Act::Rename { seat, .. } => own_seat(caller, *seat, "names it")?,
-        Act::Reclaim { seat, .. } => own_seat(caller, *seat, "takes it back")?,
-        Act::Leave { seat, .. } => match caller {
-            Caller::Player(s) if s == *seat => Who::Player(s),
+    let who = match may {
+        May::Host(does) => host(caller, does)?,
+        May::Player => Who::Player(caller.seat()?),
+        May::OwnSeat(seat, does) => own_seat(caller, seat, does)?,
+        May::SeatOrHost(seat) => match caller {
+            Caller::Player(s) if s == seat => Who::Player(s),
             // The host frees any seat before the start: a bot's, or a holder it does not want
             // (a stranger who took a seat), and may seat a bot there.
             Caller::Host => Who::Host,
@@ -81,8 +57,8 @@ pub(in crate::app) async fn authorise(
                 ));
             }
         },
-        Act::Talk { name, .. } => match caller {
-            Caller::Player(_) if name.is_some() => {
+        May::PlayerOrSpectator { named } => match caller {
+            Caller::Player(_) if named => {
                 return Err(ApiError::BadRequest(
                     "players are known by their seat: send no name".into(),
                 ));
@@ -95,11 +71,7 @@ pub(in crate::app) async fn authorise(
             }
             Caller::Anonymous => Who::Anyone,
         },
-        Act::Create(..)
-        | Act::Join { .. }
-        | Act::Claim { .. }
-        | Act::TimeOut { .. }
-        | Act::BotsDue { .. } => Who::Anyone,
+        May::Server | May::Anyone | May::Claimant => Who::Anyone,
     };
     Ok(who)
 }

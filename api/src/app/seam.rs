@@ -489,7 +489,7 @@ async fn append(
 /// whose move was not thought over ahead stops it ([`bots::next_move`]).
 ///
 /// A move under the request's key whose append failed with its outcome unknown (the store
-/// went away between the commit and its answer) is the request's error: a reply that left it
+/// went away, perhaps between the commit and its answer) is the request's error: a reply that left it
 /// out could differ from its retry's, which reads the key's moves back from the store. The act
 /// itself is recorded; the retry answers it.
 async fn let_bots_answer(
@@ -516,7 +516,8 @@ async fn let_bots_answer(
                 tracing::warn!(game = %table.id(), "a bot's move lost its races: {e}");
                 break;
             }
-            Err(e) if key.is_some() => {
+            // The store went away: whether the move was recorded is unknown.
+            Err(e) if key.is_some() && e.unreachable() => {
                 tracing::warn!(
                     game = %table.id(),
                     "a bot's move under the request's key may or may not be recorded: {e}"
@@ -526,7 +527,7 @@ async fn let_bots_answer(
             Err(e) => {
                 tracing::warn!(
                     game = %table.id(),
-                    "a bot's move may or may not be recorded; the sweep reads the store: {e}"
+                    "a bot's move was not recorded here; the sweep reads the store: {e}"
                 );
                 break;
             }

@@ -16,37 +16,13 @@ use crate::app::act::{Act, Signed, Who};
 use crate::app::tables::Held;
 use crate::error::ApiError;
 
-/// The act a player signs for `act`, and the seat, when the caller is a seat's player.
+/// The act a player signs for `act` ([`Act::declared`]), and the seat, when the caller is a
+/// seat's player.
 pub(crate) fn signed_act(act: &Act, who: Who) -> Option<(Seat, SignedAct)> {
     let Who::Player(seat) = who else {
         return None;
     };
-    let kind = match act {
-        Act::Command { .. } => SignedAct::Command,
-        Act::RequestUndo { .. } => SignedAct::Undo,
-        Act::VoteUndo { approve: true, .. } => SignedAct::Approve,
-        Act::VoteUndo { approve: false, .. } => SignedAct::Decline,
-        Act::Talk { .. } => SignedAct::Talk,
-        Act::Reclaim { .. } => SignedAct::Reclaim,
-        Act::Leave { .. } => SignedAct::Leave,
-        Act::Rename { .. } => SignedAct::Name,
-        Act::RegisterKey { .. } => SignedAct::Key,
-        // Acts no seat's player signs: made by anyone, the host, or the server itself. Named
-        // one by one, so that a new act must be placed on one side or the other.
-        Act::Create(..)
-        | Act::Join { .. }
-        | Act::SeatBot { .. }
-        | Act::Start { .. }
-        | Act::Cancel { .. }
-        | Act::Rollback { .. }
-        | Act::HideTalk { .. }
-        | Act::HandOver { .. }
-        | Act::ReissueToken { .. }
-        | Act::Rematch { .. }
-        | Act::Claim { .. }
-        | Act::TimeOut { .. }
-        | Act::BotsDue { .. } => return None,
-    };
+    let kind = act.declared().signed?;
     Some((seat, kind))
 }
 

@@ -41,6 +41,7 @@ mod commands;
 mod dice;
 mod end;
 pub(crate) mod game;
+mod keys;
 mod start;
 
 use std::collections::BTreeMap;
