@@ -173,7 +173,6 @@ export default {
   "board.last": "last on the board: {what}",
 
   "players.label": "Players",
-  "players.seat": "Seat {n}, {name}",
   "players.empty": "empty",
   "players.bot_name": "{level} bot {n}",
   "players.you": "(you)",
@@ -187,6 +186,8 @@ export default {
   "players.gold": "{n} gold",
   "players.in_front": "in front: {cards}",
   "players.role": "role: {role}",
+  "players.verified": "✓ signed",
+  "players.verified_title": "Every move of this seat is signed by its player's own key: open to see it.",
   "players.key": "key {print}",
   "players.key_title": "signs with the key {key}",
   "players.their_turn": "their turn",

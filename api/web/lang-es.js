@@ -175,7 +175,6 @@ export default {
   "board.last": "lo último en el tablero: {what}",
 
   "players.label": "Jugadores",
-  "players.seat": "Asiento {n}, {name}",
   "players.empty": "vacío",
   "players.bot_name": "bot {level} {n}",
   "players.you": "(tú)",
@@ -189,6 +188,8 @@ export default {
   "players.gold": "{n} de oro",
   "players.in_front": "delante: {cards}",
   "players.role": "rol: {role}",
+  "players.verified": "✓ firmado",
+  "players.verified_title": "Cada jugada de este asiento está firmada con la clave de su jugador: ábrelo para verla.",
   "players.key": "clave {print}",
   "players.key_title": "firma con la clave {key}",
   "players.their_turn": "su turno",

@@ -174,7 +174,6 @@ export default {
   "board.last": "síðast á borðinu: {what}",
 
   "players.label": "Leikmenn",
-  "players.seat": "Sæti {n}, {name}",
   "players.empty": "autt",
   "players.bot_name": "{level} vélmenni {n}",
   "players.you": "(þú)",
@@ -188,6 +187,8 @@ export default {
   "players.gold": "{n} gull",
   "players.in_front": "fyrir framan: {cards}",
   "players.role": "hlutverk: {role}",
+  "players.verified": "✓ undirritað",
+  "players.verified_title": "Hver leikur þessa sætis er undirritaður með lykli leikmannsins: opnaðu til að sjá hann.",
   "players.key": "lykill {print}",
   "players.key_title": "undirritar með lyklinum {key}",
   "players.their_turn": "á að gera",

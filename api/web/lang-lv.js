@@ -176,7 +176,6 @@ export default {
   "board.last": "pēdējais uz galda: {what}",
 
   "players.label": "Spēlētāji",
-  "players.seat": "Vieta {n}, {name}",
   "players.empty": "tukša",
   "players.bot_name": "{level} bots {n}",
   "players.you": "(tu)",
@@ -190,6 +189,8 @@ export default {
   "players.gold": "zelts: {n}",
   "players.in_front": "priekšā: {cards}",
   "players.role": "loma: {role}",
+  "players.verified": "✓ parakstīts",
+  "players.verified_title": "Katru šīs vietas gājienu paraksta tās spēlētāja atslēga: atver, lai to redzētu.",
   "players.key": "atslēga {print}",
   "players.key_title": "paraksta ar atslēgu {key}",
   "players.their_turn": "tagad gājiens",

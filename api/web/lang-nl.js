@@ -175,7 +175,6 @@ export default {
   "board.last": "laatst gelegd: {what}",
 
   "players.label": "Spelers",
-  "players.seat": "Plaats {n}, {name}",
   "players.empty": "leeg",
   "players.bot_name": "bot {n} ({level})",
   "players.you": "(jij)",
@@ -189,6 +188,9 @@ export default {
   "players.gold": "{n} goud",
   "players.in_front": "voor zich: {cards}",
   "players.role": "rol: {role}",
+  "players.verified": "✓ ondertekend",
+  "players.verified_title":
+    "Elke zet van deze plaats is ondertekend met de sleutel van de speler: open om hem te zien.",
   "players.key": "sleutel {print}",
   "players.key_title": "ondertekent met de sleutel {key}",
   "players.their_turn": "aan de beurt",

@@ -175,7 +175,6 @@ export default {
   "board.last": "ostatnio na planszy: {what}",
 
   "players.label": "Gracze",
-  "players.seat": "Miejsce {n}, {name}",
   "players.empty": "wolne",
   "players.bot_name": "{level} bot {n}",
   "players.you": "(ty)",
@@ -189,6 +188,8 @@ export default {
   "players.gold": "złoto: {n}",
   "players.in_front": "przed graczem: {cards}",
   "players.role": "rola: {role}",
+  "players.verified": "✓ podpisane",
+  "players.verified_title": "Każdy ruch tego miejsca jest podpisany kluczem gracza: otwórz, aby go zobaczyć.",
   "players.key": "klucz {print}",
   "players.key_title": "podpisuje kluczem {key}",
   "players.their_turn": "ma ruch",

@@ -34,8 +34,8 @@ export const levelPicker = (attrs) =>
   );
 
 /**
- * The players: name, connection, cards, gold, clock, key, what lies in front of them, role
- * once known, and whose turn it is.
+ * The players: name, connection, cards, gold, clock, what lies in front of them, role once
+ * known, whose turn it is, and a mark that opens on the key a seat signs with.
  * @param {Schemas["View"]} view
  * @param {Record<number, string>} names
  * @param {Schemas["TableStatus"]} [table]
@@ -52,7 +52,7 @@ export function players(view, names, table, presence, bots = new Set()) {
       const here = presence?.seats[i]?.connected;
       const shown = presence && !bots.has(i);
       const parts = [
-        t("players.seat", { n: i, name: names[i] ?? t("players.empty") }) +
+        (names[i] ?? t("players.empty")) +
           (view.seat === i ? ` ${t("players.you")}` : "") +
           (shown ? ` ${t(here ? "players.connected" : "players.away")}` : "") +
           ": " +
@@ -77,11 +77,18 @@ export function players(view, names, table, presence, bots = new Set()) {
           : "",
         parts.join("; "),
         ...view.in_front[i].map((c) => inFront(c, cardName(c))),
+        // A signing key is behind a mark a curious player opens: its fingerprint, and the whole
+        // key in its title.
         seat?.key
           ? h(
-              "span",
-              { class: "key", title: t("players.key_title", { key: seat.key }) },
-              `; ${t("players.key", { print: keys.prints.get(seat.key) ?? "" })}`,
+              "details",
+              { class: "key" },
+              h("summary", { title: t("players.verified_title") }, t("players.verified")),
+              h(
+                "span",
+                { title: t("players.key_title", { key: seat.key }) },
+                t("players.key", { print: keys.prints.get(seat.key) ?? "" }),
+              ),
             )
           : "",
         turn ? ` — ${t("players.their_turn")}` : "",
