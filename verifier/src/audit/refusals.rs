@@ -80,29 +80,36 @@ pub fn judge_refusals(
     receipts: &[(Receipt, Option<Value>)],
     statements: &[KeptStatement],
 ) -> Vec<(String, Judged)> {
+    refusals_of_kept(receipts, statements)
+        .filter(|(_, receipt, _, _)| receipt.game_id == game)
+        .map(|(name, receipt, body, kept)| (name, judge(history, receipt, body, kept)))
+        .collect()
+}
+
+/// Each refusal among `receipts` whose `request_hash` names one of `statements`: its name in a
+/// sentence, the refusal, its body (the problem) and the statement.
+fn refusals_of_kept<'a>(
+    receipts: &'a [(Receipt, Option<Value>)],
+    statements: &'a [KeptStatement],
+) -> impl Iterator<Item = (String, &'a Receipt, Option<&'a Value>, &'a KeptStatement)> {
     let hashed: Vec<(String, &KeptStatement)> = statements.iter().map(|s| (s.hash(), s)).collect();
-    let mut judged = Vec::new();
-    for (receipt, body) in receipts {
-        if receipt.kind != ReceiptKind::Refusal || receipt.game_id != game {
-            continue;
+    receipts.iter().filter_map(move |(receipt, body)| {
+        if receipt.kind != ReceiptKind::Refusal {
+            return None;
         }
-        let Some(kept) = receipt
+        let kept = receipt
             .request_hash
             .as_deref()
             .and_then(|h| hashed.iter().find(|(hash, _)| hash == h))
-            .map(|(_, kept)| *kept)
-        else {
-            continue;
-        };
+            .map(|(_, kept)| *kept)?;
         let name = format!(
             "the refusal at version {} of seat {}'s signed {}",
             receipt.version,
             receipt.seat.map_or("?".into(), |s| s.to_string()),
             field(&kept.statement, "act").as_str().unwrap_or("act")
         );
-        judged.push((name, judge(history, receipt, body.as_ref(), kept)));
-    }
-    judged
+        Some((name, receipt, body.as_ref(), kept))
+    })
 }
 
 /// [`judge_refusals`] against a bundle's record.
@@ -132,47 +139,29 @@ pub fn judge_from_views(
     receipts: &[(Receipt, Option<Value>)],
     statements: &[KeptStatement],
 ) -> Vec<(String, Judged)> {
-    let hashed: Vec<(String, &KeptStatement)> = statements.iter().map(|s| (s.hash(), s)).collect();
-    let mut judged = Vec::new();
-    for (receipt, body) in receipts {
-        if receipt.kind != ReceiptKind::Refusal {
-            continue;
-        }
-        let Some(kept) = receipt
-            .request_hash
-            .as_deref()
-            .and_then(|h| hashed.iter().find(|(hash, _)| hash == h))
-            .map(|(_, kept)| *kept)
-        else {
-            continue;
-        };
-        let name = format!(
-            "the refusal at version {} of seat {}'s signed {}",
-            receipt.version,
-            receipt.seat.map_or("?".into(), |s| s.to_string()),
-            field(&kept.statement, "act").as_str().unwrap_or("act")
-        );
-        let view = receipts.iter().find_map(|(r, b)| {
-            (r.kind == ReceiptKind::View
-                && r.game_id == receipt.game_id
-                && r.seat.is_some()
-                && r.seat == receipt.seat
-                && r.version == receipt.version)
-                .then_some(b.as_ref())
-                .flatten()
-                .and_then(|b| serde_json::from_value::<crate::body::StateView>(b.clone()).ok())
-        });
-        let verdict = match view {
-            Some(view) => judge_by_view(&view, receipt, body.as_ref(), kept),
-            None => Judged::NotJudged(format!(
-                "neither the bundle nor the seat's view at version {} (its state with its \
-                 receipt) was given",
-                receipt.version
-            )),
-        };
-        judged.push((name, verdict));
-    }
-    judged
+    refusals_of_kept(receipts, statements)
+        .map(|(name, receipt, body, kept)| {
+            let view = receipts.iter().find_map(|(r, b)| {
+                (r.kind == ReceiptKind::View
+                    && r.game_id == receipt.game_id
+                    && r.seat.is_some()
+                    && r.seat == receipt.seat
+                    && r.version == receipt.version)
+                    .then_some(b.as_ref())
+                    .flatten()
+                    .and_then(|b| serde_json::from_value::<crate::body::StateView>(b.clone()).ok())
+            });
+            let verdict = match view {
+                Some(view) => judge_by_view(&view, receipt, body, kept),
+                None => Judged::NotJudged(format!(
+                    "neither the bundle nor the seat's view at version {} (its state with its \
+                     receipt) was given",
+                    receipt.version
+                )),
+            };
+            (name, verdict)
+        })
+        .collect()
 }
 
 /// A refused command decided again from the seat's view at the refusal's version: signed at
