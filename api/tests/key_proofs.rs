@@ -185,32 +185,6 @@ async fn put_key(
         .await
 }
 
-/// Plays one command of seat 0, signed by `key` at the version it was chosen at.
-async fn one_move(server: &Server, id: &str, token: &str, key: &ed25519_dalek::SigningKey) {
-    for _ in 0..500 {
-        let legal = server
-            .call(
-                "GET",
-                &format!("/games/{id}/legal-moves"),
-                Some(token),
-                None,
-            )
-            .await;
-        if let Some(command) = legal["commands"].as_array().and_then(|c| c.first()) {
-            let version = legal["version"].as_u64().unwrap();
-            let path = format!("/games/{id}/commands");
-            let signer = Some((key, id, 0, version, "command"));
-            let (status, out) = server
-                .signed(&path, token, &command.to_string(), signer)
-                .await;
-            assert_eq!(status, 200, "{out}");
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-    panic!("seat 0 never had a move in game {id}");
-}
-
 /// Attack 5 of disputes v4: after the host reissues seat 0's token, the operator registers its
 /// own key, moves with it, then puts the player's key back with the player's own proof read
 /// from the public record, so the record looks as if the player came back. From record version
@@ -280,7 +254,9 @@ async fn a_key_put_back_after_a_reissue_with_its_old_proof_is_named(
     let (status, out) = put_key(&server, at, &body, None).await;
     assert_eq!(status, 200, "{out}");
     assert_eq!(out["events"][0]["event"]["at"], json!(since), "{out}");
-    one_move(&server, &id, &token, &operator_key).await;
+    next_signed_move(&server, &id, &token, &operator_key)
+        .await
+        .expect("the game goes on");
     let now = version(
         &server
             .call("GET", &format!("/games/{id}"), None, None)

@@ -63,11 +63,7 @@ async fn a_lost_bot_answer_is_not_answered_twice_differently(url: &str, _dir: &s
     let (key, _) = player_key(41);
     let server = Server::start(url).await;
     let (id, me, _) = keyed_game_with_bots(&server, &key).await;
-    let legal = server
-        .call("GET", &format!("/games/{id}/legal-moves"), Some(&me), None)
-        .await;
-    let version = legal["version"].as_u64().unwrap();
-    let chosen = legal["commands"][0].clone();
+    let (version, chosen) = first_legal(&server, &id, &me).await;
     // The command's own append goes through; the first bot's, under the command's key,
     // commits and loses its answer.
     saboteur_storage::faults::lose_an_answer(&saboteur_storage::GameId::parse(&id).unwrap(), 1);

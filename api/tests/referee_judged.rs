@@ -84,11 +84,7 @@ async fn a_legal_move_refused_is_named(url: &str, dir: &std::path::Path) {
     let server = Server::start(url).await;
     let (id, me, _) = keyed_game_with_bots(&server, &key).await;
     // Seat 0 plays first: its legal move, and an illegal one (a pass that discards nothing).
-    let legal = server
-        .call("GET", &format!("/games/{id}/legal-moves"), Some(&me), None)
-        .await;
-    let version = legal["version"].as_u64().unwrap();
-    let command = legal["commands"][0].clone();
+    let (version, command) = first_legal(&server, &id, &me).await;
     let illegal = json!({"type": "pass", "discard": []});
     let (status, honest) = server
         .signed(
@@ -222,19 +218,9 @@ async fn a_legal_undo_refused_is_named(url: &str, dir: &std::path::Path) {
     let (key, _) = player_key(10);
     let server = Server::start(url).await;
     let (id, me, _) = keyed_game_with_bots(&server, &key).await;
-    let legal = server
-        .call("GET", &format!("/games/{id}/legal-moves"), Some(&me), None)
-        .await;
-    let signed_at = legal["version"].as_u64().unwrap();
-    let (status, out) = server
-        .signed(
-            &format!("/games/{id}/commands"),
-            &me,
-            &legal["commands"][0].to_string(),
-            Some((&key, &id, 0, signed_at, "command")),
-        )
-        .await;
-    assert_eq!(status, 200, "{out}");
+    next_signed_move(&server, &id, &me, &key)
+        .await
+        .expect("seat 0's first move");
     let state = server
         .call("GET", &format!("/games/{id}/state"), Some(&me), None)
         .await;

@@ -179,13 +179,11 @@ export const keys = {
    */
   async sent(key, game, at) {
     if (!key) return {};
-    if (at) {
-      const statement = { scheme: "saboteur-key-v2", game, key: key.public, seat: at.seat, version: at.version };
-      const proof = await keys.sign(key, canonicalize(statement) ?? "");
-      return { public_key: key.public, key_proof: proof, key_proof_version: at.version };
-    }
-    const proof = await keys.sign(key, canonicalize({ scheme: "saboteur-key-v1", game, key: key.public }) ?? "");
-    return { public_key: key.public, key_proof: proof };
+    const statement = at
+      ? { scheme: "saboteur-key-v2", game, key: key.public, seat: at.seat, version: at.version }
+      : { scheme: "saboteur-key-v1", game, key: key.public };
+    const proof = await keys.sign(key, canonicalize(statement) ?? "");
+    return { public_key: key.public, key_proof: proof, ...(at ? { key_proof_version: at.version } : {}) };
   },
   /** Fingerprints already worked out, by key. @type {Map<string, string>} */
   prints: new Map(),

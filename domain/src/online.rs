@@ -493,13 +493,12 @@ impl History {
             None if required => return Err(TableError::BadKeyProof),
             _ => {}
         }
-        if crate::options::dates_key_proofs(record)
-            && let Some(other) = self.key_holder(key).filter(|s| *s != seat)
-        {
+        let dated = crate::options::dates_key_proofs(record);
+        if dated && let Some(other) = self.key_holder(key).filter(|s| *s != seat) {
             return Err(TableError::KeyInUse(other));
         }
         let since = self.key_proof_since(seat);
-        let at = match (crate::options::dates_key_proofs(record), at) {
+        let at = match (dated, at) {
             (true, Some(v)) if (since..=self.version()).contains(&v) => Some(v),
             // A key sent in the lobby names no version: it holds until a token is reissued.
             (true, None) if since == 0 => None,

@@ -237,7 +237,9 @@ pub(crate) enum May {
 }
 
 /// What the seam knows of an act before deciding it, declared once per act
-/// ([`Act::declared`]): every list of acts the seam goes by is read from here.
+/// ([`Act::declared`]): who may take it and what is signed (step 2), its retry keys (step 3)
+/// and its reply's shape (step 8) are read from here; its preconditions, decision and kept
+/// batch are the act's own code (`check.rs`, `decision.rs`, `retry.rs`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Declared<'a> {
     /// The game the act is on; `None` for a creation.

@@ -62,15 +62,25 @@ fn share(hex: Option<&str>) -> Result<Option<String>, ApiError> {
     .transpose()
 }
 
+/// Where a key is sent: in the lobby, for a seat (none yet for a join), or during play for a
+/// seat.
+#[derive(Debug, Clone, Copy)]
+enum Moment {
+    Lobby(Option<Seat>),
+    Play(Seat),
+}
+
 /// A public key as sent (64 hex digits, any case) with its proof, written in lowercase: 400
 /// `bad_key` unless it is an Ed25519 key; in a game of record version 4 on, 400
 /// `bad_key_proof` unless the proof is the key's signature of the game's key statement
-/// ([`saboteur_domain::key_proof_statement`]), or, for `seat` during play from record version
-/// 7 on, of the statement dated at the version sent with it
-/// ([`saboteur_domain::key_proof_statement_at`]; the engine checks the version's window). A
-/// version sent with a key in the lobby is refused: the lobby's proof names none. Before
-/// version 4 no proof is recorded.
-fn key(table: &Held, sent: &SentKey, playing: Option<Seat>) -> Result<SentKey, ApiError> {
+/// ([`saboteur_domain::key_proof_statement`]), or, during play from record version 7 on, of
+/// the statement dated at the version sent with it, for its seat
+/// ([`saboteur_domain::key_proof_statement_at`]; the engine checks the version's window and
+/// that no other seat holds the key). A version sent with a key in the lobby is refused: the
+/// lobby's proof names none. In the lobby from record version 7 on, 409 `key_in_use` when
+/// another seat holds the key: one key signs for one seat. Before version 4 no proof is
+/// recorded.
+fn key(table: &Held, sent: &SentKey, to: Moment) -> Result<SentKey, ApiError> {
     use saboteur_domain::TableError;
     let key = sent.key.to_ascii_lowercase();
     if !saboteur_domain::is_public_key(&key) || crate::app::signing::verifying_key(&key).is_none() {
@@ -84,40 +94,41 @@ fn key(table: &Held, sent: &SentKey, playing: Option<Seat>) -> Result<SentKey, A
             at: None,
         });
     }
-    let dated = playing.filter(|_| saboteur_domain::options::dates_key_proofs(record));
+    let dated = saboteur_domain::options::dates_key_proofs(record);
     let game = table.id().as_str();
     let proof = sent.proof.as_deref().map(str::to_ascii_lowercase);
-    let proved = match (&proof, dated, sent.at) {
-        (Some(p), Some(seat), Some(at)) => {
+    let proved = match (&proof, to, sent.at) {
+        (Some(p), Moment::Play(seat), Some(at)) if dated => {
             crate::app::signing::proves_possession_at(game, (&key, seat), at, p)
         }
-        (Some(p), None, None) => crate::app::signing::proves_possession(game, &key, p),
+        (Some(p), Moment::Play(_), None) if !dated => {
+            crate::app::signing::proves_possession(game, &key, p)
+        }
+        (Some(p), Moment::Lobby(_), None) => crate::app::signing::proves_possession(game, &key, p),
         _ => false,
     };
     if !proved {
         return Err(TableError::BadKeyProof.into());
+    }
+    if let Moment::Lobby(seat) = to
+        && dated
+        && let Some(other) = table
+            .credentials()
+            .iter()
+            .find(|c| {
+                c.role == Role::Player
+                    && c.seat != seat
+                    && c.public_key.as_deref() == Some(key.as_str())
+            })
+            .and_then(|c| c.seat)
+    {
+        return Err(TableError::KeyInUse(other).into());
     }
     Ok(SentKey {
         key,
         proof,
         at: sent.at,
     })
-}
-
-/// A key sent in the lobby for `seat` (none yet for a join), in a game of record version 7 on:
-/// 409 `key_in_use` when another seat holds it, since one key signs for one seat (the engine
-/// holds the same during play, [`saboteur_domain::TableError::KeyInUse`]).
-fn key_free(table: &Held, key: &SentKey, seat: Option<Seat>) -> Result<(), ApiError> {
-    if !saboteur_domain::options::dates_key_proofs(table.history().record_version()) {
-        return Ok(());
-    }
-    let holder = table.credentials().iter().find(|c| {
-        c.role == Role::Player && c.seat != seat && c.public_key.as_deref() == Some(&key.key)
-    });
-    match holder.and_then(|c| c.seat) {
-        Some(other) => Err(saboteur_domain::TableError::KeyInUse(other).into()),
-        None => Ok(()),
-    }
 }
 
 /// Step 5: the engine decides.
@@ -239,11 +250,9 @@ pub(in crate::app) fn decide(
         ) => claim(table, token, *seat, (entropy.as_deref(), key.as_ref()))?,
         (Act::RegisterKey { seat, key: k, .. }, _) => {
             if table.record().status == saboteur_storage::GameStatus::Lobby {
-                let k = key(table, k, None)?;
-                key_free(table, &k, Some(*seat))?;
-                Decided::Key(*seat, k)
+                Decided::Key(*seat, key(table, k, Moment::Lobby(Some(*seat)))?)
             } else {
-                let k = key(table, k, Some(*seat))?;
+                let k = key(table, k, Moment::Play(*seat))?;
                 events(history.register_key(*seat, &k.key, (k.proof.as_deref(), k.at))?)
             }
         }
@@ -323,10 +332,9 @@ fn join(
 ) -> Result<Decided, ApiError> {
     let name = text::name(name)?;
     let entropy = share(entropy)?;
-    let sent = sent.map(|s| key(table, s, None)).transpose()?;
-    if let Some(k) = &sent {
-        key_free(table, k, None)?;
-    }
+    let sent = sent
+        .map(|s| key(table, s, Moment::Lobby(None)))
+        .transpose()?;
     let seat = free_seat(table)?;
     let token = new_token()?;
     Ok(Decided::Seat(
@@ -354,10 +362,9 @@ fn claim(
     (entropy, sent): (Option<&str>, Option<&SentKey>),
 ) -> Result<Decided, ApiError> {
     let entropy = share(entropy)?;
-    let key = sent.map(|s| key(table, s, None)).transpose()?;
-    if let Some(k) = &key {
-        key_free(table, k, Some(seat))?;
-    }
+    let key = sent
+        .map(|s| key(table, s, Moment::Lobby(Some(seat))))
+        .transpose()?;
     let Some(token) = token else {
         return Err(ApiError::Unauthorized(
             "a reserved seat is claimed with the previous game's token for it".into(),

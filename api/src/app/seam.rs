@@ -489,9 +489,9 @@ async fn append(
 /// whose move was not thought over ahead stops it ([`bots::next_move`]).
 ///
 /// A move under the request's key whose append failed with its outcome unknown (the store
-/// went away, perhaps between the commit and its answer) is the request's error: a reply that left it
-/// out could differ from its retry's, which reads the key's moves back from the store. The act
-/// itself is recorded; the retry answers it.
+/// went away, perhaps between the commit and its answer) is the request's error: a reply that
+/// left it out could differ from its retry's, which reads the key's moves back from the store.
+/// The act itself is recorded; the retry answers it.
 async fn let_bots_answer(
     state: &AppState,
     table: &mut Held,
@@ -511,11 +511,6 @@ async fn let_bots_answer(
             }
             Ok(Committed::Retried(_)) => races = 0,
             Err(ApiError::Conflict(..)) if races < BOT_RACES => races += 1,
-            // Another process recorded first: nothing of this request's was written.
-            Err(e @ ApiError::Conflict(..)) => {
-                tracing::warn!(game = %table.id(), "a bot's move lost its races: {e}");
-                break;
-            }
             // The store went away: whether the move was recorded is unknown.
             Err(e) if key.is_some() && e.unreachable() => {
                 tracing::warn!(

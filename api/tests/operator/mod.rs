@@ -8,6 +8,11 @@ use std::process::Command;
 use reqwest::Client;
 use serde_json::{Value, json};
 
+mod play;
+// Each test file uses some of these helpers, as of the rest of this module (`dead_code`).
+#[allow(unused_imports)]
+pub use play::*;
+
 /// A scenario run on SQLite (a file in a temporary directory) and on PostgreSQL, as two tests.
 macro_rules! on_both_stores {
     ($sqlite:ident, $postgres:ident, $scenario:ident) => {
@@ -166,35 +171,6 @@ pub async fn without_trigger(url: &str, name: &str, table: &str) -> saboteur_sto
         .await
         .unwrap();
     store
-}
-
-/// Plays seat 0 (the first legal move each turn) until the game is over.
-pub async fn play_to_end(server: &Server, id: &str, me: &str) {
-    for _ in 0..2000 {
-        let summary = server
-            .call("GET", &format!("/games/{id}"), None, None)
-            .await;
-        if summary["status"] == "finished" {
-            return;
-        }
-        let legal = server
-            .call("GET", &format!("/games/{id}/legal-moves"), Some(me), None)
-            .await;
-        match legal["commands"].as_array().and_then(|c| c.first()) {
-            Some(command) => {
-                server
-                    .call(
-                        "POST",
-                        &format!("/games/{id}/commands"),
-                        Some(me),
-                        Some(command.clone()),
-                    )
-                    .await;
-            }
-            None => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
-        }
-    }
-    panic!("game {id} did not end");
 }
 
 /// A token's hash as the store keeps it.
@@ -421,45 +397,6 @@ pub async fn rewrite_event(database_url: &str, id: &str, seq: i64, change: impl 
         );
         assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
     }
-}
-
-/// Plays seat 0 (the first legal move each turn), every command signed with `key` at the
-/// version it was chosen at, until the game is over: the sequence number and signed version of
-/// each of its commands.
-pub async fn play_signed(
-    server: &Server,
-    id: &str,
-    me: &str,
-    key: &ed25519_dalek::SigningKey,
-) -> Vec<(i64, u64)> {
-    let mut played = Vec::new();
-    for _ in 0..2000 {
-        let summary = server
-            .call("GET", &format!("/games/{id}"), None, None)
-            .await;
-        if summary["status"] == "finished" {
-            return played;
-        }
-        let legal = server
-            .call("GET", &format!("/games/{id}/legal-moves"), Some(me), None)
-            .await;
-        let Some(command) = legal["commands"].as_array().and_then(|c| c.first()) else {
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-            continue;
-        };
-        let version = legal["version"].as_u64().unwrap();
-        let (status, out) = server
-            .signed(
-                &format!("/games/{id}/commands"),
-                me,
-                &command.to_string(),
-                Some((key, id, 0, version, "command")),
-            )
-            .await;
-        assert_eq!(status, 200, "{out}");
-        played.push((out["events"][0]["seq"].as_i64().unwrap(), version));
-    }
-    panic!("game {id} did not end");
 }
 
 /// The canonical statement (`saboteur-act-v3`) a player signs for `act` with `body` as sent,

@@ -164,6 +164,32 @@ pub fn judge_from_views(
         .collect()
 }
 
+/// The seat a kept statement is signed for, the version it was signed at and the refusal's:
+/// not judged when it names none or another seat than the refusal's; rightly refused when
+/// signed after the refusal's version.
+fn moments(s: &Value, receipt: &Receipt) -> Result<(Seat, u64, u64), Judged> {
+    let (Some(seat), Some(signed_at), Ok(at)) = (
+        field(s, "seat").as_u64().and_then(|x| u8::try_from(x).ok()),
+        field(s, "version").as_u64(),
+        u64::try_from(receipt.version),
+    ) else {
+        return Err(Judged::NotJudged(
+            "the statement names no seat or version".into(),
+        ));
+    };
+    if receipt.seat != Some(seat) {
+        return Err(Judged::NotJudged(format!(
+            "the refusal was signed for another seat than {seat}"
+        )));
+    }
+    if signed_at > at {
+        return Err(Judged::Right(format!(
+            "signed at version {signed_at}, after the game's {at}"
+        )));
+    }
+    Ok((Seat(seat), signed_at, at))
+}
+
 /// A refused command decided again from the seat's view at the refusal's version: signed at
 /// that very version (so never recorded before), by the key the view gives the seat, and
 /// allowed by the rules there.
@@ -187,20 +213,12 @@ fn judge_by_view(
             "it was refused as `{code}`, which the seat's view cannot decide"
         ));
     }
-    let (Some(seat), Some(signed_at), Ok(at)) = (
-        field(s, "seat").as_u64().and_then(|x| u8::try_from(x).ok()),
-        field(s, "version").as_u64(),
-        u64::try_from(receipt.version),
-    ) else {
-        return Judged::NotJudged("the statement names no seat or version".into());
+    let (seat, signed_at, at) = match moments(s, receipt) {
+        Ok(m) => m,
+        Err(judged) => return judged,
     };
-    if receipt.seat != Some(seat) || state.view.seat != Some(Seat(seat)) {
-        return Judged::NotJudged(format!("the view or the refusal is not seat {seat}'s"));
-    }
-    if signed_at > at {
-        return Judged::Right(format!(
-            "signed at version {signed_at}, after the game's {at}"
-        ));
+    if state.view.seat != Some(seat) {
+        return Judged::NotJudged(format!("the view is not {seat}'s"));
     }
     if signed_at != at {
         return Judged::NotJudged(format!(
@@ -208,7 +226,6 @@ fn judge_by_view(
              needs the bundle"
         ));
     }
-    let seat = Seat(seat);
     let key = state
         .table
         .seats
@@ -265,27 +282,13 @@ fn judge(
             "it was refused as `{code}`, which says nothing of the move"
         ));
     }
-    let (Some(seat), Some(signed_at), Ok(at)) = (
-        field(s, "seat").as_u64().and_then(|x| u8::try_from(x).ok()),
-        field(s, "version").as_u64(),
-        u64::try_from(receipt.version),
-    ) else {
-        return Judged::NotJudged("the statement names no seat or version".into());
+    let (seat, signed_at, at) = match moments(s, receipt) {
+        Ok(m) => m,
+        Err(judged) => return judged,
     };
-    if receipt.seat != Some(seat) {
-        return Judged::NotJudged(format!(
-            "the refusal was signed for another seat than {seat}"
-        ));
-    }
     let Some(then) = history.at(at) else {
         return Judged::NotJudged(format!("the record has no version {at}"));
     };
-    let seat = Seat(seat);
-    if signed_at > at {
-        return Judged::Right(format!(
-            "signed at version {signed_at}, after the game's {at}"
-        ));
-    }
     if let Some(key) = then.seat_key(seat)
         && !verifies(key, &jcs(s), &kept.signature)
     {
