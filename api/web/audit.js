@@ -4,7 +4,7 @@
 import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, keys, receipts, serverKeys, statement, statements, tokens } from "./net.js";
-import { eventSentence, seatName, shownName } from "./words.js";
+import { eventSentence, movesTakenBack, seatName, shownName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
@@ -293,6 +293,9 @@ async function account(id, names, wrong) {
       .filter((/** @type {any} */ e) => e.event_type === "seat_key_registered")
       .map((/** @type {any} */ e) => keys.fingerprint(e.payload.key)),
   );
+  const back = movesTakenBack(
+    bundle.events.map((/** @type {any} */ e) => ({ seq: e.seq, event: { ...e.payload, type: e.event_type } })),
+  );
   /** @type {HTMLElement[]} */
   const parts = [];
   /** @type {HTMLElement} */
@@ -317,7 +320,7 @@ async function account(id, names, wrong) {
       h(
         "li",
         { value: e.seq, class: wrong?.seq === e.seq ? "disputed" : null },
-        eventSentence({ seq: e.seq, event: ev }, names),
+        eventSentence({ seq: e.seq, event: ev }, names, back),
         checked,
         ev.at && typeof ev.at === "number" ? ` ${t("audit.at", { time: new Date(ev.at).toLocaleTimeString() })}` : "",
         " ",

@@ -31,4 +31,17 @@ players-cards = { $n ->
 
 event-action_cancelled = { $by } played { $card } on { $target }: { $removed } removed
 board-goal_seen = goal at { $at }: face down, you saw { $card }
+## Moves taken back: an undo asked for, and one done (the host's with a reason).
+event-undo_requested = { $n ->
+    [one] undo requested by { $by }: one move to take back
+   *[other] undo requested by { $by }: { $n } moves to take back
+}
+event-undone = { $n ->
+    [one] undone: one move taken back
+   *[other] undone: { $n } moves taken back
+}
+event-undone_reason = { $n ->
+    [one] undone: one move taken back ({ $reason })
+   *[other] undone: { $n } moves taken back ({ $reason })
+}
 `;

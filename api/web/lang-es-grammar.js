@@ -31,4 +31,17 @@ players-cards = { $n ->
 
 event-action_cancelled = { $by } jugó { $card } sobre { $target }: se quitó { $removed }
 board-goal_seen = meta en { $at }: boca abajo, viste { $card }
+## Jugadas deshechas: una petición de deshacer, y lo deshecho (por el anfitrión, con un motivo).
+event-undo_requested = { $n ->
+    [one] { $by } pide deshacer una jugada
+   *[other] { $by } pide deshacer { $n } jugadas
+}
+event-undone = { $n ->
+    [one] deshecho: se anula una jugada
+   *[other] deshecho: se anulan { $n } jugadas
+}
+event-undone_reason = { $n ->
+    [one] deshecho: se anula una jugada ({ $reason })
+   *[other] deshecho: se anulan { $n } jugadas ({ $reason })
+}
 `;

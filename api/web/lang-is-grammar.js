@@ -87,4 +87,18 @@ card-goal_gold = fjársjóður (gull)
     .acc = fjársjóð (gull)
 card-goal_stone = steinn
     .acc = stein
+## Leikir teknir aftur: beiðni um afturköllun, og afturköllun (gestgjafans, með ástæðu).
+## 1, 21, 31 …: einn leikur tekinn aftur; annars leikir teknir aftur.
+event-undo_requested = { $n ->
+    [one] { $by } biður um að taka aftur { $n } leik
+   *[other] { $by } biður um að taka aftur { $n } leiki
+}
+event-undone = { $n ->
+    [one] afturkallað: { $n } leikur tekinn aftur
+   *[other] afturkallað: { $n } leikir teknir aftur
+}
+event-undone_reason = { $n ->
+    [one] afturkallað: { $n } leikur tekinn aftur ({ $reason })
+   *[other] afturkallað: { $n } leikir teknir aftur ({ $reason })
+}
 `;

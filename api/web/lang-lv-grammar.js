@@ -90,4 +90,18 @@ players-cards = { $n ->
 event-action_cancelled = { $by } izspēlēja { $card }, mērķis: { $target }; noņemta kārts: { $removed }
     .card = acc
 board-goal_seen = finiša kārts lauciņā { $at }: aizklāta, tu redzēji: { $card }
+## Atsaukti gājieni: lūgums atsaukt, un atsaukšana (saimnieka, ar iemeslu).
+## 1, 21 …: 1 gājiens (atsaukt 1 gājienu); citādi gājieni (atsaukt gājienus).
+event-undo_requested = { $n ->
+    [one] { $by } lūdz atsaukt { $n } gājienu
+   *[other] { $by } lūdz atsaukt { $n } gājienus
+}
+event-undone = { $n ->
+    [one] atsaukts: { $n } gājiens
+   *[other] atsaukti: { $n } gājieni
+}
+event-undone_reason = { $n ->
+    [one] atsaukts: { $n } gājiens ({ $reason })
+   *[other] atsaukti: { $n } gājieni ({ $reason })
+}
 `;

@@ -31,4 +31,17 @@ players-cards = { $n ->
 
 event-action_cancelled = { $by } speelde { $card } op { $target }: { $removed } verwijderd
 board-goal_seen = doelkaart op { $at }: gedekt, je zag { $card }
+## Zetten teruggenomen: een verzoek om terug te draaien, en het terugdraaien (door de host, met een reden).
+event-undo_requested = { $n ->
+    [one] { $by } vraagt om één zet terug te nemen
+   *[other] { $by } vraagt om { $n } zetten terug te nemen
+}
+event-undone = { $n ->
+    [one] teruggedraaid: één zet teruggenomen
+   *[other] teruggedraaid: { $n } zetten teruggenomen
+}
+event-undone_reason = { $n ->
+    [one] teruggedraaid: één zet teruggenomen ({ $reason })
+   *[other] teruggedraaid: { $n } zetten teruggenomen ({ $reason })
+}
 `;

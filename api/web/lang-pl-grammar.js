@@ -62,22 +62,38 @@ event-passed = { $n ->
    *[many] { $by } pasuje i odrzuca { $n } kart
 }
 event-gold_drawn = { $n ->
-    [one] { $by } dobiera { $n } kartę złota
-    [few] { $by } dobiera { $n } karty złota
-   *[many] { $by } dobiera { $n } kart złota
+    [one] { $by } dobiera { $n } kartę bryłek złota
+    [few] { $by } dobiera { $n } karty bryłek złota
+   *[many] { $by } dobiera { $n } kart bryłek złota
 }
 players-cards = { $n ->
     [one] { $n } karta
     [few] { $n } karty
    *[many] { $n } kart
 }, { $gold ->
-    [one] { $gold } karta złota
-    [few] { $gold } karty złota
-   *[many] { $gold } kart złota
+    [one] { $gold } karta bryłek złota
+    [few] { $gold } karty bryłek złota
+   *[many] { $gold } kart bryłek złota
 }
 
 ## zagrywa + biernik.
 event-action_cancelled = { $by } zagrywa { $card } na gracza { $target }; usunięto: { $removed }
     .card = acc
 board-goal_seen = karta celu na { $at }: zakryta, już ją znasz: { $card }
+## Cofnięte ruchy: prośba o cofnięcie i samo cofnięcie (gospodarza, z powodem).
+## cofnięto 1 ruch, 2–4 ruchy, 5 ruchów; o cofnięcie 1 ruchu, 2 ruchów (dopełniacz).
+event-undo_requested = { $n ->
+    [one] { $by } prosi o cofnięcie jednego ruchu
+   *[other] { $by } prosi o cofnięcie { $n } ruchów
+}
+event-undone = { $n ->
+    [one] cofnięto { $n } ruch
+    [few] cofnięto { $n } ruchy
+   *[many] cofnięto { $n } ruchów
+}
+event-undone_reason = { $n ->
+    [one] cofnięto { $n } ruch ({ $reason })
+    [few] cofnięto { $n } ruchy ({ $reason })
+   *[many] cofnięto { $n } ruchów ({ $reason })
+}
 `;

@@ -95,15 +95,14 @@ function fly(page, svg, e, me) {
 
 /**
  * Each change to this round's maze since the last look, marked (the newest also as the last
- * move); the card being told travels to its cell (`fly`).
+ * move); the card being told travels to its cell (`fly`). The maze drawn is the latest deal's,
+ * even while the news still tells the round before it: nothing from before that deal is marked
+ * on it.
  * @param {TablePage} page @param {SVGSVGElement} svg @param {number | null} me the reader's seat
  */
 export function markNews(page, svg, me) {
   const { news, told, unseen } = page;
-  const dealt = news
-    .slice(0, told)
-    .map((e) => e.event.type)
-    .lastIndexOf("round_started");
+  const dealt = news.map((e) => e.event.type).lastIndexOf("round_started");
   for (const [i, e] of news.slice(0, told).entries()) {
     const ev = e.event;
     if (i < unseen || i < dealt) continue;
@@ -137,7 +136,11 @@ export function newsPanel(page) {
         ? news
             .slice(0, told)
             .map((e, i) =>
-              h("li", { class: i === told - 1 && told < news.length ? "telling" : null }, eventSentence(e, names)),
+              h(
+                "li",
+                { class: i === told - 1 && told < news.length ? "telling" : null },
+                eventSentence(e, names, page.takenBack),
+              ),
             )
         : h("li", { class: "quiet" }, t("table.news_none")),
     ),

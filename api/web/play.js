@@ -11,7 +11,7 @@ import { heardSince, markNews } from "./news.js";
 import { hostPanel, waitingRoom } from "./room.js";
 import { liveTable, roundEndScreen } from "./screens.js";
 import { gather, talkOf } from "./talk.js";
-import { clock, rulesetName, seatName, shownName, statusName } from "./words.js";
+import { clock, movesTakenBack, rulesetName, seatName, shownName, statusName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 /** @typedef {import("./net.js").Signing} Signing */
@@ -121,6 +121,7 @@ function drawGame(page, kids, err, drawn) {
   const { svg, zoomBar, why, hand, actions, paths, targets } = movesOf(page, drawn);
   const undo = undoBar(page, drawn);
   heardSince(page, st, log);
+  for (const [seq, n] of movesTakenBack(log.events)) page.takenBack.set(seq, n);
   markLast(svg, log.events, view, page.names);
   markNews(page, svg, me);
   const countdown = countdownOf(page, st.table.deadline, me);

@@ -8,7 +8,7 @@ import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, cards, keys, tokens } from "./net.js";
 import { hands, players, seriesSection } from "./parts.js";
-import { describeEvent, eventSentence, seatName, shownName } from "./words.js";
+import { describeEvent, eventSentence, movesTakenBack, seatName, shownName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
@@ -42,11 +42,12 @@ export async function replay(id, ready) {
   const { rounds, slider } = timeline(events, max, v);
   // The moves: a move is its command and what it caused, up to the next command.
   const commands = events.filter((e) => e.event?.type === "command_accepted").map((e) => e.seq);
+  const back = movesTakenBack(events);
   const { play, speed, stop } = autoplay(events, max, () => v, show, run);
   const label = h("output", { "aria-live": "polite" });
   // The board in the layout's main column; the analysis and the log beside it.
   const stage = h("div", { class: "play" });
-  const log = logOf(events, names, (seq) => {
+  const log = logOf(events, names, back, (seq) => {
     stop();
     show(seq);
   });
@@ -74,7 +75,7 @@ export async function replay(id, ready) {
       names,
     );
     // What the step did, said beside the board it shows.
-    sayStep(label, events, commands, v, names);
+    sayStep(label, events, commands, v, names, back);
     stage.replaceChildren(
       h("p", { class: "step" }, label),
       ...(analysis ? [alternative(analysis, weighed, v, drawn, names) ?? ""] : []),
@@ -192,8 +193,9 @@ function weighedIn(expert, log, found, weighed, names, go) {
  * Says the step shown: which move of the game's it is, what the step did, and the step's
  * number among the events. @param {HTMLElement} label @param {Schemas["EventRecord"][]} events
  * @param {number[]} commands the moves' first events @param {number} v @param {Record<number, string>} names
+ * @param {Map<number, number>} back the moves each undo takes back
  */
-function sayStep(label, events, commands, v, names) {
+function sayStep(label, events, commands, v, names, back) {
   const m = commands.filter((s) => s <= v).length;
   // At a move's bookkeeping (whose move, a card drawn), what the move did.
   const quiet = (/** @type {Schemas["EventRecord"]} */ e) => ["command_accepted", "card_drawn"].includes(e.event?.type);
@@ -202,7 +204,7 @@ function sayStep(label, events, commands, v, names) {
   const step = did ?? here;
   label.replaceChildren(
     (m ? t("replay.move_of", { m, max: commands.length }) : t("replay.before_moves")) +
-      (step ? ` — ${eventSentence(step, names)}` : ""),
+      (step ? ` — ${eventSentence(step, names, back)}` : ""),
     " ",
     h("span", { class: "step-n" }, t("replay.version_of", { v, max: events.at(-1)?.seq ?? v })),
   );
@@ -321,9 +323,10 @@ function autoplay(events, max, now, show, run) {
 
 /**
  * The log: every line goes to its moment. @param {Schemas["EventRecord"][]} events
- * @param {Record<number, string>} names @param {(seq: number) => void} go
+ * @param {Record<number, string>} names @param {Map<number, number>} back the moves each undo takes back
+ * @param {(seq: number) => void} go
  */
-function logOf(events, names, go) {
+function logOf(events, names, back, go) {
   return h(
     "ol",
     { class: "log", "aria-label": t("table.log"), tabindex: 0 },
@@ -331,7 +334,7 @@ function logOf(events, names, go) {
       h(
         "li",
         { "data-seq": e.seq },
-        h("button", { type: "button", class: "log-line", onclick: () => go(e.seq) }, describeEvent(e, names)),
+        h("button", { type: "button", class: "log-line", onclick: () => go(e.seq) }, describeEvent(e, names, back)),
       ),
     ),
   );

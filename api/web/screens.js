@@ -179,7 +179,7 @@ function aside(page, drawn, parts) {
     h(
       "ol",
       { class: "log", "aria-label": t("table.recent"), tabindex: 0 },
-      log.events.map((e) => h("li", {}, describeEvent(e, names))),
+      log.events.map((e) => h("li", {}, describeEvent(e, names, page.takenBack))),
     ),
     h(
       "p",

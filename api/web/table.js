@@ -71,6 +71,8 @@ import { shownName } from "./words.js";
  * "Show all" tells the rest.
  * @property {number} pacing the telling's interval (0: none)
  * @property {number} flown the newest card laid that travelled to its cell (news.js)
+ * @property {Map<number, number>} takenBack how many moves each undo read took back (or would),
+ * by its `seq`, kept from the reads whose log held all of them (the log and the news say so)
  * @property {Ending | null} ending the round whose end is shown
  * @property {number[][] | null} byRound each seat's gold in each round, once the game is over
  * and every value public (the final score)
@@ -136,6 +138,7 @@ export async function table(id, ready) {
     told: 0,
     pacing: 0,
     flown: 0,
+    takenBack: new Map(),
     ending: shownBefore(id, startLog),
     byRound: null,
     movedOn: false,

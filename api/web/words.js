@@ -87,14 +87,21 @@ export const rulesetName = (ruleset) => t(`ruleset.${ruleset}`);
 /** A game's status. @param {string} status */
 export const statusName = (status) => t(`status.${status}`);
 
-/** A card in words, for its button and screen readers: its name, turned, doors, ladder, crystals. @param {Schemas["CardEntry"] | undefined} entry @param {boolean} [rotated] */
+/**
+ * A card in words, for its button and screen readers: its name, turned, and its doors, ladder
+ * and crystals where its name does not say them already (a blue door is "blue door └", not
+ * "blue door └, blue door"; a crystal card shows one crystal).
+ * @param {Schemas["CardEntry"] | undefined} entry @param {boolean} [rotated]
+ */
 export function describe(entry, rotated) {
   if (!entry) return t("card.unknown");
+  const fam = family(entry.card);
   const parts = [cardName(entry, rotated)];
   if (rotated) parts.push(t("card.turned"));
-  if (entry.doors?.length) parts.push(list(entry.doors.map((d) => t(`door.${d}`))));
-  if (entry.ladder) parts.push(t("card.ladder"));
-  if (entry.crystals) parts.push(t("card.crystals", { n: entry.crystals }));
+  if (entry.doors?.length && !fam.startsWith("door_")) parts.push(list(entry.doors.map((d) => t(`door.${d}`))));
+  if (entry.ladder && fam !== "ladder") parts.push(t("card.ladder"));
+  if (entry.crystals && !(fam.startsWith("crystal_") && entry.crystals === 1))
+    parts.push(t("card.crystals", { n: entry.crystals }));
   return parts.join(", ");
 }
 
@@ -188,16 +195,43 @@ export function roundWinners(winners, who) {
 export const paysNobody = (r) => r.gold_reached_by != null && !r.winners?.length;
 
 /**
- * One event of the log in plain words, numbered as in the record ("#12 …").
- * @param {{ seq: number, event: any }} e @param {Record<number, string>} names
+ * How many moves each undo of `records` (the log's, oldest first, one after another) takes
+ * back, or would take back (a request), by the undo's `seq`: the moves in force after the
+ * version it returns to. An undo to before the first of `records` is left out: its moves are
+ * not all there to count.
+ * @param {{ seq: number, event: any }[]} records @returns {Map<number, number>}
  */
-export const describeEvent = (e, names) => `#${e.seq} ${eventSentence(e, names)}`;
+export function movesTakenBack(records) {
+  const first = records[0]?.seq ?? 1;
+  /** The moves in force, by their `command_accepted`. @type {number[]} */
+  let moves = [];
+  /** @type {Map<number, number>} */
+  const counts = new Map();
+  for (const { seq, event: e } of records) {
+    if (e?.type === "command_accepted") moves.push(seq);
+    else if (e?.type === "undone" || e?.type === "undo_requested") {
+      const to = Number(e.to_version);
+      if (to >= first - 1) counts.set(seq, moves.filter((s) => s > to).length);
+      if (e.type === "undone") moves = moves.filter((s) => s <= to);
+    }
+  }
+  return counts;
+}
 
 /**
- * One event in plain words, as a person says it (no number: the talk, the news, a step).
+ * One event of the log in plain words, numbered as in the record ("#12 …").
  * @param {{ seq: number, event: any }} e @param {Record<number, string>} names
+ * @param {Map<number, number>} [back] the moves each undo takes back (`movesTakenBack`), where known
  */
-export function eventSentence(e, names) {
+export const describeEvent = (e, names, back) => `#${e.seq} ${eventSentence(e, names, back)}`;
+
+/**
+ * One event in plain words, as a person says it (no number: the talk, the news, a step). An
+ * undo says how many moves it takes back where `back` knows (`movesTakenBack`).
+ * @param {{ seq: number, event: any }} e @param {Record<number, string>} names
+ * @param {Map<number, number>} [back]
+ */
+export function eventSentence(e, names, back) {
   const ev = e.event ?? {};
   const who = (/** @type {number | null | undefined} */ s) => seatName(names, s);
   const whom = (/** @type {number[]} */ seats) => (seats?.length ? list(seats.map(who)) : t("word.nobody"));
@@ -255,14 +289,21 @@ export function eventSentence(e, names) {
         return phrase("event.gold_drawn", { ...p, n: size(ev.cards) });
       case "command_accepted":
         return say(ev.bot ? "command_accepted_bot" : ev.signature ? "command_accepted_signed" : "command_accepted");
-      case "undo_requested":
-        return say("undo_requested", { version: ev.to_version });
+      case "undo_requested": {
+        const n = back?.get(e.seq);
+        return n == null ? say("undo_requested_some") : phrase("event.undo_requested", { ...p, n });
+      }
       case "undo_approved":
         return say("undo_approved");
       case "undo_declined":
         return say("undo_declined");
-      case "undone":
-        return say(ev.reason ? "undone_reason" : "undone", { version: ev.to_version, reason: ev.reason ?? "" });
+      case "undone": {
+        const n = back?.get(e.seq);
+        const reason = ev.reason ?? "";
+        return n == null
+          ? say(ev.reason ? "undone_some_reason" : "undone_some", { reason })
+          : phrase(ev.reason ? "event.undone_reason" : "event.undone", { n, reason });
+      }
       case "game_ended":
         return say("game_ended", { winners: whom(ev.winners) });
       case "game_cancelled":

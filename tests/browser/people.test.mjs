@@ -146,11 +146,13 @@ test("the host's acts through the table: a bot seated, a player leaving, a rollb
   assert.ok(options >= 1, "earlier moves to go back to");
   await rollback.getByRole("textbox").fill("a misclick");
   await rollback.getByRole("button", { name: "Roll back" }).click();
-  await page
+  // Said in moves, as a player counts them (the default is before the latest move).
+  const undone = page
     .locator(".log li")
-    .filter({ hasText: /undone: back to version \d+ \(a misclick\)/ })
-    .first()
-    .waitFor();
+    .filter({ hasText: /undone: / })
+    .first();
+  await undone.waitFor();
+  assert.match(await undone.textContent(), /^#\d+ undone: (one move|\d+ moves) taken back \(a misclick\)$/);
   // The host's own seat handed to a bot, then taken back (the panel stays open across redraws).
   await page.getByRole("button", { name: /^Hand Player to a bot$/ }).click();
   await page.getByText("A bot is playing your seat.").waitFor();

@@ -381,6 +381,13 @@ test("undo is offered only for a move of one's own to take back, and bots declin
     .filter({ hasText: /undo declined by/ })
     .first()
     .waitFor();
+  // The request in the log, in moves (the player's and those made since), not versions.
+  const asked = await page
+    .locator(".log li")
+    .filter({ hasText: /undo requested by/ })
+    .first()
+    .textContent();
+  assert.match(asked, /^#\d+ undo requested by Ada: (one move|\d+ moves) to take back$/);
   await context.close();
 });
 
@@ -453,6 +460,15 @@ test("Saboteur 2: a pass discards two cards of a kind, each card named as the ha
       named.some((n) => n.endsWith(card)),
       `"${card}" is named so in the hand: ${JSON.stringify(named)}`,
     );
+  // Each choice stands apart from the next, on a line or beside it: none run together.
+  const boxes = await pass.locator("label").evaluateAll((ls) => ls.map((l) => l.getBoundingClientRect().toJSON()));
+  assert.ok(boxes.length >= 2, `choices offered: ${boxes.length}`);
+  for (const [i, b] of boxes.entries()) {
+    const a = boxes[i - 1];
+    if (!a) continue;
+    const apart = b.top >= a.bottom ? b.top - a.bottom : b.left - a.right;
+    assert.ok(apart >= 6, `"${offered[i - 1]}" and "${offered[i]}" ${apart.toFixed(1)} px apart`);
+  }
   // The other card of the kind is a choice of its own; both go.
   const twin = offered.find((card) => named[found.at].endsWith(card));
   assert.ok(twin, `the other ${named[found.at]} is offered: ${JSON.stringify(offered)}`);
