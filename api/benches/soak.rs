@@ -15,8 +15,6 @@
 //! `--cache-bytes`, default 64 MiB), `SOAK_OUT` (where the CSV and the SVG go, default
 //! `target/soak`).
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -24,52 +22,13 @@ use std::time::{Duration, Instant};
 use reqwest::Client;
 use serde_json::{Value, json};
 
+mod binary;
+
 fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
     std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-/// The server binary, on its own, so that its memory is its own.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start(url: &str, cache_bytes: u64) -> (Server, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_saboteur"))
-        .args(["serve", "--bind", "127.0.0.1:0", "--no-limits"])
-        .args(["--database-url", url])
-        .args(["--cache-bytes", &cache_bytes.to_string()])
-        .env("RUST_LOG", "warn,saboteur=info")
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the binary starts");
-    let stdout = child.stdout.take().expect("its output");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if let Some(rest) = line.split("listening on http://").nth(1) {
-                let _ = tx.send(
-                    rest.split_whitespace()
-                        .next()
-                        .unwrap_or_default()
-                        .to_string(),
-                );
-            }
-        }
-    });
-    let addr = rx
-        .recv_timeout(Duration::from_secs(60))
-        .expect("the server says where it listens");
-    (Server(child), format!("http://{addr}"))
 }
 
 /// What the clients share: the stop flag, the latencies of the current 10 s, counts.
@@ -407,7 +366,7 @@ async fn main() {
             cluster.url()
         }
     };
-    let (_server, base) = start(&url, cache_bytes);
+    let (_server, base) = binary::start(&url, &["--cache-bytes", &cache_bytes.to_string()]);
     let shared = Arc::new(Shared::default());
     let players: Vec<_> = (0..clients)
         .map(|n| tokio::spawn(player(base.clone(), shared.clone(), n)))
