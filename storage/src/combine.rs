@@ -5,12 +5,15 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use crate::ids::GameId;
-use sqlx::postgres::PgPool;
+use sqlx::Connection;
+use sqlx::pool::PoolConnection;
+use sqlx::postgres::{PgConnection, PgPool, Postgres};
 use sqlx::types::Json;
 use tokio::sync::{Mutex, mpsc, oneshot};
 
@@ -19,6 +22,9 @@ const MOST: usize = 64;
 
 /// Statements in flight at once: while some are written, the next group gathers.
 const WORKERS: usize = 4;
+
+/// How long a writer's connection may sit idle before it is tested again.
+const IDLE_TEST: Duration = Duration::from_secs(1);
 
 /// One append waiting for its group.
 pub(crate) struct Pending {
@@ -72,9 +78,13 @@ impl Combiner {
 }
 
 /// One writer: takes what has queued up (one append per game: a second one for a game waits
-/// for the next group, behind the first), writes it, answers each writer.
+/// for the next group, behind the first), writes it, answers each writer. It keeps its
+/// connection from one group to the next (a connection given back to the pool is tested with a
+/// round trip to the server) and tests it only after it sat idle for [`IDLE_TEST`] (the
+/// database may have restarted meanwhile); after any error it gives it back and takes another.
 async fn write_groups(pool: PgPool, inbox: Arc<Mutex<mpsc::UnboundedReceiver<Pending>>>) {
     let mut carried: Option<Pending> = None;
+    let mut held: Option<(PoolConnection<Postgres>, Instant)> = None;
     loop {
         let mut group: Vec<Pending> = carried.take().into_iter().collect();
         // A writer holding a carried append must not wait for the inbox: another writer may be
@@ -104,7 +114,25 @@ async fn write_groups(pool: PgPool, inbox: Arc<Mutex<mpsc::UnboundedReceiver<Pen
         // Every group takes its games' rows in the same order: no two groups wait on each other.
         group.sort_by(|a, b| a.game_id.cmp(&b.game_id));
         let now = Utc::now();
-        match write(&pool, &group, now).await {
+        let written = match held.take() {
+            Some((conn, used)) if used.elapsed() < IDLE_TEST => Ok(conn),
+            Some((mut conn, _)) => match conn.ping().await {
+                Ok(()) => Ok(conn),
+                Err(_) => pool.acquire().await,
+            },
+            None => pool.acquire().await,
+        };
+        let written = match written {
+            Ok(mut conn) => {
+                let done = write(&mut conn, &group, now).await;
+                if done.is_ok() {
+                    held = Some((conn, Instant::now()));
+                }
+                done
+            }
+            Err(e) => Err(e),
+        };
+        match written {
             Ok(done) => {
                 for p in group {
                     let _ = p.reply.send(Ok(done.contains(&p.game_id)));
@@ -123,7 +151,10 @@ async fn write_groups(pool: PgPool, inbox: Arc<Mutex<mpsc::UnboundedReceiver<Pen
             // One append's failure (a used command id) must not fail the others: each alone.
             Err(_) if group.len() > 1 => {
                 for p in group {
-                    let alone = write(&pool, std::slice::from_ref(&p), now).await;
+                    let alone = match pool.acquire().await {
+                        Ok(mut conn) => write(&mut conn, std::slice::from_ref(&p), now).await,
+                        Err(e) => Err(e),
+                    };
                     let _ = p.reply.send(alone.map(|done| !done.is_empty()));
                 }
             }
@@ -139,12 +170,12 @@ async fn write_groups(pool: PgPool, inbox: Arc<Mutex<mpsc::UnboundedReceiver<Pen
 /// One statement for a group: the guarded head updates, then the events of the games whose
 /// guard held. Returns those games.
 async fn write(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     group: &[Pending],
     now: DateTime<Utc>,
 ) -> Result<HashSet<String>, sqlx::Error> {
     if let [one] = group {
-        return write_one(pool, one, now).await;
+        return write_one(conn, one, now).await;
     }
     let heads: Vec<&Value> = group.iter().map(|p| &p.head).collect();
     let rows: Vec<&Value> = group.iter().flat_map(|p| &p.rows).collect();
@@ -180,14 +211,14 @@ async fn write(
         .bind(Json(&heads))
         .bind(now)
         .bind(Json(&rows))
-        .fetch_all(pool)
+        .fetch_all(conn)
         .await?;
     Ok(done.into_iter().map(|(id,)| id).collect())
 }
 
 /// The statement for a group of one: no join, the guard's values bound directly.
 async fn write_one(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     p: &Pending,
     now: DateTime<Utc>,
 ) -> Result<HashSet<String>, sqlx::Error> {
@@ -222,7 +253,7 @@ async fn write_one(
         .bind(h["deadline"].as_i64())
         .bind(h["token_hash"].as_str())
         .bind(h["token_seat"].as_i64().and_then(|s| i32::try_from(s).ok()))
-        .execute(pool)
+        .execute(conn)
         .await?
         .rows_affected();
     Ok(if inserted > 0 {

@@ -147,13 +147,13 @@ async fn on_table(
         }
         Err(e) => return Err(e),
     };
-    // 3. A retried key answers with the first reply.
+    // 3. A retried key answers with the first reply. A command's key is looked up only when
+    //    the command is refused (steps 2b, 4–6): decided again, its append finds the key used
+    //    (the store's unique index), so an accepted command costs no read.
     let key = act.seat_key(who);
-    if let Some(key) = &key
-        && let Some((first, last)) = state.writer.command_batch(table.id(), key).await?
-    {
-        let batch = Batch { first, last };
-        return retried(state, table, (batch, key), who, &act).await;
+    let command = matches!(act, Act::Command { .. });
+    if !command && let Some(done) = first_reply(state, table, key.as_deref(), who, &act).await? {
+        return Ok(done);
     }
     // What a refusal names as refused: the signed message, or the body.
     let refused = (
@@ -163,7 +163,14 @@ async fn on_table(
     // 2b. A seat with a key acts with its player's signature.
     let signature = match signing::check(table, &act, who, signed) {
         Ok(signature) => signature,
-        Err(e) => return Err(signed_refusal(state, table, refused, e).await),
+        Err(e) => {
+            if command
+                && let Some(done) = first_reply(state, table, key.as_deref(), who, &act).await?
+            {
+                return Ok(done);
+            }
+            return Err(signed_refusal(state, table, refused, e).await);
+        }
     };
     // 3b. A version named by `If-Match` that this table has not read was recorded through
     //     another process (a client's requests spread over processes): read it first.
@@ -186,7 +193,14 @@ async fn on_table(
         .and_then(|()| decide(state, table, &act, who, token))
     {
         Ok(decided) => decided,
-        Err(e) => return Err(signed_refusal(state, table, refused.clone(), e).await),
+        Err(e) => {
+            if command
+                && let Some(done) = first_reply(state, table, key.as_deref(), who, &act).await?
+            {
+                return Ok(done);
+            }
+            return Err(signed_refusal(state, table, refused.clone(), e).await);
+        }
     };
     // 6. Stamp and append (or the act's own write).
     let written = match decided {
@@ -437,6 +451,23 @@ enum Written {
     Batch(Batch, Option<String>),
     /// The act's answer, with no batch of events.
     Done(Box<Done>),
+}
+
+/// Step 3: the first reply to the batch `key` opened, if it opened one (a retry).
+async fn first_reply(
+    state: &AppState,
+    table: &mut Held,
+    key: Option<&str>,
+    who: Who,
+    act: &Act,
+) -> Result<Option<Done>, ApiError> {
+    let Some(key) = key else { return Ok(None) };
+    let Some((first, last)) = state.writer.command_batch(table.id(), key).await? else {
+        return Ok(None);
+    };
+    retried(state, table, (Batch { first, last }, key), who, act)
+        .await
+        .map(Some)
 }
 
 /// The act's answer, with no batch of events.

@@ -335,6 +335,71 @@ async fn postgres_command_retried_after_bots() {
     command_retried_after_bots(postgres_url().await, POSTGRES_BOTS_AWAY, back).await;
 }
 
+/// A command retried with its key when it is legal again (a seat discarded a card it holds
+/// twice, everyone passed, and it is that seat's turn again): the retry answers the first reply,
+/// marked replayed, and plays nothing. A command's key is found by its append (the store's
+/// unique index on the key), not read before the command is decided.
+async fn command_legal_again_retried(url: String) {
+    let app = TestApp::spawn(url, None).await;
+    let client = Client::new();
+    let is_pass = |c: &&Value| c["type"] == "pass";
+    for seed in 40..100 {
+        let g = seat(&app, "base", seed, json!({}), &[true; 4], "random").await;
+        let (st, out) = app.start(&g.id, Some(&g.host)).await;
+        assert_eq!(st, StatusCode::OK, "{out}");
+        let mover = out["awaited"].as_u64().unwrap() as usize;
+        let (_, moves) = app.legal_moves(&g.id, g.token(mover)).await;
+        let passes: Vec<Value> = moves["commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(is_pass)
+            .cloned()
+            .collect();
+        let command = &passes[seed as usize % passes.len()];
+        let first = app
+            .command_with(&g.id, g.token(mover), command, None, Some("again-1"))
+            .await;
+        assert_eq!(first.0, StatusCode::OK, "{}", first.1);
+        let mut awaited = first.1["awaited"].as_u64().unwrap() as usize;
+        while awaited != mover {
+            let (_, moves) = app.legal_moves(&g.id, g.token(awaited)).await;
+            let pass = moves["commands"].as_array().unwrap().iter().find(is_pass);
+            let (st, out) = app.command(&g.id, g.token(awaited), pass.unwrap()).await;
+            assert_eq!(st, StatusCode::OK, "{out}");
+            awaited = out["awaited"].as_u64().unwrap() as usize;
+        }
+        let (_, moves) = app.legal_moves(&g.id, g.token(mover)).await;
+        if !moves["commands"].as_array().unwrap().contains(command) {
+            continue;
+        }
+        let at = version(&app, &g.id).await;
+        let path = format!("/games/{}/commands", g.id);
+        let keyed = (Some(g.token(mover)), Some("again-1"));
+        let r = post(&client, &app, &path, keyed, Some(command)).await;
+        let (st, replayed, _, again) = read(r).await;
+        assert_eq!(st, StatusCode::OK, "{again}");
+        assert!(replayed, "a retry is marked replayed: {again}");
+        for field in ["version", "events", "awaited"] {
+            assert_eq!(again[field], first.1[field], "the first reply's {field}");
+        }
+        assert_eq!(version(&app, &g.id).await, at, "the retry played nothing");
+        return;
+    }
+    panic!("no seed gave a seat a discard legal again at its next turn");
+}
+
+#[tokio::test]
+async fn sqlite_command_legal_again_retried() {
+    let dir = tempfile::tempdir().unwrap();
+    command_legal_again_retried(sqlite_url(&dir, "again.db")).await;
+}
+
+#[tokio::test]
+async fn postgres_command_legal_again_retried() {
+    command_legal_again_retried(postgres_url().await).await;
+}
+
 /// Sends `path` twice with one key (through two processes): one effect, the same reply (status,
 /// version, events), the second marked replayed. The reply.
 async fn twice(
