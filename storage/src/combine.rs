@@ -114,24 +114,7 @@ async fn write_groups(pool: PgPool, inbox: Arc<Mutex<mpsc::UnboundedReceiver<Pen
         // Every group takes its games' rows in the same order: no two groups wait on each other.
         group.sort_by(|a, b| a.game_id.cmp(&b.game_id));
         let now = Utc::now();
-        let written = match held.take() {
-            Some((conn, used)) if used.elapsed() < IDLE_TEST => Ok(conn),
-            Some((mut conn, _)) => match conn.ping().await {
-                Ok(()) => Ok(conn),
-                Err(_) => pool.acquire().await,
-            },
-            None => pool.acquire().await,
-        };
-        let written = match written {
-            Ok(mut conn) => {
-                let done = write(&mut conn, &group, now).await;
-                if done.is_ok() {
-                    held = Some((conn, Instant::now()));
-                }
-                done
-            }
-            Err(e) => Err(e),
-        };
+        let written = write_held(&pool, &mut held, &group, now).await;
         match written {
             Ok(done) => {
                 for p in group {
@@ -165,6 +148,78 @@ async fn write_groups(pool: PgPool, inbox: Arc<Mutex<mpsc::UnboundedReceiver<Pen
             }
         }
     }
+}
+
+/// Writes `group` on the writer's `held` connection (tested first when it sat idle for
+/// [`IDLE_TEST`]) or a new one from the pool, kept for the next group when the write succeeds.
+/// A held connection the server ended while it sat idle (a restart, a session cut) answers
+/// with that ending: the group is then looked up and written again on a new connection
+/// ([`again`]), so an idle connection's death never makes a write's outcome unknown.
+async fn write_held(
+    pool: &PgPool,
+    held: &mut Option<(PoolConnection<Postgres>, Instant)>,
+    group: &[Pending],
+    now: DateTime<Utc>,
+) -> Result<HashSet<String>, sqlx::Error> {
+    let kept = match held.take() {
+        Some((conn, used)) if used.elapsed() < IDLE_TEST => Some(conn),
+        Some((mut conn, _)) => conn.ping().await.is_ok().then_some(conn),
+        None => None,
+    };
+    let reused = kept.is_some();
+    let mut conn = match kept {
+        Some(conn) => conn,
+        None => pool.acquire().await?,
+    };
+    match write(&mut conn, group, now).await {
+        Ok(done) => {
+            *held = Some((conn, Instant::now()));
+            Ok(done)
+        }
+        Err(e) if reused && crate::error::is_unreachable(&e) => {
+            drop(conn);
+            again(pool, group, now).await.map_err(|_| e)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// A group whose connection broke, written again on a new connection: the games whose row
+/// already holds the group's head were recorded (the write reached the server after all); the
+/// others are written again under the same guards (a game the first write recorded fails its
+/// guard, so nothing is written twice). The games recorded either way.
+async fn again(
+    pool: &PgPool,
+    group: &[Pending],
+    now: DateTime<Utc>,
+) -> Result<HashSet<String>, sqlx::Error> {
+    let ids: Vec<&str> = group.iter().map(|p| p.game_id.as_str()).collect();
+    let sql = "SELECT id, version, last_hash FROM games WHERE id = ANY($1)";
+    // The pool's idle connections may have been ended with it: each that fails is closed.
+    let mut tries = 0;
+    let (mut conn, rows) = loop {
+        let mut conn = pool.acquire().await?;
+        let read: Result<Vec<(String, i64, String)>, _> =
+            sqlx::query_as(sql).bind(&ids).fetch_all(&mut *conn).await;
+        match read {
+            Ok(rows) => break (conn, rows),
+            Err(e) if tries < 3 && crate::error::is_unreachable(&e) => tries += 1,
+            Err(e) => return Err(e),
+        }
+    };
+    let mut recorded: HashSet<String> = group
+        .iter()
+        .filter(|p| {
+            rows.iter().any(|(id, version, hash)| {
+                *id == p.game_id
+                    && p.head.get("version").and_then(Value::as_i64) == Some(*version)
+                    && p.head.get("last_hash").and_then(Value::as_str) == Some(hash.as_str())
+            })
+        })
+        .map(|p| p.game_id.clone())
+        .collect();
+    recorded.extend(write(&mut conn, group, now).await?);
+    Ok(recorded)
 }
 
 /// One statement for a group: the guarded head updates, then the events of the games whose

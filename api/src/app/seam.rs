@@ -151,8 +151,9 @@ async fn on_table(
     //    the command is refused (steps 2b, 4–6): decided again, its append finds the key used
     //    (the store's unique index), so an accepted command costs no read.
     let key = act.seat_key(who);
-    let command = matches!(act, Act::Command { .. });
-    if !command && let Some(done) = first_reply(state, table, key.as_deref(), who, &act).await? {
+    if !matches!(act, Act::Command { .. })
+        && let Some(done) = first_reply(state, table, key.as_deref(), who, &act).await?
+    {
         return Ok(done);
     }
     // What a refusal names as refused: the signed message, or the body.
@@ -163,14 +164,7 @@ async fn on_table(
     // 2b. A seat with a key acts with its player's signature.
     let signature = match signing::check(table, &act, who, signed) {
         Ok(signature) => signature,
-        Err(e) => {
-            if command
-                && let Some(done) = first_reply(state, table, key.as_deref(), who, &act).await?
-            {
-                return Ok(done);
-            }
-            return Err(signed_refusal(state, table, refused, e).await);
-        }
+        Err(e) => return refuse(state, table, (key.as_deref(), &act), refused, e).await,
     };
     // 3b. A version named by `If-Match` that this table has not read was recorded through
     //     another process (a client's requests spread over processes): read it first.
@@ -193,14 +187,7 @@ async fn on_table(
         .and_then(|()| decide(state, table, &act, who, token))
     {
         Ok(decided) => decided,
-        Err(e) => {
-            if command
-                && let Some(done) = first_reply(state, table, key.as_deref(), who, &act).await?
-            {
-                return Ok(done);
-            }
-            return Err(signed_refusal(state, table, refused.clone(), e).await);
-        }
+        Err(e) => return refuse(state, table, (key.as_deref(), &act), refused, e).await,
     };
     // 6. Stamp and append (or the act's own write).
     let written = match decided {
@@ -451,6 +438,23 @@ enum Written {
     Batch(Batch, Option<String>),
     /// The act's answer, with no batch of events.
     Done(Box<Done>),
+}
+
+/// A refusal from step 2b on, signed for its caller; for a command sent with a key that opened
+/// a batch already, that batch's first reply instead (step 3, read only now for a command).
+async fn refuse(
+    state: &AppState,
+    table: &mut Held,
+    (key, act): (Option<&str>, &Act),
+    refused: (Who, Option<String>),
+    e: ApiError,
+) -> Result<Done, ApiError> {
+    if matches!(act, Act::Command { .. })
+        && let Some(done) = first_reply(state, table, key, refused.0, act).await?
+    {
+        return Ok(done);
+    }
+    Err(signed_refusal(state, table, refused, e).await)
 }
 
 /// Step 3: the first reply to the batch `key` opened, if it opened one (a retry).

@@ -63,3 +63,34 @@ async fn postgres_outage_is_unavailable_then_recovers() {
         assert_eq!(next_append(&mut rx).await, ("g1".to_string(), 2));
     }
 }
+
+/// The store's writers keep their connections from one append to the next. A connection the
+/// server ended while it sat idle (every session of the database cut, as a restart or an
+/// operator does) is found at the next append, which is written again on a new connection and
+/// recorded: never answered as an append whose outcome is unknown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_sessions_cut_between_appends_cost_no_append() {
+    use sqlx::Connection as _;
+    let (store, url) = super::helpers::postgres().await;
+    new_game(&store, "g1", GameStatus::Active).await;
+    for n in 0..8 {
+        store
+            .append(batch("g1", n, vec![event(n + 1)], None))
+            .await
+            .unwrap();
+    }
+    let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
+    let cut = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+               WHERE datname = current_database() AND pid <> pg_backend_pid()";
+    sqlx::raw_sql(cut).execute(&mut conn).await.unwrap();
+    // The pool's idle connections were cut too: each fails once, then is closed.
+    for _ in 0..50 {
+        if store.ping().await.is_ok() {
+            break;
+        }
+    }
+    for n in 8..16 {
+        let appended = store.append(batch("g1", n, vec![event(n + 1)], None)).await;
+        assert!(appended.is_ok(), "append {n} after the cut: {appended:?}");
+    }
+}
