@@ -15,43 +15,6 @@ use reqwest::Client;
 use serde_json::{Value, json};
 use sqlx::postgres::PgPoolOptions;
 
-/// A started game: its id, the seats' tokens, and the seat awaited first.
-async fn new_game(c: &Client, base: &str, players: u8) -> (String, Vec<String>, Option<u64>) {
-    let g: Value = c
-        .post(format!("{base}/games"))
-        .json(&json!({"ruleset": "base", "players": players}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = g["game_id"].as_str().unwrap().to_string();
-    let mut tokens = Vec::new();
-    for i in 0..players {
-        let j: Value = c
-            .post(format!("{base}/games/{id}/seats"))
-            .json(&json!({"name": format!("p{i}")}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        tokens.push(j["player_token"].as_str().unwrap().to_string());
-    }
-    let started: Value = c
-        .post(format!("{base}/games/{id}/start"))
-        .bearer_auth(g["host_token"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    (id, tokens, started["awaited"].as_u64())
-}
-
 /// Plays games one after another until the deadline; returns each command's latency. Like a
 /// lean client: per command one `GET /legal-moves` and the `POST`, whose reply names the seat
 /// awaited next.
@@ -145,7 +108,9 @@ async fn raw_inserts(url: &str, writers: usize, seconds: u64) -> f64 {
 }
 
 mod common;
+mod games;
 use common::rss_mib;
+use games::{new_game, percentile};
 
 /// Prints, every `every` seconds until `deadline`: elapsed time, resident memory, and what
 /// `/healthz` says the server holds.
@@ -226,11 +191,6 @@ async fn main() {
     let elapsed = started.elapsed().as_secs_f64();
     sampler.abort();
     latencies.sort();
-    let pct = |p: f64| {
-        latencies
-            .get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)))
-            .map_or(0.0, |d| d.as_secs_f64() * 1e3)
-    };
     println!("clients: {clients}, seconds: {seconds}");
     println!(
         "commands: {} ({:.0} commands/s)",
@@ -239,8 +199,8 @@ async fn main() {
     );
     println!(
         "POST /commands latency: p50 {:.1} ms, p99 {:.1} ms",
-        pct(0.50),
-        pct(0.99)
+        percentile(&latencies, 0.50),
+        percentile(&latencies, 0.99)
     );
     if let Some(url) = url {
         let raw = raw_inserts(&url, clients, 5).await;

@@ -15,63 +15,24 @@
 use std::time::{Duration, Instant};
 
 use reqwest::Client;
-use serde_json::{Value, json};
+use serde_json::Value;
 use sqlx::Connection;
 use sqlx::postgres::PgConnection;
 
 mod binary;
-
-/// A started game: its id, the seats' tokens, and the seat awaited first.
-async fn new_game(c: &Client, base: &str) -> (String, Vec<String>, Option<u64>) {
-    let post = |path: String, token: Option<String>| {
-        let mut r = c.post(format!("{base}{path}"));
-        if let Some(token) = token {
-            r = r.bearer_auth(token);
-        }
-        r
-    };
-    let g: Value = post("/games".into(), None)
-        .json(&json!({"ruleset": "base", "players": 4}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = g["game_id"].as_str().unwrap().to_string();
-    let mut tokens = Vec::new();
-    for i in 0..4 {
-        let j: Value = post(format!("/games/{id}/seats"), None)
-            .json(&json!({"name": format!("p{i}")}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        tokens.push(j["player_token"].as_str().unwrap().to_string());
-    }
-    let host = g["host_token"].as_str().unwrap().to_string();
-    let started: Value = post(format!("/games/{id}/start"), Some(host))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    (id, tokens, started["awaited"].as_u64())
-}
+mod games;
+use games::{new_game, percentile};
 
 /// Plays games one after another until `deadline`: the latency of each move recorded.
 async fn mover(base: String, deadline: Instant, n: u64) -> Vec<Duration> {
     let c = Client::new();
     let mut latencies = Vec::new();
-    let (mut id, mut tokens, mut awaited) = new_game(&c, &base).await;
+    let (mut id, mut tokens, mut awaited) = new_game(&c, &base, 4).await;
     let mut dice = n.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     let mut key = 0u64;
     while Instant::now() < deadline {
         let Some(seat) = awaited else {
-            (id, tokens, awaited) = new_game(&c, &base).await;
+            (id, tokens, awaited) = new_game(&c, &base, 4).await;
             continue;
         };
         let token = &tokens[seat as usize];
@@ -222,17 +183,12 @@ async fn level(
     let database =
         std::array::from_fn(|i| (after[i] - before[i]) as f64 / latencies.len().max(1) as f64);
     latencies.sort();
-    let pct = |p: f64| {
-        latencies
-            .get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)))
-            .map_or(0.0, |d| d.as_secs_f64() * 1e3)
-    };
     Level {
         movers,
         moves: latencies.len(),
         seconds,
-        p50: pct(0.50),
-        p99: pct(0.99),
+        p50: percentile(&latencies, 0.50),
+        p99: percentile(&latencies, 0.99),
         server_ms,
         postgres_ms,
         database,

@@ -159,3 +159,35 @@ export const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** `s` with its `{name}` placeholders filled from `p`. @param {string} s @param {Record<string, string | number>} p */
 export const fill = (s, p) => s.replace(/\{(\w+)\}/g, (m, k) => (k in p ? String(p[k]) : m));
+
+/**
+ * The first two-seat deal of `ruleset`, among seeds `from` … `from + tries - 1` (the same every
+ * run: the engine is deterministic), in which `accept` takes a seat: what it returned, with the
+ * game's id and the seat (its number and token).
+ * @template T
+ * @param {{ ruleset: string, from: number, tries: number }} deals
+ * @param {(view: any, seat: { seat: number, player_token: string }, auth: Record<string, string>, id: string) => Promise<T | null> | T | null} accept
+ * @returns {Promise<(T & { id: string, seat: { seat: number, player_token: string } }) | null>}
+ */
+export async function findDeal({ ruleset, from, tries }, accept) {
+  for (let k = from; k < from + tries; k++) {
+    const created = await post("/games", undefined, {
+      ruleset,
+      players: 2,
+      seed: k.toString(16).padStart(2, "0").repeat(32),
+    });
+    const id = created.game_id;
+    const seats = [
+      await post(`/games/${id}/seats`, undefined, { name: "Ann" }),
+      await post(`/games/${id}/seats`, undefined, { name: "Ada" }),
+    ];
+    await post(`/games/${id}/start`, created.host_token);
+    for (const seat of seats) {
+      const auth = { authorization: `Bearer ${seat.player_token}` };
+      const view = (await (await fetch(`${BASE}/games/${id}/state`, { headers: auth })).json()).view;
+      const found = await accept(view, seat, auth, id);
+      if (found) return { ...found, id, seat };
+    }
+  }
+  return null;
+}

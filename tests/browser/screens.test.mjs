@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BASE, browser, countFlights, DESKTOP, fill, PHONE, post, setUp } from "./harness.mjs";
+import { BASE, browser, countFlights, DESKTOP, fill, findDeal, PHONE, post, setUp } from "./harness.mjs";
 import { strings } from "./strings.mjs";
 
 setUp();
@@ -103,26 +103,10 @@ test("a round's end on a phone in Polish: at its top under its own banner, its c
 test("each card of the hand is named once: a door, a ladder or a crystal says so in its name alone", async () => {
   // A Saboteur 2 deal whose first player holds such a card (the same every run: the engine is
   // deterministic).
-  let found = null;
-  for (let k = 0; k < 32 && !found; k++) {
-    const created = await post("/games", undefined, {
-      ruleset: "saboteur2",
-      players: 2,
-      seed: (k + 128).toString(16).padStart(2, "0").repeat(32),
-    });
-    const id = created.game_id;
-    const seats = [
-      await post(`/games/${id}/seats`, undefined, { name: "Ann" }),
-      await post(`/games/${id}/seats`, undefined, { name: "Ada" }),
-    ];
-    await post(`/games/${id}/start`, created.host_token);
-    for (const seat of seats) {
-      const auth = { authorization: `Bearer ${seat.player_token}` };
-      const view = (await (await fetch(`${BASE}/games/${id}/state`, { headers: auth })).json()).view;
-      const kinds = new Set(view.hand.map((c) => c.replace(/(_[nesw]+)+$/, "").split("_")[0]));
-      if (["door", "ladder", "crystal"].some((k) => kinds.has(k))) found ??= { id, seat, hand: view.hand };
-    }
-  }
+  const found = await findDeal({ ruleset: "saboteur2", from: 128, tries: 32 }, (view) => {
+    const kinds = new Set(view.hand.map((/** @type {string} */ c) => c.replace(/(_[nesw]+)+$/, "").split("_")[0]));
+    return ["door", "ladder", "crystal"].some((k) => kinds.has(k)) ? { hand: view.hand } : null;
+  });
   assert.ok(found, "a deal with doors, ladders or crystals in a hand");
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();

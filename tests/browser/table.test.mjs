@@ -5,7 +5,20 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { artifacts, axe, BASE, browser, countFlights, DESKTOP, get, PHONE, post, setUp, shots } from "./harness.mjs";
+import {
+  artifacts,
+  axe,
+  BASE,
+  browser,
+  countFlights,
+  DESKTOP,
+  findDeal,
+  get,
+  PHONE,
+  post,
+  setUp,
+  shots,
+} from "./harness.mjs";
 import { againstBots, drawn, nextCommand, playOne } from "./play.mjs";
 
 setUp();
@@ -417,29 +430,16 @@ test("the base game's pass discards one card: no second card of a kind is offere
 test("Saboteur 2: a pass discards two cards of a kind, each card named as the hand names it (§10)", async () => {
   // A deal whose first player holds two cards of a kind (the same every run: the engine is
   // deterministic).
-  let found = null;
-  for (let k = 0; k < 64 && !found; k++) {
-    const created = await post("/games", undefined, {
-      ruleset: "saboteur2",
-      players: 2,
-      seed: (k + 64).toString(16).padStart(2, "0").repeat(32),
-    });
-    const id = created.game_id;
-    const seats = [
-      await post(`/games/${id}/seats`, undefined, { name: "Ann" }),
-      await post(`/games/${id}/seats`, undefined, { name: "Ada" }),
-    ];
-    await post(`/games/${id}/start`, created.host_token);
-    for (const seat of seats) {
-      const auth = { authorization: `Bearer ${seat.player_token}` };
-      const view = (await (await fetch(`${BASE}/games/${id}/state`, { headers: auth })).json()).view;
-      if (view.phase.awaited !== seat.seat) continue;
-      const twin = view.hand.find((c, i) => view.hand.indexOf(c) !== i);
-      const legal = (await (await fetch(`${BASE}/games/${id}/legal-moves`, { headers: auth })).json()).commands;
-      if (twin && legal.some((c) => c.type === "pass" && c.discard.length === 2 && c.discard.every((d) => d === twin)))
-        found = { id, seat, twin, at: view.hand.indexOf(twin) };
-    }
-  }
+  const found = await findDeal({ ruleset: "saboteur2", from: 64, tries: 64 }, async (view, seat, auth, id) => {
+    if (view.phase.awaited !== seat.seat) return null;
+    const twin = view.hand.find((/** @type {string} */ c, /** @type {number} */ i) => view.hand.indexOf(c) !== i);
+    const legal = (await (await fetch(`${BASE}/games/${id}/legal-moves`, { headers: auth })).json()).commands;
+    const pass = legal.some(
+      (/** @type {any} */ c) =>
+        c.type === "pass" && c.discard.length === 2 && c.discard.every((/** @type {string} */ d) => d === twin),
+    );
+    return twin && pass ? { twin, at: view.hand.indexOf(twin) } : null;
+  });
   assert.ok(found, "a deal with two cards of a kind to pass with");
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
