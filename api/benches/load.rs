@@ -29,15 +29,7 @@ async fn client(base: String, deadline: Instant, n: usize) -> Vec<Duration> {
             continue;
         };
         let token = &tokens[seat as usize];
-        let moves: Value = c
-            .get(format!("{base}/games/{id}/legal-moves"))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let moves = legal_moves(&c, &base, &id, token).await;
         let list = moves["commands"].as_array().unwrap();
         if list.is_empty() {
             // Read through another process that has not heard of the last move yet (behind a
@@ -110,7 +102,7 @@ async fn raw_inserts(url: &str, writers: usize, seconds: u64) -> f64 {
 mod common;
 mod games;
 use common::rss_mib;
-use games::{new_game, percentile};
+use games::{legal_moves, new_game, percentile};
 
 /// Prints, every `every` seconds until `deadline`: elapsed time, resident memory, and what
 /// `/healthz` says the server holds.

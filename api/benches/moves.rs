@@ -21,7 +21,7 @@ use sqlx::postgres::PgConnection;
 
 mod binary;
 mod games;
-use games::{new_game, percentile};
+use games::{legal_moves, new_game, percentile};
 
 /// Plays games one after another until `deadline`: the latency of each move recorded.
 async fn mover(base: String, deadline: Instant, n: u64) -> Vec<Duration> {
@@ -36,15 +36,7 @@ async fn mover(base: String, deadline: Instant, n: u64) -> Vec<Duration> {
             continue;
         };
         let token = &tokens[seat as usize];
-        let moves: Value = c
-            .get(format!("{base}/games/{id}/legal-moves"))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let moves = legal_moves(&c, &base, &id, token).await;
         let list = moves["commands"].as_array().unwrap();
         let version = moves["version"].as_u64().unwrap();
         dice = dice

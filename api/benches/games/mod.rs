@@ -2,43 +2,36 @@
 
 use std::time::Duration;
 
-use reqwest::Client;
+use reqwest::{Client, RequestBuilder};
 use serde_json::{Value, json};
+
+/// The JSON body of the reply to `request`.
+pub async fn json_of(request: RequestBuilder) -> Value {
+    request.send().await.unwrap().json().await.unwrap()
+}
+
+/// `GET /games/{id}/legal-moves` for `token`: the commands and the version they are legal at.
+pub async fn legal_moves(c: &Client, base: &str, id: &str, token: &str) -> Value {
+    json_of(
+        c.get(format!("{base}/games/{id}/legal-moves"))
+            .bearer_auth(token),
+    )
+    .await
+}
 
 /// A started game: its id, the seats' tokens, and the seat awaited first.
 pub async fn new_game(c: &Client, base: &str, players: u8) -> (String, Vec<String>, Option<u64>) {
-    let g: Value = c
-        .post(format!("{base}/games"))
-        .json(&json!({"ruleset": "base", "players": players}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let body = json!({"ruleset": "base", "players": players});
+    let g = json_of(c.post(format!("{base}/games")).json(&body)).await;
     let id = g["game_id"].as_str().unwrap().to_string();
     let mut tokens = Vec::new();
     for i in 0..players {
-        let j: Value = c
-            .post(format!("{base}/games/{id}/seats"))
-            .json(&json!({"name": format!("p{i}")}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let seat = json!({"name": format!("p{i}")});
+        let j = json_of(c.post(format!("{base}/games/{id}/seats")).json(&seat)).await;
         tokens.push(j["player_token"].as_str().unwrap().to_string());
     }
-    let started: Value = c
-        .post(format!("{base}/games/{id}/start"))
-        .bearer_auth(g["host_token"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let host = g["host_token"].as_str().unwrap();
+    let started = json_of(c.post(format!("{base}/games/{id}/start")).bearer_auth(host)).await;
     (id, tokens, started["awaited"].as_u64())
 }
 
