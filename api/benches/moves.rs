@@ -63,41 +63,40 @@ async fn mover(base: String, deadline: Instant, n: u64) -> Vec<Duration> {
     latencies
 }
 
-/// The CPU time a process has used, with its children that have ended, from `/proc`.
-fn cpu(pid: u32) -> Duration {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // The fields after the command's name, which is in parentheses and may hold spaces.
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map_or("", |(_, rest)| rest)
-        .split_whitespace()
-        .collect();
-    // utime, stime, cutime, cstime: fields 14–17 of proc(5), 11–14 after the name.
-    let ticks: u64 = fields
-        .get(11..15)
-        .map_or(0, |t| t.iter().filter_map(|v| v.parse::<u64>().ok()).sum());
-    Duration::from_secs_f64(ticks as f64 / clock_ticks())
-}
-
-/// The kernel's clock ticks per second (`getconf CLK_TCK`).
-fn clock_ticks() -> f64 {
-    std::process::Command::new("getconf")
-        .arg("CLK_TCK")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok()?.trim().parse().ok())
-        .unwrap_or(100.0)
-}
-
-/// The parent process of `pid`.
-fn parent(pid: u32) -> Option<u32> {
+/// A process's parent and the CPU time it has used, with its children that have ended, in
+/// clock ticks, from `/proc/{pid}/stat`.
+fn stat(pid: u32) -> Option<(u32, u64)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    stat.rsplit_once(')')?
-        .1
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()
+    // The fields after the command's name, which is in parentheses and may hold spaces: the
+    // parent is field 4 of proc(5) (1 after the name), utime, stime, cutime and cstime fields
+    // 14–17 (11–14 after it).
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let parent = fields.get(1)?.parse().ok()?;
+    let ticks = fields
+        .get(11..15)?
+        .iter()
+        .filter_map(|v| v.parse::<u64>().ok())
+        .sum();
+    Some((parent, ticks))
+}
+
+/// The CPU time a process has used, with its children that have ended.
+fn cpu(pid: u32) -> Duration {
+    ticks(stat(pid).map_or(0, |(_, t)| t))
+}
+
+/// `n` of the kernel's clock ticks (`getconf CLK_TCK` a second, asked once) as a time.
+fn ticks(n: u64) -> Duration {
+    static PER_SECOND: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+    let per_second = PER_SECOND.get_or_init(|| {
+        std::process::Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8(o.stdout).ok()?.trim().parse().ok())
+            .unwrap_or(100.0)
+    });
+    Duration::from_secs_f64(n as f64 / per_second)
 }
 
 /// The CPU time of PostgreSQL: its postmaster (with the backends that have ended) and every
@@ -108,8 +107,10 @@ fn postgres_cpu(postmaster: u32) -> Duration {
         let Some(pid) = entry.file_name().to_str().and_then(|p| p.parse().ok()) else {
             continue;
         };
-        if parent(pid) == Some(postmaster) {
-            total += cpu(pid);
+        if let Some((parent, t)) = stat(pid)
+            && parent == postmaster
+        {
+            total += ticks(t);
         }
     }
     total
@@ -198,21 +199,14 @@ async fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(20);
-    let cluster;
-    let url = match std::env::var("DATABASE_URL") {
-        Ok(url) => url,
-        Err(_) => {
-            cluster = saboteur_storage::testing::DurableCluster::start();
-            cluster.url()
-        }
-    };
+    let (_cluster, url) = binary::database();
     let (server, base) = binary::start(&url, &[]);
     let mut db = PgConnection::connect(&url).await.expect("a connection");
     let backend: i32 = sqlx::query_scalar("SELECT pg_backend_pid()")
         .fetch_one(&mut db)
         .await
         .unwrap();
-    let postmaster = parent(backend as u32).expect("PostgreSQL runs on this machine");
+    let (postmaster, _) = stat(backend as u32).expect("PostgreSQL runs on this machine");
     println!(
         "movers | moves | moves/s | POST p50 / p99 ms | CPU ms per move: server + PostgreSQL \
          = total | per move: WAL bytes, WAL records, full pages, commits, rows in, rows updated"

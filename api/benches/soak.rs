@@ -358,14 +358,7 @@ async fn main() {
         "SOAK_OUT",
         concat!(env!("CARGO_MANIFEST_DIR"), "/../target/soak").to_string(),
     ));
-    let cluster;
-    let url = match std::env::var("DATABASE_URL") {
-        Ok(url) => url,
-        Err(_) => {
-            cluster = saboteur_storage::testing::DurableCluster::start();
-            cluster.url()
-        }
-    };
+    let (_cluster, url) = binary::database();
     let (_server, base) = binary::start(&url, &["--cache-bytes", &cache_bytes.to_string()]);
     let shared = Arc::new(Shared::default());
     let players: Vec<_> = (0..clients)

@@ -114,8 +114,7 @@ async fn write_groups(pool: PgPool, inbox: Arc<Mutex<mpsc::UnboundedReceiver<Pen
         // Every group takes its games' rows in the same order: no two groups wait on each other.
         group.sort_by(|a, b| a.game_id.cmp(&b.game_id));
         let now = Utc::now();
-        let written = write_held(&pool, &mut held, &group, now).await;
-        match written {
+        match write_held(&pool, &mut held, &group, now).await {
             Ok(done) => {
                 for p in group {
                     let _ = p.reply.send(Ok(done.contains(&p.game_id)));
@@ -134,10 +133,7 @@ async fn write_groups(pool: PgPool, inbox: Arc<Mutex<mpsc::UnboundedReceiver<Pen
             // One append's failure (a used command id) must not fail the others: each alone.
             Err(_) if group.len() > 1 => {
                 for p in group {
-                    let alone = match pool.acquire().await {
-                        Ok(mut conn) => write(&mut conn, std::slice::from_ref(&p), now).await,
-                        Err(e) => Err(e),
-                    };
+                    let alone = write_new(&pool, std::slice::from_ref(&p), now).await;
                     let _ = p.reply.send(alone.map(|done| !done.is_empty()));
                 }
             }
@@ -220,6 +216,15 @@ async fn again(
         .collect();
     recorded.extend(write(&mut conn, group, now).await?);
     Ok(recorded)
+}
+
+/// [`write`] on a connection of its own from the pool.
+async fn write_new(
+    pool: &PgPool,
+    group: &[Pending],
+    now: DateTime<Utc>,
+) -> Result<HashSet<String>, sqlx::Error> {
+    write(&mut *pool.acquire().await?, group, now).await
 }
 
 /// One statement for a group: the guarded head updates, then the events of the games whose

@@ -1,5 +1,5 @@
 //! The server binary run on its own by a benchmark, so that its memory and its CPU time are
-//! its own.
+//! its own, and the database it runs on.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -20,6 +20,19 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
+    }
+}
+
+/// The database to run on: `DATABASE_URL`, or a throwaway cluster with durable writes, kept
+/// until the first of the pair is dropped.
+pub fn database() -> (Option<saboteur_storage::testing::DurableCluster>, String) {
+    match std::env::var("DATABASE_URL") {
+        Ok(url) => (None, url),
+        Err(_) => {
+            let cluster = saboteur_storage::testing::DurableCluster::start();
+            let url = cluster.url();
+            (Some(cluster), url)
+        }
     }
 }
 
