@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
+use tokio::net::{TcpSocket, TcpStream};
 
 /// Where a server answers.
 #[derive(Debug, Clone)]
@@ -116,6 +117,35 @@ pub fn from(n: u8) -> Client {
         .timeout(Duration::from_secs(10))
         .build()
         .expect("a client")
+}
+
+/// A raw connection from `127.0.0.N` to `to`, for strangers that open thousands. Its port is
+/// chosen when it connects (`IP_BIND_ADDRESS_NO_PORT`), not when it is bound, and it is reset
+/// when dropped (a zero linger): otherwise every bind searches the ports still waiting out
+/// the last round's closes, and the client alone spends whole cores of the machine in the
+/// kernel, weighing on the server it measures.
+pub async fn connect_from(n: u8, to: std::net::SocketAddr) -> std::io::Result<TcpStream> {
+    use std::os::fd::AsRawFd;
+    let socket = TcpSocket::new_v4()?;
+    let yes: libc::c_int = 1;
+    // SAFETY: the descriptor is the socket's own, open for the call; the option's value is a
+    // live `c_int` of the length given.
+    let set = unsafe {
+        libc::setsockopt(
+            socket.as_raw_fd(),
+            libc::IPPROTO_IP,
+            libc::IP_BIND_ADDRESS_NO_PORT,
+            (&raw const yes).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    if set != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    socket.bind(std::net::SocketAddr::from(([127, 0, 0, n], 0)))?;
+    let stream = socket.connect(to).await?;
+    stream.set_zero_linger()?;
+    Ok(stream)
 }
 
 /// Sends a request: its status, JSON body (`null` when none) and headers; `None` when the

@@ -8,18 +8,16 @@ use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpSocket, TcpStream};
+use tokio::net::TcpStream;
 
-use crate::harness::{Server, from, send};
+use crate::harness::{Server, connect_from, from, send};
 
 /// The requests one address may have answered at once, lowered to reach it quickly.
 const SHARE: usize = 4;
 
 /// A request from `127.0.0.N` whose headers are sent and whose body never ends.
 async fn trickling(n: u8, to: SocketAddr) -> TcpStream {
-    let socket = TcpSocket::new_v4().unwrap();
-    socket.bind(SocketAddr::from(([127, 0, 0, n], 0))).unwrap();
-    let mut stream = socket.connect(to).await.unwrap();
+    let mut stream = connect_from(n, to).await.unwrap();
     stream
         .write_all(
             b"POST /games/slow/talk HTTP/1.1\r\nHost: saboteur\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"text\": \"",

@@ -14,7 +14,9 @@ use std::time::Duration;
 use reqwest::Client;
 
 use crate::flood::{p99, play_games_apart, sqlite};
-use crate::harness::{Remote, Server, from, game_with_bots_of, one_move, send, status, version};
+use crate::harness::{
+    Remote, Server, connect_from, from, game_with_bots_of, one_move, send, status, version,
+};
 
 /// How many games of experts the greedy address keeps going at once.
 const GAMES: u64 = 8;
@@ -54,9 +56,7 @@ async fn hold_idle_connections(s: Remote, stop: Arc<AtomicBool>) -> u64 {
         held.spawn(async move {
             let mut closed = 0;
             while !stop.load(Ordering::Relaxed) {
-                let socket = tokio::net::TcpSocket::new_v4().unwrap();
-                socket.bind(([127, 0, 0, 6], 0).into()).unwrap();
-                let Ok(mut stream) = socket.connect(to).await else {
+                let Ok(mut stream) = connect_from(6, to).await else {
                     tokio::time::sleep(Duration::from_millis(100)).await;
                     continue;
                 };
