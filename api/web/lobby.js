@@ -29,6 +29,8 @@ export async function lobby(ready) {
  */
 async function section(status) {
   const list = h("tbody");
+  const heads = [t("lobby.col_game"), t("lobby.ruleset"), t("lobby.col_date"), t("lobby.col_seats"), ""];
+  if (status === "finished") heads.splice(4, 0, t("lobby.col_winners"));
   const more = h("button", { type: "button", hidden: true }, t("lobby.more"));
   /** @type {string | null} */
   let cursor = null;
@@ -37,14 +39,12 @@ async function section(status) {
     if (cursor) q.set("cursor", cursor);
     /** @type {Schemas["GameList"]} */
     const data = await api(`/games?${q}`);
-    for (const g of data.games) list.append(gameRow(g));
+    for (const g of data.games) list.append(gameRow(g, heads));
     cursor = data.next_cursor ?? null;
     more.hidden = !cursor;
   }
   more.addEventListener("click", page);
   const id = `games-${status}`;
-  const heads = [t("lobby.col_game"), t("lobby.ruleset"), t("lobby.col_date"), t("lobby.col_seats"), ""];
-  if (status === "finished") heads.splice(4, 0, t("lobby.col_winners"));
   await page();
   // A section with no game is left out.
   return h(
@@ -56,7 +56,7 @@ async function section(status) {
       { class: "table-scroll" },
       h(
         "table",
-        {},
+        { class: "games" },
         h(
           "thead",
           {},
@@ -73,35 +73,38 @@ async function section(status) {
   );
 }
 
-/** A game's row in the list: its seats, whether it is a rematch, what this browser holds of it. @param {Schemas["GameList"]["games"][number]} g */
-function gameRow(g) {
+/**
+ * A game's row in the list: its seats, whether it is a rematch, what this browser holds of it.
+ * Each cell carries its column's head, which a phone shows beside it (the row drawn as a card).
+ * @param {Schemas["GameList"]["games"][number]} g @param {string[]} heads
+ */
+function gameRow(g, heads) {
   const mine = tokens.get(g.id);
   // The winners of a finished game, as the list names them.
   const names = Object.fromEntries(g.seats.map((s) => [s.seat, shownName(s)]));
-  const winners = h("td", {}, listOf((g.winners ?? []).map((w) => names[w] ?? t("word.seat", { n: w }))));
-  return h(
-    "tr",
-    {},
-    h("td", {}, h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8))),
-    h("td", {}, rulesetName(g.ruleset)),
-    h("td", {}, h("time", { datetime: g.created_at }, new Date(g.created_at).toLocaleDateString(language()))),
-    h(
-      "td",
-      {},
+  const winners = listOf((g.winners ?? []).map((w) => names[w] ?? t("word.seat", { n: w })));
+  const cells = [
+    h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8)),
+    rulesetName(g.ruleset),
+    h("time", { datetime: g.created_at }, new Date(g.created_at).toLocaleDateString(language())),
+    [
       `${g.seats.length}/${g.players}: ${g.seats.map((s) => shownName(s) + (s.bot && shownName(s) === s.name ? ` ${t("lobby.bot")}` : "")).join(", ")}`,
       g.previous
         ? [` — ${t("lobby.rematch_of")} `, h("a", { href: `/play/${g.previous}` }, g.previous.slice(0, 8))]
         : null,
-    ),
-    g.status === "finished" ? winners : null,
-    h(
-      "td",
-      {},
+    ],
+    ...(g.status === "finished" ? [winners] : []),
+    [
       mine.token ? t("lobby.your_seat") : mine.host ? t("lobby.host") : "",
       " ",
       h("a", { href: `/replay/${g.id}` }, t("lobby.replay")),
       g.status === "finished" ? [" ", h("a", { href: `/audit/${g.id}` }, t("lobby.audit"))] : null,
-    ),
+    ],
+  ];
+  return h(
+    "tr",
+    {},
+    cells.map((c, i) => h("td", heads[i] ? { "data-label": heads[i] } : { class: "acts" }, [c].flat(2))),
   );
 }
 
@@ -150,7 +153,7 @@ function createForm() {
   showClock();
   const form = h(
     "form",
-    { "aria-label": t("lobby.create") },
+    { "aria-label": t("lobby.create"), class: "create" },
     h("h2", {}, t("lobby.create")),
     h(
       "label",
@@ -182,11 +185,11 @@ function createForm() {
     " ",
     h("label", {}, `${t("lobby.level")} `, level),
     " ",
-    h("label", {}, h("input", { name: "forfeit", type: "checkbox" }), ` ${t("lobby.forfeit")}`),
-    " ",
     h("label", {}, `${t("lobby.clock")} `, clock),
     " ",
     ...clockFields,
+    h("label", {}, h("input", { name: "forfeit", type: "checkbox" }), ` ${t("lobby.forfeit")}`),
+    " ",
     h("label", {}, h("input", { name: "spectators", type: "checkbox" }), ` ${t("lobby.spectators")}`),
     " ",
     h("button", { type: "submit" }, t("lobby.create_button")),

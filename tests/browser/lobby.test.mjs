@@ -398,3 +398,51 @@ test("a reply to taking a seat that names another key than the one sent is refus
   assert.ok(!kept || !JSON.parse(kept).token, `nothing kept of the seat: ${kept}`);
   await context.close();
 });
+
+test("the lobby on a phone: each game a card whose links, seats and winners are all on the screen; on a desktop each field of the form under its own label", async () => {
+  // A finished game (bots alone play it out at the start) and its rematch, waiting.
+  const first = await post("/games", undefined, { ruleset: "base", players: 3 });
+  for (let i = 0; i < 3; i++) await post(`/games/${first.game_id}/bots`, first.host_token, { level: "random" });
+  await post(`/games/${first.game_id}/start`, first.host_token);
+  await post(`/games/${first.game_id}/rematch`, first.host_token);
+  const pl = await strings("pl");
+  const phone = await browser.newContext({ locale: "pl-PL", viewport: PHONE, hasTouch: true, isMobile: true });
+  const page = await phone.newPage();
+  await page.goto(`${BASE}/`);
+  const finished = page.locator("section[aria-labelledby=games-finished] tbody tr");
+  await finished.first().waitFor();
+  const width = await page.evaluate(() => window.innerWidth);
+  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= width, "nothing wider than the phone");
+  for (const link of await page.locator("table.games a").all()) {
+    const box = await link.boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= width, `${await link.textContent()} on the screen`);
+  }
+  // The winners' cell names itself (its column's head, drawn before it), and the links are words.
+  const named = await finished
+    .first()
+    .locator("td", { hasText: "łatwy bot" })
+    .last()
+    .evaluate((td) => getComputedStyle(td, "::before").content);
+  assert.equal(named, `"${pl["lobby.col_winners"]}: "`);
+  const row = await finished.first().innerText();
+  assert.ok(row.includes(pl["lobby.audit"]) && row.includes(pl["lobby.replay"]) && !row.includes("http"), row);
+  const tallest = Math.max(
+    ...(await finished.evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height))),
+  );
+  assert.ok(tallest < 170, `a game's card is ${tallest} px tall`);
+  await phone.close();
+  const desktop = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const form = (await desktop.newPage()).locator("form.create");
+  await form.page().goto(`${BASE}/`);
+  await form.waitFor();
+  for (const label of await form.locator(":scope > label:not(:has(input[type=checkbox]))").all()) {
+    const [text, control] = await label.evaluate((l) => {
+      const range = document.createRange();
+      range.selectNodeContents(l.firstChild ?? l);
+      const c = /** @type {Element} */ (l.querySelector("input, select"));
+      return [range.getBoundingClientRect().bottom, c.getBoundingClientRect().top];
+    });
+    assert.ok(control >= text - 1, `${await label.innerText()}: its field under its words`);
+  }
+  await desktop.close();
+});
