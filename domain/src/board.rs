@@ -1,12 +1,12 @@
 //! The maze: cards on the grid, which segments are reached (§1.3), where a path card may go
 //! (§3.1) and which goals a placement turns (§5).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{Card, Shape, Team};
-use crate::geometry::{Cell, Side};
+use crate::geometry::{Cell, Edges, Side};
 
 /// The three goal cells, top to bottom (§1.1).
 pub const GOAL_CELLS: [Cell; 3] = [Cell::new(8, -2), Cell::new(8, 0), Cell::new(8, 2)];
@@ -64,19 +64,64 @@ pub struct PlacedCard {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(from = "Vec<(Cell, Tile)>", into = "Vec<(Cell, Tile)>")]
 pub struct Board {
-    tiles: BTreeMap<Cell, Tile>,
+    tiles: Tiles,
 }
 
 impl From<Vec<(Cell, Tile)>> for Board {
     fn from(v: Vec<(Cell, Tile)>) -> Self {
+        // As a map takes them: in cell order, the last of a cell's cards kept.
+        let map: BTreeMap<Cell, Tile> = v.into_iter().collect();
         Board {
-            tiles: v.into_iter().collect(),
+            tiles: Tiles(map.into_iter().collect()),
         }
     }
 }
 impl From<Board> for Vec<(Cell, Tile)> {
     fn from(b: Board) -> Self {
-        b.tiles.into_iter().collect()
+        b.tiles.0
+    }
+}
+
+/// The cards of the maze in cell order, one to a cell: a lookup is a binary search over one
+/// allocation, and a copy (a bot's search copies boards by the thousand) a single one.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct Tiles(Vec<(Cell, Tile)>);
+
+impl Tiles {
+    /// Where `cell`'s card is, or where it would go.
+    fn find(&self, cell: Cell) -> Result<usize, usize> {
+        self.0.binary_search_by(|(c, _)| c.cmp(&cell))
+    }
+
+    fn get(&self, cell: Cell) -> Option<&Tile> {
+        self.find(cell).ok().map(|i| &self.0[i].1)
+    }
+
+    fn get_mut(&mut self, cell: Cell) -> Option<&mut Tile> {
+        self.find(cell).ok().map(|i| &mut self.0[i].1)
+    }
+
+    fn insert(&mut self, cell: Cell, tile: Tile) {
+        match self.find(cell) {
+            Ok(i) => self.0[i].1 = tile,
+            Err(i) => self.0.insert(i, (cell, tile)),
+        }
+    }
+
+    fn remove(&mut self, cell: Cell) -> Option<Tile> {
+        self.find(cell).ok().map(|i| self.0.remove(i).1)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&Cell, &Tile)> {
+        self.0.iter().map(|(c, t)| (c, t))
+    }
+
+    fn values(&self) -> impl Iterator<Item = &Tile> {
+        self.0.iter().map(|(_, t)| t)
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
     }
 }
 
@@ -86,7 +131,7 @@ pub type SegmentRef = (Cell, usize);
 impl Board {
     /// A board with the start at (0, 0) and the given goals face down, top to bottom.
     pub fn new(goals: [Card; 3]) -> Self {
-        let mut tiles = BTreeMap::new();
+        let mut tiles = Tiles::default();
         tiles.insert(
             Cell::START,
             Tile {
@@ -110,7 +155,7 @@ impl Board {
 
     /// The tile at a cell.
     pub fn get(&self, cell: Cell) -> Option<&Tile> {
-        self.tiles.get(&cell)
+        self.tiles.get(cell)
     }
 
     /// Every tile, in cell order.
@@ -125,7 +170,7 @@ impl Board {
 
     /// Whether the board is empty (never, once a round is laid out).
     pub fn is_empty(&self) -> bool {
-        self.tiles.is_empty()
+        self.tiles.len() == 0
     }
 
     /// Puts a card on a cell (no legality check: see [`Board::edges_match`] and [`Board::connects`]).
@@ -135,12 +180,12 @@ impl Board {
 
     /// Takes the card off a cell.
     pub fn remove(&mut self, cell: Cell) -> Option<Tile> {
-        self.tiles.remove(&cell)
+        self.tiles.remove(cell)
     }
 
     /// Turns a face-down goal face up in the given orientation.
     pub fn reveal(&mut self, cell: Cell, rotated: bool) {
-        if let Some(t) = self.tiles.get_mut(&cell) {
+        if let Some(t) = self.tiles.get_mut(cell) {
             t.face_down = false;
             t.rotated = rotated;
         }
@@ -156,11 +201,7 @@ impl Board {
 
     /// The segment of the tile at `cell` that is open on `side`, if the tile is face up.
     fn segment_on(&self, cell: Cell, side: Side) -> Option<usize> {
-        let t = self.tiles.get(&cell)?;
-        if t.face_down {
-            return None;
-        }
-        t.shape().segment_on(t.rotated, side)
+        segment_of(self.tiles.get(cell)?, side)
     }
 
     /// Every segment linked to a root by a chain of connected segments (§1.3). Roots are the
@@ -172,67 +213,101 @@ impl Board {
     /// The segments reached through segments whose door `passable` accepts (§10.1 routes):
     /// `passable(None)` is asked of plain tunnels, `passable(Some(team))` of doors.
     pub fn reached_through(&self, passable: impl Fn(Option<Team>) -> bool) -> Reach {
-        let ok = |cell: Cell, i: usize| {
-            let t = &self.tiles[&cell];
-            passable(t.shape().segments[i].door)
+        let tiles = &self.tiles.0;
+        let ok = |k: usize, i: usize| passable(tiles[k].1.shape().segments[i].door);
+        // The segments reached so far: bit `i` of `marks[k]` for segment `i` of the `k`th tile
+        // (a card has at most a handful of segments); a stack of (tile, segment) to go on from.
+        let mut marks = vec![0u16; tiles.len()];
+        let mut mark = |k: usize, i: usize| {
+            let bit = 1u16 << i;
+            let new = marks[k] & bit == 0;
+            marks[k] |= bit;
+            new
         };
-        let mut seen: HashSet<SegmentRef> = HashSet::with_capacity(self.tiles.len() * 2);
-        let mut stack: Vec<SegmentRef> = Vec::with_capacity(16);
-        for (cell, t) in &self.tiles {
+        let mut stack: Vec<(usize, usize)> = Vec::with_capacity(16);
+        for (k, (_, t)) in tiles.iter().enumerate() {
             if !t.face_down && (t.card == Card::Start || t.shape().ladder) {
                 for i in 0..t.shape().segments.len() {
-                    if ok(*cell, i) && seen.insert((*cell, i)) {
-                        stack.push((*cell, i));
+                    if ok(k, i) && mark(k, i) {
+                        stack.push((k, i));
                     }
                 }
             }
         }
-        while let Some((cell, i)) = stack.pop() {
-            let t = self.tiles[&cell];
+        while let Some((k, i)) = stack.pop() {
+            let (cell, t) = tiles[k];
             let edges = t.shape().segments[i].edges.oriented(t.rotated);
             for side in Side::ALL {
                 if !edges.has(side) {
                     continue;
                 }
-                let next = cell.neighbour(side);
-                if let Some(j) = self.segment_on(next, side.opposite())
-                    && ok(next, j)
-                    && seen.insert((next, j))
+                let Ok(n) = self.tiles.find(cell.neighbour(side)) else {
+                    continue;
+                };
+                if let Some(j) = segment_of(&tiles[n].1, side.opposite())
+                    && ok(n, j)
+                    && mark(n, j)
                 {
-                    stack.push((next, j));
+                    stack.push((n, j));
                 }
             }
         }
+        // In cell order, then segment order: sorted, for `Reach::contains`.
+        let seen = tiles
+            .iter()
+            .zip(&marks)
+            .flat_map(|((cell, _), m)| {
+                (0..16)
+                    .filter(move |i| m & (1 << i) != 0)
+                    .map(|i| (*cell, i))
+            })
+            .collect();
         Reach { seen }
     }
 
     /// Checks the edges of a card placed at an empty `cell` (§3.1.3): on every edge shared with
     /// a face-up card both sides are open or both closed. Face-down goals constrain nothing.
     pub fn edges_match(&self, cell: Cell, shape: &Shape, rotated: bool) -> bool {
-        Side::ALL
-            .iter()
-            .all(|&side| match self.tiles.get(&cell.neighbour(side)) {
-                Some(n) if !n.face_down => n.open(side.opposite()) == shape.open(rotated, side),
-                _ => true,
-            })
+        self.fit(cell, None).edges_match(shape, rotated)
     }
 
     /// Whether a card at `cell` would have a segment connected to a reached segment of a
     /// neighbour (§3.1.4). Assumes the edges match.
     pub fn connects(&self, reach: &Reach, cell: Cell, shape: &Shape, rotated: bool) -> bool {
-        Side::ALL.iter().any(|&side| {
-            shape.open(rotated, side)
-                && self
-                    .segment_on(cell.neighbour(side), side.opposite())
-                    .is_some_and(|j| reach.contains((cell.neighbour(side), j)))
-        })
+        self.fit(cell, Some(reach)).connects(shape, rotated)
+    }
+
+    /// What the cards around an empty `cell` ask of a card placed there, read once for every
+    /// card and orientation tried there: the edges it shares with face-up cards, which of those
+    /// are open, and (given `reach`) which lead to a reached segment.
+    pub fn fit(&self, cell: Cell, reach: Option<&Reach>) -> Fit {
+        let mut fit = Fit::default();
+        for side in Side::ALL {
+            let next = cell.neighbour(side);
+            let Some(n) = self.tiles.get(next) else {
+                continue;
+            };
+            if n.face_down {
+                continue;
+            }
+            fit.face_up = fit.face_up.with(side.edges());
+            if n.open(side.opposite()) {
+                fit.open = fit.open.with(side.edges());
+            }
+            if let Some(reach) = reach
+                && segment_of(n, side.opposite()).is_some_and(|j| reach.contains((next, j)))
+            {
+                fit.reached = fit.reached.with(side.edges());
+            }
+        }
+        fit
     }
 
     /// Whether any card lies next to `cell` (orthogonally).
     pub fn touches_card(&self, cell: Cell) -> bool {
         Side::ALL
             .iter()
-            .any(|s| self.tiles.contains_key(&cell.neighbour(*s)))
+            .any(|s| self.tiles.get(cell.neighbour(*s)).is_some())
     }
 
     /// Whether a goal cell is orthogonally next to `cell`.
@@ -260,7 +335,7 @@ impl Board {
     ) -> Vec<(Cell, Card, bool)> {
         let mut out = Vec::new();
         for cell in GOAL_CELLS {
-            let Some(goal) = self.tiles.get(&cell) else {
+            let Some(goal) = self.tiles.get(cell) else {
                 continue;
             };
             if !goal.face_down {
@@ -292,7 +367,7 @@ impl Board {
             let score = |rotated: bool| {
                 let matches = Side::ALL
                     .iter()
-                    .filter(|&&side| match self.tiles.get(&cell.neighbour(side)) {
+                    .filter(|&&side| match self.tiles.get(cell.neighbour(side)) {
                         Some(n) if !n.face_down => {
                             n.open(side.opposite()) == shape.open(rotated, side)
                         }
@@ -324,9 +399,9 @@ impl Board {
     pub fn frontier(&self) -> Vec<Cell> {
         let mut cells: Vec<Cell> = self
             .tiles
-            .keys()
-            .flat_map(|c| Side::ALL.map(|s| c.neighbour(s)))
-            .filter(|c| !self.tiles.contains_key(c))
+            .iter()
+            .flat_map(|(c, _)| Side::ALL.map(|s| c.neighbour(s)))
+            .filter(|c| self.tiles.get(*c).is_none())
             .collect();
         cells.sort_unstable();
         cells.dedup();
@@ -334,16 +409,51 @@ impl Board {
     }
 }
 
+/// What the cards around an empty cell ask of a card placed there ([`Board::fit`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Fit {
+    /// The sides shared with a face-up card.
+    face_up: Edges,
+    /// Of those, the sides where that card is open.
+    open: Edges,
+    /// Of those, the sides where that card's open segment is reached.
+    reached: Edges,
+}
+
+impl Fit {
+    /// §3.1.3: on every side shared with a face-up card, the card placed is open exactly where
+    /// its neighbour is.
+    pub fn edges_match(&self, shape: &Shape, rotated: bool) -> bool {
+        let openings = shape.openings().oriented(rotated);
+        (openings.0 ^ self.open.0) & self.face_up.0 == 0
+    }
+
+    /// §3.1.4: the card placed opens onto a reached segment of a neighbour (assuming the
+    /// edges match).
+    pub fn connects(&self, shape: &Shape, rotated: bool) -> bool {
+        shape.openings().oriented(rotated).0 & self.reached.0 != 0
+    }
+}
+
+/// The segment of `t` open on `side`, if it lies face up.
+fn segment_of(t: &Tile, side: Side) -> Option<usize> {
+    if t.face_down {
+        return None;
+    }
+    t.shape().segment_on(t.rotated, side)
+}
+
 /// The set of reached segments of a board (§1.3).
 #[derive(Debug, Clone)]
 pub struct Reach {
-    seen: HashSet<SegmentRef>,
+    /// Sorted: by cell, then segment.
+    seen: Vec<SegmentRef>,
 }
 
 impl Reach {
     /// Whether a segment is reached.
     pub fn contains(&self, seg: SegmentRef) -> bool {
-        self.seen.contains(&seg)
+        self.seen.binary_search(&seg).is_ok()
     }
 
     /// The reached segments.

@@ -51,14 +51,21 @@ fn playing(game: &Game, seat: Seat) -> Vec<Command> {
                 continue;
             }
             let reach = reach.get_or_insert_with(|| game.board.reached());
-            let frontier = frontier.get_or_insert_with(|| game.board.frontier());
-            for &at in frontier.iter() {
+            // Each empty cell next to the maze, with what its neighbours ask, read once.
+            let frontier = frontier.get_or_insert_with(|| {
+                let board = &game.board;
+                let cells = board.frontier().into_iter();
+                cells
+                    .map(|at| (at, board.fit(at, Some(reach))))
+                    .collect::<Vec<_>>()
+            });
+            for &(at, fit) in frontier.iter() {
                 if shape.ladder && game.board.next_to_goal(at) {
                     continue;
                 }
                 for rotated in [false, true] {
-                    if game.board.edges_match(at, shape, rotated)
-                        && (shape.ladder || game.board.connects(reach, at, shape, rotated))
+                    if fit.edges_match(shape, rotated)
+                        && (shape.ladder || fit.connects(shape, rotated))
                     {
                         out.push(Command::PlayPath { card, at, rotated });
                     }
