@@ -104,7 +104,7 @@ function gameRow(g, heads) {
   return h(
     "tr",
     {},
-    cells.map((c, i) => h("td", heads[i] ? { "data-label": heads[i] } : { class: "acts" }, [c].flat(2))),
+    cells.map((c, i) => h("td", heads[i] ? { "data-label": heads[i] } : {}, [c].flat(2))),
   );
 }
 
