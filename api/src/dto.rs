@@ -90,6 +90,12 @@ pub struct GameSummary {
     /// When the game was created (RFC 3339, UTC).
     #[schema(format = DateTime)]
     pub created_at: String,
+    /// When the game's log last grew (RFC 3339, UTC, to the second): its creation, then each
+    /// event recorded (the start, a move, a bot's move, a round's end); a seat taken in the
+    /// lobby does not change it. A game under way whose time stands still waits for a player
+    /// who has gone.
+    #[schema(format = DateTime)]
+    pub updated_at: String,
     /// The seats sharing the win once the game is finished (`null` before), as its
     /// `game_ended` event records them.
     #[schema(required = true)]
@@ -366,6 +372,9 @@ pub(crate) fn summary(
         previous: record.previous.as_ref().map(GameId::to_string),
         created_at: record
             .created_at
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        updated_at: record
+            .updated_at
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         winners: winners.filter(|_| record.status == GameStatus::Finished),
     }

@@ -2450,6 +2450,14 @@ export interface components {
             /** @description Where the game is in its life. */
             status: components["schemas"]["GameStatus"];
             /**
+             * Format: date-time
+             * @description When the game's log last grew (RFC 3339, UTC, to the second): its creation, then each
+             *     event recorded (the start, a move, a bot's move, a round's end); a seat taken in the
+             *     lobby does not change it. A game under way whose time stands still waits for a player
+             *     who has gone.
+             */
+            updated_at: string;
+            /**
              * Format: int64
              * @description How many events the log holds.
              */

@@ -44,4 +44,20 @@ event-undone_reason = { $n ->
     [one] undone: one move taken back ({ $reason })
    *[other] undone: { $n } moves taken back ({ $reason })
 }
+## How long ago a game under way last moved (lobby): $unit is now, minute, hour or day.
+lobby-moved_ago = { $unit ->
+    [now] just now
+    [minute] { $n ->
+        [one] a minute ago
+       *[other] { $n } minutes ago
+    }
+    [hour] { $n ->
+        [one] an hour ago
+       *[other] { $n } hours ago
+    }
+   *[day] { $n ->
+        [one] a day ago
+       *[other] { $n } days ago
+    }
+}
 `;

@@ -211,6 +211,8 @@ export default {
   "lobby.section_active": "Under way",
   "lobby.section_finished": "Finished",
   "lobby.col_date": "Created",
+  "lobby.col_moved": "Last move",
+  "lobby.stalled": "stalled",
   "lobby.col_winners": "Won by",
   "lobby.bot": "(bot)",
   "lobby.rematch_of": "rematch of",

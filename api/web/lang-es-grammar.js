@@ -44,4 +44,20 @@ event-undone_reason = { $n ->
     [one] deshecho: se anula una jugada ({ $reason })
    *[other] deshecho: se anulan { $n } jugadas ({ $reason })
 }
+## How long ago a game under way last moved (lobby): $unit is now, minute, hour or day.
+lobby-moved_ago = { $unit ->
+    [now] ahora mismo
+    [minute] { $n ->
+        [one] hace un minuto
+       *[other] hace { $n } minutos
+    }
+    [hour] { $n ->
+        [one] hace una hora
+       *[other] hace { $n } horas
+    }
+   *[day] { $n ->
+        [one] hace un día
+       *[other] hace { $n } días
+    }
+}
 `;

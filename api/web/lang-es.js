@@ -213,6 +213,8 @@ export default {
   "lobby.section_active": "En curso",
   "lobby.section_finished": "Terminadas",
   "lobby.col_date": "Creada",
+  "lobby.col_moved": "Última jugada",
+  "lobby.stalled": "detenida",
   "lobby.col_winners": "Ganada por",
   "lobby.bot": "(bot)",
   "lobby.rematch_of": "revancha de",

@@ -101,4 +101,21 @@ event-undone_reason = { $n ->
     [one] afturkallað: { $n } leikur tekinn aftur ({ $reason })
    *[other] afturkallað: { $n } leikir teknir aftur ({ $reason })
 }
+## How long ago a game under way last moved (lobby): $unit is now, minute, hour or day;
+## fyrir + þágufall (fyrir einni mínútu, fyrir 5 mínútum; 21 takes the singular).
+lobby-moved_ago = { $unit ->
+    [now] rétt í þessu
+    [minute] { $n ->
+        [one] fyrir { $n } mínútu
+       *[other] fyrir { $n } mínútum
+    }
+    [hour] { $n ->
+        [one] fyrir { $n } klukkustund
+       *[other] fyrir { $n } klukkustundum
+    }
+   *[day] { $n ->
+        [one] fyrir { $n } degi
+       *[other] fyrir { $n } dögum
+    }
+}
 `;

@@ -212,6 +212,8 @@ export default {
   "lobby.section_active": "Í gangi",
   "lobby.section_finished": "Lokið",
   "lobby.col_date": "Stofnaður",
+  "lobby.col_moved": "Síðasti leikur",
+  "lobby.stalled": "í bið",
   "lobby.col_winners": "Sigurvegarar",
   "lobby.bot": "(vélmenni)",
   "lobby.rematch_of": "endurleikur á",

@@ -104,4 +104,21 @@ event-undone_reason = { $n ->
     [one] atsaukts: { $n } gājiens ({ $reason })
    *[other] atsaukti: { $n } gājieni ({ $reason })
 }
+## How long ago a game under way last moved (lobby): $unit is now, minute, hour or day;
+## pirms + ģenitīvs in the singular (pirms 21 minūtes), datīvs in the plural (pirms 5 minūtēm).
+lobby-moved_ago = { $unit ->
+    [now] tikko
+    [minute] { $n ->
+        [one] pirms { $n } minūtes
+       *[other] pirms { $n } minūtēm
+    }
+    [hour] { $n ->
+        [one] pirms { $n } stundas
+       *[other] pirms { $n } stundām
+    }
+   *[day] { $n ->
+        [one] pirms { $n } dienas
+       *[other] pirms { $n } dienām
+    }
+}
 `;

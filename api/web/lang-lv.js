@@ -214,6 +214,8 @@ export default {
   "lobby.section_active": "Notiek",
   "lobby.section_finished": "Beigušās",
   "lobby.col_date": "Izveidota",
+  "lobby.col_moved": "Pēdējais gājiens",
+  "lobby.stalled": "apstājusies",
   "lobby.col_winners": "Uzvarētāji",
   "lobby.bot": "(bots)",
   "lobby.rematch_of": "revanšs pēc spēles",

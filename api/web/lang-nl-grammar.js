@@ -44,4 +44,20 @@ event-undone_reason = { $n ->
     [one] teruggedraaid: één zet teruggenomen ({ $reason })
    *[other] teruggedraaid: { $n } zetten teruggenomen ({ $reason })
 }
+## How long ago a game under way last moved (lobby): $unit is now, minute, hour or day.
+lobby-moved_ago = { $unit ->
+    [now] zojuist
+    [minute] { $n ->
+        [one] een minuut geleden
+       *[other] { $n } minuten geleden
+    }
+    [hour] { $n ->
+        [one] een uur geleden
+       *[other] { $n } uur geleden
+    }
+   *[day] { $n ->
+        [one] een dag geleden
+       *[other] { $n } dagen geleden
+    }
+}
 `;

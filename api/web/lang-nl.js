@@ -214,6 +214,8 @@ export default {
   "lobby.section_active": "Bezig",
   "lobby.section_finished": "Afgelopen",
   "lobby.col_date": "Gemaakt",
+  "lobby.col_moved": "Laatste zet",
+  "lobby.stalled": "stilgevallen",
   "lobby.col_winners": "Gewonnen door",
   "lobby.bot": "(bot)",
   "lobby.rematch_of": "revanche van",

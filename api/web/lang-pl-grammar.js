@@ -96,4 +96,23 @@ event-undone_reason = { $n ->
     [few] cofnięto { $n } ruchy ({ $reason })
    *[many] cofnięto { $n } ruchów ({ $reason })
 }
+## How long ago a game under way last moved (lobby): $unit is now, minute, hour or day.
+lobby-moved_ago = { $unit ->
+    [now] przed chwilą
+    [minute] { $n ->
+        [one] minutę temu
+        [few] { $n } minuty temu
+       *[many] { $n } minut temu
+    }
+    [hour] { $n ->
+        [one] godzinę temu
+        [few] { $n } godziny temu
+       *[many] { $n } godzin temu
+    }
+   *[day] { $n ->
+        [one] wczoraj
+        [few] { $n } dni temu
+       *[many] { $n } dni temu
+    }
+}
 `;

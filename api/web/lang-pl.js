@@ -213,6 +213,8 @@ export default {
   "lobby.section_active": "W toku",
   "lobby.section_finished": "Zakończone",
   "lobby.col_date": "Utworzona",
+  "lobby.col_moved": "Ostatni ruch",
+  "lobby.stalled": "zatrzymana",
   "lobby.col_winners": "Wygrali",
   "lobby.bot": "(bot)",
   "lobby.rematch_of": "rewanż za",

@@ -2,7 +2,7 @@
 // dates), and the form that creates one (with bots, a clock, the host's options), seating its
 // creator.
 import { h, main } from "./dom.js";
-import { language, list as listOf, t } from "./i18n.js";
+import { language, list as listOf, phrase, t } from "./i18n.js";
 import { api, choices, keys, seatable, seated, share, tokens } from "./net.js";
 import { levelPicker } from "./parts.js";
 import { rulesetName, shownName } from "./words.js";
@@ -31,6 +31,7 @@ async function section(status) {
   const list = h("tbody");
   const heads = [t("lobby.col_game"), t("lobby.ruleset"), t("lobby.col_date"), t("lobby.col_seats"), ""];
   if (status === "finished") heads.splice(4, 0, t("lobby.col_winners"));
+  if (status === "active") heads.splice(3, 0, t("lobby.col_moved"));
   const more = h("button", { type: "button", hidden: true }, t("lobby.more"));
   /** @type {string | null} */
   let cursor = null;
@@ -73,6 +74,33 @@ async function section(status) {
   );
 }
 
+/** How long a game under way may stand still before the list calls it stalled. */
+const STALLED_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * When a game under way last moved, as a person says it ("just now", "5 minutes ago"), and
+ * "stalled" after a day without a move: a player has gone, and the game waits for them.
+ * @param {string} at RFC 3339
+ */
+function lastMove(at) {
+  const ago = Math.max(0, Date.now() - Date.parse(at));
+  const minutes = Math.floor(ago / 60000);
+  const [unit, n] =
+    minutes < 1
+      ? ["now", 0]
+      : minutes < 60
+        ? ["minute", minutes]
+        : minutes < 24 * 60
+          ? ["hour", Math.floor(minutes / 60)]
+          : ["day", Math.floor(minutes / (24 * 60))];
+  const time = h(
+    "time",
+    { datetime: at, title: new Date(at).toLocaleString(language()) },
+    phrase("lobby.moved_ago", { unit, n }),
+  );
+  return ago >= STALLED_MS ? [time, ` — ${t("lobby.stalled")}`] : time;
+}
+
 /**
  * A game's row in the list: its seats, whether it is a rematch, what this browser holds of it.
  * Each cell carries its column's head, which a phone shows beside it (the row drawn as a card).
@@ -87,6 +115,7 @@ function gameRow(g, heads) {
     h("a", { href: `/play/${g.id}` }, g.id.slice(0, 8)),
     rulesetName(g.ruleset),
     h("time", { datetime: g.created_at }, new Date(g.created_at).toLocaleDateString(language())),
+    ...(g.status === "active" ? [lastMove(g.updated_at)] : []),
     [
       `${g.seats.length}/${g.players}: ${g.seats.map((s) => shownName(s) + (s.bot && shownName(s) === s.name ? ` ${t("lobby.bot")}` : "")).join(", ")}`,
       g.previous

@@ -141,12 +141,9 @@ impl EventStore {
                 combiner
                     .append(&append.game_id, head, rows)
                     .await
-                    .map(|appended| {
-                        if appended {
-                            rows_of(append.events.len())
-                        } else {
-                            0
-                        }
+                    .map(|appended| match appended {
+                        Some(at) => (rows_of(append.events.len()), at),
+                        None => (0, now),
                     })
             }
             Backend::Sqlite(pool) => {
@@ -169,7 +166,7 @@ impl EventStore {
                     .execute(&mut *tx)
                     .await?;
                     if guard.rows_affected() == 0 {
-                        return Ok(0);
+                        return Ok((0, now));
                     }
                     if let Some(swap) = &append.token {
                         sqlx::query(
@@ -189,13 +186,13 @@ impl EventStore {
                         .await?
                         .rows_affected();
                     tx.commit().await?;
-                    Ok::<u64, sqlx::Error>(n)
+                    Ok::<_, sqlx::Error>((n, now))
                 }
                 .await
             }
         };
         #[cfg(feature = "testing")]
-        if matches!(inserted, Ok(n) if n == rows_of(append.events.len()))
+        if matches!(inserted, Ok((n, _)) if n == rows_of(append.events.len()))
             && crate::faults::answer_lost(&append.game_id)
         {
             return Err(StoreError::Unavailable(
@@ -203,7 +200,7 @@ impl EventStore {
             ));
         }
         match inserted {
-            Ok(n) if n == rows_of(append.events.len()) => {
+            Ok((n, at)) if n == rows_of(append.events.len()) => {
                 let appended = Appended {
                     game_id: append.game_id.clone(),
                     last_seq,
@@ -222,6 +219,7 @@ impl EventStore {
                     last_seq,
                     last_hash,
                     hashes,
+                    at,
                 })
             }
             Ok(_) => self.refused(&append).await,

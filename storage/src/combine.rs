@@ -35,8 +35,8 @@ pub(crate) struct Pending {
     pub game_id: String,
     /// Its events, as rows with their `game_id`.
     pub rows: Vec<Value>,
-    /// `Ok(true)`: appended; `Ok(false)`: the guard refused it.
-    pub reply: oneshot::Sender<Result<bool, sqlx::Error>>,
+    /// `Ok(Some(at))`: appended at `at`; `Ok(None)`: the guard refused it.
+    pub reply: oneshot::Sender<Result<Option<DateTime<Utc>>, sqlx::Error>>,
 }
 
 /// The queue appends wait in.
@@ -62,7 +62,7 @@ impl Combiner {
         game_id: &GameId,
         head: Value,
         rows: Vec<Value>,
-    ) -> Result<bool, sqlx::Error> {
+    ) -> Result<Option<DateTime<Utc>>, sqlx::Error> {
         let (reply, answer) = oneshot::channel();
         let pending = Pending {
             head,
@@ -117,7 +117,7 @@ async fn write_groups(pool: PgPool, inbox: Arc<Mutex<mpsc::UnboundedReceiver<Pen
         match write_held(&pool, &mut held, &group, now).await {
             Ok(done) => {
                 for p in group {
-                    let _ = p.reply.send(Ok(done.contains(&p.game_id)));
+                    let _ = p.reply.send(Ok(done.contains(&p.game_id).then_some(now)));
                 }
             }
             // The connection broke: whether the group was recorded is unknown, for every
@@ -134,7 +134,9 @@ async fn write_groups(pool: PgPool, inbox: Arc<Mutex<mpsc::UnboundedReceiver<Pen
             Err(_) if group.len() > 1 => {
                 for p in group {
                     let alone = write_new(&pool, std::slice::from_ref(&p), now).await;
-                    let _ = p.reply.send(alone.map(|done| !done.is_empty()));
+                    let _ = p
+                        .reply
+                        .send(alone.map(|done| (!done.is_empty()).then_some(now)));
                 }
             }
             Err(e) => {

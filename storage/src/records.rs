@@ -241,6 +241,9 @@ pub enum AppendOutcome {
         last_hash: String,
         /// The hash of each new event, in order (the chain's head at each new version).
         hashes: Vec<String>,
+        /// When the store recorded it: the game row's new `updated_at` and each new event's
+        /// `recorded_at`.
+        at: DateTime<Utc>,
     },
     /// The command id was used before: nothing was appended; this is the original batch.
     Duplicate {

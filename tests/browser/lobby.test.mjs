@@ -1,6 +1,7 @@
 // Browser tests of the lobby and the waiting room: the lobby's assets and form, a rematch's
 // series, a Saboteur 2 game set up from it, the host's acts on a waiting game (a seat freed,
-// the game cancelled, invite links), and a game of an older record refused a seat.
+// the game cancelled, invite links), a game of an older record refused a seat, and when a game
+// under way last moved.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -445,4 +446,57 @@ test("the lobby on a phone: each game a card whose links, seats and winners are 
     assert.ok(control >= text - 1, `${await label.innerText()}: its field under its words`);
   }
   await desktop.close();
+});
+
+test("a game under way says when it last moved, and after a day with no move that it stalled, in the reader's words", async () => {
+  // A person seated with two bots: the game cannot end without them.
+  const created = await post("/games", undefined, { ruleset: "base", players: 3 });
+  const id = created.game_id;
+  const gone = await post(`/games/${id}/seats`, undefined, { name: "Gone" });
+  for (let i = 0; i < 2; i++) await post(`/games/${id}/bots`, created.host_token, { level: "random" });
+  await post(`/games/${id}/start`, created.host_token);
+  // The bots play up to the person's turn, and the game stands still.
+  for (let tries = 0; (await get(`/games/${id}/state`)).view.phase.awaited !== gone.seat; tries++) {
+    assert.ok(tries < 200, "the person's turn comes");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const game = await get(`/games/${id}`);
+  assert.equal(game.status, "active");
+  const moved = Date.parse(game.updated_at);
+  assert.ok(moved >= Date.parse(game.created_at), JSON.stringify(game));
+  /** The game's row among those under way, the next pages asked for until it shows. */
+  async function row(page) {
+    const rows = "section[aria-labelledby=games-active] tbody tr";
+    const found = page.locator(rows, { has: page.locator(`a[href="/play/${id}"]`) });
+    const more = page.locator("section[aria-labelledby=games-active] > button");
+    await page.locator(rows).first().waitFor();
+    while (!(await found.count())) {
+      assert.ok(await more.isVisible(), "the game is listed under way");
+      const listed = await page.locator(rows).count();
+      await more.click();
+      await page.waitForFunction(([rows, n]) => document.querySelectorAll(rows).length > n, [rows, listed]);
+    }
+    return found;
+  }
+  // What a person reads: the time in their language's words (its plural forms and cases).
+  for (const [locale, lang, hours, said, stalled] of [
+    ["en-US", "en", 0, "just now", false],
+    ["pl-PL", "pl", 50, "2 dni temu", true],
+    ["is-IS", "is", 5, "fyrir 5 klukkustundum", false],
+    ["lv-LV", "lv", 21, "pirms 21 stundas", false],
+  ]) {
+    const words = await strings(lang);
+    const context = await browser.newContext({ locale, viewport: DESKTOP });
+    const page = await context.newPage();
+    if (hours) await page.clock.setFixedTime(moved + hours * 3600 * 1000 + 1000);
+    await page.goto(`${BASE}/`);
+    const found = await row(page);
+    const heads = await page.locator("section[aria-labelledby=games-active] th").allInnerTexts();
+    assert.ok(heads.includes(words["lobby.col_moved"]), `${lang}: ${heads}`);
+    const time = found.locator(`td[data-label="${words["lobby.col_moved"]}"] time[datetime="${game.updated_at}"]`);
+    assert.equal(await time.innerText(), said, lang);
+    const text = await found.innerText();
+    assert.equal(text.includes(words["lobby.stalled"]), stalled, `${lang}: ${text}`);
+    await context.close();
+  }
 });

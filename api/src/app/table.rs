@@ -521,12 +521,14 @@ impl Table {
                 last_seq,
                 last_hash,
                 hashes,
+                at,
             }) => {
                 for (n, hash) in hashes.iter().enumerate() {
                     self.heads.set(first_seq.plus(n), hash);
                 }
                 self.record.version = last_seq;
                 self.record.last_hash = last_hash;
+                self.record.updated_at = at;
                 if let Some(s) = status {
                     self.record.status = s;
                 }

@@ -19,6 +19,7 @@ pub(crate) async fn round_trip(store: EventStore) {
         last_seq: Version(3),
         last_hash,
         hashes,
+        at,
     } = out
     else {
         panic!("{out:?}")
@@ -44,6 +45,13 @@ pub(crate) async fn round_trip(store: EventStore) {
     assert_eq!(
         (game.version, game.last_hash.as_str()),
         (Version(3), last_hash.as_str())
+    );
+    // The time the append answers is the one the store keeps (to the microsecond it stores).
+    let micros = |t: chrono::DateTime<chrono::Utc>| t.timestamp_micros();
+    assert_eq!(micros(game.updated_at), micros(at), "the row's updated_at");
+    assert!(
+        events.iter().all(|e| micros(e.recorded_at) == micros(at)),
+        "each event's recorded_at"
     );
     assert_eq!(
         game.seed, None,

@@ -136,6 +136,16 @@ async fn human_and_bots(app: &TestApp, ruleset: &str, players: u8, seed: u64) {
         .find(|g| g["id"] == id.as_str())
         .expect("the game is listed as finished");
     assert_eq!(listed["winners"], winners, "{listed}");
+    // The time its log last grew: the game's last event, the same read from the game's table
+    // (which wrote it) as from the store's row, and not before its creation.
+    assert_eq!(
+        listed["updated_at"], summary["updated_at"],
+        "{listed} {summary}"
+    );
+    // (Both in UTC to the second, `…T…Z`: their text sorts as their times do.)
+    let time = |field: &str| summary[field].as_str().unwrap_or_default().to_owned();
+    assert!(time("updated_at").ends_with('Z') && time("created_at").ends_with('Z'));
+    assert!(time("updated_at") >= time("created_at"), "{summary}");
     let (_, active) = app.list_games("status=active&limit=100").await;
     for g in active["games"].as_array().unwrap() {
         assert_eq!(g["winners"], json!(null), "{g}");
