@@ -6,6 +6,37 @@ use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, assert_conforms, pick, seed_hex, sqlite_url};
 
+/// Over: the game as read and as listed names its winners, as its final view does (a page of
+/// games reads every finished game's winners at once), and the time its log last grew.
+async fn listed_as_over(app: &TestApp, id: &str, me: Option<&str>) {
+    let (_, v) = app.state(id, me).await;
+    let winners = v["view"]["winners"].clone();
+    assert!(winners.as_array().is_some_and(|w| !w.is_empty()), "{v}");
+    let (_, summary) = app.game(id).await;
+    assert_conforms("GameSummary", &summary);
+    assert_eq!(summary["winners"], winners, "{summary}");
+    let (st, page) = app.list_games("status=finished&limit=100").await;
+    assert_eq!(st, StatusCode::OK, "{page}");
+    assert_conforms("GameList", &page);
+    let listed = page["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id)
+        .expect("the game is listed as finished");
+    assert_eq!(listed["winners"], winners, "{listed}");
+    // The time its log last grew: the game's last event, the same read from the game's table
+    // (which wrote it) as from the store's row, and not before its creation.
+    assert_eq!(
+        listed["updated_at"], summary["updated_at"],
+        "{listed} {summary}"
+    );
+    // (Both in UTC to the second, `…T…Z`: their text sorts as their times do.)
+    let time = |field: &str| summary[field].as_str().unwrap_or_default().to_owned();
+    assert!(time("updated_at").ends_with('Z') && time("created_at").ends_with('Z'));
+    assert!(time("updated_at") >= time("created_at"), "{summary}");
+}
+
 /// One human and the rest bots: the host seats the bots, the server plays their turns as soon
 /// as they come, and the human plays a whole game to the end; the bots' moves carry their
 /// level, version and seed, and the audit chooses every one again.
@@ -118,34 +149,8 @@ async fn human_and_bots(app: &TestApp, ruleset: &str, players: u8, seed: u64) {
         assert!(n < 2000, "the game does not end");
     }
     assert!(undone, "an undo was tried");
-    // Over: the game as read and as listed names its winners, as its final view does (a page
-    // of games reads every finished game's winners at once); a game under way names none.
-    let (_, v) = app.state(&id, me).await;
-    let winners = v["view"]["winners"].clone();
-    assert!(winners.as_array().is_some_and(|w| !w.is_empty()), "{v}");
-    let (_, summary) = app.game(&id).await;
-    assert_conforms("GameSummary", &summary);
-    assert_eq!(summary["winners"], winners, "{summary}");
-    let (st, page) = app.list_games("status=finished&limit=100").await;
-    assert_eq!(st, StatusCode::OK, "{page}");
-    assert_conforms("GameList", &page);
-    let listed = page["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["id"] == id.as_str())
-        .expect("the game is listed as finished");
-    assert_eq!(listed["winners"], winners, "{listed}");
-    // The time its log last grew: the game's last event, the same read from the game's table
-    // (which wrote it) as from the store's row, and not before its creation.
-    assert_eq!(
-        listed["updated_at"], summary["updated_at"],
-        "{listed} {summary}"
-    );
-    // (Both in UTC to the second, `…T…Z`: their text sorts as their times do.)
-    let time = |field: &str| summary[field].as_str().unwrap_or_default().to_owned();
-    assert!(time("updated_at").ends_with('Z') && time("created_at").ends_with('Z'));
-    assert!(time("updated_at") >= time("created_at"), "{summary}");
+    listed_as_over(app, &id, me).await;
+    // A game under way names no winners.
     let (_, active) = app.list_games("status=active&limit=100").await;
     for g in active["games"].as_array().unwrap() {
         assert_eq!(g["winners"], json!(null), "{g}");
