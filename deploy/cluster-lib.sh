@@ -233,3 +233,25 @@ open_parents() {
 
 secret() { od -An -tx1 -N12 /dev/urandom | tr -d ' \n'; }
 
+
+# ---------------------------------------------------------------------------------------------
+# WAL
+
+# fill_wal N: on the primary, a checkpoint, then about N MB of WAL (a table of 1 kB rows, too
+# short for PostgreSQL to compress, filled and dropped): its last checkpoint is then that far behind, as on a
+# busy primary between rare checkpoints. The synchronous standby receives it all.
+fill_wal() {
+  [[ $1 =~ ^[0-9]+$ ]] || die "--megabytes N is required"
+  local l port
+  l=$(leader)
+  [[ -n $l ]] || die "no node answers 200 on /primary"
+  port=$NODE1_PG_PORT
+  ((l == 2)) && port=$NODE2_PG_PORT
+  "${AS_PG[@]}" "$PG_BIN/psql" -h "$DIR/node$l" -p "$port" -U postgres -d postgres -XAtq \
+    -v ON_ERROR_STOP=1 \
+    -c 'CHECKPOINT' \
+    -c 'CREATE TABLE wal_filler (b text)' \
+    -c "INSERT INTO wal_filler SELECT repeat(md5(g::text), 32) FROM generate_series(1, $1 * 1000) g" \
+    -c 'DROP TABLE wal_filler'
+  echo "filled node$l's WAL with about $1 MB after a checkpoint, at $(date +%s.%N)"
+}

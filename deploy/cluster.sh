@@ -15,6 +15,7 @@
 #   cluster.sh pause-primary|pause-standby --dir DIR --seconds S [--postgres-only]
 #   cluster.sh restart --dir DIR --member node1|node2|etcd1|etcd2|etcd3
 #   cluster.sh stop-etcd|start-etcd --dir DIR
+#   cluster.sh fill-wal --dir DIR --megabytes N
 #
 # Ports, from the base port P: etcd member i client P+2i-2, peer P+2i-1 (i = 1, 2, 3);
 # PostgreSQL node1 P+10, node2 P+11;
@@ -42,7 +43,7 @@ die() {
 }
 
 usage() {
-  sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 now() { date +%s.%N; }
@@ -65,6 +66,7 @@ BIN=
 NO_SERVERS=0
 TIMEOUT=${CLUSTER_TIMEOUT:-60}
 SECONDS_ARG=
+MEGABYTES=
 POSTGRES_ONLY=0
 MEMBER=
 EXTRA=()
@@ -110,6 +112,11 @@ while (($#)); do
     shift 2
     ;;
   --postgres-only) POSTGRES_ONLY=1 && shift ;;
+  --megabytes)
+    need "$@"
+    MEGABYTES=$2
+    shift 2
+    ;;
   --member)
     need "$@"
     MEMBER=$2
@@ -130,12 +137,12 @@ done
 
 case $CMD in
 up | down | status | kill-primary | wait-sync | pause-primary | pause-standby | restart | \
-  stop-etcd | start-etcd) ;;
+  stop-etcd | start-etcd | fill-wal) ;;
 -h | --help | help)
   usage
   exit 0
   ;;
-*) die "unknown command: $CMD (up, down, status, kill-primary, wait-sync, pause-primary, pause-standby, restart, stop-etcd, start-etcd)" ;;
+*) die "unknown command: $CMD (up, down, status, kill-primary, wait-sync, pause-primary, pause-standby, restart, stop-etcd, start-etcd, fill-wal)" ;;
 esac
 
 [[ -n $DIR ]] || die "--dir DIR is required"
@@ -244,7 +251,8 @@ cmd_up() {
   # The socket's path must fit PostgreSQL's limit (107 bytes).
   ((${#DIR} + 22 <= 107)) || die "--dir is too long for PostgreSQL's socket path: $DIR"
 
-  mkdir -p "$DIR/logs" "$DIR/etcd1" "$DIR/etcd2" "$DIR/etcd3" "$DIR/node1" "$DIR/node2"
+  mkdir -p "$DIR/logs" "$DIR/etcd1" "$DIR/etcd2" "$DIR/etcd3" "$DIR/node1" "$DIR/node2" \
+    "$DIR/archive"
   chmod 755 "$DIR"
   ((IS_ROOT)) && open_parents
   touch "$DIR/$MARKER"
@@ -267,14 +275,14 @@ cmd_up() {
       DATA_DIR="$DIR/node$n/data" BIN_DIR="$PG_BIN" ETCD_HOSTS="$ETCD_HOSTS" \
       PG_PORT="$pg_port" REST_PORT="$rest_port" MAX_CONNECTIONS="$max_connections" \
       SUPERUSER_PASSWORD="$superuser_password" REPLICATION_PASSWORD="$replication_password" \
-      REWIND_PASSWORD="$rewind_password"
+      REWIND_PASSWORD="$rewind_password" ARCHIVE_DIR="$DIR/archive"
     chmod 600 "$DIR/node$n.yml"
   done
   render "$HERE/post_bootstrap.sh.in" "$DIR/post_bootstrap.sh" \
     BIN_DIR="$PG_BIN" APP_USER="$APP_USER" APP_DB="$APP_DB" APP_PASSWORD="$app_password"
   chmod 700 "$DIR/post_bootstrap.sh" "$DIR/node1" "$DIR/node2"
   if ((IS_ROOT)); then
-    chown postgres:postgres "$DIR/node1" "$DIR/node2" "$DIR/node1.yml" "$DIR/node2.yml" \
+    chown postgres:postgres "$DIR/node1" "$DIR/node2" "$DIR/archive" "$DIR/node1.yml" "$DIR/node2.yml" \
       "$DIR/post_bootstrap.sh"
     "${AS_PG[@]}" test -r "$DIR/node1.yml" -a -w "$DIR/node1" ||
       die "the postgres user cannot reach $DIR: pick a --dir whose parents it may enter (e.g. under /tmp)"
@@ -588,4 +596,5 @@ wait-sync) cmd_wait_sync ;;
 pause-primary) cmd_pause primary ;;
 pause-standby) cmd_pause standby ;;
 restart) cmd_restart ;;
+fill-wal) load_layout && fill_wal "$MEGABYTES" ;;
 esac

@@ -2,7 +2,8 @@
 //! standby under Patroni and etcd, HAProxy in front of the database and of two server
 //! processes. Under load through HAProxy, the primary is killed with SIGKILL, twice (the old
 //! primary rejoining as a standby in between, `cluster/failover.rs`); the primary's machine
-//! stalls (SIGSTOP) for 5 s and for longer than Patroni's TTL, the standby's for 15 s
+//! stalls (SIGSTOP) for 5 s and, twice, for longer than Patroni's TTL with 300 MB of WAL since its
+//! last checkpoint (its WAL since then found in the archive), the standby's for 15 s
 //! (`cluster/pause.rs`); every etcd member is stopped for 30 s, then again with the standby's
 //! machine stalled, while a spectator reads (`cluster/etcd.rs`: every read answered, writes
 //! recorded or refused 503); then a server process is killed: nothing acknowledged is lost or
@@ -115,6 +116,13 @@ impl Cluster {
 
     fn command(&self, what: &str) -> String {
         run(&[what, "--dir", self.dir.to_str().unwrap()])
+    }
+
+    /// About `megabytes` of WAL on the primary after a checkpoint (`cluster.sh fill-wal`).
+    fn fill_wal(&self, megabytes: u32) -> String {
+        let mb = megabytes.to_string();
+        let dir = self.dir.to_str().unwrap();
+        run(&["fill-wal", "--dir", dir, "--megabytes", &mb])
     }
 }
 
@@ -384,8 +392,8 @@ async fn ends_by_itself(c: &Client, s: &Remote, id: &str, within: Duration) {
 /// The games of a round: followed by spectators from the start, checked at the end.
 type Games = Vec<(String, String)>;
 
-/// The primary's machine stalls shorter and longer than the TTL, then the standby's, then the
-/// primary's PostgreSQL alone.
+/// The primary's machine stalls shorter and longer than the TTL (twice, far from its last
+/// checkpoint), then the standby's, then the primary's PostgreSQL alone.
 async fn stalls(cluster: &Cluster, c: &Client, round: &mut impl FnMut(Games) -> Games) {
     let front = cluster.front();
     // The primary's machine stalls for less than the TTL: it keeps its lock, the writes wait
@@ -394,15 +402,27 @@ async fn stalls(cluster: &Cluster, c: &Client, round: &mut impl FnMut(Games) -> 
     let short = pause::stall(cluster, c, &games, 4, ("primary", false), 5).await;
     assert!(!short.failed_over, "a 5 s stall made a failover");
     assert!(short.outage < Duration::from_secs(5) + FAILOVER_BOUND / 3);
-    // Longer than the TTL: the standby is promoted; the old primary, when it goes on, finds
-    // another node's leader key, demotes itself and comes back as a standby (pg_rewind).
-    let games = round(mixed_games(c, &front, 4, 660).await);
-    let long = pause::stall(cluster, c, &games, 5, ("primary", false), 30).await;
-    assert!(
-        long.failed_over,
-        "no failover in a 30 s stall of the primary"
-    );
-    assert!(long.outage < pause::TTL + Duration::from_secs(10));
+    // Longer than the TTL, the primary's last checkpoint 300 MB of WAL behind (more than a node
+    // keeps, `wal_keep_size`): the standby is promoted; the old primary, when it goes on, finds
+    // another node's leader key, demotes itself and comes back as a standby by itself
+    // (pg_rewind, then the WAL since that checkpoint, which the new primary has recycled, from
+    // the archive). Twice: over, and back.
+    for (at, seed) in [(5, 660), (10, 662)] {
+        let games = round(mixed_games(c, &front, 4, seed).await);
+        eprintln!("{}", cluster.fill_wal(300).trim());
+        let long = pause::stall(cluster, c, &games, at, ("primary", false), 35).await;
+        assert!(
+            long.failed_over,
+            "no failover in a 35 s stall of the primary"
+        );
+        assert!(long.outage < pause::TTL + Duration::from_secs(10));
+    }
+    // The WAL of both fills went to the archive (16 MB segments), where a node that needs it
+    // finds it.
+    let archived = std::fs::read_dir(cluster.dir.join("archive"))
+        .map(|d| d.count())
+        .unwrap_or(0);
+    assert!(archived >= 600 / 16, "{archived} files in the WAL archive");
     // The synchronous standby stalls: the primary gives it up and writes go on.
     let games = round(mixed_games(c, &front, 4, 670).await);
     let standby = pause::stall(cluster, c, &games, 6, ("standby", false), 15).await;
