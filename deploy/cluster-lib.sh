@@ -238,20 +238,25 @@ secret() { od -An -tx1 -N12 /dev/urandom | tr -d ' \n'; }
 # WAL
 
 # fill_wal N: on the primary, a checkpoint, then about N MB of WAL (a table of 1 kB rows, too
-# short for PostgreSQL to compress, filled and dropped): its last checkpoint is then that far behind, as on a
-# busy primary between rare checkpoints. The synchronous standby receives it all.
+# short for PostgreSQL to compress, filled and dropped): its last checkpoint is then that far
+# behind, as on a busy primary between rare checkpoints. The synchronous standby receives it
+# all; it returns once the archive holds it (the last segment switched and archived).
 fill_wal() {
   [[ $1 =~ ^[0-9]+$ ]] || die "--megabytes N is required"
-  local l port
+  local l port last
   l=$(leader)
   [[ -n $l ]] || die "no node answers 200 on /primary"
   port=$NODE1_PG_PORT
   ((l == 2)) && port=$NODE2_PG_PORT
-  "${AS_PG[@]}" "$PG_BIN/psql" -h "$DIR/node$l" -p "$port" -U postgres -d postgres -XAtq \
-    -v ON_ERROR_STOP=1 \
-    -c 'CHECKPOINT' \
-    -c 'CREATE TABLE wal_filler (b text)' \
+  local psql=("${AS_PG[@]}" "$PG_BIN/psql" -h "$DIR/node$l" -p "$port" -U postgres -d postgres
+    -XAtq -v ON_ERROR_STOP=1)
+  "${psql[@]}" -c 'CHECKPOINT' -c 'CREATE TABLE wal_filler (b text)' \
     -c "INSERT INTO wal_filler SELECT repeat(md5(g::text), 32) FROM generate_series(1, $1 * 1000) g" \
     -c 'DROP TABLE wal_filler'
-  echo "filled node$l's WAL with about $1 MB after a checkpoint, at $(date +%s.%N)"
+  last=$("${psql[@]}" -c 'SELECT pg_walfile_name(pg_switch_wal())')
+  archived() {
+    [[ $("${psql[@]}" -c "SELECT coalesce(last_archived_wal, '') >= '$last' FROM pg_stat_archiver") == t ]]
+  }
+  wait_until "node$l to archive $last" "node$l" archived
+  echo "filled node$l's WAL with about $1 MB after a checkpoint, archived to $last, at $(date +%s.%N)"
 }
