@@ -1,4 +1,4 @@
-// The page's element and the one helper every page builds its HTML with.
+// The page's element and the helpers every page builds its HTML and SVG with.
 
 /** Where every page draws itself. */
 export const main = /** @type {HTMLElement} */ (document.getElementById("main"));
@@ -20,3 +20,18 @@ export const h = (tag, attrs = {}, ...kids) => {
   for (const k of kids.flat()) if (k != null) e.append(k);
   return /** @type {any} */ (e);
 };
+
+const NS = "http://www.w3.org/2000/svg";
+
+/**
+ * An SVG element: attributes (each as a string) and children.
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} name @param {Record<string, unknown>} [attrs] @param {...(Node | string)} children
+ * @returns {SVGElementTagNameMap[K]}
+ */
+export function el(name, attrs = {}, ...children) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  for (const c of children) e.append(c);
+  return e;
+}

@@ -4,7 +4,7 @@ import { h } from "./dom.js";
 import { phrase, t } from "./i18n.js";
 import { api, keys } from "./net.js";
 import { actionPicture, inFront } from "./pictures.js";
-import { actionIcon, cardShape, el } from "./svg.js";
+import { actionCard, cardShape, el } from "./svg.js";
 import {
   cardName,
   clock,
@@ -156,12 +156,13 @@ export function scoreboard(view, names, over, byRound = null) {
   );
 }
 
-/** A card's little picture: its tunnels, or what the action does (a tool broken or mended, the
- * trap, the map, …; letters for the others). @param {Schemas["CardEntry"] | undefined} entry @param {boolean} [rotated] */
+/** A card's little picture, drawn as the card: its tunnels cut in earth, or an action's face with
+ * what it does (a tool broken or mended, the trap, the map, …; letters for the others).
+ * @param {Schemas["CardEntry"] | undefined} entry @param {boolean} [rotated] */
 export function cardIcon(entry, rotated = false) {
-  const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true" });
+  const icon = el("svg", { viewBox: "0 0 1 1", "aria-hidden": "true", class: "card-icon" });
   if (entry?.segments?.length) icon.append(cardShape(entry, 0, 0, rotated));
-  else if (entry?.action) icon.append(actionPicture(entry) ?? actionIcon(entry));
+  else if (entry?.action) icon.append(actionCard(entry, actionPicture(entry)));
   return icon;
 }
 
