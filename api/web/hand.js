@@ -216,6 +216,8 @@ function handOf(page, drawn) {
               page.selected = page.sel === null ? null : c;
               page.alsoDiscard = new Set();
               page.reveal = page.sel !== null;
+              // A card selected on a phone shows the maze, where it goes, in place of a panel.
+              if (page.reveal) page.panel = "maze";
               page.render();
             },
           },

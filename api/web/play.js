@@ -290,6 +290,19 @@ function typedKept() {
 }
 
 /**
+ * On a phone, the maze takes the height left between what is above it (down to its zoom's
+ * buttons under it) and the docked hand (style.css reads `--above`; the hand's height is
+ * `--dock`): the maze, the hand and whose turn it is on one screen. Measured while the maze is
+ * shown. @param {SVGSVGElement} svg
+ */
+function fitMaze(svg) {
+  if (!matchMedia("(max-width: 700px)").matches || !svg.isConnected || !svg.getClientRects().length) return;
+  const under = svg.nextElementSibling ?? svg;
+  const above = under.getBoundingClientRect().bottom + scrollY - svg.getBoundingClientRect().height;
+  main.style.setProperty("--above", `${Math.ceil(above)}px`);
+}
+
+/**
  * After a drawing: on a phone, a card tapped brings the maze into view, with the cells it
  * lights (`lit`), between the turn banner and the docked hand; the log and the news show their
  * newest line; the page leaves room for the docked hand; a round's end moved on from shows the
@@ -297,6 +310,7 @@ function typedKept() {
  * @param {TablePage} page @param {SVGSVGElement} svg @param {boolean} lit
  */
 function shown(page, svg, lit) {
+  fitMaze(svg);
   if (page.reveal && lit && matchMedia("(max-width: 700px)").matches)
     svg.scrollIntoView({ block: "start", behavior: "instant" });
   page.reveal = false;

@@ -42,6 +42,8 @@ export function roundEndScreen(page, ending, drawn, turnNow, countdown, actions)
                 page.ending = null;
                 roundEnds.set(page.id, 0);
                 page.movedOn = true;
+                // The new deal opens on its maze (a phone showing a panel in its place).
+                page.panel = "maze";
                 page.render();
               },
             },
@@ -79,7 +81,8 @@ export function roundEndScreen(page, ending, drawn, turnNow, countdown, actions)
 /**
  * The game as it goes on (or is over): the final score, the maze pinned under the banner, the
  * hand and the moves docked at the bottom of the screen, what just happened in a panel of its
- * own size beside the maze (above it on a phone), the players, the talk and the log.
+ * own size beside the maze (above it on a phone), the players, the talk and the log (on a
+ * phone, in the maze's place, a button away).
  * @param {TablePage} page @param {Drawn} drawn @param {Record<string, Element | null>} parts
  */
 export function liveTable(page, drawn, parts) {
@@ -114,22 +117,71 @@ export function liveTable(page, drawn, parts) {
         )
       : null;
   const news = newsPanel(page);
+  const shown = [...PANELS.keys()].filter((k) => k !== "talk" || parts.talk);
+  if (!shown.includes(page.panel)) page.panel = "maze";
   return [
     ...(final ? [final] : []),
     h(
       "div",
-      { class: "layout" },
-      h("section", { class: over ? "play" : "play pinned", "aria-label": t("table.table") }, svg, zoomBar, err, dock),
+      { class: "layout", "data-panel": page.panel },
+      panelBar(page, shown),
+      h(
+        "section",
+        { class: over ? "play" : "play pinned", id: "panel-maze", "aria-label": t("table.table") },
+        svg,
+        zoomBar,
+        err,
+        dock,
+      ),
       news,
       aside(page, drawn, parts),
     ),
   ];
 }
 
+/** The panels a phone shows one at a time under the news, and each one's button's words. */
+const PANELS = new Map([
+  ["maze", "board.maze"],
+  ["players", "players.label"],
+  ["talk", "talk.label"],
+  ["log", "table.log"],
+]);
+
 /**
- * Beside the maze: the reader's role and gold, what they saw of others' roles, the round, the
- * players, the rounds finished, the winners, the score, the talk, the log, the links to the
- * replay and the audit, the series, the host's rematch and panel.
+ * On a phone, the maze or one panel beside it at a time (the players, the talk, the log and its
+ * links), chosen by a row of buttons, the one shown pressed; the hand stays docked under either.
+ * A wider screen shows them all, and no buttons. @param {TablePage} page @param {string[]} shown
+ */
+function panelBar(page, shown) {
+  const bar = h("div", { class: "panels", role: "group", "aria-label": t("table.table") });
+  const choose = (/** @type {string} */ k) => {
+    page.panel = k;
+    const layout = bar.closest(".layout");
+    if (layout instanceof HTMLElement) layout.dataset.panel = k;
+    for (const b of bar.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.panel === k));
+  };
+  for (const k of shown)
+    bar.append(
+      h(
+        "button",
+        {
+          type: "button",
+          "data-panel": k,
+          "aria-controls": `panel-${k}`,
+          "aria-pressed": String(page.panel === k),
+          onclick: () => choose(k),
+        },
+        t(/** @type {string} */ (PANELS.get(k))),
+      ),
+    );
+  return bar;
+}
+
+/**
+ * Beside the maze, in three panels (a phone shows one at a time): the reader's role and gold,
+ * what they saw of others' roles, the round, the players, the rounds finished, the winners, the
+ * score; the talk; the log, the links to the replay and the audit, the series, the host's
+ * rematch and panel.
  * @param {TablePage} page @param {Drawn} drawn @param {Record<string, Element | null>} parts
  */
 function aside(page, drawn, parts) {
@@ -139,58 +191,70 @@ function aside(page, drawn, parts) {
   return h(
     "aside",
     {},
-    view.role
-      ? h("p", {}, t("table.your_role", { role: roleName(view.role) }))
-      : me != null && view.roles?.[me]
-        ? h("p", {}, t("table.your_role", { role: roleName(view.roles[me]) }))
-        : me != null
-          ? null
-          : h("p", {}, t("table.watching")),
-    view.my_gold
-      ? h(
-          "p",
-          {},
-          t("table.your_gold", {
-            n: view.my_gold.total,
-            cards: view.my_gold.cards.map((c) => cardName(c)).join(", ") || t("table.no_gold_yet"),
-          }),
-        )
-      : null,
-    view.inspected?.length
-      ? h(
-          "p",
-          {},
-          t("table.inspected", {
-            list: view.inspected
-              .map(({ seat, role }) => t("table.is_role", { who: seatName(names, seat), role: roleName(role) }))
-              .join("; "),
-          }),
-        )
-      : null,
-    h("p", {}, t("table.round_line", { round: view.round, phase: phaseName(view.phase.name), n: view.draw_pile_size })),
-    players(view, names, st.table, over ? null : presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
-    finishedRounds(view, names),
-    view.winners?.length
-      ? h("p", {}, t("table.winners", { list: view.winners.map((w) => seatName(names, w)).join(", ") }))
-      : null,
-    view.rounds?.length && !over ? scoreboard(view, names, over) : null,
-    talk,
-    h("h2", {}, t("table.log")),
     h(
-      "ol",
-      { class: "log", "aria-label": t("table.recent"), tabindex: 0 },
-      log.events.map((e) => h("li", {}, describeEvent(e, names, page.takenBack))),
+      "div",
+      { class: "panel", id: "panel-players" },
+      view.role
+        ? h("p", {}, t("table.your_role", { role: roleName(view.role) }))
+        : me != null && view.roles?.[me]
+          ? h("p", {}, t("table.your_role", { role: roleName(view.roles[me]) }))
+          : me != null
+            ? null
+            : h("p", {}, t("table.watching")),
+      view.my_gold
+        ? h(
+            "p",
+            {},
+            t("table.your_gold", {
+              n: view.my_gold.total,
+              cards: view.my_gold.cards.map((c) => cardName(c)).join(", ") || t("table.no_gold_yet"),
+            }),
+          )
+        : null,
+      view.inspected?.length
+        ? h(
+            "p",
+            {},
+            t("table.inspected", {
+              list: view.inspected
+                .map(({ seat, role }) => t("table.is_role", { who: seatName(names, seat), role: roleName(role) }))
+                .join("; "),
+            }),
+          )
+        : null,
+      h(
+        "p",
+        {},
+        t("table.round_line", { round: view.round, phase: phaseName(view.phase.name), n: view.draw_pile_size }),
+      ),
+      players(view, names, st.table, over ? null : presence, new Set(s.seats.filter((x) => x.bot).map((x) => x.seat))),
+      finishedRounds(view, names),
+      view.winners?.length
+        ? h("p", {}, t("table.winners", { list: view.winners.map((w) => seatName(names, w)).join(", ") }))
+        : null,
+      view.rounds?.length && !over ? scoreboard(view, names, over) : null,
     ),
+    talk ? h("div", { class: "panel", id: "panel-talk" }, talk) : null,
     h(
-      "p",
-      {},
-      h("a", { href: `/replay/${id}` }, t("lobby.replay")),
-      " ",
-      s.status === "finished" ? h("a", { href: `/audit/${id}` }, t("lobby.audit")) : null,
+      "div",
+      { class: "panel", id: "panel-log" },
+      h("h2", {}, t("table.log")),
+      h(
+        "ol",
+        { class: "log", "aria-label": t("table.recent"), tabindex: 0 },
+        log.events.map((e) => h("li", {}, describeEvent(e, names, page.takenBack))),
+      ),
+      h(
+        "p",
+        {},
+        h("a", { href: `/replay/${id}` }, t("lobby.replay")),
+        " ",
+        s.status === "finished" ? h("a", { href: `/audit/${id}` }, t("lobby.audit")) : null,
+      ),
+      series,
+      s.status === "finished" && page.mine.host ? rematch(page) : null,
+      host,
     ),
-    series,
-    s.status === "finished" && page.mine.host ? rematch(page) : null,
-    host,
   );
 }
 

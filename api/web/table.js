@@ -81,6 +81,8 @@ import { shownName } from "./words.js";
  * @property {number} routed the round whose route to the gold was last drawn: it is drawn from the start once, then still
  * @property {ResizeObserver} docked the page leaves room at its end for the docked hand, as tall as it is drawn
  * @property {{ box: number[] | null }} zoom where the player zoomed and panned the maze to (none: the whole maze)
+ * @property {string} panel what a phone shows under the news: the maze (`maze`), or the
+ * `players`, the `talk` or the `log` in its place (kept across redraws)
  * @property {Promise<void> | null} reading One read at a time, until none is asked for: a read
  * asked for while another runs starts after it, so an older answer never lands after a newer one.
  * @property {number} heard The newest event the stream brought: the table is read again only
@@ -148,6 +150,7 @@ export async function table(id, ready) {
       main.style.setProperty("--dock", `${Math.ceil(e.target.getBoundingClientRect().height)}px`),
     ),
     zoom: { box: null },
+    panel: "maze",
     reading: null,
     heard: 0,
     roomDrawn: "",

@@ -362,10 +362,11 @@ for (const [ruleset, players, viewport, seed] of [
     const page = await context.newPage();
     page.setDefaultTimeout(15000);
     await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+    // (On a phone the players are a tap away: their list is drawn, not shown.)
     await page
-      .getByRole("list", { name: "Players" })
+      .getByRole("list", { name: "Players", includeHidden: true })
       .filter({ hasText: /key [0-9a-f]{4} / })
-      .waitFor();
+      .waitFor({ state: "attached" });
     if (viewport === PHONE) {
       // The hand is in reach while the maze is in view.
       const hand = await page.getByRole("list", { name: "Your hand" }).boundingBox();

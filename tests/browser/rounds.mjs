@@ -254,7 +254,8 @@ export async function roundEndShown(page, id, token, check) {
   }
   await button.click();
   await end.waitFor({ state: "detached" });
-  if (label === "Next round") await page.getByText(new RegExp(`^Round ${round + 1}, `)).waitFor();
+  // (The round's line is drawn with the players: on a phone, a tap away.)
+  if (label === "Next round") await page.getByText(new RegExp(`^Round ${round + 1}, `)).waitFor({ state: "attached" });
   else await page.getByRole("table", { name: "Final score" }).waitFor();
   return { round, button: label, route: reached != null, hidden };
 }

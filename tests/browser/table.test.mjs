@@ -57,6 +57,8 @@ test("table talk, a turn clock and presence", async () => {
   const watcherCtx = await browser.newContext({ locale: "en-US", viewport: PHONE });
   const watcher = await watcherCtx.newPage();
   await watcher.goto(`${BASE}/play/${id}`);
+  // On a phone the talk is a tap away, in the maze's place.
+  await watcher.getByRole("button", { name: "Table talk" }).click();
   await watcher.getByLabel("Name").fill("Kibitzer");
   await watcher.getByLabel("Message").fill("nice dig");
   // The player is halfway through a message when the spectator's arrives: the redraw keeps
