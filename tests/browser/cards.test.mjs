@@ -79,19 +79,28 @@ async function seen(page, label, points) {
   return points.map(([u, v]) => shot.at(to(u, box.width), to(v, box.height)));
 }
 
-test("the maze's cards and the hand drawn as cards, from art defined once on the page", async () => {
-  // A fixed deal: the player first to play, holding a dead end (second card) and a Map (third).
-  const { id, joined } = await againstBots("base", 3, "77", "heuristic");
-  const context = await browser.newContext({ locale: "en-US", viewport: { width: 1366, height: 800 } });
+/**
+ * The player's table in `context`, once it stands still: their turn shown and their key
+ * registered (the table drawn again once more).
+ * @param {import("playwright-core").BrowserContext} context @param {string} id @param {string} token
+ */
+async function seated(context, id, token) {
   const page = await context.newPage();
   page.setDefaultTimeout(15000);
-  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+  await page.goto(`${BASE}/play/${id}#token=${token}`);
   await page.getByText("You play now").first().waitFor();
-  // The seat's key registered (the table drawn again once more), the table stands still.
   await page
     .getByRole("list", { name: "Players", includeHidden: true })
     .filter({ hasText: /key [0-9a-f]{4} / })
     .waitFor({ state: "attached" });
+  return page;
+}
+
+test("the maze's cards and the hand drawn as cards, from art defined once on the page", async () => {
+  // A fixed deal: the player first to play, holding a dead end (second card) and a Map (third).
+  const { id, joined } = await againstBots("base", 3, "77", "heuristic");
+  const context = await browser.newContext({ locale: "en-US", viewport: { width: 1366, height: 800 } });
+  const page = await seated(context, id, joined.player_token);
   /** What the page draws the cards with: the shared art, and what each card refers to. */
   const drawing = () =>
     page.evaluate(() => {
@@ -218,15 +227,7 @@ test("the maze's cards and the hand drawn as cards, from art defined once on the
 test("on a phone the maze's cards stay readable: each card a finger wide, its tunnels plain", async () => {
   const { id, joined } = await againstBots("base", 3, "77", "heuristic");
   const context = await browser.newContext({ locale: "en-US", viewport: PHONE, hasTouch: true, isMobile: true });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15000);
-  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
-  await page.getByText("You play now").first().waitFor();
-  // The seat's key registered (the table drawn again once more), the table stands still.
-  await page
-    .getByRole("list", { name: "Players", includeHidden: true })
-    .filter({ hasText: /key [0-9a-f]{4} / })
-    .waitFor({ state: "attached" });
+  const page = await seated(context, id, joined.player_token);
   const size = await page.evaluate(() => {
     const svg = /** @type {SVGSVGElement} */ (document.querySelector("svg.board"));
     const scale = svg.getScreenCTM()?.a ?? 0;
