@@ -76,6 +76,8 @@ test("create a game with bots, invite a second player, start and play", async ()
   }
   // A random deal may keep both people's tools broken (the whole games below play every kind).
   assert.ok(played.has("path") || played.has("action"), `a card was played: ${[...played]}`);
+  // On the guest's phone the log is a tap away, in the maze's place.
+  await guest.getByRole("group", { name: "Table" }).getByRole("button", { name: "Log" }).click();
   await guest
     .locator(".log li")
     .filter({ hasText: `by ${shownAs(bot)}` })
@@ -521,7 +523,13 @@ test("six languages: chosen from the browser's, every page and card in them, swi
         assert.ok(!Object.values(EN).includes(name.split(",")[0]), `a card named in English in ${code}: ${name}`);
       assert.ok((await b.getAttribute("title"))?.length > 10, `a card's tooltip in ${code}`);
     }
-    // The bots the server named by level and place are named in the language ("hard bot 2").
+    // The bots the server named by level and place are named in the language ("hard bot 2"),
+    // on a phone a tap away.
+    if (viewport === PHONE)
+      await page
+        .getByRole("group", { name: d["table.table"] })
+        .getByRole("button", { name: d["players.label"] })
+        .click();
     const players = await page.getByRole("list", { name: d["players.label"] }).textContent();
     const bot = d["players.bot_name"].replace("{level}", d["level.heuristic"]).replace("{n}", "2");
     assert.ok(players.includes(bot), `the bot of seat 1 as ${bot} in ${code}: ${players}`);
