@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { artifacts, axe, BASE, browser, PHONE, setUp } from "./harness.mjs";
-import { againstBots } from "./play.mjs";
+import { againstBots, selectLit } from "./play.mjs";
 
 setUp();
 
@@ -121,18 +121,7 @@ test("on a phone the maze, the whole hand and whose turn it is fit one screen; t
 
   // A card selected shows the maze again, its lit cells in view over the hand.
   await bar.getByRole("button", { name: "Players" }).tap();
-  const hand = page.getByRole("list", { name: "Your hand" }).getByRole("button");
-  let lit = false;
-  for (let i = 0; i < (await hand.count()) && !lit; i++) {
-    await hand.nth(i).tap();
-    await page.locator(".hand button[aria-pressed=true]").waitFor();
-    lit = (await page.locator("rect.cell-legal").count()) > 0;
-    if (!lit) {
-      await hand.nth(i).tap();
-      await page.locator(".hand button[aria-pressed=true]").waitFor({ state: "detached" });
-    }
-  }
-  assert.ok(lit, "a card lights cells");
+  assert.ok(await selectLit(page, true), "a card lights cells");
   assert.deepEqual(await pressed(), ["The maze"], "the maze shown for the card selected");
   const cell = await page.locator("rect.cell-legal").first().boundingBox();
   const selected = await where(page);

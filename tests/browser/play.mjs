@@ -111,6 +111,24 @@ async function covered(target) {
 }
 
 /**
+ * Selects the first card of the hand that lights a cell of the maze, as a person tries cards in
+ * turn (each that lights none selected and put back); with `tap`, by touch. Returns whether one
+ * did. @param {import("playwright-core").Page} page @param {boolean} [tap]
+ */
+export async function selectLit(page, tap = false) {
+  const hand = page.getByRole("list", { name: "Your hand" }).getByRole("button");
+  const press = (/** @type {import("playwright-core").Locator} */ l) => (tap ? l.tap() : l.click());
+  for (let i = 0; i < (await hand.count()); i++) {
+    await press(hand.nth(i));
+    await page.locator(".hand button[aria-pressed=true]").waitFor();
+    if ((await page.locator("rect.cell-legal").count()) > 0) return true;
+    await press(hand.nth(i));
+    await page.locator(".hand button[aria-pressed=true]").waitFor({ state: "detached" });
+  }
+  return false;
+}
+
+/**
  * Plays one card on a page whose turn it is, as a person would: selects cards in turn until
  * one has a legal cell (a path card) or a move button (an action card), else passes. `prefer`
  * tries that kind first. Returns the kind played (`path`, `action`, `remove` or `pass`), or null. `d` is

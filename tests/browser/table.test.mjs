@@ -19,7 +19,7 @@ import {
   setUp,
   shots,
 } from "./harness.mjs";
-import { againstBots, drawn, nextCommand, playOne } from "./play.mjs";
+import { againstBots, drawn, nextCommand, playOne, selectLit } from "./play.mjs";
 
 setUp();
 
@@ -166,18 +166,7 @@ test("the table at 1366×800 and on a phone: the hand always in view, the news i
     .filter({ hasText: /^Your turn: select a card/ })
     .waitFor();
   seen(await layout(), "on a phone");
-  const hand = page.getByRole("list", { name: "Your hand" }).getByRole("button");
-  let lit = false;
-  for (let i = 0; i < (await hand.count()) && !lit; i++) {
-    await hand.nth(i).click();
-    await page.locator(".hand button[aria-pressed=true]").waitFor();
-    lit = (await page.locator("rect.cell-legal").count()) > 0;
-    if (!lit) {
-      await hand.nth(i).click();
-      await page.locator(".hand button[aria-pressed=true]").waitFor({ state: "detached" });
-    }
-  }
-  assert.ok(lit, "a card lights cells");
+  assert.ok(await selectLit(page), "a card lights cells");
   const phone = await layout();
   seen(phone, "on a phone, a card selected");
   assert.ok(phone.top < PHONE.height / 2, `the maze brought into view: ${phone.top}`);
