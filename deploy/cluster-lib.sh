@@ -233,7 +233,6 @@ open_parents() {
 
 secret() { od -An -tx1 -N12 /dev/urandom | tr -d ' \n'; }
 
-
 # ---------------------------------------------------------------------------------------------
 # WAL
 
@@ -243,13 +242,12 @@ secret() { od -An -tx1 -N12 /dev/urandom | tr -d ' \n'; }
 # all; it returns once the archive holds it (the last segment switched and archived).
 fill_wal() {
   [[ $1 =~ ^[0-9]+$ ]] || die "--megabytes N is required"
-  local l port last
+  local l last
   l=$(leader)
   [[ -n $l ]] || die "no node answers 200 on /primary"
-  port=$NODE1_PG_PORT
-  ((l == 2)) && port=$NODE2_PG_PORT
-  local psql=("${AS_PG[@]}" "$PG_BIN/psql" -h "$DIR/node$l" -p "$port" -U postgres -d postgres
-    -XAtq -v ON_ERROR_STOP=1)
+  # Node n's PostgreSQL listens on NODE1_PG_PORT + n - 1.
+  local psql=("${AS_PG[@]}" "$PG_BIN/psql" -h "$DIR/node$l" -p "$((NODE1_PG_PORT + l - 1))"
+    -U postgres -d postgres -XAtq -v ON_ERROR_STOP=1)
   "${psql[@]}" -c 'CHECKPOINT' -c 'CREATE TABLE wal_filler (b text)' \
     -c "INSERT INTO wal_filler SELECT repeat(md5(g::text), 32) FROM generate_series(1, $1 * 1000) g" \
     -c 'DROP TABLE wal_filler'
