@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { axe, BASE, browser, createFromLobby, DESKTOP, get, PHONE, post, setUp, shots } from "./harness.mjs";
+import { againstBots } from "./play.mjs";
 import { strings } from "./strings.mjs";
 
 setUp();
@@ -450,11 +451,7 @@ test("the lobby on a phone: each game a card whose links, seats and winners are 
 
 test("a game under way says when it last moved, and after a day with no move that it stalled, in the reader's words", async () => {
   // A person seated with two bots: the game cannot end without them.
-  const created = await post("/games", undefined, { ruleset: "base", players: 3 });
-  const id = created.game_id;
-  const gone = await post(`/games/${id}/seats`, undefined, { name: "Gone" });
-  for (let i = 0; i < 2; i++) await post(`/games/${id}/bots`, created.host_token, { level: "random" });
-  await post(`/games/${id}/start`, created.host_token);
+  const { id, joined: gone } = await againstBots("base", 3, "5d", "random");
   // The bots play up to the person's turn, and the game stands still.
   for (let tries = 0; (await get(`/games/${id}/state`)).view.phase.awaited !== gone.seat; tries++) {
     assert.ok(tries < 200, "the person's turn comes");
