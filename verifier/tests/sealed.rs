@@ -155,37 +155,58 @@ fn check(sealer: &Sealer, seq: i64, event: &Event, audience: Audience, s: &Seale
     paths.len()
 }
 
-#[test]
-fn the_chain_changes_only_in_commitments_when_a_hidden_value_changes() {
+/// The hidden values changed in game `n` (seed `n`, the ruleset and players it picks), each
+/// checked for every audience event by event.
+fn changes_in_game(n: u64) -> usize {
+    let ruleset = if n.is_multiple_of(2) {
+        Ruleset::Base
+    } else {
+        Ruleset::Saboteur2
+    };
+    let players = 3 + (n % 8) as u8;
+    let log = random_game(ruleset, Options::default(), players, Seed::from_u64(n));
+    let Some(sealer) = log.first().and_then(|c| Sealer::for_game("g", c)) else {
+        assert!(log.is_empty(), "game {n}: a new game must seal its chain");
+        return 0;
+    };
+    let mut audiences: Vec<Audience> = (0..players).map(|s| Audience::Seat(Seat(s))).collect();
+    audiences.push(Audience::Spectator);
     let mut changed = 0;
-    for n in 0..games() {
-        let ruleset = if n % 2 == 0 {
-            Ruleset::Base
-        } else {
-            Ruleset::Saboteur2
+    for (event, seq) in log.iter().zip(1..) {
+        let payload = serde_json::to_value(event).unwrap();
+        let sealed = sealer.sealed(seq, event, &payload);
+        let head = chain_hash(GENESIS, "g", seq, event.kind(), 1, &sealed);
+        let s = Sealed {
+            payload,
+            sealed,
+            head,
         };
-        let players = 3 + (n % 8) as u8;
-        let log = random_game(ruleset, Options::default(), players, Seed::from_u64(n));
-        let Some(sealer) = log.first().and_then(|c| Sealer::for_game("g", c)) else {
-            assert!(log.is_empty(), "game {n}: a new game must seal its chain");
-            continue;
-        };
-        let mut audiences: Vec<Audience> = (0..players).map(|s| Audience::Seat(Seat(s))).collect();
-        audiences.push(Audience::Spectator);
-        for (event, seq) in log.iter().zip(1..) {
-            let payload = serde_json::to_value(event).unwrap();
-            let sealed = sealer.sealed(seq, event, &payload);
-            let head = chain_hash(GENESIS, "g", seq, event.kind(), 1, &sealed);
-            let s = Sealed {
-                payload,
-                sealed,
-                head,
-            };
-            for &audience in &audiences {
-                changed += check(&sealer, seq, event, audience, &s);
-            }
+        for &audience in &audiences {
+            changed += check(&sealer, seq, event, audience, &s);
         }
     }
+    changed
+}
+
+/// The games are shared among the machine's cores: each game is checked alone.
+#[test]
+fn the_chain_changes_only_in_commitments_when_a_hidden_value_changes() {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    let changed: usize = std::thread::scope(|scope| {
+        let each: Vec<_> = (0..workers)
+            .map(|w| {
+                scope.spawn(move || {
+                    (0..games())
+                        .filter(|n| n % workers == w)
+                        .map(changes_in_game)
+                        .sum::<usize>()
+                })
+            })
+            .collect();
+        each.into_iter()
+            .map(|h| h.join().expect("a worker panicked"))
+            .sum()
+    });
     assert!(
         changed > games() as usize * 100,
         "only {changed} hidden values were changed"
