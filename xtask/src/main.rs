@@ -20,7 +20,10 @@ mod host;
 mod quick;
 mod suite;
 
-use suite::{Count, DOMAIN, NOT_DOMAIN, Tally, cargo_test, counted, server_binary};
+use suite::{Count, DOMAIN, NOT_DOMAIN, Priority, Tally, cargo_test, counted, server_binary};
+
+/// The cluster's test (`api/tests/cluster.rs`), which `test` runs apart from the other servers'.
+const CLUSTER_TEST: &str = "failover_under_load";
 
 use cluster::{ClusterAction, cluster, ensure_cluster_tools};
 use host::{apt_install, has_postgres, is_root, on_path, root, run};
@@ -34,11 +37,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Task {
-    /// Install what the tests need when missing, then run every test: every crate's but the
-    /// domain's (`cargo test --workspace --exclude saboteur-domain`), the web client's type
-    /// check and browser tests (against the server binary the tests built) and the example
-    /// clients, one after another; beside them, at the lowest priority, the domain's tests and
-    /// Schemathesis against the live server's spec.
+    /// Install what the tests need when missing (while the tests build), then run every test:
+    /// every crate's but the domain's (`cargo test --workspace --exclude saboteur-domain`) and
+    /// the cluster's; then the web client's type check and browser tests (against the server
+    /// binary the tests built), beside them the cluster's test and then the example clients;
+    /// beside all, at the lowest priority, the domain's tests and Schemathesis against the
+    /// live server's spec.
     Test {
         /// Skip the Schemathesis run.
         #[arg(long)]
@@ -194,12 +198,12 @@ fn browser_tests(bin: &Path, tally: &mut Tally) -> bool {
 
 /// The example clients (`tests/clients/run.sh`): generated from the spec, type-checked, and
 /// playing whole games against `bin`.
-fn client_tests(bin: &Path, tally: &mut Tally) -> bool {
+fn client_tests(bin: &Path) -> Command {
     let mut run = Command::new("bash");
     run.current_dir(root())
         .arg("tests/clients/run.sh")
         .env("SABOTEUR_BIN", bin);
-    counted(run, tally)
+    run
 }
 
 /// PostgreSQL for the tests' throwaway clusters (unless `DATABASE_URL` names a server).
@@ -262,23 +266,31 @@ fn test(
     no_clients: bool,
     rest: &[String],
 ) -> Result<Tally, String> {
-    ensure_postgres()?;
-    ensure_cluster_tools()?;
-    if !no_browser || !no_clients {
-        ensure_browser_tools(!no_browser, !no_clients)?;
-    }
-    if !no_browser {
-        ensure_npm_packages()?;
-    }
-    let st = if no_schemathesis {
-        None
-    } else {
-        Some(ensure_schemathesis()?)
-    };
-    let mut tally = Tally::default();
-    let Some(bin) = server_binary() else {
+    // What the tests need is installed (packages downloaded, unpacked) while the tests are
+    // built (the compiler's work): the two take little from each other.
+    let setup = std::thread::spawn(move || -> Result<Option<PathBuf>, String> {
+        ensure_postgres()?;
+        ensure_cluster_tools()?;
+        if !no_browser || !no_clients {
+            ensure_browser_tools(!no_browser, !no_clients)?;
+        }
+        if !no_browser {
+            ensure_npm_packages()?;
+        }
+        if no_schemathesis {
+            Ok(None)
+        } else {
+            ensure_schemathesis().map(Some)
+        }
+    });
+    let bin = server_binary();
+    let st = setup
+        .join()
+        .map_err(|_| "installing what the tests need panicked")??;
+    let Some(bin) = bin else {
         return Err("the tests do not build".into());
     };
+    let mut tally = Tally::default();
     // The domain's tests and Schemathesis compute and time nothing: they run at the lowest
     // priority (`nice -n 19`) beside the rest, on what the timed tests (servers, databases, the
     // cluster's faults, the browser) leave idle while they wait; their output is shown once
@@ -286,25 +298,43 @@ fn test(
     let idle = std::thread::spawn({
         let rest = rest.to_vec();
         move || {
-            let mut runs = vec![suite::captured(cargo_test(&DOMAIN, &rest), Count::Lines)];
+            let domain = cargo_test(&DOMAIN, &rest);
+            let mut runs = vec![suite::captured(domain, Count::Lines, Priority::Idle)];
             if let Some(exe) = st {
-                runs.push(suite::captured(schemathesis(&exe), Count::Whole));
+                runs.push(suite::captured(
+                    schemathesis(&exe),
+                    Count::Whole,
+                    Priority::Idle,
+                ));
             }
             runs
         }
     });
-    let mut ok = counted(cargo_test(&NOT_DOMAIN, rest), &mut tally);
+    let mut skipping: Vec<String> = vec!["--skip".into(), CLUSTER_TEST.into()];
+    skipping.extend_from_slice(rest);
+    let mut ok = counted(cargo_test(&NOT_DOMAIN, &skipping), &mut tally);
+    // The cluster's faults wait far more than they compute (stalls of 35 s, failovers, TTLs):
+    // once every other server test has ended, they run beside the web client's tests, at the
+    // same priority, and the example clients after them; their output is shown once they end.
+    let beside = std::thread::spawn({
+        let cluster = cargo_test(&[&NOT_DOMAIN[..], &["--test", "cluster"]].concat(), rest);
+        let clients = (!no_clients).then(|| client_tests(&bin));
+        move || {
+            let mut runs = vec![suite::captured(cluster, Count::Lines, Priority::Equal)];
+            runs.extend(clients.map(|c| suite::captured(c, Count::Lines, Priority::Equal)));
+            runs
+        }
+    });
     if !no_browser {
         ok &= browser_tests(&bin, &mut tally);
     }
-    for run in idle
-        .join()
-        .map_err(|_| "the domain's tests' runner panicked")?
-    {
-        ok &= run.show(&mut tally);
-    }
-    if !no_clients {
-        ok &= client_tests(&bin, &mut tally);
+    for (runs, what) in [(idle, "the domain's tests"), (beside, "the cluster's test")] {
+        for run in runs
+            .join()
+            .map_err(|_| format!("{what}' runner panicked"))?
+        {
+            ok &= run.show(&mut tally);
+        }
     }
     if ok && tally.failed == 0 {
         Ok(tally)

@@ -5,7 +5,9 @@ use std::path::Path;
 use std::process::{Command, ExitCode};
 
 use crate::host::root;
-use crate::suite::{self, Count, DOMAIN, NOT_DOMAIN, Tally, cargo_test, counted, server_binary};
+use crate::suite::{
+    self, Count, DOMAIN, NOT_DOMAIN, Priority, Tally, cargo_test, counted, server_binary,
+};
 
 /// One layer's loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -48,7 +50,7 @@ pub(crate) fn quick(layer: Option<Layer>, rest: &[String]) -> ExitCode {
             }
             let domain = std::thread::spawn({
                 let command = with_games(cargo_test(&DOMAIN, &args));
-                move || suite::captured(command, Count::Lines)
+                move || suite::captured(command, Count::Lines, Priority::Idle)
             });
             let ok = counted(with_games(cargo_test(&NOT_DOMAIN, &args)), &mut tally);
             match domain.join() {

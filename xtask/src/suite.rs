@@ -1,6 +1,6 @@
 //! Test programs run and counted: one at a time, its output shown as it comes; or beside
-//! others at the lowest priority, its output (standard output and error, in order) kept and
-//! shown once it ends, so two programs' lines never mix.
+//! others, its output (standard output and error, in order) kept and shown once it ends, so two
+//! programs' lines never mix.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -21,13 +21,26 @@ pub struct Captured {
     count: Count,
 }
 
-/// Runs `command` to its end at the lowest priority (`nice -n 19`: it takes only what the
-/// machine leaves idle), its standard error into its standard output (through `bash`, so the
-/// order of the two is kept).
-pub fn captured(command: Command, count: Count) -> Captured {
+/// The priority of a program run beside others.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Priority {
+    /// The lowest (`nice -n 19`): it takes only what the machine leaves idle. For tests that
+    /// compute and time nothing.
+    Idle,
+    /// The same as the others': for tests that time what they wait for.
+    Equal,
+}
+
+/// Runs `command` to its end at `priority`, its standard error into its standard output
+/// (through `bash`, so the order of the two is kept).
+pub fn captured(command: Command, count: Count, priority: Priority) -> Captured {
+    let script = match priority {
+        Priority::Idle => "exec nice -n 19 \"$@\" 2>&1",
+        Priority::Equal => "exec \"$@\" 2>&1",
+    };
     let mut merged = Command::new("bash");
     merged
-        .args(["-c", "exec nice -n 19 \"$@\" 2>&1", "bash"])
+        .args(["-c", script, "bash"])
         .arg(command.get_program())
         .args(command.get_args())
         .stdout(Stdio::piped());
