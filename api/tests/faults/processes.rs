@@ -248,6 +248,32 @@ async fn spread_over_two_processes(db: &str) {
                 assert_ne!(st, StatusCode::PRECONDITION_FAILED, "{body}");
             }
         }
+        same_time_through_both(&c, [&a, &b], &id).await;
+    }
+}
+
+/// Once both processes show the game at one version, they say the same time its log last grew:
+/// the table that wrote the last event takes the time the store recorded, and the other reads
+/// it with the log.
+async fn same_time_through_both(c: &reqwest::Client, both: [&Server; 2], id: &str) {
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let mut seen = Vec::new();
+        for s in both {
+            let (st, g, _) = send(c.get(s.url(&format!("/games/{id}")))).await.unwrap();
+            assert_eq!(st, StatusCode::OK, "{g}");
+            seen.push((g["version"].clone(), g["updated_at"].clone()));
+        }
+        if seen[0].0 == seen[1].0 {
+            assert_eq!(seen[0].1, seen[1].1, "one version, two times: {seen:?}");
+            assert!(seen[0].1.is_string(), "{seen:?}");
+            return;
+        }
+        assert!(
+            Instant::now() < until,
+            "the processes still show two versions: {seen:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
 
