@@ -176,8 +176,35 @@ fn finish(api: utoipa::openapi::OpenApi) -> serde_json::Value {
     spec
 }
 
+/// Waits until the process is told to stop, by the signals on which the server stops
+/// gracefully (SIGTERM, SIGINT).
+async fn stop_asked() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) {
+            (Ok(mut term), Ok(mut int)) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = int.recv() => {}
+                }
+            }
+            _ => std::future::pending().await,
+        }
+    }
+    #[cfg(not(unix))]
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
 /// Connects the store (applying migrations), binds and returns the running server with the
-/// address it listens on. Shuts down gracefully on SIGINT/SIGTERM.
+/// address it listens on. Shuts down gracefully on SIGINT/SIGTERM: the event streams end at
+/// once (their clients reconnect elsewhere with `Last-Event-ID`), other requests in flight
+/// have 10 s to finish.
 pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
     let store = EventStore::connect(&config.database_url)
         .await
@@ -196,6 +223,13 @@ pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
     state.follow_store();
     state.beat_presence();
     app::driver::Driver::spawn(state.clone(), bots);
+    actix_web::rt::spawn({
+        let state = state.clone();
+        async move {
+            stop_asked().await;
+            state.close_streams();
+        }
+    });
     let state = web::Data::from(state);
     let edge = Arc::new(http::edge::Edge::new(config.limits.clone()));
     http::edge::Edge::spawn_sweep(edge.clone());

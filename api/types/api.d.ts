@@ -283,7 +283,8 @@ export interface paths {
          *     number and its `event` the event's type; a comment every 5 s keeps the connection alive.
          *     Once the game is over and every event has been sent, the response ends: a client
          *     reconnects only while the game is not over. A player's stream also ends when the seat's
-         *     token is issued again. An event's `seq` is the game's version once it is applied. With
+         *     token is issued again. Every stream ends when the server stops (a rolling restart):
+         *     reconnect, to any process, with `Last-Event-ID`. An event's `seq` is the game's version once it is applied. With
          *     `table=true`, the last event of each batch sent carries the caller's table at its version
          *     (the view with its receipt, the legal commands, presence), so that no read follows the
          *     news.
@@ -936,7 +937,8 @@ export interface paths {
          *     and its `data` a `PlayerNotice`. On opening, the games' present state is announced (a seat
          *     awaited, a vote wanted), so a client that lost the connection asks for a new challenge and
          *     opens the stream again. Games whose seats the key takes later are found within 15 s (at
-         *     once when one of them changes). A comment every 5 s keeps the connection alive.
+         *     once when one of them changes). A comment every 5 s keeps the connection alive. The
+         *     response ends when the server stops (a rolling restart): open it again, on any process.
          */
         get: operations["player_stream"];
         put?: never;
@@ -5312,7 +5314,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events, each message a `StreamMessage`: `id` is the sequence number, `event` the event's type (`newer` for one wrapped for an older client), `data` a `StreamRecord` as JSON (`{"seq": n, "event": {…}}`, with `table` on the last event of each batch when asked for); a comment line every 5 s keeps the connection alive. The response ends after a finished game's last event, and a player's when its token is issued again. */
+            /** @description Server-Sent Events, each message a `StreamMessage`: `id` is the sequence number, `event` the event's type (`newer` for one wrapped for an older client), `data` a `StreamRecord` as JSON (`{"seq": n, "event": {…}}`, with `table` on the last event of each batch when asked for); a comment line every 5 s keeps the connection alive. The response ends after a finished game's last event, a player's when its token is issued again, and every stream when the server stops (reconnect with `Last-Event-ID`). */
             200: {
                 headers: {
                     /** @description The API's version (`info.version`) */

@@ -63,6 +63,17 @@ pub(crate) struct AppState {
     /// The games whose bots the driver is playing now (each by one task at a time).
     pub(in crate::app) answering:
         std::sync::Mutex<std::collections::HashSet<saboteur_storage::GameId>>,
+    /// `true` once the server is told to stop ([`AppState::close_streams`]): the event streams
+    /// end at once, so that their clients reconnect (with `Last-Event-ID`) to a process that
+    /// goes on, instead of hearing nothing until the shutdown's grace runs out.
+    pub closing: tokio::sync::watch::Receiver<bool>,
+    closer: tokio::sync::watch::Sender<bool>,
+}
+
+/// Returns once the server is told to stop ([`AppState::closing`]).
+pub(crate) async fn stopping(closing: &mut tokio::sync::watch::Receiver<bool>) {
+    // (The channel closes only with the state, which every stream holds.)
+    let _ = closing.wait_for(|stop| *stop).await;
 }
 
 /// Where the driver takes the games sent on [`AppState::bots_due`] from.
@@ -78,8 +89,11 @@ impl AppState {
         signer: Signer,
     ) -> std::io::Result<(AppState, BotsQueue)> {
         let (bots_due, queue) = tokio::sync::mpsc::unbounded_channel();
+        let (closer, closing) = tokio::sync::watch::channel(false);
         let reads = reads.as_ref().map(EventStore::reader);
         let state = AppState {
+            closer,
+            closing,
             bots_due,
             thoughts: Kept::new(256),
             answering: std::sync::Mutex::default(),
@@ -104,6 +118,11 @@ impl AppState {
             config,
         };
         Ok((state, queue))
+    }
+
+    /// Ends every event stream of this process, now and from now on: the server is stopping.
+    pub(crate) fn close_streams(&self) {
+        self.closer.send_replace(true);
     }
 
     /// Reads with `read` from the read-only store, or from the store when the read-only store

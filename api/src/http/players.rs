@@ -22,7 +22,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use crate::app::ids::GameId;
 use crate::app::seam;
 use crate::app::signing::{self, verifying_key};
-use crate::app::state::AppState;
+use crate::app::state::{AppState, stopping};
 use crate::error::ApiError;
 use crate::http::body::Json;
 
@@ -212,7 +212,8 @@ async fn check_answer(
 /// and its `data` a `PlayerNotice`. On opening, the games' present state is announced (a seat
 /// awaited, a vote wanted), so a client that lost the connection asks for a new challenge and
 /// opens the stream again. Games whose seats the key takes later are found within 15 s (at
-/// once when one of them changes). A comment every 5 s keeps the connection alive.
+/// once when one of them changes). A comment every 5 s keeps the connection alive. The
+/// response ends when the server stops (a rolling restart): open it again, on any process.
 #[utoipa::path(
     tag = "table",
     params(
@@ -421,9 +422,12 @@ impl Watch {
             return;
         }
         let mut quiet = 0u32;
+        let mut closing = self.state.closing.clone();
         loop {
             let result = tokio::select! {
                 _ = tx.closed() => return,
+                // The server is stopping: the client reconnects to one that goes on.
+                () = stopping(&mut closing) => return,
                 note = notices.recv() => match note {
                     Ok(Notice::Appended(a)) => {
                         self.state.tables.heard(&a.game_id, a.last_seq);

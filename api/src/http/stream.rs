@@ -29,7 +29,7 @@ use crate::app::auth::{Caller, token_hash};
 use crate::app::ids::GameId;
 use crate::app::presence::Present;
 use crate::app::seam;
-use crate::app::state::AppState;
+use crate::app::state::{AppState, stopping};
 use crate::dto::{EventPage, StreamRecord};
 use crate::error::{ApiError, Conflict};
 use crate::http::limits::Permit;
@@ -217,10 +217,13 @@ impl Follower {
             return;
         };
         let mut quiet = 0u32;
+        let mut closing = self.state.closing.clone();
         loop {
             let wake = tokio::select! {
                 // The client went away: give the stream's place back now.
                 _ = tx.closed() => return,
+                // The server is stopping: the client reconnects to one that goes on.
+                () = stopping(&mut closing) => return,
                 // A token of the game was issued again: check this stream's.
                 _ = recheck.notified() => true,
                 // The tables hear the same announcements on their own subscription, which may
@@ -294,7 +297,8 @@ pub(crate) fn stream_permits(
 /// number and its `event` the event's type; a comment every 5 s keeps the connection alive.
 /// Once the game is over and every event has been sent, the response ends: a client
 /// reconnects only while the game is not over. A player's stream also ends when the seat's
-/// token is issued again. An event's `seq` is the game's version once it is applied. With
+/// token is issued again. Every stream ends when the server stops (a rolling restart):
+/// reconnect, to any process, with `Last-Event-ID`. An event's `seq` is the game's version once it is applied. With
 /// `table=true`, the last event of each batch sent carries the caller's table at its version
 /// (the view with its receipt, the legal commands, presence), so that no read follows the
 /// news.
@@ -307,7 +311,7 @@ pub(crate) fn stream_permits(
     ),
     security((), ("bearer" = [])),
     responses(
-        (status = 200, description = "Server-Sent Events, each message a `StreamMessage`: `id` is the sequence number, `event` the event's type (`newer` for one wrapped for an older client), `data` a `StreamRecord` as JSON (`{\"seq\": n, \"event\": {…}}`, with `table` on the last event of each batch when asked for); a comment line every 5 s keeps the connection alive. The response ends after a finished game's last event, and a player's when its token is issued again.", body = saboteur_openapi::StreamMessage, content_type = "text/event-stream"),
+        (status = 200, description = "Server-Sent Events, each message a `StreamMessage`: `id` is the sequence number, `event` the event's type (`newer` for one wrapped for an older client), `data` a `StreamRecord` as JSON (`{\"seq\": n, \"event\": {…}}`, with `table` on the last event of each batch when asked for); a comment line every 5 s keeps the connection alive. The response ends after a finished game's last event, a player's when its token is issued again, and every stream when the server stops (reconnect with `Last-Event-ID`).", body = saboteur_openapi::StreamMessage, content_type = "text/event-stream"),
         (status = 400, description = "Malformed Last-Event-ID or query", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 401, description = "The token is not this game's", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

@@ -89,6 +89,18 @@ impl Server {
         let _ = self.child.wait();
     }
 
+    /// SIGTERM, as a deployment stops a process: the server shuts down gracefully.
+    pub fn terminate(&self) {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status();
+        assert!(sent.is_ok_and(|s| s.success()), "SIGTERM to {pid}");
+    }
+
+    /// Its exit status, once it has exited.
+    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().expect("the server's status")
+    }
+
     /// Where it answers, to hand to tasks.
     pub fn remote(&self) -> Remote {
         self.remote.clone()
