@@ -3,10 +3,9 @@
 // marked in the log, and at each move's steps what the expert would have played, said beside
 // the board and drawn on it.
 
-import { h } from "./dom.js";
+import { el, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
-import { el } from "./svg.js";
 import { describeCommand, seatName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */

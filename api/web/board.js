@@ -1,8 +1,9 @@
 // The maze as SVG: the cards laid, the goals, the cells a card may go to or aim at, the last
 // move marked; panned, pinch- and wheel-zoomed, the zoom kept across redraws.
 
+import { el } from "./dom.js";
 import { phrase, t } from "./i18n.js";
-import { cardShape, el, faceDown } from "./svg.js";
+import { cardShape, faceDown } from "./svg.js";
 import { cardNamed, describe, describeEvent } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */

@@ -2,9 +2,9 @@
 // in a panel of its own, each change to the maze outlined as it is told, each card laid
 // travelling to its cell from the hand or the player who laid it.
 
-import { h } from "./dom.js";
+import { el, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { cardShape, el } from "./svg.js";
+import { cardShape } from "./svg.js";
 import { eventSentence } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */

@@ -1,10 +1,10 @@
 // Pieces more than one page shows: the players around the table, the hands a view shows, and
 // the series a game belongs to.
-import { h } from "./dom.js";
+import { el, h } from "./dom.js";
 import { phrase, t } from "./i18n.js";
 import { api, keys } from "./net.js";
 import { actionPicture, inFront } from "./pictures.js";
-import { actionCard, cardShape, el } from "./svg.js";
+import { actionCard, cardShape } from "./svg.js";
 import {
   cardName,
   clock,

@@ -2,7 +2,7 @@
 // the rock fall and the theft, drawn from a few shapes in a unit square. Used on the action
 // cards and on each player, for what lies in front of them; the words stay beside them.
 
-import { el } from "./svg.js";
+import { el } from "./dom.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 

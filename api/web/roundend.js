@@ -2,9 +2,9 @@
 // with the route from the start to the treasure, every dwarf card revealed, and what each seat
 // got in the round and why, as far as the reader may see (§7.3: the values of others' gold
 // cards stay hidden until the game ends). And each seat's gold in each round, for the final score.
-import { h } from "./dom.js";
+import { el, h } from "./dom.js";
 import { list, t } from "./i18n.js";
-import { el, FLIP } from "./svg.js";
+import { FLIP } from "./svg.js";
 import { roleName, seatName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */

@@ -6,8 +6,6 @@
 import { ART, actionFace, art, boulder, cardBack, frame, paint, TUNNEL, use } from "./cardart.js";
 import { el } from "./dom.js";
 
-export { el };
-
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 
 /** The side a side becomes when a card is turned 180°. @type {Record<Schemas["Opening"], Schemas["Opening"]>} */
