@@ -223,7 +223,7 @@ pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
     state.follow_store();
     state.beat_presence();
     app::driver::Driver::spawn(state.clone(), bots);
-    actix_web::rt::spawn({
+    tokio::spawn({
         let state = state.clone();
         async move {
             stop_asked().await;
