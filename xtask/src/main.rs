@@ -251,12 +251,13 @@ fn ensure_schemathesis() -> Result<PathBuf, String> {
     }
 }
 
-/// Schemathesis against the live server's own spec (`xtask/schemathesis.sh`).
-fn schemathesis(exe: &Path) -> Command {
+/// Schemathesis against the live server's own spec (`xtask/schemathesis.sh`), served by `bin`.
+fn schemathesis(exe: &Path, bin: &Path) -> Command {
     let mut run = Command::new("bash");
     run.current_dir(root())
         .arg("xtask/schemathesis.sh")
-        .env("SCHEMATHESIS", exe);
+        .env("SCHEMATHESIS", exe)
+        .env("SABOTEUR_BIN", bin);
     run
 }
 
@@ -291,25 +292,24 @@ fn test(
         return Err("the tests do not build".into());
     };
     let mut tally = Tally::default();
-    // The domain's tests and Schemathesis compute and time nothing: they run at the lowest
-    // priority (`nice -n 19`) beside the rest, on what the timed tests (servers, databases, the
-    // cluster's faults, the browser) leave idle while they wait; their output is shown once
-    // they end.
-    let idle = std::thread::spawn({
-        let rest = rest.to_vec();
-        move || {
-            let domain = cargo_test(&DOMAIN, &rest);
-            let mut runs = vec![suite::captured(domain, Count::Lines, Priority::Idle)];
-            if let Some(exe) = st {
-                runs.push(suite::captured(
-                    schemathesis(&exe),
-                    Count::Whole,
-                    Priority::Idle,
-                ));
-            }
-            runs
-        }
-    });
+    // The domain's tests and Schemathesis time nothing: they run at the lowest priority
+    // (`nice -n 19`), each beside the rest from the start, on what the timed tests (servers,
+    // databases, the cluster's faults, the browser) leave idle while they wait; their output is
+    // shown once they end.
+    let mut runs = vec![(
+        std::thread::spawn({
+            let domain = cargo_test(&DOMAIN, rest);
+            move || vec![suite::captured(domain, Count::Lines, Priority::Idle)]
+        }),
+        "the domain's tests",
+    )];
+    if let Some(exe) = st {
+        let check = schemathesis(&exe, &bin);
+        runs.push((
+            std::thread::spawn(move || vec![suite::captured(check, Count::Whole, Priority::Idle)]),
+            "Schemathesis",
+        ));
+    }
     let mut skipping: Vec<String> = vec!["--skip".into(), CLUSTER_TEST.into()];
     skipping.extend_from_slice(rest);
     let mut ok = counted(cargo_test(&NOT_DOMAIN, &skipping), &mut tally);
@@ -328,10 +328,11 @@ fn test(
     if !no_browser {
         ok &= browser_tests(&bin, &mut tally);
     }
-    for (runs, what) in [(idle, "the domain's tests"), (beside, "the cluster's test")] {
-        for run in runs
+    runs.push((beside, "the cluster's test"));
+    for (thread, what) in runs {
+        for run in thread
             .join()
-            .map_err(|_| format!("{what}' runner panicked"))?
+            .map_err(|_| format!("the runner of {what} panicked"))?
         {
             ok &= run.show(&mut tally);
         }
