@@ -20,10 +20,9 @@ mod host;
 mod quick;
 mod suite;
 
-use suite::{Count, DOMAIN, NOT_DOMAIN, Priority, Tally, cargo_test, counted, server_binary};
-
-/// The cluster's test (`api/tests/cluster.rs`), which `test` runs apart from the other servers'.
-const CLUSTER_TEST: &str = "failover_under_load";
+use suite::{
+    CLUSTER_TEST, Count, DOMAIN, NOT_DOMAIN, Priority, Tally, cargo_test, counted, server_binary,
+};
 
 use cluster::{ClusterAction, cluster, ensure_cluster_tools};
 use host::{apt_install, has_postgres, is_root, on_path, root, run};

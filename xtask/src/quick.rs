@@ -6,7 +6,8 @@ use std::process::{Command, ExitCode};
 
 use crate::host::root;
 use crate::suite::{
-    self, Count, DOMAIN, NOT_DOMAIN, Priority, Tally, cargo_test, counted, server_binary,
+    self, CLUSTER_TEST, Count, DOMAIN, NOT_DOMAIN, Priority, Tally, cargo_test, counted,
+    server_binary,
 };
 
 /// One layer's loop.
@@ -32,7 +33,7 @@ const SEARCHES: [&str; 3] = ["analysis", "bots", "expert"];
 /// otherwise; `cargo xtask test` plays them all). The domain's run beside the others, their
 /// output shown when they end. With a `layer`, that layer's tests alone.
 pub(crate) fn quick(layer: Option<Layer>, rest: &[String]) -> ExitCode {
-    let mut args: Vec<String> = ["--skip", "postgres", "--skip", "failover_under_load"]
+    let mut args: Vec<String> = ["--skip", "postgres", "--skip", CLUSTER_TEST]
         .map(String::from)
         .to_vec();
     args.extend_from_slice(rest);

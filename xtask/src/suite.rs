@@ -149,6 +149,10 @@ pub fn counted(mut command: Command, tally: &mut Tally) -> bool {
 pub(crate) const DOMAIN: [&str; 2] = ["-p", "saboteur-domain"];
 pub(crate) const NOT_DOMAIN: [&str; 3] = ["--workspace", "--exclude", "saboteur-domain"];
 
+/// The name of the HA cluster's test (`api/tests/cluster.rs`), which `test` runs apart from
+/// the other servers' tests and `quick` leaves out.
+pub(crate) const CLUSTER_TEST: &str = "failover_under_load";
+
 /// Builds the tests of both halves (each its own set of features), and returns the server
 /// binary the web client's and the example clients' tests run against: the one the API's
 /// tests use (`CARGO_BIN_EXE_saboteur`; the dev profile keeps the engine, JSON and signatures
