@@ -176,8 +176,8 @@ fn finish(api: utoipa::openapi::OpenApi) -> serde_json::Value {
     spec
 }
 
-/// Waits until the process is told to stop, by the signals on which the server stops
-/// gracefully (SIGTERM, SIGINT).
+/// Waits until the process is told to stop (SIGTERM, SIGINT): the signals on which actix-web
+/// stops gracefully, listened to here instead (`HttpServer::shutdown_signal`).
 async fn stop_asked() {
     #[cfg(unix)]
     {
@@ -223,19 +223,19 @@ pub async fn start(config: Config) -> std::io::Result<(Server, SocketAddr)> {
     state.follow_store();
     state.beat_presence();
     app::driver::Driver::spawn(state.clone(), bots);
-    tokio::spawn({
-        let state = state.clone();
-        async move {
-            stop_asked().await;
-            state.close_streams();
-        }
-    });
+    let stopping = state.clone();
     let state = web::Data::from(state);
     let edge = Arc::new(http::edge::Edge::new(config.limits.clone()));
     http::edge::Edge::spawn_sweep(edge.clone());
     let edge = web::Data::from(edge);
     let server = HttpServer::new(move || app(state.clone(), edge.clone()))
         .client_request_timeout(config.body_timeout)
+        // The server's one listener of the stop signals: the event streams end first, then the
+        // graceful stop begins.
+        .shutdown_signal(async move {
+            stop_asked().await;
+            stopping.close_streams();
+        })
         .bind(&config.bind)?;
     let addr = server
         .addrs()
