@@ -422,7 +422,8 @@ pub fn verify(database_url: &str, id: &str) -> (bool, String) {
 /// Follows a game's event stream in the background: the sequence numbers received, in order.
 pub struct Follower {
     seen: std::sync::Arc<std::sync::Mutex<Vec<i64>>>,
-    task: tokio::task::JoinHandle<()>,
+    /// Whether the response ended complete (`true`) or was cut.
+    task: tokio::task::JoinHandle<bool>,
 }
 
 impl Follower {
@@ -433,26 +434,42 @@ impl Follower {
             rb = rb.bearer_auth(t);
         }
         // No overall timeout for a stream: the follower is stopped by dropping it.
-        let mut r = Client::new()
+        let r = Client::new()
             .execute(rb.build().unwrap())
             .await
             .expect("the stream opens");
         assert_eq!(r.status(), StatusCode::OK);
+        Follower::of(r)
+    }
+
+    /// Follows the stream `r` answers, recording every `id:`.
+    pub fn of(mut r: reqwest::Response) -> Follower {
         let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let into = seen.clone();
         let task = tokio::spawn(async move {
             let mut pending = String::new();
-            while let Ok(Some(chunk)) = r.chunk().await {
-                pending.push_str(&String::from_utf8_lossy(&chunk));
-                while let Some(end) = pending.find('\n') {
-                    let line: String = pending.drain(..=end).collect();
-                    if let Some(seq) = line.strip_prefix("id: ") {
-                        into.lock().unwrap().push(seq.trim().parse().unwrap());
+            loop {
+                match r.chunk().await {
+                    Ok(Some(chunk)) => {
+                        pending.push_str(&String::from_utf8_lossy(&chunk));
+                        while let Some(end) = pending.find('\n') {
+                            let line: String = pending.drain(..=end).collect();
+                            if let Some(seq) = line.strip_prefix("id: ") {
+                                into.lock().unwrap().push(seq.trim().parse().unwrap());
+                            }
+                        }
                     }
+                    Ok(None) => return true,
+                    Err(_) => return false,
                 }
             }
         });
         Follower { seen, task }
+    }
+
+    /// Waits for the stream's end: whether its response ended complete (`true`) or was cut.
+    pub async fn ended(&mut self) -> bool {
+        (&mut self.task).await.expect("the follower's task")
     }
 
     /// The event ids received so far.

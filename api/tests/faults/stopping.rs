@@ -3,51 +3,20 @@
 //! reconnect (a game's with `Last-Event-ID`) to a process that goes on and miss nothing,
 //! instead of hearing nothing until the shutdown's grace (10 s) cuts them.
 
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ed25519_dalek::{Signer as _, SigningKey};
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::harness::{Remote, Server, client, game_with_bots, one_move, send, settled};
+use crate::harness::{Follower, Remote, Server, client, game_with_bots, one_move, send, settled};
 
-/// The event ids a stream sent so far.
-type Seen = Arc<Mutex<Vec<i64>>>;
-
-/// Reads a stream to its end in the background, its event ids into the [`Seen`] returned; the
-/// task answers whether its response ended complete (`true`) or was cut.
-fn read_to_end(mut r: reqwest::Response) -> (Seen, tokio::task::JoinHandle<bool>) {
-    let seen = Seen::default();
-    let into = seen.clone();
-    let task = tokio::spawn(async move {
-        let mut pending = String::new();
-        loop {
-            match r.chunk().await {
-                Ok(Some(chunk)) => {
-                    pending.push_str(&String::from_utf8_lossy(&chunk));
-                    while let Some(end) = pending.find('\n') {
-                        let line: String = pending.drain(..=end).collect();
-                        if let Some(seq) = line.strip_prefix("id: ") {
-                            let seq = seq.trim().parse().expect("an event id");
-                            into.lock().unwrap().push(seq);
-                        }
-                    }
-                }
-                Ok(None) => return true,
-                Err(_) => return false,
-            }
-        }
-    });
-    (seen, task)
-}
-
-/// Waits until `seen` holds `from..=to`, each once and in order (at most 30 s).
-async fn reaches(seen: &Seen, from: i64, to: i64) {
+/// Waits until `stream` has sent `from..=to`, each once and in order (at most 30 s).
+async fn reaches(stream: &Follower, from: i64, to: i64) {
     let want: Vec<i64> = (from..=to).collect();
     let until = Instant::now() + Duration::from_secs(30);
     loop {
-        let now = seen.lock().unwrap().clone();
+        let now = stream.seen();
         if now.len() >= want.len() {
             assert_eq!(now, want, "every event once, in order");
             return;
@@ -111,15 +80,15 @@ async fn streams_end_cleanly_when_the_server_is_told_to_stop() {
     let moved = one_move(&c, &a, &id, &token, 0).await.expect("a move");
     assert_eq!(moved.2, StatusCode::OK, "{}", moved.3);
     let before = settled(&c, &a, &id, &token, Duration::from_secs(30)).await;
-    let (seen, game) = read_to_end(game_stream(&a, &id, &token, None).await);
-    let (_, player) = read_to_end(player_stream(&a, &SigningKey::from_bytes(&[7; 32])).await);
-    reaches(&seen, 1, before).await;
+    let mut game = Follower::of(game_stream(&a, &id, &token, None).await);
+    let mut player = Follower::of(player_stream(&a, &SigningKey::from_bytes(&[7; 32])).await);
+    reaches(&game, 1, before).await;
     let told = Instant::now();
     a.terminate();
-    assert!(game.await.unwrap(), "the game's stream was cut, not ended");
+    assert!(game.ended().await, "the game's stream was cut, not ended");
     let game_ended = told.elapsed();
     assert!(
-        player.await.unwrap(),
+        player.ended().await,
         "the player's stream was cut, not ended"
     );
     // The process goes on to exit by itself, and well.
@@ -137,17 +106,17 @@ async fn streams_end_cleanly_when_the_server_is_told_to_stop() {
     );
     // The client reconnects to the process that goes on, after the last event it had, and
     // misses nothing of what is recorded next.
-    let (seen, resumed) = read_to_end(game_stream(&b, &id, &token, Some(before)).await);
+    let mut resumed = Follower::of(game_stream(&b, &id, &token, Some(before)).await);
     let moved = one_move(&c, &b, &id, &token, 1).await.expect("a move");
     assert_eq!(moved.2, StatusCode::OK, "{}", moved.3);
     let after = settled(&c, &b, &id, &token, Duration::from_secs(30)).await;
     assert!(after > before);
-    reaches(&seen, before + 1, after).await;
+    reaches(&resumed, before + 1, after).await;
     // Told to stop too, it ends the resumed stream the same way.
     b.terminate();
     assert!(
-        resumed.await.unwrap(),
+        resumed.ended().await,
         "the resumed stream was cut, not ended"
     );
-    assert_eq!(seen.lock().unwrap().len() as i64, after - before);
+    assert_eq!(resumed.seen().len() as i64, after - before);
 }
