@@ -28,8 +28,9 @@ export const shownAs = (s) =>
     : s.name;
 mkdirSync(artifacts, { recursive: true });
 const axeSource = readFileSync(join(here, "node_modules/axe-core/axe.min.js"), "utf8");
-const PORT = 18000 + Math.floor(Math.random() * 1000);
-export const BASE = `http://127.0.0.1:${PORT}`;
+/** Where the file's server listens: a port the system chose for it when it started (so files
+ * run side by side never meet), known once `setUp`'s hook has run. */
+export let BASE = "";
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 /** The server's process, killed after the file's tests. @type {import("node:child_process").ChildProcess | undefined} */
@@ -47,9 +48,10 @@ export function setUp() {
     database = join(dir, "test.db");
     server = spawn(
       bin,
-      ["serve", "--bind", `127.0.0.1:${PORT}`, "--database-url", `sqlite://${database}`, "--allow-fixed-seed"],
-      { stdio: "inherit" },
+      ["serve", "--bind", "127.0.0.1:0", "--database-url", `sqlite://${database}`, "--allow-fixed-seed"],
+      { stdio: ["ignore", "pipe", "inherit"] },
     );
+    BASE = await listening(server);
     for (let i = 0; i < 100; i++) {
       try {
         if ((await fetch(`${BASE}/healthz`)).ok) break;
@@ -73,12 +75,36 @@ export function setUp() {
 
   after(async () => {
     await browser?.close();
-    // Gone before the next file's server starts (on a port of its own, drawn at random).
+    // Gone before the next file's server starts.
     if (server && server.exitCode === null && server.signalCode === null) {
       const exited = once(server, "exit");
       server.kill();
       await exited;
     }
+  });
+}
+
+/** The address `server` says it listens on (the first line of its log that names one); all it
+ * prints is passed on to the test's output, before and after.
+ * @param {import("node:child_process").ChildProcess} server @returns {Promise<string>} */
+function listening(server) {
+  const out = /** @type {import("node:stream").Readable} */ (server.stdout);
+  out.pipe(process.stdout);
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    /** @param {Buffer} chunk */
+    const read = (chunk) => {
+      seen += chunk.toString();
+      const address = /listening on (http:\/\/[0-9.]+:[0-9]+)/.exec(seen);
+      if (address) {
+        out.off("data", read);
+        server.off("exit", ended);
+        resolve(address[1]);
+      }
+    };
+    const ended = () => reject(new Error(`the server ${bin} ended before it listened`));
+    out.on("data", read);
+    server.once("exit", ended);
   });
 }
 
