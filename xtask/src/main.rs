@@ -17,6 +17,7 @@ use clap::{Parser, Subcommand};
 
 mod cluster;
 mod host;
+mod lanes;
 mod quick;
 mod suite;
 
@@ -39,9 +40,9 @@ enum Task {
     /// Install what the tests need when missing (while the tests build), then run every test:
     /// every crate's but the domain's (`cargo test --workspace --exclude saboteur-domain`) and
     /// the cluster's; then the web client's type check and browser tests (against the server
-    /// binary the tests built) and the example clients, beside them the cluster's test and the
-    /// browser's games between people, each in a thread of its own; beside all, at the lowest
-    /// priority, the domain's tests and Schemathesis against the live server's spec.
+    /// binary the tests built), beside them the cluster's test and then the example clients;
+    /// beside all, at the lowest priority, the domain's tests and Schemathesis against the
+    /// live server's spec.
     Test {
         /// Skip the Schemathesis run.
         #[arg(long)]
@@ -170,26 +171,18 @@ fn ensure_npm_packages() -> Result<(), String> {
     }
 }
 
-/// The browser test files that play whole games between people: they wait on each other's
-/// moves far more than they compute, so they run in a node process of their own, beside the
-/// other files.
-const PEOPLE: [&str; 1] = ["people.test.mjs"];
-
-/// The web client's tests, served by `bin`: the files of [`PEOPLE`] (`people`), or every other
-/// `*.test.mjs` of `tests/browser`, its types against the spec first, the others by name. Each
-/// file starts its own server, on a port the system chooses.
-fn browser_tests(bin: &Path, people: bool) -> Result<Command, String> {
+/// The web client's tests, served by `bin`: every `*.test.mjs` of `tests/browser`, its types
+/// against the spec first, the others by name. Each file starts its own server, on a port the
+/// system chooses.
+fn browser_tests(bin: &Path) -> Result<Command, String> {
     let dir = root().join("tests/browser");
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .filter(|name| name.ends_with(".test.mjs") && name != "types.test.mjs")
-        .filter(|name| PEOPLE.contains(&name.as_str()) == people)
         .collect();
     files.sort();
-    if !people {
-        files.insert(0, "types.test.mjs".into());
-    }
+    files.insert(0, "types.test.mjs".into());
     let mut node = Command::new("node");
     node.current_dir(&dir)
         .args(["--test", "--test-concurrency=1", "--test-reporter=tap"])
@@ -316,28 +309,22 @@ fn test(
     let mut skipping: Vec<String> = vec!["--skip".into(), CLUSTER_TEST.into()];
     skipping.extend_from_slice(rest);
     let mut ok = counted(cargo_test(&NOT_DOMAIN, &skipping), &mut tally);
-    // The cluster's faults wait far more than they compute (stalls of 35 s, failovers, TTLs),
-    // and so do the games between people in the browser: once every other server test has
-    // ended, each runs in a thread of its own, at the same priority, beside the web client's
-    // other tests and then the example clients; their output is shown once they end.
-    let cluster = cargo_test(&[&NOT_DOMAIN[..], &["--test", "cluster"]].concat(), rest);
-    runs.push((
-        std::thread::spawn(move || vec![suite::captured(cluster, Count::Lines, Priority::Equal)]),
-        "the cluster's test",
-    ));
+    // The cluster's faults wait far more than they compute (stalls of 35 s, failovers, TTLs):
+    // once every other server test has ended, they run beside the web client's tests, at the
+    // same priority, and the example clients after them; their output is shown once they end.
+    let beside = std::thread::spawn({
+        let cluster = cargo_test(&[&NOT_DOMAIN[..], &["--test", "cluster"]].concat(), rest);
+        let clients = (!no_clients).then(|| client_tests(&bin));
+        move || {
+            let mut runs = vec![suite::captured(cluster, Count::Lines, Priority::Equal)];
+            runs.extend(clients.map(|c| suite::captured(c, Count::Lines, Priority::Equal)));
+            runs
+        }
+    });
     if !no_browser {
-        let people = browser_tests(&bin, true)?;
-        runs.push((
-            std::thread::spawn(move || {
-                vec![suite::captured(people, Count::Lines, Priority::Equal)]
-            }),
-            "the browser's games between people",
-        ));
-        ok &= counted(browser_tests(&bin, false)?, &mut tally);
+        ok &= counted(browser_tests(&bin)?, &mut tally);
     }
-    if !no_clients {
-        ok &= counted(client_tests(&bin), &mut tally);
-    }
+    runs.push((beside, "the cluster's test"));
     for (thread, what) in runs {
         for run in thread
             .join()
