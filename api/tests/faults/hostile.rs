@@ -1,5 +1,6 @@
 //! Hostile and careless clients: slow bodies, a thousand open streams, control characters in
-//! text, a reused idempotency key, wrong methods, unknown documentation files.
+//! text and in a request's head, a reused idempotency key, wrong methods, unknown documentation
+//! files.
 
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
@@ -260,4 +261,73 @@ async fn wrong_methods_and_unknown_paths_are_problems() {
         let p: serde_json::Value = r.json().await.unwrap();
         assert_eq!(p["code"], "not_found");
     }
+}
+
+/// What a raw `request` sent on a fresh connection to `server` gets back, whole (the server
+/// closes the connection after it).
+async fn raw(server: &Server, request: Vec<u8>) -> String {
+    let addr = server.base.trim_start_matches("http://").to_string();
+    tokio::task::spawn_blocking(move || {
+        let mut socket = std::net::TcpStream::connect(addr).unwrap();
+        socket.write_all(&request).unwrap();
+        socket
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut reply = Vec::new();
+        let _ = socket.read_to_end(&mut reply);
+        String::from_utf8_lossy(&reply).to_string()
+    })
+    .await
+    .unwrap()
+}
+
+/// A request whose head is not HTTP the server can read (a header holding a control character)
+/// or too large to read is answered by the HTTP layer (actix-http) before the server sees it:
+/// its own 400 or 431, no body, the connection closed (docs/clients.md says so), and nothing is
+/// done: the creation it carried is not made.
+#[tokio::test]
+async fn a_head_that_is_not_http_is_refused_before_anything_is_done() {
+    let _machine = crate::harness::beside().await;
+    let (_dir, url) = sqlite();
+    let server = Server::start(&url, &[]);
+    let body = br#"{"ruleset":"base","players":3}"#;
+    let creation = |header: &[u8]| {
+        let mut request =
+            b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n".to_vec();
+        request.extend_from_slice(header);
+        request.extend_from_slice(format!("\r\nContent-Length: {}\r\n\r\n", body.len()).as_bytes());
+        request.extend_from_slice(body);
+        request
+    };
+    // The same request with a readable head is made: the test's request is one the server takes.
+    let made = raw(&server, creation(b"Idempotency-Key: a")).await;
+    assert!(made.starts_with("HTTP/1.1 201"), "{made}");
+    for (header, status) in [
+        (b"Idempotency-Key: a\x01b".to_vec(), "400 Bad Request"),
+        (b"X-Name: a\x00b".to_vec(), "400 Bad Request"),
+        (
+            [b"X-Padding: ".as_slice(), &[b'a'; 200_000]].concat(),
+            "431 Request Header Fields Too Large",
+        ),
+    ] {
+        let reply = raw(&server, creation(&header)).await;
+        let (head, rest) = reply.split_once("\r\n\r\n").expect("a whole reply");
+        assert!(head.starts_with(&format!("HTTP/1.1 {status}")), "{head}");
+        assert!(head.contains("content-length: 0"), "{head}");
+        assert!(head.contains("connection: close"), "{head}");
+        assert_eq!(rest, "", "no body");
+    }
+    let listed: serde_json::Value = client()
+        .get(server.url("/games"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        listed["games"].as_array().map(Vec::len),
+        Some(1),
+        "only the readable request made a game: {listed}"
+    );
 }
