@@ -133,6 +133,40 @@ test("on a phone the maze, the whole hand and whose turn it is fit one screen; t
   await context.close();
 });
 
+test("on a phone a card's moves and a Saboteur 2 pass with every card it may take keep the maze's room, each button in view", async () => {
+  const { id, joined } = await againstBots("saboteur2", 5, "6b", "heuristic");
+  const context = await browser.newContext({ locale: "en-US", viewport: PHONE, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+  await page
+    .getByRole("status")
+    .filter({ hasText: /^Your turn: select a card/ })
+    .waitFor();
+  const quiet = await where(page);
+  // A card selected: a pass discards one to three cards (§9.2), so each of the five others is
+  // offered to go with it.
+  await page.getByRole("list", { name: "Your hand" }).getByRole("button").first().tap();
+  const pass = page.getByRole("group", { name: "Pass" });
+  await pass.waitFor();
+  assert.equal(await pass.getByRole("checkbox").count(), 5, "every other card offered to go with the pass");
+  const at = await where(page);
+  const tall = (/** @type {{ top: number, bottom: number } | null} */ b) => (b ? b.bottom - b.top : 0);
+  assert.ok(
+    tall(at.maze) >= 250,
+    `the maze is ${tall(at.maze)} px tall with the pass shown (${tall(quiet.maze)} before)`,
+  );
+  // Every move of the card, the pass's button among them, whole on the screen.
+  const moves = page.getByRole("group", { name: "Moves for the selected card" }).getByRole("button");
+  assert.ok((await moves.count()) >= 2, "the card's moves and its pass");
+  for (const box of await moves.evaluateAll((bs) => bs.map((b) => b.getBoundingClientRect().toJSON())))
+    assert.ok(onScreen(box, at.screen), `a move's button on the screen: ${JSON.stringify(box)}`);
+  assert.equal(at.scrolled, 0, "the page still at its top");
+  await page.screenshot({ path: join(artifacts, "phone-table-pass.png") });
+  await axe(page, "the table on a phone, a pass with its choices");
+  await context.close();
+});
+
 test("on a desktop every panel shows beside the maze, and no buttons choose among them", async () => {
   const { id, joined } = await againstBots("base", 3, "6b", "heuristic");
   const context = await browser.newContext({ locale: "en-US", viewport: { width: 1366, height: 800 } });
