@@ -7,7 +7,7 @@ use std::process::{Command, ExitCode};
 use crate::host::root;
 use crate::suite::{
     self, CLUSTER_TEST, Count, DOMAIN, NOT_DOMAIN, Priority, Tally, cargo_test, counted,
-    server_binary,
+    server_binary, with_games,
 };
 
 /// One layer's loop.
@@ -19,7 +19,8 @@ pub(crate) enum Layer {
     /// The bots' and the analysis' searches (`domain/tests/{bots,expert,analysis}`).
     Bots,
     /// Every crate's tests but the domain's, on SQLite: the verifier, the store, the server
-    /// and the end-to-end tests.
+    /// and the end-to-end tests, their programs a few at a time, then the tests that measure
+    /// alone (`lanes.rs`).
     Api,
 }
 
@@ -41,10 +42,7 @@ pub(crate) fn quick(layer: Option<Layer>, rest: &[String]) -> ExitCode {
     let ok = match layer {
         Some(Layer::Domain) => counted(with_games(domain_tests(false, &args)), &mut tally),
         Some(Layer::Bots) => counted(with_games(domain_tests(true, &args)), &mut tally),
-        Some(Layer::Api) => {
-            server_binary().is_some()
-                && counted(with_games(cargo_test(&NOT_DOMAIN, &args)), &mut tally)
-        }
+        Some(Layer::Api) => server_binary().is_some() && crate::lanes::api(&args, &mut tally),
         None => {
             if server_binary().is_none() {
                 return ExitCode::FAILURE;
@@ -103,18 +101,4 @@ fn test_files(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-/// `command` with the fast loop's counts of random games (unless set).
-fn with_games(mut command: Command) -> Command {
-    for (name, games) in [
-        ("SABOTEUR_GAMES", "1000"),
-        ("SABOTEUR_BOT_GAMES", "200"),
-        ("SABOTEUR_EXPERT_GAMES", "2"),
-    ] {
-        if std::env::var_os(name).is_none() {
-            command.env(name, games);
-        }
-    }
-    command
 }

@@ -186,3 +186,18 @@ pub(crate) fn cargo_test(half: &[&str], rest: &[String]) -> Command {
     }
     test
 }
+
+/// `command` with the fast loops' counts of random games (unless set): `cargo xtask test`
+/// plays them all.
+pub(crate) fn with_games(mut command: Command) -> Command {
+    for (name, games) in [
+        ("SABOTEUR_GAMES", "1000"),
+        ("SABOTEUR_BOT_GAMES", "200"),
+        ("SABOTEUR_EXPERT_GAMES", "2"),
+    ] {
+        if std::env::var_os(name).is_none() {
+            command.env(name, games);
+        }
+    }
+    command
+}
