@@ -44,8 +44,12 @@ const where = (page) =>
 /** Whether box `b` lies wholly on a screen of `s`. @param {{ top: number, bottom: number, left: number, right: number } | null} b @param {{ width: number, height: number }} s */
 const onScreen = (b, s) => !!b && b.top >= 0 && b.left >= 0 && b.bottom <= s.height + 0.5 && b.right <= s.width + 0.5;
 
-test("on a phone the maze, the whole hand and whose turn it is fit one screen; the players, the talk and the log are a tap away", async () => {
-  const { id, joined } = await againstBots("base", 5, "6b", "heuristic");
+/**
+ * A phone's page of Ada's seat at a table of `ruleset` with four medium bots, once it is her
+ * turn. @param {string} ruleset
+ */
+async function yourTurnOnAPhone(ruleset) {
+  const { id, joined } = await againstBots(ruleset, 5, "6b", "heuristic");
   const context = await browser.newContext({ locale: "en-US", viewport: PHONE, hasTouch: true, isMobile: true });
   const page = await context.newPage();
   page.setDefaultTimeout(15000);
@@ -54,6 +58,11 @@ test("on a phone the maze, the whole hand and whose turn it is fit one screen; t
     .getByRole("status")
     .filter({ hasText: /^Your turn: select a card/ })
     .waitFor();
+  return { context, page };
+}
+
+test("on a phone the maze, the whole hand and whose turn it is fit one screen; the players, the talk and the log are a tap away", async () => {
+  const { context, page } = await yourTurnOnAPhone("base");
   await page
     .getByRole("list", { name: "Players", includeHidden: true })
     .filter({ hasText: /key [0-9a-f]{4} / })
@@ -134,15 +143,7 @@ test("on a phone the maze, the whole hand and whose turn it is fit one screen; t
 });
 
 test("on a phone a card's moves and a Saboteur 2 pass with every card it may take keep the maze's room, each button in view", async () => {
-  const { id, joined } = await againstBots("saboteur2", 5, "6b", "heuristic");
-  const context = await browser.newContext({ locale: "en-US", viewport: PHONE, hasTouch: true, isMobile: true });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15000);
-  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
-  await page
-    .getByRole("status")
-    .filter({ hasText: /^Your turn: select a card/ })
-    .waitFor();
+  const { context, page } = await yourTurnOnAPhone("saboteur2");
   const quiet = await where(page);
   // A card selected: a pass discards one to three cards (§9.2), so each of the five others is
   // offered to go with it.
