@@ -13,6 +13,7 @@
 #   cluster.sh kill-primary --dir DIR
 #   cluster.sh wait-sync --dir DIR [--timeout S]
 #   cluster.sh pause-primary|pause-standby --dir DIR --seconds S [--postgres-only]
+#                 [--member node1|node2]
 #   cluster.sh restart --dir DIR --member node1|node2|etcd1|etcd2|etcd3
 #   cluster.sh stop-etcd|start-etcd --dir DIR
 #   cluster.sh fill-wal --dir DIR --megabytes N
@@ -510,15 +511,22 @@ node_pids() {
 }
 
 # Stops (SIGSTOP) the primary's or the standby's Patroni, postmaster and the postmaster's
-# children for --seconds, then lets them go on (SIGCONT): a machine that stalls.
+# children for --seconds, then lets them go on (SIGCONT): a machine that stalls. Which node
+# holds the role is Patroni's answer now, or --member's when the caller found it earlier (while
+# etcd is lost no node may answer 200 on /primary).
 cmd_pause() {
   load_layout
   [[ $SECONDS_ARG =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "--seconds S is required"
   local l n pids children
-  l=$(leader)
-  [[ -n $l ]] || die "no node answers 200 on /primary"
-  n=$l
-  [[ $1 == standby ]] && n=$((3 - l))
+  if [[ -n $MEMBER ]]; then
+    [[ $MEMBER =~ ^node[12]$ ]] || die "--member must be node1 or node2 (not $MEMBER)"
+    n=${MEMBER#node}
+  else
+    l=$(leader)
+    [[ -n $l ]] || die "no node answers 200 on /primary"
+    n=$l
+    [[ $1 == standby ]] && n=$((3 - l))
+  fi
   mapfile -t pids < <(node_pids "$n")
   # Whatever happens to this script, what it stopped goes on.
   trap 'kill -CONT "${pids[@]}" 2>/dev/null || true' EXIT

@@ -110,6 +110,28 @@ async fn write(c: Client, front: Remote, stop: Arc<AtomicBool>) -> Writes {
     writes
 }
 
+/// The node Patroni has as the standby now (`node1` or `node2`, their REST APIs `rests`): the
+/// other one answers 200 on `/primary`. Asked again until one does (a failover of the step
+/// before may still be settling).
+async fn standby(probe: &Client, rests: [&str; 2]) -> &'static str {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        for (rest, other) in rests.into_iter().zip(["node2", "node1"]) {
+            let primary = probe
+                .get(format!("{rest}/primary"))
+                .timeout(Duration::from_millis(500))
+                .send()
+                .await
+                .is_ok_and(|r| r.status() == StatusCode::OK);
+            if primary {
+                return other;
+            }
+        }
+        assert!(Instant::now() < deadline, "no node answers 200 on /primary");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
 /// What one loss of etcd did.
 pub struct Lost {
     /// The longest time between two games created from the loss until writes resumed.
@@ -149,20 +171,35 @@ pub async fn lose_etcd(
         cluster.get("NODE2_REST").to_string(),
     );
     let acked = under_load(c, &front, games, round, async move {
+        let probe = Client::new();
+        // The standby, named while etcd still answers: once it is lost, the primary may be
+        // demoted at any moment, and then no node says which one it was.
+        let standby = if stall_standby {
+            Some(standby(&probe, [&rest1, &rest2]).await)
+        } else {
+            None
+        };
         let d = dir.clone();
         let said = tokio::task::spawn_blocking(move || run(&["stop-etcd", "--dir", &d]))
             .await
             .unwrap();
         eprintln!("{}", said.trim());
         let lost = epoch();
-        let stall = stall_standby.then(|| {
+        let stall = standby.map(|node| {
             let (d, secs) = (dir.clone(), seconds.to_string());
             tokio::task::spawn_blocking(move || {
-                run(&["pause-standby", "--dir", &d, "--seconds", &secs])
+                run(&[
+                    "pause-standby",
+                    "--dir",
+                    &d,
+                    "--seconds",
+                    &secs,
+                    "--member",
+                    node,
+                ])
             })
         });
         // Meanwhile: is any node the primary? (Patroni's own answer.)
-        let probe = Client::new();
         let until = Instant::now() + Duration::from_secs(seconds);
         while Instant::now() < until {
             let mut primary = false;
