@@ -132,6 +132,29 @@ async fn standby(probe: &Client, rests: [&str; 2]) -> &'static str {
     }
 }
 
+/// Whether a node of `rests` (their REST APIs) answered 200 on `/primary` at every look, twice a
+/// second for `seconds`.
+async fn always_a_primary(probe: &Client, rests: [&str; 2], seconds: u64) -> bool {
+    let until = Instant::now() + Duration::from_secs(seconds);
+    let mut always = true;
+    while Instant::now() < until {
+        let mut primary = false;
+        for rest in rests {
+            if let Ok(r) = probe
+                .get(format!("{rest}/primary"))
+                .timeout(Duration::from_millis(500))
+                .send()
+                .await
+            {
+                primary |= r.status() == StatusCode::OK;
+            }
+        }
+        always &= primary;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    always
+}
+
 /// What one loss of etcd did.
 pub struct Lost {
     /// The longest time between two games created from the loss until writes resumed.
@@ -200,23 +223,8 @@ pub async fn lose_etcd(
             })
         });
         // Meanwhile: is any node the primary? (Patroni's own answer.)
-        let until = Instant::now() + Duration::from_secs(seconds);
-        while Instant::now() < until {
-            let mut primary = false;
-            for rest in [&rest1, &rest2] {
-                if let Ok(r) = probe
-                    .get(format!("{rest}/primary"))
-                    .timeout(Duration::from_millis(500))
-                    .send()
-                    .await
-                {
-                    primary |= r.status() == StatusCode::OK;
-                }
-            }
-            if !primary {
-                seen.store(true, Ordering::Relaxed);
-            }
-            tokio::time::sleep(Duration::from_millis(500)).await;
+        if !always_a_primary(&probe, [&rest1, &rest2], seconds).await {
+            seen.store(true, Ordering::Relaxed);
         }
         if let Some(stall) = stall {
             eprintln!("{}", stall.await.unwrap().trim());
