@@ -63,7 +63,13 @@ fn job(targets: &[&str], args: &[String]) -> Command {
 
 /// Runs every test program of the crates but the domain's in [`LANES`] lanes (each program's
 /// output shown whole once it ends), then the [`MEASURED`] tests alone; whether all passed.
+/// `args` go to every program; with a filter of the caller's among them, the programs run one
+/// after another instead.
 pub(crate) fn api(args: &[String], tally: &mut Tally) -> bool {
+    if names_tests(args) {
+        // A filter of the caller's: the programs one after another, as cargo runs them.
+        return counted(job(&[], args), tally);
+    }
     let targets = match test_targets() {
         Ok(t) => t,
         Err(e) => {
@@ -112,9 +118,30 @@ pub(crate) fn api(args: &[String], tally: &mut Tally) -> bool {
     ok & counted(job(&["--test", FAULTS], &measured), tally)
 }
 
+/// Whether `args` (after cargo test's `--`) hold a filter naming tests, besides `--skip`s and
+/// other flags.
+fn names_tests(args: &[String]) -> bool {
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        if arg == "--skip" {
+            args.next();
+        } else if !arg.starts_with('-') {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
-    use super::MEASURED;
+    use super::{MEASURED, names_tests};
+
+    #[test]
+    fn a_filter_is_told_from_skips_and_flags() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(!names_tests(&args(&["--skip", "postgres", "--nocapture"])));
+        assert!(names_tests(&args(&["--skip", "postgres", "hostile"])));
+    }
 
     /// Every test of the fault suite that holds `alone()` is one [`MEASURED`] names, so the
     /// lanes never run a measurement beside other programs.
