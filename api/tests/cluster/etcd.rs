@@ -110,6 +110,17 @@ async fn write(c: Client, front: Remote, stop: Arc<AtomicBool>) -> Writes {
     writes
 }
 
+/// Whether the node whose REST API is `rest` answers 200 on `/primary` within half a second
+/// (Patroni's own word that it is the primary).
+async fn is_primary(probe: &Client, rest: &str) -> bool {
+    probe
+        .get(format!("{rest}/primary"))
+        .timeout(Duration::from_millis(500))
+        .send()
+        .await
+        .is_ok_and(|r| r.status() == StatusCode::OK)
+}
+
 /// The node Patroni has as the standby now (`node1` or `node2`, their REST APIs `rests`): the
 /// other one answers 200 on `/primary`. Asked again until one does (a failover of the step
 /// before may still be settling).
@@ -117,13 +128,7 @@ async fn standby(probe: &Client, rests: [&str; 2]) -> &'static str {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         for (rest, other) in rests.into_iter().zip(["node2", "node1"]) {
-            let primary = probe
-                .get(format!("{rest}/primary"))
-                .timeout(Duration::from_millis(500))
-                .send()
-                .await
-                .is_ok_and(|r| r.status() == StatusCode::OK);
-            if primary {
+            if is_primary(probe, rest).await {
                 return other;
             }
         }
@@ -140,14 +145,7 @@ async fn always_a_primary(probe: &Client, rests: [&str; 2], seconds: u64) -> boo
     while Instant::now() < until {
         let mut primary = false;
         for rest in rests {
-            if let Ok(r) = probe
-                .get(format!("{rest}/primary"))
-                .timeout(Duration::from_millis(500))
-                .send()
-                .await
-            {
-                primary |= r.status() == StatusCode::OK;
-            }
+            primary |= is_primary(probe, rest).await;
         }
         always &= primary;
         tokio::time::sleep(Duration::from_millis(500)).await;

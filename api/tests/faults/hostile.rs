@@ -306,14 +306,8 @@ async fn a_head_that_is_not_http_is_refused_before_anything_is_done() {
         assert!(head.contains("connection: close"), "{head}");
         assert_eq!(rest, "", "no body");
     }
-    let listed: serde_json::Value = client()
-        .get(server.url("/games"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (st, listed, _) = send(client().get(server.url("/games"))).await.unwrap();
+    assert_eq!(st, StatusCode::OK, "{listed}");
     assert_eq!(
         listed["games"].as_array().map(Vec::len),
         Some(1),
