@@ -5,14 +5,14 @@
 //! way each body is computed, by the handlers and by the offline check of receipts against an
 //! audit bundle, so a body recomputed from the record hashes as the body served did.
 
-use saboteur_domain::Audience;
+use saboteur_domain::{Audience, Seat};
 pub(crate) use saboteur_verifier::body::{outcome_body, redacted, state_view};
 use serde::Serialize;
 
 use crate::app::ids::Version;
 use crate::app::state::AppState;
 use crate::app::table::Table;
-use crate::dto::Outcome;
+use crate::dto::{Outcome, SeedCommitment};
 use crate::error::ApiError;
 use crate::receipt::{Receipt, ReceiptKind, audience_of, view_hash};
 
@@ -171,4 +171,33 @@ pub(crate) async fn outcome(
     let at = (end, Some(first));
     out.receipt = Some(receipt(state, table, ReceiptKind::Outcome, at, audience, &out).await?);
     Ok(out)
+}
+
+/// A seat's signed commitment: the seed's hash, the share and the key the seat was taken with,
+/// signed as a `commitment` receipt (its time kept as the game's floor).
+pub(in crate::app) async fn seat_commitment(
+    state: &AppState,
+    table: &mut Table,
+    seat: Seat,
+    entropy: Option<String>,
+    public_key: Option<String>,
+) -> Result<(SeedCommitment, crate::receipt::Receipt), ApiError> {
+    let commitment = SeedCommitment {
+        game_id: table.id().to_string(),
+        seed_commitment: table.record().seed_commitment.clone(),
+        seat: Some(seat.0),
+        entropy,
+        public_key,
+    };
+    let at = (table.version(), None);
+    let receipt = kept_receipt(
+        state,
+        table,
+        (ReceiptKind::Commitment, None),
+        at,
+        Audience::Seat(seat),
+        &commitment,
+    )
+    .await?;
+    Ok((commitment, receipt))
 }

@@ -24,7 +24,7 @@
 //! in `check.rs`, the decision in `decision.rs`, the acts that make a game (a creation, a
 //! rematch) in `games.rs`.
 
-use saboteur_domain::{Audience, Event, Seat};
+use saboteur_domain::{Event, Seat};
 use saboteur_storage::{Credential, StoreError, TokenSwap};
 
 use crate::app::act::{Act, Done, Reply, Request, Signed, Who};
@@ -43,9 +43,8 @@ use crate::app::signing;
 use crate::app::state::AppState;
 use crate::app::table::{Batch, Committed};
 use crate::app::tables::{Held, Reading};
-use crate::dto::{BotSeated, Joined, NewToken, SeedCommitment};
+use crate::dto::{BotSeated, Joined, NewToken};
 use crate::error::ApiError;
-use crate::receipt::ReceiptKind;
 
 /// How many times in a row the bots' answers may lose a race to another process before the
 /// request leaves them to the sweep.
@@ -66,7 +65,7 @@ pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiE
         return rematch(state, token.as_deref(), &game, key.as_ref()).await;
     }
     // 1. The table, with its clock enforced.
-    let mut table = open_as(state, &game, false).await?;
+    let mut table = open_as(state, &game).await?;
     let done = on_table(
         state,
         &mut table,
@@ -92,21 +91,28 @@ pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiE
 /// [`Tables::open_to_read`]: crate::app::tables::Tables::open_to_read
 pub(crate) async fn open(state: &AppState, game: &GameId) -> Result<Reading, ApiError> {
     state
-        .patiently(|| open_as(state, game, true))
+        .patiently(|| async {
+            let (mut reading, stale) = state.tables.open_to_read(game).await?;
+            if let Some(table) = reading.held().filter(|_| !stale) {
+                time_out_due(state, game, table).await;
+            }
+            Ok(reading)
+        })
         .await
-        .map(Reading::of)
 }
 
-async fn open_as(state: &AppState, game: &GameId, read: bool) -> Result<Held, ApiError> {
-    let (mut table, stale) = if read {
-        state.tables.open_to_read(game).await?
-    } else {
-        (state.tables.open(game).await?, false)
-    };
+async fn open_as(state: &AppState, game: &GameId) -> Result<Held, ApiError> {
+    let mut table = state.tables.open(game).await?;
+    time_out_due(state, game, &mut table).await;
+    Ok(table)
+}
+
+/// Records the timeout of a decision whose deadline has passed (none while a bot is due).
+async fn time_out_due(state: &AppState, game: &GameId, table: &mut Held) {
     // A bot due is played (step 7 of any act, or the driver's `Act::BotsDue`), never timed out.
-    if !stale && !table.bot_due() && table.timeout_due(table.now_ms()) {
+    if !table.bot_due() && table.timeout_due(table.now_ms()) {
         let timeout = Act::TimeOut { game: game.clone() };
-        if let Err(e) = Box::pin(on_table(state, &mut table, None, timeout, (None, None))).await {
+        if let Err(e) = Box::pin(on_table(state, table, None, timeout, (None, None))).await {
             if let ApiError::Unreachable(_) = e {
                 table.note_unreachable();
             }
@@ -115,7 +121,6 @@ async fn open_as(state: &AppState, game: &GameId, read: bool) -> Result<Held, Ap
             tracing::debug!(game = %game, "timeout not recorded here: {e}");
         }
     }
-    Ok(table)
 }
 
 /// Steps 2–10 on an open table.
@@ -222,7 +227,7 @@ async fn on_table(
             // key the start must register.
             let entropy = table.holder(seat).and_then(|c| c.entropy.clone());
             let (commitment, receipt) =
-                seat_commitment(state, table, seat, entropy, Some(key)).await?;
+                reply::seat_commitment(state, table, seat, entropy, Some(key)).await?;
             done(Done::KeyKept(Box::new(crate::dto::KeyKept {
                 seat: seat.0,
                 commitment,
@@ -297,7 +302,7 @@ async fn seated(
         (Some(level), _) => Ok(Done::BotSeated(BotSeated { seat, level, name })),
         (None, Some(player_token)) => {
             let (commitment, receipt) =
-                seat_commitment(state, table, Seat(seat), entropy, public_key).await?;
+                reply::seat_commitment(state, table, Seat(seat), entropy, public_key).await?;
             Ok(Done::Joined(Box::new(Joined {
                 seat,
                 player_token,
@@ -316,35 +321,6 @@ async fn settle_bot_flag(state: &AppState, table: &Held) -> Result<(), ApiError>
         tracing::info!(game = %table.id(), version = %table.version(), "nothing due: the bot flag is cleared");
     }
     Ok(())
-}
-
-/// A seat's signed commitment: the seed's hash, the share and the key the seat was taken with,
-/// signed as a `commitment` receipt (its time kept as the game's floor).
-async fn seat_commitment(
-    state: &AppState,
-    table: &mut Held,
-    seat: Seat,
-    entropy: Option<String>,
-    public_key: Option<String>,
-) -> Result<(SeedCommitment, crate::receipt::Receipt), ApiError> {
-    let commitment = SeedCommitment {
-        game_id: table.id().to_string(),
-        seed_commitment: table.record().seed_commitment.clone(),
-        seat: Some(seat.0),
-        entropy,
-        public_key,
-    };
-    let at = (table.version(), None);
-    let receipt = reply::kept_receipt(
-        state,
-        table,
-        (ReceiptKind::Commitment, None),
-        at,
-        Audience::Seat(seat),
-        &commitment,
-    )
-    .await?;
-    Ok((commitment, receipt))
 }
 
 /// Step 6 for a rematch's reserved seat: claimed with its new token, the player's commitment
@@ -379,7 +355,7 @@ async fn claimed(state: &AppState, table: &mut Held, claim: Decided) -> Result<W
         Ok(()) => {
             let public_key = key.map(|k| k.key);
             let (commitment, receipt) =
-                seat_commitment(state, table, seat, entropy, public_key).await?;
+                reply::seat_commitment(state, table, seat, entropy, public_key).await?;
             Ok(done(Done::Joined(Box::new(Joined {
                 seat: seat.0,
                 player_token: token,

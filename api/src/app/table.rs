@@ -8,7 +8,8 @@
 //!   is due next), then appended at the table's version. Accepted: the copy becomes the
 //!   table. Refused because another writer was first (a conflict): the table catches up from
 //!   the log and the caller gets 409. Outcome unknown (the database went away mid-append): the
-//!   table is marked for a reload, and nothing is assumed; the next use reads the log again.
+//!   table goes back to the version it knew recorded and checks the store before its next
+//!   answer; while no database answers, a read is answered from it (see `table/outage.rs`).
 //! - **follow**: before a table answers, it reads the events it has not seen yet — announced by
 //!   the store (another process appended), or because it has not checked the store for
 //!   [`RECHECK_AFTER`] — so no answer is staler than that bound.
@@ -572,8 +573,7 @@ impl Table {
                 Err(e.into())
             }
             Err(e) => {
-                // The append may or may not have been recorded: assume nothing.
-                self.distrust();
+                self.unknown_outcome(expected);
                 Err(e.into())
             }
         }

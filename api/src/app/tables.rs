@@ -39,6 +39,20 @@ pub fn cost(events: usize) -> usize {
 /// it again (one read a second pays the pool's wait, [`saboteur_storage::ACQUIRE_TIMEOUT`]).
 const STORE_RETRY_MS: u64 = 1000;
 
+/// How long a read waits for a game's table while another request holds it before it reads
+/// the game from the store instead ([`Tables::open_to_read`]): a write holds it for as long as
+/// its commit takes, which a stalled synchronous standby makes as long as Patroni takes to
+/// demote the primary; a spectator is not kept waiting behind it. The pool's wait: a write that
+/// takes longer is stuck.
+pub const READ_WAIT: std::time::Duration = saboteur_storage::ACQUIRE_TIMEOUT;
+
+/// What [`Tables::open_as`] opened: the table, locked (and whether it is answered stale), or
+/// nothing, a read having waited [`READ_WAIT`] for the lock.
+enum Opened {
+    Held(Held, bool),
+    Busy,
+}
+
 /// A table in the cache, with what the cache knows of it without taking its lock.
 struct Slot {
     table: Arc<Mutex<Table>>,
@@ -87,14 +101,34 @@ impl std::ops::DerefMut for Held {
     }
 }
 
-/// A table, locked for one request, as the application layer hands it out to be read: it
-/// derefs to a [`Table`] it cannot change, and can only catch up with the store (the seat a
-/// token holds, the events appended meanwhile). Writes go through the seam's acts.
-pub(crate) struct Reading(Held);
+/// A table as the application layer hands it out to be read: it derefs to a [`Table`] it
+/// cannot change, and can only catch up with the store (the seat a token holds, the events
+/// appended meanwhile). Writes go through the seam's acts. Usually the game's table, locked for
+/// one request; when a write has held that lock for [`READ_WAIT`] (its database stalled), a
+/// copy of the game read from the store for this read alone.
+pub(crate) struct Reading(Read);
+
+enum Read {
+    /// The game's table, locked.
+    Held(Held),
+    /// The game as read from the store (or its standby) for this read.
+    Loose(Box<Table>),
+}
 
 impl Reading {
-    pub(in crate::app) fn of(held: Held) -> Reading {
-        Reading(held)
+    /// The game's table, when this read holds it (not a copy).
+    pub(in crate::app) fn held(&mut self) -> Option<&mut Held> {
+        match &mut self.0 {
+            Read::Held(held) => Some(held),
+            Read::Loose(_) => None,
+        }
+    }
+
+    fn table(&mut self) -> &mut Table {
+        match &mut self.0 {
+            Read::Held(held) => held,
+            Read::Loose(table) => table,
+        }
     }
 
     /// Who is calling with `token` ([`Table::caller`]: a token issued through another process
@@ -104,19 +138,22 @@ impl Reading {
         store: &ReadStore,
         token: Option<&str>,
     ) -> Result<crate::app::auth::Caller, ApiError> {
-        self.0.caller(store, token).await
+        self.table().caller(store, token).await
     }
 
     /// Reads the events appended since the table's version ([`Table::follow`]).
     pub async fn follow(&mut self, store: &ReadStore) -> Result<(), ApiError> {
-        self.0.follow(store).await
+        self.table().follow(store).await
     }
 }
 
 impl std::ops::Deref for Reading {
     type Target = Table;
     fn deref(&self) -> &Table {
-        &self.0
+        match &self.0 {
+            Read::Held(held) => held,
+            Read::Loose(table) => table,
+        }
     }
 }
 
@@ -173,20 +210,56 @@ impl Tables {
     /// store when it may be behind (see [`Table::needs_check`]). For a write: when the store
     /// cannot be reached, 503.
     pub(in crate::app) async fn open(self: &Arc<Self>, game: &GameId) -> Result<Held, ApiError> {
-        self.open_as(game, false).await.map(|(held, _)| held)
+        match self.open_as(game, false).await? {
+            Opened::Held(held, _) => Ok(held),
+            // (A write waits for the lock as long as it takes: never so.)
+            Opened::Busy => Err(ApiError::Unreachable(
+                "the game is busy with a write its database has not answered".into(),
+            )),
+        }
     }
 
     /// [`Tables::open`] for a read: when the store cannot be reached (its primary demoted, a
     /// failover, the database gone), the table is answered as this process holds it, or read
     /// from the read-only store (a standby) when it holds none — nothing can be written
     /// meanwhile through this store, so what it holds is the game as far as this process can
-    /// know. Whether it is answered so (stale): the caller then writes nothing (no timeout
+    /// know. When a request has held the table for [`READ_WAIT`] (a write whose commit the
+    /// database has not answered: a synchronous standby stalled), the game is read from the
+    /// store for this read alone, or from the read-only store when the store cannot be reached.
+    /// Whether it is answered so (stale, or a copy): the caller then writes nothing (no timeout
     /// recorded on the way).
     pub(in crate::app) async fn open_to_read(
         self: &Arc<Self>,
         game: &GameId,
-    ) -> Result<(Held, bool), ApiError> {
-        self.open_as(game, true).await
+    ) -> Result<(Reading, bool), ApiError> {
+        match self.open_as(game, true).await? {
+            Opened::Held(held, stale) => Ok((Reading(Read::Held(held)), stale)),
+            Opened::Busy => Ok((Reading(Read::Loose(Box::new(self.copy(game).await?))), true)),
+        }
+    }
+
+    /// The game read from the store, or from the read-only store when the store cannot be
+    /// reached: for one read, outside the cache.
+    async fn copy(&self, game: &GameId) -> Result<Table, ApiError> {
+        let loaded = if self.store_away() {
+            Err(ApiError::Unreachable(
+                "the database was away a moment ago".into(),
+            ))
+        } else {
+            Table::load(&self.store, game, self.time.clone()).await
+        };
+        match (loaded, &self.reads) {
+            (Err(ApiError::Unreachable(why)), Some(reads)) => {
+                self.note_store_away();
+                Table::load(reads, game, self.time.clone())
+                    .await
+                    .map_err(|e| match e {
+                        ApiError::Unreachable(_) => ApiError::Unreachable(why),
+                        other => other,
+                    })
+            }
+            (loaded, _) => loaded,
+        }
     }
 
     /// For a read while the store cannot be reached: whether `table` may answer as it is — it
@@ -215,11 +288,7 @@ impl Tables {
             .store(self.now_ms().max(1), Ordering::Relaxed);
     }
 
-    async fn open_as(
-        self: &Arc<Self>,
-        game: &GameId,
-        read: bool,
-    ) -> Result<(Held, bool), ApiError> {
+    async fn open_as(self: &Arc<Self>, game: &GameId, read: bool) -> Result<Opened, ApiError> {
         let id = game.as_str();
         let cached = self.slots().get(id).cloned();
         let mut stale = false;
@@ -259,10 +328,18 @@ impl Tables {
             }
         };
         let arrived = Instant::now();
-        let mut table = slot.table.clone().lock_owned().await;
+        let lock = slot.table.clone().lock_owned();
+        let mut table = if read {
+            match tokio::time::timeout(READ_WAIT, lock).await {
+                Ok(table) => table,
+                Err(_) => return Ok(Opened::Busy),
+            }
+        } else {
+            lock.await
+        };
         let heard = slot.heard.load(Ordering::Acquire);
         let held = |table, stale| {
-            Ok((
+            Ok(Opened::Held(
                 Held {
                     table,
                     slot: slot.clone(),

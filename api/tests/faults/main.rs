@@ -13,5 +13,6 @@ mod outage;
 mod processes;
 mod read_only;
 mod reads;
+mod stalled;
 mod stopping;
 mod thinking;
