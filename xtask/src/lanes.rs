@@ -1,6 +1,7 @@
-//! `cargo xtask quick api` in lanes: the test programs of every crate but the domain run a few
-//! at a time instead of one after another (most of their time is spent waiting on servers,
-//! databases and clocks), then the tests that measure run alone.
+//! The server's tests in lanes (`cargo xtask quick api`, and `cargo xtask test` but the
+//! cluster's): the test programs of every crate but the domain run a few at a time instead of
+//! one after another (most of their time is spent waiting on servers, databases and clocks),
+//! then the tests that measure run alone.
 
 use std::collections::VecDeque;
 use std::process::Command;
@@ -53,22 +54,35 @@ fn test_targets() -> Result<Vec<String>, String> {
     Ok(names)
 }
 
+/// How many random games the lanes' programs play.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Games {
+    /// The fast loop's counts ([`with_games`]).
+    Fewer,
+    /// Every one (`cargo xtask test`).
+    All,
+}
+
 /// One test program of the lanes: `cargo test` of the same crates as the whole loop (so the
 /// features, hence the build, are the same), its targets narrowed by `targets`.
-fn job(targets: &[&str], args: &[String]) -> Command {
+fn job(targets: &[&str], args: &[String], games: Games) -> Command {
     let mut half: Vec<&str> = NOT_DOMAIN.to_vec();
     half.extend_from_slice(targets);
-    with_games(cargo_test(&half, args))
+    let test = cargo_test(&half, args);
+    match games {
+        Games::Fewer => with_games(test),
+        Games::All => test,
+    }
 }
 
 /// Runs every test program of the crates but the domain's in [`LANES`] lanes (each program's
 /// output shown whole once it ends), then the [`MEASURED`] tests alone; whether all passed.
 /// `args` go to every program; with a filter of the caller's among them, the programs run one
 /// after another instead.
-pub(crate) fn api(args: &[String], tally: &mut Tally) -> bool {
+pub(crate) fn api(args: &[String], games: Games, tally: &mut Tally) -> bool {
     if names_tests(args) {
         // A filter of the caller's: the programs one after another, as cargo runs them.
-        return counted(job(&[], args), tally);
+        return counted(job(&[], args, games), tally);
     }
     let targets = match test_targets() {
         Ok(t) => t,
@@ -85,11 +99,11 @@ pub(crate) fn api(args: &[String], tally: &mut Tally) -> bool {
         .iter()
         .map(|t| {
             let args = if t == FAULTS { &skipping } else { args };
-            job(&["--test", t], args)
+            job(&["--test", t], args, games)
         })
         .collect();
-    jobs.push_back(job(&["--lib", "--bins"], args));
-    jobs.push_back(job(&["--doc"], args));
+    jobs.push_back(job(&["--lib", "--bins"], args, games));
+    jobs.push_back(job(&["--doc"], args, games));
     let jobs = Arc::new(Mutex::new(jobs));
     let done = Arc::new(Mutex::new((Tally::default(), true)));
     let lanes: Vec<_> = (0..LANES)
@@ -115,7 +129,7 @@ pub(crate) fn api(args: &[String], tally: &mut Tally) -> bool {
     // The measuring tests, alone: a filter per name (cargo runs those matching any).
     let mut measured: Vec<String> = MEASURED.map(String::from).to_vec();
     measured.extend_from_slice(args);
-    ok & counted(job(&["--test", FAULTS], &measured), tally)
+    ok & counted(job(&["--test", FAULTS], &measured, games), tally)
 }
 
 /// Whether `args` (after cargo test's `--`) hold a filter naming tests, besides `--skip`s and

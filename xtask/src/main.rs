@@ -308,7 +308,8 @@ fn test(
     }
     let mut skipping: Vec<String> = vec!["--skip".into(), CLUSTER_TEST.into()];
     skipping.extend_from_slice(rest);
-    let mut ok = counted(cargo_test(&NOT_DOMAIN, &skipping), &mut tally);
+    // The server's test programs, three at a time, then the tests that measure alone.
+    let mut ok = lanes::api(&skipping, lanes::Games::All, &mut tally);
     // The cluster's faults wait far more than they compute (stalls of 35 s, failovers, TTLs):
     // once every other server test has ended, they run beside the web client's tests, at the
     // same priority, and the example clients after them; their output is shown once they end.

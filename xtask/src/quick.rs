@@ -42,7 +42,10 @@ pub(crate) fn quick(layer: Option<Layer>, rest: &[String]) -> ExitCode {
     let ok = match layer {
         Some(Layer::Domain) => counted(with_games(domain_tests(false, &args)), &mut tally),
         Some(Layer::Bots) => counted(with_games(domain_tests(true, &args)), &mut tally),
-        Some(Layer::Api) => server_binary().is_some() && crate::lanes::api(&args, &mut tally),
+        Some(Layer::Api) => {
+            server_binary().is_some()
+                && crate::lanes::api(&args, crate::lanes::Games::Fewer, &mut tally)
+        }
         None => {
             if server_binary().is_none() {
                 return ExitCode::FAILURE;

@@ -85,8 +85,12 @@ pub(crate) async fn act(state: &AppState, request: Request) -> Result<Done, ApiE
 /// clock ran out; whichever process gets there first records it, the others read it.
 ///
 /// For a read: while the store cannot be reached, the table as this process holds it (or as
-/// the read-only store has it), and no timeout is recorded (see [`Tables::open_to_read`]);
-/// while no database can be reached, tried again for a moment ([`AppState::patiently`]).
+/// the read-only store has it); behind a write its database has not answered for
+/// [`READ_WAIT`], the game as the store has it, read for this read alone; either way no timeout
+/// is recorded (see [`Tables::open_to_read`]). While no database can be reached, tried again
+/// for a moment ([`AppState::patiently`]).
+///
+/// [`READ_WAIT`]: crate::app::tables::READ_WAIT
 ///
 /// [`Tables::open_to_read`]: crate::app::tables::Tables::open_to_read
 pub(crate) async fn open(state: &AppState, game: &GameId) -> Result<Reading, ApiError> {
