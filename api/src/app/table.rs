@@ -29,6 +29,7 @@ use crate::app::ids::{GameId, Version};
 use crate::error::{ApiError, Conflict};
 
 mod outage;
+mod rewinds;
 mod seats;
 
 /// How long a table may answer without checking the store for appends it was not told of.
@@ -153,15 +154,6 @@ impl Table {
         Ok(())
     }
 
-    /// Reads the game again whole because the store's log is not the one this table holds
-    /// (`why`, logged), and counts it in [`Table::rewinds`].
-    async fn rewind(&mut self, store: &ReadStore, why: &str) -> Result<(), ApiError> {
-        tracing::warn!(game = %self.id, "{why}: reading the game again");
-        self.load_again(store).await?;
-        self.rewinds += 1;
-        Ok(())
-    }
-
     /// The share the game's bots think in ([`crate::app::thinkers`]): the client that made
     /// the game, or the game itself when no maker was recorded (a rematch), or the store cannot
     /// say now (then it is asked again next time).
@@ -186,12 +178,6 @@ impl Table {
                 (format!("game {id}"), false)
             }
         }
-    }
-
-    /// How many times this table was found ahead of the store, or on another log, and read
-    /// again.
-    pub fn rewinds(&self) -> u64 {
-        self.rewinds
     }
 
     /// The game's version: how many events its log holds.

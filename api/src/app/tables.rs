@@ -47,10 +47,10 @@ const STORE_RETRY_MS: u64 = 1000;
 pub const READ_WAIT: std::time::Duration = saboteur_storage::ACQUIRE_TIMEOUT;
 
 /// What [`Tables::open_as`] opened: the table, locked (and whether it is answered stale), or
-/// nothing, a read having waited [`READ_WAIT`] for the lock.
+/// nothing, a read having waited [`READ_WAIT`] for the lock (with the table's count of rewinds).
 enum Opened {
     Held(Held, bool),
-    Busy,
+    Busy(u64),
 }
 
 /// A table in the cache, with what the cache knows of it without taking its lock.
@@ -63,6 +63,9 @@ struct Slot {
     bytes: AtomicUsize,
     /// When it was last used, in milliseconds since the cache was made.
     used: AtomicU64,
+    /// The table's count of rewinds ([`Table::rewinds`]), as of the last time its lock was
+    /// released: a copy read while it is held counts as many.
+    rewinds: AtomicU64,
     finished: AtomicBool,
 }
 
@@ -169,6 +172,9 @@ impl Drop for Held {
         self.slot
             .used
             .store(self.tables.now_ms(), Ordering::Relaxed);
+        self.slot
+            .rewinds
+            .store(self.table.rewinds(), Ordering::Relaxed);
     }
 }
 
@@ -213,7 +219,7 @@ impl Tables {
         match self.open_as(game, false).await? {
             Opened::Held(held, _) => Ok(held),
             // (A write waits for the lock as long as it takes: never so.)
-            Opened::Busy => Err(ApiError::Unreachable(
+            Opened::Busy(_) => Err(ApiError::Unreachable(
                 "the game is busy with a write its database has not answered".into(),
             )),
         }
@@ -234,7 +240,10 @@ impl Tables {
     ) -> Result<(Reading, bool), ApiError> {
         match self.open_as(game, true).await? {
             Opened::Held(held, stale) => Ok((Reading(Read::Held(held)), stale)),
-            Opened::Busy => Ok((Reading(Read::Loose(Box::new(self.copy(game).await?))), true)),
+            Opened::Busy(rewinds) => {
+                let copy = self.copy(game).await?.counting(rewinds);
+                Ok((Reading(Read::Loose(Box::new(copy))), true))
+            }
         }
     }
 
@@ -332,7 +341,7 @@ impl Tables {
         let mut table = if read {
             match tokio::time::timeout(READ_WAIT, lock).await {
                 Ok(table) => table,
-                Err(_) => return Ok(Opened::Busy),
+                Err(_) => return Ok(Opened::Busy(slot.rewinds.load(Ordering::Relaxed))),
             }
         } else {
             lock.await
@@ -428,7 +437,7 @@ impl Tables {
     /// making room within the budget.
     fn insert(&self, id: &str, table: Table) -> Arc<Slot> {
         let bytes = cost(table.history().log().len());
-        let finished = table.over();
+        let (finished, rewinds) = (table.over(), table.rewinds());
         let mut slots = self.slots();
         if let Some(existing) = slots.get(id) {
             return existing.clone();
@@ -441,6 +450,7 @@ impl Tables {
             table: Arc::new(Mutex::new(table)),
             bytes: AtomicUsize::new(bytes),
             used: AtomicU64::new(self.now_ms()),
+            rewinds: AtomicU64::new(rewinds),
             finished: AtomicBool::new(finished),
         });
         self.total.fetch_add(bytes, Ordering::Relaxed);
