@@ -72,7 +72,7 @@ impl From<Vec<(Cell, Tile)>> for Board {
         // As a map takes them: in cell order, the last of a cell's cards kept.
         let map: BTreeMap<Cell, Tile> = v.into_iter().collect();
         Board {
-            tiles: Tiles(map.into_iter().collect()),
+            tiles: Tiles::of(map.into_iter().collect()),
         }
     }
 }
@@ -83,22 +83,81 @@ impl From<Board> for Vec<(Cell, Tile)> {
 }
 
 /// The cards of the maze in cell order, one to a cell: a lookup is a binary search over one
-/// allocation, and a copy (a bot's search copies boards by the thousand) a single one.
+/// allocation, and a copy (a bot's search copies boards by the thousand) a single one. Beside
+/// them, which cells of a window around the start hold a card, a bit each: most lookups are of
+/// empty cells (the neighbours of the places a card could go), answered without a search.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-struct Tiles(Vec<(Cell, Tile)>);
+struct Tiles(Vec<(Cell, Tile)>, Occupied);
+
+/// The window's first column and row, and its rows (of 64 columns each).
+const WINDOW_X: i32 = -24;
+const WINDOW_Y: i32 = -16;
+const WINDOW_ROWS: usize = 32;
+
+/// Which cells of the window hold a card: bit `x - WINDOW_X` of row `y - WINDOW_Y`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Occupied([u64; WINDOW_ROWS]);
+
+impl Default for Occupied {
+    fn default() -> Self {
+        Occupied([0; WINDOW_ROWS])
+    }
+}
+
+impl Occupied {
+    /// The row and bit of `cell`, when it lies in the window.
+    fn place(cell: Cell) -> Option<(usize, u64)> {
+        let row = usize::try_from(cell.y.checked_sub(WINDOW_Y)?).ok()?;
+        let column = u32::try_from(cell.x.checked_sub(WINDOW_X)?).ok()?;
+        (row < WINDOW_ROWS && column < 64).then(|| (row, 1u64 << column))
+    }
+
+    /// Whether `cell` may hold a card: `false` only for an empty cell of the window.
+    fn may_hold(&self, cell: Cell) -> bool {
+        Self::place(cell).is_none_or(|(row, bit)| self.0[row] & bit != 0)
+    }
+
+    fn set(&mut self, cell: Cell, held: bool) {
+        if let Some((row, bit)) = Self::place(cell) {
+            if held {
+                self.0[row] |= bit;
+            } else {
+                self.0[row] &= !bit;
+            }
+        }
+    }
+}
 
 impl Tiles {
+    /// The cards in cell order, one to a cell.
+    fn of(tiles: Vec<(Cell, Tile)>) -> Tiles {
+        let mut occupied = Occupied::default();
+        for (cell, _) in &tiles {
+            occupied.set(*cell, true);
+        }
+        Tiles(tiles, occupied)
+    }
+
     /// Where `cell`'s card is, or where it would go.
     fn find(&self, cell: Cell) -> Result<usize, usize> {
         self.0.binary_search_by(|(c, _)| c.cmp(&cell))
     }
 
+    /// Where `cell`'s card is, if it holds one.
+    fn index(&self, cell: Cell) -> Option<usize> {
+        if self.1.may_hold(cell) {
+            self.find(cell).ok()
+        } else {
+            None
+        }
+    }
+
     fn get(&self, cell: Cell) -> Option<&Tile> {
-        self.find(cell).ok().map(|i| &self.0[i].1)
+        self.index(cell).map(|i| &self.0[i].1)
     }
 
     fn get_mut(&mut self, cell: Cell) -> Option<&mut Tile> {
-        self.find(cell).ok().map(|i| &mut self.0[i].1)
+        self.index(cell).map(|i| &mut self.0[i].1)
     }
 
     fn insert(&mut self, cell: Cell, tile: Tile) {
@@ -106,10 +165,13 @@ impl Tiles {
             Ok(i) => self.0[i].1 = tile,
             Err(i) => self.0.insert(i, (cell, tile)),
         }
+        self.1.set(cell, true);
     }
 
     fn remove(&mut self, cell: Cell) -> Option<Tile> {
-        self.find(cell).ok().map(|i| self.0.remove(i).1)
+        let i = self.index(cell)?;
+        self.1.set(cell, false);
+        Some(self.0.remove(i).1)
     }
 
     fn iter(&self) -> impl Iterator<Item = (&Cell, &Tile)> {
@@ -241,7 +303,7 @@ impl Board {
                 if !edges.has(side) {
                     continue;
                 }
-                let Ok(n) = self.tiles.find(cell.neighbour(side)) else {
+                let Some(n) = self.tiles.index(cell.neighbour(side)) else {
                     continue;
                 };
                 if let Some(j) = segment_of(&tiles[n].1, side.opposite())
