@@ -241,16 +241,18 @@ impl Tables {
         match self.open_as(game, true).await? {
             Opened::Held(held, stale) => Ok((Reading(Read::Held(held)), stale)),
             Opened::Busy(rewinds) => {
-                let copy = self.copy(game).await?.counting(rewinds);
+                let (copy, _) = self.load(game, true).await?;
+                let copy = copy.counting(rewinds);
                 Ok((Reading(Read::Loose(Box::new(copy))), true))
             }
         }
     }
 
-    /// The game read from the store, or from the read-only store when the store cannot be
-    /// reached: for one read, outside the cache.
-    async fn copy(&self, game: &GameId) -> Result<Table, ApiError> {
-        let loaded = if self.store_away() {
+    /// The game read from the store; for a read (`read`), from the read-only store when the
+    /// store cannot be reached (then marked to be checked against the store once it answers),
+    /// and whether it was. A read skips the store while it was found away a moment ago.
+    async fn load(&self, game: &GameId, read: bool) -> Result<(Table, bool), ApiError> {
+        let loaded = if read && self.store_away() {
             Err(ApiError::Unreachable(
                 "the database was away a moment ago".into(),
             ))
@@ -258,16 +260,24 @@ impl Tables {
             Table::load(&self.store, game, self.time.clone()).await
         };
         match (loaded, &self.reads) {
-            (Err(ApiError::Unreachable(why)), Some(reads)) => {
+            (Ok(table), _) => Ok((table, false)),
+            (Err(ApiError::Unreachable(why)), Some(reads)) if read => {
                 self.note_store_away();
-                Table::load(reads, game, self.time.clone())
+                let mut table = Table::load(reads, game, self.time.clone())
                     .await
                     .map_err(|e| match e {
                         ApiError::Unreachable(_) => ApiError::Unreachable(why),
                         other => other,
-                    })
+                    })?;
+                table.check_soon();
+                Ok((table, true))
             }
-            (loaded, _) => loaded,
+            (Err(e), _) => {
+                if let ApiError::Unreachable(_) = e {
+                    self.note_store_away();
+                }
+                Err(e)
+            }
         }
     }
 
@@ -300,40 +310,12 @@ impl Tables {
     async fn open_as(self: &Arc<Self>, game: &GameId, read: bool) -> Result<Opened, ApiError> {
         let id = game.as_str();
         let cached = self.slots().get(id).cloned();
-        let mut stale = false;
-        let slot = match cached {
-            Some(slot) => slot,
+        // Stale: read from the standby, the store away.
+        let (slot, stale) = match cached {
+            Some(slot) => (slot, false),
             None => {
-                let loaded = if read && self.store_away() {
-                    Err(ApiError::Unreachable(
-                        "the database was away a moment ago".into(),
-                    ))
-                } else {
-                    Table::load(&self.store, game, self.time.clone()).await
-                };
-                let table = match (loaded, &self.reads) {
-                    (Ok(table), _) => table,
-                    (Err(ApiError::Unreachable(why)), Some(reads)) if read => {
-                        self.note_store_away();
-                        // The standby's copy, checked against the store once it answers.
-                        let mut table = Table::load(reads, game, self.time.clone()).await.map_err(
-                            |e| match e {
-                                ApiError::Unreachable(_) => ApiError::Unreachable(why),
-                                other => other,
-                            },
-                        )?;
-                        table.check_soon();
-                        stale = true;
-                        table
-                    }
-                    (Err(e), _) => {
-                        if let ApiError::Unreachable(_) = e {
-                            self.note_store_away();
-                        }
-                        return Err(e);
-                    }
-                };
-                self.insert(id, table)
+                let (table, standby) = self.load(game, read).await?;
+                (self.insert(id, table), standby)
             }
         };
         let arrived = Instant::now();
