@@ -303,6 +303,11 @@ test("your path card is on the maze within 100 ms of the tap, and the reply come
   const page = await context.newPage();
   await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
   await page.getByText("You play now").first().waitFor({ timeout: 60000 });
+  // The seat's key registered first (an event of its own, drawn when it is recorded).
+  await page
+    .getByRole("list", { name: "Players" })
+    .filter({ hasText: /key [0-9a-f]{4} / })
+    .waitFor();
   const hand = page.getByRole("list", { name: "Your hand" }).getByRole("button");
   let cell = page.locator("rect.cell-legal").first();
   for (let i = 0; i < (await hand.count()) && !(await cell.count()); i++) {
@@ -313,18 +318,21 @@ test("your path card is on the maze within 100 ms of the tap, and the reply come
   assert.ok(await cell.count(), "a path card lights a cell");
   cell = page.locator("rect.cell-legal").first();
   const where = /** @type {string} */ (await cell.getAttribute("aria-label")).match(/\(-?\d+, -?\d+\)/)?.[0];
-  const at = await page.locator("main").getAttribute("data-version");
-  // The page's own clock, from the tap to the card drawn at that cell, and the version drawn
-  // then: the tap's, not the reply's.
+  // The page's own clock, from the tap to the card drawn at that cell, and the versions drawn
+  // at the tap and with the card: the same (the tap's, not the reply's).
   const seen = page.evaluate(
     ([where, cellLabel]) =>
       new Promise((done) => {
         let tapped = 0;
+        let at = "";
+        const version = () => document.querySelector("main")?.dataset.version ?? "";
         document.addEventListener(
           "click",
           (e) => {
-            if (e.target instanceof Element && e.target.getAttribute("aria-label") === cellLabel)
+            if (e.target instanceof Element && e.target.getAttribute("aria-label") === cellLabel) {
               tapped = performance.now();
+              at = version();
+            }
           },
           { capture: true },
         );
@@ -332,7 +340,7 @@ test("your path card is on the maze within 100 ms of the tap, and the reply come
         new MutationObserver((_, watching) => {
           if (tapped && laid()) {
             watching.disconnect();
-            done({ ms: performance.now() - tapped, version: document.querySelector("main")?.dataset.version });
+            done({ ms: performance.now() - tapped, at, version: version() });
           }
         }).observe(document.body, { childList: true, subtree: true });
       }),
@@ -341,7 +349,7 @@ test("your path card is on the maze within 100 ms of the tap, and the reply come
   const answer = nextCommand(page);
   const clicked = Date.now();
   await cell.click();
-  const { ms, version } = await seen;
+  const { ms, at, version } = await seen;
   const res = await answer;
   const replied = Date.now() - clicked;
   assert.equal(res.status(), 200, "the move is taken");
