@@ -70,13 +70,15 @@ async function sendMove(page, drawn, cmd) {
   } catch (e) {
     page.message = /** @type {Error} */ (e).message;
   }
+  page.moving = false;
   page.refresh();
 }
 
 /**
- * A path card drawn where it goes the moment it is played, out of the hand, the turn given up:
- * the server answers once the bots have moved after it (up to seconds), then the table is
- * drawn as read (the card back in the hand, with the reason, if it was refused).
+ * A path card drawn where it goes the moment it is played, out of the hand, the turn given up,
+ * whatever read is under way: once the server answers (the move recorded, the bots' answers
+ * still to come), the table is drawn as read (the card back in the hand, with the reason, if
+ * it was refused).
  * @param {TablePage} page @param {Extract<Schemas["Command"], { type: "play_path" }>} cmd
  */
 function shownAtOnce(page, cmd) {
@@ -91,7 +93,8 @@ function shownAtOnce(page, cmd) {
   page.data = { ...data, legal: [], st: { ...data.st, view: { ...view, hand, phase, board: [...view.board, laid] } } };
   page.selected = null;
   page.sel = null;
-  page.render();
+  page.moving = true;
+  page.drawNow();
 }
 
 /** Whether every card of `cards` is in `pile`, counted (two of a kind need two). @param {string[]} cards @param {string[]} pile */

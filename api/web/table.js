@@ -91,6 +91,10 @@ import { shownName } from "./words.js";
  * one shown anew opens at its top
  * @property {string} roomDrawn what the waiting room was last drawn from (a read that finds it
  * unchanged leaves the page as it is: no click is lost to a redraw)
+ * @property {boolean} moving A path card is drawn where it goes, its move not yet answered
+ * (hand.js): a read that ends meanwhile may not hold it (sent before the move, or answered
+ * before the move arrived), so none is drawn; the answer reads the table again.
+ * @property {() => void} drawNow draws the table from what was last read, a read under way or not
  * @property {() => Promise<void>} render draws the table (read first if stale)
  * @property {() => Promise<void>} refresh reads the table again, then draws it
  */
@@ -155,6 +159,8 @@ export async function table(id, ready) {
     heard: 0,
     roomDrawn: "",
     endShown: 0,
+    moving: false,
+    drawNow: () => draw(page),
     render: () => render(page),
     refresh: () => {
       page.stale = true;
@@ -374,7 +380,11 @@ async function readAll(page) {
   for (let failed = 0; page.stale || behind(page); ) {
     page.stale = false;
     try {
-      page.data = await read(page);
+      const got = await read(page);
+      // A move drawn at once and not yet answered: this read may not hold it, and would take
+      // the card back off the maze until the answer, which reads the table again.
+      if (page.moving) break;
+      page.data = got;
       failed = 0;
     } catch (e) {
       page.stale = true;

@@ -1,9 +1,11 @@
 // Browser tests of a table kept up to date: a stream that goes silent (stuck somewhere between
-// the page and the server) is opened again, and the page catches up with what it missed.
+// the page and the server) is opened again, and the page catches up with what it missed; a
+// read of the table under way when a card is played does not take the card back off the maze.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { BASE, browser, DESKTOP, post, setUp } from "./harness.mjs";
+import { selectLit } from "./play.mjs";
 
 setUp();
 
@@ -38,5 +40,86 @@ test("a stream stuck silent is opened again after 15 s, and the page shows what 
   console.log(`a silent stream: opened again after ${streams[1] - streams[0]} ms, the page caught up in ${caught} ms`);
   assert.ok(streams.length >= 2, "the stream was opened again");
   assert.ok(streams[1] - streams[0] >= 14000, `not before its silence was long: ${streams[1] - streams[0]} ms`);
+  await context.close();
+});
+
+test("a path card played while the table is being read stays on the maze until the move's answer is read", async () => {
+  // A fixed deal: the player first to play, with a path card to lay; spectators may talk.
+  const options = { spectator_talk: true };
+  const created = await post("/games", undefined, { ruleset: "base", players: 4, seed: "5c".repeat(32), options });
+  const id = created.game_id;
+  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
+  for (let i = 1; i < 4; i++) await post(`/games/${id}/bots`, created.host_token, { level: "heuristic" });
+  await post(`/games/${id}/start`, created.host_token);
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+  await page.getByText("You play now").first().waitFor({ timeout: 30000 });
+  await page
+    .getByRole("list", { name: "Players" })
+    .filter({ hasText: /key [0-9a-f]{4} / })
+    .waitFor();
+  // The next read of the table is answered by the server at once but given to the page only
+  // when the test says; the move is held on its way to the server until then.
+  /** @param {(v?: unknown) => void} _ */
+  const unset = (_) => {};
+  let [releaseRead, releaseMove, readHeld, moveHeld] = [unset, unset, unset, unset];
+  const reading = new Promise((r) => {
+    readHeld = r;
+  });
+  const moving = new Promise((r) => {
+    moveHeld = r;
+  });
+  let armed = true;
+  await page.route(`**/games/${id}/table*`, async (route) => {
+    if (!armed) return route.continue();
+    armed = false;
+    const response = await route.fetch();
+    readHeld();
+    await new Promise((r) => {
+      releaseRead = r;
+    });
+    await route.fulfill({ response });
+  });
+  await page.route(`**/games/${id}/commands`, async (route) => {
+    moveHeld();
+    await new Promise((r) => {
+      releaseMove = r;
+    });
+    await route.continue();
+  });
+  // A spectator speaks: the stream brings it, and the page reads the table (held).
+  await post(`/games/${id}/talk`, undefined, { text: "good luck", name: "Cy" });
+  await reading;
+  assert.ok(await selectLit(page), "a path card lights a cell");
+  const cell = page.locator("rect.cell-legal").first();
+  const where = /** @type {string} */ (await cell.getAttribute("aria-label")).match(/\(-?\d+, -?\d+\)/)?.[0];
+  // Whether the card, once drawn at its cell, was ever drawn away again.
+  await page.evaluate((where) => {
+    const laid = () => !!document.querySelector(`svg.board [role=img][aria-label^="${where}:"]`);
+    const w = /** @type {{ seenLaid?: boolean, vanished?: boolean }} */ (/** @type {unknown} */ (window));
+    new MutationObserver(() => {
+      if (laid()) w.seenLaid = true;
+      else if (w.seenLaid) w.vanished = true;
+    }).observe(document.body, { childList: true, subtree: true });
+  }, where);
+  const answer = page.waitForResponse((r) => r.url().endsWith("/commands") && r.request().method() === "POST");
+  await cell.click();
+  await moving;
+  // The read sent before the move comes back first, without the card.
+  releaseRead();
+  await page.waitForTimeout(300);
+  const between = await page.evaluate(() => {
+    const w = /** @type {{ seenLaid?: boolean, vanished?: boolean }} */ (/** @type {unknown} */ (window));
+    return { seenLaid: !!w.seenLaid, vanished: !!w.vanished };
+  });
+  releaseMove();
+  const res = await answer;
+  assert.equal(res.status(), 200, "the move is taken");
+  const { version } = await res.json();
+  await page.waitForFunction((v) => Number(document.querySelector("main")?.dataset.version) >= v, version);
+  await page.locator(`svg.board [role=img][aria-label^="${where}:"]`).waitFor();
+  assert.deepEqual(between, { seenLaid: true, vanished: false }, "the card stayed where it was played");
   await context.close();
 });
