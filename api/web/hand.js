@@ -70,7 +70,7 @@ async function sendMove(page, drawn, cmd) {
   } catch (e) {
     page.message = /** @type {Error} */ (e).message;
   }
-  page.moving = false;
+  page.moving = 0;
   page.refresh();
 }
 
@@ -93,7 +93,7 @@ function shownAtOnce(page, cmd) {
   page.data = { ...data, legal: [], st: { ...data.st, view: { ...view, hand, phase, board: [...view.board, laid] } } };
   page.selected = null;
   page.sel = null;
-  page.moving = true;
+  page.moving = performance.now();
   page.drawNow();
 }
 

@@ -91,9 +91,10 @@ import { shownName } from "./words.js";
  * one shown anew opens at its top
  * @property {string} roomDrawn what the waiting room was last drawn from (a read that finds it
  * unchanged leaves the page as it is: no click is lost to a redraw)
- * @property {boolean} moving A path card is drawn where it goes, its move not yet answered
- * (hand.js): a read that ends meanwhile may not hold it (sent before the move, or answered
- * before the move arrived), so none is drawn; the answer reads the table again.
+ * @property {number} moving When a path card was drawn where it goes, its move not yet answered
+ * (hand.js; 0 for none): a read that ends meanwhile may not hold it (sent before the move, or
+ * answered before the move arrived), so none is drawn for up to `MOVE_HELD_MS`; the answer
+ * reads the table again.
  * @property {() => void} drawNow draws the table from what was last read, a read under way or not
  * @property {() => Promise<void>} render draws the table (read first if stale)
  * @property {() => Promise<void>} refresh reads the table again, then draws it
@@ -159,7 +160,7 @@ export async function table(id, ready) {
     heard: 0,
     roomDrawn: "",
     endShown: 0,
-    moving: false,
+    moving: 0,
     drawNow: () => draw(page),
     render: () => render(page),
     refresh: () => {
@@ -202,6 +203,9 @@ function invited(id) {
 
 /** How often the waiting room is read again, in milliseconds. */
 const ROOM_EVERY = 2000;
+
+/** How long a move drawn at once and not answered holds the reads back (then they are drawn). */
+const MOVE_HELD_MS = 10000;
 
 /**
  * Follows the game's stream: each event it brings reads the table again, 150 ms after the last
@@ -383,7 +387,7 @@ async function readAll(page) {
       const got = await read(page);
       // A move drawn at once and not yet answered: this read may not hold it, and would take
       // the card back off the maze until the answer, which reads the table again.
-      if (page.moving) break;
+      if (page.moving && performance.now() - page.moving < MOVE_HELD_MS) break;
       page.data = got;
       failed = 0;
     } catch (e) {
