@@ -211,7 +211,8 @@ pub struct AddBot {
     /// `random` (uniform among the legal moves), `heuristic` (plays its role) or `expert`
     /// (searches games consistent with what its seat has seen).
     pub level: BotLevel,
-    /// The name shown to others (1–40 characters; default "<level> bot <seat + 1>").
+    /// The name shown to others (1–40 characters; by default the level, "bot" and the seat
+    /// counted from 1, as in "expert bot 2").
     #[schema(example = "Digbot", min_length = 1, max_length = 40, pattern = "\\S")]
     pub name: Option<String>,
 }

@@ -987,7 +987,8 @@ export interface components {
              */
             level: components["schemas"]["BotLevel"];
             /**
-             * @description The name shown to others (1–40 characters; default "<level> bot <seat + 1>").
+             * @description The name shown to others (1–40 characters; by default the level, "bot" and the seat
+             *     counted from 1, as in "expert bot 2").
              * @example Digbot
              */
             name?: string | null;
