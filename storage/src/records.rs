@@ -27,7 +27,7 @@ pub struct NewGame {
     pub previous: Option<GameId>,
     /// The client that made it, as the per-client limits name it: recorded in the creation's
     /// transaction, so its lobbies are counted by every process
-    /// ([`crate::EventStore::count_client_lobbies`]).
+    /// ([`crate::EventStore::client_lobbies`]).
     pub creator: Option<String>,
 }
 

@@ -188,8 +188,9 @@ fn truthful(wrapper: &Value) -> bool {
 }
 
 /// `body` as it was signed: each event of its `events` list served wrapped ([`NewerEvent`])
-/// replaced by the event it holds, when the wrapper names it truthfully ([`truthful`]). A body
-/// with no wrapper is borrowed as it is.
+/// replaced by the event it holds, when the wrapper names it truthfully (its `event_type` the
+/// event's `type`, and its `since` the version that introduced the type, for an event this
+/// crate reads). A body with no wrapper is borrowed as it is.
 pub fn unwrapped(body: &Value) -> Cow<'_, Value> {
     let wrapped = |record: &Value| record.pointer("/event/type") == Some(&Value::from("newer"));
     let Some(events) = body.get("events").and_then(Value::as_array) else {

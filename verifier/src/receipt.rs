@@ -299,8 +299,9 @@ impl std::io::Write for Hashing {
 }
 
 /// `view_hash` of a served body: hex SHA-256 of its JCS form without its `receipt` field.
-/// A body whose compact form is canonical (see [`plain`]) is written straight into the hash,
-/// its top-level `receipt` skipped, with no copy and no second pass.
+/// A body whose compact form is canonical (every number an integer, every key ASCII, each
+/// object's keys in ascending order) is written straight into the hash, its top-level
+/// `receipt` skipped, with no copy and no second pass.
 pub fn view_hash(body: &Value) -> String {
     let Value::Object(map) = body else {
         return hex::encode(Sha256::digest(jcs(body)));

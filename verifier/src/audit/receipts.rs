@@ -49,7 +49,7 @@ pub fn read_receipts(items: &[Value]) -> Result<Vec<(Receipt, Option<Value>)>, S
         .collect()
 }
 
-/// Checks receipts against a bundle [`verify`] accepted, in order; the error names the first
+/// Checks receipts against a bundle [`verify`](super::bundle::verify) accepted, in order; the error names the first
 /// receipt that is refused or that contradicts the bundle.
 pub fn check_receipts(
     bundle: &AuditBundle,
