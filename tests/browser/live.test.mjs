@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { BASE, browser, DESKTOP, post, setUp } from "./harness.mjs";
-import { selectLit } from "./play.mjs";
+import { againstBots, selectLit } from "./play.mjs";
 
 setUp();
 
@@ -45,12 +45,7 @@ test("a stream stuck silent is opened again after 15 s, and the page shows what 
 
 test("a path card played while the table is being read stays on the maze until the move's answer is read", async () => {
   // A fixed deal: the player first to play, with a path card to lay; spectators may talk.
-  const options = { spectator_talk: true };
-  const created = await post("/games", undefined, { ruleset: "base", players: 4, seed: "5c".repeat(32), options });
-  const id = created.game_id;
-  const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
-  for (let i = 1; i < 4; i++) await post(`/games/${id}/bots`, created.host_token, { level: "heuristic" });
-  await post(`/games/${id}/start`, created.host_token);
+  const { id, joined } = await againstBots("base", 4, "5c", "heuristic", { spectator_talk: true });
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
   const page = await context.newPage();
   page.setDefaultTimeout(15000);

@@ -276,10 +276,11 @@ export async function playToTheEnd(page, d = EN, keys = false, ends = null) {
  * A started game of `players` seats, seat 0 Ada's and the others bots (medium and easy in
  * turn), dealt from `seed` repeated: its id and Ada's seat.
  * @param {string} ruleset @param {number} players @param {string} seed two hex digits
- @param {string | null} [level] every bot's level (else medium and easy in turn)
+ * @param {string | null} [level] every bot's level (else medium and easy in turn)
+ * @param {Record<string, unknown>} [options] the game's options (the server's defaults otherwise)
  */
-export async function againstBots(ruleset, players, seed, level = null) {
-  const created = await post("/games", undefined, { ruleset, players, seed: seed.repeat(32) });
+export async function againstBots(ruleset, players, seed, level = null, options = undefined) {
+  const created = await post("/games", undefined, { ruleset, players, seed: seed.repeat(32), options });
   const id = created.game_id;
   const joined = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
   for (let i = 1; i < players; i++)
