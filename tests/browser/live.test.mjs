@@ -1,10 +1,11 @@
 // Browser tests of a table kept up to date: a stream that goes silent (stuck somewhere between
 // the page and the server) is opened again, and the page catches up with what it missed; a
-// read of the table under way when a card is played does not take the card back off the maze.
+// read of the table under way when a card is played does not take the card back off the maze,
+// and a card the server refuses goes back to the hand.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BASE, browser, DESKTOP, post, setUp } from "./harness.mjs";
+import { BASE, browser, DESKTOP, EN, post, setUp } from "./harness.mjs";
 import { againstBots, selectLit } from "./play.mjs";
 
 setUp();
@@ -116,5 +117,40 @@ test("a path card played while the table is being read stays on the maze until t
   await page.waitForFunction((v) => Number(document.querySelector("main")?.dataset.version) >= v, version);
   await page.locator(`svg.board [role=img][aria-label^="${where}:"]`).waitFor();
   assert.deepEqual(between, { seenLaid: true, vanished: false }, "the card stayed where it was played");
+  await context.close();
+});
+
+test("a path card the server refuses goes back to the hand, the maze as it was, and the page says why in a player's words", async () => {
+  const { id, joined } = await againstBots("base", 4, "5c", "heuristic");
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
+  await page.getByText("You play now").first().waitFor({ timeout: 30000 });
+  await page
+    .getByRole("list", { name: "Players" })
+    .filter({ hasText: /key [0-9a-f]{4} / })
+    .waitFor();
+  // The move reaches the server as chosen at version 1, long gone: the server's own 412.
+  await page.route(`**/games/${id}/commands`, async (route) => {
+    const response = await route.fetch({ headers: { ...route.request().headers(), "if-match": '"1"' } });
+    await route.fulfill({ response });
+  });
+  const hand = page.getByRole("list", { name: "Your hand" }).getByRole("button");
+  const held = await hand.allTextContents();
+  const at = await page.locator("main").getAttribute("data-version");
+  assert.ok(await selectLit(page), "a path card lights a cell");
+  const cell = page.locator("rect.cell-legal").first();
+  const where = /** @type {string} */ (await cell.getAttribute("aria-label")).match(/\(-?\d+, -?\d+\)/)?.[0];
+  const laid = page.locator(`svg.board [role=img][aria-label^="${where}:"]`);
+  const answer = page.waitForResponse((r) => r.url().endsWith("/commands") && r.request().method() === "POST");
+  await cell.click();
+  assert.equal((await answer).status(), 412, "the server refused the move");
+  const alert = page.getByRole("alert").filter({ hasText: EN["problem.precondition_failed"] });
+  await alert.waitFor();
+  // At once, not when a move's hold on the table's reads runs out (10 s).
+  await laid.waitFor({ state: "detached", timeout: 5000 });
+  assert.deepEqual(await hand.allTextContents(), held, "the card back in the hand, the hand as it was");
+  assert.equal(await page.locator("main").getAttribute("data-version"), at, "nothing recorded");
   await context.close();
 });
