@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { BASE, browser, DESKTOP, EN, post, setUp } from "./harness.mjs";
-import { againstBots, selectLit } from "./play.mjs";
+import { againstBots, atTheTable, selectLit } from "./play.mjs";
 
 setUp();
 
@@ -48,14 +48,8 @@ test("a path card played while the table is being read stays on the maze until t
   // A fixed deal: the player first to play, with a path card to lay; spectators may talk.
   const { id, joined } = await againstBots("base", 4, "5c", "heuristic", { spectator_talk: true });
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
-  const page = await context.newPage();
+  const page = await atTheTable(context, id, joined.player_token);
   page.setDefaultTimeout(15000);
-  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
-  await page.getByText("You play now").first().waitFor({ timeout: 30000 });
-  await page
-    .getByRole("list", { name: "Players" })
-    .filter({ hasText: /key [0-9a-f]{4} / })
-    .waitFor();
   // The next read of the table is answered by the server at once but given to the page only
   // when the test says; the move is held on its way to the server until then.
   /** @param {(v?: unknown) => void} _ */
@@ -123,14 +117,8 @@ test("a path card played while the table is being read stays on the maze until t
 test("a path card the server refuses goes back to the hand, the maze as it was, and the page says why in a player's words", async () => {
   const { id, joined } = await againstBots("base", 4, "5c", "heuristic");
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
-  const page = await context.newPage();
+  const page = await atTheTable(context, id, joined.player_token);
   page.setDefaultTimeout(15000);
-  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
-  await page.getByText("You play now").first().waitFor({ timeout: 30000 });
-  await page
-    .getByRole("list", { name: "Players" })
-    .filter({ hasText: /key [0-9a-f]{4} / })
-    .waitFor();
   // The move reaches the server as chosen at version 1, long gone: the server's own 412.
   await page.route(`**/games/${id}/commands`, async (route) => {
     const response = await route.fetch({ headers: { ...route.request().headers(), "if-match": '"1"' } });

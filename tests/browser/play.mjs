@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, EN, esc, post } from "./harness.mjs";
+import { artifacts, BASE, EN, esc, post } from "./harness.mjs";
 
 /** What the given strings begin with before their first placeholder, in common, as `^…`. @param {...string} ss */
 const lead = (...ss) => {
@@ -287,4 +287,22 @@ export async function againstBots(ruleset, players, seed, level = null, options 
     await post(`/games/${id}/bots`, created.host_token, { level: level ?? (i % 2 ? "heuristic" : "random") });
   await post(`/games/${id}/start`, created.host_token);
   return { id, joined };
+}
+
+/**
+ * A page of `context` at game `id`'s table through the seat's invite link (`token`), once the
+ * player is asked to play and the seat's key is registered: that is an event of its own, so the
+ * version drawn then stays put until someone moves.
+ * @param {import("playwright-core").BrowserContext} context @param {string} id @param {string} token
+ * @param {number} [timeout] how long the turn may take to come (ms)
+ */
+export async function atTheTable(context, id, token, timeout = 30000) {
+  const page = await context.newPage();
+  await page.goto(`${BASE}/play/${id}#token=${token}`);
+  await page.getByText("You play now").first().waitFor({ timeout });
+  await page
+    .getByRole("list", { name: "Players" })
+    .filter({ hasText: /key [0-9a-f]{4} / })
+    .waitFor();
+  return page;
 }

@@ -19,7 +19,7 @@ import {
   setUp,
   shots,
 } from "./harness.mjs";
-import { againstBots, drawn, nextCommand, playOne, selectLit } from "./play.mjs";
+import { againstBots, atTheTable, drawn, nextCommand, playOne, selectLit } from "./play.mjs";
 
 setUp();
 
@@ -300,14 +300,7 @@ test("at a 150 ms round trip: the table's load, a card selected, the requests a 
 test("your path card is on the maze within 100 ms of the tap, and the reply comes before three hard bots have answered", async () => {
   const { id, joined } = await againstBots("base", 4, "5c", "expert");
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
-  const page = await context.newPage();
-  await page.goto(`${BASE}/play/${id}#token=${joined.player_token}`);
-  await page.getByText("You play now").first().waitFor({ timeout: 60000 });
-  // The seat's key registered first (an event of its own, drawn when it is recorded).
-  await page
-    .getByRole("list", { name: "Players" })
-    .filter({ hasText: /key [0-9a-f]{4} / })
-    .waitFor();
+  const page = await atTheTable(context, id, joined.player_token, 60000);
   const hand = page.getByRole("list", { name: "Your hand" }).getByRole("button");
   let cell = page.locator("rect.cell-legal").first();
   for (let i = 0; i < (await hand.count()) && !(await cell.count()); i++) {
