@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { BASE, browser, DESKTOP, EN, post, setUp } from "./harness.mjs";
-import { againstBots, atTheTable, selectLit } from "./play.mjs";
+import { againstBots, atTheTable, drawn, selectLit } from "./play.mjs";
 
 setUp();
 
@@ -85,6 +85,7 @@ test("a path card played while the table is being read stays on the maze until t
   assert.ok(await selectLit(page), "a path card lights a cell");
   const cell = page.locator("rect.cell-legal").first();
   const where = /** @type {string} */ (await cell.getAttribute("aria-label")).match(/\(-?\d+, -?\d+\)/)?.[0];
+  const at = await page.locator("main").getAttribute("data-version");
   // Whether the card, once drawn at its cell, was ever drawn away again.
   await page.evaluate((where) => {
     const laid = () => !!document.querySelector(`svg.board [role=img][aria-label^="${where}:"]`);
@@ -107,8 +108,7 @@ test("a path card played while the table is being read stays on the maze until t
   releaseMove();
   const res = await answer;
   assert.equal(res.status(), 200, "the move is taken");
-  const { version } = await res.json();
-  await page.waitForFunction((v) => Number(document.querySelector("main")?.dataset.version) >= v, version);
+  await drawn(page, at, Promise.resolve(res));
   await page.locator(`svg.board [role=img][aria-label^="${where}:"]`).waitFor();
   assert.deepEqual(between, { seenLaid: true, vanished: false }, "the card stayed where it was played");
   await context.close();
