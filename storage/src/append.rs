@@ -147,6 +147,7 @@ impl EventStore {
                     })
             }
             Backend::Sqlite(pool) => {
+                let _turn = self.writers.lock().await;
                 async {
                     let mut tx = pool.begin().await?;
                     let guard = sqlx::query(

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use crate::EventStore;
-use crate::backend::{CREDENTIAL_COLUMNS, credential_from_row, on_pool};
+use crate::backend::{CREDENTIAL_COLUMNS, credential_from_row, on_pool, on_writer};
 use crate::error::{Result, StoreError, inserted, touched};
 use crate::ids::GameId;
 use crate::records::Credential;
@@ -65,7 +65,7 @@ impl EventStore {
         taker: Option<SeatTaker<'_>>,
     ) -> Result<()> {
         let postgres = matches!(self.backend, crate::backend::Backend::Postgres(_));
-        let result = on_pool!(self, pool => {
+        let result = on_writer!(self, pool => {
             async {
                 let mut tx = pool.begin().await?;
                 if let Some(taker) = &taker {
@@ -129,7 +129,7 @@ impl EventStore {
     /// period): how many.
     pub async fn forget_seat_takes(&self, before: chrono::DateTime<chrono::Utc>) -> Result<u64> {
         let sql = "DELETE FROM seat_takes WHERE taken_at < $1";
-        Ok(on_pool!(self, pool => {
+        Ok(on_writer!(self, pool => {
             sqlx::query(sql).bind(before).execute(pool).await?.rows_affected()
         }))
     }
@@ -159,7 +159,7 @@ impl EventStore {
         seat: Seat,
         (public_key, key_proof): (&str, Option<&str>),
     ) -> Result<()> {
-        let n = on_pool!(self, pool => {
+        let n = on_writer!(self, pool => {
             sqlx::query(
                 "UPDATE credentials SET public_key = $1, key_proof = $4 WHERE game_id = $2 \
                  AND seat = $3 AND role = 'player'",
@@ -178,7 +178,7 @@ impl EventStore {
     /// Names a player's seat anew before the start (a guest invited as "Guest" saying who
     /// they are). [`StoreError::NotFound`] when no player holds the seat.
     pub async fn rename_seat(&self, game_id: &GameId, seat: Seat, name: &str) -> Result<()> {
-        let n = on_pool!(self, pool => {
+        let n = on_writer!(self, pool => {
             sqlx::query(
                 "UPDATE credentials SET display_name = $1 WHERE game_id = $2 AND seat = $3 \
                  AND role = 'player'",
@@ -196,7 +196,7 @@ impl EventStore {
     /// Gives a seat back (a player leaving before the start, or a bot unseated): its
     /// credential is removed.
     pub async fn remove_seat(&self, game_id: &GameId, seat: Seat) -> Result<()> {
-        let n = on_pool!(self, pool => {
+        let n = on_writer!(self, pool => {
             sqlx::query("DELETE FROM credentials WHERE game_id = $1 AND seat = $2")
                 .bind(game_id)
                 .bind(seat_column(seat))
@@ -240,7 +240,7 @@ impl EventStore {
         let sql = "UPDATE credentials SET token_hash = $1, role = 'player', entropy = $2, \
                    public_key = $3, key_proof = $7 \
                    WHERE game_id = $4 AND seat = $5 AND token_hash = $6 AND role = 'reserved'";
-        let n = on_pool!(self, pool => {
+        let n = on_writer!(self, pool => {
             sqlx::query(sql)
                 .bind(token_hash)
                 .bind(entropy)

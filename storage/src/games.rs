@@ -6,6 +6,7 @@ use sqlx::{Row, types::Json};
 
 use crate::backend::{
     Backend, CREDENTIAL_COLUMNS, GAME_COLUMNS, credential_from_row, game_from_row, on_pool,
+    on_writer,
 };
 use crate::error::{Result, StoreError, is_unique_violation};
 use crate::ids::{GameId, Version};
@@ -113,7 +114,7 @@ impl EventStore {
             }
             Backend::Sqlite(_) => crate::append::SQLITE_INSERT_EVENTS,
         };
-        let result = on_pool!(self, pool => {
+        let result = on_writer!(self, pool => {
             async {
                 let mut tx = pool.begin().await?;
                 sqlx::query(insert_game)
@@ -183,7 +184,7 @@ impl EventStore {
         let now = Utc::now();
         let (ruleset, options) = stored(&game)?;
         let sql = self.insert_game_sql();
-        let result = on_pool!(self, pool => {
+        let result = on_writer!(self, pool => {
             sqlx::query(sql)
                 .bind(&game.id)
                 .bind(&ruleset)
@@ -464,7 +465,7 @@ impl EventStore {
     /// Clears a game's `bot_awaited` if the game is still at `version`: whether it did.
     pub async fn clear_bot_awaited(&self, game_id: &GameId, version: Version) -> Result<bool> {
         let sql = "UPDATE games SET bot_awaited = FALSE WHERE id = $1 AND version = $2";
-        let n = on_pool!(self, pool => {
+        let n = on_writer!(self, pool => {
             sqlx::query(sql).bind(game_id).bind(version).execute(pool).await?.rows_affected()
         });
         Ok(n > 0)

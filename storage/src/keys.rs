@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use crate::EventStore;
-use crate::backend::on_pool;
+use crate::backend::{on_pool, on_writer};
 use crate::error::{Result, StoreError, is_unique_violation};
 
 /// A signing key as the store keeps it.
@@ -90,7 +90,7 @@ impl EventStore {
                    SELECT $1, $2, $3, $4 \
                    WHERE NOT EXISTS (SELECT 1 FROM server_keys WHERE retired_at IS NULL)";
         let now = Utc::now();
-        let result = on_pool!(self, pool => {
+        let result = on_writer!(self, pool => {
             sqlx::query(sql)
                 .bind(&candidate.id)
                 .bind(&candidate.public_key)
@@ -123,7 +123,7 @@ impl EventStore {
             return Ok(k);
         }
         let now = Utc::now();
-        let result = on_pool!(self, pool => {
+        let result = on_writer!(self, pool => {
             async {
                 let mut tx = pool.begin().await?;
                 // The retired key signs nothing more: its secret half is erased with it.

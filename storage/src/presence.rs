@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::backend::{EventStore, on_pool};
+use crate::backend::{EventStore, on_pool, on_writer};
 use crate::error::Result;
 use crate::ids::GameId;
 use saboteur_domain::Seat;
@@ -32,7 +32,7 @@ impl EventStore {
         now_ms: i64,
         forget_before_ms: i64,
     ) -> Result<()> {
-        on_pool!(self, pool => {
+        on_writer!(self, pool => {
             let mut tx = pool.begin().await?;
             sqlx::query(
                 "INSERT INTO presence_processes (process, beat_at) VALUES ($1, $2) \
@@ -110,7 +110,7 @@ impl EventStore {
 
     /// Forgets what `process` recorded (it is stopping).
     pub async fn leave_presence(&self, process: &str) -> Result<()> {
-        on_pool!(self, pool => {
+        on_writer!(self, pool => {
             let mut tx = pool.begin().await?;
             sqlx::query("DELETE FROM presence WHERE process = $1")
                 .bind(process)

@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::EventStore;
-use crate::backend::on_pool;
+use crate::backend::{on_pool, on_writer};
 use crate::error::Result;
 use crate::ids::{GameId, Version};
 
@@ -65,7 +65,7 @@ impl EventStore {
         let sql = "INSERT INTO kept_replies (scope, idem_key, request, game_id, reply, created_at) \
                    VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (scope, idem_key) DO NOTHING";
         let now = Utc::now();
-        let n = on_pool!(self, pool => {
+        let n = on_writer!(self, pool => {
             sqlx::query(sql)
                 .bind(&kept.scope)
                 .bind(&kept.key)
@@ -84,7 +84,7 @@ impl EventStore {
     /// answered after [`KEPT_FOR`]): how many.
     pub async fn forget_kept_replies(&self, before: DateTime<Utc>) -> Result<u64> {
         let sql = "DELETE FROM kept_replies WHERE created_at < $1";
-        Ok(on_pool!(self, pool => {
+        Ok(on_writer!(self, pool => {
             sqlx::query(sql).bind(before).execute(pool).await?.rows_affected()
         }))
     }

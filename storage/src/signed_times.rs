@@ -2,7 +2,7 @@
 //! the floor under every time it signs or records for the game afterwards, kept in the store so
 //! that it holds across restarts (a clock corrected backwards) and processes.
 
-use crate::backend::{EventStore, on_pool};
+use crate::backend::{EventStore, on_pool, on_writer};
 use crate::error::Result;
 use crate::ids::GameId;
 
@@ -23,7 +23,7 @@ impl EventStore {
                    WHEN excluded.floor_ms > signed_times.floor_ms THEN excluded.floor_ms \
                    ELSE signed_times.floor_ms END \
                    RETURNING floor_ms";
-        Ok(on_pool!(self, pool => {
+        Ok(on_writer!(self, pool => {
             sqlx::query_scalar(sql).bind(game_id).bind(ms).fetch_one(pool).await?
         }))
     }

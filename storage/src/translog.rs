@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use crate::EventStore;
-use crate::backend::on_pool;
+use crate::backend::{on_pool, on_writer};
 use crate::error::{Result, StoreError, is_unique_violation};
 use crate::ids::{GameId, Version};
 use saboteur_verifier::hash::{GENESIS, log_entry_hash_at};
@@ -123,7 +123,7 @@ impl EventStore {
             let sql = "INSERT INTO transparency_log \
                        (seq, game_id, version, head, prev_hash, hash, logged_at) \
                        VALUES ($1, $2, $3, $4, $5, $6, $7)";
-            let result = on_pool!(self, pool => {
+            let result = on_writer!(self, pool => {
                 sqlx::query(sql)
                     .bind(seq)
                     .bind(game_id)
