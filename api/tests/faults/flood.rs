@@ -7,80 +7,14 @@
 mod limits;
 mod replies;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use reqwest::{Client, StatusCode};
 use serde_json::json;
 
-use crate::harness::{Remote, Server, from, game_with_bots, one_move, send, status};
+use crate::harness::{Server, from, send};
+use crate::measure::{Player, p99, sqlite};
 use replies::{limited, lobbies, refused};
-
-/// A throwaway SQLite database for these tests, which compare a player's latencies: in
-/// memory-backed files (`/dev/shm`) where the machine has them, so that a measurement is of the
-/// server's work and not of the disk's flushes for whatever else the machine writes (an earlier
-/// test's PostgreSQL, a build). With another process writing to the disk, a flush here took up
-/// to 190 ms and the strangers' test failed 4 runs in 5; on `/dev/shm` it passed 5 in 5. What
-/// the disk does to a durable write is for the kill and outage tests to show.
-pub(crate) fn sqlite() -> (tempfile::TempDir, String) {
-    let dir = tempfile::tempdir_in("/dev/shm")
-        .or_else(|_| tempfile::tempdir())
-        .unwrap();
-    let url = format!("sqlite://{}", dir.path().join("flood.db").display());
-    (dir, url)
-}
-
-/// The person at seat 0 plays `games` whole games against bots; the time of each command.
-pub(crate) async fn play_games(c: &Client, s: &Remote, games: u64, seed: u64) -> Vec<Duration> {
-    let mut times = Vec::new();
-    for g in 0..games {
-        let ruleset = if g % 2 == 0 { "base" } else { "saboteur2" };
-        let (id, token) = game_with_bots(c, s, ruleset, 4, seed + g).await;
-        let started = Instant::now();
-        let mut n = 0;
-        while status(c, s, &id).await.as_deref() != Some("finished") {
-            assert!(
-                started.elapsed() < Duration::from_secs(120),
-                "game {id} stuck"
-            );
-            n += 1;
-            let t = Instant::now();
-            match one_move(c, s, &id, &token, n).await {
-                Some((_, _, st, body)) => {
-                    assert!(st.is_success(), "a move: {st} {body}");
-                    times.push(t.elapsed());
-                }
-                None => tokio::time::sleep(Duration::from_millis(20)).await,
-            }
-        }
-    }
-    times
-}
-
-/// [`play_games`] from address `127.0.0.{address}`, on a thread and runtime of its own: the times
-/// measured are the server's answers, not the wait for the test runtime's workers, which the
-/// strangers' tasks (thousands of them) keep busy.
-pub(crate) async fn play_games_apart(
-    address: u8,
-    s: &Remote,
-    games: u64,
-    seed: u64,
-) -> Vec<Duration> {
-    let s = s.clone();
-    tokio::task::spawn_blocking(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        runtime.block_on(async { play_games(&from(address), &s, games, seed).await })
-    })
-    .await
-    .expect("the player's games")
-}
-
-pub(crate) fn p99(times: &mut [Duration]) -> Duration {
-    times.sort_unstable();
-    times[(times.len() * 99 / 100).min(times.len() - 1)]
-}
 
 /// One address creates games in a loop: with the default limits it gets its 30 lobbies (the
 /// cap on games it created that nobody started) and then only 429s, which record nothing,
@@ -88,14 +22,14 @@ pub(crate) fn p99(times: &mut [Duration]) -> Duration {
 async fn a_flood_of_games_is_capped(url: &str) {
     let server = Server::start_limited(url, &[]);
     let s = server.remote();
-    let player = from(1);
+    let (player, person) = (from(1), Player::new(1));
     // The same games (the same seeds, so the same deals, bots' moves and player's choices), each
     // played quietly and then under the flood, in turn: whatever else the machine does weighs on
     // both alike.
     let (mut quiet, mut flooded) = (Vec::new(), Vec::new());
     let (mut made, mut refusals) = (0, 0);
     for seed in [700, 710] {
-        quiet.extend(play_games_apart(1, &s, 2, seed).await);
+        quiet.extend(person.play(&s, 2, seed).await);
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let flooding = tokio::spawn({
             let (s, stop) = (s.clone(), stop.clone());
@@ -120,7 +54,7 @@ async fn a_flood_of_games_is_capped(url: &str) {
                 (made, refusals)
             }
         });
-        flooded.extend(play_games_apart(1, &s, 2, seed).await);
+        flooded.extend(person.play(&s, 2, seed).await);
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         let (m, r) = flooding.await.unwrap();
         assert!(m == 0 || refusals == 0, "a game made after a refusal");

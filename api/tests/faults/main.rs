@@ -9,6 +9,7 @@ mod harness;
 mod hostile;
 mod in_flight;
 mod kill;
+mod measure;
 mod outage;
 mod processes;
 mod read_only;

@@ -5,7 +5,8 @@
 //! thinker threads in their maker's turn, never on the workers that answer requests; a
 //! half-sent request holds no worker and is closed after the body timeout; a squatter is given
 //! back its seat by the host, who seats a bot instead. The player's command p99 stays within
-//! twice that of the same games played quietly.
+//! twice that of the same games played quietly. The strangers' clients share the server's
+//! cores here, so they run below the player's priority, as if from machines of their own.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -13,10 +14,10 @@ use std::time::Duration;
 
 use reqwest::Client;
 
-use crate::flood::{p99, play_games_apart, sqlite};
 use crate::harness::{
     Remote, Server, connect_from, from, game_with_bots_of, one_move, send, status, version,
 };
+use crate::measure::{Player, as_if_elsewhere, p99, sqlite};
 
 /// How many games of experts the greedy address keeps going at once.
 const GAMES: u64 = 8;
@@ -122,9 +123,7 @@ async fn searches_waiting(c: &Client, s: &Remote) -> u64 {
         .map_or(0, |n| n as u64)
 }
 
-async fn strangers_beside_a_player(url: &str) {
-    let server = Server::start_limited(url, &[]);
-    let s = server.remote();
+async fn strangers_beside_a_player(s: Remote, person: Player) {
     let player = from(1);
     // The same games (the same seeds, so the same deals, bots' moves and player's choices), each
     // played quietly and then beside the experts, in turn: whatever else the machine does
@@ -150,7 +149,7 @@ async fn strangers_beside_a_player(url: &str) {
         made += version(&player, &s, id).await;
     }
     for seed in [700, 710] {
-        quiet.extend(play_games_apart(1, &s, 2, seed).await);
+        quiet.extend(person.play(&s, 2, seed).await);
         let stop = Arc::new(AtomicBool::new(false));
         let mut greedy = tokio::task::JoinSet::new();
         for game in &greedy_games {
@@ -172,7 +171,7 @@ async fn strangers_beside_a_player(url: &str) {
         let idle = tokio::spawn(hold_idle_connections(s.clone(), stop.clone()));
         let sniper = tokio::spawn(snipe_seats(s.clone(), stop.clone()));
         tokio::time::sleep(Duration::from_secs(2)).await;
-        loaded.extend(play_games_apart(1, &s, 2, seed).await);
+        loaded.extend(person.play(&s, 2, seed).await);
         stop.store(true, Ordering::Relaxed);
         closed += idle.await.unwrap();
         sniped += sniper.await.unwrap();
@@ -208,10 +207,24 @@ async fn strangers_beside_a_player(url: &str) {
 }
 
 // One backend: the thinkers, the workers and the front are the same on both, and the flood of
-// games is measured on both (`flood.rs`).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn strangers_take_no_more_than_their_share() {
-    let _machine = crate::harness::alone().await;
+// games is measured on both (`flood.rs`). The person's thread and the server are made at the
+// test's priority; then every thread of the strangers' clients yields to them, as if the
+// strangers played from machines of their own.
+#[test]
+fn strangers_take_no_more_than_their_share() {
     let (_dir, url) = sqlite();
-    strangers_beside_a_player(&url).await;
+    let person = Player::new(1);
+    let strangers = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .on_thread_start(as_if_elsewhere)
+        .build()
+        .expect("the strangers' runtime");
+    strangers.block_on(async {
+        let _machine = crate::harness::alone().await;
+        let server = Server::start_limited(&url, &[]);
+        // The thread that drives the strangers' connections too.
+        as_if_elsewhere();
+        strangers_beside_a_player(server.remote(), person).await;
+    });
 }
