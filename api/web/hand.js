@@ -54,15 +54,26 @@ export function movesOf(page, drawn) {
  * the table is read again either way. @param {TablePage} page @param {Drawn} drawn @param {Schemas["Command"]} cmd
  */
 async function sendMove(page, drawn, cmd) {
-  if (cmd.type === "play_path") shownAtOnce(page, cmd);
+  // Sent before the card is drawn at once: nothing the drawing meets holds the move back.
+  const answer = api(`/games/${page.id}/commands`, {
+    method: "POST",
+    token: page.mine.token,
+    body: cmd,
+    headers: { "if-match": `"${drawn.st.version}"` },
+    sign: drawn.signed("command"),
+  });
+  if (cmd.type === "play_path") {
+    try {
+      shownAtOnce(page, cmd);
+    } catch (e) {
+      // Thrown where it is seen (the console, the tests), once the move is on its way.
+      setTimeout(() => {
+        throw e;
+      });
+    }
+  }
   try {
-    await api(`/games/${page.id}/commands`, {
-      method: "POST",
-      token: page.mine.token,
-      body: cmd,
-      headers: { "if-match": `"${drawn.st.version}"` },
-      sign: drawn.signed("command"),
-    });
+    await answer;
     page.message = "";
     page.selected = null;
     page.sel = null;
