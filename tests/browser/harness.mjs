@@ -9,7 +9,7 @@ import { once } from "node:events";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { after, before } from "node:test";
+import { after, afterEach, before } from "node:test";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { strings } from "./strings.mjs";
@@ -39,6 +39,9 @@ let server;
 export let browser;
 /** The server's SQLite file, under a fresh directory. @type {string} */
 export let database;
+/** What the pages of the test under way threw and nobody caught (an exception in a handler, a
+ * promise rejected with nobody waiting): each fails the test that saw it. @type {string[]} */
+const uncaught = [];
 
 /** Registers the file's hooks: the server started on a fresh database and Chromium launched
  * before its tests, both stopped after them. Each test file calls it once, at its top. */
@@ -71,6 +74,20 @@ export function setUp() {
         "--disable-sync",
       ],
     });
+    // Every page of every context the tests open is watched for what it throws.
+    const open = browser.newContext.bind(browser);
+    browser.newContext = async (options) => {
+      const context = await open(options);
+      context.on("page", (page) =>
+        page.on("pageerror", (e) => uncaught.push(`${page.url()}: ${e.stack ?? e.message}`)),
+      );
+      return context;
+    };
+  });
+
+  afterEach(() => {
+    const thrown = uncaught.splice(0);
+    assert.deepEqual(thrown, [], "the pages threw nothing uncaught");
   });
 
   after(async () => {
