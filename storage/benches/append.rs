@@ -5,41 +5,19 @@
 //! throwaway cluster with durable writes (fsync on). One run measures both, so their ratio is
 //! meaningful on a noisy machine.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use saboteur_storage::testing::DurableCluster;
-use saboteur_storage::{
-    Append, AppendOutcome, EventStore, GameId, NewEvent, NewGame, Version, to_new_event,
-};
-use serde_json::json;
+use saboteur_storage::{Append, AppendOutcome, EventStore, NewEvent, Version, to_new_event};
 use sqlx::postgres::PgPoolOptions;
 
-fn payload(writer: usize, n: usize) -> serde_json::Value {
-    // About 300 bytes, like a typical game event.
-    json!({
-        "type": "path_played", "seat": writer % 10, "card": "tunnel_nesw",
-        "at": { "x": n % 9, "y": (n / 9) % 5 }, "rotated": n.is_multiple_of(2),
-        "note": "x".repeat(180), "n": n,
-    })
-}
-
 async fn store_rate(store: &EventStore, writers: usize, per_writer: usize, tag: &str) -> f64 {
-    let games: Vec<GameId> = (0..writers).map(|_| GameId::new()).collect();
-    for id in &games {
-        store
-            .create_game_row(NewGame {
-                id: id.clone(),
-                ruleset: saboteur_domain::Ruleset::Base,
-                options: saboteur_domain::Options::default(),
-                players: 4,
-                seed_commitment: String::new(),
-                seed: vec![],
-                previous: None,
-                creator: None,
-            })
-            .await
-            .expect("create");
+    let mut games = Vec::new();
+    for _ in 0..writers {
+        games.push(common::empty_game(store).await);
     }
     let started = Instant::now();
     let tasks: Vec<_> = (0..writers)
@@ -51,23 +29,7 @@ async fn store_rate(store: &EventStore, writers: usize, per_writer: usize, tag: 
                 let mut hash = saboteur_storage::GENESIS.to_string();
                 for n in 0..per_writer {
                     let out = store
-                        .append(Append {
-                            game_id: id.clone(),
-                            expected_version: Version::of(n as u64),
-                            prev_hash: Some(hash.clone()),
-                            events: vec![NewEvent {
-                                event_type: "path_played".into(),
-                                schema_version: 1,
-                                payload: payload(w, n),
-                                seat: Some(saboteur_domain::Seat((w % 10) as u8)),
-                                sealed: None,
-                            }],
-                            command_id: Some(format!("{tag}-{w}-{n}")),
-                            status: None,
-                            bot_awaited: false,
-                            deadline: None,
-                            token: None,
-                        })
+                        .append(common::one_event(&id, (w, n), &hash, &tag))
                         .await
                         .expect("append");
                     let AppendOutcome::Appended { last_hash, .. } = out else {
@@ -94,7 +56,7 @@ async fn raw_rate(pool: &sqlx::PgPool, writers: usize, per_writer: usize, tag: &
                 for n in 0..per_writer {
                     sqlx::query("INSERT INTO raw_events (game_id, payload) VALUES ($1, $2)")
                         .bind(&id)
-                        .bind(sqlx::types::Json(payload(w, n)))
+                        .bind(sqlx::types::Json(common::payload(w, n)))
                         .execute(&pool)
                         .await
                         .expect("insert");
@@ -161,20 +123,7 @@ async fn main() {
         saboteur_domain::Seed::from_u64(1),
     );
     let log: Vec<_> = log.into_iter().take(300).collect();
-    let id = GameId::new();
-    store
-        .create_game_row(NewGame {
-            id: id.clone(),
-            ruleset: saboteur_domain::Ruleset::Base,
-            options: saboteur_domain::Options::default(),
-            players: 4,
-            seed_commitment: String::new(),
-            seed: vec![],
-            previous: None,
-            creator: None,
-        })
-        .await
-        .expect("create");
+    let id = common::empty_game(&store).await;
     let events: Vec<NewEvent> = log.iter().map(to_new_event).collect();
     store
         .append(Append {

@@ -5,30 +5,17 @@
 //!
 //! `cargo bench -p saboteur-storage --bench sqlite_writers`
 
+mod common;
+
 use std::time::{Duration, Instant};
 
-use saboteur_storage::{Append, AppendOutcome, EventStore, GameId, NewEvent, NewGame, Version};
-use serde_json::json;
+use saboteur_storage::{AppendOutcome, EventStore};
 
 /// The appends of `writers` writers, `per_writer` each: (appends/s, every append's time).
 async fn run(store: &EventStore, writers: usize, per_writer: usize) -> (f64, Vec<Duration>) {
     let mut games = Vec::new();
     for _ in 0..writers {
-        let id = GameId::new();
-        store
-            .create_game_row(NewGame {
-                id: id.clone(),
-                ruleset: saboteur_domain::Ruleset::Base,
-                options: saboteur_domain::Options::default(),
-                players: 4,
-                seed_commitment: String::new(),
-                seed: vec![],
-                previous: None,
-                creator: None,
-            })
-            .await
-            .expect("create");
-        games.push(id);
+        games.push(common::empty_game(store).await);
     }
     let started = Instant::now();
     let tasks: Vec<_> = games
@@ -41,27 +28,7 @@ async fn run(store: &EventStore, writers: usize, per_writer: usize) -> (f64, Vec
                 for n in 0..per_writer {
                     let t = Instant::now();
                     let out = store
-                        .append(Append {
-                            game_id: id.clone(),
-                            expected_version: Version::of(n as u64),
-                            prev_hash: Some(hash.clone()),
-                            events: vec![NewEvent {
-                                event_type: "path_played".into(),
-                                schema_version: 1,
-                                payload: json!({
-                                    "type": "path_played", "seat": w % 10, "card": "tunnel_nesw",
-                                    "at": { "x": n % 9, "y": (n / 9) % 5 }, "n": n,
-                                    "note": "x".repeat(180),
-                                }),
-                                seat: Some(saboteur_domain::Seat((w % 10) as u8)),
-                                sealed: None,
-                            }],
-                            command_id: Some(format!("{w}-{n}")),
-                            status: None,
-                            bot_awaited: false,
-                            deadline: None,
-                            token: None,
-                        })
+                        .append(common::one_event(&id, (w, n), &hash, "w"))
                         .await
                         .expect("append");
                     times.push(t.elapsed());
