@@ -42,6 +42,9 @@ export let database;
 /** What the pages of the test under way threw and nobody caught (an exception in a handler, a
  * promise rejected with nobody waiting): each fails the test that saw it. @type {string[]} */
 const uncaught = [];
+/** What the pages threw so far in this test, taken out of what fails it: for a test that makes
+ * a page throw on purpose. */
+export const thrownSoFar = () => uncaught.splice(0);
 
 /** Registers the file's hooks: the server started on a fresh database and Chromium launched
  * before its tests, both stopped after them. Each test file calls it once, at its top. */

@@ -1,11 +1,12 @@
 // Browser tests of a table kept up to date: a stream that goes silent (stuck somewhere between
 // the page and the server) is opened again, and the page catches up with what it missed; a
 // read of the table under way when a card is played does not take the card back off the maze,
-// and a card the server refuses goes back to the hand.
+// a card the server refuses goes back to the hand, and a card whose drawing fails is played all
+// the same.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BASE, browser, DESKTOP, EN, post, setUp } from "./harness.mjs";
+import { BASE, browser, DESKTOP, EN, post, setUp, thrownSoFar } from "./harness.mjs";
 import { againstBots, atTheTable, drawn, selectLit } from "./play.mjs";
 
 setUp();
@@ -140,5 +141,42 @@ test("a path card the server refuses goes back to the hand, the maze as it was, 
   await laid.waitFor({ state: "detached", timeout: 5000 });
   assert.deepEqual(await hand.allTextContents(), held, "the card back in the hand, the hand as it was");
   assert.equal(await page.locator("main").getAttribute("data-version"), at, "nothing recorded");
+  await context.close();
+});
+
+test("a path card whose drawing at once fails is played all the same, and the failure is thrown where it is seen", async () => {
+  const { id, joined } = await againstBots("base", 4, "6d", "heuristic");
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await atTheTable(context, id, joined.player_token);
+  page.setDefaultTimeout(15000);
+  const at = await page.locator("main").getAttribute("data-version");
+  assert.ok(await selectLit(page), "a path card lights a cell");
+  // At the tap, before the page's own handler runs, the table's next drawing is made to fail
+  // (once: the page's own method comes back with the throw).
+  await page.evaluate(() => {
+    const main = /** @type {HTMLElement & { replaceChildren: (...n: (Node | string)[]) => void }} */ (
+      document.getElementById("main")
+    );
+    document.addEventListener(
+      "click",
+      () => {
+        main.replaceChildren = () => {
+          delete (/** @type {{ replaceChildren?: unknown }} */ (main).replaceChildren);
+          throw new Error("a drawing that fails");
+        };
+      },
+      { capture: true, once: true },
+    );
+  });
+  const answer = page.waitForResponse((r) => r.url().endsWith("/commands") && r.request().method() === "POST");
+  await page.locator("rect.cell-legal").first().click();
+  const res = await answer;
+  assert.ok(res.ok(), `the move was sent and recorded: ${res.status()}`);
+  await drawn(page, at, Promise.resolve(res));
+  const thrown = thrownSoFar();
+  assert.ok(
+    thrown.some((e) => e.includes("a drawing that fails")),
+    `the drawing's failure was thrown: ${thrown.join("; ")}`,
+  );
   await context.close();
 });
