@@ -177,7 +177,9 @@ mod tests {
             let text = std::fs::read_to_string(&path).unwrap();
             let mut test = None;
             for line in text.lines() {
-                if let Some(name) = line.trim_start().strip_prefix("async fn ") {
+                let line_start = line.trim_start();
+                let named = line_start.strip_prefix("async ").unwrap_or(line_start);
+                if let Some(name) = named.strip_prefix("fn ") {
                     test = name.split('(').next().map(str::to_string);
                 }
                 if line.contains("harness::alone()") {
