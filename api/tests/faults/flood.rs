@@ -71,9 +71,11 @@ async fn a_flood_of_games_is_capped(url: &str) {
     assert!(counted >= refusals, "{counted} counted, {refusals} refused");
     let (q, f) = (p99(&mut quiet), p99(&mut flooded));
     eprintln!(
-        "commands p99: quiet {q:?} ({} moves), while flooded {f:?} ({} moves)",
+        "commands p99: quiet {q:?} ({} moves), while flooded {f:?} ({} moves; the host took \
+         {:.1} % of the CPU time while the player played)",
         quiet.len(),
-        flooded.len()
+        flooded.len(),
+        person.stolen()
     );
     // Within twice the quiet run's (a floor of 5 ms: below it, the machine's scheduling).
     assert!(

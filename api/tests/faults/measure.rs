@@ -2,6 +2,7 @@
 //! database off the disk, the player on a thread of their own at the test's priority, the
 //! strangers' threads below it, and the p99.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use reqwest::Client;
@@ -57,6 +58,9 @@ pub(crate) async fn play_games(c: &Client, s: &Remote, games: u64, seed: u64) ->
 /// for the cores the strangers' clients take (see [`as_if_elsewhere`]).
 pub(crate) struct Player {
     games: std::sync::mpsc::Sender<Games>,
+    /// Clock ticks of CPU time while the player played: the host took them; all of them.
+    stolen: AtomicU64,
+    ticks: AtomicU64,
 }
 
 /// Games for the player to play: where, how many, the first seed, and who waits for the times.
@@ -84,44 +88,37 @@ impl Player {
                 }
             })
             .expect("the player's thread");
-        Player { games }
-    }
-
-    /// [`play_games`] on the player's thread; the time of each command. Played again (new
-    /// games from the same seeds: the same games) when the machine's host took more than
-    /// [`STOLEN_AT_MOST`] of its CPU time meanwhile, up to [`PLAYED_AT_MOST`] times: what is
-    /// measured is the server's share of a machine, and a virtual machine whose host runs
-    /// something else loses whole milliseconds at a time, at random, to both the quiet and the
-    /// loaded runs (a quiet p99 of 55 ms where it was 15–25 ms otherwise).
-    pub(crate) async fn play(&self, s: &Remote, count: u64, seed: u64) -> Vec<Duration> {
-        let mut played = 0;
-        loop {
-            let before = cpu_times();
-            let (answer, times) = tokio::sync::oneshot::channel();
-            self.games
-                .send((s.clone(), count, seed, answer))
-                .expect("the player's thread");
-            let times = times.await.expect("the player's games");
-            played += 1;
-            let (stolen, all) = cpu_times().since(before);
-            if stolen * 1000 <= all * STOLEN_AT_MOST || played == PLAYED_AT_MOST {
-                return times;
-            }
-            eprintln!(
-                "the host took {stolen} of {all} ticks of CPU time while the player played: \
-                 played again"
-            );
+        Player {
+            games,
+            stolen: AtomicU64::new(0),
+            ticks: AtomicU64::new(0),
         }
     }
+
+    /// [`play_games`] on the player's thread; the time of each command. The CPU time the
+    /// machine's host took meanwhile is counted ([`Player::stolen`]).
+    pub(crate) async fn play(&self, s: &Remote, count: u64, seed: u64) -> Vec<Duration> {
+        let before = cpu_times();
+        let (answer, times) = tokio::sync::oneshot::channel();
+        self.games
+            .send((s.clone(), count, seed, answer))
+            .expect("the player's thread");
+        let times = times.await.expect("the player's games");
+        let (stolen, all) = cpu_times().since(before);
+        self.stolen.fetch_add(stolen, Ordering::Relaxed);
+        self.ticks.fetch_add(all, Ordering::Relaxed);
+        times
+    }
+
+    /// The share of the machine's CPU time its host took (`steal` in `/proc/stat`) while the
+    /// player played, in percent: a virtual machine's host that runs something else takes it
+    /// in bursts of milliseconds, which land on the player's commands at random, quiet or not
+    /// (here, with nothing else running, from 0 to 3 %; 15–30 % in a CI run).
+    pub(crate) fn stolen(&self) -> f64 {
+        let all = self.ticks.load(Ordering::Relaxed).max(1);
+        100.0 * self.stolen.load(Ordering::Relaxed) as f64 / all as f64
+    }
 }
-
-/// The share of the machine's CPU time (in thousandths) its host may take while the player
-/// plays before the games are played again. Undisturbed, it took 0–6 ticks of the 160–320 of
-/// a run of two games (0–2 %); disturbed, 86 of 2,651 over a whole test, in bursts.
-const STOLEN_AT_MOST: u64 = 30;
-
-/// How many times the player plays the same games at most.
-const PLAYED_AT_MOST: u32 = 3;
 
 /// The machine's CPU time so far, in clock ticks over every core: (the host took it: `steal`
 /// in `/proc/stat`; all of it). Zeros where it is not told.

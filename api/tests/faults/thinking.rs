@@ -190,9 +190,10 @@ async fn strangers_beside_a_player(s: Remote, person: Player) {
         "commands p99: quiet {q:?} ({} moves), beside {GAMES} games of experts {l:?} ({} \
          moves; the experts' games answered {greedy_moves} of their person's moves and \
          recorded {moved} events, at most {most_waiting} searches waiting; {closed} half-sent requests closed by the server; {sniped} seats \
-         sniped)",
+         sniped; the host took {:.1} % of the CPU time while the player played)",
         quiet.len(),
-        loaded.len()
+        loaded.len(),
+        person.stolen()
     );
     assert!(
         l <= (q * 2).max(Duration::from_millis(5)),
