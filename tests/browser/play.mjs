@@ -171,7 +171,9 @@ export async function playOne(page, prefer, d = EN, keys = false) {
           return "action";
         }
       }
-      await act(hand.nth(i));
+      // Put back by pressing the raised card, as a person would: the cards not dimmed (what
+      // `hand` counts) may be others by now, and a card's twin would be raised instead.
+      await act(page.locator(".hand button[aria-pressed=true]").first());
       await page.locator(".hand button[aria-pressed=true]").first().waitFor({ state: "detached" });
     }
   }
