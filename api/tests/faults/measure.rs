@@ -113,7 +113,8 @@ impl Player {
     /// The share of the machine's CPU time its host took (`steal` in `/proc/stat`) while the
     /// player played, in percent: a virtual machine's host that runs something else takes it
     /// in bursts of milliseconds, which land on the player's commands at random, quiet or not
-    /// (here, with nothing else running, from 0 to 3 %; 15–30 % in a CI run).
+    /// (on this project's 2-core VMs, with nothing else running: 0–3 % in most runs, 20 % at
+    /// times, 15–30 % through a whole CI run).
     pub(crate) fn stolen(&self) -> f64 {
         let all = self.ticks.load(Ordering::Relaxed).max(1);
         100.0 * self.stolen.load(Ordering::Relaxed) as f64 / all as f64
