@@ -46,6 +46,7 @@ pub use crate::app::presence::{BEAT as PRESENCE_BEAT, EXPIRY as PRESENCE_EXPIRY}
 pub use crate::app::table::RECHECK_AFTER;
 pub use crate::app::tables::DEFAULT_CACHE_BYTES;
 pub use crate::app::thinkers::default_threads as default_thinker_threads;
+pub use crate::app::thinkers::lower_this_thread;
 pub use crate::signing::{rotate_signing_key, signing_key};
 
 fn json_error(err: impl std::fmt::Display) -> actix_web::Error {

@@ -148,21 +148,35 @@ impl Thinkers {
 /// search uses the CPU the requests leave, and a request never waits for a core a search holds.
 const NICENESS: i32 = 10;
 
-/// Lowers the calling thread's priority by [`NICENESS`] (Linux: `setpriority` on the thread's
-/// id). Elsewhere, or when refused, the thread keeps its priority and the fair queue alone
-/// holds.
+/// Lowers the calling thread's priority by [`NICENESS`]. When refused, the thread keeps its
+/// priority and the fair queue alone holds.
 fn yield_to_requests() {
+    if lower_this_thread(NICENESS).is_err() {
+        tracing::debug!("a thinker thread keeps its priority");
+    }
+}
+
+/// Sets the calling thread's `nice` value to `niceness` (Linux: `setpriority` on the thread's
+/// id, which names that one thread); threads and processes it starts afterwards inherit it.
+/// Elsewhere it changes nothing and answers `Ok`.
+///
+/// # Errors
+///
+/// The system's refusal (raising a priority needs the right to).
+pub fn lower_this_thread(niceness: i32) -> std::io::Result<()> {
     #[cfg(target_os = "linux")]
     // SAFETY: `gettid` has no preconditions; `setpriority` only reads its arguments, and
     // PRIO_PROCESS with a thread id names that one thread on Linux.
     unsafe {
-        let tid = libc::gettid();
         #[allow(clippy::cast_sign_loss)]
-        let who = tid as libc::id_t;
-        if libc::setpriority(libc::PRIO_PROCESS, who, NICENESS) != 0 {
-            tracing::debug!("a thinker thread keeps its priority");
+        let who = libc::gettid() as libc::id_t;
+        if libc::setpriority(libc::PRIO_PROCESS, who, niceness) != 0 {
+            return Err(std::io::Error::last_os_error());
         }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = niceness;
+    Ok(())
 }
 
 /// A thinker thread: takes the next share's job, runs it, until the queues close and empty.

@@ -168,14 +168,7 @@ const ELSEWHERE: i32 = 10;
 /// Lowers the calling thread's priority to [`ELSEWHERE`]; threads and processes it starts
 /// afterwards inherit it, so the server is started before.
 pub(crate) fn as_if_elsewhere() {
-    // SAFETY: `gettid` has no preconditions; `setpriority` only reads its arguments, and
-    // PRIO_PROCESS with a thread id names that one thread on Linux.
-    let lowered = unsafe {
-        #[allow(clippy::cast_sign_loss)]
-        let tid = libc::gettid() as libc::id_t;
-        libc::setpriority(libc::PRIO_PROCESS, tid, ELSEWHERE)
-    };
-    assert_eq!(lowered, 0, "a thread's priority lowered");
+    saboteur_api::lower_this_thread(ELSEWHERE).expect("a thread's priority lowered");
 }
 
 pub(crate) fn p99(times: &mut [Duration]) -> Duration {
