@@ -64,6 +64,12 @@ const KEEP_ALIVE: Duration = Duration::from_secs(5);
 /// 15 s): a check takes the game's table, which waits on the database while it is away.
 const CHECK_EVERY: u32 = 3;
 
+/// How soon a stream whose read of the game failed (no database connection free in time, the
+/// database away) reads again, the pause doubling after each failure up to [`KEEP_ALIVE`]: the
+/// news it was woken for is otherwise left unsent until the next event or the next check, up
+/// to 15 s later.
+const READ_AGAIN: Duration = Duration::from_millis(250);
+
 /// One stream's reader: the game, whom it shows events to and, for a player, the token it was
 /// opened with (the stream ends once that token no longer holds the seat).
 struct Follower {
@@ -175,10 +181,10 @@ impl Follower {
         }))
     }
 
-    /// Sends what the stream has not sent yet, and what it sent last; `Err(Finished)` once that
-    /// was the game's last event.
-    async fn catch_up(&self, sent: Sent, tx: &Frames) -> Result<Sent, Stop> {
-        match self.frames_after(&sent).await {
+    /// Sends what the stream has not sent yet, and what it sent last (`None`: the game could
+    /// not be read now, nothing was sent); `Err(Finished)` once that was the game's last event.
+    async fn catch_up(&self, sent: &Sent, tx: &Frames) -> Result<Option<Sent>, Stop> {
+        match self.frames_after(sent).await {
             Ok(Ok(read)) => {
                 for frame in read.frames {
                     tx.send(Ok(frame)).await.map_err(|_| Stop::Gone)?;
@@ -186,12 +192,12 @@ impl Follower {
                 if read.over {
                     return Err(Stop::Finished);
                 }
-                Ok(read.last)
+                Ok(Some(read.last))
             }
             Ok(Err(stop)) => Err(stop),
             Err(e) => {
                 tracing::debug!(game = %self.game, "stream: cannot read the game now: {e}");
-                Ok(sent)
+                Ok(None)
             }
         }
     }
@@ -213,9 +219,12 @@ impl Follower {
             event: None,
             rewinds: None,
         };
-        let Ok(mut sent) = self.catch_up(first, &tx).await else {
+        let Ok(read) = self.catch_up(&first, &tx).await else {
             return;
         };
+        // The reads that failed in a row: the last is tried again after a pause.
+        let mut failed = u32::from(read.is_none());
+        let mut sent = read.unwrap_or(first);
         let mut quiet = 0u32;
         let mut closing = self.state.closing.clone();
         loop {
@@ -248,15 +257,27 @@ impl Follower {
                     quiet += 1;
                     quiet.is_multiple_of(CHECK_EVERY)
                 }
+                () = tokio::time::sleep(read_again(failed)), if failed > 0 => true,
             };
             if wake {
-                match self.catch_up(sent.clone(), &tx).await {
-                    Ok(s) => sent = s,
+                match self.catch_up(&sent, &tx).await {
+                    Ok(Some(read)) => {
+                        failed = 0;
+                        sent = read;
+                    }
+                    Ok(None) => failed = failed.saturating_add(1),
                     Err(_) => return,
                 }
             }
         }
     }
+}
+
+/// The pause before a stream reads again after `failed` reads failed in a row.
+fn read_again(failed: u32) -> Duration {
+    READ_AGAIN
+        .saturating_mul(2u32.saturating_pow(failed.saturating_sub(1)))
+        .min(KEEP_ALIVE)
 }
 
 /// A stream's place among this process's streams (`--max-streams`: 503 beyond), and among
@@ -385,4 +406,18 @@ async fn stream_events(
         .content_type("text/event-stream")
         .insert_header(("Cache-Control", "no-cache"))
         .streaming(ReceiverStream::new(rx)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stream whose reads keep failing tries again after 250 ms, then twice as long each
+    /// time, never waiting longer than its keep-alive.
+    #[test]
+    fn a_failed_read_is_tried_again_soon_then_less_often() {
+        let pauses: Vec<u128> = (1..=7).map(|n| read_again(n).as_millis()).collect();
+        assert_eq!(pauses, [250, 500, 1000, 2000, 4000, 5000, 5000]);
+        assert_eq!(read_again(u32::MAX), KEEP_ALIVE);
+    }
 }
