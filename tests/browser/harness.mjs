@@ -45,6 +45,9 @@ const uncaught = [];
 /** What the pages threw so far in this test, taken out of what fails it: for a test that makes
  * a page throw on purpose. */
 export const thrownSoFar = () => uncaught.splice(0);
+/** Each page's requests sent and not yet answered, with when each was sent (for `tell`).
+ * @type {WeakMap<import("playwright-core").Page, Map<import("playwright-core").Request, number>>} */
+const unanswered = new WeakMap();
 
 /** Registers the file's hooks: the server started on a fresh database and Chromium launched
  * before its tests, both stopped after them. Each test file calls it once, at its top. */
@@ -81,9 +84,18 @@ export function setUp() {
     const open = browser.newContext.bind(browser);
     browser.newContext = async (options) => {
       const context = await open(options);
-      context.on("page", (page) =>
-        page.on("pageerror", (e) => uncaught.push(`${page.url()}: ${e.stack ?? e.message}`)),
-      );
+      context.on("page", (page) => {
+        // Said at once as well: a test that then times out waiting shows why.
+        page.on("pageerror", (e) => {
+          uncaught.push(`${page.url()}: ${e.stack ?? e.message}`);
+          console.log(`the page ${page.url()} threw: ${e.message}`);
+        });
+        const waiting = new Map();
+        unanswered.set(page, waiting);
+        page.on("request", (r) => waiting.set(r, Date.now()));
+        page.on("requestfinished", (r) => waiting.delete(r));
+        page.on("requestfailed", (r) => waiting.delete(r));
+      });
       return context;
     };
   });
@@ -137,6 +149,46 @@ export async function axe(page, name) {
     [],
     `axe on ${name}`,
   );
+}
+
+/**
+ * What `page` shows and waits for, printed to the test's output: its address, the version its
+ * table was drawn at, its requests not yet answered and how long each has waited, and the start
+ * of its text. @param {import("playwright-core").Page} page @param {string} who
+ */
+export async function tell(page, who) {
+  const now = Date.now();
+  const waiting = [...(unanswered.get(page) ?? new Map())].map(
+    ([r, at]) => `${r.method()} ${r.url().replace(BASE, "")} (${now - at} ms)`,
+  );
+  const shown = await page
+    .evaluate(() => ({
+      version: document.querySelector("main")?.dataset.version ?? null,
+      text: (document.querySelector("main")?.innerText ?? "").replace(/\s+/g, " ").slice(0, 1500),
+    }))
+    .catch((e) => ({ version: null, text: `(not read: ${e.message})` }));
+  console.log(`${who}: ${page.url()} at version ${shown.version}; waiting for: ${waiting.join(", ") || "nothing"}`);
+  console.log(`${who} shows: ${shown.text}`);
+}
+
+/**
+ * Waits for `locator` as `waitFor` does; when it times out, first `tell`s what each of `pages`
+ * shows and waits for, and what the game's log holds.
+ * @param {import("playwright-core").Locator} locator @param {Record<string, import("playwright-core").Page>} pages
+ * @param {string | null} game @param {Parameters<import("playwright-core").Locator["waitFor"]>[0]} [options]
+ */
+export async function waitOrTell(locator, pages, game, options) {
+  try {
+    await locator.waitFor(options);
+  } catch (e) {
+    for (const [who, page] of Object.entries(pages)) await tell(page, who);
+    if (game) {
+      const log = await fetch(`${BASE}/games/${game}/events?after=0&limit=1000`).then((r) => r.json());
+      const types = log.events?.map((/** @type {any} */ r) => `${r.seq} ${r.event.type}`) ?? [log];
+      console.log(`the game's log: ${types.join(", ")}`);
+    }
+    throw e;
+  }
 }
 
 export async function shots(page, name) {

@@ -19,6 +19,7 @@ import {
   setUp,
   shots,
   shownAs,
+  waitOrTell,
 } from "./harness.mjs";
 import { drawn, nextCommand, playOne } from "./play.mjs";
 import { strings } from "./strings.mjs";
@@ -111,14 +112,21 @@ test("create a game with bots, invite a second player, start and play", async ()
   await guest.getByRole("alert").filter({ hasText: "Undo requested" }).waitFor();
   // The requester is never offered a vote on their own request.
   assert.equal(await guest.getByRole("button", { name: "Approve undo" }).count(), 0, "no vote on one's own request");
-  await page
-    .locator(".log li")
-    .filter({ hasText: /undo requested/ })
-    .first()
-    .waitFor({ timeout: 10000 });
+  const both = { host: page, guest };
+  await waitOrTell(
+    page
+      .locator(".log li")
+      .filter({ hasText: /undo requested/ })
+      .first(),
+    both,
+    gameId,
+    {
+      timeout: 10000,
+    },
+  );
   const settled = page.locator(".log li").filter({ hasText: /undo declined|undone/ });
   if (!(await settled.count())) await page.getByRole("button", { name: "Approve undo" }).click();
-  await settled.first().waitFor({ timeout: 10000 });
+  await waitOrTell(settled.first(), both, gameId, { timeout: 10000 });
   console.log(`undo request answered: ${await settled.first().textContent()}`);
   // Answered: the requester's "Undo requested" goes, and no vote is offered any more.
   await guest.getByRole("alert").filter({ hasText: "Undo requested" }).waitFor({ state: "detached", timeout: 10000 });
