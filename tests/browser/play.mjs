@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, BASE, EN, esc, post } from "./harness.mjs";
+import { artifacts, BASE, EN, esc, post, tell } from "./harness.mjs";
 
 /** What the given strings begin with before their first placeholder, in common, as `^…`. @param {...string} ss */
 const lead = (...ss) => {
@@ -79,16 +79,21 @@ export async function untilAsked(page, u, timeout) {
  * @param {import("playwright-core").Page} page @param {string | null} at @param {Promise<import("playwright-core").Response>} answer
  */
 export async function drawn(page, at, answer) {
-  const res = await answer;
-  const reached = res.ok() ? Number((await res.json().catch(() => ({}))).version ?? 0) : 0;
-  await page.waitForFunction(
-    ([v, r]) => {
-      const shown = document.querySelector("main")?.dataset.version;
-      return shown !== v && Number(shown) >= r;
-    },
-    [at, reached],
-    { timeout: 30000 },
-  );
+  try {
+    const res = await answer;
+    const reached = res.ok() ? Number((await res.json().catch(() => ({}))).version ?? 0) : 0;
+    await page.waitForFunction(
+      ([v, r]) => {
+        const shown = document.querySelector("main")?.dataset.version;
+        return shown !== v && Number(shown) >= r;
+      },
+      [at, reached],
+      { timeout: 30000 },
+    );
+  } catch (e) {
+    await tell(page, `the page that played at version ${at}`);
+    throw e;
+  }
 }
 
 /**
