@@ -25,6 +25,7 @@ use crate::app::signing::{self, verifying_key};
 use crate::app::state::{AppState, stopping};
 use crate::error::ApiError;
 use crate::http::body::Json;
+use crate::http::stream::read_again;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(ask_challenge).service(player_stream);
@@ -249,6 +250,7 @@ async fn player_stream(
         // A few seconds back: another process's clock stamped the game's last change.
         opened: chrono::Utc::now() - chrono::Duration::seconds(5),
         done: Default::default(),
+        unread: Unread::default(),
     };
     tokio::spawn(async move {
         let _held = (permit, mine);
@@ -283,6 +285,40 @@ struct Watch {
     opened: chrono::DateTime<chrono::Utc>,
     /// The games announced as ended or cancelled: followed no more.
     done: std::collections::HashSet<GameId>,
+    /// What could not be read (the database away, no connection free): read again soon.
+    unread: Unread,
+}
+
+/// What a player's stream could not read, to read again after
+/// [`read_again`](crate::http::stream::read_again)'s pause: the news it woke for is not left
+/// unsent until the next change or the 15 s look.
+#[derive(Debug, Default)]
+struct Unread {
+    /// The key's games could not be looked up.
+    lookup: bool,
+    /// Games whose table could not be read.
+    games: std::collections::BTreeSet<GameId>,
+    /// Rounds in a row that left something unread.
+    failed: u32,
+    /// When to read again.
+    at: Option<tokio::time::Instant>,
+}
+
+impl Unread {
+    fn any(&self) -> bool {
+        self.lookup || !self.games.is_empty()
+    }
+
+    /// Sets the next reading after a round (or a first failure): none when all was read.
+    fn schedule(&mut self) {
+        if !self.any() {
+            self.failed = 0;
+            self.at = None;
+        } else if self.at.is_none() {
+            self.failed = self.failed.saturating_add(1);
+            self.at = Some(tokio::time::Instant::now() + read_again(self.failed));
+        }
+    }
 }
 
 impl Watch {
@@ -300,8 +336,10 @@ impl Watch {
             .seats_of_key(&self.key, since, MOST_GAMES)
             .await;
         let Ok(seats) = found else {
+            self.unread.lookup = true;
             return Ok(());
         };
+        self.unread.lookup = false;
         let mut fresh = Vec::new();
         for (game, seat) in seats {
             if self.done.contains(&game) {
@@ -326,8 +364,10 @@ impl Watch {
             return Ok(());
         };
         let Ok(table) = seam::open(&self.state, game).await else {
+            self.unread.games.insert(game.clone());
             return Ok(());
         };
+        self.unread.games.remove(game);
         let status = if table.over() {
             GameStatus::Finished
         } else {
@@ -416,6 +456,19 @@ impl Watch {
         Ok(())
     }
 
+    /// Reads again what could not be read; the next pause grows while reads keep failing.
+    async fn read_unread(&mut self, tx: &Frames) -> Result<(), ()> {
+        if self.unread.lookup {
+            self.refresh(tx).await?;
+        }
+        let games: Vec<GameId> = self.unread.games.iter().cloned().collect();
+        for g in &games {
+            self.check(g, tx).await?;
+        }
+        self.unread.at = None;
+        Ok(())
+    }
+
     /// Feeds the stream until its client goes away.
     async fn feed(mut self, mut notices: broadcast::Receiver<Notice>, tx: Frames) {
         if self.refresh(&tx).await.is_err() {
@@ -458,10 +511,62 @@ impl Watch {
                         Ok(())
                     }
                 }
+                () = tokio::time::sleep_until(self.unread.at.unwrap_or_else(tokio::time::Instant::now)),
+                    if self.unread.at.is_some() => self.read_unread(&tx).await,
             };
+            self.unread.schedule();
             if result.is_err() {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::time::Instant;
+
+    /// Asserts that `schedule` sets a reading `pause` from the call.
+    fn assert_scheduled(unread: &mut Unread, pause: Duration) {
+        let before = Instant::now();
+        unread.schedule();
+        let after = Instant::now();
+        let at = unread.at.expect("a reading scheduled");
+        assert!(
+            at >= before + pause && at <= after + pause,
+            "not {pause:?} from the call"
+        );
+    }
+
+    #[test]
+    fn what_could_not_be_read_is_read_again_soon_then_less_often() {
+        let mut unread = Unread::default();
+        unread.schedule();
+        assert_eq!(unread.at, None, "nothing unread, nothing to read again");
+        let game = GameId::new();
+        unread.games.insert(game.clone());
+        let pauses = [250, 500, 1000, 2000, 4000, 5000, 5000, 5000];
+        for ms in pauses {
+            assert_scheduled(&mut unread, Duration::from_millis(ms));
+            // A second failure before the reading does not put it off.
+            let at = unread.at;
+            unread.lookup = true;
+            unread.schedule();
+            assert_eq!(unread.at, at);
+            // The round ran and failed again.
+            unread.at = None;
+        }
+        unread.games.remove(&game);
+        unread.lookup = false;
+        unread.schedule();
+        assert_eq!(
+            (unread.failed, unread.at),
+            (0, None),
+            "all read: back to quiet"
+        );
+        unread.games.insert(game);
+        // A new failure starts over.
+        assert_scheduled(&mut unread, Duration::from_millis(250));
     }
 }

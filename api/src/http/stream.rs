@@ -274,7 +274,7 @@ impl Follower {
 }
 
 /// The pause before a stream reads again after `failed` reads failed in a row.
-fn read_again(failed: u32) -> Duration {
+pub(crate) fn read_again(failed: u32) -> Duration {
     READ_AGAIN
         .saturating_mul(2u32.saturating_pow(failed.saturating_sub(1)))
         .min(KEEP_ALIVE)
