@@ -245,6 +245,7 @@ export default {
   "lobby.col_game": "Game",
   "lobby.col_seats": "Seats",
 
+  "net.no_answer": "The server did not answer in time.",
   "table.title": "Saboteur — table",
   "table.heading": "Game {id} — {ruleset}, {status}",
   "table.join": "Join a seat",

@@ -247,6 +247,7 @@ export default {
   "lobby.col_game": "Partida",
   "lobby.col_seats": "Asientos",
 
+  "net.no_answer": "El servidor no respondió a tiempo.",
   "table.title": "Saboteur — mesa",
   "table.heading": "Partida {id} — {ruleset}, {status}",
   "table.join": "Ocupar un asiento",

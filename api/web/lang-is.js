@@ -246,6 +246,7 @@ export default {
   "lobby.col_game": "Leikur",
   "lobby.col_seats": "Sæti",
 
+  "net.no_answer": "Þjónninn svaraði ekki í tæka tíð.",
   "table.title": "Saboteur — borð",
   "table.heading": "Leikur {id} — {ruleset}, {status}",
   "table.join": "Setjast í sæti",

@@ -248,6 +248,7 @@ export default {
   "lobby.col_game": "Spēle",
   "lobby.col_seats": "Vietas",
 
+  "net.no_answer": "Serveris laikā neatbildēja.",
   "table.title": "Saboteur — galds",
   "table.heading": "Spēle {id} — {ruleset}, {status}",
   "table.join": "Ieņemt vietu",

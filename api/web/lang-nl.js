@@ -248,6 +248,7 @@ export default {
   "lobby.col_game": "Spel",
   "lobby.col_seats": "Plaatsen",
 
+  "net.no_answer": "De server antwoordde niet op tijd.",
   "table.title": "Saboteur — tafel",
   "table.heading": "Spel {id} — {ruleset}, {status}",
   "table.join": "Neem een plaats in",

@@ -247,6 +247,7 @@ export default {
   "lobby.col_game": "Gra",
   "lobby.col_seats": "Miejsca",
 
+  "net.no_answer": "Serwer nie odpowiedział na czas.",
   "table.title": "Saboteur — stół",
   "table.heading": "Gra {id} — {ruleset}, {status}",
   "table.join": "Zajmij miejsce",

@@ -25,8 +25,14 @@ function refusal(data, res) {
   return data?.detail ?? `${res.status} ${res.statusText}`;
 }
 
+/** How long a read (a GET) may wait for its answer before it is given up, in milliseconds: a
+ * request stuck somewhere between would otherwise hold the page's read, and the page would
+ * draw nothing new until reloaded. The page reads again after a pause. */
+export const READ_WAIT_MS = 15000;
+
 /**
- * Calls the API; a problem+json error is thrown with its sentence. The caller names the
+ * Calls the API; a problem+json error is thrown with its sentence; a read unanswered after
+ * READ_WAIT_MS is given up with its own. The caller names the
  * response's schema where it keeps the result, so `tsc` checks every field it reads.
  * A seat's act is signed with the seat's key when `sign` names one (docs/clients.md, "Signing
  * your acts"): the canonical statement of the act ([`statement`]).
@@ -46,8 +52,17 @@ export async function api(path, { method = "GET", token, body, headers = {}, sig
     hd["seat-signature-version"] = String(sign.version);
     statements.keep(sign.game, signed, signature);
   }
-  const res = await fetch(path, { method, headers: hd, body: sent });
-  const text = await res.text();
+  const gaveUp = new AbortController();
+  const timer = method === "GET" ? setTimeout(() => gaveUp.abort(), READ_WAIT_MS) : undefined;
+  let res, text;
+  try {
+    res = await fetch(path, { method, headers: hd, body: sent, signal: gaveUp.signal });
+    text = await res.text();
+  } catch (e) {
+    throw gaveUp.signal.aborted ? new Error(t("net.no_answer")) : e;
+  } finally {
+    clearTimeout(timer);
+  }
   const data = text ? JSON.parse(text) : null;
   // Refusals of this browser's writes carry a receipt too: kept with the problem they sign
   // (why it refused, which `verify --statements` judges).

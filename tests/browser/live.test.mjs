@@ -2,7 +2,7 @@
 // the page and the server) is opened again, and the page catches up with what it missed; a
 // read of the table under way when a card is played does not take the card back off the maze,
 // a card the server refuses goes back to the hand, and a card whose drawing fails is played all
-// the same.
+// the same; a read of the table that is never answered is given up, and the page reads again.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -42,6 +42,32 @@ test("a stream stuck silent is opened again after 15 s, and the page shows what 
   console.log(`a silent stream: opened again after ${streams[1] - streams[0]} ms, the page caught up in ${caught} ms`);
   assert.ok(streams.length >= 2, "the stream was opened again");
   assert.ok(streams[1] - streams[0] >= 14000, `not before its silence was long: ${streams[1] - streams[0]} ms`);
+  await context.close();
+});
+
+test("a read of the table never answered is given up after 15 s, and the page reads again and shows what it missed", async () => {
+  const { id, joined } = await againstBots("base", 4, "5c", "heuristic", { spectator_talk: true });
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  // The page's clock, moved on by the test: its timers run as usual until then.
+  await context.clock.install();
+  const page = await atTheTable(context, id, joined.player_token);
+  // The next read of the table reaches nowhere: no answer, no error.
+  let hung = false;
+  await page.route(`**/games/${id}/table*`, async (route) => {
+    if (hung) return route.continue();
+    hung = true;
+  });
+  const givenUp = page.waitForEvent("requestfailed", (r) => r.url().includes(`/games/${id}/table`));
+  await post(`/games/${id}/talk`, undefined, { text: "anyone there?", name: "Cy" });
+  const said = page.locator("ul.talk").getByText("anyone there?");
+  // The stream brought the news; the read it asked for waits.
+  await assert.rejects(said.waitFor({ timeout: 2000 }), "not shown while the read waits");
+  assert.ok(hung, "the page read the table");
+  await context.clock.fastForward(15000);
+  const failed = await givenUp;
+  console.log(`a read never answered: given up (${failed.failure()?.errorText})`);
+  await said.waitFor({ timeout: 10000 });
+  assert.deepEqual(thrownSoFar(), []);
   await context.close();
 });
 
