@@ -25,22 +25,23 @@ function refusal(data, res) {
   return data?.detail ?? `${res.status} ${res.statusText}`;
 }
 
-/** How long a read (a GET) may wait for its answer before it is given up, in milliseconds: a
- * request stuck somewhere between would otherwise hold the page's read, and the page would
- * draw nothing new until reloaded. The page reads again after a pause. */
+/** How long the table's reads wait for their answer before they are given up, in
+ * milliseconds: a request stuck somewhere between would otherwise hold the page's read, and the
+ * page would draw nothing new until reloaded. The page reads again after a pause. (Reads that
+ * may take long, an audit's verdict or an analysis, wait as long as the server takes.) */
 export const READ_WAIT_MS = 15000;
 
 /**
- * Calls the API; a problem+json error is thrown with its sentence; a read unanswered after
- * READ_WAIT_MS is given up with its own. The caller names the
+ * Calls the API; a problem+json error is thrown with its sentence; a call unanswered after
+ * `wait` ms (when given) is given up with its own. The caller names the
  * response's schema where it keeps the result, so `tsc` checks every field it reads.
  * A seat's act is signed with the seat's key when `sign` names one (docs/clients.md, "Signing
  * your acts"): the canonical statement of the act ([`statement`]).
  * @param {string} path
- * @param {{ method?: string, token?: string, body?: unknown, headers?: Record<string, string>, sign?: Signing }} [options]
+ * @param {{ method?: string, token?: string, body?: unknown, headers?: Record<string, string>, sign?: Signing, wait?: number }} [options]
  * @returns {Promise<any>}
  */
-export async function api(path, { method = "GET", token, body, headers = {}, sign } = {}) {
+export async function api(path, { method = "GET", token, body, headers = {}, sign, wait } = {}) {
   const hd = { ...headers };
   if (token) hd.authorization = `Bearer ${token}`;
   const sent = body === undefined ? undefined : JSON.stringify(body);
@@ -53,7 +54,7 @@ export async function api(path, { method = "GET", token, body, headers = {}, sig
     statements.keep(sign.game, signed, signature);
   }
   const gaveUp = new AbortController();
-  const timer = method === "GET" ? setTimeout(() => gaveUp.abort(), READ_WAIT_MS) : undefined;
+  const timer = wait === undefined ? undefined : setTimeout(() => gaveUp.abort(), wait);
   let res, text;
   try {
     res = await fetch(path, { method, headers: hd, body: sent, signal: gaveUp.signal });

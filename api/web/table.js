@@ -5,7 +5,7 @@
 
 import { h, main } from "./dom.js";
 import { t } from "./i18n.js";
-import { api, cards, follow, keys, roundEnds, serverKeys, tokens } from "./net.js";
+import { api, cards, follow, keys, READ_WAIT_MS, roundEnds, serverKeys, tokens } from "./net.js";
 import { checkOpenings, OpeningMismatch } from "./openings.js";
 import { seriesSection } from "./parts.js";
 import { draw } from "./play.js";
@@ -258,7 +258,10 @@ function listen(page) {
  */
 const logPage = async ({ id, mine }, after, limit) => {
   /** @type {Schemas["EventPage"]} */
-  const page = await api(`/games/${id}/events?after=${after}&limit=${limit}`, { token: mine.token });
+  const page = await api(`/games/${id}/events?after=${after}&limit=${limit}`, {
+    token: mine.token,
+    wait: READ_WAIT_MS,
+  });
   await checkOpenings(page.events);
   return page;
 };
@@ -273,6 +276,7 @@ const tableAt = async ({ id, mine }, after) => {
   /** @type {Schemas["TableRead"]} */
   const read = await api(`/games/${id}/table${after == null ? "" : `?after=${after}&limit=1000`}`, {
     token: mine.token,
+    wait: READ_WAIT_MS,
   });
   await checkOpenings(read.events.events);
   return read;
@@ -367,7 +371,10 @@ async function readEnding(page, end, got) {
   const events = kept.filter((x) => !deal || x.seq < deal.seq);
   if (!deal) return { ...end, events };
   /** @type {Schemas["StateView"]} */
-  const then = await api(`/games/${page.id}/state?at=${deal.seq - 1}`, { token: page.mine.token });
+  const then = await api(`/games/${page.id}/state?at=${deal.seq - 1}`, {
+    token: page.mine.token,
+    wait: READ_WAIT_MS,
+  });
   return { ...end, events, dealt: deal.seq, view: then.view };
 }
 
