@@ -60,6 +60,20 @@ pub struct SeatInfo {
     /// A rematch's seat still waiting for its player from the previous game to claim it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reserved: bool,
+    /// Where the seat's share stands, when its player committed to one
+    /// ([`JoinGame::share_commitment`]): `committed` until revealed, then `revealed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<ShareState>,
+}
+
+/// Where a committed share stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ShareState {
+    /// Committed to with the seat; not revealed yet.
+    Committed,
+    /// Revealed once the host closed the lobby.
+    Revealed,
 }
 
 /// A game as listed.
@@ -100,6 +114,13 @@ pub struct GameSummary {
     /// `game_ended` event records them.
     #[schema(required = true)]
     pub winners: Option<Vec<u8>>,
+    /// Once the host closed the lobby for the committed shares to be revealed (its first
+    /// `POST /games/{id}/start` while a share was committed to and not revealed): when their
+    /// time is up (RFC 3339, UTC, to the millisecond). No seat is taken or given back after it.
+    /// Absent while the lobby is open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(format = DateTime)]
+    pub reveal_by: Option<String>,
 }
 
 /// A page of games.
@@ -126,6 +147,15 @@ pub struct JoinGame {
     #[schema(pattern = "^[0-9a-fA-F]{64}$")]
     #[serde(default)]
     pub entropy: Option<String>,
+    /// Instead of `entropy`, the commitment to it: SHA-256 of the 28 ASCII bytes `saboteur
+    /// share commitment v1` then the share's 32 bytes, as 64 hex digits. Nobody sees your
+    /// share before every seat has committed: when the host starts, the lobby closes and each
+    /// committed seat reveals its share (`PUT /games/{id}/seats/{seat}/share`); the start
+    /// records the commitments with the shares (`seed_mixed.committed`), so no seat, the
+    /// server's own included, can choose its share knowing the others'. Sending both is 400.
+    #[schema(pattern = "^[0-9a-fA-F]{64}$")]
+    #[serde(default)]
+    pub share_commitment: Option<String>,
     /// Your Ed25519 public key, 32 bytes as 64 hex digits. Recorded in the log when the game
     /// starts (`seat_key_registered`); from then on (and for leaving before the start) every
     /// act of your seat must carry your signature (`Seat-Signature`,
@@ -152,6 +182,10 @@ pub struct ClaimSeat {
     #[schema(pattern = "^[0-9a-fA-F]{64}$")]
     #[serde(default)]
     pub entropy: Option<String>,
+    /// The commitment to your share instead (as [`JoinGame::share_commitment`]).
+    #[schema(pattern = "^[0-9a-fA-F]{64}$")]
+    #[serde(default)]
+    pub share_commitment: Option<String>,
     /// Your public key for the rematch (as [`JoinGame::public_key`]).
     #[schema(pattern = "^[0-9a-fA-F]{64}$")]
     #[serde(default)]
@@ -185,6 +219,45 @@ pub struct SeatKey {
     /// recorded as the event's `at`), refused before the start. Otherwise 400 `bad_key_proof`.
     #[serde(default)]
     pub key_proof_version: Option<u64>,
+}
+
+/// A committed seat's share, revealed once the host closed the lobby.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RevealShare {
+    /// The share whose commitment the seat sent with it (`share_commitment`): 64 hex digits.
+    #[schema(pattern = "^[0-9a-fA-F]{64}$")]
+    pub entropy: String,
+}
+
+/// A share revealed: the seat's commitment again, now naming the share, signed (keep it with the
+/// first: `saboteur verify --commitment` then names a deal drawn without it), and what the
+/// lobby still waits for.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ShareRevealed {
+    /// The seat number, from 0.
+    pub seat: u8,
+    /// What the server commits to for this seat now: the seed's hash, the seat's share and its
+    /// commitment, and the seat's key.
+    pub commitment: SeedCommitment,
+    /// The server's signed receipt of `commitment` (kind `commitment`).
+    #[schema(required = true)]
+    pub receipt: Option<crate::receipt::Receipt>,
+    /// The seats whose shares are still awaited, in seat order.
+    pub waiting: Vec<u8>,
+    /// Whether this share was the last awaited, and the game started with it.
+    pub started: bool,
+}
+
+/// The lobby closed for the committed shares to be revealed (202 to the host's start).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct LobbyClosed {
+    /// When the shares' time is up (RFC 3339, UTC, to the millisecond): the host's start then
+    /// deals without those still awaited.
+    #[schema(format = DateTime)]
+    pub reveal_by: String,
+    /// The seats whose shares are awaited, in seat order.
+    pub waiting: Vec<u8>,
 }
 
 /// A seat's new name, before the start.
@@ -356,6 +429,13 @@ pub(crate) fn summary(
                 name: c.display_name.clone().unwrap_or_default(),
                 bot: c.bot_level(),
                 reserved: c.role == saboteur_storage::Role::Reserved,
+                share: c.share_commitment.as_ref().map(|_| {
+                    if c.entropy.is_some() {
+                        ShareState::Revealed
+                    } else {
+                        ShareState::Committed
+                    }
+                }),
             })
         })
         .collect();
@@ -378,7 +458,18 @@ pub(crate) fn summary(
             .updated_at
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         winners: winners.filter(|_| record.status == GameStatus::Finished),
+        reveal_by: record
+            .reveal_by
+            .filter(|_| record.status == GameStatus::Lobby)
+            .map(rfc3339_ms),
     }
+}
+
+/// A time in milliseconds since the Unix epoch, as RFC 3339 (UTC, to the millisecond).
+pub(crate) fn rfc3339_ms(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 /// A seat's new token.

@@ -224,11 +224,18 @@ pub enum Conflict {
     CannotStart,
     /// The host cancelled the game before its start (`cancelled`).
     Cancelled,
+    /// The host closed the lobby for the shares to be revealed: no seat is taken or given
+    /// back (`lobby_closed`).
+    LobbyClosed,
+    /// Shares committed to are not all revealed and their time is not up (`shares_unrevealed`).
+    SharesUnrevealed,
+    /// Shares are revealed once the host closes the lobby by starting (`lobby_open`).
+    LobbyOpen,
 }
 
 impl Conflict {
     /// Every kind, once.
-    pub const ALL: [Conflict; 13] = [
+    pub const ALL: [Conflict; 16] = [
         Conflict::MovedOn,
         Conflict::NotStarted,
         Conflict::Started,
@@ -242,6 +249,9 @@ impl Conflict {
         Conflict::LogShorter,
         Conflict::CannotStart,
         Conflict::Cancelled,
+        Conflict::LobbyClosed,
+        Conflict::SharesUnrevealed,
+        Conflict::LobbyOpen,
     ];
 
     /// The stable code.
@@ -260,6 +270,9 @@ impl Conflict {
             Conflict::LogShorter => "log_shorter",
             Conflict::CannotStart => "cannot_start",
             Conflict::Cancelled => "cancelled",
+            Conflict::LobbyClosed => "lobby_closed",
+            Conflict::SharesUnrevealed => "shares_unrevealed",
+            Conflict::LobbyOpen => "lobby_open",
         }
     }
 
@@ -278,6 +291,9 @@ impl Conflict {
             Conflict::LogShorter => "The log is shorter",
             Conflict::CannotStart => "The game cannot start",
             Conflict::Cancelled => "The game was cancelled",
+            Conflict::LobbyClosed => "The lobby is closed",
+            Conflict::SharesUnrevealed => "Shares are still to be revealed",
+            Conflict::LobbyOpen => "The lobby is still open",
         }
     }
 }

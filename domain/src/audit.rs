@@ -252,8 +252,11 @@ fn decide_again(
         Event::RoundStarted { round: 1, .. } => h
             .start()
             .map_err(|v| wrong(seq, format!("the game could not start: {v}")))?,
-        Event::SeedMixed { contributions } => h
-            .start_with(contributions)
+        Event::SeedMixed {
+            contributions,
+            committed,
+        } => h
+            .start_committed(contributions, committed)
             .map_err(|v| wrong(seq, format!("the game could not start: {v}")))?,
         Event::UndoRequested { seat, revealed, .. } => {
             report.undos_checked += 1;

@@ -8,7 +8,7 @@ use crate::cards::{Card, Role, Ruleset, Tool};
 use crate::command::Command;
 use crate::geometry::Cell;
 use crate::options::Options;
-use crate::random::{Contribution, Seed};
+use crate::random::{Contribution, Seed, ShareCommitment};
 use crate::seat::Seat;
 use crate::secret::{Pile, Secret};
 use crate::signature::SeatSignature;
@@ -162,10 +162,16 @@ pub enum Event {
     },
     /// The players' shares were mixed into the seed before round 1 was dealt
     /// ([`Seed::mixed`]): every deal is drawn from the mixed seed. Recorded only when a seat
-    /// contributed; public (the shares say nothing without the server's seed).
+    /// contributed or committed; public (the shares say nothing without the server's seed).
     SeedMixed {
         /// The shares, by seat, in seat order.
         contributions: Vec<Contribution>,
+        /// The seats that committed to their share before any was seen, with their commitments,
+        /// in seat order (absent when none did). A committed seat's share in `contributions`
+        /// opens its commitment; a committed seat without one there withheld it, and the deal
+        /// was drawn without it.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        committed: Vec<ShareCommitment>,
     },
     /// A round was laid out and dealt (§2, §6, §9.1). Records every shuffle's outcome.
     RoundStarted {

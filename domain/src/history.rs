@@ -387,6 +387,16 @@ impl History {
         start_with(&self.game, contributions)
     }
 
+    /// Decides the start of the game with the players' shares mixed into the seed, some
+    /// committed to before any was seen ([`crate::start_committed`]).
+    pub fn start_committed(
+        &self,
+        contributions: &[Contribution],
+        committed: &[crate::ShareCommitment],
+    ) -> Result<Vec<Event>, RuleViolation> {
+        crate::start_committed(&self.game, contributions, committed)
+    }
+
     /// The last command `seat` chose itself (not by a bot), if only bots have acted since:
     /// with the version before it.
     pub(crate) fn last_own_command(&self, seat: Seat) -> Option<(Seat, u64)> {

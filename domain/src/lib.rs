@@ -49,7 +49,7 @@ pub use board::{Board, GOAL_CELLS, PlacedCard, Tile};
 pub use bot::{BOT_VERSION, BotLevel, BotMove};
 pub use cards::{Card, Role, Ruleset, Team, Tool};
 pub use command::{Command, SeatTarget, Target};
-pub use decide::{create, deal, decide, start, start_with};
+pub use decide::{create, deal, decide, start, start_committed, start_with};
 pub use event::{EVENT_SCHEMA_VERSION, Event, HandOver, Payment};
 pub use game::{
     Conduct, Game, GoldCardsDrawn, Options, Phase, PhaseName, RULES_VERSION, RoundResult,
@@ -60,7 +60,7 @@ pub use legal::legal_commands;
 pub use online::{Deadline, TableError};
 pub use options::Clock;
 pub use position::{Goals, Setup};
-pub use random::{Contribution, Seed};
+pub use random::{Contribution, Seed, ShareCommitment};
 pub use seat::Seat;
 pub use secret::{Pile, Secret};
 pub use signature::{

@@ -19,6 +19,20 @@ pub struct Contribution {
     pub entropy: Seed,
 }
 
+/// A seat's commitment to its share before anyone's share is seen (the `seed_mixed` event's
+/// `committed`): the player sends [`Seed::share_commitment`] of its share when taking the seat
+/// and the share itself only once the host has closed the table, so no seat, the server's own
+/// included, chooses its share knowing the others'.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ShareCommitment {
+    /// Whose commitment it is.
+    pub seat: Seat,
+    /// SHA-256 of `saboteur share commitment v1` and the share's 32 bytes: 64 hex digits.
+    pub commitment: Seed,
+}
+
 /// A game's 32-byte seed, written as 64 lowercase hex digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Seed(pub [u8; 32]);
@@ -62,6 +76,17 @@ impl Seed {
             h.update([c.seat.0]);
             h.update(c.entropy.0);
         }
+        Seed(h.finalize().into())
+    }
+
+    /// The commitment to this value as a seat's share: SHA-256 of the 28 bytes
+    /// `saboteur share commitment v1` then the share's 32 bytes. The share is 32 random bytes,
+    /// so the commitment says nothing of it; it binds the seat to it.
+    pub fn share_commitment(&self) -> Seed {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(b"saboteur share commitment v1");
+        h.update(self.0);
         Seed(h.finalize().into())
     }
 

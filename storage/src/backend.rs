@@ -97,9 +97,9 @@ pub(crate) const EVENT_COLUMNS: &str = "game_id, seq, event_type, schema_version
                                         seat, command_id, recorded_at, prev_hash, hash";
 pub(crate) const GAME_COLUMNS: &str = "id, ruleset, options, status, players, version, \
                                        last_hash, seed_commitment, seed, created_at, updated_at, \
-                                       previous_game";
-pub(crate) const CREDENTIAL_COLUMNS: &str =
-    "game_id, token_hash, role, seat, display_name, created_at, entropy, public_key, key_proof";
+                                       previous_game, reveal_by";
+pub(crate) const CREDENTIAL_COLUMNS: &str = "game_id, token_hash, role, seat, display_name, created_at, entropy, public_key, key_proof, \
+     share_commitment";
 
 /// Reads a [`StoredEvent`] from a row of either backend (selected with [`EVENT_COLUMNS`]).
 macro_rules! event_from_row {
@@ -156,6 +156,7 @@ macro_rules! game_from_row {
                 previous: row.try_get("previous_game")?,
                 created_at: row.try_get("created_at")?,
                 updated_at: row.try_get("updated_at")?,
+                reveal_by: row.try_get("reveal_by")?,
             })
         })()
     };
@@ -179,6 +180,7 @@ macro_rules! credential_from_row {
                     row.try_get("entropy")?,
                     row.try_get("public_key")?,
                     row.try_get("key_proof")?,
+                    row.try_get("share_commitment")?,
                 ),
             )
         })()

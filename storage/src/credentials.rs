@@ -13,10 +13,11 @@ use saboteur_domain::Seat;
 
 /// Inserts a credential: `$1` game, `$2` token hash, `$3` role, `$4` seat, `$5` name,
 /// `$6` time, `$7` the seat's share in the seed, `$8` the player's public key, `$9` its proof
-/// of possession.
+/// of possession, `$10` the commitment to the seat's share.
 pub(crate) const INSERT: &str = "INSERT INTO credentials (game_id, token_hash, role, seat, \
-                                 display_name, created_at, entropy, public_key, key_proof) \
-                                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+                                 display_name, created_at, entropy, public_key, key_proof, \
+                                 share_commitment) \
+                                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
 
 /// The statement that inserts credential `$c` ([`INSERT`] with its columns bound), on either
 /// backend: executed in the transaction of a seat taken or of a game's creation.
@@ -32,6 +33,7 @@ macro_rules! insert_credential {
             .bind(&$c.entropy)
             .bind(&$c.public_key)
             .bind(&$c.key_proof)
+            .bind(&$c.share_commitment)
     };
 }
 pub(crate) use insert_credential;
@@ -221,9 +223,9 @@ impl EventStore {
         seat: Seat,
         claimed_by: &str,
         token_hash: &str,
-        sent: (Option<&str>, Option<&str>, Option<&str>),
+        sent: (Option<&str>, Option<&str>, Option<&str>, Option<&str>),
     ) -> Result<()> {
-        let (entropy, public_key, key_proof) = sent;
+        let (entropy, public_key, key_proof, share_commitment) = sent;
         let reserved = Credential {
             game_id: game_id.clone(),
             token_hash: None,
@@ -235,10 +237,11 @@ impl EventStore {
             entropy: None,
             public_key: None,
             key_proof: None,
+            share_commitment: None,
         }
         .stored_key();
         let sql = "UPDATE credentials SET token_hash = $1, role = 'player', entropy = $2, \
-                   public_key = $3, key_proof = $7 \
+                   public_key = $3, key_proof = $7, share_commitment = $8 \
                    WHERE game_id = $4 AND seat = $5 AND token_hash = $6 AND role = 'reserved'";
         let n = on_writer!(self, pool => {
             sqlx::query(sql)
@@ -249,6 +252,45 @@ impl EventStore {
                 .bind(seat_column(seat))
                 .bind(reserved)
                 .bind(key_proof)
+                .bind(share_commitment)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        touched(n)
+    }
+}
+
+impl EventStore {
+    /// Closes lobby `game_id` to seats taken and given back, its shares due by `reveal_by`
+    /// (milliseconds since the Unix epoch): `false` when it was no open lobby (closed
+    /// already, perhaps through another process, started or cancelled).
+    pub async fn close_lobby(&self, game_id: &GameId, reveal_by: i64) -> Result<bool> {
+        let sql = "UPDATE games SET reveal_by = $2 \
+                   WHERE id = $1 AND status = 'lobby' AND reveal_by IS NULL";
+        let n = on_writer!(self, pool => {
+            sqlx::query(sql)
+                .bind(game_id)
+                .bind(reveal_by)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        Ok(n == 1)
+    }
+
+    /// Stores the share `entropy` seat `seat` revealed in closed lobby `game_id` (the caller
+    /// checked that it opens the seat's commitment): [`StoreError::NotFound`] unless the seat
+    /// committed and had not revealed.
+    pub async fn reveal_share(&self, game_id: &GameId, seat: Seat, entropy: &str) -> Result<()> {
+        let sql = "UPDATE credentials SET entropy = $3 \
+                   WHERE game_id = $1 AND seat = $2 AND role = 'player' \
+                   AND share_commitment IS NOT NULL AND entropy IS NULL";
+        let n = on_writer!(self, pool => {
+            sqlx::query(sql)
+                .bind(game_id)
+                .bind(seat_column(seat))
+                .bind(entropy)
                 .execute(pool)
                 .await?
                 .rows_affected()

@@ -148,6 +148,9 @@ pub struct GameRecord {
     pub created_at: DateTime<Utc>,
     /// When it last changed.
     pub updated_at: DateTime<Utc>,
+    /// When a closed lobby's shares are due (milliseconds since the Unix epoch): set when the
+    /// host closes a lobby whose seats committed to their shares, `None` while it is open.
+    pub reveal_by: Option<i64>,
 }
 
 /// An event to append.
@@ -323,6 +326,10 @@ pub struct Credential {
     pub public_key: Option<String>,
     /// The key's proof of possession (128 hex digits), sent with it: recorded with the key.
     pub key_proof: Option<String>,
+    /// The commitment to the share a player sent with the seat instead of the share
+    /// ([`saboteur_domain::Seed::share_commitment`], 64 hex digits); the share (`entropy`)
+    /// follows once the host closes the lobby.
+    pub share_commitment: Option<String>,
 }
 
 impl Credential {
@@ -354,7 +361,12 @@ impl Credential {
         seat: Option<i32>,
         display_name: Option<String>,
         created_at: DateTime<Utc>,
-        (entropy, public_key, key_proof): (Option<String>, Option<String>, Option<String>),
+        (entropy, public_key, key_proof, share_commitment): (
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+        ),
     ) -> Result<Credential> {
         let (token_hash, claimed_by) = match role {
             Role::Host | Role::Player => (Some(key), None),
@@ -379,6 +391,7 @@ impl Credential {
             entropy,
             public_key,
             key_proof,
+            share_commitment,
         })
     }
 }

@@ -25,9 +25,16 @@ pub struct SeedCommitment {
     /// The seat taken, for a seat's commitment.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<u8>,
-    /// The share the seat sent (64 hex digits), which the start must mix into the seed.
+    /// The share the seat sent (64 hex digits), which the start must mix into the seed: with
+    /// the seat taken, or revealed once the host closed the table (then beside
+    /// `share_commitment`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entropy: Option<String>,
+    /// The commitment to its share the seat sent instead (64 hex digits,
+    /// [`saboteur_domain::Seed::share_commitment`]), which the start must record in
+    /// `seed_mixed.committed` for it (API 0.18.0 on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share_commitment: Option<String>,
     /// The public key the seat was taken with (64 hex digits), which the start must register
     /// for it (`seat_key_registered`): `saboteur verify --commitment` names another key in the
     /// record as a key swapped in the lobby. Absent for a seat taken without a key, and in

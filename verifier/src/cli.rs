@@ -251,6 +251,9 @@ fn audit(bundle: &AuditBundle, unfinished: bool) -> (bool, bool) {
                 "verified: {}",
                 serde_json::to_string(&report).unwrap_or_default()
             ));
+            for line in crate::audit::withheld_shares(bundle) {
+                said(line);
+            }
             let unvouched = report.bot_moves_of_other_versions > 0;
             if unvouched {
                 found(format!(

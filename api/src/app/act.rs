@@ -86,6 +86,16 @@ pub(crate) struct SentKey {
     pub at: Option<u64>,
 }
 
+/// A player's share in the seed as sent with a seat: the share itself, or the commitment to it
+/// (both 64 hex digits, any case as sent), or neither.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SentShare {
+    /// The share.
+    pub entropy: Option<String>,
+    /// The commitment to the share ([`saboteur_domain::Seed::share_commitment`]).
+    pub commitment: Option<String>,
+}
+
 /// What can be done to a game. Each is authorised, decided, recorded, answered by the bots and
 /// signed by the seam, in that order.
 #[derive(Debug)]
@@ -97,8 +107,8 @@ pub(crate) enum Act {
     Join {
         game: GameId,
         name: String,
-        /// The player's share in the seed (64 hex digits), if sent.
-        entropy: Option<String>,
+        /// The player's share in the seed (64 hex digits), or the commitment to it, if sent.
+        share: SentShare,
         /// The player's public key and its proof, if sent: the seat's acts are then signed.
         key: Option<SentKey>,
         /// Who takes it, as the per-client limits name a client (counted in the store).
@@ -192,8 +202,16 @@ pub(crate) enum Act {
     Claim {
         game: GameId,
         seat: Seat,
-        entropy: Option<String>,
+        share: SentShare,
         key: Option<SentKey>,
+    },
+    /// Reveal the share a seat committed to, once the host closed the lobby (its player); the
+    /// last share awaited starts the game.
+    RevealShare {
+        game: GameId,
+        seat: Seat,
+        /// The share (64 hex digits, any case as sent).
+        entropy: String,
     },
     /// Register the public key that signs a seat's acts (its player; signed with the seat's
     /// previous key, if it has one).
@@ -381,6 +399,12 @@ impl Act {
                 may: May::Claimant,
                 ..on(game)
             },
+            // Unsigned: the share opens the commitment the seat was taken with, which nobody
+            // else can make it do.
+            Act::RevealShare { game, seat, .. } => Declared {
+                may: May::OwnSeat(*seat, "reveals its share"),
+                ..on(game)
+            },
             Act::RegisterKey {
                 game, seat, retry, ..
             } => Declared {
@@ -500,6 +524,10 @@ pub(crate) enum Done {
     KeyKept(Box<crate::dto::KeyKept>),
     /// A seat was named anew before the start (200).
     Renamed(crate::dto::SeatNamed),
+    /// The lobby was closed for the committed shares to be revealed (202).
+    Closed(crate::dto::LobbyClosed),
+    /// A committed share was revealed (200).
+    Revealed(Box<crate::dto::ShareRevealed>),
     /// Events were recorded: the outcome as the caller may see it, signed (200).
     Recorded(Outcome),
     /// An undo step was recorded but votes are still awaited (202).

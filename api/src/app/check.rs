@@ -137,6 +137,16 @@ pub(in crate::app) fn precondition(
         }
         Act::Join { .. } | Act::SeatBot { .. } => {
             free_seat(table)?;
+            still_open(table)?;
+        }
+        Act::RevealShare { seat, .. } => {
+            if !lobby {
+                return Err(ApiError::Conflict(
+                    Conflict::Started,
+                    "the game has started: its shares were mixed at the start".into(),
+                ));
+            }
+            seat_of(table, *seat)?;
         }
         Act::Rename { seat, .. } => {
             if !lobby {
@@ -156,6 +166,7 @@ pub(in crate::app) fn precondition(
                     "the game has started: seats are kept to the end".into(),
                 ));
             }
+            still_open(table)?;
             table
                 .holder(seat_of(table, *seat)?)
                 .ok_or_else(|| ApiError::NotFound("that seat is free".into()))?;
@@ -214,7 +225,11 @@ pub(in crate::app) fn precondition(
                 ));
             }
         }
-        Act::Claim { seat, .. } | Act::RegisterKey { seat, .. } => {
+        Act::Claim { seat, .. } => {
+            seat_of(table, *seat)?;
+            still_open(table)?;
+        }
+        Act::RegisterKey { seat, .. } => {
             seat_of(table, *seat)?;
         }
         Act::Create(..)
@@ -228,6 +243,20 @@ pub(in crate::app) fn precondition(
         | Act::BotsDue { .. } => {}
     }
     Ok(())
+}
+
+/// 409 `lobby_closed` once the host closed the lobby for the committed shares: the seats that
+/// committed must stay the seats that reveal.
+fn still_open(table: &Held) -> Result<(), ApiError> {
+    match table.record().reveal_by {
+        Some(_) if table.record().status == GameStatus::Lobby => Err(ApiError::Conflict(
+            Conflict::LobbyClosed,
+            "the host closed the lobby for the players' shares: no seat is taken or given back \
+             until the start"
+                .into(),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The first free seat of a game in the lobby.

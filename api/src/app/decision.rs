@@ -4,14 +4,16 @@
 use saboteur_domain::{Event, Seat};
 use saboteur_storage::{Credential, Role, TokenSwap};
 
-use crate::app::act::{Act, SentKey, Who};
+use crate::app::act::{Act, SentKey, SentShare, Who};
 use crate::app::auth::{new_token, token_hash};
 use crate::app::check::free_seat;
 use crate::app::ids::GameId;
+use crate::app::shares;
+pub(crate) use crate::app::shares::{Closing, Reveal};
 use crate::app::state::AppState;
 use crate::app::tables::Held;
 use crate::app::text;
-use crate::error::{ApiError, Conflict};
+use crate::error::ApiError;
 
 /// What an act decided to write.
 pub(crate) enum Decided {
@@ -35,10 +37,15 @@ pub(crate) enum Decided {
         /// The previous game's token hash the seat was kept for.
         claimant: String,
         token: String,
-        /// The player's share in the seed, and public key with its proof, if sent.
-        entropy: Option<String>,
+        /// The player's share in the seed or the commitment to it, and public key with its
+        /// proof, if sent.
+        share: Share,
         key: Option<SentKey>,
     },
+    /// The lobby closed for the committed shares to be revealed.
+    Close(Closing),
+    /// A committed share revealed.
+    Reveal(Reveal),
     /// Nothing to write.
     Nothing,
 }
@@ -50,16 +57,37 @@ pub(crate) fn seat_number(c: &Credential) -> Result<u8, ApiError> {
         .ok_or_else(|| ApiError::Internal("a seat's credential names no seat".into()))
 }
 
-/// A share in the seed as sent (64 hex digits, any case), written in lowercase.
-fn share(hex: Option<&str>) -> Result<Option<String>, ApiError> {
-    hex.map(|hex| {
-        saboteur_domain::Seed::from_hex(&hex.to_ascii_lowercase())
-            .map(|s| s.to_hex())
-            .ok_or_else(|| {
-                ApiError::BadRequest("entropy is 32 bytes written as 64 hex digits".into())
+/// A share in the seed and its commitment as a seat holds them (64 lowercase hex digits each).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Share {
+    pub entropy: Option<String>,
+    pub commitment: Option<String>,
+}
+
+/// A share in the seed, or the commitment to it, as sent (64 hex digits, any case), written in
+/// lowercase: 400 for anything else, or for both at once.
+fn share(sent: &SentShare) -> Result<Share, ApiError> {
+    let hex = |hex: &Option<String>, what: &str| {
+        hex.as_deref()
+            .map(|hex| {
+                saboteur_domain::Seed::from_hex(&hex.to_ascii_lowercase())
+                    .map(|s| s.to_hex())
+                    .ok_or_else(|| {
+                        ApiError::BadRequest(format!("{what} is 32 bytes written as 64 hex digits"))
+                    })
             })
-    })
-    .transpose()
+            .transpose()
+    };
+    let share = Share {
+        entropy: hex(&sent.entropy, "entropy")?,
+        commitment: hex(&sent.commitment, "share_commitment")?,
+    };
+    if share.entropy.is_some() && share.commitment.is_some() {
+        return Err(ApiError::BadRequest(
+            "send your share (entropy) or the commitment to it (share_commitment), not both".into(),
+        ));
+    }
+    Ok(share)
 }
 
 /// Where a key is sent: in the lobby, for a seat (none yet for a join), or during play for a
@@ -151,7 +179,8 @@ pub(in crate::app) fn decide(
                     .inc();
             })?)
         }
-        (Act::Start { .. }, _) => events(start(table)?),
+        (Act::Start { .. }, _) => shares::start_or_close(table)?,
+        (Act::RevealShare { seat, entropy, .. }, _) => shares::reveal(table, *seat, entropy)?,
         (Act::Cancel { .. }, _) => events(history.cancel()?),
         (Act::RequestUndo { .. }, Who::Player(seat)) => events(history.request_undo(seat)?),
         (Act::VoteUndo { approve, .. }, Who::Player(seat)) => {
@@ -204,12 +233,12 @@ pub(in crate::app) fn decide(
             Act::Join {
                 game,
                 name,
-                entropy,
+                share,
                 key,
                 ..
             },
             _,
-        ) => join(table, game, name, (entropy.as_deref(), key.as_ref()))?,
+        ) => join(table, game, name, (share, key.as_ref()))?,
         (
             Act::SeatBot {
                 game, level, name, ..
@@ -236,6 +265,7 @@ pub(in crate::app) fn decide(
                     entropy: None,
                     public_key: None,
                     key_proof: None,
+                    share_commitment: None,
                 },
                 None,
             )
@@ -244,10 +274,10 @@ pub(in crate::app) fn decide(
         (Act::Rename { seat, name, .. }, _) => Decided::Rename(*seat, text::name(name)?),
         (
             Act::Claim {
-                seat, entropy, key, ..
+                seat, share, key, ..
             },
             _,
-        ) => claim(table, token, *seat, (entropy.as_deref(), key.as_ref()))?,
+        ) => claim(table, token, *seat, (share, key.as_ref()))?,
         (Act::RegisterKey { seat, key: k, .. }, _) => {
             if table.record().status == saboteur_storage::GameStatus::Lobby {
                 Decided::Key(*seat, key(table, k, Moment::Lobby(Some(*seat)))?)
@@ -264,74 +294,15 @@ pub(in crate::app) fn decide(
     })
 }
 
-/// The start's events: the deal from the seed mixed with every seated player's share, then the
-/// keys sent with the seats and the seats given to bots in the lobby, recorded after the deal.
-fn start(table: &Held) -> Result<Vec<Event>, ApiError> {
-    let history = table.history();
-    // Every seated player's share, in seat order: the deals are drawn from the seed
-    // mixed with them.
-    let mut shares: Vec<saboteur_domain::Contribution> = table
-        .credentials()
-        .iter()
-        .filter(|c| c.role == Role::Player)
-        .filter_map(|c| {
-            let seat = c.seat?.0;
-            let entropy = saboteur_domain::Seed::from_hex(c.entropy.as_deref()?)?;
-            Some(saboteur_domain::Contribution {
-                seat: Seat(seat),
-                entropy,
-            })
-        })
-        .collect();
-    shares.sort_by_key(|c| c.seat);
-    let mut started = history
-        .start_with(&shares)
-        .map_err(|v| ApiError::Conflict(Conflict::CannotStart, v.detail))?;
-    // The keys sent with the seats, recorded after the deal: from now on the log says
-    // who signs for each seat.
-    // Each with its proof of possession, checked when it was sent (record version 4 on).
-    let mut keys: Vec<(Seat, String, Option<String>)> = table
-        .credentials()
-        .iter()
-        .filter(|c| c.role == Role::Player)
-        .filter_map(|c| Some((c.seat?, c.public_key.clone()?, c.key_proof.clone())))
-        .collect();
-    keys.sort();
-    for (seat, key, proof) in keys {
-        started.push(Event::SeatKeyRegistered {
-            seat,
-            key,
-            signature: None,
-            proof,
-            at: None,
-        });
-    }
-    // The seats given to bots in the lobby, recorded after the deal: from now on the
-    // log says which seats are bots' (record version 2), so no bot command for another
-    // seat verifies.
-    let mut bots: Vec<(Seat, saboteur_domain::BotLevel)> = table
-        .credentials()
-        .iter()
-        .filter_map(|c| Some((c.seat?, c.bot_level()?)))
-        .collect();
-    bots.sort();
-    if !bots.is_empty() {
-        let mut dealt = history.clone();
-        started.iter().cloned().for_each(|e| dealt.push(e));
-        started.extend(dealt.seat_lobby_bots(&bots)?);
-    }
-    Ok(started)
-}
-
 /// A seat taken: the first free one, with the player's name, share and key checked.
 fn join(
     table: &Held,
     game: &GameId,
     name: &str,
-    (entropy, sent): (Option<&str>, Option<&SentKey>),
+    (sent_share, sent): (&SentShare, Option<&SentKey>),
 ) -> Result<Decided, ApiError> {
     let name = text::name(name)?;
-    let entropy = share(entropy)?;
+    let share = share(sent_share)?;
     let sent = sent
         .map(|s| key(table, s, Moment::Lobby(None)))
         .transpose()?;
@@ -346,9 +317,10 @@ fn join(
             display_name: Some(name),
             created_at: chrono::Utc::now(),
             claimed_by: None,
-            entropy,
+            entropy: share.entropy,
             public_key: sent.as_ref().map(|k| k.key.clone()),
             key_proof: sent.and_then(|k| k.proof),
+            share_commitment: share.commitment,
         },
         Some(token),
     ))
@@ -359,9 +331,9 @@ fn claim(
     table: &Held,
     token: Option<&str>,
     seat: Seat,
-    (entropy, sent): (Option<&str>, Option<&SentKey>),
+    (sent_share, sent): (&SentShare, Option<&SentKey>),
 ) -> Result<Decided, ApiError> {
-    let entropy = share(entropy)?;
+    let share = share(sent_share)?;
     let key = sent
         .map(|s| key(table, s, Moment::Lobby(Some(seat))))
         .transpose()?;
@@ -403,7 +375,7 @@ fn claim(
         seat,
         claimant,
         token: new_token()?,
-        entropy,
+        share,
         key,
     })
 }

@@ -93,6 +93,7 @@ fn created_reply(
         seed_commitment: game.seed_commitment.clone(),
         seat: None,
         entropy: None,
+        share_commitment: None,
         public_key: None,
     };
     let at = Signed {
@@ -142,6 +143,7 @@ async fn record_game(
         entropy: None,
         public_key: None,
         key_proof: None,
+        share_commitment: None,
     };
     let first = saboteur_storage::to_new_events(
         std::slice::from_ref(created),
@@ -245,6 +247,7 @@ pub(crate) async fn rematch(
             entropy: None,
             public_key: None,
             key_proof: None,
+            share_commitment: None,
         })
         .collect();
     let game = NewGame {

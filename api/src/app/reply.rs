@@ -173,20 +173,22 @@ pub(crate) async fn outcome(
     Ok(out)
 }
 
-/// A seat's signed commitment: the seed's hash, the share and the key the seat was taken with,
-/// signed as a `commitment` receipt (its time kept as the game's floor).
+/// A seat's signed commitment: the seed's hash, the seat's share or the commitment to it (or
+/// both, once revealed) as its credential holds them, and the key it was taken with (or the
+/// one it changed to), signed as a `commitment` receipt (its time kept as the game's floor).
 pub(in crate::app) async fn seat_commitment(
     state: &AppState,
     table: &mut Table,
     seat: Seat,
-    entropy: Option<String>,
     public_key: Option<String>,
 ) -> Result<(SeedCommitment, crate::receipt::Receipt), ApiError> {
+    let holder = table.holder(seat);
     let commitment = SeedCommitment {
         game_id: table.id().to_string(),
         seed_commitment: table.record().seed_commitment.clone(),
         seat: Some(seat.0),
-        entropy,
+        entropy: holder.and_then(|c| c.entropy.clone()),
+        share_commitment: holder.and_then(|c| c.share_commitment.clone()),
         public_key,
     };
     let at = (table.version(), None);

@@ -120,6 +120,7 @@ fn same_act(recorded: Option<&Event>, act: &Act) -> bool {
             | Act::ReissueToken { .. }
             | Act::Rematch { .. }
             | Act::Claim { .. }
+            | Act::RevealShare { .. }
             | Act::TimeOut { .. }
             | Act::BotsDue { .. },
             _,

@@ -24,17 +24,16 @@
 //! in `check.rs`, the decision in `decision.rs`, the acts that make a game (a creation, a
 //! rematch) in `games.rs`.
 
-use saboteur_domain::{Event, Seat};
-use saboteur_storage::{Credential, StoreError, TokenSwap};
+use saboteur_domain::Event;
+use saboteur_storage::TokenSwap;
 
 use crate::app::act::{Act, Done, Reply, Request, Signed, Who};
-use crate::app::auth::token_hash;
 use crate::app::bots;
 use crate::app::check::{authorise, precondition};
-use crate::app::decision::{Decided, decide, seat_number};
+use crate::app::decision::{Decided, decide};
 use crate::app::games::{create, rematch};
 use crate::app::ids::{GameId, Version};
-use crate::app::joins;
+use crate::app::lobby;
 use crate::app::lobby_replies;
 use crate::app::refusal::{refused_hash, refused_to_caller, signed_refusal};
 use crate::app::reply;
@@ -43,7 +42,7 @@ use crate::app::signing;
 use crate::app::state::AppState;
 use crate::app::table::{Batch, Committed};
 use crate::app::tables::{Held, Reading};
-use crate::dto::{BotSeated, Joined, NewToken};
+use crate::dto::NewToken;
 use crate::error::ApiError;
 
 /// How many times in a row the bots' answers may lose a race to another process before the
@@ -222,21 +221,19 @@ async fn on_table(
             }
         }
         Decided::Seat(credential, issued) => {
-            done(seated(state, table, (&act, who, token), (credential, issued)).await?)
+            done(lobby::seated(state, table, (&act, who, token), (credential, issued)).await?)
         }
-        Decided::Key(seat, key) => {
-            table.set_key(&state.writer, seat, &key).await?;
-            let key = key.key;
-            // The seat's commitment, made again with the new key, so the player can show the
-            // key the start must register.
-            let entropy = table.holder(seat).and_then(|c| c.entropy.clone());
-            let (commitment, receipt) =
-                reply::seat_commitment(state, table, seat, entropy, Some(key)).await?;
-            done(Done::KeyKept(Box::new(crate::dto::KeyKept {
-                seat: seat.0,
-                commitment,
-                receipt: Some(receipt),
-            })))
+        Decided::Key(seat, key) => done(lobby::key_kept(state, table, seat, key).await?),
+        Decided::Close(closing) => done(lobby::closed(state, table, closing).await?),
+        Decided::Reveal(reveal) => {
+            let (done, start) = lobby::revealed(state, table, reveal).await?;
+            if let Some(events) = start {
+                // The last share awaited: the game starts with it.
+                if let Err(e) = append(state, table, events, None, None).await {
+                    return Err(signed_refusal(state, table, refused.clone(), e).await);
+                }
+            }
+            Written::Done(Box::new(done))
         }
         Decided::Unseat(seat) => {
             table.unseat(&state.writer, seat).await?;
@@ -246,7 +243,7 @@ async fn on_table(
             table.rename(&state.writer, seat, &name).await?;
             done(Done::Renamed(crate::dto::SeatNamed { seat: seat.0, name }))
         }
-        claim @ Decided::Claim { .. } => claimed(state, table, claim).await?,
+        claim @ Decided::Claim { .. } => done(lobby::claimed(state, table, claim).await?),
         Decided::Nothing => done(Done::Nothing),
     };
     // 7. The bots answer; when the sweep found none due in the game as the store has it (the
@@ -287,37 +284,6 @@ fn afterwards(state: &AppState, table: &Held, act: &Act, after_reply: bool) {
     }
 }
 
-/// Step 6 for an act that seats (a join, a bot seated): the seat taken, and the reply to it —
-/// for a player, the seat's commitment, signed.
-async fn seated(
-    state: &AppState,
-    table: &mut Held,
-    (act, who, token): (&Act, Who, Option<&str>),
-    (credential, issued): (Credential, Option<String>),
-) -> Result<Done, ApiError> {
-    let (credential, token) =
-        take_seat(state, table, act, who, token, (credential, issued)).await?;
-    let seat = seat_number(&credential)?;
-    let level = credential.bot_level();
-    let name = credential.display_name.clone().unwrap_or_default();
-    let entropy = credential.entropy.clone();
-    let public_key = credential.public_key.clone();
-    match (level, token) {
-        (Some(level), _) => Ok(Done::BotSeated(BotSeated { seat, level, name })),
-        (None, Some(player_token)) => {
-            let (commitment, receipt) =
-                reply::seat_commitment(state, table, Seat(seat), entropy, public_key).await?;
-            Ok(Done::Joined(Box::new(Joined {
-                seat,
-                player_token,
-                commitment,
-                receipt: Some(receipt),
-            })))
-        }
-        (None, None) => Err(ApiError::Internal("a player seated without a token".into())),
-    }
-}
-
 /// Step 7 for the sweep's `BotsDue` that found no bot due in the game as the store has it: the
 /// store's flag outlived its reason and is cleared at the table's version.
 async fn settle_bot_flag(state: &AppState, table: &Held) -> Result<(), ApiError> {
@@ -325,91 +291,6 @@ async fn settle_bot_flag(state: &AppState, table: &Held) -> Result<(), ApiError>
         tracing::info!(game = %table.id(), version = %table.version(), "nothing due: the bot flag is cleared");
     }
     Ok(())
-}
-
-/// Step 6 for a rematch's reserved seat: claimed with its new token, the player's commitment
-/// signed.
-async fn claimed(state: &AppState, table: &mut Held, claim: Decided) -> Result<Written, ApiError> {
-    let Decided::Claim {
-        seat,
-        claimant,
-        token,
-        entropy,
-        key,
-    } = claim
-    else {
-        return Err(ApiError::Internal("only a claim is claimed".into()));
-    };
-    let claimed = state
-        .writer
-        .claim_seat(
-            table.id(),
-            seat,
-            &claimant,
-            &token_hash(&token),
-            (
-                entropy.as_deref(),
-                key.as_ref().map(|k| k.key.as_str()),
-                key.as_ref().and_then(|k| k.proof.as_deref()),
-            ),
-        )
-        .await;
-    table.reload_credentials(&state.store).await?;
-    match claimed {
-        Ok(()) => {
-            let public_key = key.map(|k| k.key);
-            let (commitment, receipt) =
-                reply::seat_commitment(state, table, seat, entropy, public_key).await?;
-            Ok(done(Done::Joined(Box::new(Joined {
-                seat: seat.0,
-                player_token: token,
-                commitment,
-                receipt: Some(receipt),
-            }))))
-        }
-        Err(StoreError::NotFound) => Err(ApiError::NotFound(format!("{seat} was just claimed"))),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// How many times in a row a seat may be taken through another process between this table's
-/// reading of the seats and its write before the request answers 409.
-const SEAT_RACES: u32 = 3;
-
-/// Step 6 for a seat: stores its credential. When another process took that seat since this
-/// table read the seats (a client's requests spread over processes by a load balancer), the
-/// seats are read again and the free seat decided again, up to [`SEAT_RACES`] times.
-async fn take_seat(
-    state: &AppState,
-    table: &mut Held,
-    act: &Act,
-    who: Who,
-    token: Option<&str>,
-    mut decided: (Credential, Option<String>),
-) -> Result<(Credential, Option<String>), ApiError> {
-    let mut races = 0;
-    loop {
-        match table
-            .seat(
-                &state.writer,
-                decided.0.clone(),
-                act.taker()
-                    .map(|c| joins::taker(c, &state.config.limits, chrono::Utc::now())),
-            )
-            .await
-        {
-            Ok(()) => return Ok(decided),
-            Err(ApiError::Conflict(..)) if races < SEAT_RACES => {
-                races += 1;
-                precondition(state, table, act)?;
-                match decide(state, table, act, who, token)? {
-                    Decided::Seat(credential, token) => decided = (credential, token),
-                    _ => return Err(ApiError::Internal("a seat decided as another act".into())),
-                }
-            }
-            Err(e) => return Err(e),
-        }
-    }
 }
 
 /// What the write did.

@@ -19,6 +19,7 @@ pub(crate) mod play;
 pub(crate) mod players;
 pub(crate) mod quota;
 pub(crate) mod series;
+pub(crate) mod shares;
 pub(crate) mod stream;
 pub(crate) mod transparency;
 pub(crate) mod undo;
@@ -34,6 +35,7 @@ pub(crate) fn configure(cfg: &mut ServiceConfig) {
     undo::configure(cfg);
     online::configure(cfg);
     series::configure(cfg);
+    shares::configure(cfg);
     audit::configure(cfg);
     stream::configure(cfg);
     players::configure(cfg);

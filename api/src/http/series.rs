@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::app::act::{Act, SentKey};
+use crate::app::act::{Act, SentKey, SentShare};
 use crate::app::seam;
 use crate::app::state::AppState;
 use crate::dto::{ClaimSeat, GameCreated, Joined};
@@ -119,6 +119,7 @@ async fn claim(
     let (id, seat) = path.into_inner();
     let ClaimSeat {
         entropy,
+        share_commitment,
         public_key,
         key_proof,
     } = body.0.unwrap_or_default();
@@ -128,7 +129,10 @@ async fn claim(
         Act::Claim {
             game: game(&id)?,
             seat: Seat(seat),
-            entropy,
+            share: SentShare {
+                entropy,
+                commitment: share_commitment,
+            },
             key: public_key.map(|key| SentKey {
                 key,
                 proof: key_proof,

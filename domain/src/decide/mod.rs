@@ -18,4 +18,4 @@ mod tx;
 
 pub use dispatch::decide;
 pub use round_end::saboteur_share;
-pub use setup::{create, deal, start, start_with};
+pub use setup::{create, deal, start, start_committed, start_with};

@@ -4,7 +4,7 @@ use super::tx::reject;
 use crate::cards::{self, Card, Role, Ruleset};
 use crate::event::Event;
 use crate::game::{Game, Options, Phase, RULES_VERSION};
-use crate::random::Contribution;
+use crate::random::{Contribution, ShareCommitment};
 use crate::random::{Seed, shuffle};
 use crate::seat::Seat;
 use crate::secret::{Pile, Secret};
@@ -59,25 +59,59 @@ pub fn start_with(
     game: &Game,
     contributions: &[Contribution],
 ) -> Result<Vec<Event>, RuleViolation> {
+    start_committed(game, contributions, &[])
+}
+
+/// Starts a created game with the players' shares in its seed, some committed to before any
+/// was seen ([`Event::SeedMixed`]'s `committed`, recorded whole): [`Event::SeedMixed`] (when
+/// any seat contributed or committed), then round 1 dealt from the mixed seed. Shares and
+/// commitments come one per seat at most, in seat order, of seats at the table; a committed
+/// seat's share must open its commitment ([`Seed::share_commitment`]); a committed seat
+/// without a share withheld it.
+pub fn start_committed(
+    game: &Game,
+    contributions: &[Contribution],
+    committed: &[ShareCommitment],
+) -> Result<Vec<Event>, RuleViolation> {
     match game.phase {
         Phase::NotStarted => {}
         Phase::GameOver => return reject(V::GameOver, "the game has ended"),
         _ => return reject(V::WrongPhase, "the game has already started"),
     }
-    if contributions.is_empty() {
+    if contributions.is_empty() && committed.is_empty() {
         return Ok(vec![deal(game, 1, game.first_player)]);
     }
-    if let Some(c) = contributions.iter().find(|c| c.seat.index() >= game.n()) {
-        return reject(V::InvalidTarget, format!("{} is not at this table", c.seat));
+    let seats = contributions
+        .iter()
+        .map(|c| c.seat)
+        .chain(committed.iter().map(|c| c.seat));
+    if let Some(s) = seats.clone().find(|s| s.index() >= game.n()) {
+        return reject(V::InvalidTarget, format!("{s} is not at this table"));
     }
-    if contributions.windows(2).any(|w| w[0].seat >= w[1].seat) {
+    let ordered = |seats: &mut dyn Iterator<Item = Seat>| {
+        let seats: Vec<Seat> = seats.collect();
+        seats.windows(2).all(|w| w[0] < w[1])
+    };
+    if !ordered(&mut contributions.iter().map(|c| c.seat))
+        || !ordered(&mut committed.iter().map(|c| c.seat))
+    {
         return reject(V::InvalidTarget, "one share per seat, in seat order");
+    }
+    for c in committed {
+        let share = contributions.iter().find(|s| s.seat == c.seat);
+        if share.is_some_and(|s| s.entropy.share_commitment() != c.commitment) {
+            return reject(
+                V::InvalidTarget,
+                format!("{}'s share does not open the commitment it made", c.seat),
+            );
+        }
     }
     let mut mixed = game.clone();
     mixed.seed = game.seed.mixed(contributions);
     Ok(vec![
         Event::SeedMixed {
             contributions: contributions.to_vec(),
+            committed: committed.to_vec(),
         },
         deal(&mixed, 1, game.first_player),
     ])

@@ -66,7 +66,7 @@ impl Game {
                     *self = g;
                 }
             }
-            Event::SeedMixed { contributions } => {
+            Event::SeedMixed { contributions, .. } => {
                 self.seed = self.seed.mixed(contributions);
             }
             Event::RoundStarted {

@@ -49,7 +49,8 @@ fn players_shares_are_mixed_into_the_seed_and_the_audit_deals_from_the_mix() {
     assert_eq!(
         mixed[0],
         Event::SeedMixed {
-            contributions: shares.clone()
+            contributions: shares.clone(),
+            committed: vec![],
         }
     );
     assert_ne!(mixed[1], alone[0], "the shares change the deal");
@@ -81,6 +82,7 @@ fn players_shares_are_mixed_into_the_seed_and_the_audit_deals_from_the_mix() {
     let mut tampered = log.clone();
     tampered[1] = Event::SeedMixed {
         contributions: shares[1..].to_vec(),
+        committed: vec![],
     };
     assert_eq!(audit(&tampered).unwrap_err().seq, 3);
     // It dropped the shares altogether.
@@ -94,6 +96,68 @@ fn players_shares_are_mixed_into_the_seed_and_the_audit_deals_from_the_mix() {
         History::replay(log.iter().cloned()).unwrap().game(),
         live.game()
     );
+}
+
+/// Shares committed to before any was seen: a share must open its seat's commitment; a
+/// committed seat without a share withheld it and the deal is drawn without it; the record
+/// keeps every commitment, and the audit names a share that does not open its own.
+#[test]
+fn committed_shares_must_open_their_commitments_and_a_withheld_one_is_left_out() {
+    use saboteur_domain::ShareCommitment;
+    let created = create(
+        Ruleset::Base,
+        Options::default(),
+        4,
+        Seat(0),
+        Seed::from_u64(5),
+    )
+    .unwrap();
+    let h = History::new(created.clone()).unwrap();
+    let shares = shares(0, 4);
+    let committed: Vec<ShareCommitment> = shares
+        .iter()
+        .map(|c| ShareCommitment {
+            seat: c.seat,
+            commitment: c.entropy.share_commitment(),
+        })
+        .collect();
+    // Every share revealed: the deal is the one the shares alone give.
+    let all = h.start_committed(&shares, &committed).unwrap();
+    assert_eq!(all[1], h.start_with(&shares).unwrap()[1]);
+    // Seat 2 withheld its share: the deal is drawn without it, the commitment kept.
+    let revealed: Vec<_> = shares
+        .iter()
+        .filter(|c| c.seat != Seat(2))
+        .copied()
+        .collect();
+    let withheld = h.start_committed(&revealed, &committed).unwrap();
+    assert_eq!(withheld[1], h.start_with(&revealed).unwrap()[1]);
+    assert_ne!(withheld[1], all[1], "a withheld share changes the deal");
+    assert!(
+        matches!(&withheld[0], Event::SeedMixed { committed: c, .. } if c.len() == 4),
+        "every commitment is recorded"
+    );
+    // A share that does not open its commitment is refused.
+    let mut other = shares.clone();
+    other[1].entropy = Seed::from_u64(999);
+    assert_eq!(
+        h.start_committed(&other, &committed).unwrap_err().code(),
+        "invalid_target"
+    );
+    // The operator recorded another share for a committed seat (and dealt from it).
+    let forged = h.start_with(&other).unwrap();
+    let mut log = vec![created.clone()];
+    log.push(Event::SeedMixed {
+        contributions: other.clone(),
+        committed: committed.clone(),
+    });
+    log.push(forged[1].clone());
+    let d = audit(&log).unwrap_err();
+    assert_eq!(d.seq, 2, "{d}");
+    assert!(d.to_string().contains("does not open"), "{d}");
+    // The honest record passes.
+    let log: Vec<Event> = std::iter::once(created).chain(withheld).collect();
+    assert_eq!(audit(&log).unwrap().deals_checked, 1);
 }
 
 #[test]

@@ -22,6 +22,7 @@ fn player(hash: &str, seat: Option<u8>) -> Credential {
         entropy: None,
         public_key: None,
         key_proof: None,
+        share_commitment: None,
     }
 }
 
@@ -100,6 +101,7 @@ async fn seats_without_a_token(store: &EventStore) {
         entropy: None,
         public_key: None,
         key_proof: None,
+        share_commitment: None,
         ..player("unused", Some(2))
     };
     let kept = Credential {
@@ -109,6 +111,7 @@ async fn seats_without_a_token(store: &EventStore) {
         entropy: None,
         public_key: None,
         key_proof: None,
+        share_commitment: None,
         ..player("unused", Some(3))
     };
     store.add_credential(&bot).await.unwrap();
@@ -135,7 +138,7 @@ async fn a_kept_seat_claimed(store: &EventStore) {
                 Seat(3),
                 "someone-else",
                 "h3",
-                (None, None, None)
+                (None, None, None, None)
             )
             .await,
         Err(StoreError::NotFound)
@@ -149,7 +152,7 @@ async fn a_kept_seat_claimed(store: &EventStore) {
             Seat(3),
             "old-h3",
             "h3",
-            (Some(&share), Some(&key), Some(&proof)),
+            (Some(&share), Some(&key), Some(&proof), None),
         )
         .await
         .unwrap();
@@ -192,7 +195,13 @@ async fn a_key_registered_later(store: &EventStore) {
     );
     assert!(matches!(
         store
-            .claim_seat(&gid("g1"), Seat(3), "old-h3", "h3", (None, None, None))
+            .claim_seat(
+                &gid("g1"),
+                Seat(3),
+                "old-h3",
+                "h3",
+                (None, None, None, None)
+            )
             .await,
         Err(StoreError::NotFound)
     ));
@@ -309,6 +318,7 @@ pub(crate) async fn join_limit_holds_under_races(store: EventStore) {
                     entropy: None,
                     public_key: None,
                     key_proof: None,
+                    share_commitment: None,
                 };
                 let limited = SeatTaker {
                     client: "198.51.100.7",
@@ -368,6 +378,7 @@ pub(crate) async fn seats_by_key(store: EventStore) {
         entropy: None,
         public_key: Some(public_key.into()),
         key_proof: None,
+        share_commitment: None,
     };
     for (game, status) in [
         ("k1", GameStatus::Lobby),

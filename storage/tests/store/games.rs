@@ -98,6 +98,7 @@ async fn creation_is_whole(store: EventStore) {
         entropy: None,
         public_key: None,
         key_proof: None,
+        share_commitment: None,
     };
     store.add_credential(&seat("t1")).await.unwrap();
     assert!(matches!(

@@ -56,6 +56,7 @@ pub(crate) fn host(id: &str) -> Credential {
         entropy: None,
         public_key: None,
         key_proof: None,
+        share_commitment: None,
     }
 }
 

@@ -16,6 +16,7 @@ mod signed;
 pub use bundle::{
     AuditBundle, BundleEvent, Verified, acts_not_signed_by, verify, verify_unfinished,
 };
+pub use commitment::withheld_shares;
 pub use error::{AuditCheck, AuditError};
 pub use proof::{ReceiptsProve, check_equivocation, prove_with_receipts};
 pub use receipts::{

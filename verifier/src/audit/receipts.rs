@@ -121,6 +121,14 @@ pub fn check_receipts_with_keys(
             if let (true, Some(p)) = (superseded, &promised) {
                 record.public_key.clone_from(&p.public_key);
             }
+            // Taken with a commitment, revealed later: the reply to taking the seat named the
+            // commitment alone.
+            if let Some(p) = &promised
+                && p.share_commitment.is_some()
+                && p.entropy.is_none()
+            {
+                record.entropy = None;
+            }
             (promised, record)
         });
         if let (Some((Some(promised), _)), Some(sent)) = (&commitment, &sent) {
@@ -196,7 +204,17 @@ pub fn check_receipts_with_keys(
         }
         .map_err(|e| Refused(format!("{name}: {e}")))?;
         let hash = view_hash(&recomputed);
-        if hash != receipt.view_hash {
+        // A seat's commitment kept without its body was signed before or after the seat
+        // revealed its share: before, it named the commitment alone.
+        let before_reveal = || {
+            let mut before = recomputed.clone();
+            let committed = before.get("share_commitment").is_some();
+            before.as_object_mut().map(|o| o.remove("entropy"));
+            committed && view_hash(&before) == receipt.view_hash
+        };
+        if hash != receipt.view_hash
+            && !(receipt.kind == ReceiptKind::Commitment && before_reveal())
+        {
             return Err(Contradiction(format!(
                 "{name}: what the bundle gives for it hashes to {hash}, the receipt signed {}: \
                  the record was changed after it was served, or the server served what its \

@@ -29,13 +29,52 @@ impl Table {
     }
 
     /// Reads the game's credentials again from the store (a seat was taken or claimed through
-    /// another process, or a write here was refused by the store).
+    /// another process, or a write here was refused by the store), and in the lobby whether it
+    /// was closed for the committed shares (through another process too).
     pub(in crate::app) async fn reload_credentials(
         &mut self,
         store: &ReadStore,
     ) -> Result<(), ApiError> {
         self.credentials = store.credentials(&self.id).await?;
+        if self.record.status == saboteur_storage::GameStatus::Lobby {
+            self.record.reveal_by = store.get_game(&self.id).await?.reveal_by;
+        }
         Ok(())
+    }
+
+    /// Closes the lobby for the committed shares, due by `reveal_by` (milliseconds since the
+    /// Unix epoch); closed already through another process, it keeps that one's time.
+    pub(in crate::app) async fn close(
+        &mut self,
+        store: &EventStore,
+        reveal_by: i64,
+    ) -> Result<(), ApiError> {
+        store.close_lobby(&self.id, reveal_by).await?;
+        self.reload_credentials(&store.reader()).await?;
+        if self.record.reveal_by.is_none() {
+            return Err(ApiError::Conflict(
+                crate::error::Conflict::Started,
+                "the game is no longer a lobby".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Stores the share `seat` revealed (checked against its commitment by the caller).
+    pub(in crate::app) async fn reveal(
+        &mut self,
+        store: &EventStore,
+        seat: Seat,
+        entropy: &str,
+    ) -> Result<(), ApiError> {
+        let stored = store.reveal_share(&self.id, seat, entropy).await;
+        self.reload_credentials(&store.reader()).await?;
+        match stored {
+            Ok(()) => Ok(()),
+            // Revealed meanwhile through another process (the commitment binds one share).
+            Err(saboteur_storage::StoreError::NotFound) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Whether `token_hash` still holds `seat` (a stream checks this before each event it

@@ -81,19 +81,20 @@ impl Mixed {
             app,
             time,
             rng,
-            (id, host, tokens),
+            (id, host, tokens, Vec::new()),
             settings,
             self.spectator_talk,
         )
         .await
     }
 
-    /// Starts a seated game and opens every player's stream.
+    /// Starts a seated game and opens every player's stream; seats that committed to their
+    /// shares (`shares`, by seat) reveal them once the host's start closed the lobby.
     async fn started(
         app: Arc<TestApp>,
         time: TimeSource,
         rng: Rng,
-        (id, host, tokens): (String, String, Vec<Option<Seated>>),
+        (id, host, tokens, shares): (String, String, Vec<Option<Seated>>, Vec<Option<String>>),
         settings: Value,
         spectator_talk: bool,
     ) -> Mixed {
@@ -132,9 +133,88 @@ impl Mixed {
             last_signed: std::sync::Mutex::new(None),
         };
         let ex = game.post("/start", Some(&game.host), None, &[]).await;
-        game.check(ex.status == StatusCode::OK, || format!("the start: {ex:?}"));
-        game.keep("the start", &ex);
+        if shares.iter().any(Option::is_some) {
+            game.reveal(&shares, &ex).await;
+        } else {
+            game.check(ex.status == StatusCode::OK, || format!("the start: {ex:?}"));
+            game.keep("the start", &ex);
+        }
         game
+    }
+
+    /// After the host's start closed the lobby (`closed`): the committed seats reveal their
+    /// shares in a random order, the last one starting the game; now and then a start comes
+    /// too early, a wrong share is sent, or one seat withholds its share and the host starts
+    /// without it once the time is up.
+    async fn reveal(&mut self, shares: &[Option<String>], closed: &crate::helpers::Exchange) {
+        let committed: Vec<usize> = (0..shares.len()).filter(|s| shares[*s].is_some()).collect();
+        self.check(
+            closed.status == StatusCode::ACCEPTED && closed.body["waiting"] == json!(committed),
+            || format!("the lobby closed for the shares of {committed:?}: {closed:?}"),
+        );
+        if self.rng.chance(30) {
+            let early = self.post("/start", Some(&self.host), None, &[]).await;
+            self.check(
+                early.status == StatusCode::CONFLICT && early.body["code"] == "shares_unrevealed",
+                || format!("a start before the shares: {early:?}"),
+            );
+        }
+        let path = |seat: usize| format!("/games/{}/seats/{seat}/share", self.id);
+        let token = |game: &Mixed, seat: usize| game.seats[seat].as_ref().map(|p| p.token.clone());
+        let mut order = committed.clone();
+        for i in (1..order.len()).rev() {
+            order.swap(i, self.rng.index(i + 1));
+        }
+        if self.rng.chance(30) {
+            let wrong = json!({ "entropy": seed_hex(self.rng.next()) });
+            let seat = order[0];
+            let ex = self
+                .app
+                .exchange(
+                    Method::PUT,
+                    &path(seat),
+                    token(self, seat).as_deref(),
+                    Some(&wrong),
+                    &[],
+                )
+                .await;
+            self.check(ex.status == StatusCode::BAD_REQUEST, || {
+                format!("a share that does not open the commitment: {ex:?}")
+            });
+        }
+        let withheld = self
+            .rng
+            .chance(20)
+            .then(|| order[self.rng.index(order.len())]);
+        let revealing: Vec<usize> = order.into_iter().filter(|s| Some(*s) != withheld).collect();
+        for (n, seat) in revealing.iter().enumerate() {
+            let body = json!({ "entropy": shares[*seat] });
+            let ex = self
+                .app
+                .exchange(
+                    Method::PUT,
+                    &path(*seat),
+                    token(self, *seat).as_deref(),
+                    Some(&body),
+                    &[],
+                )
+                .await;
+            let last = withheld.is_none() && n + 1 == revealing.len();
+            self.check(
+                ex.status == StatusCode::OK
+                    && ex.body["started"] == json!(last)
+                    && ex.body["commitment"]["entropy"] == body["entropy"],
+                || format!("{seat}'s share revealed: {ex:?}"),
+            );
+        }
+        if withheld.is_some() {
+            self.time.advance(30_001);
+            let ex = self.post("/start", Some(&self.host), None, &[]).await;
+            self.check(ex.status == StatusCode::OK, || {
+                format!("the start without a withheld share: {ex:?}")
+            });
+            self.keep("the start", &ex);
+        }
     }
 
     /// A new game with random settings, seated and started.
@@ -192,7 +272,9 @@ impl Mixed {
         let id = g["game_id"].as_str().unwrap().to_string();
         let host = g["host_token"].as_str().unwrap().to_string();
         let mut tokens = Vec::new();
+        let mut shares = Vec::new();
         for (seat, human) in humans.iter().enumerate() {
+            let mut share = None;
             if *human {
                 // Now and then with a key: the seat's acts are then signed.
                 let key = rng.chance(50).then(|| signing_key(&mut rng));
@@ -231,7 +313,13 @@ impl Mixed {
                 if let Some((k, public)) = &key {
                     body["public_key"] = json!(public);
                     body["key_proof"] = json!(super::game::key_proof(k, &id));
-                } else if rng.chance(50) {
+                }
+                // Now and then the commitment to a share instead, revealed after the start.
+                if rng.chance(30) {
+                    let secret = saboteur_domain::Seed::from_u64(rng.next());
+                    body["share_commitment"] = json!(secret.share_commitment().to_hex());
+                    share = Some(secret.to_hex());
+                } else if key.is_none() && rng.chance(50) {
                     body["entropy"] = json!(seed_hex(rng.next()));
                 }
                 let (st, j) = lobby_act(&app, &mut rng, Method::POST, &path, None, &body).await;
@@ -257,6 +345,7 @@ impl Mixed {
                     );
                 }
                 tokens.push(Some((token, key.map(|(k, _)| k))));
+                shares.push(share);
             } else {
                 let level = if rng.chance(50) {
                     "random"
@@ -269,12 +358,13 @@ impl Mixed {
                     lobby_act(&app, &mut rng, Method::POST, &path, Some(&host), &bot).await;
                 assert_eq!(st, StatusCode::CREATED, "{b}");
                 tokens.push(None);
+                shares.push(None);
             }
         }
         let mut described = settings;
         described["humans"] = json!(humans);
         let talk = options["spectator_talk"] == true;
-        Mixed::started(app, time, rng, (id, host, tokens), described, talk).await
+        Mixed::started(app, time, rng, (id, host, tokens, shares), described, talk).await
     }
 }
 
