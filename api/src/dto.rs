@@ -114,10 +114,9 @@ pub struct GameSummary {
     /// `game_ended` event records them.
     #[schema(required = true)]
     pub winners: Option<Vec<u8>>,
-    /// Once the host closed the lobby for the committed shares to be revealed (its first
-    /// `POST /games/{id}/start` while a share was committed to and not revealed): when their
-    /// time is up (RFC 3339, UTC, to the millisecond). No seat is taken or given back after it.
-    /// Absent while the lobby is open.
+    /// Once the host closed the lobby for the committed shares to be revealed
+    /// (`POST /games/{id}/close`): when their time is up (RFC 3339, UTC, to the millisecond).
+    /// No seat is taken or given back after it. Absent while the lobby is open.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(format = DateTime)]
     pub reveal_by: Option<String>,
@@ -149,8 +148,9 @@ pub struct JoinGame {
     pub entropy: Option<String>,
     /// Instead of `entropy`, the commitment to it: SHA-256 of the 28 ASCII bytes `saboteur
     /// share commitment v1` then the share's 32 bytes, as 64 hex digits. Nobody sees your
-    /// share before every seat has committed: when the host starts, the lobby closes and each
-    /// committed seat reveals its share (`PUT /games/{id}/seats/{seat}/share`); the start
+    /// share before every seat has committed: the host closes the lobby
+    /// (`POST /games/{id}/close`), each committed seat reveals its share
+    /// (`PUT /games/{id}/seats/{seat}/share`) and the last one starts the game; the start
     /// records the commitments with the shares (`seed_mixed.committed`), so no seat, the
     /// server's own included, can choose its share knowing the others'. Sending both is 400.
     #[schema(pattern = "^[0-9a-fA-F]{64}$")]
@@ -249,7 +249,7 @@ pub struct ShareRevealed {
     pub started: bool,
 }
 
-/// The lobby closed for the committed shares to be revealed (202 to the host's start).
+/// The lobby closed for the committed shares to be revealed.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct LobbyClosed {
     /// When the shares' time is up (RFC 3339, UTC, to the millisecond): the host's start then

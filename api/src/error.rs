@@ -229,7 +229,7 @@ pub enum Conflict {
     LobbyClosed,
     /// Shares committed to are not all revealed and their time is not up (`shares_unrevealed`).
     SharesUnrevealed,
-    /// Shares are revealed once the host closes the lobby by starting (`lobby_open`).
+    /// Shares are revealed once the host closes the lobby (`lobby_open`).
     LobbyOpen,
 }
 

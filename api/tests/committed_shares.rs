@@ -1,6 +1,6 @@
 //! Shares committed before any is seen. A player may take a seat with the commitment to their
-//! share instead of the share; the host's start then closes the lobby, each committed seat
-//! reveals its share, and the last one starts the game. So no seat, the operator's own
+//! share instead of the share; the host closes the lobby, each committed seat reveals its
+//! share, and the last one starts the game. So no seat, the operator's own
 //! included, chooses its share knowing the others' (before, shares were public as they came,
 //! and a seat the operator took last could try shares until the deal suited it).
 //!
@@ -102,8 +102,7 @@ async fn bots_finish(server: &Server, id: &str, host: &str) {
     panic!("game {id} did not end");
 }
 
-/// The lobby closes at the host's first start; nothing of a share is served before it is
-/// revealed; a seat is neither taken nor given back once closed; a share is revealed only once
+/// A start waits for the committed shares; the host closes the lobby; a seat is neither taken nor given back once closed; a share is revealed only once
 /// closed and only if it opens the seat's commitment; the last share starts the game, whose
 /// record keeps the commitments; and the honest game verifies, the players' replies with it.
 async fn shares_are_committed_then_revealed(url: &str, dir: &std::path::Path) {
@@ -157,14 +156,33 @@ async fn shares_are_committed_then_revealed(url: &str, dir: &std::path::Path) {
         "{summary}"
     );
     assert!(summary.get("reveal_by").is_none(), "{summary}");
-    // The host's start closes it.
+    // A start waits for them: the lobby is to be closed first, which changes nothing else.
     let start = format!("/games/{id}/start");
-    let (status, closed) = send(&server, ("POST", &start), Some(&host), None).await;
+    let (status, problem) = send(&server, ("POST", &start), Some(&host), None).await;
+    assert_eq!(
+        (status, problem["code"].as_str()),
+        (409, Some("shares_unrevealed")),
+        "{problem}"
+    );
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("close the lobby"),
+        "{problem}"
+    );
+    // Only the host closes it; closing again answers the same.
+    let close = format!("/games/{id}/close");
+    let (status, _) = send(&server, ("POST", &close), Some(token(&ada)), None).await;
+    assert_eq!(status, 403);
+    let (status, closed) = send(&server, ("POST", &close), Some(&host), None).await;
     assert_eq!(
         (status, &closed["waiting"]),
-        (202, &json!([0, 1])),
+        (200, &json!([0, 1])),
         "{closed}"
     );
+    let (status, again) = send(&server, ("POST", &close), Some(&host), None).await;
+    assert_eq!((status, &again), (200, &closed));
     let summary = server
         .call("GET", &format!("/games/{id}"), None, None)
         .await;
@@ -296,8 +314,9 @@ async fn a_share_withheld_or_dropped_is_named(url: &str, dir: &std::path::Path) 
     let server = Server::start_at(url, clock.clone()).await;
     let (id, host, ada, _bo) = committed_lobby(&server).await;
     let start = format!("/games/{id}/start");
-    let (status, closed) = send(&server, ("POST", &start), Some(&host), None).await;
-    assert_eq!(status, 202, "{closed}");
+    let close = format!("/games/{id}/close");
+    let (status, closed) = send(&server, ("POST", &close), Some(&host), None).await;
+    assert_eq!(status, 200, "{closed}");
     let (ada_share, ada_commitment) = share(1);
     let (status, revealed) = send(
         &server,

@@ -144,6 +144,8 @@ pub(crate) enum Act {
     },
     /// Deal round 1 (the host, every seat taken).
     Start { game: GameId },
+    /// Close the lobby for the committed shares to be revealed (the host, every seat taken).
+    CloseLobby { game: GameId },
     /// Cancel the game before its start (the host): it is no longer a lobby.
     Cancel { game: GameId },
     /// A player's command, chosen at one of the versions `if_match` lists if given (an
@@ -331,6 +333,10 @@ impl Act {
             },
             Act::Cancel { game } => Declared {
                 may: May::Host("cancels the game"),
+                ..on(game)
+            },
+            Act::CloseLobby { game } => Declared {
+                may: May::Host("closes the lobby"),
                 ..on(game)
             },
             Act::Command { game, key, .. } => Declared {
@@ -524,7 +530,7 @@ pub(crate) enum Done {
     KeyKept(Box<crate::dto::KeyKept>),
     /// A seat was named anew before the start (200).
     Renamed(crate::dto::SeatNamed),
-    /// The lobby was closed for the committed shares to be revealed (202).
+    /// The lobby was closed for the committed shares to be revealed (200).
     Closed(crate::dto::LobbyClosed),
     /// A committed share was revealed (200).
     Revealed(Box<crate::dto::ShareRevealed>),

@@ -179,7 +179,7 @@ pub(in crate::app) fn precondition(
                 ));
             }
         }
-        Act::Start { .. } => {
+        Act::Start { .. } | Act::CloseLobby { .. } => {
             if !lobby {
                 return Err(ApiError::Conflict(
                     Conflict::Started,

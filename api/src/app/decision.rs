@@ -179,7 +179,8 @@ pub(in crate::app) fn decide(
                     .inc();
             })?)
         }
-        (Act::Start { .. }, _) => shares::start_or_close(table)?,
+        (Act::Start { .. }, _) => shares::start(table)?,
+        (Act::CloseLobby { .. }, _) => shares::close(table)?,
         (Act::RevealShare { seat, entropy, .. }, _) => shares::reveal(table, *seat, entropy)?,
         (Act::Cancel { .. }, _) => events(history.cancel()?),
         (Act::RequestUndo { .. }, Who::Player(seat)) => events(history.request_undo(seat)?),

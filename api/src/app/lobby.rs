@@ -154,8 +154,8 @@ pub(in crate::app) async fn key_kept(
     })))
 }
 
-/// Step 6 for the host's start while committed shares are awaited: the lobby closed (through
-/// any process first: then as that one closed it).
+/// Step 6 for the host's closing of the lobby: closed (through any process first: then as that
+/// one closed it), and the seats whose shares are awaited.
 pub(in crate::app) async fn closed(
     state: &AppState,
     table: &mut Held,

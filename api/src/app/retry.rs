@@ -121,6 +121,7 @@ fn same_act(recorded: Option<&Event>, act: &Act) -> bool {
             | Act::Rematch { .. }
             | Act::Claim { .. }
             | Act::RevealShare { .. }
+            | Act::CloseLobby { .. }
             | Act::TimeOut { .. }
             | Act::BotsDue { .. },
             _,

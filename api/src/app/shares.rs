@@ -1,6 +1,6 @@
 //! The players' shares in the seed at the start: the start's events (the deal from the seed
-//! mixed with the shares), the lobby closed while committed shares are awaited, and a share
-//! revealed (the last one awaited starts the game).
+//! mixed with the shares), the lobby closed for the committed shares to be revealed, and a
+//! share revealed (the last one awaited starts the game).
 
 use saboteur_domain::{Event, Seat, Seed};
 use saboteur_storage::{Credential, Role};
@@ -54,20 +54,30 @@ fn seats_named(seats: &[Seat]) -> String {
         .join(", ")
 }
 
-/// Step 5 for the host's start: the start's events when no committed share is awaited (or its
-/// time is up); else the lobby closed (the first time) or 409 `shares_unrevealed` until
-/// `reveal_by`.
-pub(in crate::app) fn start_or_close(table: &Held) -> Result<Decided, ApiError> {
+/// Step 5 for the host's start: the start's events when no committed share is awaited, or
+/// their time is up; else 409 `shares_unrevealed` (the lobby to close first, or the shares
+/// awaited until `reveal_by`).
+pub(in crate::app) fn start(table: &Held) -> Result<Decided, ApiError> {
     let credentials = table.credentials();
     let waiting = awaited(credentials);
     let now = i64::try_from(table.now_ms()).unwrap_or(i64::MAX);
-    let events = |events| Decided::Events { events, swap: None };
+    let start = || {
+        Ok(Decided::Events {
+            events: start_events(table, credentials)?,
+            swap: None,
+        })
+    };
     match table.record().reveal_by {
-        _ if waiting.is_empty() => Ok(events(start(table, credentials)?)),
-        None => Ok(Decided::Close(Closing {
-            reveal_by: now.saturating_add(REVEAL_WINDOW_MS),
-            waiting,
-        })),
+        _ if waiting.is_empty() => start(),
+        None => Err(ApiError::Conflict(
+            Conflict::SharesUnrevealed,
+            format!(
+                "{} committed to a share: close the lobby (POST /games/{}/close) for the shares \
+                 to be revealed; the last one revealed starts the game",
+                seats_named(&waiting),
+                table.id()
+            ),
+        )),
         Some(by) if now < by => Err(ApiError::Conflict(
             Conflict::SharesUnrevealed,
             format!(
@@ -78,8 +88,21 @@ pub(in crate::app) fn start_or_close(table: &Held) -> Result<Decided, ApiError> 
                 (by - now + 999) / 1000
             ),
         )),
-        Some(_) => Ok(events(start(table, credentials)?)),
+        Some(_) => start(),
     }
+}
+
+/// Step 5 for the host's closing of the lobby: its shares due by now and
+/// [`REVEAL_WINDOW_MS`] (closed already: as it was closed).
+pub(in crate::app) fn close(table: &Held) -> Result<Decided, ApiError> {
+    let now = i64::try_from(table.now_ms()).unwrap_or(i64::MAX);
+    Ok(Decided::Close(Closing {
+        reveal_by: table
+            .record()
+            .reveal_by
+            .unwrap_or(now.saturating_add(REVEAL_WINDOW_MS)),
+        waiting: awaited(table.credentials()),
+    }))
 }
 
 /// Step 5 for a share revealed by its seat: 409 `lobby_open` before the host closed the lobby;
@@ -120,7 +143,7 @@ pub(in crate::app) fn reveal(table: &Held, seat: Seat, sent: &str) -> Result<Dec
     }
     let waiting = awaited(&credentials);
     let start = if waiting.is_empty() {
-        Some(start(table, &credentials)?)
+        Some(start_events(table, &credentials)?)
     } else {
         None
     };
@@ -137,7 +160,7 @@ pub(in crate::app) fn reveal(table: &Held, seat: Seat, sent: &str) -> Result<Dec
 /// with every seated player's share (and the commitments of those who committed, revealed or
 /// not), then the keys sent with the seats and the seats given to bots in the lobby, recorded
 /// after the deal.
-fn start(table: &Held, credentials: &[Credential]) -> Result<Vec<Event>, ApiError> {
+fn start_events(table: &Held, credentials: &[Credential]) -> Result<Vec<Event>, ApiError> {
     let history = table.history();
     // Every seated player's share, in seat order: the deals are drawn from the seed
     // mixed with them.

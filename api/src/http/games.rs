@@ -14,7 +14,7 @@ use crate::app::state::AppState;
 use crate::dto::Outcome;
 use crate::dto::{
     AddBot, BotSeated, CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined, KeyKept,
-    LobbyClosed, SeatKey, SeatName, SeatNamed,
+    SeatKey, SeatName, SeatNamed,
 };
 use crate::error::ApiError;
 use crate::http::body::{Json, RawBody};
@@ -444,24 +444,22 @@ async fn rename_seat(
 /// Start a game
 ///
 /// The host starts a game whose seats are all taken: round 1 is dealt from the seed mixed with
-/// the players' shares. When a seat committed to its share (`share_commitment`) and has not
-/// revealed it, the first start closes the lobby instead (202): no seat is taken or given back
-/// from then on, each committed seat reveals its share (`PUT /games/{id}/seats/{seat}/share`),
-/// and the last share revealed starts the game. Until `reveal_by` a start is 409
-/// `shares_unrevealed`; after it, the host's start deals without the shares still awaited
-/// (`seed_mixed` records their commitments: `saboteur verify` names each share withheld).
+/// the players' shares. While a seat's share is committed (`share_commitment`) and not
+/// revealed, a start is 409 `shares_unrevealed`: the host closes the lobby
+/// (`POST /games/{id}/close`), the last share revealed starts the game, and after `reveal_by`
+/// the host's start deals without the shares still awaited (`seed_mixed` records their
+/// commitments: `saboteur verify` says each share withheld).
 #[utoipa::path(
     tag = "games",
     params(("id" = String, Path, description = "The game's id")),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Started: the events as the host (a spectator) sees them", body = Outcome),
-        (status = 202, description = "The lobby closed: the committed shares are awaited until `reveal_by`", body = LobbyClosed),
         (status = 401, description = "No valid token for this game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the host starts the game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
-        (status = 409, description = "Seats are free (`seats_open`), the game has started (`already_started`), or committed shares are awaited until `reveal_by` (`shares_unrevealed`, with `Retry-After`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Seats are free (`seats_open`), the game has started (`already_started`), or committed shares are awaited: the lobby is to be closed, or their time is not up (`shares_unrevealed`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/start")]

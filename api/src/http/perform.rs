@@ -174,7 +174,7 @@ fn respond(done: Done, game: Option<&GameId>, declared: Option<&semver::Version>
         Done::Left => HttpResponse::NoContent().finish(),
         Done::KeyKept(kept) => seated(game, kept.seat).json(kept),
         Done::Renamed(named) => HttpResponse::Ok().json(named),
-        Done::Closed(closed) => HttpResponse::Accepted().json(closed),
+        Done::Closed(closed) => HttpResponse::Ok().json(closed),
         Done::Revealed(revealed) => HttpResponse::Ok().json(revealed),
         Done::Recorded(out) => HttpResponse::Ok()
             .insert_header(("ETag", format!("\"{}\"", out.version)))

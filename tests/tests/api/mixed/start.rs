@@ -132,24 +132,30 @@ impl Mixed {
             checking: std::time::Duration::ZERO,
             last_signed: std::sync::Mutex::new(None),
         };
-        let ex = game.post("/start", Some(&game.host), None, &[]).await;
         if shares.iter().any(Option::is_some) {
-            game.reveal(&shares, &ex).await;
+            let early = game.post("/start", Some(&game.host), None, &[]).await;
+            game.check(
+                early.status == StatusCode::CONFLICT && early.body["code"] == "shares_unrevealed",
+                || format!("a start before the lobby closed for the shares: {early:?}"),
+            );
+            let closed = game.post("/close", Some(&game.host), None, &[]).await;
+            game.reveal(&shares, &closed).await;
         } else {
+            let ex = game.post("/start", Some(&game.host), None, &[]).await;
             game.check(ex.status == StatusCode::OK, || format!("the start: {ex:?}"));
             game.keep("the start", &ex);
         }
         game
     }
 
-    /// After the host's start closed the lobby (`closed`): the committed seats reveal their
+    /// After the host closed the lobby (`closed`): the committed seats reveal their
     /// shares in a random order, the last one starting the game; now and then a start comes
     /// too early, a wrong share is sent, or one seat withholds its share and the host starts
     /// without it once the time is up.
     async fn reveal(&mut self, shares: &[Option<String>], closed: &crate::helpers::Exchange) {
         let committed: Vec<usize> = (0..shares.len()).filter(|s| shares[*s].is_some()).collect();
         self.check(
-            closed.status == StatusCode::ACCEPTED && closed.body["waiting"] == json!(committed),
+            closed.status == StatusCode::OK && closed.body["waiting"] == json!(committed),
             || format!("the lobby closed for the shares of {committed:?}: {closed:?}"),
         );
         if self.rng.chance(30) {
