@@ -41,7 +41,16 @@ from .connect import API_VERSION, connect
 from .openings import OpeningMismatch, check_openings
 from .players import PlayerNotice, follow_player
 from .receipts import Receipts, VerificationFailed
-from .signing import RECORD_VERSION, Command, CommitmentMismatch, Signer, check_record, event_number
+from .signing import (
+    RECORD_VERSION,
+    Command,
+    CommitmentMismatch,
+    Share,
+    Signer,
+    check_record,
+    event_number,
+    share_commitment,
+)
 from .stream import StreamLost, StreamRecord, UnknownEvent, follow
 
 try:
@@ -71,6 +80,7 @@ __all__ = [
     "RuleViolation",
     "ServerError",
     "SignatureRequired",
+    "Share",
     "Signer",
     "StreamLost",
     "StreamRecord",
@@ -91,4 +101,5 @@ __all__ = [
     "ok",
     "problem_class",
     "problem_of",
+    "share_commitment",
 ]

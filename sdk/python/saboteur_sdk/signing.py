@@ -8,8 +8,11 @@ sends exactly those bytes, whatever model it was given.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import uuid
+from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import Any, Protocol, cast
 from urllib.parse import quote
@@ -80,6 +83,41 @@ class CommitmentMismatch(Exception):
     for such a seat."""
 
 
+SHARE_PREFIX = b"saboteur share commitment v1"
+
+
+def share_commitment(entropy: str) -> str:
+    """The commitment to a share (64 hex digits): SHA-256 of `saboteur share commitment v1`
+    then the share's 32 bytes, as 64 lowercase hex digits (`JoinGame.share_commitment`)."""
+    share = bytes.fromhex(entropy)
+    if len(share) != 32:
+        raise ValueError("a share is 32 bytes written as 64 hex digits")
+    return hashlib.sha256(SHARE_PREFIX + share).hexdigest()
+
+
+def _text(model: object, name: str) -> str | None:
+    """A model's text field, `None` when it is absent (a generated model's `UNSET`) or null."""
+    value = getattr(model, name, None)
+    return value if isinstance(value, str) else None
+
+
+@dataclass(frozen=True)
+class Share:
+    """A seat's share in the seed (`entropy`) and the commitment to it. Send `commitment` as
+    `share_commitment` when taking the seat; once the host's start closed the lobby (202, or the
+    game's `reveal_by`), reveal `entropy` (`PUT /games/{id}/seats/{seat}/share`) and give the
+    reply to `Signer.revealed`. Nobody sees the share before every seat has committed."""
+
+    entropy: str
+    commitment: str
+
+    @staticmethod
+    def new() -> Share:
+        """32 bytes from the operating system's generator, and their commitment."""
+        entropy = os.urandom(32).hex()
+        return Share(entropy, share_commitment(entropy))
+
+
 class Signer:
     """A seat's Ed25519 key (`key`, made when not given). Send `public_key` and `key_proof()`
     when taking the seat, then give the reply to `joined` (it checks the reply's commitment and
@@ -100,22 +138,47 @@ class Signer:
         """The public key as the server takes it: 64 hex digits."""
         return self.key.public_key().public_bytes_raw().hex()
 
-    def joined(self, reply: Any, entropy: str | None = None) -> int:
+    def joined(self, reply: Any, entropy: str | None = None, committed: Share | None = None) -> int:
         """Takes the reply to taking (or claiming) the seat: checks that its signed `commitment`
-        names this key, and `entropy` when one was sent (the share), and sets `seat`. Raises
-        `CommitmentMismatch` when it names another: a reply rewritten to name another key (the
-        operator's) must not be played on. Returns the seat."""
+        names this key, and `entropy` when one was sent (the share), or the commitment to
+        `committed` when that was sent instead, and sets `seat`. Raises `CommitmentMismatch` when
+        it names another: a reply rewritten to name another key (the operator's) must not be
+        played on. Returns the seat."""
         commitment = reply.commitment
         named = getattr(commitment, "public_key", None)
         if named != self.public_key:
             raise CommitmentMismatch(
                 f"the reply to taking the seat commits to the key {named}, not the key sent ({self.public_key})"
             )
-        share = getattr(commitment, "entropy", None)
+        share = _text(commitment, "entropy")
         if entropy is not None and share != entropy:
             raise CommitmentMismatch(f"the reply commits to the share {share}, not the share sent ({entropy})")
+        if committed is not None:
+            said = _text(commitment, "share_commitment")
+            if said != committed.commitment or share is not None:
+                raise CommitmentMismatch(
+                    f"the reply commits to the share commitment {said}, not the one sent ({committed.commitment})"
+                )
         self.seat = int(reply.seat)
         return self.seat
+
+    def revealed(self, reply: Any, share: Share) -> list[int]:
+        """Takes the reply to revealing `share` (`ShareRevealed`): checks that its signed
+        `commitment` names this key, the share and its commitment (else `CommitmentMismatch`:
+        keep the reply, `saboteur verify --commitment` names a deal drawn without the share).
+        Returns the seats still awaited."""
+        commitment = reply.commitment
+        named = (
+            _text(commitment, "public_key"),
+            _text(commitment, "entropy"),
+            _text(commitment, "share_commitment"),
+        )
+        if named != (self.public_key, share.entropy, share.commitment):
+            raise CommitmentMismatch(
+                f"the reply to revealing the share commits to {named}, not to the key, share and "
+                f"commitment sent ({self.public_key}, {share.entropy}, {share.commitment})"
+            )
+        return [int(s) for s in reply.waiting]
 
     def key_proof(self, game: str | None = None) -> str:
         """The proof of possession that goes with `public_key`: the signature of the RFC 8785 JSON

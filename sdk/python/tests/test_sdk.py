@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from saboteur_client import AuthenticatedClient, Client
 from saboteur_client.api.events import list_events
-from saboteur_client.api.games import add_bot, cancel_game, create_game, join, start_game
+from saboteur_client.api.games import add_bot, cancel_game, close_lobby, create_game, join, reveal_share, start_game
 from saboteur_client.api.play import get_state, legal_moves
 from saboteur_client.models import (
     AddBot,
@@ -25,8 +25,10 @@ from saboteur_client.models import (
     EventGameEnded,
     JoinGame,
     LegalMoves,
+    LobbyClosed,
     NewerEvent,
     ProblemCode,
+    RevealShare,
     Ruleset,
     SeatSignature,
 )
@@ -35,10 +37,12 @@ from saboteur_sdk import (
     RECORD_VERSION,
     ApiProblem,
     BadSignature,
-    NotFound,
     CommitmentMismatch,
+    Conflict,
+    NotFound,
     OpeningMismatch,
     PreconditionFailed,
+    Share,
     Signer,
     SignatureRequired,
     StreamRecord,
@@ -246,6 +250,38 @@ def test_a_reply_that_commits_to_another_key_is_refused() -> None:
     with pytest.raises(CommitmentMismatch, match="not the share sent"):
         signer.joined(mine, entropy="bb" * 32)
     assert signer.joined(mine, entropy="aa" * 32) == 1 == signer.seat
+
+
+def test_a_share_committed_then_revealed_starts_the_game(base: str) -> None:
+    """A seat taken with the commitment to its share: a start waits for it, the host closes the
+    lobby, the share revealed (its reply checked) starts the game, and the record mixes the share in
+    beside its commitment. A reply naming another share is refused loudly."""
+    anonymous = connect(base)
+    created = ok(create_game.sync_detailed(client=anonymous, body=CreateGame(ruleset=Ruleset.BASE, players=3)))
+    game = created.game_id
+    signer, share = Signer(game), Share.new()
+    body = JoinGame(
+        name="sdk", public_key=signer.public_key, key_proof=signer.key_proof(), share_commitment=share.commitment
+    )
+    me = ok(join.sync_detailed(game, client=anonymous, body=body))
+    assert signer.joined(me, committed=share) == me.seat
+    host = connect(base, created.host_token)
+    for _ in range(2):
+        ok(add_bot.sync_detailed(game, client=host, body=AddBot(level=BotLevel.RANDOM)))
+    with pytest.raises(Conflict, match="close the lobby"):
+        ok(start_game.sync_detailed(game, client=host))
+    closed = ok(close_lobby.sync_detailed(game, client=host))
+    assert isinstance(closed, LobbyClosed) and closed.waiting == [me.seat]
+    player = connect(base, me.player_token)
+    revealed = ok(reveal_share.sync_detailed(game, me.seat, client=player, body=RevealShare(entropy=share.entropy)))
+    assert signer.revealed(revealed, share) == [] and revealed.started
+    with pytest.raises(CommitmentMismatch):
+        signer.revealed(revealed, Share.new())
+    page = ok(list_events.sync_detailed(game, client=player, after=0))
+    mixed = [e.event.to_dict() for e in page.events if e.event.to_dict().get("type") == "seed_mixed"]
+    assert len(mixed) == 1
+    assert mixed[0]["committed"] == [{"seat": me.seat, "commitment": share.commitment}]
+    assert mixed[0]["contributions"] == [{"seat": me.seat, "entropy": share.entropy}]
 
 
 def test_an_unknown_event_is_yielded_not_raised() -> None:

@@ -4,7 +4,7 @@
 // (the RFC 8785 JSON of `scheme`, `act`, `game`, `seat`, `version`, `body` and `about`), and
 // `Seat-Signature-Version`. `Signer.send` writes the body as the canonical JSON it signed and
 // sends exactly those bytes.
-import { createPrivateKey, generateKeyPairSync, type KeyObject, randomUUID, sign } from "node:crypto";
+import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject, randomBytes, randomUUID, sign } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { components } from "./generated/api.js";
 import { API_VERSION } from "./generated/spec.js";
@@ -12,6 +12,8 @@ import type { Api } from "./client.js";
 import { check } from "./problems.js";
 
 type Command = components["schemas"]["Command"];
+/** What a reply to taking a seat or revealing its share commits to, as far as the seat checks. */
+type SeatCommitment = { public_key?: string | null; entropy?: string | null; share_commitment?: string | null };
 type Outcome = components["schemas"]["Outcome"];
 
 /** The record version this client signs for: its games' seats sign `saboteur-act-v3`. */
@@ -45,6 +47,26 @@ export interface SendOptions {
   signed?: boolean;
 }
 
+/** The commitment to a share (64 hex digits): SHA-256 of `saboteur share commitment v1` then the
+ * share's 32 bytes, as 64 lowercase hex digits (`JoinGame.share_commitment`). */
+export function shareCommitment(entropy: string): string {
+  const share = Buffer.from(entropy, "hex");
+  if (share.length !== 32 || !/^[0-9a-fA-F]{64}$/.test(entropy)) throw new TypeError("a share is 32 bytes written as 64 hex digits");
+  return createHash("sha256").update("saboteur share commitment v1").update(share).digest("hex");
+}
+
+/** A seat's share in the seed (`entropy`) and the commitment to it. Send `commitment` as
+ * `share_commitment` when taking the seat; once the host's start closed the lobby (202, or the
+ * game's `reveal_by`), reveal `entropy` (`PUT /games/{id}/seats/{seat}/share`) and give the reply
+ * to `Signer.revealed`. Nobody sees the share before every seat has committed. */
+export class Share {
+  readonly commitment: string;
+  /** 32 bytes from the operating system's generator, unless `entropy` is given. */
+  constructor(readonly entropy: string = randomBytes(32).toString("hex")) {
+    this.commitment = shareCommitment(entropy);
+  }
+}
+
 /** The server's signed reply to taking a seat commits to another key (or share) than the one
  * sent: the reply was rewritten, or the seat taken with another key. Nothing should be signed for
  * such a seat. */
@@ -75,10 +97,11 @@ export class Signer {
   }
 
   /** Takes the reply to taking (or claiming) the seat: checks that its signed `commitment` names
-   * this key, and `entropy` when one was sent (the share), and sets `seat`. Throws
-   * `CommitmentMismatch` when it names another: a reply rewritten to name another key (the
-   * operator's) must not be played on. Returns the seat. */
-  joined(reply: { seat: number; commitment?: { public_key?: string | null; entropy?: string | null } | null }, entropy?: string): number {
+   * this key, and `entropy` when one was sent (the share), or the commitment to `committed` when
+   * that was sent instead, and sets `seat`. Throws `CommitmentMismatch` when it names another: a
+   * reply rewritten to name another key (the operator's) must not be played on. Returns the
+   * seat. */
+  joined(reply: { seat: number; commitment?: SeatCommitment | null }, entropy?: string, committed?: Share): number {
     const named = reply.commitment?.public_key ?? undefined;
     if (named !== this.publicKey) {
       throw new CommitmentMismatch(`the reply to taking the seat commits to the key ${String(named)}, not the key sent (${this.publicKey})`);
@@ -87,8 +110,26 @@ export class Signer {
     if (entropy !== undefined && share !== entropy) {
       throw new CommitmentMismatch(`the reply commits to the share ${String(share)}, not the share sent (${entropy})`);
     }
+    const said = reply.commitment?.share_commitment ?? undefined;
+    if (committed !== undefined && (said !== committed.commitment || share !== undefined)) {
+      throw new CommitmentMismatch(`the reply commits to the share commitment ${String(said)}, not the one sent (${committed.commitment})`);
+    }
     this.seat = reply.seat;
     return this.seat;
+  }
+
+  /** Takes the reply to revealing `share` (`ShareRevealed`): checks that its signed `commitment`
+   * names this key, the share and its commitment (else `CommitmentMismatch`: keep the reply,
+   * `saboteur verify --commitment` names a deal drawn without the share). Returns the seats
+   * still awaited. */
+  revealed(reply: { commitment?: SeatCommitment | null; waiting: number[] }, share: Share): number[] {
+    const c = reply.commitment;
+    const named = [c?.public_key, c?.entropy, c?.share_commitment];
+    const sent = [this.publicKey, share.entropy, share.commitment];
+    if (named.some((v, i) => v !== sent[i])) {
+      throw new CommitmentMismatch(`the reply to revealing the share commits to ${named.join(", ")}, not to the key, share and commitment sent (${sent.join(", ")})`);
+    }
+    return reply.waiting;
   }
 
   /** The proof of possession that goes with `publicKey`: the signature of the RFC 8785 JSON of

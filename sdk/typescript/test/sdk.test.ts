@@ -5,7 +5,8 @@ import { dirname, join } from "node:path";
 import { before, describe, test } from "node:test";
 import {
   API_VERSION, ApiProblem, BadSignature, checkOpenings, CommitmentMismatch, connect, EVENT_TYPES, follow, NotFound, ok, OpeningMismatch,
-  parseRecord, PreconditionFailed, problemClass, RECORD_VERSION, ServerError, SignatureRequired, Signer, type StreamRecord,
+  parseRecord, PreconditionFailed, problemClass, RECORD_VERSION, ServerError, Share, shareCommitment, SignatureRequired, Signer,
+  type StreamRecord,
   UnknownEvent, followPlayer, type Api,
 } from "../src/index.js";
 import { awaitedMoves, base, binary, dropping, newTable, type Table } from "./table.js";
@@ -151,6 +152,38 @@ test("a reply that commits to another key or share is refused", () => {
   assert.throws(() => signer.joined(mine, "bb".repeat(32)), /not the share sent/);
   assert.equal(signer.joined(mine, "aa".repeat(32)), 1);
   assert.equal(signer.seat, 1);
+});
+
+test("a share committed then revealed starts the game, and the record mixes it beside its commitment", async () => {
+  const anonymous = connect(base);
+  const created = await ok(anonymous.POST("/games", { body: { ruleset: "base", players: 3 } }));
+  const game = created.game_id;
+  const path = { params: { path: { id: game } } };
+  const signer = new Signer(game);
+  const share = new Share();
+  assert.equal(share.commitment, shareCommitment(share.entropy));
+  const me = await ok(anonymous.POST("/games/{id}/seats", {
+    ...path, body: { name: "sdk", public_key: signer.publicKey, key_proof: signer.keyProof(), share_commitment: share.commitment },
+  }));
+  assert.equal(signer.joined(me, undefined, share), me.seat);
+  const host = connect(base, created.host_token);
+  for (let i = 0; i < 2; i++) await ok(host.POST("/games/{id}/bots", { ...path, body: { level: "random" } }));
+  // A start waits for the share; the host closes the lobby, the seat's share awaited.
+  await assert.rejects(ok(host.POST("/games/{id}/start", path)), /close the lobby/);
+  const closed = await ok(host.POST("/games/{id}/close", path));
+  assert.deepEqual(closed.waiting, [me.seat]);
+  const player = connect(base, me.player_token);
+  const revealed = await ok(player.PUT("/games/{id}/seats/{seat}/share", {
+    params: { path: { id: game, seat: me.seat } }, body: { entropy: share.entropy },
+  }));
+  assert.deepEqual(signer.revealed(revealed, share), []);
+  assert.equal(revealed.started, true);
+  assert.throws(() => signer.revealed(revealed, new Share()), CommitmentMismatch);
+  const page = await ok(anonymous.GET("/games/{id}/events", { params: { path: { id: game }, query: { after: 0 } } }));
+  const mixed = page.events.map((e) => e.event as { type: string; committed?: unknown; contributions?: unknown })
+    .find((e) => e.type === "seed_mixed");
+  assert.deepEqual(mixed?.committed, [{ seat: me.seat, commitment: share.commitment }]);
+  assert.deepEqual(mixed?.contributions, [{ seat: me.seat, entropy: share.entropy }]);
 });
 
 test("an unknown event type is yielded, not thrown", async () => {
