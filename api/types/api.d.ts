@@ -215,6 +215,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close the lobby for the shares
+         * @description The host closes a lobby whose seats are all taken for the shares the players committed to
+         *     (`share_commitment`) to be revealed: from now on no seat is taken, claimed or given back
+         *     (409 `lobby_closed`), each committed seat reveals its share
+         *     (`PUT /games/{id}/seats/{seat}/share`), and the last share revealed starts the game. A start
+         *     before then is 409 `shares_unrevealed` until `reveal_by`, 30 s from the close; after it the
+         *     host's start deals without the shares still awaited. Closing again answers the same
+         *     `reveal_by`.
+         */
+        post: operations["close_lobby"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{id}/commands": {
         parameters: {
             query?: never;
@@ -540,6 +566,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{id}/seats/{seat}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reveal my share
+         * @description A player who took their seat with `share_commitment` reveals the share once the host has
+         *     closed the lobby (`POST /games/{id}/close`): the share must open the commitment. The
+         *     reply is the seat's commitment made again, now naming the share, signed: keep it with the
+         *     first (`saboteur verify --commitment` names a deal drawn without a share the server
+         *     acknowledged). The last share awaited starts the game (`started`). Revealing again the same
+         *     share answers the same; no signature is needed (nobody else can open your commitment).
+         */
+        put: operations["reveal_share"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{id}/seats/{seat}/token": {
         parameters: {
             query?: never;
@@ -594,7 +645,12 @@ export interface paths {
         put?: never;
         /**
          * Start a game
-         * @description The host starts a game whose seats are all taken: round 1 is dealt from the seed.
+         * @description The host starts a game whose seats are all taken: round 1 is dealt from the seed mixed with
+         *     the players' shares. While a seat's share is committed (`share_commitment`) and not
+         *     revealed, a start is 409 `shares_unrevealed`: the host closes the lobby
+         *     (`POST /games/{id}/close`), the last share revealed starts the game, and after `reveal_by`
+         *     the host's start deals without the shares still awaited (`seed_mixed` records their
+         *     commitments: `saboteur verify` says each share withheld).
          */
         post: operations["start_game"];
         delete?: never;
@@ -1259,6 +1315,8 @@ export interface components {
             key_proof?: string | null;
             /** @description Your public key for the rematch (as [`JoinGame::public_key`]). */
             public_key?: string | null;
+            /** @description The commitment to your share instead (as [`JoinGame::share_commitment`]). */
+            share_commitment?: string | null;
         };
         /**
          * Clock
@@ -2133,9 +2191,16 @@ export interface components {
          * EventSeedMixed
          * @description The players' shares were mixed into the seed before round 1 was dealt
          *     ([`Seed::mixed`]): every deal is drawn from the mixed seed. Recorded only when a seat
-         *     contributed; public (the shares say nothing without the server's seed).
+         *     contributed or committed; public (the shares say nothing without the server's seed).
          */
         EventSeedMixed: {
+            /**
+             * @description The seats that committed to their share before any was seen, with their commitments,
+             *     in seat order (absent when none did). A committed seat's share in `contributions`
+             *     opens its commitment; a committed seat without one there withheld it, and the deal
+             *     was drawn without it.
+             */
+            committed?: components["schemas"]["ShareCommitment"][];
             /** @description The shares, by seat, in seat order. */
             contributions: components["schemas"]["Contribution"][];
             /**
@@ -2442,6 +2507,13 @@ export interface components {
             players: number;
             /** @description The game this one is a rematch of (`GET /games/{id}/series` follows the series). */
             previous: string | null;
+            /**
+             * Format: date-time
+             * @description Once the host closed the lobby for the committed shares to be revealed
+             *     (`POST /games/{id}/close`): when their time is up (RFC 3339, UTC, to the millisecond).
+             *     No seat is taken or given back after it. Absent while the lobby is open.
+             */
+            reveal_by?: string | null;
             /** @description The ruleset. */
             ruleset: components["schemas"]["Ruleset"];
             /** @description The seats taken so far. */
@@ -2584,6 +2656,16 @@ export interface components {
              *     for you unseen.
              */
             public_key?: string | null;
+            /**
+             * @description Instead of `entropy`, the commitment to it: SHA-256 of the 28 ASCII bytes `saboteur
+             *     share commitment v1` then the share's 32 bytes, as 64 hex digits. Nobody sees your
+             *     share before every seat has committed: the host closes the lobby
+             *     (`POST /games/{id}/close`), each committed seat reveals its share
+             *     (`PUT /games/{id}/seats/{seat}/share`) and the last one starts the game; the start
+             *     records the commitments with the shares (`seed_mixed.committed`), so no seat, the
+             *     server's own included, can choose its share knowing the others'. Sending both is 400.
+             */
+            share_commitment?: string | null;
         };
         /**
          * Joined
@@ -2649,6 +2731,20 @@ export interface components {
              * @description The version they are legal at.
              */
             version: number;
+        };
+        /**
+         * LobbyClosed
+         * @description The lobby closed for the committed shares to be revealed.
+         */
+        LobbyClosed: {
+            /**
+             * Format: date-time
+             * @description When the shares' time is up (RFC 3339, UTC, to the millisecond): the host's start then
+             *     deals without those still awaited.
+             */
+            reveal_by: string;
+            /** @description The seats whose shares are awaited, in seat order. */
+            waiting: number[];
         };
         /**
          * LogPage
@@ -2994,7 +3090,7 @@ export interface components {
          * @description Every stable code a problem carries today (`Problem.code`): the rule-violation codes of docs/scenarios.md and the codes of the HTTP layer. New codes may be added in a minor version.
          * @enum {string}
          */
-        ProblemCode: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "signature_required" | "bad_signature" | "internal" | "conflict" | "not_started" | "already_started" | "seats_open" | "seats_full" | "seat_taken" | "bot_seat" | "not_over" | "already_rematched" | "clock_ran_out" | "log_shorter" | "cannot_start" | "cancelled" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "bad_key" | "bad_key_proof" | "key_in_use";
+        ProblemCode: "game_over" | "not_your_turn" | "wrong_phase" | "card_not_in_hand" | "wrong_card_kind" | "tools_broken" | "trapped" | "cell_occupied" | "edges_mismatch" | "not_connected" | "ladder_placement" | "invalid_target" | "tool_already_broken" | "nothing_to_repair" | "not_a_tunnel" | "not_a_hidden_goal" | "already_in_front" | "nothing_to_remove" | "invalid_discard" | "dwarf_pile_empty" | "not_offered" | "bad_request" | "unauthorized" | "forbidden" | "not_found" | "precondition_failed" | "idempotency_key_reused" | "method_not_allowed" | "too_large" | "busy" | "unavailable" | "too_many_requests" | "signature_required" | "bad_signature" | "internal" | "conflict" | "not_started" | "already_started" | "seats_open" | "seats_full" | "seat_taken" | "bot_seat" | "not_over" | "already_rematched" | "clock_ran_out" | "log_shorter" | "cannot_start" | "cancelled" | "lobby_closed" | "shares_unrevealed" | "lobby_open" | "nothing_to_undo" | "undo_pending" | "no_undo_pending" | "cannot_vote" | "bad_version" | "no_reason" | "no_such_seat" | "bad_text" | "spectators_may_not_talk" | "no_such_message" | "already_hidden" | "no_deadline" | "deadline_not_passed" | "already_bot" | "not_bot" | "bad_key" | "bad_key_proof" | "key_in_use";
         /**
          * PublishedKey
          * @description A signing key as published: receipts signed with it stay checkable after it is retired.
@@ -3129,6 +3225,14 @@ export interface components {
             refused: string | null;
         };
         /**
+         * RevealShare
+         * @description A committed seat's share, revealed once the host closed the lobby.
+         */
+        RevealShare: {
+            /** @description The share whose commitment the seat sent with it (`share_commitment`): 64 hex digits. */
+            entropy: string;
+        };
+        /**
          * Role
          * @description A dwarf card: the secret role a player holds for one round (§2, §9.1).
          * @enum {string}
@@ -3214,6 +3318,7 @@ export interface components {
              * @description The seat number, from 0.
              */
             seat: number;
+            share?: null | components["schemas"]["ShareState"];
         };
         /**
          * SeatKey
@@ -3364,7 +3469,11 @@ export interface components {
          *     start mixes in (the `seed_mixed` event). Signed by a receipt of kind `commitment`.
          */
         SeedCommitment: {
-            /** @description The share the seat sent (64 hex digits), which the start must mix into the seed. */
+            /**
+             * @description The share the seat sent (64 hex digits), which the start must mix into the seed: with
+             *     the seat taken, or revealed once the host closed the table (then beside
+             *     `share_commitment`).
+             */
             entropy?: string | null;
             /** @description The game's id. */
             game_id: string;
@@ -3382,6 +3491,12 @@ export interface components {
             seat?: number | null;
             /** @description Hex SHA-256 of the server's seed. */
             seed_commitment: string;
+            /**
+             * @description The commitment to its share the seat sent instead (64 hex digits,
+             *     [`saboteur_domain::Seed::share_commitment`]), which the start must record in
+             *     `seed_mixed.committed` for it (API 0.18.0 on).
+             */
+            share_commitment?: string | null;
         };
         /**
          * SegmentEntry
@@ -3422,6 +3537,48 @@ export interface components {
          *     `Api-Version` than its type, the event wrapped (`NewerEvent`).
          */
         ServedEvent: components["schemas"]["Event"] | components["schemas"]["NewerEvent"];
+        /**
+         * ShareCommitment
+         * @description A seat's commitment to its share before anyone's share is seen (the `seed_mixed` event's
+         *     `committed`): the player sends [`Seed::share_commitment`] of its share when taking the seat
+         *     and the share itself only once the host has closed the table, so no seat, the server's own
+         *     included, chooses its share knowing the others'.
+         */
+        ShareCommitment: {
+            /** @description SHA-256 of `saboteur share commitment v1` and the share's 32 bytes: 64 hex digits. */
+            commitment: components["schemas"]["Seed"];
+            /** @description Whose commitment it is. */
+            seat: components["schemas"]["Seat"];
+        };
+        /**
+         * ShareRevealed
+         * @description A share revealed: the seat's commitment again, now naming the share, signed (keep it with the
+         *     first: `saboteur verify --commitment` then names a deal drawn without it), and what the
+         *     lobby still waits for.
+         */
+        ShareRevealed: {
+            /**
+             * @description What the server commits to for this seat now: the seed's hash, the seat's share and its
+             *     commitment, and the seat's key.
+             */
+            commitment: components["schemas"]["SeedCommitment"];
+            receipt: null | components["schemas"]["Receipt"];
+            /**
+             * Format: int32
+             * @description The seat number, from 0.
+             */
+            seat: number;
+            /** @description Whether this share was the last awaited, and the game started with it. */
+            started: boolean;
+            /** @description The seats whose shares are still awaited, in seat order. */
+            waiting: number[];
+        };
+        /**
+         * ShareState
+         * @description Where a committed share stands.
+         * @enum {string}
+         */
+        ShareState: "committed" | "revealed";
         /**
          * StateView
          * @description What the caller sees of a game.
@@ -4862,6 +5019,144 @@ export interface operations {
                 };
             };
             /** @description The game has started (`already_started`), or was cancelled already (`cancelled`) */
+            409: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure, as a problem: 500 `internal` (a fault of the server, logged), 503 `unavailable` (the database cannot be reached: try again after `Retry-After` seconds), or a status a later version documents */
+            default: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    close_lobby: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Closed: when the shares' time is up, and whose are awaited */
+            200: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LobbyClosed"];
+                };
+            };
+            /** @description No valid token for this game */
+            401: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only the host closes the lobby */
+            403: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Seats are free (`seats_open`), the game has started (`already_started`) or was cancelled (`cancelled`) */
             409: {
                 headers: {
                     /** @description The API's version (`info.version`) */
@@ -7296,6 +7591,180 @@ export interface operations {
             };
         };
     };
+    reveal_share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+                /** @description The caller's seat */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevealShare"];
+            };
+        };
+        responses: {
+            /** @description Revealed: the seat's commitment with its share, signed, and the seats still awaited */
+            200: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareRevealed"];
+                };
+            };
+            /** @description Not 64 hex digits, or a share that does not open the seat's commitment, or a seat that committed to none */
+            400: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A player's token is needed */
+            401: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not this seat's token */
+            403: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game or seat */
+            404: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The lobby is open: shares are revealed once the host closes it (`lobby_open`); the game has started (`already_started`) or was cancelled (`cancelled`) */
+            409: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure, as a problem: 500 `internal` (a fault of the server, logged), 503 `unavailable` (the database cannot be reached: try again after `Retry-After` seconds), or a status a later version documents */
+            default: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     reissue_token: {
         parameters: {
             query?: never;
@@ -7621,7 +8090,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Seats are free, or the game has started */
+            /** @description Seats are free (`seats_open`), the game has started (`already_started`), or committed shares are awaited: the lobby is to be closed, or their time is not up (`shares_unrevealed`) */
             409: {
                 headers: {
                     /** @description The API's version (`info.version`) */

@@ -67,4 +67,9 @@ export default {
   "problem.bad_key": "That is not a public key.",
   "problem.bad_key_proof": "Your key's proof of possession is missing or does not verify.",
   "problem.key_in_use": "This key already signs for another seat in this game: one key, one seat.",
+  "problem.lobby_closed":
+    "The lobby is closed while the players reveal their shares in the seed: no seat is taken or given back now.",
+  "problem.shares_unrevealed":
+    "Not every player has revealed their share in the seed yet: the game starts once they have, or without the missing shares when their time is up.",
+  "problem.lobby_open": "The lobby is still open: shares are revealed once the host starts the game.",
 };

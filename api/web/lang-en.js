@@ -268,6 +268,9 @@ export default {
   "table.cancel": "Cancel the game",
   "table.cancel_confirm": "Cancel this game for everyone? It cannot be started afterwards.",
   "table.cancelled": "The host cancelled this game before it started.",
+  "table.shares_awaited":
+    "The lobby is closed while the players reveal their shares in the seed, until {time}. Still awaited: {names}.",
+  "table.shares_late": "The time to reveal the shares is up: the game starts without those of {names}.",
   "table.opening_mismatch":
     "The server showed you a card at event {seq} that its record does not commit to. Keep your receipts: they prove it.",
   "table.goal_top": "the top goal",

@@ -67,4 +67,9 @@ export default {
   "problem.bad_key": "Eso no es una clave pública.",
   "problem.bad_key_proof": "Falta la prueba de posesión de tu clave o no se verifica.",
   "problem.key_in_use": "Esta clave ya firma por otro asiento de esta partida: una clave, un asiento.",
+  "problem.lobby_closed":
+    "La sala está cerrada mientras los jugadores revelan su parte de la semilla: ahora no se ocupa ni se deja ningún asiento.",
+  "problem.shares_unrevealed":
+    "No todos los jugadores han revelado aún su parte de la semilla: la partida empieza cuando lo hayan hecho, o sin las partes que falten cuando se acabe su tiempo.",
+  "problem.lobby_open": "La sala sigue abierta: las partes se revelan cuando el anfitrión empieza la partida.",
 };

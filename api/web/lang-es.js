@@ -270,6 +270,9 @@ export default {
   "table.cancel": "Cancelar la partida",
   "table.cancel_confirm": "¿Cancelar la partida para todos? Después no se podrá empezar.",
   "table.cancelled": "El anfitrión canceló esta partida antes de empezar.",
+  "table.shares_awaited":
+    "La sala está cerrada mientras los jugadores revelan su parte de la semilla, hasta las {time}. Aún se espera a: {names}.",
+  "table.shares_late": "Se acabó el tiempo para revelar las partes: la partida empieza sin las de {names}.",
   "table.opening_mismatch":
     "El servidor te mostró en el evento {seq} una carta que su registro no compromete. Guarda tus recibos: lo prueban.",
   "table.goal_top": "la meta de arriba",

@@ -67,4 +67,9 @@ export default {
   "problem.bad_key": "Þetta er ekki opinber lykill.",
   "problem.bad_key_proof": "Sönnun á eign lykilsins vantar eða stenst ekki.",
   "problem.key_in_use": "Þessi lykill skrifar þegar undir fyrir annað sæti í þessum leik: einn lykill, eitt sæti.",
+  "problem.lobby_closed":
+    "Anddyrinu er lokað á meðan leikmenn birta hlut sinn í slembifræinu: engin sæti eru tekin eða gefin eftir núna.",
+  "problem.shares_unrevealed":
+    "Ekki hafa allir leikmenn birt hlut sinn í slembifræinu enn: leikurinn hefst þegar þeir hafa gert það, eða án hlutanna sem vantar þegar tími þeirra er liðinn.",
+  "problem.lobby_open": "Anddyrið er enn opið: hlutirnir eru birtir þegar gestgjafinn byrjar leikinn.",
 };

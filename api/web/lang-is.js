@@ -269,6 +269,9 @@ export default {
   "table.cancel": "Hætta við leikinn",
   "table.cancel_confirm": "Hætta við leikinn fyrir alla? Ekki verður hægt að hefja hann eftir það.",
   "table.cancelled": "Gestgjafinn hætti við leikinn áður en hann hófst.",
+  "table.shares_awaited":
+    "Anddyrinu er lokað á meðan leikmenn birta hlut sinn í slembifræinu, til kl. {time}. Enn er beðið eftir: {names}.",
+  "table.shares_late": "Tíminn til að birta hlutina er liðinn: leikurinn hefst án hlutanna frá {names}.",
   "table.opening_mismatch":
     "Þjónninn sýndi þér spil í atburði {seq} sem skrá hans skuldbindur sig ekki við. Geymdu kvittanirnar: þær sanna það.",
   "table.goal_top": "efsta endaspilið",

@@ -67,4 +67,9 @@ export default {
   "problem.bad_key": "Tā nav publiskā atslēga.",
   "problem.bad_key_proof": "Atslēgas piederības pierādījuma nav vai tas nav derīgs.",
   "problem.key_in_use": "Šī atslēga jau paraksta citu vietu šajā spēlē: viena atslēga, viena vieta.",
+  "problem.lobby_closed":
+    "Priekštelpa ir slēgta, kamēr spēlētāji atklāj savas sēklas daļas: tagad neviena vieta netiek ieņemta vai atdota.",
+  "problem.shares_unrevealed":
+    "Ne visi spēlētāji vēl ir atklājuši savu sēklas daļu: spēle sāksies, kad viņi to būs izdarījuši, vai bez trūkstošajām daļām, kad viņu laiks beigsies.",
+  "problem.lobby_open": "Priekštelpa vēl ir atvērta: daļas atklāj, kad rīkotājs sāk spēli.",
 };

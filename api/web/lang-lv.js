@@ -271,6 +271,9 @@ export default {
   "table.cancel": "Atcelt spēli",
   "table.cancel_confirm": "Atcelt spēli visiem? Pēc tam to vairs nevarēs sākt.",
   "table.cancelled": "Saimnieks atcēla spēli, pirms tā sākās.",
+  "table.shares_awaited":
+    "Priekštelpa ir slēgta, kamēr spēlētāji atklāj savas sēklas daļas, līdz {time}. Vēl gaida: {names}.",
+  "table.shares_late": "Laiks daļu atklāšanai ir beidzies: spēle sākas bez šo spēlētāju daļām: {names}.",
   "table.opening_mismatch":
     "Serveris notikumā {seq} tev parādīja kārti, kurai tā ieraksts neapņemas. Saglabā kvītis: tās to pierāda.",
   "table.goal_top": "augšējā finiša kārts",

@@ -67,4 +67,9 @@ export default {
   "problem.bad_key": "Dat is geen publieke sleutel.",
   "problem.bad_key_proof": "Het bewijs dat de sleutel van jou is ontbreekt of klopt niet.",
   "problem.key_in_use": "Deze sleutel ondertekent al voor een andere plaats in dit spel: één sleutel, één plaats.",
+  "problem.lobby_closed":
+    "De lobby is gesloten terwijl de spelers hun bijdrage aan de seed onthullen: er wordt nu geen plaats ingenomen of opgegeven.",
+  "problem.shares_unrevealed":
+    "Nog niet elke speler heeft zijn bijdrage aan de seed onthuld: het spel begint zodra ze dat gedaan hebben, of zonder de ontbrekende bijdragen wanneer hun tijd om is.",
+  "problem.lobby_open": "De lobby is nog open: de bijdragen worden onthuld zodra de gastheer het spel start.",
 };

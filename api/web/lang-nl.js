@@ -271,6 +271,9 @@ export default {
   "table.cancel": "Spel annuleren",
   "table.cancel_confirm": "Dit spel voor iedereen annuleren? Daarna kan het niet meer beginnen.",
   "table.cancelled": "De gastheer heeft dit spel geannuleerd voordat het begon.",
+  "table.shares_awaited":
+    "De lobby is gesloten terwijl de spelers hun bijdrage aan de seed onthullen, tot {time}. Nog gewacht op: {names}.",
+  "table.shares_late": "De tijd om de bijdragen te onthullen is om: het spel begint zonder die van {names}.",
   "table.opening_mismatch":
     "De server liet je bij gebeurtenis {seq} een kaart zien waaraan zijn verslag zich niet bindt. Bewaar je bewijzen: zij tonen het aan.",
   "table.goal_top": "de bovenste doelkaart",

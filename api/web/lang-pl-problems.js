@@ -67,4 +67,9 @@ export default {
   "problem.bad_key": "To nie jest klucz publiczny.",
   "problem.bad_key_proof": "Brak dowodu posiadania klucza albo nie jest ważny.",
   "problem.key_in_use": "Ten klucz podpisuje już inne miejsce w tej grze: jeden klucz, jedno miejsce.",
+  "problem.lobby_closed":
+    "Poczekalnia jest zamknięta, dopóki gracze ujawniają swoje udziały w ziarnie: teraz nie można zająć ani zwolnić miejsca.",
+  "problem.shares_unrevealed":
+    "Nie wszyscy gracze ujawnili już swój udział w ziarnie: gra zacznie się, gdy to zrobią, albo bez brakujących udziałów, gdy minie ich czas.",
+  "problem.lobby_open": "Poczekalnia jest wciąż otwarta: udziały ujawnia się, gdy gospodarz rozpocznie grę.",
 };

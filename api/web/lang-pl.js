@@ -270,6 +270,9 @@ export default {
   "table.cancel": "Anuluj grę",
   "table.cancel_confirm": "Anulować grę dla wszystkich? Potem nie będzie można jej rozpocząć.",
   "table.cancelled": "Gospodarz anulował tę grę przed jej rozpoczęciem.",
+  "table.shares_awaited":
+    "Poczekalnia jest zamknięta, dopóki gracze ujawniają swoje udziały w ziarnie, do {time}. Wciąż czekamy na: {names}.",
+  "table.shares_late": "Czas na ujawnienie udziałów minął: gra zaczyna się bez udziałów graczy: {names}.",
   "table.opening_mismatch":
     "Serwer pokazał ci w zdarzeniu {seq} kartę, której jego zapis nie potwierdza. Zachowaj potwierdzenia: dowodzą tego.",
   "table.goal_top": "górna karta celu",

@@ -276,23 +276,63 @@ async function endorsed(previous, key) {
 /** A share in the seed of the deals: 32 random bytes from this browser, as 64 hex digits. */
 export const share = () => hex(crypto.getRandomValues(new Uint8Array(32)));
 
+/** What a share's commitment hashes before the share's bytes. */
+const SHARE_COMMITMENT = "saboteur share commitment v1";
+
 /**
- * What to keep of a seat taken: its token, and the server's signed commitment to the seed,
- * once it is checked to name the key and the share this browser sent (a reply rewritten to
- * name another key is refused, and nothing is kept).
- * @param {Schemas["Joined"]} j @param {Key | null} key @param {string} [entropy] the share sent
+ * The commitment to a share (64 hex digits): the SHA-256 of the 28 ASCII bytes
+ * `saboteur share commitment v1` followed by the share's 32 bytes, in lowercase hex.
+ * @param {string} entropy the share, 64 hex digits
  */
-export function seated(j, key, entropy) {
-  if ((key && j.commitment?.public_key !== key.public) || (entropy && j.commitment?.entropy !== entropy))
+export async function shareCommitment(entropy) {
+  const prefix = new TextEncoder().encode(SHARE_COMMITMENT);
+  const bytes = new Uint8Array(prefix.length + 32);
+  bytes.set(prefix);
+  bytes.set(unhex(entropy), prefix.length);
+  return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
+}
+
+/**
+ * A new share and its commitment: the seat is taken with the commitment alone, and the share
+ * is revealed once every seat has committed to its own (the host's start closes the lobby).
+ * @returns {Promise<Committed>}
+ * @typedef {{ share: string, commitment: string }} Committed
+ */
+export async function committedShare() {
+  const entropy = share();
+  return { share: entropy, commitment: await shareCommitment(entropy) };
+}
+
+/**
+ * What to keep of a seat taken: its token, the server's signed commitment to the seed, and
+ * the share not yet revealed, once the commitment is checked to name the key and the share's
+ * commitment this browser sent, and not yet the share (a reply rewritten to name another key
+ * is refused, and nothing is kept).
+ * @param {Schemas["Joined"]} j @param {Key | null} key @param {Committed} [sent] the share and its commitment sent
+ */
+export function seated(j, key, sent) {
+  const c = j.commitment;
+  if ((key && c?.public_key !== key.public) || (sent && (c?.share_commitment !== sent.commitment || c?.entropy)))
     throw new Error(t("join.commitment_mismatch"));
-  return { token: j.player_token, seat: j.seat, commitment: j.commitment, commitmentReceipt: j.receipt, key };
+  return {
+    token: j.player_token,
+    seat: j.seat,
+    commitment: c,
+    commitmentReceipt: j.receipt,
+    key,
+    ...(sent ? { share: sent.share } : {}),
+  };
 }
 
 /** This browser's hold on each game: the seat's token, seat and key, and the host's token. */
 export const tokens = {
   /** `keys`: the public key of every key this browser has held for the game's seat, oldest first. */
+  /** `commitment`, `commitmentReceipt`: the server's signed commitment for the seat, the latest
+   * (to the seat taken, its key registered, its share revealed). */
+  /** `share`: the seat's share in the seed (64 hex digits), sent as its commitment; revealed
+   * once `commitment` names it. */
   /** `invites`: the host's invite links to the game's seats, by seat number, kept until the start. */
-  /** @param {string} id @returns {{ token?: string, seat?: number, key?: Key | null, keys?: string[], host?: string, commitment?: string, invites?: Record<string, string> }} */
+  /** @param {string} id @returns {{ token?: string, seat?: number, key?: Key | null, keys?: string[], host?: string, commitment?: Schemas["SeedCommitment"], commitmentReceipt?: Schemas["Receipt"] | null, share?: string, invites?: Record<string, string> }} */
   get: (id) => JSON.parse(localStorage.getItem(`saboteur:${id}`) ?? "{}"),
   /** @param {string} id @param {Record<string, unknown>} t */
   set: (id, t) => {
@@ -363,10 +403,13 @@ const SILENT_MS = 15000;
  * its last event. A stream silent for SILENT_MS (a connection stuck somewhere between) is opened
  * again; one refused is asked again after a growing pause (a resume refused because the log
  * no longer holds its last event starts afresh). Each reconnection tells `onEvent` (with "{}")
- * that news may have been missed, so the page reads again.
+ * that news may have been missed, so the page reads again. `onHeard` hears every piece the
+ * stream brings, the server's comment every 5 s included: a hidden page, whose timers the
+ * browser slows down, still wakes that often.
  * @param {string} id @param {string | undefined} token @param {(data: string) => void} onEvent @param {AbortSignal} signal
+ * @param {() => void} [onHeard]
  */
-export async function follow(id, token, onEvent, signal) {
+export async function follow(id, token, onEvent, signal, onHeard) {
   let last = null,
     over = false,
     failed = 0,
@@ -399,6 +442,7 @@ export async function follow(id, token, onEvent, signal) {
         const { value, done } = await reader.read();
         if (done) break;
         heard();
+        onHeard?.();
         buf += dec.decode(value, { stream: true });
         for (let i = buf.indexOf("\n\n"); i >= 0; i = buf.indexOf("\n\n")) {
           const block = buf.slice(0, i);

@@ -10,6 +10,7 @@ import { tokens } from "./net.js";
 import { heardSince, markNews } from "./news.js";
 import { hostPanel, waitingRoom } from "./room.js";
 import { liveTable, roundEndScreen } from "./screens.js";
+import { late } from "./shares.js";
 import { gather, talkOf } from "./talk.js";
 import { clock, movesTakenBack, rulesetName, seatName, shownName, statusName } from "./words.js";
 
@@ -55,8 +56,9 @@ export function draw(page) {
       }),
     );
     kids.push(err);
-    // Drawn again only when something it shows changed (the room is read every 2 s).
-    const drawnFrom = JSON.stringify([s, mine, page.message, tokens.get(id).invites ?? null]);
+    // Drawn again only when something it shows changed (the room is read every 2 s), the
+    // shares' time running out included.
+    const drawnFrom = JSON.stringify([s, mine, page.message, tokens.get(id).invites ?? null, late(s)]);
     if (drawnFrom === page.roomDrawn && main.isConnected && main.childElementCount) return;
     page.roomDrawn = drawnFrom;
     const typed = typedKept();

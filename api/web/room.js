@@ -1,10 +1,12 @@
 // The host's and the waiting room's parts of the table (/play/{id}): before the start, the seats
 // taken, joining or taking back one's seat of a rematch, leaving, and the host's invites, bots and
-// start; while the game runs, the host's panel.
+// start (with the players' shares committed to, the lobby closed first for them to be revealed,
+// shares.js); while the game runs, the host's panel.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { api, choices, keys, seatable, seated, share, tokens } from "./net.js";
+import { api, choices, committedShare, keys, seatable, seated, tokens } from "./net.js";
 import { levelPicker } from "./parts.js";
+import { closedLine, revealShare, startAgain } from "./shares.js";
 import { seatName, shownName } from "./words.js";
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
@@ -17,16 +19,21 @@ import { seatName, shownName } from "./words.js";
  */
 
 /**
- * The waiting room's parts, under the table's heading: the seats taken; a seat of the rematch
- * to take back, or the form to join; leaving; the host's part.
+ * The waiting room's parts, under the table's heading: the seats taken; once the host closed
+ * the lobby, until when the players' shares are awaited (this browser's revealed, the host's
+ * start sent again when their time is up); a seat of the rematch to take back, or the form to
+ * join; leaving; the host's part.
  * @param {Room} room
  * @returns {HTMLElement[]}
  */
 export function waitingRoom(room) {
   const { s, mine } = room;
+  // No seat is taken or given back once the lobby is closed.
+  const open = !s.reveal_by;
+  revealShare(room);
+  startAgain(room);
   /** @type {HTMLElement[]} */
   const parts = [];
-  const join = joinForm(room);
   parts.push(
     h(
       "p",
@@ -38,13 +45,16 @@ export function waitingRoom(room) {
       }),
     ),
   );
+  const closed = closedLine(s);
+  if (closed) parts.push(closed);
   const before = s.previous ? tokens.get(s.previous) : {};
   const mySeat = s.seats.find((x) => x.seat === before.seat && x.reserved);
-  if (!mine.token && mySeat && before.token) parts.push(takeBack(room, mySeat.seat, before.token));
-  else if (!mine.token) parts.push(join);
+  if (open && !mine.token)
+    parts.push(mySeat && before.token ? takeBack(room, mySeat.seat, before.token) : joinForm(room));
   // A seated player may name the seat anew (a guest invited as "Guest") or leave before the
   // start (each a signed act once the seat has a key).
-  if (mine.token && mine.seat != null) parts.push(nameForm(room, mine.seat), leave(room, mine.seat));
+  if (mine.token && mine.seat != null) parts.push(nameForm(room, mine.seat));
+  if (mine.token && mine.seat != null && open) parts.push(leave(room, mine.seat));
   if (mine.host) parts.push(...hostRoom(room));
   return parts;
 }
@@ -70,17 +80,18 @@ function joinForm({ id, mine, refresh, say }) {
       const key = await keys.make();
       const name = String(new FormData(/** @type {HTMLFormElement} */ (join)).get("name") ?? "");
       if (name) choices.set({ name });
-      const entropy = share();
+      // The share goes as its commitment: revealed once every seat has committed to its own.
+      const sent = await committedShare();
       /** @type {Schemas["Joined"]} */
       const j = await api(`/games/${id}/seats`, {
         method: "POST",
         body: {
           name,
-          entropy,
+          share_commitment: sent.commitment,
           ...(await keys.sent(key, id)),
         },
       });
-      tokens.set(id, seated(j, key, entropy));
+      tokens.set(id, seated(j, key, sent));
       Object.assign(mine, tokens.get(id));
       refresh();
     } catch (e) {
@@ -108,14 +119,14 @@ function takeBack({ id, mine, refresh, say }, seat, token) {
           try {
             await seatable(id, t);
             const key = await keys.make();
-            const entropy = share();
+            const sent = await committedShare();
             /** @type {Schemas["Joined"]} */
             const j = await api(`/games/${id}/seats/${seat}/claim`, {
               method: "POST",
               token,
-              body: { entropy, ...(await keys.sent(key, id)) },
+              body: { share_commitment: sent.commitment, ...(await keys.sent(key, id)) },
             });
-            tokens.set(id, seated(j, key, entropy));
+            tokens.set(id, seated(j, key, sent));
             Object.assign(mine, tokens.get(id));
             say("");
           } catch (e) {
@@ -237,8 +248,9 @@ function hostRoom(room) {
   const { id, s, mine, refresh, say } = room;
   /** @type {HTMLElement[]} */
   const parts = [];
+  const open = !s.reveal_by;
   const others = s.seats.filter((x) => x.seat !== mine.seat && !x.reserved);
-  if (others.length)
+  if (others.length && open)
     parts.push(
       h(
         "p",
@@ -266,14 +278,18 @@ function hostRoom(room) {
         ),
       ),
     );
-  const start = hostButton(room, "/start", t("table.start"), { quiet: true });
+  // With a player's share committed to, the start closes the lobby first: each player's page
+  // then reveals its share, and the last one revealed starts the game.
+  const closes = open && s.seats.some((x) => x.share === "committed");
+  const start = hostButton(room, closes ? "/close" : "/start", t("table.start"), { quiet: true });
   const level = levelPicker({ "aria-label": t("lobby.level") });
   const addBot = hostButton(room, "/bots", t("host.add_bot"), { body: () => ({ level: level.value }) });
   // Cancelling is for everyone and cannot be taken back: asked once more.
   const cancel = hostButton(room, "/cancel", t("table.cancel"), {
     confirmed: () => confirm(t("table.cancel_confirm")),
   });
-  parts.push(invites(room), h("p", {}, addBot, " ", level), h("p", {}, start, " ", cancel));
+  if (open) parts.push(invites(room), h("p", {}, addBot, " ", level));
+  parts.push(h("p", {}, start, " ", cancel));
   return parts;
 }
 

@@ -10,6 +10,7 @@ import { checkOpenings, OpeningMismatch } from "./openings.js";
 import { seriesSection } from "./parts.js";
 import { draw } from "./play.js";
 import { effective, goldByRound } from "./roundend.js";
+import { shareUnrevealed } from "./shares.js";
 import { gather } from "./talk.js";
 import { shownName } from "./words.js";
 
@@ -216,11 +217,18 @@ function listen(page) {
   const abort = new AbortController();
   // A seat taken, freed or renamed in the waiting room is not an event: the room is read
   // again every 2 s while the game waits and the page is in sight, so the host sees a guest
-  // arrive (the stream brings the start).
+  // arrive (the stream brings the start). Nor is the lobby closed for the players' shares:
+  // while this browser holds a share not yet revealed the room is read out of sight too, and
+  // at each word of the stream (a hidden page's timers may be slowed to once a minute), so
+  // that the share is revealed within its time.
+  const unrevealed = () => page.data?.s.status === "lobby" && shareUnrevealed(page.id);
   const room = setInterval(() => {
     if (page.data?.s.status !== "lobby") clearInterval(room);
-    else if (document.visibilityState === "visible" && !page.reading) page.refresh();
+    else if ((document.visibilityState === "visible" || unrevealed()) && !page.reading) page.refresh();
   }, ROOM_EVERY);
+  const heardHidden = () => {
+    if (document.visibilityState !== "visible" && unrevealed() && !page.reading) page.refresh();
+  };
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let pending;
   let unsure = false;
@@ -248,6 +256,7 @@ function listen(page) {
       }, 150);
     },
     abort.signal,
+    heardHidden,
   );
 }
 

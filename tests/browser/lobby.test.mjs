@@ -1,11 +1,27 @@
 // Browser tests of the lobby and the waiting room: the lobby's assets and form, a rematch's
 // series, a Saboteur 2 game set up from it, the host's acts on a waiting game (a seat freed,
-// the game cancelled, invite links), a game of an older record refused a seat, and when a game
-// under way last moved.
+// the game cancelled, invite links), a game of an older record refused a seat, the players'
+// shares committed to before the start and revealed by their pages, and when a game under way
+// last moved.
 
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { test } from "node:test";
-import { axe, BASE, browser, createFromLobby, DESKTOP, get, PHONE, post, setUp, shots } from "./harness.mjs";
+import {
+  axe,
+  BASE,
+  browser,
+  createFromLobby,
+  DESKTOP,
+  EN,
+  esc,
+  get,
+  PHONE,
+  post,
+  setUp,
+  shots,
+  waitOrTell,
+} from "./harness.mjs";
 import { againstBots } from "./play.mjs";
 import { strings } from "./strings.mjs";
 
@@ -496,4 +512,82 @@ test("a game under way says when it last moved, and after a day with no move tha
     assert.equal(text.includes(words["lobby.stalled"]), stalled, `${lang}: ${text}`);
     await context.close();
   }
+});
+
+test("the players' shares are committed to before any is seen: the host's start closes the lobby, each page reveals its share by itself (one out of sight too), and the game starts", async () => {
+  const [hostSide, guestSide] = [0, 1].map(() => browser.newContext({ locale: "en-US", viewport: DESKTOP }));
+  const host = await (await hostSide).newPage();
+  const guest = await (await guestSide).newPage();
+  // Every status line each page draws, however briefly it stays.
+  for (const page of [host, guest])
+    await page.addInitScript(() => {
+      window.said = [];
+      new MutationObserver((changes) => {
+        for (const n of changes.flatMap((c) => [...c.addedNodes]))
+          if (n instanceof Element)
+            for (const p of [n, ...n.querySelectorAll("[role=status]")])
+              if (p.matches("[role=status]")) window.said.push(p.textContent);
+      }).observe(document, { childList: true, subtree: true });
+    });
+  const id = await createFromLobby(host, { players: 3, bots: 1 });
+  await guest.goto(`${BASE}/play/${id}`);
+  await guest.getByLabel("Your name").fill("Gunnar");
+  await guest.getByRole("button", { name: "Join a seat" }).click();
+  await guest.getByRole("button", { name: "Leave the game" }).waitFor();
+  // Each seat taken with its share's commitment alone: the share stays in its browser.
+  const kept = await Promise.all(
+    [host, guest].map((p) => p.evaluate((game) => JSON.parse(localStorage.getItem(`saboteur:${game}`) ?? "{}"), id)),
+  );
+  const lobby = await get(`/games/${id}`);
+  for (const k of kept) {
+    assert.match(k.share, /^[0-9a-f]{64}$/);
+    assert.equal(k.commitment.entropy ?? null, null, "no share named before the start");
+    assert.equal(lobby.seats.find((x) => x.seat === k.seat).share, "committed");
+  }
+  // The guest's page out of sight: it still reveals within the shares' time.
+  await guest.evaluate(() => Object.defineProperty(document, "visibilityState", { get: () => "hidden" }));
+  await host.getByRole("button", { name: "Start the game" }).click();
+  const pages = { host, guest };
+  for (const page of [host, guest]) await waitOrTell(page.locator("svg.board"), pages, id, { timeout: 20000 });
+  // Both pages said the lobby was closed, until when, and for whom.
+  const line = new RegExp(
+    `^${esc(EN["table.shares_awaited"]).replace("\\{time\\}", "\\d\\d:\\d\\d:\\d\\d").replace("\\{names\\}", ".+")}$`,
+  );
+  for (const page of [host, guest]) {
+    const said = await page.evaluate(() => window.said);
+    assert.ok(
+      said.some((x) => line.test(x)),
+      `the closed lobby's line: ${said}`,
+    );
+  }
+  // The record: both seats' commitments, both shares, each opening its commitment.
+  const log = await get(`/games/${id}/events?after=0&limit=1000`);
+  const mixed = log.events.find((r) => r.event.type === "seed_mixed").event;
+  const seats = kept.map((k) => k.seat).sort();
+  assert.deepEqual(
+    mixed.committed.map((c) => c.seat),
+    seats,
+  );
+  assert.deepEqual(
+    mixed.contributions.map((c) => c.seat),
+    seats,
+  );
+  for (const k of kept) {
+    assert.equal(mixed.committed.find((c) => c.seat === k.seat).commitment, k.commitment.share_commitment);
+    assert.equal(mixed.contributions.find((c) => c.seat === k.seat).entropy, k.share);
+  }
+  for (const c of mixed.contributions) {
+    const opened = createHash("sha256")
+      .update(Buffer.concat([Buffer.from("saboteur share commitment v1", "ascii"), Buffer.from(c.entropy, "hex")]))
+      .digest("hex");
+    assert.equal(opened, mixed.committed.find((x) => x.seat === c.seat).commitment, `seat ${c.seat}'s share`);
+  }
+  // What each page kept: the commitment signed again, now naming its share.
+  for (const page of [host, guest]) {
+    const held = await page.evaluate((game) => JSON.parse(localStorage.getItem(`saboteur:${game}`) ?? "{}"), id);
+    assert.equal(held.commitment.entropy, held.share);
+    assert.equal(held.commitmentReceipt.kind, "commitment");
+  }
+  await (await hostSide).close();
+  await (await guestSide).close();
 });
