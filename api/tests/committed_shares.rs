@@ -23,54 +23,19 @@ fn share(n: u64) -> (String, String) {
     (share.to_hex(), share.share_commitment().to_hex())
 }
 
-/// A request with `token` and `body`: the status and the reply (a problem's too).
-async fn send(
-    server: &Server,
-    (method, path): (&str, &str),
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let url = format!("{}{path}", server.base);
-    let mut rb = match method {
-        "PUT" => server.client.put(url),
-        "DELETE" => server.client.delete(url),
-        "GET" => server.client.get(url),
-        _ => server.client.post(url),
-    };
-    if let Some(t) = token {
-        rb = rb.bearer_auth(t);
-    }
-    if let Some(b) = body {
-        rb = rb.json(&b);
-    }
-    let res = rb.send().await.unwrap();
-    let status = res.status().as_u16();
-    (status, res.json().await.unwrap_or(Value::Null))
-}
-
 /// A lobby for three: Ada (seat 0) and Bo (seat 1) took their seats with commitments to the
 /// shares 1 and 2, seat 2 is a random bot. Its id, the host's token, and each player's reply.
 async fn committed_lobby(server: &Server) -> (String, String, Value, Value) {
     let (_, id, host) = server.create_base_game().await;
-    let join = |name: &str, n| json!({"name": name, "share_commitment": share(n).1});
-    let ada = server
-        .call(
-            "POST",
-            &format!("/games/{id}/seats"),
-            None,
-            Some(join("Ada", 1)),
-        )
-        .await;
-    let bo = server
-        .call(
-            "POST",
-            &format!("/games/{id}/seats"),
-            None,
-            Some(join("Bo", 2)),
-        )
-        .await;
+    let mut joined = Vec::new();
+    for (name, n) in [("Ada", 1), ("Bo", 2)] {
+        let body = json!({"name": name, "share_commitment": share(n).1});
+        let path = format!("/games/{id}/seats");
+        joined.push(server.call("POST", &path, None, Some(body)).await);
+    }
     server.random_bots(&id, &host, 1).await;
-    (id, host, ada, bo)
+    let bo = joined.pop().unwrap();
+    (id, host, joined.pop().unwrap(), bo)
 }
 
 /// The token in a reply to taking a seat.
@@ -110,13 +75,9 @@ async fn shares_are_committed_then_revealed(url: &str, dir: &std::path::Path) {
     let (_, id, host) = server.create_base_game().await;
     // A share and its commitment at once: refused, nothing seated.
     let both = json!({"name": "Cy", "entropy": share(9).0, "share_commitment": share(9).1});
-    let (status, problem) = send(
-        &server,
-        ("POST", &format!("/games/{id}/seats")),
-        None,
-        Some(both),
-    )
-    .await;
+    let (status, problem) = server
+        .send(("POST", &format!("/games/{id}/seats")), None, Some(both))
+        .await;
     assert_eq!(
         (status, problem["code"].as_str()),
         (400, Some("bad_request")),
@@ -135,13 +96,13 @@ async fn shares_are_committed_then_revealed(url: &str, dir: &std::path::Path) {
     assert!(ada["commitment"].get("entropy").is_none(), "{ada}");
     let reveal = |seat: u8| format!("/games/{id}/seats/{seat}/share");
     // Before the host closes the lobby: no reveal.
-    let (status, problem) = send(
-        &server,
-        ("PUT", &reveal(0)),
-        Some(token(&ada)),
-        Some(json!({"entropy": ada_share})),
-    )
-    .await;
+    let (status, problem) = server
+        .send(
+            ("PUT", &reveal(0)),
+            Some(token(&ada)),
+            Some(json!({"entropy": ada_share})),
+        )
+        .await;
     assert_eq!(
         (status, problem["code"].as_str()),
         (409, Some("lobby_open")),
@@ -158,7 +119,7 @@ async fn shares_are_committed_then_revealed(url: &str, dir: &std::path::Path) {
     assert!(summary.get("reveal_by").is_none(), "{summary}");
     // A start waits for them: the lobby is to be closed first, which changes nothing else.
     let start = format!("/games/{id}/start");
-    let (status, problem) = send(&server, ("POST", &start), Some(&host), None).await;
+    let (status, problem) = server.send(("POST", &start), Some(&host), None).await;
     assert_eq!(
         (status, problem["code"].as_str()),
         (409, Some("shares_unrevealed")),
@@ -173,15 +134,15 @@ async fn shares_are_committed_then_revealed(url: &str, dir: &std::path::Path) {
     );
     // Only the host closes it; closing again answers the same.
     let close = format!("/games/{id}/close");
-    let (status, _) = send(&server, ("POST", &close), Some(token(&ada)), None).await;
+    let (status, _) = server.send(("POST", &close), Some(token(&ada)), None).await;
     assert_eq!(status, 403);
-    let (status, closed) = send(&server, ("POST", &close), Some(&host), None).await;
+    let (status, closed) = server.send(("POST", &close), Some(&host), None).await;
     assert_eq!(
         (status, &closed["waiting"]),
         (200, &json!([0, 1])),
         "{closed}"
     );
-    let (status, again) = send(&server, ("POST", &close), Some(&host), None).await;
+    let (status, again) = server.send(("POST", &close), Some(&host), None).await;
     assert_eq!((status, &again), (200, &closed));
     let summary = server
         .call("GET", &format!("/games/{id}"), None, None)
@@ -189,32 +150,32 @@ async fn shares_are_committed_then_revealed(url: &str, dir: &std::path::Path) {
     assert_eq!(summary["status"], json!("lobby"));
     assert_eq!(summary["reveal_by"], closed["reveal_by"], "{summary}");
     // Closed: no seat given back, and no start before the shares (or their time).
-    let (status, problem) = send(
-        &server,
-        ("DELETE", &format!("/games/{id}/seats/1")),
-        Some(token(&bo)),
-        None,
-    )
-    .await;
+    let (status, problem) = server
+        .send(
+            ("DELETE", &format!("/games/{id}/seats/1")),
+            Some(token(&bo)),
+            None,
+        )
+        .await;
     assert_eq!(
         (status, problem["code"].as_str()),
         (409, Some("lobby_closed")),
         "{problem}"
     );
-    let (status, problem) = send(&server, ("POST", &start), Some(&host), None).await;
+    let (status, problem) = server.send(("POST", &start), Some(&host), None).await;
     assert_eq!(
         (status, problem["code"].as_str()),
         (409, Some("shares_unrevealed")),
         "{problem}"
     );
     // A share that does not open the commitment, or another seat's token: refused.
-    let (status, problem) = send(
-        &server,
-        ("PUT", &reveal(0)),
-        Some(token(&ada)),
-        Some(json!({"entropy": share(2).0})),
-    )
-    .await;
+    let (status, problem) = server
+        .send(
+            ("PUT", &reveal(0)),
+            Some(token(&ada)),
+            Some(json!({"entropy": share(2).0})),
+        )
+        .await;
     assert_eq!(status, 400, "{problem}");
     assert!(
         problem["detail"]
@@ -223,24 +184,24 @@ async fn shares_are_committed_then_revealed(url: &str, dir: &std::path::Path) {
             .contains("does not open"),
         "{problem}"
     );
-    let (status, _) = send(
-        &server,
-        ("PUT", &reveal(0)),
-        Some(token(&bo)),
-        Some(json!({"entropy": ada_share})),
-    )
-    .await;
+    let (status, _) = server
+        .send(
+            ("PUT", &reveal(0)),
+            Some(token(&bo)),
+            Some(json!({"entropy": ada_share})),
+        )
+        .await;
     assert_eq!(status, 403);
     // Ada reveals (twice: the same answer), then Bo, whose share starts the game.
     let mut revealed = Value::Null;
     for _ in 0..2 {
-        let (status, reply) = send(
-            &server,
-            ("PUT", &reveal(0)),
-            Some(token(&ada)),
-            Some(json!({"entropy": ada_share})),
-        )
-        .await;
+        let (status, reply) = server
+            .send(
+                ("PUT", &reveal(0)),
+                Some(token(&ada)),
+                Some(json!({"entropy": ada_share})),
+            )
+            .await;
         assert_eq!(
             (status, &reply["waiting"], &reply["started"]),
             (200, &json!([1]), &json!(false)),
@@ -254,13 +215,13 @@ async fn shares_are_committed_then_revealed(url: &str, dir: &std::path::Path) {
         );
         revealed = reply;
     }
-    let (status, last) = send(
-        &server,
-        ("PUT", &reveal(1)),
-        Some(token(&bo)),
-        Some(json!({"entropy": share(2).0})),
-    )
-    .await;
+    let (status, last) = server
+        .send(
+            ("PUT", &reveal(1)),
+            Some(token(&bo)),
+            Some(json!({"entropy": share(2).0})),
+        )
+        .await;
     assert_eq!(
         (status, &last["waiting"], &last["started"]),
         (200, &json!([]), &json!(true)),
@@ -315,16 +276,16 @@ async fn a_share_withheld_or_dropped_is_named(url: &str, dir: &std::path::Path) 
     let (id, host, ada, _bo) = committed_lobby(&server).await;
     let start = format!("/games/{id}/start");
     let close = format!("/games/{id}/close");
-    let (status, closed) = send(&server, ("POST", &close), Some(&host), None).await;
+    let (status, closed) = server.send(("POST", &close), Some(&host), None).await;
     assert_eq!(status, 200, "{closed}");
     let (ada_share, ada_commitment) = share(1);
-    let (status, revealed) = send(
-        &server,
-        ("PUT", &format!("/games/{id}/seats/0/share")),
-        Some(token(&ada)),
-        Some(json!({"entropy": ada_share})),
-    )
-    .await;
+    let (status, revealed) = server
+        .send(
+            ("PUT", &format!("/games/{id}/seats/0/share")),
+            Some(token(&ada)),
+            Some(json!({"entropy": ada_share})),
+        )
+        .await;
     assert_eq!(status, 200, "{revealed}");
     // The operator drops the share Ada revealed.
     let store = saboteur_storage::EventStore::connect(url).await.unwrap();

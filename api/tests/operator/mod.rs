@@ -107,6 +107,28 @@ impl Server {
         }
     }
 
+    /// A request of any method with `token` and `body`: the status and the reply (a
+    /// problem's too), whatever the status.
+    pub async fn send(
+        &self,
+        (method, path): (&str, &str),
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let url = format!("{}{path}", self.base);
+        let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+        let mut rb = self.client.request(method, url);
+        if let Some(t) = token {
+            rb = rb.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            rb = rb.json(&b);
+        }
+        let res = rb.send().await.unwrap();
+        let status = res.status().as_u16();
+        (status, res.json().await.unwrap_or(Value::Null))
+    }
+
     pub async fn call(
         &self,
         method: &str,
