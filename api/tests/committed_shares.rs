@@ -25,8 +25,18 @@ fn share(n: u64) -> (String, String) {
 
 /// A lobby for three: Ada (seat 0) and Bo (seat 1) took their seats with commitments to the
 /// shares 1 and 2, seat 2 is a random bot. Its id, the host's token, and each player's reply.
+/// A share and its commitment sent at once are refused first, and take no seat.
 async fn committed_lobby(server: &Server) -> (String, String, Value, Value) {
     let (_, id, host) = server.create_base_game().await;
+    let both = json!({"name": "Cy", "entropy": share(9).0, "share_commitment": share(9).1});
+    let (status, problem) = server
+        .send(("POST", &format!("/games/{id}/seats")), None, Some(both))
+        .await;
+    assert_eq!(
+        (status, problem["code"].as_str()),
+        (400, Some("bad_request")),
+        "{problem}"
+    );
     let mut joined = Vec::new();
     for (name, n) in [("Ada", 1), ("Bo", 2)] {
         let body = json!({"name": name, "share_commitment": share(n).1});
@@ -35,7 +45,13 @@ async fn committed_lobby(server: &Server) -> (String, String, Value, Value) {
     }
     server.random_bots(&id, &host, 1).await;
     let bo = joined.pop().unwrap();
-    (id, host, joined.pop().unwrap(), bo)
+    let ada = joined.pop().unwrap();
+    assert_eq!(
+        (&ada["seat"], &bo["seat"]),
+        (&json!(0), &json!(1)),
+        "{ada} {bo}"
+    );
+    (id, host, ada, bo)
 }
 
 /// The token in a reply to taking a seat.
@@ -67,26 +83,13 @@ async fn bots_finish(server: &Server, id: &str, host: &str) {
     panic!("game {id} did not end");
 }
 
-/// A start waits for the committed shares; the host closes the lobby; a seat is neither taken nor given back once closed; a share is revealed only once
-/// closed and only if it opens the seat's commitment; the last share starts the game, whose
+/// A start waits for the committed shares; the host closes the lobby; a seat is neither taken
+/// nor given back once closed; a share is revealed only once closed and only if it opens the
+/// seat's commitment; the last share starts the game, whose
 /// record keeps the commitments; and the honest game verifies, the players' replies with it.
 async fn shares_are_committed_then_revealed(url: &str, dir: &std::path::Path) {
     let server = Server::start(url).await;
-    let (_, id, host) = server.create_base_game().await;
-    // A share and its commitment at once: refused, nothing seated.
-    let both = json!({"name": "Cy", "entropy": share(9).0, "share_commitment": share(9).1});
-    let (status, problem) = server
-        .send(("POST", &format!("/games/{id}/seats")), None, Some(both))
-        .await;
-    assert_eq!(
-        (status, problem["code"].as_str()),
-        (400, Some("bad_request")),
-        "{problem}"
-    );
-    let (id, host, ada, bo) = {
-        drop((id, host));
-        committed_lobby(&server).await
-    };
+    let (id, host, ada, bo) = committed_lobby(&server).await;
     let (ada_share, ada_commitment) = share(1);
     assert_eq!(
         ada["commitment"]["share_commitment"],
@@ -227,6 +230,18 @@ async fn shares_are_committed_then_revealed(url: &str, dir: &std::path::Path) {
         (200, &json!([]), &json!(true)),
         "{last}"
     );
+    recorded_and_verified(&server, dir, (&id, &host), (&ada, revealed)).await;
+}
+
+/// The started game's record holds both commitments and both shares; played to its end, its
+/// bundle verifies with Ada's replies to taking the seat and to revealing her share.
+async fn recorded_and_verified(
+    server: &Server,
+    dir: &std::path::Path,
+    (id, host): (&str, &str),
+    (ada, revealed): (&Value, Value),
+) {
+    let (ada_share, ada_commitment) = share(1);
     let log = server
         .call("GET", &format!("/games/{id}/events?after=0"), None, None)
         .await;
@@ -240,7 +255,7 @@ async fn shares_are_committed_then_revealed(url: &str, dir: &std::path::Path) {
         mixed[0]["event"]["contributions"].as_array().map(Vec::len),
         Some(2)
     );
-    bots_finish(&server, &id, &host).await;
+    bots_finish(server, id, host).await;
     let bundle = server
         .call("GET", &format!("/games/{id}/audit"), None, None)
         .await;

@@ -107,29 +107,11 @@ pub fn check_receipts_with_keys(
                 receipt.game_id, bundle.game_id
             )));
         }
-        // A commitment given with its body says what changed: the seed, or the share mixed in;
-        // and the key, for a seat's latest commitment (a key changed in the lobby is answered
-        // with a new one, which supersedes the key of those before it).
         let commitment = (receipt.kind == ReceiptKind::Commitment).then(|| {
-            let promised = body.as_ref().and_then(|b| {
-                serde_json::from_value::<SeedCommitment>(b.clone().into_owned()).ok()
-            });
-            let mut record = commitment_in(bundle, &log, receipt.seat);
             let superseded = receipt
                 .seat
                 .is_some_and(|s| latest.get(&s) > Some(&served_ms(receipt)));
-            if let (true, Some(p)) = (superseded, &promised) {
-                record.public_key.clone_from(&p.public_key);
-            }
-            // Taken with a commitment, revealed later: the reply to taking the seat named the
-            // commitment alone.
-            if let Some(p) = &promised
-                && p.share_commitment.is_some()
-                && p.entropy.is_none()
-            {
-                record.entropy = None;
-            }
-            (promised, record)
+            commitment_pair(bundle, &log, receipt.seat, body.as_deref(), superseded)
         });
         if let (Some((Some(promised), _)), Some(sent)) = (&commitment, &sent) {
             unlike_sent(&name, promised, sent)?;
@@ -204,17 +186,7 @@ pub fn check_receipts_with_keys(
         }
         .map_err(|e| Refused(format!("{name}: {e}")))?;
         let hash = view_hash(&recomputed);
-        // A seat's commitment kept without its body was signed before or after the seat
-        // revealed its share: before, it named the commitment alone.
-        let before_reveal = || {
-            let mut before = recomputed.clone();
-            let committed = before.get("share_commitment").is_some();
-            before.as_object_mut().map(|o| o.remove("entropy"));
-            committed && view_hash(&before) == receipt.view_hash
-        };
-        if hash != receipt.view_hash
-            && !(receipt.kind == ReceiptKind::Commitment && before_reveal())
-        {
+        if !signed_as(receipt, &recomputed) {
             return Err(Contradiction(format!(
                 "{name}: what the bundle gives for it hashes to {hash}, the receipt signed {}: \
                  the record was changed after it was served, or the server served what its \
@@ -225,6 +197,46 @@ pub fn check_receipts_with_keys(
         checked.receipts += 1;
     }
     Ok(checked)
+}
+
+/// A seat's commitment as promised (the body kept with its receipt, if any) and as the record
+/// gives it. A commitment given with its body says what changed: the seed, or the share mixed
+/// in; and the key, for a seat's latest commitment (a key changed in the lobby is answered with
+/// a new one, which supersedes the key of those before it: `superseded`).
+fn commitment_pair(
+    bundle: &AuditBundle,
+    log: &[saboteur_domain::Event],
+    seat: Option<u8>,
+    body: Option<&Value>,
+    superseded: bool,
+) -> (Option<SeedCommitment>, SeedCommitment) {
+    let promised = body.and_then(|b| serde_json::from_value::<SeedCommitment>(b.clone()).ok());
+    let mut record = commitment_in(bundle, log, seat);
+    if let (true, Some(p)) = (superseded, &promised) {
+        record.public_key.clone_from(&p.public_key);
+    }
+    // Taken with a commitment, revealed later: the reply to taking the seat named the
+    // commitment alone.
+    if let Some(p) = &promised
+        && p.share_commitment.is_some()
+        && p.entropy.is_none()
+    {
+        record.entropy = None;
+    }
+    (promised, record)
+}
+
+/// Whether `receipt` signed `recomputed`, the body the bundle gives for it. A seat's commitment
+/// kept without its body was signed before or after the seat revealed its share: before, it
+/// named the commitment alone.
+fn signed_as(receipt: &Receipt, recomputed: &Value) -> bool {
+    if view_hash(recomputed) == receipt.view_hash {
+        return true;
+    }
+    let mut before = recomputed.clone();
+    let committed = before.get("share_commitment").is_some();
+    before.as_object_mut().map(|o| o.remove("entropy"));
+    receipt.kind == ReceiptKind::Commitment && committed && view_hash(&before) == receipt.view_hash
 }
 
 /// How much room times recorded and `served_at` signed are compared with: the clocks of the
