@@ -8,8 +8,7 @@ use crate::app::act::{Act, SentKey, SentShare, Who};
 use crate::app::auth::{new_token, token_hash};
 use crate::app::check::free_seat;
 use crate::app::ids::GameId;
-use crate::app::shares;
-pub(crate) use crate::app::shares::{Closing, Reveal};
+use crate::app::shares::{self, Closing, Reveal};
 use crate::app::state::AppState;
 use crate::app::tables::Held;
 use crate::app::text;
@@ -179,9 +178,11 @@ pub(in crate::app) fn decide(
                     .inc();
             })?)
         }
-        (Act::Start { .. }, _) => shares::start(table)?,
-        (Act::CloseLobby { .. }, _) => shares::close(table)?,
-        (Act::RevealShare { seat, entropy, .. }, _) => shares::reveal(table, *seat, entropy)?,
+        (Act::Start { .. }, _) => events(shares::start(table)?),
+        (Act::CloseLobby { .. }, _) => Decided::Close(shares::close(table)),
+        (Act::RevealShare { seat, entropy, .. }, _) => {
+            Decided::Reveal(shares::reveal(table, *seat, entropy)?)
+        }
         (Act::Cancel { .. }, _) => events(history.cancel()?),
         (Act::RequestUndo { .. }, Who::Player(seat)) => events(history.request_undo(seat)?),
         (Act::VoteUndo { approve, .. }, Who::Player(seat)) => {

@@ -5,7 +5,6 @@
 use saboteur_domain::{Event, Seat, Seed};
 use saboteur_storage::{Credential, Role};
 
-use crate::app::decision::Decided;
 use crate::app::tables::Held;
 use crate::error::{ApiError, Conflict};
 
@@ -57,16 +56,11 @@ fn seats_named(seats: &[Seat]) -> String {
 /// Step 5 for the host's start: the start's events when no committed share is awaited, or
 /// their time is up; else 409 `shares_unrevealed` (the lobby to close first, or the shares
 /// awaited until `reveal_by`).
-pub(in crate::app) fn start(table: &Held) -> Result<Decided, ApiError> {
+pub(in crate::app) fn start(table: &Held) -> Result<Vec<Event>, ApiError> {
     let credentials = table.credentials();
     let waiting = awaited(credentials);
     let now = i64::try_from(table.now_ms()).unwrap_or(i64::MAX);
-    let start = || {
-        Ok(Decided::Events {
-            events: start_events(table, credentials)?,
-            swap: None,
-        })
-    };
+    let start = || start_events(table, credentials);
     match table.record().reveal_by {
         _ if waiting.is_empty() => start(),
         None => Err(ApiError::Conflict(
@@ -94,22 +88,22 @@ pub(in crate::app) fn start(table: &Held) -> Result<Decided, ApiError> {
 
 /// Step 5 for the host's closing of the lobby: its shares due by now and
 /// [`REVEAL_WINDOW_MS`] (closed already: as it was closed).
-pub(in crate::app) fn close(table: &Held) -> Result<Decided, ApiError> {
+pub(in crate::app) fn close(table: &Held) -> Closing {
     let now = i64::try_from(table.now_ms()).unwrap_or(i64::MAX);
-    Ok(Decided::Close(Closing {
+    Closing {
         reveal_by: table
             .record()
             .reveal_by
             .unwrap_or(now.saturating_add(REVEAL_WINDOW_MS)),
         waiting: awaited(table.credentials()),
-    }))
+    }
 }
 
 /// Step 5 for a share revealed by its seat: 409 `lobby_open` before the host closed the lobby;
 /// 400 when the seat committed to no share or the share does not open its commitment. The
 /// same share again answers as the first time; the last share awaited brings the start's
 /// events.
-pub(in crate::app) fn reveal(table: &Held, seat: Seat, sent: &str) -> Result<Decided, ApiError> {
+pub(in crate::app) fn reveal(table: &Held, seat: Seat, sent: &str) -> Result<Reveal, ApiError> {
     let entropy = Seed::from_hex(&sent.to_ascii_lowercase()).ok_or_else(|| {
         ApiError::BadRequest("entropy is 32 bytes written as 64 hex digits".into())
     })?;
@@ -147,13 +141,13 @@ pub(in crate::app) fn reveal(table: &Held, seat: Seat, sent: &str) -> Result<Dec
     } else {
         None
     };
-    Ok(Decided::Reveal(Reveal {
+    Ok(Reveal {
         seat,
         entropy,
         fresh,
         waiting,
         start,
-    }))
+    })
 }
 
 /// The start's events with the seats as `credentials` hold them: the deal from the seed mixed
