@@ -68,13 +68,7 @@ pub(crate) struct Share {
 fn share(sent: &SentShare) -> Result<Share, ApiError> {
     let hex = |hex: &Option<String>, what: &str| {
         hex.as_deref()
-            .map(|hex| {
-                saboteur_domain::Seed::from_hex(&hex.to_ascii_lowercase())
-                    .map(|s| s.to_hex())
-                    .ok_or_else(|| {
-                        ApiError::BadRequest(format!("{what} is 32 bytes written as 64 hex digits"))
-                    })
-            })
+            .map(|hex| shares::seed_sent(hex, what).map(|s| s.to_hex()))
             .transpose()
     };
     let share = Share {

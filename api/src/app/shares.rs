@@ -33,6 +33,13 @@ pub(crate) struct Reveal {
     pub start: Option<Vec<Event>>,
 }
 
+/// A share or its commitment as sent (64 hex digits, any case): 400 naming the field `what`
+/// for anything else.
+pub(in crate::app) fn seed_sent(hex: &str, what: &str) -> Result<Seed, ApiError> {
+    Seed::from_hex(&hex.to_ascii_lowercase())
+        .ok_or_else(|| ApiError::BadRequest(format!("{what} is 32 bytes written as 64 hex digits")))
+}
+
 /// The seated players who committed to a share and have not revealed it, in seat order.
 fn awaited(credentials: &[Credential]) -> Vec<Seat> {
     let mut seats: Vec<Seat> = credentials
@@ -104,9 +111,7 @@ pub(in crate::app) fn close(table: &Held) -> Closing {
 /// same share again answers as the first time; the last share awaited brings the start's
 /// events.
 pub(in crate::app) fn reveal(table: &Held, seat: Seat, sent: &str) -> Result<Reveal, ApiError> {
-    let entropy = Seed::from_hex(&sent.to_ascii_lowercase()).ok_or_else(|| {
-        ApiError::BadRequest("entropy is 32 bytes written as 64 hex digits".into())
-    })?;
+    let entropy = seed_sent(sent, "entropy")?;
     if table.record().reveal_by.is_none() {
         return Err(ApiError::Conflict(
             Conflict::LobbyOpen,
