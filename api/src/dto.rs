@@ -120,6 +120,12 @@ pub struct GameSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(format = DateTime)]
     pub reveal_by: Option<String>,
+    /// The lobby's version: raised by every change to the lobby (a seat taken, claimed, given
+    /// back or renamed, a key kept, the lobby closed, a share revealed), never after the start.
+    /// A keyed seat's lobby act (leaving, a new name, a new key before the start) is signed at
+    /// it (`Seat-Signature-Version`) and holds only while the lobby is at it: 412 once it moved
+    /// on (read the game and sign again).
+    pub lobby_version: i64,
 }
 
 /// A page of games.
@@ -458,6 +464,7 @@ pub(crate) fn summary(
             .updated_at
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         winners: winners.filter(|_| record.status == GameStatus::Finished),
+        lobby_version: record.lobby_version,
         reveal_by: record
             .reveal_by
             .filter(|_| record.status == GameStatus::Lobby)

@@ -179,6 +179,11 @@ impl From<StoreError> for ApiError {
                     "another command was recorded first: the game moved from version {expected} to {actual}; fetch the state and try again"
                 ),
             ),
+            StoreError::LobbyChanged => ApiError::Conflict(
+                Conflict::MovedOn,
+                "the lobby changed meanwhile (through another request): read the game and try again"
+                    .into(),
+            ),
             StoreError::Invalid(m) => ApiError::BadRequest(m),
             StoreError::OverLimit => ApiError::TooManyRequests {
                 detail: "over a per-client limit: try again after Retry-After".into(),

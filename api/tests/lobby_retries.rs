@@ -3,7 +3,9 @@
 //! does after a lost reply: the first reply again, marked `Idempotency-Replayed: true`, and one
 //! effect. Without the kept reply, each retry would act again (a second seat, a second bot) or
 //! be refused (the old key no longer signs, the token no longer works). The key sent with
-//! another request is 422; another caller's same key is its own act. On SQLite and PostgreSQL.
+//! another request is 422; another caller's same key is its own act. A keyed seat's lobby act
+//! signed at a lobby version gone by is 412, whichever process it reaches. On SQLite and
+//! PostgreSQL.
 
 #[macro_use]
 mod operator;
@@ -56,6 +58,14 @@ async fn version_of(server: &Server, id: &str) -> u64 {
         .call("GET", &format!("/games/{id}"), None, None)
         .await;
     game["version"].as_u64().unwrap()
+}
+
+/// The lobby's version, which a keyed seat's lobby act is signed at.
+async fn lobby_version_of(server: &Server, id: &str) -> u64 {
+    let game = server
+        .call("GET", &format!("/games/{id}"), None, None)
+        .await;
+    game["lobby_version"].as_u64().unwrap()
 }
 
 /// The seats a lobby lists.
@@ -159,9 +169,7 @@ async fn lobby_acts_answer_their_first_reply(url: &str, _dir: &std::path::Path) 
     assert_eq!(seats(&one, &id).await.len(), 2, "one bot seated");
     // The seat's key changed, signed by the key before: the retry is signed by that key too,
     // which no longer holds the seat.
-    let version = one.call("GET", &format!("/games/{id}"), None, None).await["version"]
-        .as_u64()
-        .unwrap();
+    let version = lobby_version_of(&one, &id).await;
     let key_path = format!("/games/{id}/seats/0/key");
     let change = json!({"public_key": new_public, "key_proof": key_proof(&new, &id)}).to_string();
     let signer = Some((&old, id.as_str(), 0, version, "key"));
@@ -179,6 +187,7 @@ async fn lobby_acts_answer_their_first_reply(url: &str, _dir: &std::path::Path) 
     );
     // The seat named anew, signed by its new key, retried through the other process.
     let name_path = format!("/games/{id}/seats/0/name");
+    let version = lobby_version_of(&one, &id).await;
     let signer = Some((&new, id.as_str(), 0, version, "name"));
     let rename = json!({"name": "Ada B"}).to_string();
     let (status, named) = twice(
@@ -193,6 +202,7 @@ async fn lobby_acts_answer_their_first_reply(url: &str, _dir: &std::path::Path) 
     // The seat given back, signed by its new key: the retry's token no longer works, and the
     // seat is not taken twice.
     let seat_path = format!("/games/{id}/seats/0");
+    let version = lobby_version_of(&one, &id).await;
     let signer = Some((&new, id.as_str(), 0, version, "leave"));
     let (status, _) = twice(
         apps,
@@ -262,4 +272,87 @@ on_both_stores!(
     lobby_acts_answer_their_first_reply_on_sqlite,
     lobby_acts_answer_their_first_reply_on_postgres,
     lobby_acts_answer_their_first_reply
+);
+
+/// A keyed seat's lobby act holds only at the lobby version it was signed at, whichever
+/// process it reaches: a name signed once and sent again after the lobby moved on (a replay,
+/// with another `Idempotency-Key`) is 412 and changes nothing, and so is a leave signed before
+/// it; signed at the lobby's version now, each is taken.
+async fn a_signed_lobby_act_holds_only_at_its_lobby_version(url: &str, _dir: &std::path::Path) {
+    let one = Server::start(url).await;
+    let two = Server::start(url).await;
+    let (_, id, _) = one.create_base_game().await;
+    let (key, _) = player_key(35);
+    let (status, _, joined) = send(
+        &one,
+        (reqwest::Method::POST, &format!("/games/{id}/seats")),
+        (None, "join"),
+        &keyed_join(&id, "Ada", &key).to_string(),
+        None,
+    )
+    .await;
+    assert_eq!(status, 201, "{joined}");
+    let me = joined["player_token"].as_str().unwrap().to_string();
+    let name_path = format!("/games/{id}/seats/0/name");
+    let seat_path = format!("/games/{id}/seats/0");
+    let at = lobby_version_of(&one, &id).await;
+    let named = |name: &str| json!({ "name": name }).to_string();
+    let rename = |server, name: &'static str, idem: &'static str, at| {
+        let (name_path, me, id, key) = (&name_path, &me, &id, &key);
+        async move {
+            let act = (reqwest::Method::PUT, name_path.as_str());
+            let signer = Some((key, id.as_str(), 0, at, "name"));
+            send(server, act, (Some(me), idem), &named(name), signer).await
+        }
+    };
+    let (status, _, out) = rename(&two, "Ada B", "name-1", at).await;
+    assert_eq!(status, 200, "{out}");
+    let now = lobby_version_of(&one, &id).await;
+    assert!(
+        now > at,
+        "a rename raises the lobby's version: {at} then {now}"
+    );
+    let (status, _, out) = rename(&one, "Ada C", "name-2", now).await;
+    assert_eq!(status, 200, "{out}");
+    // The first rename's request sent again: its signature names a lobby version gone by.
+    let (status, _, out) = rename(&two, "Ada B", "name-3", at).await;
+    assert_eq!(
+        (status, out["code"].as_str()),
+        (412, Some("precondition_failed")),
+        "{out}"
+    );
+    assert!(
+        out["detail"].as_str().unwrap().contains("lobby version"),
+        "{out}"
+    );
+    assert_eq!(
+        seats(&one, &id).await[0]["name"],
+        "Ada C",
+        "nothing renamed"
+    );
+    // A leave signed before the renames: refused, the seat still held; signed now: taken.
+    let leave = |server, idem: &'static str, at| {
+        let (seat_path, me, id, key) = (&seat_path, &me, &id, &key);
+        async move {
+            let act = (reqwest::Method::DELETE, seat_path.as_str());
+            let signer = Some((key, id.as_str(), 0, at, "leave"));
+            send(server, act, (Some(me), idem), "", signer).await
+        }
+    };
+    let (status, _, out) = leave(&one, "leave-1", at).await;
+    assert_eq!(
+        (status, out["code"].as_str()),
+        (412, Some("precondition_failed")),
+        "{out}"
+    );
+    assert_eq!(seats(&two, &id).await.len(), 1, "the seat still held");
+    let (status, _, out) = leave(&two, "leave-2", lobby_version_of(&one, &id).await).await;
+    assert_eq!(status, 204, "{out}");
+    assert!(seats(&one, &id).await.is_empty(), "the seat given back");
+}
+
+on_both_stores!(
+    a_signed_lobby_act_holds_only_at_its_lobby_version_on_sqlite,
+    a_signed_lobby_act_holds_only_at_its_lobby_version_on_postgres,
+    a_signed_lobby_act_holds_only_at_its_lobby_version
 );

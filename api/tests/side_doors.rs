@@ -316,7 +316,7 @@ async fn a_key_swapped_in_the_lobby_is_named(url: &str, dir: &std::path::Path) {
             let body = json!({ "public_key": new_public, "key_proof": proof }).to_string();
             let version = server
                 .call("GET", &format!("/games/{id}"), None, None)
-                .await["version"]
+                .await["lobby_version"]
                 .as_u64()
                 .unwrap();
             let (status, kept) = server

@@ -251,7 +251,7 @@ async fn a_name_signed_is_no_other_act(url: &str, dir: &std::path::Path) {
     let me = joined["player_token"].as_str().unwrap().to_string();
     let version = server
         .call("GET", &format!("/games/{id}"), None, None)
-        .await["version"]
+        .await["lobby_version"]
         .as_u64()
         .unwrap();
     let body = json!({ "name": "Ada Lovelace" }).to_string();

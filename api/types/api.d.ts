@@ -2498,6 +2498,15 @@ export interface components {
             created_at: string;
             /** @description The game's id. */
             id: string;
+            /**
+             * Format: int64
+             * @description The lobby's version: raised by every change to the lobby (a seat taken, claimed, given
+             *     back or renamed, a key kept, the lobby closed, a share revealed), never after the start.
+             *     A keyed seat's lobby act (leaving, a new name, a new key before the start) is signed at
+             *     it (`Seat-Signature-Version`) and holds only while the lobby is at it: 412 once it moved
+             *     on (read the game and sign again).
+             */
+            lobby_version: number;
             /** @description Rule variants. */
             options: components["schemas"]["Options"];
             /**
@@ -6474,7 +6483,7 @@ export interface operations {
                 "Idempotency-Key"?: string | null;
                 /** @description The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify */
                 "Seat-Signature"?: string | null;
-                /** @description The version the act was chosen and signed at, in decimal digits (e.g. `"41"`); it must still hold when the act arrives, as `If-Match` does for a command */
+                /** @description The version the act was chosen and signed at, in decimal digits: before the start the lobby's (`GameSummary.lobby_version`), during play the game's; it must still hold when the act arrives (412 once it moved on) */
                 "Seat-Signature-Version"?: string | null;
             };
             path: {
@@ -6560,8 +6569,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game has started */
+            /** @description The game has started (`already_started`), or the host closed the lobby for the shares (`lobby_closed`) */
             409: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed at a version that no longer holds: before the start, a `lobby_version` the lobby has moved on from (`precondition_failed`; read the game and sign again) */
+            412: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;
@@ -7005,7 +7029,7 @@ export interface operations {
                 "Idempotency-Key"?: string | null;
                 /** @description The player's Ed25519 signature of the act with the seat's current key, 128 hex digits (docs/clients.md): needed once the seat has a key */
                 "Seat-Signature"?: string | null;
-                /** @description The version the act was signed at */
+                /** @description The version the act was chosen and signed at, in decimal digits: before the start the lobby's (`GameSummary.lobby_version`), during play the game's; it must still hold when the act arrives (412 once it moved on) */
                 "Seat-Signature-Version"?: string | null;
                 /** @description The API version your client was generated from (the spec's `info.version`). Events of types a later version introduced are then served wrapped as `NewerEvent`, which your client can parse, instead of as types it has no model for. Without it, every event is served as it is. */
                 "Api-Version"?: string;
@@ -7133,6 +7157,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Signed at a version that no longer holds: before the start, a `lobby_version` the lobby has moved on from (`precondition_failed`; read the game and sign again) */
+            412: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is over 64 KiB (`too_large`) */
             413: {
                 headers: {
@@ -7222,7 +7261,7 @@ export interface operations {
                 "Idempotency-Key"?: string | null;
                 /** @description The player's Ed25519 signature of the act (`name`), 128 hex digits (docs/clients.md): needed once the seat has a key */
                 "Seat-Signature"?: string | null;
-                /** @description The version the act was signed at, in decimal digits */
+                /** @description The version the act was chosen and signed at, in decimal digits: before the start the lobby's (`GameSummary.lobby_version`), during play the game's; it must still hold when the act arrives (412 once it moved on) */
                 "Seat-Signature-Version"?: string | null;
             };
             path: {
@@ -7316,6 +7355,21 @@ export interface operations {
             };
             /** @description The game has started (`already_started`) or was cancelled (`cancelled`) */
             409: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed at a version that no longer holds: before the start, a `lobby_version` the lobby has moved on from (`precondition_failed`; read the game and sign again) */
+            412: {
                 headers: {
                     /** @description The API's version (`info.version`) */
                     "Api-Version"?: string;

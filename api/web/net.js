@@ -32,7 +32,7 @@ function refusal(data, res) {
 export const READ_WAIT_MS = 15000;
 
 /**
- * Calls the API; a problem+json error is thrown with its sentence; a call unanswered after
+ * Calls the API; a problem+json error is thrown with its sentence (and its `status`); a call unanswered after
  * `wait` ms (when given) is given up with its own. The caller names the
  * response's schema where it keeps the result, so `tsc` checks every field it reads.
  * A seat's act is signed with the seat's key when `sign` names one (docs/clients.md, "Signing
@@ -70,7 +70,7 @@ export async function api(path, { method = "GET", token, body, headers = {}, sig
   if (data?.receipt) receipts.keep(res.ok ? data.receipt : data);
   // The table read at once carries its view's.
   if (data?.state?.receipt) receipts.keep(data.state.receipt);
-  if (!res.ok) throw new Error(refusal(data, res));
+  if (!res.ok) throw Object.assign(new Error(refusal(data, res)), { status: res.status });
   return data;
 }
 

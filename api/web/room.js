@@ -157,11 +157,9 @@ function nameForm({ id, s, mine, refresh, say }, seat) {
         const name = /** @type {HTMLInputElement} */ (field).value.trim();
         if (!name || name === now) return;
         try {
-          await api(`/games/${id}/seats/${seat}/name`, {
+          await lobbyAct({ id, s, mine }, seat, "name", `/games/${id}/seats/${seat}/name`, {
             method: "PUT",
-            token: mine.token,
             body: { name },
-            sign: mine.key ? { game: id, seat, version: s.version, act: "name", key: mine.key } : undefined,
           });
           say("");
         } catch (err) {
@@ -176,6 +174,32 @@ function nameForm({ id, s, mine, refresh, say }, seat) {
   );
 }
 
+/**
+ * A seat's act before the start, signed at the lobby's version (docs/clients.md): when the lobby
+ * moved on between the page's reading and the click (a seat taken, a name changed: 412), the
+ * same act is signed once more at the lobby's version read anew.
+ * @param {Pick<Room, "id" | "s" | "mine">} room @param {number} seat @param {string} act
+ * @param {string} path @param {{ method: string, body?: unknown }} request
+ */
+async function lobbyAct({ id, s, mine }, seat, act, path, { method, body }) {
+  /** @param {number} version */
+  const send = (version) =>
+    api(path, {
+      method,
+      token: mine.token,
+      body,
+      sign: mine.key ? { game: id, seat, version, act, key: mine.key } : undefined,
+    });
+  try {
+    return await send(s.lobby_version);
+  } catch (e) {
+    if (!mine.key || /** @type {any} */ (e).status !== 412) throw e;
+    /** @type {Schemas["GameSummary"]} */
+    const now = await api(`/games/${id}`);
+    return send(now.lobby_version);
+  }
+}
+
 /** Leaving the seat before the start; a host keeps hosting. @param {Room} room @param {number} seat */
 function leave({ id, s, mine, refresh, say }, seat) {
   return h(
@@ -187,11 +211,7 @@ function leave({ id, s, mine, refresh, say }, seat) {
         type: "button",
         onclick: async () => {
           try {
-            await api(`/games/${id}/seats/${seat}`, {
-              method: "DELETE",
-              token: mine.token,
-              sign: mine.key ? { game: id, seat, version: s.version, act: "leave", key: mine.key } : undefined,
-            });
+            await lobbyAct({ id, s, mine }, seat, "leave", `/games/${id}/seats/${seat}`, { method: "DELETE" });
             // The seat is gone; a host keeps hosting.
             const host = mine.host;
             localStorage.removeItem(`saboteur:${id}`);

@@ -97,7 +97,7 @@ pub(crate) const EVENT_COLUMNS: &str = "game_id, seq, event_type, schema_version
                                         seat, command_id, recorded_at, prev_hash, hash";
 pub(crate) const GAME_COLUMNS: &str = "id, ruleset, options, status, players, version, \
                                        last_hash, seed_commitment, seed, created_at, updated_at, \
-                                       previous_game, reveal_by";
+                                       previous_game, reveal_by, lobby_version";
 pub(crate) const CREDENTIAL_COLUMNS: &str = "game_id, token_hash, role, seat, display_name, created_at, entropy, public_key, key_proof, \
      share_commitment";
 
@@ -157,6 +157,7 @@ macro_rules! game_from_row {
                 created_at: row.try_get("created_at")?,
                 updated_at: row.try_get("updated_at")?,
                 reveal_by: row.try_get("reveal_by")?,
+                lobby_version: row.try_get("lobby_version")?,
             })
         })()
     };

@@ -38,6 +38,85 @@ macro_rules! insert_credential {
 }
 pub(crate) use insert_credential;
 
+/// What a write to a lobby asks of it, tested in the write's own transaction, whichever
+/// process wrote before: the store decides. Every lobby write raises the lobby's version
+/// ([`crate::GameRecord::lobby_version`]); none is made once the game left the lobby.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LobbyAt {
+    /// The lobby version a signed act names: written only while the lobby is still at it (a
+    /// signature made for one moment of the lobby is never spent at another).
+    pub version: Option<i64>,
+    /// Written only while the lobby is open, not closed for the committed shares (a seat
+    /// taken, claimed or given back).
+    pub open: bool,
+}
+
+impl LobbyAt {
+    /// A write only while the lobby is open.
+    pub const OPEN: LobbyAt = LobbyAt {
+        version: None,
+        open: true,
+    };
+
+    /// The statement that raises lobby `$1`'s version when it is as asked (`$2`: the version
+    /// named, or null): one row touched, or none when it is not.
+    fn raise(self) -> &'static str {
+        match (self.version.is_some(), self.open) {
+            (false, false) => {
+                "UPDATE games SET lobby_version = lobby_version + 1 \
+                 WHERE id = $1 AND status = 'lobby' AND $2 IS NULL"
+            }
+            (false, true) => {
+                "UPDATE games SET lobby_version = lobby_version + 1 \
+                 WHERE id = $1 AND status = 'lobby' AND $2 IS NULL AND reveal_by IS NULL"
+            }
+            (true, false) => {
+                "UPDATE games SET lobby_version = lobby_version + 1 \
+                 WHERE id = $1 AND status = 'lobby' AND lobby_version = $2"
+            }
+            (true, true) => {
+                "UPDATE games SET lobby_version = lobby_version + 1 \
+                 WHERE id = $1 AND status = 'lobby' AND lobby_version = $2 AND reveal_by IS NULL"
+            }
+        }
+    }
+}
+
+/// In transaction `$tx`, raises lobby `$game`'s version as `$at` asks; returns
+/// [`StoreError::LobbyChanged`] from the calling function (the transaction rolled back) when the
+/// lobby is not as asked.
+macro_rules! raise_lobby {
+    ($tx:expr, $game:expr, $at:expr) => {
+        if sqlx::query($at.raise())
+            .bind($game)
+            .bind($at.version)
+            .execute(&mut *$tx)
+            .await?
+            .rows_affected()
+            == 0
+        {
+            return Err(StoreError::LobbyChanged);
+        }
+    };
+}
+
+/// Runs the write `$write` (a query, its values bound) on lobby `$game` in one transaction
+/// with the raise of its version ([`LobbyAt`] `$at`): the rows `$write` touched, nothing
+/// written (the version not raised) when it touched none.
+macro_rules! in_lobby {
+    ($store:expr, $game:expr, $at:expr, $write:expr) => {
+        on_writer!($store, pool => {
+            let mut tx = pool.begin().await?;
+            raise_lobby!(tx, $game, $at);
+            let n = $write.execute(&mut *tx).await?.rows_affected();
+            if n > 0 {
+                tx.commit().await?;
+            }
+            n
+        })
+    };
+}
+
 /// Who takes a seat, as the per-client limits name it, and the most seats it may have taken
 /// since a moment (its join limit over its period), if it has a limit.
 #[derive(Debug, Clone, Copy)]
@@ -49,16 +128,18 @@ pub struct SeatTaker<'a> {
 }
 
 impl EventStore {
-    /// Stores a credential (the token's hash, never the token). A seat already held, or a
-    /// token already stored, is [`StoreError::Exists`].
+    /// Stores a credential (the token's hash, never the token) as it is, whatever the game's
+    /// state: a seat taken in a lobby is [`EventStore::add_credential_by`]. A seat already
+    /// held, or a token already stored, is [`StoreError::Exists`].
     pub async fn add_credential(&self, c: &Credential) -> Result<()> {
-        self.add_credential_by(c, None).await
+        inserted(on_writer!(self, pool => insert_credential!(c).execute(pool).await.map(|_| ())))
     }
 
     /// [`EventStore::add_credential`], recording in the same transaction who took the seat
-    /// ([`SeatTaker`]; [`EventStore::seats_taken_by`]). When the taker has a limit and already
-    /// took that many seats in its period, through any process, nothing is stored:
-    /// [`StoreError::OverLimit`]. Two takes of one client never both pass the count: they are
+    /// ([`SeatTaker`]; [`EventStore::seats_taken_by`]) and raising the lobby's version. When the
+    /// taker has a limit and already took that many seats in its period, through any process,
+    /// nothing is stored: [`StoreError::OverLimit`]; nor when the game is no open lobby
+    /// ([`LobbyAt::OPEN`]): [`StoreError::LobbyChanged`]. Two takes of one client never both pass the count: they are
     /// counted and recorded one after the other (a lock per client on PostgreSQL; SQLite's one
     /// writer, whose lock the first statement takes).
     pub async fn add_credential_by(
@@ -98,17 +179,27 @@ impl EventStore {
                     .rows_affected();
                     if recorded == 0 {
                         tx.rollback().await?;
-                        return Ok(false);
+                        return Ok(Some(StoreError::OverLimit));
                     }
                 }
+                let raised = sqlx::query(LobbyAt::OPEN.raise())
+                    .bind(&c.game_id)
+                    .bind(None::<i64>)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                if raised == 0 {
+                    tx.rollback().await?;
+                    return Ok(Some(StoreError::LobbyChanged));
+                }
                 insert_credential!(c).execute(&mut *tx).await?;
-                tx.commit().await.map(|()| true)
+                tx.commit().await.map(|()| None)
             }
             .await
         });
         match result {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(StoreError::OverLimit),
+            Ok(None) => Ok(()),
+            Ok(Some(refused)) => Err(refused),
             Err(e) => inserted::<()>(Err(e)),
         }
     }
@@ -154,59 +245,65 @@ impl EventStore {
     }
 
     /// Records the public key of a seat's player before the start, with its proof of
-    /// possession (both are in the log from the start on).
+    /// possession (both are in the log from the start on), while the lobby is as `at` asks.
     pub async fn set_public_key(
         &self,
         game_id: &GameId,
         seat: Seat,
         (public_key, key_proof): (&str, Option<&str>),
+        at: LobbyAt,
     ) -> Result<()> {
-        let n = on_writer!(self, pool => {
+        touched(in_lobby!(
+            self,
+            game_id,
+            at,
             sqlx::query(
                 "UPDATE credentials SET public_key = $1, key_proof = $4 WHERE game_id = $2 \
-                 AND seat = $3 AND role = 'player'",
+             AND seat = $3 AND role = 'player'",
             )
             .bind(public_key)
             .bind(game_id)
             .bind(seat_column(seat))
             .bind(key_proof)
-            .execute(pool)
-            .await?
-            .rows_affected()
-        });
-        touched(n)
+        ))
     }
 
     /// Names a player's seat anew before the start (a guest invited as "Guest" saying who
-    /// they are). [`StoreError::NotFound`] when no player holds the seat.
-    pub async fn rename_seat(&self, game_id: &GameId, seat: Seat, name: &str) -> Result<()> {
-        let n = on_writer!(self, pool => {
+    /// they are), while the lobby is as `at` asks. [`StoreError::NotFound`] when no player
+    /// holds the seat.
+    pub async fn rename_seat(
+        &self,
+        game_id: &GameId,
+        seat: Seat,
+        name: &str,
+        at: LobbyAt,
+    ) -> Result<()> {
+        touched(in_lobby!(
+            self,
+            game_id,
+            at,
             sqlx::query(
                 "UPDATE credentials SET display_name = $1 WHERE game_id = $2 AND seat = $3 \
-                 AND role = 'player'",
+             AND role = 'player'",
             )
             .bind(name)
             .bind(game_id)
             .bind(seat_column(seat))
-            .execute(pool)
-            .await?
-            .rows_affected()
-        });
-        touched(n)
+        ))
     }
 
     /// Gives a seat back (a player leaving before the start, or a bot unseated): its
-    /// credential is removed.
-    pub async fn remove_seat(&self, game_id: &GameId, seat: Seat) -> Result<()> {
-        let n = on_writer!(self, pool => {
+    /// credential is removed, while the lobby is as `at` asks (open, at least).
+    pub async fn remove_seat(&self, game_id: &GameId, seat: Seat, at: LobbyAt) -> Result<()> {
+        let at = LobbyAt { open: true, ..at };
+        touched(in_lobby!(
+            self,
+            game_id,
+            at,
             sqlx::query("DELETE FROM credentials WHERE game_id = $1 AND seat = $2")
                 .bind(game_id)
                 .bind(seat_column(seat))
-                .execute(pool)
-                .await?
-                .rows_affected()
-        });
-        touched(n)
+        ))
     }
 }
 
@@ -214,9 +311,9 @@ impl EventStore {
     /// A rematch's reserved seat claimed by its player: the credential of `seat` that
     /// `claimed_by` (the previous game's token hash) may claim becomes a player's with
     /// `token_hash`, and the player's share in the seed, public key and its proof of possession
-    /// sent with the claim.
+    /// sent with the claim, while the lobby is open.
     /// [`StoreError::NotFound`] when no such reservation is left (claimed already, perhaps
-    /// through another process).
+    /// through another process); [`StoreError::LobbyChanged`] once the lobby is closed.
     pub async fn claim_seat(
         &self,
         game_id: &GameId,
@@ -243,7 +340,10 @@ impl EventStore {
         let sql = "UPDATE credentials SET token_hash = $1, role = 'player', entropy = $2, \
                    public_key = $3, key_proof = $7, share_commitment = $8 \
                    WHERE game_id = $4 AND seat = $5 AND token_hash = $6 AND role = 'reserved'";
-        let n = on_writer!(self, pool => {
+        touched(in_lobby!(
+            self,
+            game_id,
+            LobbyAt::OPEN,
             sqlx::query(sql)
                 .bind(token_hash)
                 .bind(entropy)
@@ -253,11 +353,7 @@ impl EventStore {
                 .bind(reserved)
                 .bind(key_proof)
                 .bind(share_commitment)
-                .execute(pool)
-                .await?
-                .rows_affected()
-        });
-        touched(n)
+        ))
     }
 }
 
@@ -266,7 +362,7 @@ impl EventStore {
     /// (milliseconds since the Unix epoch): `false` when it was no open lobby (closed
     /// already, perhaps through another process, started or cancelled).
     pub async fn close_lobby(&self, game_id: &GameId, reveal_by: i64) -> Result<bool> {
-        let sql = "UPDATE games SET reveal_by = $2 \
+        let sql = "UPDATE games SET reveal_by = $2, lobby_version = lobby_version + 1 \
                    WHERE id = $1 AND status = 'lobby' AND reveal_by IS NULL";
         let n = on_writer!(self, pool => {
             sqlx::query(sql)
@@ -281,21 +377,20 @@ impl EventStore {
 
     /// Stores the share `entropy` seat `seat` revealed in closed lobby `game_id` (the caller
     /// checked that it opens the seat's commitment): [`StoreError::NotFound`] unless the seat
-    /// committed and had not revealed.
+    /// committed and had not revealed; [`StoreError::LobbyChanged`] once the game left the lobby.
     pub async fn reveal_share(&self, game_id: &GameId, seat: Seat, entropy: &str) -> Result<()> {
         let sql = "UPDATE credentials SET entropy = $3 \
                    WHERE game_id = $1 AND seat = $2 AND role = 'player' \
                    AND share_commitment IS NOT NULL AND entropy IS NULL";
-        let n = on_writer!(self, pool => {
+        touched(in_lobby!(
+            self,
+            game_id,
+            LobbyAt::default(),
             sqlx::query(sql)
                 .bind(game_id)
                 .bind(seat_column(seat))
                 .bind(entropy)
-                .execute(pool)
-                .await?
-                .rows_affected()
-        });
-        touched(n)
+        ))
     }
 }
 

@@ -20,6 +20,11 @@ pub enum StoreError {
     /// A game (or a credential, or a seat) with that key exists already.
     #[error("that exists already")]
     Exists,
+    /// The lobby is not as the write asked ([`crate::LobbyAt`]): it moved on from the version
+    /// a signed act names, it was closed for the committed shares, or the game is no longer a
+    /// lobby. Nothing was written.
+    #[error("the lobby is not at the version or state the write asks for")]
+    LobbyChanged,
     /// The request makes no sense (an empty batch, a bad cursor, an unknown URL scheme).
     #[error("{0}")]
     Invalid(String),

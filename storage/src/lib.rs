@@ -52,7 +52,7 @@ pub mod testing;
 mod translog;
 
 pub use backend::{ACQUIRE_TIMEOUT, EventStore};
-pub use credentials::SeatTaker;
+pub use credentials::{LobbyAt, SeatTaker};
 pub use engine::{decode, to_new_event, to_new_events};
 pub use error::{Result, StoreError, is_unreachable};
 pub use games::first_head;

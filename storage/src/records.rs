@@ -151,6 +151,11 @@ pub struct GameRecord {
     /// When a closed lobby's shares are due (milliseconds since the Unix epoch): set when the
     /// host closes a lobby whose seats committed to their shares, `None` while it is open.
     pub reveal_by: Option<i64>,
+    /// The lobby's version: raised by every write to the lobby (a seat taken, claimed, given
+    /// back or renamed, a key kept, the lobby closed, a share revealed), the moment a signed
+    /// lobby act names ([`crate::LobbyAt`]).
+    #[serde(default)]
+    pub lobby_version: i64,
 }
 
 /// An event to append.

@@ -94,6 +94,10 @@ pub(in crate::app) async fn claimed(
             })))
         }
         Err(StoreError::NotFound) => Err(ApiError::NotFound(format!("{seat} was just claimed"))),
+        Err(StoreError::LobbyChanged) => Err(ApiError::Conflict(
+            crate::error::Conflict::LobbyClosed,
+            "the lobby was closed, or the game started: no seat is claimed now".into(),
+        )),
         Err(e) => Err(e.into()),
     }
 }
@@ -138,15 +142,16 @@ async fn take_seat(
     }
 }
 
-/// Step 6 for a key changed in the lobby: kept with the seat, and the seat's commitment made
-/// again with it, so the player can show the key the start must register.
+/// Step 6 for a key changed in the lobby: kept with the seat (while the lobby is at the
+/// version the change was signed at, if it was), and the seat's commitment made again with it,
+/// so the player can show the key the start must register.
 pub(in crate::app) async fn key_kept(
     state: &AppState,
     table: &mut Held,
-    seat: Seat,
-    key: SentKey,
+    (seat, key): (Seat, SentKey),
+    signed_at: Option<u64>,
 ) -> Result<Done, ApiError> {
-    table.set_key(&state.writer, seat, &key).await?;
+    table.set_key(&state.writer, seat, &key, signed_at).await?;
     let (commitment, receipt) = reply::seat_commitment(state, table, seat, Some(key.key)).await?;
     Ok(Done::KeyKept(Box::new(crate::dto::KeyKept {
         seat: seat.0,

@@ -197,7 +197,9 @@ async fn on_table(
         Ok(decided) => decided,
         Err(e) => return refuse(state, table, (key.as_deref(), &act), refused, e).await,
     };
-    // 6. Stamp and append (or the act's own write).
+    // 6. Stamp and append (or the act's own write: a signed lobby act's while the lobby is at
+    //    the version it names).
+    let signed_at = signature.as_ref().map(|(_, s)| s.version);
     let written = match decided {
         Decided::Events { mut events, swap } => {
             if let Some((seat, signature)) = signature
@@ -223,7 +225,9 @@ async fn on_table(
         Decided::Seat(credential, issued) => {
             done(lobby::seated(state, table, (&act, who, token), (credential, issued)).await?)
         }
-        Decided::Key(seat, key) => done(lobby::key_kept(state, table, seat, key).await?),
+        Decided::Key(seat, key) => {
+            done(lobby::key_kept(state, table, (seat, key), signed_at).await?)
+        }
         Decided::Close(closing) => done(lobby::closed(state, table, closing).await?),
         Decided::Reveal(reveal) => {
             let (done, start) = lobby::revealed(state, table, reveal).await?;
@@ -236,11 +240,11 @@ async fn on_table(
             Written::Done(Box::new(done))
         }
         Decided::Unseat(seat) => {
-            table.unseat(&state.writer, seat).await?;
+            table.unseat(&state.writer, seat, signed_at).await?;
             done(Done::Left)
         }
         Decided::Rename(seat, name) => {
-            table.rename(&state.writer, seat, &name).await?;
+            table.rename(&state.writer, seat, &name, signed_at).await?;
             done(Done::Renamed(crate::dto::SeatNamed { seat: seat.0, name }))
         }
         claim @ Decided::Claim { .. } => done(lobby::claimed(state, table, claim).await?),

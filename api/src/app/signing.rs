@@ -131,8 +131,11 @@ pub(in crate::app) fn check(
             ),
         ));
     };
+    // A lobby act (a leave, a name, a key before the start) is signed at the lobby's version,
+    // which the store tests in the act's own write (`LobbyAt`): it holds only there.
+    let in_lobby = table.record().status == GameStatus::Lobby;
     let now = table.version();
-    if signed.version > now.get() {
+    if !in_lobby && signed.version > now.get() {
         return Err(refused(
             "bad_signature",
             format!(
@@ -161,7 +164,7 @@ pub(in crate::app) fn check(
     // A signature holds for the decision it was made at: a command's (as `If-Match`) and, in
     // a game of record version 2 on, every act's, so a signature refused or left unused can
     // never be recorded later in place of another act.
-    let bound = kind == SignedAct::Command || table.history().records_bots();
+    let bound = !in_lobby && (kind == SignedAct::Command || table.history().records_bots());
     if bound && signed.version < table.decision_version().get() {
         return Err(ApiError::PreconditionFailed(format!(
             "the {} was signed at version {}; the game has changed since (a version holds \

@@ -310,11 +310,14 @@ impl Table {
         }
     }
 
-    /// Whether the table must be read again before it answers: told so by the store, or not
-    /// checked for [`RECHECK_AFTER`].
+    /// Whether the table must be read again before it answers: told so by the store, not
+    /// checked for [`RECHECK_AFTER`], or a lobby (its seats, and the lobby version a keyed
+    /// seat's act is signed at, change without an event or an announcement, through any
+    /// process).
     pub fn needs_check(&self, heard: i64) -> bool {
         match self.checked {
             None => true,
+            Some(_) if self.record.status == GameStatus::Lobby => true,
             Some(at) => heard > self.version().stored() || at.elapsed() >= RECHECK_AFTER,
         }
     }

@@ -302,7 +302,7 @@ async fn add_bot(
     params(
         ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible characters: a retry with the same token, key and request answers exactly the first reply (the token works for nothing else once the seat is given back), marked `Idempotency-Replayed: true`, for 24 hours (the key sent with another request is 422 `idempotency_key_reused`)"),
         ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act, 128 hex digits (docs/clients.md): needed once the seat has a key, refused with 401 `signature_required` without it and `bad_signature` when it does not verify"),
-        ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was chosen and signed at, in decimal digits (e.g. `\"41\"`); it must still hold when the act arrives, as `If-Match` does for a command"),
+        ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was chosen and signed at, in decimal digits: before the start the lobby's (`GameSummary.lobby_version`), during play the game's; it must still hold when the act arrives (412 once it moved on)"),
         ("id" = String, Path, description = "The game's id"), ("seat" = u8, Path, description = "The caller's seat, or for the host any seat")),
     security(("bearer" = [])),
     responses(
@@ -313,7 +313,8 @@ async fn add_bot(
         (status = 403, description = "Only the seat's own player (or the host) may give it back", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached, or too many streams are open: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
-        (status = 409, description = "The game has started", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has started (`already_started`), or the host closed the lobby for the shares (`lobby_closed`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 412, description = "Signed at a version that no longer holds: before the start, a `lobby_version` the lobby has moved on from (`precondition_failed`; read the game and sign again)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
     )
 )]
 #[delete("/games/{id}/seats/{seat}")]
@@ -351,7 +352,7 @@ async fn leave(
         ("id" = String, Path, description = "The game's id"),
         ("seat" = u8, Path, description = "The caller's seat"),
         ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act with the seat's current key, 128 hex digits (docs/clients.md): needed once the seat has a key"),
-        ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was signed at"),
+        ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was chosen and signed at, in decimal digits: before the start the lobby's (`GameSummary.lobby_version`), during play the game's; it must still hold when the act arrives (412 once it moved on)"),
     ),
     request_body = SeatKey,
     security(("bearer" = [])),
@@ -365,6 +366,7 @@ async fn leave(
         (status = 404, description = "No such game or seat", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is over; the key is another seat's (`key_in_use`: one key signs for one seat)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 412, description = "Signed at a version that no longer holds: before the start, a `lobby_version` the lobby has moved on from (`precondition_failed`; read the game and sign again)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]
@@ -405,7 +407,7 @@ async fn register_key(
     params(
         ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible characters: a retry with the same token, key and request answers exactly the first reply, marked `Idempotency-Replayed: true`, for 24 hours (the key sent with another request is 422 `idempotency_key_reused`)"),
         ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act (`name`), 128 hex digits (docs/clients.md): needed once the seat has a key"),
-        ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was signed at, in decimal digits"),
+        ("Seat-Signature-Version" = Option<String>, Header, description = "The version the act was chosen and signed at, in decimal digits: before the start the lobby's (`GameSummary.lobby_version`), during play the game's; it must still hold when the act arrives (412 once it moved on)"),
         ("id" = String, Path, description = "The game's id"),
         ("seat" = u8, Path, description = "The caller's seat"),
     ),
@@ -420,6 +422,7 @@ async fn register_key(
         (status = 409, description = "The game has started (`already_started`) or was cancelled (`cancelled`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 422, description = "The Idempotency-Key was used for another request (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 412, description = "Signed at a version that no longer holds: before the start, a `lobby_version` the lobby has moved on from (`precondition_failed`; read the game and sign again)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
     )
 )]

@@ -236,8 +236,10 @@ class Signer:
     ) -> httpx.Response:
         """Sends `act` of the seat with the player's `client` to `/games/{game}{suffix}`, signed
         at `version` (unsigned with `signed=False`), with `body` (a generated model, a mapping or
-        `None`) written as the canonical JSON the statement holds. Returns the success; raises
-        its `ApiProblem` otherwise."""
+        `None`) written as the canonical JSON the statement holds. Before the start (`leave`,
+        `name`, `key`) `version` is the game's `lobby_version`, which every change to the lobby
+        raises: signed at one gone by, the act is refused (412, `PreconditionFailed`); read the
+        game and sign again. Returns the success; raises its `ApiProblem` otherwise."""
         sent = {"Api-Version": API_VERSION, **{str(k): str(v) for k, v in (headers or {}).items()}}
         if signed:
             sent.update(self.headers(act, version, body, about))

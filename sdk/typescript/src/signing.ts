@@ -165,7 +165,10 @@ export class Signer {
 
   /** Sends `act` of the seat with the player's client `api` to `/games/{game}{suffix}`, signed
    * at `version` (unsigned with `signed: false`), with `body` written as the canonical JSON the
-   * statement holds. Resolves to the success; throws its `ApiProblem` otherwise. */
+   * statement holds. Before the start (`leave`, `name`, `key`) `version` is the game's
+   * `lobby_version`, which every change to the lobby raises: signed at one gone by, the act is
+   * refused (412, `PreconditionFailed`); read the game and sign again. Resolves to the success;
+   * throws its `ApiProblem` otherwise. */
   async send(api: Api, method: string, suffix: string, act: string, version: number, body?: unknown,
     options: SendOptions = {}): Promise<Response> {
     const headers: Record<string, string> = { Accept: "application/json", "Api-Version": API_VERSION, ...options.headers };

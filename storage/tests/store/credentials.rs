@@ -3,14 +3,15 @@
 use std::collections::BTreeSet;
 
 use saboteur_storage::{
-    AppendOutcome, Credential, EventStore, GameStatus, Role, SeatTaker, StoreError, TokenSwap,
+    AppendOutcome, Credential, EventStore, GameStatus, LobbyAt, Role, SeatTaker, StoreError,
+    TokenSwap,
 };
 
 use super::helpers::{batch, created, event, gid, host, new_game};
 use saboteur_domain::Seat;
 
 /// A seat in game `g1`: Ada's, a player's at `seat` holding the token hashed `hash`.
-fn player(hash: &str, seat: Option<u8>) -> Credential {
+pub(crate) fn player(hash: &str, seat: Option<u8>) -> Credential {
     Credential {
         game_id: gid("g1"),
         token_hash: Some(hash.into()),
@@ -82,9 +83,12 @@ async fn seats_added_counted_and_removed(store: &EventStore) {
             .collect::<BTreeSet<_>>(),
         BTreeSet::from(["h1", "h2"])
     );
-    store.remove_seat(&gid("g1"), Seat(0)).await.unwrap();
+    store
+        .remove_seat(&gid("g1"), Seat(0), LobbyAt::OPEN)
+        .await
+        .unwrap();
     assert!(matches!(
-        store.remove_seat(&gid("g1"), Seat(0)).await,
+        store.remove_seat(&gid("g1"), Seat(0), LobbyAt::OPEN).await,
         Err(StoreError::NotFound)
     ));
     assert_eq!(store.credentials(&gid("g1")).await.unwrap().len(), 1);
@@ -184,7 +188,12 @@ async fn a_key_registered_later(store: &EventStore) {
     let other = "ef".repeat(32);
     let other_proof = "34".repeat(64);
     store
-        .set_public_key(&gid("g1"), Seat(3), (&other, Some(&other_proof)))
+        .set_public_key(
+            &gid("g1"),
+            Seat(3),
+            (&other, Some(&other_proof)),
+            LobbyAt::default(),
+        )
         .await
         .unwrap();
     let seat3 = store.credentials(&gid("g1")).await.unwrap();

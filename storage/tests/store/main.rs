@@ -9,6 +9,7 @@ mod credentials;
 mod games;
 mod helpers;
 mod keys;
+mod lobby;
 mod notify;
 mod outage;
 mod presence;
@@ -80,6 +81,11 @@ macro_rules! conformance {
             async fn credentials_are_stored_hashed_and_removable() {
                 let (store, _keep) = $backend().await;
                 credentials(store).await;
+            }
+            #[tokio::test]
+            async fn a_signed_lobby_act_holds_only_at_its_lobby_version() {
+                let (store, _keep) = $backend().await;
+                lobby::lobby_versions(store).await;
             }
             #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
             async fn a_join_limit_holds_when_seats_are_taken_at_once() {

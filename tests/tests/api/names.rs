@@ -101,7 +101,7 @@ async fn seats_named(app: &TestApp) {
         (unsigned.status, &unsigned.body["code"]),
         (StatusCode::UNAUTHORIZED, &json!("signature_required"))
     );
-    let version = app.game(&id).await.1["version"].as_i64().unwrap();
+    let version = app.game(&id).await.1["lobby_version"].as_i64().unwrap();
     let statement = serde_json_canonicalizer::to_vec(&json!({
         "scheme": "saboteur-act-v3", "act": "name", "game": id, "seat": 2,
         "version": version, "body": { "name": "Cleo B" }, "about": null,

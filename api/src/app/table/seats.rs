@@ -2,11 +2,22 @@
 //! and keys (each through the store, kept in the table once the store took it).
 
 use saboteur_domain::Seat;
-use saboteur_storage::{Credential, EventStore, ReadStore, SeatTaker, StoreError};
+use saboteur_storage::{
+    Credential, EventStore, GameStatus, LobbyAt, ReadStore, SeatTaker, StoreError,
+};
 
 use super::Table;
 use crate::app::auth::{Caller, identify};
 use crate::error::{ApiError, Conflict};
+
+/// What a lobby write asks of the lobby: to be at the version its act was signed at, if it
+/// was, and open when `open`.
+fn signed_in_lobby(signed_at: Option<u64>, open: bool) -> LobbyAt {
+    LobbyAt {
+        version: signed_at.map(|v| i64::try_from(v).unwrap_or(i64::MAX)),
+        open,
+    }
+}
 
 impl Table {
     /// Who is calling with `token`. A token this table does not know is looked up once more
@@ -36,10 +47,56 @@ impl Table {
         store: &ReadStore,
     ) -> Result<(), ApiError> {
         self.credentials = store.credentials(&self.id).await?;
-        if self.record.status == saboteur_storage::GameStatus::Lobby {
-            self.record.reveal_by = store.get_game(&self.id).await?.reveal_by;
+        if self.record.status == GameStatus::Lobby {
+            let game = store.get_game(&self.id).await?;
+            self.record.reveal_by = game.reveal_by;
+            self.record.lobby_version = game.lobby_version;
         }
         Ok(())
+    }
+
+    /// Why the store refused a lobby write made as `at` asked, read again from the store: 409
+    /// once the game left the lobby, or was closed for the committed shares (a write only to an
+    /// open lobby); 412 when a signed act names a lobby version that no longer holds.
+    async fn lobby_moved(&mut self, store: &ReadStore, at: LobbyAt) -> ApiError {
+        let game = match store.get_game(&self.id).await {
+            Ok(game) => game,
+            Err(e) => return e.into(),
+        };
+        if let Err(e) = self.reload_credentials(store).await {
+            return e;
+        }
+        if game.status != GameStatus::Lobby {
+            ApiError::Conflict(Conflict::Started, "the game is no longer a lobby".into())
+        } else if at.open && game.reveal_by.is_some() {
+            ApiError::Conflict(
+                Conflict::LobbyClosed,
+                "the host closed the lobby for the players' shares: no seat is taken or given \
+                 back until the start"
+                    .into(),
+            )
+        } else {
+            ApiError::PreconditionFailed(format!(
+                "the act was signed at lobby version {}; the lobby is at {} now (the game's \
+                 `lobby_version`): read the game and sign again",
+                at.version.unwrap_or_default(),
+                game.lobby_version
+            ))
+        }
+    }
+
+    /// A lobby write's outcome: kept by the table once the store took it, or why not.
+    async fn lobby_written(
+        &mut self,
+        store: &EventStore,
+        at: LobbyAt,
+        written: Result<(), StoreError>,
+    ) -> Result<(), ApiError> {
+        match written {
+            Ok(()) => self.reload_credentials(&store.reader()).await,
+            Err(StoreError::LobbyChanged) => Err(self.lobby_moved(&store.reader(), at).await),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Closes the lobby for the committed shares, due by `reveal_by` (milliseconds since the
@@ -68,12 +125,10 @@ impl Table {
         entropy: &str,
     ) -> Result<(), ApiError> {
         let stored = store.reveal_share(&self.id, seat, entropy).await;
-        self.reload_credentials(&store.reader()).await?;
         match stored {
-            Ok(()) => Ok(()),
             // Revealed meanwhile through another process (the commitment binds one share).
-            Err(saboteur_storage::StoreError::NotFound) => Ok(()),
-            Err(e) => Err(e.into()),
+            Err(StoreError::NotFound) => self.reload_credentials(&store.reader()).await,
+            stored => self.lobby_written(store, LobbyAt::default(), stored).await,
         }
     }
 
@@ -116,9 +171,9 @@ impl Table {
                     retry_after: wait.map_or(1, |w| w.as_secs_f64().ceil().max(1.0) as u64),
                 })
             }
-            Ok(()) => {
-                self.credentials.push(credential);
-                Ok(())
+            Ok(()) => self.reload_credentials(&store.reader()).await,
+            Err(StoreError::LobbyChanged) => {
+                Err(self.lobby_moved(&store.reader(), LobbyAt::OPEN).await)
             }
             Err(StoreError::Exists) => {
                 self.reload_credentials(&store.reader()).await?;
@@ -131,43 +186,49 @@ impl Table {
         }
     }
 
-    /// Records the public key of `seat`'s player before the start.
+    /// Records the public key of `seat`'s player before the start; `signed_at`: the lobby
+    /// version the act was signed at, if it was (written only while the lobby is at it).
     pub(in crate::app) async fn set_key(
         &mut self,
         store: &EventStore,
         seat: Seat,
         key: &crate::app::act::SentKey,
+        signed_at: Option<u64>,
     ) -> Result<(), ApiError> {
-        store
-            .set_public_key(&self.id, seat, (&key.key, key.proof.as_deref()))
-            .await?;
-        self.reload_credentials(&store.reader()).await
+        let at = signed_in_lobby(signed_at, false);
+        let written = store
+            .set_public_key(&self.id, seat, (&key.key, key.proof.as_deref()), at)
+            .await;
+        self.lobby_written(store, at, written).await
     }
 
-    /// Names `seat`'s player anew before the start.
+    /// Names `seat`'s player anew before the start (`signed_at` as [`Table::set_key`]'s).
     pub(in crate::app) async fn rename(
         &mut self,
         store: &EventStore,
         seat: Seat,
         name: &str,
+        signed_at: Option<u64>,
     ) -> Result<(), ApiError> {
-        store.rename_seat(&self.id, seat, name).await?;
-        self.reload_credentials(&store.reader()).await
+        let at = signed_in_lobby(signed_at, false);
+        let written = store.rename_seat(&self.id, seat, name, at).await;
+        self.lobby_written(store, at, written).await
     }
 
-    /// Gives `seat` back before the start: its credential is removed.
+    /// Gives `seat` back before the start, while the lobby is open: its credential is removed
+    /// (`signed_at` as [`Table::set_key`]'s).
     pub(in crate::app) async fn unseat(
         &mut self,
         store: &EventStore,
         seat: Seat,
+        signed_at: Option<u64>,
     ) -> Result<(), ApiError> {
-        let number = Some(seat);
         if self.holder(seat).is_none() {
             return Err(ApiError::NotFound("that seat is free".into()));
         }
-        store.remove_seat(&self.id, seat).await?;
-        self.credentials.retain(|c| c.seat != number);
-        Ok(())
+        let at = signed_in_lobby(signed_at, true);
+        let written = store.remove_seat(&self.id, seat, at).await;
+        self.lobby_written(store, at, written).await
     }
 
     /// The game as listed (its winners, once finished, as the game holds them).

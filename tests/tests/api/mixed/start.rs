@@ -308,8 +308,9 @@ impl Mixed {
                     .await;
                     assert_eq!(st, StatusCode::NO_CONTENT, "a seat given back: {j}");
                 }
-                // Now and then seated as "Guest" (an invite), then named by its player.
-                let renamed = key.is_none() && rng.chance(30);
+                // Now and then seated as "Guest" (an invite), then named by its player (a keyed
+                // seat's name signed at the lobby's version).
+                let renamed = rng.chance(30);
                 let first_name = if renamed {
                     "Guest".to_string()
                 } else {
@@ -339,8 +340,9 @@ impl Mixed {
                 if renamed {
                     let path = format!("/games/{id}/seats/{seat}/name");
                     let name = json!({ "name": format!(" p{seat} ") });
+                    let signer = key.as_ref().map(|(k, _)| (k, id.as_str(), seat));
                     let (st, n) =
-                        lobby_act(&app, &mut rng, Method::PUT, &path, Some(&token), &name).await;
+                        signed_rename(&app, &mut rng, (&path, &token), &name, signer).await;
                     assert_eq!(
                         (st, n),
                         (
@@ -372,6 +374,60 @@ impl Mixed {
         let talk = options["spectator_talk"] == true;
         Mixed::started(app, time, rng, (id, host, tokens, shares), described, talk).await
     }
+}
+
+/// A seat named anew by its player, signed when the seat has a key (`signer`: the key, the game
+/// and the seat) at the lobby's version; now and then first signed at the version before it,
+/// which is refused (412) and changes nothing. The reply to the one taken.
+async fn signed_rename(
+    app: &TestApp,
+    rng: &mut Rng,
+    (path, token): (&str, &str),
+    body: &Value,
+    signer: Option<(&ed25519_dalek::SigningKey, &str, usize)>,
+) -> (StatusCode, Value) {
+    use ed25519_dalek::Signer as _;
+    let Some((key, id, seat)) = signer else {
+        return lobby_act(app, rng, Method::PUT, path, Some(token), body).await;
+    };
+    let game = format!("/games/{id}");
+    let read = || async { app.exchange(Method::GET, &game, None, None, &[]).await.body };
+    let before = read().await;
+    let at = before["lobby_version"]
+        .as_i64()
+        .expect("the lobby's version");
+    let sign = |version: i64| {
+        let statement = serde_json_canonicalizer::to_vec(&json!({
+            "scheme": "saboteur-act-v3", "act": "name", "game": id, "seat": seat,
+            "version": version, "body": body, "about": null,
+        }))
+        .unwrap();
+        vec![
+            (
+                "Seat-Signature",
+                hex::encode(key.sign(&statement).to_bytes()),
+            ),
+            ("Seat-Signature-Version", version.to_string()),
+        ]
+    };
+    if rng.chance(30) {
+        let stale = app
+            .exchange(Method::PUT, path, Some(token), Some(body), &sign(at - 1))
+            .await;
+        assert_eq!(
+            (stale.status, &stale.body["code"]),
+            (
+                StatusCode::PRECONDITION_FAILED,
+                &json!("precondition_failed")
+            ),
+            "a name signed at a lobby version gone by: {stale:?}"
+        );
+        assert_eq!(read().await, before, "a refused lobby act changes nothing");
+    }
+    let ex = app
+        .exchange(Method::PUT, path, Some(token), Some(body), &sign(at))
+        .await;
+    (ex.status, ex.body)
 }
 
 /// A lobby act (a seat taken, named or given back, a bot seated): now and then with an

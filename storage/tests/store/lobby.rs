@@ -1,0 +1,105 @@
+//! The lobby's version: raised by every lobby write in its own transaction, and the store's
+//! decision whether a signed lobby act still holds.
+
+use saboteur_storage::{EventStore, GameStatus, LobbyAt, StoreError};
+
+use super::credentials::player;
+use super::helpers::{created, gid};
+use saboteur_domain::Seat;
+
+/// The lobby version `g1` is at, and its players' names.
+async fn lobby(store: &EventStore) -> (i64, Vec<Option<String>>) {
+    let version = store.get_game(&gid("g1")).await.unwrap().lobby_version;
+    let mut seats = store.credentials(&gid("g1")).await.unwrap();
+    seats.retain(|c| c.seat.is_some());
+    seats.sort_by_key(|c| c.seat);
+    (version, seats.into_iter().map(|c| c.display_name).collect())
+}
+
+fn signed(version: i64) -> LobbyAt {
+    LobbyAt {
+        version: Some(version),
+        open: false,
+    }
+}
+
+/// Every lobby write raises the version; a write signed at a version the lobby left, a seat
+/// taken or given back once the lobby is closed, and any write once the game started change
+/// nothing ([`StoreError::LobbyChanged`]).
+pub(crate) async fn lobby_versions(store: EventStore) {
+    created(&store, "g1", GameStatus::Lobby).await;
+    assert_eq!(lobby(&store).await, (0, vec![]));
+    store
+        .add_credential_by(&player("h1", Some(0)), None)
+        .await
+        .unwrap();
+    store
+        .add_credential_by(&player("h2", Some(1)), None)
+        .await
+        .unwrap();
+    assert_eq!(lobby(&store).await.0, 2);
+    // A name signed at the lobby's version is written, and raises it.
+    let g1 = gid("g1");
+    store
+        .rename_seat(&g1, Seat(0), "Bea", signed(2))
+        .await
+        .unwrap();
+    assert_eq!(
+        lobby(&store).await,
+        (3, vec![Some("Bea".into()), Some("Ada".into())])
+    );
+    // The same statement again (signed at 2) no longer holds: nothing is written.
+    store
+        .rename_seat(&g1, Seat(1), "Cy", signed(3))
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.rename_seat(&g1, Seat(0), "Ann", signed(2)).await,
+        Err(StoreError::LobbyChanged)
+    ));
+    assert!(matches!(
+        store.remove_seat(&g1, Seat(1), signed(2)).await,
+        Err(StoreError::LobbyChanged)
+    ));
+    assert_eq!(
+        lobby(&store).await,
+        (4, vec![Some("Bea".into()), Some("Cy".into())])
+    );
+    // A write to a seat nobody holds raises nothing.
+    assert!(matches!(
+        store.rename_seat(&g1, Seat(3), "Dee", signed(4)).await,
+        Err(StoreError::NotFound)
+    ));
+    assert_eq!(lobby(&store).await.0, 4);
+    // Closed: a name still changes, no seat is taken or given back.
+    assert!(store.close_lobby(&g1, 1).await.unwrap());
+    assert_eq!(lobby(&store).await.0, 5);
+    store
+        .rename_seat(&g1, Seat(1), "Cyd", signed(5))
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.add_credential_by(&player("h3", Some(2)), None).await,
+        Err(StoreError::LobbyChanged)
+    ));
+    assert!(matches!(
+        store.remove_seat(&g1, Seat(1), LobbyAt::OPEN).await,
+        Err(StoreError::LobbyChanged)
+    ));
+    assert_eq!(
+        lobby(&store).await,
+        (6, vec![Some("Bea".into()), Some("Cyd".into())])
+    );
+    // Started: no lobby write at all.
+    store
+        .execute_raw("UPDATE games SET status = 'active' WHERE id = 'g1'")
+        .await
+        .unwrap();
+    assert!(matches!(
+        store
+            .rename_seat(&g1, Seat(1), "Dan", LobbyAt::default())
+            .await,
+        Err(StoreError::LobbyChanged)
+    ));
+    assert_eq!(lobby(&store).await.1[1].as_deref(), Some("Cyd"));
+}
