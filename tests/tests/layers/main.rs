@@ -12,6 +12,7 @@
 //! used by a file that `lib.rs` re-exports from is a circle: `lib.rs` and `mod.rs` only wire.
 //! `mod x;` declarations are not edges; comments, doc comments and literals are skipped.
 
+mod exhaustive;
 mod parse;
 mod scripts;
 mod seam;
