@@ -1,7 +1,9 @@
-// Browser tests of a player's own seat in a waiting room that moves on while the page shows it:
-// a seat's acts before the start are signed at the lobby's version, which every change raises.
+// Browser tests of a player's own seat before the start: its acts in a waiting room that moves
+// on while the page shows it (signed at the lobby's version, which every change raises), and a
+// rematch's seat taken back with the commitment to a new share, revealed by the page.
 
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { test } from "node:test";
 import { BASE, browser, DESKTOP, get, post, setUp } from "./harness.mjs";
 
@@ -54,5 +56,52 @@ test("a player's new name and leaving go through although the lobby moved on sin
   );
   assert.equal(refused.length, 2, `the leave refused once too: ${refused}`);
   assert.equal(await page.getByRole("alert").filter({ hasText: /\S/ }).count(), 0, "no refusal shown");
+  await context.close();
+});
+
+test("a rematch's seat taken back by its player's page with the commitment to a new share: the host closes the lobby, the page reveals the share, and the record's share opens it", async () => {
+  // The first game: a player and two bots; the host hands the player's seat to a bot, and the
+  // bots play it out.
+  const first = await post("/games", undefined, { ruleset: "base", players: 3 });
+  const ada = await post(`/games/${first.game_id}/seats`, undefined, { name: "Ada" });
+  for (let i = 0; i < 2; i++) await post(`/games/${first.game_id}/bots`, first.host_token, { level: "random" });
+  await post(`/games/${first.game_id}/start`, first.host_token);
+  await post(`/games/${first.game_id}/seats/${ada.seat}/handover`, first.host_token, { level: "random" });
+  await listed(first.game_id, (g) => g.status === "finished");
+  const second = await post(`/games/${first.game_id}/rematch`, first.host_token);
+  const id = second.game_id;
+  // The player's browser holds the first game's seat, as it would had it played there.
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  await context.addInitScript(
+    ([game, token, seat]) => {
+      if (location.protocol.startsWith("http"))
+        localStorage.setItem(`saboteur:${game}`, JSON.stringify({ token, seat }));
+    },
+    [first.game_id, ada.player_token, ada.seat],
+  );
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  await page.goto(`${BASE}/play/${id}`);
+  await page.getByRole("button", { name: "Take my seat" }).click();
+  await page.getByRole("button", { name: "Leave the game" }).waitFor();
+  const kept = await page.evaluate((game) => JSON.parse(localStorage.getItem(`saboteur:${game}`) ?? "{}"), id);
+  assert.equal(kept.seat, ada.seat);
+  assert.match(kept.share, /^[0-9a-f]{64}$/);
+  assert.equal(kept.commitment.entropy ?? null, null, "no share named before the close");
+  const lobby = await listed(id, (g) => g.seats.length === 3 && !g.seats.some((s) => s.reserved));
+  assert.equal(lobby.seats.find((s) => s.seat === ada.seat).share, "committed");
+  // The host closes the lobby; the page reveals by itself, and its share starts the game.
+  await post(`/games/${id}/close`, second.host_token);
+  await page.locator("svg.board").waitFor({ timeout: 20000 });
+  const log = await get(`/games/${id}/events?after=0&limit=1000`);
+  const mixed = log.events.find((r) => r.event.type === "seed_mixed").event;
+  const committed = mixed.committed.find((c) => c.seat === ada.seat);
+  assert.equal(committed?.commitment, kept.commitment.share_commitment);
+  const share = mixed.contributions.find((c) => c.seat === ada.seat)?.entropy;
+  assert.equal(share, kept.share, "the share the page kept is the one mixed");
+  const opened = createHash("sha256")
+    .update(Buffer.concat([Buffer.from("saboteur share commitment v1", "ascii"), Buffer.from(share, "hex")]))
+    .digest("hex");
+  assert.equal(opened, committed.commitment);
   await context.close();
 });
