@@ -85,7 +85,7 @@ impl Table {
         }
     }
 
-    /// A lobby write's outcome: kept by the table once the store took it, or why not.
+    /// A lobby write's outcome: why the store refused it, if it did.
     async fn lobby_written(
         &mut self,
         store: &EventStore,
@@ -93,7 +93,7 @@ impl Table {
         written: Result<(), StoreError>,
     ) -> Result<(), ApiError> {
         match written {
-            Ok(()) => self.reload_credentials(&store.reader()).await,
+            Ok(()) => Ok(()),
             Err(StoreError::LobbyChanged) => Err(self.lobby_moved(&store.reader(), at).await),
             Err(e) => Err(e.into()),
         }
@@ -128,7 +128,11 @@ impl Table {
         match stored {
             // Revealed meanwhile through another process (the commitment binds one share).
             Err(StoreError::NotFound) => self.reload_credentials(&store.reader()).await,
-            stored => self.lobby_written(store, LobbyAt::default(), stored).await,
+            stored => {
+                self.lobby_written(store, LobbyAt::default(), stored)
+                    .await?;
+                self.reload_credentials(&store.reader()).await
+            }
         }
     }
 
@@ -171,7 +175,12 @@ impl Table {
                     retry_after: wait.map_or(1, |w| w.as_secs_f64().ceil().max(1.0) as u64),
                 })
             }
-            Ok(()) => self.reload_credentials(&store.reader()).await,
+            Ok(()) => {
+                // Kept as written (the lobby's version is read again before the next answer):
+                // no read between the seat taken and its reply.
+                self.credentials.push(credential);
+                Ok(())
+            }
             Err(StoreError::LobbyChanged) => {
                 Err(self.lobby_moved(&store.reader(), LobbyAt::OPEN).await)
             }
@@ -199,7 +208,8 @@ impl Table {
         let written = store
             .set_public_key(&self.id, seat, (&key.key, key.proof.as_deref()), at)
             .await;
-        self.lobby_written(store, at, written).await
+        self.lobby_written(store, at, written).await?;
+        self.reload_credentials(&store.reader()).await
     }
 
     /// Names `seat`'s player anew before the start (`signed_at` as [`Table::set_key`]'s).
@@ -212,7 +222,8 @@ impl Table {
     ) -> Result<(), ApiError> {
         let at = signed_in_lobby(signed_at, false);
         let written = store.rename_seat(&self.id, seat, name, at).await;
-        self.lobby_written(store, at, written).await
+        self.lobby_written(store, at, written).await?;
+        self.reload_credentials(&store.reader()).await
     }
 
     /// Gives `seat` back before the start, while the lobby is open: its credential is removed
@@ -228,7 +239,9 @@ impl Table {
         }
         let at = signed_in_lobby(signed_at, true);
         let written = store.remove_seat(&self.id, seat, at).await;
-        self.lobby_written(store, at, written).await
+        self.lobby_written(store, at, written).await?;
+        self.credentials.retain(|c| c.seat != Some(seat));
+        Ok(())
     }
 
     /// The game as listed (its winners, once finished, as the game holds them).
