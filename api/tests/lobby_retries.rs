@@ -330,6 +330,19 @@ async fn a_signed_lobby_act_holds_only_at_its_lobby_version(url: &str, _dir: &st
         "Ada C",
         "nothing renamed"
     );
+    // A new key signed by the old one before the renames: refused, the old key still the seat's
+    // (the leave below, signed by it, is taken).
+    let (next, next_public) = player_key(36);
+    let change = json!({"public_key": next_public, "key_proof": key_proof(&next, &id)});
+    let signer = Some((&key, id.as_str(), 0, at, "key"));
+    let key_path = format!("/games/{id}/seats/0/key");
+    let act = (reqwest::Method::PUT, key_path.as_str());
+    let (status, _, out) = send(&two, act, (Some(&me), "key-1"), &change.to_string(), signer).await;
+    assert_eq!(
+        (status, out["code"].as_str()),
+        (412, Some("precondition_failed")),
+        "{out}"
+    );
     // A leave signed before the renames: refused, the seat still held; signed now: taken.
     let leave = |server, idem: &'static str, at| {
         let (seat_path, me, id, key) = (&seat_path, &me, &id, &key);
