@@ -343,6 +343,33 @@ async fn a_signed_lobby_act_holds_only_at_its_lobby_version(url: &str, _dir: &st
         (412, Some("precondition_failed")),
         "{out}"
     );
+    // A message is signed at the game's version, never the lobby's (a version after the game's
+    // is refused), and the lobby takes none: talk opens with the deal.
+    let now = lobby_version_of(&one, &id).await;
+    let game_version = version_of(&one, &id).await;
+    assert!(now > game_version, "{now} {game_version}");
+    let talk_path = format!("/games/{id}/talk");
+    let act = (reqwest::Method::POST, talk_path.as_str());
+    let text = json!({ "text": "hello" }).to_string();
+    let signer = Some((&key, id.as_str(), 0, now, "talk"));
+    let (status, _, out) = send(&two, act.clone(), (Some(&me), "talk-1"), &text, signer).await;
+    assert_eq!(
+        (status, out["code"].as_str()),
+        (401, Some("bad_signature")),
+        "{out}"
+    );
+    let signer = Some((&key, id.as_str(), 0, game_version, "talk"));
+    let (status, _, out) = send(&two, act, (Some(&me), "talk-2"), &text, signer).await;
+    assert_eq!(
+        (status, out["code"].as_str()),
+        (409, Some("not_started")),
+        "{out}"
+    );
+    assert_eq!(
+        version_of(&one, &id).await,
+        game_version,
+        "nothing recorded"
+    );
     // A leave signed before the renames: refused, the seat still held; signed now: taken.
     let leave = |server, idem: &'static str, at| {
         let (seat_path, me, id, key) = (&seat_path, &me, &id, &key);

@@ -8603,7 +8603,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game is over, or another write was recorded first */
+            /** @description The game has not started (`not_started`: talk opens with the deal) or is over, or another write was recorded first */
             409: {
                 headers: {
                     /** @description The API's version (`info.version`) */

@@ -135,6 +135,7 @@ pub(in crate::app) fn precondition(
                 ));
             }
         }
+        Act::Talk { .. } if lobby => return Err(talk_before_the_start()),
         Act::Join { .. } | Act::SeatBot { .. } => {
             free_seat(table)?;
             still_open(table)?;
@@ -243,6 +244,16 @@ pub(in crate::app) fn precondition(
         | Act::BotsDue { .. } => {}
     }
     Ok(())
+}
+
+/// 409 `not_started` for a message before the start: a message is an event, and the lobby's
+/// log holds the creation alone until the deal (an event appended before it would mark the
+/// game under way).
+fn talk_before_the_start() -> ApiError {
+    ApiError::Conflict(
+        Conflict::NotStarted,
+        "the game has not started: table talk opens with the deal".into(),
+    )
 }
 
 /// 409 `lobby_closed` once the host closed the lobby for the committed shares: the seats that

@@ -77,7 +77,7 @@ fn heuristic() -> BotLevel {
         (status = 401, description = "The token is not this game's, or the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "The host's token, or a spectator at a table where spectators may not talk", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game is over, or another write was recorded first", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has not started (`not_started`: talk opens with the deal) or is over, or another write was recorded first", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many messages: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
         (status = 422, description = "The Idempotency-Key was used for another act (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),

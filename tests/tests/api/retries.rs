@@ -522,6 +522,17 @@ async fn talk_refused_says_no_other_allowance(url: String) {
     )
     .await;
     let token = joined.3["player_token"].as_str().unwrap();
+    // Talk opens with the deal: two bots seated, and the game started.
+    let host = created.3["host_token"].as_str().unwrap();
+    let bots = format!("/games/{id}/bots");
+    let level = json!({"level": "random"});
+    for _ in 0..2 {
+        let seated = post(&client, &app, &bots, (Some(host), None), Some(&level)).await;
+        assert_eq!(seated.status(), StatusCode::CREATED);
+    }
+    let start = format!("/games/{id}/start");
+    let started = post(&client, &app, &start, (Some(host), None), None).await;
+    assert_eq!(started.status(), StatusCode::OK);
     let path = format!("/games/{id}/talk");
     for i in 0..=saboteur_domain::online::TALK_BURST {
         let answer = post(
