@@ -139,69 +139,53 @@ impl EventStore {
     /// ([`SeatTaker`]; [`EventStore::seats_taken_by`]) and raising the lobby's version. When the
     /// taker has a limit and already took that many seats in its period, through any process,
     /// nothing is stored: [`StoreError::OverLimit`]; nor when the game is no open lobby
-    /// ([`LobbyAt::OPEN`]): [`StoreError::LobbyChanged`]. Two takes of one client never both pass the count: they are
-    /// counted and recorded one after the other (a lock per client on PostgreSQL; SQLite's one
-    /// writer, whose lock the first statement takes).
+    /// ([`LobbyAt::OPEN`]): [`StoreError::LobbyChanged`]. Two takes of one client never both
+    /// pass the count: they are counted and recorded one after the other (a lock per client on
+    /// PostgreSQL; SQLite's one writer, whose lock the first statement takes).
     pub async fn add_credential_by(
         &self,
         c: &Credential,
         taker: Option<SeatTaker<'_>>,
     ) -> Result<()> {
         let postgres = matches!(self.backend, crate::backend::Backend::Postgres(_));
-        let result = on_writer!(self, pool => {
-            async {
-                let mut tx = pool.begin().await?;
-                if let Some(taker) = &taker {
-                    // With a limit, the count and the record are one step per client; without
-                    // one, the take is only recorded (no lock, no count).
-                    if postgres && taker.at_most.is_some() {
-                        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 7))")
-                            .bind(taker.client)
-                            .execute(&mut *tx)
-                            .await?;
-                    }
-                    let (most, since) = taker
-                        .at_most
-                        .map_or((None, c.created_at), |(n, since)| (Some(i64::from(n)), since));
-                    let recorded = sqlx::query(
-                        "INSERT INTO seat_takes (game_id, seat, client, taken_at) \
-                         SELECT $1, $2, $3, $4 WHERE $6 IS NULL OR (SELECT COUNT(*) \
-                         FROM seat_takes WHERE client = $3 AND taken_at >= $5) < $6",
-                    )
-                    .bind(&c.game_id)
-                    .bind(c.seat.map(seat_column))
-                    .bind(taker.client)
-                    .bind(c.created_at)
-                    .bind(since)
-                    .bind(most)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-                    if recorded == 0 {
-                        tx.rollback().await?;
-                        return Ok(Some(StoreError::OverLimit));
-                    }
+        on_writer!(self, pool => {
+            let mut tx = pool.begin().await?;
+            if let Some(taker) = &taker {
+                // With a limit, the count and the record are one step per client; without
+                // one, the take is only recorded (no lock, no count).
+                if postgres && taker.at_most.is_some() {
+                    sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 7))")
+                        .bind(taker.client)
+                        .execute(&mut *tx)
+                        .await?;
                 }
-                let raised = sqlx::query(LobbyAt::OPEN.raise())
-                    .bind(&c.game_id)
-                    .bind(None::<i64>)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-                if raised == 0 {
-                    tx.rollback().await?;
-                    return Ok(Some(StoreError::LobbyChanged));
+                let (most, since) = taker
+                    .at_most
+                    .map_or((None, c.created_at), |(n, since)| (Some(i64::from(n)), since));
+                let recorded = sqlx::query(
+                    "INSERT INTO seat_takes (game_id, seat, client, taken_at) \
+                     SELECT $1, $2, $3, $4 WHERE $6 IS NULL OR (SELECT COUNT(*) \
+                     FROM seat_takes WHERE client = $3 AND taken_at >= $5) < $6",
+                )
+                .bind(&c.game_id)
+                .bind(c.seat.map(seat_column))
+                .bind(taker.client)
+                .bind(c.created_at)
+                .bind(since)
+                .bind(most)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+                if recorded == 0 {
+                    // The transaction, dropped, rolls back.
+                    return Err(StoreError::OverLimit);
                 }
-                insert_credential!(c).execute(&mut *tx).await?;
-                tx.commit().await.map(|()| None)
             }
-            .await
+            raise_lobby!(tx, &c.game_id, LobbyAt::OPEN);
+            inserted(insert_credential!(c).execute(&mut *tx).await)?;
+            tx.commit().await?;
         });
-        match result {
-            Ok(None) => Ok(()),
-            Ok(Some(refused)) => Err(refused),
-            Err(e) => inserted::<()>(Err(e)),
-        }
+        Ok(())
     }
 
     /// When `client` took each seat (or seated a bot) at `since` or later, through any process,
