@@ -3,7 +3,7 @@
 // creator.
 import { h, main } from "./dom.js";
 import { language, list as listOf, phrase, t } from "./i18n.js";
-import { api, choices, committedShare, keys, seatable, seated, tokens } from "./net.js";
+import { api, choices, takeSeat, tokens } from "./net.js";
 import { levelPicker } from "./parts.js";
 import { rulesetName, shownName } from "./words.js";
 
@@ -259,20 +259,7 @@ async function create(f) {
   const bots = Math.min(players, Number(f.get("bots")));
   if (bots < players) {
     // The creator takes a seat unless bots take them all (a game to watch).
-    await seatable(id, t);
-    const key = await keys.make();
-    // The share goes as its commitment: revealed once every seat has committed to its own.
-    const mine = await committedShare();
-    /** @type {Schemas["Joined"]} */
-    const joined = await api(`/games/${id}/seats`, {
-      method: "POST",
-      body: {
-        name: f.get("name") || t("lobby.default_name"),
-        share_commitment: mine.commitment,
-        ...(await keys.sent(key, id)),
-      },
-    });
-    tokens.set(id, seated(joined, key, mine));
+    await takeSeat(id, `/games/${id}/seats`, { name: f.get("name") || t("lobby.default_name") });
   }
   for (let i = 0; i < bots; i++) {
     await api(`/games/${id}/bots`, { method: "POST", token: created.host_token, body: { level: f.get("level") } });

@@ -110,7 +110,7 @@ export function statement(sign, body, sent) {
  * less to their moment (docs/threat-model.md). Throws the reason, in the reader's language.
  * @param {string} id @param {(key: string, args?: Record<string, string | number>) => string} t
  */
-export async function seatable(id, t) {
+async function seatable(id, t) {
   /** @type {Schemas["EventPage"]} */
   const page = await api(`/games/${id}/events?after=0&limit=1`);
   const created = page.events[0]?.event;
@@ -298,7 +298,7 @@ export async function shareCommitment(entropy) {
  * @returns {Promise<Committed>}
  * @typedef {{ share: string, commitment: string }} Committed
  */
-export async function committedShare() {
+async function committedShare() {
   const entropy = share();
   return { share: entropy, commitment: await shareCommitment(entropy) };
 }
@@ -310,7 +310,7 @@ export async function committedShare() {
  * is refused, and nothing is kept).
  * @param {Schemas["Joined"]} j @param {Key | null} key @param {Committed} [sent] the share and its commitment sent
  */
-export function seated(j, key, sent) {
+function seated(j, key, sent) {
   const c = j.commitment;
   if ((key && c?.public_key !== key.public) || (sent && (c?.share_commitment !== sent.commitment || c?.entropy)))
     throw new Error(t("join.commitment_mismatch"));
@@ -322,6 +322,27 @@ export function seated(j, key, sent) {
     key,
     ...(sent ? { share: sent.share } : {}),
   };
+}
+
+/**
+ * Takes a seat of game `id` through `path` (a join, or with `token` a rematch's claim) with
+ * `body`, a new key and the commitment to a new share, once the game is one of the record
+ * version this browser signs; keeps what [`seated`] checked, and returns it.
+ * @param {string} id @param {string} path @param {Record<string, unknown>} body @param {string} [token]
+ */
+export async function takeSeat(id, path, body, token) {
+  await seatable(id, t);
+  const key = await keys.make();
+  // The share goes as its commitment: revealed once every seat has committed to its own.
+  const sent = await committedShare();
+  /** @type {Schemas["Joined"]} */
+  const j = await api(path, {
+    method: "POST",
+    token,
+    body: { ...body, share_commitment: sent.commitment, ...(await keys.sent(key, id)) },
+  });
+  tokens.set(id, seated(j, key, sent));
+  return tokens.get(id);
 }
 
 /** This browser's hold on each game: the seat's token, seat and key, and the host's token. */

@@ -4,7 +4,7 @@
 // shares.js); while the game runs, the host's panel.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { api, choices, committedShare, keys, seatable, seated, tokens } from "./net.js";
+import { api, choices, takeSeat, tokens } from "./net.js";
 import { levelPicker } from "./parts.js";
 import { closedLine, revealShare, startAgain } from "./shares.js";
 import { seatName, shownName } from "./words.js";
@@ -76,23 +76,9 @@ function joinForm({ id, mine, refresh, say }) {
   join.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try {
-      await seatable(id, t);
-      const key = await keys.make();
       const name = String(new FormData(/** @type {HTMLFormElement} */ (join)).get("name") ?? "");
       if (name) choices.set({ name });
-      // The share goes as its commitment: revealed once every seat has committed to its own.
-      const sent = await committedShare();
-      /** @type {Schemas["Joined"]} */
-      const j = await api(`/games/${id}/seats`, {
-        method: "POST",
-        body: {
-          name,
-          share_commitment: sent.commitment,
-          ...(await keys.sent(key, id)),
-        },
-      });
-      tokens.set(id, seated(j, key, sent));
-      Object.assign(mine, tokens.get(id));
+      Object.assign(mine, await takeSeat(id, `/games/${id}/seats`, { name }));
       refresh();
     } catch (e) {
       say(/** @type {Error} */ (e).message);
@@ -117,17 +103,7 @@ function takeBack({ id, mine, refresh, say }, seat, token) {
         type: "button",
         onclick: async () => {
           try {
-            await seatable(id, t);
-            const key = await keys.make();
-            const sent = await committedShare();
-            /** @type {Schemas["Joined"]} */
-            const j = await api(`/games/${id}/seats/${seat}/claim`, {
-              method: "POST",
-              token,
-              body: { share_commitment: sent.commitment, ...(await keys.sent(key, id)) },
-            });
-            tokens.set(id, seated(j, key, sent));
-            Object.assign(mine, tokens.get(id));
+            Object.assign(mine, await takeSeat(id, `/games/${id}/seats/${seat}/claim`, {}, token));
             say("");
           } catch (e) {
             say(/** @type {Error} */ (e).message);
