@@ -13,6 +13,13 @@ if [ -z "$bin" ]; then
 fi
 source xtask/throwaway-server.sh
 throwaway_server "$bin"
+conformance=status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance
 "$schemathesis" run "$base/openapi.json" \
-  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance \
+  --checks "not_a_server_error,$conformance" --exclude-path-regex '^/healthz' \
+  --max-examples 25 --seed 1 --no-color
+# The health probes say 503 when the database does not answer within 700 ms, which a machine
+# loaded by the other tests (this server runs at the lowest priority) can make so: for them a
+# 503 is a declared answer, checked for conformance like any other.
+"$schemathesis" run "$base/openapi.json" \
+  --checks "$conformance" --include-path-regex '^/healthz' \
   --max-examples 25 --seed 1 --no-color
