@@ -35,3 +35,45 @@ export function el(name, attrs = {}, ...children) {
   for (const c of children) e.append(c);
   return e;
 }
+
+/** Whether a press (a mouse button, a pen or a finger) is down on the page. */
+let pressed = false;
+/** @type {(() => void)[]} the redraws put off until the press ends */
+let putOff = [];
+
+const released = () => {
+  if (!pressed) return;
+  pressed = false;
+  const due = putOff;
+  putOff = [];
+  // After the click's own listeners have run (they draw what the press chose).
+  setTimeout(() => {
+    for (const f of due) f();
+  });
+};
+addEventListener(
+  "pointerdown",
+  () => {
+    pressed = true;
+  },
+  true,
+);
+// A click is sent after the release, in the same task: the press ends as it arrives, before its
+// listeners run. A release with no click (the pointer moved off, a finger that scrolled) ends
+// it once that task is over.
+addEventListener("click", released, true);
+for (const ends of ["pointerup", "pointercancel"]) addEventListener(ends, () => setTimeout(released), true);
+addEventListener("blur", released);
+
+/**
+ * Puts `redraw` off while a press is down on the page, and says so: the browser sends a click
+ * only to the element that was both pressed and released, so a page redrawn in between (news
+ * read from another seat) would lose the person's click. Runs it once the press ends, once
+ * however often it was put off.
+ * @param {() => void} redraw
+ */
+export function heldBack(redraw) {
+  if (!pressed) return false;
+  if (!putOff.includes(redraw)) putOff.push(redraw);
+  return true;
+}

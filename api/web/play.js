@@ -3,7 +3,7 @@
 
 import { ensureKey, reclaimBar, undoBar } from "./acts.js";
 import { markLast } from "./board.js";
-import { h, main } from "./dom.js";
+import { h, heldBack, main } from "./dom.js";
 import { movesOf } from "./hand.js";
 import { t } from "./i18n.js";
 import { tokens } from "./net.js";
@@ -25,8 +25,13 @@ import { clock, movesTakenBack, rulesetName, seatName, shownName, statusName } f
  *   series: HTMLElement | null, view: Schemas["View"], me: number | null, over: boolean, signed: (act: string) => Signing | undefined }} Drawn
  */
 
-/** Draws the table from what was last read. @param {TablePage} page */
+/**
+ * Draws the table from what was last read; while a press is down on the page, once it ends
+ * (a redraw under a person's finger would lose their tap).
+ * @param {TablePage} page
+ */
 export function draw(page) {
+  if (heldBack(page.drawNow)) return;
   const { id, mine } = page;
   const { s, st, legal, log, presence, series } = /** @type {import("./table.js").Read} */ (page.data);
   for (const seat of s.seats) page.names[seat.seat] = shownName(seat);

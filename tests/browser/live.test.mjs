@@ -2,7 +2,8 @@
 // the page and the server) is opened again, and the page catches up with what it missed; a
 // read of the table under way when a card is played does not take the card back off the maze,
 // a card the server refuses goes back to the hand, and a card whose drawing fails is played all
-// the same; a read of the table that is never answered is given up, and the page reads again.
+// the same; a read of the table that is never answered is given up, and the page reads again;
+// news drawn while a person holds a card pressed does not take their click away.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -204,5 +205,43 @@ test("a path card whose drawing at once fails is played all the same, and the fa
     thrown.some((e) => e.includes("a drawing that fails")),
     `the drawing's failure was thrown: ${thrown.join("; ")}`,
   );
+  await context.close();
+});
+
+test("news read while a card is pressed is drawn once it is released: the click selects the card", async () => {
+  const created = await post("/games", undefined, { ruleset: "base", players: 3 });
+  const id = created.game_id;
+  const ada = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
+  const bo = await post(`/games/${id}/seats`, undefined, { name: "Bo" });
+  await post(`/games/${id}/bots`, created.host_token, { level: "random" });
+  await post(`/games/${id}/start`, created.host_token);
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/play/${id}#token=${ada.player_token}`);
+  await page
+    .getByRole("list", { name: "Players" })
+    .filter({ hasText: /key [0-9a-f]{4} / })
+    .waitFor();
+  const card = page.getByRole("list", { name: "Your hand" }).getByRole("button").first();
+  const box = await card.boundingBox();
+  assert.ok(box, "the hand's first card is on the screen");
+  const at = await page.locator("main").getAttribute("data-version");
+  // The mouse button goes down on the card; another player speaks, and the page reads it.
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  const read = page.waitForResponse((r) => r.url().includes(`/games/${id}/table`));
+  await post(`/games/${id}/talk`, bo.player_token, { text: "your move, Ada" });
+  await read;
+  // A page that drew now would take the pressed card away from under the button: given the
+  // time to, it shows the news with the button still down.
+  const redrawn = await page
+    .waitForFunction((v) => document.querySelector("main")?.dataset.version !== v, at, { timeout: 2000 })
+    .then(() => true)
+    .catch(() => false);
+  assert.equal(redrawn, false, "nothing redrawn while the button is down");
+  await page.mouse.up();
+  await page.locator(".hand button[aria-pressed=true]").waitFor();
+  await page.locator("ul.talk").getByText("your move, Ada").waitFor();
+  assert.notEqual(await page.locator("main").getAttribute("data-version"), at, "the news drawn after the release");
   await context.close();
 });
