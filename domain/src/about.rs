@@ -4,10 +4,84 @@
 //! goes ([`About`]); both name the same event for the same act, so a signature made for one
 //! request, command or hand-over never stands for another.
 
+use crate::command::Command;
 use crate::event::{Event, consequences};
 use crate::history::History;
 use crate::seat::Seat;
 use crate::signature::SignedAct;
+
+/// What a signed act is about and what its body says, read by the server and the verifier.
+impl SignedAct {
+    /// The event this act is about, when `event` records it ([`crate::About`] follows a log
+    /// for the rest): an undo's command (the event after the version it returns to), a vote's
+    /// request (`last_request`, the log's last `undo_requested`: a vote is taken only while it
+    /// is pending), a reclaim's hand-over (`handed_at`, the seat's last `seat_handed_to_bot`);
+    /// `None` for the other acts.
+    pub fn about(
+        self,
+        event: &Event,
+        last_request: Option<u64>,
+        handed_at: Option<u64>,
+    ) -> Option<u64> {
+        match (self, event) {
+            (
+                SignedAct::Undo,
+                Event::UndoRequested { to_version, .. } | Event::Undone { to_version, .. },
+            ) => Some(to_version + 1),
+            // An undo is recorded by one of the two events above.
+            (SignedAct::Undo, _) => None,
+            (SignedAct::Approve | SignedAct::Decline, _) => last_request,
+            (SignedAct::Reclaim, _) => handed_at,
+            (
+                SignedAct::Command
+                | SignedAct::Talk
+                | SignedAct::Leave
+                | SignedAct::Key
+                | SignedAct::Name,
+                _,
+            ) => None,
+        }
+    }
+
+    /// Whether `body`, the signed request's body as recorded, says what `event` (the record's
+    /// event for this act) records: a command's body is the command accepted, a message's text
+    /// the text posted, a key's `public_key` the key registered; an act without a body signs
+    /// an empty one. A seat is named anew only before the start, where nothing is recorded, so
+    /// no event agrees with a `name`.
+    pub fn agrees(self, body: &str, event: &Event) -> bool {
+        let field = |name: &str| {
+            serde_json::from_str::<serde_json::Value>(body)
+                .ok()?
+                .get(name)?
+                .as_str()
+                .map(str::to_string)
+        };
+        match (self, event) {
+            (SignedAct::Command, Event::CommandAccepted { command, .. }) => {
+                match (serde_json::from_str::<Command>(body).ok(), command.known()) {
+                    (Some(signed), Some(recorded)) => signed.canonical() == recorded.canonical(),
+                    (None, _) | (_, None) => false,
+                }
+            }
+            (SignedAct::Talk, Event::TalkPosted { text, .. }) => {
+                text.known().map(|t| t.trim()) == field("text").as_deref().map(str::trim)
+            }
+            (SignedAct::Key, Event::SeatKeyRegistered { key, .. }) => {
+                field("public_key").map(|k| k.to_ascii_lowercase()).as_ref() == Some(key)
+            }
+            (SignedAct::Command | SignedAct::Talk | SignedAct::Key, _) => false,
+            (
+                SignedAct::Undo
+                | SignedAct::Approve
+                | SignedAct::Decline
+                | SignedAct::Reclaim
+                | SignedAct::Leave,
+                _,
+            ) => body.is_empty(),
+            (SignedAct::Name, _) => false,
+        }
+    }
+}
 
 /// Follows a log to tell what each signed act in it is about ([`About::of`]).
 #[derive(Debug, Clone)]
@@ -31,24 +105,8 @@ impl About {
     /// `seat_handed_to_bot`); `None` for the other acts. Call before [`About::observe`] of
     /// the same event.
     pub fn of(&self, event: &Event, seat: Seat, act: SignedAct) -> Option<u64> {
-        match (act, event) {
-            (
-                SignedAct::Undo,
-                Event::UndoRequested { to_version, .. } | Event::Undone { to_version, .. },
-            ) => Some(to_version + 1),
-            (SignedAct::Approve | SignedAct::Decline, _) => self.last_request,
-            (SignedAct::Reclaim, _) => self.handed_at.get(seat.index()).copied().flatten(),
-            // An undo is recorded by one of the two events above.
-            (SignedAct::Undo, _) => None,
-            (
-                SignedAct::Command
-                | SignedAct::Talk
-                | SignedAct::Leave
-                | SignedAct::Key
-                | SignedAct::Name,
-                _,
-            ) => None,
-        }
+        let handed_at = self.handed_at.get(seat.index()).copied().flatten();
+        act.about(event, self.last_request, handed_at)
     }
 
     /// Follows the event numbered `seq`.

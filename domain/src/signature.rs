@@ -80,6 +80,21 @@ impl SignedAct {
             | SignedAct::Name => false,
         }
     }
+
+    /// Whether the act may write to the lobby before the start (a leave, a new name, a new
+    /// key), where nothing is recorded: it is then signed at the lobby's version rather than
+    /// the game's.
+    pub fn writes_the_lobby(self) -> bool {
+        match self {
+            SignedAct::Leave | SignedAct::Name | SignedAct::Key => true,
+            SignedAct::Command
+            | SignedAct::Undo
+            | SignedAct::Approve
+            | SignedAct::Decline
+            | SignedAct::Talk
+            | SignedAct::Reclaim => false,
+        }
+    }
 }
 
 /// The statement a player signs, by the game's record version.

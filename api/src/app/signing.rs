@@ -134,8 +134,7 @@ pub(in crate::app) fn check(
     // A lobby act (a leave, a name, a key before the start) writes no event: it is signed at
     // the lobby's version, which the store tests in the act's own write (`LobbyAt`), and holds
     // only there. Any other act (a message in the lobby) is bound to the game's version.
-    let in_lobby = table.record().status == GameStatus::Lobby
-        && matches!(kind, SignedAct::Leave | SignedAct::Name | SignedAct::Key);
+    let in_lobby = table.record().status == GameStatus::Lobby && kind.writes_the_lobby();
     let now = table.version();
     if !in_lobby && signed.version > now.get() {
         return Err(refused(

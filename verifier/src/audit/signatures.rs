@@ -3,7 +3,6 @@
 
 use ed25519_dalek::{Signature, Verifier as _, VerifyingKey};
 use saboteur_domain::{Event, Seat};
-use serde_json::Value;
 
 use super::error::AuditError;
 
@@ -12,7 +11,7 @@ use super::error::AuditError;
 /// verify under the seat's key at the time, over the body recorded with it, and that body must
 /// say what the event records. How many were checked.
 pub fn check_signatures(game: &str, log: &[Event]) -> Result<u64, AuditError> {
-    use saboteur_domain::{SignedAct, fingerprint};
+    use saboteur_domain::fingerprint;
     let entries = saboteur_domain::signed_acts(log)
         .map_err(|(seq, what)| AuditError::signature(seq, what))?;
     for e in &entries {
@@ -39,51 +38,9 @@ pub fn check_signatures(game: &str, log: &[Event]) -> Result<u64, AuditError> {
                 ),
             ));
         }
-        let body: Option<Value> = serde_json::from_str(&s.body).ok();
-        let field = |name: &str| {
-            body.as_ref()
-                .and_then(|b| b.get(name))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        };
-        // Each act says what its signed body must hold; the record's event for it is the one
-        // `signed_acts` paired with the act.
-        let agrees = match e.act {
-            SignedAct::Command => match event {
-                Event::CommandAccepted { command, .. } => {
-                    let signed: Option<saboteur_domain::Command> =
-                        serde_json::from_str(&s.body).ok();
-                    match (signed, command.known()) {
-                        (Some(signed), Some(recorded)) => {
-                            signed.canonical() == recorded.canonical()
-                        }
-                        (None, _) | (_, None) => false,
-                    }
-                }
-                _ => false,
-            },
-            SignedAct::Talk => match event {
-                Event::TalkPosted { text, .. } => {
-                    text.known().map(|t| t.trim()) == field("text").as_deref().map(str::trim)
-                }
-                _ => false,
-            },
-            SignedAct::Key => match event {
-                Event::SeatKeyRegistered { key, .. } => {
-                    field("public_key").map(|k| k.to_ascii_lowercase()).as_ref() == Some(key)
-                }
-                _ => false,
-            },
-            // Acts without a body sign an empty one.
-            SignedAct::Undo
-            | SignedAct::Approve
-            | SignedAct::Decline
-            | SignedAct::Reclaim
-            | SignedAct::Leave => s.body.is_empty(),
-            // A seat is named before the start, where nothing is recorded: no event of the
-            // record is one.
-            SignedAct::Name => false,
-        };
+        // Each act says what its signed body must hold (`SignedAct::agrees`); the record's
+        // event for it is the one `signed_acts` paired with the act.
+        let agrees = e.act.agrees(&s.body, event);
         if !agrees {
             return Err(AuditError::signature(
                 e.seq,
