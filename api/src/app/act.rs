@@ -5,7 +5,7 @@
 use saboteur_domain::{Audience, BotLevel, Command, Seat};
 
 use crate::app::ids::{GameId, Version};
-use crate::dto::{BotSeated, CreateGame, GameCreated, Joined, NewToken, Outcome};
+use crate::dto::{CreateGame, GameCreated, NewToken, Outcome};
 
 /// An act and the bearer token it came with.
 #[derive(Debug)]
@@ -520,20 +520,8 @@ impl Who {
 pub(crate) enum Done {
     /// A game was created (201).
     Created(Box<GameCreated>),
-    /// A seat was taken, or claimed (201).
-    Joined(Box<Joined>),
-    /// A bot was seated (201).
-    BotSeated(BotSeated),
-    /// A seat was given back (204).
-    Left,
-    /// A seat's key was changed before the start: its commitment made again (201).
-    KeyKept(Box<crate::dto::KeyKept>),
-    /// A seat was named anew before the start (200).
-    Renamed(crate::dto::SeatNamed),
-    /// The lobby was closed for the committed shares to be revealed (200).
-    Closed(crate::dto::LobbyClosed),
-    /// A committed share was revealed (200).
-    Revealed(Box<crate::dto::ShareRevealed>),
+    /// A lobby's act: a seat taken, given back or changed, the lobby closed, a share revealed.
+    Lobby(crate::app::lobby_done::LobbyDone),
     /// Events were recorded: the outcome as the caller may see it, signed (200).
     Recorded(Outcome),
     /// An undo step was recorded but votes are still awaited (202).

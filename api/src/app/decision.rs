@@ -21,6 +21,14 @@ pub(crate) enum Decided {
         events: Vec<Event>,
         swap: Option<(TokenSwap, String)>,
     },
+    /// A lobby's own write, made in step 6 by `lobby::write`: no event.
+    Lobby(LobbyWrite),
+    /// Nothing to write.
+    Nothing,
+}
+
+/// A lobby's act decided: what it writes (a seat's credential, the lobby's state), no event.
+pub(crate) enum LobbyWrite {
     /// A seat taken (with the player's token; a bot has none).
     Seat(Credential, Option<String>),
     /// A seat given back.
@@ -45,8 +53,6 @@ pub(crate) enum Decided {
     Close(Closing),
     /// A committed share revealed.
     Reveal(Reveal),
-    /// Nothing to write.
-    Nothing,
 }
 
 /// A credential's seat, as the wire numbers it.
@@ -173,9 +179,9 @@ pub(in crate::app) fn decide(
             })?)
         }
         (Act::Start { .. }, _) => events(shares::start(table)?),
-        (Act::CloseLobby { .. }, _) => Decided::Close(shares::close(table)),
+        (Act::CloseLobby { .. }, _) => Decided::Lobby(LobbyWrite::Close(shares::close(table))),
         (Act::RevealShare { seat, entropy, .. }, _) => {
-            Decided::Reveal(shares::reveal(table, *seat, entropy)?)
+            Decided::Lobby(LobbyWrite::Reveal(shares::reveal(table, *seat, entropy)?))
         }
         (Act::Cancel { .. }, _) => events(history.cancel()?),
         (Act::RequestUndo { .. }, Who::Player(seat)) => events(history.request_undo(seat)?),
@@ -248,7 +254,7 @@ pub(in crate::app) fn decide(
                 None => format!("{level} bot {}", u16::from(seat) + 1),
                 Some(n) => text::name(n)?,
             };
-            Decided::Seat(
+            Decided::Lobby(LobbyWrite::Seat(
                 Credential {
                     game_id: game.clone(),
                     // No bearer token acts as a bot.
@@ -264,10 +270,12 @@ pub(in crate::app) fn decide(
                     share_commitment: None,
                 },
                 None,
-            )
+            ))
         }
-        (Act::Leave { seat, .. }, _) => Decided::Unseat(*seat),
-        (Act::Rename { seat, name, .. }, _) => Decided::Rename(*seat, text::name(name)?),
+        (Act::Leave { seat, .. }, _) => Decided::Lobby(LobbyWrite::Unseat(*seat)),
+        (Act::Rename { seat, name, .. }, _) => {
+            Decided::Lobby(LobbyWrite::Rename(*seat, text::name(name)?))
+        }
         (
             Act::Claim {
                 seat, share, key, ..
@@ -276,7 +284,10 @@ pub(in crate::app) fn decide(
         ) => claim(table, token, *seat, (share, key.as_ref()))?,
         (Act::RegisterKey { seat, key: k, .. }, _) => {
             if table.record().status == saboteur_storage::GameStatus::Lobby {
-                Decided::Key(*seat, key(table, k, Moment::Lobby(Some(*seat)))?)
+                Decided::Lobby(LobbyWrite::Key(
+                    *seat,
+                    key(table, k, Moment::Lobby(Some(*seat)))?,
+                ))
             } else {
                 let k = key(table, k, Moment::Play(*seat))?;
                 events(history.register_key(*seat, &k.key, (k.proof.as_deref(), k.at))?)
@@ -304,7 +315,7 @@ fn join(
         .transpose()?;
     let seat = free_seat(table)?;
     let token = new_token()?;
-    Ok(Decided::Seat(
+    Ok(Decided::Lobby(LobbyWrite::Seat(
         Credential {
             game_id: game.clone(),
             token_hash: Some(token_hash(&token)),
@@ -319,7 +330,7 @@ fn join(
             share_commitment: share.commitment,
         },
         Some(token),
-    ))
+    )))
 }
 
 /// A rematch's reserved seat claimed with the previous game's token for that very seat.
@@ -367,11 +378,11 @@ fn claim(
             )));
         }
     }
-    Ok(Decided::Claim {
+    Ok(Decided::Lobby(LobbyWrite::Claim {
         seat,
         claimant,
         token: new_token()?,
         share,
         key,
-    })
+    }))
 }

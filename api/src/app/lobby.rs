@@ -1,6 +1,7 @@
-//! Step 6 of the seam for the lobby's acts, which write credentials and no events: a seat
-//! taken or claimed, a key kept with a seat, the lobby closed for the committed shares and a
-//! share revealed (the last one starts the game: its events go back to the seam to append).
+//! Step 6 of the seam for the lobby's acts, which write credentials and no events
+//! ([`write`]): a seat taken, claimed, given back or named anew, a key kept with a seat, the
+//! lobby closed for the committed shares and a share revealed (the last one starts the game:
+//! its events go back to the seam to append).
 
 use saboteur_domain::{Event, Seat};
 use saboteur_storage::Credential;
@@ -8,19 +9,50 @@ use saboteur_storage::Credential;
 use crate::app::act::{Act, Done, SentKey, Who};
 use crate::app::auth::token_hash;
 use crate::app::check::precondition;
-use crate::app::decision::{Decided, decide, seat_number};
+use crate::app::decision::{Decided, LobbyWrite, decide, seat_number};
 use crate::app::joins;
+use crate::app::lobby_done::LobbyDone;
 use crate::app::reply;
 use crate::app::shares::{Closing, Reveal};
 use crate::app::state::AppState;
 use crate::app::tables::Held;
-use crate::dto::{BotSeated, Joined, LobbyClosed, ShareRevealed, rfc3339_ms};
+use crate::dto::{BotSeated, Joined, LobbyClosed, SeatNamed, ShareRevealed, rfc3339_ms};
 use crate::error::ApiError;
 use saboteur_storage::StoreError;
 
+/// Step 6 for a lobby's act: its own write and its reply; with the start's events when it
+/// revealed the last share awaited (the seam appends them). A signed act's write is made only
+/// while the lobby is at the version it was signed at (`signed_at`).
+pub(in crate::app) async fn write(
+    state: &AppState,
+    table: &mut Held,
+    (act, who, token): (&Act, Who, Option<&str>),
+    write: LobbyWrite,
+    signed_at: Option<u64>,
+) -> Result<(Done, Option<Vec<Event>>), ApiError> {
+    let done = match write {
+        LobbyWrite::Seat(credential, issued) => {
+            seated(state, table, (act, who, token), (credential, issued)).await?
+        }
+        LobbyWrite::Key(seat, key) => key_kept(state, table, (seat, key), signed_at).await?,
+        LobbyWrite::Close(closing) => closed(state, table, closing).await?,
+        LobbyWrite::Reveal(reveal) => return revealed(state, table, reveal).await,
+        LobbyWrite::Unseat(seat) => {
+            table.unseat(&state.writer, seat, signed_at).await?;
+            Done::Lobby(LobbyDone::Left)
+        }
+        LobbyWrite::Rename(seat, name) => {
+            table.rename(&state.writer, seat, &name, signed_at).await?;
+            Done::Lobby(LobbyDone::Renamed(SeatNamed { seat: seat.0, name }))
+        }
+        claim @ LobbyWrite::Claim { .. } => claimed(state, table, claim).await?,
+    };
+    Ok((done, None))
+}
+
 /// Step 6 for an act that seats (a join, a bot seated): the seat taken, and the reply to it —
 /// for a player, the seat's commitment, signed.
-pub(in crate::app) async fn seated(
+async fn seated(
     state: &AppState,
     table: &mut Held,
     (act, who, token): (&Act, Who, Option<&str>),
@@ -33,16 +65,20 @@ pub(in crate::app) async fn seated(
     let name = credential.display_name.clone().unwrap_or_default();
     let public_key = credential.public_key.clone();
     match (level, token) {
-        (Some(level), _) => Ok(Done::BotSeated(BotSeated { seat, level, name })),
+        (Some(level), _) => Ok(Done::Lobby(LobbyDone::BotSeated(BotSeated {
+            seat,
+            level,
+            name,
+        }))),
         (None, Some(player_token)) => {
             let (commitment, receipt) =
                 reply::seat_commitment(state, table, Seat(seat), public_key).await?;
-            Ok(Done::Joined(Box::new(Joined {
+            Ok(Done::Lobby(LobbyDone::Joined(Box::new(Joined {
                 seat,
                 player_token,
                 commitment,
                 receipt: Some(receipt),
-            })))
+            }))))
         }
         (None, None) => Err(ApiError::Internal("a player seated without a token".into())),
     }
@@ -50,12 +86,8 @@ pub(in crate::app) async fn seated(
 
 /// Step 6 for a rematch's reserved seat: claimed with its new token, the player's commitment
 /// signed.
-pub(in crate::app) async fn claimed(
-    state: &AppState,
-    table: &mut Held,
-    claim: Decided,
-) -> Result<Done, ApiError> {
-    let Decided::Claim {
+async fn claimed(state: &AppState, table: &mut Held, claim: LobbyWrite) -> Result<Done, ApiError> {
+    let LobbyWrite::Claim {
         seat,
         claimant,
         token,
@@ -86,12 +118,12 @@ pub(in crate::app) async fn claimed(
             let public_key = key.map(|k| k.key);
             let (commitment, receipt) =
                 reply::seat_commitment(state, table, seat, public_key).await?;
-            Ok(Done::Joined(Box::new(Joined {
+            Ok(Done::Lobby(LobbyDone::Joined(Box::new(Joined {
                 seat: seat.0,
                 player_token: token,
                 commitment,
                 receipt: Some(receipt),
-            })))
+            }))))
         }
         Err(StoreError::NotFound) => Err(ApiError::NotFound(format!("{seat} was just claimed"))),
         Err(StoreError::LobbyChanged) => Err(ApiError::Conflict(
@@ -133,7 +165,9 @@ async fn take_seat(
                 races += 1;
                 precondition(state, table, act)?;
                 match decide(state, table, act, who, token)? {
-                    Decided::Seat(credential, token) => decided = (credential, token),
+                    Decided::Lobby(LobbyWrite::Seat(credential, token)) => {
+                        decided = (credential, token)
+                    }
                     _ => return Err(ApiError::Internal("a seat decided as another act".into())),
                 }
             }
@@ -145,7 +179,7 @@ async fn take_seat(
 /// Step 6 for a key changed in the lobby: kept with the seat (while the lobby is at the
 /// version the change was signed at, if it was), and the seat's commitment made again with it,
 /// so the player can show the key the start must register.
-pub(in crate::app) async fn key_kept(
+async fn key_kept(
     state: &AppState,
     table: &mut Held,
     (seat, key): (Seat, SentKey),
@@ -153,31 +187,29 @@ pub(in crate::app) async fn key_kept(
 ) -> Result<Done, ApiError> {
     table.set_key(&state.writer, seat, &key, signed_at).await?;
     let (commitment, receipt) = reply::seat_commitment(state, table, seat, Some(key.key)).await?;
-    Ok(Done::KeyKept(Box::new(crate::dto::KeyKept {
-        seat: seat.0,
-        commitment,
-        receipt: Some(receipt),
-    })))
+    Ok(Done::Lobby(LobbyDone::KeyKept(Box::new(
+        crate::dto::KeyKept {
+            seat: seat.0,
+            commitment,
+            receipt: Some(receipt),
+        },
+    ))))
 }
 
 /// Step 6 for the host's closing of the lobby: closed (through any process first: then as that
 /// one closed it), and the seats whose shares are awaited.
-pub(in crate::app) async fn closed(
-    state: &AppState,
-    table: &mut Held,
-    closing: Closing,
-) -> Result<Done, ApiError> {
+async fn closed(state: &AppState, table: &mut Held, closing: Closing) -> Result<Done, ApiError> {
     table.close(&state.writer, closing.reveal_by).await?;
     let reveal_by = table.record().reveal_by.unwrap_or(closing.reveal_by);
-    Ok(Done::Closed(LobbyClosed {
+    Ok(Done::Lobby(LobbyDone::Closed(LobbyClosed {
         reveal_by: rfc3339_ms(reveal_by),
         waiting: closing.waiting.iter().map(|s| s.0).collect(),
-    }))
+    })))
 }
 
 /// Step 6 for a share revealed: stored (unless it was already), and the seat's commitment made
 /// again naming it, signed; with the start's events when it was the last awaited.
-pub(in crate::app) async fn revealed(
+async fn revealed(
     state: &AppState,
     table: &mut Held,
     reveal: Reveal,
@@ -194,12 +226,12 @@ pub(in crate::app) async fn revealed(
     }
     let key = table.holder(seat).and_then(|c| c.public_key.clone());
     let (commitment, receipt) = reply::seat_commitment(state, table, seat, key).await?;
-    let done = Done::Revealed(Box::new(ShareRevealed {
+    let done = Done::Lobby(LobbyDone::Revealed(Box::new(ShareRevealed {
         seat: seat.0,
         commitment,
         receipt: Some(receipt),
         waiting: waiting.iter().map(|s| s.0).collect(),
         started: start.is_some(),
-    }));
+    })));
     Ok((done, start))
 }

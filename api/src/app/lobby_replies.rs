@@ -1,5 +1,6 @@
 //! The first replies to a lobby's acts sent with an `Idempotency-Key` — a seat taken, a bot
-//! seated, a seat given back, a seat's key changed, a seat named anew — kept in the store (`kept_replies`, for
+//! seated, a seat given back, a seat's key changed, a seat named anew — kept in the store as
+//! their [`LobbyDone`](crate::app::lobby_done::LobbyDone) (`kept_replies`, for
 //! [`saboteur_storage::KEPT_FOR`]), so a retry through any process answers the first reply,
 //! marked replayed, and changes nothing. A lobby's seats change without events, so there is no
 //! batch to find the reply by, as a command's retry does (`retry.rs`).
@@ -11,24 +12,11 @@
 //! moment of the first is decided on its own.
 
 use saboteur_storage::{KEPT_FOR, KeptReply};
-use serde::{Deserialize, Serialize};
 
 use crate::app::act::{Done, KeyFor};
 use crate::app::ids::GameId;
 use crate::app::state::AppState;
-use crate::dto::{BotSeated, Joined, KeyKept, SeatNamed};
 use crate::error::ApiError;
-
-/// A kept reply as stored: which act's reply, and its body.
-#[derive(Serialize, Deserialize)]
-#[serde(tag = "kept", content = "reply", rename_all = "snake_case")]
-enum KeptDone {
-    Joined(Box<Joined>),
-    BotSeated(BotSeated),
-    Left,
-    KeyKept(Box<KeyKept>),
-    Renamed(SeatNamed),
-}
 
 /// The first reply kept for a retried key (its body as stored), if any: a creation's, a
 /// rematch's or a lobby act's. 422 `idempotency_key_reused` when the key came with another
@@ -57,31 +45,19 @@ pub(crate) async fn again(state: &AppState, key: &KeyFor) -> Result<Option<Done>
     let Some(reply) = first_reply(state, key).await? else {
         return Ok(None);
     };
-    let done = match serde_json::from_str(&reply)
-        .map_err(|e| ApiError::Internal(format!("a kept reply cannot be read: {e}")))?
-    {
-        KeptDone::Joined(j) => Done::Joined(j),
-        KeptDone::BotSeated(b) => Done::BotSeated(b),
-        KeptDone::Left => Done::Left,
-        KeptDone::KeyKept(k) => Done::KeyKept(k),
-        KeptDone::Renamed(r) => Done::Renamed(r),
-    };
-    Ok(Some(Done::Replayed(Box::new(done))))
+    let done = serde_json::from_str(&reply)
+        .map_err(|e| ApiError::Internal(format!("a kept reply cannot be read: {e}")))?;
+    Ok(Some(Done::Replayed(Box::new(Done::Lobby(done)))))
 }
 
-/// Keeps `done`, the first reply to a lobby's act sent with `key`. Only a reply of the kinds
-/// above is kept (a key registered after the start is kept with its batch). When the store
-/// cannot keep it, the act stands and the reply is sent; a retry is then decided again.
+/// Keeps `done`, the first reply to a lobby's act sent with `key`. Only a lobby's reply is
+/// kept (a key registered after the start is kept with its batch). When the store cannot keep
+/// it, the act stands and the reply is sent; a retry is then decided again.
 pub(crate) async fn keep(state: &AppState, game: &GameId, key: &KeyFor, done: &Done) {
-    let kept = match done {
-        Done::Joined(j) => KeptDone::Joined(j.clone()),
-        Done::BotSeated(b) => KeptDone::BotSeated(b.clone()),
-        Done::Left => KeptDone::Left,
-        Done::KeyKept(k) => KeptDone::KeyKept(k.clone()),
-        Done::Renamed(r) => KeptDone::Renamed(r.clone()),
-        _ => return,
+    let Done::Lobby(done) = done else {
+        return;
     };
-    let reply = match serde_json::to_string(&kept) {
+    let reply = match serde_json::to_string(done) {
         Ok(reply) => reply,
         Err(e) => {
             tracing::warn!(game = %game, "a lobby's reply not kept: {e}");

@@ -15,6 +15,7 @@ pub(crate) mod heads;
 pub(crate) mod ids;
 pub(crate) mod joins;
 pub(crate) mod lobby;
+pub(crate) mod lobby_done;
 pub(crate) mod lobby_replies;
 pub(crate) mod presence;
 pub(crate) mod refusal;

@@ -222,15 +222,9 @@ async fn on_table(
                 }
             }
         }
-        Decided::Seat(credential, issued) => {
-            done(lobby::seated(state, table, (&act, who, token), (credential, issued)).await?)
-        }
-        Decided::Key(seat, key) => {
-            done(lobby::key_kept(state, table, (seat, key), signed_at).await?)
-        }
-        Decided::Close(closing) => done(lobby::closed(state, table, closing).await?),
-        Decided::Reveal(reveal) => {
-            let (done, start) = lobby::revealed(state, table, reveal).await?;
+        Decided::Lobby(write) => {
+            let (done, start) =
+                lobby::write(state, table, (&act, who, token), write, signed_at).await?;
             if let Some(events) = start {
                 // The last share awaited: the game starts with it.
                 if let Err(e) = append(state, table, events, None, None).await {
@@ -239,15 +233,6 @@ async fn on_table(
             }
             Written::Done(Box::new(done))
         }
-        Decided::Unseat(seat) => {
-            table.unseat(&state.writer, seat, signed_at).await?;
-            done(Done::Left)
-        }
-        Decided::Rename(seat, name) => {
-            table.rename(&state.writer, seat, &name, signed_at).await?;
-            done(Done::Renamed(crate::dto::SeatNamed { seat: seat.0, name }))
-        }
-        claim @ Decided::Claim { .. } => done(lobby::claimed(state, table, claim).await?),
         Decided::Nothing => done(Done::Nothing),
     };
     // 7. The bots answer; when the sweep found none due in the game as the store has it (the

@@ -1,10 +1,12 @@
 //! What every handler shares: the bearer token and the game id of a request, and handing an
 //! act to the seam with the response for what it did.
 
-use actix_web::{HttpRequest, HttpResponse};
+use actix_web::http::header::ContentType;
+use actix_web::{HttpRequest, HttpResponse, ResponseError};
 
 use crate::app::act::{Act, Done, KeyFor, Request, Signed};
 use crate::app::ids::{self, GameId};
+use crate::app::lobby_done::Sent;
 use crate::app::seam;
 use crate::app::state::AppState;
 use crate::dto::{EventRecord, Outcome};
@@ -169,13 +171,16 @@ fn respond(done: Done, game: Option<&GameId>, declared: Option<&semver::Version>
         Done::Created(created) => HttpResponse::Created()
             .insert_header(("Location", format!("/games/{}", created.game_id)))
             .json(created),
-        Done::Joined(joined) => seated(game, joined.seat).json(joined),
-        Done::BotSeated(bot) => seated(game, bot.seat).json(bot),
-        Done::Left => HttpResponse::NoContent().finish(),
-        Done::KeyKept(kept) => seated(game, kept.seat).json(kept),
-        Done::Renamed(named) => HttpResponse::Ok().json(named),
-        Done::Closed(closed) => HttpResponse::Ok().json(closed),
-        Done::Revealed(revealed) => HttpResponse::Ok().json(revealed),
+        Done::Lobby(reply) => match reply.sent() {
+            Ok(Sent::Seated(seat, body)) => seated(game, seat)
+                .content_type(ContentType::json())
+                .body(body),
+            Ok(Sent::Ok(body)) => HttpResponse::Ok()
+                .content_type(ContentType::json())
+                .body(body),
+            Ok(Sent::NoContent) => HttpResponse::NoContent().finish(),
+            Err(e) => e.error_response(),
+        },
         Done::Recorded(out) => HttpResponse::Ok()
             .insert_header(("ETag", format!("\"{}\"", out.version)))
             .json(for_client(out, declared)),
