@@ -12,7 +12,11 @@ import { againstBots, atTheTable, drawn, selectLit } from "./play.mjs";
 
 setUp();
 
-test("a stream stuck silent is opened again after 15 s, and the page shows what it missed", async () => {
+/**
+ * A started base game of Ada and Bo, two people, and a random bot, and a desktop page (not yet
+ * at the table) for Ada.
+ */
+async function twoPeopleAndABot() {
   const created = await post("/games", undefined, { ruleset: "base", players: 3 });
   const id = created.game_id;
   const ada = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
@@ -20,7 +24,11 @@ test("a stream stuck silent is opened again after 15 s, and the page shows what 
   await post(`/games/${id}/bots`, created.host_token, { level: "random" });
   await post(`/games/${id}/start`, created.host_token);
   const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
-  const page = await context.newPage();
+  return { id, ada, bo, context, page: await context.newPage() };
+}
+
+test("a stream stuck silent is opened again after 15 s, and the page shows what it missed", async () => {
+  const { id, ada, bo, context, page } = await twoPeopleAndABot();
   // The page's first stream is answered never: no event, no keep-alive.
   const streams = [];
   await page.route(`**/games/${id}/events/stream*`, async (route) => {
@@ -209,14 +217,7 @@ test("a path card whose drawing at once fails is played all the same, and the fa
 });
 
 test("news read while a card is pressed is drawn once it is released: the click selects the card", async () => {
-  const created = await post("/games", undefined, { ruleset: "base", players: 3 });
-  const id = created.game_id;
-  const ada = await post(`/games/${id}/seats`, undefined, { name: "Ada" });
-  const bo = await post(`/games/${id}/seats`, undefined, { name: "Bo" });
-  await post(`/games/${id}/bots`, created.host_token, { level: "random" });
-  await post(`/games/${id}/start`, created.host_token);
-  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
-  const page = await context.newPage();
+  const { id, ada, bo, context, page } = await twoPeopleAndABot();
   await page.goto(`${BASE}/play/${id}#token=${ada.player_token}`);
   await page
     .getByRole("list", { name: "Players" })
