@@ -51,18 +51,21 @@ const released = () => {
     for (const f of due) f();
   });
 };
+// Only the main button's press (or a finger's, a pen's tip) ends in a click: another button's
+// release may never reach the page (a context menu takes it), and must not hold the page still.
 addEventListener(
   "pointerdown",
-  () => {
-    pressed = true;
+  (e) => {
+    if (e.isPrimary && e.button === 0) pressed = true;
   },
   true,
 );
 // A click is sent after the release, in the same task: the press ends as it arrives, before its
-// listeners run. A release with no click (the pointer moved off, a finger that scrolled) ends
-// it once that task is over.
+// listeners run. A release with no click (the pointer moved off, a finger that scrolled, a long
+// press that opened a menu) ends it once that task is over.
 addEventListener("click", released, true);
-for (const ends of ["pointerup", "pointercancel"]) addEventListener(ends, () => setTimeout(released), true);
+for (const ends of ["pointerup", "pointercancel", "contextmenu"])
+  addEventListener(ends, () => setTimeout(released), true);
 addEventListener("blur", released);
 
 /**

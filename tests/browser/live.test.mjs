@@ -216,7 +216,7 @@ test("a path card whose drawing at once fails is played all the same, and the fa
   await context.close();
 });
 
-test("news read while a card is pressed is drawn once it is released: the click selects the card", async () => {
+test("news read while a card is pressed is drawn once it is released: the click selects the card; a right button holds nothing", async () => {
   const { id, ada, bo, context, page } = await twoPeopleAndABot();
   await page.goto(`${BASE}/play/${id}#token=${ada.player_token}`);
   await page
@@ -244,5 +244,11 @@ test("news read while a card is pressed is drawn once it is released: the click 
   await page.locator(".hand button[aria-pressed=true]").waitFor();
   await page.locator("ul.talk").getByText("your move, Ada").waitFor();
   assert.notEqual(await page.locator("main").getAttribute("data-version"), at, "the news drawn after the release");
+  // Another button's press ends in no click (its release may go to a context menu): the news
+  // is drawn while it is down.
+  await page.mouse.down({ button: "right" });
+  await post(`/games/${id}/talk`, bo.player_token, { text: "still there?" });
+  await page.locator("ul.talk").getByText("still there?").waitFor();
+  await page.mouse.up({ button: "right" });
   await context.close();
 });
