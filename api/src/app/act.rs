@@ -2,9 +2,10 @@
 //! or what the server does by itself (a timeout, a bot due after a restart). The seam
 //! ([`crate::app::seam::act`]) takes an [`Act`] and gives a [`Done`].
 
-use saboteur_domain::{Audience, BotLevel, Command, Seat};
+use saboteur_domain::{Audience, BotLevel, Command, Event, Seat};
 
 use crate::app::ids::{GameId, Version};
+pub(crate) use crate::app::sent::{KeyFor, SentKey, SentShare, Signed};
 use crate::dto::{CreateGame, GameCreated, NewToken, Outcome};
 
 /// An act and the bearer token it came with.
@@ -44,56 +45,6 @@ impl Request {
         self.body_hash = body.map(|b| hex::encode(Sha256::digest(b.as_bytes())));
         self
     }
-}
-
-/// A player's signature of a request: the `Seat-Signature` and `Seat-Signature-Version`
-/// headers and the body exactly as sent.
-#[derive(Debug, Clone)]
-pub(crate) struct Signed {
-    /// The version the act was chosen (and signed) at.
-    pub version: u64,
-    /// 128 lowercase hex digits.
-    pub signature: String,
-    /// The body as sent (empty without one).
-    pub body: String,
-}
-
-/// The `Idempotency-Key` of an act whose first reply is kept apart from the log, for
-/// [`saboteur_storage::KEPT_FOR`], and answered again to a retry: a creation's and a rematch's
-/// with the game they make, a lobby act's (`app/lobby_replies.rs`) after it.
-#[derive(Debug, Clone)]
-pub(crate) struct KeyFor {
-    /// Who may get the reply back: `create <client>` (the client as the per-client limits name
-    /// it), `rematch <game>` (whose host alone may ask), or a lobby act's: `join <game>
-    /// <client>`, or `<act> <game> <token hash>` for one sent with a token.
-    pub scope: String,
-    /// The key.
-    pub key: String,
-    /// The SHA-256 of the request (hex): the key sent with another request is refused.
-    pub request: String,
-}
-
-/// A public key as sent with a seat, and its proof of possession
-/// ([`saboteur_domain::key_proof_statement`]), if sent.
-#[derive(Debug, Clone)]
-pub(crate) struct SentKey {
-    /// The key (64 hex digits, any case as sent).
-    pub key: String,
-    /// Its holder's signature of the game's key statement (128 hex digits).
-    pub proof: Option<String>,
-    /// The version a proof made during play names
-    /// ([`saboteur_domain::key_proof_statement_at`]), if sent.
-    pub at: Option<u64>,
-}
-
-/// A player's share in the seed as sent with a seat: the share itself, or the commitment to it
-/// (both 64 hex digits, any case as sent), or neither.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct SentShare {
-    /// The share.
-    pub entropy: Option<String>,
-    /// The commitment to the share ([`saboteur_domain::Seed::share_commitment`]).
-    pub commitment: Option<String>,
 }
 
 /// What can be done to a game. Each is authorised, decided, recorded, answered by the bots and
@@ -258,8 +209,9 @@ pub(crate) enum May {
 
 /// What the seam knows of an act before deciding it, declared once per act
 /// ([`Act::declared`]): who may take it and what is signed (step 2), its retry keys (step 3)
-/// and its reply's shape (step 8) are read from here; its preconditions, decision and kept
-/// batch are the act's own code (`check.rs`, `decision.rs`, `retry.rs`).
+/// and what a retry's batch must start with (step 3), and its reply's shape (step 8) are read
+/// from here; its preconditions and decision are the act's own code (`check.rs`,
+/// `decision.rs`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Declared<'a> {
     /// The game the act is on; `None` for a creation.
@@ -269,8 +221,8 @@ pub(crate) struct Declared<'a> {
     /// The act a seat's player signs for it, if a player may take it.
     pub signed: Option<saboteur_domain::SignedAct>,
     /// The `Idempotency-Key` that makes a retry of a seat's act answer its first reply, kept
-    /// with the batch it recorded (step 3).
-    pub retry_key: Option<&'a str>,
+    /// with the batch it recorded (step 3), and what that batch starts with.
+    pub retry: Option<Retry<'a>>,
     /// The `Idempotency-Key` of a lobby's act, whose first reply is kept apart from the log.
     pub kept_key: Option<&'a KeyFor>,
     /// The client that takes a seat by it, counted against its join limit.
@@ -339,17 +291,19 @@ impl Act {
                 may: May::Host("closes the lobby"),
                 ..on(game)
             },
-            Act::Command { game, key, .. } => Declared {
+            Act::Command {
+                game, key, command, ..
+            } => Declared {
                 may: May::Player,
                 signed: Some(SignedAct::Command),
-                retry_key: key.as_deref(),
+                retry: Retry::on(key, Records::Command(command)),
                 reply: Reply::Command,
                 ..on(game)
             },
             Act::RequestUndo { game, key } => Declared {
                 may: May::Player,
                 signed: Some(SignedAct::Undo),
-                retry_key: key.as_deref(),
+                retry: Retry::on(key, Records::Undo),
                 reply: Reply::Vote,
                 ..on(game)
             },
@@ -360,7 +314,7 @@ impl Act {
                 } else {
                     SignedAct::Decline
                 }),
-                retry_key: key.as_deref(),
+                retry: Retry::on(key, Records::Vote(*approve)),
                 reply: Reply::Vote,
                 ..on(game)
             },
@@ -369,13 +323,16 @@ impl Act {
                 ..on(game)
             },
             Act::Talk {
-                game, name, key, ..
+                game,
+                name,
+                key,
+                text,
             } => Declared {
                 may: May::PlayerOrSpectator {
                     named: name.is_some(),
                 },
                 signed: Some(SignedAct::Talk),
-                retry_key: key.as_deref(),
+                retry: Retry::on(key, Records::Talk(text)),
                 ..on(game)
             },
             Act::HideTalk { game, .. } => Declared {
@@ -389,7 +346,7 @@ impl Act {
             Act::Reclaim { game, seat, key } => Declared {
                 may: May::OwnSeat(*seat, "takes it back"),
                 signed: Some(SignedAct::Reclaim),
-                retry_key: key.as_deref(),
+                retry: Retry::on(key, Records::Reclaim(*seat)),
                 ..on(game)
             },
             Act::ReissueToken { game, seat } => Declared {
@@ -412,11 +369,17 @@ impl Act {
                 ..on(game)
             },
             Act::RegisterKey {
-                game, seat, retry, ..
+                game,
+                seat,
+                retry,
+                key,
             } => Declared {
                 may: May::OwnSeat(*seat, "registers its key"),
                 signed: Some(SignedAct::Key),
-                retry_key: retry.as_ref().map(|k| k.key.as_str()),
+                retry: retry.as_ref().map(|k| Retry {
+                    key: &k.key,
+                    records: Records::Key(*seat, &key.key),
+                }),
                 kept_key: retry.as_ref(),
                 ..on(game)
             },
@@ -433,7 +396,7 @@ impl Act {
     /// with the batch it recorded (step 3). A creation's and a rematch's keys are kept with the
     /// game they make (`app/games.rs`), a lobby act's with its reply ([`Act::kept_key`]).
     pub fn retry_key(&self) -> Option<&str> {
-        self.declared().retry_key
+        self.declared().retry.map(|r| r.key)
     }
 
     /// The `Idempotency-Key` of a lobby's act, whose first reply is kept apart from the log
@@ -464,13 +427,79 @@ impl Act {
     }
 }
 
+/// A seat's act sent with an `Idempotency-Key` kept with the batch it recorded (step 3).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Retry<'a> {
+    /// The key as sent.
+    pub key: &'a str,
+    /// What the act records first: a retry whose key's batch starts otherwise was another act.
+    pub records: Records<'a>,
+}
+
+impl<'a> Retry<'a> {
+    /// The retry an act declares when it was sent with `key`.
+    fn on(key: &'a Option<String>, records: Records<'a>) -> Option<Retry<'a>> {
+        key.as_deref().map(|key| Retry { key, records })
+    }
+}
+
+/// The first event a retried act records (`retry.rs` checks a key's batch against it).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Records<'a> {
+    /// This command accepted.
+    Command(&'a Command),
+    /// An undo asked for (or, with nobody to vote, done at once).
+    Undo,
+    /// A vote for the pending undo (`true`) or against it.
+    Vote(bool),
+    /// This message (its words as trimmed).
+    Talk(&'a str),
+    /// This seat taken back.
+    Reclaim(Seat),
+    /// This key (hex, any case) registered for this seat.
+    Key(Seat, &'a str),
+}
+
+impl Records<'_> {
+    /// Whether `first`, the first event of the batch a key recorded, is what the act records:
+    /// the same command, message or seat (the key is the seat's own, so the seat is the same).
+    pub fn first_of(&self, first: &Event) -> bool {
+        use saboteur_domain::Secret::Known;
+        match (*self, first) {
+            (
+                Records::Command(c),
+                Event::CommandAccepted {
+                    command: Known(f), ..
+                },
+            ) => f == c,
+            (Records::Undo, e) => matches!(
+                e,
+                Event::UndoRequested { .. } | Event::Undone { by: Some(_), .. }
+            ),
+            (Records::Vote(approve), Event::UndoApproved { .. }) => approve,
+            (Records::Vote(approve), Event::UndoDeclined { .. }) => !approve,
+            (Records::Talk(text), Event::TalkPosted { text: Known(f), .. }) => {
+                f.trim() == text.trim()
+            }
+            (Records::Reclaim(seat), Event::SeatReclaimed { seat: f, .. }) => *f == seat,
+            (
+                Records::Key(seat, key),
+                Event::SeatKeyRegistered {
+                    seat: f, key: k, ..
+                },
+            ) => *f == seat && k.eq_ignore_ascii_case(key),
+            _ => false,
+        }
+    }
+}
+
 /// A declaration on no game (a creation's), for [`Act::declared`] to fill in.
 fn on_nothing<'a>() -> Declared<'a> {
     Declared {
         game: None,
         may: May::Anyone,
         signed: None,
-        retry_key: None,
+        retry: None,
         kept_key: None,
         taker: None,
         reply: Reply::Outcome,

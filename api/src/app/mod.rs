@@ -22,6 +22,7 @@ pub(crate) mod refusal;
 pub(crate) mod reply;
 pub(crate) mod retry;
 pub(crate) mod seam;
+pub(crate) mod sent;
 pub(crate) mod shares;
 pub(crate) mod signing;
 pub(crate) mod state;

@@ -2,8 +2,6 @@
 //! request, vote, message, reclaim or key registered during play) answers exactly the reply it
 //! was given first, read from the log; the key sent with another act is refused.
 
-use saboteur_domain::Event;
-
 use crate::app::act::{Act, Done, Reply, Who};
 use crate::app::reply;
 use crate::app::state::AppState;
@@ -36,7 +34,11 @@ pub(in crate::app) async fn retried(
         .ok()
         .and_then(|i| i.checked_sub(1))
         .and_then(|i| table.history().log().get(i));
-    if !same_act(recorded, act) {
+    let declared = act.declared().retry.map(|r| r.records);
+    if !declared
+        .zip(recorded)
+        .is_some_and(|(r, first)| r.first_of(first))
+    {
         return Err(ApiError::Unprocessable {
             code: "idempotency_key_reused",
             detail: "this Idempotency-Key was used for another act; use a new key for a new act"
@@ -57,74 +59,4 @@ pub(in crate::app) async fn retried(
         Done::Recorded(outcome)
     };
     Ok(Done::Replayed(Box::new(first)))
-}
-
-/// Whether `recorded`, the first event of the batch a key recorded, is what `act` records: the
-/// same command, message or seat (the key is the seat's own, so the seat is the same).
-fn same_act(recorded: Option<&Event>, act: &Act) -> bool {
-    use saboteur_domain::Secret;
-    match (act, recorded) {
-        (
-            Act::Command { command, .. },
-            Some(Event::CommandAccepted {
-                command: Secret::Known(first),
-                ..
-            }),
-        ) => first == command,
-        (Act::RequestUndo { .. }, Some(e)) => matches!(
-            e,
-            Event::UndoRequested { .. } | Event::Undone { by: Some(_), .. }
-        ),
-        (Act::VoteUndo { approve, .. }, Some(e)) => match e {
-            Event::UndoApproved { .. } => *approve,
-            Event::UndoDeclined { .. } => !*approve,
-            _ => false,
-        },
-        (
-            Act::Talk { text, .. },
-            Some(Event::TalkPosted {
-                text: Secret::Known(first),
-                ..
-            }),
-        ) => first.trim() == text.trim(),
-        (Act::Reclaim { seat, .. }, Some(Event::SeatReclaimed { seat: first, .. })) => {
-            first == seat
-        }
-        (
-            Act::RegisterKey { seat, key, .. },
-            Some(Event::SeatKeyRegistered {
-                seat: first,
-                key: registered,
-                ..
-            }),
-        ) => first == seat && registered.eq_ignore_ascii_case(&key.key),
-        // Every other act takes no key (`Act::retry_key`), and a key's batch that starts with
-        // another event was another act's.
-        (
-            Act::Command { .. }
-            | Act::RequestUndo { .. }
-            | Act::VoteUndo { .. }
-            | Act::Talk { .. }
-            | Act::Reclaim { .. }
-            | Act::RegisterKey { .. }
-            | Act::Create(..)
-            | Act::Join { .. }
-            | Act::SeatBot { .. }
-            | Act::Leave { .. }
-            | Act::Rename { .. }
-            | Act::Start { .. }
-            | Act::Cancel { .. }
-            | Act::Rollback { .. }
-            | Act::HideTalk { .. }
-            | Act::HandOver { .. }
-            | Act::ReissueToken { .. }
-            | Act::Rematch { .. }
-            | Act::Claim { .. }
-            | Act::RevealShare { .. }
-            | Act::CloseLobby { .. }
-            | Act::TimeOut { .. }
-            | Act::BotsDue { .. },
-            _,
-        ) => false,
-    }
 }

@@ -470,6 +470,24 @@ async fn acts_retried(url: String) {
     assert_eq!(st, StatusCode::ACCEPTED, "one vote of two");
     let (st, _) = twice(apps, &g.id, "/undo/decline", (g.token(2), "no-2"), None).await;
     assert_eq!(st, StatusCode::OK, "declined: settled");
+    // The key of a vote against, sent with a vote for: another act.
+    let r = post(
+        &Client::new(),
+        &one,
+        &format!("/games/{}/undo/approve", g.id),
+        (Some(g.token(2)), Some("no-2")),
+        None,
+    )
+    .await;
+    let (st, _, _, body) = read(r).await;
+    assert_eq!(
+        (st, &body["code"]),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &json!("idempotency_key_reused")
+        ),
+        "a vote's key with the other vote: {body}"
+    );
     // The host hands seat 2 to a bot; its player takes it back.
     let (st, out) = one
         .post_json(
