@@ -149,11 +149,14 @@ export function board(view, deck, { legal = [], onCell, targets = [], keep = { b
 
 /**
  * Marks on the board the newest of `events` that changed it (a path laid or removed, a goal
- * turned), named for screen readers: what just happened, at a glance.
+ * turned), named for screen readers: what just happened, at a glance. The mark pulses when it
+ * is new; drawn again for the event at `seen` (a redraw for other news), it stays still.
+ * Returns the `seq` of the event marked (null: none).
  * @param {SVGSVGElement} svg @param {Schemas["EventRecord"][]} events
- * @param {Schemas["View"]} view @param {Record<number, string>} names
+ * @param {Schemas["View"]} view @param {Record<number, string>} names @param {number | null} [seen]
+ * @returns {number | null}
  */
-export function markLast(svg, events, view, names) {
+export function markLast(svg, events, view, names, seen = null) {
   // Only this round's: a new deal lays a new maze.
   const recent = [...events].reverse();
   const dealt = recent.findIndex((x) => x.event?.type === "round_started");
@@ -163,12 +166,12 @@ export function markLast(svg, events, view, names) {
   const ev = e?.event;
   const at =
     ev && (ev.type === "path_played" || ev.type === "path_removed" || ev.type === "goal_revealed") ? ev.at : null;
-  if (!e || !ev || !at) return;
+  if (!e || !ev || !at) return null;
   // A path taken back by an undo is no longer there: nothing to point at.
-  if (ev.type === "path_played" && !view.board.some((p) => p.x === at.x && p.y === at.y)) return;
+  if (ev.type === "path_played" && !view.board.some((p) => p.x === at.x && p.y === at.y)) return null;
   svg.append(
     el("rect", {
-      class: "last-move",
+      class: e.seq === seen ? "last-move still" : "last-move",
       x: at.x + 0.02,
       y: at.y + 0.02,
       width: 0.96,
@@ -177,6 +180,7 @@ export function markLast(svg, events, view, names) {
       "aria-label": t("board.last", { what: describeEvent(e, names) }),
     }),
   );
+  return e.seq;
 }
 
 /**

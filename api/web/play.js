@@ -129,7 +129,7 @@ function drawGame(page, kids, err, drawn) {
   const undo = undoBar(page, drawn);
   heardSince(page, st, log);
   for (const [seq, n] of movesTakenBack(log.events)) page.takenBack.set(seq, n);
-  markLast(svg, log.events, view, page.names);
+  page.marked = markLast(svg, log.events, view, page.names, page.marked);
   markNews(page, svg, me);
   const countdown = countdownOf(page, st.table.deadline, me);
   gather(page, log.events);

@@ -79,6 +79,8 @@ import { shownName } from "./words.js";
  * and every value public (the final score)
  * @property {boolean} movedOn whether the player just moved on from a round's end (the next drawing starts at the top)
  * @property {number} movedPast the last round's end moved on from (its `round_ended`)
+ * @property {number | null} marked the event the board's mark of the last move was last drawn
+ * for: it pulses once, then stays still through redraws for other news
  * @property {number} routed the round whose route to the gold was last drawn: it is drawn from the start once, then still
  * @property {ResizeObserver} docked the page leaves room at its end for the docked hand, as tall as it is drawn
  * @property {{ box: number[] | null }} zoom where the player zoomed and panned the maze to (none: the whole maze)
@@ -151,6 +153,7 @@ export async function table(id, ready) {
     byRound: null,
     movedOn: false,
     movedPast: 0,
+    marked: null,
     routed: 0,
     docked: new ResizeObserver(([e]) =>
       main.style.setProperty("--dock", `${Math.ceil(e.target.getBoundingClientRect().height)}px`),

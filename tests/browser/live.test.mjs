@@ -252,3 +252,56 @@ test("news read while a card is pressed is drawn once it is released: the click 
   await page.mouse.up({ button: "right" });
   await context.close();
 });
+
+test("the last move's mark pulses once, when the move is new, and stays still through a redraw for other news", async () => {
+  // A fixed deal: the player first to play, with a path card to lay; spectators may talk.
+  const { id, joined } = await againstBots("base", 3, "77", "heuristic", { spectator_talk: true });
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await atTheTable(context, id, joined.player_token);
+  page.setDefaultTimeout(15000);
+  // Every mark of the last move the page draws, in turn: what it names and whether it is still.
+  await page.evaluate(() => {
+    const w = /** @type {{ marks?: Array<[string, boolean]> }} */ (/** @type {unknown} */ (window));
+    w.marks = [];
+    new MutationObserver((records) => {
+      for (const r of records)
+        for (const n of r.addedNodes)
+          if (n instanceof Element)
+            for (const m of n.querySelectorAll("rect.last-move"))
+              w.marks?.push([m.getAttribute("aria-label") ?? "", m.classList.contains("still")]);
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  const marks = () =>
+    page.evaluate(() => /** @type {{ marks: Array<[string, boolean]> }} */ (/** @type {unknown} */ (window)).marks);
+  /** Ada lays a path card, and the bots answer. */
+  const move = async () => {
+    assert.ok(await selectLit(page), "a path card lights a cell");
+    const at = await page.locator("main").getAttribute("data-version");
+    const answer = page.waitForResponse((r) => r.url().endsWith("/commands") && r.request().method() === "POST");
+    await page.locator("rect.cell-legal").first().click();
+    await drawn(page, at, answer);
+    await page.getByText("You play now").first().waitFor();
+  };
+  await move();
+  // A spectator speaks, and the page draws the table again for it.
+  const before = (await marks()).length;
+  await post(`/games/${id}/talk`, undefined, { text: "nice tunnel", name: "Cy" });
+  await page.locator("ul.talk").getByText("nice tunnel").waitFor();
+  const redrawn = (await marks()).slice(before - 1);
+  assert.ok(redrawn.length > 1, "the board drawn again for the message");
+  for (const [label, still] of redrawn.slice(1)) {
+    assert.equal(label, redrawn[0][0], "the same move marked");
+    assert.equal(still, true, `the mark of ${label} drawn again stays still`);
+  }
+  const running = await page.locator("rect.last-move").evaluate((m) => m.getAnimations().length);
+  assert.equal(running, 0, "the mark drawn for the message does not pulse");
+  // The next move's mark pulses again: each move's first mark is new, every later one still.
+  await move();
+  const seen = await marks();
+  assert.ok(new Set(seen.map(([label]) => label)).size >= 2, `two moves marked: ${seen.join(" / ")}`);
+  seen.forEach(([label, still], i) => {
+    const first = i === 0 || seen[i - 1][0] !== label;
+    assert.equal(still, !first, `${label} (${first ? "new" : "drawn again"})`);
+  });
+  await context.close();
+});
