@@ -43,33 +43,65 @@ export const nextCommand = (page) => {
 };
 
 /**
+ * Resolves in the page once `ready(arg)` holds (true), looked at again after each change of the
+ * page's DOM, or after `timeout` ms (false). A wait that costs nothing while the page is still:
+ * Playwright's own waits poll (each frame, or every so many ms), and four pages polling while
+ * they wait for each other's moves take a part of the machine the games then lack.
+ * @template T
+ * @param {import("playwright-core").Page} page
+ * @param {(arg: T) => boolean} ready runs in the page, on its own (it sees nothing of this module)
+ * @param {T} arg @param {number} timeout
+ * @returns {Promise<boolean>}
+ */
+export function whenShown(page, ready, arg, timeout) {
+  return page.evaluate(`(${watched})(${ready}, ${JSON.stringify(arg)}, ${timeout})`);
+}
+
+/**
+ * In the page: whether `test(arg)` holds, once it does or `timeout` ms have passed.
+ * @param {(arg: unknown) => boolean} test @param {unknown} arg @param {number} timeout
+ * @returns {Promise<boolean>}
+ */
+function watched(test, arg, timeout) {
+  return new Promise((resolve) => {
+    const watch = new MutationObserver(() => {
+      if (test(arg)) end(true);
+    });
+    const timer = setTimeout(() => end(false), timeout);
+    /** @param {boolean} shown */
+    function end(shown) {
+      watch.disconnect();
+      clearTimeout(timer);
+      resolve(shown);
+    }
+    if (test(arg)) end(true);
+    else watch.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+}
+
+/**
  * Waits (up to `timeout` ms, then goes on) until the page asks the player for something: its
  * turn (`turn`), the game's result (`result`), or a round's end to move on from (`onward`, in
- * the region named `roundOver`). One cheap check of the page every 40 ms: Playwright's own
- * waits for a role back off to one look every 500 ms, which would add a part of a second to
- * each of hundreds of turns.
+ * the region named `roundOver`).
  * @param {import("playwright-core").Page} page
  * @param {{ turn: RegExp, result: RegExp, onward: RegExp, roundOver: string }} u
  * @param {number} timeout
  */
 export async function untilAsked(page, u, timeout) {
   const sources = [u.turn, u.result, u.onward].map((r) => r.source);
-  await page
-    .waitForFunction(
-      ([turn, result, onward, roundOver]) => {
-        const statuses = [...document.querySelectorAll("[role=status]")].map((e) => e.textContent ?? "");
-        if (statuses.some((x) => new RegExp(turn).test(x) || new RegExp(result).test(x))) return true;
-        const region = [...document.querySelectorAll("section[aria-label]")].find(
-          (e) => e.getAttribute("aria-label") === roundOver,
-        );
-        return [...(region?.querySelectorAll("button") ?? [])].some((b) =>
-          new RegExp(onward).test(b.textContent ?? ""),
-        );
-      },
-      [...sources, u.roundOver],
-      { polling: 40, timeout },
-    )
-    .catch(() => {});
+  await whenShown(
+    page,
+    ([turn, result, onward, roundOver]) => {
+      const statuses = [...document.querySelectorAll("[role=status]")].map((e) => e.textContent ?? "");
+      if (statuses.some((x) => new RegExp(turn).test(x) || new RegExp(result).test(x))) return true;
+      const region = [...document.querySelectorAll("section[aria-label]")].find(
+        (e) => e.getAttribute("aria-label") === roundOver,
+      );
+      return [...(region?.querySelectorAll("button") ?? [])].some((b) => new RegExp(onward).test(b.textContent ?? ""));
+    },
+    [...sources, u.roundOver],
+    timeout,
+  ).catch(() => {});
 }
 
 /**
@@ -82,14 +114,16 @@ export async function drawn(page, at, answer) {
   try {
     const res = await answer;
     const reached = res.ok() ? Number((await res.json().catch(() => ({}))).version ?? 0) : 0;
-    await page.waitForFunction(
+    const shown = await whenShown(
+      page,
       ([v, r]) => {
         const shown = document.querySelector("main")?.dataset.version;
-        return shown !== v && Number(shown) >= r;
+        return shown !== v && Number(shown) >= Number(r);
       },
       [at, reached],
-      { timeout: 30000 },
+      30000,
     );
+    assert.ok(shown, `the page drew the move's version ${reached} within 30 s`);
   } catch (e) {
     await tell(page, `the page that played at version ${at}`);
     throw e;
