@@ -2,8 +2,10 @@
 //! or what the server does by itself (a timeout, a bot due after a restart). The seam
 //! ([`crate::app::seam::act`]) takes an [`Act`] and gives a [`Done`].
 
-use saboteur_domain::{Audience, BotLevel, Command, Event, Seat};
+use saboteur_domain::{Audience, BotLevel, Command, Seat};
 
+use crate::app::declared::needs;
+pub(crate) use crate::app::declared::{Declared, May, Need, Records, Reply, Retry};
 use crate::app::ids::{GameId, Version};
 pub(crate) use crate::app::sent::{KeyFor, SentKey, SentShare, Signed};
 use crate::dto::{CreateGame, GameCreated, NewToken, Outcome};
@@ -183,54 +185,6 @@ pub(crate) enum Act {
     BotsDue { game: GameId },
 }
 
-/// Who may take an act (step 2), as [`Act::declared`] says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum May {
-    /// The server itself: a timeout, a bot due.
-    Server,
-    /// Anyone, with no token of the game: a creation, a seat taken.
-    Anyone,
-    /// Whoever holds the previous game's token for the seat (checked when decided).
-    Claimant,
-    /// The host alone, who does what is said ("seats bots").
-    Host(&'static str),
-    /// A seat's player, for their own seat (the token's).
-    Player,
-    /// The named seat's own player, who does what is said ("names it").
-    OwnSeat(Seat, &'static str),
-    /// The named seat's own player, or the host (a seat given back before the start).
-    SeatOrHost(Seat),
-    /// A player (who sends no name) or a spectator (who may send one), never the host: talk.
-    PlayerOrSpectator {
-        /// Whether the act names its speaker.
-        named: bool,
-    },
-}
-
-/// What the seam knows of an act before deciding it, declared once per act
-/// ([`Act::declared`]): who may take it and what is signed (step 2), its retry keys (step 3)
-/// and what a retry's batch must start with (step 3), and its reply's shape (step 8) are read
-/// from here; its preconditions and decision are the act's own code (`check.rs`,
-/// `decision.rs`).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Declared<'a> {
-    /// The game the act is on; `None` for a creation.
-    pub game: Option<&'a GameId>,
-    /// Who may take it.
-    pub may: May,
-    /// The act a seat's player signs for it, if a player may take it.
-    pub signed: Option<saboteur_domain::SignedAct>,
-    /// The `Idempotency-Key` that makes a retry of a seat's act answer its first reply, kept
-    /// with the batch it recorded (step 3), and what that batch starts with.
-    pub retry: Option<Retry<'a>>,
-    /// The `Idempotency-Key` of a lobby's act, whose first reply is kept apart from the log.
-    pub kept_key: Option<&'a KeyFor>,
-    /// The client that takes a seat by it, counted against its join limit.
-    pub taker: Option<&'a str>,
-    /// How the reply to a batch it recorded is shaped (step 8).
-    pub reply: Reply,
-}
-
 impl Act {
     /// The act's declaration: one arm per act, every fact the seam goes by before deciding it.
     /// A new act does not compile until it is declared here.
@@ -252,6 +206,7 @@ impl Act {
                 may: May::Anyone,
                 kept_key: retry.as_ref(),
                 taker: client.as_deref(),
+                needs: needs([Need::FreeSeat, Need::Open]),
                 ..on(game)
             },
             Act::SeatBot {
@@ -263,12 +218,18 @@ impl Act {
                 may: May::Host("seats bots"),
                 kept_key: retry.as_ref(),
                 taker: client.as_deref(),
+                needs: needs([Need::FreeSeat, Need::Open]),
                 ..on(game)
             },
             Act::Leave { game, seat, retry } => Declared {
                 may: May::SeatOrHost(*seat),
                 signed: Some(SignedAct::Leave),
                 kept_key: retry.as_ref(),
+                needs: needs([
+                    Need::Lobby("the game has started: seats are kept to the end"),
+                    Need::Open,
+                    Need::Held(*seat),
+                ]),
                 ..on(game)
             },
             Act::Rename {
@@ -277,26 +238,39 @@ impl Act {
                 may: May::OwnSeat(*seat, "names it"),
                 signed: Some(SignedAct::Name),
                 kept_key: retry.as_ref(),
+                needs: needs([
+                    Need::Lobby("the game has started: its players' names are kept to the end"),
+                    Need::Held(*seat),
+                ]),
                 ..on(game)
             },
             Act::Start { game } => Declared {
                 may: May::Host("starts the game"),
+                needs: needs([Need::Lobby("the game has already started"), Need::Full]),
                 ..on(game)
             },
             Act::Cancel { game } => Declared {
                 may: May::Host("cancels the game"),
+                needs: needs([Need::Lobby(
+                    "the game has started: only a game nobody started can be cancelled",
+                )]),
                 ..on(game)
             },
             Act::CloseLobby { game } => Declared {
                 may: May::Host("closes the lobby"),
+                needs: needs([Need::Lobby("the game has already started"), Need::Full]),
                 ..on(game)
             },
             Act::Command {
-                game, key, command, ..
+                game,
+                key,
+                command,
+                if_match,
             } => Declared {
                 may: May::Player,
                 signed: Some(SignedAct::Command),
                 retry: Retry::on(key, Records::Command(command)),
+                needs: needs([Need::Current(if_match.as_deref())]),
                 reply: Reply::Command,
                 ..on(game)
             },
@@ -333,24 +307,28 @@ impl Act {
                 },
                 signed: Some(SignedAct::Talk),
                 retry: Retry::on(key, Records::Talk(text)),
+                needs: needs([Need::Dealt]),
                 ..on(game)
             },
             Act::HideTalk { game, .. } => Declared {
                 may: May::Host("hides messages"),
                 ..on(game)
             },
-            Act::HandOver { game, .. } => Declared {
+            Act::HandOver { game, seat, .. } => Declared {
                 may: May::Host("hands seats to bots"),
+                needs: needs([Need::NoBot(*seat)]),
                 ..on(game)
             },
             Act::Reclaim { game, seat, key } => Declared {
                 may: May::OwnSeat(*seat, "takes it back"),
                 signed: Some(SignedAct::Reclaim),
                 retry: Retry::on(key, Records::Reclaim(*seat)),
+                needs: needs([Need::Seat(*seat)]),
                 ..on(game)
             },
             Act::ReissueToken { game, seat } => Declared {
                 may: May::Host("issues tokens"),
+                needs: needs([Need::Person(*seat)]),
                 reply: Reply::Token(*seat),
                 ..on(game)
             },
@@ -358,14 +336,19 @@ impl Act {
                 may: May::Host("creates the rematch"),
                 ..on(game)
             },
-            Act::Claim { game, .. } => Declared {
+            Act::Claim { game, seat, .. } => Declared {
                 may: May::Claimant,
+                needs: needs([Need::Seat(*seat), Need::Open]),
                 ..on(game)
             },
             // Unsigned: the share opens the commitment the seat was taken with, which nobody
             // else can make it do.
             Act::RevealShare { game, seat, .. } => Declared {
                 may: May::OwnSeat(*seat, "reveals its share"),
+                needs: needs([
+                    Need::Lobby("the game has started: its shares were mixed at the start"),
+                    Need::Seat(*seat),
+                ]),
                 ..on(game)
             },
             Act::RegisterKey {
@@ -380,6 +363,7 @@ impl Act {
                     key: &k.key,
                     records: Records::Key(*seat, &key.key),
                 }),
+                needs: needs([Need::Seat(*seat)]),
                 kept_key: retry.as_ref(),
                 ..on(game)
             },
@@ -427,72 +411,6 @@ impl Act {
     }
 }
 
-/// A seat's act sent with an `Idempotency-Key` kept with the batch it recorded (step 3).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Retry<'a> {
-    /// The key as sent.
-    pub key: &'a str,
-    /// What the act records first: a retry whose key's batch starts otherwise was another act.
-    pub records: Records<'a>,
-}
-
-impl<'a> Retry<'a> {
-    /// The retry an act declares when it was sent with `key`.
-    fn on(key: &'a Option<String>, records: Records<'a>) -> Option<Retry<'a>> {
-        key.as_deref().map(|key| Retry { key, records })
-    }
-}
-
-/// The first event a retried act records (`retry.rs` checks a key's batch against it).
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Records<'a> {
-    /// This command accepted.
-    Command(&'a Command),
-    /// An undo asked for (or, with nobody to vote, done at once).
-    Undo,
-    /// A vote for the pending undo (`true`) or against it.
-    Vote(bool),
-    /// This message (its words as trimmed).
-    Talk(&'a str),
-    /// This seat taken back.
-    Reclaim(Seat),
-    /// This key (hex, any case) registered for this seat.
-    Key(Seat, &'a str),
-}
-
-impl Records<'_> {
-    /// Whether `first`, the first event of the batch a key recorded, is what the act records:
-    /// the same command, message or seat (the key is the seat's own, so the seat is the same).
-    pub fn first_of(&self, first: &Event) -> bool {
-        use saboteur_domain::Secret::Known;
-        match (*self, first) {
-            (
-                Records::Command(c),
-                Event::CommandAccepted {
-                    command: Known(f), ..
-                },
-            ) => f == c,
-            (Records::Undo, e) => matches!(
-                e,
-                Event::UndoRequested { .. } | Event::Undone { by: Some(_), .. }
-            ),
-            (Records::Vote(approve), Event::UndoApproved { .. }) => approve,
-            (Records::Vote(approve), Event::UndoDeclined { .. }) => !approve,
-            (Records::Talk(text), Event::TalkPosted { text: Known(f), .. }) => {
-                f.trim() == text.trim()
-            }
-            (Records::Reclaim(seat), Event::SeatReclaimed { seat: f, .. }) => *f == seat,
-            (
-                Records::Key(seat, key),
-                Event::SeatKeyRegistered {
-                    seat: f, key: k, ..
-                },
-            ) => *f == seat && k.eq_ignore_ascii_case(key),
-            _ => false,
-        }
-    }
-}
-
 /// A declaration on no game (a creation's), for [`Act::declared`] to fill in.
 fn on_nothing<'a>() -> Declared<'a> {
     Declared {
@@ -500,25 +418,11 @@ fn on_nothing<'a>() -> Declared<'a> {
         may: May::Anyone,
         signed: None,
         retry: None,
+        needs: [None; 3],
         kept_key: None,
         taker: None,
         reply: Reply::Outcome,
     }
-}
-
-/// How the seam answers an act that recorded a batch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Reply {
-    /// The batch and the bots' answers its request appended after it (as a retry's reply is),
-    /// 200.
-    Command,
-    /// The batch to the table's version: 202 while the undo request still awaits votes after
-    /// the bots answered, else 200.
-    Vote,
-    /// The seat's new token and the version (200).
-    Token(Seat),
-    /// The batch to the table's version (200).
-    Outcome,
 }
 
 /// Who an act is done by, once identified and authorised.

@@ -4,7 +4,7 @@
 use saboteur_domain::Seat;
 use saboteur_storage::{GameStatus, Role};
 
-use crate::app::act::{Act, May, Who};
+use crate::app::act::{Act, May, Need, Who};
 use crate::app::auth::Caller;
 use crate::app::ids::Version;
 use crate::app::state::AppState;
@@ -99,21 +99,30 @@ pub(in crate::app) fn seat_of(table: &Held, seat: Seat) -> Result<Seat, ApiError
     Ok(seat)
 }
 
-/// Step 4: what must hold before the act is decided.
+/// Step 4: what must hold before the act is decided, as the act declares it
+/// ([`Declared::needs`](crate::app::act::Declared)), in its order.
 pub(in crate::app) fn precondition(
     state: &AppState,
     table: &Held,
     act: &Act,
 ) -> Result<(), ApiError> {
-    let lobby = table.record().status == GameStatus::Lobby;
     if *table.history().game().phase() == saboteur_domain::Phase::Cancelled {
         return Err(ApiError::Conflict(
             Conflict::Cancelled,
             "the host cancelled the game before its start: nothing more can be done in it".into(),
         ));
     }
-    match act {
-        Act::Command { if_match, .. } => {
+    for need in act.declared().needs.into_iter().flatten() {
+        holds(state, table, need)?;
+    }
+    Ok(())
+}
+
+/// Whether one need of an act holds (step 4).
+fn holds(state: &AppState, table: &Held, need: Need<'_>) -> Result<(), ApiError> {
+    let lobby = table.record().status == GameStatus::Lobby;
+    match need {
+        Need::Current(if_match) => {
             // RFC 9110 §13.1.1: the condition holds when any listed version does; a version v
             // holds while nothing a seat decides on was recorded after it.
             if let Some(listed) = if_match {
@@ -135,58 +144,25 @@ pub(in crate::app) fn precondition(
                 ));
             }
         }
-        Act::Talk { .. } if lobby => return Err(talk_before_the_start()),
-        Act::Join { .. } | Act::SeatBot { .. } => {
+        Need::Dealt if lobby => return Err(talk_before_the_start()),
+        Need::Dealt => {}
+        Need::FreeSeat => {
             free_seat(table)?;
-            still_open(table)?;
         }
-        Act::RevealShare { seat, .. } => {
-            if !lobby {
-                return Err(ApiError::Conflict(
-                    Conflict::Started,
-                    "the game has started: its shares were mixed at the start".into(),
-                ));
-            }
-            seat_of(table, *seat)?;
+        Need::Lobby(started) if !lobby => {
+            return Err(ApiError::Conflict(Conflict::Started, started.into()));
         }
-        Act::Rename { seat, .. } => {
-            if !lobby {
-                return Err(ApiError::Conflict(
-                    Conflict::Started,
-                    "the game has started: its players' names are kept to the end".into(),
-                ));
-            }
+        Need::Lobby(_) => {}
+        Need::Open => still_open(table)?,
+        Need::Seat(seat) => {
+            seat_of(table, seat)?;
+        }
+        Need::Held(seat) => {
             table
-                .holder(seat_of(table, *seat)?)
+                .holder(seat_of(table, seat)?)
                 .ok_or_else(|| ApiError::NotFound("that seat is free".into()))?;
         }
-        Act::Leave { seat, .. } => {
-            if !lobby {
-                return Err(ApiError::Conflict(
-                    Conflict::Started,
-                    "the game has started: seats are kept to the end".into(),
-                ));
-            }
-            still_open(table)?;
-            table
-                .holder(seat_of(table, *seat)?)
-                .ok_or_else(|| ApiError::NotFound("that seat is free".into()))?;
-        }
-        Act::Cancel { .. } => {
-            if !lobby {
-                return Err(ApiError::Conflict(
-                    Conflict::Started,
-                    "the game has started: only a game nobody started can be cancelled".into(),
-                ));
-            }
-        }
-        Act::Start { .. } | Act::CloseLobby { .. } => {
-            if !lobby {
-                return Err(ApiError::Conflict(
-                    Conflict::Started,
-                    "the game has already started".into(),
-                ));
-            }
+        Need::Full => {
             let seated = table
                 .credentials()
                 .iter()
@@ -202,8 +178,8 @@ pub(in crate::app) fn precondition(
                 ));
             }
         }
-        Act::HandOver { seat, .. } => {
-            let seat = seat_of(table, *seat)?;
+        Need::NoBot(seat) => {
+            let seat = seat_of(table, seat)?;
             if table.bot(seat).is_some() {
                 return Err(ApiError::Conflict(
                     Conflict::BotSeat,
@@ -211,11 +187,8 @@ pub(in crate::app) fn precondition(
                 ));
             }
         }
-        Act::Reclaim { seat, .. } => {
-            seat_of(table, *seat)?;
-        }
-        Act::ReissueToken { seat, .. } => {
-            let seat = seat_of(table, *seat)?;
+        Need::Person(seat) => {
+            let seat = seat_of(table, seat)?;
             let holder = table
                 .holder(seat)
                 .ok_or_else(|| ApiError::NotFound(format!("nobody holds {seat}")))?;
@@ -226,22 +199,6 @@ pub(in crate::app) fn precondition(
                 ));
             }
         }
-        Act::Claim { seat, .. } => {
-            seat_of(table, *seat)?;
-            still_open(table)?;
-        }
-        Act::RegisterKey { seat, .. } => {
-            seat_of(table, *seat)?;
-        }
-        Act::Create(..)
-        | Act::RequestUndo { .. }
-        | Act::VoteUndo { .. }
-        | Act::Rollback { .. }
-        | Act::Talk { .. }
-        | Act::HideTalk { .. }
-        | Act::Rematch { .. }
-        | Act::TimeOut { .. }
-        | Act::BotsDue { .. } => {}
     }
     Ok(())
 }

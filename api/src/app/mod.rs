@@ -9,6 +9,7 @@ pub(crate) mod check;
 pub(crate) mod clock;
 pub(crate) mod config;
 pub(crate) mod decision;
+pub(crate) mod declared;
 pub(crate) mod driver;
 pub(crate) mod games;
 pub(crate) mod heads;

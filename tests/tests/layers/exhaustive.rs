@@ -162,8 +162,10 @@ fn no_match_over_acts_has_a_catch_all() {
             }
         }
     }
+    // The acts are matched over in two places: their declaration (`Act::declared`) and their
+    // decision (`decision.rs`); fewer means this test no longer reads them.
     assert!(
-        read > 50 && over_acts >= 3,
+        read > 50 && over_acts >= 2,
         "api/src was read: {read} files, {over_acts} matches over acts"
     );
     assert!(
