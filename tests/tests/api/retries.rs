@@ -429,6 +429,27 @@ async fn twice(
     (st, first)
 }
 
+/// A key sent again with another act than the one it recorded: 422 `idempotency_key_reused`.
+async fn reused(
+    app: &TestApp,
+    id: &str,
+    path: &str,
+    (token, key): (&str, &str),
+    body: Option<&Value>,
+) {
+    let path = format!("/games/{id}{path}");
+    let r = post(&Client::new(), app, &path, (Some(token), Some(key)), body).await;
+    let (st, _, _, body) = read(r).await;
+    assert_eq!(
+        (st, &body["code"]),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &json!("idempotency_key_reused")
+        ),
+        "{path} with the key {key}: {body}"
+    );
+}
+
 /// Every act a player can retry takes an `Idempotency-Key`: a message, an undo request, a vote and
 /// a seat taken back, each sent twice with one key, recorded once and answered the same (202 again
 /// for a request still awaiting votes); the key sent with another act is 422.
@@ -442,23 +463,7 @@ async fn acts_retried(url: String) {
     let talk = json!({ "text": "good luck" });
     twice(apps, &g.id, "/talk", (g.token(1), "talk-1"), Some(&talk)).await;
     let other = json!({ "text": "something else" });
-    let r = post(
-        &Client::new(),
-        &one,
-        &format!("/games/{}/talk", g.id),
-        (Some(g.token(1)), Some("talk-1")),
-        Some(&other),
-    )
-    .await;
-    let (st, _, _, body) = read(r).await;
-    assert_eq!(
-        (st, &body["code"]),
-        (
-            StatusCode::UNPROCESSABLE_ENTITY,
-            &json!("idempotency_key_reused")
-        ),
-        "{body}"
-    );
+    reused(&one, &g.id, "/talk", (g.token(1), "talk-1"), Some(&other)).await;
     // Seat 0 moves, then asks to take it back: the others must vote.
     let (_, moves) = one.legal_moves(&g.id, g.token(0)).await;
     let command = pick(moves["commands"].as_array().unwrap(), 1);
@@ -471,23 +476,7 @@ async fn acts_retried(url: String) {
     let (st, _) = twice(apps, &g.id, "/undo/decline", (g.token(2), "no-2"), None).await;
     assert_eq!(st, StatusCode::OK, "declined: settled");
     // The key of a vote against, sent with a vote for: another act.
-    let r = post(
-        &Client::new(),
-        &one,
-        &format!("/games/{}/undo/approve", g.id),
-        (Some(g.token(2)), Some("no-2")),
-        None,
-    )
-    .await;
-    let (st, _, _, body) = read(r).await;
-    assert_eq!(
-        (st, &body["code"]),
-        (
-            StatusCode::UNPROCESSABLE_ENTITY,
-            &json!("idempotency_key_reused")
-        ),
-        "a vote's key with the other vote: {body}"
-    );
+    reused(&one, &g.id, "/undo/approve", (g.token(2), "no-2"), None).await;
     // The host hands seat 2 to a bot; its player takes it back.
     let (st, out) = one
         .post_json(
