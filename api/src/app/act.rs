@@ -2,7 +2,7 @@
 //! or what the server does by itself (a timeout, a bot due after a restart). The seam
 //! ([`crate::app::seam::act`]) takes an [`Act`] and gives a [`Done`].
 
-use saboteur_domain::{Audience, BotLevel, Command, Seat};
+use saboteur_domain::{Audience, BotLevel, Command, Seat, SignedAct};
 
 use crate::app::declared::needs;
 pub(crate) use crate::app::declared::{Declared, May, Need, Records, Reply, Retry};
@@ -185,16 +185,17 @@ pub(crate) enum Act {
     BotsDue { game: GameId },
 }
 
+/// What a lobby's act is refused with once the game started (409 `started`).
+const STARTED: &str = "the game has already started";
+const SEATS_KEPT: &str = "the game has started: seats are kept to the end";
+const NAMES_KEPT: &str = "the game has started: its players' names are kept to the end";
+const SHARES_MIXED: &str = "the game has started: its shares were mixed at the start";
+const CANCEL_UNSTARTED: &str = "the game has started: only a game nobody started can be cancelled";
+
 impl Act {
     /// The act's declaration: one arm per act, every fact the seam goes by before deciding it.
     /// A new act does not compile until it is declared here.
     pub fn declared(&self) -> Declared<'_> {
-        use saboteur_domain::SignedAct;
-        let on = |game| Declared {
-            game: Some(game),
-            may: May::Server,
-            ..on_nothing()
-        };
         match self {
             Act::Create(..) => on_nothing(),
             Act::Join {
@@ -215,21 +216,16 @@ impl Act {
                 retry,
                 ..
             } => Declared {
-                may: May::Host("seats bots"),
                 kept_key: retry.as_ref(),
                 taker: client.as_deref(),
                 needs: needs([Need::FreeSeat, Need::Open]),
-                ..on(game)
+                ..host(game, "seats bots")
             },
             Act::Leave { game, seat, retry } => Declared {
                 may: May::SeatOrHost(*seat),
                 signed: Some(SignedAct::Leave),
                 kept_key: retry.as_ref(),
-                needs: needs([
-                    Need::Lobby("the game has started: seats are kept to the end"),
-                    Need::Open,
-                    Need::Held(*seat),
-                ]),
+                needs: needs([Need::Lobby(SEATS_KEPT), Need::Open, Need::Held(*seat)]),
                 ..on(game)
             },
             Act::Rename {
@@ -238,28 +234,20 @@ impl Act {
                 may: May::OwnSeat(*seat, "names it"),
                 signed: Some(SignedAct::Name),
                 kept_key: retry.as_ref(),
-                needs: needs([
-                    Need::Lobby("the game has started: its players' names are kept to the end"),
-                    Need::Held(*seat),
-                ]),
+                needs: needs([Need::Lobby(NAMES_KEPT), Need::Held(*seat)]),
                 ..on(game)
             },
             Act::Start { game } => Declared {
-                may: May::Host("starts the game"),
-                needs: needs([Need::Lobby("the game has already started"), Need::Full]),
-                ..on(game)
+                needs: needs([Need::Lobby(STARTED), Need::Full]),
+                ..host(game, "starts the game")
             },
             Act::Cancel { game } => Declared {
-                may: May::Host("cancels the game"),
-                needs: needs([Need::Lobby(
-                    "the game has started: only a game nobody started can be cancelled",
-                )]),
-                ..on(game)
+                needs: needs([Need::Lobby(CANCEL_UNSTARTED)]),
+                ..host(game, "cancels the game")
             },
             Act::CloseLobby { game } => Declared {
-                may: May::Host("closes the lobby"),
-                needs: needs([Need::Lobby("the game has already started"), Need::Full]),
-                ..on(game)
+                needs: needs([Need::Lobby(STARTED), Need::Full]),
+                ..host(game, "closes the lobby")
             },
             Act::Command {
                 game,
@@ -267,35 +255,29 @@ impl Act {
                 command,
                 if_match,
             } => Declared {
-                may: May::Player,
-                signed: Some(SignedAct::Command),
                 retry: Retry::on(key, Records::Command(command)),
                 needs: needs([Need::Current(if_match.as_deref())]),
                 reply: Reply::Command,
-                ..on(game)
+                ..player(game, SignedAct::Command)
             },
             Act::RequestUndo { game, key } => Declared {
-                may: May::Player,
-                signed: Some(SignedAct::Undo),
                 retry: Retry::on(key, Records::Undo),
                 reply: Reply::Vote,
-                ..on(game)
+                ..player(game, SignedAct::Undo)
             },
             Act::VoteUndo { game, approve, key } => Declared {
-                may: May::Player,
-                signed: Some(if *approve {
-                    SignedAct::Approve
-                } else {
-                    SignedAct::Decline
-                }),
                 retry: Retry::on(key, Records::Vote(*approve)),
                 reply: Reply::Vote,
-                ..on(game)
+                ..player(
+                    game,
+                    if *approve {
+                        SignedAct::Approve
+                    } else {
+                        SignedAct::Decline
+                    },
+                )
             },
-            Act::Rollback { game, .. } => Declared {
-                may: May::Host("rolls a game back"),
-                ..on(game)
-            },
+            Act::Rollback { game, .. } => host(game, "rolls a game back"),
             Act::Talk {
                 game,
                 name,
@@ -310,14 +292,10 @@ impl Act {
                 needs: needs([Need::Dealt]),
                 ..on(game)
             },
-            Act::HideTalk { game, .. } => Declared {
-                may: May::Host("hides messages"),
-                ..on(game)
-            },
+            Act::HideTalk { game, .. } => host(game, "hides messages"),
             Act::HandOver { game, seat, .. } => Declared {
-                may: May::Host("hands seats to bots"),
                 needs: needs([Need::NoBot(*seat)]),
-                ..on(game)
+                ..host(game, "hands seats to bots")
             },
             Act::Reclaim { game, seat, key } => Declared {
                 may: May::OwnSeat(*seat, "takes it back"),
@@ -327,15 +305,11 @@ impl Act {
                 ..on(game)
             },
             Act::ReissueToken { game, seat } => Declared {
-                may: May::Host("issues tokens"),
                 needs: needs([Need::Person(*seat)]),
                 reply: Reply::Token(*seat),
-                ..on(game)
+                ..host(game, "issues tokens")
             },
-            Act::Rematch { game, .. } => Declared {
-                may: May::Host("creates the rematch"),
-                ..on(game)
-            },
+            Act::Rematch { game, .. } => host(game, "creates the rematch"),
             Act::Claim { game, seat, .. } => Declared {
                 may: May::Claimant,
                 needs: needs([Need::Seat(*seat), Need::Open]),
@@ -345,10 +319,7 @@ impl Act {
             // else can make it do.
             Act::RevealShare { game, seat, .. } => Declared {
                 may: May::OwnSeat(*seat, "reveals its share"),
-                needs: needs([
-                    Need::Lobby("the game has started: its shares were mixed at the start"),
-                    Need::Seat(*seat),
-                ]),
+                needs: needs([Need::Lobby(SHARES_MIXED), Need::Seat(*seat)]),
                 ..on(game)
             },
             Act::RegisterKey {
@@ -408,6 +379,33 @@ impl Act {
     /// How the reply to a batch the act recorded is shaped (step 8).
     pub fn reply(&self) -> Reply {
         self.declared().reply
+    }
+}
+
+/// A declaration of an act on `game` that only the server takes, for [`Act::declared`] to
+/// fill in.
+fn on(game: &GameId) -> Declared<'_> {
+    Declared {
+        game: Some(game),
+        may: May::Server,
+        ..on_nothing()
+    }
+}
+
+/// A declaration of a host's act on `game`: what the host `does`, said in a refusal to others.
+fn host<'a>(game: &'a GameId, does: &'static str) -> Declared<'a> {
+    Declared {
+        may: May::Host(does),
+        ..on(game)
+    }
+}
+
+/// A declaration of a seat's player's act on `game`, which the player `signs`.
+fn player(game: &GameId, signs: SignedAct) -> Declared<'_> {
+    Declared {
+        may: May::Player,
+        signed: Some(signs),
+        ..on(game)
     }
 }
 
