@@ -185,7 +185,7 @@ pub(crate) enum Act {
     BotsDue { game: GameId },
 }
 
-/// What a lobby's act is refused with once the game started (409 `started`).
+// What a lobby's act is refused with once the game started (409 `started`).
 const STARTED: &str = "the game has already started";
 const SEATS_KEPT: &str = "the game has started: seats are kept to the end";
 const NAMES_KEPT: &str = "the game has started: its players' names are kept to the end";

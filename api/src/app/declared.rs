@@ -32,10 +32,10 @@ pub(crate) enum May {
 }
 
 /// What the seam knows of an act before deciding it, declared once per act
-/// ([`Act::declared`]): who may take it and what is signed (step 2), its retry keys (step 3)
-/// and what a retry's batch must start with (step 3), and its reply's shape (step 8) are read
-/// from here; its preconditions and decision are the act's own code (`check.rs`,
-/// `decision.rs`).
+/// ([`Act::declared`]): who may take it and what is signed (step 2), its retry keys and what a
+/// retry's batch must start with (step 3), what must hold before it is decided (step 4) and
+/// its reply's shape (step 8) are read from here; its decision is its own code
+/// (`decision.rs`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Declared<'a> {
     /// The game the act is on; `None` for a creation.
@@ -84,8 +84,10 @@ pub(crate) enum Need<'a> {
     Person(Seat),
 }
 
-/// An act's needs, in order, as [`Declared::needs`] holds them.
+/// An act's needs, in order, as [`Declared::needs`] holds them: more than it has room for
+/// does not compile.
 pub(crate) fn needs<const N: usize>(list: [Need<'_>; N]) -> [Option<Need<'_>>; 3] {
+    const { assert!(N <= 3, "Declared::needs holds at most three needs") };
     let mut all = [None; 3];
     for (slot, need) in all.iter_mut().zip(list) {
         *slot = Some(need);
