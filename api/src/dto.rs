@@ -283,6 +283,31 @@ pub struct SeatNamed {
     pub name: String,
 }
 
+/// The free seat a player moves to, before the start.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeatMove {
+    /// The seat number to sit in, from 0: free, and one of the game's.
+    pub to: u8,
+}
+
+/// A player moved to another seat, with everything the first was taken with (token, key,
+/// share), and that seat's commitment made again, signed. Keep it in place of the first seat's
+/// (`saboteur verify --commitment` compares a seat's share and key with the record).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SeatMoved {
+    /// The seat number now, from 0.
+    pub seat: u8,
+    /// The seat moved from, free now.
+    pub from: u8,
+    /// What the server commits to for the new seat: the seed's hash, the seat's share (or its
+    /// commitment) and key.
+    pub commitment: SeedCommitment,
+    /// The server's signed receipt of `commitment` (kind `commitment`).
+    #[schema(required = true)]
+    pub receipt: Option<crate::receipt::Receipt>,
+}
+
 /// A bot to seat.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -523,6 +523,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{id}/seats/{seat}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move to another seat
+         * @description A player moves to a free seat before the start, while the lobby is open: the seat order is
+         *     the order of play, so friends choose where they sit. Everything the seat was taken with
+         *     (the token, the key, the share) moves with the player; the seat moved from is free. The
+         *     reply is the new seat's commitment, signed: keep it in place of the first seat's. Refused
+         *     once the game has started (409 `already_started`) or the lobby is closed (409
+         *     `lobby_closed`).
+         */
+        post: operations["move_seat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{id}/seats/{seat}/name": {
         parameters: {
             query?: never;
@@ -3353,6 +3378,41 @@ export interface components {
             key_proof_version?: number | null;
             /** @description The Ed25519 public key, 32 bytes as 64 hex digits. */
             public_key: string;
+        };
+        /**
+         * SeatMove
+         * @description The free seat a player moves to, before the start.
+         */
+        SeatMove: {
+            /**
+             * Format: int32
+             * @description The seat number to sit in, from 0: free, and one of the game's.
+             */
+            to: number;
+        };
+        /**
+         * SeatMoved
+         * @description A player moved to another seat, with everything the first was taken with (token, key,
+         *     share), and that seat's commitment made again, signed. Keep it in place of the first seat's
+         *     (`saboteur verify --commitment` compares a seat's share and key with the record).
+         */
+        SeatMoved: {
+            /**
+             * @description What the server commits to for the new seat: the seed's hash, the seat's share (or its
+             *     commitment) and key.
+             */
+            commitment: components["schemas"]["SeedCommitment"];
+            /**
+             * Format: int32
+             * @description The seat moved from, free now.
+             */
+            from: number;
+            receipt: null | components["schemas"]["Receipt"];
+            /**
+             * Format: int32
+             * @description The seat number now, from 0.
+             */
+            seat: number;
         };
         /**
          * SeatName
@@ -7158,6 +7218,219 @@ export interface operations {
                 };
             };
             /** @description Signed at a version that no longer holds: before the start, a `lobby_version` the lobby has moved on from (`precondition_failed`; read the game and sign again) */
+            412: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB (`too_large`) */
+            413: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (`idempotency_key_reused`) */
+            422: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over a per-client limit (requests of this kind from this address, event streams open at once, games created that nobody started): try again after `Retry-After` seconds; nothing was recorded */
+            429: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached: try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other failure, as a problem: 500 `internal` (a fault of the server, logged), 503 `unavailable` (the database cannot be reached: try again after `Retry-After` seconds), or a status a later version documents */
+            default: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    move_seat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 200 visible characters: a retry with the same token, key and request answers exactly the first reply, marked `Idempotency-Replayed: true`, for 24 hours (the key sent with another request is 422 `idempotency_key_reused`) */
+                "Idempotency-Key"?: string | null;
+                /** @description The player's Ed25519 signature of the act (`sit`), 128 hex digits (docs/clients.md): needed once the seat has a key */
+                "Seat-Signature"?: string | null;
+                /** @description The lobby's version the act was chosen and signed at (`GameSummary.lobby_version`), in decimal digits: it must still hold when the act arrives (412 once it moved on) */
+                "Seat-Signature-Version"?: string | null;
+            };
+            path: {
+                /** @description The game's id */
+                id: string;
+                /** @description The caller's seat */
+                seat: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeatMove"];
+            };
+        };
+        responses: {
+            /** @description Moved: the new seat (in `Location`) and its commitment, signed */
+            201: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description The new seat */
+                    Location?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatMoved"];
+                };
+            };
+            /** @description A seat the game does not have, the seat moved from, or malformed headers */
+            400: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A player's token is needed; the seat's key must sign (`signature_required`, `bad_signature`) */
+            401: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not this seat's token */
+            403: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game, or the seat is free */
+            404: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The seat asked for is taken (`seat_taken`), the game has started (`already_started`), the lobby is closed (`lobby_closed`) or the game was cancelled (`cancelled`) */
+            409: {
+                headers: {
+                    /** @description The API's version (`info.version`) */
+                    "Api-Version"?: string;
+                    /** @description What is left of it: `"write";r=598;t=4` (598 more may be sent now; the allowance is whole again in 4 s). `r=0` on the 429 it refuses */
+                    RateLimit?: string;
+                    /** @description The limit this request counts against, per client: `"write";q=600;w=60` (600 per 60 s; policies `create`, `join`, `write`, `read`). Absent when the server runs without per-client limits */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed at a `lobby_version` the lobby has moved on from (`precondition_failed`; read the game and sign again) */
             412: {
                 headers: {
                     /** @description The API's version (`info.version`) */

@@ -259,6 +259,8 @@ export default {
   "table.guest": "Guest",
   "table.your_name": "Your name at the table:",
   "table.rename": "Save the name",
+  "table.your_place": "Your place in the order of play (of {of}):",
+  "table.move_seat": "Move there",
   "table.invite_name": "The guest's name",
   "table.invite_for": "Seat {n}, {name}:",
   "table.invites": "Invite links",

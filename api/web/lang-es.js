@@ -261,6 +261,8 @@ export default {
   "table.guest": "Invitado",
   "table.your_name": "Tu nombre en la mesa:",
   "table.rename": "Guardar el nombre",
+  "table.your_place": "Tu lugar en el orden de juego (de {of}):",
+  "table.move_seat": "Cambiar de lugar",
   "table.invite_name": "Nombre del invitado",
   "table.invite_for": "Asiento {n}, {name}:",
   "table.invites": "Enlaces de invitación",

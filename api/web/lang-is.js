@@ -260,6 +260,8 @@ export default {
   "table.guest": "Gestur",
   "table.your_name": "Nafnið þitt við borðið:",
   "table.rename": "Vista nafnið",
+  "table.your_place": "Sæti þitt í leikröðinni (af {of}):",
+  "table.move_seat": "Færa mig þangað",
   "table.invite_name": "Nafn gestsins",
   "table.invite_for": "Sæti {n}, {name}:",
   "table.invites": "Boðshlekkir",

@@ -262,6 +262,8 @@ export default {
   "table.guest": "Viesis",
   "table.your_name": "Tavs vārds pie galda:",
   "table.rename": "Saglabāt vārdu",
+  "table.your_place": "Tava vieta gājienu secībā (no {of}):",
+  "table.move_seat": "Pārsēsties",
   "table.invite_name": "Viesa vārds",
   "table.invite_for": "Vieta {n}, {name}:",
   "table.invites": "Ielūguma saites",

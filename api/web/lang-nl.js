@@ -262,6 +262,8 @@ export default {
   "table.guest": "Gast",
   "table.your_name": "Je naam aan tafel:",
   "table.rename": "Naam opslaan",
+  "table.your_place": "Je plaats in de speelvolgorde (van {of}):",
+  "table.move_seat": "Van plaats wisselen",
   "table.invite_name": "Naam van de gast",
   "table.invite_for": "Plaats {n}, {name}:",
   "table.invites": "Uitnodigingslinks",

@@ -261,6 +261,8 @@ export default {
   "table.guest": "Gość",
   "table.your_name": "Twoje imię przy stole:",
   "table.rename": "Zapisz imię",
+  "table.your_place": "Twoje miejsce w kolejności gry (z {of}):",
+  "table.move_seat": "Przesiądź się",
   "table.invite_name": "Imię gościa",
   "table.invite_for": "Miejsce {n}, {name}:",
   "table.invites": "Linki z zaproszeniem",

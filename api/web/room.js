@@ -54,7 +54,11 @@ export function waitingRoom(room) {
   // A seated player may name the seat anew (a guest invited as "Guest") or leave before the
   // start (each a signed act once the seat has a key).
   if (mine.token && mine.seat != null) parts.push(nameForm(room, mine.seat));
-  if (mine.token && mine.seat != null && open) parts.push(leave(room, mine.seat));
+  if (mine.token && mine.seat != null && open) {
+    const move = placeForm(room, mine.seat);
+    if (move) parts.push(move);
+    parts.push(leave(room, mine.seat));
+  }
   if (mine.host) parts.push(...hostRoom(room));
   return parts;
 }
@@ -147,6 +151,59 @@ function nameForm({ id, s, mine, refresh, say }, seat) {
     h("label", {}, `${t("table.your_name")} `, field),
     " ",
     save,
+  );
+}
+
+/**
+ * The reader's place in the order of play, to change for a free one while the lobby is open
+ * (friends choose where they sit); none when no place is free. @param {Room} room
+ * @param {number} seat
+ */
+function placeForm({ id, s, mine, refresh, say }, seat) {
+  const taken = new Set(s.seats.map((x) => x.seat));
+  const free = [...Array(s.players).keys()].filter((n) => !taken.has(n));
+  if (!free.length) return null;
+  const places = [seat, ...free].sort((a, b) => a - b);
+  const field = h(
+    "select",
+    { name: "place" },
+    places.map((n) => h("option", { value: n, selected: n === seat }, String(n + 1))),
+  );
+  return h(
+    "form",
+    {
+      class: "place",
+      onsubmit: async (/** @type {SubmitEvent} */ e) => {
+        e.preventDefault();
+        const to = Number(/** @type {HTMLSelectElement} */ (field).value);
+        if (to === seat) return;
+        try {
+          /** @type {Schemas["SeatMoved"]} */
+          const moved = await lobbyAct({ id, s, mine }, seat, "sit", `/games/${id}/seats/${seat}/move`, {
+            method: "POST",
+            body: { to },
+          });
+          tokens.set(id, { seat: moved.seat });
+          mine.seat = moved.seat;
+          // The new seat's commitment names the key and the share the first one did, or it is
+          // not kept (the first stays, to show the mismatch).
+          const was = tokens.get(id).commitment;
+          const c = moved.commitment;
+          const same = /** @type {const} */ (["public_key", "share_commitment", "entropy"]).every(
+            (k) => (c[k] ?? null) === (was?.[k] ?? null),
+          );
+          if (was && !same) throw new Error(t("join.commitment_mismatch"));
+          tokens.set(id, { commitment: c, commitmentReceipt: moved.receipt });
+          say("");
+        } catch (err) {
+          say(/** @type {Error} */ (err).message);
+        }
+        refresh();
+      },
+    },
+    h("label", {}, `${t("table.your_place", { of: s.players })} `, field),
+    " ",
+    h("button", { type: "submit" }, t("table.move_seat")),
   );
 }
 

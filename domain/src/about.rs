@@ -37,7 +37,8 @@ impl SignedAct {
                 | SignedAct::Talk
                 | SignedAct::Leave
                 | SignedAct::Key
-                | SignedAct::Name,
+                | SignedAct::Name
+                | SignedAct::Sit,
                 _,
             ) => None,
         }
@@ -46,8 +47,8 @@ impl SignedAct {
     /// Whether `body`, the signed request's body as recorded, says what `event` (the record's
     /// event for this act) records: a command's body is the command accepted, a message's text
     /// the text posted, a key's `public_key` the key registered; an act without a body signs
-    /// an empty one. A seat is named anew only before the start, where nothing is recorded, so
-    /// no event agrees with a `name`.
+    /// an empty one. A seat is named anew, or changed for another, only before the start, where
+    /// nothing is recorded, so no event agrees with a `name` or a `sit`.
     pub fn agrees(self, body: &str, event: &Event) -> bool {
         let field = |name: &str| {
             serde_json::from_str::<serde_json::Value>(body)
@@ -78,7 +79,7 @@ impl SignedAct {
                 | SignedAct::Leave,
                 _,
             ) => body.is_empty(),
-            (SignedAct::Name, _) => false,
+            (SignedAct::Name | SignedAct::Sit, _) => false,
         }
     }
 }
@@ -153,7 +154,8 @@ impl History {
             | SignedAct::Talk
             | SignedAct::Leave
             | SignedAct::Key
-            | SignedAct::Name => None,
+            | SignedAct::Name
+            | SignedAct::Sit => None,
         }
     }
 

@@ -49,6 +49,8 @@ pub enum SignedAct {
     Key,
     /// Naming one's seat anew before the start.
     Name,
+    /// Moving to another free seat before the start.
+    Sit,
 }
 
 impl SignedAct {
@@ -64,6 +66,7 @@ impl SignedAct {
             SignedAct::Leave => "leave",
             SignedAct::Key => "key",
             SignedAct::Name => "name",
+            SignedAct::Sit => "sit",
         }
     }
 
@@ -77,16 +80,17 @@ impl SignedAct {
             | SignedAct::Talk
             | SignedAct::Leave
             | SignedAct::Key
-            | SignedAct::Name => false,
+            | SignedAct::Name
+            | SignedAct::Sit => false,
         }
     }
 
     /// Whether the act may write to the lobby before the start (a leave, a new name, a new
-    /// key), where nothing is recorded: it is then signed at the lobby's version rather than
+    /// key, another seat), where nothing is recorded: it is then signed at the lobby's version rather than
     /// the game's.
     pub fn writes_the_lobby(self) -> bool {
         match self {
-            SignedAct::Leave | SignedAct::Name | SignedAct::Key => true,
+            SignedAct::Leave | SignedAct::Name | SignedAct::Key | SignedAct::Sit => true,
             SignedAct::Command
             | SignedAct::Undo
             | SignedAct::Approve

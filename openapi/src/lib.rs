@@ -91,7 +91,7 @@ pub struct ApiDoc;
 /// The version of the HTTP API: the spec's `info.version` and every response's
 /// [`API_VERSION_HEADER`]. A change to the wire format bumps it and gets a CHANGELOG entry; the
 /// golden test `api/tests/openapi.rs` fails until both are done.
-pub const API_VERSION: &str = "0.19.0";
+pub const API_VERSION: &str = "0.20.0";
 
 /// The response header that states [`API_VERSION`].
 pub const API_VERSION_HEADER: &str = "Api-Version";

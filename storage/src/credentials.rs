@@ -276,6 +276,35 @@ impl EventStore {
         ))
     }
 
+    /// Moves the player of seat `from` whose token hashes to `token_hash` to the free seat `to`
+    /// before the start, with everything the seat was taken with (token, key, share), while the
+    /// lobby is as `at` asks (open, at least). [`StoreError::NotFound`] when that player does
+    /// not hold `from` (any more) or `to` is held (by a player, a bot or a rematch's
+    /// reservation).
+    pub async fn move_seat(
+        &self,
+        game_id: &GameId,
+        (from, to): (Seat, Seat),
+        token_hash: &str,
+        at: LobbyAt,
+    ) -> Result<()> {
+        let at = LobbyAt { open: true, ..at };
+        touched(in_lobby!(
+            self,
+            game_id,
+            at,
+            sqlx::query(
+                "UPDATE credentials SET seat = $3 WHERE game_id = $1 AND seat = $2 \
+                 AND role = 'player' AND token_hash = $4 AND NOT EXISTS \
+                 (SELECT 1 FROM credentials WHERE game_id = $1 AND seat = $3)",
+            )
+            .bind(game_id)
+            .bind(seat_column(from))
+            .bind(seat_column(to))
+            .bind(token_hash)
+        ))
+    }
+
     /// Gives a seat back (a player leaving before the start, or a bot unseated): its
     /// credential is removed, while the lobby is as `at` asks (open, at least).
     pub async fn remove_seat(&self, game_id: &GameId, seat: Seat, at: LobbyAt) -> Result<()> {

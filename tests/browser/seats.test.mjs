@@ -1,6 +1,7 @@
 // Browser tests of a player's own seat before the start: its acts in a waiting room that moves
-// on while the page shows it (signed at the lobby's version, which every change raises), and a
-// rematch's seat taken back with the commitment to a new share, revealed by the page.
+// on while the page shows it (signed at the lobby's version, which every change raises), a move
+// to another place in the order of play, and a rematch's seat taken back with the commitment to
+// a new share, revealed by the page.
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -55,6 +56,35 @@ test("a player's new name and leaving go through although the lobby moved on sin
     ["Bo", "Cy", "Dee"],
   );
   assert.equal(refused.length, 2, `the leave refused once too: ${refused}`);
+  assert.equal(await page.getByRole("alert").filter({ hasText: /\S/ }).count(), 0, "no refusal shown");
+  await context.close();
+});
+
+test("a player moves to another place in the order of play from the waiting room: the new seat's commitment is kept, and the page acts from that seat", async () => {
+  const { game_id: id } = await post("/games", undefined, { ruleset: "base", players: 4 });
+  const context = await browser.newContext({ locale: "en-US", viewport: DESKTOP });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  await page.goto(`${BASE}/play/${id}`);
+  await page.getByRole("button", { name: "Join a seat" }).click();
+  await listed(id, (g) => g.seats.length === 1);
+  await post(`/games/${id}/seats`, undefined, { name: "Bo" });
+  const place = page.getByRole("combobox", { name: /^Your place in the order of play \(of 4\):/ });
+  // Seat 1 is Bo's: the page offers its own place and the free ones (1, 3 and 4).
+  await page.waitForFunction(() => document.querySelectorAll("form.place option").length === 3);
+  assert.deepEqual(await place.locator("option").allTextContents(), ["1", "3", "4"]);
+  await place.selectOption("3");
+  await page.getByRole("button", { name: "Move there" }).click();
+  const moved = await listed(id, (g) => g.seats.some((s) => s.seat === 2 && s.name !== "Bo"));
+  assert.deepEqual(moved.seats.map((s) => s.seat).sort(), [1, 2], "seat 0 is free");
+  await page.waitForFunction(() => document.querySelector("form.place select")?.value === "2");
+  const kept = await page.evaluate((id) => JSON.parse(localStorage.getItem(`saboteur:${id}`) ?? "{}"), id);
+  assert.equal(kept.seat, 2);
+  assert.equal(kept.commitment.seat, 2, "the new seat's commitment is kept");
+  // The page's next act is its new seat's.
+  await page.getByRole("textbox", { name: "Your name at the table:" }).fill("Zed");
+  await page.getByRole("button", { name: "Save the name" }).click();
+  await listed(id, (g) => g.seats.some((s) => s.seat === 2 && s.name === "Zed"));
   assert.equal(await page.getByRole("alert").filter({ hasText: /\S/ }).count(), 0, "no refusal shown");
   await context.close();
 });

@@ -79,7 +79,7 @@ pub(crate) enum Act {
         /// Makes a retry answer the first reply, for the same token.
         retry: Option<KeyFor>,
     },
-    /// Give a seat back before the start (its player; the host for a bot).
+    /// Give a seat back before the start (its player, or the host).
     Leave {
         game: GameId,
         seat: Seat,
@@ -92,6 +92,14 @@ pub(crate) enum Act {
         game: GameId,
         seat: Seat,
         name: String,
+        /// Makes a retry answer the first reply, for the same token.
+        retry: Option<KeyFor>,
+    },
+    /// Move to another free seat before the start, while the lobby is open (its player).
+    Sit {
+        game: GameId,
+        seat: Seat,
+        to: Seat,
         /// Makes a retry answer the first reply, for the same token.
         retry: Option<KeyFor>,
     },
@@ -223,19 +231,22 @@ impl Act {
             },
             Act::Leave { game, seat, retry } => Declared {
                 may: May::SeatOrHost(*seat),
-                signed: Some(SignedAct::Leave),
-                kept_key: retry.as_ref(),
                 needs: needs([Need::Lobby(SEATS_KEPT), Need::Open, Need::Held(*seat)]),
-                ..on(game)
+                ..seat_in_lobby(game, SignedAct::Leave, retry)
             },
             Act::Rename {
                 game, seat, retry, ..
             } => Declared {
                 may: May::OwnSeat(*seat, "names it"),
-                signed: Some(SignedAct::Name),
-                kept_key: retry.as_ref(),
                 needs: needs([Need::Lobby(NAMES_KEPT), Need::Held(*seat)]),
-                ..on(game)
+                ..seat_in_lobby(game, SignedAct::Name, retry)
+            },
+            Act::Sit {
+                game, seat, retry, ..
+            } => Declared {
+                may: May::OwnSeat(*seat, "moves from it"),
+                needs: needs([Need::Lobby(SEATS_KEPT), Need::Open, Need::Held(*seat)]),
+                ..seat_in_lobby(game, SignedAct::Sit, retry)
             },
             Act::Start { game } => Declared {
                 needs: needs([Need::Lobby(STARTED), Need::Full]),
@@ -405,6 +416,21 @@ fn player(game: &GameId, signs: SignedAct) -> Declared<'_> {
     Declared {
         may: May::Player,
         signed: Some(signs),
+        ..on(game)
+    }
+}
+
+/// A declaration of a seat's act on `game` before the start, which its player `signs` at the
+/// lobby's version and a `retry` key makes answer its first reply (who may take it, and what
+/// must hold, for [`Act::declared`] to fill in).
+fn seat_in_lobby<'a>(
+    game: &'a GameId,
+    signs: SignedAct,
+    retry: &'a Option<KeyFor>,
+) -> Declared<'a> {
+    Declared {
+        signed: Some(signs),
+        kept_key: retry.as_ref(),
         ..on(game)
     }
 }

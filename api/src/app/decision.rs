@@ -35,6 +35,8 @@ pub(crate) enum LobbyWrite {
     Unseat(Seat),
     /// A seat named anew (the name checked).
     Rename(Seat, String),
+    /// A player moved from the first seat to the second.
+    Sit(Seat, Seat),
     /// A seat's public key (lowercase, and its proof when the record keeps one) registered
     /// before the start.
     Key(Seat, SentKey),
@@ -276,6 +278,7 @@ pub(in crate::app) fn decide(
         (Act::Rename { seat, name, .. }, _) => {
             Decided::Lobby(LobbyWrite::Rename(*seat, text::name(name)?))
         }
+        (Act::Sit { seat, to, .. }, _) => Decided::Lobby(LobbyWrite::Sit(*seat, *to)),
         (
             Act::Claim {
                 seat, share, key, ..

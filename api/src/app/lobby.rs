@@ -1,7 +1,7 @@
 //! Step 6 of the seam for the lobby's acts, which write credentials and no events
-//! ([`write`]): a seat taken, claimed, given back or named anew, a key kept with a seat, the
-//! lobby closed for the committed shares and a share revealed (the last one starts the game:
-//! its events go back to the seam to append).
+//! ([`write`]): a seat taken, claimed, given back, named anew or changed for another, a key
+//! kept with a seat, the lobby closed for the committed shares and a share revealed (the last
+//! one starts the game: its events go back to the seam to append).
 
 use saboteur_domain::{Event, Seat};
 use saboteur_storage::Credential;
@@ -45,6 +45,7 @@ pub(in crate::app) async fn write(
             table.rename(&state.writer, seat, &name, signed_at).await?;
             Done::Lobby(LobbyDone::Renamed(SeatNamed { seat: seat.0, name }))
         }
+        LobbyWrite::Sit(from, to) => moved(state, table, (from, to), signed_at).await?,
         claim @ LobbyWrite::Claim { .. } => claimed(state, table, claim).await?,
     };
     Ok((done, None))
@@ -190,6 +191,26 @@ async fn key_kept(
     Ok(Done::Lobby(LobbyDone::KeyKept(Box::new(
         crate::dto::KeyKept {
             seat: seat.0,
+            commitment,
+            receipt: Some(receipt),
+        },
+    ))))
+}
+
+/// Step 6 for a player's move to another seat: moved, and the new seat's commitment, signed.
+async fn moved(
+    state: &AppState,
+    table: &mut Held,
+    (from, to): (Seat, Seat),
+    signed_at: Option<u64>,
+) -> Result<Done, ApiError> {
+    table.sit(&state.writer, (from, to), signed_at).await?;
+    let key = table.holder(to).and_then(|c| c.public_key.clone());
+    let (commitment, receipt) = reply::seat_commitment(state, table, to, key).await?;
+    Ok(Done::Lobby(LobbyDone::Moved(Box::new(
+        crate::dto::SeatMoved {
+            seat: to.0,
+            from: from.0,
             commitment,
             receipt: Some(receipt),
         },

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::dto::{BotSeated, Joined, KeyKept, LobbyClosed, SeatNamed, ShareRevealed};
+use crate::dto::{BotSeated, Joined, KeyKept, LobbyClosed, SeatMoved, SeatNamed, ShareRevealed};
 use crate::error::ApiError;
 
 /// What a lobby's act did, the one reply type of each: sent as [`LobbyDone::sent`] says,
@@ -21,6 +21,8 @@ pub(crate) enum LobbyDone {
     KeyKept(Box<KeyKept>),
     /// A seat was named anew before the start (200).
     Renamed(SeatNamed),
+    /// A player moved to another seat before the start: its commitment made again (201).
+    Moved(Box<SeatMoved>),
     /// The lobby was closed for the committed shares to be revealed (200).
     Closed(LobbyClosed),
     /// A committed share was revealed (200).
@@ -50,6 +52,7 @@ impl LobbyDone {
             LobbyDone::BotSeated(b) => Sent::Seated(b.seat, json(b)?),
             LobbyDone::KeyKept(k) => Sent::Seated(k.seat, json(k)?),
             LobbyDone::Renamed(r) => Sent::Ok(json(r)?),
+            LobbyDone::Moved(m) => Sent::Seated(m.seat, json(m)?),
             LobbyDone::Closed(c) => Sent::Ok(json(c)?),
             LobbyDone::Revealed(r) => Sent::Ok(json(r)?),
             LobbyDone::Left => Sent::NoContent,

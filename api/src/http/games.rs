@@ -14,7 +14,7 @@ use crate::app::state::AppState;
 use crate::dto::Outcome;
 use crate::dto::{
     AddBot, BotSeated, CreateGame, GameCreated, GameList, GameSummary, JoinGame, Joined, KeyKept,
-    SeatKey, SeatName, SeatNamed,
+    SeatKey, SeatMove, SeatMoved, SeatName, SeatNamed,
 };
 use crate::error::ApiError;
 use crate::http::body::{Json, RawBody};
@@ -29,6 +29,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(leave)
         .service(register_key)
         .service(rename_seat)
+        .service(move_seat)
         .service(start_game)
         .service(cancel_game);
 }
@@ -440,6 +441,56 @@ async fn rename_seat(
         game,
         seat: Seat(seat),
         name: body.into_inner().name,
+    };
+    perform(&state, &req, act).await
+}
+
+/// Move to another seat
+///
+/// A player moves to a free seat before the start, while the lobby is open: the seat order is
+/// the order of play, so friends choose where they sit. Everything the seat was taken with
+/// (the token, the key, the share) moves with the player; the seat moved from is free. The
+/// reply is the new seat's commitment, signed: keep it in place of the first seat's. Refused
+/// once the game has started (409 `already_started`) or the lobby is closed (409
+/// `lobby_closed`).
+#[utoipa::path(
+    tag = "games",
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible characters: a retry with the same token, key and request answers exactly the first reply, marked `Idempotency-Replayed: true`, for 24 hours (the key sent with another request is 422 `idempotency_key_reused`)"),
+        ("Seat-Signature" = Option<String>, Header, description = "The player's Ed25519 signature of the act (`sit`), 128 hex digits (docs/clients.md): needed once the seat has a key"),
+        ("Seat-Signature-Version" = Option<String>, Header, description = "The lobby's version the act was chosen and signed at (`GameSummary.lobby_version`), in decimal digits: it must still hold when the act arrives (412 once it moved on)"),
+        ("id" = String, Path, description = "The game's id"),
+        ("seat" = u8, Path, description = "The caller's seat"),
+    ),
+    request_body = SeatMove,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "Moved: the new seat (in `Location`) and its commitment, signed", body = SeatMoved, headers(("Location" = String, description = "The new seat"))),
+        (status = 400, description = "A seat the game does not have, the seat moved from, or malformed headers", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A player's token is needed; the seat's key must sign (`signature_required`, `bad_signature`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not this seat's token", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game, or the seat is free", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The seat asked for is taken (`seat_taken`), the game has started (`already_started`), the lobby is closed (`lobby_closed`) or the game was cancelled (`cancelled`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 412, description = "Signed at a `lobby_version` the lobby has moved on from (`precondition_failed`; read the game and sign again)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 64 KiB (`too_large`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The Idempotency-Key was used for another request (`idempotency_key_reused`)", body = saboteur_openapi::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The database cannot be reached: try again after `Retry-After` seconds", body = saboteur_openapi::Problem, content_type = "application/problem+json", headers(("Retry-After" = String, description = "Seconds to wait"))),
+    )
+)]
+#[post("/games/{id}/seats/{seat}/move")]
+async fn move_seat(
+    state: web::Data<AppState>,
+    path: web::Path<(String, u8)>,
+    body: Json<SeatMove>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let (id, seat) = path.into_inner();
+    let game = game(&id)?;
+    let act = Act::Sit {
+        retry: lobby_key(&req, "sit", &game)?,
+        game,
+        seat: Seat(seat),
+        to: Seat(body.into_inner().to),
     };
     perform(&state, &req, act).await
 }

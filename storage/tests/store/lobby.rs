@@ -103,3 +103,66 @@ pub(crate) async fn lobby_versions(store: EventStore) {
     ));
     assert_eq!(lobby(&store).await.1[1].as_deref(), Some("Cyd"));
 }
+
+/// A player moves to a free seat with everything its seat was taken with; not to a seat held,
+/// not a seat its token does not hold, not once the lobby is closed: each changes nothing.
+pub(crate) async fn seat_moves(store: EventStore) {
+    created(&store, "g1", GameStatus::Lobby).await;
+    for (hash, seat) in [("h1", 0), ("h2", 1)] {
+        store
+            .add_credential_by(&player(hash, Some(seat)), None)
+            .await
+            .unwrap();
+    }
+    store
+        .rename_seat(&gid("g1"), Seat(1), "Bo", LobbyAt::default())
+        .await
+        .unwrap();
+    let g1 = gid("g1");
+    let seats = || async {
+        let mut seats: Vec<(Option<Seat>, Option<String>)> = store
+            .credentials(&gid("g1"))
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|c| c.seat.is_some())
+            .map(|c| (c.seat, c.token_hash))
+            .collect();
+        seats.sort();
+        seats
+    };
+    let before = (lobby(&store).await.0, seats().await);
+    for (from, to, hash) in [(0, 1, "h1"), (0, 2, "h2"), (2, 3, "h1")] {
+        assert!(matches!(
+            store
+                .move_seat(&g1, (Seat(from), Seat(to)), hash, LobbyAt::OPEN)
+                .await,
+            Err(StoreError::NotFound)
+        ));
+    }
+    assert_eq!((lobby(&store).await.0, seats().await), before);
+    store
+        .move_seat(&g1, (Seat(0), Seat(3)), "h1", LobbyAt::OPEN)
+        .await
+        .unwrap();
+    let (version, names) = lobby(&store).await;
+    assert_eq!(
+        (version, names),
+        (before.0 + 1, vec![Some("Bo".into()), Some("Ada".into())])
+    );
+    assert_eq!(
+        seats().await,
+        vec![
+            (Some(Seat(1)), Some("h2".into())),
+            (Some(Seat(3)), Some("h1".into()))
+        ]
+    );
+    assert!(store.close_lobby(&g1, 1).await.unwrap());
+    assert!(matches!(
+        store
+            .move_seat(&g1, (Seat(3), Seat(0)), "h1", LobbyAt::OPEN)
+            .await,
+        Err(StoreError::LobbyChanged)
+    ));
+    assert_eq!(seats().await[1], (Some(Seat(3)), Some("h1".into())));
+}

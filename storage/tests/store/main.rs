@@ -87,6 +87,11 @@ macro_rules! conformance {
                 let (store, _keep) = $backend().await;
                 lobby::lobby_versions(store).await;
             }
+            #[tokio::test]
+            async fn a_player_moves_only_its_own_seat_to_a_free_one_while_the_lobby_is_open() {
+                let (store, _keep) = $backend().await;
+                lobby::seat_moves(store).await;
+            }
             #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
             async fn a_join_limit_holds_when_seats_are_taken_at_once() {
                 let (store, _keep) = $backend().await;

@@ -207,7 +207,20 @@ impl TestApp {
         body: &Value,
         headers: &[(&str, String)],
     ) -> Response {
-        let mut rb = self.request(Method::PUT, path, token).json(body);
+        self.send_raw(Method::PUT, path, token, body, headers).await
+    }
+
+    /// Any request with a body and extra headers, for the tests that look at the response's
+    /// headers.
+    pub async fn send_raw(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: &Value,
+        headers: &[(&str, String)],
+    ) -> Response {
+        let mut rb = self.request(method, path, token).json(body);
         for (name, value) in headers {
             rb = rb.header(*name, value);
         }

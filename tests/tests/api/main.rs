@@ -20,5 +20,6 @@ mod play;
 mod player_stream;
 mod retries;
 mod seams;
+mod sits;
 mod spec;
 mod undo;

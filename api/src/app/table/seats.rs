@@ -226,6 +226,50 @@ impl Table {
         self.reload_credentials(&store.reader()).await
     }
 
+    /// Moves `from`'s player (with the token this table knows for it) to the free seat `to`
+    /// before the start, while the lobby is open (`signed_at` as [`Table::set_key`]'s): 400
+    /// for a seat the game does not have, 409 `seat_taken` for one held, as this table or the
+    /// store knows it.
+    pub(in crate::app) async fn sit(
+        &mut self,
+        store: &EventStore,
+        (from, to): (Seat, Seat),
+        signed_at: Option<u64>,
+    ) -> Result<(), ApiError> {
+        if to.0 >= self.players() {
+            return Err(ApiError::BadRequest(format!(
+                "the game has seats 0 to {}",
+                self.players().saturating_sub(1)
+            )));
+        }
+        let taken = || {
+            ApiError::Conflict(
+                crate::error::Conflict::SeatTaken,
+                format!("seat {} is taken", to.0),
+            )
+        };
+        if from == to {
+            return Err(ApiError::BadRequest(format!(
+                "{from} is the seat moved from"
+            )));
+        }
+        if self.holder(to).is_some() {
+            return Err(taken());
+        }
+        let Some(token) = self.holder(from).and_then(|c| c.token_hash.clone()) else {
+            return Err(ApiError::NotFound(format!("no player holds {from}")));
+        };
+        let at = signed_in_lobby(signed_at, true);
+        let written = store.move_seat(&self.id, (from, to), &token, at).await;
+        let moved = self.lobby_written(store, at, written).await;
+        self.reload_credentials(&store.reader()).await?;
+        match moved {
+            // Taken through another process since this table read its seats.
+            Err(ApiError::NotFound(_)) if self.holder(to).is_some() => Err(taken()),
+            moved => moved,
+        }
+    }
+
     /// Gives `seat` back before the start, while the lobby is open: its credential is removed
     /// (`signed_at` as [`Table::set_key`]'s).
     pub(in crate::app) async fn unseat(

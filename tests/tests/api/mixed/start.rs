@@ -280,79 +280,9 @@ impl Mixed {
         let mut tokens = Vec::new();
         let mut shares = Vec::new();
         for (seat, human) in humans.iter().enumerate() {
-            let mut share = None;
             if *human {
-                // Now and then with a key: the seat's acts are then signed.
-                let key = rng.chance(50).then(|| signing_key(&mut rng));
-                // Now and then with a share in the seed: the start mixes it in.
-                let path = format!("/games/{id}/seats");
-                // Now and then someone takes the seat and gives it back first.
-                if rng.chance(10) {
-                    let body = json!({ "name": "passer-by" });
-                    let (st, j) = lobby_act(&app, &mut rng, Method::POST, &path, None, &body).await;
-                    assert_eq!(
-                        (st, j["seat"].as_u64()),
-                        (StatusCode::CREATED, Some(seat as u64)),
-                        "{j}"
-                    );
-                    let token = j["player_token"].as_str().unwrap().to_string();
-                    let gone = format!("/games/{id}/seats/{seat}");
-                    let (st, j) = lobby_act(
-                        &app,
-                        &mut rng,
-                        Method::DELETE,
-                        &gone,
-                        Some(&token),
-                        &Value::Null,
-                    )
-                    .await;
-                    assert_eq!(st, StatusCode::NO_CONTENT, "a seat given back: {j}");
-                }
-                // Now and then seated as "Guest" (an invite), then named by its player (a keyed
-                // seat's name signed at the lobby's version).
-                let renamed = rng.chance(30);
-                let first_name = if renamed {
-                    "Guest".to_string()
-                } else {
-                    format!("p{seat}")
-                };
-                let mut body = json!({ "name": first_name });
-                if let Some((k, public)) = &key {
-                    body["public_key"] = json!(public);
-                    body["key_proof"] = json!(super::game::key_proof(k, &id));
-                }
-                // Now and then the commitment to a share instead, revealed after the start.
-                if rng.chance(30) {
-                    let secret = saboteur_domain::Seed::from_u64(rng.next());
-                    body["share_commitment"] = json!(secret.share_commitment().to_hex());
-                    share = Some(secret.to_hex());
-                } else if key.is_none() && rng.chance(50) {
-                    body["entropy"] = json!(seed_hex(rng.next()));
-                }
-                let (st, j) = lobby_act(&app, &mut rng, Method::POST, &path, None, &body).await;
-                if body.get("entropy").is_some() {
-                    assert_eq!(j["commitment"]["entropy"], body["entropy"], "{j}");
-                }
-                assert_eq!(st, StatusCode::CREATED, "{j}");
-                assert_eq!(j["seat"].as_u64(), Some(seat as u64), "{j}");
-                assert_eq!(j["receipt"]["kind"], "commitment", "{j}");
-                let token = j["player_token"].as_str().unwrap().to_string();
-                if renamed {
-                    let path = format!("/games/{id}/seats/{seat}/name");
-                    let name = json!({ "name": format!(" p{seat} ") });
-                    let signer = key.as_ref().map(|(k, _)| (k, id.as_str(), seat));
-                    let (st, n) =
-                        signed_rename(&app, &mut rng, (&path, &token), &name, signer).await;
-                    assert_eq!(
-                        (st, n),
-                        (
-                            StatusCode::OK,
-                            json!({ "seat": seat, "name": format!("p{seat}") })
-                        ),
-                        "a seat named anew, the name trimmed"
-                    );
-                }
-                tokens.push(Some((token, key.map(|(k, _)| k))));
+                let (token, key, share) = human_seated(&app, &mut rng, (&id, seat, players)).await;
+                tokens.push(Some((token, key)));
                 shares.push(share);
             } else {
                 let level = if rng.chance(50) {
@@ -376,19 +306,111 @@ impl Mixed {
     }
 }
 
-/// A seat named anew by its player, signed when the seat has a key (`signer`: the key, the game
-/// and the seat) at the lobby's version; now and then first signed at the version before it,
-/// which is refused (412) and changes nothing. The reply to the one taken.
-async fn signed_rename(
+/// Seat `seat` of game `id` (of `players` seats) taken by a player, now and then with a key, a
+/// share or its commitment, after a passer-by took and gave it back, as "Guest" then named, or
+/// moving to the last seat and back. Its token, key and share not yet revealed.
+async fn human_seated(
     app: &TestApp,
     rng: &mut Rng,
+    (id, seat, players): (&str, usize, usize),
+) -> (String, Option<ed25519_dalek::SigningKey>, Option<String>) {
+    let mut share = None;
+    // Now and then with a key: the seat's acts are then signed.
+    let key = rng.chance(50).then(|| signing_key(rng));
+    // Now and then with a share in the seed: the start mixes it in.
+    let path = format!("/games/{id}/seats");
+    // Now and then someone takes the seat and gives it back first.
+    if rng.chance(10) {
+        let body = json!({ "name": "passer-by" });
+        let (st, j) = lobby_act(app, rng, Method::POST, &path, None, &body).await;
+        assert_eq!(
+            (st, j["seat"].as_u64()),
+            (StatusCode::CREATED, Some(seat as u64)),
+            "{j}"
+        );
+        let token = j["player_token"].as_str().unwrap().to_string();
+        let gone = format!("/games/{id}/seats/{seat}");
+        let (st, j) = lobby_act(app, rng, Method::DELETE, &gone, Some(&token), &Value::Null).await;
+        assert_eq!(st, StatusCode::NO_CONTENT, "a seat given back: {j}");
+    }
+    // Now and then seated as "Guest" (an invite), then named by its player (a keyed
+    // seat's name signed at the lobby's version).
+    let renamed = rng.chance(30);
+    let first_name = if renamed {
+        "Guest".to_string()
+    } else {
+        format!("p{seat}")
+    };
+    let mut body = json!({ "name": first_name });
+    if let Some((k, public)) = &key {
+        body["public_key"] = json!(public);
+        body["key_proof"] = json!(super::game::key_proof(k, id));
+    }
+    // Now and then the commitment to a share instead, revealed after the start.
+    if rng.chance(30) {
+        let secret = saboteur_domain::Seed::from_u64(rng.next());
+        body["share_commitment"] = json!(secret.share_commitment().to_hex());
+        share = Some(secret.to_hex());
+    } else if key.is_none() && rng.chance(50) {
+        body["entropy"] = json!(seed_hex(rng.next()));
+    }
+    let (st, j) = lobby_act(app, rng, Method::POST, &path, None, &body).await;
+    if body.get("entropy").is_some() {
+        assert_eq!(j["commitment"]["entropy"], body["entropy"], "{j}");
+    }
+    assert_eq!(st, StatusCode::CREATED, "{j}");
+    assert_eq!(j["seat"].as_u64(), Some(seat as u64), "{j}");
+    assert_eq!(j["receipt"]["kind"], "commitment", "{j}");
+    let token = j["player_token"].as_str().unwrap().to_string();
+    let signer = key.as_ref().map(|(k, _)| (k, id));
+    if renamed {
+        let path = format!("/games/{id}/seats/{seat}/name");
+        let name = json!({ "name": format!(" p{seat} ") });
+        let act = (Method::PUT, "name", seat);
+        let (st, n) = signed_lobby_act(app, rng, act, (&path, &token), &name, signer).await;
+        assert_eq!(
+            (st, n),
+            (
+                StatusCode::OK,
+                json!({ "seat": seat, "name": format!("p{seat}") })
+            ),
+            "a seat named anew, the name trimmed"
+        );
+    }
+    // Now and then its player moves to the last seat (free yet) and back.
+    let last = players - 1;
+    if seat < last && rng.chance(20) {
+        for (from, to) in [(seat, last), (last, seat)] {
+            let path = format!("/games/{id}/seats/{from}/move");
+            let act = (Method::POST, "sit", from);
+            let body = json!({ "to": to });
+            let (st, m) = signed_lobby_act(app, rng, act, (&path, &token), &body, signer).await;
+            assert_eq!(st, StatusCode::CREATED, "a move to a free seat: {m}");
+            assert_eq!(
+                (m["seat"].as_u64(), m["from"].as_u64()),
+                (Some(to as u64), Some(from as u64))
+            );
+            assert_eq!(m["commitment"]["public_key"], j["commitment"]["public_key"]);
+        }
+    }
+    (token, key.map(|(k, _)| k), share)
+}
+
+/// A seat's lobby act by its player (`act`: the method, the act's name as signed and the seat),
+/// signed when the seat has a key (`signer`: the key and the game) at the lobby's version; now
+/// and then first signed at the version before it, which is refused (412) and changes nothing.
+/// The reply to the one taken.
+async fn signed_lobby_act(
+    app: &TestApp,
+    rng: &mut Rng,
+    (method, act, seat): (Method, &str, usize),
     (path, token): (&str, &str),
     body: &Value,
-    signer: Option<(&ed25519_dalek::SigningKey, &str, usize)>,
+    signer: Option<(&ed25519_dalek::SigningKey, &str)>,
 ) -> (StatusCode, Value) {
     use ed25519_dalek::Signer as _;
-    let Some((key, id, seat)) = signer else {
-        return lobby_act(app, rng, Method::PUT, path, Some(token), body).await;
+    let Some((key, id)) = signer else {
+        return lobby_act(app, rng, method, path, Some(token), body).await;
     };
     let game = format!("/games/{id}");
     let read = || async { app.exchange(Method::GET, &game, None, None, &[]).await.body };
@@ -398,7 +420,7 @@ async fn signed_rename(
         .expect("the lobby's version");
     let sign = |version: i64| {
         let statement = serde_json_canonicalizer::to_vec(&json!({
-            "scheme": "saboteur-act-v3", "act": "name", "game": id, "seat": seat,
+            "scheme": "saboteur-act-v3", "act": act, "game": id, "seat": seat,
             "version": version, "body": body, "about": null,
         }))
         .unwrap();
@@ -412,7 +434,7 @@ async fn signed_rename(
     };
     if rng.chance(30) {
         let stale = app
-            .exchange(Method::PUT, path, Some(token), Some(body), &sign(at - 1))
+            .exchange(method.clone(), path, Some(token), Some(body), &sign(at - 1))
             .await;
         assert_eq!(
             (stale.status, &stale.body["code"]),
@@ -420,17 +442,17 @@ async fn signed_rename(
                 StatusCode::PRECONDITION_FAILED,
                 &json!("precondition_failed")
             ),
-            "a name signed at a lobby version gone by: {stale:?}"
+            "a {act} signed at a lobby version gone by: {stale:?}"
         );
         assert_eq!(read().await, before, "a refused lobby act changes nothing");
     }
     let ex = app
-        .exchange(Method::PUT, path, Some(token), Some(body), &sign(at))
+        .exchange(method, path, Some(token), Some(body), &sign(at))
         .await;
     (ex.status, ex.body)
 }
 
-/// A lobby act (a seat taken, named or given back, a bot seated): now and then with an
+/// A lobby act (a seat taken, named, moved from or given back, a bot seated): now and then with an
 /// `Idempotency-Key`, and then now and then sent again, which must answer exactly the first
 /// reply (marked as given again) and change nothing more: a retried join that took another
 /// seat shows as the next seat's join landing elsewhere, or the start refused.
