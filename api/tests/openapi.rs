@@ -114,6 +114,45 @@ fn a_change_to_the_wire_format_bumps_the_api_version() {
     );
 }
 
+/// The TypeScript SDK's package (its `package.json` and the root of its `package-lock.json`)
+/// states the API's version, which its tests check against the spec's: `UPDATE_OPENAPI=1`
+/// writes it there when the version moves (the Python SDK reads it from the spec).
+#[test]
+fn the_typescript_sdk_states_the_api_version() {
+    let version = saboteur_openapi::API_VERSION;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk/typescript");
+    let stated = |file: &str| {
+        let text = std::fs::read_to_string(format!("{dir}/{file}")).expect("the SDK's package");
+        let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let root = json["packages"][""]["version"].as_str().map(str::to_string);
+        (
+            text,
+            json["version"].as_str().unwrap_or_default().to_string(),
+            root,
+        )
+    };
+    for (file, roots) in [("package.json", 1), ("package-lock.json", 2)] {
+        let (text, was, root) = stated(file);
+        if was == version && root.as_deref().is_none_or(|r| r == version) {
+            continue;
+        }
+        assert!(
+            std::env::var_os("UPDATE_OPENAPI").is_some(),
+            "sdk/typescript/{file} states version {was}, the API is {version}: run \
+             UPDATE_OPENAPI=1 cargo test -p saboteur-api --test openapi"
+        );
+        // The first `"version"` members are the package's own (the lock's root twice).
+        let from = format!("\"version\": \"{was}\"");
+        let to = format!("\"version\": \"{version}\"");
+        std::fs::write(format!("{dir}/{file}"), text.replacen(&from, &to, roots)).unwrap();
+        let (_, now, root) = stated(file);
+        assert_eq!(
+            (now.as_str(), root.as_deref().unwrap_or(version)),
+            (version, version)
+        );
+    }
+}
+
 /// What generators need: a name for every operation, a title and a description on every
 /// schema, no tuple schemas.
 #[test]
