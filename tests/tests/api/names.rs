@@ -3,12 +3,12 @@
 //! has a key; the name checked as a join's; a retry with its key answers the first reply; and
 //! once the game has started the names are kept (409).
 
-use ed25519_dalek::{Signer as _, SigningKey};
+use ed25519_dalek::SigningKey;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::helpers::{Exchange, TestApp, postgres_url, sqlite_url};
-use crate::mixed::game::key_proof;
+use crate::mixed::game::{join_keyed, lobby_signed};
 
 /// `PUT …/seats/{seat}/name` with `name`, as `token`, with `headers`.
 async fn rename(
@@ -88,12 +88,7 @@ async fn seats_named(app: &TestApp) {
 
     // A seat with a key names itself only signed by it.
     let key = SigningKey::from_bytes(&[21; 32]);
-    let public = hex::encode(key.verifying_key().to_bytes());
-    let body = json!({ "name": "Cleo", "public_key": public, "key_proof": key_proof(&key, &id) });
-    let seats = format!("/games/{id}/seats");
-    let joined = app
-        .exchange(Method::POST, &seats, None, Some(&body), &[])
-        .await;
+    let joined = join_keyed(app, &id, "Cleo", &key).await;
     assert_eq!(joined.status, StatusCode::CREATED, "{:?}", joined.body);
     let cleo = joined.body["player_token"].as_str().unwrap().to_string();
     let unsigned = rename(app, (&id, 2), Some(&cleo), "Cleo B", &[]).await;
@@ -102,18 +97,8 @@ async fn seats_named(app: &TestApp) {
         (StatusCode::UNAUTHORIZED, &json!("signature_required"))
     );
     let version = app.game(&id).await.1["lobby_version"].as_i64().unwrap();
-    let statement = serde_json_canonicalizer::to_vec(&json!({
-        "scheme": "saboteur-act-v3", "act": "name", "game": id, "seat": 2,
-        "version": version, "body": { "name": "Cleo B" }, "about": null,
-    }))
-    .unwrap();
-    let signed = [
-        (
-            "Seat-Signature",
-            hex::encode(key.sign(&statement).to_bytes()),
-        ),
-        ("Seat-Signature-Version", version.to_string()),
-    ];
+    let body = json!({ "name": "Cleo B" });
+    let signed = lobby_signed(&key, (&id, 2), ("name", &body), version);
     let named = rename(app, (&id, 2), Some(&cleo), "Cleo B", &signed).await;
     assert_eq!(named.status, StatusCode::OK, "{:?}", named.body);
     assert_eq!(listed(app, &id, 2).await, "Cleo B");

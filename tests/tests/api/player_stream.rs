@@ -9,7 +9,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, postgres_url, seed_hex, sqlite_url};
-use crate::mixed::game::key_proof;
+use crate::mixed::game::join_keyed;
 
 const GAMES: usize = 20;
 
@@ -20,17 +20,7 @@ async fn seated(app: &TestApp, key: &SigningKey, n: u64) -> (String, String, Str
     assert_eq!(st, StatusCode::CREATED, "{g}");
     let id = g["game_id"].as_str().unwrap().to_string();
     let host = g["host_token"].as_str().unwrap().to_string();
-    let public = hex::encode(key.verifying_key().to_bytes());
-    let body = json!({ "name": "many", "public_key": public, "key_proof": key_proof(key, &id) });
-    let ex = app
-        .exchange(
-            Method::POST,
-            &format!("/games/{id}/seats"),
-            None,
-            Some(&body),
-            &[],
-        )
-        .await;
+    let ex = join_keyed(app, &id, "many", key).await;
     assert_eq!(ex.status, StatusCode::CREATED, "{:?}", ex.body);
     let token = ex.body["player_token"].as_str().unwrap().to_string();
     for _ in 0..2 {

@@ -4,12 +4,12 @@
 //! seat taken, missing or the same is refused and changes nothing; a retry with its key answers
 //! the first reply; once the game has started the seats are kept (409).
 
-use ed25519_dalek::{Signer as _, SigningKey};
+use ed25519_dalek::SigningKey;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::helpers::{Exchange, TestApp, postgres_url, sqlite_url};
-use crate::mixed::game::key_proof;
+use crate::mixed::game::{join_keyed, lobby_signed};
 
 /// `POST …/seats/{seat}/move` to `to`, as `token`, with `headers`.
 async fn sit(
@@ -157,16 +157,7 @@ async fn keyed_seat_moved(app: &TestApp, id: &str) -> String {
     // A seat with a key moves only signed by it, and its key moves with it.
     let key = SigningKey::from_bytes(&[23; 32]);
     let public = hex::encode(key.verifying_key().to_bytes());
-    let body = json!({ "name": "Cleo", "public_key": public, "key_proof": key_proof(&key, id) });
-    let joined = app
-        .exchange(
-            Method::POST,
-            &format!("/games/{id}/seats"),
-            None,
-            Some(&body),
-            &[],
-        )
-        .await;
+    let joined = join_keyed(app, id, "Cleo", &key).await;
     assert_eq!(joined.status, StatusCode::CREATED, "{:?}", joined.body);
     assert_eq!(joined.body["seat"], 1);
     let cleo = joined.body["player_token"].as_str().unwrap().to_string();
@@ -176,18 +167,7 @@ async fn keyed_seat_moved(app: &TestApp, id: &str) -> String {
         (StatusCode::UNAUTHORIZED, &json!("signature_required"))
     );
     let version = app.game(id).await.1["lobby_version"].as_i64().unwrap();
-    let statement = serde_json_canonicalizer::to_vec(&json!({
-        "scheme": "saboteur-act-v3", "act": "sit", "game": id, "seat": 1,
-        "version": version, "body": { "to": 4 }, "about": null,
-    }))
-    .unwrap();
-    let signed = [
-        (
-            "Seat-Signature",
-            hex::encode(key.sign(&statement).to_bytes()),
-        ),
-        ("Seat-Signature-Version", version.to_string()),
-    ];
+    let signed = lobby_signed(&key, (id, 1), ("sit", &json!({ "to": 4 })), version);
     // The same signature over another seat proves nothing.
     let forged = sit(app, (id, 1), Some(&cleo), 3, &signed).await;
     assert_eq!(

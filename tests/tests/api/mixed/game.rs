@@ -48,6 +48,44 @@ pub fn key_proof(key: &ed25519_dalek::SigningKey, id: &str) -> String {
     hex::encode(key.sign(&statement).to_bytes())
 }
 
+/// `POST /games/{id}/seats` as `name` with `key` and its proof: the seat's acts are then signed.
+pub async fn join_keyed(
+    app: &TestApp,
+    id: &str,
+    name: &str,
+    key: &ed25519_dalek::SigningKey,
+) -> Exchange {
+    let public = hex::encode(key.verifying_key().to_bytes());
+    let body =
+        serde_json::json!({ "name": name, "public_key": public, "key_proof": key_proof(key, id) });
+    let path = format!("/games/{id}/seats");
+    app.exchange(Method::POST, &path, None, Some(&body), &[])
+        .await
+}
+
+/// The headers of `seat`'s lobby `act` on game `id` with `body`, signed by `key` at the lobby's
+/// `version` (docs/clients.md).
+pub fn lobby_signed(
+    key: &ed25519_dalek::SigningKey,
+    (id, seat): (&str, u8),
+    (act, body): (&str, &Value),
+    version: i64,
+) -> Vec<(&'static str, String)> {
+    use ed25519_dalek::Signer as _;
+    let statement = serde_json_canonicalizer::to_vec(&serde_json::json!({
+        "scheme": "saboteur-act-v3", "act": act, "game": id, "seat": seat,
+        "version": version, "body": body, "about": null,
+    }))
+    .unwrap();
+    vec![
+        (
+            "Seat-Signature",
+            hex::encode(key.sign(&statement).to_bytes()),
+        ),
+        ("Seat-Signature-Version", version.to_string()),
+    ]
+}
+
 /// The proof that the holder of `key` registers it for `seat` of game `id` during play, made
 /// at `version` (record version 7 on; docs/clients.md).
 pub fn key_proof_at(

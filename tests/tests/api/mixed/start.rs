@@ -408,7 +408,6 @@ async fn signed_lobby_act(
     body: &Value,
     signer: Option<(&ed25519_dalek::SigningKey, &str)>,
 ) -> (StatusCode, Value) {
-    use ed25519_dalek::Signer as _;
     let Some((key, id)) = signer else {
         return lobby_act(app, rng, method, path, Some(token), body).await;
     };
@@ -418,20 +417,8 @@ async fn signed_lobby_act(
     let at = before["lobby_version"]
         .as_i64()
         .expect("the lobby's version");
-    let sign = |version: i64| {
-        let statement = serde_json_canonicalizer::to_vec(&json!({
-            "scheme": "saboteur-act-v3", "act": act, "game": id, "seat": seat,
-            "version": version, "body": body, "about": null,
-        }))
-        .unwrap();
-        vec![
-            (
-                "Seat-Signature",
-                hex::encode(key.sign(&statement).to_bytes()),
-            ),
-            ("Seat-Signature-Version", version.to_string()),
-        ]
-    };
+    let seat = u8::try_from(seat).expect("a seat");
+    let sign = |version: i64| super::game::lobby_signed(key, (id, seat), (act, body), version);
     if rng.chance(30) {
         let stale = app
             .exchange(method.clone(), path, Some(token), Some(body), &sign(at - 1))
