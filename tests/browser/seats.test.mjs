@@ -77,7 +77,11 @@ test("a player moves to another place in the order of play from the waiting room
   await page.getByRole("button", { name: "Move there" }).click();
   const moved = await listed(id, (g) => g.seats.some((s) => s.seat === 2 && s.name !== "Bo"));
   assert.deepEqual(moved.seats.map((s) => s.seat).sort(), [1, 2], "seat 0 is free");
-  await page.waitForFunction(() => document.querySelector("form.place select")?.value === "2");
+  // The page redraws its place as the seat it now holds (the attribute, which the reader's
+  // choice before the click does not set), once it has kept the reply.
+  await page.waitForFunction(
+    () => document.querySelector("form.place option[selected]")?.getAttribute("value") === "2",
+  );
   const kept = await page.evaluate((id) => JSON.parse(localStorage.getItem(`saboteur:${id}`) ?? "{}"), id);
   assert.equal(kept.seat, 2);
   assert.equal(kept.commitment.seat, 2, "the new seat's commitment is kept");
