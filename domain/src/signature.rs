@@ -86,8 +86,8 @@ impl SignedAct {
     }
 
     /// Whether the act may write to the lobby before the start (a leave, a new name, a new
-    /// key, another seat), where nothing is recorded: it is then signed at the lobby's version rather than
-    /// the game's.
+    /// key, another seat), where nothing is recorded: it is then signed at the lobby's version
+    /// rather than the game's.
     pub fn writes_the_lobby(self) -> bool {
         match self {
             SignedAct::Leave | SignedAct::Name | SignedAct::Key | SignedAct::Sit => true,

@@ -242,17 +242,17 @@ impl Table {
                 self.players().saturating_sub(1)
             )));
         }
+        if from == to {
+            return Err(ApiError::BadRequest(format!(
+                "{from} is the seat moved from"
+            )));
+        }
         let taken = || {
             ApiError::Conflict(
                 crate::error::Conflict::SeatTaken,
                 format!("seat {} is taken", to.0),
             )
         };
-        if from == to {
-            return Err(ApiError::BadRequest(format!(
-                "{from} is the seat moved from"
-            )));
-        }
         if self.holder(to).is_some() {
             return Err(taken());
         }
