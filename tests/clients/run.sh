@@ -90,6 +90,9 @@ verify: every act of seat [1-9][0-9]* is signed by the key [0-9a-f ]*$'
 # The README's curl walkthrough, as pasted.
 check "readme: the API walkthrough runs as pasted" env SABOTEUR_BIN="$bin" bash "$here/readme.sh"
 
+# The release archive (`cargo xtask dist`), packed from this build and started from its folder.
+check "release: the packed server runs from its own folder" env SABOTEUR_BIN="$bin" bash "$here/released.sh"
+
 # TypeScript: openapi-typescript + openapi-fetch, tsc --strict.
 ts="$here/typescript"
 check "typescript: npm ci" npm ci --prefix "$ts" --no-audit --no-fund

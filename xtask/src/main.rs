@@ -9,6 +9,9 @@
 //! restart|stop-etcd|start-etcd`: the local high-availability cluster (three etcd members, two
 //! PostgreSQL nodes under Patroni 4, HAProxy, the servers) of `deploy/cluster.sh`, what it
 //! needs installed first when missing.
+//!
+//! `cargo xtask dist`: the release archive of the server (`xtask/dist.sh`), as the release
+//! workflow (`.github/workflows/release.yml`) publishes it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -87,6 +90,33 @@ enum Task {
         #[command(subcommand)]
         action: ClusterAction,
     },
+    /// The release archive, as the release workflow makes it: builds the server with
+    /// `--release --locked`, then packs it (`xtask/dist.sh`) into
+    /// `target/dist/saboteur-VERSION-TARGET.tar.gz` with its `.sha256`.
+    Dist,
+}
+
+/// Builds the release binary and packs it into `target/dist/`; the status is the task's.
+fn dist() -> ExitCode {
+    let built = Command::new(env!("CARGO"))
+        .args(["build", "--release", "--locked", "-p", "saboteur-api"])
+        .args(["--bin", "saboteur"])
+        .status()
+        .is_ok_and(|s| s.success());
+    let target = host::target_dir();
+    let bin = target.join("release/saboteur");
+    let packed = built
+        && Command::new("bash")
+            .arg(host::root().join("xtask/dist.sh"))
+            .args([bin, target.join("dist")])
+            .status()
+            .is_ok_and(|s| s.success());
+    if packed {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("xtask: the release archive was not made (see above)");
+        ExitCode::FAILURE
+    }
 }
 
 /// Runs the scenario runner, on `dir` when given; its exit status is the task's.
@@ -362,5 +392,6 @@ fn main() -> ExitCode {
         Task::Quick { layer, rest } => quick::quick(layer, &rest),
         Task::Scenarios { dir } => scenarios(dir.as_deref()),
         Task::Cluster { action } => cluster(action),
+        Task::Dist => dist(),
     }
 }
