@@ -10,6 +10,7 @@ mod games;
 mod helpers;
 mod keys;
 mod lobby;
+mod migrations;
 mod notify;
 mod outage;
 mod presence;
