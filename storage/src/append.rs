@@ -6,7 +6,7 @@ use serde_json::Value;
 use sqlx::Row;
 
 use crate::EventStore;
-use crate::backend::{Backend, EVENT_COLUMNS, event_from_row, on_pool};
+use crate::backend::{Backend, EVENT_COLUMNS, PG_EVENT_COLUMNS, event_from_row, on_pool};
 use crate::error::{Result, StoreError, is_unique_violation};
 use crate::ids::{GameId, Version};
 use crate::records::seat_column;
@@ -271,8 +271,12 @@ impl EventStore {
         after: Version,
         limit: u32,
     ) -> Result<Vec<StoredEvent>> {
+        let columns = match self.backend {
+            Backend::Postgres(_) => PG_EVENT_COLUMNS,
+            Backend::Sqlite(_) => EVENT_COLUMNS,
+        };
         let sql = format!(
-            "SELECT {EVENT_COLUMNS} FROM events WHERE game_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"
+            "SELECT {columns} FROM events WHERE game_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"
         );
         let limit = i64::from(limit.max(1));
         on_pool!(self, pool => {

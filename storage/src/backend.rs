@@ -93,15 +93,20 @@ impl JsonColumn for sqlx::sqlite::SqliteRow {
     }
 }
 
+/// An event's columns on SQLite, which keeps its hashes as hex text.
 pub(crate) const EVENT_COLUMNS: &str = "game_id, seq, event_type, schema_version, payload, \
                                         seat, command_id, recorded_at, prev_hash, hash";
+/// An event's columns on PostgreSQL, which keeps its hashes as their bytes: read as hex.
+pub(crate) const PG_EVENT_COLUMNS: &str = "game_id, seq, event_type, schema_version, payload, \
+     seat, command_id, recorded_at, encode(prev_hash, 'hex') AS prev_hash, \
+     encode(hash, 'hex') AS hash";
 pub(crate) const GAME_COLUMNS: &str = "id, ruleset, options, status, players, version, \
                                        last_hash, seed_commitment, seed, created_at, updated_at, \
                                        previous_game, reveal_by, lobby_version";
 pub(crate) const CREDENTIAL_COLUMNS: &str = "game_id, token_hash, role, seat, display_name, created_at, entropy, public_key, key_proof, \
      share_commitment";
 
-/// Reads a [`StoredEvent`] from a row of either backend (selected with [`EVENT_COLUMNS`]).
+/// Reads a [`StoredEvent`] from a row of either backend (selected with [`EVENT_COLUMNS`] or [`PG_EVENT_COLUMNS`]).
 macro_rules! event_from_row {
     ($row:expr) => {{
         use $crate::backend::JsonColumn as _;
@@ -349,5 +354,16 @@ impl EventStore {
     #[cfg(feature = "testing")]
     pub async fn execute_raw(&self, sql: &str) -> Result<u64> {
         Ok(on_pool!(self, pool => sqlx::raw_sql(sql).execute(pool).await?.rows_affected()))
+    }
+
+    /// The SQL for an event's hash (`events.hash`, `events.prev_hash`) given as hex, for raw SQL
+    /// that writes one: its bytes on PostgreSQL, the hex itself on SQLite. Only with the
+    /// `testing` feature.
+    #[cfg(feature = "testing")]
+    pub fn hash_sql(&self, hex: &str) -> String {
+        match self.backend {
+            Backend::Postgres(_) => format!("decode('{hex}', 'hex')"),
+            Backend::Sqlite(_) => format!("'{hex}'"),
+        }
     }
 }

@@ -263,7 +263,8 @@ async fn write(
             INSERT INTO events (game_id, seq, event_type, schema_version, payload, seat,
                 command_id, batch_last_seq, recorded_at, prev_hash, hash)
             SELECT g.id, x.seq, x.event_type, x.schema_version, x.payload, x.seat,
-                x.command_id, x.batch_last_seq, $2, x.prev_hash, x.hash
+                x.command_id, x.batch_last_seq, $2, decode(x.prev_hash, 'hex'),
+                decode(x.hash, 'hex')
             FROM jsonb_to_recordset($3::jsonb) AS x(game_id text, seq bigint, event_type text,
                 schema_version int, payload jsonb, seat int, command_id text,
                 batch_last_seq bigint, prev_hash text, hash text)
@@ -296,7 +297,8 @@ async fn write_one(
         INSERT INTO events (game_id, seq, event_type, schema_version, payload, seat,
             command_id, batch_last_seq, recorded_at, prev_hash, hash)
         SELECT g.id, x.seq, x.event_type, x.schema_version, x.payload, x.seat,
-            x.command_id, x.batch_last_seq, $3, x.prev_hash, x.hash
+            x.command_id, x.batch_last_seq, $3, decode(x.prev_hash, 'hex'),
+            decode(x.hash, 'hex')
         FROM g CROSS JOIN jsonb_to_recordset($8::jsonb) AS x(
             seq bigint, event_type text, schema_version int, payload jsonb,
             seat int, command_id text, batch_last_seq bigint, prev_hash text,

@@ -306,7 +306,8 @@ async fn lose_writes_after(db: &str, id: &str, before: i64) {
              DELETE FROM events WHERE game_id = '{id}' AND seq > {before}; \
              ALTER TABLE events ENABLE TRIGGER USER; \
              UPDATE games SET version = {before}, bot_awaited = FALSE, \
-             last_hash = (SELECT hash FROM events WHERE game_id = '{id}' AND seq = {before}) \
+             last_hash = (SELECT encode(hash, 'hex') FROM events \
+             WHERE game_id = '{id}' AND seq = {before}) \
              WHERE id = '{id}';"
         ))
         .await

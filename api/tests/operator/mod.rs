@@ -394,8 +394,10 @@ pub async fn rewrite_event(database_url: &str, id: &str, seq: i64, change: impl 
             .unwrap();
         let quoted = payload.to_string().replace('\'', "''");
         let sql = format!(
-            "UPDATE events SET payload = '{quoted}', prev_hash = '{prev}', hash = '{hash}' \
+            "UPDATE events SET payload = '{quoted}', prev_hash = {}, hash = {} \
              WHERE game_id = '{id}' AND seq = {}",
+            store.hash_sql(&prev),
+            store.hash_sql(&hash),
             e.seq
         );
         assert_eq!(store.execute_raw(&sql).await.unwrap(), 1, "{sql}");

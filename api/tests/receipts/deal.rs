@@ -46,8 +46,9 @@ async fn change_the_seed(database_url: &str, id: &str) {
     };
     for sql in [
         format!(
-            "UPDATE events SET payload = '{payload}', hash = '{hash}' \
-             WHERE game_id = '{id}' AND seq = 1"
+            "UPDATE events SET payload = '{payload}', hash = {} \
+             WHERE game_id = '{id}' AND seq = 1",
+            store.hash_sql(&hash)
         ),
         format!(
             "UPDATE games SET seed = {bytes}, seed_commitment = '{commitment}', \

@@ -72,8 +72,9 @@ async fn rewrite(database_url: &str, id: &str) {
     // Ids, hashes and this payload hold no quote.
     for sql in [
         format!(
-            "UPDATE events SET payload = '{payload}', hash = '{hash}' \
+            "UPDATE events SET payload = '{payload}', hash = {} \
              WHERE game_id = '{id}' AND seq = {}",
+            store.hash_sql(&hash),
             last.seq
         ),
         format!("UPDATE games SET last_hash = '{hash}' WHERE id = '{id}'"),

@@ -132,3 +132,50 @@ async fn postgres_append_columns_moved_last_with_their_values() {
             .unwrap();
     assert_eq!((version, bot), (0, false));
 }
+
+/// 0022 keeps an event's hashes as their bytes: every hash written before it reads back as the
+/// same hex, and a value that was never a hash (a hand in the database) is kept, not refused,
+/// and reads back as something no hash matches.
+#[tokio::test]
+async fn postgres_hashes_kept_as_bytes_read_back_alike() {
+    let url = saboteur_storage::testing::fresh_database().await;
+    let mut conn = PgConnection::connect(&url).await.unwrap();
+    before(22).run(&mut conn).await.unwrap();
+    let (genesis, one, two) = (
+        saboteur_verifier::hash::GENESIS,
+        "0a".repeat(32),
+        "f1".repeat(32),
+    );
+    sqlx::raw_sql(&format!(
+        "INSERT INTO events (game_id, seq, event_type, schema_version, payload, seat, \
+             command_id, batch_last_seq, recorded_at, prev_hash, hash) VALUES \
+         ('g', 1, 'game_created', 1, '{{}}', NULL, NULL, 1, now(), '{genesis}', '{one}'), \
+         ('g', 2, 'x', 1, '{{}}', 0, 'c', 3, now(), '{one}', '{two}'), \
+         ('g', 3, 'x', 1, '{{}}', 0, NULL, 3, now(), '{two}', 'not a hash')"
+    ))
+    .execute(&mut conn)
+    .await
+    .unwrap();
+
+    sqlx::migrate!("./migrations/postgres")
+        .run(&mut conn)
+        .await
+        .unwrap();
+
+    let read: Vec<(String, String, i32)> = sqlx::query_as(
+        "SELECT encode(prev_hash, 'hex'), encode(hash, 'hex'), octet_length(hash) \
+         FROM events WHERE game_id = 'g' ORDER BY seq",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    let kept = hex::encode("not a hash");
+    assert_eq!(
+        read,
+        [
+            (genesis.to_string(), one.clone(), 32),
+            (one, two.clone(), 32),
+            (two, kept, 10)
+        ]
+    );
+}
